@@ -1,0 +1,1 @@
+# scripts: tests of the Python tools.

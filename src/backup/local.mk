@@ -1,0 +1,1 @@
+# src/backup: sources and unit tests of this module.

@@ -1,0 +1,1 @@
+# src/cache: sources and unit tests of this module.

@@ -1,0 +1,1 @@
+# src/chunking: sources and unit tests of this module.

@@ -1,0 +1,1 @@
+# src/index: sources and unit tests of this module.

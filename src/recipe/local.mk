@@ -1,0 +1,1 @@
+# src/recipe: sources and unit tests of this module.

@@ -1,0 +1,1 @@
+# src/restore: sources and unit tests of this module.

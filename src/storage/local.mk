@@ -1,0 +1,1 @@
+# src/storage: sources and unit tests of this module.

@@ -1,0 +1,38 @@
+/* error.h: the one error domain of destor-plc.
+ *
+ * Functions that can fail take a GError ** and return FALSE / -1 / NULL;
+ * the message names what failed (file, job, container, line). The CLI maps
+ * the code to a documented exit status (see destor_exit_status()). */
+#ifndef DESTOR_ERROR_H
+#define DESTOR_ERROR_H
+
+#include <glib.h>
+
+#define DESTOR_ERROR (destor_error_quark())
+
+typedef enum {
+    DESTOR_ERROR_IO,        /* a system call failed: exit 1 */
+    DESTOR_ERROR_LOCKED,    /* another writer holds the store: exit 1 */
+    DESTOR_ERROR_USAGE,     /* bad arguments, unknown job or path: exit 2 */
+    DESTOR_ERROR_CONFIG,    /* bad config line or value: exit 2 */
+    DESTOR_ERROR_NO_STORE,  /* working directory holds no store: exit 2 */
+    DESTOR_ERROR_INTEGRITY, /* checksum or structure mismatch: exit 3 */
+} DestorErrorCode;
+
+enum {
+    DESTOR_EXIT_OK = 0,
+    DESTOR_EXIT_RUNTIME = 1,
+    DESTOR_EXIT_USAGE = 2,
+    DESTOR_EXIT_INTEGRITY = 3,
+};
+
+GQuark destor_error_quark(void);
+
+/* Exit status for an error (1 when the error is not ours). */
+int destor_exit_status(const GError *err);
+
+/* Set *err to a DESTOR_ERROR_IO naming `what` and strerror(errnum). */
+void destor_set_errno(GError **err, int errnum, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+
+#endif
