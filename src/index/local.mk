@@ -1,1 +1,2 @@
-# src/index: sources and unit tests of this module.
+# src/index: the fingerprint index (memory table + Berkeley DB).
+libdestor_a_SOURCES += src/index/fp_index.c src/index/fp_index.h

@@ -1,1 +1,6 @@
-# src/recipe: sources and unit tests of this module.
+# src/recipe: job_meta_data records, the recipe offset index, job manifests.
+libdestor_a_SOURCES += \
+	src/recipe/file_record.c src/recipe/file_record.h \
+	src/recipe/job_meta.c src/recipe/job_meta.h \
+	src/recipe/recipe_index.c src/recipe/recipe_index.h \
+	src/recipe/job_catalog.c src/recipe/job_catalog.h

@@ -1,2 +1,8 @@
-# src/util: small shared helpers (errors, queues, file I/O).
-libdestor_a_SOURCES += src/util/error.c src/util/error.h
+# src/util: small shared helpers (errors, queues, file I/O, fingerprints).
+libdestor_a_SOURCES += \
+	src/util/error.c src/util/error.h \
+	src/util/le.h \
+	src/util/fileio.c src/util/fileio.h \
+	src/util/bounded_queue.c src/util/bounded_queue.h \
+	src/util/fingerprint.c src/util/fingerprint.h \
+	src/util/size_parse.c src/util/size_parse.h

@@ -1,0 +1,57 @@
+/* job_catalog.h: committed jobs and their manifests.
+ *
+ * A job lives in WORKDIR/jobs/NNNNNNNN/ and exists only once its manifest
+ * file is there: the manifest is published last, by atomic rename, after
+ * everything it vouches for is durable. Each job directory also holds the
+ * store's per-container reference counts as of that job ("refcount"): the
+ * newest committed job's copy is the current one. */
+#ifndef DESTOR_JOB_CATALOG_H
+#define DESTOR_JOB_CATALOG_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#define MANIFEST_MAGIC "DPLCMAN1"
+#define MANIFEST_VERSION 1
+#define MANIFEST_FIXED_SIZE 128
+
+#define JOB_MANIFEST_FILE "manifest"
+#define JOB_META_FILE "job_meta_data"
+#define JOB_RECIPE_INDEX_FILE "recipe_index.db"
+#define JOB_REFCOUNT_FILE "refcount"
+
+typedef struct {
+    uint32_t job_id;
+    int64_t created_unix;
+    uint64_t files, dirs, symlinks, skipped;
+    uint64_t logical_bytes; /* bytes of regular files */
+    uint64_t stored_bytes;  /* bytes of new chunks this job wrote */
+    uint64_t chunks, new_chunks;
+    uint32_t containers_total;    /* containers in the pool after this job */
+    uint32_t first_new_container; /* first container this job wrote */
+    uint64_t job_meta_size;
+    uint32_t container_size;
+    char *source_root; /* the PATH given to backup */
+} JobManifest;
+
+void job_manifest_clear(JobManifest *m);
+
+char *job_dir_path(const char *workdir, uint32_t job_id);
+
+gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError **err);
+/* Load job `job_id`'s manifest; a missing job is a USAGE error. */
+gboolean job_manifest_load(const char *workdir, uint32_t job_id, JobManifest *m, GError **err);
+
+/* Ids of committed jobs, ascending. */
+GArray *job_catalog_list(const char *workdir, GError **err);
+
+/* Id for a new job (one past the newest committed); removes the leftovers
+ * of an interrupted job that used the same id. Creates the job directory. */
+gboolean job_catalog_create_job(const char *workdir, uint32_t *job_id, char **job_dir, GError **err);
+
+/* Reference counts (distinct files per container, summed over jobs). */
+gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, GError **err);
+/* Counts as of the newest committed job; n = 0 when there is none. */
+gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t *n, GError **err);
+
+#endif

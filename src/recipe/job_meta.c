@@ -1,0 +1,179 @@
+/* job_meta.c: buffered writer and checked reader of job_meta_data. */
+#include "recipe/job_meta.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/le.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define WRITE_BUFFER (1u << 20)
+
+struct JobMetaWriter {
+    int fd;
+    char *path;
+    uint64_t offset; /* of the next record */
+    GByteArray *buf;
+};
+
+struct JobMetaReader {
+    int fd;
+    char *path;
+    uint32_t job_id;
+    uint64_t size;
+    uint64_t next; /* offset of the next record for sequential reads */
+};
+
+static void encode_header(uint8_t h[JOB_META_HEADER_SIZE], uint32_t job_id)
+{
+    memset(h, 0, JOB_META_HEADER_SIZE);
+    memcpy(h, JOB_META_MAGIC, 8);
+    le32_put(h + 8, JOB_META_VERSION);
+    le32_put(h + 12, job_id);
+    le32_put(h + 28, (uint32_t)crc32_z(0, h, 28));
+}
+
+JobMetaWriter *job_meta_writer_create(const char *path, uint32_t job_id, GError **err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        destor_set_errno(err, errno, "create %s", path);
+        return NULL;
+    }
+    JobMetaWriter *w = g_new0(JobMetaWriter, 1);
+    w->fd = fd;
+    w->path = g_strdup(path);
+    w->buf = g_byte_array_sized_new(WRITE_BUFFER + 4096);
+    g_byte_array_set_size(w->buf, JOB_META_HEADER_SIZE);
+    encode_header(w->buf->data, job_id);
+    w->offset = JOB_META_HEADER_SIZE;
+    return w;
+}
+
+static gboolean flush(JobMetaWriter *w, GError **err)
+{
+    if (w->buf->len == 0)
+        return TRUE;
+    gboolean ok = file_write_all(w->fd, w->buf->data, w->buf->len, w->path, err);
+    g_byte_array_set_size(w->buf, 0);
+    return ok;
+}
+
+gboolean job_meta_writer_append(JobMetaWriter *w, const FileRecord *r, uint64_t *offset, uint32_t *length, GError **err)
+{
+    guint before = w->buf->len;
+    file_record_encode(r, w->buf);
+    *offset = w->offset;
+    *length = w->buf->len - before;
+    w->offset += *length;
+    return w->buf->len < WRITE_BUFFER || flush(w, err);
+}
+
+static void writer_free(JobMetaWriter *w)
+{
+    close(w->fd);
+    g_free(w->path);
+    g_byte_array_unref(w->buf);
+    g_free(w);
+}
+
+gboolean job_meta_writer_finish(JobMetaWriter *w, uint64_t *size, GError **err)
+{
+    gboolean ok = flush(w, err) && file_fsync(w->fd, w->path, err);
+    *size = w->offset;
+    writer_free(w);
+    return ok;
+}
+
+void job_meta_writer_abort(JobMetaWriter *w)
+{
+    if (w != NULL)
+        writer_free(w);
+}
+
+JobMetaReader *job_meta_reader_open(const char *path, uint32_t job_id, GError **err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        destor_set_errno(err, errno, "open %s", path);
+        return NULL;
+    }
+    struct stat st;
+    uint8_t h[JOB_META_HEADER_SIZE], want[JOB_META_HEADER_SIZE];
+    if (fstat(fd, &st) != 0) {
+        destor_set_errno(err, errno, "stat %s", path);
+        close(fd);
+        return NULL;
+    }
+    if (!file_pread_all(fd, h, sizeof h, 0, path, err)) {
+        close(fd);
+        return NULL;
+    }
+    encode_header(want, job_id);
+    if (memcmp(h, want, sizeof h) != 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "%s is damaged: header is not job %u's job_meta_data", path, job_id);
+        close(fd);
+        return NULL;
+    }
+    JobMetaReader *r = g_new0(JobMetaReader, 1);
+    r->fd = fd;
+    r->path = g_strdup(path);
+    r->job_id = job_id;
+    r->size = (uint64_t)st.st_size;
+    r->next = JOB_META_HEADER_SIZE;
+    return r;
+}
+
+void job_meta_reader_close(JobMetaReader *r)
+{
+    if (r == NULL)
+        return;
+    close(r->fd);
+    g_free(r->path);
+    g_free(r);
+}
+
+FileRecord *job_meta_reader_at(JobMetaReader *r, uint64_t offset, uint32_t length, GError **err)
+{
+    char *where = g_strdup_printf("job %u record at offset %llu of %s", r->job_id,
+                                  (unsigned long long)offset, r->path);
+    FileRecord *rec = NULL;
+    if (offset < JOB_META_HEADER_SIZE || offset + length > r->size || length < RECORD_HEADER_SIZE) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: offset or length out of range", where);
+    } else {
+        uint8_t *buf = g_malloc(length);
+        if (file_pread_all(r->fd, buf, length, (off_t)offset, r->path, err))
+            rec = file_record_decode(buf, length, where, err);
+        g_free(buf);
+    }
+    g_free(where);
+    return rec;
+}
+
+FileRecord *job_meta_reader_next(JobMetaReader *r, GError **err)
+{
+    if (r->next == r->size)
+        return NULL;
+    uint8_t head[8];
+    if (r->next + sizeof head > r->size || !file_pread_all(r->fd, head, sizeof head, (off_t)r->next, r->path, err)) {
+        if (err == NULL || *err == NULL)
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: truncated record at offset %llu",
+                        r->path, (unsigned long long)r->next);
+        return NULL;
+    }
+    uint32_t len = file_record_length(head);
+    if (len == 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: no record header at offset %llu",
+                    r->path, (unsigned long long)r->next);
+        return NULL;
+    }
+    FileRecord *rec = job_meta_reader_at(r, r->next, len, err);
+    if (rec != NULL)
+        r->next += len;
+    return rec;
+}

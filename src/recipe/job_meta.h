@@ -1,0 +1,36 @@
+/* job_meta.h: a job's job_meta_data file: a 32-byte header followed by one
+ * file_record per file, directory or symlink, in backup order. Written
+ * sequentially during backup; read sequentially by restore and at random
+ * (one record at a given offset) by read-file. */
+#ifndef DESTOR_JOB_META_H
+#define DESTOR_JOB_META_H
+
+#include "recipe/file_record.h"
+
+#include <glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JOB_META_MAGIC "DPLCJMD1"
+#define JOB_META_VERSION 1
+#define JOB_META_HEADER_SIZE 32
+
+typedef struct JobMetaWriter JobMetaWriter;
+
+JobMetaWriter *job_meta_writer_create(const char *path, uint32_t job_id, GError **err);
+/* Append one record; *offset and *length say where it landed. */
+gboolean job_meta_writer_append(JobMetaWriter *w, const FileRecord *r, uint64_t *offset, uint32_t *length, GError **err);
+/* Flush, fsync and close. Returns the file size in *size. */
+gboolean job_meta_writer_finish(JobMetaWriter *w, uint64_t *size, GError **err);
+void job_meta_writer_abort(JobMetaWriter *w);
+
+typedef struct JobMetaReader JobMetaReader;
+
+JobMetaReader *job_meta_reader_open(const char *path, uint32_t job_id, GError **err);
+void job_meta_reader_close(JobMetaReader *r);
+/* Next record in file order; NULL with *err unset at the end. */
+FileRecord *job_meta_reader_next(JobMetaReader *r, GError **err);
+/* The record at a known offset and length (from the recipe index). */
+FileRecord *job_meta_reader_at(JobMetaReader *r, uint64_t offset, uint32_t length, GError **err);
+
+#endif

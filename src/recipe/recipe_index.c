@@ -1,0 +1,119 @@
+/* recipe_index.c: the Berkeley DB btree behind the recipe offset index. */
+#include "recipe/recipe_index.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/le.h"
+
+#include <db.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+struct RecipeIndex {
+    DB *db;
+    char *path;
+};
+
+static gboolean db_fail(GError **err, int ret, const char *what, const char *path)
+{
+    int code = DESTOR_ERROR_IO;
+    if (ret == DB_RUNRECOVERY || ret == DB_VERIFY_BAD || ret == EINVAL || ret == DB_OLD_VERSION)
+        code = DESTOR_ERROR_INTEGRITY;
+    g_set_error(err, DESTOR_ERROR, code, "%s %s: %s", what, path, db_strerror(ret));
+    return FALSE;
+}
+
+static RecipeIndex *open_index(const char *path, u_int32_t flags, GError **err)
+{
+    RecipeIndex *idx = g_new0(RecipeIndex, 1);
+    idx->path = g_strdup(path);
+    int ret = db_create(&idx->db, NULL, 0);
+    if (ret == 0) {
+        idx->db->set_flags(idx->db, DB_CHKSUM);
+        ret = idx->db->open(idx->db, NULL, path, NULL, DB_BTREE, flags, 0644);
+    }
+    if (ret != 0) {
+        db_fail(err, ret, "open recipe index", path);
+        recipe_index_close(idx);
+        return NULL;
+    }
+    return idx;
+}
+
+RecipeIndex *recipe_index_create(const char *path, GError **err)
+{
+    if (unlink(path) != 0 && errno != ENOENT) {
+        destor_set_errno(err, errno, "remove stale %s", path);
+        return NULL;
+    }
+    return open_index(path, DB_CREATE | DB_EXCL, err);
+}
+
+RecipeIndex *recipe_index_open(const char *path, GError **err)
+{
+    return open_index(path, DB_RDONLY, err);
+}
+
+void recipe_index_close(RecipeIndex *idx)
+{
+    if (idx == NULL)
+        return;
+    if (idx->db != NULL)
+        idx->db->close(idx->db, 0);
+    g_free(idx->path);
+    g_free(idx);
+}
+
+gboolean recipe_index_finish(RecipeIndex *idx, GError **err)
+{
+    int ret = idx->db->close(idx->db, 0);
+    idx->db = NULL;
+    gboolean ok = ret == 0 ? TRUE : db_fail(err, ret, "close", idx->path);
+    if (ok) {
+        int fd = open(idx->path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            destor_set_errno(err, errno, "open %s", idx->path);
+            ok = FALSE;
+        } else {
+            ok = file_fsync(fd, idx->path, err);
+            close(fd);
+        }
+    }
+    recipe_index_close(idx);
+    return ok;
+}
+
+gboolean recipe_index_put(RecipeIndex *idx, const void *path, size_t path_len,
+                          uint64_t offset, uint32_t length, GError **err)
+{
+    uint8_t val[12];
+    le64_put(val, offset);
+    le32_put(val + 8, length);
+    DBT key = { .data = (void *)path, .size = (u_int32_t)path_len };
+    DBT data = { .data = val, .size = sizeof val };
+    int ret = idx->db->put(idx->db, NULL, &key, &data, 0);
+    return ret == 0 ? TRUE : db_fail(err, ret, "write to", idx->path);
+}
+
+gboolean recipe_index_get(RecipeIndex *idx, const void *path, size_t path_len,
+                          uint64_t *offset, uint32_t *length, gboolean *found, GError **err)
+{
+    uint8_t val[12];
+    DBT key = { .data = (void *)path, .size = (u_int32_t)path_len };
+    DBT data = { .data = val, .ulen = sizeof val, .flags = DB_DBT_USERMEM };
+    int ret = idx->db->get(idx->db, NULL, &key, &data, 0);
+    if (ret == DB_NOTFOUND) {
+        *found = FALSE;
+        return TRUE;
+    }
+    if (ret != 0)
+        return db_fail(err, ret, "read", idx->path);
+    if (data.size != sizeof val) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: malformed entry", idx->path);
+        return FALSE;
+    }
+    *offset = le64_get(val);
+    *length = le32_get(val + 8);
+    *found = TRUE;
+    return TRUE;
+}

@@ -1,0 +1,87 @@
+/* container_pool.c: the pool file and its ContainerSource. */
+#include "storage/container_pool.h"
+#include "storage/container.h"
+#include "util/error.h"
+#include "util/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct ContainerPool {
+    ContainerSource source; /* first: a ContainerPool * is a ContainerSource * */
+    int fd;
+    char *path;
+    size_t container_size;
+};
+
+static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err);
+
+ContainerPool *container_pool_open(const char *path, size_t container_size, gboolean writable, GError **err)
+{
+    int fd = open(path, (writable ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        destor_set_errno(err, errno, "open container pool %s", path);
+        return NULL;
+    }
+    ContainerPool *pool = g_new0(ContainerPool, 1);
+    pool->fd = fd;
+    pool->path = g_strdup(path);
+    pool->container_size = container_size;
+    pool->source.container_size = container_size;
+    pool->source.read = container_pool_read;
+    return pool;
+}
+
+void container_pool_close(ContainerPool *pool)
+{
+    if (pool == NULL)
+        return;
+    close(pool->fd);
+    g_free(pool->path);
+    g_free(pool);
+}
+
+ContainerSource *container_pool_source(ContainerPool *pool)
+{
+    return &pool->source;
+}
+
+gboolean container_pool_count(ContainerPool *pool, uint32_t *count, GError **err)
+{
+    struct stat st;
+    if (fstat(pool->fd, &st) != 0) {
+        destor_set_errno(err, errno, "stat %s", pool->path);
+        return FALSE;
+    }
+    *count = (uint32_t)(((uint64_t)st.st_size + pool->container_size - 1) / pool->container_size);
+    return TRUE;
+}
+
+static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
+{
+    ContainerPool *pool = (ContainerPool *)src;
+    uint32_t count;
+    if (!container_pool_count(pool, &count, err))
+        return FALSE;
+    if (id >= count) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "container %u does not exist (the pool holds %u)", id, count);
+        return FALSE;
+    }
+    off_t off = (off_t)id * (off_t)pool->container_size;
+    return file_pread_all(pool->fd, buf, pool->container_size, off, pool->path, err) &&
+           container_verify(buf, pool->container_size, id, err);
+}
+
+gboolean container_pool_write(ContainerPool *pool, ContainerId id, const uint8_t *buf, GError **err)
+{
+    off_t off = (off_t)id * (off_t)pool->container_size;
+    return file_pwrite_all(pool->fd, buf, pool->container_size, off, pool->path, err);
+}
+
+gboolean container_pool_sync(ContainerPool *pool, GError **err)
+{
+    return file_fsync(pool->fd, pool->path, err);
+}

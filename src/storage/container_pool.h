@@ -1,0 +1,27 @@
+/* container_pool.h: the container store on the (HDD) disk: one file,
+ * container i at byte i * container_size. Containers are only appended, never
+ * rewritten, so an index entry or recipe naming a durable container stays
+ * valid whatever happens to later writes. */
+#ifndef DESTOR_CONTAINER_POOL_H
+#define DESTOR_CONTAINER_POOL_H
+
+#include "storage/container_source.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct ContainerPool ContainerPool;
+
+ContainerPool *container_pool_open(const char *path, size_t container_size, gboolean writable, GError **err);
+void container_pool_close(ContainerPool *pool);
+
+/* The pool as a read source (verifies each container's checksum). */
+ContainerSource *container_pool_source(ContainerPool *pool);
+
+/* Slots in the file, counting a torn last one: the next id to append at. */
+gboolean container_pool_count(ContainerPool *pool, uint32_t *count, GError **err);
+
+gboolean container_pool_write(ContainerPool *pool, ContainerId id, const uint8_t *buf, GError **err);
+gboolean container_pool_sync(ContainerPool *pool, GError **err);
+
+#endif

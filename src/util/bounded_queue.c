@@ -1,0 +1,60 @@
+/* bounded_queue.c: ring buffer guarded by one mutex and two conditions. */
+#include "util/bounded_queue.h"
+
+struct BoundedQueue {
+    GMutex lock;
+    GCond not_full;
+    GCond not_empty;
+    gpointer *ring;
+    guint capacity;
+    guint head;  /* next slot to pop */
+    guint count; /* items held */
+};
+
+BoundedQueue *bounded_queue_new(guint capacity)
+{
+    g_assert(capacity > 0);
+    BoundedQueue *q = g_new0(BoundedQueue, 1);
+    g_mutex_init(&q->lock);
+    g_cond_init(&q->not_full);
+    g_cond_init(&q->not_empty);
+    q->ring = g_new0(gpointer, capacity);
+    q->capacity = capacity;
+    return q;
+}
+
+void bounded_queue_free(BoundedQueue *q)
+{
+    if (q == NULL)
+        return;
+    g_mutex_clear(&q->lock);
+    g_cond_clear(&q->not_full);
+    g_cond_clear(&q->not_empty);
+    g_free(q->ring);
+    g_free(q);
+}
+
+void bounded_queue_push(BoundedQueue *q, gpointer item)
+{
+    g_assert(item != NULL);
+    g_mutex_lock(&q->lock);
+    while (q->count == q->capacity)
+        g_cond_wait(&q->not_full, &q->lock);
+    q->ring[(q->head + q->count) % q->capacity] = item;
+    q->count++;
+    g_cond_signal(&q->not_empty);
+    g_mutex_unlock(&q->lock);
+}
+
+gpointer bounded_queue_pop(BoundedQueue *q)
+{
+    g_mutex_lock(&q->lock);
+    while (q->count == 0)
+        g_cond_wait(&q->not_empty, &q->lock);
+    gpointer item = q->ring[q->head];
+    q->head = (q->head + 1) % q->capacity;
+    q->count--;
+    g_cond_signal(&q->not_full);
+    g_mutex_unlock(&q->lock);
+    return item;
+}

@@ -1,0 +1,19 @@
+/* bounded_queue.h: a blocking FIFO of pointers with a fixed capacity, the
+ * link between two pipeline stages. A full queue blocks the producer, so a
+ * fast stage cannot run ahead and fill memory. */
+#ifndef DESTOR_BOUNDED_QUEUE_H
+#define DESTOR_BOUNDED_QUEUE_H
+
+#include <glib.h>
+
+typedef struct BoundedQueue BoundedQueue;
+
+BoundedQueue *bounded_queue_new(guint capacity);
+void bounded_queue_free(BoundedQueue *q);
+
+/* Blocks while the queue is full. `item` must not be NULL. */
+void bounded_queue_push(BoundedQueue *q, gpointer item);
+/* Blocks while the queue is empty. */
+gpointer bounded_queue_pop(BoundedQueue *q);
+
+#endif

@@ -1,0 +1,137 @@
+/* fileio.c: retrying read/write loops, fsync helpers and atomic publish. */
+#include "util/fileio.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+gboolean file_pwrite_all(int fd, const void *buf, size_t len, off_t off, const char *path, GError **err)
+{
+    const uint8_t *p = buf;
+    while (len > 0) {
+        ssize_t n = pwrite(fd, p, len, off);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            destor_set_errno(err, errno, "write %s", path);
+            return FALSE;
+        }
+        p += n;
+        len -= (size_t)n;
+        off += n;
+    }
+    return TRUE;
+}
+
+gboolean file_write_all(int fd, const void *buf, size_t len, const char *path, GError **err)
+{
+    const uint8_t *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            destor_set_errno(err, errno, "write %s", path);
+            return FALSE;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return TRUE;
+}
+
+gboolean file_pread_all(int fd, void *buf, size_t len, off_t off, const char *path, GError **err)
+{
+    uint8_t *p = buf;
+    while (len > 0) {
+        ssize_t n = pread(fd, p, len, off);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            destor_set_errno(err, errno, "read %s", path);
+            return FALSE;
+        }
+        if (n == 0) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                        "%s is truncated: %zu bytes missing at offset %lld", path, len, (long long)off);
+            return FALSE;
+        }
+        p += n;
+        len -= (size_t)n;
+        off += n;
+    }
+    return TRUE;
+}
+
+gboolean file_fsync(int fd, const char *path, GError **err)
+{
+    if (fsync(fd) != 0) {
+        destor_set_errno(err, errno, "fsync %s", path);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean dir_fsync(const char *dir, GError **err)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        destor_set_errno(err, errno, "open directory %s", dir);
+        return FALSE;
+    }
+    gboolean ok = file_fsync(fd, dir, err);
+    close(fd);
+    return ok;
+}
+
+gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err)
+{
+    char *tmp = g_strdup_printf("%s.tmp", path);
+    char *dir = g_path_get_dirname(path);
+    gboolean ok = FALSE;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        destor_set_errno(err, errno, "create %s", tmp);
+        goto out;
+    }
+    if (!file_write_all(fd, data, len, tmp, err) || !file_fsync(fd, tmp, err)) {
+        close(fd);
+        unlink(tmp);
+        goto out;
+    }
+    if (close(fd) != 0) {
+        destor_set_errno(err, errno, "close %s", tmp);
+        unlink(tmp);
+        goto out;
+    }
+    if (rename(tmp, path) != 0) {
+        destor_set_errno(err, errno, "rename %s to %s", tmp, path);
+        unlink(tmp);
+        goto out;
+    }
+    ok = dir_fsync(dir, err);
+out:
+    g_free(tmp);
+    g_free(dir);
+    return ok;
+}
+
+gboolean file_read_whole(const char *path, uint8_t **data, size_t *len, GError **err)
+{
+    gchar *contents = NULL;
+    gsize n = 0;
+    GError *local = NULL;
+    if (!g_file_get_contents(path, &contents, &n, &local)) {
+        int code = local->code == G_FILE_ERROR_NOENT ? ENOENT : EIO;
+        if (local->code == G_FILE_ERROR_ACCES)
+            code = EACCES;
+        g_error_free(local);
+        destor_set_errno(err, code, "read %s", path);
+        return FALSE;
+    }
+    *data = (uint8_t *)contents;
+    *len = n;
+    return TRUE;
+}

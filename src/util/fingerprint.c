@@ -1,0 +1,58 @@
+/* fingerprint.c: EVP digests for chunks and the helpers that key hash tables
+ * by fingerprint. */
+#include "util/fingerprint.h"
+
+#include <openssl/evp.h>
+#include <string.h>
+
+gboolean fingerprint_algorithm_parse(const char *name, FingerprintAlgorithm *out)
+{
+    if (g_ascii_strcasecmp(name, "sha1") == 0 || g_ascii_strcasecmp(name, "sha-1") == 0)
+        *out = FP_SHA1;
+    else if (g_ascii_strcasecmp(name, "sha256") == 0 || g_ascii_strcasecmp(name, "sha-256") == 0)
+        *out = FP_SHA256;
+    else
+        return FALSE;
+    return TRUE;
+}
+
+const char *fingerprint_algorithm_name(FingerprintAlgorithm alg)
+{
+    return alg == FP_SHA256 ? "sha256" : "sha1";
+}
+
+size_t fingerprint_length(FingerprintAlgorithm alg)
+{
+    return alg == FP_SHA256 ? 32 : 20;
+}
+
+void fingerprint_compute(FingerprintAlgorithm alg, const void *buf, size_t len, Fingerprint *out)
+{
+    memset(out, 0, sizeof *out);
+    unsigned int n = 0;
+    const EVP_MD *md = alg == FP_SHA256 ? EVP_sha256() : EVP_sha1();
+    if (!EVP_Digest(buf, len, out->bytes, &n, md, NULL))
+        g_error("EVP_Digest failed");
+}
+
+void fingerprint_hex(const Fingerprint *fp, size_t len, char out[65])
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < len && i < FP_SLOT; i++) {
+        out[2 * i] = digits[fp->bytes[i] >> 4];
+        out[2 * i + 1] = digits[fp->bytes[i] & 15];
+    }
+    out[2 * (len < FP_SLOT ? len : FP_SLOT)] = '\0';
+}
+
+guint fingerprint_hash(gconstpointer fp)
+{
+    guint h;
+    memcpy(&h, ((const Fingerprint *)fp)->bytes, sizeof h); /* already uniform */
+    return h;
+}
+
+gboolean fingerprint_equal(gconstpointer a, gconstpointer b)
+{
+    return memcmp(a, b, sizeof(Fingerprint)) == 0;
+}
