@@ -1,3 +1,212 @@
-/* destor.c: command-line entry point (being written). */
+/* destor.c: the command line. Subcommands (backup, restore, read-file,
+ * stat, list) plus Destor's legacy flags (destor PATH, -rJOB TARGET, -s),
+ * -c FILE and -p"key value" config overrides, and the exit codes:
+ * 0 ok, 1 runtime failure, 2 usage or configuration, 3 data integrity. */
+#include "backup/backup.h"
+#include "config.h"
+#include "restore/job.h"
+#include "restore/read_file.h"
+#include "restore/restore.h"
+#include "stat.h"
+#include "util/error.h"
+
 #include <stdio.h>
-int main(void) { fputs("destor: not built yet\n", stderr); return 1; }
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+static const char usage_text[] =
+    "usage: destor [-c FILE] [-p\"KEY VALUE\"]... COMMAND [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  backup PATH                 ingest a file or directory tree as a new job\n"
+    "  restore JOB TARGET          recreate job JOB's tree under TARGET\n"
+    "  read-file JOB PATH [-o OUT] [--verify]\n"
+    "                              write one stored file to stdout or OUT\n"
+    "  read-file --trace FILE [--verify] [--json]\n"
+    "                              serve every 'JOB<TAB>PATH' line of FILE, print a summary\n"
+    "  stat [--json]               what the store holds, per job and in total\n"
+    "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
+    "\n"
+    "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat)\n"
+    "\n"
+    "options:\n"
+    "  -c FILE            config file (default ./destor.config if present)\n"
+    "  -p\"KEY VALUE\"      override one config line (repeatable)\n"
+    "  -h, --help         this help;  --version  the version\n"
+    "\n"
+    "exit status: 0 ok, 1 runtime failure, 2 usage or configuration error,\n"
+    "             3 data integrity error (damaged or inconsistent store)\n";
+
+typedef struct {
+    const char *config_file;
+    GPtrArray *overrides; /* "key value" lines */
+    GPtrArray *args;      /* everything else, in order */
+    const char *legacy_restore_job;
+    gboolean legacy_stat;
+} CommandLine;
+
+static gboolean usage_error(GError **err, const char *fmt, const char *arg)
+{
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, fmt, arg);
+    return FALSE;
+}
+
+static gboolean parse_global(int argc, char **argv, CommandLine *cl, gboolean *done, GError **err)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            *done = TRUE;
+            return TRUE;
+        } else if (!strcmp(a, "--version")) {
+            printf("destor-plc %s\n", PACKAGE_VERSION);
+            *done = TRUE;
+            return TRUE;
+        } else if (!strcmp(a, "-c") || !strcmp(a, "-p")) {
+            if (i + 1 >= argc)
+                return usage_error(err, "%s needs a value", a);
+            if (a[1] == 'c')
+                cl->config_file = argv[++i];
+            else
+                g_ptr_array_add(cl->overrides, argv[++i]);
+        } else if (!strncmp(a, "-c", 2) && a[2]) {
+            cl->config_file = a + 2;
+        } else if (!strncmp(a, "-p", 2) && a[2]) {
+            g_ptr_array_add(cl->overrides, (gpointer)(a + 2));
+        } else if (!strcmp(a, "-s")) {
+            cl->legacy_stat = TRUE;
+        } else if (!strncmp(a, "-r", 2) && (a[2] || i + 1 < argc)) {
+            cl->legacy_restore_job = a[2] ? a + 2 : argv[++i];
+        } else {
+            g_ptr_array_add(cl->args, (gpointer)a);
+        }
+    }
+    return TRUE;
+}
+
+static gboolean load_config(const CommandLine *cl, Config *cfg, GError **err)
+{
+    config_init(cfg);
+    const char *file = cl->config_file;
+    if (file == NULL && g_file_test("destor.config", G_FILE_TEST_EXISTS))
+        file = "destor.config";
+    if (file != NULL && !config_load_file(cfg, file, err))
+        return FALSE;
+    for (guint i = 0; i < cl->overrides->len; i++) {
+        char origin[32];
+        g_snprintf(origin, sizeof origin, "-p #%u", i + 1);
+        if (!config_apply_line(cfg, cl->overrides->pdata[i], origin, 1, err))
+            return FALSE;
+    }
+    return config_validate(cfg, err);
+}
+
+/* Sub-command arguments: positionals, -o VALUE, --trace VALUE, flags. */
+typedef struct {
+    GPtrArray *positional;
+    const char *output, *trace;
+    gboolean verify, json, null_terminated;
+} SubArgs;
+
+static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err)
+{
+    for (guint i = from; i < args->len; i++) {
+        const char *a = args->pdata[i];
+        if (!strcmp(a, "-o") || !strcmp(a, "--trace")) {
+            if (i + 1 >= args->len)
+                return usage_error(err, "%s needs a value", a);
+            *(a[1] == 'o' ? &sa->output : &sa->trace) = args->pdata[++i];
+        } else if (!strcmp(a, "--verify")) {
+            sa->verify = TRUE;
+        } else if (!strcmp(a, "--json")) {
+            sa->json = TRUE;
+        } else if (!strcmp(a, "--null")) {
+            sa->null_terminated = TRUE;
+        } else if (a[0] == '-' && a[1] != '\0' && strcmp(a, "--") != 0) {
+            return usage_error(err, "unknown option %s (see destor --help)", a);
+        } else {
+            g_ptr_array_add(sa->positional, (gpointer)a);
+        }
+    }
+    return TRUE;
+}
+
+static gboolean want_args(const SubArgs *sa, guint n, const char *form, GError **err)
+{
+    if (sa->positional->len != n)
+        return usage_error(err, "usage: destor %s", form);
+    return TRUE;
+}
+
+static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
+{
+    GPtrArray *args = cl->args;
+    SubArgs sa = { .positional = g_ptr_array_new() };
+    gboolean ok = FALSE;
+    uint32_t job;
+    const char *cmd = args->len > 0 ? args->pdata[0] : NULL;
+    if (cl->legacy_restore_job != NULL) {
+        ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "-rJOB TARGET", err) &&
+             job_id_parse(cl->legacy_restore_job, &job, err) &&
+             restore_run(cfg, job, sa.positional->pdata[0], err);
+    } else if (cl->legacy_stat || (cmd && !strcmp(cmd, "stat"))) {
+        ok = parse_sub(args, cl->legacy_stat ? 0 : 1, &sa, err) && want_args(&sa, 0, "stat [--json]", err) &&
+             stat_run(cfg, sa.json, err);
+    } else if (cmd == NULL) {
+        ok = usage_error(err, "%s", "no command given (see destor --help)");
+    } else if (!strcmp(cmd, "backup")) {
+        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "backup PATH", err) &&
+             backup_run(cfg, sa.positional->pdata[0], err);
+    } else if (!strcmp(cmd, "restore")) {
+        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 2, "restore JOB TARGET", err) &&
+             job_id_parse(sa.positional->pdata[0], &job, err) &&
+             restore_run(cfg, job, sa.positional->pdata[1], err);
+    } else if (!strcmp(cmd, "read-file")) {
+        ok = parse_sub(args, 1, &sa, err);
+        ReadFileOptions opt = { .verify = sa.verify, .json = sa.json, .output = sa.output };
+        if (ok && sa.trace != NULL)
+            ok = want_args(&sa, 0, "read-file --trace FILE [--verify] [--json]", err) &&
+                 read_file_trace(cfg, sa.trace, &opt, err);
+        else if (ok)
+            ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify]", err) &&
+                 job_id_parse(sa.positional->pdata[0], &job, err) &&
+                 read_file_single(cfg, job, sa.positional->pdata[1], &opt, err);
+    } else if (!strcmp(cmd, "list")) {
+        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "list JOB [--null]", err) &&
+             job_id_parse(sa.positional->pdata[0], &job, err) && list_run(cfg, job, sa.null_terminated, err);
+    } else if (cmd[0] != '-') {
+        /* Legacy Destor: destor PATH backs PATH up. */
+        ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "PATH", err) &&
+             backup_run(cfg, sa.positional->pdata[0], err);
+    } else {
+        ok = usage_error(err, "unknown option %s (see destor --help)", cmd);
+    }
+    g_ptr_array_unref(sa.positional);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    CommandLine cl = { .overrides = g_ptr_array_new(), .args = g_ptr_array_new() };
+    Config cfg = { 0 };
+    GError *err = NULL;
+    gboolean done = FALSE;
+    gboolean ok = parse_global(argc, argv, &cl, &done, &err);
+    if (ok && !done)
+        ok = load_config(&cl, &cfg, &err) && dispatch(&cl, &cfg, &err);
+    int status = ok ? DESTOR_EXIT_OK : destor_exit_status(err);
+    if (!ok) {
+        fflush(stdout);
+        fprintf(stderr, "destor: %s\n", err ? err->message : "failed");
+        g_clear_error(&err);
+    }
+    config_clear(&cfg);
+    g_ptr_array_unref(cl.overrides);
+    g_ptr_array_unref(cl.args);
+    return status;
+}

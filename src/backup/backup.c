@@ -1,0 +1,156 @@
+/* backup.c: wiring of the backup pipeline, progress and the summary. */
+#include "backup/backup.h"
+#include "backup/job_writer.h"
+#include "backup/stages.h"
+#include "backup/walker.h"
+#include "util/error.h"
+#include "util/size_parse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define QUEUE_DEPTH 256
+
+typedef struct {
+    Walker walker;
+    const char *root;
+} ReadStage;
+
+typedef struct {
+    BoundedQueue *in;
+    JobWriter *writer;
+    Walker *walker;
+    GError *error; /* first fatal error; later messages are drained */
+    gint done;
+} StoreStage;
+
+static gpointer read_stage_run(gpointer data)
+{
+    ReadStage *r = data;
+    walker_run(&r->walker, r->root);
+    return NULL;
+}
+
+static gpointer store_stage_run(gpointer data)
+{
+    StoreStage *s = data;
+    for (;;) {
+        BackupMsg *m = bounded_queue_pop(s->in);
+        BackupMsgKind kind = m->kind;
+        if (s->error == NULL) {
+            if (!job_writer_consume(s->writer, m, &s->error))
+                g_atomic_int_set(&s->walker->stop, 1);
+        } else {
+            if (kind == MSG_FILE_END || kind == MSG_FILE_ABORT)
+                file_record_free(m->file);
+            backup_msg_free(m);
+        }
+        if (kind == MSG_STREAM_END)
+            break;
+    }
+    g_atomic_int_set(&s->done, 1);
+    return NULL;
+}
+
+static void show_progress(const JobProgress *p, gint64 start, gboolean final)
+{
+    double secs = (double)(g_get_monotonic_time() - start) / 1e6;
+    uint64_t bytes = atomic_load(&p->bytes);
+    char size[32];
+    printf("\r  %llu entries, %s, %.1f MB/s   ", (unsigned long long)atomic_load(&p->files),
+           size_format(bytes, size, sizeof size), secs > 0 ? (double)bytes / 1e6 / secs : 0.0);
+    if (final)
+        printf("\r%*s\r", 60, "");
+    fflush(stdout);
+}
+
+static void print_summary(const JobManifest *m, double secs, const gint64 busy[4])
+{
+    char logical[32], stored[32];
+    double ratio = m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0;
+    printf("backup job %u committed (%s)\n", m->job_id, m->source_root);
+    printf("  entries          %llu files, %llu directories, %llu symlinks, %llu skipped\n",
+           (unsigned long long)m->files, (unsigned long long)m->dirs, (unsigned long long)m->symlinks,
+           (unsigned long long)m->skipped);
+    printf("  chunks           %llu (%llu new)\n", (unsigned long long)m->chunks, (unsigned long long)m->new_chunks);
+    printf("  logical bytes    %llu (%s)\n", (unsigned long long)m->logical_bytes,
+           size_format(m->logical_bytes, logical, sizeof logical));
+    printf("  stored bytes     %llu (%s) in %u new containers\n", (unsigned long long)m->stored_bytes,
+           size_format(m->stored_bytes, stored, sizeof stored), m->containers_total - m->first_new_container);
+    if (m->stored_bytes)
+        printf("  dedup ratio      %.2f (%.1f%% of logical bytes deduplicated)\n", ratio,
+               m->logical_bytes ? 100.0 * (1.0 - (double)m->stored_bytes / (double)m->logical_bytes) : 0.0);
+    else
+        printf("  dedup ratio      all data already stored\n");
+    printf("  time             %.3f s, %.1f MB/s (1 MB = 10^6 bytes)\n", secs,
+           secs > 0 ? (double)m->logical_bytes / 1e6 / secs : 0.0);
+    printf("  stage busy time  read %.3f s, chunk %.3f s, hash %.3f s, store %.3f s\n",
+           (double)busy[0] / 1e6, (double)busy[1] / 1e6, (double)busy[2] / 1e6, (double)busy[3] / 1e6);
+}
+
+gboolean backup_run(const Config *cfg, const char *path, GError **err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        destor_set_errno(err, errno, "backup source %s", path);
+        if (err && *err)
+            (*err)->code = DESTOR_ERROR_USAGE;
+        return FALSE;
+    }
+    Store *store = store_open_write(cfg, err);
+    if (store == NULL)
+        return FALSE;
+    JobWriter *writer = job_writer_begin(store, path, err);
+    if (writer == NULL) {
+        store_close(store);
+        return FALSE;
+    }
+    Chunker *chunker = chunker_new(cfg->chunk_algorithm, &cfg->chunk_sizes);
+    BoundedQueue *q_read = bounded_queue_new(QUEUE_DEPTH);
+    BoundedQueue *q_chunk = bounded_queue_new(QUEUE_DEPTH * 16);
+    BoundedQueue *q_hash = bounded_queue_new(QUEUE_DEPTH * 16);
+    size_t max_chunk = cfg->chunk_algorithm == CHUNK_FIXED ? cfg->chunk_sizes.avg_size : cfg->chunk_sizes.max_size;
+    ReadStage rs = { .walker = { .out = q_read }, .root = path };
+    ChunkStage cs = { .in = q_read, .out = q_chunk, .chunker = chunker, .max_chunk = max_chunk };
+    HashStage hs = { .in = q_chunk, .out = q_hash, .alg = store->fingerprint };
+    StoreStage ss = { .in = q_hash, .writer = writer, .walker = &rs.walker };
+
+    gint64 start = g_get_monotonic_time();
+    GThread *threads[4] = {
+        g_thread_new("read", read_stage_run, &rs),
+        g_thread_new("chunk", chunk_stage_run, &cs),
+        g_thread_new("hash", hash_stage_run, &hs),
+        g_thread_new("store", store_stage_run, &ss),
+    };
+    gboolean tty = isatty(STDOUT_FILENO);
+    while (!g_atomic_int_get(&ss.done)) {
+        g_usleep(200 * 1000);
+        if (tty)
+            show_progress(job_writer_progress(writer), start, FALSE);
+    }
+    for (int i = 0; i < 4; i++)
+        g_thread_join(threads[i]);
+    if (tty)
+        show_progress(job_writer_progress(writer), start, TRUE);
+
+    JobManifest m = { 0 };
+    gboolean ok = ss.error == NULL;
+    if (!ok)
+        g_propagate_error(err, ss.error);
+    else
+        ok = job_writer_commit(writer, rs.walker.skipped, &m, err);
+    if (ok) {
+        gint64 busy[4] = { rs.walker.busy_usec, cs.busy_usec, hs.busy_usec, job_writer_busy_usec(writer) };
+        print_summary(&m, (double)(g_get_monotonic_time() - start) / 1e6, busy);
+    }
+    job_manifest_clear(&m);
+    job_writer_free(writer);
+    bounded_queue_free(q_read);
+    bounded_queue_free(q_chunk);
+    bounded_queue_free(q_hash);
+    chunker_free(chunker);
+    store_close(store);
+    return ok;
+}

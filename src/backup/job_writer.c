@@ -1,0 +1,250 @@
+/* job_writer.c: dedup, container packing, recipes and commit of one job. */
+#include "backup/job_writer.h"
+#include "index/fp_index.h"
+#include "recipe/job_meta.h"
+#include "recipe/recipe_index.h"
+#include "storage/container.h"
+#include "util/fileio.h"
+
+#include <string.h>
+#include <time.h>
+
+struct JobWriter {
+    Store *store;
+    FpIndex *index;
+    JobManifest m;
+    char *job_dir;
+    JobMetaWriter *meta;
+    RecipeIndex *recipes;
+
+    uint8_t *container_buf;
+    ContainerBuilder container; /* open container, if chunk_count > 0 */
+    ContainerId next_container;
+
+    GArray *refcount;   /* uint32 per container id */
+    FileRecord *file;   /* entry being received */
+    JobProgress progress;
+    gint64 busy_usec;
+};
+
+static gboolean open_index(JobWriter *w, GError **err)
+{
+    uint32_t count;
+    if (!container_pool_count(w->store->pool, &count, err))
+        return FALSE;
+    w->next_container = count;
+    char *dir = g_build_filename(w->store->dir, "index", NULL);
+    w->index = fp_index_open(dir, fingerprint_length(w->store->fingerprint),
+                             container_pool_source(w->store->pool), count, err);
+    g_free(dir);
+    return w->index != NULL && fp_index_begin_job(w->index, err);
+}
+
+static gboolean load_refcount(JobWriter *w, GError **err)
+{
+    uint32_t *counts = NULL, n = 0;
+    if (!refcount_load_current(w->store->dir, &counts, &n, err))
+        return FALSE;
+    w->refcount = g_array_new(FALSE, TRUE, sizeof(uint32_t));
+    g_array_append_vals(w->refcount, counts, n);
+    g_array_set_size(w->refcount, MAX(n, w->next_container));
+    g_free(counts);
+    return TRUE;
+}
+
+JobWriter *job_writer_begin(Store *store, const char *source_root, GError **err)
+{
+    JobWriter *w = g_new0(JobWriter, 1);
+    w->store = store;
+    w->container_buf = g_malloc(store->container_size);
+    if (!open_index(w, err) || !load_refcount(w, err) ||
+        !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
+        goto fail;
+    char *meta = g_build_filename(w->job_dir, JOB_META_FILE, NULL);
+    char *ridx = g_build_filename(w->job_dir, JOB_RECIPE_INDEX_FILE, NULL);
+    w->meta = job_meta_writer_create(meta, w->m.job_id, err);
+    w->recipes = w->meta ? recipe_index_create(ridx, err) : NULL;
+    g_free(meta);
+    g_free(ridx);
+    if (w->recipes == NULL)
+        goto fail;
+    w->m.created_unix = time(NULL);
+    w->m.container_size = (uint32_t)store->container_size;
+    w->m.first_new_container = w->next_container;
+    w->m.source_root = g_strdup(source_root);
+    w->container.chunk_count = 0;
+    return w;
+fail:
+    job_writer_free(w);
+    return NULL;
+}
+
+static gboolean seal_container(JobWriter *w, GError **err)
+{
+    if (w->container.chunk_count == 0)
+        return TRUE;
+    container_builder_seal(&w->container, w->store->fingerprint);
+    if (!container_pool_write(w->store->pool, w->container.id, w->container_buf, err) ||
+        !fp_index_persist_container(w->index, w->container_buf, w->store->container_size, err))
+        return FALSE;
+    w->container.chunk_count = 0;
+    return TRUE;
+}
+
+static gboolean store_chunk(JobWriter *w, BackupMsg *m, ChunkRef *ref, GError **err)
+{
+    ChunkLocation loc;
+    gboolean found;
+    if (!fp_index_lookup(w->index, &m->fp, &loc, &found, err))
+        return FALSE;
+    if (!found) {
+        if (w->container.chunk_count > 0 && !container_builder_fits(&w->container, m->len) &&
+            !seal_container(w, err))
+            return FALSE;
+        if (w->container.chunk_count == 0) {
+            container_builder_init(&w->container, w->container_buf, w->store->container_size, w->next_container++);
+            g_array_set_size(w->refcount, MAX(w->refcount->len, w->next_container));
+        }
+        loc.container = w->container.id;
+        loc.offset = container_builder_add(&w->container, &m->fp, m->data, m->len);
+        loc.length = (uint32_t)m->len;
+        fp_index_add(w->index, &m->fp, &loc);
+        w->m.new_chunks++;
+        w->m.stored_bytes += m->len;
+    }
+    ref->fp = m->fp;
+    ref->container = loc.container;
+    ref->offset = loc.offset;
+    ref->length = loc.length;
+    w->m.chunks++;
+    return TRUE;
+}
+
+static gint compare_ids(gconstpointer a, gconstpointer b)
+{
+    ContainerId x = *(const ContainerId *)a, y = *(const ContainerId *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* reference_count: +1 for each container this file references at all. */
+static void count_references(JobWriter *w, const FileRecord *r)
+{
+    guint n = r->chunks->len;
+    if (n == 0)
+        return;
+    ContainerId *ids = g_new(ContainerId, n);
+    for (guint i = 0; i < n; i++)
+        ids[i] = g_array_index(r->chunks, ChunkRef, i).container;
+    qsort(ids, n, sizeof *ids, compare_ids);
+    for (guint i = 0; i < n; i++)
+        if (i == 0 || ids[i] != ids[i - 1])
+            g_array_index(w->refcount, uint32_t, ids[i])++;
+    g_free(ids);
+}
+
+static gboolean finish_entry(JobWriter *w, FileRecord *r, GError **err)
+{
+    uint64_t offset;
+    uint32_t length;
+    if (!job_meta_writer_append(w->meta, r, &offset, &length, err) ||
+        !recipe_index_put(w->recipes, r->path->data, r->path->len, offset, length, err))
+        return FALSE;
+    count_references(w, r);
+    switch (r->type) {
+    case ENTRY_FILE:
+        w->m.files++;
+        w->m.logical_bytes += r->size;
+        break;
+    case ENTRY_DIR:
+        w->m.dirs++;
+        break;
+    case ENTRY_SYMLINK:
+        w->m.symlinks++;
+        break;
+    }
+    atomic_fetch_add(&w->progress.files, 1);
+    return TRUE;
+}
+
+gboolean job_writer_consume(JobWriter *w, BackupMsg *m, GError **err)
+{
+    gint64 t = g_get_monotonic_time();
+    gboolean ok = TRUE;
+    switch (m->kind) {
+    case MSG_FILE_BEGIN:
+        w->file = m->file;
+        break;
+    case MSG_CHUNK: {
+        ChunkRef ref;
+        ok = store_chunk(w, m, &ref, err);
+        if (ok)
+            g_array_append_val(w->file->chunks, ref);
+        atomic_fetch_add(&w->progress.bytes, m->len);
+        break;
+    }
+    case MSG_FILE_END:
+        ok = finish_entry(w, m->file, err);
+        file_record_free(m->file);
+        w->file = NULL;
+        break;
+    case MSG_FILE_ABORT: /* its chunks stay in containers, unreferenced */
+        file_record_free(m->file);
+        w->file = NULL;
+        break;
+    case MSG_DATA:
+    case MSG_STREAM_END:
+        break;
+    }
+    backup_msg_free(m);
+    w->busy_usec += g_get_monotonic_time() - t;
+    return ok;
+}
+
+gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest, GError **err)
+{
+    gint64 t = g_get_monotonic_time();
+    /* Order matters: every structure is durable before the manifest that
+     * makes the job visible is published. */
+    gboolean ok = seal_container(w, err) && container_pool_sync(w->store->pool, err) &&
+                  fp_index_commit_job(w->index, err) &&
+                  job_meta_writer_finish(w->meta, &w->m.job_meta_size, err);
+    w->meta = NULL;
+    ok = ok && recipe_index_finish(w->recipes, err);
+    w->recipes = NULL;
+    w->m.containers_total = w->next_container;
+    w->m.skipped = skipped;
+    ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
+         dir_fsync(w->job_dir, err) && job_manifest_publish(w->job_dir, &w->m, err);
+    w->busy_usec += g_get_monotonic_time() - t;
+    if (ok) {
+        *manifest = w->m;
+        manifest->source_root = g_strdup(w->m.source_root);
+    }
+    return ok;
+}
+
+void job_writer_free(JobWriter *w)
+{
+    if (w == NULL)
+        return;
+    job_meta_writer_abort(w->meta);
+    recipe_index_close(w->recipes);
+    fp_index_close(w->index);
+    if (w->refcount)
+        g_array_unref(w->refcount);
+    file_record_free(w->file);
+    job_manifest_clear(&w->m);
+    g_free(w->job_dir);
+    g_free(w->container_buf);
+    g_free(w);
+}
+
+const JobProgress *job_writer_progress(const JobWriter *w)
+{
+    return &w->progress;
+}
+
+gint64 job_writer_busy_usec(const JobWriter *w)
+{
+    return w->busy_usec;
+}

@@ -1,0 +1,34 @@
+/* job_writer.h: the last backup stage: dedup against the fingerprint index,
+ * pack new chunks into containers, write each entry's record to
+ * job_meta_data and the recipe index, keep reference counts, and commit the
+ * job durably (containers, index, recipes, then the manifest). */
+#ifndef DESTOR_JOB_WRITER_H
+#define DESTOR_JOB_WRITER_H
+
+#include "backup/backup_msg.h"
+#include "recipe/job_catalog.h"
+#include "store.h"
+
+#include <glib.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+typedef struct JobWriter JobWriter;
+
+typedef struct {
+    _Atomic uint64_t files; /* entries recorded so far (for progress) */
+    _Atomic uint64_t bytes; /* logical bytes consumed so far */
+} JobProgress;
+
+JobWriter *job_writer_begin(Store *store, const char *source_root, GError **err);
+/* Consume one message (takes ownership). FALSE on a fatal error. */
+gboolean job_writer_consume(JobWriter *w, BackupMsg *m, GError **err);
+/* Make the job durable and visible. Fills *manifest (caller clears it). */
+gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest, GError **err);
+/* Free everything; an uncommitted job stays invisible. */
+void job_writer_free(JobWriter *w);
+
+const JobProgress *job_writer_progress(const JobWriter *w);
+gint64 job_writer_busy_usec(const JobWriter *w);
+
+#endif

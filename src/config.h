@@ -1,0 +1,35 @@
+/* config.h: destor.config, in Destor's format: one "key value..." per line,
+ * values optionally in double quotes, '#' starts a comment. `-p"key value"`
+ * on the command line applies one more line after the file. The result is
+ * read once and then treated as read-only. */
+#ifndef DESTOR_CONFIG_H
+#define DESTOR_CONFIG_H
+
+#include "chunking/chunker.h"
+#include "util/fingerprint.h"
+
+#include <glib.h>
+#include <stddef.h>
+
+typedef struct {
+    char *working_directory;
+    ChunkAlgorithm chunk_algorithm;
+    ChunkSizes chunk_sizes;
+    size_t container_size;
+    FingerprintAlgorithm fingerprint;
+    gboolean simulate;               /* simulation-level other than "no" */
+    unsigned restore_cache_containers; /* in-memory containers for restore */
+    gboolean verbose;                /* log-level debug or verbose */
+} Config;
+
+void config_init(Config *cfg);
+void config_clear(Config *cfg);
+
+/* Apply every line of `path`. Errors name the file, line, key and value. */
+gboolean config_load_file(Config *cfg, const char *path, GError **err);
+/* Apply one line; `origin` and `lineno` name it in messages. */
+gboolean config_apply_line(Config *cfg, const char *line, const char *origin, int lineno, GError **err);
+/* Cross-key checks after all lines are applied. */
+gboolean config_validate(const Config *cfg, GError **err);
+
+#endif

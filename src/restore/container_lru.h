@@ -1,0 +1,27 @@
+/* container_lru.h: a small in-memory LRU of whole containers in front of a
+ * ContainerSource, so consecutive chunks of one container cost one read.
+ * Restore keeps one across the job (Destor's restore-cache); read-file
+ * clears it per request so each request's container accesses reach the
+ * source (and the SSD cache behind it) once per container. */
+#ifndef DESTOR_CONTAINER_LRU_H
+#define DESTOR_CONTAINER_LRU_H
+
+#include "storage/container_source.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct ContainerLru ContainerLru;
+
+ContainerLru *container_lru_new(ContainerSource *src, guint capacity);
+void container_lru_free(ContainerLru *lru);
+
+/* The container's bytes (valid until the next get or clear). */
+const uint8_t *container_lru_get(ContainerLru *lru, ContainerId id, GError **err);
+void container_lru_clear(ContainerLru *lru);
+
+/* Reads that reached the source so far. */
+uint64_t container_lru_fetches(const ContainerLru *lru);
+size_t container_lru_container_size(const ContainerLru *lru);
+
+#endif

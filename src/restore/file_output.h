@@ -1,0 +1,17 @@
+/* file_output.h: assemble one stored file from its recipe and write its
+ * bytes to a descriptor, optionally checking the whole-file SHA-256. Shared
+ * by restore and read-file. */
+#ifndef DESTOR_FILE_OUTPUT_H
+#define DESTOR_FILE_OUTPUT_H
+
+#include "recipe/file_record.h"
+#include "restore/container_lru.h"
+
+#include <glib.h>
+
+/* Write r's content to fd (named `out_name` in errors). With `verify`, a
+ * content that does not match r->sha256 is an INTEGRITY error. */
+gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_id,
+                           int fd, const char *out_name, gboolean verify, GError **err);
+
+#endif

@@ -1,0 +1,175 @@
+/* read_file.c: read-file for one path, and the batch mode over a trace
+ * with its latency summary (text or JSON). */
+#include "restore/read_file.h"
+#include "restore/read_session.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
+                          const ReadFileOptions *opt, GError **err)
+{
+    ReadSession *s = read_session_open(cfg, err);
+    if (s == NULL)
+        return FALSE;
+    int fd = STDOUT_FILENO;
+    const char *name = "standard output";
+    char *tmp = NULL;
+    if (opt->output != NULL) {
+        /* Write beside OUT and rename, so a failed read leaves OUT as it was. */
+        tmp = g_strdup_printf("%s.destor-tmp", opt->output);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        name = opt->output;
+        if (fd < 0) {
+            destor_set_errno(err, errno, "create %s", tmp);
+            g_free(tmp);
+            read_session_close(s);
+            return FALSE;
+        }
+    }
+    uint64_t bytes = 0;
+    gboolean ok = read_session_request(s, job_id, path, fd, name, opt->verify, &bytes, err);
+    if (opt->output != NULL) {
+        if (close(fd) != 0 && ok) {
+            destor_set_errno(err, errno, "close %s", tmp);
+            ok = FALSE;
+        }
+        if (ok && rename(tmp, opt->output) != 0) {
+            destor_set_errno(err, errno, "rename %s to %s", tmp, opt->output);
+            ok = FALSE;
+        }
+        if (!ok)
+            unlink(tmp);
+        g_free(tmp);
+    }
+    read_session_close(s);
+    return ok;
+}
+
+typedef struct {
+    uint64_t requests, bytes;
+    GArray *latency_usec; /* double per request */
+    double seconds;
+} TraceSummary;
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double percentile(const GArray *sorted, double p)
+{
+    if (sorted->len == 0)
+        return 0.0;
+    size_t rank = (size_t)(p / 100.0 * sorted->len + 0.999999);
+    if (rank < 1)
+        rank = 1;
+    if (rank > sorted->len)
+        rank = sorted->len;
+    return g_array_index(sorted, double, rank - 1);
+}
+
+static void print_summary(const TraceSummary *t, uint64_t accesses, gboolean json)
+{
+    g_array_sort(t->latency_usec, compare_double);
+    double sum = 0;
+    for (guint i = 0; i < t->latency_usec->len; i++)
+        sum += g_array_index(t->latency_usec, double, i);
+    double mean = t->requests ? sum / (double)t->requests : 0.0;
+    double p50 = percentile(t->latency_usec, 50), p95 = percentile(t->latency_usec, 95),
+           p99 = percentile(t->latency_usec, 99);
+    if (json) {
+        printf("{\"requests\": %llu, \"bytes\": %llu, \"container_accesses\": %llu, \"seconds\": %.6f, "
+               "\"latency_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}}\n",
+               (unsigned long long)t->requests, (unsigned long long)t->bytes, (unsigned long long)accesses,
+               t->seconds, mean, p50, p95, p99);
+        return;
+    }
+    printf("requests            %llu\n", (unsigned long long)t->requests);
+    printf("bytes read          %llu\n", (unsigned long long)t->bytes);
+    printf("container accesses  %llu\n", (unsigned long long)accesses);
+    printf("elapsed             %.3f s\n", t->seconds);
+    printf("latency (measured)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us\n", mean, p50, p95, p99);
+}
+
+/* "JOB<TAB>PATH"; FALSE with a USAGE error naming the line otherwise. */
+static gboolean parse_trace_line(char *line, const char *trace, int lineno, uint32_t *job, char **path, GError **err)
+{
+    char *tab = strchr(line, '\t');
+    GError *local = NULL;
+    if (tab == NULL || tab[1] == '\0') {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s:%d: expected 'JOB<TAB>PATH'", trace, lineno);
+        return FALSE;
+    }
+    *tab = '\0';
+    if (!job_id_parse(line, job, &local)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s:%d: %s", trace, lineno, local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    *path = tab + 1;
+    return TRUE;
+}
+
+gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFileOptions *opt, GError **err)
+{
+    FILE *trace = strcmp(trace_path, "-") == 0 ? stdin : fopen(trace_path, "r");
+    if (trace == NULL) {
+        destor_set_errno(err, errno, "open trace %s", trace_path);
+        (*err)->code = DESTOR_ERROR_USAGE;
+        return FALSE;
+    }
+    ReadSession *s = read_session_open(cfg, err);
+    int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (s == NULL || null_fd < 0) {
+        if (s != NULL)
+            destor_set_errno(err, errno, "open /dev/null");
+        read_session_close(s);
+        if (trace != stdin)
+            fclose(trace);
+        return FALSE;
+    }
+    TraceSummary t = { .latency_usec = g_array_new(FALSE, FALSE, sizeof(double)) };
+    gboolean ok = TRUE;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int lineno = 0;
+    gint64 start = g_get_monotonic_time();
+    while (ok && (n = getline(&line, &cap, trace)) >= 0) {
+        lineno++;
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        if (n == 0 || line[0] == '#')
+            continue;
+        uint32_t job;
+        char *path;
+        ok = parse_trace_line(line, trace_path, lineno, &job, &path, err);
+        gint64 t0 = g_get_monotonic_time();
+        if (ok)
+            ok = read_session_request(s, job, path, null_fd, "/dev/null", opt->verify, &t.bytes, err);
+        if (ok) {
+            double usec = (double)(g_get_monotonic_time() - t0);
+            g_array_append_val(t.latency_usec, usec);
+            t.requests++;
+        } else if (err && *err && !g_str_has_prefix((*err)->message, trace_path)) {
+            g_prefix_error(err, "%s:%d: ", trace_path, lineno);
+        }
+    }
+    t.seconds = (double)(g_get_monotonic_time() - start) / 1e6;
+    if (ok)
+        print_summary(&t, container_lru_fetches(s->lru), opt->json);
+    free(line);
+    g_array_unref(t.latency_usec);
+    close(null_fd);
+    read_session_close(s);
+    if (trace != stdin)
+        fclose(trace);
+    return ok;
+}

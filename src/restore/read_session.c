@@ -1,0 +1,62 @@
+/* read_session.c: the open store and job table behind read-file. */
+#include "restore/read_session.h"
+#include "restore/file_output.h"
+#include "util/error.h"
+
+ReadSession *read_session_open(const Config *cfg, GError **err)
+{
+    Store *store = store_open_read(cfg, err);
+    if (store == NULL)
+        return NULL;
+    ReadSession *s = g_new0(ReadSession, 1);
+    s->store = store;
+    s->source = container_pool_source(store->pool);
+    s->lru = container_lru_new(s->source, REQUEST_LRU_CONTAINERS);
+    s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
+    return s;
+}
+
+void read_session_close(ReadSession *s)
+{
+    if (s == NULL)
+        return;
+    container_lru_free(s->lru);
+    g_hash_table_destroy(s->jobs);
+    store_close(s->store);
+    g_free(s);
+}
+
+static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)
+{
+    Job *job = g_hash_table_lookup(s->jobs, GUINT_TO_POINTER(job_id));
+    if (job == NULL) {
+        job = job_open(s->store, job_id, err);
+        if (job != NULL)
+            g_hash_table_insert(s->jobs, GUINT_TO_POINTER(job_id), job);
+    }
+    return job;
+}
+
+gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, int fd,
+                              const char *out_name, gboolean verify, uint64_t *bytes, GError **err)
+{
+    Job *job = session_job(s, job_id, err);
+    if (job == NULL)
+        return FALSE;
+    FileRecord *r = job_find(job, path, err);
+    if (r == NULL)
+        return FALSE;
+    gboolean ok = TRUE;
+    if (r->type != ENTRY_FILE) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "'%s' in job %u is a %s, not a regular file", path,
+                    job_id, r->type == ENTRY_DIR ? "directory" : "symlink");
+        ok = FALSE;
+    } else {
+        container_lru_clear(s->lru); /* each request fetches its containers afresh */
+        ok = file_output_write(s->lru, r, job_id, fd, out_name, verify, err);
+        if (ok)
+            *bytes += r->size;
+    }
+    file_record_free(r);
+    return ok;
+}

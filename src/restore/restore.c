@@ -1,0 +1,198 @@
+/* restore.c: whole-job restore. Files and directories first, symlinks last
+ * (so no write can pass through a restored link), then directory modes and
+ * mtimes deepest first (so creating children does not disturb them). */
+#include "restore/restore.h"
+#include "restore/container_lru.h"
+#include "restore/file_output.h"
+#include "restore/job.h"
+#include "restore/safe_path.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct {
+    int root_fd;
+    uint32_t job_id;
+    ContainerLru *lru;
+    GPtrArray *deferred_links; /* FileRecord* */
+    GPtrArray *dirs;           /* FileRecord* */
+    uint64_t restored, refused, bytes;
+} Restore;
+
+static void refuse(Restore *rs, const FileRecord *r, const char *why, int errnum)
+{
+    char *path = file_record_path_display(r);
+    if (errnum)
+        g_printerr("destor: warning: not restoring '%s': %s: %s\n", path, why, g_strerror(errnum));
+    else
+        g_printerr("destor: warning: not restoring '%s': %s\n", path, why);
+    g_free(path);
+    rs->refused++;
+}
+
+static gboolean set_times(int dir, const char *name, const FileRecord *r, int flags)
+{
+    struct timespec ts[2] = { { .tv_sec = r->mtime_sec, .tv_nsec = r->mtime_nsec },
+                              { .tv_sec = r->mtime_sec, .tv_nsec = r->mtime_nsec } };
+    return utimensat(dir, name, ts, flags) == 0;
+}
+
+static gboolean restore_file(Restore *rs, int dir, const char *name, const FileRecord *r, GError **err)
+{
+    int fd = openat(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        refuse(rs, r, "cannot create", errno);
+        return TRUE;
+    }
+    char *shown = file_record_path_display(r);
+    gboolean ok = file_output_write(rs->lru, r, rs->job_id, fd, shown, FALSE, err);
+    g_free(shown);
+    if (ok && fchmod(fd, r->mode & 07777) != 0)
+        refuse(rs, r, "cannot set mode", errno);
+    close(fd);
+    if (ok) {
+        set_times(dir, name, r, AT_SYMLINK_NOFOLLOW);
+        rs->restored++;
+        rs->bytes += r->size;
+    }
+    return ok;
+}
+
+/* Entry in its parent: regular files now, the rest remembered. */
+static gboolean restore_entry(Restore *rs, FileRecord *r, gboolean *keep, GError **err)
+{
+    *keep = FALSE;
+    const char *path = (const char *)r->path->data;
+    if (!safe_path_is_plain(path, r->path->len)) {
+        refuse(rs, r, "unsafe stored path (absolute, empty or with '.' or '..')", 0);
+        return TRUE;
+    }
+    char *cpath = g_strndup(path, r->path->len);
+    const char *name;
+    int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
+    gboolean ok = TRUE;
+    if (dir < 0) {
+        refuse(rs, r, "a parent directory cannot be created or is not a directory", errno);
+    } else if (r->type == ENTRY_FILE) {
+        ok = restore_file(rs, dir, name, r, err);
+    } else if (r->type == ENTRY_DIR) {
+        if (mkdirat(dir, name, 0700) != 0 && errno != EEXIST)
+            refuse(rs, r, "cannot create directory", errno);
+        else {
+            g_ptr_array_add(rs->dirs, r);
+            *keep = TRUE;
+        }
+    } else {
+        g_ptr_array_add(rs->deferred_links, r);
+        *keep = TRUE;
+    }
+    if (dir >= 0)
+        close(dir);
+    g_free(cpath);
+    return ok;
+}
+
+static void finish_deferred(Restore *rs)
+{
+    for (guint i = 0; i < rs->deferred_links->len; i++) {
+        FileRecord *r = rs->deferred_links->pdata[i];
+        char *cpath = g_strndup((const char *)r->path->data, r->path->len);
+        char *target = g_strndup((const char *)r->link->data, r->link->len);
+        const char *name;
+        int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
+        if (dir < 0) {
+            refuse(rs, r, "a parent directory is not a directory", errno);
+        } else {
+            unlinkat(dir, name, 0);
+            if (symlinkat(target, dir, name) != 0)
+                refuse(rs, r, "cannot create symlink", errno);
+            else {
+                set_times(dir, name, r, AT_SYMLINK_NOFOLLOW);
+                rs->restored++;
+            }
+            close(dir);
+        }
+        g_free(target);
+        g_free(cpath);
+    }
+    for (guint i = rs->dirs->len; i-- > 0;) {
+        FileRecord *r = rs->dirs->pdata[i];
+        char *cpath = g_strndup((const char *)r->path->data, r->path->len);
+        const char *name;
+        int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
+        if (dir >= 0) {
+            int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (fd >= 0) {
+                fchmod(fd, r->mode & 07777);
+                close(fd);
+                set_times(dir, name, r, AT_SYMLINK_NOFOLLOW);
+                rs->restored++;
+            }
+            close(dir);
+        }
+        g_free(cpath);
+    }
+}
+
+gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GError **err)
+{
+    Store *store = store_open_read(cfg, err);
+    if (store == NULL)
+        return FALSE;
+    Job *job = job_open(store, job_id, err);
+    if (job == NULL) {
+        store_close(store);
+        return FALSE;
+    }
+    gboolean ok = FALSE;
+    Restore rs = { .root_fd = -1, .job_id = job_id };
+    if (g_mkdir_with_parents(target, 0755) != 0 ||
+        (rs.root_fd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        destor_set_errno(err, errno, "restore target %s", target);
+        goto out;
+    }
+    rs.lru = container_lru_new(container_pool_source(store->pool), cfg->restore_cache_containers);
+    rs.deferred_links = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
+    rs.dirs = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
+    gint64 start = g_get_monotonic_time();
+    ok = TRUE;
+    FileRecord *r;
+    GError *read_err = NULL;
+    while (ok && (r = job_meta_reader_next(job->meta, &read_err)) != NULL) {
+        gboolean keep;
+        ok = restore_entry(&rs, r, &keep, err);
+        if (!keep)
+            file_record_free(r);
+    }
+    if (read_err != NULL) {
+        g_propagate_error(err, read_err);
+        ok = FALSE;
+    }
+    if (ok) {
+        finish_deferred(&rs);
+        double secs = (double)(g_get_monotonic_time() - start) / 1e6;
+        printf("restore job %u into %s: %llu entries, %llu bytes, %llu containers read, %.3f s, %.1f MB/s\n",
+               job_id, target, (unsigned long long)rs.restored, (unsigned long long)rs.bytes,
+               (unsigned long long)container_lru_fetches(rs.lru), secs,
+               secs > 0 ? (double)rs.bytes / 1e6 / secs : 0.0);
+        if (rs.refused > 0) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                        "%llu entries of job %u were not restored (see warnings above)",
+                        (unsigned long long)rs.refused, job_id);
+            ok = FALSE;
+        }
+    }
+    g_ptr_array_unref(rs.deferred_links);
+    g_ptr_array_unref(rs.dirs);
+    container_lru_free(rs.lru);
+out:
+    if (rs.root_fd >= 0)
+        close(rs.root_fd);
+    job_close(job);
+    store_close(store);
+    return ok;
+}

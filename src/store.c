@@ -1,0 +1,150 @@
+/* store.c: creating and opening the working directory. */
+#include "store.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/le.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define META_SIZE 32
+
+static char *meta_path(const char *dir)
+{
+    return g_build_filename(dir, "store.meta", NULL);
+}
+
+static gboolean meta_write(const char *dir, size_t container_size, FingerprintAlgorithm fp, GError **err)
+{
+    uint8_t m[META_SIZE] = { 0 };
+    memcpy(m, STORE_META_MAGIC, 8);
+    le32_put(m + 8, STORE_META_VERSION);
+    le32_put(m + 12, (uint32_t)container_size);
+    le32_put(m + 16, (uint32_t)fp);
+    le32_put(m + 28, (uint32_t)crc32_z(0, m, 28));
+    char *path = meta_path(dir);
+    gboolean ok = file_publish_atomic(path, m, sizeof m, err);
+    g_free(path);
+    return ok;
+}
+
+static gboolean meta_read(Store *s, GError **err)
+{
+    char *path = meta_path(s->dir);
+    uint8_t *m = NULL;
+    size_t len = 0;
+    gboolean ok = FALSE;
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_NO_STORE,
+                    "no store in working directory %s (run 'destor backup PATH' first)", s->dir);
+    } else if (file_read_whole(path, &m, &len, err)) {
+        if (len != META_SIZE || memcmp(m, STORE_META_MAGIC, 8) != 0 || le32_get(m + 8) != STORE_META_VERSION ||
+            le32_get(m + 28) != (uint32_t)crc32_z(0, m, 28)) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged or of an unknown version", path);
+        } else {
+            s->container_size = le32_get(m + 12);
+            s->fingerprint = (FingerprintAlgorithm)le32_get(m + 16);
+            ok = TRUE;
+        }
+    }
+    g_free(m);
+    g_free(path);
+    return ok;
+}
+
+static Store *store_new(const Config *cfg)
+{
+    Store *s = g_new0(Store, 1);
+    s->dir = g_strdup(cfg->working_directory);
+    s->lock_fd = -1;
+    return s;
+}
+
+static gboolean open_pool(Store *s, gboolean writable, GError **err)
+{
+    char *path = g_build_filename(s->dir, "containers.pool", NULL);
+    s->pool = container_pool_open(path, s->container_size, writable, err);
+    g_free(path);
+    return s->pool != NULL;
+}
+
+Store *store_open_read(const Config *cfg, GError **err)
+{
+    Store *s = store_new(cfg);
+    if (!meta_read(s, err) || !open_pool(s, FALSE, err)) {
+        store_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+static gboolean take_lock(Store *s, GError **err)
+{
+    char *path = g_build_filename(s->dir, "LOCK", NULL);
+    gboolean ok = FALSE;
+    s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (s->lock_fd < 0) {
+        destor_set_errno(err, errno, "open lock file %s", path);
+    } else if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
+                        "another backup is running in %s (%s is locked)", s->dir, path);
+        else
+            destor_set_errno(err, errno, "lock %s", path);
+    } else {
+        ok = TRUE;
+    }
+    g_free(path);
+    return ok;
+}
+
+Store *store_open_write(const Config *cfg, GError **err)
+{
+    Store *s = store_new(cfg);
+    if (g_mkdir_with_parents(s->dir, 0755) != 0) {
+        destor_set_errno(err, errno, "create working directory %s", s->dir);
+        goto fail;
+    }
+    if (access(s->dir, W_OK) != 0) {
+        destor_set_errno(err, errno, "working directory %s", s->dir);
+        goto fail;
+    }
+    if (!take_lock(s, err))
+        goto fail;
+    char *meta = meta_path(s->dir);
+    gboolean fresh = !g_file_test(meta, G_FILE_TEST_EXISTS);
+    g_free(meta);
+    if (fresh && !meta_write(s->dir, cfg->container_size, cfg->fingerprint, err))
+        goto fail;
+    if (!meta_read(s, err))
+        goto fail;
+    if (s->container_size != cfg->container_size || s->fingerprint != cfg->fingerprint) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "the store in %s was created with container-size %zu and fingerprint-algorithm %s; "
+                    "the config asks for %zu and %s (use a new working-directory)",
+                    s->dir, s->container_size, fingerprint_algorithm_name(s->fingerprint),
+                    cfg->container_size, fingerprint_algorithm_name(cfg->fingerprint));
+        goto fail;
+    }
+    if (!open_pool(s, TRUE, err))
+        goto fail;
+    return s;
+fail:
+    store_close(s);
+    return NULL;
+}
+
+void store_close(Store *s)
+{
+    if (s == NULL)
+        return;
+    container_pool_close(s->pool);
+    if (s->lock_fd >= 0)
+        close(s->lock_fd);
+    g_free(s->dir);
+    g_free(s);
+}

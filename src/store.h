@@ -1,0 +1,37 @@
+/* store.h: an open store (the working directory) and what every command
+ * shares: its fixed parameters (store.meta), the container pool, the writer
+ * lock, and the committed jobs.
+ *
+ * Layout (docs/FORMAT.md): store.meta, LOCK, containers.pool, index/,
+ * jobs/NNNNNNNN/. Readers never take the lock and see only jobs whose
+ * manifest is published. */
+#ifndef DESTOR_STORE_H
+#define DESTOR_STORE_H
+
+#include "config.h"
+#include "storage/container_pool.h"
+#include "util/fingerprint.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+#define STORE_META_MAGIC "DPLCSTO1"
+#define STORE_META_VERSION 1
+
+typedef struct {
+    char *dir;
+    size_t container_size;          /* fixed when the store was created */
+    FingerprintAlgorithm fingerprint;
+    ContainerPool *pool;
+    int lock_fd; /* >= 0 for a writer */
+} Store;
+
+/* Open an existing store for reading. A directory without store.meta is a
+ * NO_STORE error. */
+Store *store_open_read(const Config *cfg, GError **err);
+/* Open for backup: create the store if needed, take the writer lock, and
+ * check the config agrees with the store's fixed parameters. */
+Store *store_open_write(const Config *cfg, GError **err);
+void store_close(Store *s);
+
+#endif
