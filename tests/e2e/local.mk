@@ -1,1 +1,10 @@
-# tests/e2e: end-to-end shell tests.
+# tests/e2e: end-to-end shell tests of the destor binary.
+E2E_TESTS = \
+	tests/e2e/backup_restore.sh \
+	tests/e2e/chunkers.sh \
+	tests/e2e/errors.sh \
+	tests/e2e/big_files.sh \
+	tests/e2e/kill_backup.sh \
+	tests/e2e/locking.sh
+TESTS += $(E2E_TESTS)
+EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py

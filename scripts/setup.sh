@@ -1,0 +1,28 @@
+#!/bin/sh
+# setup.sh: install what destor-plc needs on Debian 12 (as root, or with
+# sudo when available) and build it in ./build. Safe to run again.
+set -eu
+cd "$(dirname "$0")/.."
+
+PACKAGES="build-essential autoconf automake pkg-config libglib2.0-dev libssl-dev
+zlib1g-dev libdb-dev libcunit1-dev python3 python3-matplotlib python3-numpy
+smartmontools openssl"
+
+missing=""
+for p in $PACKAGES; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    echo "setup: installing$missing"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
+mkdir -p build
+cd build
+[ -f Makefile ] || ../configure -q ${CONFIGURE_FLAGS:-}
+make -s -j2 >/dev/null
+echo "setup: built $(pwd)/destor"

@@ -1,0 +1,54 @@
+#!/bin/sh
+# errors.sh: bad input gets one "destor: ..." line and the documented exit
+# status (1 runtime, 2 usage/config, 3 integrity), and a failed read changes
+# nothing stored.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+expect_status 2 dst stat                              # no store yet
+grep -q 'no store' "$SCRATCH/err" || fail "no-store message"
+expect_status 2 dst backup "$SCRATCH/does-not-exist"
+expect_status 2 dst frobnicate
+expect_status 2 dst read-file 0
+expect_status 2 "$DESTOR_BIN" -c "$SCRATCH/missing.config" stat
+printf 'chunk-avg-size banana\n' > "$SCRATCH/bad.config"
+expect_status 2 "$DESTOR_BIN" -c "$SCRATCH/bad.config" stat
+grep -q 'bad.config:1: invalid value .banana. for chunk-avg-size' "$SCRATCH/err" || fail "config error must name file, line, key and value"
+expect_status 2 dst -p"container-size 64K" stat
+expect_status 0 dst -p"no-such-key 1" --help
+
+mkdir -p "$SCRATCH/src/d"
+pseudo_random 3000000 9 > "$SCRATCH/src/d/a.bin"
+echo hello > "$SCRATCH/src/b.txt"
+dst backup "$SCRATCH/src" >/dev/null
+expect_status 2 dst -p"container-size 4M" backup "$SCRATCH/src"  # store was made with 2M
+expect_status 2 dst read-file 5 b.txt                  # unknown job
+expect_status 2 dst read-file 0 nope.txt               # path not in job
+expect_status 2 dst read-file 0 d                      # a directory
+expect_status 2 dst read-file x b.txt                  # not a job id
+expect_status 0 dst read-file 0 /d/a.bin -o "$SCRATCH/a.out"
+cmp "$SCRATCH/a.out" "$SCRATCH/src/d/a.bin" || fail "leading slash lookup"
+
+# Unreadable file: skipped with a warning, job still commits.
+if [ "$(id -u)" -ne 0 ]; then
+    echo secret > "$SCRATCH/src/locked"; chmod 000 "$SCRATCH/src/locked"
+    expect_status 0 dst backup "$SCRATCH/src"
+    grep -q 'warning: skipping' "$SCRATCH/err" || fail "no warning for unreadable file"
+fi
+
+# Corrupt a container: reads fail with status 3 and leave OUT untouched.
+echo previous > "$SCRATCH/keep.out"
+cp "$SCRATCH/working/containers.pool" "$SCRATCH/pool.bak"
+printf 'X' | dd of="$SCRATCH/working/containers.pool" bs=1 seek=100000 conv=notrunc status=none
+expect_status 3 dst read-file 0 d/a.bin -o "$SCRATCH/keep.out"
+grep -q 'container 0 is damaged' "$SCRATCH/err" || fail "integrity message must name the container"
+[ "$(cat "$SCRATCH/keep.out")" = previous ] || fail "failed read changed the output file"
+expect_status 3 dst restore 0 "$SCRATCH/r"
+cmp -s "$SCRATCH/working/containers.pool" "$SCRATCH/pool.bak" && fail "test did not corrupt"
+cp "$SCRATCH/pool.bak" "$SCRATCH/working/containers.pool"
+expect_status 0 dst read-file 0 d/a.bin --verify
+
+# A trace line that is not JOB<TAB>PATH names the line.
+printf '0\tb.txt\nnot a line\n' > "$SCRATCH/trace"
+expect_status 2 dst read-file --trace "$SCRATCH/trace"
+grep -q 'trace:2:' "$SCRATCH/err" || fail "trace error must name the line"
+note "all error cases gave the documented status"
