@@ -4,3 +4,8 @@ libdestor_a_SOURCES += \
 	src/recipe/job_meta.c src/recipe/job_meta.h \
 	src/recipe/recipe_index.c src/recipe/recipe_index.h \
 	src/recipe/job_catalog.c src/recipe/job_catalog.h
+
+check_PROGRAMS += tests/unit/test_index_recipe
+tests_unit_test_index_recipe_SOURCES = tests/unit/test_index_recipe.c tests/unit/unit.h
+tests_unit_test_index_recipe_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_index_recipe

@@ -1,0 +1,155 @@
+/* test_container.c: container build/seal/verify round trip, checksum and
+ * layout failures, and the pool file as a ContainerSource. */
+#include "storage/container.h"
+#include "storage/container_pool.h"
+#include "util/error.h"
+#include "unit.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#define CSIZE (128u * 1024)
+
+static void fill(uint8_t *buf, size_t len, uint32_t seed)
+{
+    GRand *r = g_rand_new_with_seed(seed);
+    for (size_t i = 0; i < len; i++)
+        buf[i] = (uint8_t)g_rand_int(r);
+    g_rand_free(r);
+}
+
+static uint8_t *build(ContainerId id, int chunks, size_t chunk_len)
+{
+    uint8_t *buf = g_malloc(CSIZE), data[8192];
+    ContainerBuilder b;
+    container_builder_init(&b, buf, CSIZE, id);
+    for (int i = 0; i < chunks; i++) {
+        fill(data, chunk_len, (uint32_t)(id * 1000 + i));
+        Fingerprint fp;
+        fingerprint_compute(FP_SHA1, data, chunk_len, &fp);
+        CU_ASSERT_TRUE_FATAL(container_builder_fits(&b, chunk_len));
+        container_builder_add(&b, &fp, data, chunk_len);
+    }
+    container_builder_seal(&b, FP_SHA1);
+    return buf;
+}
+
+static void test_round_trip(void)
+{
+    uint8_t *buf = build(7, 10, 5000);
+    GError *err = NULL;
+    CU_ASSERT_TRUE(container_verify(buf, CSIZE, 7, &err));
+    CU_ASSERT_EQUAL(container_chunk_count(buf), 10);
+    CU_ASSERT_EQUAL(container_id_of(buf), 7);
+    for (uint32_t i = 0; i < 10; i++) {
+        Fingerprint fp, want;
+        uint32_t off, len;
+        container_chunk_entry(buf, CSIZE, i, &fp, &off, &len);
+        CU_ASSERT_EQUAL(len, 5000);
+        fingerprint_compute(FP_SHA1, buf + off, len, &want);
+        CU_ASSERT_EQUAL(memcmp(fp.bytes, want.bytes, FP_SLOT), 0);
+    }
+    g_free(buf);
+}
+
+static void test_fill_to_capacity(void)
+{
+    uint8_t *buf = g_malloc(CSIZE), data[4096] = { 0 };
+    ContainerBuilder b;
+    container_builder_init(&b, buf, CSIZE, 0);
+    Fingerprint fp = { { 1 } };
+    int n = 0;
+    while (container_builder_fits(&b, sizeof data)) {
+        container_builder_add(&b, &fp, data, sizeof data);
+        n++;
+    }
+    /* header + n * (4096 + 40) <= 128 KiB < header + (n + 1) * (4096 + 40) */
+    CU_ASSERT_EQUAL(n, (int)((CSIZE - CONTAINER_HEADER_SIZE) / (4096 + CONTAINER_META_ENTRY_SIZE)));
+    container_builder_seal(&b, FP_SHA1);
+    CU_ASSERT_TRUE(container_verify(buf, CSIZE, 0, NULL));
+    CU_ASSERT_EQUAL(container_max_chunk(CSIZE), CSIZE - CONTAINER_HEADER_SIZE - CONTAINER_META_ENTRY_SIZE);
+    g_free(buf);
+}
+
+static void expect_damaged(uint8_t *buf, ContainerId id, const char *fragment)
+{
+    GError *err = NULL;
+    CU_ASSERT_FALSE(container_verify(buf, CSIZE, id, &err));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT_EQUAL(err->code, DESTOR_ERROR_INTEGRITY);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, fragment));
+    g_error_free(err);
+}
+
+static void test_every_flipped_byte_region_detected(void)
+{
+    uint8_t *buf = build(3, 12, 3000);
+    /* a byte in the header, in chunk data, in the zero gap, in the metadata */
+    size_t offsets[] = { 5, 12, 20, 100, 20000, CSIZE / 2, CSIZE - 10, CSIZE - 1 };
+    for (size_t i = 0; i < G_N_ELEMENTS(offsets); i++) {
+        buf[offsets[i]] ^= 0x40;
+        GError *err = NULL;
+        CU_ASSERT_FALSE(container_verify(buf, CSIZE, 3, &err));
+        CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
+        g_clear_error(&err);
+        buf[offsets[i]] ^= 0x40;
+    }
+    CU_ASSERT_TRUE(container_verify(buf, CSIZE, 3, NULL));
+    expect_damaged(buf, 4, "another container's id");
+    memset(buf, 0, CSIZE);
+    expect_damaged(buf, 3, "bad magic");
+    g_free(buf);
+}
+
+static void test_pool_source(void)
+{
+    char *dir = g_dir_make_tmp("destor-test-XXXXXX", NULL);
+    char *path = g_build_filename(dir, "containers.pool", NULL);
+    GError *err = NULL;
+    ContainerPool *pool = container_pool_open(path, CSIZE, TRUE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+    for (ContainerId id = 0; id < 3; id++) {
+        uint8_t *buf = build(id, 5, 1000);
+        CU_ASSERT_TRUE(container_pool_write(pool, id, buf, &err));
+        g_free(buf);
+    }
+    CU_ASSERT_TRUE(container_pool_sync(pool, &err));
+    uint32_t count = 0;
+    CU_ASSERT_TRUE(container_pool_count(pool, &count, &err));
+    CU_ASSERT_EQUAL(count, 3);
+    ContainerSource *src = container_pool_source(pool);
+    uint8_t *buf = g_malloc(CSIZE);
+    CU_ASSERT_TRUE(container_source_read(src, 1, buf, &err));
+    CU_ASSERT_EQUAL(container_id_of(buf), 1);
+    CU_ASSERT_FALSE(container_source_read(src, 3, buf, &err));
+    CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
+    g_clear_error(&err);
+    container_pool_close(pool);
+    /* A torn tail still counts as a slot, so the next id never overwrites it. */
+    FILE *f = fopen(path, "ab");
+    fwrite(buf, 1, 100, f);
+    fclose(f);
+    pool = container_pool_open(path, CSIZE, FALSE, &err);
+    CU_ASSERT_TRUE(container_pool_count(pool, &count, &err));
+    CU_ASSERT_EQUAL(count, 4);
+    CU_ASSERT_FALSE(container_source_read(container_pool_source(pool), 3, buf, &err));
+    CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
+    g_clear_error(&err);
+    container_pool_close(pool);
+    g_free(buf);
+    g_unlink(path);
+    g_rmdir(dir);
+    g_free(path);
+    g_free(dir);
+}
+
+static void add_suites(void)
+{
+    CU_pSuite s = CU_add_suite("container", NULL, NULL);
+    CU_add_test(s, "round trip", test_round_trip);
+    CU_add_test(s, "fill to capacity", test_fill_to_capacity);
+    CU_add_test(s, "damage detected", test_every_flipped_byte_region_detected);
+    CU_add_test(s, "pool source", test_pool_source);
+}
+
+UNIT_MAIN(add_suites)
