@@ -26,7 +26,7 @@ struct Chunker {
     ChunkSizes sizes;
     /* rabin */
     uint64_t rabin_mod[256]; /* t(x) * x^53 mod P for the top byte t */
-    uint64_t rabin_out[256]; /* b(x) * x^(8*(RABIN_WINDOW-1)) mod P */
+    uint64_t rabin_out[256]; /* b(x) * x^(8*RABIN_WINDOW) mod P */
     uint64_t rabin_mask;     /* avg - 1 */
     uint64_t rabin_magic;    /* cut when (fp & mask) == magic */
     /* fastcdc */
@@ -35,18 +35,22 @@ struct Chunker {
     uint64_t mask_large; /* looser, used after it */
 };
 
-/* Append byte `in` to the polynomial `fp` (degree < 53): (fp * x^8 + in) mod P. */
+/* Append byte `in` to the polynomial `fp` (degree < 53): (fp * x^8 + in) mod P.
+ * The top byte of fp * x^8 is fp >> 45, so the table index does not wait
+ * for the shift. */
 static inline uint64_t rabin_append(const Chunker *c, uint64_t fp, uint8_t in)
 {
-    uint64_t t = (fp << 8) | in;
-    return (t & ((UINT64_C(1) << RABIN_DEGREE) - 1)) ^ c->rabin_mod[t >> RABIN_DEGREE];
+    return (((fp << 8) | in) & ((UINT64_C(1) << RABIN_DEGREE) - 1)) ^
+           c->rabin_mod[fp >> (RABIN_DEGREE - 8)];
 }
 
-/* Slide the window one byte: drop `out` (the byte RABIN_WINDOW-1 positions
- * before the newest one) and append `in`. */
+/* Slide the window one byte: append `in` and drop `out`, the byte
+ * RABIN_WINDOW positions before `in`. Reduction is linear, so the outgoing
+ * byte is removed after the append, off the critical path. */
 static inline uint64_t rabin_slide(const Chunker *c, uint64_t fp, uint8_t out, uint8_t in)
 {
-    return rabin_append(c, fp ^ c->rabin_out[out], in);
+    uint64_t low = (((fp << 8) | in) & ((UINT64_C(1) << RABIN_DEGREE) - 1)) ^ c->rabin_out[out];
+    return low ^ c->rabin_mod[fp >> (RABIN_DEGREE - 8)];
 }
 
 void rabin_init(Chunker *c);

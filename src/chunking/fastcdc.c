@@ -63,16 +63,30 @@ size_t fastcdc_next(const Chunker *c, const uint8_t *buf, size_t len)
     for (; i < min; i++)
         h = (h << 1) + gear[buf[i]];
 
-    /* After adding buf[i], a cut makes a chunk of i + 1 bytes. */
-    for (; i < normal; i++) {
-        h = (h << 1) + gear[buf[i]];
-        if (!(h & mask_small))
-            return i + 1;
+    /* After adding buf[i], a cut makes a chunk of i + 1 bytes. The loops
+     * are unrolled by four to halve the loop overhead per byte. */
+#define GEAR_STEP(k, mask)                      \
+    do {                                        \
+        h = (h << 1) + gear[buf[i + (k)]];      \
+        if (!(h & (mask)))                      \
+            return i + (k) + 1;                 \
+    } while (0)
+    for (; i + 4 <= normal; i += 4) {
+        GEAR_STEP(0, mask_small);
+        GEAR_STEP(1, mask_small);
+        GEAR_STEP(2, mask_small);
+        GEAR_STEP(3, mask_small);
     }
-    for (; i < end; i++) {
-        h = (h << 1) + gear[buf[i]];
-        if (!(h & mask_large))
-            return i + 1;
+    for (; i < normal; i++)
+        GEAR_STEP(0, mask_small);
+    for (; i + 4 <= end; i += 4) {
+        GEAR_STEP(0, mask_large);
+        GEAR_STEP(1, mask_large);
+        GEAR_STEP(2, mask_large);
+        GEAR_STEP(3, mask_large);
     }
+    for (; i < end; i++)
+        GEAR_STEP(0, mask_large);
+#undef GEAR_STEP
     return end;
 }

@@ -39,7 +39,7 @@ void rabin_init(Chunker *c)
     for (unsigned t = 0; t < 256; t++) {
         /* t has degree < 8 < 53, so it is already reduced. */
         c->rabin_mod[t] = mul_xk_mod(t, RABIN_DEGREE);
-        c->rabin_out[t] = mul_xk_mod(t, 8 * (RABIN_WINDOW - 1));
+        c->rabin_out[t] = mul_xk_mod(t, 8 * RABIN_WINDOW);
     }
     c->rabin_mask = (uint64_t)c->sizes.avg_size - 1;
     c->rabin_magic = RABIN_MAGIC & c->rabin_mask;
@@ -61,7 +61,8 @@ size_t rabin_next(const Chunker *c, const uint8_t *buf, size_t len)
         fp = rabin_append(c, fp, buf[i]);
 
     /* Only reachable with min < RABIN_WINDOW, which validation forbids:
-     * bytes before the chunk count as zeros, which rabin_out maps to 0. */
+     * bytes before the chunk count as leading zeros, which do not change
+     * the polynomial, so appending without dropping is exact. */
     for (; i < RABIN_WINDOW && i < end; i++) {
         if ((fp & mask) == magic)
             return i;
