@@ -6,7 +6,7 @@
 gen_data "$SCRATCH/small" --preset tiny --seed 2
 gen_data "$SCRATCH/large" --size 160M --versions 1 --seed 8
 dst backup "$SCRATCH/small/v1" >/dev/null
-dst backup "$SCRATCH/large/v1" >/dev/null 2>&1 &
+"$DESTOR_BIN" -c "$CONFIG" backup "$SCRATCH/large/v1" >/dev/null 2>&1 &
 pid=$!
 sleep 0.3
 kill -0 "$pid" 2>/dev/null || fail "backup finished before the test could race it"
