@@ -85,7 +85,8 @@ class GenDatasetTest(unittest.TestCase):
         cls.summary = run(cls.a, "--preset", "tiny", "--seed", "7").stdout
         run(cls.b, "--preset", "tiny", "--seed", "7")
         run(cls.c, "--preset", "tiny", "--seed", "8")
-        run(cls.odd, "--preset", "tiny", "--odd-names", "--versions", "2")
+        run(cls.odd, "--preset", "tiny", "--seed", "7", "--odd-names",
+            "--versions", "2")
         cls.snap_a = {v: snapshot(os.path.join(cls.a, v)) for v in ("v1", "v2", "v3")}
 
     @classmethod
@@ -169,6 +170,12 @@ class GenDatasetTest(unittest.TestCase):
         snap2 = snapshot(os.path.join(self.odd, "v2"))
         for p in empty_dirs + links:
             self.assertEqual(snap[p], snap2.get(p), p)
+        # Apart from the odd entries, the trees are those of the same seed
+        # without --odd-names.
+        for v, s in (("v1", snap), ("v2", snap2)):
+            plain = {p: e for p, e in s.items()
+                     if not p.startswith((b"odd names", b"-dash"))}
+            self.assertEqual(plain, self.snap_a[v], v)
 
     def test_refuses_non_empty_dir(self):
         out = os.path.join(self.tmp, "nonempty")
