@@ -1,6 +1,7 @@
 /* config.c: tokenizer and per-key setters for destor.config. */
 #include "config.h"
 #include "storage/container.h"
+#include "storage/container_pool.h"
 #include "util/error.h"
 #include "util/size_parse.h"
 
@@ -107,8 +108,8 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals,
         else
             cfg->chunk_sizes.max_size = n;
     } else if (!strcmp(key, "container-size")) {
-        if (!size_parse(v, &n) || n < CONTAINER_MIN_SIZE || n > CONTAINER_MAX_SIZE)
-            return bad_value(err, origin, lineno, key, v, "expected a size from 128K to 16M");
+        if (!size_parse(v, &n) || n < CONTAINER_MIN_SIZE || n > CONTAINER_MAX_SIZE || n % CONTAINER_ALIGN)
+            return bad_value(err, origin, lineno, key, v, "expected a multiple of 4K from 128K to 16M");
         cfg->container_size = n;
     } else if (!strcmp(key, "fingerprint-algorithm")) {
         if (!fingerprint_algorithm_parse(v, &cfg->fingerprint))

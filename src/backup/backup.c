@@ -8,10 +8,12 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define QUEUE_DEPTH 256
+#define READ_BLOCKS 16 /* read buffers in flight */
 
 typedef struct {
     Walker walker;
@@ -25,6 +27,26 @@ typedef struct {
     GError *error; /* first fatal error; later messages are drained */
     gint done;
 } StoreStage;
+
+/* A stage thread and the CPU time it used (not wall time: on two cores four
+ * stages share the CPUs, so wall time would count waiting for a core). */
+typedef struct {
+    const char *name;
+    GThreadFunc run;
+    gpointer arg;
+    GThread *thread;
+    double cpu_seconds;
+} StageThread;
+
+static gpointer stage_thread_main(gpointer data)
+{
+    StageThread *t = data;
+    t->run(t->arg);
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    t->cpu_seconds = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return NULL;
+}
 
 static gpointer read_stage_run(gpointer data)
 {
@@ -66,7 +88,8 @@ static void show_progress(const JobProgress *p, gint64 start, gboolean final)
     fflush(stdout);
 }
 
-static void print_summary(const JobManifest *m, double secs, const gint64 busy[4])
+static void print_summary(const JobManifest *m, double secs, const StageThread *stages, int nstages,
+                          double commit_secs)
 {
     char logical[32], stored[32];
     double ratio = m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0;
@@ -86,8 +109,10 @@ static void print_summary(const JobManifest *m, double secs, const gint64 busy[4
         printf("  dedup ratio      all data already stored\n");
     printf("  time             %.3f s, %.1f MB/s (1 MB = 10^6 bytes)\n", secs,
            secs > 0 ? (double)m->logical_bytes / 1e6 / secs : 0.0);
-    printf("  stage busy time  read %.3f s, chunk %.3f s, hash %.3f s, store %.3f s\n",
-           (double)busy[0] / 1e6, (double)busy[1] / 1e6, (double)busy[2] / 1e6, (double)busy[3] / 1e6);
+    printf("  stage CPU time  ");
+    for (int i = 0; i < nstages; i++)
+        printf("%s %s %.3f s", i ? "," : "", stages[i].name, stages[i].cpu_seconds);
+    printf("; commit %.3f s\n", commit_secs);
 }
 
 gboolean backup_run(const Config *cfg, const char *path, GError **err)
@@ -112,44 +137,55 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
     BoundedQueue *q_chunk = bounded_queue_new(QUEUE_DEPTH * 16);
     BoundedQueue *q_hash = bounded_queue_new(QUEUE_DEPTH * 16);
     size_t max_chunk = cfg->chunk_algorithm == CHUNK_FIXED ? cfg->chunk_sizes.avg_size : cfg->chunk_sizes.max_size;
-    ReadStage rs = { .walker = { .out = q_read }, .root = path };
-    ChunkStage cs = { .in = q_read, .out = q_chunk, .chunker = chunker, .max_chunk = max_chunk };
+    BoundedQueue *free_blocks = bounded_queue_new(READ_BLOCKS);
+    for (int i = 0; i < READ_BLOCKS; i++)
+        bounded_queue_push(free_blocks, g_malloc(READ_BLOCK));
+    ReadStage rs = { .walker = { .out = q_read, .free_blocks = free_blocks }, .root = path };
+    ChunkStage cs = { .in = q_read, .out = q_chunk, .free_blocks = free_blocks, .chunker = chunker,
+                      .max_chunk = max_chunk };
     HashStage hs = { .in = q_chunk, .out = q_hash, .alg = store->fingerprint };
     StoreStage ss = { .in = q_hash, .writer = writer, .walker = &rs.walker };
 
     gint64 start = g_get_monotonic_time();
-    GThread *threads[4] = {
-        g_thread_new("read", read_stage_run, &rs),
-        g_thread_new("chunk", chunk_stage_run, &cs),
-        g_thread_new("hash", hash_stage_run, &hs),
-        g_thread_new("store", store_stage_run, &ss),
+    StageThread stages[] = {
+        { "read", read_stage_run, &rs, NULL, 0 },
+        { "chunk", chunk_stage_run, &cs, NULL, 0 },
+        { "hash", hash_stage_run, &hs, NULL, 0 },
+        { "store", store_stage_run, &ss, NULL, 0 },
     };
+    for (guint i = 0; i < G_N_ELEMENTS(stages); i++)
+        stages[i].thread = g_thread_new(stages[i].name, stage_thread_main, &stages[i]);
     gboolean tty = isatty(STDOUT_FILENO);
     while (!g_atomic_int_get(&ss.done)) {
         g_usleep(200 * 1000);
         if (tty)
             show_progress(job_writer_progress(writer), start, FALSE);
     }
-    for (int i = 0; i < 4; i++)
-        g_thread_join(threads[i]);
+    for (guint i = 0; i < G_N_ELEMENTS(stages); i++)
+        g_thread_join(stages[i].thread);
     if (tty)
         show_progress(job_writer_progress(writer), start, TRUE);
 
     JobManifest m = { 0 };
     gboolean ok = ss.error == NULL;
+    gint64 commit_start = g_get_monotonic_time();
     if (!ok)
         g_propagate_error(err, ss.error);
     else
         ok = job_writer_commit(writer, rs.walker.skipped, &m, err);
     if (ok) {
-        gint64 busy[4] = { rs.walker.busy_usec, cs.busy_usec, hs.busy_usec, job_writer_busy_usec(writer) };
-        print_summary(&m, (double)(g_get_monotonic_time() - start) / 1e6, busy);
+        gint64 end = g_get_monotonic_time();
+        print_summary(&m, (double)(end - start) / 1e6, stages, G_N_ELEMENTS(stages),
+                      (double)(end - commit_start) / 1e6);
     }
     job_manifest_clear(&m);
     job_writer_free(writer);
     bounded_queue_free(q_read);
     bounded_queue_free(q_chunk);
     bounded_queue_free(q_hash);
+    for (int i = 0; i < READ_BLOCKS; i++)
+        g_free(bounded_queue_pop(free_blocks));
+    bounded_queue_free(free_blocks);
     chunker_free(chunker);
     store_close(store);
     return ok;

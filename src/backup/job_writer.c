@@ -24,7 +24,6 @@ struct JobWriter {
     GArray *refcount;   /* uint32 per container id */
     FileRecord *file;   /* entry being received */
     JobProgress progress;
-    gint64 busy_usec;
 };
 
 static gboolean open_index(JobWriter *w, GError **err)
@@ -56,7 +55,7 @@ JobWriter *job_writer_begin(Store *store, const char *source_root, GError **err)
 {
     JobWriter *w = g_new0(JobWriter, 1);
     w->store = store;
-    w->container_buf = g_malloc(store->container_size);
+    w->container_buf = g_aligned_alloc(1, store->container_size, CONTAINER_ALIGN);
     if (!open_index(w, err) || !load_refcount(w, err) ||
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
         goto fail;
@@ -168,7 +167,6 @@ static gboolean finish_entry(JobWriter *w, FileRecord *r, GError **err)
 
 gboolean job_writer_consume(JobWriter *w, BackupMsg *m, GError **err)
 {
-    gint64 t = g_get_monotonic_time();
     gboolean ok = TRUE;
     switch (m->kind) {
     case MSG_FILE_BEGIN:
@@ -196,13 +194,11 @@ gboolean job_writer_consume(JobWriter *w, BackupMsg *m, GError **err)
         break;
     }
     backup_msg_free(m);
-    w->busy_usec += g_get_monotonic_time() - t;
     return ok;
 }
 
 gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest, GError **err)
 {
-    gint64 t = g_get_monotonic_time();
     /* Order matters: every structure is durable before the manifest that
      * makes the job visible is published. */
     gboolean ok = seal_container(w, err) && container_pool_sync(w->store->pool, err) &&
@@ -215,7 +211,6 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
     w->m.skipped = skipped;
     ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
          dir_fsync(w->job_dir, err) && job_manifest_publish(w->job_dir, &w->m, err);
-    w->busy_usec += g_get_monotonic_time() - t;
     if (ok) {
         *manifest = w->m;
         manifest->source_root = g_strdup(w->m.source_root);
@@ -235,16 +230,11 @@ void job_writer_free(JobWriter *w)
     file_record_free(w->file);
     job_manifest_clear(&w->m);
     g_free(w->job_dir);
-    g_free(w->container_buf);
+    g_aligned_free(w->container_buf);
     g_free(w);
 }
 
 const JobProgress *job_writer_progress(const JobWriter *w)
 {
     return &w->progress;
-}
-
-gint64 job_writer_busy_usec(const JobWriter *w)
-{
-    return w->busy_usec;
 }

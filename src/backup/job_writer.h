@@ -29,6 +29,5 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
 void job_writer_free(JobWriter *w);
 
 const JobProgress *job_writer_progress(const JobWriter *w);
-gint64 job_writer_busy_usec(const JobWriter *w);
 
 #endif

@@ -4,22 +4,51 @@
 
 #include <string.h>
 
-/* Cut chunks from buf[0..len) while at least max_chunk bytes remain (or all
- * of them at the end of the file); returns the bytes consumed. */
-static size_t cut_chunks(ChunkStage *s, const uint8_t *buf, size_t len, gboolean at_end)
+static void emit_chunk(ChunkStage *s, const uint8_t *data, size_t n)
+{
+    BackupMsg *m = backup_msg_new(MSG_CHUNK);
+    m->data = g_memdup2(data, n);
+    m->len = n;
+    bounded_queue_push(s->out, m);
+}
+
+/* Cut chunks from buf[0..len) while a whole window of max_chunk bytes is
+ * there to decide on (or to the end, at the end of the file), stopping once
+ * `stop_after` bytes are consumed. Returns the bytes consumed. */
+static size_t cut_chunks(ChunkStage *s, const uint8_t *buf, size_t len, gboolean at_end, size_t stop_after)
 {
     size_t pos = 0;
-    while (pos < len && (at_end || len - pos >= s->max_chunk)) {
-        gint64 t = g_get_monotonic_time();
+    while (pos < len && pos < stop_after && (at_end || len - pos >= s->max_chunk)) {
         size_t n = chunker_next(s->chunker, buf + pos, len - pos);
-        BackupMsg *m = backup_msg_new(MSG_CHUNK);
-        m->data = g_memdup2(buf + pos, n);
-        m->len = n;
-        s->busy_usec += g_get_monotonic_time() - t;
-        bounded_queue_push(s->out, m);
+        emit_chunk(s, buf + pos, n);
         pos += n;
     }
     return pos;
+}
+
+/* A new block arrives while `carry` holds the undecided tail of the last
+ * one. Chunks that start in the tail are cut from the tail plus the first
+ * max_chunk bytes of the block; the rest is cut in place, and only the new
+ * undecided tail is copied. Chunk boundaries are the same as if the whole
+ * file were one buffer. */
+static void take_block(ChunkStage *s, GByteArray *carry, const uint8_t *block, size_t len)
+{
+    size_t offset = 0; /* first byte of block not yet consumed */
+    if (carry->len > 0) {
+        size_t tail = carry->len;
+        size_t take = MIN(len, s->max_chunk);
+        g_byte_array_append(carry, block, (guint)take);
+        size_t used = cut_chunks(s, carry->data, carry->len, FALSE, tail);
+        if (used < tail) { /* too little data yet to decide: keep it all */
+            g_byte_array_remove_range(carry, 0, (guint)used);
+            g_byte_array_append(carry, block + take, (guint)(len - take));
+            return;
+        }
+        offset = used - tail;
+        g_byte_array_set_size(carry, 0);
+    }
+    offset += cut_chunks(s, block + offset, len - offset, FALSE, SIZE_MAX);
+    g_byte_array_append(carry, block + offset, (guint)(len - offset));
 }
 
 gpointer chunk_stage_run(gpointer stage)
@@ -30,13 +59,13 @@ gpointer chunk_stage_run(gpointer stage)
         BackupMsg *m = bounded_queue_pop(s->in);
         BackupMsgKind kind = m->kind;
         if (kind == MSG_DATA) {
-            g_byte_array_append(carry, m->data, (guint)m->len);
+            take_block(s, carry, m->data, m->len);
+            bounded_queue_push(s->free_blocks, m->data);
+            m->data = NULL;
             backup_msg_free(m);
-            size_t used = cut_chunks(s, carry->data, carry->len, FALSE);
-            g_byte_array_remove_range(carry, 0, (guint)used);
         } else {
             if (kind == MSG_FILE_END)
-                cut_chunks(s, carry->data, carry->len, TRUE);
+                cut_chunks(s, carry->data, carry->len, TRUE, SIZE_MAX);
             g_byte_array_set_size(carry, 0);
             bounded_queue_push(s->out, m);
         }
@@ -53,11 +82,8 @@ gpointer hash_stage_run(gpointer stage)
     for (;;) {
         BackupMsg *m = bounded_queue_pop(s->in);
         BackupMsgKind kind = m->kind;
-        if (kind == MSG_CHUNK) {
-            gint64 t = g_get_monotonic_time();
+        if (kind == MSG_CHUNK)
             fingerprint_compute(s->alg, m->data, m->len, &m->fp);
-            s->busy_usec += g_get_monotonic_time() - t;
-        }
         bounded_queue_push(s->out, m);
         if (kind == MSG_STREAM_END)
             break;

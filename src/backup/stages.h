@@ -12,15 +12,14 @@
 
 typedef struct {
     BoundedQueue *in, *out;
+    BoundedQueue *free_blocks; /* where DATA buffers go back to the reader */
     const Chunker *chunker;
     size_t max_chunk;
-    gint64 busy_usec;
 } ChunkStage;
 
 typedef struct {
     BoundedQueue *in, *out;
     FingerprintAlgorithm alg;
-    gint64 busy_usec;
 } HashStage;
 
 gpointer chunk_stage_run(gpointer stage);

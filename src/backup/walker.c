@@ -10,8 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define READ_BLOCK (1u << 20)
-
 static void warn_skip(Walker *w, const char *path, int errnum, const char *what)
 {
     g_printerr("destor: warning: skipping %s: %s: %s\n", path, what, g_strerror(errnum));
@@ -33,9 +31,7 @@ static void send(Walker *w, BackupMsgKind kind, FileRecord *r, uint8_t *data, si
     m->file = r;
     m->data = data;
     m->len = len;
-    gint64 t = g_get_monotonic_time();
     bounded_queue_push(w->out, m);
-    w->busy_usec -= g_get_monotonic_time() - t; /* waiting is not work */
 }
 
 static void read_file(Walker *w, const char *full, const char *rel, const struct stat *st)
@@ -51,14 +47,14 @@ static void read_file(Walker *w, const char *full, const char *rel, const struct
     EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
     uint64_t total = 0;
     for (;;) {
-        uint8_t *buf = g_malloc(READ_BLOCK);
+        uint8_t *buf = bounded_queue_pop(w->free_blocks);
         ssize_t n = read(fd, buf, READ_BLOCK);
         if (n < 0 && errno == EINTR) {
-            g_free(buf);
+            bounded_queue_push(w->free_blocks, buf);
             continue;
         }
         if (n <= 0) {
-            g_free(buf);
+            bounded_queue_push(w->free_blocks, buf);
             if (n < 0) {
                 warn_skip(w, full, errno, "read failed");
                 send(w, MSG_FILE_ABORT, r, NULL, 0);
@@ -118,7 +114,6 @@ static void walk(Walker *w, const char *full, const char *rel)
         warn_skip(w, full, errno, "cannot stat");
         return;
     }
-    gint64 start = g_get_monotonic_time();
     if (S_ISREG(st.st_mode)) {
         read_file(w, full, rel, &st);
     } else if (S_ISLNK(st.st_mode)) {
@@ -138,13 +133,10 @@ static void walk(Walker *w, const char *full, const char *rel)
             send(w, MSG_FILE_BEGIN, r, NULL, 0);
             send(w, MSG_FILE_END, r, NULL, 0);
         }
-        w->busy_usec += g_get_monotonic_time() - start;
         walk_dir(w, full, rel);
-        return;
     } else {
         warn_skip(w, full, ENOTSUP, "not a regular file, directory or symlink");
     }
-    w->busy_usec += g_get_monotonic_time() - start;
 }
 
 void walker_run(Walker *w, const char *root)

@@ -10,10 +10,14 @@
 #include <glib.h>
 #include <stdint.h>
 
+#define READ_BLOCK (1u << 20)
+
 typedef struct {
     BoundedQueue *out;
+    BoundedQueue *free_blocks; /* READ_BLOCK buffers to read into; the chunk
+                                  stage gives them back, so reading neither
+                                  allocates nor faults in fresh pages */
     uint64_t skipped;    /* entries skipped with a warning */
-    gint64 busy_usec;    /* time spent reading, hashing and walking */
     volatile gint stop;  /* set by the consumer to stop early after an error */
 } Walker;
 

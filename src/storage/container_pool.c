@@ -12,6 +12,7 @@
 struct ContainerPool {
     ContainerSource source; /* first: a ContainerPool * is a ContainerSource * */
     int fd;
+    int direct_fd; /* writer only: O_DIRECT when the file system allows, else -1 */
     char *path;
     size_t container_size;
 };
@@ -27,6 +28,10 @@ ContainerPool *container_pool_open(const char *path, size_t container_size, gboo
     }
     ContainerPool *pool = g_new0(ContainerPool, 1);
     pool->fd = fd;
+    /* Whole-container writes bypass the page cache: they are large, aligned
+     * and not read back soon, and copying them into the cache was the
+     * backup's largest cost (docs/ARCHITECTURE.md, "Performance"). */
+    pool->direct_fd = writable ? open(path, O_WRONLY | O_DIRECT | O_CLOEXEC) : -1;
     pool->path = g_strdup(path);
     pool->container_size = container_size;
     pool->source.container_size = container_size;
@@ -39,6 +44,8 @@ void container_pool_close(ContainerPool *pool)
     if (pool == NULL)
         return;
     close(pool->fd);
+    if (pool->direct_fd >= 0)
+        close(pool->direct_fd);
     g_free(pool->path);
     g_free(pool);
 }
@@ -78,10 +85,13 @@ static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_
 gboolean container_pool_write(ContainerPool *pool, ContainerId id, const uint8_t *buf, GError **err)
 {
     off_t off = (off_t)id * (off_t)pool->container_size;
-    return file_pwrite_all(pool->fd, buf, pool->container_size, off, pool->path, err);
+    gboolean aligned = ((uintptr_t)buf % CONTAINER_ALIGN) == 0;
+    int fd = pool->direct_fd >= 0 && aligned ? pool->direct_fd : pool->fd;
+    return file_pwrite_all(fd, buf, pool->container_size, off, pool->path, err);
 }
 
 gboolean container_pool_sync(ContainerPool *pool, GError **err)
 {
+    /* O_DIRECT bypasses the cache but not the device's: fsync either way. */
     return file_fsync(pool->fd, pool->path, err);
 }

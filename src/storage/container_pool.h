@@ -21,6 +21,10 @@ ContainerSource *container_pool_source(ContainerPool *pool);
 /* Slots in the file, counting a torn last one: the next id to append at. */
 gboolean container_pool_count(ContainerPool *pool, uint32_t *count, GError **err);
 
+/* Alignment of container buffers that lets writes bypass the page cache;
+ * container sizes are multiples of it too. */
+#define CONTAINER_ALIGN 4096
+
 gboolean container_pool_write(ContainerPool *pool, ContainerId id, const uint8_t *buf, GError **err);
 gboolean container_pool_sync(ContainerPool *pool, GError **err);
 

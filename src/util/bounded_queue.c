@@ -9,6 +9,8 @@ struct BoundedQueue {
     guint capacity;
     guint head;  /* next slot to pop */
     guint count; /* items held */
+    guint pushers_waiting, poppers_waiting; /* signal only when someone waits:
+                                              a GCond signal is a syscall */
 };
 
 BoundedQueue *bounded_queue_new(guint capacity)
@@ -38,23 +40,31 @@ void bounded_queue_push(BoundedQueue *q, gpointer item)
 {
     g_assert(item != NULL);
     g_mutex_lock(&q->lock);
-    while (q->count == q->capacity)
+    while (q->count == q->capacity) {
+        q->pushers_waiting++;
         g_cond_wait(&q->not_full, &q->lock);
+        q->pushers_waiting--;
+    }
     q->ring[(q->head + q->count) % q->capacity] = item;
     q->count++;
-    g_cond_signal(&q->not_empty);
+    if (q->poppers_waiting > 0)
+        g_cond_signal(&q->not_empty);
     g_mutex_unlock(&q->lock);
 }
 
 gpointer bounded_queue_pop(BoundedQueue *q)
 {
     g_mutex_lock(&q->lock);
-    while (q->count == 0)
+    while (q->count == 0) {
+        q->poppers_waiting++;
         g_cond_wait(&q->not_empty, &q->lock);
+        q->poppers_waiting--;
+    }
     gpointer item = q->ring[q->head];
     q->head = (q->head + 1) % q->capacity;
     q->count--;
-    g_cond_signal(&q->not_full);
+    if (q->pushers_waiting > 0)
+        g_cond_signal(&q->not_full);
     g_mutex_unlock(&q->lock);
     return item;
 }

@@ -1,0 +1,207 @@
+/* cache_stats.c: quadrant classification, SSD lifetime arithmetic, and the
+ * text and JSON forms of a cache report. */
+#include "cache/cache_stats.h"
+#include "util/size_parse.h"
+
+#include <math.h>
+
+#define MIB (1024.0 * 1024.0)
+
+CacheQuadrant cache_quadrant_of(uint32_t accesses, uint32_t writes,
+                                uint32_t access_threshold, uint32_t repeat_threshold)
+{
+    gboolean popular = accesses >= access_threshold;
+    gboolean rewritten = writes >= repeat_threshold;
+    if (popular)
+        return rewritten ? CACHE_QB : CACHE_QA;
+    return rewritten ? CACHE_QD : CACHE_QC;
+}
+
+double cache_lifetime_days(uint64_t tbw_bytes, double bytes_per_s)
+{
+    if (!(bytes_per_s > 0))
+        return INFINITY;
+    return (double)tbw_bytes / bytes_per_s / 86400.0;
+}
+
+static double ratio(double num, double den)
+{
+    return den > 0 ? num / den : 0.0;
+}
+
+static const char *const quadrant_names[4] = { "qa", "qb", "qc", "qd" };
+
+/* ---- text ---- */
+
+static void text_size(GString *out, const char *label, uint64_t bytes)
+{
+    char buf[32];
+    g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " (%s)\n", label, bytes,
+                           size_format(bytes, buf, sizeof buf));
+}
+
+static void text_count(GString *out, const char *label, uint64_t v)
+{
+    g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT "\n", label, v);
+}
+
+static void text_days(GString *out, const char *label, double rate, double days)
+{
+    if (isfinite(days))
+        g_string_append_printf(out, "  %-30s %.2f MiB/s -> %.1f days\n", label, rate / MIB, days);
+    else
+        g_string_append_printf(out, "  %-30s nothing written\n", label);
+}
+
+void cache_report_text(const CacheReport *r, GString *out)
+{
+    const CacheCounters *c = &r->c;
+    char buf[32];
+    g_string_append_printf(out, "SSD cache: policy %s, %s mode, %u of %u containers cached "
+                                "(capacity %u, container %s)\n",
+                           r->policy, r->mode, r->cached, r->n_containers, r->capacity,
+                           size_format(r->container_size, buf, sizeof buf));
+    text_count(out, "requests", c->requests);
+    text_count(out, "container accesses", c->accesses);
+    text_count(out, "hits", c->hits);
+    text_count(out, "misses", c->misses);
+    g_string_append_printf(out, "  %-30s %.2f%%\n", "hit ratio", 100.0 * r->hit_ratio);
+    text_count(out, "admissions", c->admissions);
+    text_count(out, "containers written to SSD", c->ssd_containers_written);
+    text_size(out, "bytes written to SSD", c->ssd_bytes_written);
+    text_size(out, "bytes read from SSD", c->ssd_bytes_read);
+    text_size(out, "bytes read from store", c->store_bytes_read);
+    text_count(out, "evictions", c->evictions);
+    text_count(out, "refused: popularity filter", c->refused_filter);
+    text_count(out, "refused: delayed eviction", c->refused_delay);
+    text_count(out, "refused: in-out comparison", c->refused_inout);
+    text_count(out, "refused: other", c->refused_other);
+    if (c->ssd_write_errors || c->ssd_read_errors || c->ssd_corrupt_dropped) {
+        text_count(out, "SSD write errors", c->ssd_write_errors);
+        text_count(out, "SSD read errors", c->ssd_read_errors);
+        text_count(out, "damaged copies dropped", c->ssd_corrupt_dropped);
+    }
+    if (r->quadrants) {
+        g_string_append_printf(out, "  quadrants of SSD-written bytes (popular: accesses >= %u, "
+                                    "rewritten: writes >= %u)\n",
+                               r->quadrant_access_threshold, r->quadrant_repeat_threshold);
+        static const char *const what[4] = { "QA popular, written rarely",
+                                             "QB popular, rewritten",
+                                             "QC unpopular, written rarely",
+                                             "QD unpopular, rewritten" };
+        for (int q = 0; q < 4; q++)
+            g_string_append_printf(out, "    %-28s %6.2f%%  %s in %" G_GUINT64_FORMAT " containers\n",
+                                   what[q], 100.0 * r->quadrant_share[q],
+                                   size_format(r->quadrant_bytes[q], buf, sizeof buf),
+                                   r->quadrant_containers[q]);
+    }
+    g_string_append_printf(out, "  %-30s %.3f ms per access, %.3f ms per request (max %.3f)\n",
+                           "modelled latency", 1e3 * ratio(c->model_access_s, (double)c->accesses),
+                           1e3 * ratio(c->model_request_s, (double)c->requests),
+                           1e3 * c->model_request_max_s);
+    g_string_append_printf(out, "  %-30s %.3f s, SSD reads waited %.3f s behind writes\n",
+                           "modelled time", r->model_elapsed_s, r->model_ssd_wait_s);
+    g_string_append_printf(out, "  %-30s %.3f ms per request (max %.3f), %.3f s in all\n",
+                           "wall latency", 1e3 * ratio(c->wall_request_s, (double)c->requests),
+                           1e3 * c->wall_request_max_s, r->wall_elapsed_s);
+    g_string_append_printf(out, "  SSD lifetime at %s TBW:\n", size_format(r->ssd_tbw_bytes, buf, sizeof buf));
+    text_days(out, "  at the modelled write rate", r->write_rate_model_bps, r->lifetime_days_model);
+    text_days(out, "  at the wall-clock write rate", r->write_rate_wall_bps, r->lifetime_days_wall);
+    g_string_append_printf(out, "  %-30s %zu B per container, %zu B per slot, %s in all\n",
+                           "cache metadata in memory", r->bytes_per_container, r->bytes_per_slot,
+                           size_format(r->memory_bytes, buf, sizeof buf));
+}
+
+/* ---- JSON ---- */
+
+static void json_u64(GString *out, const char *key, uint64_t v)
+{
+    g_string_append_printf(out, ",\n  \"%s\": %" G_GUINT64_FORMAT, key, v);
+}
+
+static void json_num(GString *out, const char *key, double v)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    if (isfinite(v))
+        g_string_append_printf(out, ",\n  \"%s\": %s", key, g_ascii_formatd(buf, sizeof buf, "%.6f", v));
+    else
+        g_string_append_printf(out, ",\n  \"%s\": null", key);
+}
+
+static void json_str(GString *out, const char *key, const char *v, gboolean first)
+{
+    char *esc = g_strescape(v, NULL);
+    g_string_append_printf(out, "%s  \"%s\": \"%s\"", first ? "" : ",\n", key, esc);
+    g_free(esc);
+}
+
+void cache_report_json(const CacheReport *r, GString *out)
+{
+    const CacheCounters *c = &r->c;
+    g_string_append(out, "{\n");
+    json_str(out, "policy", r->policy, TRUE);
+    json_str(out, "mode", r->mode, FALSE);
+    json_u64(out, "capacity_containers", r->capacity);
+    json_u64(out, "cached_containers", r->cached);
+    json_u64(out, "store_containers", r->n_containers);
+    json_u64(out, "container_size", r->container_size);
+    json_u64(out, "requests", c->requests);
+    json_u64(out, "accesses", c->accesses);
+    json_u64(out, "hits", c->hits);
+    json_u64(out, "misses", c->misses);
+    json_num(out, "hit_ratio", r->hit_ratio);
+    json_u64(out, "admissions", c->admissions);
+    json_u64(out, "ssd_containers_written", c->ssd_containers_written);
+    json_u64(out, "ssd_bytes_written", c->ssd_bytes_written);
+    json_u64(out, "ssd_bytes_read", c->ssd_bytes_read);
+    json_u64(out, "store_bytes_read", c->store_bytes_read);
+    json_u64(out, "evictions", c->evictions);
+    json_u64(out, "refused_popularity_filter", c->refused_filter);
+    json_u64(out, "refused_delayed_eviction", c->refused_delay);
+    json_u64(out, "refused_inout_comparison", c->refused_inout);
+    json_u64(out, "refused_other", c->refused_other);
+    json_u64(out, "ssd_write_errors", c->ssd_write_errors);
+    json_u64(out, "ssd_read_errors", c->ssd_read_errors);
+    json_u64(out, "ssd_corrupt_dropped", c->ssd_corrupt_dropped);
+    g_string_append_printf(out, ",\n  \"quadrants_tracked\": %s", r->quadrants ? "true" : "false");
+    json_u64(out, "quadrant_access_threshold", r->quadrant_access_threshold);
+    json_u64(out, "quadrant_repeat_threshold", r->quadrant_repeat_threshold);
+    for (int q = 0; q < 4; q++) {
+        char key[32];
+        g_snprintf(key, sizeof key, "%s_bytes", quadrant_names[q]);
+        json_u64(out, key, r->quadrant_bytes[q]);
+        g_snprintf(key, sizeof key, "%s_containers", quadrant_names[q]);
+        json_u64(out, key, r->quadrant_containers[q]);
+        g_snprintf(key, sizeof key, "%s_share", quadrant_names[q]);
+        json_num(out, key, r->quadrants ? r->quadrant_share[q] : NAN);
+    }
+    json_num(out, "model_elapsed_s", r->model_elapsed_s);
+    json_num(out, "model_ssd_wait_s", r->model_ssd_wait_s);
+    json_num(out, "model_ssd_write_busy_s", r->model_ssd_write_busy_s);
+    json_num(out, "access_latency_model_ms_mean", 1e3 * ratio(c->model_access_s, (double)c->accesses));
+    json_num(out, "request_latency_model_ms_mean", 1e3 * ratio(c->model_request_s, (double)c->requests));
+    json_num(out, "request_latency_model_ms_max", 1e3 * c->model_request_max_s);
+    json_num(out, "request_latency_wall_ms_mean", 1e3 * ratio(c->wall_request_s, (double)c->requests));
+    json_num(out, "request_latency_wall_ms_max", 1e3 * c->wall_request_max_s);
+    json_num(out, "wall_elapsed_s", r->wall_elapsed_s);
+    json_u64(out, "ssd_tbw_bytes", r->ssd_tbw_bytes);
+    json_num(out, "ssd_write_rate_model_mib_s", r->write_rate_model_bps / MIB);
+    json_num(out, "ssd_lifetime_model_days", r->lifetime_days_model);
+    json_num(out, "ssd_write_rate_wall_mib_s", r->write_rate_wall_bps / MIB);
+    json_num(out, "ssd_lifetime_wall_days", r->lifetime_days_wall);
+    json_u64(out, "memory_bytes_per_container", r->bytes_per_container);
+    json_u64(out, "memory_bytes_per_slot", r->bytes_per_slot);
+    json_u64(out, "memory_bytes", r->memory_bytes);
+    g_string_append(out, "\n}\n");
+}
+
+void cache_report_print(const CacheReport *r, gboolean json, FILE *fp)
+{
+    GString *s = g_string_new(NULL);
+    if (json)
+        cache_report_json(r, s);
+    else
+        cache_report_text(r, s);
+    fputs(s->str, fp);
+    g_string_free(s, TRUE);
+}
