@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define RESTORE_READAHEAD 8 /* containers */
+
 typedef struct {
     int root_fd;
     uint32_t job_id;
@@ -155,6 +157,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GEr
         destor_set_errno(err, errno, "restore target %s", target);
         goto out;
     }
+    container_pool_set_readahead(store->pool, RESTORE_READAHEAD);
     rs.lru = container_lru_new(container_pool_source(store->pool), cfg->restore_cache_containers);
     rs.deferred_links = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
     rs.dirs = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);

@@ -15,6 +15,7 @@ struct ContainerPool {
     int direct_fd; /* writer only: O_DIRECT when the file system allows, else -1 */
     char *path;
     size_t container_size;
+    unsigned readahead; /* containers to prefetch after each read */
 };
 
 static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err);
@@ -50,6 +51,11 @@ void container_pool_close(ContainerPool *pool)
     g_free(pool);
 }
 
+void container_pool_set_readahead(ContainerPool *pool, unsigned containers)
+{
+    pool->readahead = containers;
+}
+
 ContainerSource *container_pool_source(ContainerPool *pool)
 {
     return &pool->source;
@@ -78,6 +84,9 @@ static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_
         return FALSE;
     }
     off_t off = (off_t)id * (off_t)pool->container_size;
+    if (pool->readahead > 0) /* a hint: failure only costs speed */
+        (void)posix_fadvise(pool->fd, off + (off_t)pool->container_size,
+                            (off_t)pool->container_size * pool->readahead, POSIX_FADV_WILLNEED);
     return file_pread_all(pool->fd, buf, pool->container_size, off, pool->path, err) &&
            container_verify(buf, pool->container_size, id, err);
 }

@@ -18,6 +18,10 @@ void container_pool_close(ContainerPool *pool);
 /* The pool as a read source (verifies each container's checksum). */
 ContainerSource *container_pool_source(ContainerPool *pool);
 
+/* Restore reads containers mostly in ascending order: ask the kernel to
+ * read the next `containers` ahead of each read (0 turns it off). */
+void container_pool_set_readahead(ContainerPool *pool, unsigned containers);
+
 /* Slots in the file, counting a torn last one: the next id to append at. */
 gboolean container_pool_count(ContainerPool *pool, uint32_t *count, GError **err);
 

@@ -1,0 +1,125 @@
+/* cache_meta.c: encode, checksum, publish and decode cache.meta. */
+#include "cache/cache_meta.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/le.h"
+
+#include <errno.h>
+#include <string.h>
+#include <zlib.h>
+
+void cache_meta_clear(CacheMeta *m)
+{
+    g_free(m->entries);
+    g_free(m->access_count);
+    memset(m, 0, sizeof *m);
+}
+
+static uint32_t crc_of(const uint8_t *p, size_t len)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (len > 0) {
+        uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
+        crc = crc32(crc, p, n);
+        p += n;
+        len -= n;
+    }
+    return (uint32_t)crc;
+}
+
+gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)
+{
+    size_t len = CACHE_META_HEADER_SIZE + (size_t)m->n_entries * CACHE_META_ENTRY_SIZE +
+                 (size_t)m->n_counts * 4 + 4;
+    uint8_t *buf = g_malloc0(len);
+    memcpy(buf, CACHE_META_MAGIC, 8);
+    le32_put(buf + 8, CACHE_META_VERSION);
+    le32_put(buf + 12, m->clean ? 1u : 0u);
+    le64_put(buf + 16, m->container_size);
+    le32_put(buf + 24, m->capacity);
+    le32_put(buf + 28, m->n_entries);
+    le32_put(buf + 32, m->n_counts);
+    le32_put(buf + 36, 0);
+    le64_put(buf + 40, m->policy_word);
+    strncpy((char *)buf + 48, m->policy, CACHE_META_POLICY_LEN);
+    uint8_t *p = buf + CACHE_META_HEADER_SIZE;
+    for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
+        le32_put(p, m->entries[i].id);
+        le32_put(p + 4, m->entries[i].slot);
+        le32_put(p + 8, m->entries[i].crc);
+        le64_put(p + 12, m->entries[i].word);
+    }
+    for (uint32_t i = 0; i < m->n_counts; i++, p += 4)
+        le32_put(p, m->access_count[i]);
+    le32_put(p, crc_of(buf, len - 4));
+    gboolean ok = file_publish_atomic(path, buf, len, err);
+    g_free(buf);
+    return ok;
+}
+
+static gboolean damaged(GError **err, const char *path, const char *why)
+{
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "SSD cache metadata %s: %s", path, why);
+    return FALSE;
+}
+
+gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError **err)
+{
+    memset(m, 0, sizeof *m);
+    *found = FALSE;
+    if (!g_file_test(path, G_FILE_TEST_EXISTS))
+        return TRUE;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    if (!file_read_whole(path, &buf, &len, err))
+        return FALSE;
+    *found = TRUE;
+    gboolean ok = FALSE;
+    if (len < CACHE_META_HEADER_SIZE + 4) {
+        damaged(err, path, "too short");
+        goto out;
+    }
+    if (le32_get(buf + len - 4) != crc_of(buf, len - 4)) {
+        damaged(err, path, "checksum mismatch");
+        goto out;
+    }
+    if (memcmp(buf, CACHE_META_MAGIC, 8) != 0) {
+        damaged(err, path, "bad magic");
+        goto out;
+    }
+    if (le32_get(buf + 8) != CACHE_META_VERSION) {
+        damaged(err, path, "unknown version");
+        goto out;
+    }
+    m->clean = (le32_get(buf + 12) & 1u) != 0;
+    m->container_size = le64_get(buf + 16);
+    m->capacity = le32_get(buf + 24);
+    m->n_entries = le32_get(buf + 28);
+    m->n_counts = le32_get(buf + 32);
+    m->policy_word = le64_get(buf + 40);
+    memcpy(m->policy, buf + 48, CACHE_META_POLICY_LEN);
+    m->policy[CACHE_META_POLICY_LEN] = '\0';
+    uint64_t want = CACHE_META_HEADER_SIZE + (uint64_t)m->n_entries * CACHE_META_ENTRY_SIZE +
+                    (uint64_t)m->n_counts * 4 + 4;
+    if (want != len) {
+        damaged(err, path, "size does not match its counts");
+        goto out;
+    }
+    m->entries = g_new(CacheMetaEntry, m->n_entries ? m->n_entries : 1);
+    m->access_count = g_new(uint32_t, m->n_counts ? m->n_counts : 1);
+    const uint8_t *p = buf + CACHE_META_HEADER_SIZE;
+    for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
+        m->entries[i].id = le32_get(p);
+        m->entries[i].slot = le32_get(p + 4);
+        m->entries[i].crc = le32_get(p + 8);
+        m->entries[i].word = le64_get(p + 12);
+    }
+    for (uint32_t i = 0; i < m->n_counts; i++, p += 4)
+        m->access_count[i] = le32_get(p);
+    ok = TRUE;
+out:
+    if (!ok)
+        cache_meta_clear(m);
+    g_free(buf);
+    return ok;
+}

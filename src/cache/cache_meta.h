@@ -1,0 +1,61 @@
+/* cache_meta.h: cache.meta, what a real-mode SSD cache remembers across
+ * runs: which container sits in which slot (with the CRC-32 of its bytes),
+ * the policy's saved state, and every container's access_count.
+ *
+ * Layout, all little-endian:
+ *   header (64 bytes)
+ *     0  magic "DPLCSSD1"          8  version u32 (1)
+ *    12  flags u32 (bit 0: clean shutdown)
+ *    16  container_size u64       24  capacity u32
+ *    28  n_entries u32            32  n_counts u32       36  reserved u32 (0)
+ *    40  policy_word u64          48  policy name, 16 bytes, NUL-padded
+ *   n_entries x 20 bytes: id u32, slot u32, crc32 u32, policy word u64
+ *   n_counts x 4 bytes: access_count of container 0, 1, ...
+ *   crc32 u32 (zlib) of everything before it
+ *
+ * The file is replaced atomically (write, fsync, rename). On open the cache
+ * republishes it with the clean flag cleared, and sets the flag again on a
+ * clean close; a file found without it means the last run died, and every
+ * entry is checked against its slot's bytes before use. */
+#ifndef DESTOR_CACHE_META_H
+#define DESTOR_CACHE_META_H
+
+#include "storage/container_source.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+#define CACHE_META_FILE "cache.meta"
+#define CACHE_META_MAGIC "DPLCSSD1"
+#define CACHE_META_VERSION 1
+#define CACHE_META_HEADER_SIZE 64
+#define CACHE_META_ENTRY_SIZE 20
+#define CACHE_META_POLICY_LEN 16
+
+typedef struct {
+    ContainerId id;
+    uint32_t slot;
+    uint32_t crc;  /* zlib crc32 of the container_size bytes in the slot */
+    uint64_t word; /* the policy's saved per-slot state */
+} CacheMetaEntry;
+
+typedef struct {
+    gboolean clean;
+    uint64_t container_size;
+    uint32_t capacity;
+    uint64_t policy_word;
+    char policy[CACHE_META_POLICY_LEN + 1];
+    uint32_t n_entries;
+    CacheMetaEntry *entries;
+    uint32_t n_counts;
+    uint32_t *access_count;
+} CacheMeta;
+
+/* Write `path` atomically and durably. */
+gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err);
+/* Read `path`. A missing file: TRUE with *found = FALSE. A damaged one
+ * (checksum, magic, version, sizes): FALSE with an INTEGRITY error. */
+gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError **err);
+void cache_meta_clear(CacheMeta *m);
+
+#endif
