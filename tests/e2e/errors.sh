@@ -28,12 +28,23 @@ expect_status 2 dst read-file x b.txt                  # not a job id
 expect_status 0 dst read-file 0 /d/a.bin -o "$SCRATCH/a.out"
 cmp "$SCRATCH/a.out" "$SCRATCH/src/d/a.bin" || fail "leading slash lookup"
 
-# Unreadable file: skipped with a warning, job still commits.
-if [ "$(id -u)" -ne 0 ]; then
-    echo secret > "$SCRATCH/src/locked"; chmod 000 "$SCRATCH/src/locked"
-    expect_status 0 dst backup "$SCRATCH/src"
-    grep -q 'warning: skipping' "$SCRATCH/err" || fail "no warning for unreadable file"
+# Unreadable file and directory: skipped with a warning and counted, and the
+# job still commits. Root reads everything, so as root run as nobody.
+mkdir -p "$SCRATCH/unreadable/sub"
+echo visible > "$SCRATCH/unreadable/ok.txt"
+echo secret > "$SCRATCH/unreadable/locked"
+echo hidden > "$SCRATCH/unreadable/sub/x"
+chmod 000 "$SCRATCH/unreadable/locked" "$SCRATCH/unreadable/sub"
+as_user=""
+if [ "$(id -u)" -eq 0 ]; then
+    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    chmod 755 "$SCRATCH"
+    mkdir -p "$SCRATCH/w-nobody" && chown 65534:65534 "$SCRATCH/w-nobody"
 fi
+expect_status 0 $as_user "$DESTOR_BIN" -p"working-directory $SCRATCH/w-nobody" backup "$SCRATCH/unreadable"
+[ "$(grep -c 'warning: skipping' "$SCRATCH/err")" -eq 2 ] || fail "expected two skip warnings"
+grep -q '1 files, 1 directories, 0 symlinks, 2 skipped' "$SCRATCH/out" || { cat "$SCRATCH/out"; fail "skipped entries not counted"; }
+chmod 755 "$SCRATCH/unreadable/sub"
 
 # Corrupt a container: reads fail with status 3 and leave OUT untouched.
 echo previous > "$SCRATCH/keep.out"
