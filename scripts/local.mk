@@ -1,1 +1,25 @@
-# scripts: tests of the Python tools.
+# scripts: the Python tools for S.M.A.R.T. wear sampling and the endurance
+# comparison (docs/SMART.md), and their tests.  They run from the source
+# tree and are not installed.
+dist_noinst_SCRIPTS += \
+	scripts/smart-sample \
+	scripts/smart-diff \
+	scripts/endurance-compare \
+	tests/scripts/run-smart-tests.sh \
+	tests/scripts/fake-smartctl \
+	tests/scripts/fake-destor
+
+EXTRA_DIST += \
+	scripts/smartlib.py \
+	tests/scripts/test_smart.py \
+	tests/fixtures/smart/sata-intel-530.json \
+	tests/fixtures/smart/sata-intel-530.advance.json \
+	tests/fixtures/smart/sata-crucial-mx500.json \
+	tests/fixtures/smart/sata-crucial-mx500.advance.json \
+	tests/fixtures/smart/sata-samsung-860evo.json \
+	tests/fixtures/smart/sata-samsung-860evo.advance.json \
+	tests/fixtures/smart/nvme-samsung-970evoplus.json \
+	tests/fixtures/smart/nvme-samsung-970evoplus.advance.json \
+	tests/fixtures/smart/sata-vbox-nosmart.json
+
+TESTS += tests/scripts/run-smart-tests.sh
