@@ -34,11 +34,13 @@ void config_init(Config *cfg)
     cfg->container_size = 2u << 20;
     cfg->fingerprint = FP_SHA1;
     cfg->restore_cache_containers = 30;
+    cache_config_init(&cfg->cache);
 }
 
 void config_clear(Config *cfg)
 {
     g_free(cfg->working_directory);
+    cache_config_clear(&cfg->cache);
     memset(cfg, 0, sizeof *cfg);
 }
 
@@ -121,6 +123,7 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals,
             cfg->simulate = TRUE;
         else
             return bad_value(err, origin, lineno, key, v, "expected no, restore, append or all");
+        cfg->cache.simulate = cfg->simulate;
     } else if (!strcmp(key, "log-level")) {
         if (!g_ascii_strcasecmp(v, "debug") || !g_ascii_strcasecmp(v, "verbose"))
             cfg->verbose = TRUE;
@@ -162,11 +165,18 @@ gboolean config_apply_line(Config *cfg, const char *line, const char *origin, in
         const char *key = tok->pdata[0];
         char **vals = (char **)tok->pdata + 1;
         GError *local = NULL;
+        CacheConfigResult cache_result = CACHE_CONFIG_UNKNOWN;
         if (set_key(cfg, key, vals, tok->len - 1, origin, lineno, &local)) {
             /* applied */
         } else if (local != NULL) {
             g_propagate_error(err, local);
             ok = FALSE;
+        } else if ((cache_result = cache_config_set(&cfg->cache, key, tok->len > 1 ? vals[0] : "", &local)) !=
+                   CACHE_CONFIG_UNKNOWN) {
+            if (cache_result == CACHE_CONFIG_INVALID) {
+                g_propagate_prefixed_error(err, local, "%s:%d: ", origin, lineno);
+                ok = FALSE;
+            }
         } else if (!is_ignored_destor_key(key)) {
             g_printerr("destor: warning: %s:%d: unknown key '%s' ignored\n", origin, lineno, key);
         }
@@ -205,6 +215,8 @@ gboolean config_validate(const Config *cfg, GError **err)
                     largest, cfg->container_size);
         return FALSE;
     }
+    if (!cache_config_validate(&cfg->cache, err))
+        return FALSE;
     if (cfg->working_directory[0] == '\0') {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "working-directory is empty");
         return FALSE;

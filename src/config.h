@@ -5,6 +5,7 @@
 #ifndef DESTOR_CONFIG_H
 #define DESTOR_CONFIG_H
 
+#include "cache/cache_config.h"
 #include "chunking/chunker.h"
 #include "util/fingerprint.h"
 
@@ -20,6 +21,7 @@ typedef struct {
     gboolean simulate;               /* simulation-level other than "no" */
     unsigned restore_cache_containers; /* in-memory containers for restore */
     gboolean verbose;                /* log-level debug or verbose */
+    CacheConfig cache;               /* ssd-cache-*, plc-*, model-*, ssd-tbw */
 } Config;
 
 void config_init(Config *cfg);
@@ -27,7 +29,8 @@ void config_clear(Config *cfg);
 
 /* Apply every line of `path`. Errors name the file, line, key and value. */
 gboolean config_load_file(Config *cfg, const char *path, GError **err);
-/* Apply one line; `origin` and `lineno` name it in messages. */
+/* Apply one line; `origin` and `lineno` name it in messages. Keys of the
+ * SSD cache are handed to cache_config_set(). */
 gboolean config_apply_line(Config *cfg, const char *line, const char *origin, int lineno, GError **err);
 /* Cross-key checks after all lines are applied. */
 gboolean config_validate(const Config *cfg, GError **err);

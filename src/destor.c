@@ -26,8 +26,9 @@ static const char usage_text[] =
     "  restore JOB TARGET          recreate job JOB's tree under TARGET\n"
     "  read-file JOB PATH [-o OUT] [--verify]\n"
     "                              write one stored file to stdout or OUT\n"
-    "  read-file --trace FILE [--verify] [--json]\n"
-    "                              serve every 'JOB<TAB>PATH' line of FILE, print a summary\n"
+    "  read-file --trace FILE [--verify] [--json] [--simulate]\n"
+    "                              serve every 'JOB<TAB>PATH' line of FILE, print a summary;\n"
+    "                              --simulate runs the SSD cache on container ids only\n"
     "  stat [--json]               what the store holds, per job and in total\n"
     "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
     "\n"
@@ -47,6 +48,7 @@ typedef struct {
     GPtrArray *args;      /* everything else, in order */
     const char *legacy_restore_job;
     gboolean legacy_stat;
+    gboolean simulate; /* --simulate: the SSD cache runs on ids only */
 } CommandLine;
 
 static gboolean usage_error(GError **err, const char *fmt, const char *arg)
@@ -80,6 +82,8 @@ static gboolean parse_global(int argc, char **argv, CommandLine *cl, gboolean *d
             g_ptr_array_add(cl->overrides, (gpointer)(a + 2));
         } else if (!strcmp(a, "-s")) {
             cl->legacy_stat = TRUE;
+        } else if (!strcmp(a, "--simulate")) {
+            cl->simulate = TRUE;
         } else if (!strncmp(a, "-r", 2) && (a[2] || i + 1 < argc)) {
             cl->legacy_restore_job = a[2] ? a + 2 : argv[++i];
         } else {
@@ -103,6 +107,8 @@ static gboolean load_config(const CommandLine *cl, Config *cfg, GError **err)
         if (!config_apply_line(cfg, cl->overrides->pdata[i], origin, 1, err))
             return FALSE;
     }
+    if (cl->simulate)
+        cfg->simulate = cfg->cache.simulate = TRUE;
     return config_validate(cfg, err);
 }
 

@@ -13,6 +13,7 @@ struct ContainerLru {
     GHashTable *slots; /* id -> Slot* */
     GQueue recency;    /* head = most recent */
     uint64_t fetches;
+    gboolean ids_only; /* slots hold no bytes */
 };
 
 ContainerLru *container_lru_new(ContainerSource *src, guint capacity)
@@ -39,6 +40,13 @@ void container_lru_clear(ContainerLru *lru)
     g_hash_table_remove_all(lru->slots);
 }
 
+ContainerLru *container_lru_new_ids_only(ContainerSource *src, guint capacity)
+{
+    ContainerLru *lru = container_lru_new(src, capacity);
+    lru->ids_only = TRUE;
+    return lru;
+}
+
 void container_lru_free(ContainerLru *lru)
 {
     if (lru == NULL)
@@ -48,13 +56,13 @@ void container_lru_free(ContainerLru *lru)
     g_free(lru);
 }
 
-const uint8_t *container_lru_get(ContainerLru *lru, ContainerId id, GError **err)
+static Slot *lookup_or_fetch(ContainerLru *lru, ContainerId id, GError **err)
 {
     Slot *s = g_hash_table_lookup(lru->slots, GUINT_TO_POINTER(id));
     if (s != NULL) {
         g_queue_unlink(&lru->recency, &s->link);
         g_queue_push_head_link(&lru->recency, &s->link);
-        return s->buf;
+        return s;
     }
     if (g_hash_table_size(lru->slots) >= lru->capacity) {
         GList *old = g_queue_pop_tail_link(&lru->recency);
@@ -62,7 +70,7 @@ const uint8_t *container_lru_get(ContainerLru *lru, ContainerId id, GError **err
         g_hash_table_remove(lru->slots, GUINT_TO_POINTER(s->id));
     } else {
         s = g_new0(Slot, 1);
-        s->buf = g_malloc(lru->src->container_size);
+        s->buf = lru->ids_only ? NULL : g_malloc(lru->src->container_size);
         s->link.data = s;
     }
     lru->fetches++;
@@ -73,7 +81,19 @@ const uint8_t *container_lru_get(ContainerLru *lru, ContainerId id, GError **err
     s->id = id;
     g_hash_table_insert(lru->slots, GUINT_TO_POINTER(id), s);
     g_queue_push_head_link(&lru->recency, &s->link);
-    return s->buf;
+    return s;
+}
+
+const uint8_t *container_lru_get(ContainerLru *lru, ContainerId id, GError **err)
+{
+    g_assert(!lru->ids_only);
+    Slot *s = lookup_or_fetch(lru, id, err);
+    return s ? s->buf : NULL;
+}
+
+gboolean container_lru_touch(ContainerLru *lru, ContainerId id, GError **err)
+{
+    return lookup_or_fetch(lru, id, err) != NULL;
 }
 
 uint64_t container_lru_fetches(const ContainerLru *lru)

@@ -14,10 +14,16 @@
 typedef struct ContainerLru ContainerLru;
 
 ContainerLru *container_lru_new(ContainerSource *src, guint capacity);
+/* The same recency logic on ids alone: a miss calls the source with a NULL
+ * buffer (a simulating cache), so the source sees exactly the accesses a
+ * real LRU of this capacity would make. */
+ContainerLru *container_lru_new_ids_only(ContainerSource *src, guint capacity);
 void container_lru_free(ContainerLru *lru);
 
 /* The container's bytes (valid until the next get or clear). */
 const uint8_t *container_lru_get(ContainerLru *lru, ContainerId id, GError **err);
+/* Make `id` the most recent entry, reading it on a miss; for ids-only LRUs. */
+gboolean container_lru_touch(ContainerLru *lru, ContainerId id, GError **err);
 void container_lru_clear(ContainerLru *lru);
 
 /* Reads that reached the source so far. */

@@ -17,6 +17,14 @@ static gboolean damaged(GError **err, const FileRecord *r, uint32_t job_id, cons
     return FALSE;
 }
 
+gboolean file_output_touch(ContainerLru *lru, const FileRecord *r, GError **err)
+{
+    for (guint i = 0; i < r->chunks->len; i++)
+        if (!container_lru_touch(lru, g_array_index(r->chunks, ChunkRef, i).container, err))
+            return FALSE;
+    return TRUE;
+}
+
 gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_id,
                            int fd, const char *out_name, gboolean verify, GError **err)
 {

@@ -14,4 +14,8 @@
 gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_id,
                            int fd, const char *out_name, gboolean verify, GError **err);
 
+/* The container accesses of reading r, without moving bytes (simulation:
+ * the LRU is ids-only). */
+gboolean file_output_touch(ContainerLru *lru, const FileRecord *r, GError **err);
+
 #endif

@@ -28,7 +28,7 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
         if (fd < 0) {
             destor_set_errno(err, errno, "create %s", tmp);
             g_free(tmp);
-            read_session_close(s);
+            read_session_close(s, NULL);
             return FALSE;
         }
     }
@@ -47,7 +47,10 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
             unlink(tmp);
         g_free(tmp);
     }
-    read_session_close(s);
+    GError *close_err = NULL;
+    if (!read_session_close(s, ok ? err : &close_err))
+        ok = FALSE;
+    g_clear_error(&close_err);
     return ok;
 }
 
@@ -75,7 +78,9 @@ static double percentile(const GArray *sorted, double p)
     return g_array_index(sorted, double, rank - 1);
 }
 
-static void print_summary(const TraceSummary *t, uint64_t accesses, gboolean json)
+/* The request summary, then the SSD cache's statistics when there is one
+ * (in JSON as the nested object "cache"). */
+static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *cache, gboolean json)
 {
     g_array_sort(t->latency_usec, compare_double);
     double sum = 0;
@@ -86,9 +91,14 @@ static void print_summary(const TraceSummary *t, uint64_t accesses, gboolean jso
            p99 = percentile(t->latency_usec, 99);
     if (json) {
         printf("{\"requests\": %llu, \"bytes\": %llu, \"container_accesses\": %llu, \"seconds\": %.6f, "
-               "\"latency_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}}\n",
+               "\"latency_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}, \"cache\": ",
                (unsigned long long)t->requests, (unsigned long long)t->bytes, (unsigned long long)accesses,
                t->seconds, mean, p50, p95, p99);
+        if (cache != NULL)
+            cache_core_print_stats(cache, TRUE, stdout);
+        else
+            printf("null");
+        printf("}\n");
         return;
     }
     printf("requests            %llu\n", (unsigned long long)t->requests);
@@ -96,6 +106,8 @@ static void print_summary(const TraceSummary *t, uint64_t accesses, gboolean jso
     printf("container accesses  %llu\n", (unsigned long long)accesses);
     printf("elapsed             %.3f s\n", t->seconds);
     printf("latency (measured)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us\n", mean, p50, p95, p99);
+    if (cache != NULL)
+        cache_core_print_stats(cache, FALSE, stdout);
 }
 
 /* "JOB<TAB>PATH"; FALSE with a USAGE error naming the line otherwise. */
@@ -130,7 +142,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
     if (s == NULL || null_fd < 0) {
         if (s != NULL)
             destor_set_errno(err, errno, "open /dev/null");
-        read_session_close(s);
+        read_session_close(s, NULL);
         if (trace != stdin)
             fclose(trace);
         return FALSE;
@@ -164,11 +176,14 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
     }
     t.seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     if (ok)
-        print_summary(&t, container_lru_fetches(s->lru), opt->json);
+        print_summary(&t, container_lru_fetches(s->lru), s->cache, opt->json);
     free(line);
     g_array_unref(t.latency_usec);
     close(null_fd);
-    read_session_close(s);
+    GError *close_err = NULL;
+    if (!read_session_close(s, ok ? err : &close_err))
+        ok = FALSE;
+    g_clear_error(&close_err);
     if (trace != stdin)
         fclose(trace);
     return ok;

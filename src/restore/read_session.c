@@ -1,7 +1,28 @@
-/* read_session.c: the open store and job table behind read-file. */
+/* read_session.c: the open store, SSD cache and job table behind read-file. */
 #include "restore/read_session.h"
+#include "recipe/job_catalog.h"
 #include "restore/file_output.h"
 #include "util/error.h"
+
+/* Put the SSD cache between read-file and the pool: its size may be a
+ * share of the stored containers, and PLC needs their reference counts. */
+static gboolean open_cache(ReadSession *s, const Config *cfg, GError **err)
+{
+    uint32_t pool_count, nrefs;
+    if (!container_pool_count(s->store->pool, &pool_count, err) ||
+        !refcount_load_current(s->store->dir, &s->reference_count, &nrefs, err))
+        return FALSE;
+    s->reference_count = g_renew(uint32_t, s->reference_count, MAX(pool_count, 1));
+    for (uint32_t i = nrefs; i < pool_count; i++)
+        s->reference_count[i] = 0;
+    s->cache = cache_core_open_config(&cfg->cache, s->store->container_size, pool_count, s->reference_count,
+                                      container_pool_source(s->store->pool), err);
+    if (s->cache == NULL)
+        return FALSE;
+    s->source = cache_core_source(s->cache);
+    s->simulate = cache_core_mode(s->cache) == CACHE_MODE_SIMULATE;
+    return TRUE;
+}
 
 ReadSession *read_session_open(const Config *cfg, GError **err)
 {
@@ -11,19 +32,29 @@ ReadSession *read_session_open(const Config *cfg, GError **err)
     ReadSession *s = g_new0(ReadSession, 1);
     s->store = store;
     s->source = container_pool_source(store->pool);
-    s->lru = container_lru_new(s->source, REQUEST_LRU_CONTAINERS);
     s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
+    if (cache_config_enabled(&cfg->cache) && !open_cache(s, cfg, err)) {
+        read_session_close(s, NULL);
+        return NULL;
+    }
+    s->lru = s->simulate ? container_lru_new_ids_only(s->source, REQUEST_LRU_CONTAINERS)
+                         : container_lru_new(s->source, REQUEST_LRU_CONTAINERS);
     return s;
 }
 
-void read_session_close(ReadSession *s)
+gboolean read_session_close(ReadSession *s, GError **err)
 {
     if (s == NULL)
-        return;
+        return TRUE;
+    gboolean ok = TRUE;
     container_lru_free(s->lru);
+    if (s->cache != NULL)
+        ok = cache_core_close(s->cache, err);
+    g_free(s->reference_count);
     g_hash_table_destroy(s->jobs);
     store_close(s->store);
     g_free(s);
+    return ok;
 }
 
 static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)
@@ -53,7 +84,12 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
         ok = FALSE;
     } else {
         container_lru_clear(s->lru); /* each request fetches its containers afresh */
-        ok = file_output_write(s->lru, r, job_id, fd, out_name, verify, err);
+        if (s->cache)
+            cache_core_request_begin(s->cache);
+        ok = s->simulate ? file_output_touch(s->lru, r, err)
+                         : file_output_write(s->lru, r, job_id, fd, out_name, verify, err);
+        if (s->cache)
+            cache_core_request_end(s->cache);
         if (ok)
             *bytes += r->size;
     }

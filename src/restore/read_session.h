@@ -1,9 +1,12 @@
 /* read_session.h: what read-file keeps open across requests: the store,
- * the container source, the jobs opened so far, and per-request counters.
- * One request = find the recipe, fetch each container once, write bytes. */
+ * the container source (the pool, or the SSD cache in front of it), the
+ * jobs opened so far, and the per-request container LRU.
+ * One request = find the recipe, fetch each container, write the bytes; in
+ * simulation mode only the container ids reach the cache. */
 #ifndef DESTOR_READ_SESSION_H
 #define DESTOR_READ_SESSION_H
 
+#include "cache/cache_core.h"
 #include "config.h"
 #include "restore/container_lru.h"
 #include "restore/job.h"
@@ -15,16 +18,20 @@
 
 typedef struct {
     Store *store;
+    CacheCore *cache;          /* NULL with ssd-cache-policy none */
+    uint32_t *reference_count; /* the store's, for the cache */
     ContainerSource *source;
     ContainerLru *lru;
-    GHashTable *jobs; /* job id -> Job* */
+    gboolean simulate;         /* ids only: no container bytes are read */
+    GHashTable *jobs;          /* job id -> Job* */
 } ReadSession;
 
 ReadSession *read_session_open(const Config *cfg, GError **err);
-void read_session_close(ReadSession *s);
+/* Close; saves the SSD cache's metadata (an error only if that fails). */
+gboolean read_session_close(ReadSession *s, GError **err);
 
-/* Serve one request: write the file at `path` of job `job_id` to fd.
- * Adds the file's size to *bytes. */
+/* Serve one request: write the file at `path` of job `job_id` to fd (not
+ * touched in simulation mode). Adds the file's size to *bytes. */
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, int fd,
                               const char *out_name, gboolean verify, uint64_t *bytes, GError **err);
 

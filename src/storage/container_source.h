@@ -15,7 +15,9 @@ typedef struct ContainerSource ContainerSource;
 struct ContainerSource {
     /* Fill buf (container_size bytes) with container `id`, its checksum
      * verified. Returns FALSE with a DESTOR_ERROR on failure: IO for a failed
-     * read, INTEGRITY for a damaged container, USAGE for an id past the end. */
+     * read, INTEGRITY for a damaged container, USAGE for an id past the end.
+     * buf may be NULL only for a source in simulation mode (the SSD cache
+     * with --simulate), which then records the access and moves no bytes. */
     gboolean (*read)(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err);
     size_t container_size;
 };

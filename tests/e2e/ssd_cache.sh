@@ -1,0 +1,71 @@
+#!/bin/sh
+# ssd_cache.sh: read-file through the SSD cache under every policy in real
+# mode: the bytes equal the originals, the cache directory never holds more
+# than its capacity, simulation mode gives the same hit, miss, admission and
+# eviction counts, and cached containers survive a restart.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+gen_data "$SCRATCH/data" --preset tiny --versions 2 --seed 12
+"$DESTOR_BIN" -c "$CONFIG" -p"container-size 128K" backup "$SCRATCH/data/v1" >/dev/null
+"$DESTOR_BIN" -c "$CONFIG" -p"container-size 128K" backup "$SCRATCH/data/v2" >/dev/null
+
+# A skewed trace over both jobs' files: a few files very often, most rarely.
+for job in 0 1; do dst list $job --null > "$SCRATCH/list$job"; done
+"$PYTHON" - "$SCRATCH/list0" "$SCRATCH/list1" > "$SCRATCH/trace" <<'PY'
+import random, sys
+reqs = []
+for job, name in enumerate(sys.argv[1:]):
+    for rec in open(name, "rb").read().split(b"\0")[:-1]:
+        kind, _size, path = rec.split(b"\t", 2)
+        if kind == b"f" and b"\n" not in path and b"\r" not in path:
+            reqs.append(b"%d\t%s" % (job, path))
+rng = random.Random(5)
+weights = [1.0 / (i + 1) ** 0.53 for i in range(len(reqs))]   # Zipf, alpha 0.47
+rng.shuffle(reqs)
+for r in rng.choices(reqs, weights, k=1500):
+    sys.stdout.buffer.write(r + b"\n")
+PY
+
+CAP=6
+for policy in fifo lru lfu plc; do
+    CACHE="$SCRATCH/cache-$policy"
+    cfg="$SCRATCH/$policy.config"
+    { cat "$CONFIG"; printf 'ssd-cache-policy %s\nssd-cache-directory "%s"\nssd-cache-size %s\nplc-filter-threshold 2\n' \
+        "$policy" "$CACHE" "$CAP"; } > "$cfg"
+    "$DESTOR_BIN" -c "$cfg" read-file --trace "$SCRATCH/trace" --verify --json > "$SCRATCH/real.json"
+    rm -rf "$CACHE"
+    "$DESTOR_BIN" -c "$cfg" read-file --trace "$SCRATCH/trace" --json --simulate > "$SCRATCH/sim.json"
+    "$PYTHON" - "$SCRATCH/real.json" "$SCRATCH/sim.json" "$policy" "$CAP" <<'PY'
+import json, sys
+real, sim = (json.load(open(f))["cache"] for f in sys.argv[1:3])
+policy, cap = sys.argv[3], int(sys.argv[4])
+assert real["mode"] == "real" and sim["mode"] == "simulate"
+for k in ("accesses", "hits", "misses", "admissions", "evictions", "ssd_bytes_written",
+          "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison"):
+    assert real[k] == sim[k], (policy, k, real[k], sim[k])
+assert real["hits"] + real["misses"] == real["accesses"]
+assert real["ssd_bytes_written"] == real["admissions"] * real["container_size"]
+assert real["cached_containers"] <= cap
+assert real["hits"] > 0, "no hits at all under " + policy
+print("# %s: %d accesses, hit ratio %.3f, %d containers written, identical in simulation"
+      % (policy, real["accesses"], real["hit_ratio"], real["ssd_containers_written"]))
+PY
+done
+
+# Real bytes through a warm cache, then a restart: a second process finds
+# the cached containers still there and serves them from the SSD.
+cfg="$SCRATCH/lru.config"
+rm -rf "$SCRATCH/cache-lru"
+"$DESTOR_BIN" -c "$cfg" read-file --trace "$SCRATCH/trace" >/dev/null
+slots=$(stat -c %s "$SCRATCH/cache-lru/slots.dat")
+[ "$slots" -le $((CAP * 131072)) ] || fail "cache slot file holds $slots bytes, more than $CAP containers"
+"$PYTHON" "$TOP_SRCDIR/tests/e2e/read_sample.py" "$DESTOR_BIN" "$cfg" 1 "$SCRATCH/data/v2" 30 4
+head -n 1 "$SCRATCH/trace" > "$SCRATCH/one"
+"$DESTOR_BIN" -c "$cfg" read-file --trace "$SCRATCH/one" --json > "$SCRATCH/a.json"
+"$DESTOR_BIN" -c "$cfg" read-file --trace "$SCRATCH/one" --json > "$SCRATCH/b.json"
+"$PYTHON" - "$SCRATCH/b.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["cache"]
+assert c["accesses"] > 0 and c["hits"] == c["accesses"], c
+print("# after a restart the cache served all %d accesses from the SSD" % c["accesses"])
+PY
