@@ -1038,14 +1038,15 @@ class EnduranceCompare(FakeDriveCase):
         spec = importlib.util.spec_from_loader("endurance_compare", loader)
         mod = importlib.util.module_from_spec(spec)
         loader.exec_module(mod)
-        n, _ = mod.parse_destor_summary('{"ssd_bytes_written": 42}')
+        n, _ = mod.parse_destor_summary('{"cache": {"ssd_bytes_written": 42}}')
         self.assertEqual(n, 42)
         n, _ = mod.parse_destor_summary(
-            'log line\n{"ssd_bytes_written": 7, "x": 1}\n')
+            'log line\n{"cache": {"ssd_bytes_written": 7}, "x": 1}\n')
         self.assertEqual(n, 7)
-        for bad in ('', 'no json', '{"ssd_bytes_written": -1}',
-                    '{"ssd_bytes_written": true}',
-                    '{"ssd_bytes_written": "12"}', '{"other": 1}', '[1]'):
+        for bad in ('', 'no json', '{"cache": {"ssd_bytes_written": -1}}',
+                    '{"cache": {"ssd_bytes_written": true}}',
+                    '{"cache": {"ssd_bytes_written": "12"}}', '{"other": 1}',
+                    '{"cache": null}', '{"ssd_bytes_written": 5}', '[1]'):
             with self.assertRaises(mod.Fatal, msg=bad):
                 mod.parse_destor_summary(bad)
         self.assertIsNone(mod.compare_counts(100 * MiB, 109 * MiB, None,
