@@ -138,6 +138,11 @@ void job_meta_reader_close(JobMetaReader *r)
     g_free(r);
 }
 
+void job_meta_reader_rewind(JobMetaReader *r)
+{
+    r->next = JOB_META_HEADER_SIZE;
+}
+
 FileRecord *job_meta_reader_at(JobMetaReader *r, uint64_t offset, uint32_t length, GError **err)
 {
     char *where = g_strdup_printf("job %u record at offset %llu of %s", r->job_id,

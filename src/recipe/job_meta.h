@@ -30,6 +30,8 @@ JobMetaReader *job_meta_reader_open(const char *path, uint32_t job_id, GError **
 void job_meta_reader_close(JobMetaReader *r);
 /* Next record in file order; NULL with *err unset at the end. */
 FileRecord *job_meta_reader_next(JobMetaReader *r, GError **err);
+/* Start sequential reading over from the first record. */
+void job_meta_reader_rewind(JobMetaReader *r);
 /* The record at a known offset and length (from the recipe index). */
 FileRecord *job_meta_reader_at(JobMetaReader *r, uint64_t offset, uint32_t length, GError **err);
 

@@ -1,9 +1,10 @@
 # src/restore: the read path (job restore, read-file single and trace).
 libdestor_a_SOURCES += \
 	src/restore/container_lru.c src/restore/container_lru.h \
+	src/restore/prefetch_source.c src/restore/prefetch_source.h \
 	src/restore/file_output.c src/restore/file_output.h \
 	src/restore/job.c src/restore/job.h \
 	src/restore/safe_path.c src/restore/safe_path.h \
-	src/restore/restore.c src/restore/restore.h \
+	src/restore/restore.c src/restore/prefetch_source.c src/restore/restore.h \
 	src/restore/read_session.c src/restore/read_session.h \
 	src/restore/read_file.c src/restore/read_file.h

@@ -5,6 +5,7 @@
 #include "restore/container_lru.h"
 #include "restore/file_output.h"
 #include "restore/job.h"
+#include "restore/prefetch_source.h"
 #include "restore/safe_path.h"
 #include "util/error.h"
 
@@ -14,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define RESTORE_READAHEAD 8 /* containers */
+#define RESTORE_READAHEAD 8 /* containers the kernel reads ahead */
+#define RESTORE_PREFETCH 4  /* containers read and checked ahead by a thread */
 
 typedef struct {
     int root_fd;
@@ -24,6 +26,44 @@ typedef struct {
     GPtrArray *dirs;           /* FileRecord* */
     uint64_t restored, refused, bytes;
 } Restore;
+
+/* A source that only notes which containers are asked for, in order. */
+typedef struct {
+    ContainerSource source;
+    GArray *ids;
+} RecordingSource;
+
+static gboolean record_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
+{
+    (void)buf;
+    (void)err;
+    g_array_append_val(((RecordingSource *)src)->ids, id);
+    return TRUE;
+}
+
+/* The exact sequence of container reads the restore will make: replay the
+ * recipes of the entries it will write through an ids-only LRU of the same
+ * capacity. */
+static GArray *restore_plan(Job *job, size_t container_size, guint lru_capacity, GError **err)
+{
+    RecordingSource rec = { { record_read, container_size }, g_array_new(FALSE, FALSE, sizeof(ContainerId)) };
+    ContainerLru *lru = container_lru_new_ids_only(&rec.source, lru_capacity);
+    FileRecord *r;
+    GError *local = NULL;
+    while ((r = job_meta_reader_next(job->meta, &local)) != NULL) {
+        if (r->type == ENTRY_FILE && safe_path_is_plain((const char *)r->path->data, r->path->len))
+            file_output_touch(lru, r, NULL);
+        file_record_free(r);
+    }
+    container_lru_free(lru);
+    job_meta_reader_rewind(job->meta);
+    if (local != NULL) {
+        g_propagate_error(err, local);
+        g_array_unref(rec.ids);
+        return NULL;
+    }
+    return rec.ids;
+}
 
 static void refuse(Restore *rs, const FileRecord *r, const char *why, int errnum)
 {
@@ -158,7 +198,11 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GEr
         goto out;
     }
     container_pool_set_readahead(store->pool, RESTORE_READAHEAD);
-    rs.lru = container_lru_new(container_pool_source(store->pool), cfg->restore_cache_containers);
+    GArray *plan = restore_plan(job, store->container_size, cfg->restore_cache_containers, err);
+    if (plan == NULL)
+        goto out;
+    PrefetchSource *prefetch = prefetch_source_new(container_pool_source(store->pool), plan, RESTORE_PREFETCH);
+    rs.lru = container_lru_new(prefetch_source_source(prefetch), cfg->restore_cache_containers);
     rs.deferred_links = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
     rs.dirs = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
     gint64 start = g_get_monotonic_time();
@@ -192,6 +236,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GEr
     g_ptr_array_unref(rs.deferred_links);
     g_ptr_array_unref(rs.dirs);
     container_lru_free(rs.lru);
+    prefetch_source_free(prefetch);
 out:
     if (rs.root_fd >= 0)
         close(rs.root_fd);
