@@ -41,13 +41,14 @@ gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)
     le32_put(buf + 32, m->n_counts);
     le32_put(buf + 36, 0);
     le64_put(buf + 40, m->policy_word);
-    strncpy((char *)buf + 48, m->policy, CACHE_META_POLICY_LEN);
+    size_t name_len = strnlen(m->policy, CACHE_META_POLICY_LEN);
+    memcpy(buf + 48, m->policy, name_len); /* NUL-padded: buf is zeroed */
     uint8_t *p = buf + CACHE_META_HEADER_SIZE;
     for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
         le32_put(p, m->entries[i].id);
         le32_put(p + 4, m->entries[i].slot);
-        le32_put(p + 8, m->entries[i].crc);
-        le64_put(p + 12, m->entries[i].word);
+        le64_put(p + 8, m->entries[i].check);
+        le64_put(p + 16, m->entries[i].word);
     }
     for (uint32_t i = 0; i < m->n_counts; i++, p += 4)
         le32_put(p, m->access_count[i]);
@@ -111,8 +112,8 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
         m->entries[i].id = le32_get(p);
         m->entries[i].slot = le32_get(p + 4);
-        m->entries[i].crc = le32_get(p + 8);
-        m->entries[i].word = le64_get(p + 12);
+        m->entries[i].check = le64_get(p + 8);
+        m->entries[i].word = le64_get(p + 16);
     }
     for (uint32_t i = 0; i < m->n_counts; i++, p += 4)
         m->access_count[i] = le32_get(p);

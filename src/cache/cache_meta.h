@@ -1,5 +1,5 @@
 /* cache_meta.h: cache.meta, what a real-mode SSD cache remembers across
- * runs: which container sits in which slot (with the CRC-32 of its bytes),
+ * runs: which container sits in which slot (with a check of its bytes),
  * the policy's saved state, and every container's access_count.
  *
  * Layout, all little-endian:
@@ -9,7 +9,8 @@
  *    16  container_size u64       24  capacity u32
  *    28  n_entries u32            32  n_counts u32       36  reserved u32 (0)
  *    40  policy_word u64          48  policy name, 16 bytes, NUL-padded
- *   n_entries x 20 bytes: id u32, slot u32, crc32 u32, policy word u64
+ *   n_entries x 24 bytes: id u32, slot u32, check u64 (crc32 of the
+ *     slot's bytes in the low half, adler32 in the high), policy word u64
  *   n_counts x 4 bytes: access_count of container 0, 1, ...
  *   crc32 u32 (zlib) of everything before it
  *
@@ -29,13 +30,13 @@
 #define CACHE_META_MAGIC "DPLCSSD1"
 #define CACHE_META_VERSION 1
 #define CACHE_META_HEADER_SIZE 64
-#define CACHE_META_ENTRY_SIZE 20
+#define CACHE_META_ENTRY_SIZE 24
 #define CACHE_META_POLICY_LEN 16
 
 typedef struct {
     ContainerId id;
     uint32_t slot;
-    uint32_t crc;  /* zlib crc32 of the container_size bytes in the slot */
+    uint64_t check; /* cache_copy_check() of the container_size bytes in the slot */
     uint64_t word; /* the policy's saved per-slot state */
 } CacheMetaEntry;
 

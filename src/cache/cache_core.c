@@ -1,0 +1,420 @@
+/* cache_core.c: opening and closing the cache, and the access path: hit,
+ * miss, the policy's decision, eviction, the SSD write, the counters and the
+ * device model. Real and simulation mode share every line of it except the
+ * byte moves. */
+#include "cache/cache_core_internal.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+uint64_t cache_copy_check(const uint8_t *buf, size_t len)
+{
+    uLong crc = crc32(0L, Z_NULL, 0), ad = adler32(0L, Z_NULL, 0);
+    while (len > 0) { /* both sums per 64 KiB piece, while it is in cache */
+        uInt n = len > (64u << 10) ? (64u << 10) : (uInt)len;
+        crc = crc32(crc, buf, n);
+        ad = adler32(ad, buf, n);
+        buf += n;
+        len -= n;
+    }
+    return (uint64_t)(uint32_t)ad << 32 | (uint32_t)crc;
+}
+
+void cache_core_options_from_config(CacheCoreOptions *o, const CacheConfig *cfg)
+{
+    memset(o, 0, sizeof *o);
+    o->policy = NULL;
+    o->params = cfg->policy_params;
+    o->mode = cfg->simulate ? CACHE_MODE_SIMULATE : CACHE_MODE_REAL;
+    o->directory = cfg->directory;
+    o->o_direct = cfg->o_direct;
+    o->track_quadrants = cfg->track_quadrants;
+    o->quadrant_access_threshold = cfg->quadrant_access_threshold;
+    o->quadrant_repeat_threshold = cfg->quadrant_repeat_threshold;
+    o->device = cfg->device;
+    o->ssd_tbw_bytes = cfg->ssd_tbw_bytes;
+}
+
+static gboolean source_read(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err)
+{
+    return cache_access((CacheCore *)self, id, buf, err);
+}
+
+void cache_core_push_free(CacheCore *c, CacheSlot slot)
+{
+    c->free_slots[c->n_free++] = slot;
+}
+
+void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check)
+{
+    c->slot_id[slot] = id;
+    if (c->slot_check)
+        c->slot_check[slot] = check;
+    c->entries[id].slot = slot;
+    c->used++;
+}
+
+/* Empty `slot` (maps only). */
+static void unbind(CacheCore *c, CacheSlot slot)
+{
+    c->entries[c->slot_id[slot]].slot = CACHE_NO_SLOT;
+    c->used--;
+}
+
+static void *alloc_aligned(size_t size)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, SSD_STORE_DIRECT_ALIGN, size ? size : 1) != 0)
+        return NULL;
+    return p;
+}
+
+static void free_core(CacheCore *c)
+{
+    if (c->pst)
+        c->ops->destroy(c->pst);
+    ssd_store_close(c->ssd);
+    g_free(c->entries);
+    g_free(c->slot_id);
+    g_free(c->slot_check);
+    g_free(c->free_slots);
+    g_free(c->quad);
+    free(c->scratch);
+    g_free(c->directory);
+    g_mutex_clear(&c->lock);
+    g_free(c);
+}
+
+static gboolean usage(GError **err, const char *msg)
+{
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "SSD cache: %s", msg);
+    return FALSE;
+}
+
+CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
+{
+    if (o->policy == NULL) {
+        usage(err, "no policy (ssd-cache-policy none means no cache)");
+        return NULL;
+    }
+    if (o->container_size == 0) {
+        usage(err, "container size 0");
+        return NULL;
+    }
+    if (o->mode == CACHE_MODE_REAL && (o->directory == NULL || o->backing == NULL)) {
+        usage(err, "real mode needs a cache directory and a backing store");
+        return NULL;
+    }
+
+    CacheCore *c = g_new0(CacheCore, 1);
+    g_mutex_init(&c->lock);
+    c->source.read = source_read;
+    c->source.container_size = o->container_size;
+    c->opt = *o;
+    c->directory = g_strdup(o->directory);
+    c->opt.directory = c->directory;
+    c->ops = o->policy;
+    c->params = o->params;
+    c->n = o->n_containers;
+    c->capacity = o->capacity < o->n_containers ? o->capacity : o->n_containers;
+    c->backing = o->backing;
+
+    c->entries = g_new(CacheEntry, c->n ? c->n : 1);
+    for (uint32_t i = 0; i < c->n; i++) {
+        c->entries[i].access_count = 0;
+        c->entries[i].slot = CACHE_NO_SLOT;
+    }
+    c->slot_id = g_new0(ContainerId, c->capacity ? c->capacity : 1);
+    c->free_slots = g_new(uint32_t, c->capacity ? c->capacity : 1);
+    if (o->track_quadrants)
+        c->quad = g_new0(CacheQuadrantRecord, c->n ? c->n : 1);
+
+    c->env.capacity = c->capacity;
+    c->env.n_containers = c->n;
+    c->env.containers = c->entries;
+    c->env.reference_count = o->reference_count;
+    c->env.slot_id = c->slot_id;
+    c->env.params = &c->params;
+    c->pst = c->ops->create(&c->env);
+
+    device_model_init(&c->model, &o->device);
+    c->opened_us = g_get_monotonic_time();
+
+    if (o->mode == CACHE_MODE_REAL) {
+        c->slot_check = g_new0(uint64_t, c->capacity ? c->capacity : 1);
+        c->scratch = alloc_aligned(o->container_size);
+        if (c->scratch == NULL) {
+            destor_set_errno(err, ENOMEM, "allocate the SSD cache buffer");
+            free_core(c);
+            return NULL;
+        }
+        c->ssd = ssd_store_open(c->directory, o->container_size, c->capacity, o->o_direct, err);
+        if (c->ssd == NULL || !cache_persist_restore(c, err)) {
+            free_core(c);
+            return NULL;
+        }
+    } else {
+        for (uint32_t s = c->capacity; s-- > 0;)
+            cache_core_push_free(c, s);
+    }
+    return c;
+}
+
+CacheCore *cache_core_open_config(const CacheConfig *cfg, size_t container_size,
+                                  uint32_t n_containers, const uint32_t *reference_count,
+                                  ContainerSource *backing, GError **err)
+{
+    CacheCoreOptions o;
+    if (!cache_config_validate(cfg, err))
+        return NULL;
+    cache_core_options_from_config(&o, cfg);
+    if (!cache_policy_lookup(cfg->policy, &o.policy) || o.policy == NULL) {
+        usage(err, "ssd-cache-policy is none: no cache to open");
+        return NULL;
+    }
+    if (!cache_config_resolve_capacity(cfg, container_size, n_containers, &o.capacity, err))
+        return NULL;
+    o.n_containers = n_containers;
+    o.reference_count = reference_count;
+    o.container_size = container_size;
+    o.backing = backing;
+    return cache_core_open(&o, err);
+}
+
+ContainerSource *cache_core_source(CacheCore *c)
+{
+    return &c->source;
+}
+
+static void notify(CacheCore *c, CacheEventKind kind, ContainerId id, CacheSlot slot, CacheDecision d)
+{
+    if (c->observer) {
+        CacheEvent ev = { kind, id, slot, c->entries[id].access_count, d };
+        c->observer(&ev, c->observer_data);
+    }
+}
+
+/* Real mode: read the copy in `slot` and check it. FALSE: drop it. */
+static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
+{
+    GError *local = NULL;
+    if (!ssd_store_read(c->ssd, slot, buf, &local)) {
+        g_warning("SSD cache: %s; serving container %u from the store", local->message, c->slot_id[slot]);
+        g_error_free(local);
+        c->counters.ssd_read_errors++;
+        return FALSE;
+    }
+    if (cache_copy_check(buf, c->opt.container_size) != c->slot_check[slot]) {
+        g_warning("SSD cache: the copy of container %u in %s slot %u is damaged; dropped",
+                  c->slot_id[slot], c->directory, slot);
+        c->counters.ssd_corrupt_dropped++;
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static void count_refusal(CacheCounters *k, CacheDecision d)
+{
+    switch (d) {
+    case CACHE_REFUSE_FILTER: k->refused_filter++; break;
+    case CACHE_REFUSE_DELAY: k->refused_delay++; break;
+    case CACHE_REFUSE_INOUT: k->refused_inout++; break;
+    default: k->refused_other++; break;
+    }
+}
+
+static inline void count_access(CacheCore *c, ContainerId id)
+{
+    CacheEntry *e = &c->entries[id];
+    if (e->access_count < UINT32_MAX)
+        e->access_count++;
+    if (c->quad && c->quad[id].accesses < UINT32_MAX)
+        c->quad[id].accesses++;
+    c->counters.accesses++;
+}
+
+/* The miss path after the store read: decide, evict, write. */
+static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
+{
+    size_t size = c->opt.container_size;
+    CacheSlot slot = CACHE_NO_SLOT, victim = CACHE_NO_SLOT;
+    CacheDecision d = CACHE_REFUSE;
+    if (c->capacity > 0)
+        d = c->ops->admit(c->pst, id, c->n_free == 0, &victim);
+
+    if (d == CACHE_ADMIT_FREE && c->n_free > 0) {
+        slot = c->free_slots[--c->n_free];
+    } else if (d == CACHE_ADMIT_REPLACE && victim < c->capacity &&
+               c->entries[c->slot_id[victim]].slot == victim) {
+        ContainerId old = c->slot_id[victim];
+        notify(c, CACHE_EVENT_EVICT, old, victim, d);
+        c->ops->removed(c->pst, victim);
+        unbind(c, victim);
+        if (c->ops->reset_access_on_evict)
+            c->entries[old].access_count = 0;
+        c->counters.evictions++;
+        slot = victim;
+    } else {
+        if (d == CACHE_ADMIT_FREE || d == CACHE_ADMIT_REPLACE) {
+            g_warning("SSD cache: policy %s made an impossible decision; container %u not cached",
+                      c->ops->name, id);
+            d = CACHE_REFUSE;
+        }
+        count_refusal(&c->counters, d);
+        notify(c, CACHE_EVENT_REFUSE, id, CACHE_NO_SLOT, d);
+        return;
+    }
+
+    c->counters.admissions++;
+    uint64_t check = 0;
+    if (c->ssd) {
+        GError *local = NULL;
+        check = cache_copy_check(data, size);
+        if (!ssd_store_write(c->ssd, slot, data, &local)) {
+            g_warning("SSD cache: %s; container %u not cached", local->message, id);
+            g_error_free(local);
+            c->counters.ssd_write_errors++;
+            cache_core_push_free(c, slot);
+            return;
+        }
+    }
+    cache_core_bind(c, slot, id, check);
+    c->ops->inserted(c->pst, slot);
+    c->counters.ssd_containers_written++;
+    c->counters.ssd_bytes_written += size;
+    if (c->quad && c->quad[id].writes < UINT32_MAX)
+        c->quad[id].writes++;
+    device_model_ssd_write(&c->model, size);
+    notify(c, CACHE_EVENT_ADMIT, id, slot, d);
+}
+
+gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
+{
+    size_t size = c->opt.container_size;
+    g_mutex_lock(&c->lock);
+    gboolean ok = FALSE;
+    if (id >= c->n) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "SSD cache: container %u is past the %u containers it was opened for", id, c->n);
+        goto out;
+    }
+    if (c->ssd == NULL && buf != NULL) {
+        usage(err, "a cache in simulation mode holds no bytes to read");
+        goto out;
+    }
+    uint8_t *data = buf ? buf : c->scratch;
+
+    CacheSlot slot = c->entries[id].slot;
+    if (slot != CACHE_NO_SLOT && c->ssd && !read_copy(c, slot, data)) {
+        c->ops->removed(c->pst, slot);
+        unbind(c, slot);
+        cache_core_push_free(c, slot);
+        slot = CACHE_NO_SLOT;
+    }
+
+    if (slot != CACHE_NO_SLOT) {
+        count_access(c, id);
+        c->counters.hits++;
+        c->counters.ssd_bytes_read += size;
+        c->counters.model_access_s += device_model_ssd_read(&c->model, size);
+        c->ops->hit(c->pst, slot);
+        notify(c, CACHE_EVENT_HIT, id, slot, CACHE_ADMIT_FREE);
+    } else {
+        if (c->ssd && !container_source_read(c->backing, id, data, err))
+            goto out;
+        count_access(c, id);
+        c->counters.misses++;
+        c->counters.store_bytes_read += size;
+        c->counters.model_access_s += device_model_hdd_read(&c->model, size);
+        handle_miss(c, id, data);
+    }
+    ok = TRUE;
+out:
+    g_mutex_unlock(&c->lock);
+    return ok;
+}
+
+void cache_core_request_begin(CacheCore *c)
+{
+    g_mutex_lock(&c->lock);
+    c->in_request = TRUE;
+    c->request_model_start = c->model.now;
+    c->request_wall_start = g_get_monotonic_time();
+    g_mutex_unlock(&c->lock);
+}
+
+void cache_core_request_end(CacheCore *c)
+{
+    g_mutex_lock(&c->lock);
+    if (c->in_request) {
+        double model = c->model.now - c->request_model_start;
+        double wall = (double)(g_get_monotonic_time() - c->request_wall_start) / 1e6;
+        CacheCounters *k = &c->counters;
+        k->requests++;
+        k->model_request_s += model;
+        k->wall_request_s += wall;
+        if (model > k->model_request_max_s)
+            k->model_request_max_s = model;
+        if (wall > k->wall_request_max_s)
+            k->wall_request_max_s = wall;
+        c->in_request = FALSE;
+    }
+    g_mutex_unlock(&c->lock);
+}
+
+gboolean cache_core_close(CacheCore *c, GError **err)
+{
+    if (c == NULL)
+        return TRUE;
+    gboolean ok = TRUE;
+    if (c->ssd)
+        ok = ssd_store_sync(c->ssd, err) && cache_persist_save(c, TRUE, err);
+    free_core(c);
+    return ok;
+}
+
+void cache_core_abandon(CacheCore *c)
+{
+    if (c != NULL)
+        free_core(c);
+}
+
+void cache_core_set_observer(CacheCore *c, CacheObserver fn, void *user)
+{
+    g_mutex_lock(&c->lock);
+    c->observer = fn;
+    c->observer_data = user;
+    g_mutex_unlock(&c->lock);
+}
+
+uint32_t cache_core_capacity(const CacheCore *c)
+{
+    return c->capacity;
+}
+
+uint32_t cache_core_cached(const CacheCore *c)
+{
+    return c->used;
+}
+
+gboolean cache_core_contains(const CacheCore *c, ContainerId id)
+{
+    return id < c->n && c->entries[id].slot != CACHE_NO_SLOT;
+}
+
+uint32_t cache_core_access_count(const CacheCore *c, ContainerId id)
+{
+    return id < c->n ? c->entries[id].access_count : 0;
+}
+
+CacheMode cache_core_mode(const CacheCore *c)
+{
+    return c->opt.mode;
+}
+
+const CacheCounters *cache_core_counters(const CacheCore *c)
+{
+    return &c->counters;
+}

@@ -1,0 +1,132 @@
+/* cache_core.h: the SSD container cache itself. It owns the cached set (a
+ * slot per cached container), the capacity, the per-container counters, all
+ * statistics and all I/O, and asks a policy (policy.h) only for decisions.
+ *
+ * One access = one container read:
+ *   hit:  real mode reads the container's copy from the SSD slot file and
+ *         checks it (crc32 + adler32; a bad copy is dropped and the access
+ *         becomes a miss: the cache never serves wrong bytes);
+ *   miss: real mode reads it from the backing ContainerSource (the store);
+ *         the policy decides whether it is admitted and what it replaces;
+ *         an admitted container is written to its slot in one
+ *         container-sized write.
+ * Simulation mode runs exactly the same decisions on ids alone and moves no
+ * bytes; counts and modelled times are identical to real mode on the same
+ * access sequence.
+ *
+ * The cache is itself a ContainerSource (cache_core_source()): read-file and
+ * restore read through it instead of the store's source and see the same
+ * bytes. Calls are serialised by an internal mutex.
+ *
+ * Memory: 8 bytes per stored container here (access_count + slot) plus the
+ * store's 4-byte reference_count = 12; with quadrant tracking 8 more; per
+ * slot about 12 bytes plus the policy's few. */
+#ifndef DESTOR_CACHE_CORE_H
+#define DESTOR_CACHE_CORE_H
+
+#include "cache/cache_config.h"
+#include "cache/cache_stats.h"
+#include "cache/device_model.h"
+#include "cache/policy.h"
+#include "storage/container_source.h"
+
+#include <glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum { CACHE_MODE_REAL, CACHE_MODE_SIMULATE } CacheMode;
+
+typedef struct {
+    const CachePolicyOps *policy;    /* required (no cache: don't open one) */
+    CachePolicyParams params;
+    uint32_t capacity;               /* containers; more than n_containers is
+                                        cut to n_containers */
+    uint32_t n_containers;           /* ids 0 .. n_containers-1 */
+    const uint32_t *reference_count; /* the store's, n_containers entries (distinct
+                                        files per container); may be NULL; must
+                                        outlive the cache */
+    size_t container_size;
+    CacheMode mode;
+    const char *directory;           /* real mode: the cache directory */
+    ContainerSource *backing;        /* real mode: the store's source */
+    gboolean o_direct;
+    gboolean track_quadrants;
+    uint32_t quadrant_access_threshold, quadrant_repeat_threshold;
+    DeviceModelParams device;
+    uint64_t ssd_tbw_bytes;
+} CacheCoreOptions;
+
+typedef struct CacheCore CacheCore;
+
+/* Options from a CacheConfig's defaults (policy NULL, capacity 0). */
+void cache_core_options_from_config(CacheCoreOptions *o, const CacheConfig *cfg);
+
+/* Open a cache. Real mode locks the directory (DESTOR_ERROR_LOCKED if
+ * another process holds it) and restores what a previous run left there. */
+CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err);
+
+/* Open from the configuration once the store is open: resolves the policy
+ * name and ssd-cache-size; cfg->simulate selects simulation mode. A USAGE
+ * error if the policy is "none" (check cache_config_enabled() first). */
+CacheCore *cache_core_open_config(const CacheConfig *cfg, size_t container_size,
+                                  uint32_t n_containers, const uint32_t *reference_count,
+                                  ContainerSource *backing, GError **err);
+
+/* One container access. buf: container_size bytes to fill (real mode), or
+ * NULL to count only (real mode still moves the bytes through an internal
+ * buffer). Simulation mode requires buf == NULL. An error (USAGE for an id
+ * past n_containers, or the backing source's error on a miss) counts no
+ * access. SSD trouble is never an error: a copy that
+ * cannot be read or fails its check is dropped and the access served from the
+ * store; a failed SSD write leaves the container uncached (both counted). */
+gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err);
+
+/* The cache as a read source: the first member of CacheCore, so the pointer
+ * is the cache's own. Its read() is cache_access(). */
+ContainerSource *cache_core_source(CacheCore *c);
+
+/* Bracket the accesses of one request (one file read) to measure its wall
+ * time and modelled latency. */
+void cache_core_request_begin(CacheCore *c);
+void cache_core_request_end(CacheCore *c);
+
+/* A snapshot of all statistics. */
+void cache_core_report(CacheCore *c, CacheReport *r);
+void cache_core_print_stats(CacheCore *c, gboolean json, FILE *fp);
+
+/* Save the metadata (real mode: fsync the slots, then publish cache.meta
+ * marked clean), release the lock, free everything. FALSE if saving failed;
+ * the cache is freed either way. */
+gboolean cache_core_close(CacheCore *c, GError **err);
+/* Free without saving, as if the process died (for crash tests). */
+void cache_core_abandon(CacheCore *c);
+
+/* ---- inspection (tests, tools) ---- */
+
+typedef enum {
+    CACHE_EVENT_HIT,
+    CACHE_EVENT_REFUSE, /* a miss the policy did not admit; decision says why */
+    CACHE_EVENT_EVICT,  /* id left slot (before the newcomer is written) */
+    CACHE_EVENT_ADMIT,  /* id was written into slot */
+} CacheEventKind;
+
+typedef struct {
+    CacheEventKind kind;
+    ContainerId id;
+    CacheSlot slot;
+    uint32_t access_count; /* id's access_count at the event (before a reset) */
+    CacheDecision decision;
+} CacheEvent;
+
+/* Called under the cache's lock: must not call back into the cache. */
+typedef void (*CacheObserver)(const CacheEvent *ev, void *user);
+void cache_core_set_observer(CacheCore *c, CacheObserver fn, void *user);
+
+uint32_t cache_core_capacity(const CacheCore *c);
+uint32_t cache_core_cached(const CacheCore *c);
+gboolean cache_core_contains(const CacheCore *c, ContainerId id);
+uint32_t cache_core_access_count(const CacheCore *c, ContainerId id);
+CacheMode cache_core_mode(const CacheCore *c);
+const CacheCounters *cache_core_counters(const CacheCore *c);
+
+#endif

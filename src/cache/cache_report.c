@@ -1,0 +1,75 @@
+/* cache_report.c: turn the core's counters into a CacheReport (ratios,
+ * quadrant breakdown, modelled and wall time, SSD lifetime, memory). */
+#include "cache/cache_core_internal.h"
+
+#include <string.h>
+
+static void quadrants(const CacheCore *c, CacheReport *r)
+{
+    r->quadrants = c->quad != NULL;
+    r->quadrant_access_threshold = c->opt.quadrant_access_threshold;
+    r->quadrant_repeat_threshold = c->opt.quadrant_repeat_threshold;
+    if (c->quad == NULL)
+        return;
+    uint64_t size = c->opt.container_size;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const CacheQuadrantRecord *q = &c->quad[i];
+        if (q->writes == 0)
+            continue;
+        CacheQuadrant k = cache_quadrant_of(q->accesses, q->writes, r->quadrant_access_threshold,
+                                            r->quadrant_repeat_threshold);
+        r->quadrant_bytes[k] += (uint64_t)q->writes * size;
+        r->quadrant_containers[k]++;
+    }
+    uint64_t total = 0;
+    for (int k = 0; k < 4; k++)
+        total += r->quadrant_bytes[k];
+    for (int k = 0; k < 4; k++)
+        r->quadrant_share[k] = total ? (double)r->quadrant_bytes[k] / (double)total : 0.0;
+}
+
+static void memory(const CacheCore *c, CacheReport *r)
+{
+    r->bytes_per_container = sizeof(CacheEntry) + sizeof(uint32_t) /* the store's reference_count */
+                             + (c->quad ? sizeof(CacheQuadrantRecord) : 0);
+    r->bytes_per_slot = sizeof(ContainerId) + sizeof(uint32_t) /* free stack */
+                        + (c->slot_check ? sizeof(uint64_t) : 0) + c->ops->bytes_per_slot;
+    r->memory_bytes = (size_t)c->n * r->bytes_per_container + (size_t)c->capacity * r->bytes_per_slot;
+}
+
+void cache_core_report(CacheCore *c, CacheReport *r)
+{
+    g_mutex_lock(&c->lock);
+    memset(r, 0, sizeof *r);
+    r->policy = c->ops->name;
+    r->mode = c->opt.mode == CACHE_MODE_REAL ? "real" : "simulate";
+    r->capacity = c->capacity;
+    r->cached = c->used;
+    r->n_containers = c->n;
+    r->container_size = c->opt.container_size;
+    r->c = c->counters;
+    r->hit_ratio = r->c.accesses ? (double)r->c.hits / (double)r->c.accesses : 0.0;
+    quadrants(c, r);
+
+    /* the replay ends when the last queued SSD write is done */
+    r->model_elapsed_s = c->model.now > c->model.ssd_free_at ? c->model.now : c->model.ssd_free_at;
+    r->model_ssd_wait_s = c->model.ssd_wait;
+    r->model_ssd_write_busy_s = c->model.ssd_write_busy;
+    r->wall_elapsed_s = (double)(g_get_monotonic_time() - c->opened_us) / 1e6;
+
+    r->ssd_tbw_bytes = c->opt.ssd_tbw_bytes;
+    double written = (double)r->c.ssd_bytes_written;
+    r->write_rate_model_bps = r->model_elapsed_s > 0 ? written / r->model_elapsed_s : 0.0;
+    r->write_rate_wall_bps = r->wall_elapsed_s > 0 ? written / r->wall_elapsed_s : 0.0;
+    r->lifetime_days_model = cache_lifetime_days(r->ssd_tbw_bytes, r->write_rate_model_bps);
+    r->lifetime_days_wall = cache_lifetime_days(r->ssd_tbw_bytes, r->write_rate_wall_bps);
+    memory(c, r);
+    g_mutex_unlock(&c->lock);
+}
+
+void cache_core_print_stats(CacheCore *c, gboolean json, FILE *fp)
+{
+    CacheReport r;
+    cache_core_report(c, &r);
+    cache_report_print(&r, json, fp);
+}

@@ -1,0 +1,224 @@
+/* test_cache_config.c: the cache's configuration keys: defaults, every
+ * parser, errors naming key and value, "not a cache key", ssd-cache-size
+ * resolution to a container count, and checks across keys. */
+#include "cache/cache_config.h"
+#include "unit.h"
+#include "util/error.h"
+
+#include <string.h>
+
+static CacheConfig cfg;
+
+static int setup(void)
+{
+    cache_config_init(&cfg);
+    return 0;
+}
+
+static int teardown(void)
+{
+    cache_config_clear(&cfg);
+    return 0;
+}
+
+static void expect_ok(const char *key, const char *value)
+{
+    GError *err = NULL;
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, key, value, &err), CACHE_CONFIG_OK);
+    if (err)
+        fprintf(stderr, "\n%s %s: %s\n", key, value, err->message);
+    g_clear_error(&err);
+}
+
+static void expect_invalid(const char *key, const char *value)
+{
+    GError *err = NULL;
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, key, value, &err), CACHE_CONFIG_INVALID);
+    CU_ASSERT_TRUE_FATAL(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, key));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, value));
+    g_clear_error(&err);
+}
+
+static void test_defaults(void)
+{
+    CacheConfig d;
+    cache_config_init(&d);
+    CU_ASSERT_STRING_EQUAL(d.policy, "none");
+    CU_ASSERT_PTR_NULL(d.directory);
+    CU_ASSERT_FALSE(cache_config_enabled(&d));
+    CU_ASSERT_EQUAL(d.size.kind, CACHE_SIZE_PERCENT);
+    CU_ASSERT_DOUBLE_EQUAL(d.size.percent, 20.0, 1e-12);
+    CU_ASSERT_EQUAL(d.policy_params.plc_filter_threshold, 4);
+    CU_ASSERT_EQUAL(d.policy_params.plc_delay_threshold, 2);
+    CU_ASSERT_TRUE(d.policy_params.plc_inout_auto);
+    CU_ASSERT_EQUAL(d.quadrant_access_threshold, 5);
+    CU_ASSERT_EQUAL(d.quadrant_repeat_threshold, 5);
+    CU_ASSERT_TRUE(d.track_quadrants);
+    CU_ASSERT_FALSE(d.simulate);
+    CU_ASSERT_FALSE(d.o_direct);
+    CU_ASSERT_EQUAL(d.ssd_tbw_bytes, (uint64_t)36500 << 30);
+    CU_ASSERT_DOUBLE_EQUAL(d.device.hdd_rpm, 5400, 1e-12);
+    CU_ASSERT_TRUE(cache_config_validate(&d, NULL));
+    cache_config_clear(&d);
+}
+
+static void test_not_a_cache_key(void)
+{
+    GError *err = NULL;
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "chunk-algorithm", "rabin", &err), CACHE_CONFIG_UNKNOWN);
+    CU_ASSERT_PTR_NULL(err);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache", "x", &err), CACHE_CONFIG_UNKNOWN);
+    CU_ASSERT_FALSE(cache_config_is_key("restore-cache"));
+    CU_ASSERT_TRUE(cache_config_is_key("plc-filter-threshold"));
+    CU_ASSERT_TRUE(cache_config_is_key("plc_filter_threshold"));
+}
+
+static void test_every_key(void)
+{
+    expect_ok("ssd-cache-policy", "PLC");
+    CU_ASSERT_STRING_EQUAL(cfg.policy, "plc");
+    CU_ASSERT_TRUE(cache_config_enabled(&cfg));
+    expect_ok("ssd-cache-directory", "/mnt/ssd/cache");
+    CU_ASSERT_STRING_EQUAL(cfg.directory, "/mnt/ssd/cache");
+    expect_ok("ssd-cache-simulate", "yes");
+    CU_ASSERT_TRUE(cfg.simulate);
+    expect_ok("ssd-cache-o-direct", "on");
+    CU_ASSERT_TRUE(cfg.o_direct);
+    expect_ok("ssd-cache-quadrants", "no");
+    CU_ASSERT_FALSE(cfg.track_quadrants);
+    expect_ok("plc-filter-threshold", "7");
+    CU_ASSERT_EQUAL(cfg.policy_params.plc_filter_threshold, 7);
+    expect_ok("plc_delay_threshold", "0");
+    CU_ASSERT_EQUAL(cfg.policy_params.plc_delay_threshold, 0);
+    expect_ok("plc-inout-factor", "1.8");
+    CU_ASSERT_FALSE(cfg.policy_params.plc_inout_auto);
+    CU_ASSERT_DOUBLE_EQUAL(cfg.policy_params.plc_inout_factor, 1.8, 1e-12);
+    expect_ok("plc-inout-factor", "auto");
+    CU_ASSERT_TRUE(cfg.policy_params.plc_inout_auto);
+    expect_ok("plc-initial-priority", "3");
+    CU_ASSERT_EQUAL(cfg.policy_params.plc_priority_mode, PLC_PRIORITY_FIXED);
+    CU_ASSERT_EQUAL(cfg.policy_params.plc_initial_priority, 3);
+    expect_ok("plc-initial-priority", "hotness");
+    CU_ASSERT_EQUAL(cfg.policy_params.plc_priority_mode, PLC_PRIORITY_HOTNESS);
+    expect_ok("plc-delay-after-compare", "reset");
+    CU_ASSERT_TRUE(cfg.policy_params.plc_delay_reset);
+    expect_ok("plc-delay-after-compare", "keep");
+    CU_ASSERT_FALSE(cfg.policy_params.plc_delay_reset);
+    expect_ok("quadrant-access-threshold", "3");
+    expect_ok("quadrant-repeat-threshold", "9");
+    CU_ASSERT_EQUAL(cfg.quadrant_access_threshold, 3);
+    CU_ASSERT_EQUAL(cfg.quadrant_repeat_threshold, 9);
+    expect_ok("model-hdd-seek-ms", "8.5");
+    expect_ok("model-hdd-rpm", "7200");
+    expect_ok("model-hdd-mb-per-s", "150");
+    expect_ok("model-ssd-read-latency-us", "60");
+    expect_ok("model-ssd-read-mb-per-s", "550");
+    expect_ok("model-ssd-write-latency-us", "70");
+    expect_ok("model-ssd-write-mb-per-s", "475");
+    CU_ASSERT_DOUBLE_EQUAL(cfg.device.hdd_seek_ms, 8.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(cfg.device.hdd_rpm, 7200, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(cfg.device.ssd_write_mb_per_s, 475, 1e-12);
+    expect_ok("ssd-tbw", "36500G");
+    CU_ASSERT_EQUAL(cfg.ssd_tbw_bytes, (uint64_t)36500 << 30);
+    expect_ok("ssd-tbw", "5");
+    CU_ASSERT_EQUAL(cfg.ssd_tbw_bytes, (uint64_t)5 << 40);
+    expect_ok("ssd-tbw", "0.5");
+    CU_ASSERT_EQUAL(cfg.ssd_tbw_bytes, (uint64_t)1 << 39);
+}
+
+static void test_invalid_values(void)
+{
+    expect_invalid("ssd-cache-policy", "arc");
+    expect_invalid("ssd-cache-size", "abc");
+    expect_invalid("ssd-cache-size", "0");
+    expect_invalid("ssd-cache-size", "150%");
+    expect_invalid("ssd-cache-size", "0%");
+    expect_invalid("ssd-cache-size", "-3");
+    expect_invalid("ssd-cache-simulate", "maybe");
+    expect_invalid("plc-filter-threshold", "-1");
+    expect_invalid("plc-filter-threshold", "4x");
+    expect_invalid("plc-filter-threshold", "99999999999");
+    expect_invalid("plc-inout-factor", "2.5");
+    expect_invalid("plc-inout-factor", "0.9");
+    expect_invalid("plc-inout-factor", "fast");
+    expect_invalid("plc-initial-priority", "warm");
+    expect_invalid("plc-delay-after-compare", "drop");
+    expect_invalid("model-hdd-mb-per-s", "0");
+    expect_invalid("model-hdd-seek-ms", "nan");
+    expect_invalid("ssd-tbw", "lots");
+    GError *err = NULL;
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-directory", "", &err), CACHE_CONFIG_INVALID);
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));
+    g_clear_error(&err);
+}
+
+static uint32_t resolve(const char *size, size_t container_size, uint32_t n, gboolean *ok)
+{
+    CacheConfig c;
+    cache_config_init(&c);
+    uint32_t cap = 0;
+    CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-size", size, NULL), CACHE_CONFIG_OK);
+    GError *err = NULL;
+    *ok = cache_config_resolve_capacity(&c, container_size, n, &cap, &err);
+    if (!*ok) {
+        CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));
+        g_clear_error(&err);
+    }
+    cache_config_clear(&c);
+    return cap;
+}
+
+static void test_size_resolution(void)
+{
+    gboolean ok;
+    size_t two_mib = 2u << 20;
+    CU_ASSERT_EQUAL(resolve("400", two_mib, 1000, &ok), 400);
+    CU_ASSERT_TRUE(ok);
+    CU_ASSERT_EQUAL(resolve("512M", two_mib, 1000, &ok), 256);
+    CU_ASSERT_EQUAL(resolve("4G", two_mib, 1000, &ok), 2048);
+    CU_ASSERT_EQUAL(resolve("3M", two_mib, 1000, &ok), 1); /* whole containers only */
+    CU_ASSERT_EQUAL(resolve("20%", two_mib, 1000, &ok), 200);
+    CU_ASSERT_EQUAL(resolve("12.5%", two_mib, 1000, &ok), 125);
+    CU_ASSERT_EQUAL(resolve("1%", two_mib, 10, &ok), 1); /* at least one */
+    CU_ASSERT_EQUAL(resolve("20%", two_mib, 0, &ok), 0);
+    CU_ASSERT_TRUE(ok);
+    resolve("1M", two_mib, 1000, &ok); /* holds no container */
+    CU_ASSERT_FALSE(ok);
+}
+
+static void test_validate(void)
+{
+    CacheConfig c;
+    cache_config_init(&c);
+    GError *err = NULL;
+    cache_config_set(&c, "ssd-cache-policy", "lru", NULL);
+    CU_ASSERT_FALSE(cache_config_validate(&c, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "ssd-cache-directory"));
+    g_clear_error(&err);
+    c.simulate = TRUE;
+    CU_ASSERT_TRUE(cache_config_validate(&c, NULL));
+    c.simulate = FALSE;
+    cache_config_set(&c, "ssd-cache-directory", "/tmp/x", NULL);
+    CU_ASSERT_TRUE(cache_config_validate(&c, NULL));
+    CacheConfig copy;
+    cache_config_copy(&copy, &c);
+    CU_ASSERT_STRING_EQUAL(copy.directory, "/tmp/x");
+    CU_ASSERT_PTR_NOT_EQUAL(copy.directory, c.directory);
+    cache_config_clear(&copy);
+    cache_config_clear(&c);
+}
+
+static void add_suites(void)
+{
+    CU_pSuite s = CU_add_suite("cache config", setup, teardown);
+    CU_add_test(s, "defaults", test_defaults);
+    CU_add_test(s, "not a cache key", test_not_a_cache_key);
+    CU_add_test(s, "every key", test_every_key);
+    CU_add_test(s, "invalid values", test_invalid_values);
+    CU_add_test(s, "ssd-cache-size resolution", test_size_resolution);
+    CU_add_test(s, "validate", test_validate);
+}
+
+UNIT_MAIN(add_suites)

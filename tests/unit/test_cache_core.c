@@ -1,0 +1,601 @@
+/* test_cache_core.c: the cache core in real mode against a ContainerSource
+ * built here over a real temporary file of containers (a fixed pattern: the
+ * id, pseudo-random bytes, a CRC-32): real and simulation mode give the same
+ * counts, bytes are always right, the directory stays within capacity, the
+ * cache survives a clean restart, damaged copies and unclean shutdowns are
+ * caught, the directory lock refuses a second user. */
+#include "cache/cache_meta.h"
+#include "cache/ssd_store.h"
+#include "test_cache_util.h"
+#include "unit.h"
+#include "util/error.h"
+#include "util/le.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* ---------- a ContainerSource over a file of test containers ---------- */
+
+typedef struct {
+    ContainerSource base; /* first */
+    char *path;
+    int fd;
+    uint32_t n;
+    unsigned reads;
+    ContainerId fail_id; /* reads of this id fail with an IO error */
+} TestSource;
+
+static void fill_pattern(uint8_t *buf, size_t size, ContainerId id)
+{
+    le32_put(buf, id);
+    uint64_t st = 0x1234 + id;
+    for (size_t i = 4; i + 4 < size; i += 8) {
+        uint64_t r = test_rand(&st);
+        for (size_t j = 0; j < 8 && i + j + 4 < size; j++)
+            buf[i + j] = (uint8_t)(r >> (8 * j));
+    }
+    le32_put(buf + size - 4, (uint32_t)crc32(0L, buf, (uInt)(size - 4)));
+}
+
+static gboolean source_read(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err)
+{
+    TestSource *s = (TestSource *)self;
+    size_t size = self->container_size;
+    if (id >= s->n) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "container %u past the end", id);
+        return FALSE;
+    }
+    if (id == s->fail_id) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO, "container %u: injected failure", id);
+        return FALSE;
+    }
+    if (pread(s->fd, buf, size, (off_t)id * (off_t)size) != (ssize_t)size) {
+        destor_set_errno(err, errno, "read %s", s->path);
+        return FALSE;
+    }
+    if (le32_get(buf) != id || le32_get(buf + size - 4) != (uint32_t)crc32(0L, buf, (uInt)(size - 4))) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "container %u damaged", id);
+        return FALSE;
+    }
+    s->reads++;
+    return TRUE;
+}
+
+static TestSource *source_new(const char *dir, uint32_t n, size_t size)
+{
+    TestSource *s = g_new0(TestSource, 1);
+    s->base.read = source_read;
+    s->base.container_size = size;
+    s->path = g_build_filename(dir, "containers.pool", NULL);
+    s->n = n;
+    s->fail_id = UINT32_MAX;
+    s->fd = open(s->path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    CU_ASSERT_FATAL(s->fd >= 0);
+    uint8_t *buf = g_malloc(size);
+    for (uint32_t i = 0; i < n; i++) {
+        fill_pattern(buf, size, i);
+        CU_ASSERT_FATAL(pwrite(s->fd, buf, size, (off_t)i * (off_t)size) == (ssize_t)size);
+    }
+    g_free(buf);
+    return s;
+}
+
+static void source_free(TestSource *s)
+{
+    close(s->fd);
+    g_free(s->path);
+    g_free(s);
+}
+
+/* ---------- helpers ---------- */
+
+typedef struct {
+    char *root;     /* temp dir */
+    char *cachedir; /* root/ssd */
+    TestSource *src;
+} Fixture;
+
+static void fixture_init(Fixture *f, uint32_t n, size_t size, const char *base)
+{
+    char *tmpl = g_build_filename(base ? base : g_get_tmp_dir(), "cache-core-XXXXXX", NULL);
+    f->root = g_mkdtemp(tmpl);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->root);
+    f->cachedir = g_build_filename(f->root, "ssd", NULL);
+    f->src = source_new(f->root, n, size);
+}
+
+static void rm_rf(const char *path)
+{
+    GDir *d = g_dir_open(path, 0, NULL);
+    if (d) {
+        const char *name;
+        while ((name = g_dir_read_name(d)) != NULL) {
+            char *p = g_build_filename(path, name, NULL);
+            rm_rf(p);
+            g_free(p);
+        }
+        g_dir_close(d);
+    }
+    g_remove(path);
+}
+
+static void fixture_free(Fixture *f)
+{
+    source_free(f->src);
+    rm_rf(f->root);
+    g_free(f->root);
+    g_free(f->cachedir);
+}
+
+static CacheCoreOptions real_options(Fixture *f, const CachePolicyOps *ops, const CachePolicyParams *p,
+                                     uint32_t capacity)
+{
+    CacheCoreOptions o = test_options(ops, p, capacity, f->src->n, NULL);
+    o.container_size = f->src->base.container_size;
+    o.mode = CACHE_MODE_REAL;
+    o.directory = f->cachedir;
+    o.backing = &f->src->base;
+    return o;
+}
+
+static CacheCore *real_open(Fixture *f, const CachePolicyOps *ops, uint32_t capacity)
+{
+    CacheCoreOptions o = real_options(f, ops, NULL, capacity);
+    GError *err = NULL;
+    CacheCore *c = cache_core_open(&o, &err);
+    if (err)
+        fprintf(stderr, "\nopen: %s\n", err->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    return c;
+}
+
+/* Access id through the cache and check the bytes. */
+static gboolean read_ok(CacheCore *c, ContainerId id)
+{
+    size_t size = cache_core_source(c)->container_size;
+    uint8_t *got = g_malloc(size), *want = g_malloc(size);
+    GError *err = NULL;
+    gboolean ok = cache_access(c, id, got, &err);
+    if (!ok)
+        fprintf(stderr, "\naccess %u: %s\n", id, err->message);
+    g_clear_error(&err);
+    fill_pattern(want, size, id);
+    ok = ok && memcmp(got, want, size) == 0;
+    g_free(got);
+    g_free(want);
+    return ok;
+}
+
+static uint64_t dir_bytes(const char *dir, const char *name)
+{
+    char *p = g_build_filename(dir, name, NULL);
+    struct stat st;
+    uint64_t n = stat(p, &st) == 0 ? (uint64_t)st.st_size : 0;
+    g_free(p);
+    return n;
+}
+
+static void corrupt_byte(const char *dir, off_t off)
+{
+    char *p = g_build_filename(dir, SSD_STORE_SLOT_FILE, NULL);
+    int fd = open(p, O_RDWR);
+    CU_ASSERT_FATAL(fd >= 0);
+    uint8_t b = 0;
+    CU_ASSERT(pread(fd, &b, 1, off) == 1);
+    b ^= 0x5a;
+    CU_ASSERT(pwrite(fd, &b, 1, off) == 1);
+    close(fd);
+    g_free(p);
+}
+
+static void expect_same_counts(const CacheCounters *a, const CacheCounters *b)
+{
+    CU_ASSERT_EQUAL(a->accesses, b->accesses);
+    CU_ASSERT_EQUAL(a->hits, b->hits);
+    CU_ASSERT_EQUAL(a->misses, b->misses);
+    CU_ASSERT_EQUAL(a->admissions, b->admissions);
+    CU_ASSERT_EQUAL(a->evictions, b->evictions);
+    CU_ASSERT_EQUAL(a->refused_filter, b->refused_filter);
+    CU_ASSERT_EQUAL(a->refused_delay, b->refused_delay);
+    CU_ASSERT_EQUAL(a->refused_inout, b->refused_inout);
+    CU_ASSERT_EQUAL(a->refused_other, b->refused_other);
+    CU_ASSERT_EQUAL(a->ssd_bytes_written, b->ssd_bytes_written);
+    CU_ASSERT_EQUAL(a->ssd_bytes_read, b->ssd_bytes_read);
+    CU_ASSERT_EQUAL(a->store_bytes_read, b->store_bytes_read);
+    CU_ASSERT_DOUBLE_EQUAL(a->model_access_s, b->model_access_s, 1e-9);
+}
+
+/* ---------- tests ---------- */
+
+#define N 96
+#define TRACE 4000
+
+static void test_real_equals_simulation(void)
+{
+    const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
+                                    &cache_policy_plc };
+    for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
+        Fixture f;
+        fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);
+        CachePolicyParams p = test_default_params();
+        p.plc_filter_threshold = 2;
+        uint32_t cap = 12;
+        CacheCoreOptions ro = real_options(&f, all[pi], &p, cap);
+        CacheCore *real = cache_core_open(&ro, NULL);
+        CacheCore *sim = test_sim_open(all[pi], &p, cap, N, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+        uint32_t *trace = test_trace(40 + pi, N, TRACE);
+        unsigned wrong = 0, too_big = 0;
+        for (size_t i = 0; i < TRACE; i++) {
+            if (!read_ok(real, trace[i]))
+                wrong++;
+            CU_ASSERT_TRUE(cache_access(sim, trace[i], NULL, NULL));
+            if (dir_bytes(f.cachedir, SSD_STORE_SLOT_FILE) > (uint64_t)cap * TEST_CONTAINER_SIZE)
+                too_big++;
+        }
+        CU_ASSERT_EQUAL(wrong, 0);
+        CU_ASSERT_EQUAL(too_big, 0);
+        const CacheCounters *kr = cache_core_counters(real), *ks = cache_core_counters(sim);
+        expect_same_counts(kr, ks);
+        CU_ASSERT(kr->hits > 0);
+        CU_ASSERT(kr->evictions > 0);
+        CU_ASSERT_EQUAL(f.src->reads, kr->misses); /* every miss, and only misses, read the store */
+        CU_ASSERT_EQUAL(kr->ssd_corrupt_dropped + kr->ssd_read_errors + kr->ssd_write_errors, 0);
+        CU_ASSERT_EQUAL(cache_core_mode(real), CACHE_MODE_REAL);
+        CU_ASSERT_EQUAL(cache_core_mode(sim), CACHE_MODE_SIMULATE);
+        CU_ASSERT_TRUE(cache_core_close(real, NULL));
+        cache_core_close(sim, NULL);
+        g_free(trace);
+        fixture_free(&f);
+    }
+}
+
+static void test_null_buffer_and_source(void)
+{
+    Fixture f;
+    fixture_init(&f, 8, TEST_CONTAINER_SIZE, NULL);
+    CacheCore *c = real_open(&f, &cache_policy_lru, 4);
+    ContainerSource *src = cache_core_source(c);
+    CU_ASSERT_PTR_EQUAL((void *)src, (void *)c);
+    CU_ASSERT_EQUAL(src->container_size, TEST_CONTAINER_SIZE);
+    CU_ASSERT_TRUE(cache_access(c, 3, NULL, NULL)); /* counts, bytes via the cache's buffer */
+    uint8_t *buf = g_malloc(TEST_CONTAINER_SIZE), *want = g_malloc(TEST_CONTAINER_SIZE);
+    fill_pattern(want, TEST_CONTAINER_SIZE, 3);
+    CU_ASSERT_TRUE(container_source_read(src, 3, buf, NULL));
+    CU_ASSERT_EQUAL(memcmp(buf, want, TEST_CONTAINER_SIZE), 0);
+    CU_ASSERT_EQUAL(cache_core_counters(c)->hits, 1);
+    g_free(buf);
+    g_free(want);
+    cache_core_close(c, NULL);
+    fixture_free(&f);
+}
+
+static void test_errors_count_nothing(void)
+{
+    Fixture f;
+    fixture_init(&f, 8, TEST_CONTAINER_SIZE, NULL);
+    f.src->fail_id = 5;
+    CacheCore *c = real_open(&f, &cache_policy_lru, 4);
+    GError *err = NULL;
+    CU_ASSERT_FALSE(cache_access(c, 8, NULL, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(cache_access(c, 5, NULL, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_IO));
+    g_clear_error(&err);
+    const CacheCounters *k = cache_core_counters(c);
+    CU_ASSERT_EQUAL(k->accesses, 0);
+    CU_ASSERT_EQUAL(cache_core_access_count(c, 5), 0);
+    cache_core_close(c, NULL);
+
+    CacheCore *sim = test_sim_open(&cache_policy_lru, NULL, 4, 8, NULL);
+    uint8_t buf[16];
+    CU_ASSERT_FALSE(cache_access(sim, 1, buf, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
+    g_clear_error(&err);
+    cache_core_close(sim, NULL);
+    fixture_free(&f);
+}
+
+static void test_restart_keeps_entries(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    CacheCore *c = real_open(&f, &cache_policy_lru, 3);
+    const uint32_t first[] = { 1, 2, 3, 1 }; /* LRU order now 2, 3, 1 */
+    for (size_t i = 0; i < 4; i++)
+        CU_ASSERT_TRUE(read_ok(c, first[i]));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    unsigned reads = f.src->reads;
+
+    c = real_open(&f, &cache_policy_lru, 3);
+    CU_ASSERT_EQUAL(cache_core_cached(c), 3);
+    CU_ASSERT_EQUAL(cache_core_access_count(c, 1), 2); /* counters survive too */
+    TestLog log;
+    test_log_init(&log);
+    cache_core_set_observer(c, test_log_observer, &log);
+    CU_ASSERT_TRUE(read_ok(c, 4)); /* evicts the least recent before the restart: 2 */
+    CU_ASSERT_EQUAL_FATAL(log.evicted->len, 1);
+    CU_ASSERT_EQUAL(TEST_LOG_AT(log.evicted, 0), 2);
+    CU_ASSERT_TRUE(read_ok(c, 3));
+    CU_ASSERT_TRUE(read_ok(c, 1));
+    CU_ASSERT_EQUAL(cache_core_counters(c)->hits, 2);
+    CU_ASSERT_EQUAL(f.src->reads, reads + 1);
+    test_log_free(&log);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    /* another policy takes over the entries (not the order) */
+    c = real_open(&f, &cache_policy_plc, 3);
+    CU_ASSERT_EQUAL(cache_core_cached(c), 3);
+    CU_ASSERT_TRUE(read_ok(c, 4));
+    CU_ASSERT_EQUAL(cache_core_counters(c)->hits, 1);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    /* a smaller cache keeps what fits and cuts the slot file */
+    c = real_open(&f, &cache_policy_plc, 1);
+    CU_ASSERT(cache_core_cached(c) <= 1);
+    CU_ASSERT(dir_bytes(f.cachedir, SSD_STORE_SLOT_FILE) <= TEST_CONTAINER_SIZE);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    fixture_free(&f);
+}
+
+static void test_plc_state_survives_restart(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    CachePolicyParams p = test_default_params();
+    p.plc_filter_threshold = 0;
+    p.plc_delay_threshold = 0;
+    p.plc_inout_auto = FALSE;
+    p.plc_inout_factor = 1.0;
+    p.plc_priority_mode = PLC_PRIORITY_FIXED;
+    p.plc_initial_priority = 0;
+    /* 1 and 2 cached with priority 0, then 1 hit (priority 1). After the
+     * restart, 3 misses: the hand takes 1 to 0 and stops at 2; 3 goes under
+     * the hand with priority 0 and 4 replaces it. Had the priorities been
+     * lost (both 0), the victims would be 1 and then 3. */
+    const uint32_t before[] = { 1, 2, 1 }, after[] = { 3, 4 };
+    CacheCoreOptions o = real_options(&f, &cache_policy_plc, &p, 2);
+    CacheCore *c = cache_core_open(&o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    for (size_t i = 0; i < 3; i++)
+        CU_ASSERT_TRUE(read_ok(c, before[i]));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    c = cache_core_open(&o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    TestLog log;
+    test_log_init(&log);
+    cache_core_set_observer(c, test_log_observer, &log);
+    for (size_t i = 0; i < 2; i++)
+        CU_ASSERT_TRUE(read_ok(c, after[i]));
+    CU_ASSERT_EQUAL_FATAL(log.evicted->len, 2);
+    CU_ASSERT_EQUAL(TEST_LOG_AT(log.evicted, 0), 2);
+    CU_ASSERT_EQUAL(TEST_LOG_AT(log.evicted, 1), 3);
+    test_log_free(&log);
+    cache_core_close(c, NULL);
+    fixture_free(&f);
+}
+
+static void test_damaged_copy_is_dropped(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    CacheCore *c = real_open(&f, &cache_policy_lru, 4);
+    CU_ASSERT_TRUE(read_ok(c, 7)); /* slot 0 */
+    CU_ASSERT_TRUE(read_ok(c, 8)); /* slot 1 */
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    corrupt_byte(f.cachedir, 100); /* inside container 7's copy */
+
+    c = real_open(&f, &cache_policy_lru, 4);
+    CU_ASSERT_EQUAL(cache_core_cached(c), 2); /* a clean restart trusts the list... */
+    CU_ASSERT_TRUE(read_ok(c, 7));            /* ...but every hit checks the bytes */
+    const CacheCounters *k = cache_core_counters(c);
+    CU_ASSERT_EQUAL(k->ssd_corrupt_dropped, 1);
+    CU_ASSERT_EQUAL(k->hits, 0);
+    CU_ASSERT_EQUAL(k->misses, 1);
+    CU_ASSERT_EQUAL(k->admissions, 1); /* LRU wrote a good copy again */
+    CU_ASSERT_TRUE(read_ok(c, 7));
+    CU_ASSERT_TRUE(read_ok(c, 8));
+    CU_ASSERT_EQUAL(k->hits, 2);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    fixture_free(&f);
+}
+
+static void test_unclean_shutdown(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    CacheCore *c = real_open(&f, &cache_policy_lru, 4);
+    for (uint32_t id = 0; id < 4; id++) /* container i in slot i */
+        CU_ASSERT_TRUE(read_ok(c, id));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    c = real_open(&f, &cache_policy_lru, 4);
+    CU_ASSERT_TRUE(read_ok(c, 4)); /* replaces 0 in slot 0 */
+    CU_ASSERT_TRUE(read_ok(c, 5)); /* replaces 1 in slot 1 */
+    cache_core_abandon(c);         /* the process dies */
+    corrupt_byte(f.cachedir, 2 * TEST_CONTAINER_SIZE + 9); /* and slot 2 rots */
+
+    c = real_open(&f, &cache_policy_lru, 4);
+    /* the list of the last clean run says 0 1 2 3: 0 and 1 were overwritten,
+     * 2 is damaged; only 3 is still what the list says */
+    CU_ASSERT_EQUAL(cache_core_cached(c), 1);
+    CU_ASSERT_TRUE(cache_core_contains(c, 3));
+    for (uint32_t id = 0; id < 6; id++)
+        CU_ASSERT_TRUE(read_ok(c, id));
+    CU_ASSERT_EQUAL(cache_core_counters(c)->hits, 1);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    fixture_free(&f);
+}
+
+static void test_damaged_metadata(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    CacheCore *c = real_open(&f, &cache_policy_fifo, 4);
+    CU_ASSERT_TRUE(read_ok(c, 1));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    char *meta = g_build_filename(f.cachedir, CACHE_META_FILE, NULL);
+    int fd = open(meta, O_RDWR);
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT(pwrite(fd, "X", 1, 70) == 1);
+    close(fd);
+    GError *err = NULL;
+    CacheMeta m;
+    gboolean found = FALSE;
+    CU_ASSERT_FALSE(cache_meta_load(meta, &m, &found, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
+    g_clear_error(&err);
+    c = real_open(&f, &cache_policy_fifo, 4); /* starts empty, with a warning */
+    CU_ASSERT_EQUAL(cache_core_cached(c), 0);
+    CU_ASSERT_TRUE(read_ok(c, 1));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    g_free(meta);
+    fixture_free(&f);
+}
+
+static void test_lock_refuses_second_user(void)
+{
+    Fixture f;
+    fixture_init(&f, 8, TEST_CONTAINER_SIZE, NULL);
+    CacheCore *c = real_open(&f, &cache_policy_lru, 4);
+    CacheCoreOptions o = real_options(&f, &cache_policy_lru, NULL, 4);
+    GError *err = NULL;
+    CacheCore *second = cache_core_open(&o, &err);
+    CU_ASSERT_PTR_NULL(second);
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED));
+    g_clear_error(&err);
+    cache_core_close(c, NULL);
+    second = cache_core_open(&o, &err);
+    CU_ASSERT_PTR_NOT_NULL(second);
+    cache_core_close(second, NULL);
+    fixture_free(&f);
+}
+
+static void test_o_direct(void)
+{
+    /* tmpfs has no O_DIRECT: try a disk-backed directory, skip if none */
+    const char *bases[] = { "/var/tmp", g_get_tmp_dir() };
+    for (size_t b = 0; b < G_N_ELEMENTS(bases); b++) {
+        if (g_access(bases[b], W_OK) != 0)
+            continue;
+        Fixture f;
+        fixture_init(&f, 32, 8192, bases[b]);
+        CacheCoreOptions o = real_options(&f, &cache_policy_lru, NULL, 8);
+        o.o_direct = TRUE;
+        GError *err = NULL;
+        CacheCore *c = cache_core_open(&o, &err);
+        if (c == NULL) {
+            fprintf(stderr, "\n  (O_DIRECT on %s: %s)", bases[b], err->message);
+            g_clear_error(&err);
+            fixture_free(&f);
+            continue;
+        }
+        uint32_t *trace = test_trace(77, 32, 500);
+        unsigned wrong = 0;
+        for (size_t i = 0; i < 500; i++)
+            if (!read_ok(c, trace[i])) /* g_malloc buffers: usually unaligned */
+                wrong++;
+        CU_ASSERT_EQUAL(wrong, 0);
+        CU_ASSERT(cache_core_counters(c)->hits > 0);
+        CU_ASSERT_TRUE(cache_core_close(c, NULL));
+        g_free(trace);
+        fixture_free(&f);
+        return;
+    }
+    fprintf(stderr, "\n  (O_DIRECT not available here: skipped)");
+}
+
+static void test_o_direct_needs_aligned_size(void)
+{
+    Fixture f;
+    fixture_init(&f, 4, 1000, NULL);
+    CacheCoreOptions o = real_options(&f, &cache_policy_lru, NULL, 2);
+    o.o_direct = TRUE;
+    GError *err = NULL;
+    CU_ASSERT_PTR_NULL(cache_core_open(&o, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));
+    g_clear_error(&err);
+    fixture_free(&f);
+}
+
+static void test_open_from_config(void)
+{
+    Fixture f;
+    fixture_init(&f, 50, TEST_CONTAINER_SIZE, NULL);
+    CacheConfig cfg;
+    cache_config_init(&cfg);
+    GError *err = NULL;
+    CU_ASSERT_PTR_NULL(cache_core_open_config(&cfg, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE)); /* policy none */
+    g_clear_error(&err);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-policy", "plc", NULL), CACHE_CONFIG_OK);
+    CU_ASSERT_PTR_NULL(cache_core_open_config(&cfg, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG)); /* no directory */
+    g_clear_error(&err);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-directory", f.cachedir, NULL), CACHE_CONFIG_OK);
+    CacheCore *c = cache_core_open_config(&cfg, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(cache_core_capacity(c), 10); /* 20% of 50 */
+    CU_ASSERT_EQUAL(cache_core_mode(c), CACHE_MODE_REAL);
+    cache_core_close(c, NULL);
+    cfg.simulate = TRUE;
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-size", "64K", NULL), CACHE_CONFIG_OK);
+    c = cache_core_open_config(&cfg, TEST_CONTAINER_SIZE, 50, NULL, NULL, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(cache_core_capacity(c), 16);
+    CU_ASSERT_EQUAL(cache_core_mode(c), CACHE_MODE_SIMULATE);
+    cache_core_close(c, NULL);
+    cache_config_clear(&cfg);
+    fixture_free(&f);
+}
+
+static void test_stats_json(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    CacheCore *c = real_open(&f, &cache_policy_lru, 2);
+    cache_core_request_begin(c);
+    for (uint32_t id = 0; id < 5; id++)
+        CU_ASSERT_TRUE(read_ok(c, id % 3));
+    cache_core_request_end(c);
+    CacheReport r;
+    cache_core_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.requests, 1);
+    GString *s = g_string_new(NULL);
+    cache_report_json(&r, s);
+    char *want = g_strdup_printf("\"ssd_bytes_written\": %" G_GUINT64_FORMAT ",",
+                                 r.c.admissions * (uint64_t)TEST_CONTAINER_SIZE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, want));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->str, "\"mode\": \"real\""));
+    CU_ASSERT_PTR_NULL(strstr(s->str, "nan"));
+    CU_ASSERT_PTR_NULL(strstr(s->str, "inf"));
+    g_free(want);
+    g_string_free(s, TRUE);
+    cache_core_close(c, NULL);
+    fixture_free(&f);
+}
+
+static void add_suites(void)
+{
+    CU_pSuite s = CU_add_suite("cache core", NULL, NULL);
+    CU_add_test(s, "real mode = simulation mode", test_real_equals_simulation);
+    CU_add_test(s, "NULL buffer, ContainerSource", test_null_buffer_and_source);
+    CU_add_test(s, "errors count nothing", test_errors_count_nothing);
+    CU_add_test(s, "restart keeps entries", test_restart_keeps_entries);
+    CU_add_test(s, "plc state survives restart", test_plc_state_survives_restart);
+    CU_add_test(s, "damaged copy dropped", test_damaged_copy_is_dropped);
+    CU_add_test(s, "unclean shutdown", test_unclean_shutdown);
+    CU_add_test(s, "damaged metadata", test_damaged_metadata);
+    CU_add_test(s, "directory lock", test_lock_refuses_second_user);
+    CU_add_test(s, "O_DIRECT", test_o_direct);
+    CU_add_test(s, "O_DIRECT size check", test_o_direct_needs_aligned_size);
+    CU_add_test(s, "open from config", test_open_from_config);
+    CU_add_test(s, "stats JSON", test_stats_json);
+}
+
+UNIT_MAIN(add_suites)

@@ -1,0 +1,178 @@
+/* test_cache_stats.c: the measurements of the SSD cache: quadrant
+ * classification and breakdown, the device model (service times, SSD reads
+ * queued behind writes), request latency, the SSD lifetime arithmetic of the
+ * paper's Table 1, and the text/JSON reports. */
+#include "cache/cache_stats.h"
+#include "cache/device_model.h"
+#include "test_cache_util.h"
+#include "unit.h"
+
+#include <math.h>
+
+static void test_lifetime_table1(void)
+{
+    /* 60 GB Intel 520, TBW 36,500 GB; measured write rates of Table 1 */
+    uint64_t tbw = (uint64_t)36500 << 30;
+    double mib = 1024.0 * 1024.0;
+    CU_ASSERT_DOUBLE_EQUAL(cache_lifetime_days(tbw, 56.7 * mib), 7.6, 0.05); /* FIFO */
+    CU_ASSERT_DOUBLE_EQUAL(cache_lifetime_days(tbw, 50.7 * mib), 8.5, 0.05); /* LRU */
+    CU_ASSERT_DOUBLE_EQUAL(cache_lifetime_days(tbw, 53.1 * mib), 8.1, 0.05); /* LFU */
+    CU_ASSERT_TRUE(isinf(cache_lifetime_days(tbw, 0)));
+}
+
+static void test_quadrant_of(void)
+{
+    CU_ASSERT_EQUAL(cache_quadrant_of(5, 1, 5, 5), CACHE_QA); /* thresholds are inclusive */
+    CU_ASSERT_EQUAL(cache_quadrant_of(5, 4, 5, 5), CACHE_QA);
+    CU_ASSERT_EQUAL(cache_quadrant_of(5, 5, 5, 5), CACHE_QB);
+    CU_ASSERT_EQUAL(cache_quadrant_of(4, 4, 5, 5), CACHE_QC);
+    CU_ASSERT_EQUAL(cache_quadrant_of(4, 5, 5, 5), CACHE_QD);
+}
+
+static void test_quadrant_breakdown(void)
+{
+    /* LRU with one slot; popular: >= 3 accesses, rewritten: >= 2 writes.
+     * accesses/writes: 1: 4/2 (QB), 2: 1/1, 3: 1/1, 6: 1/1 (QC),
+     * 4: 3/1 (QA), 5: 2/2 (QD). 8 writes in all. */
+    CacheCoreOptions o = test_options(&cache_policy_lru, NULL, 1, 10, NULL);
+    o.quadrant_access_threshold = 3;
+    o.quadrant_repeat_threshold = 2;
+    CacheCore *c = cache_core_open(&o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    const uint32_t seq[] = { 1, 1, 1, 2, 1, 3, 4, 4, 4, 5, 6, 5 };
+    test_run(c, seq, G_N_ELEMENTS(seq));
+    CacheReport r;
+    cache_core_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.ssd_containers_written, 8);
+    uint64_t s = TEST_CONTAINER_SIZE;
+    CU_ASSERT_EQUAL(r.quadrant_bytes[CACHE_QA], 1 * s);
+    CU_ASSERT_EQUAL(r.quadrant_bytes[CACHE_QB], 2 * s);
+    CU_ASSERT_EQUAL(r.quadrant_bytes[CACHE_QC], 3 * s);
+    CU_ASSERT_EQUAL(r.quadrant_bytes[CACHE_QD], 2 * s);
+    CU_ASSERT_EQUAL(r.quadrant_containers[CACHE_QC], 3);
+    CU_ASSERT_DOUBLE_EQUAL(r.quadrant_share[CACHE_QA], 0.125, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(r.quadrant_share[CACHE_QC], 0.375, 1e-12);
+    CU_ASSERT_TRUE(r.quadrants);
+    CU_ASSERT_EQUAL(r.bytes_per_container, 20);
+    cache_core_close(c, NULL);
+
+    o.track_quadrants = FALSE;
+    c = cache_core_open(&o, NULL);
+    test_run(c, seq, G_N_ELEMENTS(seq));
+    cache_core_report(c, &r);
+    CU_ASSERT_FALSE(r.quadrants);
+    CU_ASSERT_EQUAL(r.bytes_per_container, 12); /* the paper's budget */
+    cache_core_close(c, NULL);
+}
+
+static void test_device_service_times(void)
+{
+    DeviceModelParams p;
+    device_model_params_default(&p);
+    size_t two_mib = 2u << 20;
+    /* 10 ms seek + 5.556 ms (half a turn at 5400 rpm) + 2 MiB at 100 MB/s */
+    CU_ASSERT_DOUBLE_EQUAL(device_model_hdd_service(&p, two_mib), 0.010 + 30.0 / 5400 + 0.02097152, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(device_model_ssd_read_service(&p, two_mib), 80e-6 + 2097152 / 500e6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(device_model_ssd_write_service(&p, two_mib), 85e-6 + 2097152 / 200e6, 1e-12);
+}
+
+static void test_reads_queue_behind_writes(void)
+{
+    DeviceModelParams p;
+    device_model_params_default(&p);
+    DeviceModel m;
+    device_model_init(&m, &p);
+    size_t sz = 2u << 20;
+    double w = device_model_ssd_write_service(&p, sz), rd = device_model_ssd_read_service(&p, sz);
+    double hdd = device_model_hdd_read(&m, sz);
+    device_model_ssd_write(&m, sz); /* background: no time passes for the request */
+    CU_ASSERT_DOUBLE_EQUAL(m.now, hdd, 1e-12);
+    double lat = device_model_ssd_read(&m, sz); /* waits for the whole write */
+    CU_ASSERT_DOUBLE_EQUAL(lat, w + rd, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.ssd_wait, w, 1e-12);
+    /* a write followed by a long HDD read has drained: no wait */
+    device_model_ssd_write(&m, sz);
+    device_model_hdd_read(&m, sz);
+    CU_ASSERT_DOUBLE_EQUAL(device_model_ssd_read(&m, sz), rd, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(m.ssd_write_busy, 2 * w, 1e-12);
+}
+
+static void test_request_latency(void)
+{
+    CacheCore *c = test_sim_open(&cache_policy_lru, NULL, 4, 10, NULL);
+    DeviceModelParams p;
+    device_model_params_default(&p);
+    cache_core_request_begin(c);
+    CU_ASSERT_TRUE(cache_access(c, 1, NULL, NULL)); /* miss */
+    CU_ASSERT_TRUE(cache_access(c, 2, NULL, NULL)); /* miss */
+    cache_core_request_end(c);
+    cache_core_request_begin(c);
+    CU_ASSERT_TRUE(cache_access(c, 1, NULL, NULL)); /* hit, behind the write of 2 */
+    cache_core_request_end(c);
+    const CacheCounters *k = cache_core_counters(c);
+    double hdd = device_model_hdd_service(&p, TEST_CONTAINER_SIZE);
+    double w = device_model_ssd_write_service(&p, TEST_CONTAINER_SIZE);
+    double rd = device_model_ssd_read_service(&p, TEST_CONTAINER_SIZE);
+    /* write 1 is done long before write 2 is queued; write 2 delays the hit
+     * only by what the write still has left: w (hdd > w) */
+    CU_ASSERT_EQUAL(k->requests, 2);
+    CU_ASSERT_DOUBLE_EQUAL(k->model_request_max_s, 2 * hdd, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(k->model_request_s, 2 * hdd + w + rd, 1e-12);
+    CU_ASSERT(k->wall_request_s >= 0);
+    cache_core_close(c, NULL);
+}
+
+static void test_report_text_and_json(void)
+{
+    CacheCore *c = test_sim_open(&cache_policy_plc, NULL, 3, 50, NULL);
+    uint32_t *trace = test_trace(3, 50, 2000);
+    test_run(c, trace, 2000);
+    CacheReport r;
+    cache_core_report(c, &r);
+    GString *t = g_string_new(NULL), *j = g_string_new(NULL);
+    cache_report_text(&r, t);
+    cache_report_json(&r, j);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t->str, "hit ratio"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t->str, "refused: popularity filter"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t->str, "QA popular, written rarely"));
+    const char *keys[] = { "\"policy\": \"plc\"", "\"mode\": \"simulate\"", "\"accesses\": 2000",
+                           "\"ssd_bytes_written\": ", "\"refused_popularity_filter\": ",
+                           "\"refused_delayed_eviction\": ", "\"refused_inout_comparison\": ",
+                           "\"qa_share\": ", "\"ssd_lifetime_model_days\": ",
+                           "\"request_latency_model_ms_mean\": ", "\"hit_ratio\": " };
+    for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+        CU_ASSERT_PTR_NOT_NULL(strstr(j->str, keys[i]));
+    CU_ASSERT_PTR_NULL(strstr(j->str, "nan"));
+    CU_ASSERT(j->str[0] == '{' && j->str[j->len - 2] == '}');
+    char *expect = g_strdup_printf("\"ssd_bytes_written\": %" G_GUINT64_FORMAT ",", r.c.ssd_bytes_written);
+    CU_ASSERT_PTR_NOT_NULL(strstr(j->str, expect));
+    g_free(expect);
+    g_string_free(t, TRUE);
+    g_string_free(j, TRUE);
+    g_free(trace);
+    cache_core_close(c, NULL);
+
+    /* nothing written: lifetime is null in JSON, never inf */
+    c = test_sim_open(&cache_policy_plc, NULL, 3, 50, NULL);
+    cache_core_report(c, &r);
+    j = g_string_new(NULL);
+    cache_report_json(&r, j);
+    CU_ASSERT_PTR_NOT_NULL(strstr(j->str, "\"ssd_lifetime_model_days\": null"));
+    CU_ASSERT_PTR_NULL(strstr(j->str, "inf"));
+    g_string_free(j, TRUE);
+    cache_core_close(c, NULL);
+}
+
+static void add_suites(void)
+{
+    CU_pSuite s = CU_add_suite("cache stats", NULL, NULL);
+    CU_add_test(s, "lifetime, Table 1", test_lifetime_table1);
+    CU_add_test(s, "quadrant of", test_quadrant_of);
+    CU_add_test(s, "quadrant breakdown", test_quadrant_breakdown);
+    CU_add_test(s, "device service times", test_device_service_times);
+    CU_add_test(s, "reads queue behind writes", test_reads_queue_behind_writes);
+    CU_add_test(s, "request latency", test_request_latency);
+    CU_add_test(s, "report text and JSON", test_report_text_and_json);
+}
+
+UNIT_MAIN(add_suites)

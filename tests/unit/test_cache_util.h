@@ -1,0 +1,125 @@
+/* test_cache_util.h: helpers shared by the SSD cache tests: default policy
+ * parameters, a seeded generator of skewed container ids, a simulation-mode
+ * cache in one call, and an observer that records evictions/admissions. */
+#ifndef DESTOR_TEST_CACHE_UTIL_H
+#define DESTOR_TEST_CACHE_UTIL_H
+
+#include "cache/cache_config.h"
+#include "cache/cache_core.h"
+
+#include <CUnit/CUnit.h>
+#include <glib.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TEST_CONTAINER_SIZE 4096
+
+static inline CachePolicyParams test_default_params(void)
+{
+    CacheConfig cfg;
+    cache_config_init(&cfg);
+    CachePolicyParams p = cfg.policy_params;
+    cache_config_clear(&cfg);
+    return p;
+}
+
+static inline CacheCoreOptions test_options(const CachePolicyOps *ops, const CachePolicyParams *p,
+                                            uint32_t capacity, uint32_t n, const uint32_t *refs)
+{
+    CacheConfig cfg;
+    cache_config_init(&cfg);
+    cfg.simulate = TRUE;
+    CacheCoreOptions o;
+    cache_core_options_from_config(&o, &cfg);
+    cache_config_clear(&cfg);
+    o.policy = ops;
+    o.params = p ? *p : test_default_params();
+    o.capacity = capacity;
+    o.n_containers = n;
+    o.reference_count = refs;
+    o.container_size = TEST_CONTAINER_SIZE;
+    o.mode = CACHE_MODE_SIMULATE;
+    return o;
+}
+
+static inline CacheCore *test_sim_open(const CachePolicyOps *ops, const CachePolicyParams *p,
+                                       uint32_t capacity, uint32_t n, const uint32_t *refs)
+{
+    CacheCoreOptions o = test_options(ops, p, capacity, n, refs);
+    GError *err = NULL;
+    CacheCore *c = cache_core_open(&o, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    return c;
+}
+
+static inline void test_run(CacheCore *c, const uint32_t *seq, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        GError *err = NULL;
+        CU_ASSERT_TRUE(cache_access(c, seq[i], NULL, &err));
+        g_clear_error(&err);
+    }
+}
+
+/* splitmix64: a small seeded generator. */
+static inline uint64_t test_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A container id in [0, n), skewed towards small ids (density ~ x^-2/3)
+ * so that there are hits and repeated accesses. */
+static inline uint32_t test_skewed_id(uint64_t *state, uint32_t n)
+{
+    double u = (double)(test_rand(state) >> 11) / 9007199254740992.0;
+    uint32_t id = (uint32_t)((double)n * u * u * u);
+    return id < n ? id : n - 1;
+}
+
+static inline uint32_t *test_trace(uint64_t seed, uint32_t n, size_t len)
+{
+    uint32_t *t = g_new(uint32_t, len);
+    uint64_t st = seed;
+    for (size_t i = 0; i < len; i++)
+        t[i] = test_skewed_id(&st, n);
+    return t;
+}
+
+/* Records events of interest in order. */
+typedef struct {
+    GArray *evicted;  /* ContainerId */
+    GArray *admitted; /* ContainerId */
+    GArray *admit_counts; /* access_count at admission */
+} TestLog;
+
+static inline void test_log_observer(const CacheEvent *ev, void *user)
+{
+    TestLog *log = user;
+    if (ev->kind == CACHE_EVENT_EVICT)
+        g_array_append_val(log->evicted, ev->id);
+    if (ev->kind == CACHE_EVENT_ADMIT) {
+        g_array_append_val(log->admitted, ev->id);
+        g_array_append_val(log->admit_counts, ev->access_count);
+    }
+}
+
+static inline void test_log_init(TestLog *log)
+{
+    log->evicted = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    log->admitted = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    log->admit_counts = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+}
+
+static inline void test_log_free(TestLog *log)
+{
+    g_array_free(log->evicted, TRUE);
+    g_array_free(log->admitted, TRUE);
+    g_array_free(log->admit_counts, TRUE);
+}
+
+#define TEST_LOG_AT(arr, i) g_array_index((arr), ContainerId, (i))
+
+#endif
