@@ -9,6 +9,7 @@
 #include "restore/restore.h"
 #include "stat.h"
 #include "util/error.h"
+#include "verify.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,8 @@ static const char usage_text[] =
     "                              --simulate runs the SSD cache on container ids only\n"
     "  stat [--json]               what the store holds, per job and in total\n"
     "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
+    "  verify [JOB] [--deep] [--json]\n"
+    "                              check the store (read-only); --deep rehashes every chunk\n"
     "\n"
     "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat)\n"
     "\n"
@@ -116,7 +119,7 @@ static gboolean load_config(const CommandLine *cl, Config *cfg, GError **err)
 typedef struct {
     GPtrArray *positional;
     const char *output, *trace;
-    gboolean verify, json, null_terminated;
+    gboolean verify, json, null_terminated, deep;
 } SubArgs;
 
 static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err)
@@ -133,6 +136,8 @@ static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err
             sa->json = TRUE;
         } else if (!strcmp(a, "--null")) {
             sa->null_terminated = TRUE;
+        } else if (!strcmp(a, "--deep")) {
+            sa->deep = TRUE;
         } else if (a[0] == '-' && a[1] != '\0' && strcmp(a, "--") != 0) {
             return usage_error(err, "unknown option %s (see destor --help)", a);
         } else {
@@ -185,6 +190,14 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
     } else if (!strcmp(cmd, "list")) {
         ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "list JOB [--null]", err) &&
              job_id_parse(sa.positional->pdata[0], &job, err) && list_run(cfg, job, sa.null_terminated, err);
+    } else if (!strcmp(cmd, "verify")) {
+        ok = parse_sub(args, 1, &sa, err);
+        if (ok && sa.positional->len > 1)
+            ok = usage_error(err, "%s", "usage: destor verify [JOB] [--deep] [--json]");
+        int64_t which = -1;
+        if (ok && sa.positional->len == 1 && (ok = job_id_parse(sa.positional->pdata[0], &job, err)))
+            which = job;
+        ok = ok && verify_run(cfg, which, sa.deep, sa.json, err);
     } else if (cmd[0] != '-') {
         /* Legacy Destor: destor PATH backs PATH up. */
         ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "PATH", err) &&

@@ -138,6 +138,11 @@ void job_meta_reader_close(JobMetaReader *r)
     g_free(r);
 }
 
+uint64_t job_meta_reader_offset(const JobMetaReader *r)
+{
+    return r->next;
+}
+
 void job_meta_reader_rewind(JobMetaReader *r)
 {
     r->next = JOB_META_HEADER_SIZE;

@@ -30,6 +30,8 @@ JobMetaReader *job_meta_reader_open(const char *path, uint32_t job_id, GError **
 void job_meta_reader_close(JobMetaReader *r);
 /* Next record in file order; NULL with *err unset at the end. */
 FileRecord *job_meta_reader_next(JobMetaReader *r, GError **err);
+/* Offset of the record job_meta_reader_next() returns next. */
+uint64_t job_meta_reader_offset(const JobMetaReader *r);
 /* Start sequential reading over from the first record. */
 void job_meta_reader_rewind(JobMetaReader *r);
 /* The record at a known offset and length (from the recipe index). */

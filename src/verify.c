@@ -1,0 +1,315 @@
+/* verify.c: read-only consistency and integrity checks of the store. */
+#include "verify.h"
+#include "recipe/job_catalog.h"
+#include "restore/container_lru.h"
+#include "restore/job.h"
+#include "storage/container.h"
+#include "store.h"
+#include "util/error.h"
+
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    Store *store;
+    ContainerLru *lru;
+    GHashTable *container_state; /* id -> ContainerState* (checked containers) */
+    gboolean deep, json;
+    GString *problems_json;
+    uint64_t problems, jobs, entries, chunks, containers_checked;
+} Verify;
+
+/* What verify learned about one container: damaged, or its chunk table. */
+typedef struct {
+    gboolean damaged;
+    GHashTable *chunks; /* offset -> metadata entry index + 1 */
+} ContainerState;
+
+static void container_state_free(ContainerState *cs)
+{
+    if (cs->chunks)
+        g_hash_table_destroy(cs->chunks);
+    g_free(cs);
+}
+
+static void json_escape(GString *out, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            g_string_append_printf(out, "\\%c", c);
+        else if (c < 0x20)
+            g_string_append_printf(out, "\\u%04x", c);
+        else
+            g_string_append_c(out, (char)c);
+    }
+}
+
+/* One problem: job (or -1), path (or NULL), container (or -1), offset (or -1). */
+static void problem(Verify *v, int64_t job, const char *path, int64_t container, int64_t offset,
+                    const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+static void problem(Verify *v, int64_t job, const char *path, int64_t container, int64_t offset,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    v->problems++;
+    if (v->json) {
+        g_string_append_printf(v->problems_json, "%s{\"job\": %lld, \"path\": ", v->problems > 1 ? ", " : "",
+                               (long long)job);
+        if (path) {
+            g_string_append_c(v->problems_json, '"');
+            json_escape(v->problems_json, path);
+            g_string_append_c(v->problems_json, '"');
+        } else {
+            g_string_append(v->problems_json, "null");
+        }
+        g_string_append_printf(v->problems_json, ", \"container\": %lld, \"offset\": %lld, \"problem\": \"",
+                               (long long)container, (long long)offset);
+        json_escape(v->problems_json, what);
+        g_string_append(v->problems_json, "\"}");
+    } else {
+        GString *where = g_string_new(NULL);
+        if (job >= 0)
+            g_string_append_printf(where, " job %lld", (long long)job);
+        if (path)
+            g_string_append_printf(where, " path '%s'", path);
+        if (container >= 0)
+            g_string_append_printf(where, " container %lld", (long long)container);
+        if (offset >= 0)
+            g_string_append_printf(where, " offset %lld", (long long)offset);
+        printf("PROBLEM%s: %s\n", where->str, what);
+        g_string_free(where, TRUE);
+    }
+    g_free(what);
+}
+
+static ContainerState *check_container(Verify *v, ContainerId id, uint32_t job)
+{
+    ContainerState *cs = g_hash_table_lookup(v->container_state, GUINT_TO_POINTER(id));
+    if (cs != NULL)
+        return cs;
+    cs = g_new0(ContainerState, 1);
+    GError *local = NULL;
+    const uint8_t *buf = container_lru_get(v->lru, id, &local);
+    v->containers_checked++;
+    if (buf == NULL) {
+        cs->damaged = TRUE;
+        problem(v, job, NULL, id, -1, "%s", local->message);
+        g_error_free(local);
+    } else {
+        cs->chunks = g_hash_table_new(g_direct_hash, g_direct_equal);
+        uint32_t n = container_chunk_count(buf);
+        for (uint32_t i = 0; i < n; i++) {
+            Fingerprint fp;
+            uint32_t off, len;
+            container_chunk_entry(buf, v->store->container_size, i, &fp, &off, &len);
+            g_hash_table_insert(cs->chunks, GUINT_TO_POINTER(off), GUINT_TO_POINTER(i + 1));
+        }
+    }
+    g_hash_table_insert(v->container_state, GUINT_TO_POINTER(id), cs);
+    return cs;
+}
+
+/* Chunk i of r: in a sound container, listed there with the same
+ * fingerprint and length; with --deep, its bytes hash to the fingerprint. */
+static void check_chunk(Verify *v, uint32_t job, const char *path, const ChunkRef *c,
+                        uint32_t containers_total, EVP_MD_CTX *file_sha)
+{
+    v->chunks++;
+    if (c->container >= containers_total) {
+        problem(v, job, path, c->container, c->offset, "recipe names a container the job never had (%u)",
+                containers_total);
+        return;
+    }
+    ContainerState *cs = check_container(v, c->container, job);
+    if (cs->damaged)
+        return;
+    gpointer idx = g_hash_table_lookup(cs->chunks, GUINT_TO_POINTER(c->offset));
+    GError *local = NULL;
+    const uint8_t *buf = container_lru_get(v->lru, c->container, &local);
+    if (buf == NULL) { /* verified a moment ago: the pool changed or failed */
+        problem(v, job, path, c->container, c->offset, "%s", local->message);
+        g_error_free(local);
+        return;
+    }
+    Fingerprint fp;
+    uint32_t off, len;
+    if (idx == NULL) {
+        problem(v, job, path, c->container, c->offset, "no chunk starts at this offset in the container");
+        return;
+    }
+    container_chunk_entry(buf, v->store->container_size, GPOINTER_TO_UINT(idx) - 1, &fp, &off, &len);
+    if (len != c->length || memcmp(fp.bytes, c->fp.bytes, FP_SLOT) != 0) {
+        problem(v, job, path, c->container, c->offset, "the container lists another chunk here");
+        return;
+    }
+    if (v->deep) {
+        Fingerprint actual;
+        fingerprint_compute(v->store->fingerprint, buf + off, len, &actual);
+        if (memcmp(actual.bytes, c->fp.bytes, FP_SLOT) != 0)
+            problem(v, job, path, c->container, c->offset, "chunk bytes do not match their fingerprint");
+        EVP_DigestUpdate(file_sha, buf + off, len);
+    }
+}
+
+static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, uint32_t length,
+                         uint32_t *refcount, uint32_t nref)
+{
+    uint32_t id = job->manifest.job_id;
+    char *path = file_record_path_display(r);
+    v->entries++;
+    uint64_t ioff;
+    uint32_t ilen;
+    gboolean found = FALSE;
+    GError *local = NULL;
+    if (!recipe_index_get(job->recipes, r->path->data, r->path->len, &ioff, &ilen, &found, &local)) {
+        problem(v, id, path, -1, (int64_t)offset, "recipe index: %s", local->message);
+        g_clear_error(&local);
+    } else if (!found) {
+        problem(v, id, path, -1, (int64_t)offset, "entry is missing from the recipe index");
+    } else if (ioff != offset || ilen != length) {
+        problem(v, id, path, -1, (int64_t)offset, "recipe index points at offset %llu length %u instead",
+                (unsigned long long)ioff, ilen);
+    }
+    EVP_MD_CTX *sha = NULL;
+    if (v->deep && r->type == ENTRY_FILE) {
+        sha = EVP_MD_CTX_new();
+        EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
+    }
+    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (guint i = 0; i < r->chunks->len; i++) {
+        const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
+        check_chunk(v, id, path, c, job->manifest.containers_total, sha);
+        if (refcount && c->container < nref && g_hash_table_add(seen, GUINT_TO_POINTER(c->container)))
+            refcount[c->container]++;
+    }
+    g_hash_table_destroy(seen);
+    if (sha != NULL) {
+        uint8_t digest[32];
+        EVP_DigestFinal_ex(sha, digest, NULL);
+        EVP_MD_CTX_free(sha);
+        if (memcmp(digest, r->sha256, 32) != 0)
+            problem(v, id, path, -1, (int64_t)offset, "file content does not match its SHA-256");
+    }
+    g_free(path);
+}
+
+static void check_job(Verify *v, uint32_t job_id, uint32_t *refcount, uint32_t nref)
+{
+    GError *local = NULL;
+    Job *job = job_open(v->store, job_id, &local);
+    v->jobs++;
+    if (job == NULL) {
+        problem(v, job_id, NULL, -1, -1, "%s", local->message);
+        g_error_free(local);
+        return;
+    }
+    FileRecord *r;
+    uint64_t offset = job_meta_reader_offset(job->meta), files = 0, dirs = 0, links = 0, bytes = 0;
+    while ((r = job_meta_reader_next(job->meta, &local)) != NULL) {
+        uint64_t next = job_meta_reader_offset(job->meta);
+        check_record(v, job, r, offset, (uint32_t)(next - offset), refcount, nref);
+        files += r->type == ENTRY_FILE;
+        dirs += r->type == ENTRY_DIR;
+        links += r->type == ENTRY_SYMLINK;
+        bytes += r->type == ENTRY_FILE ? r->size : 0;
+        offset = next;
+        file_record_free(r);
+    }
+    if (local != NULL) {
+        problem(v, job_id, NULL, -1, (int64_t)offset, "job_meta_data: %s", local->message);
+        g_error_free(local);
+    } else {
+        const JobManifest *m = &job->manifest;
+        if (files != m->files || dirs != m->dirs || links != m->symlinks || bytes != m->logical_bytes)
+            problem(v, job_id, NULL, -1, -1, "manifest counts (%llu files, %llu bytes) disagree with "
+                    "job_meta_data (%llu files, %llu bytes)", (unsigned long long)m->files,
+                    (unsigned long long)m->logical_bytes, (unsigned long long)files, (unsigned long long)bytes);
+        if (offset != m->job_meta_size)
+            problem(v, job_id, NULL, -1, -1, "job_meta_data holds %llu bytes, the manifest says %llu",
+                    (unsigned long long)offset, (unsigned long long)m->job_meta_size);
+    }
+    job_close(job);
+}
+
+static void check_refcounts(Verify *v, const uint32_t *computed, uint32_t n)
+{
+    uint32_t *stored = NULL, nstored = 0;
+    GError *local = NULL;
+    if (!refcount_load_current(v->store->dir, &stored, &nstored, &local)) {
+        problem(v, -1, NULL, -1, -1, "%s", local->message);
+        g_error_free(local);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = i < nstored ? stored[i] : 0;
+        if (s != computed[i])
+            problem(v, -1, NULL, i, -1, "reference count is %u, the recipes give %u", s, computed[i]);
+    }
+    g_free(stored);
+}
+
+gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json, GError **err)
+{
+    Store *store = store_open_read(cfg, err);
+    if (store == NULL)
+        return FALSE;
+    GArray *ids = job_catalog_list(store->dir, err);
+    if (ids == NULL) {
+        store_close(store);
+        return FALSE;
+    }
+    Verify v = { .store = store, .deep = deep, .json = json, .problems_json = g_string_new(NULL) };
+    v.lru = container_lru_new(container_pool_source(store->pool), 64);
+    v.container_state = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                              (GDestroyNotify)container_state_free);
+    gboolean ok = TRUE;
+    if (job >= 0) {
+        JobManifest m;
+        if (!(ok = job_manifest_load(store->dir, (uint32_t)job, &m, err)))
+            goto out;
+        job_manifest_clear(&m);
+        check_job(&v, (uint32_t)job, NULL, 0);
+    } else {
+        uint32_t n = 0;
+        if (ids->len > 0) {
+            JobManifest m;
+            if (job_manifest_load(store->dir, g_array_index(ids, uint32_t, ids->len - 1), &m, NULL)) {
+                n = m.containers_total;
+                job_manifest_clear(&m);
+            }
+        }
+        uint32_t *refcount = g_new0(uint32_t, MAX(n, 1));
+        for (guint i = 0; i < ids->len; i++)
+            check_job(&v, g_array_index(ids, uint32_t, i), refcount, n);
+        if (ids->len > 0)
+            check_refcounts(&v, refcount, n);
+        g_free(refcount);
+    }
+    if (json)
+        printf("{\"jobs\": %llu, \"entries\": %llu, \"chunks\": %llu, \"containers\": %llu, \"deep\": %s, "
+               "\"problem_count\": %llu, \"problems\": [%s]}\n",
+               (unsigned long long)v.jobs, (unsigned long long)v.entries, (unsigned long long)v.chunks,
+               (unsigned long long)v.containers_checked, deep ? "true" : "false",
+               (unsigned long long)v.problems, v.problems_json->str);
+    else
+        printf("verified %llu jobs, %llu entries, %llu chunk references, %llu containers%s: %llu problems\n",
+               (unsigned long long)v.jobs, (unsigned long long)v.entries, (unsigned long long)v.chunks,
+               (unsigned long long)v.containers_checked, deep ? " (deep)" : "", (unsigned long long)v.problems);
+    if (v.problems > 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "verify found %llu problems",
+                    (unsigned long long)v.problems);
+        ok = FALSE;
+    }
+out:
+    g_hash_table_destroy(v.container_state);
+    container_lru_free(v.lru);
+    g_string_free(v.problems_json, TRUE);
+    g_array_unref(ids);
+    store_close(store);
+    return ok;
+}

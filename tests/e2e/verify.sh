@@ -1,0 +1,50 @@
+#!/bin/sh
+# verify.sh: destor verify passes on a sound store, and finds (exit 3, with
+# job, path or container named) a flipped byte in a container, in
+# job_meta_data, in a manifest and in the reference counts, without ever
+# changing a stored file.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+gen_data "$SCRATCH/data" --preset tiny --versions 2 --seed 21
+dst backup "$SCRATCH/data/v1" >/dev/null
+dst backup "$SCRATCH/data/v2" >/dev/null
+W="$SCRATCH/working"
+expect_status 0 dst verify --deep
+grep -q '0 problems' "$SCRATCH/out" || fail "sound store reported problems"
+expect_status 0 dst verify 1 --json
+[ "$(json_field "$SCRATCH/out" problem_count)" -eq 0 ] || fail "json problem count"
+expect_status 2 dst verify 7
+
+snapshot() { (cd "$W" && find . -type f ! -name LOCK -exec sha256sum {} + | sort) > "$1"; }
+
+# flip FILE OFFSET: invert one byte in place.
+flip() {
+    "$PYTHON" - "$1" "$2" <<'PY'
+import sys
+path, off = sys.argv[1], int(sys.argv[2])
+with open(path, "r+b") as f:
+    f.seek(off); b = f.read(1); f.seek(off); f.write(bytes([b[0] ^ 0x5A]))
+PY
+}
+
+# corrupt FILE OFFSET PATTERN: damage a copy-protected file, expect verify to
+# fail naming PATTERN, leave everything else untouched, then repair.
+corrupt() {
+    cp "$1" "$SCRATCH/orig"
+    flip "$1" "$2"
+    snapshot "$SCRATCH/before"
+    expect_status 3 dst verify --deep
+    grep -q "$3" "$SCRATCH/out" || { cat "$SCRATCH/out" >&2; fail "verify did not name '$3' for $1 at $2"; }
+    snapshot "$SCRATCH/after"
+    cmp -s "$SCRATCH/before" "$SCRATCH/after" || fail "verify changed the store"
+    cp "$SCRATCH/orig" "$1"
+    note "flip in $(basename "$1") at $2 found: $(grep -m1 PROBLEM "$SCRATCH/out")"
+}
+
+corrupt "$W/containers.pool" 5000 "container 0"
+corrupt "$W/containers.pool" 2097152 "container 1"
+corrupt "$W/jobs/00000001/job_meta_data" 200 "job 1"
+corrupt "$W/jobs/00000000/job_meta_data" 5 "job 0"
+corrupt "$W/jobs/00000001/manifest" 30 "job 1"
+corrupt "$W/jobs/00000001/refcount" 20 "reference counts"
+expect_status 0 dst verify --deep
