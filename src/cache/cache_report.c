@@ -2,6 +2,7 @@
  * quadrant breakdown, modelled and wall time, SSD lifetime, memory). */
 #include "cache/cache_core_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 static void quadrants(const CacheCore *c, CacheReport *r)
@@ -60,9 +61,14 @@ void cache_core_report(CacheCore *c, CacheReport *r)
     r->ssd_tbw_bytes = c->opt.ssd_tbw_bytes;
     double written = (double)r->c.ssd_bytes_written;
     r->write_rate_model_bps = r->model_elapsed_s > 0 ? written / r->model_elapsed_s : 0.0;
-    r->write_rate_wall_bps = r->wall_elapsed_s > 0 ? written / r->wall_elapsed_s : 0.0;
     r->lifetime_days_model = cache_lifetime_days(r->ssd_tbw_bytes, r->write_rate_model_bps);
-    r->lifetime_days_wall = cache_lifetime_days(r->ssd_tbw_bytes, r->write_rate_wall_bps);
+    if (c->opt.mode == CACHE_MODE_REAL) {
+        r->write_rate_wall_bps = r->wall_elapsed_s > 0 ? written / r->wall_elapsed_s : 0.0;
+        r->lifetime_days_wall = cache_lifetime_days(r->ssd_tbw_bytes, r->write_rate_wall_bps);
+    } else { /* nothing was written: no wall-clock rate */
+        r->write_rate_wall_bps = NAN;
+        r->lifetime_days_wall = NAN;
+    }
     memory(c, r);
     g_mutex_unlock(&c->lock);
 }

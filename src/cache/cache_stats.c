@@ -47,7 +47,9 @@ static void text_count(GString *out, const char *label, uint64_t v)
 
 static void text_days(GString *out, const char *label, double rate, double days)
 {
-    if (isfinite(days))
+    if (isnan(rate))
+        g_string_append_printf(out, "  %-30s n/a (simulation writes nothing)\n", label);
+    else if (isfinite(days))
         g_string_append_printf(out, "  %-30s %.2f MiB/s -> %.1f days\n", label, rate / MIB, days);
     else
         g_string_append_printf(out, "  %-30s nothing written\n", label);

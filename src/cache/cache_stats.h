@@ -63,7 +63,7 @@ typedef struct {
 
     uint64_t ssd_tbw_bytes;
     double write_rate_model_bps, lifetime_days_model; /* lifetime: inf if no writes */
-    double write_rate_wall_bps, lifetime_days_wall;
+    double write_rate_wall_bps, lifetime_days_wall;   /* NaN in simulation mode */
 
     size_t bytes_per_container, bytes_per_slot, memory_bytes;
 } CacheReport;
