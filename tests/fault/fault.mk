@@ -1,0 +1,1 @@
+# tests/fault: fault injection (LD_PRELOAD shim) and corruption sweeps.

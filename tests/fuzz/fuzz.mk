@@ -1,0 +1,1 @@
+# tests/fuzz: fuzz targets of the parsers and their regression runs.
