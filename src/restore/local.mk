@@ -8,3 +8,8 @@ libdestor_a_SOURCES += \
 	src/restore/restore.c src/restore/prefetch_source.c src/restore/restore.h \
 	src/restore/read_session.c src/restore/read_session.h \
 	src/restore/read_file.c src/restore/read_file.h
+
+check_PROGRAMS += tests/unit/test_restore_hostile
+tests_unit_test_restore_hostile_SOURCES = tests/unit/test_restore_hostile.c tests/unit/unit.h
+tests_unit_test_restore_hostile_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_restore_hostile
