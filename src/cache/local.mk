@@ -13,24 +13,17 @@ CACHE_SOURCES = \
 	src/cache/cache_persist.c src/cache/cache_report.c
 libdestor_a_SOURCES += $(CACHE_SOURCES)
 
-# The cache's tests link a library of just the cache and the helpers it
-# uses, so they build and run while other modules are mid-change.
-check_LIBRARIES = libcachetest.a
-libcachetest_a_SOURCES = $(CACHE_SOURCES) \
-	src/util/error.c src/util/fileio.c src/util/size_parse.c
-CACHE_TEST_LIBS = libcachetest.a $(CUNIT_LIBS) $(GLIB_LIBS) $(ZLIB_LIBS)
-
 CACHE_TESTS = tests/unit/test_policy tests/unit/test_cache_core \
 	tests/unit/test_cache_config tests/unit/test_cache_stats
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
 TESTS += $(CACHE_TESTS)
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/unit/test_cache_util.h
-tests_unit_test_policy_LDADD = $(CACHE_TEST_LIBS)
+tests_unit_test_policy_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_core_SOURCES = tests/unit/test_cache_core.c tests/unit/test_cache_util.h
-tests_unit_test_cache_core_LDADD = $(CACHE_TEST_LIBS)
+tests_unit_test_cache_core_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_config_SOURCES = tests/unit/test_cache_config.c
-tests_unit_test_cache_config_LDADD = $(CACHE_TEST_LIBS)
+tests_unit_test_cache_config_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_stats_SOURCES = tests/unit/test_cache_stats.c
-tests_unit_test_cache_stats_LDADD = $(CACHE_TEST_LIBS) -lm
+tests_unit_test_cache_stats_LDADD = $(UNIT_LIBS)
 tests_bench_bench_cache_sim_SOURCES = tests/bench/bench_cache_sim.c
-tests_bench_bench_cache_sim_LDADD = $(CACHE_TEST_LIBS) -lm
+tests_bench_bench_cache_sim_LDADD = $(UNIT_LIBS)
