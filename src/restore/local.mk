@@ -1,5 +1,6 @@
 # src/restore: the read path (job restore, read-file single and trace).
 libdestor_a_SOURCES += \
+	src/restore/cached_source.c src/restore/cached_source.h \
 	src/restore/container_lru.c src/restore/container_lru.h \
 	src/restore/prefetch_source.c src/restore/prefetch_source.h \
 	src/restore/file_output.c src/restore/file_output.h \
@@ -7,6 +8,7 @@ libdestor_a_SOURCES += \
 	src/restore/safe_path.c src/restore/safe_path.h \
 	src/restore/restore.c src/restore/prefetch_source.c src/restore/restore.h \
 	src/restore/read_session.c src/restore/read_session.h \
+	src/restore/trace_line.c src/restore/trace_line.h \
 	src/restore/read_file.c src/restore/read_file.h
 
 check_PROGRAMS += tests/unit/test_restore_hostile

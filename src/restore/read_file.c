@@ -2,6 +2,7 @@
  * with its latency summary (text or JSON). */
 #include "restore/read_file.h"
 #include "restore/read_session.h"
+#include "restore/trace_line.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -110,25 +111,6 @@ static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *c
         cache_core_print_stats(cache, FALSE, stdout);
 }
 
-/* "JOB<TAB>PATH"; FALSE with a USAGE error naming the line otherwise. */
-static gboolean parse_trace_line(char *line, const char *trace, int lineno, uint32_t *job, char **path, GError **err)
-{
-    char *tab = strchr(line, '\t');
-    GError *local = NULL;
-    if (tab == NULL || tab[1] == '\0') {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s:%d: expected 'JOB<TAB>PATH'", trace, lineno);
-        return FALSE;
-    }
-    *tab = '\0';
-    if (!job_id_parse(line, job, &local)) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s:%d: %s", trace, lineno, local->message);
-        g_error_free(local);
-        return FALSE;
-    }
-    *path = tab + 1;
-    return TRUE;
-}
-
 gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFileOptions *opt, GError **err)
 {
     FILE *trace = strcmp(trace_path, "-") == 0 ? stdin : fopen(trace_path, "r");
@@ -162,7 +144,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
             continue;
         uint32_t job;
         char *path;
-        ok = parse_trace_line(line, trace_path, lineno, &job, &path, err);
+        ok = trace_line_parse(line, trace_path, lineno, &job, &path, err);
         gint64 t0 = g_get_monotonic_time();
         if (ok)
             ok = read_session_request(s, job, path, null_fd, "/dev/null", opt->verify, &t.bytes, err);

@@ -1,24 +1,13 @@
 /* read_session.c: the open store, SSD cache and job table behind read-file. */
 #include "restore/read_session.h"
-#include "recipe/job_catalog.h"
 #include "restore/file_output.h"
 #include "util/error.h"
 
-/* Put the SSD cache between read-file and the pool: its size may be a
- * share of the stored containers, and PLC needs their reference counts. */
 static gboolean open_cache(ReadSession *s, const Config *cfg, GError **err)
 {
-    uint32_t pool_count, nrefs;
-    if (!container_pool_count(s->store->pool, &pool_count, err) ||
-        !refcount_load_current(s->store->dir, &s->reference_count, &nrefs, err))
+    if (!cached_source_open(&s->cached, cfg, s->store, err))
         return FALSE;
-    s->reference_count = g_renew(uint32_t, s->reference_count, MAX(pool_count, 1));
-    for (uint32_t i = nrefs; i < pool_count; i++)
-        s->reference_count[i] = 0;
-    s->cache = cache_core_open_config(&cfg->cache, s->store->container_size, pool_count, s->reference_count,
-                                      container_pool_source(s->store->pool), err);
-    if (s->cache == NULL)
-        return FALSE;
+    s->cache = s->cached.cache;
     s->source = cache_core_source(s->cache);
     s->simulate = cache_core_mode(s->cache) == CACHE_MODE_SIMULATE;
     return TRUE;
@@ -48,9 +37,7 @@ gboolean read_session_close(ReadSession *s, GError **err)
         return TRUE;
     gboolean ok = TRUE;
     container_lru_free(s->lru);
-    if (s->cache != NULL)
-        ok = cache_core_close(s->cache, err);
-    g_free(s->reference_count);
+    ok = cached_source_close(&s->cached, err);
     g_hash_table_destroy(s->jobs);
     store_close(s->store);
     g_free(s);

@@ -6,8 +6,8 @@
 #ifndef DESTOR_READ_SESSION_H
 #define DESTOR_READ_SESSION_H
 
-#include "cache/cache_core.h"
 #include "config.h"
+#include "restore/cached_source.h"
 #include "restore/container_lru.h"
 #include "restore/job.h"
 #include "store.h"
@@ -18,8 +18,8 @@
 
 typedef struct {
     Store *store;
-    CacheCore *cache;          /* NULL with ssd-cache-policy none */
-    uint32_t *reference_count; /* the store's, for the cache */
+    CachedSource cached;       /* cache NULL with ssd-cache-policy none */
+    CacheCore *cache;          /* = cached.cache */
     ContainerSource *source;
     ContainerLru *lru;
     gboolean simulate;         /* ids only: no container bytes are read */

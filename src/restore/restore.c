@@ -2,6 +2,7 @@
  * (so no write can pass through a restored link), then directory modes and
  * mtimes deepest first (so creating children does not disturb them). */
 #include "restore/restore.h"
+#include "restore/cached_source.h"
 #include "restore/container_lru.h"
 #include "restore/file_output.h"
 #include "restore/job.h"
@@ -180,6 +181,31 @@ static void finish_deferred(Restore *rs)
     }
 }
 
+/* Through the SSD cache when there is one (it decides what it reads);
+ * straight from the pool otherwise, read and checked ahead. */
+static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *job, CachedSource *cached,
+                            PrefetchSource **prefetch, GError **err)
+{
+    if (cache_config_enabled(&cfg->cache)) {
+        if (cfg->cache.simulate) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                        "restore writes real files: simulation mode applies to read-file only");
+            return FALSE;
+        }
+        if (!cached_source_open(cached, cfg, store, err))
+            return FALSE;
+        rs->lru = container_lru_new(cache_core_source(cached->cache), cfg->restore_cache_containers);
+        return TRUE;
+    }
+    container_pool_set_readahead(store->pool, RESTORE_READAHEAD);
+    GArray *plan = restore_plan(job, store->container_size, cfg->restore_cache_containers, err);
+    if (plan == NULL)
+        return FALSE;
+    *prefetch = prefetch_source_new(container_pool_source(store->pool), plan, RESTORE_PREFETCH);
+    rs->lru = container_lru_new(prefetch_source_source(*prefetch), cfg->restore_cache_containers);
+    return TRUE;
+}
+
 gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GError **err)
 {
     Store *store = store_open_read(cfg, err);
@@ -197,12 +223,10 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GEr
         destor_set_errno(err, errno, "restore target %s", target);
         goto out;
     }
-    container_pool_set_readahead(store->pool, RESTORE_READAHEAD);
-    GArray *plan = restore_plan(job, store->container_size, cfg->restore_cache_containers, err);
-    if (plan == NULL)
+    CachedSource cached = { 0 };
+    PrefetchSource *prefetch = NULL;
+    if (!open_source(&rs, cfg, store, job, &cached, &prefetch, err))
         goto out;
-    PrefetchSource *prefetch = prefetch_source_new(container_pool_source(store->pool), plan, RESTORE_PREFETCH);
-    rs.lru = container_lru_new(prefetch_source_source(prefetch), cfg->restore_cache_containers);
     rs.deferred_links = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
     rs.dirs = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
     gint64 start = g_get_monotonic_time();
@@ -237,6 +261,8 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GEr
     g_ptr_array_unref(rs.dirs);
     container_lru_free(rs.lru);
     prefetch_source_free(prefetch);
+    if (!cached_source_close(&cached, ok ? err : NULL))
+        ok = FALSE;
 out:
     if (rs.root_fd >= 0)
         close(rs.root_fd);

@@ -69,3 +69,9 @@ c = json.load(open(sys.argv[1]))["cache"]
 assert c["accesses"] > 0 and c["hits"] == c["accesses"], c
 print("# after a restart the cache served all %d accesses from the SSD" % c["accesses"])
 PY
+
+# Restore goes through the cache too, and gives the same tree.
+"$DESTOR_BIN" -c "$cfg" restore 1 "$SCRATCH/restored" >/dev/null
+same_tree "$SCRATCH/data/v2" "$SCRATCH/restored"
+expect_status 2 "$DESTOR_BIN" -c "$cfg" --simulate restore 1 "$SCRATCH/restored2"
+note "restore through the SSD cache is identical"

@@ -1,0 +1,34 @@
+/* cached_source.c: opening the SSD cache over the container pool. */
+#include "restore/cached_source.h"
+#include "recipe/job_catalog.h"
+
+gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, GError **err)
+{
+    uint32_t pool_count, nrefs;
+    cs->cache = NULL;
+    cs->reference_count = NULL;
+    if (!container_pool_count(store->pool, &pool_count, err) ||
+        !refcount_load_current(store->dir, &cs->reference_count, &nrefs, err))
+        return FALSE;
+    /* Containers of an interrupted backup have no references yet. */
+    cs->reference_count = g_renew(uint32_t, cs->reference_count, MAX(pool_count, 1));
+    for (uint32_t i = nrefs; i < pool_count; i++)
+        cs->reference_count[i] = 0;
+    cs->cache = cache_core_open_config(&cfg->cache, store->container_size, pool_count, cs->reference_count,
+                                       container_pool_source(store->pool), err);
+    if (cs->cache == NULL) {
+        g_clear_pointer(&cs->reference_count, g_free);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean cached_source_close(CachedSource *cs, GError **err)
+{
+    gboolean ok = TRUE;
+    if (cs->cache != NULL)
+        ok = cache_core_close(cs->cache, err);
+    cs->cache = NULL;
+    g_clear_pointer(&cs->reference_count, g_free);
+    return ok;
+}

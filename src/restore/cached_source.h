@@ -1,0 +1,25 @@
+/* cached_source.h: put the SSD cache (ssd-cache-* keys) between a reader
+ * and the store's container pool. The cache's size may be a share of the
+ * stored containers, and PLC needs their reference counts, so both come
+ * from the store here. Shared by read-file and restore. */
+#ifndef DESTOR_CACHED_SOURCE_H
+#define DESTOR_CACHED_SOURCE_H
+
+#include "cache/cache_core.h"
+#include "config.h"
+#include "store.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct {
+    CacheCore *cache;
+    uint32_t *reference_count; /* must outlive the cache */
+} CachedSource;
+
+/* Open the cache configured in cfg over store's pool. */
+gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, GError **err);
+/* Save the cache's metadata and free it (FALSE if saving failed). */
+gboolean cached_source_close(CachedSource *cs, GError **err);
+
+#endif
