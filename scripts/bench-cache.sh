@@ -11,7 +11,7 @@ make -s -C "$TOP/build" tests/bench/bench_cache_sim
 BENCH="$TOP/build/tests/bench/bench_cache_sim"
 for policy in fifo lru lfu plc; do
     out=$("$BENCH" --policy "$policy" --containers 2000000 "$@")
-    rate=$(printf '%s\n' "$out" | awk '/accesses\/s/ { print $(NF-1) }')
+    rate=$(printf '%s\n' "$out" | awk '/accesses\/s/ { print $(NF-2) }')
     bytes=$(printf '%s\n' "$out" | awk '/^metadata/ { print $2 }')
     rss=$(printf '%s\n' "$out" | awk '/^peak RSS/ { print $3 }')
     awk -v p="$policy" -v r="$rate" -v b="$bytes" -v m="$rss" 'BEGIN {
