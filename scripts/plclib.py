@@ -304,7 +304,7 @@ class TraceSampler:
     Everything comes from one random.Random(seed): the first permutation,
     then the draws, then each new permutation at a shift, in that order."""
 
-    def __init__(self, n, dist="zipf", alpha=0.47, seed=1, shift_every=None):
+    def __init__(self, n, dist="zipf", alpha=0.47, seed=1, shift_every=None, keep_epochs=False):
         if n <= 0:
             raise ToolError("no requestable files")
         if dist not in ("zipf", "uniform"):
@@ -320,6 +320,7 @@ class TraceSampler:
         self.shifts = 0
         self.perm = list(range(n))
         self.rng.shuffle(self.perm)
+        self.epochs = [(0, list(self.perm))] if keep_epochs else None
         if dist == "zipf":
             w = zipf_weights(n, alpha)
             self.cum = []
@@ -340,6 +341,8 @@ class TraceSampler:
         if self.shift_every and self.drawn and self.drawn % self.shift_every == 0:
             self.rng.shuffle(self.perm)
             self.shifts += 1
+            if self.epochs is not None:
+                self.epochs.append((self.drawn, list(self.perm)))
         self.drawn += 1
         return self.perm[self.rank()]
 
@@ -350,10 +353,12 @@ def first_permutation(n, seed):
     return TraceSampler(n, "uniform", 0.0, seed).perm
 
 
-def generate_indices(files, dist, alpha, seed, requests=None, budget=None, shift_every=None):
+def generate_indices(files, dist, alpha, seed, requests=None, budget=None, shift_every=None,
+                     epochs=None):
     """Draw requests until `requests` have been drawn or the next one would
     take the bytes read past `budget` (whichever comes first).  Returns
-    (indices, total bytes, shifts)."""
+    (indices, total bytes, shifts).  A list passed as `epochs` receives
+    (first request, permutation) for every permutation used."""
     if requests is None and budget is None:
         raise UsageError("give --requests N or --bytes BUDGET")
     if requests is not None and requests < 0:
@@ -362,7 +367,7 @@ def generate_indices(files, dist, alpha, seed, requests=None, budget=None, shift
         raise UsageError("--bytes must not be negative")
     if budget is not None and requests is None and not any(s > 0 for _, s in files):
         raise ToolError("every requestable file is empty: a byte budget never runs out")
-    s = TraceSampler(len(files), dist, alpha, seed, shift_every)
+    s = TraceSampler(len(files), dist, alpha, seed, shift_every, keep_epochs=epochs is not None)
     out = []
     total = 0
     while requests is None or len(out) < requests:
@@ -372,6 +377,8 @@ def generate_indices(files, dist, alpha, seed, requests=None, budget=None, shift
             break
         out.append(i)
         total += size
+    if epochs is not None:
+        epochs.extend(e for e in s.epochs if e[0] < max(len(out), 1))
     return out, total, s.shifts
 
 
@@ -397,15 +404,18 @@ def write_trace(fp, job, files, indices, header):
 
 
 def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budget_text=None,
-               shift_every=None, config=None, params=(), listing=None):
+               shift_every=None, config=None, params=(), listing=None, want_ranks=False):
     """List the job's files, draw a trace.  Returns (bytes of the trace
-    file, info dict).  `listing` may pass a precomputed (files, skipped)."""
+    file, info dict).  `listing` may pass a precomputed (files, skipped).
+    With want_ranks, info["ranks"] holds the rank table (see rank_table)."""
     files, skipped = listing if listing is not None else list_job_files(destor, job, config, params)
     if not files:
         raise ToolError("job %s has no regular file a trace can name" % job)
     job_bytes = sum(s for _, s in files)
     budget = parse_budget(budget_text, job_bytes) if budget_text is not None else None
-    indices, total, shifts = generate_indices(files, dist, alpha, seed, requests, budget, shift_every)
+    epochs = [] if want_ranks else None
+    indices, total, shifts = generate_indices(files, dist, alpha, seed, requests, budget, shift_every,
+                                              epochs)
     info = {
         "job": job, "dist": dist, "alpha": alpha if dist == "zipf" else None, "seed": seed,
         "files": len(files), "skipped_files": skipped, "job_file_bytes": job_bytes,
@@ -428,7 +438,22 @@ def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budg
             ("bytes", "%d (%s)" % (total, format_bytes(total)))]
     buf = io.BytesIO()
     write_trace(buf, job, files, indices, trace_header(hdr))
+    if want_ranks:
+        info["ranks"] = rank_table(files, epochs, dist)
     return buf.getvalue(), info
+
+
+def rank_table(files, epochs, dist):
+    """Which file had which rank: one 'FIRST<TAB>RANK<TAB>SIZE<TAB>PATH' line
+    per file and permutation, FIRST being the 0-based index of the first
+    request drawn under that permutation (0, K, 2K, ... with shifts).  For
+    uniform the ranks are only an order: every rank is equally likely."""
+    out = [b"# rank table written by scripts/gen-trace (%s): FIRST_REQUEST<TAB>RANK<TAB>SIZE<TAB>PATH; "
+           b"rank 1 is the most popular\n" % dist.encode()]
+    for first, perm in epochs:
+        for r, i in enumerate(perm):
+            out.append(b"%d\t%d\t%d\t%s\n" % (first, r + 1, files[i][1], files[i][0]))
+    return b"".join(out)
 
 
 def read_trace(path):

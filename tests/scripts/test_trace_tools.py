@@ -1,0 +1,508 @@
+"""Tests of scripts/gen-trace, scripts/replay and scripts/experiment (issue 4).
+
+Why: the PLC-Cache reproduction is only as good as its workload and its
+bookkeeping.  These tests check that the Zipf generator follows the paper's
+equation (1) (chi-square on a large sample, and a check that the common
+mistake of using 1/i^alpha would be caught), that seeds reproduce traces
+byte for byte, that uniform is uniform, that byte budgets and working-set
+shifts do what they say, that replay's rows are exactly the counters destor
+printed for the same run, and that a small sweep runs end to end on a tiny
+dataset and leaves its CSV, plots and report.
+
+Environment: TOP_SRCDIR (source tree) and DESTOR_BIN (destor binary), as
+`make check` exports them; otherwise derived from this file's location and
+./build/destor.  Tests that need destor are skipped when it is missing.
+Run: /usr/bin/python3 -m unittest tests/scripts/test_trace_tools.py
+"""
+
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.dont_write_bytecode = True
+
+TOP = os.environ.get("TOP_SRCDIR") or os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+DESTOR = os.environ.get("DESTOR_BIN") or os.path.join(TOP, "build", "destor")
+SCRIPTS = os.path.join(TOP, "scripts")
+PYTHON = sys.executable or "/usr/bin/python3"
+
+sys.path.insert(0, SCRIPTS)
+import plclib  # noqa: E402
+
+
+def have_destor():
+    return os.path.isfile(DESTOR) and os.access(DESTOR, os.X_OK)
+
+
+def run(args, check=True, env=None, **kw):
+    p = subprocess.run([PYTHON] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, **kw)
+    if check and p.returncode != 0:
+        raise AssertionError("%s failed (%d): %s" % (" ".join(args), p.returncode,
+                                                     p.stderr.decode("utf-8", "replace")))
+    return p
+
+
+def wilson_hilferty_z(chi2, df):
+    """Normal deviate of a chi-square statistic (Wilson-Hilferty), so a
+    threshold like z < 4 (p < 3e-5) needs no tables."""
+    return ((chi2 / df) ** (1.0 / 3) - (1 - 2.0 / (9 * df))) / math.sqrt(2.0 / (9 * df))
+
+
+def chi_square(counts, probs):
+    n = sum(counts)
+    return sum((c - n * p) ** 2 / (n * p) for c, p in zip(counts, probs))
+
+
+FAKE_DESTOR = r'''#!/usr/bin/python3
+# A stand-in for destor's "list JOB --null": prints $FAKE_LISTING as is.
+import os, sys
+args = [a for a in sys.argv[1:]]
+if "list" in args:
+    with open(os.environ["FAKE_LISTING"], "rb") as f:
+        sys.stdout.buffer.write(f.read())
+    sys.exit(0)
+sys.stderr.write("fake destor: unsupported %r\n" % args)
+sys.exit(2)
+'''
+
+
+class GeneratorTests(unittest.TestCase):
+    """gen-trace against a fake destor whose listing we control."""
+
+    F = 100
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="trace-tools-gen-")
+        cls.fake = os.path.join(cls.tmp, "destor")
+        with open(cls.fake, "w") as f:
+            f.write(FAKE_DESTOR)
+        os.chmod(cls.fake, 0o755)
+        recs = [b"d\t0\tdir"]
+        cls.sizes = {}
+        for i in range(cls.F):
+            path = b"dir/file%03d.bin" % i
+            size = 1000 + 37 * i
+            cls.sizes[path] = size
+            recs.append(b"f\t%d\t%s" % (size, path))
+        recs += [b"l\t0\tdir/link", b"f\t5\tbad\nname", b"f\t6\tbad\rname", b"f\t7\ttab\tin name"]
+        cls.sizes[b"tab\tin name"] = 7
+        cls.listing = os.path.join(cls.tmp, "listing")
+        with open(cls.listing, "wb") as f:
+            f.write(b"\0".join(recs) + b"\0")
+        cls.env = dict(os.environ, FAKE_LISTING=cls.listing)
+        cls.nfiles = cls.F + 1  # plus the name holding a TAB
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def gen(self, *args, name="t.trace", ranks=False):
+        out = os.path.join(self.tmp, name)
+        cmd = [os.path.join(SCRIPTS, "gen-trace"), "--destor", self.fake, "--out", out] + list(args)
+        if ranks:
+            cmd += ["--ranks", out + ".ranks"]
+        p = run(cmd, env=self.env)
+        with open(out, "rb") as f:
+            data = f.read()
+        return data, p.stderr.decode("utf-8", "replace")
+
+    def requests(self, data):
+        out = []
+        for line in data.split(b"\n"):
+            if not line or line.startswith(b"#"):
+                continue
+            job, tab, path = line.partition(b"\t")
+            self.assertEqual(tab, b"\t")
+            out.append((int(job), path))
+        return out
+
+    def ranks(self, name="t.trace"):
+        """{first request: {path: rank}}"""
+        out = {}
+        with open(os.path.join(self.tmp, name + ".ranks"), "rb") as f:
+            for line in f:
+                if line.startswith(b"#"):
+                    continue
+                first, rank, size, path = line.rstrip(b"\n").split(b"\t", 3)
+                out.setdefault(int(first), {})[path] = int(rank)
+        return out
+
+    def test_equation_1(self):
+        """P(i) = (1/i^(1-alpha)) / sum_j 1/j^(1-alpha); alpha 1 is uniform."""
+        for n, alpha in ((10, 0.47), (1000, 0.2), (7, 0.0)):
+            p = plclib.zipf_probabilities(n, alpha)
+            norm = sum(1 / j ** (1 - alpha) for j in range(1, n + 1))
+            for i in (1, 2, n):
+                self.assertAlmostEqual(p[i - 1], (1 / i ** (1 - alpha)) / norm, places=12)
+            self.assertAlmostEqual(sum(p), 1.0, places=12)
+        self.assertTrue(all(abs(x - 0.2) < 1e-12 for x in plclib.zipf_probabilities(5, 1.0)))
+        with self.assertRaises(plclib.UsageError):
+            plclib.zipf_weights(5, 1.5)
+
+    def test_zipf_frequencies_chi_square(self):
+        """200,000 draws over 101 files: the counts by rank fit equation (1)
+        (chi-square), and do not fit the 1/i^alpha misreading."""
+        n = 200000
+        data, err = self.gen("--requests", str(n), "--seed", "7", "--alpha", "0.47", ranks=True)
+        reqs = self.requests(data)
+        self.assertEqual(len(reqs), n)
+        self.assertTrue(all(j == 0 for j, _ in reqs))
+        rank = self.ranks()[0]
+        self.assertEqual(len(rank), self.nfiles)
+        counts = [0] * self.nfiles
+        for _, p in reqs:
+            counts[rank[p] - 1] += 1
+        probs = plclib.zipf_probabilities(self.nfiles, 0.47)
+        z = wilson_hilferty_z(chi_square(counts, probs), self.nfiles - 1)
+        self.assertLess(z, 4.0, "counts do not fit equation (1): z = %.2f" % z)
+        wrong = [1 / i ** 0.47 for i in range(1, self.nfiles + 1)]
+        wrong = [w / sum(wrong) for w in wrong]
+        self.assertGreater(wilson_hilferty_z(chi_square(counts, wrong), self.nfiles - 1), 20)
+        # ranked-frequency check, independent of the rank table: the sorted
+        # counts of the head follow the sorted probabilities within 3%
+        top = sorted(counts, reverse=True)[:5]
+        for c, p in zip(top, probs[:5]):
+            self.assertLess(abs(c / n - p) / p, 0.03)
+        # the permutation is not the identity (rank 1 is not simply the first path)
+        order = sorted(rank, key=rank.get)
+        self.assertNotEqual(order, sorted(order))
+
+    def test_alpha_extremes(self):
+        """alpha 0 is the classic 1/i Zipf; alpha 1 is uniform."""
+        n = 60000
+        for alpha in ("0", "1"):
+            data, _ = self.gen("--requests", str(n), "--seed", "3", "--alpha", alpha, ranks=True,
+                               name="a%s.trace" % alpha)
+            rank = self.ranks("a%s.trace" % alpha)[0]
+            counts = [0] * self.nfiles
+            for _, p in self.requests(data):
+                counts[rank[p] - 1] += 1
+            probs = plclib.zipf_probabilities(self.nfiles, float(alpha))
+            self.assertLess(wilson_hilferty_z(chi_square(counts, probs), self.nfiles - 1), 4.0)
+
+    def test_seed_reproduces_trace(self):
+        a, _ = self.gen("--requests", "5000", "--seed", "11", name="s1.trace")
+        b, _ = self.gen("--requests", "5000", "--seed", "11", name="s2.trace")
+        c, _ = self.gen("--requests", "5000", "--seed", "12", name="s3.trace")
+        self.assertEqual(a, b)
+        self.assertNotEqual(self.requests(a), self.requests(c))
+        # the library gives the same draws as the command line
+        with open(self.listing, "rb") as f:
+            files, _ = plclib.parse_listing(f.read())
+        idx, _, _ = plclib.generate_indices(files, "zipf", 0.47, 11, requests=5000)
+        self.assertEqual([files[i][0] for i in idx], [p for _, p in self.requests(a)])
+
+    def test_uniform(self):
+        n = 100000
+        data, _ = self.gen("--dist", "uniform", "--requests", str(n), "--seed", "5", name="u.trace")
+        counts = {}
+        for _, p in self.requests(data):
+            counts[p] = counts.get(p, 0) + 1
+        self.assertEqual(len(counts), self.nfiles)
+        c = list(counts.values())
+        z = wilson_hilferty_z(chi_square(c, [1.0 / self.nfiles] * self.nfiles), self.nfiles - 1)
+        self.assertLess(z, 4.0)
+        self.assertIn(b"# distribution: uniform", data)
+
+    def test_skips_and_header(self):
+        data, err = self.gen("--requests", "3000", "--seed", "1", "--job", "3", name="h.trace")
+        self.assertIn("skipped 2 file(s)", err)
+        reqs = self.requests(data)
+        self.assertTrue(all(j == 3 for j, _ in reqs))
+        paths = set(p for _, p in reqs)
+        self.assertTrue(paths <= set(self.sizes), "only regular files, no newline/CR paths")
+        self.assertNotIn(b"dir", paths)
+        self.assertNotIn(b"dir/link", paths)
+        head = [l for l in data.split(b"\n") if l.startswith(b"#")]
+        text = b"\n".join(head).decode()
+        for want in ("# job: 3", "# alpha: 0.47", "# seed: 1", "# files (F): 101 regular files",
+                     "# requests: 3000", "# skipped: 2 files"):
+            self.assertIn(want, text)
+
+    def test_bytes_budget(self):
+        budget = 2000000
+        data, _ = self.gen("--bytes", str(budget), "--seed", "9", name="b.trace")
+        total = sum(self.sizes[p] for _, p in self.requests(data))
+        self.assertLessEqual(total, budget)
+        self.assertGreater(total, budget - max(self.sizes.values()))
+        self.assertIn(b"# bytes: %d " % total, data)
+        # a multiple of the job's file bytes
+        job = sum(self.sizes.values())
+        data, _ = self.gen("--bytes", "2.6x", "--seed", "9", name="b2.trace")
+        total = sum(self.sizes[p] for _, p in self.requests(data))
+        self.assertLessEqual(total, int(2.6 * job))
+        self.assertGreater(total, int(2.6 * job) - max(self.sizes.values()))
+        # with --requests too, whichever comes first
+        data, _ = self.gen("--bytes", "1G", "--requests", "50", name="b3.trace")
+        self.assertEqual(len(self.requests(data)), 50)
+        data, _ = self.gen("--bytes", "10000", "--requests", "5000", name="b4.trace")
+        self.assertLess(len(self.requests(data)), 20)
+
+    def test_working_set_shift(self):
+        """Every K requests a new permutation: each window fits equation (1)
+        under its own rank table, and the most popular file moves."""
+        k, windows = 40000, 3
+        data, _ = self.gen("--requests", str(k * windows), "--seed", "4", "--shift-every", str(k),
+                           ranks=True, name="w.trace")
+        reqs = self.requests(data)
+        tables = self.ranks("w.trace")
+        self.assertEqual(sorted(tables), [0, k, 2 * k])
+        probs = plclib.zipf_probabilities(self.nfiles, 0.47)
+        tops = []
+        for w in range(windows):
+            rank = tables[w * k]
+            counts = [0] * self.nfiles
+            for _, p in reqs[w * k:(w + 1) * k]:
+                counts[rank[p] - 1] += 1
+            self.assertLess(wilson_hilferty_z(chi_square(counts, probs), self.nfiles - 1), 4.0)
+            tops.append(max(set(p for _, p in reqs[w * k:(w + 1) * k]),
+                            key=lambda p: sum(1 for _, q in reqs[w * k:(w + 1) * k] if q == p)))
+            self.assertEqual(tops[-1], min(rank, key=rank.get))
+        self.assertEqual(len(set(tops)), windows, "the popular file should move at every shift")
+        self.assertIn(b"2 shifts", data)
+        # without a shift the first window is the same draw sequence
+        plain, _ = self.gen("--requests", str(k), "--seed", "4", name="w0.trace")
+        self.assertEqual(self.requests(plain), reqs[:k])
+
+    def test_usage_errors(self):
+        p = run([os.path.join(SCRIPTS, "gen-trace"), "--destor", self.fake, "--alpha", "0.5"],
+                check=False, env=self.env)
+        self.assertEqual(p.returncode, 2)
+        p = run([os.path.join(SCRIPTS, "gen-trace"), "--destor", self.fake, "--alpha", "1.2",
+                 "--requests", "5"], check=False, env=self.env)
+        self.assertEqual(p.returncode, 2)
+        p = run([os.path.join(SCRIPTS, "gen-trace"), "--destor", os.path.join(self.tmp, "nope"),
+                 "--requests", "5"], check=False, env=self.env)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("not found", p.stderr.decode())
+
+    def test_progress_bar(self):
+        bar = plclib.Progress(10, "x", enabled=True, stream=_Sink())
+        bar.update(5)
+        bar.close()
+        self.assertIn("ETA", bar.stream.text)
+        self.assertIn("50.0%", bar.stream.text)
+        quiet = plclib.Progress(10, "x", stream=_Sink())  # not a terminal: nothing drawn
+        quiet.update(5)
+        quiet.close()
+        self.assertEqual(quiet.stream.text, "")
+
+
+class _Sink:
+    def __init__(self):
+        self.text = ""
+
+    def write(self, s):
+        self.text += s
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+
+@unittest.skipUnless(have_destor(), "destor binary %s not built" % DESTOR)
+class StoreTests(unittest.TestCase):
+    """replay and experiment on a real store built from the tiny dataset."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="trace-tools-store-")
+        cls.data = os.path.join(cls.tmp, "data")
+        run([os.path.join(SCRIPTS, "gen-dataset"), "--out", cls.data, "--preset", "tiny", "--odd-names"])
+        cls.config = os.path.join(cls.tmp, "destor.config")
+        with open(cls.config, "w") as f:
+            f.write('working-directory "%s"\ncontainer-size 128K\n' % os.path.join(cls.tmp, "working"))
+        for v in sorted(os.listdir(cls.data)):
+            subprocess.run([DESTOR, "-c", cls.config, "backup", os.path.join(cls.data, v)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        cls.trace = os.path.join(cls.tmp, "z.trace")
+        p = run([os.path.join(SCRIPTS, "gen-trace"), "--destor", DESTOR, "--config", cls.config,
+                 "--requests", "600", "--seed", "2", "--out", cls.trace])
+        cls.gen_err = p.stderr.decode()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def destor_json(self, *params, simulate=True):
+        cmd = [DESTOR, "-c", self.config]
+        for p in params:
+            cmd += ["-p", p]
+        cmd += ["read-file", "--trace", self.trace, "--json"] + (["--simulate"] if simulate else [])
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        return json.loads(p.stdout)
+
+    def test_trace_is_accepted_by_destor(self):
+        self.assertIn("skipped 1 file(s)", self.gen_err)  # the newline name of --odd-names
+        s = self.destor_json()
+        self.assertEqual(s["requests"], 600)
+        self.assertIsNone(s["cache"])
+
+    def replay(self, prefix, *extra):
+        out = os.path.join(self.tmp, prefix)
+        run([os.path.join(SCRIPTS, "replay"), self.trace, "--destor", DESTOR, "--config", self.config,
+             "--out-prefix", out, "-q"] + list(extra))
+        with open(out + ".json") as f:
+            doc = json.load(f)
+        with open(out + ".csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+        with open(out + ".md") as f:
+            md = f.read()
+        return doc, rows, md
+
+    COUNTERS = ["hits", "misses", "hit_ratio", "admissions", "evictions", "ssd_containers_written",
+                "ssd_bytes_written", "ssd_bytes_read", "store_bytes_read", "capacity_containers",
+                "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison",
+                "qa_share", "qb_share", "qc_share", "qd_share", "qa_bytes", "qb_bytes", "qc_bytes",
+                "qd_bytes", "model_elapsed_s"]
+
+    def check_row(self, row, summary):
+        self.assertEqual(row["requests"], summary["requests"])
+        self.assertEqual(row["bytes_read"], summary["bytes"])
+        self.assertEqual(row["container_accesses"], summary["container_accesses"])
+        lat = summary["latency_usec"]
+        self.assertAlmostEqual(row["latency_measured_ms_mean"], lat["mean"] / 1e3, places=9)
+        self.assertAlmostEqual(row["latency_measured_ms_p95"], lat["p95"] / 1e3, places=9)
+        self.assertAlmostEqual(row["latency_measured_ms_p99"], lat["p99"] / 1e3, places=9)
+        c = summary["cache"]
+        if c is None:
+            self.assertEqual(row["policy"], "none")
+            self.assertEqual(row["ssd_bytes_written"], 0)
+            return
+        self.assertEqual(row["policy"], c["policy"])
+        for k in self.COUNTERS:
+            self.assertEqual(row[k], c[k], k)
+        self.assertEqual(row["latency_model_ms_mean"], c["request_latency_model_ms_mean"])
+        self.assertEqual(row["ssd_lifetime_model_days"], c["ssd_lifetime_model_days"])
+
+    def test_replay_rows_match_destor(self):
+        pols = ["none", "fifo", "lru", "lfu", "plc"]
+        doc, csv_rows, md = self.replay("sim", "--policies", ",".join(pols), "--cache-size", "25%")
+        self.assertEqual([r["policy"] for r in doc["rows"]], pols)
+        self.assertEqual(len(doc["destor_summaries"]), len(pols))
+        for row, summary, crow in zip(doc["rows"], doc["destor_summaries"], csv_rows):
+            # the row is destor's summary of that very run ...
+            self.check_row(row, summary)
+            self.assertEqual(row["mode"], "simulate")
+            # ... the CSV says the same ...
+            self.assertEqual(crow["policy"], row["policy"])
+            self.assertEqual(int(crow["ssd_bytes_written"]), row["ssd_bytes_written"])
+            self.assertEqual(int(crow["hits"]), row["hits"])
+            if row["policy"] != "none":
+                self.assertAlmostEqual(float(crow["hit_ratio"]), row["hit_ratio"], places=9)
+            # ... and an independent destor run with the same settings
+            # prints the same counters (simulation is deterministic)
+            again = self.destor_json("ssd-cache-policy %s" % row["policy"], "ssd-cache-size 25%")
+            self.assertEqual(again["container_accesses"], row["container_accesses"])
+            if again["cache"] is not None:
+                for k in self.COUNTERS:
+                    self.assertEqual(again["cache"][k], row[k], k)
+        none = doc["rows"][0]
+        hdd = plclib.hdd_service_s(131072, {})
+        self.assertAlmostEqual(none["latency_model_ms_mean"],
+                               1e3 * none["container_accesses"] * hdd / none["requests"], places=9)
+        for label in ("HDD only", "FIFO", "LRU", "LFU", "PLC-Cache"):
+            self.assertIn("| %s |" % label, md)
+
+    def test_replay_extra_params(self):
+        doc, _, _ = self.replay("f14", "--policies", "plc", "-p", "plc-filter-threshold 14")
+        d4, _, _ = self.replay("f4", "--policies", "plc")
+        self.assertGreaterEqual(doc["rows"][0]["refused_popularity_filter"],
+                                d4["rows"][0]["refused_popularity_filter"])
+        self.assertEqual(doc["rows"][0]["params"], "plc-filter-threshold 14")
+        again = self.destor_json("ssd-cache-policy plc", "ssd-cache-size 20%", "plc-filter-threshold 14")
+        self.assertEqual(again["cache"]["ssd_bytes_written"], doc["rows"][0]["ssd_bytes_written"])
+
+    def test_replay_real_mode(self):
+        """Real mode: same counters as simulation, and the cache directory is
+        emptied before each run (a second replay gives the same numbers)."""
+        cache = os.path.join(self.tmp, "cache")
+        sim, _, _ = self.replay("r-sim", "--policies", "lru,plc")
+        r1, _, _ = self.replay("r1", "--policies", "lru,plc", "--real", "--cache-dir", cache)
+        r2, _, _ = self.replay("r2", "--policies", "lru,plc", "--real", "--cache-dir", cache)
+        for a, b, s in zip(r1["rows"], r2["rows"], sim["rows"]):
+            self.assertEqual(a["mode"], "real")
+            for k in self.COUNTERS:
+                self.assertEqual(a[k], b[k], k)
+                self.assertEqual(a[k], s[k], k)
+        self.assertTrue(os.path.exists(os.path.join(cache, plclib.CACHE_DIR_MARKER)))
+        foreign = os.path.join(self.tmp, "foreign")
+        os.makedirs(foreign)
+        with open(os.path.join(foreign, "keep.txt"), "w") as f:
+            f.write("not ours\n")
+        p = run([os.path.join(SCRIPTS, "replay"), self.trace, "--destor", DESTOR, "--config", self.config,
+                 "--out-prefix", os.path.join(self.tmp, "rf"), "--real", "--cache-dir", foreign,
+                 "--policies", "lru"], check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("refusing to empty", p.stderr.decode())
+        self.assertTrue(os.path.exists(os.path.join(foreign, "keep.txt")))
+
+    def test_replay_progress_bar(self):
+        out = os.path.join(self.tmp, "prog")
+        p = run([os.path.join(SCRIPTS, "replay"), self.trace, "--destor", DESTOR, "--config", self.config,
+                 "--out-prefix", out, "--policies", "lru,plc", "--progress", "-q"])
+        err = p.stderr.decode()
+        self.assertIn("ETA", err)
+        self.assertIn("100.0%", err)
+        with open(out + ".json") as f:
+            doc = json.load(f)
+        self.check_row(doc["rows"][1], doc["destor_summaries"][1])
+        p = run([os.path.join(SCRIPTS, "replay"), self.trace, "--destor", DESTOR, "--config", self.config,
+                 "--out-prefix", out, "--policies", "lru", "-q"])
+        self.assertNotIn("ETA", p.stderr.decode(), "no bar when stderr is not a terminal")
+
+    def check_experiment(self, name, nrows, figs):
+        out = os.path.join(self.tmp, "exp-" + name)
+        p = run([os.path.join(SCRIPTS, "experiment"), name, "--quick", "--dataset", self.data,
+                 "--destor", DESTOR, "--out", out])
+        with open(os.path.join(out, name + ".csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), nrows)
+        for fig in figs:
+            with open(os.path.join(out, fig), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", fig)
+        with open(os.path.join(out, "REPORT.md")) as f:
+            report = f.read()
+        self.assertIn("## Headline numbers", report)
+        for fig in figs:
+            self.assertIn("(%s)" % fig, report)
+        with open(os.path.join(out, name + ".json")) as f:
+            doc = json.load(f)
+        for row, summary in zip(doc["rows"], doc["destor_summaries"]):
+            self.check_row(row, summary)
+        return rows, report, p.stdout.decode()
+
+    def test_experiment_overall_quick(self):
+        rows, report, out = self.check_experiment(
+            "overall", 7, ["fig-latency.png", "fig-ssd-written.png", "fig-hit-ratio.png",
+                           "fig-quadrants.png"])
+        self.assertEqual([r["policy"] for r in rows], ["none", "fifo", "lru", "lfu", "plc", "lru", "plc"])
+        self.assertIn("Bar (issue 4) on this run", report)
+        self.assertIn("SSD bytes written", out)
+
+    def test_experiment_cache_size_sweep_quick(self):
+        rows, report, _ = self.check_experiment(
+            "cache-size", 6, ["fig-latency.png", "fig-ssd-written.png", "fig-hit-ratio.png"])
+        self.assertEqual(sorted(set(float(r["x"]) for r in rows)), [10.0, 20.0, 40.0])
+        self.assertEqual([r["cache_size"] for r in rows if r["policy"] == "lru"], ["10%", "20%", "40%"])
+        self.assertIn("less to the SSD than LRU", report)
+
+    def test_experiment_container_size_quick(self):
+        rows, _, _ = self.check_experiment(
+            "container-size", 6, ["fig-latency.png", "fig-ssd-written.png", "fig-hit-ratio.png"])
+        self.assertEqual(sorted(set(int(r["container_size"]) for r in rows)), [131072, 262144, 524288])
+
+
+if __name__ == "__main__":
+    unittest.main()
