@@ -1,37 +1,47 @@
 #!/bin/sh
-# test.sh: set up, build, and run every test (make check). Ends with one line
-# "N passed, N failed": CUnit test cases plus one per test script.
+# test.sh: set up, build, and run every test (make check) twice: a plain
+# build in ./build, then a build with AddressSanitizer and UBSan in
+# ./build-sanitizers (any finding fails a test). Ends with one line
+# "N passed, N failed": CUnit test cases plus one per test script, both runs.
 set -eu
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-cd build
-status=0
-make -j2 check || status=$?
-trs=$(find . -name '*.trs')
-for t in $trs; do
-    if grep -q -E '^:test-result: (FAIL|ERROR)' "$t"; then
-        echo "---- ${t%.trs}.log"
-        tail -n 80 "${t%.trs}.log"
-    fi
-done
 passed=0
 failed=0
-for t in $trs; do
-    log="${t%.trs}.log"
-    # A CUnit program reports its cases: "tests  TOTAL  RAN  PASSED  FAILED  INACTIVE".
-    cunit=$(awk '$1 == "tests" && NF == 6 { print $4, $5 }' "$log" | tail -n 1)
-    if [ -n "$cunit" ]; then
-        passed=$((passed + ${cunit% *}))
-        failed=$((failed + ${cunit#* }))
-        if grep -q -E '^:test-result: (FAIL|ERROR)' "$t" && [ "${cunit#* }" -eq 0 ]; then
+
+# run_suite DIR: make check in DIR, add its results to the totals.
+run_suite() {
+    status=0
+    make -C "$1" -j2 check || status=$?
+    trs=$(find "$1" -name '*.trs')
+    for t in $trs; do
+        log="${t%.trs}.log"
+        if grep -q -E '^:test-result: (FAIL|ERROR)' "$t"; then
+            echo "---- $log"
+            tail -n 80 "$log"
+        fi
+        # A CUnit program reports its cases: "tests  TOTAL  RAN  PASSED  FAILED  INACTIVE".
+        cunit=$(awk '$1 == "tests" && NF == 6 { print $4, $5 }' "$log" | tail -n 1)
+        if [ -n "$cunit" ]; then
+            passed=$((passed + ${cunit% *}))
+            failed=$((failed + ${cunit#* }))
+            if grep -q -E '^:test-result: (FAIL|ERROR)' "$t" && [ "${cunit#* }" -eq 0 ]; then
+                failed=$((failed + 1))
+            fi
+        elif grep -q '^:test-result: PASS' "$t"; then
+            passed=$((passed + 1))
+        elif grep -q -E '^:test-result: (FAIL|ERROR|XPASS)' "$t"; then
             failed=$((failed + 1))
         fi
-    elif grep -q '^:test-result: PASS' "$t"; then
-        passed=$((passed + 1))
-    elif grep -q -E '^:test-result: (FAIL|ERROR|XPASS)' "$t"; then
-        failed=$((failed + 1))
-    fi
-done
-[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+    done
+    [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=$((failed + 1))
+}
+
+run_suite build
+mkdir -p build-sanitizers
+if [ ! -f build-sanitizers/Makefile ]; then
+    (cd build-sanitizers && ../configure -q --enable-sanitizers)
+fi
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 run_suite build-sanitizers
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

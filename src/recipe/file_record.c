@@ -64,7 +64,8 @@ void file_record_encode(const FileRecord *r, GByteArray *out)
     uint8_t *q = p + RECORD_HEADER_SIZE;
     memcpy(q, r->path->data, r->path->len);
     q += r->path->len;
-    memcpy(q, r->link->data, r->link->len);
+    if (r->link->len > 0) /* an empty GByteArray has no data pointer */
+        memcpy(q, r->link->data, r->link->len);
     q += r->link->len;
     for (guint i = 0; i < r->chunks->len; i++, q += CHUNK_REF_SIZE) {
         const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
