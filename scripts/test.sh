@@ -42,6 +42,7 @@ mkdir -p build-sanitizers
 if [ ! -f build-sanitizers/Makefile ]; then
     (cd build-sanitizers && ../configure -q --enable-sanitizers)
 fi
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 run_suite build-sanitizers
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+run_suite build-sanitizers
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
