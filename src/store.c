@@ -2,12 +2,12 @@
 #include "store.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/lock_file.h"
 #include "util/le.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -85,21 +85,11 @@ Store *store_open_read(const Config *cfg, GError **err)
 static gboolean take_lock(Store *s, GError **err)
 {
     char *path = g_build_filename(s->dir, "LOCK", NULL);
-    gboolean ok = FALSE;
-    s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (s->lock_fd < 0) {
-        destor_set_errno(err, errno, "open lock file %s", path);
-    } else if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-        if (errno == EWOULDBLOCK)
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
-                        "another backup is running in %s (%s is locked)", s->dir, path);
-        else
-            destor_set_errno(err, errno, "lock %s", path);
-    } else {
-        ok = TRUE;
-    }
+    char *busy = g_strdup_printf("another backup is running in %s (%s is locked)", s->dir, path);
+    s->lock_fd = lock_file_take(path, busy, err);
+    g_free(busy);
     g_free(path);
-    return ok;
+    return s->lock_fd >= 0;
 }
 
 Store *store_open_write(const Config *cfg, GError **err)

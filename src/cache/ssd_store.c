@@ -1,6 +1,7 @@
 /* ssd_store.c: slot file I/O and the cache directory lock. */
 #include "cache/ssd_store.h"
 #include "util/error.h"
+#include "util/lock_file.h"
 #include "util/fileio.h"
 
 #include <errno.h>
@@ -30,21 +31,11 @@ const char *ssd_store_dir(const SsdStore *s)
 static gboolean take_lock(SsdStore *s, GError **err)
 {
     char *path = g_build_filename(s->dir, SSD_STORE_LOCK_FILE, NULL);
-    gboolean ok = FALSE;
-    s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (s->lock_fd < 0) {
-        destor_set_errno(err, errno, "open %s", path);
-    } else if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-        if (errno == EWOULDBLOCK)
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
-                        "SSD cache directory %s is in use by another process", s->dir);
-        else
-            destor_set_errno(err, errno, "lock %s", path);
-    } else {
-        ok = TRUE;
-    }
+    char *busy = g_strdup_printf("SSD cache directory %s is in use by another process", s->dir);
+    s->lock_fd = lock_file_take(path, busy, err);
+    g_free(busy);
     g_free(path);
-    return ok;
+    return s->lock_fd >= 0;
 }
 
 SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capacity,

@@ -1,0 +1,26 @@
+/* lock_file.c: flock-based exclusive locks. */
+#include "util/lock_file.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+int lock_file_take(const char *path, const char *busy, GError **err)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        destor_set_errno(err, errno, "open lock file %s", path);
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            g_set_error_literal(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED, busy);
+        else
+            destor_set_errno(err, errno, "lock %s", path);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
