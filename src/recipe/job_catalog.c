@@ -57,26 +57,16 @@ gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError 
     return ok;
 }
 
-gboolean job_manifest_load(const char *workdir, uint32_t job_id, JobManifest *m, GError **err)
+gboolean job_manifest_decode(const uint8_t *p, size_t len, uint32_t job_id, const char *path,
+                             JobManifest *m, GError **err)
 {
-    char *dir = job_dir_path(workdir, job_id);
-    char *path = g_build_filename(dir, JOB_MANIFEST_FILE, NULL);
-    uint8_t *p = NULL;
-    size_t len = 0;
-    gboolean ok = FALSE;
     memset(m, 0, sizeof *m);
-    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "job %u does not exist in %s", job_id, workdir);
-        goto out;
-    }
-    if (!file_read_whole(path, &p, &len, err))
-        goto out;
     if (len < MANIFEST_FIXED_SIZE + 8 || memcmp(p, MANIFEST_MAGIC, 8) != 0 ||
         le32_get(p + 8) != MANIFEST_VERSION ||
         le32_get(p + MANIFEST_FIXED_SIZE) != len - MANIFEST_FIXED_SIZE - 8 ||
         le32_get(p + len - 4) != (uint32_t)crc32_z(0, p, len - 4) || le32_get(p + 12) != job_id) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "manifest of job %u (%s) is damaged", job_id, path);
-        goto out;
+        return FALSE;
     }
     m->job_id = job_id;
     m->created_unix = (int64_t)le64_get(p + 16);
@@ -93,7 +83,24 @@ gboolean job_manifest_load(const char *workdir, uint32_t job_id, JobManifest *m,
     m->job_meta_size = le64_get(p + 96);
     m->container_size = le32_get(p + 104);
     m->source_root = g_strndup((const char *)p + MANIFEST_FIXED_SIZE + 4, len - MANIFEST_FIXED_SIZE - 8);
-    ok = TRUE;
+    return TRUE;
+}
+
+gboolean job_manifest_load(const char *workdir, uint32_t job_id, JobManifest *m, GError **err)
+{
+    char *dir = job_dir_path(workdir, job_id);
+    char *path = g_build_filename(dir, JOB_MANIFEST_FILE, NULL);
+    uint8_t *p = NULL;
+    size_t len = 0;
+    gboolean ok = FALSE;
+    memset(m, 0, sizeof *m);
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "job %u does not exist in %s", job_id, workdir);
+        goto out;
+    }
+    if (!file_read_whole(path, &p, &len, err))
+        goto out;
+    ok = job_manifest_decode(p, len, job_id, path, m, err);
 out:
     g_free(p);
     g_free(path);
@@ -203,6 +210,24 @@ gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, 
     return ok;
 }
 
+gboolean refcount_decode(const uint8_t *p, size_t len, const char *path, uint32_t **counts, uint32_t *n,
+                         GError **err)
+{
+    *counts = NULL;
+    *n = 0;
+    if (len < REFCOUNT_HEADER || memcmp(p, REFCOUNT_MAGIC, 8) != 0 ||
+        (size_t)le32_get(p + 8) * 4 + REFCOUNT_HEADER != len ||
+        le32_get(p + 12) != (uint32_t)crc32_z(0, p + REFCOUNT_HEADER, len - REFCOUNT_HEADER)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "reference counts %s are damaged", path);
+        return FALSE;
+    }
+    *n = le32_get(p + 8);
+    *counts = g_new(uint32_t, *n ? *n : 1);
+    for (uint32_t i = 0; i < *n; i++)
+        (*counts)[i] = le32_get(p + REFCOUNT_HEADER + (size_t)i * 4);
+    return TRUE;
+}
+
 gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t *n, GError **err)
 {
     *counts = NULL;
@@ -219,19 +244,7 @@ gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t 
     g_array_unref(ids);
     uint8_t *p = NULL;
     size_t len = 0;
-    gboolean ok = file_read_whole(path, &p, &len, err);
-    if (ok && (len < REFCOUNT_HEADER || memcmp(p, REFCOUNT_MAGIC, 8) != 0 ||
-               (size_t)le32_get(p + 8) * 4 + REFCOUNT_HEADER != len ||
-               le32_get(p + 12) != (uint32_t)crc32_z(0, p + REFCOUNT_HEADER, len - REFCOUNT_HEADER))) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "reference counts %s are damaged", path);
-        ok = FALSE;
-    }
-    if (ok) {
-        *n = le32_get(p + 8);
-        *counts = g_new(uint32_t, *n ? *n : 1);
-        for (uint32_t i = 0; i < *n; i++)
-            (*counts)[i] = le32_get(p + REFCOUNT_HEADER + (size_t)i * 4);
-    }
+    gboolean ok = file_read_whole(path, &p, &len, err) && refcount_decode(p, len, path, counts, n, err);
     g_free(p);
     g_free(path);
     g_free(dir);

@@ -9,6 +9,7 @@
 #define DESTOR_JOB_CATALOG_H
 
 #include <glib.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MANIFEST_MAGIC "DPLCMAN1"
@@ -41,6 +42,10 @@ char *job_dir_path(const char *workdir, uint32_t job_id);
 gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError **err);
 /* Load job `job_id`'s manifest; a missing job is a USAGE error. */
 gboolean job_manifest_load(const char *workdir, uint32_t job_id, JobManifest *m, GError **err);
+/* The checks and decoding of job_manifest_load() on a manifest's bytes;
+ * `path` names the file in the INTEGRITY error. *m is zeroed first. */
+gboolean job_manifest_decode(const uint8_t *buf, size_t len, uint32_t job_id, const char *path,
+                             JobManifest *m, GError **err);
 
 /* Ids of committed jobs, ascending. */
 GArray *job_catalog_list(const char *workdir, GError **err);
@@ -53,5 +58,9 @@ gboolean job_catalog_create_job(const char *workdir, uint32_t *job_id, char **jo
 gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, GError **err);
 /* Counts as of the newest committed job; n = 0 when there is none. */
 gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t *n, GError **err);
+/* The checks and decoding of a refcount file's bytes; `path` names it in
+ * the INTEGRITY error. On success *counts (g_free) holds *n counts. */
+gboolean refcount_decode(const uint8_t *buf, size_t len, const char *path, uint32_t **counts, uint32_t *n,
+                         GError **err);
 
 #endif
