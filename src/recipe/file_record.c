@@ -103,7 +103,9 @@ FileRecord *file_record_decode(const uint8_t *buf, size_t len, const char *where
     uint64_t nchunks = le64_get(buf + R_CHUNKS);
     if (type < ENTRY_FILE || type > ENTRY_SYMLINK)
         return bad(err, where, "unknown entry type");
-    if (path_len == 0 || RECORD_HEADER_SIZE + path_len + link_len + nchunks * CHUNK_REF_SIZE + 4 != len)
+    /* nchunks is bounded first: a huge count would wrap the sum below. */
+    if (path_len == 0 || nchunks > len / CHUNK_REF_SIZE ||
+        RECORD_HEADER_SIZE + path_len + link_len + nchunks * CHUNK_REF_SIZE + 4 != len)
         return bad(err, where, "field lengths do not add up");
     FileRecord *r = file_record_new((EntryType)type, (const char *)buf + RECORD_HEADER_SIZE, path_len);
     r->mode = le32_get(buf + R_MODE);
