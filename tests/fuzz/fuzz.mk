@@ -1,1 +1,34 @@
 # tests/fuzz: fuzz targets of the parsers and their regression runs.
+#
+# Each tests/fuzz/fuzz_TARGET.c defines LLVMFuzzerTestOneInput(). Here they
+# are linked with standalone_main.c into plain programs, and run-corpus.sh
+# replays tests/fuzz/corpus/TARGET/ and tests/fuzz/regressions/TARGET/ (the
+# crashes scripts/fuzz.sh found) through them. scripts/fuzz.sh builds the
+# same sources as libFuzzer binaries under clang with ASan and UBSan.
+FUZZ_TARGETS = config file_record job_meta container manifest refcount trace_line cache_meta
+FUZZ_BINS = tests/fuzz/fuzz_config tests/fuzz/fuzz_file_record tests/fuzz/fuzz_job_meta \
+	tests/fuzz/fuzz_container tests/fuzz/fuzz_manifest tests/fuzz/fuzz_refcount \
+	tests/fuzz/fuzz_trace_line tests/fuzz/fuzz_cache_meta
+FUZZ_COMMON = tests/fuzz/standalone_main.c tests/fuzz/fuzz_util.h
+
+check_PROGRAMS += $(FUZZ_BINS)
+TESTS += tests/fuzz/run-corpus.sh
+EXTRA_DIST += tests/fuzz/run-corpus.sh tests/fuzz/make-corpus.sh tests/fuzz/corpus tests/fuzz/regressions \
+	scripts/fuzz.sh
+
+tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_config_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_file_record_SOURCES = tests/fuzz/fuzz_file_record.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_file_record_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_job_meta_SOURCES = tests/fuzz/fuzz_job_meta.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_job_meta_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_container_SOURCES = tests/fuzz/fuzz_container.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_container_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_manifest_SOURCES = tests/fuzz/fuzz_manifest.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_manifest_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_refcount_SOURCES = tests/fuzz/fuzz_refcount.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_refcount_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_trace_line_SOURCES = tests/fuzz/fuzz_trace_line.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_trace_line_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_cache_meta_SOURCES = tests/fuzz/fuzz_cache_meta.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_cache_meta_LDADD = $(DESTOR_LIBS)

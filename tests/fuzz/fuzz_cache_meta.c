@@ -1,0 +1,194 @@
+/* fuzz_cache_meta.c: the SSD cache's cache.meta, cache_meta_load(), and
+ * (mode bit 2) what a real-mode cache does with it on open.
+ *
+ * Input: a mode byte, then the file. Mode bits, applied before loading:
+ *   0  recompute the trailing CRC;
+ *   1  write into n_counts (offset 32) the count that makes the sizes add up
+ *      for the n_entries given, when one does;
+ *   2  deep (when the file's container size is the harness's 4096, see
+ *      bit 3): open a real-mode cache (4 KiB containers, 16 of them, capacity
+ *      from the file clamped to 1..8, the file's policy when it names one)
+ *      on a scratch directory holding this cache.meta and a slot file of
+ *      known bytes, make 32 accesses, close it;
+ *   3  write the harness's container size (4096) at offset 16;
+ *   4  write into each entry's check the true check of its container's
+ *      bytes (so an unclean file's entries whose slot holds that container
+ *      can be taken back).
+ * Container i's bytes are 4096 bytes of value i, in the backing store and in
+ * slot i of the slot file. Every access must return the container's bytes,
+ * unless the file lies consistently (an entry's check is that of another
+ * container's bytes): no cache can detect that, so it is not checked then.
+ * The loader works on a file, so each input is written to a scratch file. */
+#include "fuzz_util.h"
+
+#include "cache/cache_config.h"
+#include "cache/cache_core.h"
+#include "cache/cache_meta.h"
+#include "cache/policy.h"
+#include "cache/ssd_store.h"
+#include "util/le.h"
+
+#define CSIZE 4096
+#define NCONT 16
+#define MAXCAP 8
+
+static void container_bytes(uint8_t *buf, ContainerId id)
+{
+    memset(buf, (int)(uint8_t)id, CSIZE);
+}
+
+/* The check cache.meta keeps of a slot (docs/CACHE.md): zlib crc32 in the
+ * low 32 bits, adler32 in the high 32. */
+static uint64_t slot_check(const uint8_t *buf, size_t len)
+{
+    uLong crc = crc32_z(0L, buf, len), ad = adler32_z(1L, buf, len);
+    return (uint64_t)(uint32_t)ad << 32 | (uint32_t)crc;
+}
+
+static gboolean backing_read(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err)
+{
+    (void)self;
+    (void)err;
+    if (buf != NULL)
+        container_bytes(buf, id);
+    return TRUE;
+}
+
+static void remove_in(const char *dir, const char *name)
+{
+    char *p = g_build_filename(dir, name, NULL);
+    g_unlink(p);
+    g_free(p);
+}
+
+/* Does an entry carry the check of another container's bytes? */
+static gboolean lies(const CacheMeta *m)
+{
+    static uint64_t checks[256];
+    static gboolean ready;
+    if (!ready) {
+        uint8_t *buf = g_malloc(CSIZE);
+        for (uint32_t v = 0; v < 256; v++) {
+            container_bytes(buf, v);
+            checks[v] = slot_check(buf, CSIZE);
+        }
+        g_free(buf);
+        ready = TRUE;
+    }
+    for (uint32_t i = 0; i < m->n_entries; i++)
+        for (uint32_t v = 0; v < 256; v++)
+            if (m->entries[i].check == checks[v] && (uint8_t)m->entries[i].id != v)
+                return TRUE;
+    return FALSE;
+}
+
+static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
+{
+    const char *dir = fuzz_scratch_dir();
+    remove_in(dir, SSD_STORE_SLOT_FILE);
+    remove_in(dir, SSD_STORE_LOCK_FILE);
+    uint32_t capacity = m->capacity < 1 ? 1 : m->capacity > MAXCAP ? MAXCAP : m->capacity;
+
+    /* Slot s holds container s, for the checks of an unclean file. */
+    uint8_t *slots = g_malloc((size_t)MAXCAP * CSIZE);
+    for (uint32_t s = 0; s < MAXCAP; s++)
+        container_bytes(slots + (size_t)s * CSIZE, s);
+    g_free(fuzz_write_file(SSD_STORE_SLOT_FILE, slots, (size_t)capacity * CSIZE));
+    g_free(slots);
+    g_free(fuzz_write_file(CACHE_META_FILE, file, len));
+
+    CacheConfig cfg;
+    cache_config_init(&cfg);
+    CacheCoreOptions o;
+    cache_core_options_from_config(&o, &cfg);
+    cache_config_clear(&cfg);
+    if (!cache_policy_lookup(m->policy, &o.policy) || o.policy == NULL)
+        cache_policy_lookup("plc", &o.policy);
+    ContainerSource backing = { .read = backing_read, .container_size = CSIZE };
+    o.capacity = capacity;
+    o.n_containers = NCONT;
+    o.reference_count = NULL;
+    o.container_size = CSIZE;
+    o.mode = CACHE_MODE_REAL;
+    o.directory = dir;
+    o.backing = &backing;
+
+    GError *err = NULL;
+    CacheCore *c = cache_core_open(&o, &err);
+    if (c == NULL) {
+        g_clear_error(&err);
+        return;
+    }
+    gboolean unverifiable = lies(m);
+    uint8_t *buf = g_malloc(CSIZE);
+    for (uint32_t i = 0; i < 32; i++) {
+        ContainerId id = (i * 7 + i / 5) % NCONT;
+        if (!cache_access(c, id, buf, &err))
+            abort(); /* the backing never fails: neither may the cache */
+        for (size_t k = 0; k < CSIZE && !unverifiable; k++)
+            if (buf[k] != (uint8_t)id)
+                abort(); /* the cache served wrong bytes */
+    }
+    g_free(buf);
+    if (!cache_core_close(c, &err))
+        g_clear_error(&err);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_quiet();
+    if (size < 1)
+        return 0;
+    uint8_t mode = data[0];
+    size_t len = size - 1;
+    uint8_t *file = fuzz_dup(data + 1, len);
+    size_t fixed = CACHE_META_HEADER_SIZE + 4;
+    if ((mode & 8) && len >= fixed)
+        le64_put(file + 16, CSIZE);
+    if ((mode & 2) && len >= fixed) {
+        uint64_t entries = (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE;
+        if (entries <= len - fixed && (len - fixed - entries) % 4 == 0)
+            le32_put(file + 32, (uint32_t)((len - fixed - entries) / 4));
+    }
+    if ((mode & 16) && len >= fixed) {
+        uint8_t *bytes = g_malloc(CSIZE);
+        uint64_t n = le32_get(file + 28);
+        for (uint64_t i = 0; i < n && fixed + (i + 1) * CACHE_META_ENTRY_SIZE <= len; i++) {
+            uint8_t *e = file + CACHE_META_HEADER_SIZE + i * CACHE_META_ENTRY_SIZE;
+            container_bytes(bytes, le32_get(e));
+            le64_put(e + 8, slot_check(bytes, CSIZE));
+        }
+        g_free(bytes);
+    }
+    if ((mode & 1) && len >= 4)
+        le32_put(file + len - 4, fuzz_crc(file, len - 4));
+
+    char *path = fuzz_write_file("fuzz-cache.meta", file, len);
+    CacheMeta m;
+    gboolean found = FALSE;
+    GError *err = NULL;
+    gboolean ok = cache_meta_load(path, &m, &found, &err);
+    if (ok != (err == NULL) || !found)
+        abort();
+    if (ok) {
+        if (strlen(m.policy) > CACHE_META_POLICY_LEN)
+            abort();
+        volatile uint64_t sum = 0;
+        for (uint32_t i = 0; i < m.n_entries; i++)
+            sum += m.entries[i].id + m.entries[i].slot + m.entries[i].check + m.entries[i].word;
+        for (uint32_t i = 0; i < m.n_counts; i++)
+            sum += m.access_count[i];
+        (void)sum;
+        /* Known, reported: cache_persist_restore() leaks the loaded lists
+         * when the container size differs (tests/fuzz/known/README); only
+         * FUZZ_CACHE_META_ANY_SIZE=1 takes that path. */
+        if ((mode & 4) && (m.container_size == CSIZE || getenv("FUZZ_CACHE_META_ANY_SIZE") != NULL))
+            open_cache(file, len, &m);
+        cache_meta_clear(&m);
+    }
+    g_clear_error(&err);
+    g_unlink(path);
+    g_free(path);
+    free(file);
+    return 0;
+}

@@ -1,0 +1,158 @@
+#!/bin/sh
+# make-corpus.sh: (re)generate the fuzz seed corpora in tests/fuzz/corpus/
+# from a real store: it backs up a small tree twice with the built destor
+# (container-size 128K), serves a trace through a real-mode SSD cache, and
+# cuts the files it wrote into seeds (containers from containers.pool,
+# records from job_meta_data, manifests, refcount files, cache.meta), each
+# prefixed with the mode byte its target expects (see tests/fuzz/fuzz_*.c).
+# Config and trace seeds come from the shipped destor.config and the trace
+# used here. A few small containers (512 bytes to 4K, smaller than a store
+# allows but cheap to fuzz) are laid out here per docs/FORMAT.md.
+#
+# usage: tests/fuzz/make-corpus.sh DESTOR_BIN   (from the source tree)
+set -eu
+DESTOR=${1:?usage: $0 DESTOR_BIN}
+case $DESTOR in /*) ;; *) DESTOR=$(pwd)/$DESTOR ;; esac
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=$SRC/tests/fuzz/corpus
+W=$(mktemp -d "${TMPDIR:-/tmp}/destor-corpus.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+
+# A small tree: text, numbers, random bytes, an empty file, a symlink, a
+# name with a space, a nested directory.
+mkdir -p "$W/src/sub/deeper"
+printf 'hello world\n' > "$W/src/a.txt"
+seq 1 3000 > "$W/src/sub/numbers.txt"
+python3 -c "
+import random, sys
+r = random.Random(7)
+sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(40000)))" > "$W/src/sub/deeper/blob.bin"
+: > "$W/src/empty"
+ln -s ../a.txt "$W/src/sub/link"
+printf 'name with space\n' > "$W/src/sub/name with space.txt"
+cat > "$W/cfg" <<CFG
+working-directory "$W/working"
+container-size 128K
+chunk-algorithm fastcdc
+chunk-avg-size 4K
+chunk-min-size 1K
+chunk-max-size 16K
+CFG
+"$DESTOR" -c "$W/cfg" backup "$W/src" > /dev/null
+cp "$W/src/a.txt" "$W/src/a2.txt"
+echo more >> "$W/src/sub/numbers.txt"
+"$DESTOR" -c "$W/cfg" backup "$W/src" > /dev/null
+printf '0\ta.txt\n0\tsub/numbers.txt\n1\tsub/deeper/blob.bin\n1\ta2.txt\n# a comment\n\n0\tsub/name with space.txt\n' > "$W/trace"
+for policy in plc lru lfu fifo; do
+    "$DESTOR" -c "$W/cfg" -p"ssd-cache-policy $policy" -p"ssd-cache-directory $W/cache-$policy" \
+        -p"ssd-cache-size 2" read-file --trace "$W/trace" > /dev/null
+done
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+python3 - "$W" "$OUT" "$SRC" <<'PY'
+import hashlib, os, struct, sys, zlib
+W, OUT, SRC = sys.argv[1:4]
+
+def put(target, name, data):
+    d = os.path.join(OUT, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+def read(*p):
+    with open(os.path.join(W, *p), "rb") as f:
+        return f.read()
+
+# config: the shipped file, each of its settings alone, cache keys, Destor
+# forms and a few malformed lines.
+shipped = open(os.path.join(SRC, "destor.config"), "rb").read()
+put("config", "destor.config", shipped)
+settings = [l for l in shipped.split(b"\n") if l.strip() and not l.startswith(b"#")]
+for i, l in enumerate(settings):
+    put("config", "line-%02d" % i, l + b"\n")
+extra = [
+    b"ssd-cache-policy plc\nssd-cache-directory /var/cache/destor\nssd-cache-size 20%\n",
+    b"ssd-cache-size 512M", b"ssd-cache-size 400", b"ssd_cache_simulate yes",
+    b"ssd-cache-o-direct no", b"ssd-cache-quadrants yes",
+    b"plc-filter-threshold 4", b"plc-delay-threshold 2", b"plc-inout-factor 1.5",
+    b"plc-inout-factor auto", b"plc-initial-priority hotness", b"plc-initial-priority 3",
+    b"plc-delay-after-compare reset", b"quadrant-access-threshold 5",
+    b"quadrant-repeat-threshold 5", b"model-hdd-seek-ms 10", b"model-hdd-rpm 7200",
+    b"model-hdd-mb-per-s 100", b"model-ssd-read-latency-us 80", b"model-ssd-read-mb-per-s 500",
+    b"model-ssd-write-latency-us 85", b"model-ssd-write-mb-per-s 200",
+    b"ssd-tbw 36500G", b"ssd-tbw 35.6",
+    b"chunk-algorithm normalized rabin", b"chunk-algorithm fixed\nchunk-avg-size 4K\n",
+    b"chunk-algorithm fastcdc\nchunk-avg-size 4K\nchunk-min-size 1K\nchunk-max-size 16K\ncontainer-size 128K\n",
+    b"fingerprint-index near-exact physical", b"rewrite-algorithm NO",
+    b"simulation-level all", b"log-level debug", b"fingerprint-algorithm sha256",
+    b'working-directory "unterminated', b"unknown-key 1", b"container-size 100K",
+    b"  chunk-avg-size 8192 # trailing comment\r\n",
+]
+for i, l in enumerate(extra):
+    put("config", "extra-%02d" % i, l)
+
+# Records, whole job_meta_data files, manifests, refcounts.
+for job in (0, 1):
+    jd = os.path.join("working", "jobs", "%08d" % job)
+    meta = read(jd, "job_meta_data")
+    off, recs = 32, []
+    while off + 8 <= len(meta):
+        magic, rl = struct.unpack_from("<II", meta, off)
+        recs.append((off, meta[off:off + rl]))
+        off += rl
+    assert off == len(meta)
+    for i, (o, r) in enumerate(recs):
+        put("file_record", "job%d-rec%02d" % (job, i), b"\x00" + r)
+    put("file_record", "job%d-rec00-fixlen-crc" % job, b"\x03" + recs[0][1])
+    o, r = recs[len(recs) // 2]
+    put("job_meta", "job%d" % job, b"\x00" + struct.pack("<II", o, len(r)) + meta)
+    put("job_meta", "job%d-fixcrc" % job, b"\x02" + struct.pack("<II", o, len(r)) + meta)
+    put("manifest", "job%d" % job, b"\x00" + read(jd, "manifest"))
+    put("manifest", "job%d-fix" % job, b"\x03" + read(jd, "manifest"))
+    put("refcount", "job%d" % job, b"\x00" + read(jd, "refcount"))
+    put("refcount", "job%d-fix" % job, b"\x03" + read(jd, "refcount"))
+
+# Containers from the pool (mode 4: expect the id in the header).
+pool = read("working", "containers.pool")
+size = 128 * 1024
+for i in range(len(pool) // size):
+    put("container", "pool-%d" % i, b"\x04" + pool[i * size:(i + 1) * size])
+
+def container(cid, size, chunks):
+    buf = bytearray(size)
+    off, entries = 64, []
+    for data in chunks:
+        buf[off:off + len(data)] = data
+        entries.append((hashlib.sha1(data).digest().ljust(32, b"\0"), off, len(data)))
+        off += len(data)
+    for i, (fp, o, l) in enumerate(entries):
+        e = size - 40 * (i + 1)
+        buf[e:e + 40] = fp + struct.pack("<II", o, l)
+    buf[0:8] = b"DPLCCNT1"
+    struct.pack_into("<HHIIIIB", buf, 8, 1, 64, cid, size, len(chunks), off, 1)
+    struct.pack_into("<I", buf, 32, zlib.crc32(bytes(buf)))  # field is zero here
+    return bytes(buf)
+
+put("container", "small-512", b"\x04" + container(3, 512, [b"hello world\n", b"x" * 100]))
+put("container", "small-1k-empty", b"\x00" + container(0, 1024, []))
+put("container", "small-4k", b"\x07" + container(7, 4096, [b"%d\n" % i * 20 for i in range(1, 9)]))
+
+# Trace files.
+put("trace_line", "trace", read("trace"))
+put("trace_line", "one", b"0\ta.txt\n")
+put("trace_line", "crlf", b"12\tsub/deeper/blob.bin\r\n3\tname\twith tab\r\n")
+put("trace_line", "bad", b"0\tb.txt\nnot a line\n-1\tx\n4294967296\ty\n7\t\n")
+
+# cache.meta of each policy; 13 = CRC | deep open | harness container size.
+for policy in ("plc", "lru", "lfu", "fifo"):
+    m = read("cache-" + policy, "cache.meta")
+    put("cache_meta", policy, b"\x00" + m)
+    put("cache_meta", policy + "-deep", b"\x0d" + m)
+    unclean = bytearray(m)
+    struct.pack_into("<I", unclean, 12, 0)
+    put("cache_meta", policy + "-deep-unclean", b"\x1d" + bytes(unclean))
+PY
+for t in "$OUT"/*; do
+    echo "$(basename "$t"): $(ls "$t" | wc -l) seeds, $(du -sk "$t" | cut -f1) KiB"
+done
