@@ -177,6 +177,8 @@ gboolean job_writer_consume(JobWriter *w, BackupMsg *m, GError **err)
         ok = store_chunk(w, m, &ref, err);
         if (ok)
             g_array_append_val(w->file->chunks, ref);
+        else
+            w->file = NULL; /* its FILE_END/ABORT message still owns it and is freed by the drain */
         atomic_fetch_add(&w->progress.bytes, m->len);
         break;
     }
