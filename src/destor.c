@@ -41,6 +41,7 @@ static const char usage_text[] =
     "  -c FILE            config file (default ./destor.config if present)\n"
     "  -p\"KEY VALUE\"      override one config line (repeatable)\n"
     "  -h, --help         this help;  --version  the version\n"
+    "  --                 end of options: later arguments are paths, even if they start with -\n"
     "\n"
     "exit status: 0 ok, 1 runtime failure, 2 usage or configuration error,\n"
     "             3 data integrity error (damaged or inconsistent store)\n";
@@ -83,6 +84,11 @@ static gboolean parse_global(int argc, char **argv, CommandLine *cl, gboolean *d
             cl->config_file = a + 2;
         } else if (!strncmp(a, "-p", 2) && a[2]) {
             g_ptr_array_add(cl->overrides, (gpointer)(a + 2));
+        } else if (!strcmp(a, "--")) {
+            /* End of options: what follows are operands, even "-x" paths. */
+            for (; i < argc; i++)
+                g_ptr_array_add(cl->args, argv[i]);
+            break;
         } else if (!strcmp(a, "-s")) {
             cl->legacy_stat = TRUE;
         } else if (!strcmp(a, "--simulate")) {
@@ -124,9 +130,14 @@ typedef struct {
 
 static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err)
 {
+    gboolean operands = FALSE; /* after "--" */
     for (guint i = from; i < args->len; i++) {
         const char *a = args->pdata[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--trace")) {
+        if (operands) {
+            g_ptr_array_add(sa->positional, (gpointer)a);
+        } else if (!strcmp(a, "--")) {
+            operands = TRUE;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--trace")) {
             if (i + 1 >= args->len)
                 return usage_error(err, "%s needs a value", a);
             *(a[1] == 'o' ? &sa->output : &sa->trace) = args->pdata[++i];
@@ -138,7 +149,7 @@ static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err
             sa->null_terminated = TRUE;
         } else if (!strcmp(a, "--deep")) {
             sa->deep = TRUE;
-        } else if (a[0] == '-' && a[1] != '\0' && strcmp(a, "--") != 0) {
+        } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error(err, "unknown option %s (see destor --help)", a);
         } else {
             g_ptr_array_add(sa->positional, (gpointer)a);
