@@ -1,1 +1,29 @@
 # tests/fault: fault injection (LD_PRELOAD shim) and corruption sweeps.
+#
+# io_backup.py  I/O faults (ENOSPC, EIO; once and from then on) over every
+#               write, read, fsync and rename of a backup
+# io_read.py    the same over read-file (-o, stdout, --trace) and restore
+# io_cache.py   the same over the SSD cache's files while read-file reads
+# corrupt.py    byte flips in every store structure and the cache files
+#
+# Run one by hand: DESTOR_BIN=... TOP_SRCDIR=... tests/fault/corrupt.py
+# (FAULT_SCALE=0.2 for a quick look, FAULT_JOBS=N workers).
+FAULT_TESTS = \
+	tests/fault/io_backup.py \
+	tests/fault/io_read.py \
+	tests/fault/io_cache.py \
+	tests/fault/corrupt.py
+TESTS += $(FAULT_TESTS)
+EXTRA_DIST += $(FAULT_TESTS) tests/fault/faultlib.py tests/fault/fault_shim.c
+
+# The shim is test code only: a shared object built by explicit rules (the
+# project has no libtool), never installed, and a prerequisite of every
+# sweep's log so `make check TESTS=tests/fault/...` builds it too.
+FAULT_SHIM = tests/fault/fault_shim.so
+$(FAULT_SHIM): $(srcdir)/tests/fault/fault_shim.c
+	@$(MKDIR_P) tests/fault
+	$(AM_V_CC)$(CC) -shared -fPIC -O1 -Wall -Wextra -o $@ $(srcdir)/tests/fault/fault_shim.c -ldl
+$(FAULT_TESTS:.py=.py.log): $(FAULT_SHIM) $(srcdir)/tests/fault/faultlib.py
+# The first CLEANFILES of the build; a fragment included before this one
+# that adds its own turns this into +=.
+CLEANFILES = $(FAULT_SHIM)

@@ -1,0 +1,385 @@
+/* fault_shim.c: an LD_PRELOAD shim for the fault-injection tests (test code
+ * only, never linked into destor). It interposes the libc calls destor and
+ * the libraries it uses (glib, Berkeley DB, zlib) move data with, counts them
+ * per kind, and makes the Nth call of a chosen kind fail with a chosen errno.
+ *
+ * Environment (all optional; with none set the shim only passes calls on):
+ *   FAULT_CALL        write | read | fsync | rename | truncate | any
+ *   FAULT_AT          N: the Nth counted call of that kind fails (1-based)
+ *   FAULT_REPEAT      how many calls fail from the Nth on (default 1; 0 = all)
+ *   FAULT_ERRNO       ENOSPC | EIO | EDQUOT | EROFS | EFBIG | a number (default EIO)
+ *   FAULT_PATH        only count calls on files whose path contains this
+ *   FAULT_COUNT_FILE  at exit, write "KIND COUNT" lines (and what failed) here
+ *
+ * Kinds: write = write, pwrite, pwrite64, writev, pwritev; read = read,
+ * pread, pread64, readv, preadv (and the _FORTIFY_SOURCE __*_chk forms);
+ * fsync = fsync, fdatasync; rename = rename, renameat, renameat2;
+ * truncate = ftruncate, ftruncate64. Only calls on regular files are
+ * counted (fsync also on directories, which destor syncs after a rename),
+ * so standard output, pipes and /dev/null are never hit. A rename counts
+ * when its source is a regular file.
+ *
+ * The wrappers only use atomics, fstat/lstat/readlink and errno, so they
+ * are safe from any thread and from signal handlers; the configuration is
+ * read once by a constructor, the counts are written by a destructor. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+enum { K_WRITE, K_READ, K_FSYNC, K_RENAME, K_TRUNCATE, K_COUNT, K_ANY = K_COUNT, K_NONE };
+
+static const char *const kind_name[K_COUNT] = { "write", "read", "fsync", "rename", "truncate" };
+
+static _Atomic unsigned long counts[K_COUNT];
+static _Atomic unsigned long any_count;
+static _Atomic unsigned long fired;
+static int active;           /* counting at all (FAULT_CALL or FAULT_COUNT_FILE set) */
+static int target = K_NONE;  /* kind that fails, K_ANY, or K_NONE */
+static unsigned long fault_at, fault_repeat = 1;
+static int fault_errno = EIO;
+static char path_filter[512];
+static char count_file[4096];
+
+/* What the first injected fault hit, for the count file. */
+static char first_call[32];
+static char first_path[512];
+static unsigned long first_index;
+
+/* ---- the real functions ---- */
+
+#define REAL(name) real_##name
+#define DECLARE_REAL(ret, name, ...)                                                                   \
+    typedef ret (*name##_fn)(__VA_ARGS__);                                                             \
+    static _Atomic(name##_fn) real_##name##_ptr;                                                      \
+    static name##_fn REAL(name)(void)                                                                  \
+    {                                                                                                  \
+        name##_fn f = atomic_load_explicit(&real_##name##_ptr, memory_order_acquire);                  \
+        if (f == NULL) {                                                                               \
+            f = (name##_fn)dlsym(RTLD_NEXT, #name);                                                    \
+            atomic_store_explicit(&real_##name##_ptr, f, memory_order_release);                        \
+        }                                                                                              \
+        return f;                                                                                      \
+    }
+
+DECLARE_REAL(ssize_t, write, int, const void *, size_t)
+DECLARE_REAL(ssize_t, pwrite, int, const void *, size_t, off_t)
+DECLARE_REAL(ssize_t, pwrite64, int, const void *, size_t, off64_t)
+DECLARE_REAL(ssize_t, writev, int, const struct iovec *, int)
+DECLARE_REAL(ssize_t, pwritev, int, const struct iovec *, int, off_t)
+DECLARE_REAL(ssize_t, read, int, void *, size_t)
+DECLARE_REAL(ssize_t, pread, int, void *, size_t, off_t)
+DECLARE_REAL(ssize_t, pread64, int, void *, size_t, off64_t)
+DECLARE_REAL(ssize_t, readv, int, const struct iovec *, int)
+DECLARE_REAL(ssize_t, preadv, int, const struct iovec *, int, off_t)
+DECLARE_REAL(ssize_t, __read_chk, int, void *, size_t, size_t)
+DECLARE_REAL(ssize_t, __pread_chk, int, void *, size_t, off_t, size_t)
+DECLARE_REAL(ssize_t, __pread64_chk, int, void *, size_t, off64_t, size_t)
+DECLARE_REAL(int, fsync, int)
+DECLARE_REAL(int, fdatasync, int)
+DECLARE_REAL(int, rename, const char *, const char *)
+DECLARE_REAL(int, renameat, int, const char *, int, const char *)
+DECLARE_REAL(int, renameat2, int, const char *, int, const char *, unsigned int)
+DECLARE_REAL(int, ftruncate, int, off_t)
+DECLARE_REAL(int, ftruncate64, int, off64_t)
+
+/* ---- configuration ---- */
+
+static int parse_errno(const char *s)
+{
+    static const struct { const char *name; int value; } names[] = {
+        { "ENOSPC", ENOSPC }, { "EIO", EIO }, { "EDQUOT", EDQUOT }, { "EROFS", EROFS },
+        { "EFBIG", EFBIG }, { "EINTR", EINTR }, { "EAGAIN", EAGAIN }, { "EBADF", EBADF },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i].name) == 0)
+            return names[i].value;
+    int v = atoi(s);
+    return v > 0 ? v : EIO;
+}
+
+__attribute__((constructor)) static void shim_init(void)
+{
+    const char *call = getenv("FAULT_CALL"), *at = getenv("FAULT_AT"), *rep = getenv("FAULT_REPEAT");
+    const char *en = getenv("FAULT_ERRNO"), *path = getenv("FAULT_PATH"), *cf = getenv("FAULT_COUNT_FILE");
+    if (call != NULL && *call) {
+        if (strcmp(call, "any") == 0)
+            target = K_ANY;
+        for (int k = 0; k < K_COUNT; k++)
+            if (strcmp(call, kind_name[k]) == 0)
+                target = k;
+        if (target == K_NONE) {
+            /* A typo must not turn a sweep into a run of passing no-ops. */
+            static const char msg[] = "fault_shim: unknown FAULT_CALL\n";
+            ssize_t ignored = REAL(write)()(2, msg, sizeof msg - 1);
+            (void)ignored;
+            _exit(125);
+        }
+        fault_at = at ? strtoul(at, NULL, 10) : 1;
+        if (rep != NULL)
+            fault_repeat = strtoul(rep, NULL, 10);
+        if (en != NULL)
+            fault_errno = parse_errno(en);
+        active = 1;
+    }
+    if (path != NULL)
+        snprintf(path_filter, sizeof path_filter, "%s", path);
+    if (cf != NULL && *cf) {
+        snprintf(count_file, sizeof count_file, "%s", cf);
+        active = 1;
+    }
+    /* Resolve everything now, before any thread exists. */
+    REAL(write)(); REAL(pwrite)(); REAL(pwrite64)(); REAL(writev)(); REAL(pwritev)();
+    REAL(read)(); REAL(pread)(); REAL(pread64)(); REAL(readv)(); REAL(preadv)();
+    REAL(__read_chk)(); REAL(__pread_chk)(); REAL(__pread64_chk)();
+    REAL(fsync)(); REAL(fdatasync)(); REAL(rename)(); REAL(renameat)(); REAL(renameat2)();
+    REAL(ftruncate)(); REAL(ftruncate64)();
+}
+
+static void put_str(int fd, const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0) {
+        ssize_t w = REAL(write)()(fd, s, n);
+        if (w <= 0)
+            return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+static void put_ulong(int fd, unsigned long v)
+{
+    char buf[24];
+    int i = sizeof buf;
+    buf[--i] = '\0';
+    do {
+        buf[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0);
+    put_str(fd, buf + i);
+}
+
+__attribute__((destructor)) static void shim_fini(void)
+{
+    if (count_file[0] == '\0')
+        return;
+    int fd = open(count_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    for (int k = 0; k < K_COUNT; k++) {
+        put_str(fd, kind_name[k]);
+        put_str(fd, " ");
+        put_ulong(fd, atomic_load(&counts[k]));
+        put_str(fd, "\n");
+    }
+    put_str(fd, "any ");
+    put_ulong(fd, atomic_load(&any_count));
+    put_str(fd, "\nfired ");
+    put_ulong(fd, atomic_load(&fired));
+    put_str(fd, "\n");
+    if (atomic_load(&fired) > 0) {
+        put_str(fd, "first ");
+        put_str(fd, first_call);
+        put_str(fd, " ");
+        put_ulong(fd, first_index);
+        put_str(fd, " ");
+        put_str(fd, first_path);
+        put_str(fd, "\n");
+    }
+    close(fd);
+}
+
+/* ---- deciding ---- */
+
+/* The path behind fd, without snprintf (not async-signal-safe). */
+static int fd_path(int fd, char *out, size_t size)
+{
+    char link[40] = "/proc/self/fd/";
+    char digits[16];
+    int n = 0;
+    unsigned v = (unsigned)fd;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0);
+    size_t len = strlen(link);
+    while (n > 0)
+        link[len++] = digits[--n];
+    link[len] = '\0';
+    ssize_t r = readlink(link, out, size - 1);
+    if (r < 0)
+        r = 0;
+    out[r] = '\0';
+    return (int)r;
+}
+
+static void copy_str(char *dst, size_t size, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < size; i++)
+        dst[i] = src[i];
+    dst[i] = '\0';
+}
+
+/* Count a call of kind k on fd (or on path when fd < 0) and say whether it
+ * is to fail. Sets errno when it is. */
+static int should_fail(int k, const char *fn, int fd, const char *path)
+{
+    if (!active)
+        return 0;
+    int saved = errno;
+    struct stat st;
+    if (fd >= 0) {
+        if (fstat(fd, &st) != 0)
+            goto pass;
+        if (!S_ISREG(st.st_mode) && !(k == K_FSYNC && S_ISDIR(st.st_mode)))
+            goto pass;
+    } else {
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            goto pass;
+    }
+    char where[512];
+    where[0] = '\0';
+    if (path_filter[0] != '\0' || target != K_NONE) {
+        if (fd >= 0)
+            fd_path(fd, where, sizeof where);
+        else
+            copy_str(where, sizeof where, path);
+        if (path_filter[0] != '\0' && strstr(where, path_filter) == NULL)
+            goto pass;
+    }
+    unsigned long n = atomic_fetch_add(&counts[k], 1) + 1;
+    unsigned long a = atomic_fetch_add(&any_count, 1) + 1;
+    unsigned long idx = target == K_ANY ? a : target == k ? n : 0;
+    if (idx == 0 || idx < fault_at || (fault_repeat != 0 && idx - fault_at >= fault_repeat))
+        goto pass;
+    if (atomic_fetch_add(&fired, 1) == 0) {
+        copy_str(first_call, sizeof first_call, fn);
+        copy_str(first_path, sizeof first_path, where);
+        first_index = idx;
+    }
+    errno = fault_errno;
+    return 1;
+pass:
+    errno = saved;
+    return 0;
+}
+
+/* ---- the interposed calls ---- */
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+    return should_fail(K_WRITE, "write", fd, NULL) ? -1 : REAL(write)()(fd, buf, n);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+    return should_fail(K_WRITE, "pwrite", fd, NULL) ? -1 : REAL(pwrite)()(fd, buf, n, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
+{
+    return should_fail(K_WRITE, "pwrite64", fd, NULL) ? -1 : REAL(pwrite64)()(fd, buf, n, off);
+}
+
+ssize_t writev(int fd, const struct iovec *iov, int cnt)
+{
+    return should_fail(K_WRITE, "writev", fd, NULL) ? -1 : REAL(writev)()(fd, iov, cnt);
+}
+
+ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
+{
+    return should_fail(K_WRITE, "pwritev", fd, NULL) ? -1 : REAL(pwritev)()(fd, iov, cnt, off);
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+    return should_fail(K_READ, "read", fd, NULL) ? -1 : REAL(read)()(fd, buf, n);
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t off)
+{
+    return should_fail(K_READ, "pread", fd, NULL) ? -1 : REAL(pread)()(fd, buf, n, off);
+}
+
+ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
+{
+    return should_fail(K_READ, "pread64", fd, NULL) ? -1 : REAL(pread64)()(fd, buf, n, off);
+}
+
+ssize_t readv(int fd, const struct iovec *iov, int cnt)
+{
+    return should_fail(K_READ, "readv", fd, NULL) ? -1 : REAL(readv)()(fd, iov, cnt);
+}
+
+ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
+{
+    return should_fail(K_READ, "preadv", fd, NULL) ? -1 : REAL(preadv)()(fd, iov, cnt, off);
+}
+
+ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
+{
+    return should_fail(K_READ, "__read_chk", fd, NULL) ? -1 : REAL(__read_chk)()(fd, buf, n, buflen);
+}
+
+ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off, size_t buflen)
+{
+    return should_fail(K_READ, "__pread_chk", fd, NULL) ? -1 : REAL(__pread_chk)()(fd, buf, n, off, buflen);
+}
+
+ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t off, size_t buflen)
+{
+    return should_fail(K_READ, "__pread64_chk", fd, NULL) ? -1
+                                                          : REAL(__pread64_chk)()(fd, buf, n, off, buflen);
+}
+
+int fsync(int fd)
+{
+    return should_fail(K_FSYNC, "fsync", fd, NULL) ? -1 : REAL(fsync)()(fd);
+}
+
+int fdatasync(int fd)
+{
+    return should_fail(K_FSYNC, "fdatasync", fd, NULL) ? -1 : REAL(fdatasync)()(fd);
+}
+
+int rename(const char *from, const char *to)
+{
+    return should_fail(K_RENAME, "rename", -1, from) ? -1 : REAL(rename)()(from, to);
+}
+
+int renameat(int fromdir, const char *from, int todir, const char *to)
+{
+    /* Relative to a directory descriptor: count only absolute or cwd paths. */
+    if (fromdir == AT_FDCWD || from[0] == '/')
+        if (should_fail(K_RENAME, "renameat", -1, from))
+            return -1;
+    return REAL(renameat)()(fromdir, from, todir, to);
+}
+
+int renameat2(int fromdir, const char *from, int todir, const char *to, unsigned int flags)
+{
+    if (fromdir == AT_FDCWD || from[0] == '/')
+        if (should_fail(K_RENAME, "renameat2", -1, from))
+            return -1;
+    return REAL(renameat2)()(fromdir, from, todir, to, flags);
+}
+
+int ftruncate(int fd, off_t len)
+{
+    return should_fail(K_TRUNCATE, "ftruncate", fd, NULL) ? -1 : REAL(ftruncate)()(fd, len);
+}
+
+int ftruncate64(int fd, off64_t len)
+{
+    return should_fail(K_TRUNCATE, "ftruncate64", fd, NULL) ? -1 : REAL(ftruncate64)()(fd, len);
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""io_read.py: I/O faults while reading: read-file of one file (to -o OUT
+and to standard output), read-file --trace, and restore.
+
+N sweeps the reads, writes, renames and fsyncs of each command (sampled
+evenly where there are many), once and from then on, with EIO for reads
+and ENOSPC or EIO for writes. Each run must either succeed with exactly the
+right bytes (a fault Berkeley DB retried, or one on something harmless) or
+fail with exit status 1 and a `destor: ...` message naming the error;
+never a signal or a memory error. read-file -o must leave OUT as it was (a
+file that was there keeps its bytes, no OUT.destor-tmp is left behind); a
+failed restore may stop part way but nothing it wrote may hold wrong bytes.
+Readers never change the store: its files are byte for byte the same after
+every run, and `destor verify --deep` passes at the end.
+"""
+import json
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import faultlib as fl  # noqa: E402
+
+SENTINEL = b"this file was here before read-file ran\n"
+
+
+def main():
+    fl.require_env()
+    scratch = fl.Scratch("fault-read")
+    shim = fl.shim(scratch)
+    data = scratch.path("data")
+    fl.gen_data(data, "--preset", "tiny", "--size", "4M", "--versions", "2", "--odd-names", "--seed", "62")
+    v1, v2 = os.path.join(data, "v1"), os.path.join(data, "v2")
+    want_v1 = fl.tree(v1)
+    work = scratch.path("w")
+    cfg = fl.write_config(scratch.path("destor.config"), work, "container-size 128K")
+    for v in (v1, v2):
+        r = fl.destor(cfg, "backup", v)
+        if r.rc != 0:
+            fl.die(r.describe())
+    digest = fl.store_digest(work)
+
+    # The files to read: the largest of job 1 (several containers), a
+    # small one of job 0, and a trace over both jobs.
+    files1 = sorted(fl.list_files(cfg, 1), key=lambda f: f[1])
+    files0 = [f for f in fl.list_files(cfg, 0) if b"\n" not in f[0] and b"\r" not in f[0]]
+    big = files1[-1][0]
+    small = files0[len(files0) // 2][0]
+    want_big = open(os.path.join(v2.encode(), big), "rb").read()
+    want_small = open(os.path.join(v1.encode(), small), "rb").read()
+    trace = scratch.path("trace")
+    with open(trace, "wb") as f:
+        names = [p for p, _ in files1 if b"\n" not in p and b"\r" not in p]
+        for i in range(24):
+            job, p = (0, files0[(i * 7) % len(files0)][0]) if i % 3 == 0 else (1, names[(i * 5) % len(names)])
+            f.write(b"%d\t%s\n" % (job, p))
+
+    commands = {
+        "read-file -o": lambda out: ["read-file", "1", "-o", out, "--", big.decode("utf-8", "surrogateescape")],
+        "read-file stdout": lambda out: ["read-file", "0", "--", small.decode("utf-8", "surrogateescape")],
+        "read-file --trace": lambda out: ["read-file", "--trace", trace, "--verify", "--json"],
+        "restore": lambda out: ["restore", "0", out],
+    }
+
+    def counts(name):
+        cf = scratch.path("count.txt")
+        out = scratch.path("count.out")
+        r = fl.destor(cfg, *commands[name](out), env={"LD_PRELOAD": shim, "FAULT_COUNT_FILE": cf})
+        if r.rc != 0:
+            fl.die("undisturbed %s under the shim failed: %s" % (name, r.describe()))
+        shutil.rmtree(out, ignore_errors=True)
+        if os.path.exists(out):
+            os.unlink(out)
+        return fl.read_counts(cf)
+
+    sweep = fl.Sweep("read I/O faults")
+    cases = []
+    seq = [0]
+    for name in commands:
+        c = counts(name)
+        print("# calls of %s: %s" % (name, " ".join("%s %d" % (k, c[k]) for k in
+                                                    ("write", "read", "fsync", "rename", "truncate"))))
+        for kind, limit in (("read", 60), ("write", 30), ("rename", 4), ("fsync", 4), ("truncate", 4)):
+            for at in fl.evenly(c[kind], fl.scale(limit)):
+                for repeat in (1, 0):
+                    errno = "EIO" if kind == "read" or (at + repeat) % 2 else "ENOSPC"
+                    seq[0] += 1
+                    desc = "%s: FAULT_CALL=%s FAULT_AT=%d FAULT_ERRNO=%s FAULT_REPEAT=%d" % (
+                        name, kind, at, errno, repeat)
+                    category = "%s, %s %s" % (name, kind, "once" if repeat else "from then on")
+                    args = (scratch, shim, cfg, work, digest, commands[name], name, seq[0], kind, at, errno,
+                            repeat, {"big": want_big, "small": want_small, "v1": want_v1})
+                    cases.append((category, desc, lambda a=args: read_case(*a)))
+    sweep.run(cases)
+    vr = fl.destor(cfg, "verify", "--deep")
+    if vr.rc != 0:
+        sweep.fail("store", "verify --deep after all runs", vr.describe())
+    ok = sweep.summary()
+    scratch.finish(ok)
+    sys.exit(0 if ok else 1)
+
+
+def read_case(scratch, shim, cfg, work, digest, command, name, n, kind, at, errno, repeat, want):
+    case = scratch.path("case%04d" % n)
+    os.mkdir(case)
+    out = os.path.join(case, "out")
+    had_sentinel = name == "read-file -o" and n % 2 == 0
+    if had_sentinel:
+        with open(out, "wb") as f:
+            f.write(SENTINEL)
+    count_file = os.path.join(case, "count.txt")
+    r = fl.destor(cfg, *command(out), env=fl.fault_env(shim, kind, at, errno, repeat, None, count_file))
+    c = fl.read_counts(count_file)
+    first = c.get("first", ("", 0, ""))
+    fl.check(not r.crashed, "crashed: " + r.describe())
+    fl.check(not r.bad_stderr(), "memory error reported: " + r.describe())
+    if r.rc == 0:
+        if name == "read-file -o":
+            fl.check(open(out, "rb").read() == want["big"], "read-file -o returned wrong bytes")
+        elif name == "read-file stdout":
+            fl.check(r.out == want["small"], "read-file returned wrong bytes")
+        elif name == "read-file --trace":
+            fl.check(json.loads(r.out)["requests"] == 24, "the trace summary counts the wrong requests")
+        else:
+            problems = fl.tree_diff(want["v1"], out)
+            fl.check(not problems, "restore after a harmless fault differs: %s" % problems[:5])
+        if not c.get("fired"):
+            outcome = "succeeded, fault not reached"
+        elif first[0] in ("pread", "read") and first[2].endswith(".db"):
+            outcome = "succeeded, Berkeley DB retried the %s" % first[0]
+        else:
+            outcome = "succeeded, fault hit %s on %s" % (first[0], os.path.basename(first[2]))
+    else:
+        config = os.path.basename(first[2]) == os.path.basename(cfg)
+        line = fl.expect_clean_failure(r, allowed=(2,) if config else (1,))
+        fl.check(fl.ERRNO_TEXT[errno] in line, "the message does not name the error: " + line)
+        outcome = "config unreadable (exit 2)" if config else "failed cleanly (exit 1)"
+        if name == "read-file -o":
+            fl.check(not os.path.exists(out + ".destor-tmp"), "a failed read-file -o left OUT.destor-tmp")
+            if had_sentinel:
+                fl.check(open(out, "rb").read() == SENTINEL, "a failed read-file -o changed OUT")
+            else:
+                fl.check(not os.path.exists(out), "a failed read-file -o left a partial OUT")
+        elif name == "restore":
+            problems = fl.partial_tree_problems(want["v1"], out)
+            fl.check(not problems, "a failed restore wrote wrong data: %s" % problems[:5])
+    fl.check(fl.store_digest(work) == digest, "the store changed under a reader")
+    shutil.rmtree(case)
+    return outcome
+
+
+if __name__ == "__main__":
+    main()
