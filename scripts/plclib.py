@@ -347,12 +347,6 @@ class TraceSampler:
         return self.perm[self.rank()]
 
 
-def first_permutation(n, seed):
-    """The rank -> file permutation a TraceSampler with this seed starts with
-    (perm[r] is the file index of rank r + 1)."""
-    return TraceSampler(n, "uniform", 0.0, seed).perm
-
-
 def generate_indices(files, dist, alpha, seed, requests=None, budget=None, shift_every=None,
                      epochs=None):
     """Draw requests until `requests` have been drawn or the next one would
@@ -456,46 +450,10 @@ def rank_table(files, epochs, dist):
     return b"".join(out)
 
 
-def read_trace(path):
-    """Parse a trace file: list of (job, path bytes), comments skipped."""
-    out = []
-    with open(path, "rb") as f:
-        for line in f:
-            line = line.rstrip(b"\r\n")
-            if not line or line.startswith(b"#"):
-                continue
-            job, _, p = line.partition(b"\t")
-            out.append((int(job), p))
-    return out
-
-
-def trace_header_value(path, key):
-    """The value of a '# key: value' header comment, or None."""
-    with open(path, "rb") as f:
-        for line in f:
-            if not line.startswith(b"#"):
-                break
-            text = line[1:].decode("utf-8", "replace").strip()
-            k, sep, v = text.partition(":")
-            if sep and k.strip() == key:
-                return v.strip()
-    return None
-
-
 def trace_lines(path):
     """Newlines in a trace file: the progress units of one replay run."""
     with open(path, "rb") as f:
         return max(f.read().count(b"\n"), 1)
-
-
-def count_trace_requests(data):
-    """Requests in a trace given as bytes."""
-    n = 0
-    for line in data.split(b"\n"):
-        line = line.rstrip(b"\r")
-        if line and not line.startswith(b"#"):
-            n += 1
-    return n
 
 
 # ---------------------------------------------------------------- device model
@@ -735,7 +693,7 @@ def prepare_cache_dir(path):
 
 
 def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, config=None,
-           destor=None, params=(), progress=None, store=None, log=None):
+           destor=None, params=(), progress=None, store=None, log=None, label_runs=True):
     """Replay `trace` once per policy.  Returns (rows, raw summaries).
     `store` may pass a precomputed destor stat object."""
     destor = destor or default_destor()
@@ -761,7 +719,7 @@ def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, con
         if cache_dir is not None and pol != "none":
             prepare_cache_dir(cache_dir)
             run_params.append("ssd-cache-directory %s" % cache_dir)
-        if progress is not None:
+        if progress is not None and label_runs:
             progress.set_label("%s (%d/%d)" % (POLICY_LABELS[pol], k + 1, len(policies)))
         if log:
             log("replay: %s, %s mode, cache %s" % (pol, mode, cache_size))
