@@ -31,7 +31,9 @@ typedef struct {
 
 static gboolean db_fail(GError **err, int ret, const char *what, const char *path)
 {
-    g_set_error(err, DESTOR_ERROR, ret == DB_RUNRECOVERY || ret == DB_VERIFY_BAD ? DESTOR_ERROR_INTEGRITY : DESTOR_ERROR_IO,
+    /* As in recipe_index.c: Berkeley DB answers EINVAL for a damaged meta page. */
+    gboolean damaged = ret == DB_RUNRECOVERY || ret == DB_VERIFY_BAD || ret == EINVAL || ret == DB_OLD_VERSION;
+    g_set_error(err, DESTOR_ERROR, damaged ? DESTOR_ERROR_INTEGRITY : DESTOR_ERROR_IO,
                 "%s %s: %s", what, path, db_strerror(ret));
     return FALSE;
 }
