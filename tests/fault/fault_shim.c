@@ -4,28 +4,34 @@
  * per kind, and makes the Nth call of a chosen kind fail with a chosen errno.
  *
  * Environment (all optional; with none set the shim only passes calls on):
- *   FAULT_CALL        write | read | fsync | rename | truncate | any
+ *   FAULT_CALL        write | read | fsync | rename | truncate | open | close | any
  *   FAULT_AT          N: the Nth counted call of that kind fails (1-based)
  *   FAULT_REPEAT      how many calls fail from the Nth on (default 1; 0 = all)
  *   FAULT_ERRNO       ENOSPC | EIO | EDQUOT | EROFS | EFBIG | a number (default EIO)
  *   FAULT_PATH        only count calls on files whose path contains this
+ *   FAULT_EXCLUDE     never count calls on files whose path contains this
  *   FAULT_COUNT_FILE  at exit, write "KIND COUNT" lines (and what failed) here
  *
  * Kinds: write = write, pwrite, pwrite64, writev, pwritev; read = read,
  * pread, pread64, readv, preadv (and the _FORTIFY_SOURCE __*_chk forms);
  * fsync = fsync, fdatasync; rename = rename, renameat, renameat2;
- * truncate = ftruncate, ftruncate64. Only calls on regular files are
+ * truncate = ftruncate, ftruncate64; open = open, open64, openat,
+ * openat64 and their __*_2 forms; close = close (the descriptor is closed,
+ * then the error returned, as Linux does). Only calls on regular files are
  * counted (fsync also on directories, which destor syncs after a rename),
  * so standard output, pipes and /dev/null are never hit. A rename counts
- * when its source is a regular file.
+ * when its source is a regular file, an open when its path names one or
+ * O_CREAT is to create one.
  *
  * The wrappers only use atomics, fstat/lstat/readlink and errno, so they
  * are safe from any thread and from signal handlers; the configuration is
  * read once by a constructor, the counts are written by a destructor. */
 #define _GNU_SOURCE
+#undef _FORTIFY_SOURCE /* the shim defines open() itself */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +41,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-enum { K_WRITE, K_READ, K_FSYNC, K_RENAME, K_TRUNCATE, K_COUNT, K_ANY = K_COUNT, K_NONE };
+enum { K_WRITE, K_READ, K_FSYNC, K_RENAME, K_TRUNCATE, K_OPEN, K_CLOSE, K_COUNT, K_ANY = K_COUNT, K_NONE };
 
-static const char *const kind_name[K_COUNT] = { "write", "read", "fsync", "rename", "truncate" };
+static const char *const kind_name[K_COUNT] = { "write", "read", "fsync", "rename", "truncate", "open", "close" };
 
 static _Atomic unsigned long counts[K_COUNT];
 static _Atomic unsigned long any_count;
@@ -47,6 +53,7 @@ static int target = K_NONE;  /* kind that fails, K_ANY, or K_NONE */
 static unsigned long fault_at, fault_repeat = 1;
 static int fault_errno = EIO;
 static char path_filter[512];
+static char path_exclude[512];
 static char count_file[4096];
 
 /* What the first injected fault hit, for the count file. */
@@ -90,6 +97,15 @@ DECLARE_REAL(int, renameat, int, const char *, int, const char *)
 DECLARE_REAL(int, renameat2, int, const char *, int, const char *, unsigned int)
 DECLARE_REAL(int, ftruncate, int, off_t)
 DECLARE_REAL(int, ftruncate64, int, off64_t)
+DECLARE_REAL(int, open, const char *, int, ...)
+DECLARE_REAL(int, open64, const char *, int, ...)
+DECLARE_REAL(int, openat, int, const char *, int, ...)
+DECLARE_REAL(int, openat64, int, const char *, int, ...)
+DECLARE_REAL(int, __open_2, const char *, int)
+DECLARE_REAL(int, __open64_2, const char *, int)
+DECLARE_REAL(int, __openat_2, int, const char *, int)
+DECLARE_REAL(int, __openat64_2, int, const char *, int)
+DECLARE_REAL(int, close, int)
 
 /* ---- configuration ---- */
 
@@ -132,6 +148,9 @@ __attribute__((constructor)) static void shim_init(void)
     }
     if (path != NULL)
         snprintf(path_filter, sizeof path_filter, "%s", path);
+    const char *ex = getenv("FAULT_EXCLUDE");
+    if (ex != NULL)
+        snprintf(path_exclude, sizeof path_exclude, "%s", ex);
     if (cf != NULL && *cf) {
         snprintf(count_file, sizeof count_file, "%s", cf);
         active = 1;
@@ -142,6 +161,8 @@ __attribute__((constructor)) static void shim_init(void)
     REAL(__read_chk)(); REAL(__pread_chk)(); REAL(__pread64_chk)();
     REAL(fsync)(); REAL(fdatasync)(); REAL(rename)(); REAL(renameat)(); REAL(renameat2)();
     REAL(ftruncate)(); REAL(ftruncate64)();
+    REAL(open)(); REAL(open64)(); REAL(openat)(); REAL(openat64)();
+    REAL(__open_2)(); REAL(__open64_2)(); REAL(__openat_2)(); REAL(__openat64_2)(); REAL(close)();
 }
 
 static void put_str(int fd, const char *s)
@@ -172,7 +193,7 @@ __attribute__((destructor)) static void shim_fini(void)
 {
     if (count_file[0] == '\0')
         return;
-    int fd = open(count_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = REAL(open)()(count_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return;
     for (int k = 0; k < K_COUNT; k++) {
@@ -195,7 +216,7 @@ __attribute__((destructor)) static void shim_fini(void)
         put_str(fd, first_path);
         put_str(fd, "\n");
     }
-    close(fd);
+    REAL(close)()(fd);
 }
 
 /* ---- deciding ---- */
@@ -230,38 +251,19 @@ static void copy_str(char *dst, size_t size, const char *src)
     dst[i] = '\0';
 }
 
-/* Count a call of kind k on fd (or on path when fd < 0) and say whether it
- * is to fail. Sets errno when it is. */
-static int should_fail(int k, const char *fn, int fd, const char *path)
+/* Count a call of kind k on `where` and say whether it is to fail. Sets
+ * errno when it is; leaves it alone otherwise. */
+static int decide(int k, const char *fn, const char *where)
 {
-    if (!active)
+    if (path_filter[0] != '\0' && strstr(where, path_filter) == NULL)
         return 0;
-    int saved = errno;
-    struct stat st;
-    if (fd >= 0) {
-        if (fstat(fd, &st) != 0)
-            goto pass;
-        if (!S_ISREG(st.st_mode) && !(k == K_FSYNC && S_ISDIR(st.st_mode)))
-            goto pass;
-    } else {
-        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
-            goto pass;
-    }
-    char where[512];
-    where[0] = '\0';
-    if (path_filter[0] != '\0' || target != K_NONE) {
-        if (fd >= 0)
-            fd_path(fd, where, sizeof where);
-        else
-            copy_str(where, sizeof where, path);
-        if (path_filter[0] != '\0' && strstr(where, path_filter) == NULL)
-            goto pass;
-    }
+    if (path_exclude[0] != '\0' && strstr(where, path_exclude) != NULL)
+        return 0;
     unsigned long n = atomic_fetch_add(&counts[k], 1) + 1;
     unsigned long a = atomic_fetch_add(&any_count, 1) + 1;
     unsigned long idx = target == K_ANY ? a : target == k ? n : 0;
     if (idx == 0 || idx < fault_at || (fault_repeat != 0 && idx - fault_at >= fault_repeat))
-        goto pass;
+        return 0;
     if (atomic_fetch_add(&fired, 1) == 0) {
         copy_str(first_call, sizeof first_call, fn);
         copy_str(first_path, sizeof first_path, where);
@@ -269,6 +271,45 @@ static int should_fail(int k, const char *fn, int fd, const char *path)
     }
     errno = fault_errno;
     return 1;
+}
+
+/* A call of kind k on descriptor fd (a regular file; fsync: or directory). */
+static int should_fail(int k, const char *fn, int fd)
+{
+    if (!active)
+        return 0;
+    int saved = errno;
+    struct stat st;
+    char where[512];
+    where[0] = '\0';
+    if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || (k == K_FSYNC && S_ISDIR(st.st_mode))))
+        goto pass;
+    if (path_filter[0] != '\0' || path_exclude[0] != '\0' || target != K_NONE)
+        fd_path(fd, where, sizeof where);
+    if (decide(k, fn, where))
+        return 1;
+pass:
+    errno = saved;
+    return 0;
+}
+
+/* A call of kind k on a path, relative to dirfd: counted when the path names
+ * a regular file, or (creating) would name one. */
+static int should_fail_path(int k, const char *fn, int dirfd, const char *path, int flags)
+{
+    if (!active)
+        return 0;
+    int saved = errno;
+    struct stat st;
+    int follow = k == K_OPEN && !(flags & O_NOFOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW;
+    if (fstatat(dirfd, path, &st, follow) == 0) {
+        if (!S_ISREG(st.st_mode) || (flags & O_DIRECTORY))
+            goto pass;
+    } else if (k != K_OPEN || !(flags & O_CREAT)) {
+        goto pass;
+    }
+    if (decide(k, fn, path))
+        return 1;
 pass:
     errno = saved;
     return 0;
@@ -278,108 +319,174 @@ pass:
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
-    return should_fail(K_WRITE, "write", fd, NULL) ? -1 : REAL(write)()(fd, buf, n);
+    return should_fail(K_WRITE, "write", fd) ? -1 : REAL(write)()(fd, buf, n);
 }
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
-    return should_fail(K_WRITE, "pwrite", fd, NULL) ? -1 : REAL(pwrite)()(fd, buf, n, off);
+    return should_fail(K_WRITE, "pwrite", fd) ? -1 : REAL(pwrite)()(fd, buf, n, off);
 }
 
 ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
 {
-    return should_fail(K_WRITE, "pwrite64", fd, NULL) ? -1 : REAL(pwrite64)()(fd, buf, n, off);
+    return should_fail(K_WRITE, "pwrite64", fd) ? -1 : REAL(pwrite64)()(fd, buf, n, off);
 }
 
 ssize_t writev(int fd, const struct iovec *iov, int cnt)
 {
-    return should_fail(K_WRITE, "writev", fd, NULL) ? -1 : REAL(writev)()(fd, iov, cnt);
+    return should_fail(K_WRITE, "writev", fd) ? -1 : REAL(writev)()(fd, iov, cnt);
 }
 
 ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
 {
-    return should_fail(K_WRITE, "pwritev", fd, NULL) ? -1 : REAL(pwritev)()(fd, iov, cnt, off);
+    return should_fail(K_WRITE, "pwritev", fd) ? -1 : REAL(pwritev)()(fd, iov, cnt, off);
 }
 
 ssize_t read(int fd, void *buf, size_t n)
 {
-    return should_fail(K_READ, "read", fd, NULL) ? -1 : REAL(read)()(fd, buf, n);
+    return should_fail(K_READ, "read", fd) ? -1 : REAL(read)()(fd, buf, n);
 }
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-    return should_fail(K_READ, "pread", fd, NULL) ? -1 : REAL(pread)()(fd, buf, n, off);
+    return should_fail(K_READ, "pread", fd) ? -1 : REAL(pread)()(fd, buf, n, off);
 }
 
 ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
 {
-    return should_fail(K_READ, "pread64", fd, NULL) ? -1 : REAL(pread64)()(fd, buf, n, off);
+    return should_fail(K_READ, "pread64", fd) ? -1 : REAL(pread64)()(fd, buf, n, off);
 }
 
 ssize_t readv(int fd, const struct iovec *iov, int cnt)
 {
-    return should_fail(K_READ, "readv", fd, NULL) ? -1 : REAL(readv)()(fd, iov, cnt);
+    return should_fail(K_READ, "readv", fd) ? -1 : REAL(readv)()(fd, iov, cnt);
 }
 
 ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
 {
-    return should_fail(K_READ, "preadv", fd, NULL) ? -1 : REAL(preadv)()(fd, iov, cnt, off);
+    return should_fail(K_READ, "preadv", fd) ? -1 : REAL(preadv)()(fd, iov, cnt, off);
 }
 
 ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 {
-    return should_fail(K_READ, "__read_chk", fd, NULL) ? -1 : REAL(__read_chk)()(fd, buf, n, buflen);
+    return should_fail(K_READ, "__read_chk", fd) ? -1 : REAL(__read_chk)()(fd, buf, n, buflen);
 }
 
 ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off, size_t buflen)
 {
-    return should_fail(K_READ, "__pread_chk", fd, NULL) ? -1 : REAL(__pread_chk)()(fd, buf, n, off, buflen);
+    return should_fail(K_READ, "__pread_chk", fd) ? -1 : REAL(__pread_chk)()(fd, buf, n, off, buflen);
 }
 
 ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t off, size_t buflen)
 {
-    return should_fail(K_READ, "__pread64_chk", fd, NULL) ? -1
+    return should_fail(K_READ, "__pread64_chk", fd) ? -1
                                                           : REAL(__pread64_chk)()(fd, buf, n, off, buflen);
 }
 
 int fsync(int fd)
 {
-    return should_fail(K_FSYNC, "fsync", fd, NULL) ? -1 : REAL(fsync)()(fd);
+    return should_fail(K_FSYNC, "fsync", fd) ? -1 : REAL(fsync)()(fd);
 }
 
 int fdatasync(int fd)
 {
-    return should_fail(K_FSYNC, "fdatasync", fd, NULL) ? -1 : REAL(fdatasync)()(fd);
+    return should_fail(K_FSYNC, "fdatasync", fd) ? -1 : REAL(fdatasync)()(fd);
 }
 
 int rename(const char *from, const char *to)
 {
-    return should_fail(K_RENAME, "rename", -1, from) ? -1 : REAL(rename)()(from, to);
+    return should_fail_path(K_RENAME, "rename", AT_FDCWD, from, 0) ? -1 : REAL(rename)()(from, to);
 }
 
 int renameat(int fromdir, const char *from, int todir, const char *to)
 {
-    /* Relative to a directory descriptor: count only absolute or cwd paths. */
-    if (fromdir == AT_FDCWD || from[0] == '/')
-        if (should_fail(K_RENAME, "renameat", -1, from))
-            return -1;
+    if (should_fail_path(K_RENAME, "renameat", fromdir, from, 0))
+        return -1;
     return REAL(renameat)()(fromdir, from, todir, to);
 }
 
 int renameat2(int fromdir, const char *from, int todir, const char *to, unsigned int flags)
 {
-    if (fromdir == AT_FDCWD || from[0] == '/')
-        if (should_fail(K_RENAME, "renameat2", -1, from))
-            return -1;
+    if (should_fail_path(K_RENAME, "renameat2", fromdir, from, 0))
+        return -1;
     return REAL(renameat2)()(fromdir, from, todir, to, flags);
 }
 
 int ftruncate(int fd, off_t len)
 {
-    return should_fail(K_TRUNCATE, "ftruncate", fd, NULL) ? -1 : REAL(ftruncate)()(fd, len);
+    return should_fail(K_TRUNCATE, "ftruncate", fd) ? -1 : REAL(ftruncate)()(fd, len);
 }
 
 int ftruncate64(int fd, off64_t len)
 {
-    return should_fail(K_TRUNCATE, "ftruncate64", fd, NULL) ? -1 : REAL(ftruncate64)()(fd, len);
+    return should_fail(K_TRUNCATE, "ftruncate64", fd) ? -1 : REAL(ftruncate64)()(fd, len);
+}
+
+/* open: the mode argument exists only with O_CREAT or O_TMPFILE. */
+#define OPEN_MODE(flags, last)                                                                         \
+    mode_t mode = 0;                                                                                   \
+    if ((flags) & (O_CREAT | O_TMPFILE)) {                                                             \
+        va_list ap;                                                                                    \
+        va_start(ap, last);                                                                            \
+        mode = (mode_t)va_arg(ap, int);                                                                \
+        va_end(ap);                                                                                    \
+    }
+
+int open(const char *path, int flags, ...)
+{
+    OPEN_MODE(flags, flags)
+    return should_fail_path(K_OPEN, "open", AT_FDCWD, path, flags) ? -1 : REAL(open)()(path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+    OPEN_MODE(flags, flags)
+    return should_fail_path(K_OPEN, "open64", AT_FDCWD, path, flags) ? -1 : REAL(open64)()(path, flags, mode);
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+    OPEN_MODE(flags, flags)
+    return should_fail_path(K_OPEN, "openat", dirfd, path, flags) ? -1 : REAL(openat)()(dirfd, path, flags, mode);
+}
+
+int openat64(int dirfd, const char *path, int flags, ...)
+{
+    OPEN_MODE(flags, flags)
+    return should_fail_path(K_OPEN, "openat64", dirfd, path, flags) ? -1
+                                                                    : REAL(openat64)()(dirfd, path, flags, mode);
+}
+
+int __open_2(const char *path, int flags)
+{
+    return should_fail_path(K_OPEN, "__open_2", AT_FDCWD, path, flags) ? -1 : REAL(__open_2)()(path, flags);
+}
+
+int __open64_2(const char *path, int flags)
+{
+    return should_fail_path(K_OPEN, "__open64_2", AT_FDCWD, path, flags) ? -1 : REAL(__open64_2)()(path, flags);
+}
+
+int __openat_2(int dirfd, const char *path, int flags)
+{
+    return should_fail_path(K_OPEN, "__openat_2", dirfd, path, flags) ? -1 : REAL(__openat_2)()(dirfd, path, flags);
+}
+
+int __openat64_2(int dirfd, const char *path, int flags)
+{
+    return should_fail_path(K_OPEN, "__openat64_2", dirfd, path, flags) ? -1
+                                                                        : REAL(__openat64_2)()(dirfd, path, flags);
+}
+
+int close(int fd)
+{
+    /* Linux closes the descriptor even when close reports an error. */
+    int fail = should_fail(K_CLOSE, "close", fd);
+    int e = errno;
+    int r = REAL(close)()(fd);
+    if (fail) {
+        errno = e;
+        return -1;
+    }
+    return r;
 }

@@ -2,8 +2,8 @@
 """io_backup.py: I/O faults during a backup into a store that already holds
 a committed job.
 
-The LD_PRELOAD shim (fault_shim.c) makes the Nth write, read, fsync, rename
-or ftruncate fail with ENOSPC or EIO, once (a transient error) or from the
+The LD_PRELOAD shim (fault_shim.c) makes the Nth write, read, fsync, rename,
+ftruncate, open or close fail with ENOSPC or EIO, once (a transient error) or from the
 Nth call on (a disk that is full or gone). N sweeps every such call destor
 makes on the store, plus a sample of all calls (the source files being
 read) and of "any" call. Each run must either fail with exit status 1 and a
@@ -24,7 +24,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultlib as fl  # noqa: E402
 
-KINDS = ("write", "read", "fsync", "rename", "truncate")
+KINDS = ("write", "read", "fsync", "rename", "truncate", "open", "close")
 
 
 def main():
@@ -43,13 +43,15 @@ def main():
         fl.die(r.describe())
 
     # Count the calls of an undisturbed backup: all of them, and those on the store.
-    def counts(path_filter):
+    def counts(path_filter, exclude=None):
         case = scratch.path("count")
         fl.copy_tree(base, case)
         cfg = fl.write_config(scratch.path("count.config"), case, "container-size 128K")
         env = {"LD_PRELOAD": shim, "FAULT_COUNT_FILE": scratch.path("count.txt")}
         if path_filter:
             env["FAULT_PATH"] = case + "/"
+        if exclude:
+            env["FAULT_EXCLUDE"] = exclude
         r = fl.destor(cfg, "backup", v2, env=env)
         if r.rc != 0:
             fl.die("undisturbed backup under the shim failed: " + r.describe())
@@ -58,6 +60,8 @@ def main():
         return c
 
     all_calls, store_calls = counts(False), counts(True)
+    # Close faults and "any" leave Berkeley DB's files alone (see faultlib).
+    all_no_db, store_no_db = counts(False, fl.BDB_FILES), counts(True, fl.BDB_FILES)
     print("# calls of one backup, all files: %s" % " ".join("%s %d" % (k, all_calls[k]) for k in KINDS))
     print("# calls of one backup, the store: %s" % " ".join("%s %d" % (k, store_calls[k]) for k in KINDS))
     if store_calls["write"] == 0 or store_calls["fsync"] == 0 or store_calls["rename"] == 0:
@@ -69,18 +73,21 @@ def main():
     def make_case(category, kind, at, errno, repeat, path_filter):
         seq[0] += 1
         n = seq[0]
-        desc = "FAULT_CALL=%s FAULT_AT=%d FAULT_ERRNO=%s FAULT_REPEAT=%d%s" % (
-            kind, at, errno, repeat, " FAULT_PATH=<store>/" if path_filter else "")
+        exclude = fl.BDB_FILES if kind in ("close", "any") else None
+        desc = "FAULT_CALL=%s FAULT_AT=%d FAULT_ERRNO=%s FAULT_REPEAT=%d%s%s" % (
+            kind, at, errno, repeat, " FAULT_PATH=<store>/" if path_filter else "",
+            " FAULT_EXCLUDE=%s" % exclude if exclude else "")
 
         def fn():
             return backup_case(scratch, shim, base, v1, v2, want_v1, want_v2, n, kind, at, errno, repeat,
-                               path_filter)
+                               path_filter, exclude)
         return (category, desc, fn)
 
     cases = []
     # Every call on the store, transient and persistent, with both errnos.
     for kind in KINDS:
-        for at in fl.evenly(store_calls[kind], fl.scale(store_calls[kind] if kind != "read" else 40)):
+        total = (store_no_db if kind == "close" else store_calls)[kind]
+        for at in fl.evenly(total, fl.scale(total if kind != "read" else 40)):
             e1, e2 = ("ENOSPC", "EIO") if at % 2 else ("EIO", "ENOSPC")
             if kind == "read":  # a read does not run out of space
                 e1 = e2 = "EIO"
@@ -89,7 +96,7 @@ def main():
     # A sample of all reads (mostly the source tree) and of any call at all.
     for at in fl.evenly(all_calls["read"], fl.scale(30)):
         cases.append(make_case("any file read, once", "read", at, "EIO", 1, False))
-    for at in fl.evenly(all_calls["any"], fl.scale(30)):
+    for at in fl.evenly(all_no_db["any"], fl.scale(30)):
         cases.append(make_case("any call, from then on", "any", at, "ENOSPC" if at % 2 else "EIO", 0, False))
     sweep.run(cases)
     ok = sweep.summary()
@@ -97,14 +104,14 @@ def main():
     sys.exit(0 if ok else 1)
 
 
-def backup_case(scratch, shim, base, v1, v2, want_v1, want_v2, n, kind, at, errno, repeat, path_filter):
+def backup_case(scratch, shim, base, v1, v2, want_v1, want_v2, n, kind, at, errno, repeat, path_filter, exclude):
     case = scratch.path("case%04d" % n)
     os.mkdir(case)
     work = os.path.join(case, "w")
     fl.copy_tree(base, work)
     cfg = fl.write_config(os.path.join(case, "destor.config"), work, "container-size 128K")
     count_file = os.path.join(case, "count.txt")
-    env = fl.fault_env(shim, kind, at, errno, repeat, work + "/" if path_filter else None, count_file)
+    env = fl.fault_env(shim, kind, at, errno, repeat, work + "/" if path_filter else None, count_file, exclude)
     r = fl.destor(cfg, "backup", v2, env=env)
     c = fl.read_counts(count_file)
     fired = c.get("fired", 0)
@@ -145,9 +152,7 @@ def backup_case(scratch, shim, base, v1, v2, want_v1, want_v2, n, kind, at, errn
             line = fl.expect_clean_failure(r, allowed=(2,))
         else:
             line = fl.expect_clean_failure(r)
-        # (destor reports any failed whole-file read as EIO, whatever the errno.)
-        texts = [fl.ERRNO_TEXT[errno]] + ([fl.ERRNO_TEXT["EIO"]] if first[0] == "read" else [])
-        fl.check(not fired or any(t in line for t in texts),
+        fl.check(not fired or fl.names_error(line, errno),
                  "the message does not name the error (%s): %s" % (fl.ERRNO_TEXT[errno], line))
         outcome = "config unreadable (exit 2)" if r.rc == 2 else "failed cleanly (exit 1)"
         if os.path.exists(os.path.join(work, "jobs", "00000001", "manifest")):
