@@ -588,8 +588,9 @@ def row_from_summary(summary, policy, mode, cache_size, params, trace, container
         row["latency_model_ms_mean"] = cache.get("request_latency_model_ms_mean")
         row["latency_model_ms_max"] = cache.get("request_latency_model_ms_max")
         # tails are used when destor reports them
-        row["latency_model_ms_p95"] = cache.get("request_latency_model_ms_p95")
-        row["latency_model_ms_p99"] = cache.get("request_latency_model_ms_p99")
+        model = summary.get("latency_model_usec") or {}
+        row["latency_model_ms_p95"] = model["p95"] / 1e3 if "p95" in model else None
+        row["latency_model_ms_p99"] = model["p99"] / 1e3 if "p99" in model else None
         row["latency_model_source"] = "destor"
         row["ssd_lifetime_model_days"] = _lifetime(cache.get("ssd_lifetime_model_days"))
         # wall-clock lifetime: null means "nothing written" in real mode but

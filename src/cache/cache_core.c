@@ -345,11 +345,12 @@ void cache_core_request_begin(CacheCore *c)
     g_mutex_unlock(&c->lock);
 }
 
-void cache_core_request_end(CacheCore *c)
+double cache_core_request_end(CacheCore *c)
 {
+    double model = 0.0;
     g_mutex_lock(&c->lock);
     if (c->in_request) {
-        double model = c->model.now - c->request_model_start;
+        model = c->model.now - c->request_model_start;
         double wall = (double)(g_get_monotonic_time() - c->request_wall_start) / 1e6;
         CacheCounters *k = &c->counters;
         k->requests++;
@@ -362,6 +363,7 @@ void cache_core_request_end(CacheCore *c)
         c->in_request = FALSE;
     }
     g_mutex_unlock(&c->lock);
+    return model;
 }
 
 gboolean cache_core_close(CacheCore *c, GError **err)

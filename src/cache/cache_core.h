@@ -86,9 +86,9 @@ gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err);
 ContainerSource *cache_core_source(CacheCore *c);
 
 /* Bracket the accesses of one request (one file read) to measure its wall
- * time and modelled latency. */
+ * time and modelled latency; _end returns the request's modelled seconds. */
 void cache_core_request_begin(CacheCore *c);
-void cache_core_request_end(CacheCore *c);
+double cache_core_request_end(CacheCore *c);
 
 /* A snapshot of all statistics. */
 void cache_core_report(CacheCore *c, CacheReport *r);

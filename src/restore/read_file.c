@@ -34,7 +34,8 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
         }
     }
     uint64_t bytes = 0;
-    gboolean ok = read_session_request(s, job_id, path, fd, name, opt->verify, &bytes, err);
+    double model_s = 0.0;
+    gboolean ok = read_session_request(s, job_id, path, fd, name, opt->verify, &bytes, &model_s, err);
     if (opt->output != NULL) {
         if (close(fd) != 0 && ok) {
             destor_set_errno(err, errno, "close %s", tmp);
@@ -57,7 +58,8 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
 
 typedef struct {
     uint64_t requests, bytes;
-    GArray *latency_usec; /* double per request */
+    GArray *latency_usec;       /* measured, double per request */
+    GArray *model_latency_usec; /* modelled by the SSD cache's device model */
     double seconds;
 } TraceSummary;
 
@@ -79,22 +81,35 @@ static double percentile(const GArray *sorted, double p)
     return g_array_index(sorted, double, rank - 1);
 }
 
+typedef struct {
+    double mean, p50, p95, p99;
+} LatencyFigures;
+
+static LatencyFigures latency_figures(GArray *usec)
+{
+    g_array_sort(usec, compare_double);
+    double sum = 0;
+    for (guint i = 0; i < usec->len; i++)
+        sum += g_array_index(usec, double, i);
+    return (LatencyFigures){ usec->len ? sum / usec->len : 0.0, percentile(usec, 50), percentile(usec, 95),
+                             percentile(usec, 99) };
+}
+
 /* The request summary, then the SSD cache's statistics when there is one
- * (in JSON as the nested object "cache"). */
+ * (in JSON as the nested object "cache"; modelled latencies only then). */
 static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *cache, gboolean json)
 {
-    g_array_sort(t->latency_usec, compare_double);
-    double sum = 0;
-    for (guint i = 0; i < t->latency_usec->len; i++)
-        sum += g_array_index(t->latency_usec, double, i);
-    double mean = t->requests ? sum / (double)t->requests : 0.0;
-    double p50 = percentile(t->latency_usec, 50), p95 = percentile(t->latency_usec, 95),
-           p99 = percentile(t->latency_usec, 99);
+    LatencyFigures m = latency_figures(t->latency_usec);
+    LatencyFigures d = latency_figures(t->model_latency_usec);
     if (json) {
         printf("{\"requests\": %llu, \"bytes\": %llu, \"container_accesses\": %llu, \"seconds\": %.6f, "
-               "\"latency_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}, \"cache\": ",
+               "\"latency_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}, ",
                (unsigned long long)t->requests, (unsigned long long)t->bytes, (unsigned long long)accesses,
-               t->seconds, mean, p50, p95, p99);
+               t->seconds, m.mean, m.p50, m.p95, m.p99);
+        if (cache != NULL)
+            printf("\"latency_model_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}, ",
+                   d.mean, d.p50, d.p95, d.p99);
+        printf("\"cache\": ");
         if (cache != NULL)
             cache_core_print_stats(cache, TRUE, stdout);
         else
@@ -106,9 +121,13 @@ static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *c
     printf("bytes read          %llu\n", (unsigned long long)t->bytes);
     printf("container accesses  %llu\n", (unsigned long long)accesses);
     printf("elapsed             %.3f s\n", t->seconds);
-    printf("latency (measured)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us\n", mean, p50, p95, p99);
-    if (cache != NULL)
+    printf("latency (measured)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us\n", m.mean, m.p50, m.p95,
+           m.p99);
+    if (cache != NULL) {
+        printf("latency (modelled)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us\n", d.mean, d.p50, d.p95,
+               d.p99);
         cache_core_print_stats(cache, FALSE, stdout);
+    }
 }
 
 gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFileOptions *opt, GError **err)
@@ -129,7 +148,8 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
             fclose(trace);
         return FALSE;
     }
-    TraceSummary t = { .latency_usec = g_array_new(FALSE, FALSE, sizeof(double)) };
+    TraceSummary t = { .latency_usec = g_array_new(FALSE, FALSE, sizeof(double)),
+                       .model_latency_usec = g_array_new(FALSE, FALSE, sizeof(double)) };
     gboolean ok = TRUE;
     char *line = NULL;
     size_t cap = 0;
@@ -146,11 +166,13 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
         char *path;
         ok = trace_line_parse(line, trace_path, lineno, &job, &path, err);
         gint64 t0 = g_get_monotonic_time();
+        double model_s = 0.0;
         if (ok)
-            ok = read_session_request(s, job, path, null_fd, "/dev/null", opt->verify, &t.bytes, err);
+            ok = read_session_request(s, job, path, null_fd, "/dev/null", opt->verify, &t.bytes, &model_s, err);
         if (ok) {
-            double usec = (double)(g_get_monotonic_time() - t0);
+            double usec = (double)(g_get_monotonic_time() - t0), model_usec = model_s * 1e6;
             g_array_append_val(t.latency_usec, usec);
+            g_array_append_val(t.model_latency_usec, model_usec);
             t.requests++;
         } else if (err && *err && !g_str_has_prefix((*err)->message, trace_path)) {
             g_prefix_error(err, "%s:%d: ", trace_path, lineno);
@@ -161,6 +183,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
         print_summary(&t, container_lru_fetches(s->lru), s->cache, opt->json);
     free(line);
     g_array_unref(t.latency_usec);
+    g_array_unref(t.model_latency_usec);
     close(null_fd);
     GError *close_err = NULL;
     if (!read_session_close(s, ok ? err : &close_err))

@@ -56,7 +56,8 @@ static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)
 }
 
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, int fd,
-                              const char *out_name, gboolean verify, uint64_t *bytes, GError **err)
+                              const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
+                              GError **err)
 {
     Job *job = session_job(s, job_id, err);
     if (job == NULL)
@@ -76,7 +77,7 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
         ok = s->simulate ? file_output_touch(s->lru, r, err)
                          : file_output_write(s->lru, r, job_id, fd, out_name, verify, err);
         if (s->cache)
-            cache_core_request_end(s->cache);
+            *model_s = cache_core_request_end(s->cache);
         if (ok)
             *bytes += r->size;
     }

@@ -31,8 +31,10 @@ ReadSession *read_session_open(const Config *cfg, GError **err);
 gboolean read_session_close(ReadSession *s, GError **err);
 
 /* Serve one request: write the file at `path` of job `job_id` to fd (not
- * touched in simulation mode). Adds the file's size to *bytes. */
+ * touched in simulation mode). Adds the file's size to *bytes; with an SSD
+ * cache, sets *model_s to the request's modelled latency (else leaves it). */
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, int fd,
-                              const char *out_name, gboolean verify, uint64_t *bytes, GError **err);
+                              const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
+                              GError **err);
 
 #endif
