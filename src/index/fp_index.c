@@ -2,6 +2,7 @@
  * from the container pool after an unclean stop. */
 #include "index/fp_index.h"
 #include "storage/container.h"
+#include "util/bdb_error.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/le.h"
@@ -29,27 +30,18 @@ typedef struct {
     ChunkLocation loc;
 } IndexEntry;
 
-static gboolean db_fail(GError **err, int ret, const char *what, const char *path)
-{
-    /* As in recipe_index.c: Berkeley DB answers EINVAL for a damaged meta page. */
-    gboolean damaged = ret == DB_RUNRECOVERY || ret == DB_VERIFY_BAD || ret == EINVAL || ret == DB_OLD_VERSION;
-    g_set_error(err, DESTOR_ERROR, damaged ? DESTOR_ERROR_INTEGRITY : DESTOR_ERROR_IO,
-                "%s %s: %s", what, path, db_strerror(ret));
-    return FALSE;
-}
-
 static gboolean open_db(FpIndex *idx, GError **err)
 {
     int ret = db_create(&idx->db, NULL, 0);
     if (ret != 0)
-        return db_fail(err, ret, "create handle for", idx->db_path);
+        return bdb_fail(err, ret, "create handle for", idx->db_path);
     idx->db->set_cachesize(idx->db, 0, 64u << 20, 1);
     idx->db->set_flags(idx->db, DB_CHKSUM);
     ret = idx->db->open(idx->db, NULL, idx->db_path, NULL, DB_HASH, DB_CREATE, 0644);
     if (ret != 0) {
         idx->db->close(idx->db, 0);
         idx->db = NULL;
-        return db_fail(err, ret, "open fingerprint index", idx->db_path);
+        return bdb_fail(err, ret, "open fingerprint index", idx->db_path);
     }
     return TRUE;
 }
@@ -68,7 +60,7 @@ static gboolean db_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation 
     DBT key = { .data = (void *)fp->bytes, .size = (u_int32_t)idx->fp_len };
     DBT data = { .data = val, .size = sizeof val };
     int ret = idx->db->put(idx->db, NULL, &key, &data, 0);
-    return ret == 0 ? TRUE : db_fail(err, ret, "write to", idx->db_path);
+    return ret == 0 ? TRUE : bdb_fail(err, ret, "write to", idx->db_path);
 }
 
 gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err)
@@ -164,7 +156,7 @@ gboolean fp_index_commit_job(FpIndex *idx, GError **err)
 {
     int ret = idx->db->sync(idx->db, 0);
     if (ret != 0)
-        return db_fail(err, ret, "flush", idx->db_path);
+        return bdb_fail(err, ret, "flush", idx->db_path);
     int fd = open(idx->db_path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         destor_set_errno(err, errno, "open %s", idx->db_path);
@@ -198,7 +190,7 @@ gboolean fp_index_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc
         return TRUE;
     }
     if (ret != 0)
-        return db_fail(err, ret, "read", idx->db_path);
+        return bdb_fail(err, ret, "read", idx->db_path);
     if (data.size != sizeof val) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s holds a malformed entry", idx->db_path);
         return FALSE;
@@ -223,7 +215,7 @@ gboolean fp_index_count(FpIndex *idx, uint64_t *count, GError **err)
     DB_HASH_STAT *st = NULL;
     int ret = idx->db->stat(idx->db, NULL, &st, 0);
     if (ret != 0)
-        return db_fail(err, ret, "stat", idx->db_path);
+        return bdb_fail(err, ret, "stat", idx->db_path);
     *count = st->hash_nkeys;
     free(st);
     return TRUE;

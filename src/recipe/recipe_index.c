@@ -1,5 +1,6 @@
 /* recipe_index.c: the Berkeley DB btree behind the recipe offset index. */
 #include "recipe/recipe_index.h"
+#include "util/bdb_error.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/le.h"
@@ -14,15 +15,6 @@ struct RecipeIndex {
     char *path;
 };
 
-static gboolean db_fail(GError **err, int ret, const char *what, const char *path)
-{
-    int code = DESTOR_ERROR_IO;
-    if (ret == DB_RUNRECOVERY || ret == DB_VERIFY_BAD || ret == EINVAL || ret == DB_OLD_VERSION)
-        code = DESTOR_ERROR_INTEGRITY;
-    g_set_error(err, DESTOR_ERROR, code, "%s %s: %s", what, path, db_strerror(ret));
-    return FALSE;
-}
-
 static RecipeIndex *open_index(const char *path, u_int32_t flags, GError **err)
 {
     RecipeIndex *idx = g_new0(RecipeIndex, 1);
@@ -33,7 +25,7 @@ static RecipeIndex *open_index(const char *path, u_int32_t flags, GError **err)
         ret = idx->db->open(idx->db, NULL, path, NULL, DB_BTREE, flags, 0644);
     }
     if (ret != 0) {
-        db_fail(err, ret, "open recipe index", path);
+        bdb_fail(err, ret, "open recipe index", path);
         recipe_index_close(idx);
         return NULL;
     }
@@ -68,7 +60,7 @@ gboolean recipe_index_finish(RecipeIndex *idx, GError **err)
 {
     int ret = idx->db->close(idx->db, 0);
     idx->db = NULL;
-    gboolean ok = ret == 0 ? TRUE : db_fail(err, ret, "close", idx->path);
+    gboolean ok = ret == 0 ? TRUE : bdb_fail(err, ret, "close", idx->path);
     if (ok) {
         int fd = open(idx->path, O_RDONLY | O_CLOEXEC);
         if (fd < 0) {
@@ -92,7 +84,7 @@ gboolean recipe_index_put(RecipeIndex *idx, const void *path, size_t path_len,
     DBT key = { .data = (void *)path, .size = (u_int32_t)path_len };
     DBT data = { .data = val, .size = sizeof val };
     int ret = idx->db->put(idx->db, NULL, &key, &data, 0);
-    return ret == 0 ? TRUE : db_fail(err, ret, "write to", idx->path);
+    return ret == 0 ? TRUE : bdb_fail(err, ret, "write to", idx->path);
 }
 
 gboolean recipe_index_get(RecipeIndex *idx, const void *path, size_t path_len,
@@ -107,7 +99,7 @@ gboolean recipe_index_get(RecipeIndex *idx, const void *path, size_t path_len,
         return TRUE;
     }
     if (ret != 0)
-        return db_fail(err, ret, "read", idx->path);
+        return bdb_fail(err, ret, "read", idx->path);
     if (data.size != sizeof val) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: malformed entry", idx->path);
         return FALSE;
