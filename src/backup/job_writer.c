@@ -204,11 +204,16 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
     /* Order matters: every structure is durable before the manifest that
      * makes the job visible is published. */
     gboolean ok = seal_container(w, err) && container_pool_sync(w->store->pool, err) &&
-                  fp_index_commit_job(w->index, err) &&
-                  job_meta_writer_finish(w->meta, &w->m.job_meta_size, err);
-    w->meta = NULL;
-    ok = ok && recipe_index_finish(w->recipes, err);
-    w->recipes = NULL;
+                  fp_index_commit_job(w->index, err);
+    /* finish frees what it finishes; what is not reached, job_writer_free aborts. */
+    if (ok) {
+        ok = job_meta_writer_finish(w->meta, &w->m.job_meta_size, err);
+        w->meta = NULL;
+    }
+    if (ok) {
+        ok = recipe_index_finish(w->recipes, err);
+        w->recipes = NULL;
+    }
     w->m.containers_total = w->next_container;
     w->m.skipped = skipped;
     ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
