@@ -23,7 +23,7 @@
  * when its source is a regular file, an open when its path names one or
  * O_CREAT is to create one.
  *
- * The wrappers only use atomics, fstat/lstat/readlink and errno, so they
+ * The wrappers only use atomics, fstat/fstatat/readlink and errno, so they
  * are safe from any thread and from signal handlers; the configuration is
  * read once by a constructor, the counts are written by a destructor. */
 #define _GNU_SOURCE
@@ -118,8 +118,17 @@ static int parse_errno(const char *s)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(s, names[i].name) == 0)
             return names[i].value;
-    int v = atoi(s);
-    return v > 0 ? v : EIO;
+    char *end;
+    long v = strtol(s, &end, 10);
+    return *s && !*end && v > 0 ? (int)v : -1;
+}
+
+static void die(const char *msg, size_t len)
+{
+    /* A typo must not turn a sweep into a run of passing no-ops. */
+    ssize_t ignored = REAL(write)()(2, msg, len);
+    (void)ignored;
+    _exit(125);
 }
 
 __attribute__((constructor)) static void shim_init(void)
@@ -133,17 +142,16 @@ __attribute__((constructor)) static void shim_init(void)
             if (strcmp(call, kind_name[k]) == 0)
                 target = k;
         if (target == K_NONE) {
-            /* A typo must not turn a sweep into a run of passing no-ops. */
             static const char msg[] = "fault_shim: unknown FAULT_CALL\n";
-            ssize_t ignored = REAL(write)()(2, msg, sizeof msg - 1);
-            (void)ignored;
-            _exit(125);
+            die(msg, sizeof msg - 1);
         }
         fault_at = at ? strtoul(at, NULL, 10) : 1;
         if (rep != NULL)
             fault_repeat = strtoul(rep, NULL, 10);
-        if (en != NULL)
-            fault_errno = parse_errno(en);
+        if (en != NULL && (fault_errno = parse_errno(en)) < 0) {
+            static const char msg[] = "fault_shim: unknown FAULT_ERRNO\n";
+            die(msg, sizeof msg - 1);
+        }
         active = 1;
     }
     if (path != NULL)
