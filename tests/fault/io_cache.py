@@ -123,9 +123,9 @@ def main():
     known = sum(v for d in sweep.outcomes.values() for k, v in d.items() if k.startswith("KNOWN BUG"))
     if known:
         print("# %d runs hit the known bug: an I/O error on the cache's files while it opens or closes "
-              "fails read-file (exit 1) instead of a warning" % known)
+              "fails the command (exit 1) instead of a warning" % known)
     else:
-        print("# the cache open/close bug no longer shows: every fault left the read succeeding")
+        print("# the cache open/close bug no longer shows: every fault left the command succeeding")
     scratch.finish(ok)
     sys.exit(0 if ok else 1)
 
