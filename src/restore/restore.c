@@ -25,7 +25,10 @@ typedef struct {
     ContainerLru *lru;
     GPtrArray *deferred_links; /* FileRecord* */
     GPtrArray *dirs;           /* FileRecord* */
-    uint64_t restored, refused, bytes;
+    uint64_t restored, bytes;
+    uint64_t unsafe; /* stored paths refused: the job is damaged or hostile */
+    uint64_t failed; /* entries the target would not take (I/O, space, conflicts) */
+    char *first_problem; /* the first warning, for the final error */
 } Restore;
 
 /* A source that only notes which containers are asked for, in order. */
@@ -66,15 +69,23 @@ static GArray *restore_plan(Job *job, size_t container_size, guint lru_capacity,
     return rec.ids;
 }
 
+/* Skip an entry with a warning: errnum 0 for an unsafe stored path, else
+ * the error the target gave. */
 static void refuse(Restore *rs, const FileRecord *r, const char *why, int errnum)
 {
     char *path = file_record_path_display(r);
-    if (errnum)
-        g_printerr("destor: warning: not restoring '%s': %s: %s\n", path, why, g_strerror(errnum));
+    char *problem = errnum ? g_strdup_printf("'%s': %s: %s", path, why, g_strerror(errnum))
+                           : g_strdup_printf("'%s': %s", path, why);
+    g_printerr("destor: warning: not restoring %s\n", problem);
+    if (rs->first_problem == NULL)
+        rs->first_problem = problem;
     else
-        g_printerr("destor: warning: not restoring '%s': %s\n", path, why);
+        g_free(problem);
     g_free(path);
-    rs->refused++;
+    if (errnum)
+        rs->failed++;
+    else
+        rs->unsafe++;
 }
 
 static gboolean set_times(int dir, const char *name, const FileRecord *r, int flags)
@@ -96,7 +107,10 @@ static gboolean restore_file(Restore *rs, int dir, const char *name, const FileR
     g_free(shown);
     if (ok && fchmod(fd, r->mode & 07777) != 0)
         refuse(rs, r, "cannot set mode", errno);
-    close(fd);
+    if (close(fd) != 0 && ok) {
+        refuse(rs, r, "cannot write", errno);
+        return TRUE;
+    }
     if (ok) {
         set_times(dir, name, r, AT_SYMLINK_NOFOLLOW);
         rs->restored++;
@@ -250,13 +264,17 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GEr
                job_id, target, (unsigned long long)rs.restored, (unsigned long long)rs.bytes,
                (unsigned long long)container_lru_fetches(rs.lru), secs,
                secs > 0 ? (double)rs.bytes / 1e6 / secs : 0.0);
-        if (rs.refused > 0) {
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
-                        "%llu entries of job %u were not restored (see warnings above)",
-                        (unsigned long long)rs.refused, job_id);
+        if (rs.unsafe > 0 || rs.failed > 0) {
+            /* Unsafe stored paths mean a damaged store (exit 3); a target
+             * that refused entries is a runtime failure (exit 1). */
+            g_set_error(err, DESTOR_ERROR, rs.unsafe > 0 ? DESTOR_ERROR_INTEGRITY : DESTOR_ERROR_IO,
+                        "%llu entries of job %u were not restored (%llu unsafe stored paths, %llu refused by "
+                        "the target), the first %s", (unsigned long long)(rs.unsafe + rs.failed), job_id,
+                        (unsigned long long)rs.unsafe, (unsigned long long)rs.failed, rs.first_problem);
             ok = FALSE;
         }
     }
+    g_free(rs.first_problem);
     g_ptr_array_unref(rs.deferred_links);
     g_ptr_array_unref(rs.dirs);
     container_lru_free(rs.lru);

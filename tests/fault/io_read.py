@@ -14,14 +14,11 @@ failed restore may stop part way but nothing it wrote may hold wrong bytes.
 Readers never change the store: its files are byte for byte the same after
 every run, and `destor verify --deep` passes at the end.
 
-Known product bug (reported, not ours to fix here): when restore cannot
-create a file at the target (ENOSPC, EIO), it warns, goes on, and ends with
-exit status 3, which means a damaged store, not 1. Those runs are counted
-as "KNOWN BUG" when the warnings name the error.
+When restore cannot create a file at the target (ENOSPC, EIO), it warns,
+goes on, and ends with exit status 1 naming the first failure.
 """
 import json
 import os
-import re
 import shutil
 import sys
 
@@ -145,16 +142,9 @@ def read_case(scratch, shim, cfg, work, digest, command, name, n, kind, at, errn
         # A fault on the config file: exit 2 (configuration) when that is what failed.
         config = os.path.basename(first[2]) == os.path.basename(cfg)
         allowed = (1, 2) if config else (1,)
-        known = name == "restore" and r.rc == 3 and re.search(r"entries of job \d+ were not restored", r.err_text()) \
-            and re.search(r"not restoring .*: cannot create: " + fl.ERRNO_TEXT[errno], r.err_text())
-        if known:
-            allowed = (3,)
         line = fl.expect_clean_failure(r, allowed=allowed)
-        if known:
-            outcome = "KNOWN BUG: cannot create at the target -> exit 3"
-        else:
-            fl.check(fl.names_error(line, errno), "the message does not name the error: " + line)
-            outcome = "config unreadable (exit 2)" if r.rc == 2 else "failed cleanly (exit 1)"
+        fl.check(fl.names_error(line, errno), "the message does not name the error: " + line)
+        outcome = "config unreadable (exit 2)" if r.rc == 2 else "failed cleanly (exit 1)"
         if name == "read-file -o":
             fl.check(not os.path.exists(out + ".destor-tmp"), "a failed read-file -o left OUT.destor-tmp")
             if had_sentinel:
