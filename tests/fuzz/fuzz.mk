@@ -14,7 +14,7 @@ FUZZ_COMMON = tests/fuzz/standalone_main.c tests/fuzz/fuzz_util.h
 check_PROGRAMS += $(FUZZ_BINS)
 TESTS += tests/fuzz/run-corpus.sh
 EXTRA_DIST += tests/fuzz/run-corpus.sh tests/fuzz/make-corpus.sh tests/fuzz/corpus tests/fuzz/regressions \
-	scripts/fuzz.sh
+	tests/fuzz/known scripts/fuzz.sh
 
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c $(FUZZ_COMMON)
 tests_fuzz_fuzz_config_LDADD = $(DESTOR_LIBS)
