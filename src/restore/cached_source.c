@@ -1,6 +1,7 @@
 /* cached_source.c: opening the SSD cache over the container pool. */
 #include "restore/cached_source.h"
 #include "recipe/job_catalog.h"
+#include "util/error.h"
 
 gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, GError **err)
 {
@@ -14,21 +15,30 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
     cs->reference_count = g_renew(uint32_t, cs->reference_count, MAX(pool_count, 1));
     for (uint32_t i = nrefs; i < pool_count; i++)
         cs->reference_count[i] = 0;
+    GError *local = NULL;
     cs->cache = cache_core_open_config(&cfg->cache, store->container_size, pool_count, cs->reference_count,
-                                       container_pool_source(store->pool), err);
-    if (cs->cache == NULL) {
-        g_clear_pointer(&cs->reference_count, g_free);
-        return FALSE;
+                                       container_pool_source(store->pool), &local);
+    if (cs->cache != NULL)
+        return TRUE;
+    g_clear_pointer(&cs->reference_count, g_free);
+    if (g_error_matches(local, DESTOR_ERROR, DESTOR_ERROR_IO)) {
+        g_printerr("destor: warning: SSD cache unavailable, reading from the store without it: %s\n",
+                   local->message);
+        g_error_free(local);
+        return TRUE;
     }
-    return TRUE;
+    g_propagate_error(err, local);
+    return FALSE;
 }
 
-gboolean cached_source_close(CachedSource *cs, GError **err)
+void cached_source_close(CachedSource *cs)
 {
-    gboolean ok = TRUE;
-    if (cs->cache != NULL)
-        ok = cache_core_close(cs->cache, err);
+    GError *local = NULL;
+    if (cs->cache != NULL && !cache_core_close(cs->cache, &local)) {
+        g_printerr("destor: warning: SSD cache state not saved (the next run checks every entry): %s\n",
+                   local->message);
+        g_error_free(local);
+    }
     cs->cache = NULL;
     g_clear_pointer(&cs->reference_count, g_free);
-    return ok;
 }

@@ -17,9 +17,13 @@ typedef struct {
     uint32_t *reference_count; /* must outlive the cache */
 } CachedSource;
 
-/* Open the cache configured in cfg over store's pool. */
+/* Open the cache configured in cfg over store's pool. Trouble with the SSD
+ * itself (an I/O error on its files) is not the reader's failure: it is
+ * warned about and cs->cache stays NULL, so the caller reads from the
+ * store. A busy cache directory or a bad setting is an error. */
 gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, GError **err);
-/* Save the cache's metadata and free it (FALSE if saving failed). */
-gboolean cached_source_close(CachedSource *cs, GError **err);
+/* Save the cache's metadata and free it. If saving fails, warn: the next
+ * open then checks every entry against its checksum. */
+void cached_source_close(CachedSource *cs);
 
 #endif

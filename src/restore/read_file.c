@@ -29,7 +29,7 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
         if (fd < 0) {
             destor_set_errno(err, errno, "create %s", tmp);
             g_free(tmp);
-            read_session_close(s, NULL);
+            read_session_close(s);
             return FALSE;
         }
     }
@@ -49,10 +49,7 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
             unlink(tmp);
         g_free(tmp);
     }
-    GError *close_err = NULL;
-    if (!read_session_close(s, ok ? err : &close_err))
-        ok = FALSE;
-    g_clear_error(&close_err);
+    read_session_close(s);
     return ok;
 }
 
@@ -143,7 +140,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
     if (s == NULL || null_fd < 0) {
         if (s != NULL)
             destor_set_errno(err, errno, "open /dev/null");
-        read_session_close(s, NULL);
+        read_session_close(s);
         if (trace != stdin)
             fclose(trace);
         return FALSE;
@@ -185,10 +182,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
     g_array_unref(t.latency_usec);
     g_array_unref(t.model_latency_usec);
     close(null_fd);
-    GError *close_err = NULL;
-    if (!read_session_close(s, ok ? err : &close_err))
-        ok = FALSE;
-    g_clear_error(&close_err);
+    read_session_close(s);
     if (trace != stdin)
         fclose(trace);
     return ok;

@@ -8,6 +8,8 @@ static gboolean open_cache(ReadSession *s, const Config *cfg, GError **err)
     if (!cached_source_open(&s->cached, cfg, s->store, err))
         return FALSE;
     s->cache = s->cached.cache;
+    if (s->cache == NULL) /* the SSD failed: read from the store */
+        return TRUE;
     s->source = cache_core_source(s->cache);
     s->simulate = cache_core_mode(s->cache) == CACHE_MODE_SIMULATE;
     return TRUE;
@@ -23,7 +25,7 @@ ReadSession *read_session_open(const Config *cfg, GError **err)
     s->source = container_pool_source(store->pool);
     s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
     if (cache_config_enabled(&cfg->cache) && !open_cache(s, cfg, err)) {
-        read_session_close(s, NULL);
+        read_session_close(s);
         return NULL;
     }
     s->lru = s->simulate ? container_lru_new_ids_only(s->source, REQUEST_LRU_CONTAINERS)
@@ -31,17 +33,15 @@ ReadSession *read_session_open(const Config *cfg, GError **err)
     return s;
 }
 
-gboolean read_session_close(ReadSession *s, GError **err)
+void read_session_close(ReadSession *s)
 {
     if (s == NULL)
-        return TRUE;
-    gboolean ok = TRUE;
+        return;
     container_lru_free(s->lru);
-    ok = cached_source_close(&s->cached, err);
+    cached_source_close(&s->cached);
     g_hash_table_destroy(s->jobs);
     store_close(s->store);
     g_free(s);
-    return ok;
 }
 
 static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)

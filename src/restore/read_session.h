@@ -27,8 +27,8 @@ typedef struct {
 } ReadSession;
 
 ReadSession *read_session_open(const Config *cfg, GError **err);
-/* Close; saves the SSD cache's metadata (an error only if that fails). */
-gboolean read_session_close(ReadSession *s, GError **err);
+/* Close; saves the SSD cache's metadata (a warning if that fails). */
+void read_session_close(ReadSession *s);
 
 /* Serve one request: write the file at `path` of job `job_id` to fd (not
  * touched in simulation mode). Adds the file's size to *bytes; with an SSD

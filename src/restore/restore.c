@@ -208,8 +208,10 @@ static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *j
         }
         if (!cached_source_open(cached, cfg, store, err))
             return FALSE;
-        rs->lru = container_lru_new(cache_core_source(cached->cache), cfg->restore_cache_containers);
-        return TRUE;
+        if (cached->cache != NULL) {
+            rs->lru = container_lru_new(cache_core_source(cached->cache), cfg->restore_cache_containers);
+            return TRUE;
+        }
     }
     container_pool_set_readahead(store->pool, RESTORE_READAHEAD);
     GArray *plan = restore_plan(job, store->container_size, cfg->restore_cache_containers, err);
@@ -279,8 +281,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GEr
     g_ptr_array_unref(rs.dirs);
     container_lru_free(rs.lru);
     prefetch_source_free(prefetch);
-    if (!cached_source_close(&cached, ok ? err : NULL))
-        ok = FALSE;
+    cached_source_close(&cached);
 out:
     if (rs.root_fd >= 0)
         close(rs.root_fd);
