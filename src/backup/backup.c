@@ -25,7 +25,9 @@ typedef struct {
     JobWriter *writer;
     Walker *walker;
     GError *error; /* first fatal error; later messages are drained */
-    gint done;
+    GMutex lock;   /* guards done; the main thread waits on finished */
+    GCond finished;
+    gboolean done;
 } StoreStage;
 
 /* A stage thread and the CPU time it used (not wall time: on two cores four
@@ -72,7 +74,10 @@ static gpointer store_stage_run(gpointer data)
         if (kind == MSG_STREAM_END)
             break;
     }
-    g_atomic_int_set(&s->done, 1);
+    g_mutex_lock(&s->lock);
+    s->done = TRUE;
+    g_cond_signal(&s->finished);
+    g_mutex_unlock(&s->lock);
     return NULL;
 }
 
@@ -145,6 +150,8 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
                       .max_chunk = max_chunk };
     HashStage hs = { .in = q_chunk, .out = q_hash, .alg = store->fingerprint };
     StoreStage ss = { .in = q_hash, .writer = writer, .walker = &rs.walker };
+    g_mutex_init(&ss.lock);
+    g_cond_init(&ss.finished);
 
     gint64 start = g_get_monotonic_time();
     StageThread stages[] = {
@@ -155,12 +162,14 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
     };
     for (guint i = 0; i < G_N_ELEMENTS(stages); i++)
         stages[i].thread = g_thread_new(stages[i].name, stage_thread_main, &stages[i]);
+    /* Wait for the store stage, showing progress every 200 ms on a tty. */
     gboolean tty = isatty(STDOUT_FILENO);
-    while (!g_atomic_int_get(&ss.done)) {
-        g_usleep(200 * 1000);
-        if (tty)
+    g_mutex_lock(&ss.lock);
+    while (!ss.done) {
+        if (!g_cond_wait_until(&ss.finished, &ss.lock, g_get_monotonic_time() + 200 * 1000) && tty)
             show_progress(job_writer_progress(writer), start, FALSE);
     }
+    g_mutex_unlock(&ss.lock);
     for (guint i = 0; i < G_N_ELEMENTS(stages); i++)
         g_thread_join(stages[i].thread);
     if (tty)
@@ -180,6 +189,8 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
     }
     job_manifest_clear(&m);
     job_writer_free(writer);
+    g_mutex_clear(&ss.lock);
+    g_cond_clear(&ss.finished);
     bounded_queue_free(q_read);
     bounded_queue_free(q_chunk);
     bounded_queue_free(q_hash);
