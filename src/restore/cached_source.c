@@ -3,11 +3,30 @@
 #include "recipe/job_catalog.h"
 #include "util/error.h"
 
+#include <errno.h>
+#include <unistd.h>
+
+/* A cache directory that cannot be made or written is a setting to fix,
+ * reported before any work starts. */
+static gboolean check_directory(const char *dir, GError **err)
+{
+    int e = 0;
+    if (g_mkdir_with_parents(dir, 0755) != 0 || access(dir, W_OK | X_OK) != 0)
+        e = errno;
+    if (e == 0)
+        return TRUE;
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "ssd-cache-directory %s cannot be created or written: %s",
+                dir, g_strerror(e));
+    return FALSE;
+}
+
 gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, GError **err)
 {
     uint32_t pool_count, nrefs;
     cs->cache = NULL;
     cs->reference_count = NULL;
+    if (!cfg->cache.simulate && cfg->cache.directory != NULL && !check_directory(cfg->cache.directory, err))
+        return FALSE;
     if (!container_pool_count(store->pool, &pool_count, err) ||
         !refcount_load_current(store->dir, &cs->reference_count, &nrefs, err))
         return FALSE;

@@ -62,4 +62,8 @@ expect_status 0 dst read-file 0 d/a.bin --verify
 printf '0\tb.txt\nnot a line\n' > "$SCRATCH/trace"
 expect_status 2 dst read-file --trace "$SCRATCH/trace"
 grep -q 'trace:2:' "$SCRATCH/err" || fail "trace error must name the line"
+
+# An SSD cache directory that cannot be created is reported before any work.
+expect_status 2 dst -p"ssd-cache-policy lru" -p"ssd-cache-directory /proc/destor-no-such-cache" read-file 0 b.txt
+grep -q 'ssd-cache-directory /proc/destor-no-such-cache cannot be created' "$SCRATCH/err" || fail "cache directory message"
 note "all error cases gave the documented status"
