@@ -65,6 +65,7 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
     }
     if (found && m.container_size != c->opt.container_size) {
         g_warning("SSD cache %s holds containers of another size; starting empty", c->directory);
+        cache_meta_clear(&m);
         found = FALSE;
     }
 
