@@ -1,7 +1,8 @@
 /* test_chunking.c: unit tests of the chunkers (src/chunking).
  *
  * Checks name parsing and size validation, the Rabin arithmetic against a
- * bit-by-bit reference, and the properties the backup pipeline relies on:
+ * bit-by-bit reference, FastCDC's unrolled loop against its byte-at-a-time
+ * definition, and the properties the backup pipeline relies on:
  * deterministic boundaries that depend only on the next max_size bytes,
  * chunk sizes within bounds, averages near the configured size, and shift
  * resistance for the content-defined algorithms (but not for fixed). Data
@@ -232,6 +233,54 @@ static void test_rabin_rolling_matches_reference(void)
     CU_ASSERT_EQUAL(ref_window_fp(buf + 1000, RABIN_WINDOW), 0);
     g_free(buf);
     chunker_free(c);
+}
+
+/* FastCDC by the definition: one byte at a time, hashing from 64 bytes
+ * before min_size, the strict mask up to avg bytes, the loose one after. */
+static size_t ref_fastcdc_next(const Chunker *c, const uint8_t *buf, size_t len)
+{
+    const ChunkSizes *s = &c->sizes;
+    if (len <= s->min_size)
+        return len;
+    size_t end = MIN(len, s->max_size);
+    uint64_t h = 0;
+    for (size_t i = s->min_size >= 64 ? s->min_size - 64 : 0; i < end; i++) {
+        h = (h << 1) + c->gear[buf[i]];
+        uint64_t mask = i < s->avg_size ? c->mask_small : c->mask_large;
+        if (i >= s->min_size && !(h & mask))
+            return i + 1;
+    }
+    return end;
+}
+
+/* The unrolled loop in fastcdc.c cuts exactly where the definition does,
+ * for sizes that are and are not multiples of its four-byte step, on random
+ * data and on data with long runs (where cuts are rare or immediate). */
+static void test_fastcdc_matches_reference(void)
+{
+    const ChunkSizes configs[] = {
+        { 2048, 8192, 65536 }, { 64, 256, 1024 }, { 64, 128, 301 }, { 101, 1024, 4099 }, { 4096, 16384, 16387 },
+    };
+    const size_t len = (1 << 20) + 3;
+    uint8_t *buf = random_buffer(len, 61);
+    memset(buf + 100000, 0, 40000);
+    memset(buf + 300000, 0xff, 70000);
+    size_t mismatches = 0, cuts = 0;
+    for (size_t k = 0; k < G_N_ELEMENTS(configs); k++) {
+        Chunker *c = chunker_new(CHUNK_FASTCDC, &configs[k]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        for (size_t pos = 0; pos < len; cuts++) {
+            size_t avail = MIN(len - pos, configs[k].max_size + (cuts % 5)); /* varied tails */
+            size_t n = fastcdc_next(c, buf + pos, avail);
+            if (n != ref_fastcdc_next(c, buf + pos, avail))
+                mismatches++;
+            pos += MAX(n, (size_t)1);
+        }
+        chunker_free(c);
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    CU_ASSERT_TRUE(cuts > 1000);
+    g_free(buf);
 }
 
 /* ---- boundary properties ---- */
@@ -523,6 +572,7 @@ static void add_suites(void)
     CU_add_test(s, "chunk sizes validate", test_validate);
     CU_add_test(s, "rabin polynomial is irreducible", test_rabin_polynomial_irreducible);
     CU_add_test(s, "rabin rolling fingerprint matches long division", test_rabin_rolling_matches_reference);
+    CU_add_test(s, "fastcdc cuts where the byte-at-a-time definition does", test_fastcdc_matches_reference);
     CU_add_test(s, "boundaries are deterministic", test_determinism);
     CU_add_test(s, "chunk sizes stay in bounds", test_size_bounds);
     CU_add_test(s, "average chunk size", test_average_size);
