@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential autoconf automake pkg-config libglib2.0-dev libssl-dev
-zlib1g-dev libdb-dev libcunit1-dev python3 python3-matplotlib python3-numpy
+libdeflate-dev zlib1g-dev libdb-dev libcunit1-dev python3 python3-matplotlib python3-numpy
 smartmontools openssl time"
 
 missing=""

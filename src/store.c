@@ -1,5 +1,6 @@
 /* store.c: creating and opening the working directory. */
 #include "store.h"
+#include "util/checksum.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/lock_file.h"
@@ -9,7 +10,6 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #define META_SIZE 32
 
@@ -25,7 +25,7 @@ static gboolean meta_write(const char *dir, size_t container_size, FingerprintAl
     le32_put(m + 8, STORE_META_VERSION);
     le32_put(m + 12, (uint32_t)container_size);
     le32_put(m + 16, (uint32_t)fp);
-    le32_put(m + 28, (uint32_t)crc32_z(0, m, 28));
+    le32_put(m + 28, checksum_crc32(CHECKSUM_CRC32_START, m, 28));
     char *path = meta_path(dir);
     gboolean ok = file_publish_atomic(path, m, sizeof m, err);
     g_free(path);
@@ -43,7 +43,7 @@ static gboolean meta_read(Store *s, GError **err)
                     "no store in working directory %s (run 'destor backup PATH' first)", s->dir);
     } else if (file_read_whole(path, &m, &len, err)) {
         if (len != META_SIZE || memcmp(m, STORE_META_MAGIC, 8) != 0 || le32_get(m + 8) != STORE_META_VERSION ||
-            le32_get(m + 28) != (uint32_t)crc32_z(0, m, 28)) {
+            le32_get(m + 28) != checksum_crc32(CHECKSUM_CRC32_START, m, 28)) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged or of an unknown version", path);
         } else {
             s->container_size = le32_get(m + 12);

@@ -3,23 +3,23 @@
  * device model. Real and simulation mode share every line of it except the
  * byte moves. */
 #include "cache/cache_core_internal.h"
+#include "util/checksum.h"
 #include "util/error.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 uint64_t cache_copy_check(const uint8_t *buf, size_t len)
 {
-    uLong crc = crc32(0L, Z_NULL, 0), ad = adler32(0L, Z_NULL, 0);
+    uint32_t crc = CHECKSUM_CRC32_START, ad = CHECKSUM_ADLER32_START;
     while (len > 0) { /* both sums per 64 KiB piece, while it is in cache */
-        uInt n = len > (64u << 10) ? (64u << 10) : (uInt)len;
-        crc = crc32(crc, buf, n);
-        ad = adler32(ad, buf, n);
+        size_t n = MIN(len, (size_t)64 << 10);
+        crc = checksum_crc32(crc, buf, n);
+        ad = checksum_adler32(ad, buf, n);
         buf += n;
         len -= n;
     }
-    return (uint64_t)(uint32_t)ad << 32 | (uint32_t)crc;
+    return (uint64_t)ad << 32 | crc;
 }
 
 void cache_core_options_from_config(CacheCoreOptions *o, const CacheConfig *cfg)

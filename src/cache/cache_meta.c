@@ -1,12 +1,12 @@
 /* cache_meta.c: encode, checksum, publish and decode cache.meta. */
 #include "cache/cache_meta.h"
+#include "util/checksum.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/le.h"
 
 #include <errno.h>
 #include <string.h>
-#include <zlib.h>
 
 void cache_meta_clear(CacheMeta *m)
 {
@@ -17,14 +17,7 @@ void cache_meta_clear(CacheMeta *m)
 
 static uint32_t crc_of(const uint8_t *p, size_t len)
 {
-    uLong crc = crc32(0L, Z_NULL, 0);
-    while (len > 0) {
-        uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
-        crc = crc32(crc, p, n);
-        p += n;
-        len -= n;
-    }
-    return (uint32_t)crc;
+    return checksum_crc32(CHECKSUM_CRC32_START, p, len);
 }
 
 gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)

@@ -1,10 +1,10 @@
 /* file_record.c: encoding and strict decoding of job_meta_data records. */
 #include "recipe/file_record.h"
+#include "util/checksum.h"
 #include "util/error.h"
 #include "util/le.h"
 
 #include <string.h>
-#include <zlib.h>
 
 enum {
     R_MAGIC = 0,      /* u32 */
@@ -74,7 +74,7 @@ void file_record_encode(const FileRecord *r, GByteArray *out)
         le32_put(q + 36, c->offset);
         le32_put(q + 40, c->length);
     }
-    le32_put(q, (uint32_t)crc32_z(0, p, len - 4));
+    le32_put(q, checksum_crc32(CHECKSUM_CRC32_START, p, len - 4));
 }
 
 uint32_t file_record_length(const uint8_t head[8])
@@ -95,7 +95,7 @@ FileRecord *file_record_decode(const uint8_t *buf, size_t len, const char *where
 {
     if (len < RECORD_HEADER_SIZE + 4 || file_record_length(buf) != len)
         return bad(err, where, "bad record header or length");
-    if (le32_get(buf + len - 4) != (uint32_t)crc32_z(0, buf, len - 4))
+    if (le32_get(buf + len - 4) != checksum_crc32(CHECKSUM_CRC32_START, buf, len - 4))
         return bad(err, where, "record checksum mismatch");
     uint8_t type = buf[R_TYPE];
     uint64_t path_len = le32_get(buf + R_PATH_LEN);

@@ -1,5 +1,6 @@
 /* job_catalog.c: manifest encoding, job listing, and reference-count files. */
 #include "recipe/job_catalog.h"
+#include "util/checksum.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/le.h"
@@ -8,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #define REFCOUNT_MAGIC "DPLCREF1"
 #define REFCOUNT_HEADER 16
@@ -49,7 +49,7 @@ gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError 
     le32_put(p + 104, m->container_size);
     le32_put(p + MANIFEST_FIXED_SIZE, (uint32_t)root_len);
     memcpy(p + MANIFEST_FIXED_SIZE + 4, m->source_root, root_len);
-    le32_put(p + len - 4, (uint32_t)crc32_z(0, p, len - 4));
+    le32_put(p + len - 4, checksum_crc32(CHECKSUM_CRC32_START, p, len - 4));
     char *path = g_build_filename(job_dir, JOB_MANIFEST_FILE, NULL);
     gboolean ok = file_publish_atomic(path, p, len, err);
     g_free(path);
@@ -64,7 +64,7 @@ gboolean job_manifest_decode(const uint8_t *p, size_t len, uint32_t job_id, cons
     if (len < MANIFEST_FIXED_SIZE + 8 || memcmp(p, MANIFEST_MAGIC, 8) != 0 ||
         le32_get(p + 8) != MANIFEST_VERSION ||
         le32_get(p + MANIFEST_FIXED_SIZE) != len - MANIFEST_FIXED_SIZE - 8 ||
-        le32_get(p + len - 4) != (uint32_t)crc32_z(0, p, len - 4) || le32_get(p + 12) != job_id) {
+        le32_get(p + len - 4) != checksum_crc32(CHECKSUM_CRC32_START, p, len - 4) || le32_get(p + 12) != job_id) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "manifest of job %u (%s) is damaged", job_id, path);
         return FALSE;
     }
@@ -202,7 +202,7 @@ gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, 
     le32_put(p + 8, n);
     for (uint32_t i = 0; i < n; i++)
         le32_put(p + REFCOUNT_HEADER + (size_t)i * 4, counts[i]);
-    le32_put(p + 12, (uint32_t)crc32_z(0, p + REFCOUNT_HEADER, len - REFCOUNT_HEADER));
+    le32_put(p + 12, checksum_crc32(CHECKSUM_CRC32_START, p + REFCOUNT_HEADER, len - REFCOUNT_HEADER));
     char *path = g_build_filename(job_dir, JOB_REFCOUNT_FILE, NULL);
     gboolean ok = file_publish_atomic(path, p, len, err);
     g_free(path);
@@ -217,7 +217,7 @@ gboolean refcount_decode(const uint8_t *p, size_t len, const char *path, uint32_
     *n = 0;
     if (len < REFCOUNT_HEADER || memcmp(p, REFCOUNT_MAGIC, 8) != 0 ||
         (size_t)le32_get(p + 8) * 4 + REFCOUNT_HEADER != len ||
-        le32_get(p + 12) != (uint32_t)crc32_z(0, p + REFCOUNT_HEADER, len - REFCOUNT_HEADER)) {
+        le32_get(p + 12) != checksum_crc32(CHECKSUM_CRC32_START, p + REFCOUNT_HEADER, len - REFCOUNT_HEADER)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "reference counts %s are damaged", path);
         return FALSE;
     }

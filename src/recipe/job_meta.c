@@ -1,5 +1,6 @@
 /* job_meta.c: buffered writer and checked reader of job_meta_data. */
 #include "recipe/job_meta.h"
+#include "util/checksum.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/le.h"
@@ -9,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #define WRITE_BUFFER (1u << 20)
 
@@ -34,7 +34,7 @@ static void encode_header(uint8_t h[JOB_META_HEADER_SIZE], uint32_t job_id)
     memcpy(h, JOB_META_MAGIC, 8);
     le32_put(h + 8, JOB_META_VERSION);
     le32_put(h + 12, job_id);
-    le32_put(h + 28, (uint32_t)crc32_z(0, h, 28));
+    le32_put(h + 28, checksum_crc32(CHECKSUM_CRC32_START, h, 28));
 }
 
 JobMetaWriter *job_meta_writer_create(const char *path, uint32_t job_id, GError **err)

@@ -1,10 +1,10 @@
 /* container.c: building, sealing and verifying containers. */
 #include "storage/container.h"
+#include "util/checksum.h"
 #include "util/error.h"
 #include "util/le.h"
 
 #include <string.h>
-#include <zlib.h>
 
 enum {
     H_MAGIC = 0,       /* 8 bytes */
@@ -26,11 +26,9 @@ size_t container_max_chunk(size_t size)
 static uint32_t container_crc(const uint8_t *buf, size_t size)
 {
     static const uint8_t zero[4];
-    uLong crc = crc32(0L, Z_NULL, 0);
-    crc = crc32(crc, buf, H_CRC);
-    crc = crc32(crc, zero, sizeof zero);
-    crc = crc32_z(crc, buf + H_CRC + 4, size - H_CRC - 4);
-    return (uint32_t)crc;
+    uint32_t crc = checksum_crc32(CHECKSUM_CRC32_START, buf, H_CRC);
+    crc = checksum_crc32(crc, zero, sizeof zero);
+    return checksum_crc32(crc, buf + H_CRC + 4, size - H_CRC - 4);
 }
 
 void container_builder_init(ContainerBuilder *b, uint8_t *buf, size_t size, ContainerId id)

@@ -1,6 +1,6 @@
 /* fault_shim.c: an LD_PRELOAD shim for the fault-injection tests (test code
  * only, never linked into destor). It interposes the libc calls destor and
- * the libraries it uses (glib, Berkeley DB, zlib) move data with, counts them
+ * the libraries it uses (glib, Berkeley DB) move data with, counts them
  * per kind, and makes the Nth call of a chosen kind fail with a chosen errno.
  *
  * Environment (all optional; with none set the shim only passes calls on):

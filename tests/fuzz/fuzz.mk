@@ -10,25 +10,26 @@ FUZZ_BINS = tests/fuzz/fuzz_config tests/fuzz/fuzz_file_record tests/fuzz/fuzz_j
 	tests/fuzz/fuzz_container tests/fuzz/fuzz_manifest tests/fuzz/fuzz_refcount \
 	tests/fuzz/fuzz_trace_line tests/fuzz/fuzz_cache_meta
 FUZZ_COMMON = tests/fuzz/standalone_main.c tests/fuzz/fuzz_util.h
+FUZZ_LIBS = $(DESTOR_LIBS) $(ZLIB_LIBS)
 
 check_PROGRAMS += $(FUZZ_BINS)
 TESTS += tests/fuzz/run-corpus.sh
 EXTRA_DIST += tests/fuzz/run-corpus.sh tests/fuzz/make-corpus.sh tests/fuzz/corpus tests/fuzz/regressions \
-	tests/fuzz/known scripts/fuzz.sh
+	scripts/fuzz.sh
 
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c $(FUZZ_COMMON)
-tests_fuzz_fuzz_config_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_config_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_file_record_SOURCES = tests/fuzz/fuzz_file_record.c $(FUZZ_COMMON)
-tests_fuzz_fuzz_file_record_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_file_record_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_job_meta_SOURCES = tests/fuzz/fuzz_job_meta.c $(FUZZ_COMMON)
-tests_fuzz_fuzz_job_meta_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_job_meta_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_container_SOURCES = tests/fuzz/fuzz_container.c $(FUZZ_COMMON)
-tests_fuzz_fuzz_container_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_container_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_manifest_SOURCES = tests/fuzz/fuzz_manifest.c $(FUZZ_COMMON)
-tests_fuzz_fuzz_manifest_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_manifest_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_refcount_SOURCES = tests/fuzz/fuzz_refcount.c $(FUZZ_COMMON)
-tests_fuzz_fuzz_refcount_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_refcount_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_trace_line_SOURCES = tests/fuzz/fuzz_trace_line.c $(FUZZ_COMMON)
-tests_fuzz_fuzz_trace_line_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_trace_line_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_cache_meta_SOURCES = tests/fuzz/fuzz_cache_meta.c $(FUZZ_COMMON)
-tests_fuzz_fuzz_cache_meta_LDADD = $(DESTOR_LIBS)
+tests_fuzz_fuzz_cache_meta_LDADD = $(FUZZ_LIBS)
