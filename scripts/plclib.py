@@ -524,8 +524,9 @@ def hdd_service_s(container_size, settings):
 
 # ---------------------------------------------------------------- replay
 
-POLICIES = ("none", "fifo", "lru", "lfu", "plc")
-POLICY_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU", "plc": "PLC-Cache"}
+POLICIES = ("none", "fifo", "lru", "lfu", "lfu-incache", "plc")
+POLICY_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU",
+                 "lfu-incache": "LFU (in-cache)", "plc": "PLC-Cache"}
 
 # Row columns, in CSV order.
 ROW_FIELDS = [

@@ -1,6 +1,9 @@
-/* lfu.c: Least Frequently Used. Every miss is admitted; when full the victim
- * is the cached container with the smallest access_count (the core's count
- * of all its accesses, cached or not). Tie-break: among equal counts, the one
+/* lfu.c: Least Frequently Used, in two variants of one heap. Every miss is
+ * admitted; when full the victim is the cached container with the smallest
+ * access_count. "lfu" (Perfect LFU) keeps every container's count for good,
+ * cached or not; "lfu-incache" (In-Cache LFU, the common implementation)
+ * has the core reset an evicted container's count, so a container competes
+ * only with the accesses since it was last admitted. Tie-break: among equal counts, the one
  * least recently accessed (hit or insertion) goes first, so the order is
  * total and deterministic. A binary min-heap over slots keyed by
  * (access_count, last-access tick): O(log capacity) per hit and insertion. */
@@ -140,17 +143,22 @@ static void lfu_load_slot(void *st, CacheSlot slot, uint64_t word)
     lfu_inserted(st, slot);
 }
 
-const CachePolicyOps cache_policy_lfu = {
-    .name = "lfu",
-    .reset_access_on_evict = FALSE,
-    .create = lfu_create,
-    .destroy = lfu_destroy,
-    .hit = lfu_hit,
-    .admit = lfu_admit,
-    .inserted = lfu_inserted,
-    .removed = lfu_removed,
-    .save = lfu_save,
-    .load_slot = lfu_load_slot,
-    .load_done = NULL,
-    .bytes_per_slot = sizeof(LfuKey) + sizeof(uint32_t),
-};
+/* The two variants differ only in whether the core forgets a count. */
+#define LFU_OPS(ops, policy_name, reset)                \
+    const CachePolicyOps ops = {                        \
+        .name = policy_name,                            \
+        .reset_access_on_evict = reset,                 \
+        .create = lfu_create,                           \
+        .destroy = lfu_destroy,                         \
+        .hit = lfu_hit,                                 \
+        .admit = lfu_admit,                             \
+        .inserted = lfu_inserted,                       \
+        .removed = lfu_removed,                         \
+        .save = lfu_save,                               \
+        .load_slot = lfu_load_slot,                     \
+        .load_done = NULL,                              \
+        .bytes_per_slot = sizeof(LfuKey) + sizeof(uint32_t), \
+    }
+
+LFU_OPS(cache_policy_lfu, "lfu", FALSE);
+LFU_OPS(cache_policy_lfu_incache, "lfu-incache", TRUE);

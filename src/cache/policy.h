@@ -107,6 +107,7 @@ struct CachePolicyOps {
 extern const CachePolicyOps cache_policy_fifo;
 extern const CachePolicyOps cache_policy_lru;
 extern const CachePolicyOps cache_policy_lfu;
+extern const CachePolicyOps cache_policy_lfu_incache;
 extern const CachePolicyOps cache_policy_plc;
 
 /* policy_registry.c: name -> ops. Returns FALSE for an unknown name. For

@@ -12,6 +12,7 @@ static const struct {
     { "fifo", &cache_policy_fifo },
     { "lru", &cache_policy_lru },
     { "lfu", &cache_policy_lfu },
+    { "lfu-incache", &cache_policy_lfu_incache },
     { "plc", &cache_policy_plc },
 };
 

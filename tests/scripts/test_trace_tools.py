@@ -485,9 +485,9 @@ class StoreTests(unittest.TestCase):
 
     def test_experiment_overall_quick(self):
         rows, report, out = self.check_experiment(
-            "overall", 7, ["fig-latency.png", "fig-ssd-written.png", "fig-hit-ratio.png",
+            "overall", 8, ["fig-latency.png", "fig-ssd-written.png", "fig-hit-ratio.png",
                            "fig-quadrants.png"])
-        self.assertEqual([r["policy"] for r in rows], ["none", "fifo", "lru", "lfu", "plc", "lru", "plc"])
+        self.assertEqual([r["policy"] for r in rows], ["none", "fifo", "lru", "lfu", "lfu-incache", "plc", "lru", "plc"])
         self.assertIn("Bar (issue 4) on this run", report)
         self.assertIn("SSD bytes written", out)
 

@@ -1,4 +1,4 @@
-/* test_policy.c: the replacement policies (FIFO, LRU, LFU, PLC-Cache) run
+/* test_policy.c: the replacement policies (FIFO, LRU, both LFUs, PLC) run
  * by the cache core in simulation mode: hand-worked sequences (hits,
  * victims, admissions, the paper's In-Out Comparison example), properties
  * over long seeded random sequences, and agreement with plain reference
@@ -16,8 +16,8 @@ static void test_registry(void)
     const CachePolicyOps *ops = (const CachePolicyOps *)1;
     CU_ASSERT_TRUE(cache_policy_lookup("none", &ops));
     CU_ASSERT_PTR_NULL(ops);
-    const char *names[] = { "fifo", "lru", "lfu", "plc" };
-    for (size_t i = 0; i < 4; i++) {
+    const char *names[] = { "fifo", "lru", "lfu", "lfu-incache", "plc" };
+    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         CU_ASSERT_TRUE(cache_policy_lookup(names[i], &ops));
         CU_ASSERT_PTR_NOT_NULL_FATAL(ops);
         CU_ASSERT_STRING_EQUAL(ops->name, names[i]);
@@ -26,8 +26,8 @@ static void test_registry(void)
     CU_ASSERT_FALSE(cache_policy_lookup(NULL, &ops));
     const char *const *all = cache_policy_names();
     CU_ASSERT_STRING_EQUAL(all[0], "none");
-    CU_ASSERT_STRING_EQUAL(all[4], "plc");
-    CU_ASSERT_PTR_NULL(all[5]);
+    CU_ASSERT_STRING_EQUAL(all[5], "plc");
+    CU_ASSERT_PTR_NULL(all[6]);
 }
 
 /* ---------- classic policies, by hand ---------- */
@@ -88,6 +88,31 @@ static void test_lfu_by_hand(void)
      * 5 misses: 4:1 is least -> 4. 4 misses (2): 5:1 -> 5. */
     const uint32_t victims[] = { 2, 3, 4, 5 }, final[] = { 1, 2, 4 };
     run_classic(&cache_policy_lfu, 2, victims, 4, final);
+}
+
+static void test_lfu_incache_by_hand(void)
+{
+    /* Capacity 2; counts are of every access, misses included.
+     *   1 2 2 2      [1:1 2:3]
+     *   3 3 3        3 evicts 1 (count 1)                    [2:3 3:3]
+     *   1 1          1 evicts 2 (tie at 3, 2 is older)       [3:3 1:?]
+     * lfu keeps 1's old count, so 1 has 3 and the tie goes against 3;
+     * lfu-incache restarted it at 0 when it was evicted, so 1 has 2:
+     *   4            lfu evicts 3, lfu-incache evicts 1. */
+    const uint32_t seq[] = { 1, 2, 2, 2, 3, 3, 3, 1, 1, 4 };
+    const uint32_t want_lfu[] = { 1, 2, 3 }, want_incache[] = { 1, 2, 1 };
+    const CachePolicyOps *ops[] = { &cache_policy_lfu, &cache_policy_lfu_incache };
+    const uint32_t *want[] = { want_lfu, want_incache };
+    for (size_t k = 0; k < 2; k++) {
+        CacheCore *c = test_sim_open(ops[k], NULL, 2, 10, NULL);
+        TestLog log;
+        test_log_init(&log);
+        cache_core_set_observer(c, test_log_observer, &log);
+        test_run(c, seq, G_N_ELEMENTS(seq));
+        check_victims(&log, want[k], 3);
+        test_log_free(&log);
+        cache_core_close(c, NULL);
+    }
 }
 
 static void test_lfu_tie_break_is_recency(void)
@@ -374,7 +399,8 @@ static RefResult ref_lru(const uint32_t *t, size_t len, uint32_t cap)
     return r;
 }
 
-static RefResult ref_lfu(const uint32_t *t, size_t len, uint32_t cap, uint32_t n)
+/* LFU; with `incache`, an evicted container's count restarts at 0. */
+static RefResult ref_lfu(const uint32_t *t, size_t len, uint32_t cap, uint32_t n, gboolean incache)
 {
     RefResult r = { 0 };
     uint32_t *count = g_new0(uint32_t, n);
@@ -399,6 +425,8 @@ static RefResult ref_lfu(const uint32_t *t, size_t len, uint32_t cap, uint32_t n
                 if (count[a] < count[b] || (count[a] == count[b] && last[a] < last[b]))
                     v = k;
             }
+            if (incache)
+                count[set[v]] = 0;
             set[v] = set[--size];
             r.evictions++;
         }
@@ -543,7 +571,7 @@ static void test_properties_random(void)
     uint64_t st = 99;
     for (uint32_t i = 0; i < N_CONTAINERS; i++)
         refs[i] = (uint32_t)(test_rand(&st) % 8);
-    const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
+    const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu, &cache_policy_lfu_incache,
                                     &cache_policy_plc };
     for (uint64_t seed = 1; seed <= 3; seed++) {
         uint32_t *trace = test_trace(seed, N_CONTAINERS, TRACE_LEN);
@@ -590,7 +618,9 @@ static void test_classic_match_reference(void)
             compare_with_ref(&cache_policy_lru, NULL, cap, trace, TRACE_LEN, NULL,
                              ref_lru(trace, TRACE_LEN, cap));
             compare_with_ref(&cache_policy_lfu, NULL, cap, trace, TRACE_LEN, NULL,
-                             ref_lfu(trace, TRACE_LEN, cap, N_CONTAINERS));
+                             ref_lfu(trace, TRACE_LEN, cap, N_CONTAINERS, FALSE));
+            compare_with_ref(&cache_policy_lfu_incache, NULL, cap, trace, TRACE_LEN, NULL,
+                             ref_lfu(trace, TRACE_LEN, cap, N_CONTAINERS, TRUE));
         }
         g_free(trace);
     }
@@ -646,6 +676,7 @@ static void add_suites(void)
     CU_add_test(s, "lru by hand", test_lru_by_hand);
     CU_add_test(s, "lfu by hand", test_lfu_by_hand);
     CU_add_test(s, "lfu tie-break", test_lfu_tie_break_is_recency);
+    CU_add_test(s, "lfu-incache forgets counts at eviction", test_lfu_incache_by_hand);
     CU_add_test(s, "plc defaults", test_plc_defaults);
     CU_add_test(s, "plc popularity filter", test_plc_filter);
     CU_add_test(s, "plc in-out function", test_plc_inout_function);
@@ -657,7 +688,7 @@ static void add_suites(void)
     CU_add_test(s, "plc long lap", test_plc_long_lap);
     CU_pSuite r = CU_add_suite("policy properties", NULL, NULL);
     CU_add_test(r, "random sequences", test_properties_random);
-    CU_add_test(r, "fifo/lru/lfu = reference models", test_classic_match_reference);
+    CU_add_test(r, "fifo/lru/lfu/lfu-incache = reference models", test_classic_match_reference);
     CU_add_test(r, "plc = reference model", test_plc_matches_reference);
     CU_add_test(r, "plc writes less than lru", test_plc_writes_less);
 }
