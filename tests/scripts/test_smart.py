@@ -1027,7 +1027,7 @@ class EnduranceCompare(FakeDriveCase):
         dev = self.device("sdb", CRUCIAL)
         r = self.compare(dev, "--no-fstrim", "--policies", "arc")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("arc is not one of fifo, lru, lfu, plc", r.stderr)
+        self.assertIn("arc is not one of fifo, lru, lfu, lfu-incache, plc", r.stderr)
 
     def test_destor_summary_parsing(self):
         sys.path.insert(0, SCRIPTS)
