@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential autoconf automake pkg-config libglib2.0-dev libssl-dev
 libdeflate-dev zlib1g-dev libdb-dev libcunit1-dev python3 python3-matplotlib python3-numpy
-smartmontools openssl time"
+smartmontools openssl time valgrind"
 
 missing=""
 for p in $PACKAGES; do
