@@ -7,11 +7,12 @@
 #include <stdio.h>
 #include <unistd.h>
 
-gboolean file_pwrite_all(int fd, const void *buf, size_t len, off_t off, const char *path, GError **err)
+/* Write all of buf at `off`, or at the file position when off < 0. */
+static gboolean write_all_at(int fd, const void *buf, size_t len, off_t off, const char *path, GError **err)
 {
     const uint8_t *p = buf;
     while (len > 0) {
-        ssize_t n = pwrite(fd, p, len, off);
+        ssize_t n = off < 0 ? write(fd, p, len) : pwrite(fd, p, len, off);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -20,26 +21,20 @@ gboolean file_pwrite_all(int fd, const void *buf, size_t len, off_t off, const c
         }
         p += n;
         len -= (size_t)n;
-        off += n;
+        if (off >= 0)
+            off += n;
     }
     return TRUE;
 }
 
+gboolean file_pwrite_all(int fd, const void *buf, size_t len, off_t off, const char *path, GError **err)
+{
+    return write_all_at(fd, buf, len, off, path, err);
+}
+
 gboolean file_write_all(int fd, const void *buf, size_t len, const char *path, GError **err)
 {
-    const uint8_t *p = buf;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            destor_set_errno(err, errno, "write %s", path);
-            return FALSE;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return TRUE;
+    return write_all_at(fd, buf, len, -1, path, err);
 }
 
 gboolean file_pread_all(int fd, void *buf, size_t len, off_t off, const char *path, GError **err)

@@ -136,12 +136,11 @@ static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_quiet();
-    if (size < 1)
+    uint8_t mode;
+    size_t len;
+    uint8_t *file = fuzz_mode_input(data, size, 1, &mode, &len);
+    if (file == NULL)
         return 0;
-    uint8_t mode = data[0];
-    size_t len = size - 1;
-    uint8_t *file = fuzz_dup(data + 1, len);
     size_t fixed = CACHE_META_HEADER_SIZE + 4;
     if ((mode & 8) && len >= fixed)
         le64_put(file + 16, CSIZE);

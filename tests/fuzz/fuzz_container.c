@@ -29,12 +29,11 @@ static uint32_t crc_with_zero_field(const uint8_t *buf, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_quiet();
-    if (size < 1 + CONTAINER_HEADER_SIZE)
+    uint8_t mode;
+    size_t len;
+    uint8_t *buf = fuzz_mode_input(data, size, 1 + CONTAINER_HEADER_SIZE, &mode, &len);
+    if (buf == NULL)
         return 0;
-    uint8_t mode = data[0];
-    size_t len = size - 1;
-    uint8_t *buf = fuzz_dup(data + 1, len);
     if (mode & 2)
         le32_put(buf + 16, (uint32_t)len);
     if (mode & 1)

@@ -14,12 +14,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_quiet();
-    if (size < 1)
+    uint8_t mode;
+    size_t len;
+    uint8_t *rec = fuzz_mode_input(data, size, 1, &mode, &len);
+    if (rec == NULL)
         return 0;
-    uint8_t mode = data[0];
-    size_t len = size - 1;
-    uint8_t *rec = fuzz_dup(data + 1, len);
     if ((mode & 1) && len >= 8)
         le32_put(rec + 4, (uint32_t)len);
     if ((mode & 2) && len >= 4)

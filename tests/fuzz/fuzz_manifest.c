@@ -13,12 +13,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_quiet();
-    if (size < 1)
+    uint8_t mode;
+    size_t len;
+    uint8_t *buf = fuzz_mode_input(data, size, 1, &mode, &len);
+    if (buf == NULL)
         return 0;
-    uint8_t mode = data[0];
-    size_t len = size - 1;
-    uint8_t *buf = fuzz_dup(data + 1, len);
     if ((mode & 1) && len >= MANIFEST_FIXED_SIZE + 8)
         le32_put(buf + MANIFEST_FIXED_SIZE, (uint32_t)(len - MANIFEST_FIXED_SIZE - 8));
     if ((mode & 2) && len >= 4)

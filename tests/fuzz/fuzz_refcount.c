@@ -11,12 +11,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_quiet();
-    if (size < 1)
+    uint8_t mode;
+    size_t len;
+    uint8_t *buf = fuzz_mode_input(data, size, 1, &mode, &len);
+    if (buf == NULL)
         return 0;
-    uint8_t mode = data[0];
-    size_t len = size - 1;
-    uint8_t *buf = fuzz_dup(data + 1, len);
     if ((mode & 1) && len >= 16)
         le32_put(buf + 8, (uint32_t)((len - 16) / 4));
     if ((mode & 2) && len >= 16)

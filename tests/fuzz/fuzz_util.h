@@ -62,6 +62,21 @@ static inline uint8_t *fuzz_dup(const uint8_t *data, size_t size)
     return p;
 }
 
+/* The input of a target that takes a mode byte and then the structure:
+ * silences the parsers, and returns an exactly sized copy of what follows
+ * the mode byte (free() it), or NULL when the input is shorter than
+ * `min_size` bytes in all. */
+static inline uint8_t *fuzz_mode_input(const uint8_t *data, size_t size, size_t min_size, uint8_t *mode,
+                                       size_t *len)
+{
+    fuzz_quiet();
+    if (size < 1 || size < min_size)
+        return NULL;
+    *mode = data[0];
+    *len = size - 1;
+    return fuzz_dup(data + 1, *len);
+}
+
 static inline uint32_t fuzz_crc(const uint8_t *p, size_t len)
 {
     return (uint32_t)crc32_z(0, p, len);
