@@ -38,15 +38,7 @@ def main():
     fl.require_env()
     scratch = fl.Scratch("fault-cache")
     shim = fl.shim(scratch)
-    data = scratch.path("data")
-    fl.gen_data(data, "--preset", "tiny", "--size", "4M", "--versions", "2", "--seed", "63")
-    v1, v2 = os.path.join(data, "v1"), os.path.join(data, "v2")
-    work = scratch.path("w")
-    cfg = fl.write_config(scratch.path("destor.config"), work, "container-size 128K")
-    for v in (v1, v2):
-        r = fl.destor(cfg, "backup", v)
-        if r.rc != 0:
-            fl.die(r.describe())
+    cfg, work, _, v2 = fl.two_version_store(scratch, 63)
     digest = fl.store_digest(work)
 
     # A trace with hits, misses and evictions in a 4-container cache.

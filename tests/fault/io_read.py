@@ -33,16 +33,8 @@ def main():
     fl.require_env()
     scratch = fl.Scratch("fault-read")
     shim = fl.shim(scratch)
-    data = scratch.path("data")
-    fl.gen_data(data, "--preset", "tiny", "--size", "4M", "--versions", "2", "--odd-names", "--seed", "62")
-    v1, v2 = os.path.join(data, "v1"), os.path.join(data, "v2")
+    cfg, work, v1, v2 = fl.two_version_store(scratch, 62, "--odd-names")
     want_v1 = fl.tree(v1)
-    work = scratch.path("w")
-    cfg = fl.write_config(scratch.path("destor.config"), work, "container-size 128K")
-    for v in (v1, v2):
-        r = fl.destor(cfg, "backup", v)
-        if r.rc != 0:
-            fl.die(r.describe())
     digest = fl.store_digest(work)
 
     # The files to read: the largest of job 1 (several containers), a
