@@ -884,7 +884,7 @@ class EnduranceCompare(FakeDriveCase):
             argvs = [json.loads(line) for line in f]
         self.assertEqual(argvs[0], [
             "-c", self.config, "-pssd-cache-policy fifo",
-            "-pssd-cache-directory " + self.path("cache"), "read-file",
+            "-pssd-cache-directory " + self.path("cache"), "-pssd-cache-o-direct yes", "read-file",
             "--trace", self.trace, "--json"])
         self.assertEqual([a[2] for a in argvs],
                          ["-pssd-cache-policy " + p for p in self.WRITES])
@@ -910,14 +910,16 @@ class EnduranceCompare(FakeDriveCase):
 
     def test_mismatch_warning(self):
         dev = self.device("sdb", CRUCIAL)
-        # lfu claims 1 MiB but writes 3 MiB; lru claims 95% of 3 MiB.
-        self.env["FAKE_DESTOR_CLAIM"] = "lfu=%d,lru=%d" % (
-            MiB, int(3 * MiB * 0.95))
+        # lfu claims 1 MiB but writes 3 MiB; lru claims 95% of 3 MiB; plc
+        # claims 4x what it writes (what a buffered run looks like).
+        self.env["FAKE_DESTOR_CLAIM"] = "lfu=%d,lru=%d,plc=%d" % (
+            MiB, int(3 * MiB * 0.95), 4 * self.WRITES["plc"])
         r = self.compare(dev, "--no-fstrim")
         self.assertEqual(r.returncode, 0, r.stderr)
         rows = self.results()
         self.assertIn("destor wrote 1.00 MiB but the device saw 3.00 MiB "
-                      "(+200%)", rows["lfu"]["warnings"])
+                      "(+200%): other writers", rows["lfu"]["warnings"])
+        self.assertIn("(-75%): rewrites merged in the page cache", rows["plc"]["warnings"])
         self.assertIn("policy lfu: warning: destor wrote", r.stderr)
         self.assertEqual(rows["lru"]["warnings"], "")     # within 10%
         self.assertEqual(rows["fifo"]["fstrim"], "off")
