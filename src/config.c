@@ -131,6 +131,9 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals,
             cfg->verbose = FALSE;
         else
             return bad_value(err, origin, lineno, key, v, "expected debug, verbose, notice or warning");
+    } else if (!strcmp(key, "store-read-uncached")) {
+        if (!cache_parse_bool(key, v, &cfg->store_read_uncached, NULL))
+            return bad_value(err, origin, lineno, key, v, "expected yes or no");
     } else if (!strcmp(key, "restore-cache")) {
         /* Destor: restore-cache lru 30 (only lru here). */
         const char *count = nvals > 1 ? vals[1] : vals[0];

@@ -79,6 +79,8 @@ Store *store_open_read(const Config *cfg, GError **err)
         store_close(s);
         return NULL;
     }
+    if (cfg->store_read_uncached)
+        container_pool_set_uncached(s->pool, TRUE);
     return s;
 }
 

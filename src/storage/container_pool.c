@@ -16,6 +16,7 @@ struct ContainerPool {
     char *path;
     size_t container_size;
     unsigned readahead; /* containers to prefetch after each read */
+    gboolean uncached;  /* drop each container from the page cache once read */
 };
 
 static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err);
@@ -56,6 +57,13 @@ void container_pool_set_readahead(ContainerPool *pool, unsigned containers)
     pool->readahead = containers;
 }
 
+void container_pool_set_uncached(ContainerPool *pool, gboolean uncached)
+{
+    pool->uncached = uncached;
+    /* hints: failure only costs accuracy */
+    (void)posix_fadvise(pool->fd, 0, 0, uncached ? POSIX_FADV_RANDOM : POSIX_FADV_NORMAL);
+}
+
 ContainerSource *container_pool_source(ContainerPool *pool)
 {
     return &pool->source;
@@ -87,8 +95,11 @@ static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_
     if (pool->readahead > 0) /* a hint: failure only costs speed */
         (void)posix_fadvise(pool->fd, off + (off_t)pool->container_size,
                             (off_t)pool->container_size * pool->readahead, POSIX_FADV_WILLNEED);
-    return file_pread_all(pool->fd, buf, pool->container_size, off, pool->path, err) &&
-           container_verify(buf, pool->container_size, id, err);
+    if (!file_pread_all(pool->fd, buf, pool->container_size, off, pool->path, err))
+        return FALSE;
+    if (pool->uncached)
+        (void)posix_fadvise(pool->fd, off, (off_t)pool->container_size, POSIX_FADV_DONTNEED);
+    return container_verify(buf, pool->container_size, id, err);
 }
 
 gboolean container_pool_write(ContainerPool *pool, ContainerId id, const uint8_t *buf, GError **err)

@@ -22,6 +22,12 @@ ContainerSource *container_pool_source(ContainerPool *pool);
  * read the next `containers` ahead of each read (0 turns it off). */
 void container_pool_set_readahead(ContainerPool *pool, unsigned containers);
 
+/* Measuring the device rather than RAM: with `uncached`, reads of the pool
+ * are hinted random (no kernel readahead) and each container's pages are
+ * dropped from the page cache once read, so every container read costs a
+ * device read (store-read-uncached). */
+void container_pool_set_uncached(ContainerPool *pool, gboolean uncached);
+
 /* Slots in the file, counting a torn last one: the next id to append at. */
 gboolean container_pool_count(ContainerPool *pool, uint32_t *count, GError **err);
 

@@ -44,6 +44,9 @@ static void test_good_lines(void)
     CU_ASSERT_TRUE(cfg.simulate);
     CU_ASSERT_TRUE(apply(&cfg, "restore-cache lru 64", &err));
     CU_ASSERT_EQUAL(cfg.restore_cache_containers, 64);
+    CU_ASSERT_FALSE(cfg.store_read_uncached);
+    CU_ASSERT_TRUE(apply(&cfg, "store-read-uncached yes", &err));
+    CU_ASSERT_TRUE(cfg.store_read_uncached);
     CU_ASSERT_TRUE(apply(&cfg, "   # only a comment", &err));
     CU_ASSERT_TRUE(apply(&cfg, "", &err));
     CU_ASSERT_TRUE(apply(&cfg, "rewrite-algorithm cbr 2048", &err)); /* Destor key, ignored */
@@ -76,6 +79,7 @@ static void test_bad_lines(void)
     expect_bad("fingerprint-algorithm md5", "'md5' for fingerprint-algorithm");
     expect_bad("simulation-level maybe", "'maybe' for simulation-level");
     expect_bad("restore-cache opt 10", "'opt' for restore-cache");
+    expect_bad("store-read-uncached sometimes", "'sometimes' for store-read-uncached");
     expect_bad("working-directory", "a value is required");
     expect_bad("working-directory \"unterminated", "unterminated quote");
 }

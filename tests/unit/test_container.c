@@ -7,8 +7,11 @@
 #include "util/error.h"
 #include "unit.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #define CSIZE (128u * 1024)
@@ -146,6 +149,73 @@ static void test_pool_source(void)
     g_free(dir);
 }
 
+/* Pages of path[off, off + len) in the page cache, by mincore(). */
+static size_t resident_pages(const char *path, off_t off, size_t len)
+{
+    int fd = open(path, O_RDONLY);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, off);
+    CU_ASSERT_TRUE_FATAL(map != MAP_FAILED);
+    size_t pages = (len + 4095) / 4096, n = 0;
+    unsigned char *vec = g_malloc(pages);
+    CU_ASSERT_EQUAL(mincore(map, len, vec), 0);
+    for (size_t i = 0; i < pages; i++)
+        n += vec[i] & 1;
+    g_free(vec);
+    munmap(map, len);
+    close(fd);
+    return n;
+}
+
+static void drop_from_page_cache(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    CU_ASSERT_EQUAL(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+    close(fd);
+}
+
+/* store-read-uncached: a container read leaves none of its pages (nor its
+ * neighbours') in the page cache, while a plain read does. Skipped where
+ * the file system keeps pages regardless (tmpfs). */
+static void test_pool_uncached_reads(void)
+{
+    char *dir = g_dir_make_tmp("destor-test-XXXXXX", NULL);
+    char *path = g_build_filename(dir, "containers.pool", NULL);
+    GError *err = NULL;
+    ContainerPool *pool = container_pool_open(path, CSIZE, TRUE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+    for (ContainerId id = 0; id < 3; id++) {
+        uint8_t *buf = build(id, 5, 1000);
+        CU_ASSERT_TRUE(container_pool_write(pool, id, buf, &err));
+        g_free(buf);
+    }
+    CU_ASSERT_TRUE(container_pool_sync(pool, &err));
+    container_pool_close(pool);
+
+    pool = container_pool_open(path, CSIZE, FALSE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+    uint8_t *buf = g_malloc(CSIZE);
+    drop_from_page_cache(path);
+    CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), 1, buf, &err));
+    size_t plain = resident_pages(path, CSIZE, CSIZE);
+    drop_from_page_cache(path);
+    if (plain == 0 || resident_pages(path, CSIZE, CSIZE) != 0) {
+        printf("\n    skipped: this file system keeps pages in memory regardless (%zu resident)", plain);
+    } else {
+        container_pool_set_uncached(pool, TRUE);
+        CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), 1, buf, &err));
+        CU_ASSERT_EQUAL(container_id_of(buf), 1);
+        CU_ASSERT_EQUAL(resident_pages(path, 0, 3 * CSIZE), 0);
+    }
+    container_pool_close(pool);
+    g_free(buf);
+    g_unlink(path);
+    g_rmdir(dir);
+    g_free(path);
+    g_free(dir);
+}
+
 /* CRC-32 and Adler-32 equal zlib's for every length from 0 to 300 and for
  * large ones, at an unaligned start, whole and continued across a split (a
  * format written with one library reads with the other). */
@@ -181,6 +251,7 @@ static void add_suites(void)
     CU_add_test(s, "fill to capacity", test_fill_to_capacity);
     CU_add_test(s, "damage detected", test_every_flipped_byte_region_detected);
     CU_add_test(s, "pool source", test_pool_source);
+    CU_add_test(s, "pool uncached reads", test_pool_uncached_reads);
     CU_add_test(s, "checksums equal zlib's", test_checksums_match_zlib);
 }
 
