@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -175,12 +177,22 @@ static void drop_from_page_cache(const char *path)
     close(fd);
 }
 
-/* store-read-uncached: a container read leaves none of its pages (nor its
- * neighbours') in the page cache, while a plain read does. Skipped where
- * the file system keeps pages regardless (tmpfs). */
+/* store-read-uncached: a container read leaves none of its pages (nor the
+ * next container's) in the page cache, while a plain read does. The uncached
+ * read comes first, on a file just dropped from the cache, so no readahead
+ * of an earlier plain read can refill it. Skipped on file systems whose
+ * pages are their storage (tmpfs, ramfs). */
 static void test_pool_uncached_reads(void)
 {
     char *dir = g_dir_make_tmp("destor-test-XXXXXX", NULL);
+    struct statfs fs;
+    CU_ASSERT_EQUAL_FATAL(statfs(dir, &fs), 0);
+    if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+        printf("\n    skipped: %s is in memory (tmpfs or ramfs)", dir);
+        g_rmdir(dir);
+        g_free(dir);
+        return;
+    }
     char *path = g_build_filename(dir, "containers.pool", NULL);
     GError *err = NULL;
     ContainerPool *pool = container_pool_open(path, CSIZE, TRUE, &err);
@@ -193,21 +205,20 @@ static void test_pool_uncached_reads(void)
     CU_ASSERT_TRUE(container_pool_sync(pool, &err));
     container_pool_close(pool);
 
+    drop_from_page_cache(path);
     pool = container_pool_open(path, CSIZE, FALSE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
     uint8_t *buf = g_malloc(CSIZE);
-    drop_from_page_cache(path);
+    container_pool_set_uncached(pool, TRUE);
     CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), 1, buf, &err));
-    size_t plain = resident_pages(path, CSIZE, CSIZE);
-    drop_from_page_cache(path);
-    if (plain == 0 || resident_pages(path, CSIZE, CSIZE) != 0) {
-        printf("\n    skipped: this file system keeps pages in memory regardless (%zu resident)", plain);
-    } else {
-        container_pool_set_uncached(pool, TRUE);
-        CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), 1, buf, &err));
-        CU_ASSERT_EQUAL(container_id_of(buf), 1);
-        CU_ASSERT_EQUAL(resident_pages(path, 0, 3 * CSIZE), 0);
-    }
+    CU_ASSERT_EQUAL(container_id_of(buf), 1);
+    /* Container 1 and the one after it, where readahead would go. Not
+     * container 0: valgrind reads the start of every file it sees mapped. */
+    CU_ASSERT_EQUAL(resident_pages(path, CSIZE, 2 * CSIZE), 0);
+    /* The check can see pages: a plain read leaves container 1 resident. */
+    container_pool_set_uncached(pool, FALSE);
+    CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), 1, buf, &err));
+    CU_ASSERT_TRUE(resident_pages(path, CSIZE, CSIZE) > 0);
     container_pool_close(pool);
     g_free(buf);
     g_unlink(path);
