@@ -10,7 +10,11 @@ dist_noinst_SCRIPTS += \
 	tests/scripts/fake-destor
 
 EXTRA_DIST += \
-	scripts/smartlib.py \
+	scripts/smart_units.py \
+	scripts/smart_ctl.py \
+	scripts/smart_sysfs.py \
+	scripts/smart_samples.py \
+	scripts/smart_diff.py \
 	tests/scripts/test_smart.py \
 	tests/fixtures/smart/sata-intel-530.json \
 	tests/fixtures/smart/sata-intel-530.advance.json \

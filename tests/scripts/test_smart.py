@@ -1,4 +1,4 @@
-"""Tests of scripts/smart-sample, smart-diff, endurance-compare and smartlib.
+"""Tests of scripts/smart-sample, smart-diff, endurance-compare and smart_*.py.
 
 Why: the wear figures these scripts print are what the paper's endurance
 claims rest on (section V.C.3, Table 1), so the unit conversions and the
@@ -33,7 +33,11 @@ FAKE_DESTOR = os.path.join(TOP, "tests", "scripts", "fake-destor")
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, SCRIPTS)
-import smartlib  # noqa: E402
+import smart_units  # noqa: E402
+import smart_ctl  # noqa: E402
+import smart_sysfs  # noqa: E402
+import smart_samples  # noqa: E402
+import smart_diff  # noqa: E402
 
 MiB, GiB, TiB = 2 ** 20, 2 ** 30, 2 ** 40
 
@@ -55,22 +59,21 @@ class Arithmetic(unittest.TestCase):
 
     def test_table1_lifetimes(self):
         # Table 1: TBW 36,500 GB; 1 GB = 1024 MB; MB/s of 2^20 bytes.
-        tbw = smartlib.parse_size("36500GB")
+        tbw = smart_units.parse_size("36500GB")
         self.assertEqual(tbw, 36500 * GiB)
-        d1 = smartlib.lifetime_days(tbw, 50.7 * MiB)
-        d2 = smartlib.lifetime_days(tbw, 56.7 * MiB)
+        d1 = smart_units.lifetime_days(tbw, 50.7 * MiB)
+        d2 = smart_units.lifetime_days(tbw, 56.7 * MiB)
         # 36500 * 1024 / 50.7 = 737,199 s = 8.53 days; / 56.7 = 7.63 days
         self.assertAlmostEqual(d1, 36500 * 1024 / 50.7 / 86400, places=9)
         self.assertEqual(round(d1, 1), 8.5)
         self.assertEqual(round(d2, 1), 7.6)
         # Counting 1 GB = 1000 MB would not give the paper's figures.
-        dec = smartlib.lifetime_days(smartlib.parse_size("36500GB",
-                                                         "decimal"),
-                                     50.7 * 1000 ** 2)
+        dec = smart_units.lifetime_days(
+            smart_units.parse_size("36500GB", "decimal"), 50.7 * 1000 ** 2)
         self.assertEqual(round(dec, 1), 8.3)
 
     def test_parse_size(self):
-        ps = smartlib.parse_size
+        ps = smart_units.parse_size
         self.assertEqual(ps("600TB"), 600 * TiB)
         self.assertEqual(ps("600"), 600 * TiB)            # bare = TB
         self.assertEqual(ps("0.5PB"), 512 * TiB)
@@ -78,33 +81,33 @@ class Arithmetic(unittest.TestCase):
         self.assertEqual(ps("150TiB", "decimal"), 150 * TiB)  # i: binary
         self.assertEqual(ps(" 36500 gb "), 36500 * GiB)
         for bad in ("", "abc", "-5TB", "0", "5XB", "1e3TB", "TB", "5 T B"):
-            with self.assertRaises(smartlib.SmartError, msg=bad):
+            with self.assertRaises(smart_units.SmartError, msg=bad):
                 ps(bad)
-        with self.assertRaises(smartlib.SmartError):
+        with self.assertRaises(smart_units.SmartError):
             ps("5TB", "metric")
 
     def test_waf(self):
         # Intel fixture step: 40 GiB NAND for 1014 x 32 MiB = 31.6875 GiB
-        self.assertAlmostEqual(smartlib.waf(40 * GiB, 1014 * 32 * MiB),
+        self.assertAlmostEqual(smart_units.waf(40 * GiB, 1014 * 32 * MiB),
                                40 / 31.6875)
         self.assertAlmostEqual(40 / 31.6875, 1.26233, places=5)
         # Crucial: (host + FTL pages) / host pages
-        self.assertEqual(smartlib.waf_from_pages(1310720, 655360), 1.5)
-        self.assertIsNone(smartlib.waf(GiB, 0))
-        self.assertIsNone(smartlib.waf(None, GiB))
-        self.assertIsNone(smartlib.waf_from_pages(0, 5))
+        self.assertEqual(smart_units.waf_from_pages(1310720, 655360), 1.5)
+        self.assertIsNone(smart_units.waf(GiB, 0))
+        self.assertIsNone(smart_units.waf(None, GiB))
+        self.assertIsNone(smart_units.waf_from_pages(0, 5))
 
     def test_rates_and_formatting(self):
-        self.assertEqual(smartlib.write_rate(20000 * MiB, 3600) / MiB,
+        self.assertEqual(smart_units.write_rate(20000 * MiB, 3600) / MiB,
                          20000 / 3600)
-        self.assertIsNone(smartlib.write_rate(5, 0))
-        self.assertIsNone(smartlib.lifetime_days(TiB, 0))
-        self.assertEqual(smartlib.fmt_bytes(1536 * MiB), "1.5 GiB")
-        self.assertEqual(smartlib.fmt_bytes(1536 * 10 ** 6, "decimal"),
+        self.assertIsNone(smart_units.write_rate(5, 0))
+        self.assertIsNone(smart_units.lifetime_days(TiB, 0))
+        self.assertEqual(smart_units.fmt_bytes(1536 * MiB), "1.5 GiB")
+        self.assertEqual(smart_units.fmt_bytes(1536 * 10 ** 6, "decimal"),
                          "1.5 GB")
-        self.assertEqual(smartlib.fmt_bytes(None), "n/a")
-        self.assertEqual(smartlib.fmt_num(0.0004, 1), "0.0004")
-        self.assertEqual(smartlib.fmt_num(12345), "12,345")
+        self.assertEqual(smart_units.fmt_bytes(None), "n/a")
+        self.assertEqual(smart_diff.fmt_num(0.0004, 1), "0.0004")
+        self.assertEqual(smart_diff.fmt_num(12345), "12,345")
 
 
 # ---------------------------------------------------------------------------
@@ -112,7 +115,7 @@ class ParseFixtures(unittest.TestCase):
     """The recorded smartctl outputs parse to the hand-read values."""
 
     def test_intel_units_32mib_and_nand_gib(self):
-        s = smartlib.parse_smartctl(load_fixture(INTEL))
+        s = smart_ctl.parse_smartctl(load_fixture(INTEL))
         self.assertEqual(s["protocol"], "ATA")
         self.assertEqual(s["model"], "INTEL SSDSC2BW240A4")
         self.assertEqual(s["serial"], "CVDA4123005X2403GN")
@@ -135,7 +138,7 @@ class ParseFixtures(unittest.TestCase):
         self.assertEqual(s["messages"], [])
 
     def test_crucial_lba_and_pages(self):
-        s = smartlib.parse_smartctl(load_fixture(CRUCIAL))
+        s = smart_ctl.parse_smartctl(load_fixture(CRUCIAL))
         self.assertEqual(s["host_bytes_written"], 29863190835 * 512)
         self.assertEqual(s["host_write_unit"], 512)
         self.assertEqual(s["host_program_pages"], 933224713)
@@ -148,7 +151,7 @@ class ParseFixtures(unittest.TestCase):
         self.assertIsNone(s["host_bytes_read"])
 
     def test_samsung_without_nand_counter(self):
-        s = smartlib.parse_smartctl(load_fixture(SAMSUNG))
+        s = smart_ctl.parse_smartctl(load_fixture(SAMSUNG))
         self.assertEqual(s["host_bytes_written"], 52914336012 * 512)
         self.assertEqual(s["host_bytes_read"], 41180447713 * 512)
         self.assertIsNone(s["nand_bytes_written"])
@@ -160,16 +163,16 @@ class ParseFixtures(unittest.TestCase):
     def test_lba_size_is_the_drives(self):
         doc = load_fixture(SAMSUNG)
         doc["logical_block_size"] = 4096
-        s = smartlib.parse_smartctl(doc)
+        s = smart_ctl.parse_smartctl(doc)
         self.assertEqual(s["host_bytes_written"], 52914336012 * 4096)
         del doc["logical_block_size"]
-        s = smartlib.parse_smartctl(doc)
+        s = smart_ctl.parse_smartctl(doc)
         self.assertEqual(s["host_bytes_written"], 52914336012 * 512)
         self.assertTrue(any("logical block size" in m
                             for m in s["messages"]))
 
     def test_nvme_data_units(self):
-        s = smartlib.parse_smartctl(load_fixture(NVME))
+        s = smart_ctl.parse_smartctl(load_fixture(NVME))
         self.assertEqual(s["protocol"], "NVMe")
         self.assertEqual(s["nvme_data_units_written"], 61502218)
         # data unit = 1000 x 512 = 512,000 bytes
@@ -197,24 +200,24 @@ class ParseFixtures(unittest.TestCase):
                 a["value"] = 200
         table.append({"id": 9999})            # junk entries are skipped
         table.append("junk")
-        s = smartlib.parse_smartctl(doc)
+        s = smart_ctl.parse_smartctl(doc)
         self.assertEqual(s["raw"]["ata"]["250"]["raw"], 77)
         self.assertIsNone(s["life_used_pct"])
 
     def test_no_smart_support(self):
         doc = load_fixture(VBOX)
-        problems = smartlib.smartctl_problems(doc, "/dev/sdd")
+        problems = smart_ctl.smartctl_problems(doc, "/dev/sdd")
         self.assertTrue(any("no S.M.A.R.T. support" in p for p in problems))
-        s = smartlib.parse_smartctl(doc)
+        s = smart_ctl.parse_smartctl(doc)
         self.assertIsNone(s["host_bytes_written"])
 
     def test_exit_status_bits(self):
         doc = load_fixture(NVME)
         doc["smartctl"]["exit_status"] = 0x08 | 0x40
-        problems = smartlib.smartctl_problems(doc, "/dev/nvme0")
+        problems = smart_ctl.smartctl_problems(doc, "/dev/nvme0")
         self.assertEqual(len(problems), 1)
         self.assertIn("health problems", problems[0])
-        self.assertEqual(smartlib.parse_smartctl(doc)["host_bytes_written"],
+        self.assertEqual(smart_ctl.parse_smartctl(doc)["host_bytes_written"],
                          61502218 * 512000)   # data still used
 
 
@@ -269,12 +272,12 @@ class FakeDriveCase(unittest.TestCase):
         return r
 
     def set_epochs(self, path, epochs):
-        samples = smartlib.read_csv_samples(path)
+        samples = smart_samples.read_csv_samples(path)
         for s, t in zip(samples, epochs):
             s["epoch"] = float(t)
-            s["timestamp"] = smartlib.now_iso(t)
+            s["timestamp"] = smart_samples.now_iso(t)
         os.unlink(path)
-        smartlib.write_samples(path, samples)
+        smart_samples.write_samples(path, samples)
 
 
 # ---------------------------------------------------------------------------
@@ -285,7 +288,7 @@ class SmartSample(FakeDriveCase):
         r = self.run_script("smart-sample", dev)
         self.assertEqual(r.returncode, 0, r.stderr)
         rows = list(csv.reader(r.stdout.splitlines()))
-        self.assertEqual(rows[0], smartlib.COLUMNS)
+        self.assertEqual(rows[0], smart_ctl.COLUMNS)
         self.assertEqual(len(rows), 2)
         rec = dict(zip(rows[0], rows[1]))
         self.assertEqual(rec["serial"], "CVDA4123005X2403GN")
@@ -308,7 +311,7 @@ class SmartSample(FakeDriveCase):
         out = self.path("intel.csv")
         r = self.sample_csv(dev, out, 3)
         self.assertEqual(r.returncode, 0, r.stderr)
-        samples = smartlib.read_csv_samples(out)
+        samples = smart_samples.read_csv_samples(out)
         self.assertEqual(len(samples), 3)
         for k, s in enumerate(samples):
             self.assertEqual(s["host_bytes_written"],
@@ -320,14 +323,14 @@ class SmartSample(FakeDriveCase):
         # appending more rows of the same drive is fine
         r = self.sample_csv(dev, out)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(len(smartlib.read_csv_samples(out)), 4)
+        self.assertEqual(len(smart_samples.read_csv_samples(out)), 4)
 
     def test_nvme(self):
         dev = self.device("nvme0", NVME)
         out = self.path("nvme.csv")
         r = self.sample_csv(dev, out, 2)
         self.assertEqual(r.returncode, 0, r.stderr)
-        a, b = smartlib.read_csv_samples(out)
+        a, b = smart_samples.read_csv_samples(out)
         self.assertEqual(b["host_bytes_written"] - a["host_bytes_written"],
                          20000 * MiB)     # 40960 units x 512,000 bytes
         self.assertEqual(b["percentage_used"], 4)
@@ -341,7 +344,7 @@ class SmartSample(FakeDriveCase):
         r = self.sample_csv(dev, out)
         self.assertIn("smartctl not found at", r.stderr)
         self.assertEqual(r.returncode, 1)     # fake device: nothing read
-        s, = smartlib.read_csv_samples(out)
+        s, = smart_samples.read_csv_samples(out)
         self.assertIn("smart", s["missing"])
         self.assertEqual(s["source"], "none")
 
@@ -349,14 +352,14 @@ class SmartSample(FakeDriveCase):
         old = os.environ.get("PATH")
         try:
             os.environ["PATH"] = self.tmp      # holds no smartctl
-            self.assertIsNone(smartlib.find_tool("smartctl", extra_dirs=[]))
+            self.assertIsNone(smart_ctl.find_tool("smartctl", extra_dirs=[]))
             os.environ["PATH"] = self.bin
-            self.assertEqual(smartlib.find_tool("smartctl", extra_dirs=[]),
+            self.assertEqual(smart_ctl.find_tool("smartctl", extra_dirs=[]),
                              os.path.join(self.bin, "smartctl"))
         finally:
             os.environ["PATH"] = old
-        self.assertIsNone(smartlib.find_tool("smartctl",
-                                             explicit="/nonexistent/x"))
+        self.assertIsNone(smart_ctl.find_tool("smartctl",
+                                              explicit="/nonexistent/x"))
 
     def test_no_such_device(self):
         out = self.path("x.csv")
@@ -374,7 +377,7 @@ class SmartSample(FakeDriveCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("permission denied", r.stderr)
         self.assertIn("root", r.stderr)
-        s, = smartlib.read_csv_samples(out)
+        s, = smart_samples.read_csv_samples(out)
         self.assertTrue(any("permission denied" in m for m in s["messages"]))
 
     def test_drive_without_smart(self):
@@ -400,7 +403,7 @@ class SmartSample(FakeDriveCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("2 of 4 samples had no write counter", r.stderr)
         self.assertEqual(r.stderr.count("no such device"), 1)  # said once
-        samples = smartlib.read_csv_samples(out)
+        samples = smart_samples.read_csv_samples(out)
         self.assertEqual(len(samples), 4)
         self.assertEqual(samples[1]["host_bytes_written"],
                          (351040 + 1014) * 32 * MiB)
@@ -462,7 +465,7 @@ class SmartSample(FakeDriveCase):
                 p.kill()
         self.assertEqual(p.returncode, 0, err)
         self.assertIn("stopped after", err)
-        samples = smartlib.read_csv_samples(out)
+        samples = smart_samples.read_csv_samples(out)
         self.assertGreaterEqual(len(samples), 3)
         for k, s in enumerate(samples):
             self.assertEqual(s["host_bytes_written"],
@@ -583,33 +586,34 @@ class SmartDiff(FakeDriveCase):
         a = self.two_samples(INTEL, "sda", 60)
         b = self.two_samples(CRUCIAL, "sdb", 60)
         mixed = self.path("mixed.csv")
-        smartlib.write_samples(mixed, smartlib.read_csv_samples(a) +
-                               smartlib.read_csv_samples(b))
+        smart_samples.write_samples(mixed,
+                                    smart_samples.read_csv_samples(a) +
+                                    smart_samples.read_csv_samples(b))
         r = self.run_script("smart-diff", mixed, mixed)
         self.assertEqual(r.returncode, 2)
         self.assertIn("mixes samples of several drives", r.stderr)
 
     def test_swapped_and_backwards(self):
         out = self.two_samples(INTEL, "sda", 60)
-        s = smartlib.read_csv_samples(out)
+        s = smart_samples.read_csv_samples(out)
         first, last = self.path("first.csv"), self.path("last.csv")
-        smartlib.write_samples(first, s[:1])
-        smartlib.write_samples(last, s[1:])
+        smart_samples.write_samples(first, s[:1])
+        smart_samples.write_samples(last, s[1:])
         r = self.run_script("smart-diff", last, first)
         self.assertEqual(r.returncode, 2)
         self.assertIn("swap the arguments", r.stderr)
         s[1]["host_bytes_written"] = s[0]["host_bytes_written"] - 1
-        smartlib.write_samples(self.path("back.csv"), s)
+        smart_samples.write_samples(self.path("back.csv"), s)
         res = self.diff_json(self.path("back.csv"), self.path("back.csv"))
         self.assertIsNone(res["host_bytes_written"])
         self.assertTrue(any("went backwards" in w for w in res["warnings"]))
 
     def test_coarse_counter_warning(self):
         out = self.two_samples(INTEL, "sda", 60)
-        s = smartlib.read_csv_samples(out)
+        s = smart_samples.read_csv_samples(out)
         s[1]["host_bytes_written"] = s[0]["host_bytes_written"] + 64 * MiB
         s[1]["nand_bytes_written"] = s[0]["nand_bytes_written"] + GiB
-        smartlib.write_samples(self.path("c.csv"), s)
+        smart_samples.write_samples(self.path("c.csv"), s)
         res = self.diff_json(self.path("c.csv"), self.path("c.csv"))
         self.assertEqual(res["waf"], 16.0)
         self.assertTrue(any("steps of 1.0 GiB" in w
@@ -627,10 +631,10 @@ class SmartDiff(FakeDriveCase):
             f.write("{ not json")
         empty = self.path("empty.csv")
         with open(empty, "w") as f:
-            f.write(",".join(smartlib.COLUMNS) + "\n")
+            f.write(",".join(smart_ctl.COLUMNS) + "\n")
         badval = self.path("badval.csv")
-        s = smartlib.read_csv_samples(out)
-        smartlib.write_samples(badval, s)
+        s = smart_samples.read_csv_samples(out)
+        smart_samples.write_samples(badval, s)
         with open(badval) as f:
             text = f.read().replace(str(s[1]["host_bytes_written"]), "12x", 1)
         with open(badval, "w") as f:
@@ -667,8 +671,8 @@ def readable_block_device():
         return None
     for name in names:
         try:
-            stat = smartlib.read_block_stat("/sys/block/%s/stat" % name)
-        except (OSError, smartlib.SmartError):
+            stat = smart_sysfs.read_block_stat("/sys/block/%s/stat" % name)
+        except (OSError, smart_units.SmartError):
             continue
         if not os.path.exists("/dev/" + name):
             continue
@@ -688,7 +692,7 @@ class SysBlockFallback(FakeDriveCase):
     def test_stat_parsing_matches_kernel_fields(self):
         with open("/sys/block/%s/stat" % self.name) as f:
             fields = [int(x) for x in f.read().split()]
-        stat = smartlib.read_block_stat("/sys/block/%s/stat" % self.name)
+        stat = smart_sysfs.read_block_stat("/sys/block/%s/stat" % self.name)
         # field 3 = sectors read, field 7 = sectors written, 512 B each;
         # counters only grow, so the second read is >= the first.
         self.assertGreaterEqual(stat["bytes_read"], fields[2] * 512)
@@ -702,7 +706,7 @@ class SysBlockFallback(FakeDriveCase):
         out = self.path("k.csv")
         r = self.run_script("smart-sample", dev, "--no-smart", "--out", out)
         self.assertEqual(r.returncode, 0, r.stderr)
-        s, = smartlib.read_csv_samples(out)
+        s, = smart_samples.read_csv_samples(out)
         self.assertEqual(s["source"], "sysfs")
         self.assertEqual(s["sysfs_name"], self.name)
         self.assertGreaterEqual(s["sysfs_bytes_written"], floor)
@@ -719,7 +723,8 @@ class SysBlockFallback(FakeDriveCase):
 
     def test_written_bytes_are_counted(self):
         here = tempfile.mkdtemp(dir=self.tmp)
-        if smartlib.path_is_on_device(here, "/dev/" + self.name) is not True:
+        if smart_sysfs.path_is_on_device(here,
+                                         "/dev/" + self.name) is not True:
             self.skipTest("temporary directory is not on /dev/" + self.name)
         out = self.path("w.csv")
         r = self.run_script("smart-sample", self.name, "--no-smart", "--out",
@@ -766,7 +771,7 @@ class SysfsLayout(unittest.TestCase):
         self.blockdev("pci0/sdx", 1000, 10)
         part = self.blockdev("pci0/sdx/sdx1", 600, 5)
         open(os.path.join(part, "partition"), "w").close()
-        fields, problems = smartlib.sysfs_counters("/dev/sdx1", self.sys)
+        fields, problems = smart_sysfs.sysfs_counters("/dev/sdx1", self.sys)
         self.assertEqual(problems, [])
         self.assertEqual(fields["sysfs_name"], "sdx1")
         self.assertEqual(fields["sysfs_bytes_written"], 600 * 512)
@@ -782,26 +787,26 @@ class SysfsLayout(unittest.TestCase):
         os.makedirs(ctrl)
         for n in ("nvme3n1", "nvme3n2"):
             os.mkdir(os.path.join(ctrl, n))
-        fields, problems = smartlib.sysfs_counters("nvme3", self.sys)
+        fields, problems = smart_sysfs.sysfs_counters("nvme3", self.sys)
         self.assertEqual(fields["sysfs_name"], "nvme3n1+nvme3n2")
         self.assertEqual(fields["sysfs_bytes_written"], 150 * 512)
 
     def test_unknown_and_garbled(self):
-        fields, problems = smartlib.sysfs_counters("/dev/nope", self.sys)
+        fields, problems = smart_sysfs.sysfs_counters("/dev/nope", self.sys)
         self.assertEqual(fields, {})
         self.assertIn("no kernel block statistics", problems[0])
         d = self.blockdev("pci0/sdg", 1)
         with open(os.path.join(d, "stat"), "w") as f:
             f.write("garbage\n")
-        fields, problems = smartlib.sysfs_counters("sdg", self.sys)
+        fields, problems = smart_sysfs.sysfs_counters("sdg", self.sys)
         self.assertIn("unexpected format", problems[0])
 
     def test_reboot_between_samples(self):
-        a, b = smartlib.empty_sample(), smartlib.empty_sample()
+        a, b = smart_ctl.empty_sample(), smart_ctl.empty_sample()
         for s, t, w, boot in ((a, 0.0, 5000, "x"), (b, 60.0, 100, "y")):
             s.update(device="/dev/sdx", epoch=t, timestamp=str(t),
                      sysfs_bytes_written=w, boot_id=boot)
-        res = smartlib.diff_samples(a, b)
+        res = smart_diff.diff_samples(a, b)
         self.assertIsNone(res["host_bytes_written"])
         self.assertTrue(any("rebooted" in w for w in res["warnings"]))
 
@@ -902,7 +907,8 @@ class EnduranceCompare(FakeDriveCase):
         self.assertIn("| Policy |", r.stdout)
         with open(os.path.join(out, "results.png"), "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
-        samples = smartlib.read_csv_samples(os.path.join(out, "samples.csv"))
+        samples = smart_samples.read_csv_samples(
+            os.path.join(out, "samples.csv"))
         self.assertEqual(len(samples), 8)
         # the cache directory holds only what the last run wrote
         self.assertEqual(sorted(os.listdir(self.path("cache"))),
