@@ -1,12 +1,18 @@
 # tests/scripts/trace-tools.mk: the trace replayer and experiment scripts of
-# issue 4 (scripts/gen-trace, replay, experiment, plclib.py) and their tests;
-# included from Makefile.am. The scripts run from the source tree and are not
-# installed. (docs/, with docs/EXPERIMENTS.md, is already in EXTRA_DIST.)
+# issue 4 (scripts/gen-trace, replay, experiment and their shared modules
+# scripts/plc_*.py) and their tests; included from Makefile.am. The scripts
+# run from the source tree and are not installed. (docs/, with
+# docs/EXPERIMENTS.md, is already in EXTRA_DIST.)
 TESTS += tests/scripts/run-trace-tests.sh
 EXTRA_DIST += \
 	scripts/gen-trace \
 	scripts/replay \
 	scripts/experiment \
-	scripts/plclib.py \
+	scripts/plc_common.py \
+	scripts/plc_progress.py \
+	scripts/plc_destor.py \
+	scripts/plc_trace.py \
+	scripts/plc_replay.py \
+	scripts/plc_results.py \
 	tests/scripts/test_trace_tools.py \
 	tests/scripts/run-trace-tests.sh

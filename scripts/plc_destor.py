@@ -1,0 +1,162 @@
+"""plc_destor: how the trace tools drive the destor binary and read its
+settings.
+
+Why it exists: gen-trace, replay and experiment all run destor (stat, list,
+backup, read-file) and turn its failures into one-line errors; replay also
+needs destor's settings as destor resolves them (config file, then -p) and
+its HDD service-time model for the HDD-only run, which has no cache to model
+it.  Both live here, next to each other, so they follow destor in one place.
+"""
+
+import json
+import os
+import subprocess
+
+from plc_common import ToolError
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# ---------------------------------------------------------------- destor
+
+def default_destor():
+    """./build/destor relative to the repository root (scripts/setup.sh)."""
+    return os.path.join(REPO_ROOT, "build", "destor")
+
+
+def destor_base(destor, config=None, params=()):
+    """The argv prefix: destor [-c CONFIG] [-p "key value"]..."""
+    cmd = [destor]
+    if config:
+        cmd += ["-c", config]
+    for p in params:
+        cmd += ["-p", p]
+    return cmd
+
+
+def check_destor(destor):
+    if not (os.path.isfile(destor) and os.access(destor, os.X_OK)):
+        raise ToolError("destor binary %s not found or not executable "
+                        "(build it with scripts/setup.sh or pass --destor)" % destor)
+
+
+def run_destor(cmd, what, input_bytes=None):
+    """Run a destor command to completion; stdout as bytes, ToolError with
+    destor's own message otherwise."""
+    try:
+        p = subprocess.run(cmd, input=input_bytes, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as e:
+        raise ToolError("cannot run %s: %s" % (cmd[0], e))
+    if p.returncode != 0:
+        msg = p.stderr.decode("utf-8", "replace").strip() or "exit status %d" % p.returncode
+        raise ToolError("%s failed (exit %d): %s" % (what, p.returncode, msg))
+    return p.stdout
+
+
+def store_stat(destor, config=None, params=()):
+    """destor stat --json, parsed."""
+    out = run_destor(destor_base(destor, config, params) + ["stat", "--json"], "destor stat")
+    try:
+        return json.loads(out.decode("utf-8"))
+    except ValueError as e:
+        raise ToolError("destor stat --json printed something that is not JSON: %s" % e)
+
+
+def parse_listing(data):
+    """Parse `destor list JOB --null` output: NUL-terminated records
+    TYPE<TAB>SIZE<TAB>PATH.  Returns (files, skipped): files is a list of
+    (path bytes, size) of the regular files whose path fits on a trace line;
+    skipped counts the regular files whose path holds a newline or CR."""
+    files = []
+    skipped = 0
+    for rec in data.split(b"\0"):
+        if not rec:
+            continue
+        parts = rec.split(b"\t", 2)
+        if len(parts) != 3:
+            raise ToolError("unexpected record in destor list output: %r" % rec[:80])
+        kind, size, path = parts
+        if kind != b"f":
+            continue
+        try:
+            size = int(size)
+        except ValueError:
+            raise ToolError("unexpected size in destor list output: %r" % rec[:80])
+        if b"\n" in path or b"\r" in path:
+            skipped += 1
+            continue
+        files.append((path, size))
+    files.sort()
+    return files, skipped
+
+
+def list_job_files(destor, job, config=None, params=()):
+    out = run_destor(destor_base(destor, config, params) + ["list", str(job), "--null"],
+                     "destor list %s" % job)
+    return parse_listing(out)
+
+
+# ---------------------------------------------------------------- device model
+
+# destor's defaults (src/cache/device_model.c), and the config keys that
+# change them; used for the HDD-only run, which has no cache to model it.
+DEVICE_DEFAULTS = {
+    "model-hdd-seek-ms": 10.0,
+    "model-hdd-rpm": 5400.0,
+    "model-hdd-mb-per-s": 100.0,
+}
+
+
+def config_lines(path):
+    """(key, value) of a destor.config, in order (quotes removed)."""
+    out = []
+    if not path:
+        return out
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                out.append(_split_config_line(line))
+    except OSError as e:
+        raise ToolError("cannot read config %s: %s" % (path, e))
+    return [kv for kv in out if kv]
+
+
+def _split_config_line(line):
+    line = line.strip()
+    if not line or line.startswith("#"):
+        return None
+    key, _, value = line.partition(" ")
+    if "\t" in key:
+        key, _, rest = key.partition("\t")
+        value = rest + value
+    value = value.strip()
+    if "#" in value and not value.startswith('"'):
+        value = value.split("#", 1)[0].strip()
+    if len(value) >= 2 and value[0] == '"' and value.endswith('"'):
+        value = value[1:-1]
+    return key.strip().replace("_", "-"), value
+
+
+def effective_settings(config=None, params=()):
+    """Settings as destor resolves them: config file lines, then -p lines."""
+    kv = dict(config_lines(config))
+    for p in params:
+        sp = _split_config_line(p)
+        if sp:
+            kv[sp[0]] = sp[1]
+    return kv
+
+
+def hdd_service_s(container_size, settings):
+    """Modelled HDD read of one container (device_model_hdd_service):
+    average seek + half a rotation + transfer."""
+    def get(k):
+        try:
+            return float(settings.get(k, DEVICE_DEFAULTS[k]))
+        except ValueError:
+            return DEVICE_DEFAULTS[k]
+    seek = get("model-hdd-seek-ms") / 1e3
+    rpm = get("model-hdd-rpm")
+    rate = get("model-hdd-mb-per-s")
+    half_turn = 0.5 * 60.0 / rpm if rpm > 0 else 0.0
+    return seek + half_turn + (container_size / (rate * 1e6) if rate > 0 else 0.0)

@@ -1,0 +1,237 @@
+"""plc_replay: replaying a trace through destor once per cache policy and
+turning destor's JSON summary into a result row.
+
+Why it exists: replay runs one trace and experiment runs many, and both must
+give rows that are exactly the counters destor printed, with the HDD-only
+run modelled the way destor's device model would; that logic lives here.
+"""
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import threading
+import time
+
+from plc_common import ToolError, UsageError
+from plc_destor import (check_destor, default_destor, destor_base, effective_settings,
+                        hdd_service_s, run_destor, store_stat)
+
+# Marker left in a cache directory the replayer created, so it only ever
+# empties directories it owns.
+CACHE_DIR_MARKER = ".destor-replay-cache"
+
+POLICIES = ("none", "fifo", "lru", "lfu", "lfu-incache", "plc")
+POLICY_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU",
+                 "lfu-incache": "LFU (in-cache)", "plc": "PLC-Cache"}
+
+# Row columns, in CSV order.
+ROW_FIELDS = [
+    "policy", "mode", "cache_size", "params", "trace",
+    "container_size", "store_containers", "capacity_containers",
+    "requests", "bytes_read", "container_accesses",
+    "hits", "misses", "hit_ratio", "admissions", "evictions",
+    "ssd_containers_written", "ssd_bytes_written", "ssd_bytes_read", "store_bytes_read",
+    "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison",
+    "latency_measured_ms_mean", "latency_measured_ms_p50", "latency_measured_ms_p95",
+    "latency_measured_ms_p99",
+    "latency_model_ms_mean", "latency_model_ms_p95", "latency_model_ms_p99", "latency_model_ms_max",
+    "latency_model_source",
+    "model_elapsed_s", "model_ssd_wait_s",
+    "qa_share", "qb_share", "qc_share", "qd_share",
+    "qa_bytes", "qb_bytes", "qc_bytes", "qd_bytes",
+    "ssd_write_rate_model_mib_s", "ssd_lifetime_model_days", "ssd_lifetime_wall_days",
+    "destor_seconds", "run_seconds",
+]
+
+# Counters copied from destor's "cache" object under the same name.
+_CACHE_COPY = [
+    "capacity_containers", "hits", "misses", "hit_ratio", "admissions", "evictions",
+    "ssd_containers_written", "ssd_bytes_written", "ssd_bytes_read", "store_bytes_read",
+    "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison",
+    "model_elapsed_s", "model_ssd_wait_s",
+    "qa_share", "qb_share", "qc_share", "qd_share", "qa_bytes", "qb_bytes", "qc_bytes", "qd_bytes",
+    "ssd_write_rate_model_mib_s",
+]
+
+
+def _lifetime(v):
+    # destor prints null for an infinite lifetime (nothing written)
+    return math.inf if v is None else float(v)
+
+
+def row_from_summary(summary, policy, mode, cache_size, params, trace, container_size,
+                     store_containers, settings):
+    """One result row from destor's read-file --trace --json object."""
+    lat = summary.get("latency_usec") or {}
+    row = {k: None for k in ROW_FIELDS}
+    row.update({
+        "policy": policy, "mode": mode, "cache_size": cache_size if policy != "none" else "",
+        "params": "; ".join(params), "trace": trace,
+        "container_size": container_size, "store_containers": store_containers,
+        "requests": summary["requests"], "bytes_read": summary["bytes"],
+        "container_accesses": summary["container_accesses"],
+        "latency_measured_ms_mean": lat.get("mean", 0.0) / 1e3,
+        "latency_measured_ms_p50": lat.get("p50", 0.0) / 1e3,
+        "latency_measured_ms_p95": lat.get("p95", 0.0) / 1e3,
+        "latency_measured_ms_p99": lat.get("p99", 0.0) / 1e3,
+        "destor_seconds": summary.get("seconds"),
+    })
+    cache = summary.get("cache")
+    if cache is not None:
+        for k in _CACHE_COPY:
+            row[k] = cache.get(k)
+        row["container_size"] = cache.get("container_size", container_size)
+        row["store_containers"] = cache.get("store_containers", store_containers)
+        row["latency_model_ms_mean"] = cache.get("request_latency_model_ms_mean")
+        row["latency_model_ms_max"] = cache.get("request_latency_model_ms_max")
+        # tails are used when destor reports them
+        model = summary.get("latency_model_usec") or {}
+        row["latency_model_ms_p95"] = model["p95"] / 1e3 if "p95" in model else None
+        row["latency_model_ms_p99"] = model["p99"] / 1e3 if "p99" in model else None
+        row["latency_model_source"] = "destor"
+        row["ssd_lifetime_model_days"] = _lifetime(cache.get("ssd_lifetime_model_days"))
+        # wall-clock lifetime: null means "nothing written" in real mode but
+        # "not applicable" in simulation mode (no bytes move)
+        row["ssd_lifetime_wall_days"] = _lifetime(cache.get("ssd_lifetime_wall_days")) \
+            if cache.get("mode", mode) == "real" else None
+    else:
+        # HDD only: no cache, so every container access is an HDD read of
+        # one container, modelled exactly as destor's device model does
+        # (one request at a time, no queueing).
+        acc = summary["container_accesses"]
+        reqs = summary["requests"]
+        t = hdd_service_s(container_size, settings)
+        row.update({
+            "capacity_containers": 0, "hits": 0, "misses": acc, "hit_ratio": 0.0,
+            "admissions": 0, "evictions": 0, "ssd_containers_written": 0, "ssd_bytes_written": 0,
+            "ssd_bytes_read": 0, "store_bytes_read": acc * container_size,
+            "latency_model_ms_mean": 1e3 * acc * t / reqs if reqs else 0.0,
+            "latency_model_source": "replay (HDD model, no cache)",
+            "model_elapsed_s": acc * t, "model_ssd_wait_s": 0.0,
+        })
+    return row
+
+
+def _drain(stream, sink):
+    sink.append(stream.read())
+
+
+def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base=0, what="destor read-file"):
+    """Run destor read-file --trace --json once; returns the parsed summary.
+    With a progress bar the trace is fed on standard input ('-') so the bar
+    follows the requests destor has taken."""
+    cmd = list(cmd_prefix) + ["read-file", "--trace"]
+    tail = ["--json"] + (["--simulate"] if simulate else [])
+    if progress is None or not progress.enabled:
+        out = run_destor(cmd + [trace_path] + tail, what)
+    else:
+        with open(trace_path, "rb") as f:
+            data = f.read()
+        try:
+            p = subprocess.Popen(cmd + ["-"] + tail, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+        except OSError as e:
+            raise ToolError("cannot run %s: %s" % (cmd[0], e))
+        outs, errs = [], []
+        t1 = threading.Thread(target=_drain, args=(p.stdout, outs))
+        t2 = threading.Thread(target=_drain, args=(p.stderr, errs))
+        t1.start()
+        t2.start()
+        done = 0
+        pos = 0
+        step = 1 << 14
+        try:
+            while pos < len(data):
+                chunk = data[pos:pos + step]
+                p.stdin.write(chunk)
+                pos += len(chunk)
+                done += chunk.count(b"\n")
+                progress.update(progress_base + done)
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+        t1.join()
+        t2.join()
+        rc = p.wait()
+        if rc != 0:
+            msg = b"".join(errs).decode("utf-8", "replace").strip() or "exit status %d" % rc
+            raise ToolError("%s failed (exit %d; trace %s fed on standard input '-'): %s"
+                            % (what, rc, trace_path, msg))
+        out = b"".join(outs)
+    try:
+        return json.loads(out.decode("utf-8"))
+    except ValueError as e:
+        raise ToolError("%s printed something that is not JSON: %s" % (what, e))
+
+
+def prepare_cache_dir(path):
+    """Create or empty a cache directory.  Only a new or empty directory, or
+    one this tool created before (it holds CACHE_DIR_MARKER), is used: the
+    replayer never deletes files it did not create."""
+    if os.path.isdir(path):
+        entries = os.listdir(path)
+        if entries and CACHE_DIR_MARKER not in entries:
+            raise ToolError("refusing to empty cache directory %s: it is not empty and was not "
+                            "created by replay (give a new or empty directory)" % path)
+        for e in entries:
+            if e == CACHE_DIR_MARKER:
+                continue
+            full = os.path.join(path, e)
+            if os.path.isdir(full) and not os.path.islink(full):
+                shutil.rmtree(full)
+            else:
+                os.unlink(full)
+    else:
+        try:
+            os.makedirs(path)
+        except OSError as e:
+            raise ToolError("cannot create cache directory %s: %s" % (path, e))
+    with open(os.path.join(path, CACHE_DIR_MARKER), "w") as f:
+        f.write("created by destor-plc scripts/replay; emptied before every run\n")
+
+
+def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, config=None,
+           destor=None, params=(), progress=None, store=None, log=None, label_runs=True):
+    """Replay `trace` once per policy.  Returns (rows, raw summaries).
+    `store` may pass a precomputed destor stat object."""
+    destor = destor or default_destor()
+    check_destor(destor)
+    if not os.path.isfile(trace):
+        raise ToolError("trace %s not found" % trace)
+    for pol in policies:
+        if pol not in POLICIES:
+            raise UsageError("unknown policy %r (one of %s)" % (pol, ", ".join(POLICIES)))
+    if not simulate and cache_dir is None:
+        raise UsageError("real mode needs a cache directory (--cache-dir)")
+    params = list(params)
+    if store is None:
+        store = store_stat(destor, config, params)
+    container_size = store["container_size"]
+    settings = effective_settings(config, params)
+    mode = "simulate" if simulate else "real"
+    rows, raws = [], []
+    for k, pol in enumerate(policies):
+        run_params = params + ["ssd-cache-policy %s" % pol]
+        if pol != "none":
+            run_params.append("ssd-cache-size %s" % cache_size)
+        if cache_dir is not None and pol != "none":
+            prepare_cache_dir(cache_dir)
+            run_params.append("ssd-cache-directory %s" % cache_dir)
+        if progress is not None and label_runs:
+            progress.set_label("%s (%d/%d)" % (POLICY_LABELS[pol], k + 1, len(policies)))
+        if log:
+            log("replay: %s, %s mode, cache %s" % (pol, mode, cache_size))
+        t0 = time.monotonic()
+        summary = run_read_file(destor_base(destor, config, run_params), trace, simulate,
+                                progress, progress.done if progress else 0,
+                                "destor read-file (policy %s)" % pol)
+        row = row_from_summary(summary, pol, mode, cache_size, params, trace, container_size,
+                               store.get("containers"), settings)
+        row["run_seconds"] = time.monotonic() - t0
+        rows.append(row)
+        raws.append(summary)
+        if progress is not None:
+            progress.update(progress.done)
+    return rows, raws

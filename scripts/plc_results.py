@@ -1,0 +1,98 @@
+"""plc_results: writing replay result rows as CSV, JSON and a Markdown
+comparison table.
+
+Why it exists: replay and experiment write the same row columns and the
+same table, and must agree on how a missing value or an infinite lifetime
+is written (empty or "inf" in CSV, null in JSON, "-" or "inf" in tables).
+"""
+
+import csv
+import json
+import math
+
+from plc_common import format_bytes
+from plc_replay import POLICY_LABELS, ROW_FIELDS
+
+
+def csv_value(v):
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        if math.isinf(v):
+            return "inf"
+        if math.isnan(v):
+            return ""
+        return repr(round(v, 9))
+    return v
+
+
+def json_value(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return None  # JSON has no infinity; null = infinite lifetime / n.a.
+    return v
+
+
+def write_csv(path, rows, fields=None):
+    fields = fields or ROW_FIELDS
+    extra = [k for r in rows for k in r if k not in fields]
+    seen = []
+    for k in extra:
+        if k not in seen:
+            seen.append(k)
+    cols = list(seen) + list(fields) if seen else list(fields)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for r in rows:
+            w.writerow([csv_value(r.get(k)) for k in cols])
+
+
+def write_json(path, obj):
+    def clean(o):
+        if isinstance(o, dict):
+            return {k: clean(v) for k, v in o.items()}
+        if isinstance(o, (list, tuple)):
+            return [clean(v) for v in o]
+        return json_value(o)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(clean(obj), f, indent=1, sort_keys=False)
+        f.write("\n")
+
+
+def fmt(v, spec="%.2f", none="-"):
+    if v is None:
+        return none
+    if isinstance(v, float) and math.isinf(v):
+        return "inf"
+    return spec % v
+
+
+def pct(v):
+    return fmt(None if v is None else 100.0 * v, "%.2f%%")
+
+
+def markdown_table(rows, lead=None):
+    """The comparison table of a replay, one line per row.  `lead` is an
+    optional (header, key) column put first (the swept parameter)."""
+    hdr = ["policy", "hit ratio", "SSD written", "latency modelled mean (ms)",
+           "measured mean / p95 / p99 (ms)", "QA / QB / QC / QD of written", "lifetime (days, modelled)"]
+    if lead:
+        hdr = [lead[0]] + hdr
+    lines = ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
+    for r in rows:
+        q = r.get("qa_share")
+        quads = ("%s / %s / %s / %s" % (pct(r["qa_share"]), pct(r["qb_share"]), pct(r["qc_share"]),
+                                         pct(r["qd_share"]))) if q is not None else "-"
+        cells = [POLICY_LABELS.get(r["policy"], r["policy"]),
+                 pct(r["hit_ratio"]) if r["policy"] != "none" else "-",
+                 format_bytes(r["ssd_bytes_written"]),
+                 fmt(r["latency_model_ms_mean"], "%.3f"),
+                 "%s / %s / %s" % (fmt(r["latency_measured_ms_mean"], "%.3f"),
+                                   fmt(r["latency_measured_ms_p95"], "%.3f"),
+                                   fmt(r["latency_measured_ms_p99"], "%.3f")),
+                 quads,
+                 fmt(r["ssd_lifetime_model_days"], "%.1f") if r["policy"] != "none" else "-"]
+        if lead:
+            cells = [str(r.get(lead[1]))] + cells
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

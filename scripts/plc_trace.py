@@ -1,0 +1,193 @@
+"""plc_trace: drawing a read trace over one job of a destor store.
+
+Why it exists: gen-trace writes the trace and experiment draws the same one
+in-process, so the Zipf sampler of the paper's equation (1) (P(i)
+proportional to 1/i^(1-alpha), rank -> file by a seeded random permutation),
+byte budgets, working-set shifts and the trace file format live here once.
+"""
+
+import bisect
+import io
+import math
+import random
+
+from plc_common import ToolError, UsageError, format_bytes, parse_budget
+from plc_destor import list_job_files
+
+
+def zipf_weights(n, alpha):
+    """Unnormalised weights of equation (1): w(i) = 1 / i^(1 - alpha) for
+    ranks i = 1..n; alpha in [0, 1] (0: classic Zipf, 1: uniform)."""
+    if not 0.0 <= alpha <= 1.0:
+        raise UsageError("alpha must be in [0, 1], got %g" % alpha)
+    e = 1.0 - alpha
+    return [1.0 / (i ** e) for i in range(1, n + 1)]
+
+
+def zipf_probabilities(n, alpha):
+    """P(i, alpha, F) of equation (1) for i = 1..n (index 0 is rank 1)."""
+    w = zipf_weights(n, alpha)
+    s = math.fsum(w)
+    return [x / s for x in w]
+
+
+class TraceSampler:
+    """Draws file indices 0..n-1.  zipf: rank i (1-based) is drawn with
+    probability P(i) of equation (1), and the file with rank i is perm[i-1],
+    a seeded random permutation of the files.  uniform: every file equally.
+    shift_every K: after every K draws a new permutation is drawn, so the
+    popular set moves (the distribution over ranks stays the same).
+
+    Everything comes from one random.Random(seed): the first permutation,
+    then the draws, then each new permutation at a shift, in that order."""
+
+    def __init__(self, n, dist="zipf", alpha=0.47, seed=1, shift_every=None, keep_epochs=False):
+        if n <= 0:
+            raise ToolError("no requestable files")
+        if dist not in ("zipf", "uniform"):
+            raise UsageError("unknown distribution %r (zipf or uniform)" % dist)
+        if shift_every is not None and shift_every <= 0:
+            raise UsageError("--shift-every must be a positive number of requests")
+        self.n = n
+        self.dist = dist
+        self.alpha = alpha
+        self.rng = random.Random(seed)
+        self.shift_every = shift_every
+        self.drawn = 0
+        self.shifts = 0
+        self.perm = list(range(n))
+        self.rng.shuffle(self.perm)
+        self.epochs = [(0, list(self.perm))] if keep_epochs else None
+        if dist == "zipf":
+            w = zipf_weights(n, alpha)
+            self.cum = []
+            acc = 0.0
+            for x in w:
+                acc += x
+                self.cum.append(acc)
+            self.total = acc
+
+    def rank(self):
+        """Draw a 0-based rank."""
+        if self.dist == "uniform":
+            return self.rng.randrange(self.n)
+        u = self.rng.random() * self.total
+        return min(bisect.bisect_right(self.cum, u), self.n - 1)
+
+    def next(self):
+        if self.shift_every and self.drawn and self.drawn % self.shift_every == 0:
+            self.rng.shuffle(self.perm)
+            self.shifts += 1
+            if self.epochs is not None:
+                self.epochs.append((self.drawn, list(self.perm)))
+        self.drawn += 1
+        return self.perm[self.rank()]
+
+
+def generate_indices(files, dist, alpha, seed, requests=None, budget=None, shift_every=None,
+                     epochs=None):
+    """Draw requests until `requests` have been drawn or the next one would
+    take the bytes read past `budget` (whichever comes first).  Returns
+    (indices, total bytes, shifts).  A list passed as `epochs` receives
+    (first request, permutation) for every permutation used."""
+    if requests is None and budget is None:
+        raise UsageError("give --requests N or --bytes BUDGET")
+    if requests is not None and requests < 0:
+        raise UsageError("--requests must not be negative")
+    if budget is not None and budget < 0:
+        raise UsageError("--bytes must not be negative")
+    if budget is not None and requests is None and not any(s > 0 for _, s in files):
+        raise ToolError("every requestable file is empty: a byte budget never runs out")
+    s = TraceSampler(len(files), dist, alpha, seed, shift_every, keep_epochs=epochs is not None)
+    out = []
+    total = 0
+    while requests is None or len(out) < requests:
+        i = s.next()
+        size = files[i][1]
+        if budget is not None and total + size > budget:
+            break
+        out.append(i)
+        total += size
+    if epochs is not None:
+        epochs.extend(e for e in s.epochs if e[0] < max(len(out), 1))
+    return out, total, s.shifts
+
+
+def trace_header(params):
+    """'# key value' comment lines describing how a trace was made."""
+    lines = ["# destor read-file trace written by scripts/gen-trace: one request per line, JOB<TAB>PATH"]
+    for k, v in params:
+        lines.append("# %s: %s" % (k, v))
+    return "\n".join(lines) + "\n"
+
+
+def write_trace(fp, job, files, indices, header):
+    """Write the trace to a binary file object."""
+    fp.write(header.encode("utf-8"))
+    prefix = b"%d\t" % job
+    buf = []
+    for i in indices:
+        buf.append(prefix + files[i][0] + b"\n")
+        if len(buf) >= 4096:
+            fp.write(b"".join(buf))
+            buf = []
+    fp.write(b"".join(buf))
+
+
+def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budget_text=None,
+               shift_every=None, config=None, params=(), listing=None, want_ranks=False):
+    """List the job's files, draw a trace.  Returns (bytes of the trace
+    file, info dict).  `listing` may pass a precomputed (files, skipped).
+    With want_ranks, info["ranks"] holds the rank table (see rank_table)."""
+    files, skipped = listing if listing is not None else list_job_files(destor, job, config, params)
+    if not files:
+        raise ToolError("job %s has no regular file a trace can name" % job)
+    job_bytes = sum(s for _, s in files)
+    budget = parse_budget(budget_text, job_bytes) if budget_text is not None else None
+    epochs = [] if want_ranks else None
+    indices, total, shifts = generate_indices(files, dist, alpha, seed, requests, budget, shift_every,
+                                              epochs)
+    info = {
+        "job": job, "dist": dist, "alpha": alpha if dist == "zipf" else None, "seed": seed,
+        "files": len(files), "skipped_files": skipped, "job_file_bytes": job_bytes,
+        "requests_asked": requests, "bytes_budget": budget, "shift_every": shift_every,
+        "requests": len(indices), "bytes": total, "shifts": shifts,
+        "distinct_files": len(set(indices)),
+    }
+    hdr = [("job", job), ("distribution", dist)]
+    if dist == "zipf":
+        hdr.append(("alpha", "%g (P(i) proportional to 1/i^(1-alpha), i = 1..F; rank -> file "
+                             "by a seeded random permutation)" % alpha))
+    hdr += [("seed", seed),
+            ("files (F)", "%d regular files, %s" % (len(files), format_bytes(job_bytes))),
+            ("skipped", "%d files whose path holds a newline or CR" % skipped),
+            ("requests asked", requests if requests is not None else "-"),
+            ("bytes budget", "%d (%s)" % (budget, budget_text) if budget is not None else "-"),
+            ("shift every", "%d requests (new permutation; %d shifts)" % (shift_every, shifts)
+             if shift_every else "-"),
+            ("requests", len(indices)),
+            ("bytes", "%d (%s)" % (total, format_bytes(total)))]
+    buf = io.BytesIO()
+    write_trace(buf, job, files, indices, trace_header(hdr))
+    if want_ranks:
+        info["ranks"] = rank_table(files, epochs, dist)
+    return buf.getvalue(), info
+
+
+def rank_table(files, epochs, dist):
+    """Which file had which rank: one 'FIRST<TAB>RANK<TAB>SIZE<TAB>PATH' line
+    per file and permutation, FIRST being the 0-based index of the first
+    request drawn under that permutation (0, K, 2K, ... with shifts).  For
+    uniform the ranks are only an order: every rank is equally likely."""
+    out = [b"# rank table written by scripts/gen-trace (%s): FIRST_REQUEST<TAB>RANK<TAB>SIZE<TAB>PATH; "
+           b"rank 1 is the most popular\n" % dist.encode()]
+    for first, perm in epochs:
+        for r, i in enumerate(perm):
+            out.append(b"%d\t%d\t%d\t%s\n" % (first, r + 1, files[i][1], files[i][0]))
+    return b"".join(out)
+
+
+def trace_lines(path):
+    """Newlines in a trace file: the progress units of one replay run."""
+    with open(path, "rb") as f:
+        return max(f.read().count(b"\n"), 1)
