@@ -62,11 +62,12 @@ def store_stat(destor, config=None, params=()):
         raise ToolError("destor stat --json printed something that is not JSON: %s" % e)
 
 
-def parse_listing(data):
+def parse_listing(data, keep_all=False):
     """Parse `destor list JOB --null` output: NUL-terminated records
     TYPE<TAB>SIZE<TAB>PATH.  Returns (files, skipped): files is a list of
-    (path bytes, size) of the regular files whose path fits on a trace line;
-    skipped counts the regular files whose path holds a newline or CR."""
+    (path bytes, size) of the regular files whose path fits on a trace line
+    (all of them with keep_all, for NUL-terminated traces); skipped counts
+    the regular files left out because their path holds a newline or CR."""
     files = []
     skipped = 0
     for rec in data.split(b"\0"):
@@ -82,7 +83,7 @@ def parse_listing(data):
             size = int(size)
         except ValueError:
             raise ToolError("unexpected size in destor list output: %r" % rec[:80])
-        if b"\n" in path or b"\r" in path:
+        if not keep_all and (b"\n" in path or b"\r" in path):
             skipped += 1
             continue
         files.append((path, size))
@@ -90,10 +91,10 @@ def parse_listing(data):
     return files, skipped
 
 
-def list_job_files(destor, job, config=None, params=()):
+def list_job_files(destor, job, config=None, params=(), keep_all=False):
     out = run_destor(destor_base(destor, config, params) + ["list", str(job), "--null"],
                      "destor list %s" % job)
-    return parse_listing(out)
+    return parse_listing(out, keep_all)
 
 
 # ---------------------------------------------------------------- device model

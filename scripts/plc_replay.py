@@ -17,6 +17,7 @@ import time
 from plc_common import ToolError, UsageError
 from plc_destor import (check_destor, default_destor, destor_base, effective_settings,
                         hdd_service_s, run_destor, store_stat)
+from plc_trace import trace_terminator
 
 # Marker left in a cache directory the replayer created, so it only ever
 # empties directories it owns.
@@ -121,14 +122,16 @@ def _drain(stream, sink):
 def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base=0, what="destor read-file"):
     """Run destor read-file --trace --json once; returns the parsed summary.
     With a progress bar the trace is fed on standard input ('-') so the bar
-    follows the requests destor has taken."""
+    follows the requests destor has taken.  A NUL-terminated trace is
+    passed with --null."""
+    with open(trace_path, "rb") as f:
+        data = f.read()
+    end = trace_terminator(data)
     cmd = list(cmd_prefix) + ["read-file", "--trace"]
-    tail = ["--json"] + (["--simulate"] if simulate else [])
+    tail = ["--json"] + (["--simulate"] if simulate else []) + (["--null"] if end == b"\0" else [])
     if progress is None or not progress.enabled:
         out = run_destor(cmd + [trace_path] + tail, what)
     else:
-        with open(trace_path, "rb") as f:
-            data = f.read()
         try:
             p = subprocess.Popen(cmd + ["-"] + tail, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE)
@@ -147,7 +150,7 @@ def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base
                 chunk = data[pos:pos + step]
                 p.stdin.write(chunk)
                 pos += len(chunk)
-                done += chunk.count(b"\n")
+                done += chunk.count(end)
                 progress.update(progress_base + done)
             p.stdin.close()
         except BrokenPipeError:

@@ -113,21 +113,23 @@ def generate_indices(files, dist, alpha, seed, requests=None, budget=None, shift
     return out, total, s.shifts
 
 
-def trace_header(params):
-    """'# key value' comment lines describing how a trace was made."""
-    lines = ["# destor read-file trace written by scripts/gen-trace: one request per line, JOB<TAB>PATH"]
+def trace_header(params, end="\n"):
+    """'# key value' comment records describing how a trace was made, each
+    ending with `end` (a newline, or NUL for a --null trace)."""
+    lines = ["# destor read-file trace written by scripts/gen-trace: one request per %s, JOB<TAB>PATH"
+             % ("line" if end == "\n" else "NUL-terminated record (read-file --trace --null)")]
     for k, v in params:
         lines.append("# %s: %s" % (k, v))
-    return "\n".join(lines) + "\n"
+    return end.join(lines) + end
 
 
-def write_trace(fp, job, files, indices, header):
-    """Write the trace to a binary file object."""
+def write_trace(fp, job, files, indices, header, end=b"\n"):
+    """Write the trace to a binary file object, records ending with `end`."""
     fp.write(header.encode("utf-8"))
     prefix = b"%d\t" % job
     buf = []
     for i in indices:
-        buf.append(prefix + files[i][0] + b"\n")
+        buf.append(prefix + files[i][0] + end)
         if len(buf) >= 4096:
             fp.write(b"".join(buf))
             buf = []
@@ -135,11 +137,12 @@ def write_trace(fp, job, files, indices, header):
 
 
 def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budget_text=None,
-               shift_every=None, config=None, params=(), listing=None, want_ranks=False):
+               shift_every=None, config=None, params=(), listing=None, want_ranks=False, null=False):
     """List the job's files, draw a trace.  Returns (bytes of the trace
     file, info dict).  `listing` may pass a precomputed (files, skipped).
-    With want_ranks, info["ranks"] holds the rank table (see rank_table)."""
-    files, skipped = listing if listing is not None else list_job_files(destor, job, config, params)
+    With want_ranks, info["ranks"] holds the rank table (see rank_table).
+    With null, records end with NUL and paths holding newlines are kept."""
+    files, skipped = listing if listing is not None else list_job_files(destor, job, config, params, null)
     if not files:
         raise ToolError("job %s has no regular file a trace can name" % job)
     job_bytes = sum(s for _, s in files)
@@ -167,27 +170,36 @@ def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budg
              if shift_every else "-"),
             ("requests", len(indices)),
             ("bytes", "%d (%s)" % (total, format_bytes(total)))]
+    end = b"\0" if null else b"\n"
     buf = io.BytesIO()
-    write_trace(buf, job, files, indices, trace_header(hdr))
+    write_trace(buf, job, files, indices, trace_header(hdr, end.decode()), end)
     if want_ranks:
-        info["ranks"] = rank_table(files, epochs, dist)
+        info["ranks"] = rank_table(files, epochs, dist, end)
     return buf.getvalue(), info
 
 
-def rank_table(files, epochs, dist):
-    """Which file had which rank: one 'FIRST<TAB>RANK<TAB>SIZE<TAB>PATH' line
+def rank_table(files, epochs, dist, end=b"\n"):
+    """Which file had which rank: one 'FIRST<TAB>RANK<TAB>SIZE<TAB>PATH' record
     per file and permutation, FIRST being the 0-based index of the first
     request drawn under that permutation (0, K, 2K, ... with shifts).  For
-    uniform the ranks are only an order: every rank is equally likely."""
+    uniform the ranks are only an order: every rank is equally likely.
+    Records end with `end`, as the trace's do."""
     out = [b"# rank table written by scripts/gen-trace (%s): FIRST_REQUEST<TAB>RANK<TAB>SIZE<TAB>PATH; "
-           b"rank 1 is the most popular\n" % dist.encode()]
+           b"rank 1 is the most popular%s" % (dist.encode(), end)]
     for first, perm in epochs:
         for r, i in enumerate(perm):
-            out.append(b"%d\t%d\t%d\t%s\n" % (first, r + 1, files[i][1], files[i][0]))
+            out.append(b"%d\t%d\t%d\t%s%s" % (first, r + 1, files[i][1], files[i][0], end))
     return b"".join(out)
 
 
+def trace_terminator(data):
+    """A trace's record terminator: NUL when it holds any NUL byte (written
+    by gen-trace --null, read by read-file --trace --null), else newline."""
+    return b"\0" if b"\0" in data else b"\n"
+
+
 def trace_lines(path):
-    """Newlines in a trace file: the progress units of one replay run."""
+    """Records in a trace file: the progress units of one replay run."""
     with open(path, "rb") as f:
-        return max(f.read().count(b"\n"), 1)
+        data = f.read()
+    return max(data.count(trace_terminator(data)), 1)

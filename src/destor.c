@@ -27,8 +27,9 @@ static const char usage_text[] =
     "  restore JOB TARGET          recreate job JOB's tree under TARGET\n"
     "  read-file JOB PATH [-o OUT] [--verify]\n"
     "                              write one stored file to stdout or OUT\n"
-    "  read-file --trace FILE [--verify] [--json] [--simulate]\n"
+    "  read-file --trace FILE [--null] [--verify] [--json] [--simulate]\n"
     "                              serve every 'JOB<TAB>PATH' line of FILE, print a summary;\n"
+    "                              --null: records end with NUL (paths with newlines);\n"
     "                              --simulate runs the SSD cache on container ids only\n"
     "  stat [--json]               what the store holds, per job and in total\n"
     "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
@@ -190,10 +191,13 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
              restore_run(cfg, job, sa.positional->pdata[1], err);
     } else if (!strcmp(cmd, "read-file")) {
         ok = parse_sub(args, 1, &sa, err);
-        ReadFileOptions opt = { .verify = sa.verify, .json = sa.json, .output = sa.output };
+        ReadFileOptions opt = { .verify = sa.verify, .json = sa.json, .output = sa.output,
+                                .null_terminated = sa.null_terminated };
         if (ok && sa.trace != NULL)
-            ok = want_args(&sa, 0, "read-file --trace FILE [--verify] [--json]", err) &&
+            ok = want_args(&sa, 0, "read-file --trace FILE [--null] [--verify] [--json]", err) &&
                  read_file_trace(cfg, sa.trace, &opt, err);
+        else if (ok && sa.null_terminated)
+            ok = usage_error(err, "%s", "--null applies to read-file --trace only");
         else if (ok)
             ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify]", err) &&
                  job_id_parse(sa.positional->pdata[0], &job, err) &&

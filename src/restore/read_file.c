@@ -153,10 +153,21 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
     ssize_t n;
     int lineno = 0;
     gint64 start = g_get_monotonic_time();
-    while (ok && (n = getline(&line, &cap, trace)) >= 0) {
+    /* Lines end at a newline (a CR before it is dropped too); with --null,
+     * records end at a NUL byte and a path may hold any other byte. */
+    const int end = opt->null_terminated ? '\0' : '\n';
+    while (ok && (n = getdelim(&line, &cap, end, trace)) >= 0) {
         lineno++;
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        if (n > 0 && line[n - 1] == end)
             line[--n] = '\0';
+        while (!opt->null_terminated && n > 0 && line[n - 1] == '\r')
+            line[--n] = '\0';
+        if ((size_t)n != strlen(line)) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s:%d: a NUL byte inside a line (a --null trace?)",
+                        trace_path, lineno);
+            ok = FALSE;
+            break;
+        }
         if (n == 0 || line[0] == '#')
             continue;
         uint32_t job;

@@ -12,6 +12,7 @@ typedef struct {
     gboolean verify;     /* check each file's whole-file SHA-256 */
     gboolean json;       /* trace summary as JSON */
     const char *output;  /* single file: path to write, NULL for stdout */
+    gboolean null_terminated; /* trace records end with NUL, not newline */
 } ReadFileOptions;
 
 gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,

@@ -52,3 +52,21 @@ n=$(wc -l < "$SCRATCH/trace")
 dst read-file --trace "$SCRATCH/trace" --verify --json > "$SCRATCH/trace.json"
 [ "$(json_field "$SCRATCH/trace.json" requests)" -eq "$n" ] || fail "trace served a different number of requests"
 note "trace of $n requests served"
+
+# The same with NUL-terminated records: every regular file, names holding a
+# newline or CR included, each read and checked against its SHA-256.
+"$PYTHON" - "$SCRATCH/list" > "$SCRATCH/trace0" <<'PY'
+import sys
+recs = [r.split(b"\t", 2) for r in open(sys.argv[1], "rb").read().split(b"\0")[:-1]]
+odd = 0
+for kind, _size, path in recs:
+    if kind == b"f":
+        sys.stdout.buffer.write(b"2\t" + path + b"\0")
+        odd += b"\n" in path or b"\r" in path
+assert odd > 0, "the dataset has no name holding a newline or CR"
+PY
+n0=$(tr -cd '\000' < "$SCRATCH/trace0" | wc -c)
+[ "$n0" -gt "$n" ] || fail "the NUL trace should name more files than the line trace ($n0 vs $n)"
+dst read-file --trace "$SCRATCH/trace0" --null --verify --json > "$SCRATCH/trace0.json"
+[ "$(json_field "$SCRATCH/trace0.json" requests)" -eq "$n0" ] || fail "NUL trace served a different number of requests"
+note "NUL-terminated trace of $n0 requests served, names with newlines included"

@@ -62,6 +62,12 @@ expect_status 0 dst read-file 0 d/a.bin --verify
 printf '0\tb.txt\nnot a line\n' > "$SCRATCH/trace"
 expect_status 2 dst read-file --trace "$SCRATCH/trace"
 grep -q 'trace:2:' "$SCRATCH/err" || fail "trace error must name the line"
+# A NUL inside a line: a --null trace read without --null.
+printf '0\tb.txt\0000\tb.txt\000' > "$SCRATCH/trace0"
+expect_status 2 dst read-file --trace "$SCRATCH/trace0"
+grep -q 'trace0:1: a NUL byte inside a line' "$SCRATCH/err" || fail "NUL in a text trace must be named"
+expect_status 0 dst read-file --trace "$SCRATCH/trace0" --null
+expect_status 2 dst read-file 0 b.txt --null          # --null is for traces
 
 # An SSD cache directory that cannot be created is reported before any work.
 expect_status 2 dst -p"ssd-cache-policy lru" -p"ssd-cache-directory /proc/destor-no-such-cache" read-file 0 b.txt

@@ -231,6 +231,23 @@ class GeneratorTests(unittest.TestCase):
                      "# requests: 3000", "# skipped: 2 files"):
             self.assertIn(want, text)
 
+    def test_null_keeps_every_name(self):
+        data, err = self.gen("--requests", "5000", "--seed", "1", "--null", name="n.trace",
+                             ranks=True)
+        self.assertNotIn("skipped", err)
+        recs = [r for r in data.split(b"\0")[:-1] if not r.startswith(b"#")]
+        self.assertTrue(data.endswith(b"\0"))
+        self.assertEqual(len(recs), 5000)
+        paths = set(r.partition(b"\t")[2] for r in recs)
+        self.assertIn(b"bad\nname", paths)
+        self.assertIn(b"bad\rname", paths)
+        self.assertIn(b"# skipped: 0 files", data)
+        with open(os.path.join(self.tmp, "n.trace.ranks"), "rb") as f:
+            ranks = [r for r in f.read().split(b"\0")[:-1] if not r.startswith(b"#")]
+        self.assertEqual(len(ranks), self.nfiles + 2)
+        self.assertEqual(plc_trace.trace_lines(os.path.join(self.tmp, "n.trace")),
+                         data.count(b"\0"))
+
     def test_bytes_budget(self):
         budget = 2000000
         data, _ = self.gen("--bytes", str(budget), "--seed", "9", name="b.trace")
@@ -451,6 +468,26 @@ class StoreTests(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn("refusing to empty", p.stderr.decode())
         self.assertTrue(os.path.exists(os.path.join(foreign, "keep.txt")))
+
+    def test_null_trace_end_to_end(self):
+        """gen-trace --null names the odd-name files a line trace skips;
+        replay detects the format and destor serves every request."""
+        trace0 = os.path.join(self.tmp, "z0.trace")
+        p = run([os.path.join(SCRIPTS, "gen-trace"), "--destor", DESTOR, "--config", self.config,
+                 "--requests", "600", "--seed", "2", "--null", "--out", trace0])
+        self.assertNotIn("skipped", p.stderr.decode())
+        with open(trace0, "rb") as f:
+            recs = [r for r in f.read().split(b"\0")[:-1] if not r.startswith(b"#")]
+        self.assertEqual(len(recs), 600)
+        out = os.path.join(self.tmp, "null")
+        run([os.path.join(SCRIPTS, "replay"), trace0, "--destor", DESTOR, "--config", self.config,
+             "--out-prefix", out, "-q", "--policies", "none,plc"])
+        with open(out + ".json") as f:
+            doc = json.load(f)
+        self.assertEqual([r["requests"] for r in doc["rows"]], [600, 600])
+        prog = run([os.path.join(SCRIPTS, "replay"), trace0, "--destor", DESTOR, "--config", self.config,
+                    "--out-prefix", out + "-p", "--policies", "lru", "--progress", "-q"])
+        self.assertIn("100.0%", prog.stderr.decode())  # the bar counts NUL-terminated records
 
     def test_replay_progress_bar(self):
         out = os.path.join(self.tmp, "prog")
