@@ -93,8 +93,11 @@ static LatencyFigures latency_figures(GArray *usec)
 }
 
 /* The request summary, then the SSD cache's statistics when there is one
- * (in JSON as the nested object "cache"; modelled latencies only then). */
-static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *cache, gboolean json)
+ * (in JSON as the nested object "cache"; modelled latencies only then).
+ * In simulation no container bytes move: the text says so beside the bytes
+ * and the measured times, which then time the simulator. */
+static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *cache, gboolean simulate,
+                          gboolean json)
 {
     LatencyFigures m = latency_figures(t->latency_usec);
     LatencyFigures d = latency_figures(t->model_latency_usec);
@@ -115,11 +118,11 @@ static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *c
         return;
     }
     printf("requests            %llu\n", (unsigned long long)t->requests);
-    printf("bytes read          %llu\n", (unsigned long long)t->bytes);
+    printf("bytes read          %llu%s\n", (unsigned long long)t->bytes, simulate ? " (simulated: none moved)" : "");
     printf("container accesses  %llu\n", (unsigned long long)accesses);
     printf("elapsed             %.3f s\n", t->seconds);
-    printf("latency (measured)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us\n", m.mean, m.p50, m.p95,
-           m.p99);
+    printf("latency (measured)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us%s\n", m.mean, m.p50, m.p95,
+           m.p99, simulate ? " (the simulator, no I/O)" : "");
     if (cache != NULL) {
         printf("latency (modelled)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us\n", d.mean, d.p50, d.p95,
                d.p99);
@@ -188,7 +191,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
     }
     t.seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     if (ok)
-        print_summary(&t, container_lru_fetches(s->lru), s->cache, opt->json);
+        print_summary(&t, container_lru_fetches(s->lru), s->cache, s->simulate, opt->json);
     free(line);
     g_array_unref(t.latency_usec);
     g_array_unref(t.model_latency_usec);
