@@ -1,5 +1,6 @@
 /* store.c: creating and opening the working directory. */
 #include "store.h"
+#include "recipe/job_catalog.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -139,4 +140,30 @@ void store_close(Store *s)
         close(s->lock_fd);
     g_free(s->dir);
     g_free(s);
+}
+
+gboolean store_next_container(Store *s, ContainerId *next, GError **err)
+{
+    uint32_t slots;
+    GArray *ids = container_pool_count(s->pool, &slots, err) ? job_catalog_list(s->dir, err) : NULL;
+    if (ids == NULL)
+        return FALSE;
+    gboolean ok = TRUE;
+    if (ids->len > 0) {
+        uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1);
+        JobManifest m;
+        ok = job_manifest_load(s->dir, newest, &m, err);
+        if (ok && slots < m.containers_total) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                        "%s/containers.pool holds %u containers but job %u committed %u: the pool lost data; "
+                        "backup refused (it would reuse lost container ids); restore containers.pool from a "
+                        "copy, 'destor verify' lists what is unreadable",
+                        s->dir, slots, newest, m.containers_total);
+            ok = FALSE;
+        }
+        job_manifest_clear(&m);
+    }
+    g_array_unref(ids);
+    *next = slots;
+    return ok;
 }

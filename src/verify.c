@@ -20,18 +20,10 @@ typedef struct {
     uint64_t problems, jobs, entries, chunks, containers_checked;
 } Verify;
 
-/* What verify learned about one container: damaged, or its chunk table. */
+/* What verify learned about one container. */
 typedef struct {
     gboolean damaged;
-    GHashTable *chunks; /* offset -> metadata entry index + 1 */
 } ContainerState;
-
-static void container_state_free(ContainerState *cs)
-{
-    if (cs->chunks)
-        g_hash_table_destroy(cs->chunks);
-    g_free(cs);
-}
 
 static void json_escape(GString *out, const char *s)
 {
@@ -100,15 +92,6 @@ static ContainerState *check_container(Verify *v, ContainerId id, uint32_t job)
         cs->damaged = TRUE;
         problem(v, job, NULL, id, -1, "%s", local->message);
         g_error_free(local);
-    } else {
-        cs->chunks = g_hash_table_new(g_direct_hash, g_direct_equal);
-        uint32_t n = container_chunk_count(buf);
-        for (uint32_t i = 0; i < n; i++) {
-            Fingerprint fp;
-            uint32_t off, len;
-            container_chunk_entry(buf, v->store->container_size, i, &fp, &off, &len);
-            g_hash_table_insert(cs->chunks, GUINT_TO_POINTER(off), GUINT_TO_POINTER(i + 1));
-        }
     }
     g_hash_table_insert(v->container_state, GUINT_TO_POINTER(id), cs);
     return cs;
@@ -128,7 +111,6 @@ static void check_chunk(Verify *v, uint32_t job, const char *path, const ChunkRe
     ContainerState *cs = check_container(v, c->container, job);
     if (cs->damaged)
         return;
-    gpointer idx = g_hash_table_lookup(cs->chunks, GUINT_TO_POINTER(c->offset));
     GError *local = NULL;
     const uint8_t *buf = container_lru_get(v->lru, c->container, &local);
     if (buf == NULL) { /* verified a moment ago: the pool changed or failed */
@@ -136,23 +118,18 @@ static void check_chunk(Verify *v, uint32_t job, const char *path, const ChunkRe
         g_error_free(local);
         return;
     }
-    Fingerprint fp;
-    uint32_t off, len;
-    if (idx == NULL) {
-        problem(v, job, path, c->container, c->offset, "no chunk starts at this offset in the container");
-        return;
-    }
-    container_chunk_entry(buf, v->store->container_size, GPOINTER_TO_UINT(idx) - 1, &fp, &off, &len);
-    if (len != c->length || memcmp(fp.bytes, c->fp.bytes, FP_SLOT) != 0) {
-        problem(v, job, path, c->container, c->offset, "the container lists another chunk here");
+    if (!container_check_chunk(buf, v->store->container_size, c->container, &c->fp, c->offset, c->length,
+                               &local)) {
+        problem(v, job, path, c->container, c->offset, "%s", local->message);
+        g_error_free(local);
         return;
     }
     if (v->deep) {
         Fingerprint actual;
-        fingerprint_compute(v->store->fingerprint, buf + off, len, &actual);
+        fingerprint_compute(v->store->fingerprint, buf + c->offset, c->length, &actual);
         if (memcmp(actual.bytes, c->fp.bytes, FP_SLOT) != 0)
             problem(v, job, path, c->container, c->offset, "chunk bytes do not match their fingerprint");
-        EVP_DigestUpdate(file_sha, buf + off, len);
+        EVP_DigestUpdate(file_sha, buf + c->offset, c->length);
     }
 }
 
@@ -266,7 +243,7 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
     Verify v = { .store = store, .deep = deep, .json = json, .problems_json = g_string_new(NULL) };
     v.lru = container_lru_new(container_pool_source(store->pool), 64);
     v.container_state = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-                                              (GDestroyNotify)container_state_free);
+                                              g_free);
     gboolean ok = TRUE;
     if (job >= 0) {
         JobManifest m;
