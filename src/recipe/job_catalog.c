@@ -244,7 +244,11 @@ gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t 
     g_array_unref(ids);
     uint8_t *p = NULL;
     size_t len = 0;
-    gboolean ok = file_read_whole(path, &p, &len, err) && refcount_decode(p, len, path, counts, n, err);
+    gboolean ok = FALSE;
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) /* written before the manifest: lost since */
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "reference counts %s are missing", path);
+    else
+        ok = file_read_whole(path, &p, &len, err) && refcount_decode(p, len, path, counts, n, err);
     g_free(p);
     g_free(path);
     g_free(dir);

@@ -7,6 +7,7 @@ E2E_TESTS = \
 	tests/e2e/kill_backup.sh \
 	tests/e2e/kill_commit_steps.sh \
 	tests/e2e/locking.sh \
+	tests/e2e/missing_files.sh \
 	tests/e2e/pool_loss.sh \
 	tests/e2e/ssd_cache.sh \
 	tests/e2e/verify.sh
