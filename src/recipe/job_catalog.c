@@ -228,20 +228,12 @@ gboolean refcount_decode(const uint8_t *p, size_t len, const char *path, uint32_
     return TRUE;
 }
 
-gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t *n, GError **err)
+gboolean refcount_load_job(const char *workdir, uint32_t job_id, uint32_t **counts, uint32_t *n, GError **err)
 {
     *counts = NULL;
     *n = 0;
-    GArray *ids = job_catalog_list(workdir, err);
-    if (ids == NULL)
-        return FALSE;
-    if (ids->len == 0) {
-        g_array_unref(ids);
-        return TRUE;
-    }
-    char *dir = job_dir_path(workdir, g_array_index(ids, uint32_t, ids->len - 1));
+    char *dir = job_dir_path(workdir, job_id);
     char *path = g_build_filename(dir, JOB_REFCOUNT_FILE, NULL);
-    g_array_unref(ids);
     uint8_t *p = NULL;
     size_t len = 0;
     gboolean ok = FALSE;
@@ -252,5 +244,17 @@ gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t 
     g_free(p);
     g_free(path);
     g_free(dir);
+    return ok;
+}
+
+gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t *n, GError **err)
+{
+    *counts = NULL;
+    *n = 0;
+    GArray *ids = job_catalog_list(workdir, err);
+    if (ids == NULL)
+        return FALSE;
+    gboolean ok = ids->len == 0 || refcount_load_job(workdir, g_array_index(ids, uint32_t, ids->len - 1), counts, n, err);
+    g_array_unref(ids);
     return ok;
 }

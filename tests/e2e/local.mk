@@ -10,6 +10,7 @@ E2E_TESTS = \
 	tests/e2e/missing_files.sh \
 	tests/e2e/pool_loss.sh \
 	tests/e2e/ssd_cache.sh \
-	tests/e2e/verify.sh
+	tests/e2e/verify.sh \
+	tests/e2e/verify_during_backup.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py
