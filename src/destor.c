@@ -6,6 +6,7 @@
 #include "config.h"
 #include "restore/job.h"
 #include "restore/read_file.h"
+#include "repair.h"
 #include "restore/restore.h"
 #include "stat.h"
 #include "util/error.h"
@@ -35,6 +36,8 @@ static const char usage_text[] =
     "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
     "  verify [JOB] [--deep] [--json]\n"
     "                              check the store (read-only); --deep rehashes every chunk\n"
+    "  repair                      rebuild the derived structures (fingerprint index,\n"
+    "                              recipe indexes, reference counts) from the stored data\n"
     "\n"
     "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat)\n"
     "\n"
@@ -213,6 +216,8 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
         if (ok && sa.positional->len == 1 && (ok = job_id_parse(sa.positional->pdata[0], &job, err)))
             which = job;
         ok = ok && verify_run(cfg, which, sa.deep, sa.json, err);
+    } else if (!strcmp(cmd, "repair")) {
+        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 0, "repair", err) && repair_run(cfg, err);
     } else if (cmd[0] != '-') {
         /* Legacy Destor: destor PATH backs PATH up. */
         ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "PATH", err) &&

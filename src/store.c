@@ -113,9 +113,14 @@ static gboolean take_lock(Store *s, GError **err)
     return s->lock_fd >= 0;
 }
 
-Store *store_open_write(const Config *cfg, GError **err)
+/* The writer: with `create`, a new store is made when there is none and
+ * the config must agree with the store's fixed parameters; without it (repair)
+ * the store must exist and its own parameters rule. */
+static Store *open_writer(const Config *cfg, gboolean create, GError **err)
 {
     Store *s = store_new(cfg);
+    if (!create && !meta_read(s, err)) /* NO_STORE before anything is created */
+        goto fail;
     if (g_mkdir_with_parents(s->dir, 0755) != 0) {
         destor_set_errno(err, errno, "create working directory %s", s->dir);
         goto fail;
@@ -127,7 +132,7 @@ Store *store_open_write(const Config *cfg, GError **err)
     if (!take_lock(s, err))
         goto fail;
     char *meta = meta_path(s->dir);
-    gboolean fresh = !g_file_test(meta, G_FILE_TEST_EXISTS);
+    gboolean fresh = create && !g_file_test(meta, G_FILE_TEST_EXISTS);
     g_free(meta);
     if (fresh) {
         s->container_size = cfg->container_size;
@@ -136,7 +141,7 @@ Store *store_open_write(const Config *cfg, GError **err)
     }
     if (!meta_read(s, err))
         goto fail;
-    if (s->container_size != cfg->container_size || s->fingerprint != cfg->fingerprint) {
+    if (create && (s->container_size != cfg->container_size || s->fingerprint != cfg->fingerprint)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "the store in %s was created with container-size %zu and fingerprint-algorithm %s; "
                     "the config asks for %zu and %s (use a new working-directory)",
@@ -150,6 +155,16 @@ Store *store_open_write(const Config *cfg, GError **err)
 fail:
     store_close(s);
     return NULL;
+}
+
+Store *store_open_write(const Config *cfg, GError **err)
+{
+    return open_writer(cfg, TRUE, err);
+}
+
+Store *store_open_repair(const Config *cfg, GError **err)
+{
+    return open_writer(cfg, FALSE, err);
 }
 
 void store_close(Store *s)

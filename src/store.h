@@ -32,6 +32,9 @@ Store *store_open_read(const Config *cfg, GError **err);
 /* Open for backup: create the store if needed, take the writer lock, and
  * check the config agrees with the store's fixed parameters. */
 Store *store_open_write(const Config *cfg, GError **err);
+/* Open an existing store (NO_STORE error otherwise) for repair: take the
+ * writer lock; the store's own parameters rule, whatever the config says. */
+Store *store_open_repair(const Config *cfg, GError **err);
 void store_close(Store *s);
 
 /* The id the next new container gets (writer only): one past the last slot
