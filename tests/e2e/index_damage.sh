@@ -7,6 +7,7 @@
 # indexes and the reference counts on request. Every job restores byte for
 # byte afterwards.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
+suppress_bdb_leaks
 
 gen_data "$SCRATCH/data" --size 8M --versions 4 --seed 61
 dst backup "$SCRATCH/data/v1" >/dev/null
