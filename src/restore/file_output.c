@@ -48,6 +48,12 @@ gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_
             ok = FALSE;
             break;
         }
+        GError *mismatch = NULL;
+        if (!container_check_chunk(cont, csize, c->container, &c->fp, c->offset, c->length, &mismatch)) {
+            ok = damaged(err, r, job_id, mismatch->message);
+            g_error_free(mismatch);
+            break;
+        }
         const uint8_t *data = cont + c->offset;
         if (sha)
             EVP_DigestUpdate(sha, data, c->length);
