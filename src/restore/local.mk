@@ -9,6 +9,7 @@ libdestor_a_SOURCES += \
 	src/restore/restore.c src/restore/prefetch_source.c src/restore/restore.h \
 	src/restore/read_session.c src/restore/read_session.h \
 	src/restore/trace_line.c src/restore/trace_line.h \
+	src/restore/trace_reader.c src/restore/trace_reader.h \
 	src/restore/read_file.c src/restore/read_file.h
 
 check_PROGRAMS += tests/unit/test_restore_hostile

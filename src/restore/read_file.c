@@ -3,6 +3,7 @@
 #include "restore/read_file.h"
 #include "restore/read_session.h"
 #include "restore/trace_line.h"
+#include "restore/trace_reader.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
@@ -130,49 +132,52 @@ static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *c
     }
 }
 
-gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFileOptions *opt, GError **err)
+/* Open the trace: "-" is standard input; a directory is a usage error. */
+static int open_trace(const char *trace_path, GError **err)
 {
-    FILE *trace = strcmp(trace_path, "-") == 0 ? stdin : fopen(trace_path, "r");
-    if (trace == NULL) {
+    if (strcmp(trace_path, "-") == 0)
+        return STDIN_FILENO;
+    int fd = open(trace_path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "trace %s is a directory, not a trace file", trace_path);
+        return -1;
+    }
+    if (fd < 0) {
         destor_set_errno(err, errno, "open trace %s", trace_path);
         (*err)->code = DESTOR_ERROR_USAGE;
-        return FALSE;
     }
+    return fd;
+}
+
+gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFileOptions *opt, GError **err)
+{
+    int trace = open_trace(trace_path, err);
+    if (trace < 0)
+        return FALSE;
     ReadSession *s = read_session_open(cfg, err);
     int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (s == NULL || null_fd < 0) {
         if (s != NULL)
             destor_set_errno(err, errno, "open /dev/null");
         read_session_close(s);
-        if (trace != stdin)
-            fclose(trace);
+        if (trace != STDIN_FILENO)
+            close(trace);
         return FALSE;
     }
     TraceSummary t = { .latency_usec = g_array_new(FALSE, FALSE, sizeof(double)),
                        .model_latency_usec = g_array_new(FALSE, FALSE, sizeof(double)) };
+    TraceReader *reader = trace_reader_new(trace, trace_path, opt->null_terminated, NULL, 0);
     gboolean ok = TRUE;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    int lineno = 0;
+    char *line;
+    int lineno, got;
     gint64 start = g_get_monotonic_time();
-    /* Lines end at a newline (a CR before it is dropped too); with --null,
-     * records end at a NUL byte and a path may hold any other byte. */
-    const int end = opt->null_terminated ? '\0' : '\n';
-    while (ok && (n = getdelim(&line, &cap, end, trace)) >= 0) {
-        lineno++;
-        if (n > 0 && line[n - 1] == end)
-            line[--n] = '\0';
-        while (!opt->null_terminated && n > 0 && line[n - 1] == '\r')
-            line[--n] = '\0';
-        if ((size_t)n != strlen(line)) {
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s:%d: a NUL byte inside a line (a --null trace?)",
-                        trace_path, lineno);
+    while (ok && (got = trace_reader_next(reader, &line, &lineno, err)) != 0) {
+        if (got < 0) {
             ok = FALSE;
             break;
         }
-        if (n == 0 || line[0] == '#')
-            continue;
         uint32_t job;
         char *path;
         ok = trace_line_parse(line, trace_path, lineno, &job, &path, err);
@@ -192,12 +197,12 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
     t.seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     if (ok)
         print_summary(&t, container_lru_fetches(s->lru), s->cache, s->simulate, opt->json);
-    free(line);
+    trace_reader_free(reader);
     g_array_unref(t.latency_usec);
     g_array_unref(t.model_latency_usec);
     close(null_fd);
     read_session_close(s);
-    if (trace != stdin)
-        fclose(trace);
+    if (trace != STDIN_FILENO)
+        close(trace);
     return ok;
 }
