@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "verify.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,10 +26,12 @@ static const char usage_text[] =
     "commands:\n"
     "  backup PATH                 ingest a file or directory tree as a new job\n"
     "  restore JOB TARGET          recreate job JOB's tree under TARGET\n"
-    "  read-file JOB PATH [-o OUT] [--verify]\n"
-    "                              write one stored file to stdout or OUT\n"
+    "  read-file JOB PATH [-o OUT] [--verify | --offset N --length N]\n"
+    "                              write one stored file, or N bytes of it from offset N\n"
+    "                              (cut at its end), to stdout or OUT\n"
     "  read-file --trace FILE [--null] [--verify] [--json] [--simulate]\n"
-    "                              serve every 'JOB<TAB>PATH' line of FILE, print a summary;\n"
+    "                              serve every 'JOB<TAB>PATH[<TAB>OFFSET<TAB>LENGTH]' line of\n"
+    "                              FILE, print a summary;\n"
     "                              --null: records end with NUL (paths with newlines);\n"
     "                              --simulate runs the SSD cache on container ids only\n"
     "  stat [--json]               what the store holds, per job and in total\n"
@@ -127,7 +130,24 @@ typedef struct {
     GPtrArray *positional;
     const char *output, *trace;
     gboolean verify, json, null_terminated, deep;
+    gboolean has_offset, has_length;
+    uint64_t offset, length;
 } SubArgs;
+
+/* A byte count for --offset/--length: decimal digits, no overflow. */
+static gboolean parse_count(const char *opt, const char *text, uint64_t *v, GError **err)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = g_ascii_strtoull(text, &end, 10);
+    if (!g_ascii_isdigit(text[0]) || *end != '\0' || errno != 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s '%s' is not a byte count (expected a number like 4096)",
+                    opt, text);
+        return FALSE;
+    }
+    *v = x;
+    return TRUE;
+}
 
 static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err)
 {
@@ -142,6 +162,13 @@ static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err
             if (i + 1 >= args->len)
                 return usage_error(err, "%s needs a value", a);
             *(a[1] == 'o' ? &sa->output : &sa->trace) = args->pdata[++i];
+        } else if (!strcmp(a, "--offset") || !strcmp(a, "--length")) {
+            if (i + 1 >= args->len)
+                return usage_error(err, "%s needs a value", a);
+            gboolean off = a[2] == 'o';
+            if (!parse_count(a, args->pdata[++i], off ? &sa->offset : &sa->length, err))
+                return FALSE;
+            *(off ? &sa->has_offset : &sa->has_length) = TRUE;
         } else if (!strcmp(a, "--verify")) {
             sa->verify = TRUE;
         } else if (!strcmp(a, "--json")) {
@@ -191,15 +218,19 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
              restore_run(cfg, job, sa.positional->pdata[1], err);
     } else if (!strcmp(cmd, "read-file")) {
         ok = parse_sub(args, 1, &sa, err);
+        FileRange range = { sa.offset, sa.has_length ? sa.length : FILE_RANGE_TO_END };
         ReadFileOptions opt = { .verify = sa.verify, .json = sa.json, .output = sa.output,
-                                .null_terminated = sa.null_terminated };
-        if (ok && sa.trace != NULL)
+                                .null_terminated = sa.null_terminated,
+                                .range = sa.has_offset || sa.has_length ? &range : NULL };
+        if (ok && sa.trace != NULL && opt.range != NULL)
+            ok = usage_error(err, "%s", "--offset and --length apply to a single file (a trace gives ranges per line)");
+        else if (ok && sa.trace != NULL)
             ok = want_args(&sa, 0, "read-file --trace FILE [--null] [--verify] [--json]", err) &&
                  read_file_trace(cfg, sa.trace, &opt, err);
         else if (ok && sa.null_terminated)
             ok = usage_error(err, "%s", "--null applies to read-file --trace only");
         else if (ok)
-            ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify]", err) &&
+            ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify | --offset N --length N]", err) &&
                  job_id_parse(sa.positional->pdata[0], &job, err) &&
                  read_file_single(cfg, job, sa.positional->pdata[1], &opt, err);
     } else if (!strcmp(cmd, "list")) {

@@ -3,7 +3,8 @@ libdestor_a_SOURCES += \
 	src/restore/cached_source.c src/restore/cached_source.h \
 	src/restore/container_lru.c src/restore/container_lru.h \
 	src/restore/prefetch_source.c src/restore/prefetch_source.h \
-	src/restore/file_output.c src/restore/file_output.h \
+	src/restore/file_output.c src/restore/file_output.h src/restore/file_range.h \
+	src/restore/id_source.c src/restore/id_source.h \
 	src/restore/job.c src/restore/job.h \
 	src/restore/safe_path.c src/restore/safe_path.h \
 	src/restore/restore.c src/restore/prefetch_source.c src/restore/restore.h \

@@ -17,6 +17,11 @@
 gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
                           const ReadFileOptions *opt, GError **err)
 {
+    if (opt->verify && opt->range != NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "--verify checks a whole file's SHA-256; it cannot be combined with --offset or --length");
+        return FALSE;
+    }
     ReadSession *s = read_session_open(cfg, err);
     if (s == NULL)
         return FALSE;
@@ -37,7 +42,7 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     }
     uint64_t bytes = 0;
     double model_s = 0.0;
-    gboolean ok = read_session_request(s, job_id, path, fd, name, opt->verify, &bytes, &model_s, err);
+    gboolean ok = read_session_request(s, job_id, path, opt->range, fd, name, opt->verify, &bytes, &model_s, err);
     if (opt->output != NULL) {
         if (close(fd) != 0 && ok) {
             destor_set_errno(err, errno, "close %s", tmp);
@@ -95,12 +100,14 @@ static LatencyFigures latency_figures(GArray *usec)
 }
 
 /* The request summary, then the SSD cache's statistics when there is one
- * (in JSON as the nested object "cache"; modelled latencies only then).
- * In simulation no container bytes move: the text says so beside the bytes
- * and the measured times, which then time the simulator. */
+ * (in JSON as the nested object "cache"). Modelled latencies come with a
+ * cache, and in simulation without one (HDD only: one modelled HDD read
+ * per access). In simulation no container bytes move: the text says so
+ * beside the bytes and the measured times, which then time the simulator. */
 static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *cache, gboolean simulate,
                           gboolean json)
 {
+    gboolean modelled = cache != NULL || simulate;
     LatencyFigures m = latency_figures(t->latency_usec);
     LatencyFigures d = latency_figures(t->model_latency_usec);
     if (json) {
@@ -108,7 +115,7 @@ static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *c
                "\"latency_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}, ",
                (unsigned long long)t->requests, (unsigned long long)t->bytes, (unsigned long long)accesses,
                t->seconds, m.mean, m.p50, m.p95, m.p99);
-        if (cache != NULL)
+        if (modelled)
             printf("\"latency_model_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}, ",
                    d.mean, d.p50, d.p95, d.p99);
         printf("\"cache\": ");
@@ -125,11 +132,11 @@ static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *c
     printf("elapsed             %.3f s\n", t->seconds);
     printf("latency (measured)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us%s\n", m.mean, m.p50, m.p95,
            m.p99, simulate ? " (the simulator, no I/O)" : "");
-    if (cache != NULL) {
-        printf("latency (modelled)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us\n", d.mean, d.p50, d.p95,
-               d.p99);
+    if (modelled)
+        printf("latency (modelled)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us%s\n", d.mean, d.p50, d.p95,
+               d.p99, cache == NULL ? " (HDD only, device model)" : "");
+    if (cache != NULL)
         cache_core_print_stats(cache, FALSE, stdout);
-    }
 }
 
 /* Open the trace: "-" is standard input; a directory is a usage error. */
@@ -178,13 +185,18 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
             ok = FALSE;
             break;
         }
-        uint32_t job;
-        char *path;
-        ok = trace_line_parse(line, trace_path, lineno, &job, &path, err);
+        TraceRequest req;
+        ok = trace_line_parse(line, trace_path, lineno, &req, err);
+        if (ok && req.ranged && opt->verify) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                        "%s:%d: a range request, but --verify checks whole files only", trace_path, lineno);
+            ok = FALSE;
+        }
         gint64 t0 = g_get_monotonic_time();
         double model_s = 0.0;
         if (ok)
-            ok = read_session_request(s, job, path, null_fd, "/dev/null", opt->verify, &t.bytes, &model_s, err);
+            ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, null_fd, "/dev/null",
+                                      opt->verify, &t.bytes, &model_s, err);
         if (ok) {
             double usec = (double)(g_get_monotonic_time() - t0), model_usec = model_s * 1e6;
             g_array_append_val(t.latency_usec, usec);

@@ -26,7 +26,7 @@ TraceReader *trace_reader_new(int fd, const char *name, gboolean null_terminated
     r->fd = fd;
     r->name = g_strdup(name);
     r->end = null_terminated ? '\0' : '\n';
-    r->buf = g_byte_array_new();
+    r->buf = g_byte_array_sized_new(READ_BLOCK); /* data never NULL */
     if (prefix_len > 0)
         g_byte_array_append(r->buf, prefix, (guint)prefix_len);
     return r;
