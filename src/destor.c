@@ -8,6 +8,7 @@
 #include "restore/read_file.h"
 #include "restore/restore.h"
 #include "stat.h"
+#include "trace/trace_compile.h"
 #include "util/error.h"
 #include "verify.h"
 
@@ -34,6 +35,10 @@ static const char usage_text[] =
     "                              FILE, print a summary;\n"
     "                              --null: records end with NUL (paths with newlines);\n"
     "                              --simulate runs the SSD cache on container ids only\n"
+    "                              FILE may be a compiled trace (detected by its magic)\n"
+    "  trace compile TRACE -o FILE [--null]\n"
+    "                              resolve TRACE once into its container-access sequence\n"
+    "                              (replayed by read-file --trace FILE without path lookups)\n"
     "  stat [--json]               what the store holds, per job and in total\n"
     "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
     "  verify [JOB] [--deep] [--json]\n"
@@ -193,6 +198,20 @@ static gboolean want_args(const SubArgs *sa, guint n, const char *form, GError *
     return TRUE;
 }
 
+/* destor trace compile TRACE -o FILE [--null] */
+static gboolean trace_command(GPtrArray *args, SubArgs *sa, const Config *cfg, GError **err)
+{
+    const char *verb = args->len > 1 ? args->pdata[1] : "";
+    if (!strcmp(verb, "compile")) {
+        if (!parse_sub(args, 2, sa, err) || !want_args(sa, 1, "trace compile TRACE -o FILE [--null]", err))
+            return FALSE;
+        if (sa->output == NULL)
+            return usage_error(err, "%s", "trace compile needs -o FILE (the compiled trace to write)");
+        return trace_compile_run(cfg, sa->positional->pdata[0], sa->null_terminated, sa->output, err);
+    }
+    return usage_error(err, "usage: destor trace compile TRACE -o FILE [--null]%s", "");
+}
+
 static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
 {
     GPtrArray *args = cl->args;
@@ -233,6 +252,8 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
             ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify | --offset N --length N]", err) &&
                  job_id_parse(sa.positional->pdata[0], &job, err) &&
                  read_file_single(cfg, job, sa.positional->pdata[1], &opt, err);
+    } else if (!strcmp(cmd, "trace")) {
+        ok = trace_command(args, &sa, cfg, err);
     } else if (!strcmp(cmd, "list")) {
         ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "list JOB [--null]", err) &&
              job_id_parse(sa.positional->pdata[0], &job, err) && list_run(cfg, job, sa.null_terminated, err);

@@ -11,6 +11,8 @@ libdestor_a_SOURCES += \
 	src/restore/read_session.c src/restore/read_session.h \
 	src/restore/trace_line.c src/restore/trace_line.h \
 	src/restore/trace_reader.c src/restore/trace_reader.h \
+	src/restore/trace_summary.c src/restore/trace_summary.h \
+	src/restore/compiled_replay.c src/restore/compiled_replay.h \
 	src/restore/read_file.c src/restore/read_file.h
 
 check_PROGRAMS += tests/unit/test_restore_hostile

@@ -3,8 +3,10 @@
 #include "util/error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define READ_BLOCK (64u * 1024)
@@ -18,6 +20,62 @@ struct TraceReader {
     gboolean eof;
     int lineno;
 };
+
+int trace_open(const char *path, GError **err)
+{
+    if (strcmp(path, "-") == 0)
+        return STDIN_FILENO;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "trace %s is a directory, not a trace file", path);
+        return -1;
+    }
+    if (fd < 0) {
+        destor_set_errno(err, errno, "open trace %s", path);
+        (*err)->code = DESTOR_ERROR_USAGE;
+    }
+    return fd;
+}
+
+void trace_close(int fd)
+{
+    if (fd >= 0 && fd != STDIN_FILENO)
+        close(fd);
+}
+
+ssize_t trace_read_head(int fd, const char *name, void *buf, size_t len, GError **err)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, (char *)buf + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            destor_set_errno(err, errno, "read trace %s", name);
+            return -1;
+        }
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+gboolean trace_read_rest(int fd, const char *name, GByteArray *out, GError **err)
+{
+    for (;;) {
+        guint old = out->len;
+        g_byte_array_set_size(out, old + READ_BLOCK);
+        ssize_t got = trace_read_head(fd, name, out->data + old, READ_BLOCK, err);
+        g_byte_array_set_size(out, old + (guint)MAX(got, 0));
+        if (got < 0)
+            return FALSE;
+        if (got < (ssize_t)READ_BLOCK)
+            return TRUE;
+    }
+}
 
 TraceReader *trace_reader_new(int fd, const char *name, gboolean null_terminated, const void *prefix,
                               size_t prefix_len)

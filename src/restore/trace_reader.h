@@ -11,8 +11,21 @@
 
 #include <glib.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct TraceReader TraceReader;
+
+/* Open a trace for reading: "-" is standard input; a directory or a file
+ * that cannot be opened is a USAGE error. Returns the descriptor or -1. */
+int trace_open(const char *path, GError **err);
+/* Close what trace_open() returned (standard input stays open). */
+void trace_close(int fd);
+/* Read up to `len` bytes from the start of the trace (fewer only at its
+ * end): the caller's look at a magic number. -1 with an IO error. */
+ssize_t trace_read_head(int fd, const char *name, void *buf, size_t len, GError **err);
+/* Append the rest of the trace, up to its end, to `out` (compiled traces
+ * are read whole). FALSE with an IO error. */
+gboolean trace_read_rest(int fd, const char *name, GByteArray *out, GError **err);
 
 /* `name` names the trace in errors; the descriptor stays the caller's. */
 TraceReader *trace_reader_new(int fd, const char *name, gboolean null_terminated, const void *prefix,
