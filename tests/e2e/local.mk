@@ -11,6 +11,8 @@ E2E_TESTS = \
 	tests/e2e/missing_files.sh \
 	tests/e2e/pool_loss.sh \
 	tests/e2e/ssd_cache.sh \
+	tests/e2e/range_read.sh \
+	tests/e2e/compiled_trace.sh \
 	tests/e2e/verify.sh \
 	tests/e2e/verify_during_backup.sh
 TESTS += $(E2E_TESTS)
