@@ -184,20 +184,24 @@ gboolean store_next_container(Store *s, ContainerId *next, GError **err)
     GArray *ids = container_pool_count(s->pool, &slots, err) ? job_catalog_list(s->dir, err) : NULL;
     if (ids == NULL)
         return FALSE;
+    /* The newest manifest that reads back (a damaged one is verify's to
+     * report; refusing every backup over it would leave the store stuck). */
     gboolean ok = TRUE;
-    if (ids->len > 0) {
-        uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1);
+    for (guint i = ids->len; i > 0; i--) {
+        uint32_t job = g_array_index(ids, uint32_t, i - 1);
         JobManifest m;
-        ok = job_manifest_load(s->dir, newest, &m, err);
-        if (ok && slots < m.containers_total) {
+        if (!job_manifest_load(s->dir, job, &m, NULL))
+            continue;
+        if (slots < m.containers_total) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
                         "%s/containers.pool holds %u containers but job %u committed %u: the pool lost data; "
                         "backup refused (it would reuse lost container ids); restore containers.pool from a "
                         "copy, 'destor verify' lists what is unreadable",
-                        s->dir, slots, newest, m.containers_total);
+                        s->dir, slots, job, m.containers_total);
             ok = FALSE;
         }
         job_manifest_clear(&m);
+        break;
     }
     g_array_unref(ids);
     *next = slots;

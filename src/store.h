@@ -40,8 +40,8 @@ void store_close(Store *s);
 /* The id the next new container gets (writer only): one past the last slot
  * of the pool, which is at least the newest committed job's container
  * count; ids are never reused. A pool holding fewer containers than the
- * newest manifest says were committed has lost data: an INTEGRITY error
- * (writing would give the lost ids new contents). */
+ * newest manifest that reads back says were committed has lost data: an
+ * INTEGRITY error (writing would give the lost ids new contents). */
 gboolean store_next_container(Store *s, ContainerId *next, GError **err);
 
 #endif

@@ -25,6 +25,7 @@ struct FpIndex {
     GHashTable *job_chunks; /* Fingerprint* -> FpIndexEntry*, key inside value */
     ContainerSource *pool;  /* what a rebuild reads */
     uint32_t containers;    /* slots a rebuild reads: the pool's at open, plus this job's */
+    gboolean marked;        /* DIRTY is known to exist */
 };
 
 static gboolean open_handle(DB **db, const char *path, u_int32_t flags, GError **err)
@@ -182,7 +183,8 @@ static gboolean spot_check(FpIndex *idx, uint32_t count, char **why, GError **er
     return ok;
 }
 
-/* Open a clean index; a missing, unreadable or lagging one is rebuilt. */
+/* Open an index that was left clean (now marked dirty by the caller); a
+ * missing, unreadable or lagging one is rebuilt. */
 static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
 {
     char *why = NULL;
@@ -199,8 +201,7 @@ static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
     } else if (!spot_check(idx, count, &why, err)) {
         return FALSE;
     }
-    gboolean ok = why == NULL || (fp_index_begin_job(idx, err) && rebuild_damaged(idx, why, err) &&
-                                  fp_index_commit_job(idx, err));
+    gboolean ok = why == NULL || (rebuild_damaged(idx, why, err) && fp_index_commit_job(idx, err));
     g_free(why);
     return ok;
 }
@@ -220,11 +221,12 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
     idx->job_chunks = g_hash_table_new_full(fingerprint_hash, fingerprint_equal, NULL, g_free);
     idx->pool = pool;
     idx->containers = container_count;
-    gboolean ok = bdb_remove_creation_leftovers(dir, err);
-    if (ok && force_rebuild)
-        ok = fp_index_begin_job(idx, err) && rebuild(idx, pool, container_count, err) &&
-             fp_index_commit_job(idx, err);
-    else if (ok && g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS))
+    gboolean dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
+    /* Mark it dirty before anything opens the DB: Berkeley DB may write to
+     * a file it failed to read (a read error at open re-initialises it), and
+     * whatever a failed open leaves is then rebuilt by the next writer. */
+    gboolean ok = bdb_remove_creation_leftovers(dir, err) && fp_index_begin_job(idx, err);
+    if (ok && (force_rebuild || dirty))
         ok = rebuild(idx, pool, container_count, err) && fp_index_commit_job(idx, err);
     else if (ok)
         ok = open_clean(idx, container_count, err);
@@ -262,7 +264,9 @@ void fp_index_close(FpIndex *idx)
 
 gboolean fp_index_begin_job(FpIndex *idx, GError **err)
 {
-    return file_publish_atomic(idx->dirty_path, "dirty\n", 6, err);
+    if (!idx->marked)
+        idx->marked = file_publish_atomic(idx->dirty_path, "dirty\n", 6, err);
+    return idx->marked;
 }
 
 gboolean fp_index_commit_job(FpIndex *idx, GError **err)
@@ -283,6 +287,7 @@ gboolean fp_index_commit_job(FpIndex *idx, GError **err)
         destor_set_errno(err, errno, "remove %s", idx->dirty_path);
         return FALSE;
     }
+    idx->marked = FALSE;
     return dir_fsync(idx->dir, err);
 }
 

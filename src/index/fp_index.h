@@ -47,7 +47,8 @@ void fp_index_close(FpIndex *idx);
  * a page failing its checksum or a malformed entry is an INTEGRITY error. */
 GArray *fp_index_read_all(const char *dir, size_t fp_len, gboolean *exists, GError **err);
 
-/* Mark the index dirty (durably) before the job adds anything. */
+/* Mark the index dirty (durably) before the job adds anything; opening
+ * marks it already (so this is then free), committing clears the mark. */
 gboolean fp_index_begin_job(FpIndex *idx, GError **err);
 /* Flush the DB and clear the dirty mark; call after the containers it names
  * are fsynced. */
