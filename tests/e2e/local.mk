@@ -9,6 +9,7 @@ E2E_TESTS = \
 	tests/e2e/ssd_cache.sh \
 	tests/e2e/range_read.sh \
 	tests/e2e/compiled_trace.sh \
+	tests/e2e/trace_export.sh \
 	tests/e2e/verify.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py
