@@ -7,6 +7,7 @@
 #include "restore/trace_reader.h"
 #include "trace/compiled_trace_stamp.h"
 #include "util/error.h"
+#include "util/output_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,37 +27,16 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     ReadSession *s = read_session_open(cfg, err);
     if (s == NULL)
         return FALSE;
-    int fd = STDOUT_FILENO;
-    const char *name = "standard output";
-    char *tmp = NULL;
-    if (opt->output != NULL) {
-        /* Write beside OUT and rename, so a failed read leaves OUT as it was. */
-        tmp = g_strdup_printf("%s.destor-tmp", opt->output);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        name = opt->output;
-        if (fd < 0) {
-            destor_set_errno(err, errno, "create %s", tmp);
-            g_free(tmp);
-            read_session_close(s);
-            return FALSE;
-        }
+    OutputFile out;
+    if (!output_file_open(&out, opt->output, err)) {
+        read_session_close(s);
+        return FALSE;
     }
     uint64_t bytes = 0;
     double model_s = 0.0;
-    gboolean ok = read_session_request(s, job_id, path, opt->range, fd, name, opt->verify, &bytes, &model_s, err);
-    if (opt->output != NULL) {
-        if (close(fd) != 0 && ok) {
-            destor_set_errno(err, errno, "close %s", tmp);
-            ok = FALSE;
-        }
-        if (ok && rename(tmp, opt->output) != 0) {
-            destor_set_errno(err, errno, "rename %s to %s", tmp, opt->output);
-            ok = FALSE;
-        }
-        if (!ok)
-            unlink(tmp);
-        g_free(tmp);
-    }
+    gboolean ok = read_session_request(s, job_id, path, opt->range, out.fd, out.name, opt->verify, &bytes, &model_s,
+                                       err);
+    ok = output_file_finish(&out, ok, err);
     read_session_close(s);
     return ok;
 }

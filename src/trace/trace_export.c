@@ -6,11 +6,11 @@
 #include "trace/trace_compile.h"
 #include "util/error.h"
 #include "util/le.h"
+#include "util/output_file.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 typedef enum { EXPORT_CSV, EXPORT_ORACLE, EXPORT_TXT } ExportFormat;
@@ -121,35 +121,24 @@ gboolean trace_export_run(const Config *cfg, const char *path, gboolean null_ter
                     path);
         return FALSE;
     }
-    /* Write beside OUT and rename, so a failed export leaves OUT as it was;
-     * but never rename over what is not a regular file (a device, a FIFO):
-     * write into it. */
-    struct stat st;
-    gboolean special = out_path && stat(out_path, &st) == 0 && !S_ISREG(st.st_mode);
-    char *tmp = out_path && !special ? g_strdup_printf("%s.destor-tmp", out_path) : NULL;
-    FILE *out = tmp ? fopen(tmp, "wb") : special ? fopen(out_path, "wb") : stdout;
-    const char *name = out_path ? out_path : "standard output";
-    gboolean ok = out != NULL;
-    if (!ok)
-        destor_set_errno(err, errno, "create %s", tmp ? tmp : out_path);
+    OutputFile of;
+    gboolean ok = output_file_open(&of, out_path, err);
+    FILE *out = ok ? fdopen(dup(of.fd), "wb") : NULL;
+    if (ok && out == NULL) {
+        destor_set_errno(err, errno, "open %s", of.name);
+        ok = FALSE;
+    }
     errno = 0;
     if (ok && (!write_records(t, f, out) || fflush(out) != 0)) {
-        destor_set_errno(err, errno ? errno : EIO, "write %s", name);
+        destor_set_errno(err, errno ? errno : EIO, "write %s", of.name);
         ok = FALSE;
     }
-    if (out != NULL && out != stdout && fclose(out) != 0 && ok) {
-        destor_set_errno(err, errno, "close %s", name);
+    if (out != NULL && fclose(out) != 0 && ok) {
+        destor_set_errno(err, errno, "close %s", of.name);
         ok = FALSE;
     }
-    if (tmp != NULL && out != NULL) {
-        if (ok && rename(tmp, out_path) != 0) {
-            destor_set_errno(err, errno, "rename %s to %s", tmp, out_path);
-            ok = FALSE;
-        }
-        if (!ok)
-            unlink(tmp);
-    }
-    g_free(tmp);
+    if (of.fd >= 0)
+        ok = output_file_finish(&of, ok, err);
     compiled_trace_free(t);
     return ok;
 }
