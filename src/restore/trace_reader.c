@@ -33,8 +33,12 @@ int trace_open(const char *path, GError **err)
         return -1;
     }
     if (fd < 0) {
-        destor_set_errno(err, errno, "open trace %s", path);
-        (*err)->code = DESTOR_ERROR_USAGE;
+        int e = errno;
+        destor_set_errno(err, e, "open trace %s", path);
+        /* a path that names no readable file is the caller's mistake;
+         * anything else (EIO, ENOMEM...) is a runtime failure */
+        if (e == ENOENT || e == ENOTDIR || e == EACCES || e == ENAMETOOLONG || e == ELOOP)
+            (*err)->code = DESTOR_ERROR_USAGE;
     }
     return fd;
 }
