@@ -6,6 +6,7 @@
 #include "restore/trace_line.h"
 #include "restore/trace_reader.h"
 #include "trace/compiled_trace_stamp.h"
+#include "trace/trace_compile.h"
 #include "util/error.h"
 #include "util/output_file.h"
 
@@ -51,12 +52,8 @@ static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, c
                     "%s is a compiled trace: --verify and --null apply to text traces only", trace_path);
         return FALSE;
     }
-    GByteArray *bytes = g_byte_array_new();
-    g_byte_array_append(bytes, head, (guint)head_len);
-    gboolean ok = trace_read_rest(fd, trace_path, bytes, err);
-    CompiledTrace *t = ok ? compiled_trace_decode(bytes->data, bytes->len, trace_path, err) : NULL;
-    g_byte_array_unref(bytes);
-    ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err);
+    CompiledTrace *t = compiled_trace_read_fd(fd, trace_path, head, head_len, err);
+    gboolean ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err);
     gint64 start = g_get_monotonic_time();
     ok = ok && compiled_replay(s, t, sum, err);
     sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;

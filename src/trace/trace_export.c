@@ -42,11 +42,7 @@ static CompiledTrace *load(const Config *cfg, const char *path, gboolean null_te
     ssize_t n = trace_read_head(fd, path, head, sizeof head, err);
     CompiledTrace *t = NULL;
     if (n >= 0 && compiled_trace_has_magic(head, (size_t)n)) {
-        GByteArray *bytes = g_byte_array_new();
-        g_byte_array_append(bytes, head, (guint)n);
-        if (trace_read_rest(fd, path, bytes, err))
-            t = compiled_trace_decode(bytes->data, bytes->len, path, err);
-        g_byte_array_unref(bytes);
+        t = compiled_trace_read_fd(fd, path, head, (size_t)n, err);
     } else if (n >= 0) {
         if (fd == STDIN_FILENO) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
