@@ -33,10 +33,10 @@ int trace_open(const char *path, GError **err)
         return -1;
     }
     if (fd < 0) {
+        /* A path that names no readable trace is the user's mistake (exit 2);
+         * a device or system failure opening it is a runtime failure (exit 1). */
         int e = errno;
         destor_set_errno(err, e, "open trace %s", path);
-        /* a path that names no readable file is the caller's mistake;
-         * anything else (EIO, ENOMEM...) is a runtime failure */
         if (e == ENOENT || e == ENOTDIR || e == EACCES || e == ENAMETOOLONG || e == ELOOP)
             (*err)->code = DESTOR_ERROR_USAGE;
     }
