@@ -6,6 +6,7 @@
 #include "trace/compiled_trace_stamp.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/output_file.h"
 
 /* Every request of the text trace, through a recording session. */
 static gboolean resolve(ReadSession *s, CompiledTrace *t, int fd, const char *name, const uint8_t *head,
@@ -99,7 +100,10 @@ gboolean trace_compile_run(const Config *cfg, const char *trace_path, gboolean n
     GByteArray *bytes = g_byte_array_new();
     compiled_trace_encode(t, bytes);
     compiled_trace_free(t);
-    gboolean ok = file_publish_atomic(out_path, bytes->data, bytes->len, err);
+    OutputFile out;
+    gboolean ok = output_file_open(&out, out_path, err);
+    if (ok)
+        ok = output_file_finish(&out, file_write_all(out.fd, bytes->data, bytes->len, out.name, err), err);
     g_byte_array_unref(bytes);
     return ok;
 }

@@ -22,7 +22,8 @@ CompiledTrace *trace_compile(const Config *cfg, const char *trace_path, gboolean
  * damaged, IO error if the read fails). */
 CompiledTrace *compiled_trace_read_fd(int fd, const char *name, const uint8_t *head, size_t head_len, GError **err);
 
-/* Compile and write to out_path (replaced atomically). */
+/* Compile and write to out_path (util/output_file: a regular file is
+ * replaced whole by a rename, a device or FIFO written into). */
 gboolean trace_compile_run(const Config *cfg, const char *trace_path, gboolean null_terminated,
                            const char *out_path, GError **err);
 

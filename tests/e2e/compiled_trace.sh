@@ -77,7 +77,15 @@ expect_status 2 dst read-file --trace "$SCRATCH/trace.ctr" --verify
 expect_status 2 dst trace compile "$SCRATCH/trace"
 printf '0\tno/such/file\n' > "$SCRATCH/bad"
 expect_status 2 dst trace compile "$SCRATCH/bad" -o "$SCRATCH/bad.ctr"
-[ ! -e "$SCRATCH/bad.ctr" ] || fail "a failed compile left its output"
+[ ! -e "$SCRATCH/bad.ctr" ] && [ ! -e "$SCRATCH/bad.ctr.destor-tmp" ] || fail "a failed compile left its output"
+# -o onto a FIFO writes into it (never a file renamed over it).
+mkfifo "$SCRATCH/fifo"
+cat "$SCRATCH/fifo" > "$SCRATCH/from-fifo" &
+reader=$!
+dst trace compile "$SCRATCH/trace" -o "$SCRATCH/fifo"
+[ -p "$SCRATCH/fifo" ] || { kill $reader 2>/dev/null || true; fail "trace compile -o replaced a FIFO"; }
+wait $reader
+cmp -s "$SCRATCH/from-fifo" "$SCRATCH/trace.ctr" || fail "trace compile -o FIFO wrote other bytes"
 
 # Damage: a flipped byte anywhere, a cut file: exit 3.
 size=$(stat -c %s "$SCRATCH/trace.ctr")
