@@ -47,9 +47,11 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
 static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
                                const ReadFileOptions *opt, TraceSummary *sum, GError **err)
 {
-    if (opt->verify || opt->null_terminated) {
+    /* --null says how text records end: nothing to a compiled trace (tools
+     * that pass it for any trace holding a NUL byte may pass it here) */
+    if (opt->verify) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
-                    "%s is a compiled trace: --verify and --null apply to text traces only", trace_path);
+                    "%s is a compiled trace: --verify needs the files' recipes (use the text trace)", trace_path);
         return FALSE;
     }
     CompiledTrace *t = compiled_trace_read_fd(fd, trace_path, head, head_len, err);

@@ -59,7 +59,8 @@ for policy in none fifo lru lfu lfu-incache plc; do
     dst "$@" --simulate read-file --trace "$SCRATCH/trace.ctr" --json > "$SCRATCH/compiled.json"
     same_run "$SCRATCH/text.json" "$SCRATCH/compiled.json" || fail "$policy: compiled replay differs in simulation"
 done
-dst -p"ssd-cache-policy plc" --simulate read-file --trace - --json < "$SCRATCH/trace.ctr" > "$SCRATCH/stdin.json"
+# on standard input, and with --null (tools pass it for any file holding a NUL byte)
+dst -p"ssd-cache-policy plc" --simulate read-file --trace - --null --json < "$SCRATCH/trace.ctr" > "$SCRATCH/stdin.json"
 "$PYTHON" -c 'import json,sys; assert json.load(open(sys.argv[1]))["requests"] == 1200' "$SCRATCH/stdin.json" ||
     fail "a compiled trace on standard input"
 for policy in none lru; do
