@@ -13,6 +13,8 @@ E2E_TESTS = \
 	tests/e2e/ssd_cache.sh \
 	tests/e2e/range_read.sh \
 	tests/e2e/compiled_trace.sh \
+	tests/e2e/trace_export.sh \
+	tests/e2e/read_file_output.sh \
 	tests/e2e/verify.sh \
 	tests/e2e/verify_during_backup.sh
 TESTS += $(E2E_TESTS)
