@@ -12,25 +12,51 @@
 #include <string.h>
 #include <unistd.h>
 
-#define META_SIZE 32
+#define META_V1_SIZE 32
+#define META_SIZE 48 /* version 2: with the store identity */
 
 static char *meta_path(const char *dir)
 {
     return g_build_filename(dir, "store.meta", NULL);
 }
 
-static gboolean meta_write(const char *dir, size_t container_size, FingerprintAlgorithm fp, GError **err)
+/* A random (version 4) UUID. */
+static void new_store_id(StoreId *id)
+{
+    char *text = g_uuid_string_random();
+    for (size_t i = 0, j = 0; i < STORE_ID_LEN; j++) {
+        if (text[j] == '-')
+            continue;
+        id->bytes[i++] = (uint8_t)(g_ascii_xdigit_value(text[j]) << 4 | g_ascii_xdigit_value(text[j + 1]));
+        j++;
+    }
+    g_free(text);
+}
+
+static gboolean meta_write(const char *dir, size_t container_size, FingerprintAlgorithm fp, const StoreId *id,
+                           GError **err)
 {
     uint8_t m[META_SIZE] = { 0 };
     memcpy(m, STORE_META_MAGIC, 8);
     le32_put(m + 8, STORE_META_VERSION);
     le32_put(m + 12, (uint32_t)container_size);
     le32_put(m + 16, (uint32_t)fp);
-    le32_put(m + 28, checksum_crc32(CHECKSUM_CRC32_START, m, 28));
+    memcpy(m + 20, id->bytes, STORE_ID_LEN);
+    le32_put(m + 44, checksum_crc32(CHECKSUM_CRC32_START, m, 44));
     char *path = meta_path(dir);
     gboolean ok = file_publish_atomic(path, m, sizeof m, err);
     g_free(path);
     return ok;
+}
+
+/* Version 1 (32 bytes, no identity) or version 2 (48 bytes). */
+static gboolean meta_valid(const uint8_t *m, size_t len)
+{
+    if (len < 12 || memcmp(m, STORE_META_MAGIC, 8) != 0)
+        return FALSE;
+    uint32_t version = le32_get(m + 8);
+    size_t want = version == 1 ? META_V1_SIZE : version == 2 ? META_SIZE : 0;
+    return len == want && le32_get(m + want - 4) == checksum_crc32(CHECKSUM_CRC32_START, m, want - 4);
 }
 
 static gboolean meta_read(Store *s, GError **err)
@@ -43,12 +69,15 @@ static gboolean meta_read(Store *s, GError **err)
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_NO_STORE,
                     "no store in working directory %s (run 'destor backup PATH' first)", s->dir);
     } else if (file_read_whole(path, &m, &len, err)) {
-        if (len != META_SIZE || memcmp(m, STORE_META_MAGIC, 8) != 0 || le32_get(m + 8) != STORE_META_VERSION ||
-            le32_get(m + 28) != checksum_crc32(CHECKSUM_CRC32_START, m, 28)) {
+        if (!meta_valid(m, len)) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged or of an unknown version", path);
         } else {
             s->container_size = le32_get(m + 12);
             s->fingerprint = (FingerprintAlgorithm)le32_get(m + 16);
+            s->has_id = le32_get(m + 8) >= 2;
+            memset(&s->id, 0, sizeof s->id);
+            if (s->has_id)
+                memcpy(s->id.bytes, m + 20, STORE_ID_LEN);
             ok = TRUE;
         }
     }
@@ -134,12 +163,17 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
     char *meta = meta_path(s->dir);
     gboolean fresh = create && !g_file_test(meta, G_FILE_TEST_EXISTS);
     g_free(meta);
+    StoreId id;
+    new_store_id(&id);
     if (fresh) {
         s->container_size = cfg->container_size;
-        if (!open_pool(s, TRUE, err) || !meta_write(s->dir, cfg->container_size, cfg->fingerprint, err))
+        if (!open_pool(s, TRUE, err) || !meta_write(s->dir, cfg->container_size, cfg->fingerprint, &id, err))
             goto fail;
     }
     if (!meta_read(s, err))
+        goto fail;
+    /* A store made before identities existed gets one now, under the lock. */
+    if (!s->has_id && (!meta_write(s->dir, s->container_size, s->fingerprint, &id, err) || !meta_read(s, err)))
         goto fail;
     if (create && (s->container_size != cfg->container_size || s->fingerprint != cfg->fingerprint)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,

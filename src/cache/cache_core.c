@@ -162,7 +162,7 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     return c;
 }
 
-CacheCore *cache_core_open_config(const CacheConfig *cfg, size_t container_size,
+CacheCore *cache_core_open_config(const CacheConfig *cfg, const uint8_t *store_id, size_t container_size,
                                   uint32_t n_containers, const uint32_t *reference_count,
                                   ContainerSource *backing, GError **err)
 {
@@ -180,6 +180,7 @@ CacheCore *cache_core_open_config(const CacheConfig *cfg, size_t container_size,
     o.reference_count = reference_count;
     o.container_size = container_size;
     o.backing = backing;
+    memcpy(o.store_id, store_id, SSD_STORE_ID_LEN);
     return cache_core_open(&o, err);
 }
 
@@ -196,17 +197,40 @@ static void notify(CacheCore *c, CacheEventKind kind, ContainerId id, CacheSlot 
     }
 }
 
+void cache_core_foreign_dropped(CacheCore *c, uint32_t n)
+{
+    c->counters.ssd_foreign_dropped += n;
+    if (n == 0 || c->foreign_warned)
+        return;
+    c->foreign_warned = TRUE;
+    g_printerr("destor: warning: SSD cache %s holds containers of another store (or of an earlier store "
+               "deleted and re-created here); dropped, reading them from this store\n",
+               c->directory);
+}
+
+gboolean cache_core_header_matches(const CacheCore *c, const SsdSlotHeader *h, ContainerId id, uint64_t check)
+{
+    return h->valid && memcmp(h->store_id, c->opt.store_id, SSD_STORE_ID_LEN) == 0 && h->id == id &&
+           h->check == check;
+}
+
 /* Real mode: read the copy in `slot` and check it. FALSE: drop it. */
 static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
 {
     GError *local = NULL;
-    if (!ssd_store_read(c->ssd, slot, buf, &local)) {
+    SsdSlotHeader h;
+    if (!ssd_store_read(c->ssd, slot, &h, buf, &local)) {
         g_warning("SSD cache: %s; serving container %u from the store", local->message, c->slot_id[slot]);
         g_error_free(local);
         c->counters.ssd_read_errors++;
         return FALSE;
     }
-    if (cache_copy_check(buf, c->opt.container_size) != c->slot_check[slot]) {
+    if (h.valid && memcmp(h.store_id, c->opt.store_id, SSD_STORE_ID_LEN) != 0) {
+        cache_core_foreign_dropped(c, 1);
+        return FALSE;
+    }
+    if (!cache_core_header_matches(c, &h, c->slot_id[slot], c->slot_check[slot]) ||
+        cache_copy_check(buf, c->opt.container_size) != c->slot_check[slot]) {
         g_warning("SSD cache: the copy of container %u in %s slot %u is damaged; dropped",
                   c->slot_id[slot], c->directory, slot);
         c->counters.ssd_corrupt_dropped++;
@@ -272,7 +296,9 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
     if (c->ssd) {
         GError *local = NULL;
         check = cache_copy_check(data, size);
-        if (!ssd_store_write(c->ssd, slot, data, &local)) {
+        SsdSlotHeader h = { .valid = TRUE, .id = id, .check = check };
+        memcpy(h.store_id, c->opt.store_id, SSD_STORE_ID_LEN);
+        if (!ssd_store_write(c->ssd, slot, &h, data, &local)) {
             g_warning("SSD cache: %s; container %u not cached", local->message, id);
             g_error_free(local);
             c->counters.ssd_write_errors++;

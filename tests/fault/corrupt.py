@@ -45,6 +45,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultlib as fl  # noqa: E402
 
 CSIZE = 128 * 1024
+SLOT_HEADER = 4096       # before each container in slots.dat (docs/FORMAT.md)
+CACHE_META_HEADER = 80   # cache.meta version 2
 SEED = int(os.environ.get("FAULT_SEED", "20240607"))
 
 
@@ -74,7 +76,7 @@ def parse_cache_meta(path):
     n_entries, = struct.unpack_from("<I", data, 28)
     slots = {}
     for i in range(n_entries):
-        cid, slot = struct.unpack_from("<II", data, 64 + 24 * i)
+        cid, slot = struct.unpack_from("<II", data, CACHE_META_HEADER + 24 * i)
         slots[slot] = cid
     return slots
 
@@ -361,7 +363,7 @@ def cache_case(store, cls, seed):
                  % (where, {k: c[k] for k in ("hits", "misses", "ssd_corrupt_dropped")}))
         outcome = "slot dropped and counted, read right"
         # The container in the damaged slot, read without --verify: exact bytes.
-        cid = store.slots.get(off // CSIZE)
+        cid = store.slots.get(off // (SLOT_HEADER + CSIZE))
         files = store.files_in_container(1, cid) if cid is not None else []
         if files:
             shutil.rmtree(w.cache)
