@@ -120,7 +120,7 @@ static void print_summary(const JobManifest *m, double secs, const StageThread *
     printf("; commit %.3f s\n", commit_secs);
 }
 
-gboolean backup_run(const Config *cfg, const char *path, GError **err)
+gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *opt, GError **err)
 {
     struct stat st;
     if (lstat(path, &st) != 0) {
@@ -145,7 +145,8 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
     BoundedQueue *free_blocks = bounded_queue_new(READ_BLOCKS);
     for (int i = 0; i < READ_BLOCKS; i++)
         bounded_queue_push(free_blocks, g_malloc(READ_BLOCK));
-    ReadStage rs = { .walker = { .out = q_read, .free_blocks = free_blocks }, .root = path };
+    ReadStage rs = { .walker = { .out = q_read, .free_blocks = free_blocks, .one_file_system = opt->one_file_system },
+                     .root = path };
     ChunkStage cs = { .in = q_read, .out = q_chunk, .free_blocks = free_blocks, .chunker = chunker,
                       .max_chunk = max_chunk };
     HashStage hs = { .in = q_chunk, .out = q_hash, .alg = store->fingerprint };
@@ -186,7 +187,15 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
         gint64 end = g_get_monotonic_time();
         print_summary(&m, (double)(end - start) / 1e6, stages, G_N_ELEMENTS(stages),
                       (double)(end - commit_start) / 1e6);
+        if (m.skipped > 0) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
+                        "%llu entries could not be read and are not in job %u (committed without them); "
+                        "the first: %s", (unsigned long long)m.skipped, m.job_id,
+                        rs.walker.first_problem ? rs.walker.first_problem : "?");
+            ok = FALSE;
+        }
     }
+    walker_clear(&rs.walker);
     job_manifest_clear(&m);
     job_writer_free(writer);
     g_mutex_clear(&ss.lock);

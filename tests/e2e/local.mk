@@ -4,8 +4,10 @@ E2E_TESTS = \
 	tests/e2e/chunkers.sh \
 	tests/e2e/errors.sh \
 	tests/e2e/big_files.sh \
+	tests/e2e/deep_tree.sh \
 	tests/e2e/kill_backup.sh \
 	tests/e2e/locking.sh \
+	tests/e2e/one_file_system.sh \
 	tests/e2e/ssd_cache.sh \
 	tests/e2e/verify.sh
 TESTS += $(E2E_TESTS)
