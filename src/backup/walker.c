@@ -1,4 +1,4 @@
-/* walker.c: tree walk and file reading for backup.
+/* walker.c: tree walk of backup.
  *
  * Everything is opened relative to the open descriptor of its directory
  * (openat, fstatat, readlinkat, fdopendir), never by a full path, so a tree
@@ -12,7 +12,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,17 +25,19 @@ static char *shown_path(const Walker *w, const char *rel)
     return g_strconcat(w->root, "/", rel, NULL);
 }
 
-static void warn_skip(Walker *w, const char *rel, int errnum, const char *what)
+void walker_skip(Walker *w, const char *rel, int errnum, const char *what)
 {
     char *path = shown_path(w, rel);
     char *problem = g_strdup_printf("%s: %s: %s", path, what, g_strerror(errnum));
     g_printerr("destor: warning: skipping %s\n", problem);
+    g_mutex_lock(&w->lock);
     if (w->first_problem == NULL)
         w->first_problem = problem;
     else
         g_free(problem);
-    g_free(path);
     w->skipped++;
+    g_mutex_unlock(&w->lock);
+    g_free(path);
 }
 
 static FileRecord *record_for(const char *rel, const struct stat *st, EntryType type)
@@ -48,13 +49,18 @@ static FileRecord *record_for(const char *rel, const struct stat *st, EntryType 
     return r;
 }
 
-static void send(Walker *w, BackupMsgKind kind, FileRecord *r, uint8_t *data, size_t len)
+/* Send an entry to the store stage, and a regular file (fd >= 0) also to
+ * the chunk workers. */
+static void send(Walker *w, FileRecord *r, int fd)
 {
-    BackupMsg *m = backup_msg_new(kind);
-    m->file = r;
-    m->data = data;
-    m->len = len;
-    bounded_queue_push(w->out, m);
+    BackupItem *it = g_new0(BackupItem, 1);
+    it->file = r;
+    it->fd = fd;
+    if (fd >= 0)
+        it->out = bounded_queue_new(w->blocks_per_worker + 1);
+    bounded_queue_push(w->order, it);
+    if (fd >= 0)
+        bounded_queue_push(w->work, it);
 }
 
 /* Open for reading without updating the access time where the kernel lets
@@ -71,46 +77,6 @@ static int open_for_read(Walker *w, int dir, const char *name)
     return openat(dir, name, flags);
 }
 
-static void read_file(Walker *w, int dir, const char *name, const char *rel, const struct stat *st)
-{
-    int fd = open_for_read(w, dir, name);
-    if (fd < 0) {
-        warn_skip(w, rel, errno, "cannot open");
-        return;
-    }
-    FileRecord *r = record_for(rel, st, ENTRY_FILE);
-    send(w, MSG_FILE_BEGIN, r, NULL, 0);
-    EVP_MD_CTX *sha = w->sha256;
-    EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
-    uint64_t total = 0;
-    for (;;) {
-        uint8_t *buf = bounded_queue_pop(w->free_blocks);
-        ssize_t n = read(fd, buf, READ_BLOCK);
-        if (n < 0 && errno == EINTR) {
-            bounded_queue_push(w->free_blocks, buf);
-            continue;
-        }
-        if (n <= 0) {
-            bounded_queue_push(w->free_blocks, buf);
-            if (n < 0) {
-                warn_skip(w, rel, errno, "read failed");
-                send(w, MSG_FILE_ABORT, r, NULL, 0);
-                r = NULL;
-            }
-            break;
-        }
-        EVP_DigestUpdate(sha, buf, (size_t)n);
-        total += (uint64_t)n;
-        send(w, MSG_DATA, NULL, buf, (size_t)n);
-    }
-    if (r != NULL) {
-        EVP_DigestFinal_ex(sha, r->sha256, NULL);
-        r->size = total; /* what was read, should the file change meanwhile */
-        send(w, MSG_FILE_END, r, NULL, 0);
-    }
-    close(fd);
-}
-
 static gint compare_names(gconstpointer a, gconstpointer b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -123,7 +89,7 @@ static void walk_dir(Walker *w, int fd, const char *rel)
 {
     DIR *d = fdopendir(fd);
     if (d == NULL) {
-        warn_skip(w, rel, errno, "cannot list directory");
+        walker_skip(w, rel, errno, "cannot list directory");
         close(fd);
         return;
     }
@@ -136,7 +102,7 @@ static void walk_dir(Walker *w, int fd, const char *rel)
         errno = 0;
     }
     if (errno != 0)
-        warn_skip(w, rel, errno, "cannot list all of directory");
+        walker_skip(w, rel, errno, "cannot list all of directory");
     g_ptr_array_sort(names, compare_names);
     int dfd = dirfd(d);
     GString *child = g_string_new(rel);
@@ -149,7 +115,7 @@ static void walk_dir(Walker *w, int fd, const char *rel)
         g_string_append(child, name);
         struct stat st;
         if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-            warn_skip(w, child->str, errno, "cannot stat");
+            walker_skip(w, child->str, errno, "cannot stat");
         else
             walk_entry(w, dfd, name, child->str, &st);
     }
@@ -172,62 +138,79 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
     if (foreign && !S_ISDIR(st->st_mode))
         return;
     if (S_ISREG(st->st_mode)) {
-        read_file(w, dir, name, rel, st);
+        int fd = open_for_read(w, dir, name);
+        if (fd < 0)
+            walker_skip(w, rel, errno, "cannot open");
+        else
+            send(w, record_for(rel, st, ENTRY_FILE), fd);
     } else if (S_ISLNK(st->st_mode)) {
         char target[4096];
         ssize_t n = readlinkat(dir, name, target, sizeof target);
         if (n < 0 || n == (ssize_t)sizeof target) {
-            warn_skip(w, rel, n < 0 ? errno : ENAMETOOLONG, "cannot read link");
+            walker_skip(w, rel, n < 0 ? errno : ENAMETOOLONG, "cannot read link");
         } else {
             FileRecord *r = record_for(rel, st, ENTRY_SYMLINK);
             g_byte_array_append(r->link, (const guint8 *)target, (guint)n);
-            send(w, MSG_FILE_BEGIN, r, NULL, 0);
-            send(w, MSG_FILE_END, r, NULL, 0);
+            send(w, r, -1);
         }
     } else if (S_ISDIR(st->st_mode)) {
         if (rel[0] != '\0') {
-            FileRecord *r = record_for(rel, st, ENTRY_DIR);
-            send(w, MSG_FILE_BEGIN, r, NULL, 0);
-            send(w, MSG_FILE_END, r, NULL, 0);
+            send(w, record_for(rel, st, ENTRY_DIR), -1);
         }
         if (foreign)
             return;
         int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
-            warn_skip(w, rel, errno, "cannot list directory");
+            walker_skip(w, rel, errno, "cannot list directory");
         else
             walk_dir(w, fd, rel);
     } else {
-        warn_skip(w, rel, ENOTSUP, "not a regular file, directory or symlink");
+        walker_skip(w, rel, ENOTSUP, "not a regular file, directory or symlink");
     }
 }
 
-void walker_run(Walker *w, const char *root)
+void walker_run(Walker *w)
 {
-    w->root = root;
-    w->sha256 = EVP_MD_CTX_new();
     struct stat st;
-    if (fstatat(AT_FDCWD, root, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-        warn_skip(w, "", errno, "cannot stat");
+    if (fstatat(AT_FDCWD, w->root, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        walker_skip(w, "", errno, "cannot stat");
     } else {
         w->root_dev = st.st_dev;
         if (S_ISDIR(st.st_mode)) {
-            walk_entry(w, AT_FDCWD, root, "", &st);
+            walk_entry(w, AT_FDCWD, w->root, "", &st);
         } else {
             /* A single file or symlink is stored under its base name. */
-            char *base = g_path_get_basename(root);
+            char *base = g_path_get_basename(w->root);
             w->root_is_entry = TRUE;
-            walk_entry(w, AT_FDCWD, root, base, &st);
+            walk_entry(w, AT_FDCWD, w->root, base, &st);
             g_free(base);
         }
     }
-    EVP_MD_CTX_free(w->sha256);
-    w->sha256 = NULL;
-    send(w, MSG_STREAM_END, NULL, NULL, 0);
+    /* One end item (file NULL) for all; the store stage frees it once every
+     * thread has stopped. */
+    BackupItem *end = g_new0(BackupItem, 1);
+    end->fd = -1;
+    bounded_queue_push(w->order, end);
+    for (guint i = 0; i < w->workers; i++)
+        bounded_queue_push(w->work, end);
+}
+
+void walker_init(Walker *w, const char *root, BoundedQueue *order, BoundedQueue *work, guint workers,
+                 guint blocks_per_worker, gboolean one_file_system)
+{
+    memset(w, 0, sizeof *w);
+    w->root = root;
+    w->order = order;
+    w->work = work;
+    w->workers = workers;
+    w->blocks_per_worker = blocks_per_worker;
+    w->one_file_system = one_file_system;
+    g_mutex_init(&w->lock);
 }
 
 void walker_clear(Walker *w)
 {
     g_free(w->first_problem);
     w->first_problem = NULL;
+    g_mutex_clear(&w->lock);
 }

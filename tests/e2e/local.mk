@@ -9,6 +9,7 @@ E2E_TESTS = \
 	tests/e2e/locking.sh \
 	tests/e2e/one_file_system.sh \
 	tests/e2e/ssd_cache.sh \
-	tests/e2e/verify.sh
+	tests/e2e/verify.sh \
+	tests/e2e/workers.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py
