@@ -41,6 +41,8 @@ else
     DATASETS="large=$WORK/large/v1 small=$WORK/small/v1"
 fi
 
+printf 'working-directory "%s/working"\n' "$WORK" > "$WORK/destor.config"   # not ./destor.config
+
 # Single-core hash speeds, 8 KiB blocks (the average chunk), bytes/second.
 speed() { openssl speed -seconds 3 -evp "$1" 2>/dev/null | awk -v a="$1" '$1 == a { v = $(NF-1) } END { sub(/k$/, "", v); print v * 1000 }'; }
 sha1=$(speed sha1)
@@ -51,7 +53,7 @@ sha256=$(speed sha256)
 backup_once() {
     rm -rf "$WORK/working"
     start=$(date +%s.%N)
-    /usr/bin/time -f '%U %S %M' -o "$4.time" "$1" -p"working-directory $WORK/working" \
+    /usr/bin/time -f '%U %S %M' -o "$4.time" "$1" -c "$WORK/destor.config" \
         -p"chunk-algorithm $2" backup "$3" > "$4.out" || [ $? -eq 1 ]   # 1: entries skipped
     end=$(date +%s.%N)
     awk -v s="$start" -v e="$end" '{ print e - s, $1 + $2, $3 }' "$4.time" > "$4"
@@ -71,8 +73,12 @@ for ds in $DATASETS; do
                 r="$WORK/r.$name.$chunker.$tag.$i"
                 backup_once "$bin" "$chunker" "$data" "$r"
                 entries=$(awk '/^  entries/ { print $2 + $4 + $6 }' "$r.out")
-                stages=$(sed -n 's/.*stage CPU time *//p' "$r.out" | tr -d ',;')
-                echo "$name $chunker $tag $bytes $entries $(cat "$r") $stages" >> "$WORK/results"
+                # CPU of cutting and fingerprinting chunks: the workers' own
+                # figure, or (a binary without workers) its chunk and hash stages.
+                cut=$(awk '/^  chunk and hash/ { print $4 }' "$r.out")
+                [ -n "$cut" ] || cut=$(sed -n 's/.*stage CPU time *//p' "$r.out" | tr -d ',;' |
+                    awk '{ for (i = 1; i < NF; i += 3) if ($i == "chunk" || $i == "hash") s += $(i + 1) } END { print s + 0 }')
+                echo "$name $chunker $tag $bytes $entries $(cat "$r") $cut" >> "$WORK/results"
             done
             i=$((i + 1))
         done
@@ -82,19 +88,19 @@ done
 # Restore and read-file latency, on the first dataset's last fastcdc store of A.
 first=${DATASETS%% *}
 rm -rf "$WORK/working"
-"$DESTOR" -p"working-directory $WORK/working" -p"chunk-algorithm fastcdc" backup "${first#*=}" > /dev/null
+"$DESTOR" -c "$WORK/destor.config" -p"chunk-algorithm fastcdc" backup "${first#*=}" > /dev/null
 sync
 t2=$(date +%s.%N)
-/usr/bin/time -f '%M' -o "$WORK/rss.restore" "$DESTOR" -p"working-directory $WORK/working" restore 0 "$WORK/restored" > /dev/null
+/usr/bin/time -f '%M' -o "$WORK/rss.restore" "$DESTOR" -c "$WORK/destor.config" restore 0 "$WORK/restored" > /dev/null
 t3=$(date +%s.%N)
-"$DESTOR" -p"working-directory $WORK/working" list 0 --null | "$PYTHON" -c '
+"$DESTOR" -c "$WORK/destor.config" list 0 --null | "$PYTHON" -c '
 import random, sys
 files = [r.split(b"\t", 2) for r in sys.stdin.buffer.read().split(b"\0")[:-1]]
 paths = [p for k, _s, p in files if k == b"f" and b"\n" not in p]
 rng = random.Random(1)
 for p in rng.choices(paths, k=500):
     sys.stdout.buffer.write(b"0\t" + p + b"\n")' > "$WORK/trace"
-"$DESTOR" -p"working-directory $WORK/working" read-file --trace "$WORK/trace" --json > "$WORK/trace.json"
+"$DESTOR" -c "$WORK/destor.config" read-file --trace "$WORK/trace" --json > "$WORK/trace.json"
 
 "$PYTHON" - "$sha1" "$sha256" "$t2" "$t3" "$WORK" "$REPEAT" <<'PY'
 import json, statistics, sys
@@ -104,9 +110,8 @@ goals = {("small", "fastcdc"): 0.30, ("small", "rabin"): 0.20, ("large", "fastcd
 rows = {}
 for line in open(work + "/results"):
     f = line.split()
-    name, chunker, tag, size, entries, wall, cpu, rss = f[:8]
-    stages = dict(zip(f[8::3], (float(x) for x in f[9::3])))
-    chunk_hash = sum(v for k, v in stages.items() if k.startswith(("chunk", "hash")))
+    name, chunker, tag, size, entries, wall, cpu, rss, chunk_hash = f
+    chunk_hash = float(chunk_hash)
     overhead = (float(cpu) - chunk_hash - float(size) / sha256) / max(1, int(entries))
     rows.setdefault((name, chunker, tag), []).append(
         (float(size) / float(wall), float(cpu), overhead, int(rss), float(size), int(entries)))
