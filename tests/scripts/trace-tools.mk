@@ -8,6 +8,14 @@ EXTRA_DIST += \
 	scripts/gen-trace \
 	scripts/replay \
 	scripts/experiment \
+	scripts/import-trace \
+	scripts/plc_import.py \
+	tests/scripts/test_trace_import.py \
+	tests/fixtures/traces/msr.csv \
+	tests/fixtures/traces/fiu.txt \
+	tests/fixtures/traces/libcachesim.csv \
+	tests/fixtures/traces/oracle.bin \
+	tests/fixtures/traces/ids.txt \
 	scripts/plc_common.py \
 	scripts/plc_progress.py \
 	scripts/plc_destor.py \
