@@ -9,6 +9,7 @@ run modelled the way destor's device model would; that logic lives here.
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -16,7 +17,7 @@ import time
 
 from plc_common import ToolError, UsageError
 from plc_destor import (check_destor, default_destor, destor_base, effective_settings,
-                        hdd_service_s, run_destor, store_stat)
+                        hdd_service_s, reap_destor, run_destor, start_destor, store_stat)
 from plc_trace import trace_terminator
 
 # Marker left in a cache directory the replayer created, so it only ever
@@ -132,11 +133,8 @@ def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base
     if progress is None or not progress.enabled:
         out = run_destor(cmd + [trace_path] + tail, what)
     else:
-        try:
-            p = subprocess.Popen(cmd + ["-"] + tail, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE)
-        except OSError as e:
-            raise ToolError("cannot run %s: %s" % (cmd[0], e))
+        p = start_destor(cmd + ["-"] + tail, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
         outs, errs = [], []
         t1 = threading.Thread(target=_drain, args=(p.stdout, outs))
         t2 = threading.Thread(target=_drain, args=(p.stderr, errs))
@@ -158,6 +156,7 @@ def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base
         t1.join()
         t2.join()
         rc = p.wait()
+        reap_destor(p)
         if rc != 0:
             msg = b"".join(errs).decode("utf-8", "replace").strip() or "exit status %d" % rc
             raise ToolError("%s failed (exit %d; trace %s fed on standard input '-'): %s"
@@ -193,6 +192,47 @@ def prepare_cache_dir(path):
             raise ToolError("cannot create cache directory %s: %s" % (path, e))
     with open(os.path.join(path, CACHE_DIR_MARKER), "w") as f:
         f.write("created by destor-plc scripts/replay; emptied before every run\n")
+
+
+_CACHE_SIZE_RE = re.compile(r"^\s*([0-9]+(\.[0-9]*)?%|[0-9]+|[0-9]+(\.[0-9]*)?\s*[kmgtKMGT](i?[bB])?)\s*$")
+
+
+def check_cache_size(text):
+    """ssd-cache-size as destor takes it: N containers, a size (4G) or a
+    share of the stored containers (20%, above 0 and at most 100)."""
+    m = _CACHE_SIZE_RE.match(text or "")
+    if not m:
+        raise UsageError("invalid cache size %r (N containers, a size like 4G, or a share like 20%%)"
+                         % text)
+    t = text.strip()
+    if t.endswith("%") and not 0 < float(t[:-1]) <= 100:
+        raise UsageError("cache size %s: a share must be above 0%% and at most 100%%" % t)
+    if t.isdigit() and int(t) == 0:
+        raise UsageError("cache size must be above 0")
+    return t
+
+
+def _destor_help(destor, cache={}):
+    if destor not in cache:
+        try:
+            cache[destor] = subprocess.run([destor, "--help"], stdout=subprocess.PIPE,
+                                           stderr=subprocess.STDOUT).stdout
+        except OSError:
+            cache[destor] = b""
+    return cache[destor]
+
+
+def compile_trace(destor, config, params, trace, out_path):
+    """The file replays should read for `trace`: resolved once into its
+    container accesses with `destor trace compile TRACE -o OUT` when this
+    destor has that command (its --help lists it), else the trace itself.
+    (An older destor would take "trace" for a directory to back up, so the
+    command is never tried blind.)"""
+    if b"trace compile" not in _destor_help(destor):
+        return trace
+    run_destor(destor_base(destor, config, params) + ["trace", "compile", trace, "-o", out_path],
+               "destor trace compile %s" % trace)
+    return out_path
 
 
 def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, config=None,

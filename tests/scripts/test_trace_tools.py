@@ -454,7 +454,7 @@ class StoreTests(unittest.TestCase):
         emptied before each run (a second replay gives the same numbers)."""
         cache = os.path.join(self.tmp, "cache")
         sim, _, _ = self.replay("r-sim", "--policies", "lru,plc")
-        r1, _, _ = self.replay("r1", "--policies", "lru,plc", "--real", "--cache-dir", cache)
+        r1, _, _ = self.replay("r1", "--policies", "lru,plc", "--real", "--cache-dir", cache, "--keep-cache")
         r2, _, md = self.replay("r2", "--policies", "lru,plc", "--real", "--cache-dir", cache)
         self.assertNotIn("(simulated)", md)
         for a, b, s in zip(r1["rows"], r2["rows"], sim["rows"]):

@@ -10,6 +10,8 @@ EXTRA_DIST += \
 	scripts/experiment \
 	scripts/import-trace \
 	scripts/plc_import.py \
+	scripts/plc_sweep.py \
+	tests/scripts/test_trace_sweeps.py \
 	tests/scripts/test_trace_import.py \
 	tests/fixtures/traces/msr.csv \
 	tests/fixtures/traces/fiu.txt \
