@@ -120,65 +120,80 @@ def _drain(stream, sink):
     sink.append(stream.read())
 
 
-def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base=0, what="destor read-file"):
-    """Run destor read-file --trace --json once; returns the parsed summary.
-    With a progress bar the trace is fed on standard input ('-') so the bar
-    follows the requests destor has taken.  A NUL-terminated trace is
-    passed with --null."""
+def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base=0, what="destor read-file",
+                  log=None, raw=False):
+    """Run destor read-file --trace --json once; returns the parsed summary
+    (stdout's bytes with raw).  With a progress bar the trace is fed on
+    standard input ('-') so the bar follows the requests destor has taken.
+    A NUL-terminated trace is passed with --null.  `log`, a binary file
+    open for writing, receives destor's stderr (its log) instead of memory."""
     with open(trace_path, "rb") as f:
         data = f.read()
     end = trace_terminator(data)
     cmd = list(cmd_prefix) + ["read-file", "--trace"]
     tail = ["--json"] + (["--simulate"] if simulate else []) + (["--null"] if end == b"\0" else [])
-    if progress is None or not progress.enabled:
+    if (progress is None or not progress.enabled) and log is None:
         out = run_destor(cmd + [trace_path] + tail, what)
     else:
-        p = start_destor(cmd + ["-"] + tail, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE)
+        streaming = progress is not None and progress.enabled
+        p = start_destor(cmd + ["-" if streaming else trace_path] + tail,
+                         stdin=subprocess.PIPE if streaming else subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=log if log is not None else subprocess.PIPE)
         outs, errs = [], []
-        t1 = threading.Thread(target=_drain, args=(p.stdout, outs))
-        t2 = threading.Thread(target=_drain, args=(p.stderr, errs))
-        t1.start()
-        t2.start()
+        threads = [threading.Thread(target=_drain, args=(p.stdout, outs))]
+        if log is None:
+            threads.append(threading.Thread(target=_drain, args=(p.stderr, errs)))
+        for t in threads:
+            t.start()
         done = 0
         pos = 0
         step = 1 << 14
         try:
-            while pos < len(data):
+            while streaming and pos < len(data):
                 chunk = data[pos:pos + step]
                 p.stdin.write(chunk)
                 pos += len(chunk)
                 done += chunk.count(end)
                 progress.update(progress_base + done)
-            p.stdin.close()
+            if streaming:
+                p.stdin.close()
         except BrokenPipeError:
             pass
-        t1.join()
-        t2.join()
+        for t in threads:
+            t.join()
         rc = p.wait()
         reap_destor(p)
         if rc != 0:
-            msg = b"".join(errs).decode("utf-8", "replace").strip() or "exit status %d" % rc
-            raise ToolError("%s failed (exit %d; trace %s fed on standard input '-'): %s"
-                            % (what, rc, trace_path, msg))
+            msg = b"".join(errs).decode("utf-8", "replace").strip() or \
+                ("see %s" % log.name if log is not None else "exit status %d" % rc)
+            raise ToolError("%s failed (exit %d%s): %s"
+                            % (what, rc, "; trace %s fed on standard input '-'" % trace_path
+                               if streaming else "", msg))
         out = b"".join(outs)
+    if raw:
+        return out
     try:
         return json.loads(out.decode("utf-8"))
     except ValueError as e:
         raise ToolError("%s printed something that is not JSON: %s" % (what, e))
 
 
-def prepare_cache_dir(path):
-    """Create or empty a cache directory.  Only a new or empty directory, or
-    one this tool created before (it holds CACHE_DIR_MARKER), is used: the
-    replayer never deletes files it did not create."""
+def prepare_cache_dir(path, marker=CACHE_DIR_MARKER, owner="replay", wipe_ok=False,
+                      hint="give a new or empty directory"):
+    """Create or empty a cache directory.  Only a new or empty directory, one
+    this tool created before (it holds `marker`), or any directory when
+    wipe_ok, is emptied: the tools never delete files they did not create
+    unless told to.  / and the home directory are always refused."""
+    real = os.path.realpath(path)
+    if real == "/" or real == os.path.realpath(os.path.expanduser("~")):
+        raise UsageError("refusing to use %s as the cache directory" % path)
     if os.path.isdir(path):
         entries = os.listdir(path)
-        if entries and CACHE_DIR_MARKER not in entries:
+        if entries and marker not in entries and not wipe_ok:
             raise ToolError("refusing to empty cache directory %s: it is not empty and was not "
-                            "created by replay (give a new or empty directory)" % path)
+                            "created by %s (%s)" % (path, owner, hint))
         for e in entries:
-            if e == CACHE_DIR_MARKER:
+            if e == marker:
                 continue
             full = os.path.join(path, e)
             if os.path.isdir(full) and not os.path.islink(full):
@@ -189,9 +204,12 @@ def prepare_cache_dir(path):
         try:
             os.makedirs(path)
         except OSError as e:
-            raise ToolError("cannot create cache directory %s: %s" % (path, e))
-    with open(os.path.join(path, CACHE_DIR_MARKER), "w") as f:
-        f.write("created by destor-plc scripts/replay; emptied before every run\n")
+            raise ToolError("cannot create cache directory %s: %s" % (path, e.strerror or e))
+    try:
+        with open(os.path.join(path, marker), "w") as f:
+            f.write("created by destor-plc scripts/%s; emptied before every run\n" % owner)
+    except OSError as e:
+        raise ToolError("cannot write in %s: %s" % (path, e.strerror or e))
 
 
 _CACHE_SIZE_RE = re.compile(r"^\s*([0-9]+(\.[0-9]*)?%|[0-9]+|[0-9]+(\.[0-9]*)?\s*[kmgtKMGT](i?[bB])?)\s*$")

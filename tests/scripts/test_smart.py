@@ -863,10 +863,12 @@ class EnduranceCompare(FakeDriveCase):
 
     def test_four_policies(self):
         dev = self.device("sdb", CRUCIAL)
-        r = self.compare(dev, "--tbw", "180TB")
+        r = self.compare(dev, "--tbw", "180TB", "--trim")
         self.assertEqual(r.returncode, 0, r.stderr)
         rows = self.results()
-        self.assertEqual(list(rows), ["fifo", "lru", "lfu", "plc"])
+        # ranked by the device's count, fewest bytes first
+        self.assertEqual(list(rows), ["plc", "lru", "lfu", "fifo"])
+        self.assertEqual([rows[p]["rank"] for p in rows], ["1", "2", "3", "4"])
         for pol, row in rows.items():
             self.assertEqual(row["status"], "ok")
             self.assertEqual(int(row["destor_bytes_written"]),
@@ -888,11 +890,11 @@ class EnduranceCompare(FakeDriveCase):
         with open(self.path("destor-argv")) as f:
             argvs = [json.loads(line) for line in f]
         self.assertEqual(argvs[0], [
-            "-c", self.config, "-pssd-cache-policy fifo",
-            "-pssd-cache-directory " + self.path("cache"), "-pssd-cache-o-direct yes", "read-file",
-            "--trace", self.trace, "--json"])
-        self.assertEqual([a[2] for a in argvs],
-                         ["-pssd-cache-policy " + p for p in self.WRITES])
+            "-c", self.config, "-p", "ssd-cache-policy fifo", "-p", "ssd-cache-size 20%",
+            "-p", "ssd-cache-directory " + self.path("cache"), "-p", "ssd-cache-o-direct yes",
+            "read-file", "--trace", self.trace, "--json"])
+        self.assertEqual([a[3] for a in argvs],
+                         ["ssd-cache-policy " + p for p in self.WRITES])
         # fstrim ran on the mount point of the cache directory each time
         with open(self.fstrim_log) as f:
             trimmed = f.read().split()
@@ -901,10 +903,13 @@ class EnduranceCompare(FakeDriveCase):
         out = self.path("out")
         with open(os.path.join(out, "results.md")) as f:
             md = f.read()
-        self.assertIn("| Policy | destor wrote (MiB) |", md)
-        self.assertIn("| plc | 2.0 | 2.0 (smart) | ~2.5 | 1.250 |", md)
+        self.assertIn("| Rank | Policy | destor wrote (MiB) |", md)
+        self.assertIn("| 1 | plc | 2.0 | 2.0 (smart) | ~2.5 | 1.250 |", md)
         self.assertIn("1 GiB = 1024 MiB", md)
-        self.assertIn("| Policy |", r.stdout)
+        self.assertIn("| Rank | Policy |", r.stdout)
+        # destor's log of each run is kept
+        with open(os.path.join(out, "destor-plc.log")) as f:
+            self.assertIn("replaying", f.read())
         with open(os.path.join(out, "results.png"), "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         samples = smart_samples.read_csv_samples(
@@ -920,9 +925,14 @@ class EnduranceCompare(FakeDriveCase):
         # claims 4x what it writes (what a buffered run looks like).
         self.env["FAKE_DESTOR_CLAIM"] = "lfu=%d,lru=%d,plc=%d" % (
             MiB, int(3 * MiB * 0.95), 4 * self.WRITES["plc"])
-        r = self.compare(dev, "--no-fstrim")
+        r = self.compare(dev)
         self.assertEqual(r.returncode, 0, r.stderr)
         rows = self.results()
+        # the device counted 200% more than destor for lfu: ranked by
+        # destor's bytes (lfu's claimed 1 MiB first), the device's beside
+        self.assertIn("more than 10% above destor's bytes for lfu: policies are ranked by destor's bytes",
+                      r.stderr)
+        self.assertEqual(list(rows), ["lfu", "lru", "fifo", "plc"])
         self.assertIn("destor wrote 1.00 MiB but the device saw 3.00 MiB "
                       "(+200%): other writers", rows["lfu"]["warnings"])
         self.assertIn("(-75%): rewrites merged in the page cache", rows["plc"]["warnings"])
@@ -934,7 +944,7 @@ class EnduranceCompare(FakeDriveCase):
     def test_fstrim_not_allowed(self):
         dev = self.device("nvme0", NVME)
         self.fake_fstrim(1)
-        r = self.compare(dev, "--policies", "lru,plc")
+        r = self.compare(dev, "--policies", "lru,plc", "--trim")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("fstrim skipped", r.stderr)
         rows = self.results()
@@ -946,7 +956,7 @@ class EnduranceCompare(FakeDriveCase):
         # Intel counts host writes in 32 MiB steps: 2-4 MiB runs are below
         # one step; that is not a mismatch, but it is pointed out.
         dev = self.device("sda", INTEL)
-        r = self.compare(dev, "--policies", "plc", "--no-fstrim")
+        r = self.compare(dev, "--policies", "plc")
         self.assertEqual(r.returncode, 0, r.stderr)
         row = self.results()["plc"]
         self.assertEqual(int(row["device_bytes_written"]), 0)
@@ -957,11 +967,12 @@ class EnduranceCompare(FakeDriveCase):
         dev = self.device("sdb", CRUCIAL)
         self.env["FAKE_DESTOR_FAIL"] = "lru"
         self.env["FAKE_DESTOR_NOJSON"] = "lfu"
-        r = self.compare(dev, "--no-fstrim")
+        r = self.compare(dev)
         self.assertEqual(r.returncode, 1)
         rows = self.results()
         self.assertTrue(rows["lru"]["status"].startswith(
-            "failed: destor exit status 1"))
+            "failed: destor read-file (policy lru) failed (exit 1): see "),
+            rows["lru"]["status"])
         self.assertIn("no JSON summary", rows["lfu"]["status"])
         self.assertEqual(rows["fifo"]["status"], "ok")
         self.assertEqual(rows["plc"]["status"], "ok")
@@ -974,29 +985,33 @@ class EnduranceCompare(FakeDriveCase):
         os.makedirs(cache)
         with open(os.path.join(cache, "precious"), "w") as f:
             f.write("x")
-        r = self.compare(dev, "--no-fstrim", "--policies", "fifo")
+        r = self.compare(dev, "--policies", "fifo")
         self.assertEqual(r.returncode, 2)
         self.assertIn("--wipe-cache-dir", r.stderr)
         self.assertTrue(os.path.exists(os.path.join(cache, "precious")))
-        r = self.compare(dev, "--no-fstrim", "--policies", "fifo",
+        r = self.compare(dev, "--policies", "fifo",
                          "--wipe-cache-dir")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertFalse(os.path.exists(os.path.join(cache, "precious")))
         # Next time the marker file says the directory is ours.
-        r = self.compare(dev, "--no-fstrim", "--policies", "fifo")
+        r = self.compare(dev, "--policies", "fifo")
         self.assertEqual(r.returncode, 0, r.stderr)
 
-    def test_default_destor_lookup(self):
+    def test_settings_reach_destor(self):
         dev = self.device("sdb", CRUCIAL)
-        os.symlink(FAKE_DESTOR, os.path.join(self.bin, "destor"))
         args = ["--device", dev, "--cache-dir", "cache", "--settle", "0",
-                "--no-fstrim", "--policies", "plc", "--out-dir", "out",
-                "trace.txt"]
-        r = self.run_script("endurance-compare", *args)   # ./destor.config
+                "--policies", "plc", "--out-dir", "out", "--destor",
+                FAKE_DESTOR, "--cache-size", "10%", "-p",
+                "plc-filter-threshold 3", "trace.txt"]
+        r = self.run_script("endurance-compare", *args)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(self.path("destor-argv")) as f:
             argv = json.loads(f.readline())
-        self.assertEqual(argv[:2], ["-c", self.config])
+        self.assertEqual(argv[:6], ["-p", "plc-filter-threshold 3", "-p",
+                                    "ssd-cache-policy plc", "-p",
+                                    "ssd-cache-size 10%"])
+        help_text = self.run_script("endurance-compare", "--help").stdout
+        self.assertIn("build/destor", help_text)
 
     def test_bad_inputs(self):
         dev = self.device("sdb", CRUCIAL)
@@ -1007,7 +1022,9 @@ class EnduranceCompare(FakeDriveCase):
             (["--device", dev, "--cache-dir", "c", "--destor", FAKE_DESTOR,
               "--config", "nope.config", self.trace], "nope.config not found"),
             (["--device", dev, "--cache-dir", "c", "--destor", "/no/destor",
-              "--config", self.config, self.trace], "destor not found"),
+              "--config", self.config, self.trace], "/no/destor not found"),
+            (["--device", dev, "--cache-dir", "c", "--destor", FAKE_DESTOR,
+              "--cache-size", "lots", self.trace], "invalid cache size"),
             (["--device", self.path("dev/zz"), "--cache-dir", "c",
               "--destor", FAKE_DESTOR, "--config", self.config, self.trace],
              "no such device"),
@@ -1033,7 +1050,7 @@ class EnduranceCompare(FakeDriveCase):
 
     def test_unknown_policy_warns(self):
         dev = self.device("sdb", CRUCIAL)
-        r = self.compare(dev, "--no-fstrim", "--policies", "arc")
+        r = self.compare(dev, "--policies", "arc")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("arc is not one of fifo, lru, lfu, lfu-incache, plc", r.stderr)
 
