@@ -9,6 +9,8 @@ EXTRA_DIST += \
 	scripts/replay \
 	scripts/experiment \
 	scripts/import-trace \
+	scripts/compare \
+	tests/scripts/test_trace_compare.py \
 	scripts/plc_import.py \
 	scripts/plc_sweep.py \
 	tests/scripts/test_trace_sweeps.py \
