@@ -59,7 +59,7 @@ class Arithmetic(unittest.TestCase):
 
     def test_table1_lifetimes(self):
         # Table 1: TBW 36,500 GB; 1 GB = 1024 MB; MB/s of 2^20 bytes.
-        tbw = smart_units.parse_size("36500GB")
+        tbw = smart_units.parse_size("36500GiB")
         self.assertEqual(tbw, 36500 * GiB)
         d1 = smart_units.lifetime_days(tbw, 50.7 * MiB)
         d2 = smart_units.lifetime_days(tbw, 56.7 * MiB)
@@ -69,22 +69,22 @@ class Arithmetic(unittest.TestCase):
         self.assertEqual(round(d2, 1), 7.6)
         # Counting 1 GB = 1000 MB would not give the paper's figures.
         dec = smart_units.lifetime_days(
-            smart_units.parse_size("36500GB", "decimal"), 50.7 * 1000 ** 2)
+            smart_units.parse_size("36500GB"), 50.7 * 1000 ** 2)
         self.assertEqual(round(dec, 1), 8.3)
 
     def test_parse_size(self):
         ps = smart_units.parse_size
-        self.assertEqual(ps("600TB"), 600 * TiB)
-        self.assertEqual(ps("600"), 600 * TiB)            # bare = TB
-        self.assertEqual(ps("0.5PB"), 512 * TiB)
-        self.assertEqual(ps("600TB", "decimal"), 600 * 10 ** 12)
-        self.assertEqual(ps("150TiB", "decimal"), 150 * TiB)  # i: binary
-        self.assertEqual(ps(" 36500 gb "), 36500 * GiB)
+        # the unit names its base: TB decimal, as datasheets; TiB binary
+        self.assertEqual(ps("600TB"), 600 * 10 ** 12)
+        self.assertEqual(ps("600TiB"), 600 * TiB)
+        self.assertEqual(ps("600"), 600 * 10 ** 12)       # bare = TB
+        self.assertEqual(ps("0.5PB"), 500 * 10 ** 12)
+        self.assertEqual(ps("0.5PiB"), 512 * TiB)
+        self.assertEqual(ps(" 36500 gb "), 36500 * 10 ** 9)
+        self.assertEqual(ps("36500GiB"), 36500 * GiB)
         for bad in ("", "abc", "-5TB", "0", "5XB", "1e3TB", "TB", "5 T B"):
             with self.assertRaises(smart_units.SmartError, msg=bad):
                 ps(bad)
-        with self.assertRaises(smart_units.SmartError):
-            ps("5TB", "metric")
 
     def test_waf(self):
         # Intel fixture step: 40 GiB NAND for 1014 x 32 MiB = 31.6875 GiB
@@ -298,6 +298,21 @@ class SmartSample(FakeDriveCase):
             argv = json.loads(f.readline())
         self.assertEqual(argv, ["--json", "-a", dev])
 
+    def test_json_alone(self):
+        dev = self.device("sda", INTEL)
+        r = self.run_script("smart-sample", dev, "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        docs = [json.loads(line) for line in r.stdout.splitlines()]
+        self.assertEqual(len(docs), 1)
+        self.assertEqual(docs[0]["host_bytes_written"], 351040 * 32 * MiB)
+        out = self.path("s.csv")
+        r = self.run_script("smart-sample", dev, "--json", "--out", out,
+                            "--interval", "0.05", "--count", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len([json.loads(line)
+                              for line in r.stdout.splitlines()]), 2)
+        self.assertEqual(len(smart_samples.read_csv_samples(out)), 2)
+
     def test_device_type_is_passed(self):
         dev = self.device("sda", INTEL)
         r = self.run_script("smart-sample", dev, "-d", "sat")
@@ -485,18 +500,18 @@ class SmartDiff(FakeDriveCase):
         return out
 
     def diff_json(self, *args):
-        r = self.run_script("smart-diff", *(list(args) +
-                                            ["--format", "json"]))
+        r = self.run_script("smart-diff", *(list(args) + ["--json"]))
         self.assertEqual(r.returncode, 0, r.stderr)
-        return json.loads(r.stdout)
+        return json.loads(r.stdout)   # JSON alone: any other text fails
 
     def test_intel_paper_rate(self):
         # 1014 x 32 MiB = 32448 MiB in 640 s = 50.7 MiB/s: Table 1's rate.
         out = self.two_samples(INTEL, "sda", 640)
-        res = self.diff_json(out, out, "--tbw", "36500GB")
+        res = self.diff_json(out, out, "--tbw", "36500GiB")
         self.assertEqual(res["host_bytes_written"], 32448 * MiB)
         self.assertEqual(res["host_source"], "smart")
-        self.assertAlmostEqual(res["write_rate_mb_per_s"], 50.7)
+        self.assertAlmostEqual(res["write_rate_mib_per_s"], 50.7)
+        self.assertAlmostEqual(res["write_rate_mb_per_s"], 50.7 * MiB / 1e6)
         self.assertEqual(round(res["lifetime_days_tbw"], 1), 8.5)
         self.assertEqual(res["nand_bytes_written"], 40 * GiB)
         self.assertAlmostEqual(res["waf"], 40960 / 32448)      # 1.2623
@@ -507,7 +522,7 @@ class SmartDiff(FakeDriveCase):
 
     def test_crucial_pages_and_wear(self):
         out = self.two_samples(CRUCIAL, "sdb", 3600)
-        res = self.diff_json(out, out, "--tbw", "180TB")
+        res = self.diff_json(out, out, "--tbw", "180TiB")
         self.assertEqual(res["host_bytes_written"], 20 * GiB)
         self.assertEqual(res["waf"], 1.5)      # (1310720+655360)/1310720
         self.assertEqual(res["nand_bytes_estimate"], 30 * GiB)
@@ -522,11 +537,11 @@ class SmartDiff(FakeDriveCase):
 
     def test_nvme(self):
         out = self.two_samples(NVME, "nvme0", 3600)
-        res = self.diff_json(out, out, "--tbw", "600")
+        res = self.diff_json(out, out, "--tbw", "600TiB")
         self.assertEqual(res["host_bytes_written"], 20000 * MiB)
         self.assertEqual(res["host_bytes_written"], 40960 * 512000)
         self.assertEqual(res["host_bytes_read"], 10000 * MiB)
-        self.assertAlmostEqual(res["write_rate_mb_per_s"], 20000 / 3600)
+        self.assertAlmostEqual(res["write_rate_mib_per_s"], 20000 / 3600)
         # 600 TiB / (20000 MiB/h) = 31457.28 h = 1310.72 days
         self.assertAlmostEqual(res["lifetime_days_tbw"], 1310.72)
         self.assertIsNone(res["waf"])
@@ -542,6 +557,15 @@ class SmartDiff(FakeDriveCase):
                                20971520000 / 1e6 / 3600)
         self.assertAlmostEqual(res["lifetime_days_tbw"],
                                600e12 / (20971520000 / 3600) / 86400)
+
+    def test_tbw_units_are_explicit(self):
+        out = self.two_samples(NVME, "nvme0", 3600)
+        dec = self.diff_json(out, out, "--tbw", "600TB")
+        binary = self.diff_json(out, out, "--tbw", "600TiB")
+        self.assertEqual(dec["tbw_bytes"], 600 * 10 ** 12)
+        self.assertEqual(binary["tbw_bytes"], 600 * TiB)
+        self.assertEqual(binary["write_rate_bytes_per_s"],
+                         dec["write_rate_bytes_per_s"])
 
     def test_table_then_json(self):
         out = self.two_samples(SAMSUNG, "sdc", 3600)
@@ -863,7 +887,7 @@ class EnduranceCompare(FakeDriveCase):
 
     def test_four_policies(self):
         dev = self.device("sdb", CRUCIAL)
-        r = self.compare(dev, "--tbw", "180TB", "--trim")
+        r = self.compare(dev, "--tbw", "180TiB", "--trim")
         self.assertEqual(r.returncode, 0, r.stderr)
         rows = self.results()
         # ranked by the device's count, fewest bytes first

@@ -534,7 +534,8 @@ class StoreTests(unittest.TestCase):
             "overall", 8, ["fig-latency.png", "fig-ssd-written.png", "fig-hit-ratio.png",
                            "fig-quadrants.png"])
         self.assertEqual([r["policy"] for r in rows], ["none", "fifo", "lru", "lfu", "lfu-incache", "plc", "lru", "plc"])
-        self.assertIn("Bar (issue 4) on this run", report)
+        self.assertIn("Acceptance bar on this run", report)
+        self.assertNotRegex(report, r"[Ii]ssue [0-9]")
         self.assertIn("SSD bytes written", out)
 
     def test_experiment_cache_size_sweep_quick(self):
