@@ -83,6 +83,7 @@ gboolean job_manifest_decode(const uint8_t *p, size_t len, uint32_t job_id, cons
     m->job_meta_size = le64_get(p + 96);
     m->container_size = le32_get(p + 104);
     m->source_root = g_strndup((const char *)p + MANIFEST_FIXED_SIZE + 4, len - MANIFEST_FIXED_SIZE - 8);
+    m->checksum = le32_get(p + len - 4);
     return TRUE;
 }
 

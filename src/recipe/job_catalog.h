@@ -33,6 +33,8 @@ typedef struct {
     uint64_t job_meta_size;
     uint32_t container_size;
     char *source_root; /* the PATH given to backup */
+    uint32_t checksum; /* the manifest file's CRC-32 trailer: identifies this
+                          job's commit (compiled traces are stamped with it) */
 } JobManifest;
 
 void job_manifest_clear(JobManifest *m);
