@@ -18,7 +18,7 @@ import time
 from plc_common import ToolError, UsageError
 from plc_destor import (check_destor, default_destor, destor_base, effective_settings,
                         hdd_service_s, reap_destor, run_destor, start_destor, store_stat)
-from plc_trace import trace_terminator
+from plc_trace import is_compiled, trace_terminator
 
 # Marker left in a cache directory the replayer created, so it only ever
 # empties directories it owns.
@@ -129,13 +129,16 @@ def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base
     open for writing, receives destor's stderr (its log) instead of memory."""
     with open(trace_path, "rb") as f:
         data = f.read()
+    compiled = is_compiled(data)
     end = trace_terminator(data)
     cmd = list(cmd_prefix) + ["read-file", "--trace"]
-    tail = ["--json"] + (["--simulate"] if simulate else []) + (["--null"] if end == b"\0" else [])
-    if (progress is None or not progress.enabled) and log is None:
+    tail = ["--json"] + (["--simulate"] if simulate else []) + \
+        (["--null"] if end == b"\0" and not compiled else [])
+    # a compiled trace has no records to count: its bar moves per run
+    streaming = progress is not None and progress.enabled and not compiled
+    if not streaming and log is None:
         out = run_destor(cmd + [trace_path] + tail, what)
     else:
-        streaming = progress is not None and progress.enabled
         p = start_destor(cmd + ["-" if streaming else trace_path] + tail,
                          stdin=subprocess.PIPE if streaming else subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=log if log is not None else subprocess.PIPE)
@@ -248,8 +251,10 @@ def compile_trace(destor, config, params, trace, out_path):
     command is never tried blind.)"""
     if b"trace compile" not in _destor_help(destor):
         return trace
-    run_destor(destor_base(destor, config, params) + ["trace", "compile", trace, "-o", out_path],
-               "destor trace compile %s" % trace)
+    with open(trace, "rb") as f:
+        null = trace_terminator(f.read()) == b"\0"
+    run_destor(destor_base(destor, config, params) + ["trace", "compile", trace, "-o", out_path] +
+               (["--null"] if null else []), "destor trace compile %s" % trace)
     return out_path
 
 

@@ -11,6 +11,7 @@ files: a (1000 bytes), b (empty), c (600) and d (2500), 4100 bytes end to
 end, so c starts at byte 1000 and d at 1600.
 """
 
+import json
 import os
 import random
 import subprocess
@@ -132,6 +133,29 @@ class ImportTests(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn(b"msr trace, record 1", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
+
+    @unittest.skipUnless(have_destor(), "destor not built")
+    def test_destor_replays_volume_import(self):
+        """Range records of --map volume are read by destor: the bytes it
+        reads are the records' lengths."""
+        work = os.path.join(self.tmp, "vstore")
+        data = os.path.join(self.tmp, "vdata")
+        os.makedirs(data)
+        for name, (_, size) in zip("acd", [f for f in FILES if f[1]]):
+            with open(os.path.join(data, name), "wb") as f:
+                f.write(os.urandom(size))
+        cfg = ["-p", "working-directory %s" % work]
+        subprocess.run([DESTOR] + cfg + ["backup", data], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        out = os.path.join(self.tmp, "vol.trace")
+        run([os.path.join(SCRIPTS, "import-trace"), "--destor", DESTOR, "-p", "working-directory %s" % work,
+             "-f", "msr", "-o", out, os.path.join(FIX, "msr.csv")])
+        p = subprocess.run([DESTOR] + cfg + ["read-file", "--trace", out, "--simulate", "--json"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        summary = json.loads(p.stdout)
+        self.assertEqual(summary["requests"], 5)
+        self.assertEqual(summary["bytes"], 1510)  # the records' lengths, as the header says
 
     @unittest.skipUnless(have_destor(), "destor not built")
     def test_destor_replays_object_import(self):
