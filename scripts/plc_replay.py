@@ -18,6 +18,7 @@ import time
 from plc_common import ToolError, UsageError
 from plc_destor import (check_destor, default_destor, destor_base, effective_settings,
                         hdd_service_s, reap_destor, run_destor, start_destor, store_stat)
+from plc_plots import POLICY_LABELS, policy_label  # noqa: F401  (the one table of names)
 from plc_trace import is_compiled, trace_terminator
 
 # Marker left in a cache directory the replayer created, so it only ever
@@ -25,8 +26,6 @@ from plc_trace import is_compiled, trace_terminator
 CACHE_DIR_MARKER = ".destor-replay-cache"
 
 POLICIES = ("none", "fifo", "lru", "lfu", "lfu-incache", "plc")
-POLICY_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU",
-                 "lfu-incache": "LFU (in-cache)", "plc": "PLC-Cache"}
 
 # Row columns, in CSV order.
 ROW_FIELDS = [
@@ -286,7 +285,7 @@ def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, con
             prepare_cache_dir(cache_dir)
             run_params.append("ssd-cache-directory %s" % cache_dir)
         if progress is not None and label_runs:
-            progress.set_label("%s (%d/%d)" % (POLICY_LABELS[pol], k + 1, len(policies)))
+            progress.set_label("%s (%d/%d)" % (policy_label(pol), k + 1, len(policies)))
         if log:
             log("replay: %s, %s mode, cache %s" % (pol, mode, cache_size))
         t0 = time.monotonic()

@@ -13,6 +13,8 @@ EXTRA_DIST += \
 	tests/scripts/test_trace_compare.py \
 	scripts/plc_import.py \
 	scripts/plc_sweep.py \
+	scripts/plc_plots.py \
+	tests/scripts/test_trace_plots.py \
 	tests/scripts/test_trace_sweeps.py \
 	tests/scripts/test_trace_import.py \
 	tests/fixtures/traces/msr.csv \
