@@ -117,6 +117,11 @@ def fit_category_ticks(ax, fig, labels):
     when any two of them (measured as rendered) would touch."""
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels)
+    slant_if_colliding(ax, fig)
+
+
+def slant_if_colliding(ax, fig):
+    """Slant the x tick labels when any two of them would touch."""
     if labels_collide(fig, ax.get_xticklabels()):
         for t in ax.get_xticklabels():
             t.set_rotation(30)
