@@ -75,6 +75,12 @@ gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_
             ok = FALSE;
             break;
         }
+        GError *mismatch = NULL;
+        if (!container_check_chunk(cont, csize, c->container, &c->fp, c->offset, c->length, &mismatch)) {
+            ok = damaged(err, r, job_id, mismatch->message);
+            g_error_free(mismatch);
+            break;
+        }
         /* the part of the chunk inside [start, end) */
         uint64_t skip = start > chunk_pos ? start - chunk_pos : 0;
         size_t len = (size_t)(MIN(end, pos) - chunk_pos - skip);

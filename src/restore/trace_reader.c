@@ -33,8 +33,12 @@ int trace_open(const char *path, GError **err)
         return -1;
     }
     if (fd < 0) {
-        destor_set_errno(err, errno, "open trace %s", path);
-        (*err)->code = DESTOR_ERROR_USAGE;
+        /* A path that names no readable trace is the user's mistake (exit 2);
+         * a device or system failure opening it is a runtime failure (exit 1). */
+        int e = errno;
+        destor_set_errno(err, e, "open trace %s", path);
+        if (e == ENOENT || e == ENOTDIR || e == EACCES || e == ENAMETOOLONG || e == ELOOP)
+            (*err)->code = DESTOR_ERROR_USAGE;
     }
     return fd;
 }
