@@ -104,11 +104,14 @@ def decimals_for(values, significant=3):
     return max(0, significant - digits)
 
 
-def label_bars(ax, bars, values, decimals):
-    for b, v in zip(bars, values):
+def label_bars(ax, bars, values, decimals, errors=None):
+    """Each bar's value above it (above its error bar when it has one)."""
+    for k, (b, v) in enumerate(zip(bars, values)):
         if v is None or not math.isfinite(v):
             continue
-        ax.annotate("%.*f" % (decimals, v), (b.get_x() + b.get_width() / 2, b.get_height()),
+        e = errors[k] if errors else None
+        top = b.get_height() + (e if e is not None and math.isfinite(e) else 0)
+        ax.annotate("%.*f" % (decimals, v), (b.get_x() + b.get_width() / 2, top),
                     xytext=(0, 2), textcoords="offset points", ha="center", va="bottom", fontsize=8)
 
 
