@@ -27,7 +27,8 @@ import plc_replay
 WALL_CLOCK_FIELDS = ("latency_measured_ms_mean", "latency_measured_ms_p50", "latency_measured_ms_p95",
                      "latency_measured_ms_p99", "destor_seconds", "run_seconds")
 
-MODULES = ("plc_common", "plc_destor", "plc_trace", "plc_replay", "plc_sweep")
+# what point_runner imports, in dependency order (sent to Dask workers)
+MODULES = ("plc_common", "plc_plots", "plc_destor", "plc_trace", "plc_replay", "plc_sweep")
 
 
 def parse_seeds(text):
