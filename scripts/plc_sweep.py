@@ -244,16 +244,22 @@ def run_points(points, jobs=None, scheduler=None, journal=None, progress=None, l
     return results
 
 
+def _collect(completed, futs, points, finished, progress):
+    """Record each future's point as it completes (`completed`: futures in
+    completion order; `futs`: future -> point index)."""
+    for fut in completed:
+        i = futs[fut]
+        row, raw = fut.result()
+        finished(i, row, raw)
+        if progress is not None:
+            progress.advance(points[i].get("weight", 1))
+
+
 def _run_local(points, todo, jobs, finished, progress):
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     futs = {pool.submit(point_runner, points[i]["spec"]): i for i in todo}
     try:
-        for fut in concurrent.futures.as_completed(futs):
-            i = futs[fut]
-            row, raw = fut.result()
-            finished(i, row, raw)
-            if progress is not None:
-                progress.advance(points[i].get("weight", 1))
+        _collect(concurrent.futures.as_completed(futs), futs, points, finished, progress)
     except BaseException:
         for f in futs:
             f.cancel()
@@ -280,12 +286,7 @@ def _run_dask(points, todo, address, finished, progress, label):
         for m in MODULES:
             client.upload_file(os.path.join(here, m + ".py"))
         futs = {client.submit(point_runner, points[i]["spec"], pure=False): i for i in todo}
-        for fut in as_completed(list(futs)):
-            i = futs[fut]
-            row, raw = fut.result()
-            finished(i, row, raw)
-            if progress is not None:
-                progress.advance(points[i].get("weight", 1))
+        _collect(as_completed(list(futs)), futs, points, finished, progress)
     except BaseException:
         client.cancel(list(futs))
         raise

@@ -134,48 +134,40 @@ class ImportTests(unittest.TestCase):
         self.assertIn(b"msr trace, record 1", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
 
+    def replay_import(self, name, contents, fmt, fixture):
+        """Back up files `contents` ({name: bytes}) into a new store, import
+        `fixture` over them and replay it in destor; its JSON summary."""
+        work = os.path.join(self.tmp, name + "-store")
+        data = os.path.join(self.tmp, name + "-data")
+        os.makedirs(data)
+        for fname, body in contents.items():
+            with open(os.path.join(data, fname), "wb") as f:
+                f.write(body)
+        cfg = ["-p", "working-directory %s" % work]
+        subprocess.run([DESTOR] + cfg + ["backup", data], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        out = os.path.join(self.tmp, name + ".trace")
+        run([os.path.join(SCRIPTS, "import-trace"), "--destor", DESTOR] + cfg +
+            ["-f", fmt, "-o", out, os.path.join(FIX, fixture)])
+        p = subprocess.run([DESTOR] + cfg + ["read-file", "--trace", out, "--simulate", "--json"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return json.loads(p.stdout)
+
     @unittest.skipUnless(have_destor(), "destor not built")
     def test_destor_replays_volume_import(self):
         """Range records of --map volume are read by destor: the bytes it
         reads are the records' lengths."""
-        work = os.path.join(self.tmp, "vstore")
-        data = os.path.join(self.tmp, "vdata")
-        os.makedirs(data)
-        for name, (_, size) in zip("acd", [f for f in FILES if f[1]]):
-            with open(os.path.join(data, name), "wb") as f:
-                f.write(os.urandom(size))
-        cfg = ["-p", "working-directory %s" % work]
-        subprocess.run([DESTOR] + cfg + ["backup", data], check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        out = os.path.join(self.tmp, "vol.trace")
-        run([os.path.join(SCRIPTS, "import-trace"), "--destor", DESTOR, "-p", "working-directory %s" % work,
-             "-f", "msr", "-o", out, os.path.join(FIX, "msr.csv")])
-        p = subprocess.run([DESTOR] + cfg + ["read-file", "--trace", out, "--simulate", "--json"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        summary = json.loads(p.stdout)
+        summary = self.replay_import("volume", {p.decode(): os.urandom(s) for p, s in FILES if s},
+                                     "msr", "msr.csv")
         self.assertEqual(summary["requests"], 5)
         self.assertEqual(summary["bytes"], 1510)  # the records' lengths, as the header says
 
     @unittest.skipUnless(have_destor(), "destor not built")
     def test_destor_replays_object_import(self):
-        work = os.path.join(self.tmp, "store")
-        data = os.path.join(self.tmp, "data")
-        os.makedirs(data)
-        for i in range(5):
-            with open(os.path.join(data, "f%d" % i), "wb") as f:
-                f.write(bytes([i]) * (3000 + i))
-        cfg = ["-p", "working-directory %s" % work]
-        subprocess.run([DESTOR] + cfg + ["backup", data], check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        out = os.path.join(self.tmp, "real.trace")
-        run([os.path.join(SCRIPTS, "import-trace"), "--destor", DESTOR, "-p", "working-directory %s" % work,
-             "-f", "txt", "-o", out, os.path.join(FIX, "ids.txt")])
-        p = subprocess.run([DESTOR] + cfg + ["read-file", "--trace", out, "--simulate", "--json"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn(b'"requests":5', p.stdout.replace(b" ", b""))
-
+        summary = self.replay_import("object", {"f%d" % i: bytes([i]) * (3000 + i) for i in range(5)},
+                                     "txt", "ids.txt")
+        self.assertEqual(summary["requests"], 5)
 
 if __name__ == "__main__":
     unittest.main()
