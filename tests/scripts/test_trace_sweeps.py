@@ -37,6 +37,29 @@ def read_lines(path):
         return f.read().splitlines()
 
 
+def hold_wrapper(tmp):
+    """A destor wrapper whose plc replays wait while TMP/HOLD exists and
+    which logs every read-file run to TMP/runs.log as it starts: (wrapper,
+    hold, log)."""
+    hold = os.path.join(tmp, "HOLD")
+    log = os.path.join(tmp, "runs.log")
+    wrapper = os.path.join(tmp, "destor-hold")
+    with open(wrapper, "w") as f:
+        f.write('#!/bin/sh\n# destor, but a plc replay waits while %s exists\n'
+                'for a; do [ "$a" = read-file ] && echo "$*" >> %s; done\n'
+                'for a; do [ "$a" = "ssd-cache-policy plc" ] && while [ -e %s ]; do sleep 0.05; done; done\n'
+                'exec %s "$@"\n' % (hold, log, hold, DESTOR))
+    os.chmod(wrapper, 0o755)
+    open(hold, "w").close()
+    return wrapper, hold, log
+
+
+def wait_for(pred, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not pred():
+        time.sleep(0.05)
+
+
 def comparable(rows):
     return [{k: v for k, v in r.items() if k not in WALL} for r in rows]
 
@@ -111,27 +134,14 @@ class SweepTests(unittest.TestCase):
         self.assertEqual(comparable(again), comparable(rows))
 
     def test_interrupted_experiment_resumes(self):
-        hold = os.path.join(self.tmp, "HOLD")
-        log = os.path.join(self.tmp, "runs.log")
-        wrapper = os.path.join(self.tmp, "destor-hold")
-        with open(wrapper, "w") as f:
-            f.write('#!/bin/sh\n# destor, but a plc replay waits while %s exists\n'
-                    'for a; do [ "$a" = "ssd-cache-policy plc" ] && while [ -e %s ]; do sleep 0.05; done; done\n'
-                    'for a; do [ "$a" = read-file ] && echo "$*" >> %s; done\n'
-                    'exec %s "$@"\n' % (hold, hold, log, DESTOR))
-        os.chmod(wrapper, 0o755)
-        open(hold, "w").close()
+        wrapper, hold, log = hold_wrapper(self.tmp)
         out = os.path.join(self.tmp, "resume")
         journal = os.path.join(out, "cache-size.points.jsonl")
         p = subprocess.Popen([PYTHON, os.path.join(SCRIPTS, "experiment"), "cache-size", "--quick",
                               "--dataset", self.data, "--destor", wrapper, "--out", out, "--jobs", "1"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                if os.path.exists(journal) and len(read_lines(journal)) >= 2:
-                    break
-                time.sleep(0.05)
+            wait_for(lambda: os.path.exists(journal) and len(read_lines(journal)) >= 2)
             time.sleep(0.3)  # the plc run is waiting now
             p.send_signal(signal.SIGTERM)
             _, err = p.communicate(timeout=30)
@@ -246,6 +256,26 @@ class ReplaySweepTests(unittest.TestCase):
         self.assertAlmostEqual(float(rows[7]["hit_ratio"]), h, places=6)
         with open(out + ".md") as f:
             self.assertIn("| ci95 |", f.read())
+
+    def test_ctrl_c_keeps_finished_rows(self):
+        wrapper, hold, log = hold_wrapper(self.tmp)
+        out = os.path.join(self.tmp, "int")
+        p = subprocess.Popen([PYTHON, os.path.join(SCRIPTS, "replay"), "--destor", wrapper, "-c", self.config,
+                              "-q", os.path.join(self.tmp, "t1.trace"), "--policies", "lru,plc", "--jobs", "1",
+                              "--out-prefix", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            wait_for(lambda: os.path.exists(log) and len(read_lines(log)) >= 2)  # plc started, waits
+            p.send_signal(signal.SIGINT)
+            _, err = p.communicate(timeout=30)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+            os.unlink(hold)
+        self.assertEqual(p.returncode, 130, err)
+        self.assertEqual([r["policy"] for r in read_csv(out + ".csv")], ["lru"])
+        with open(out + ".md") as f:
+            self.assertIn("Interrupted", f.read())
 
     def test_bad_arguments_fail_before_any_run(self):
         t = os.path.join(self.tmp, "t1.trace")
