@@ -128,6 +128,8 @@ class SweepTests(unittest.TestCase):
                 self.assertEqual(g["mean"]["seeds"], "2")
         # the seeds used different traces
         self.assertNotEqual(rows[0]["trace"], rows[1]["trace"])
+        with open(os.path.join(self.tmp, "seeds", "REPORT.md")) as f:
+            self.assertIn("mean over the 2 seeds", f.read())
         # a second local run with another --jobs gives the same numbers
         self.experiment("seeds-serial", "--seeds", "1-2", "--jobs", "1")
         again = read_csv(os.path.join(self.tmp, "seeds-serial", "cache-size.csv"))
