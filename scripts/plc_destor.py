@@ -11,6 +11,7 @@ it.  Both live here, next to each other, so they follow destor in one place.
 import json
 import os
 import subprocess
+import threading
 
 from plc_common import ToolError
 
@@ -40,17 +41,54 @@ def check_destor(destor):
                         "(build it with scripts/setup.sh or pass --destor)" % destor)
 
 
+# destor processes running now (sweeps run several at once), so an
+# interrupted sweep can stop them all
+_children = set()
+_children_lock = threading.Lock()
+
+
+def start_destor(cmd, **kw):
+    """Popen a destor command, remembered until reap_destor()."""
+    try:
+        p = subprocess.Popen(cmd, **kw)
+    except OSError as e:
+        raise ToolError("cannot run %s: %s" % (cmd[0], e))
+    with _children_lock:
+        _children.add(p)
+    return p
+
+
+def reap_destor(p):
+    with _children_lock:
+        _children.discard(p)
+
+
+def stop_children():
+    """Terminate every destor process this process started and still runs."""
+    with _children_lock:
+        procs = list(_children)
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+
+
 def run_destor(cmd, what, input_bytes=None):
     """Run a destor command to completion; stdout as bytes, ToolError with
     destor's own message otherwise."""
+    p = start_destor(cmd, stdin=subprocess.PIPE if input_bytes is not None else subprocess.DEVNULL,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        p = subprocess.run(cmd, input=input_bytes, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    except OSError as e:
-        raise ToolError("cannot run %s: %s" % (cmd[0], e))
+        out, err = p.communicate(input_bytes)
+    except BaseException:  # interrupted: destor must not run on unseen
+        p.terminate()
+        p.wait()
+        raise
+    finally:
+        reap_destor(p)
     if p.returncode != 0:
-        msg = p.stderr.decode("utf-8", "replace").strip() or "exit status %d" % p.returncode
+        msg = err.decode("utf-8", "replace").strip() or "exit status %d" % p.returncode
         raise ToolError("%s failed (exit %d): %s" % (what, p.returncode, msg))
-    return p.stdout
+    return out
 
 
 def store_stat(destor, config=None, params=()):

@@ -9,6 +9,7 @@ run modelled the way destor's device model would; that logic lives here.
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -16,16 +17,15 @@ import time
 
 from plc_common import ToolError, UsageError
 from plc_destor import (check_destor, default_destor, destor_base, effective_settings,
-                        hdd_service_s, run_destor, store_stat)
-from plc_trace import trace_terminator
+                        hdd_service_s, reap_destor, run_destor, start_destor, store_stat)
+from plc_plots import POLICY_LABELS, policy_label  # noqa: F401  (the one table of names)
+from plc_trace import is_compiled, trace_terminator
 
 # Marker left in a cache directory the replayer created, so it only ever
 # empties directories it owns.
 CACHE_DIR_MARKER = ".destor-replay-cache"
 
 POLICIES = ("none", "fifo", "lru", "lfu", "lfu-incache", "plc")
-POLICY_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU",
-                 "lfu-incache": "LFU (in-cache)", "plc": "PLC-Cache"}
 
 # Row columns, in CSV order.
 ROW_FIELDS = [
@@ -119,67 +119,83 @@ def _drain(stream, sink):
     sink.append(stream.read())
 
 
-def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base=0, what="destor read-file"):
-    """Run destor read-file --trace --json once; returns the parsed summary.
-    With a progress bar the trace is fed on standard input ('-') so the bar
-    follows the requests destor has taken.  A NUL-terminated trace is
-    passed with --null."""
+def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base=0, what="destor read-file",
+                  log=None, raw=False):
+    """Run destor read-file --trace --json once; returns the parsed summary
+    (stdout's bytes with raw).  With a progress bar the trace is fed on
+    standard input ('-') so the bar follows the requests destor has taken.
+    A NUL-terminated trace is passed with --null.  `log`, a binary file
+    open for writing, receives destor's stderr (its log) instead of memory."""
     with open(trace_path, "rb") as f:
         data = f.read()
+    compiled = is_compiled(data)
     end = trace_terminator(data)
     cmd = list(cmd_prefix) + ["read-file", "--trace"]
-    tail = ["--json"] + (["--simulate"] if simulate else []) + (["--null"] if end == b"\0" else [])
-    if progress is None or not progress.enabled:
+    tail = ["--json"] + (["--simulate"] if simulate else []) + \
+        (["--null"] if end == b"\0" and not compiled else [])
+    # a compiled trace has no records to count: its bar moves per run
+    streaming = progress is not None and progress.enabled and not compiled
+    if not streaming and log is None:
         out = run_destor(cmd + [trace_path] + tail, what)
     else:
-        try:
-            p = subprocess.Popen(cmd + ["-"] + tail, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE)
-        except OSError as e:
-            raise ToolError("cannot run %s: %s" % (cmd[0], e))
+        p = start_destor(cmd + ["-" if streaming else trace_path] + tail,
+                         stdin=subprocess.PIPE if streaming else subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=log if log is not None else subprocess.PIPE)
         outs, errs = [], []
-        t1 = threading.Thread(target=_drain, args=(p.stdout, outs))
-        t2 = threading.Thread(target=_drain, args=(p.stderr, errs))
-        t1.start()
-        t2.start()
+        threads = [threading.Thread(target=_drain, args=(p.stdout, outs))]
+        if log is None:
+            threads.append(threading.Thread(target=_drain, args=(p.stderr, errs)))
+        for t in threads:
+            t.start()
         done = 0
         pos = 0
         step = 1 << 14
         try:
-            while pos < len(data):
+            while streaming and pos < len(data):
                 chunk = data[pos:pos + step]
                 p.stdin.write(chunk)
                 pos += len(chunk)
                 done += chunk.count(end)
                 progress.update(progress_base + done)
-            p.stdin.close()
+            if streaming:
+                p.stdin.close()
         except BrokenPipeError:
             pass
-        t1.join()
-        t2.join()
+        for t in threads:
+            t.join()
         rc = p.wait()
+        reap_destor(p)
         if rc != 0:
-            msg = b"".join(errs).decode("utf-8", "replace").strip() or "exit status %d" % rc
-            raise ToolError("%s failed (exit %d; trace %s fed on standard input '-'): %s"
-                            % (what, rc, trace_path, msg))
+            msg = b"".join(errs).decode("utf-8", "replace").strip() or \
+                ("see %s" % log.name if log is not None else "exit status %d" % rc)
+            raise ToolError("%s failed (exit %d%s): %s"
+                            % (what, rc, "; trace %s fed on standard input '-'" % trace_path
+                               if streaming else "", msg))
         out = b"".join(outs)
+    if raw:
+        return out
     try:
         return json.loads(out.decode("utf-8"))
     except ValueError as e:
         raise ToolError("%s printed something that is not JSON: %s" % (what, e))
 
 
-def prepare_cache_dir(path):
-    """Create or empty a cache directory.  Only a new or empty directory, or
-    one this tool created before (it holds CACHE_DIR_MARKER), is used: the
-    replayer never deletes files it did not create."""
+def prepare_cache_dir(path, marker=CACHE_DIR_MARKER, owner="replay", wipe_ok=False,
+                      hint="give a new or empty directory"):
+    """Create or empty a cache directory.  Only a new or empty directory, one
+    this tool created before (it holds `marker`), or any directory when
+    wipe_ok, is emptied: the tools never delete files they did not create
+    unless told to.  / and the home directory are always refused."""
+    real = os.path.realpath(path)
+    if real == "/" or real == os.path.realpath(os.path.expanduser("~")):
+        raise UsageError("refusing to use %s as the cache directory" % path)
     if os.path.isdir(path):
         entries = os.listdir(path)
-        if entries and CACHE_DIR_MARKER not in entries:
+        if entries and marker not in entries and not wipe_ok:
             raise ToolError("refusing to empty cache directory %s: it is not empty and was not "
-                            "created by replay (give a new or empty directory)" % path)
+                            "created by %s (%s)" % (path, owner, hint))
         for e in entries:
-            if e == CACHE_DIR_MARKER:
+            if e == marker:
                 continue
             full = os.path.join(path, e)
             if os.path.isdir(full) and not os.path.islink(full):
@@ -190,9 +206,55 @@ def prepare_cache_dir(path):
         try:
             os.makedirs(path)
         except OSError as e:
-            raise ToolError("cannot create cache directory %s: %s" % (path, e))
-    with open(os.path.join(path, CACHE_DIR_MARKER), "w") as f:
-        f.write("created by destor-plc scripts/replay; emptied before every run\n")
+            raise ToolError("cannot create cache directory %s: %s" % (path, e.strerror or e))
+    try:
+        with open(os.path.join(path, marker), "w") as f:
+            f.write("created by destor-plc scripts/%s; emptied before every run\n" % owner)
+    except OSError as e:
+        raise ToolError("cannot write in %s: %s" % (path, e.strerror or e))
+
+
+_CACHE_SIZE_RE = re.compile(r"^\s*([0-9]+(\.[0-9]*)?%|[0-9]+|[0-9]+(\.[0-9]*)?\s*[kmgtKMGT](i?[bB])?)\s*$")
+
+
+def check_cache_size(text):
+    """ssd-cache-size as destor takes it: N containers, a size (4G) or a
+    share of the stored containers (20%, above 0 and at most 100)."""
+    m = _CACHE_SIZE_RE.match(text or "")
+    if not m:
+        raise UsageError("invalid cache size %r (N containers, a size like 4G, or a share like 20%%)"
+                         % text)
+    t = text.strip()
+    if t.endswith("%") and not 0 < float(t[:-1]) <= 100:
+        raise UsageError("cache size %s: a share must be above 0%% and at most 100%%" % t)
+    if t.isdigit() and int(t) == 0:
+        raise UsageError("cache size must be above 0")
+    return t
+
+
+def _destor_help(destor, cache={}):
+    if destor not in cache:
+        try:
+            cache[destor] = subprocess.run([destor, "--help"], stdout=subprocess.PIPE,
+                                           stderr=subprocess.STDOUT).stdout
+        except OSError:
+            cache[destor] = b""
+    return cache[destor]
+
+
+def compile_trace(destor, config, params, trace, out_path):
+    """The file replays should read for `trace`: resolved once into its
+    container accesses with `destor trace compile TRACE -o OUT` when this
+    destor has that command (its --help lists it), else the trace itself.
+    (An older destor would take "trace" for a directory to back up, so the
+    command is never tried blind.)"""
+    if b"trace compile" not in _destor_help(destor):
+        return trace
+    with open(trace, "rb") as f:
+        null = trace_terminator(f.read()) == b"\0"
+    run_destor(destor_base(destor, config, params) + ["trace", "compile", trace, "-o", out_path] +
+               (["--null"] if null else []), "destor trace compile %s" % trace)
+    return out_path
 
 
 def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, config=None,
@@ -223,7 +285,7 @@ def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, con
             prepare_cache_dir(cache_dir)
             run_params.append("ssd-cache-directory %s" % cache_dir)
         if progress is not None and label_runs:
-            progress.set_label("%s (%d/%d)" % (POLICY_LABELS[pol], k + 1, len(policies)))
+            progress.set_label("%s (%d/%d)" % (policy_label(pol), k + 1, len(policies)))
         if log:
             log("replay: %s, %s mode, cache %s" % (pol, mode, cache_size))
         t0 = time.monotonic()

@@ -83,9 +83,10 @@ def markdown_table(rows, lead=None):
         q = r.get("qa_share")
         quads = ("%s / %s / %s / %s" % (pct(r["qa_share"]), pct(r["qb_share"]), pct(r["qc_share"]),
                                          pct(r["qd_share"]))) if q is not None else "-"
-        # A simulated cache moves no bytes: its wall time measures the
-        # simulator, not a device, so the table does not show it.
-        measured = "- (simulated)" if r.get("mode") == "simulate" and r["policy"] != "none" else \
+        # A simulation moves no bytes (HDD only included: its container
+        # accesses are ids too): its wall time measures the simulator, not
+        # a device, so the table does not show it.
+        measured = "- (simulated)" if r.get("mode") == "simulate" else \
             "%s / %s / %s" % (fmt(r["latency_measured_ms_mean"], "%.3f"), fmt(r["latency_measured_ms_p95"], "%.3f"),
                               fmt(r["latency_measured_ms_p99"], "%.3f"))
         cells = [POLICY_LABELS.get(r["policy"], r["policy"]),

@@ -192,6 +192,14 @@ def rank_table(files, epochs, dist, end=b"\n"):
     return b"".join(out)
 
 
+# First bytes of a compiled trace (destor trace compile; docs/FORMAT.md)
+COMPILED_MAGIC = b"DPLCCTR1"
+
+
+def is_compiled(data):
+    return data[:len(COMPILED_MAGIC)] == COMPILED_MAGIC
+
+
 def trace_terminator(data):
     """A trace's record terminator: NUL when it holds any NUL byte (written
     by gen-trace --null, read by read-file --trace --null), else newline."""

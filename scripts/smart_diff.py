@@ -11,8 +11,8 @@ Standard library only.
 
 import math
 
-from smart_units import (SECONDS_PER_DAY, SmartError, fmt_bytes,
-                         lifetime_days, unit_bytes, unit_label, unit_step,
+from smart_units import (MIB, SECONDS_PER_DAY, SmartError, fmt_bytes,
+                         lifetime_days, unit_label, unit_step,
                          waf, waf_from_pages, write_rate)
 
 
@@ -141,9 +141,9 @@ def diff_samples(before, after, tbw_bytes=None, units="binary",
         lb is not None else None
     rate = write_rate(res["host_bytes_written"], seconds)
     res["write_rate_bytes_per_s"] = rate
-    res["write_rate_mb_per_s"] = (rate / unit_bytes(2, units)
-                                  if rate is not None else None)
-    res["write_rate_unit"] = unit_label(2, units) + "/s"
+    # both bases, named by their unit: MiB/s (2^20 B/s), MB/s (10^6 B/s)
+    res["write_rate_mib_per_s"] = rate / MIB if rate is not None else None
+    res["write_rate_mb_per_s"] = rate / 1e6 if rate is not None else None
     res["tbw_bytes"] = tbw_bytes
     res["lifetime_days_tbw"] = lifetime_days(tbw_bytes, rate)
     if tbw_bytes and rate == 0:
@@ -215,8 +215,9 @@ def diff_table(res, units="binary"):
          "%g%% -> %g%% used (%s)" % (res["life_used_pct_before"],
                                      res["life_used_pct_after"],
                                      res["life_indicator"])),
-        ("write rate", "%s %s" % (fmt_num(res["write_rate_mb_per_s"], 2),
-                                  mb + "/s")),
+        ("write rate", "%s %s" % (fmt_num(
+            res["write_rate_mib_per_s" if units == "binary" else
+                "write_rate_mb_per_s"], 2), mb + "/s")),
     ]
     if res["tbw_bytes"]:
         rows.append(("lifetime at this rate",

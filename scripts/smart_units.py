@@ -72,12 +72,13 @@ _SIZE_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*"
                       r"([kKmMgGtTpP]?)(i?)([bB]?)\s*$")
 
 
-def parse_size(text, units="binary", default_prefix="T"):
+def parse_size(text, default_prefix="T"):
     """Parse '36500GB', '600TB', '0.6PiB', '150' (bare number = TB).
 
-    GB/TB follow `units` (binary by default, as the paper counts
-    1 GB = 1024 MB); an explicit 'i' (GiB, TiB) is always binary.
-    Returns bytes as an int.  Raises SmartError on bad input.
+    The unit says its base, whatever --units prints: GB/TB are decimal
+    (10^9, 10^12, as datasheets rate TBW), GiB/TiB binary (2^30, 2^40; the
+    paper's "1 GB = 1024 MB" is GiB).  Returns bytes as an int.  Raises
+    SmartError on bad input.
     """
     m = _SIZE_RE.match(str(text))
     if not m:
@@ -93,7 +94,7 @@ def parse_size(text, units="binary", default_prefix="T"):
     if not math.isfinite(value) or value <= 0:
         raise SmartError("size %r must be positive" % text)
     prefix = " KMGTP".index(letter.upper()) if letter else 0
-    step = 1024 if binary else unit_step(units)
+    step = 1024 if binary else 1000
     return int(round(value * step ** prefix))
 
 

@@ -32,4 +32,4 @@ if [ -z "${MPLCONFIGDIR:-}" ]; then
     export MPLCONFIGDIR
     trap 'rm -rf "$MPLCONFIGDIR"' EXIT
 fi
-"$python" -m unittest discover -v -s "$top/tests/scripts" -p test_trace_tools.py
+"$python" -m unittest discover -v -s "$top/tests/scripts" -p "test_trace_*.py"

@@ -59,7 +59,7 @@ class Arithmetic(unittest.TestCase):
 
     def test_table1_lifetimes(self):
         # Table 1: TBW 36,500 GB; 1 GB = 1024 MB; MB/s of 2^20 bytes.
-        tbw = smart_units.parse_size("36500GB")
+        tbw = smart_units.parse_size("36500GiB")
         self.assertEqual(tbw, 36500 * GiB)
         d1 = smart_units.lifetime_days(tbw, 50.7 * MiB)
         d2 = smart_units.lifetime_days(tbw, 56.7 * MiB)
@@ -69,22 +69,22 @@ class Arithmetic(unittest.TestCase):
         self.assertEqual(round(d2, 1), 7.6)
         # Counting 1 GB = 1000 MB would not give the paper's figures.
         dec = smart_units.lifetime_days(
-            smart_units.parse_size("36500GB", "decimal"), 50.7 * 1000 ** 2)
+            smart_units.parse_size("36500GB"), 50.7 * 1000 ** 2)
         self.assertEqual(round(dec, 1), 8.3)
 
     def test_parse_size(self):
         ps = smart_units.parse_size
-        self.assertEqual(ps("600TB"), 600 * TiB)
-        self.assertEqual(ps("600"), 600 * TiB)            # bare = TB
-        self.assertEqual(ps("0.5PB"), 512 * TiB)
-        self.assertEqual(ps("600TB", "decimal"), 600 * 10 ** 12)
-        self.assertEqual(ps("150TiB", "decimal"), 150 * TiB)  # i: binary
-        self.assertEqual(ps(" 36500 gb "), 36500 * GiB)
+        # the unit names its base: TB decimal, as datasheets; TiB binary
+        self.assertEqual(ps("600TB"), 600 * 10 ** 12)
+        self.assertEqual(ps("600TiB"), 600 * TiB)
+        self.assertEqual(ps("600"), 600 * 10 ** 12)       # bare = TB
+        self.assertEqual(ps("0.5PB"), 500 * 10 ** 12)
+        self.assertEqual(ps("0.5PiB"), 512 * TiB)
+        self.assertEqual(ps(" 36500 gb "), 36500 * 10 ** 9)
+        self.assertEqual(ps("36500GiB"), 36500 * GiB)
         for bad in ("", "abc", "-5TB", "0", "5XB", "1e3TB", "TB", "5 T B"):
             with self.assertRaises(smart_units.SmartError, msg=bad):
                 ps(bad)
-        with self.assertRaises(smart_units.SmartError):
-            ps("5TB", "metric")
 
     def test_waf(self):
         # Intel fixture step: 40 GiB NAND for 1014 x 32 MiB = 31.6875 GiB
@@ -298,6 +298,21 @@ class SmartSample(FakeDriveCase):
             argv = json.loads(f.readline())
         self.assertEqual(argv, ["--json", "-a", dev])
 
+    def test_json_alone(self):
+        dev = self.device("sda", INTEL)
+        r = self.run_script("smart-sample", dev, "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        docs = [json.loads(line) for line in r.stdout.splitlines()]
+        self.assertEqual(len(docs), 1)
+        self.assertEqual(docs[0]["host_bytes_written"], 351040 * 32 * MiB)
+        out = self.path("s.csv")
+        r = self.run_script("smart-sample", dev, "--json", "--out", out,
+                            "--interval", "0.05", "--count", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len([json.loads(line)
+                              for line in r.stdout.splitlines()]), 2)
+        self.assertEqual(len(smart_samples.read_csv_samples(out)), 2)
+
     def test_device_type_is_passed(self):
         dev = self.device("sda", INTEL)
         r = self.run_script("smart-sample", dev, "-d", "sat")
@@ -485,18 +500,18 @@ class SmartDiff(FakeDriveCase):
         return out
 
     def diff_json(self, *args):
-        r = self.run_script("smart-diff", *(list(args) +
-                                            ["--format", "json"]))
+        r = self.run_script("smart-diff", *(list(args) + ["--json"]))
         self.assertEqual(r.returncode, 0, r.stderr)
-        return json.loads(r.stdout)
+        return json.loads(r.stdout)   # JSON alone: any other text fails
 
     def test_intel_paper_rate(self):
         # 1014 x 32 MiB = 32448 MiB in 640 s = 50.7 MiB/s: Table 1's rate.
         out = self.two_samples(INTEL, "sda", 640)
-        res = self.diff_json(out, out, "--tbw", "36500GB")
+        res = self.diff_json(out, out, "--tbw", "36500GiB")
         self.assertEqual(res["host_bytes_written"], 32448 * MiB)
         self.assertEqual(res["host_source"], "smart")
-        self.assertAlmostEqual(res["write_rate_mb_per_s"], 50.7)
+        self.assertAlmostEqual(res["write_rate_mib_per_s"], 50.7)
+        self.assertAlmostEqual(res["write_rate_mb_per_s"], 50.7 * MiB / 1e6)
         self.assertEqual(round(res["lifetime_days_tbw"], 1), 8.5)
         self.assertEqual(res["nand_bytes_written"], 40 * GiB)
         self.assertAlmostEqual(res["waf"], 40960 / 32448)      # 1.2623
@@ -507,7 +522,7 @@ class SmartDiff(FakeDriveCase):
 
     def test_crucial_pages_and_wear(self):
         out = self.two_samples(CRUCIAL, "sdb", 3600)
-        res = self.diff_json(out, out, "--tbw", "180TB")
+        res = self.diff_json(out, out, "--tbw", "180TiB")
         self.assertEqual(res["host_bytes_written"], 20 * GiB)
         self.assertEqual(res["waf"], 1.5)      # (1310720+655360)/1310720
         self.assertEqual(res["nand_bytes_estimate"], 30 * GiB)
@@ -522,11 +537,11 @@ class SmartDiff(FakeDriveCase):
 
     def test_nvme(self):
         out = self.two_samples(NVME, "nvme0", 3600)
-        res = self.diff_json(out, out, "--tbw", "600")
+        res = self.diff_json(out, out, "--tbw", "600TiB")
         self.assertEqual(res["host_bytes_written"], 20000 * MiB)
         self.assertEqual(res["host_bytes_written"], 40960 * 512000)
         self.assertEqual(res["host_bytes_read"], 10000 * MiB)
-        self.assertAlmostEqual(res["write_rate_mb_per_s"], 20000 / 3600)
+        self.assertAlmostEqual(res["write_rate_mib_per_s"], 20000 / 3600)
         # 600 TiB / (20000 MiB/h) = 31457.28 h = 1310.72 days
         self.assertAlmostEqual(res["lifetime_days_tbw"], 1310.72)
         self.assertIsNone(res["waf"])
@@ -542,6 +557,15 @@ class SmartDiff(FakeDriveCase):
                                20971520000 / 1e6 / 3600)
         self.assertAlmostEqual(res["lifetime_days_tbw"],
                                600e12 / (20971520000 / 3600) / 86400)
+
+    def test_tbw_units_are_explicit(self):
+        out = self.two_samples(NVME, "nvme0", 3600)
+        dec = self.diff_json(out, out, "--tbw", "600TB")
+        binary = self.diff_json(out, out, "--tbw", "600TiB")
+        self.assertEqual(dec["tbw_bytes"], 600 * 10 ** 12)
+        self.assertEqual(binary["tbw_bytes"], 600 * TiB)
+        self.assertEqual(binary["write_rate_bytes_per_s"],
+                         dec["write_rate_bytes_per_s"])
 
     def test_table_then_json(self):
         out = self.two_samples(SAMSUNG, "sdc", 3600)
@@ -863,10 +887,12 @@ class EnduranceCompare(FakeDriveCase):
 
     def test_four_policies(self):
         dev = self.device("sdb", CRUCIAL)
-        r = self.compare(dev, "--tbw", "180TB")
+        r = self.compare(dev, "--tbw", "180TiB", "--trim")
         self.assertEqual(r.returncode, 0, r.stderr)
         rows = self.results()
-        self.assertEqual(list(rows), ["fifo", "lru", "lfu", "plc"])
+        # ranked by the device's count, fewest bytes first
+        self.assertEqual(list(rows), ["plc", "lru", "lfu", "fifo"])
+        self.assertEqual([rows[p]["rank"] for p in rows], ["1", "2", "3", "4"])
         for pol, row in rows.items():
             self.assertEqual(row["status"], "ok")
             self.assertEqual(int(row["destor_bytes_written"]),
@@ -888,11 +914,11 @@ class EnduranceCompare(FakeDriveCase):
         with open(self.path("destor-argv")) as f:
             argvs = [json.loads(line) for line in f]
         self.assertEqual(argvs[0], [
-            "-c", self.config, "-pssd-cache-policy fifo",
-            "-pssd-cache-directory " + self.path("cache"), "-pssd-cache-o-direct yes", "read-file",
-            "--trace", self.trace, "--json"])
-        self.assertEqual([a[2] for a in argvs],
-                         ["-pssd-cache-policy " + p for p in self.WRITES])
+            "-c", self.config, "-p", "ssd-cache-policy fifo", "-p", "ssd-cache-size 20%",
+            "-p", "ssd-cache-directory " + self.path("cache"), "-p", "ssd-cache-o-direct yes",
+            "read-file", "--trace", self.trace, "--json"])
+        self.assertEqual([a[3] for a in argvs],
+                         ["ssd-cache-policy " + p for p in self.WRITES])
         # fstrim ran on the mount point of the cache directory each time
         with open(self.fstrim_log) as f:
             trimmed = f.read().split()
@@ -901,10 +927,13 @@ class EnduranceCompare(FakeDriveCase):
         out = self.path("out")
         with open(os.path.join(out, "results.md")) as f:
             md = f.read()
-        self.assertIn("| Policy | destor wrote (MiB) |", md)
-        self.assertIn("| plc | 2.0 | 2.0 (smart) | ~2.5 | 1.250 |", md)
+        self.assertIn("| Rank | Policy | destor wrote (MiB) |", md)
+        self.assertIn("| 1 | plc | 2.0 | 2.0 (smart) | ~2.5 | 1.250 |", md)
         self.assertIn("1 GiB = 1024 MiB", md)
-        self.assertIn("| Policy |", r.stdout)
+        self.assertIn("| Rank | Policy |", r.stdout)
+        # destor's log of each run is kept
+        with open(os.path.join(out, "destor-plc.log")) as f:
+            self.assertIn("replaying", f.read())
         with open(os.path.join(out, "results.png"), "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         samples = smart_samples.read_csv_samples(
@@ -920,9 +949,14 @@ class EnduranceCompare(FakeDriveCase):
         # claims 4x what it writes (what a buffered run looks like).
         self.env["FAKE_DESTOR_CLAIM"] = "lfu=%d,lru=%d,plc=%d" % (
             MiB, int(3 * MiB * 0.95), 4 * self.WRITES["plc"])
-        r = self.compare(dev, "--no-fstrim")
+        r = self.compare(dev)
         self.assertEqual(r.returncode, 0, r.stderr)
         rows = self.results()
+        # the device counted 200% more than destor for lfu: ranked by
+        # destor's bytes (lfu's claimed 1 MiB first), the device's beside
+        self.assertIn("more than 10% above destor's bytes for lfu: policies are ranked by destor's bytes",
+                      r.stderr)
+        self.assertEqual(list(rows), ["lfu", "lru", "fifo", "plc"])
         self.assertIn("destor wrote 1.00 MiB but the device saw 3.00 MiB "
                       "(+200%): other writers", rows["lfu"]["warnings"])
         self.assertIn("(-75%): rewrites merged in the page cache", rows["plc"]["warnings"])
@@ -934,7 +968,7 @@ class EnduranceCompare(FakeDriveCase):
     def test_fstrim_not_allowed(self):
         dev = self.device("nvme0", NVME)
         self.fake_fstrim(1)
-        r = self.compare(dev, "--policies", "lru,plc")
+        r = self.compare(dev, "--policies", "lru,plc", "--trim")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("fstrim skipped", r.stderr)
         rows = self.results()
@@ -946,7 +980,7 @@ class EnduranceCompare(FakeDriveCase):
         # Intel counts host writes in 32 MiB steps: 2-4 MiB runs are below
         # one step; that is not a mismatch, but it is pointed out.
         dev = self.device("sda", INTEL)
-        r = self.compare(dev, "--policies", "plc", "--no-fstrim")
+        r = self.compare(dev, "--policies", "plc")
         self.assertEqual(r.returncode, 0, r.stderr)
         row = self.results()["plc"]
         self.assertEqual(int(row["device_bytes_written"]), 0)
@@ -957,11 +991,12 @@ class EnduranceCompare(FakeDriveCase):
         dev = self.device("sdb", CRUCIAL)
         self.env["FAKE_DESTOR_FAIL"] = "lru"
         self.env["FAKE_DESTOR_NOJSON"] = "lfu"
-        r = self.compare(dev, "--no-fstrim")
+        r = self.compare(dev)
         self.assertEqual(r.returncode, 1)
         rows = self.results()
         self.assertTrue(rows["lru"]["status"].startswith(
-            "failed: destor exit status 1"))
+            "failed: destor read-file (policy lru) failed (exit 1): see "),
+            rows["lru"]["status"])
         self.assertIn("no JSON summary", rows["lfu"]["status"])
         self.assertEqual(rows["fifo"]["status"], "ok")
         self.assertEqual(rows["plc"]["status"], "ok")
@@ -974,29 +1009,33 @@ class EnduranceCompare(FakeDriveCase):
         os.makedirs(cache)
         with open(os.path.join(cache, "precious"), "w") as f:
             f.write("x")
-        r = self.compare(dev, "--no-fstrim", "--policies", "fifo")
+        r = self.compare(dev, "--policies", "fifo")
         self.assertEqual(r.returncode, 2)
         self.assertIn("--wipe-cache-dir", r.stderr)
         self.assertTrue(os.path.exists(os.path.join(cache, "precious")))
-        r = self.compare(dev, "--no-fstrim", "--policies", "fifo",
+        r = self.compare(dev, "--policies", "fifo",
                          "--wipe-cache-dir")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertFalse(os.path.exists(os.path.join(cache, "precious")))
         # Next time the marker file says the directory is ours.
-        r = self.compare(dev, "--no-fstrim", "--policies", "fifo")
+        r = self.compare(dev, "--policies", "fifo")
         self.assertEqual(r.returncode, 0, r.stderr)
 
-    def test_default_destor_lookup(self):
+    def test_settings_reach_destor(self):
         dev = self.device("sdb", CRUCIAL)
-        os.symlink(FAKE_DESTOR, os.path.join(self.bin, "destor"))
         args = ["--device", dev, "--cache-dir", "cache", "--settle", "0",
-                "--no-fstrim", "--policies", "plc", "--out-dir", "out",
-                "trace.txt"]
-        r = self.run_script("endurance-compare", *args)   # ./destor.config
+                "--policies", "plc", "--out-dir", "out", "--destor",
+                FAKE_DESTOR, "--cache-size", "10%", "-p",
+                "plc-filter-threshold 3", "trace.txt"]
+        r = self.run_script("endurance-compare", *args)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(self.path("destor-argv")) as f:
             argv = json.loads(f.readline())
-        self.assertEqual(argv[:2], ["-c", self.config])
+        self.assertEqual(argv[:6], ["-p", "plc-filter-threshold 3", "-p",
+                                    "ssd-cache-policy plc", "-p",
+                                    "ssd-cache-size 10%"])
+        help_text = self.run_script("endurance-compare", "--help").stdout
+        self.assertIn("build/destor", help_text)
 
     def test_bad_inputs(self):
         dev = self.device("sdb", CRUCIAL)
@@ -1007,7 +1046,9 @@ class EnduranceCompare(FakeDriveCase):
             (["--device", dev, "--cache-dir", "c", "--destor", FAKE_DESTOR,
               "--config", "nope.config", self.trace], "nope.config not found"),
             (["--device", dev, "--cache-dir", "c", "--destor", "/no/destor",
-              "--config", self.config, self.trace], "destor not found"),
+              "--config", self.config, self.trace], "/no/destor not found"),
+            (["--device", dev, "--cache-dir", "c", "--destor", FAKE_DESTOR,
+              "--cache-size", "lots", self.trace], "invalid cache size"),
             (["--device", self.path("dev/zz"), "--cache-dir", "c",
               "--destor", FAKE_DESTOR, "--config", self.config, self.trace],
              "no such device"),
@@ -1033,7 +1074,7 @@ class EnduranceCompare(FakeDriveCase):
 
     def test_unknown_policy_warns(self):
         dev = self.device("sdb", CRUCIAL)
-        r = self.compare(dev, "--no-fstrim", "--policies", "arc")
+        r = self.compare(dev, "--policies", "arc")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("arc is not one of fifo, lru, lfu, lfu-incache, plc", r.stderr)
 

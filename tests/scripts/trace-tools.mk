@@ -8,6 +8,20 @@ EXTRA_DIST += \
 	scripts/gen-trace \
 	scripts/replay \
 	scripts/experiment \
+	scripts/import-trace \
+	scripts/compare \
+	tests/scripts/test_trace_compare.py \
+	scripts/plc_import.py \
+	scripts/plc_sweep.py \
+	scripts/plc_plots.py \
+	tests/scripts/test_trace_plots.py \
+	tests/scripts/test_trace_sweeps.py \
+	tests/scripts/test_trace_import.py \
+	tests/fixtures/traces/msr.csv \
+	tests/fixtures/traces/fiu.txt \
+	tests/fixtures/traces/libcachesim.csv \
+	tests/fixtures/traces/oracle.bin \
+	tests/fixtures/traces/ids.txt \
 	scripts/plc_common.py \
 	scripts/plc_progress.py \
 	scripts/plc_destor.py \

@@ -1,0 +1,326 @@
+"""plc_import: reading the field's block and object traces and mapping them
+onto a job's files as a destor read-file trace.
+
+Why it exists: the PLC-Cache evaluation only had a synthetic Zipf workload;
+researchers replay published traces (MSR Cambridge, FIU, libCacheSim's csv
+and oracleGeneral formats, plain lists of object ids).  scripts/import-trace
+is the command line; the readers (one generator of Request per format), the
+two mappings (volume: byte ranges over the job's files laid end to end;
+object: each distinct id becomes one file by a seeded permutation) and the
+header of the written trace live here so the tests can check each piece.
+
+A Request is (op, key, offset, length): op "r" or "w"; key identifies the
+object (block formats: (device, block number)); offset/length are bytes of
+a block request (None for object formats).
+"""
+
+import bisect
+import collections
+import random
+import struct
+
+from plc_common import UsageError, ToolError, format_bytes
+
+Request = collections.namedtuple("Request", "op key offset length")
+
+FORMATS = ("msr", "fiu", "csv", "oracle-general", "txt")
+BLOCK_FORMATS = ("msr", "fiu")
+SECTOR = 512  # FIU traces count LBAs and sizes in 512-byte sectors
+
+# op column values of libCacheSim csv traces read as reads; any other value
+# is a write (set, put, add, delete, ...)
+READ_OPS = {"r", "read", "get", "gets"}
+
+
+def _bad(fmt, lineno, why):
+    return ToolError("%s trace, record %d: %s" % (fmt, lineno, why))
+
+
+def read_msr(lines, block_size):
+    """MSR Cambridge CSV: Timestamp,Hostname,DiskNumber,Type,Offset,Size,
+    ResponseTime; Type Read or Write; Offset and Size in bytes."""
+    for n, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        f = line.split(",")
+        if len(f) != 7:
+            raise _bad("msr", n, "expected 7 comma-separated fields, got %d" % len(f))
+        kind = f[3].strip().lower()
+        if kind not in ("read", "write"):
+            raise _bad("msr", n, "type %r is neither Read nor Write" % f[3])
+        try:
+            off, size = int(f[4]), int(f[5])
+        except ValueError:
+            raise _bad("msr", n, "offset and size must be integers")
+        if off < 0 or size < 0:
+            raise _bad("msr", n, "negative offset or size")
+        yield Request(kind[0], (f[1].strip(), f[2].strip(), off // block_size), off, size)
+
+
+def read_fiu(lines, block_size):
+    """FIU SRCMap/IODedup traces: ts pid process lba size op major minor md5,
+    whitespace-separated; lba and size in 512-byte sectors; op R or W."""
+    for n, line in enumerate(lines, 1):
+        f = line.split()
+        if not f:
+            continue
+        if len(f) != 9:
+            raise _bad("fiu", n, "expected 9 whitespace-separated fields, got %d" % len(f))
+        op = f[5].upper()
+        if op not in ("R", "W"):
+            raise _bad("fiu", n, "op %r is neither R nor W" % f[5])
+        try:
+            lba, sectors = int(f[3]), int(f[4])
+        except ValueError:
+            raise _bad("fiu", n, "lba and size must be integers")
+        if lba < 0 or sectors < 0:
+            raise _bad("fiu", n, "negative lba or size")
+        off = lba * SECTOR
+        yield Request(op.lower(), (f[6], f[7], off // block_size), off, sectors * SECTOR)
+
+
+def parse_csv_spec(text):
+    """A libCacheSim/cachesim -t spec: 'obj-id-col=2,time-col=1,obj-size-col=3,
+    op-col=4,delimiter=,,has-header=true' (columns 1-based; ';' also
+    separates).  Returns {"obj-id-col": int, "op-col": int or None,
+    "delimiter": str, "has-header": bool}."""
+    spec = {"obj-id-col": None, "op-col": None, "time-col": None, "obj-size-col": None,
+            "delimiter": ",", "has-header": False}
+    for item in _spec_items((text or "").strip()):
+        if not item.startswith("delimiter="):
+            item = item.strip()
+        if not item:
+            continue
+        key, eq, val = item.partition("=")
+        key = key.lower()
+        if not eq:
+            raise UsageError("csv spec: %r is not KEY=VALUE" % item)
+        if key in ("has-header", "header"):
+            spec["has-header"] = val.strip().lower() in ("true", "1", "yes")
+        elif key in ("obj-id-is-num", "obj-id-is-num64"):
+            pass  # ids are compared as text either way
+        elif key in spec and key.endswith("-col"):
+            try:
+                spec[key] = int(val)
+            except ValueError:
+                raise UsageError("csv spec: %s needs a column number, got %r" % (key, val))
+            if spec[key] < 1:
+                raise UsageError("csv spec: columns count from 1 (%s=%s)" % (key, val))
+        elif key == "delimiter":
+            spec["delimiter"] = val.replace("\\t", "\t") or ","
+        else:
+            raise UsageError("csv spec: unknown key %r (obj-id-col, op-col, time-col, "
+                             "obj-size-col, delimiter, has-header)" % key)
+    if spec["obj-id-col"] is None:
+        raise UsageError("csv spec needs obj-id-col=N (e.g. --csv-spec 'time-col=1,obj-id-col=2')")
+    return spec
+
+
+def _spec_items(text):
+    """Split a spec on ',' or ';', except the one character that follows
+    'delimiter=' (so 'delimiter=,' and 'delimiter=;' work; '\\t' is a TAB)."""
+    items, i = [], 0
+    while i < len(text):
+        if text.startswith("delimiter=", i):
+            j = i + len("delimiter=")
+            n = 2 if text.startswith("\\t", j) else 1
+            items.append(text[i:j + n])
+            i = j + n + 1
+            continue
+        j = min([k for k in (text.find(",", i), text.find(";", i)) if k >= 0] or [len(text)])
+        items.append(text[i:j])
+        i = j + 1
+    return items
+
+
+def read_csv(lines, spec):
+    """libCacheSim csv: one request per line, columns chosen by the spec."""
+    idc, opc = spec["obj-id-col"] - 1, spec["op-col"] and spec["op-col"] - 1
+    for n, line in enumerate(lines, 1):
+        if n == 1 and spec["has-header"]:
+            continue
+        line = line.rstrip("\r\n")
+        if not line.strip():
+            continue
+        f = line.split(spec["delimiter"])
+        need = max(idc, opc or 0)
+        if len(f) <= need:
+            raise _bad("csv", n, "%d fields, column %d wanted" % (len(f), need + 1))
+        op = "r"
+        if opc is not None and f[opc].strip().lower() not in READ_OPS:
+            op = "w"
+        yield Request(op, f[idc].strip(), None, None)
+
+
+ORACLE_RECORD = struct.Struct("<IQIq")  # time, object id, object size, next access
+
+
+def read_oracle_general(data):
+    """libCacheSim oracleGeneral: 24-byte little-endian records uint32 time,
+    uint64 object id, uint32 object size, int64 next access (-1: never).
+    Records of size 0 are skipped, as libCacheSim does."""
+    if len(data) % ORACLE_RECORD.size:
+        raise ToolError("oracle-general trace: %d bytes is not a whole number of %d-byte records"
+                        % (len(data), ORACLE_RECORD.size))
+    for _t, oid, size, _next in ORACLE_RECORD.iter_unpack(data):
+        if size:
+            yield Request("r", oid, None, None)
+
+
+def read_txt(lines):
+    """Plain text: one object id per line (blank lines skipped)."""
+    for line in lines:
+        oid = line.strip()
+        if oid:
+            yield Request("r", oid, None, None)
+
+
+def open_requests(path, fmt, csv_spec=None, block_size=4096):
+    """The requests of trace `path` in format `fmt`."""
+    if fmt not in FORMATS:
+        raise UsageError("unknown format %r (one of %s)" % (fmt, ", ".join(FORMATS)))
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise ToolError("cannot read %s: %s" % (path, e.strerror or e))
+    if fmt == "oracle-general":
+        return read_oracle_general(data)
+    lines = data.decode("utf-8", "replace").splitlines()
+    if fmt == "msr":
+        return read_msr(lines, block_size)
+    if fmt == "fiu":
+        return read_fiu(lines, block_size)
+    if fmt == "csv":
+        return read_csv(lines, parse_csv_spec(csv_spec))
+    return read_txt(lines)
+
+
+# ---------------------------------------------------------------- mappings
+
+class VolumeMap:
+    """The job's regular files end to end in path order as one volume.  A
+    byte range [offset, offset + length) starts at offset modulo the volume
+    size and wraps at the end; a range longer than the volume is cut to it.
+    Yields (file index, offset in file, length) pieces."""
+
+    def __init__(self, files):
+        self.files = files
+        self.starts = []
+        pos = 0
+        for _, size in files:
+            self.starts.append(pos)
+            pos += size
+        self.size = pos
+        if self.size <= 0:
+            raise ToolError("the job's regular files hold no bytes: nothing to map a volume onto")
+
+    def pieces(self, offset, length):
+        left = min(length, self.size)
+        pos = offset % self.size
+        while left > 0:
+            i = bisect.bisect_right(self.starts, pos) - 1
+            while self.files[i][1] == 0:  # empty files hold no byte
+                i += 1
+            within = pos - self.starts[i]
+            n = min(left, self.files[i][1] - within)
+            yield i, within, n
+            left -= n
+            pos = (pos + n) % self.size
+
+
+class ObjectMap:
+    """Each distinct key, in order of first appearance, gets the next file
+    of a permutation of the job's non-empty files (their indices in path
+    order, shuffled with random.Random(seed).shuffle);
+    after F distinct keys the permutation starts over (keys share files)."""
+
+    def __init__(self, files, seed):
+        self.perm = [i for i, (_, size) in enumerate(files) if size > 0]
+        if not self.perm:
+            raise ToolError("the job's regular files are all empty: nothing to map objects onto")
+        random.Random(seed).shuffle(self.perm)
+        self.assigned = {}
+
+    def file_of(self, key):
+        i = self.assigned.get(key)
+        if i is None:
+            i = self.perm[len(self.assigned) % len(self.perm)]
+            self.assigned[key] = i
+        return i
+
+
+def import_trace(requests, files, job, mapping, seed=1, writes="skip", out=None, end=b"\n"):
+    """Map `requests` onto `files` ((path bytes, size), in path order) and
+    write the records to the binary file `out`.  Returns the counts."""
+    if not files:
+        raise ToolError("job %s has no regular file a trace can name" % job)
+    counts = {"requests_in": 0, "reads": 0, "writes": 0, "writes_skipped": 0, "empty": 0,
+              "records_out": 0, "bytes_out": 0, "distinct_keys": 0}
+    vmap = VolumeMap(files) if mapping == "volume" else None
+    omap = ObjectMap(files, seed) if mapping == "object" else None
+    prefix = b"%d\t" % job
+    buf = []
+    for r in requests:
+        counts["requests_in"] += 1
+        if r.op == "w":
+            counts["writes"] += 1
+            if writes != "as-reads":
+                counts["writes_skipped"] += 1
+                continue
+        else:
+            counts["reads"] += 1
+        if r.length == 0:
+            counts["empty"] += 1
+            continue
+        if vmap is not None:
+            if r.offset is None:
+                raise UsageError("--map volume needs a block trace (msr or fiu); "
+                                 "object traces take --map object")
+            for i, off, n in vmap.pieces(r.offset, r.length):
+                buf.append(b"%s%s\t%d\t%d%s" % (prefix, files[i][0], off, n, end))
+                counts["records_out"] += 1
+                counts["bytes_out"] += n
+        else:
+            i = omap.file_of(r.key)
+            buf.append(prefix + files[i][0] + end)
+            counts["records_out"] += 1
+            counts["bytes_out"] += files[i][1]
+        if len(buf) >= 4096:
+            out.write(b"".join(buf))
+            buf = []
+    out.write(b"".join(buf))
+    if omap is not None:
+        counts["distinct_keys"] = len(omap.assigned)
+    return counts
+
+
+def header(source, fmt, mapping, seed, writes, job, files, counts, csv_spec=None, block_size=None,
+           end="\n"):
+    """'#' comment records (docs/FORMAT.md) saying how the trace was made."""
+    total = sum(s for _, s in files)
+    lines = ["# destor read-file trace written by scripts/import-trace: one request per %s, "
+             "JOB<TAB>PATH%s" % ("line" if end == "\n" else "NUL-terminated record",
+                                  "<TAB>OFFSET<TAB>LENGTH (a byte range)" if mapping == "volume" else
+                                  " (the whole file)"),
+             "# source: %s" % source,
+             "# format: %s%s" % (fmt, " (%s)" % csv_spec if csv_spec else ""),
+             "# mapping: %s" % (
+                 "volume: job %s's %d regular files end to end in path order, %d bytes (%s); "
+                 "offsets past the end wrap" % (job, len(files), total, format_bytes(total))
+                 if mapping == "volume" else
+                 "object: each distinct %s becomes one of job %s's %d regular files, by a "
+                 "permutation seeded with the seed below; whole-file reads"
+                 % ("block of %d bytes" % block_size if fmt in BLOCK_FORMATS else "object id",
+                    job, len(files))),
+             "# seed: %d" % seed,
+             "# writes: %s" % ("replayed as reads" if writes == "as-reads" else "skipped"),
+             "# requests in: %d (%d reads, %d writes)" % (counts["requests_in"], counts["reads"],
+                                                          counts["writes"]),
+             "# requests skipped: %d writes, %d of zero length" % (counts["writes_skipped"],
+                                                                   counts["empty"]),
+             "# records out: %d, %d bytes" % (counts["records_out"], counts["bytes_out"])]
+    if mapping == "object":
+        lines.append("# distinct ids: %d" % counts["distinct_keys"])
+    return (end.join(lines) + end).encode("utf-8")
