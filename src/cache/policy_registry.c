@@ -14,6 +14,7 @@ static const struct {
     { "lfu", &cache_policy_lfu },
     { "lfu-incache", &cache_policy_lfu_incache },
     { "plc", &cache_policy_plc },
+    { "clock", &cache_policy_clock },
 };
 
 #define N_POLICIES (sizeof registry / sizeof registry[0])

@@ -1,0 +1,59 @@
+"""reference_models.py: plain Python models of the field's cache policies,
+written from their papers and /work/shared/POLICIES.md with the choices
+documented in docs/CACHE.md (not from the C in src/cache/). Each model is a
+class with access(x) returning the decision at that access, in the format of
+tests/policy_ref/policy_decisions: "h" hit, "r" refused, "a" admitted into a
+free slot, "e ID" admitted in place of container ID.
+
+The models keep containers by id in ordered dicts (oldest first), never by
+slot, and use no shared code with the C, so a slip in one is unlikely to be
+repeated in the other."""
+
+from collections import OrderedDict
+
+MASK64 = (1 << 64) - 1
+
+
+def _oldest(od):
+    return next(iter(od))
+
+
+def _admitted(victim):
+    return "a" if victim is None else "e %d" % victim
+
+
+class Clock:
+    """Second chance: a ring of frames with one reference bit each; the hand
+    clears set bits and takes the first clear frame, the newcomer sits in that
+    frame with a clear bit and the hand steps past it."""
+
+    def __init__(self, capacity):
+        self.cap = capacity
+        self.frames = []      # container ids in ring order
+        self.ref = {}         # id -> bit
+        self.hand = 0
+
+    def access(self, x):
+        if x in self.ref:
+            self.ref[x] = 1
+            return "h"
+        if len(self.frames) < self.cap:
+            # before the ring is full, frames are added just behind the hand
+            self.frames.insert(self.hand, x)
+            self.hand = (self.hand + 1) % len(self.frames)
+            self.ref[x] = 0
+            return "a"
+        while self.ref[self.frames[self.hand]]:
+            self.ref[self.frames[self.hand]] = 0
+            self.hand = (self.hand + 1) % self.cap
+        victim = self.frames[self.hand]
+        del self.ref[victim]
+        self.frames[self.hand] = x
+        self.ref[x] = 0
+        self.hand = (self.hand + 1) % self.cap
+        return _admitted(victim)
+
+
+MODELS = {
+    "clock": Clock,
+}
