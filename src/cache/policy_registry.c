@@ -15,6 +15,7 @@ static const struct {
     { "lfu-incache", &cache_policy_lfu_incache },
     { "plc", &cache_policy_plc },
     { "clock", &cache_policy_clock },
+    { "sieve", &cache_policy_sieve },
 };
 
 #define N_POLICIES (sizeof registry / sizeof registry[0])

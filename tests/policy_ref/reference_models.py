@@ -54,6 +54,37 @@ class Clock:
         return _admitted(victim)
 
 
+class Sieve:
+    """SIEVE (NSDI 2024): a list from the newest (head) to the oldest (tail);
+    hits set visited; the hand moves from the tail towards the head, clearing
+    visited, evicts the first unvisited object and keeps its place."""
+
+    def __init__(self, capacity):
+        self.cap = capacity
+        self.items = []       # index 0 = oldest (the paper's tail)
+        self.visited = {}
+        self.hand = None      # id under the hand, or None (start at the tail)
+
+    def access(self, x):
+        if x in self.visited:
+            self.visited[x] = True
+            return "h"
+        victim = None
+        if len(self.items) == self.cap:
+            i = self.items.index(self.hand) if self.hand is not None else 0
+            while self.visited[self.items[i]]:
+                self.visited[self.items[i]] = False
+                i = i + 1 if i + 1 < len(self.items) else 0
+            victim = self.items[i]
+            self.hand = self.items[i + 1] if i + 1 < len(self.items) else None
+            del self.items[i]
+            del self.visited[victim]
+        self.items.append(x)
+        self.visited[x] = False
+        return _admitted(victim)
+
+
 MODELS = {
     "clock": Clock,
+    "sieve": Sieve,
 }

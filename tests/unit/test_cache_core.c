@@ -217,7 +217,8 @@ static void expect_same_counts(const CacheCounters *a, const CacheCounters *b)
 static void test_real_equals_simulation(void)
 {
     const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
-                                    &cache_policy_lfu_incache, &cache_policy_plc, &cache_policy_clock };
+                                    &cache_policy_lfu_incache, &cache_policy_plc, &cache_policy_clock,
+                                    &cache_policy_sieve };
     for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
         Fixture f;
         fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);
@@ -259,7 +260,8 @@ static void test_real_equals_simulation(void)
 static void test_split_replay_equals_one_run(void)
 {
     const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
-                                    &cache_policy_lfu_incache, &cache_policy_plc, &cache_policy_clock };
+                                    &cache_policy_lfu_incache, &cache_policy_plc, &cache_policy_clock,
+                                    &cache_policy_sieve };
     for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
         Fixture f;
         fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);

@@ -70,10 +70,24 @@ static void test_clock_by_hand(void)
     BY_HAND(&cache_policy_clock, 3, seq, want);
 }
 
+static void test_sieve_by_hand(void)
+{
+    /* C = 3; the queue oldest first. 1 2 3: [1 2 3]. 1 hit: visited.
+     * 4: the hand starts at the oldest: clears 1, 2 unvisited -> e2, the
+     * hand stays at 3; [1 3 4]. 2: 3 unvisited -> e3, hand at 4; [1 4 2].
+     * 4 hit. 5: clears 4, 2 -> e2, the hand walks off the newest end;
+     * [1 4 5]. 6: from the oldest: 1 (cleared at the first walk) -> e1.
+     * (CLOCK evicts 2 at the last step: SIEVE keeps newcomers behind.) */
+    const uint32_t seq[] = { 1, 2, 3, 1, 4, 2, 4, 5, 6 };
+    const char *const want[] = { "a", "a", "a", "h", "e2", "e3", "h", "e2", "e1" };
+    BY_HAND(&cache_policy_sieve, 3, seq, want);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("field policies", NULL, NULL);
     CU_add_test(s, "clock by hand", test_clock_by_hand);
+    CU_add_test(s, "sieve by hand", test_sieve_by_hand);
 }
 
 UNIT_MAIN(add_suites)
