@@ -15,6 +15,7 @@ static const struct {
     { "lfu-incache", &cache_policy_lfu_incache },
     { "plc", &cache_policy_plc },
     { "clock", &cache_policy_clock },
+    { "2q", &cache_policy_2q },
     { "sieve", &cache_policy_sieve },
 };
 

@@ -84,7 +84,50 @@ class Sieve:
         return _admitted(victim)
 
 
+class TwoQ:
+    """Full 2Q (VLDB 1994) with Kin = 25% and Kout = 50% of C (rounded down)."""
+
+    def __init__(self, capacity, kin_share=0.25, kout_share=0.5):
+        self.cap = capacity
+        self.kin = int(kin_share * capacity)
+        self.kout = int(kout_share * capacity)
+        self.a1in = OrderedDict()
+        self.a1out = OrderedDict()
+        self.am = OrderedDict()
+
+    def _reclaim(self):
+        if len(self.a1in) + len(self.am) < self.cap:
+            return None
+        if len(self.a1in) > self.kin or not self.am:
+            y = _oldest(self.a1in)
+            del self.a1in[y]
+            if self.kout > 0:
+                self.a1out[y] = True
+                while len(self.a1out) > self.kout:
+                    self.a1out.popitem(last=False)
+            return y
+        y = _oldest(self.am)
+        del self.am[y]
+        return y
+
+    def access(self, x):
+        if x in self.am:
+            self.am.move_to_end(x)
+            return "h"
+        if x in self.a1in:
+            return "h"
+        if x in self.a1out:
+            del self.a1out[x]
+            victim = self._reclaim()
+            self.am[x] = True
+        else:
+            victim = self._reclaim()
+            self.a1in[x] = True
+        return _admitted(victim)
+
+
 MODELS = {
     "clock": Clock,
+    "2q": TwoQ,
     "sieve": Sieve,
 }

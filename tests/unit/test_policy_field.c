@@ -83,11 +83,29 @@ static void test_sieve_by_hand(void)
     BY_HAND(&cache_policy_sieve, 3, seq, want);
 }
 
+static void test_2q_by_hand(void)
+{
+    /* C = 4: Kin = 1, Kout = 2.
+     * 1 2 3 4 -> A1in [1 2 3 4]. 5: |A1in| 4 > 1 -> e1, A1out [1].
+     * 1: ghost hit, leaves A1out; A1in's oldest 2 goes (e2), A1out [2];
+     *    1 enters Am. 6: e3, A1out [2 3]. 1: hit in Am.
+     * 2: ghost hit; A1out [3]; e4, A1out [3 4]; Am [1 2]; A1in [5 6].
+     * 7: e5, A1out [3 4 5] -> drops 3 -> [4 5]. 3: forgotten, plain miss:
+     *    e6, A1out [5 6]; A1in [7 3]. 5: ghost hit; e7; Am [1 2 5]; A1in [3].
+     * 8: |A1in| 1 is not > Kin: Am's least recent goes -> e1.
+     * 3: hit in A1in (changes nothing). */
+    const uint32_t seq[] = { 1, 2, 3, 4, 5, 1, 6, 1, 2, 7, 3, 5, 8, 3 };
+    const char *const want[] = { "a", "a", "a", "a", "e1", "e2", "e3", "h", "e4", "e5", "e6",
+                                 "e7", "e1", "h" };
+    BY_HAND(&cache_policy_2q, 4, seq, want);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("field policies", NULL, NULL);
     CU_add_test(s, "clock by hand", test_clock_by_hand);
     CU_add_test(s, "sieve by hand", test_sieve_by_hand);
+    CU_add_test(s, "2q by hand", test_2q_by_hand);
 }
 
 UNIT_MAIN(add_suites)
