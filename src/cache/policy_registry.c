@@ -16,6 +16,7 @@ static const struct {
     { "plc", &cache_policy_plc },
     { "clock", &cache_policy_clock },
     { "2q", &cache_policy_2q },
+    { "arc", &cache_policy_arc },
     { "sieve", &cache_policy_sieve },
 };
 

@@ -126,8 +126,76 @@ class TwoQ:
         return _admitted(victim)
 
 
+class Arc:
+    """ARC (FAST 2003), Fig. 4, with an integer p and integer ratios."""
+
+    def __init__(self, capacity):
+        self.c = capacity
+        self.p = 0
+        self.t1, self.t2 = OrderedDict(), OrderedDict()   # LRU first
+        self.b1, self.b2 = OrderedDict(), OrderedDict()
+
+    def _full(self):
+        return len(self.t1) + len(self.t2) >= self.c
+
+    def _replace(self, x_in_b2):
+        t1 = len(self.t1)
+        if t1 >= 1 and (t1 > self.p or (x_in_b2 and t1 == self.p)):
+            y = _oldest(self.t1)
+            del self.t1[y]
+            self.b1[y] = True
+        else:
+            y = _oldest(self.t2)
+            del self.t2[y]
+            self.b2[y] = True
+        return y
+
+    def access(self, x):
+        if x in self.t1:
+            del self.t1[x]
+            self.t2[x] = True
+            return "h"
+        if x in self.t2:
+            self.t2.move_to_end(x)
+            return "h"
+        victim = None
+        if x in self.b1:
+            d = 1 if len(self.b1) >= len(self.b2) else len(self.b2) // len(self.b1)
+            self.p = min(self.p + d, self.c)
+            del self.b1[x]
+            if self._full():
+                victim = self._replace(False)
+            self.t2[x] = True
+        elif x in self.b2:
+            d = 1 if len(self.b2) >= len(self.b1) else len(self.b1) // len(self.b2)
+            self.p = max(self.p - d, 0)
+            del self.b2[x]
+            if self._full():
+                victim = self._replace(True)
+            self.t2[x] = True
+        else:
+            l1 = len(self.t1) + len(self.b1)
+            total = l1 + len(self.t2) + len(self.b2)
+            if l1 == self.c:
+                if len(self.t1) < self.c:
+                    self.b1.popitem(last=False)
+                    if self._full():
+                        victim = self._replace(False)
+                else:
+                    victim = _oldest(self.t1)
+                    del self.t1[victim]
+            elif total >= self.c:
+                if total == 2 * self.c:
+                    self.b2.popitem(last=False)
+                if self._full():
+                    victim = self._replace(False)
+            self.t1[x] = True
+        return _admitted(victim)
+
+
 MODELS = {
     "clock": Clock,
     "2q": TwoQ,
+    "arc": Arc,
     "sieve": Sieve,
 }

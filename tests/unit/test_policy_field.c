@@ -100,12 +100,32 @@ static void test_2q_by_hand(void)
     BY_HAND(&cache_policy_2q, 4, seq, want);
 }
 
+static void test_arc_by_hand(void)
+{
+    /* C = 2, p = 0. Lists least recent first.
+     * 1 2: T1 [1 2]. 1 hit: T2 [1], T1 [2].
+     * 3: |T1|+|B1| = 1 < 2, total 2 >= 2: REPLACE, |T1| 1 > p 0 -> e2,
+     *    B1 [2]; T1 [3].
+     * 2: B1 hit: p = 1; REPLACE: |T1| 1 not > 1 -> T2's 1 goes (e1),
+     *    B2 [1]; T2 [2].
+     * 4: total 3: REPLACE: T2's 2 goes (e2), B2 [1 2]; T1 [3 4].
+     * 1: B2 hit: p = 0; B2 [2]; REPLACE: T1's 3 goes (e3), B1 [3]; T2 [1].
+     * 3: B1 hit (|B1| 1 >= |B2| 1: +1): p = 1; REPLACE: T2's 1 (e1),
+     *    B2 [2 1]; T2 [3], T1 [4].
+     * 5: total 4 = 2C: B2 drops 2; REPLACE: T2's 3 (e3), B2 [1 3]; T1 [4 5].
+     * 6: |T1|+|B1| = 2 = C and |T1| = C: T1's 4 goes with no ghost (e4). */
+    const uint32_t seq[] = { 1, 2, 1, 3, 2, 4, 1, 3, 5, 6 };
+    const char *const want[] = { "a", "a", "h", "e2", "e1", "e2", "e3", "e1", "e3", "e4" };
+    BY_HAND(&cache_policy_arc, 2, seq, want);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("field policies", NULL, NULL);
     CU_add_test(s, "clock by hand", test_clock_by_hand);
     CU_add_test(s, "sieve by hand", test_sieve_by_hand);
     CU_add_test(s, "2q by hand", test_2q_by_hand);
+    CU_add_test(s, "arc by hand", test_arc_by_hand);
 }
 
 UNIT_MAIN(add_suites)
