@@ -112,6 +112,7 @@ extern const CachePolicyOps cache_policy_plc;
 extern const CachePolicyOps cache_policy_clock;
 extern const CachePolicyOps cache_policy_2q;
 extern const CachePolicyOps cache_policy_arc;
+extern const CachePolicyOps cache_policy_larc;
 extern const CachePolicyOps cache_policy_sieve;
 
 /* policy_registry.c: name -> ops. Returns FALSE for an unknown name. For

@@ -17,6 +17,7 @@ static const struct {
     { "clock", &cache_policy_clock },
     { "2q", &cache_policy_2q },
     { "arc", &cache_policy_arc },
+    { "larc", &cache_policy_larc },
     { "sieve", &cache_policy_sieve },
 };
 

@@ -193,9 +193,41 @@ class Arc:
         return _admitted(victim)
 
 
+class Larc:
+    """LARC (MSST 2013 / TOS 2016): admit on a miss found in the ghost list
+    Qr; Qr's size Cr adapts in [0.1C, 0.9C]; Qr keeps max(1, floor(Cr)) ids,
+    trimmed when one is added."""
+
+    def __init__(self, capacity):
+        self.c = float(capacity)
+        self.cap = capacity
+        self.cr = 0.1 * self.c
+        self.q = OrderedDict()    # LRU first
+        self.qr = OrderedDict()
+
+    def access(self, x):
+        if x in self.q:
+            self.cr = max(0.1 * self.c, self.cr - self.c / (self.c - self.cr))
+            self.q.move_to_end(x)
+            return "h"
+        self.cr = min(0.9 * self.c, self.cr + self.c / self.cr)
+        if x not in self.qr:
+            self.qr[x] = True
+            while len(self.qr) > max(1, int(self.cr)):
+                self.qr.popitem(last=False)
+            return "r"
+        del self.qr[x]
+        victim = None
+        if len(self.q) == self.cap:
+            victim, _ = self.q.popitem(last=False)
+        self.q[x] = True
+        return _admitted(victim)
+
+
 MODELS = {
     "clock": Clock,
     "2q": TwoQ,
     "arc": Arc,
+    "larc": Larc,
     "sieve": Sieve,
 }

@@ -119,6 +119,19 @@ static void test_arc_by_hand(void)
     BY_HAND(&cache_policy_arc, 2, seq, want);
 }
 
+static void test_larc_by_hand(void)
+{
+    /* C = 2: Cr in [0.2, 1.8], so Qr keeps max(1, floor(Cr)) = 1 id.
+     * 1: refused, Qr [1]. 2: refused, Qr [2] (1 pushed out).
+     * 1: forgotten, refused again, Qr [1]. 1: in Qr -> admitted.
+     * 1 hit. 2: refused, Qr [2]. 2: admitted (free slot).
+     * 3: refused. 3: admitted over Q's least recent, 1 (e1).
+     * 2 hit. 4: refused. 4: admitted over 3 (e3). */
+    const uint32_t seq[] = { 1, 2, 1, 1, 1, 2, 2, 3, 3, 2, 4, 4 };
+    const char *const want[] = { "r", "r", "r", "a", "h", "r", "a", "r", "e1", "h", "r", "e3" };
+    BY_HAND(&cache_policy_larc, 2, seq, want);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("field policies", NULL, NULL);
@@ -126,6 +139,7 @@ static void add_suites(void)
     CU_add_test(s, "sieve by hand", test_sieve_by_hand);
     CU_add_test(s, "2q by hand", test_2q_by_hand);
     CU_add_test(s, "arc by hand", test_arc_by_hand);
+    CU_add_test(s, "larc by hand", test_larc_by_hand);
 }
 
 UNIT_MAIN(add_suites)
