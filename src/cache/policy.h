@@ -113,6 +113,7 @@ extern const CachePolicyOps cache_policy_clock;
 extern const CachePolicyOps cache_policy_2q;
 extern const CachePolicyOps cache_policy_arc;
 extern const CachePolicyOps cache_policy_larc;
+extern const CachePolicyOps cache_policy_s3fifo;
 extern const CachePolicyOps cache_policy_sieve;
 
 /* policy_registry.c: name -> ops. Returns FALSE for an unknown name. For

@@ -18,6 +18,7 @@ static const struct {
     { "2q", &cache_policy_2q },
     { "arc", &cache_policy_arc },
     { "larc", &cache_policy_larc },
+    { "s3fifo", &cache_policy_s3fifo },
     { "sieve", &cache_policy_sieve },
 };
 

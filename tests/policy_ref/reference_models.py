@@ -224,10 +224,59 @@ class Larc:
         return _admitted(victim)
 
 
+class S3Fifo:
+    """S3-FIFO (SOSP 2023): S (floor(10% of C)), M (the rest), ghost G (as
+    many ids as M holds); 2-bit frequency; one victim per miss."""
+
+    def __init__(self, capacity, small_ratio=0.10):
+        self.cap = capacity
+        self.s_size = int(small_ratio * capacity)
+        self.g_size = capacity - self.s_size
+        self.s, self.m, self.g = OrderedDict(), OrderedDict(), OrderedDict()
+        self.freq = {}
+
+    def _evict(self):
+        while True:
+            if self.s and (len(self.s) >= self.s_size or not self.m):
+                t = _oldest(self.s)
+                del self.s[t]
+                if self.freq[t] >= 1:
+                    self.freq[t] = 0
+                    self.m[t] = True
+                    continue
+                del self.freq[t]
+                if self.g_size > 0:
+                    self.g[t] = True
+                    if len(self.g) > self.g_size:
+                        self.g.popitem(last=False)
+                return t
+            t = _oldest(self.m)
+            del self.m[t]
+            if self.freq[t] > 0:
+                self.freq[t] -= 1
+                self.m[t] = True
+                continue
+            del self.freq[t]
+            return t
+
+    def access(self, x):
+        if x in self.freq:
+            self.freq[x] = min(3, self.freq[x] + 1)
+            return "h"
+        to_main = x in self.g
+        if to_main:
+            del self.g[x]
+        victim = self._evict() if len(self.freq) == self.cap else None
+        (self.m if to_main else self.s)[x] = True
+        self.freq[x] = 0
+        return _admitted(victim)
+
+
 MODELS = {
     "clock": Clock,
     "2q": TwoQ,
     "arc": Arc,
     "larc": Larc,
+    "s3fifo": S3Fifo,
     "sieve": Sieve,
 }

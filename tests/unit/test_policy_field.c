@@ -132,6 +132,24 @@ static void test_larc_by_hand(void)
     BY_HAND(&cache_policy_larc, 2, seq, want);
 }
 
+static void test_s3fifo_by_hand(void)
+{
+    /* C = 2: S's share floor(0.2) = 0 (S gives the victim whenever it holds
+     * anything), G holds 2 ids. Queues oldest first, frequency after ':'.
+     * 1 2: S [1 2]. 1 hit: 1:1.
+     * 3: S's 1 was hit: to M with 0; S's 2 was not: e2, G [2]. S [3].
+     * 2: in G -> leaves it; S's 3: e3, G [3]; 2 enters M: M [1 2].
+     * 1 2 2 hits: 1:1, 2:2.
+     * 4: S is empty: M's 1:1 -> 0, reinserted; 2:2 -> 1, reinserted; 1:0
+     *    is evicted (e1; M's victims leave no ghost). M [2:1], S [4].
+     * 1: plain miss: S's 4 -> e4, G [3 4]. S [1].
+     * 3: in G -> leaves it; S's 1 -> e1, G [4 1]; M [2 3].
+     * 5: S empty: 2:1 -> 0 reinserted; 3:0 -> e3. */
+    const uint32_t seq[] = { 1, 2, 1, 3, 2, 1, 2, 2, 4, 1, 3, 5 };
+    const char *const want[] = { "a", "a", "h", "e2", "e3", "h", "h", "h", "e1", "e4", "e1", "e3" };
+    BY_HAND(&cache_policy_s3fifo, 2, seq, want);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("field policies", NULL, NULL);
@@ -140,6 +158,7 @@ static void add_suites(void)
     CU_add_test(s, "2q by hand", test_2q_by_hand);
     CU_add_test(s, "arc by hand", test_arc_by_hand);
     CU_add_test(s, "larc by hand", test_larc_by_hand);
+    CU_add_test(s, "s3fifo by hand", test_s3fifo_by_hand);
 }
 
 UNIT_MAIN(add_suites)
