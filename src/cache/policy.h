@@ -115,6 +115,7 @@ extern const CachePolicyOps cache_policy_arc;
 extern const CachePolicyOps cache_policy_larc;
 extern const CachePolicyOps cache_policy_s3fifo;
 extern const CachePolicyOps cache_policy_sieve;
+extern const CachePolicyOps cache_policy_tinylfu;
 
 /* policy_registry.c: name -> ops. Returns FALSE for an unknown name. For
  * "none" (no cache) returns TRUE with *ops = NULL. */

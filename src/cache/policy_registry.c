@@ -20,6 +20,7 @@ static const struct {
     { "larc", &cache_policy_larc },
     { "s3fifo", &cache_policy_s3fifo },
     { "sieve", &cache_policy_sieve },
+    { "tinylfu", &cache_policy_tinylfu },
 };
 
 #define N_POLICIES (sizeof registry / sizeof registry[0])

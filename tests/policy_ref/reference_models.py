@@ -272,6 +272,98 @@ class S3Fifo:
         return _admitted(victim)
 
 
+class Sketch:
+    """TinyLFU's count-min sketch as docs/CACHE.md defines it: 4 rows of
+    4-bit counters, conservative increment, halved every `sample` adds."""
+
+    def __init__(self, capacity, sample):
+        self.width = 16
+        while self.width < capacity:
+            self.width *= 2
+        self.rows = [[0] * self.width for _ in range(4)]
+        self.sample = max(1, sample)
+        self.adds = 0
+
+    @staticmethod
+    def _mix(z):
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def _cols(self, x):
+        return [self._mix((x + (r + 1) * 0x9E3779B97F4A7C15) & MASK64) % self.width
+                for r in range(4)]
+
+    def estimate(self, x):
+        return min(row[c] for row, c in zip(self.rows, self._cols(x)))
+
+    def add(self, x):
+        cols = self._cols(x)
+        low = min(row[c] for row, c in zip(self.rows, cols))
+        if low < 15:
+            for row, c in zip(self.rows, cols):
+                if row[c] == low:
+                    row[c] += 1
+        self.adds += 1
+        if self.adds >= self.sample:
+            self.rows = [[v // 2 for v in row] for row in self.rows]
+            self.adds //= 2
+
+
+class _Slru:
+    """Segmented LRU: probation and protected (floor(80%) of the size)."""
+
+    def __init__(self, size):
+        self.prot_max = int(0.8 * size)
+        self.probation, self.protected = OrderedDict(), OrderedDict()
+
+    def __contains__(self, x):
+        return x in self.probation or x in self.protected
+
+    def __len__(self):
+        return len(self.probation) + len(self.protected)
+
+    def hit(self, x):
+        if x in self.probation:
+            del self.probation[x]
+        self.protected.pop(x, None)
+        self.protected[x] = True
+        if len(self.protected) > self.prot_max:
+            y, _ = self.protected.popitem(last=False)
+            self.probation[y] = True
+
+    def victim(self):
+        return _oldest(self.probation) if self.probation else _oldest(self.protected)
+
+    def remove(self, x):
+        self.probation.pop(x, None)
+        self.protected.pop(x, None)
+
+
+class TinyLfu:
+    """TinyLFU admission in front of an SLRU of C; refuse unless the
+    newcomer's estimate exceeds the victim's."""
+
+    def __init__(self, capacity, sample_factor=10):
+        self.cap = capacity
+        self.sketch = Sketch(capacity, sample_factor * capacity)
+        self.main = _Slru(capacity)
+
+    def access(self, x):
+        self.sketch.add(x)
+        if x in self.main:
+            self.main.hit(x)
+            return "h"
+        victim = None
+        if len(self.main) == self.cap:
+            victim = self.main.victim()
+            if self.sketch.estimate(x) <= self.sketch.estimate(victim):
+                return "r"
+            self.main.remove(victim)
+        self.main.probation[x] = True
+        return _admitted(victim)
+
+
 MODELS = {
     "clock": Clock,
     "2q": TwoQ,
@@ -279,4 +371,5 @@ MODELS = {
     "larc": Larc,
     "s3fifo": S3Fifo,
     "sieve": Sieve,
+    "tinylfu": TinyLfu,
 }

@@ -17,7 +17,7 @@ static void test_registry(void)
     CU_ASSERT_TRUE(cache_policy_lookup("none", &ops));
     CU_ASSERT_PTR_NULL(ops);
     const char *names[] = { "fifo", "lru", "lfu", "lfu-incache", "plc", "clock", "2q",
-                            "arc", "larc", "s3fifo", "sieve" };
+                            "arc", "larc", "s3fifo", "sieve", "tinylfu" };
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         CU_ASSERT_TRUE(cache_policy_lookup(names[i], &ops));
         CU_ASSERT_PTR_NOT_NULL_FATAL(ops);
@@ -536,7 +536,7 @@ static void prop_observer(const CacheEvent *ev, void *user)
 /* Admission policies besides PLC: they refuse some misses (refused_other). */
 static gboolean refuses_misses(const CachePolicyOps *ops)
 {
-    const char *const admission[] = { "larc", NULL };
+    const char *const admission[] = { "larc", "tinylfu", NULL };
     for (size_t i = 0; admission[i] != NULL; i++)
         if (strcmp(ops->name, admission[i]) == 0)
             return TRUE;
@@ -587,7 +587,8 @@ static void test_properties_random(void)
         refs[i] = (uint32_t)(test_rand(&st) % 8);
     const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu, &cache_policy_lfu_incache,
                                     &cache_policy_plc, &cache_policy_clock, &cache_policy_2q, &cache_policy_arc,
-                                    &cache_policy_larc, &cache_policy_s3fifo, &cache_policy_sieve };
+                                    &cache_policy_larc, &cache_policy_s3fifo, &cache_policy_sieve,
+                                    &cache_policy_tinylfu };
     for (uint64_t seed = 1; seed <= 3; seed++) {
         uint32_t *trace = test_trace(seed, N_CONTAINERS, TRACE_LEN);
         for (size_t ci = 0; ci < G_N_ELEMENTS(capacities); ci++) {

@@ -4,6 +4,7 @@
  * slot, the victim, refusal), run by the cache core in simulation mode; and
  * TinyLFU's frequency sketch on its own. The long random and Zipf sequences
  * against independent reference models are in tests/policy_ref/. */
+#include "cache/frequency_sketch.h"
 #include "cache/policy.h"
 #include "test_cache_util.h"
 #include "unit.h"
@@ -150,6 +151,54 @@ static void test_s3fifo_by_hand(void)
     BY_HAND(&cache_policy_s3fifo, 2, seq, want);
 }
 
+static void test_tinylfu_by_hand(void)
+{
+    /* C = 2 (protected holds floor(1.6) = 1), W = 20 accesses: no aging
+     * here; estimates are the access counts so far (ids 1-5 share no
+     * counter in all four rows; test_sketch_counts checks the sketch).
+     * 1 2: probation [1 2]. 3 (1) vs victim 1 (1): not greater, refused.
+     * 3 (2) > 1 (1): e1; probation [2 3]. 2 hit: to protected.
+     * 4 (1) vs 3 (2): refused; 4 (2) vs 2: refused; 4 (3) > 2: e3.
+     * 5 (1) vs 4 (3): refused. */
+    const uint32_t seq[] = { 1, 2, 3, 3, 2, 4, 4, 4, 5 };
+    const char *const want[] = { "a", "a", "r", "e1", "h", "r", "r", "e3", "r" };
+    BY_HAND(&cache_policy_tinylfu, 2, seq, want);
+}
+
+static void test_sketch_counts(void)
+{
+    FrequencySketch k;
+    sketch_init(&k, 2, 1000);
+    CU_ASSERT_EQUAL(k.width, 16);
+    for (ContainerId id = 1; id <= 5; id++)
+        for (ContainerId j = 0; j < id; j++)
+            sketch_add(&k, id);
+    for (ContainerId id = 1; id <= 5; id++)
+        CU_ASSERT_EQUAL(sketch_estimate(&k, id), id); /* no four-row collision among 1-5 */
+    for (int i = 0; i < 40; i++)
+        sketch_add(&k, 9);
+    CU_ASSERT_EQUAL(sketch_estimate(&k, 9), SKETCH_COUNTER_MAX); /* 4 bits saturate */
+    sketch_free(&k);
+}
+
+static void test_sketch_halves(void)
+{
+    FrequencySketch k;
+    sketch_init(&k, 1, 10); /* W = 10 */
+    for (int i = 0; i < 9; i++)
+        sketch_add(&k, 7);
+    CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 9);
+    sketch_add(&k, 7); /* the 10th access reaches W: 10 -> 5 */
+    CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 5);
+    CU_ASSERT_EQUAL(k.accesses, 5);
+    for (int i = 0; i < 4; i++)
+        sketch_add(&k, 7);
+    CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 9);
+    sketch_add(&k, 7); /* 5 + 5 accesses: halved again */
+    CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 5);
+    sketch_free(&k);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("field policies", NULL, NULL);
@@ -159,6 +208,9 @@ static void add_suites(void)
     CU_add_test(s, "arc by hand", test_arc_by_hand);
     CU_add_test(s, "larc by hand", test_larc_by_hand);
     CU_add_test(s, "s3fifo by hand", test_s3fifo_by_hand);
+    CU_add_test(s, "tinylfu by hand", test_tinylfu_by_hand);
+    CU_add_test(s, "sketch counts", test_sketch_counts);
+    CU_add_test(s, "sketch halves every W accesses", test_sketch_halves);
 }
 
 UNIT_MAIN(add_suites)
