@@ -116,6 +116,7 @@ extern const CachePolicyOps cache_policy_larc;
 extern const CachePolicyOps cache_policy_s3fifo;
 extern const CachePolicyOps cache_policy_sieve;
 extern const CachePolicyOps cache_policy_tinylfu;
+extern const CachePolicyOps cache_policy_wtinylfu;
 
 /* policy_registry.c: name -> ops. Returns FALSE for an unknown name. For
  * "none" (no cache) returns TRUE with *ops = NULL. */

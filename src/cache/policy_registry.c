@@ -21,6 +21,7 @@ static const struct {
     { "s3fifo", &cache_policy_s3fifo },
     { "sieve", &cache_policy_sieve },
     { "tinylfu", &cache_policy_tinylfu },
+    { "wtinylfu", &cache_policy_wtinylfu },
 };
 
 #define N_POLICIES (sizeof registry / sizeof registry[0])

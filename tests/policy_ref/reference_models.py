@@ -364,6 +364,46 @@ class TinyLfu:
         return _admitted(victim)
 
 
+class WTinyLfu:
+    """W-TinyLFU: an LRU window of max(1, floor(1% of C)) before a
+    TinyLFU-guarded SLRU of the rest."""
+
+    def __init__(self, capacity, window_ratio=0.01, sample_factor=10):
+        self.cap = capacity
+        self.win_max = max(1, int(window_ratio * capacity))
+        self.main_max = max(0, capacity - self.win_max)
+        self.sketch = Sketch(capacity, sample_factor * capacity)
+        self.window = OrderedDict()
+        self.main = _Slru(self.main_max)
+
+    def access(self, x):
+        self.sketch.add(x)
+        if x in self.window:
+            self.window.move_to_end(x)
+            return "h"
+        if x in self.main:
+            self.main.hit(x)
+            return "h"
+        victim = None
+        if len(self.window) + len(self.main) == self.cap:
+            cand = _oldest(self.window)
+            del self.window[cand]
+            victim = cand
+            if len(self.main) > 0:
+                mv = self.main.victim()
+                if self.sketch.estimate(cand) > self.sketch.estimate(mv):
+                    self.main.remove(mv)
+                    self.main.probation[cand] = True
+                    victim = mv
+            self.window[x] = True
+        else:
+            self.window[x] = True
+            if len(self.window) > self.win_max:
+                y, _ = self.window.popitem(last=False)
+                self.main.probation[y] = True
+        return _admitted(victim)
+
+
 MODELS = {
     "clock": Clock,
     "2q": TwoQ,
@@ -372,4 +412,5 @@ MODELS = {
     "s3fifo": S3Fifo,
     "sieve": Sieve,
     "tinylfu": TinyLfu,
+    "wtinylfu": WTinyLfu,
 }

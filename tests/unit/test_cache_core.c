@@ -219,7 +219,8 @@ static void test_real_equals_simulation(void)
     const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
                                     &cache_policy_lfu_incache, &cache_policy_plc, &cache_policy_clock,
                                     &cache_policy_2q, &cache_policy_arc, &cache_policy_larc,
-                                    &cache_policy_s3fifo, &cache_policy_sieve, &cache_policy_tinylfu };
+                                    &cache_policy_s3fifo, &cache_policy_sieve, &cache_policy_tinylfu,
+                                    &cache_policy_wtinylfu };
     for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
         Fixture f;
         fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);

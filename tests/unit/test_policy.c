@@ -17,7 +17,7 @@ static void test_registry(void)
     CU_ASSERT_TRUE(cache_policy_lookup("none", &ops));
     CU_ASSERT_PTR_NULL(ops);
     const char *names[] = { "fifo", "lru", "lfu", "lfu-incache", "plc", "clock", "2q",
-                            "arc", "larc", "s3fifo", "sieve", "tinylfu" };
+                            "arc", "larc", "s3fifo", "sieve", "tinylfu", "wtinylfu" };
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         CU_ASSERT_TRUE(cache_policy_lookup(names[i], &ops));
         CU_ASSERT_PTR_NOT_NULL_FATAL(ops);
@@ -588,7 +588,7 @@ static void test_properties_random(void)
     const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu, &cache_policy_lfu_incache,
                                     &cache_policy_plc, &cache_policy_clock, &cache_policy_2q, &cache_policy_arc,
                                     &cache_policy_larc, &cache_policy_s3fifo, &cache_policy_sieve,
-                                    &cache_policy_tinylfu };
+                                    &cache_policy_tinylfu, &cache_policy_wtinylfu };
     for (uint64_t seed = 1; seed <= 3; seed++) {
         uint32_t *trace = test_trace(seed, N_CONTAINERS, TRACE_LEN);
         for (size_t ci = 0; ci < G_N_ELEMENTS(capacities); ci++) {

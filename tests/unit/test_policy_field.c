@@ -165,6 +165,22 @@ static void test_tinylfu_by_hand(void)
     BY_HAND(&cache_policy_tinylfu, 2, seq, want);
 }
 
+static void test_wtinylfu_by_hand(void)
+{
+    /* C = 3: window 1, main 2 (protected 1). Estimates = counts so far.
+     * 1: W [1]. 2: W [2], 1 to probation. 3: W [3], probation [1 2].
+     * 1 hit: to protected; probation [2].
+     * 4: candidate 3 (1) vs main victim 2 (1): not greater, the candidate
+     *    goes (e3); W [4]. 4 hit (2).
+     * 5: candidate 4 (2) > 2 (1): e2, 4 to probation; W [5].
+     * 6: candidate 5 (1) vs 4 (2): e5; W [6].
+     * 4 hit: probation -> protected, which then demotes 1 to probation.
+     * 7: candidate 6 (1) vs 1 (2): e6. */
+    const uint32_t seq[] = { 1, 2, 3, 1, 4, 4, 5, 6, 4, 7 };
+    const char *const want[] = { "a", "a", "a", "h", "e3", "h", "e2", "e5", "h", "e6" };
+    BY_HAND(&cache_policy_wtinylfu, 3, seq, want);
+}
+
 static void test_sketch_counts(void)
 {
     FrequencySketch k;
@@ -209,6 +225,7 @@ static void add_suites(void)
     CU_add_test(s, "larc by hand", test_larc_by_hand);
     CU_add_test(s, "s3fifo by hand", test_s3fifo_by_hand);
     CU_add_test(s, "tinylfu by hand", test_tinylfu_by_hand);
+    CU_add_test(s, "wtinylfu by hand", test_wtinylfu_by_hand);
     CU_add_test(s, "sketch counts", test_sketch_counts);
     CU_add_test(s, "sketch halves every W accesses", test_sketch_halves);
 }
