@@ -8,9 +8,11 @@
 #include "restore/read_file.h"
 #include "restore/restore.h"
 #include "stat.h"
+#include "trace/trace_compile.h"
 #include "util/error.h"
 #include "verify.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,12 +27,18 @@ static const char usage_text[] =
     "commands:\n"
     "  backup PATH                 ingest a file or directory tree as a new job\n"
     "  restore JOB TARGET          recreate job JOB's tree under TARGET\n"
-    "  read-file JOB PATH [-o OUT] [--verify]\n"
-    "                              write one stored file to stdout or OUT\n"
+    "  read-file JOB PATH [-o OUT] [--verify | --offset N --length N]\n"
+    "                              write one stored file, or N bytes of it from offset N\n"
+    "                              (cut at its end), to stdout or OUT\n"
     "  read-file --trace FILE [--null] [--verify] [--json] [--simulate]\n"
-    "                              serve every 'JOB<TAB>PATH' line of FILE, print a summary;\n"
+    "                              serve every 'JOB<TAB>PATH[<TAB>OFFSET<TAB>LENGTH]' line of\n"
+    "                              FILE, print a summary;\n"
     "                              --null: records end with NUL (paths with newlines);\n"
     "                              --simulate runs the SSD cache on container ids only\n"
+    "                              FILE may be a compiled trace (detected by its magic)\n"
+    "  trace compile TRACE -o FILE [--null]\n"
+    "                              resolve TRACE once into its container-access sequence\n"
+    "                              (replayed by read-file --trace FILE without path lookups)\n"
     "  stat [--json]               what the store holds, per job and in total\n"
     "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
     "  verify [JOB] [--deep] [--json]\n"
@@ -127,7 +135,24 @@ typedef struct {
     GPtrArray *positional;
     const char *output, *trace;
     gboolean verify, json, null_terminated, deep;
+    gboolean has_offset, has_length;
+    uint64_t offset, length;
 } SubArgs;
+
+/* A byte count for --offset/--length: decimal digits, no overflow. */
+static gboolean parse_count(const char *opt, const char *text, uint64_t *v, GError **err)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = g_ascii_strtoull(text, &end, 10);
+    if (!g_ascii_isdigit(text[0]) || *end != '\0' || errno != 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s '%s' is not a byte count (expected a number like 4096)",
+                    opt, text);
+        return FALSE;
+    }
+    *v = x;
+    return TRUE;
+}
 
 static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err)
 {
@@ -142,6 +167,13 @@ static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err
             if (i + 1 >= args->len)
                 return usage_error(err, "%s needs a value", a);
             *(a[1] == 'o' ? &sa->output : &sa->trace) = args->pdata[++i];
+        } else if (!strcmp(a, "--offset") || !strcmp(a, "--length")) {
+            if (i + 1 >= args->len)
+                return usage_error(err, "%s needs a value", a);
+            gboolean off = a[2] == 'o';
+            if (!parse_count(a, args->pdata[++i], off ? &sa->offset : &sa->length, err))
+                return FALSE;
+            *(off ? &sa->has_offset : &sa->has_length) = TRUE;
         } else if (!strcmp(a, "--verify")) {
             sa->verify = TRUE;
         } else if (!strcmp(a, "--json")) {
@@ -164,6 +196,20 @@ static gboolean want_args(const SubArgs *sa, guint n, const char *form, GError *
     if (sa->positional->len != n)
         return usage_error(err, "usage: destor %s", form);
     return TRUE;
+}
+
+/* destor trace compile TRACE -o FILE [--null] */
+static gboolean trace_command(GPtrArray *args, SubArgs *sa, const Config *cfg, GError **err)
+{
+    const char *verb = args->len > 1 ? args->pdata[1] : "";
+    if (!strcmp(verb, "compile")) {
+        if (!parse_sub(args, 2, sa, err) || !want_args(sa, 1, "trace compile TRACE -o FILE [--null]", err))
+            return FALSE;
+        if (sa->output == NULL)
+            return usage_error(err, "%s", "trace compile needs -o FILE (the compiled trace to write)");
+        return trace_compile_run(cfg, sa->positional->pdata[0], sa->null_terminated, sa->output, err);
+    }
+    return usage_error(err, "usage: destor trace compile TRACE -o FILE [--null]%s", "");
 }
 
 static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
@@ -191,17 +237,23 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
              restore_run(cfg, job, sa.positional->pdata[1], err);
     } else if (!strcmp(cmd, "read-file")) {
         ok = parse_sub(args, 1, &sa, err);
+        FileRange range = { sa.offset, sa.has_length ? sa.length : FILE_RANGE_TO_END };
         ReadFileOptions opt = { .verify = sa.verify, .json = sa.json, .output = sa.output,
-                                .null_terminated = sa.null_terminated };
-        if (ok && sa.trace != NULL)
+                                .null_terminated = sa.null_terminated,
+                                .range = sa.has_offset || sa.has_length ? &range : NULL };
+        if (ok && sa.trace != NULL && opt.range != NULL)
+            ok = usage_error(err, "%s", "--offset and --length apply to a single file (a trace gives ranges per line)");
+        else if (ok && sa.trace != NULL)
             ok = want_args(&sa, 0, "read-file --trace FILE [--null] [--verify] [--json]", err) &&
                  read_file_trace(cfg, sa.trace, &opt, err);
         else if (ok && sa.null_terminated)
             ok = usage_error(err, "%s", "--null applies to read-file --trace only");
         else if (ok)
-            ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify]", err) &&
+            ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify | --offset N --length N]", err) &&
                  job_id_parse(sa.positional->pdata[0], &job, err) &&
                  read_file_single(cfg, job, sa.positional->pdata[1], &opt, err);
+    } else if (!strcmp(cmd, "trace")) {
+        ok = trace_command(args, &sa, cfg, err);
     } else if (!strcmp(cmd, "list")) {
         ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "list JOB [--null]", err) &&
              job_id_parse(sa.positional->pdata[0], &job, err) && list_run(cfg, job, sa.null_terminated, err);

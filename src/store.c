@@ -1,5 +1,6 @@
 /* store.c: creating and opening the working directory. */
 #include "store.h"
+#include "recipe/job_catalog.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -64,10 +65,28 @@ static Store *store_new(const Config *cfg)
     return s;
 }
 
+/* A store is created pool first, store.meta last, so a store.meta without
+ * a pool means the pool was lost: damage, unless no job was ever committed
+ * (a store made by an older version, killed between the two), which the
+ * writer may simply create. */
 static gboolean open_pool(Store *s, gboolean writable, GError **err)
 {
     char *path = g_build_filename(s->dir, "containers.pool", NULL);
-    s->pool = container_pool_open(path, s->container_size, writable, err);
+    gboolean lost = !g_file_test(path, G_FILE_TEST_EXISTS);
+    if (lost && writable) {
+        GArray *ids = job_catalog_list(s->dir, err);
+        if (ids == NULL) {
+            g_free(path);
+            return FALSE;
+        }
+        lost = ids->len > 0;
+        g_array_unref(ids);
+    }
+    if (lost)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "%s is missing: the store's containers are lost (restore it from a copy)", path);
+    else
+        s->pool = container_pool_open(path, s->container_size, writable, err);
     g_free(path);
     return s->pool != NULL;
 }
@@ -110,8 +129,11 @@ Store *store_open_write(const Config *cfg, GError **err)
     char *meta = meta_path(s->dir);
     gboolean fresh = !g_file_test(meta, G_FILE_TEST_EXISTS);
     g_free(meta);
-    if (fresh && !meta_write(s->dir, cfg->container_size, cfg->fingerprint, err))
-        goto fail;
+    if (fresh) {
+        s->container_size = cfg->container_size;
+        if (!open_pool(s, TRUE, err) || !meta_write(s->dir, cfg->container_size, cfg->fingerprint, err))
+            goto fail;
+    }
     if (!meta_read(s, err))
         goto fail;
     if (s->container_size != cfg->container_size || s->fingerprint != cfg->fingerprint) {
@@ -122,7 +144,7 @@ Store *store_open_write(const Config *cfg, GError **err)
                     cfg->container_size, fingerprint_algorithm_name(cfg->fingerprint));
         goto fail;
     }
-    if (!open_pool(s, TRUE, err))
+    if (s->pool == NULL && !open_pool(s, TRUE, err))
         goto fail;
     return s;
 fail:
@@ -139,4 +161,30 @@ void store_close(Store *s)
         close(s->lock_fd);
     g_free(s->dir);
     g_free(s);
+}
+
+gboolean store_next_container(Store *s, ContainerId *next, GError **err)
+{
+    uint32_t slots;
+    GArray *ids = container_pool_count(s->pool, &slots, err) ? job_catalog_list(s->dir, err) : NULL;
+    if (ids == NULL)
+        return FALSE;
+    gboolean ok = TRUE;
+    if (ids->len > 0) {
+        uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1);
+        JobManifest m;
+        ok = job_manifest_load(s->dir, newest, &m, err);
+        if (ok && slots < m.containers_total) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                        "%s/containers.pool holds %u containers but job %u committed %u: the pool lost data; "
+                        "backup refused (it would reuse lost container ids); restore containers.pool from a "
+                        "copy, 'destor verify' lists what is unreadable",
+                        s->dir, slots, newest, m.containers_total);
+            ok = FALSE;
+        }
+        job_manifest_clear(&m);
+    }
+    g_array_unref(ids);
+    *next = slots;
+    return ok;
 }

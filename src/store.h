@@ -34,4 +34,11 @@ Store *store_open_read(const Config *cfg, GError **err);
 Store *store_open_write(const Config *cfg, GError **err);
 void store_close(Store *s);
 
+/* The id the next new container gets (writer only): one past the last slot
+ * of the pool, which is at least the newest committed job's container
+ * count; ids are never reused. A pool holding fewer containers than the
+ * newest manifest says were committed has lost data: an INTEGRITY error
+ * (writing would give the lost ids new contents). */
+gboolean store_next_container(Store *s, ContainerId *next, GError **err);
+
 #endif

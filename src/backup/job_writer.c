@@ -28,8 +28,8 @@ struct JobWriter {
 
 static gboolean open_index(JobWriter *w, GError **err)
 {
-    uint32_t count;
-    if (!container_pool_count(w->store->pool, &count, err))
+    ContainerId count;
+    if (!store_next_container(w->store, &count, err))
         return FALSE;
     w->next_container = count;
     char *dir = g_build_filename(w->store->dir, "index", NULL);

@@ -46,6 +46,31 @@ static gboolean open_db(FpIndex *idx, GError **err)
     return TRUE;
 }
 
+/* Berkeley DB creates a database as "__db.NAME" and renames it into place;
+ * a process killed in between leaves that file, and every later open with
+ * DB_CREATE then waits for its (dead) creator and fails. The caller holds
+ * the store's writer lock, so no live process owns such a file. */
+static gboolean remove_creation_leftovers(const char *dir, GError **err)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    if (d == NULL)
+        return TRUE;
+    gboolean ok = TRUE;
+    const char *name;
+    while (ok && (name = g_dir_read_name(d)) != NULL) {
+        if (!g_str_has_prefix(name, "__db."))
+            continue;
+        char *path = g_build_filename(dir, name, NULL);
+        if (unlink(path) != 0 && errno != ENOENT) {
+            destor_set_errno(err, errno, "remove %s left by an interrupted backup", path);
+            ok = FALSE;
+        }
+        g_free(path);
+    }
+    g_dir_close(d);
+    return ok;
+}
+
 static void encode_loc(uint8_t out[12], const ChunkLocation *loc)
 {
     le32_put(out, loc->container);
@@ -126,7 +151,8 @@ FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool,
     idx->fp_len = fp_len;
     idx->job_chunks = g_hash_table_new_full(fingerprint_hash, fingerprint_equal, NULL, g_free);
     gboolean dirty = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
-    gboolean ok = dirty ? rebuild(idx, pool, container_count, err) : open_db(idx, err);
+    gboolean ok = remove_creation_leftovers(dir, err) &&
+                  (dirty ? rebuild(idx, pool, container_count, err) : open_db(idx, err));
     if (!ok) {
         fp_index_close(idx);
         return NULL;

@@ -23,8 +23,10 @@ typedef struct {
 
 typedef struct FpIndex FpIndex;
 
-/* Open (creating) the index in `dir`. If it was left dirty, rebuild it from
- * the `container_count` containers of `pool` first. */
+/* Open (creating) the index in `dir`; the caller holds the store's writer
+ * lock. Removes what a killed process left of creating the DB; if the index
+ * was left dirty, rebuilds it from the `container_count` containers of
+ * `pool` first. */
 FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool,
                        uint32_t container_count, GError **err);
 void fp_index_close(FpIndex *idx);

@@ -33,6 +33,8 @@ typedef struct {
     uint64_t job_meta_size;
     uint32_t container_size;
     char *source_root; /* the PATH given to backup */
+    uint32_t checksum; /* the manifest file's CRC-32 trailer: identifies this
+                          job's commit (compiled traces are stamped with it) */
 } JobManifest;
 
 void job_manifest_clear(JobManifest *m);
@@ -56,6 +58,9 @@ gboolean job_catalog_create_job(const char *workdir, uint32_t *job_id, char **jo
 
 /* Reference counts (distinct files per container, summed over jobs). */
 gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, GError **err);
+/* Counts as of committed job `job_id` (a missing file is an INTEGRITY
+ * error: it is written before the manifest). */
+gboolean refcount_load_job(const char *workdir, uint32_t job_id, uint32_t **counts, uint32_t *n, GError **err);
 /* Counts as of the newest committed job; n = 0 when there is none. */
 gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t *n, GError **err);
 /* The checks and decoding of a refcount file's bytes; `path` names it in

@@ -68,6 +68,12 @@ expect_status 2 dst read-file --trace "$SCRATCH/trace0"
 grep -q 'trace0:1: a NUL byte inside a line' "$SCRATCH/err" || fail "NUL in a text trace must be named"
 expect_status 0 dst read-file --trace "$SCRATCH/trace0" --null
 expect_status 2 dst read-file 0 b.txt --null          # --null is for traces
+# A directory given as the trace is a usage error, not an empty trace.
+for null in "" --null; do
+    expect_status 2 dst read-file --trace "$SCRATCH" $null
+    [ "$(wc -l < "$SCRATCH/err")" -eq 1 ] && grep -q 'is a directory' "$SCRATCH/err" ||
+        fail "read-file --trace DIR must say in one line that it is a directory"
+done
 
 # An SSD cache directory that cannot be created is reported before any work.
 expect_status 2 dst -p"ssd-cache-policy lru" -p"ssd-cache-directory /proc/destor-no-such-cache" read-file 0 b.txt

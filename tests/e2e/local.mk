@@ -5,8 +5,14 @@ E2E_TESTS = \
 	tests/e2e/errors.sh \
 	tests/e2e/big_files.sh \
 	tests/e2e/kill_backup.sh \
+	tests/e2e/kill_commit_steps.sh \
 	tests/e2e/locking.sh \
+	tests/e2e/missing_files.sh \
+	tests/e2e/pool_loss.sh \
 	tests/e2e/ssd_cache.sh \
-	tests/e2e/verify.sh
+	tests/e2e/range_read.sh \
+	tests/e2e/compiled_trace.sh \
+	tests/e2e/verify.sh \
+	tests/e2e/verify_during_backup.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py

@@ -143,6 +143,10 @@ put("trace_line", "trace", read("trace"))
 put("trace_line", "one", b"0\ta.txt\n")
 put("trace_line", "crlf", b"12\tsub/deeper/blob.bin\r\n3\tname\twith tab\r\n")
 put("trace_line", "bad", b"0\tb.txt\nnot a line\n-1\tx\n4294967296\ty\n7\t\n")
+put("trace_line", "range", b"0\ta.txt\t0\t100\n1\tsub/deeper/blob.bin\t131000\t-\n0\tname\twith tab\t5\t7\n0\tx\t0\t-\n"
+    b"0\t\t1\t2\n0\tp\t18446744073709551615\t18446744073709551615\n0\tp\t18446744073709551616\t1\n"
+    b"0\tp\t-1\t2\n0\t5\t7\n")
+put("trace_line", "range-null", b"0\ta.txt\t0\t10\x000\tline\nbreak\t3\t-\x000\tx\x00")
 
 # cache.meta of each policy; 13 = CRC | deep open | harness container size.
 for policy in ("plc", "lru", "lfu", "fifo"):
