@@ -94,7 +94,9 @@ static inline unsigned sketch_estimate(const FrequencySketch *k, ContainerId id)
     return m;
 }
 
-static inline void sketch_add(FrequencySketch *k, ContainerId id)
+/* Record one access of id; returns id's estimate afterwards (the minimum
+ * after the increment, halved with every counter when W is reached). */
+static inline unsigned sketch_add(FrequencySketch *k, ContainerId id)
 {
     size_t idx[SKETCH_ROWS];
     unsigned m = SKETCH_COUNTER_MAX;
@@ -107,13 +109,16 @@ static inline void sketch_add(FrequencySketch *k, ContainerId id)
         for (unsigned r = 0; r < SKETCH_ROWS; r++)
             if (sketch_get(k, idx[r]) == m)
                 sketch_bump(k, idx[r]);
+        m++;
     }
     if (++k->accesses >= k->sample) {
         size_t n = (size_t)SKETCH_ROWS * k->width / 2;
         for (size_t i = 0; i < n; i++)
             k->nibbles[i] = (uint8_t)((k->nibbles[i] >> 1) & 0x77);
         k->accesses /= 2;
+        m /= 2;
     }
+    return m;
 }
 
 #endif

@@ -54,11 +54,11 @@ static void tinylfu_hit(void *st, CacheSlot slot)
 static CacheDecision tinylfu_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
 {
     TinyLfu *t = st;
-    sketch_add(&t->sketch, id);
+    unsigned estimate = sketch_add(&t->sketch, id);
     if (!full)
         return CACHE_ADMIT_FREE;
     CacheSlot v = slru_victim(&t->main, &t->q);
-    if (sketch_estimate(&t->sketch, id) <= sketch_estimate(&t->sketch, t->env->slot_id[v]))
+    if (estimate <= sketch_estimate(&t->sketch, t->env->slot_id[v]))
         return CACHE_REFUSE;
     *victim = v;
     return CACHE_ADMIT_REPLACE;

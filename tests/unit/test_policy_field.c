@@ -204,13 +204,13 @@ static void test_sketch_halves(void)
     for (int i = 0; i < 9; i++)
         sketch_add(&k, 7);
     CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 9);
-    sketch_add(&k, 7); /* the 10th access reaches W: 10 -> 5 */
+    CU_ASSERT_EQUAL(sketch_add(&k, 7), 5); /* the 10th access reaches W: 10 -> 5 */
     CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 5);
     CU_ASSERT_EQUAL(k.accesses, 5);
     for (int i = 0; i < 4; i++)
         sketch_add(&k, 7);
     CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 9);
-    sketch_add(&k, 7); /* 5 + 5 accesses: halved again */
+    CU_ASSERT_EQUAL(sketch_add(&k, 7), 5); /* 5 + 5 accesses: halved again */
     CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 5);
     sketch_free(&k);
 }
