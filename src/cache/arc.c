@@ -29,11 +29,12 @@
 #include "cache/slot_queues.h"
 
 enum { T1, T2 };
+enum { B1, B2 };
 
 typedef struct {
     const CachePolicyEnv *env;
     SlotQueues t;      /* T1 and T2, least recent at the heads */
-    GhostList b1, b2;
+    GhostList b;       /* B1 (list B1) and B2 (list B2), one index */
     uint32_t c, p;
     uint8_t pending;   /* list of the container being admitted */
 } Arc;
@@ -44,8 +45,7 @@ static void *arc_create(const CachePolicyEnv *env)
     a->env = env;
     a->c = env->capacity;
     slot_queues_init(&a->t, env->capacity);
-    ghost_list_init(&a->b1, env->capacity);
-    ghost_list_init(&a->b2, env->capacity);
+    ghost_list_init(&a->b, 2 * env->capacity);
     a->pending = T1;
     return a;
 }
@@ -54,8 +54,7 @@ static void arc_destroy(void *st)
 {
     Arc *a = st;
     slot_queues_free(&a->t);
-    ghost_list_free(&a->b1);
-    ghost_list_free(&a->b2);
+    ghost_list_free(&a->b);
     g_free(a);
 }
 
@@ -71,20 +70,21 @@ static CacheSlot arc_replace(Arc *a, gboolean in_b2)
     if (a->t.len[from_t1 ? T1 : T2] == 0)
         from_t1 = !from_t1;
     CacheSlot victim = a->t.head[from_t1 ? T1 : T2];
-    ghost_list_push(from_t1 ? &a->b1 : &a->b2, a->env->slot_id[victim]);
+    ghost_list_push_to(&a->b, from_t1 ? B1 : B2, a->env->slot_id[victim]);
     return victim;
 }
 
 static CacheDecision arc_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
 {
     Arc *a = st;
-    uint32_t b1 = a->b1.len, b2 = a->b2.len;
+    uint32_t b1 = a->b.len[B1], b2 = a->b.len[B2];
     gboolean in_b2 = FALSE;
-    if (ghost_list_remove(&a->b1, id)) {
+    int ghost = ghost_list_take(&a->b, id);
+    if (ghost == B1) {
         uint32_t delta = b1 >= b2 ? 1 : b2 / b1;
         a->p = a->p + delta < a->c ? a->p + delta : a->c;
         a->pending = T2;
-    } else if (ghost_list_remove(&a->b2, id)) {
+    } else if (ghost == B2) {
         uint32_t delta = b2 >= b1 ? 1 : b1 / b2;
         a->p = a->p > delta ? a->p - delta : 0;
         a->pending = T2;
@@ -94,13 +94,13 @@ static CacheDecision arc_admit(void *st, ContainerId id, gboolean full, CacheSlo
         uint32_t t1 = a->t.len[T1], t2 = a->t.len[T2];
         if (t1 + b1 >= a->c) {
             if (t1 < a->c) {
-                ghost_list_pop_oldest(&a->b1);
+                ghost_list_pop_oldest_of(&a->b, B1);
             } else if (full) {
                 *victim = a->t.head[T1];
                 return CACHE_ADMIT_REPLACE;
             }
         } else if (t1 + t2 + b1 + b2 >= 2 * a->c) {
-            ghost_list_pop_oldest(&a->b2);
+            ghost_list_pop_oldest_of(&a->b, B2);
         }
     }
     if (!full)
@@ -133,6 +133,6 @@ const CachePolicyOps cache_policy_arc = {
     .save = NULL,
     .load_slot = NULL,
     .load_done = NULL,
-    /* T1/T2 links, and two ghost lists of up to C ids each */
-    .bytes_per_slot = SLOT_QUEUES_BYTES_PER_SLOT + 2 * (3 + 4) * sizeof(uint32_t),
+    /* T1/T2 links, and the ghost pool of 2 C ids with its index */
+    .bytes_per_slot = SLOT_QUEUES_BYTES_PER_SLOT + 2 * (3 * sizeof(uint32_t) + 1) + 4 * sizeof(uint32_t),
 };
