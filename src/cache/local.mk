@@ -3,6 +3,10 @@
 CACHE_SOURCES = \
 	src/cache/policy.h src/cache/policy_registry.c src/cache/slot_list.h \
 	src/cache/fifo.c src/cache/lru.c src/cache/lfu.c src/cache/plc.c \
+	src/cache/slot_queues.h src/cache/ghost_list.h src/cache/slru.h \
+	src/cache/frequency_sketch.h \
+	src/cache/clock.c src/cache/twoq.c src/cache/arc.c src/cache/larc.c \
+	src/cache/s3fifo.c src/cache/sieve.c src/cache/tinylfu.c src/cache/wtinylfu.c \
 	src/cache/cache_config.c src/cache/cache_config.h \
 	src/cache/device_model.c src/cache/device_model.h \
 	src/cache/cache_stats.c src/cache/cache_stats.h \
@@ -13,12 +17,14 @@ CACHE_SOURCES = \
 	src/cache/cache_persist.c src/cache/cache_report.c
 libdestor_a_SOURCES += $(CACHE_SOURCES)
 
-CACHE_TESTS = tests/unit/test_policy tests/unit/test_cache_core \
+CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_cache_core \
 	tests/unit/test_cache_config tests/unit/test_cache_stats
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
 TESTS += $(CACHE_TESTS)
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/unit/test_cache_util.h
 tests_unit_test_policy_LDADD = $(UNIT_LIBS)
+tests_unit_test_policy_field_SOURCES = tests/unit/test_policy_field.c tests/unit/test_cache_util.h
+tests_unit_test_policy_field_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_core_SOURCES = tests/unit/test_cache_core.c tests/unit/test_cache_util.h
 tests_unit_test_cache_core_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_config_SOURCES = tests/unit/test_cache_config.c

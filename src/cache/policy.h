@@ -109,6 +109,14 @@ extern const CachePolicyOps cache_policy_lru;
 extern const CachePolicyOps cache_policy_lfu;
 extern const CachePolicyOps cache_policy_lfu_incache;
 extern const CachePolicyOps cache_policy_plc;
+extern const CachePolicyOps cache_policy_clock;
+extern const CachePolicyOps cache_policy_2q;
+extern const CachePolicyOps cache_policy_arc;
+extern const CachePolicyOps cache_policy_larc;
+extern const CachePolicyOps cache_policy_s3fifo;
+extern const CachePolicyOps cache_policy_sieve;
+extern const CachePolicyOps cache_policy_tinylfu;
+extern const CachePolicyOps cache_policy_wtinylfu;
 
 /* policy_registry.c: name -> ops. Returns FALSE for an unknown name. For
  * "none" (no cache) returns TRUE with *ops = NULL. */

@@ -14,6 +14,14 @@ static const struct {
     { "lfu", &cache_policy_lfu },
     { "lfu-incache", &cache_policy_lfu_incache },
     { "plc", &cache_policy_plc },
+    { "clock", &cache_policy_clock },
+    { "2q", &cache_policy_2q },
+    { "arc", &cache_policy_arc },
+    { "larc", &cache_policy_larc },
+    { "s3fifo", &cache_policy_s3fifo },
+    { "sieve", &cache_policy_sieve },
+    { "tinylfu", &cache_policy_tinylfu },
+    { "wtinylfu", &cache_policy_wtinylfu },
 };
 
 #define N_POLICIES (sizeof registry / sizeof registry[0])

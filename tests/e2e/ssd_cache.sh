@@ -27,7 +27,7 @@ for r in rng.choices(reqs, weights, k=1500):
 PY
 
 CAP=6
-for policy in fifo lru lfu lfu-incache plc; do
+for policy in fifo lru lfu lfu-incache plc clock 2q arc larc s3fifo sieve tinylfu wtinylfu; do
     CACHE="$SCRATCH/cache-$policy"
     cfg="$SCRATCH/$policy.config"
     { cat "$CONFIG"; printf 'ssd-cache-policy %s\nssd-cache-directory "%s"\nssd-cache-size %s\nplc-filter-threshold 2\n' \

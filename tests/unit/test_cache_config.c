@@ -129,7 +129,7 @@ static void test_every_key(void)
 
 static void test_invalid_values(void)
 {
-    expect_invalid("ssd-cache-policy", "arc");
+    expect_invalid("ssd-cache-policy", "nosuch");
     expect_invalid("ssd-cache-size", "abc");
     expect_invalid("ssd-cache-size", "0");
     expect_invalid("ssd-cache-size", "150%");

@@ -223,7 +223,10 @@ static void expect_same_counts(const CacheCounters *a, const CacheCounters *b)
 static void test_real_equals_simulation(void)
 {
     const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
-                                    &cache_policy_lfu_incache, &cache_policy_plc };
+                                    &cache_policy_lfu_incache, &cache_policy_plc, &cache_policy_clock,
+                                    &cache_policy_2q, &cache_policy_arc, &cache_policy_larc,
+                                    &cache_policy_s3fifo, &cache_policy_sieve, &cache_policy_tinylfu,
+                                    &cache_policy_wtinylfu };
     for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
         Fixture f;
         fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);
@@ -302,6 +305,55 @@ static void test_request_ids_equals_accesses(void)
         cache_core_close(one, NULL);
         cache_core_close(batch, NULL);
         g_free(trace);
+    }
+}
+
+/* A replay split in two around a clean restart makes the same decisions as
+ * one run, for every policy that saves its state in the per-slot words. */
+static void test_split_replay_equals_one_run(void)
+{
+    const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
+                                    &cache_policy_lfu_incache, &cache_policy_plc, &cache_policy_clock,
+                                    &cache_policy_sieve };
+    for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
+        Fixture f;
+        fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);
+        CachePolicyParams p = test_default_params();
+        p.plc_filter_threshold = 2;
+        uint32_t cap = 12;
+        uint32_t *trace = test_trace(70 + pi, N, TRACE);
+        CacheCore *sim = test_sim_open(all[pi], &p, cap, N, NULL);
+        test_run(sim, trace, TRACE);
+        CacheCounters whole = *cache_core_counters(sim);
+        cache_core_close(sim, NULL);
+
+        CacheCounters halves = { 0 };
+        for (size_t h = 0; h < 2; h++) {
+            CacheCoreOptions ro = real_options(&f, all[pi], &p, cap);
+            CacheCore *real = cache_core_open(&ro, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+            for (size_t i = h * TRACE / 2; i < (h + 1) * TRACE / 2; i++)
+                CU_ASSERT_TRUE(read_ok(real, trace[i]));
+            const CacheCounters *k = cache_core_counters(real);
+            halves.hits += k->hits;
+            halves.admissions += k->admissions;
+            halves.evictions += k->evictions;
+            halves.refused_filter += k->refused_filter;
+            halves.refused_delay += k->refused_delay;
+            halves.refused_inout += k->refused_inout;
+            CU_ASSERT_TRUE(cache_core_close(real, NULL));
+        }
+        if (halves.hits != whole.hits)
+            fprintf(stderr, "\n%s: split hits %" G_GUINT64_FORMAT ", one run %" G_GUINT64_FORMAT "\n",
+                    all[pi]->name, halves.hits, whole.hits);
+        CU_ASSERT_EQUAL(halves.hits, whole.hits);
+        CU_ASSERT_EQUAL(halves.admissions, whole.admissions);
+        CU_ASSERT_EQUAL(halves.evictions, whole.evictions);
+        CU_ASSERT_EQUAL(halves.refused_filter, whole.refused_filter);
+        CU_ASSERT_EQUAL(halves.refused_delay, whole.refused_delay);
+        CU_ASSERT_EQUAL(halves.refused_inout, whole.refused_inout);
+        g_free(trace);
+        fixture_free(&f);
     }
 }
 
@@ -707,6 +759,7 @@ static void add_suites(void)
     CU_add_test(s, "NULL buffer, ContainerSource", test_null_buffer_and_source);
     CU_add_test(s, "errors count nothing", test_errors_count_nothing);
     CU_add_test(s, "restart keeps entries", test_restart_keeps_entries);
+    CU_add_test(s, "split replay around a restart = one run", test_split_replay_equals_one_run);
     CU_add_test(s, "plc state survives restart", test_plc_state_survives_restart);
     CU_add_test(s, "damaged copy dropped", test_damaged_copy_is_dropped);
     CU_add_test(s, "another store's cache dropped", test_foreign_directory_dropped);

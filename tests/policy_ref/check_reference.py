@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""check_reference.py: holds every policy of reference_models.py against
+the C policy of the same name, decision by decision: the C side is
+policy_decisions (the real cache core in simulation mode), fed the same
+container-id sequence. Sequences: seeded uniform random and Zipf
+(alpha 0.8 and 1.2), at capacities 1, 2, 7, 100 and 1000. Prints one line
+per run and, on the first disagreement, the access number, the id, both
+decisions and the ten accesses before it; exits 1 if any run disagrees.
+
+Usage: check_reference.py DRIVER [--policies a,b] [--length N]"""
+
+import argparse
+import bisect
+import random
+import subprocess
+import sys
+
+from reference_models import MODELS
+
+CAPACITIES = (1, 2, 7, 100, 1000)
+
+
+def uniform_sequence(rng, n, length):
+    return [rng.randrange(n) for _ in range(length)]
+
+
+def zipf_sequence(rng, n, length, alpha):
+    cum, total = [], 0.0
+    for rank in range(1, n + 1):
+        total += rank ** -alpha
+        cum.append(total)
+    ids = list(range(n))
+    rng.shuffle(ids)  # popularity unrelated to the id's value
+    return [ids[min(bisect.bisect_left(cum, rng.random() * total), n - 1)]
+            for _ in range(length)]
+
+
+def sequences(capacity, length):
+    """(label, n_containers, ids) for one capacity; seeds fixed per capacity."""
+    rng = random.Random(1000 + capacity)
+    n_uniform = 3 * capacity + 3
+    n_zipf = 10 * capacity + 20
+    yield "uniform", n_uniform, uniform_sequence(rng, n_uniform, length)
+    yield "zipf-0.8", n_zipf, zipf_sequence(rng, n_zipf, length, 0.8)
+    yield "zipf-1.2", n_zipf, zipf_sequence(rng, n_zipf, length, 1.2)
+
+
+def run_driver(driver, policy, capacity, n, ids):
+    cmd = [driver, str(n), "ssd-cache-policy", policy, "ssd-cache-size", str(capacity)]
+    out = subprocess.run(cmd, input="\n".join(map(str, ids)) + "\n", capture_output=True,
+                         text=True, check=False)
+    if out.returncode != 0:
+        sys.exit("check_reference: %s failed: %s" % (" ".join(cmd), out.stderr.strip()))
+    return out.stdout.splitlines()
+
+
+def check(driver, policy, capacity, label, n, ids):
+    model = MODELS[policy](capacity)
+    got = run_driver(driver, policy, capacity, n, ids)
+    want = [model.access(x) for x in ids]
+    hits = sum(1 for d in want if d == "h")
+    admits = sum(1 for d in want if d[0] in "ae")
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            print("FAIL %s C=%d %s: access %d (id %d): C says %r, reference %r; before: %s"
+                  % (policy, capacity, label, i, ids[i], g, w, ids[max(0, i - 10):i]))
+            return False
+    if len(got) != len(want):
+        print("FAIL %s C=%d %s: %d decisions from C, %d accesses"
+              % (policy, capacity, label, len(got), len(want)))
+        return False
+    print("ok %s C=%d %s: %d accesses, %d hits, %d admissions"
+          % (policy, capacity, label, len(ids), hits, admits))
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("driver")
+    ap.add_argument("--policies", default=",".join(MODELS))
+    ap.add_argument("--length", type=int, default=12000)
+    args = ap.parse_args()
+    ok = True
+    for capacity in CAPACITIES:
+        for label, n, ids in sequences(capacity, args.length):
+            for policy in args.policies.split(","):
+                ok = check(args.driver, policy, capacity, label, n, ids) and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

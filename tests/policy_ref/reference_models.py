@@ -1,0 +1,416 @@
+"""reference_models.py: plain Python models of the field's cache policies,
+written from their papers and /work/shared/POLICIES.md with the choices
+documented in docs/CACHE.md (not from the C in src/cache/). Each model is a
+class with access(x) returning the decision at that access, in the format of
+tests/policy_ref/policy_decisions: "h" hit, "r" refused, "a" admitted into a
+free slot, "e ID" admitted in place of container ID.
+
+The models keep containers by id in ordered dicts (oldest first), never by
+slot, and use no shared code with the C, so a slip in one is unlikely to be
+repeated in the other."""
+
+from collections import OrderedDict
+
+MASK64 = (1 << 64) - 1
+
+
+def _oldest(od):
+    return next(iter(od))
+
+
+def _admitted(victim):
+    return "a" if victim is None else "e %d" % victim
+
+
+class Clock:
+    """Second chance: a ring of frames with one reference bit each; the hand
+    clears set bits and takes the first clear frame, the newcomer sits in that
+    frame with a clear bit and the hand steps past it."""
+
+    def __init__(self, capacity):
+        self.cap = capacity
+        self.frames = []      # container ids in ring order
+        self.ref = {}         # id -> bit
+        self.hand = 0
+
+    def access(self, x):
+        if x in self.ref:
+            self.ref[x] = 1
+            return "h"
+        if len(self.frames) < self.cap:
+            # before the ring is full, frames are added just behind the hand
+            self.frames.insert(self.hand, x)
+            self.hand = (self.hand + 1) % len(self.frames)
+            self.ref[x] = 0
+            return "a"
+        while self.ref[self.frames[self.hand]]:
+            self.ref[self.frames[self.hand]] = 0
+            self.hand = (self.hand + 1) % self.cap
+        victim = self.frames[self.hand]
+        del self.ref[victim]
+        self.frames[self.hand] = x
+        self.ref[x] = 0
+        self.hand = (self.hand + 1) % self.cap
+        return _admitted(victim)
+
+
+class Sieve:
+    """SIEVE (NSDI 2024): a list from the newest (head) to the oldest (tail);
+    hits set visited; the hand moves from the tail towards the head, clearing
+    visited, evicts the first unvisited object and keeps its place."""
+
+    def __init__(self, capacity):
+        self.cap = capacity
+        self.items = []       # index 0 = oldest (the paper's tail)
+        self.visited = {}
+        self.hand = None      # id under the hand, or None (start at the tail)
+
+    def access(self, x):
+        if x in self.visited:
+            self.visited[x] = True
+            return "h"
+        victim = None
+        if len(self.items) == self.cap:
+            i = self.items.index(self.hand) if self.hand is not None else 0
+            while self.visited[self.items[i]]:
+                self.visited[self.items[i]] = False
+                i = i + 1 if i + 1 < len(self.items) else 0
+            victim = self.items[i]
+            self.hand = self.items[i + 1] if i + 1 < len(self.items) else None
+            del self.items[i]
+            del self.visited[victim]
+        self.items.append(x)
+        self.visited[x] = False
+        return _admitted(victim)
+
+
+class TwoQ:
+    """Full 2Q (VLDB 1994) with Kin = 25% and Kout = 50% of C (rounded down)."""
+
+    def __init__(self, capacity, kin_share=0.25, kout_share=0.5):
+        self.cap = capacity
+        self.kin = int(kin_share * capacity)
+        self.kout = int(kout_share * capacity)
+        self.a1in = OrderedDict()
+        self.a1out = OrderedDict()
+        self.am = OrderedDict()
+
+    def _reclaim(self):
+        if len(self.a1in) + len(self.am) < self.cap:
+            return None
+        if len(self.a1in) > self.kin or not self.am:
+            y = _oldest(self.a1in)
+            del self.a1in[y]
+            if self.kout > 0:
+                self.a1out[y] = True
+                while len(self.a1out) > self.kout:
+                    self.a1out.popitem(last=False)
+            return y
+        y = _oldest(self.am)
+        del self.am[y]
+        return y
+
+    def access(self, x):
+        if x in self.am:
+            self.am.move_to_end(x)
+            return "h"
+        if x in self.a1in:
+            return "h"
+        if x in self.a1out:
+            del self.a1out[x]
+            victim = self._reclaim()
+            self.am[x] = True
+        else:
+            victim = self._reclaim()
+            self.a1in[x] = True
+        return _admitted(victim)
+
+
+class Arc:
+    """ARC (FAST 2003), Fig. 4, with an integer p and integer ratios."""
+
+    def __init__(self, capacity):
+        self.c = capacity
+        self.p = 0
+        self.t1, self.t2 = OrderedDict(), OrderedDict()   # LRU first
+        self.b1, self.b2 = OrderedDict(), OrderedDict()
+
+    def _full(self):
+        return len(self.t1) + len(self.t2) >= self.c
+
+    def _replace(self, x_in_b2):
+        t1 = len(self.t1)
+        if t1 >= 1 and (t1 > self.p or (x_in_b2 and t1 == self.p)):
+            y = _oldest(self.t1)
+            del self.t1[y]
+            self.b1[y] = True
+        else:
+            y = _oldest(self.t2)
+            del self.t2[y]
+            self.b2[y] = True
+        return y
+
+    def access(self, x):
+        if x in self.t1:
+            del self.t1[x]
+            self.t2[x] = True
+            return "h"
+        if x in self.t2:
+            self.t2.move_to_end(x)
+            return "h"
+        victim = None
+        if x in self.b1:
+            d = 1 if len(self.b1) >= len(self.b2) else len(self.b2) // len(self.b1)
+            self.p = min(self.p + d, self.c)
+            del self.b1[x]
+            if self._full():
+                victim = self._replace(False)
+            self.t2[x] = True
+        elif x in self.b2:
+            d = 1 if len(self.b2) >= len(self.b1) else len(self.b1) // len(self.b2)
+            self.p = max(self.p - d, 0)
+            del self.b2[x]
+            if self._full():
+                victim = self._replace(True)
+            self.t2[x] = True
+        else:
+            l1 = len(self.t1) + len(self.b1)
+            total = l1 + len(self.t2) + len(self.b2)
+            if l1 == self.c:
+                if len(self.t1) < self.c:
+                    self.b1.popitem(last=False)
+                    if self._full():
+                        victim = self._replace(False)
+                else:
+                    victim = _oldest(self.t1)
+                    del self.t1[victim]
+            elif total >= self.c:
+                if total == 2 * self.c:
+                    self.b2.popitem(last=False)
+                if self._full():
+                    victim = self._replace(False)
+            self.t1[x] = True
+        return _admitted(victim)
+
+
+class Larc:
+    """LARC (MSST 2013 / TOS 2016): admit on a miss found in the ghost list
+    Qr; Qr's size Cr adapts in [0.1C, 0.9C]; Qr keeps max(1, floor(Cr)) ids,
+    trimmed when one is added."""
+
+    def __init__(self, capacity):
+        self.c = float(capacity)
+        self.cap = capacity
+        self.cr = 0.1 * self.c
+        self.q = OrderedDict()    # LRU first
+        self.qr = OrderedDict()
+
+    def access(self, x):
+        if x in self.q:
+            self.cr = max(0.1 * self.c, self.cr - self.c / (self.c - self.cr))
+            self.q.move_to_end(x)
+            return "h"
+        self.cr = min(0.9 * self.c, self.cr + self.c / self.cr)
+        if x not in self.qr:
+            self.qr[x] = True
+            while len(self.qr) > max(1, int(self.cr)):
+                self.qr.popitem(last=False)
+            return "r"
+        del self.qr[x]
+        victim = None
+        if len(self.q) == self.cap:
+            victim, _ = self.q.popitem(last=False)
+        self.q[x] = True
+        return _admitted(victim)
+
+
+class S3Fifo:
+    """S3-FIFO (SOSP 2023): S (floor(10% of C)), M (the rest), ghost G (as
+    many ids as M holds); 2-bit frequency; one victim per miss."""
+
+    def __init__(self, capacity, small_ratio=0.10):
+        self.cap = capacity
+        self.s_size = int(small_ratio * capacity)
+        self.g_size = capacity - self.s_size
+        self.s, self.m, self.g = OrderedDict(), OrderedDict(), OrderedDict()
+        self.freq = {}
+
+    def _evict(self):
+        while True:
+            if self.s and (len(self.s) >= self.s_size or not self.m):
+                t = _oldest(self.s)
+                del self.s[t]
+                if self.freq[t] >= 1:
+                    self.freq[t] = 0
+                    self.m[t] = True
+                    continue
+                del self.freq[t]
+                if self.g_size > 0:
+                    self.g[t] = True
+                    if len(self.g) > self.g_size:
+                        self.g.popitem(last=False)
+                return t
+            t = _oldest(self.m)
+            del self.m[t]
+            if self.freq[t] > 0:
+                self.freq[t] -= 1
+                self.m[t] = True
+                continue
+            del self.freq[t]
+            return t
+
+    def access(self, x):
+        if x in self.freq:
+            self.freq[x] = min(3, self.freq[x] + 1)
+            return "h"
+        to_main = x in self.g
+        if to_main:
+            del self.g[x]
+        victim = self._evict() if len(self.freq) == self.cap else None
+        (self.m if to_main else self.s)[x] = True
+        self.freq[x] = 0
+        return _admitted(victim)
+
+
+class Sketch:
+    """TinyLFU's count-min sketch as docs/CACHE.md defines it: 4 rows of
+    4-bit counters, conservative increment, halved every `sample` adds."""
+
+    def __init__(self, capacity, sample):
+        self.width = 16
+        while self.width < capacity:
+            self.width *= 2
+        self.rows = [[0] * self.width for _ in range(4)]
+        self.sample = max(1, sample)
+        self.adds = 0
+
+    @staticmethod
+    def _mix(z):
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def _cols(self, x):
+        return [self._mix((x + (r + 1) * 0x9E3779B97F4A7C15) & MASK64) % self.width
+                for r in range(4)]
+
+    def estimate(self, x):
+        return min(row[c] for row, c in zip(self.rows, self._cols(x)))
+
+    def add(self, x):
+        cols = self._cols(x)
+        low = min(row[c] for row, c in zip(self.rows, cols))
+        if low < 15:
+            for row, c in zip(self.rows, cols):
+                if row[c] == low:
+                    row[c] += 1
+        self.adds += 1
+        if self.adds >= self.sample:
+            self.rows = [[v // 2 for v in row] for row in self.rows]
+            self.adds //= 2
+
+
+class _Slru:
+    """Segmented LRU: probation and protected (floor(80%) of the size)."""
+
+    def __init__(self, size):
+        self.prot_max = int(0.8 * size)
+        self.probation, self.protected = OrderedDict(), OrderedDict()
+
+    def __contains__(self, x):
+        return x in self.probation or x in self.protected
+
+    def __len__(self):
+        return len(self.probation) + len(self.protected)
+
+    def hit(self, x):
+        if x in self.probation:
+            del self.probation[x]
+        self.protected.pop(x, None)
+        self.protected[x] = True
+        if len(self.protected) > self.prot_max:
+            y, _ = self.protected.popitem(last=False)
+            self.probation[y] = True
+
+    def victim(self):
+        return _oldest(self.probation) if self.probation else _oldest(self.protected)
+
+    def remove(self, x):
+        self.probation.pop(x, None)
+        self.protected.pop(x, None)
+
+
+class TinyLfu:
+    """TinyLFU admission in front of an SLRU of C; refuse unless the
+    newcomer's estimate exceeds the victim's."""
+
+    def __init__(self, capacity, sample_factor=10):
+        self.cap = capacity
+        self.sketch = Sketch(capacity, sample_factor * capacity)
+        self.main = _Slru(capacity)
+
+    def access(self, x):
+        self.sketch.add(x)
+        if x in self.main:
+            self.main.hit(x)
+            return "h"
+        victim = None
+        if len(self.main) == self.cap:
+            victim = self.main.victim()
+            if self.sketch.estimate(x) <= self.sketch.estimate(victim):
+                return "r"
+            self.main.remove(victim)
+        self.main.probation[x] = True
+        return _admitted(victim)
+
+
+class WTinyLfu:
+    """W-TinyLFU: an LRU window of max(1, floor(1% of C)) before a
+    TinyLFU-guarded SLRU of the rest."""
+
+    def __init__(self, capacity, window_ratio=0.01, sample_factor=10):
+        self.cap = capacity
+        self.win_max = max(1, int(window_ratio * capacity))
+        self.main_max = max(0, capacity - self.win_max)
+        self.sketch = Sketch(capacity, sample_factor * capacity)
+        self.window = OrderedDict()
+        self.main = _Slru(self.main_max)
+
+    def access(self, x):
+        self.sketch.add(x)
+        if x in self.window:
+            self.window.move_to_end(x)
+            return "h"
+        if x in self.main:
+            self.main.hit(x)
+            return "h"
+        victim = None
+        if len(self.window) + len(self.main) == self.cap:
+            cand = _oldest(self.window)
+            del self.window[cand]
+            victim = cand
+            if len(self.main) > 0:
+                mv = self.main.victim()
+                if self.sketch.estimate(cand) > self.sketch.estimate(mv):
+                    self.main.remove(mv)
+                    self.main.probation[cand] = True
+                    victim = mv
+            self.window[x] = True
+        else:
+            self.window[x] = True
+            if len(self.window) > self.win_max:
+                y, _ = self.window.popitem(last=False)
+                self.main.probation[y] = True
+        return _admitted(victim)
+
+
+MODELS = {
+    "clock": Clock,
+    "2q": TwoQ,
+    "arc": Arc,
+    "larc": Larc,
+    "s3fifo": S3Fifo,
+    "sieve": Sieve,
+    "tinylfu": TinyLfu,
+    "wtinylfu": WTinyLfu,
+}

@@ -1,0 +1,233 @@
+/* test_policy_field.c: the field's policies beside PLC (clock, 2q, arc,
+ * larc, s3fifo, sieve, tinylfu, wtinylfu), each on a short sequence worked
+ * out by hand and checked access by access (hit, admission into a free
+ * slot, the victim, refusal), run by the cache core in simulation mode; and
+ * TinyLFU's frequency sketch on its own. The long random and Zipf sequences
+ * against independent reference models are in tests/policy_ref/. */
+#include "cache/frequency_sketch.h"
+#include "cache/policy.h"
+#include "test_cache_util.h"
+#include "unit.h"
+
+#include <stdio.h>
+
+/* Per access: "h" hit, "r" refused, "a" admitted into a free slot, "eN"
+ * admitted in place of container N. */
+typedef struct {
+    char kind;
+    ContainerId evicted;
+} Step;
+
+static void step_observer(const CacheEvent *ev, void *user)
+{
+    Step *st = user;
+    if (ev->kind == CACHE_EVENT_HIT)
+        st->kind = 'h';
+    else if (ev->kind == CACHE_EVENT_REFUSE)
+        st->kind = 'r';
+    else if (ev->kind == CACHE_EVENT_EVICT) {
+        st->kind = 'e';
+        st->evicted = ev->id;
+    } else if (ev->kind == CACHE_EVENT_ADMIT && st->kind != 'e')
+        st->kind = 'a';
+}
+
+static void run_by_hand(const CachePolicyOps *ops, uint32_t capacity, const uint32_t *seq,
+                        const char *const *want, size_t n)
+{
+    CacheCore *c = test_sim_open(ops, NULL, capacity, 64, NULL);
+    Step st;
+    cache_core_set_observer(c, step_observer, &st);
+    for (size_t i = 0; i < n; i++) {
+        st.kind = '?';
+        CU_ASSERT_TRUE(cache_access(c, seq[i], NULL, NULL));
+        char got[16];
+        if (st.kind == 'e')
+            snprintf(got, sizeof got, "e%u", st.evicted);
+        else
+            snprintf(got, sizeof got, "%c", st.kind);
+        if (strcmp(got, want[i]) != 0)
+            fprintf(stderr, "\n%s: access %zu (container %u): %s, expected %s\n", ops->name, i,
+                    seq[i], got, want[i]);
+        CU_ASSERT_STRING_EQUAL(got, want[i]);
+    }
+    cache_core_close(c, NULL);
+}
+
+#define BY_HAND(ops, cap, seq, want)                                          \
+    do {                                                                      \
+        G_STATIC_ASSERT(G_N_ELEMENTS(seq) == G_N_ELEMENTS(want));             \
+        run_by_hand(ops, cap, seq, want, G_N_ELEMENTS(seq));                  \
+    } while (0)
+
+static void test_clock_by_hand(void)
+{
+    /* C = 3; the ring from the hand, bits in brackets.
+     * 1 2 3: [1:0 2:0 3:0]. 1 hit: 1:1. 4: the hand clears 1 and passes it,
+     * 2 is clear -> e2; ring 3:0 1:0 4:0. 2: 3 clear -> e3; ring 1 4 2.
+     * 4 hit: 4:1. 5: 1 clear -> e1; ring 4:1 2 5. 6: clears 4, 2 -> e2. */
+    const uint32_t seq[] = { 1, 2, 3, 1, 4, 2, 4, 5, 6 };
+    const char *const want[] = { "a", "a", "a", "h", "e2", "e3", "h", "e1", "e2" };
+    BY_HAND(&cache_policy_clock, 3, seq, want);
+}
+
+static void test_sieve_by_hand(void)
+{
+    /* C = 3; the queue oldest first. 1 2 3: [1 2 3]. 1 hit: visited.
+     * 4: the hand starts at the oldest: clears 1, 2 unvisited -> e2, the
+     * hand stays at 3; [1 3 4]. 2: 3 unvisited -> e3, hand at 4; [1 4 2].
+     * 4 hit. 5: clears 4, 2 -> e2, the hand walks off the newest end;
+     * [1 4 5]. 6: from the oldest: 1 (cleared at the first walk) -> e1.
+     * (CLOCK evicts 2 at the last step: SIEVE keeps newcomers behind.) */
+    const uint32_t seq[] = { 1, 2, 3, 1, 4, 2, 4, 5, 6 };
+    const char *const want[] = { "a", "a", "a", "h", "e2", "e3", "h", "e2", "e1" };
+    BY_HAND(&cache_policy_sieve, 3, seq, want);
+}
+
+static void test_2q_by_hand(void)
+{
+    /* C = 4: Kin = 1, Kout = 2.
+     * 1 2 3 4 -> A1in [1 2 3 4]. 5: |A1in| 4 > 1 -> e1, A1out [1].
+     * 1: ghost hit, leaves A1out; A1in's oldest 2 goes (e2), A1out [2];
+     *    1 enters Am. 6: e3, A1out [2 3]. 1: hit in Am.
+     * 2: ghost hit; A1out [3]; e4, A1out [3 4]; Am [1 2]; A1in [5 6].
+     * 7: e5, A1out [3 4 5] -> drops 3 -> [4 5]. 3: forgotten, plain miss:
+     *    e6, A1out [5 6]; A1in [7 3]. 5: ghost hit; e7; Am [1 2 5]; A1in [3].
+     * 8: |A1in| 1 is not > Kin: Am's least recent goes -> e1.
+     * 3: hit in A1in (changes nothing). */
+    const uint32_t seq[] = { 1, 2, 3, 4, 5, 1, 6, 1, 2, 7, 3, 5, 8, 3 };
+    const char *const want[] = { "a", "a", "a", "a", "e1", "e2", "e3", "h", "e4", "e5", "e6",
+                                 "e7", "e1", "h" };
+    BY_HAND(&cache_policy_2q, 4, seq, want);
+}
+
+static void test_arc_by_hand(void)
+{
+    /* C = 2, p = 0. Lists least recent first.
+     * 1 2: T1 [1 2]. 1 hit: T2 [1], T1 [2].
+     * 3: |T1|+|B1| = 1 < 2, total 2 >= 2: REPLACE, |T1| 1 > p 0 -> e2,
+     *    B1 [2]; T1 [3].
+     * 2: B1 hit: p = 1; REPLACE: |T1| 1 not > 1 -> T2's 1 goes (e1),
+     *    B2 [1]; T2 [2].
+     * 4: total 3: REPLACE: T2's 2 goes (e2), B2 [1 2]; T1 [3 4].
+     * 1: B2 hit: p = 0; B2 [2]; REPLACE: T1's 3 goes (e3), B1 [3]; T2 [1].
+     * 3: B1 hit (|B1| 1 >= |B2| 1: +1): p = 1; REPLACE: T2's 1 (e1),
+     *    B2 [2 1]; T2 [3], T1 [4].
+     * 5: total 4 = 2C: B2 drops 2; REPLACE: T2's 3 (e3), B2 [1 3]; T1 [4 5].
+     * 6: |T1|+|B1| = 2 = C and |T1| = C: T1's 4 goes with no ghost (e4). */
+    const uint32_t seq[] = { 1, 2, 1, 3, 2, 4, 1, 3, 5, 6 };
+    const char *const want[] = { "a", "a", "h", "e2", "e1", "e2", "e3", "e1", "e3", "e4" };
+    BY_HAND(&cache_policy_arc, 2, seq, want);
+}
+
+static void test_larc_by_hand(void)
+{
+    /* C = 2: Cr in [0.2, 1.8], so Qr keeps max(1, floor(Cr)) = 1 id.
+     * 1: refused, Qr [1]. 2: refused, Qr [2] (1 pushed out).
+     * 1: forgotten, refused again, Qr [1]. 1: in Qr -> admitted.
+     * 1 hit. 2: refused, Qr [2]. 2: admitted (free slot).
+     * 3: refused. 3: admitted over Q's least recent, 1 (e1).
+     * 2 hit. 4: refused. 4: admitted over 3 (e3). */
+    const uint32_t seq[] = { 1, 2, 1, 1, 1, 2, 2, 3, 3, 2, 4, 4 };
+    const char *const want[] = { "r", "r", "r", "a", "h", "r", "a", "r", "e1", "h", "r", "e3" };
+    BY_HAND(&cache_policy_larc, 2, seq, want);
+}
+
+static void test_s3fifo_by_hand(void)
+{
+    /* C = 2: S's share floor(0.2) = 0 (S gives the victim whenever it holds
+     * anything), G holds 2 ids. Queues oldest first, frequency after ':'.
+     * 1 2: S [1 2]. 1 hit: 1:1.
+     * 3: S's 1 was hit: to M with 0; S's 2 was not: e2, G [2]. S [3].
+     * 2: in G -> leaves it; S's 3: e3, G [3]; 2 enters M: M [1 2].
+     * 1 2 2 hits: 1:1, 2:2.
+     * 4: S is empty: M's 1:1 -> 0, reinserted; 2:2 -> 1, reinserted; 1:0
+     *    is evicted (e1; M's victims leave no ghost). M [2:1], S [4].
+     * 1: plain miss: S's 4 -> e4, G [3 4]. S [1].
+     * 3: in G -> leaves it; S's 1 -> e1, G [4 1]; M [2 3].
+     * 5: S empty: 2:1 -> 0 reinserted; 3:0 -> e3. */
+    const uint32_t seq[] = { 1, 2, 1, 3, 2, 1, 2, 2, 4, 1, 3, 5 };
+    const char *const want[] = { "a", "a", "h", "e2", "e3", "h", "h", "h", "e1", "e4", "e1", "e3" };
+    BY_HAND(&cache_policy_s3fifo, 2, seq, want);
+}
+
+static void test_tinylfu_by_hand(void)
+{
+    /* C = 2 (protected holds floor(1.6) = 1), W = 20 accesses: no aging
+     * here; estimates are the access counts so far (ids 1-5 share no
+     * counter in all four rows; test_sketch_counts checks the sketch).
+     * 1 2: probation [1 2]. 3 (1) vs victim 1 (1): not greater, refused.
+     * 3 (2) > 1 (1): e1; probation [2 3]. 2 hit: to protected.
+     * 4 (1) vs 3 (2): refused; 4 (2) vs 2: refused; 4 (3) > 2: e3.
+     * 5 (1) vs 4 (3): refused. */
+    const uint32_t seq[] = { 1, 2, 3, 3, 2, 4, 4, 4, 5 };
+    const char *const want[] = { "a", "a", "r", "e1", "h", "r", "r", "e3", "r" };
+    BY_HAND(&cache_policy_tinylfu, 2, seq, want);
+}
+
+static void test_wtinylfu_by_hand(void)
+{
+    /* C = 3: window 1, main 2 (protected 1). Estimates = counts so far.
+     * 1: W [1]. 2: W [2], 1 to probation. 3: W [3], probation [1 2].
+     * 1 hit: to protected; probation [2].
+     * 4: candidate 3 (1) vs main victim 2 (1): not greater, the candidate
+     *    goes (e3); W [4]. 4 hit (2).
+     * 5: candidate 4 (2) > 2 (1): e2, 4 to probation; W [5].
+     * 6: candidate 5 (1) vs 4 (2): e5; W [6].
+     * 4 hit: probation -> protected, which then demotes 1 to probation.
+     * 7: candidate 6 (1) vs 1 (2): e6. */
+    const uint32_t seq[] = { 1, 2, 3, 1, 4, 4, 5, 6, 4, 7 };
+    const char *const want[] = { "a", "a", "a", "h", "e3", "h", "e2", "e5", "h", "e6" };
+    BY_HAND(&cache_policy_wtinylfu, 3, seq, want);
+}
+
+static void test_sketch_counts(void)
+{
+    FrequencySketch k;
+    sketch_init(&k, 2, 1000);
+    CU_ASSERT_EQUAL(k.width, 16);
+    for (ContainerId id = 1; id <= 5; id++)
+        for (ContainerId j = 0; j < id; j++)
+            sketch_add(&k, id);
+    for (ContainerId id = 1; id <= 5; id++)
+        CU_ASSERT_EQUAL(sketch_estimate(&k, id), id); /* no four-row collision among 1-5 */
+    for (int i = 0; i < 40; i++)
+        sketch_add(&k, 9);
+    CU_ASSERT_EQUAL(sketch_estimate(&k, 9), SKETCH_COUNTER_MAX); /* 4 bits saturate */
+    sketch_free(&k);
+}
+
+static void test_sketch_halves(void)
+{
+    FrequencySketch k;
+    sketch_init(&k, 1, 10); /* W = 10 */
+    for (int i = 0; i < 9; i++)
+        sketch_add(&k, 7);
+    CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 9);
+    CU_ASSERT_EQUAL(sketch_add(&k, 7), 5); /* the 10th access reaches W: 10 -> 5 */
+    CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 5);
+    CU_ASSERT_EQUAL(k.accesses, 5);
+    for (int i = 0; i < 4; i++)
+        sketch_add(&k, 7);
+    CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 9);
+    CU_ASSERT_EQUAL(sketch_add(&k, 7), 5); /* 5 + 5 accesses: halved again */
+    CU_ASSERT_EQUAL(sketch_estimate(&k, 7), 5);
+    sketch_free(&k);
+}
+
+static void add_suites(void)
+{
+    CU_pSuite s = CU_add_suite("field policies", NULL, NULL);
+    CU_add_test(s, "clock by hand", test_clock_by_hand);
+    CU_add_test(s, "sieve by hand", test_sieve_by_hand);
+    CU_add_test(s, "2q by hand", test_2q_by_hand);
+    CU_add_test(s, "arc by hand", test_arc_by_hand);
+    CU_add_test(s, "larc by hand", test_larc_by_hand);
+    CU_add_test(s, "s3fifo by hand", test_s3fifo_by_hand);
+    CU_add_test(s, "tinylfu by hand", test_tinylfu_by_hand);
+    CU_add_test(s, "wtinylfu by hand", test_wtinylfu_by_hand);
+    CU_add_test(s, "sketch counts", test_sketch_counts);
+    CU_add_test(s, "sketch halves every W accesses", test_sketch_halves);
+}
+
+UNIT_MAIN(add_suites)
