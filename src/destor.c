@@ -10,6 +10,7 @@
 #include "stat.h"
 #include "trace/trace_compile.h"
 #include "util/error.h"
+#include "util/output.h"
 #include "verify.h"
 
 #include <errno.h>
@@ -282,13 +283,15 @@ int main(int argc, char **argv)
     Config cfg = { 0 };
     GError *err = NULL;
     gboolean done = FALSE;
+    destor_log_install();
     gboolean ok = parse_global(argc, argv, &cl, &done, &err);
     if (ok && !done)
         ok = load_config(&cl, &cfg, &err) && dispatch(&cl, &cfg, &err);
+    if (ok)
+        ok = output_finish(&err);
     int status = ok ? DESTOR_EXIT_OK : destor_exit_status(err);
     if (!ok) {
-        fflush(stdout);
-        fprintf(stderr, "destor: %s\n", err ? err->message : "failed");
+        destor_print_error(err ? err->message : "failed");
         g_clear_error(&err);
     }
     config_clear(&cfg);

@@ -3,6 +3,7 @@
 #include "recipe/job_catalog.h"
 #include "restore/job.h"
 #include "store.h"
+#include "util/output.h"
 #include "util/size_parse.h"
 
 #include <stdio.h>
@@ -92,6 +93,8 @@ gboolean list_run(const Config *cfg, uint32_t job_id, gboolean null_terminated, 
         fwrite(r->path->data, 1, r->path->len, stdout);
         putchar(null_terminated ? '\0' : '\n');
         file_record_free(r);
+        if (output_failed(err))
+            ok = FALSE;
     }
     if (local != NULL) {
         g_propagate_error(err, local);

@@ -1,6 +1,7 @@
 /* walker.c: tree walk and file reading for backup. */
 #include "backup/walker.h"
 #include "backup/backup_msg.h"
+#include "util/error.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +13,7 @@
 
 static void warn_skip(Walker *w, const char *path, int errnum, const char *what)
 {
-    g_printerr("destor: warning: skipping %s: %s: %s\n", path, what, g_strerror(errnum));
+    destor_warning("skipping %s: %s: %s", path, what, g_strerror(errnum));
     w->skipped++;
 }
 

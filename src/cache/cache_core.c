@@ -201,13 +201,13 @@ static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
 {
     GError *local = NULL;
     if (!ssd_store_read(c->ssd, slot, buf, &local)) {
-        g_warning("SSD cache: %s; serving container %u from the store", local->message, c->slot_id[slot]);
+        destor_warning("SSD cache: %s; serving container %u from the store", local->message, c->slot_id[slot]);
         g_error_free(local);
         c->counters.ssd_read_errors++;
         return FALSE;
     }
     if (cache_copy_check(buf, c->opt.container_size) != c->slot_check[slot]) {
-        g_warning("SSD cache: the copy of container %u in %s slot %u is damaged; dropped",
+        destor_warning("SSD cache: the copy of container %u in %s slot %u is damaged; dropped",
                   c->slot_id[slot], c->directory, slot);
         c->counters.ssd_corrupt_dropped++;
         return FALSE;
@@ -258,7 +258,7 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
         slot = victim;
     } else {
         if (d == CACHE_ADMIT_FREE || d == CACHE_ADMIT_REPLACE) {
-            g_warning("SSD cache: policy %s made an impossible decision; container %u not cached",
+            destor_warning("SSD cache: policy %s made an impossible decision; container %u not cached",
                       c->ops->name, id);
             d = CACHE_REFUSE;
         }
@@ -273,7 +273,7 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
         GError *local = NULL;
         check = cache_copy_check(data, size);
         if (!ssd_store_write(c->ssd, slot, data, &local)) {
-            g_warning("SSD cache: %s; container %u not cached", local->message, id);
+            destor_warning("SSD cache: %s; container %u not cached", local->message, id);
             g_error_free(local);
             c->counters.ssd_write_errors++;
             cache_core_push_free(c, slot);

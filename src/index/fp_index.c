@@ -133,7 +133,7 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
     }
     g_free(buf);
     if (ok && skipped > 0)
-        g_printerr("destor: note: index rebuilt; %u torn container(s) from an interrupted backup ignored\n", skipped);
+        destor_note("index rebuilt; %u torn container(s) from an interrupted backup ignored", skipped);
     return ok && fp_index_commit_job(idx, err);
 }
 

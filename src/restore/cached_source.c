@@ -41,7 +41,7 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
         return TRUE;
     g_clear_pointer(&cs->reference_count, g_free);
     if (g_error_matches(local, DESTOR_ERROR, DESTOR_ERROR_IO)) {
-        g_printerr("destor: warning: SSD cache unavailable, reading from the store without it: %s\n",
+        destor_warning("SSD cache unavailable, reading from the store without it: %s",
                    local->message);
         g_error_free(local);
         return TRUE;
@@ -54,7 +54,7 @@ void cached_source_close(CachedSource *cs)
 {
     GError *local = NULL;
     if (cs->cache != NULL && !cache_core_close(cs->cache, &local)) {
-        g_printerr("destor: warning: SSD cache state not saved (the next run checks every entry): %s\n",
+        destor_warning("SSD cache state not saved (the next run checks every entry): %s",
                    local->message);
         g_error_free(local);
     }

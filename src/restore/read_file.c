@@ -29,11 +29,12 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     int fd = STDOUT_FILENO;
     const char *name = "standard output";
     char *tmp = NULL;
-    if (opt->output != NULL) {
+    const char *output = opt->output != NULL && strcmp(opt->output, "-") != 0 ? opt->output : NULL;
+    if (output != NULL) {
         /* Write beside OUT and rename, so a failed read leaves OUT as it was. */
-        tmp = g_strdup_printf("%s.destor-tmp", opt->output);
+        tmp = g_strdup_printf("%s.destor-tmp", output);
         fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        name = opt->output;
+        name = output;
         if (fd < 0) {
             destor_set_errno(err, errno, "create %s", tmp);
             g_free(tmp);
@@ -44,13 +45,13 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     uint64_t bytes = 0;
     double model_s = 0.0;
     gboolean ok = read_session_request(s, job_id, path, opt->range, fd, name, opt->verify, &bytes, &model_s, err);
-    if (opt->output != NULL) {
+    if (output != NULL) {
         if (close(fd) != 0 && ok) {
             destor_set_errno(err, errno, "close %s", tmp);
             ok = FALSE;
         }
-        if (ok && rename(tmp, opt->output) != 0) {
-            destor_set_errno(err, errno, "rename %s to %s", tmp, opt->output);
+        if (ok && rename(tmp, output) != 0) {
+            destor_set_errno(err, errno, "rename %s to %s", tmp, output);
             ok = FALSE;
         }
         if (!ok)

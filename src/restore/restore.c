@@ -76,7 +76,7 @@ static void refuse(Restore *rs, const FileRecord *r, const char *why, int errnum
     char *path = file_record_path_display(r);
     char *problem = errnum ? g_strdup_printf("'%s': %s: %s", path, why, g_strerror(errnum))
                            : g_strdup_printf("'%s': %s", path, why);
-    g_printerr("destor: warning: not restoring %s\n", problem);
+    destor_warning("not restoring %s", problem);
     if (rs->first_problem == NULL)
         rs->first_problem = problem;
     else

@@ -1,6 +1,7 @@
 # src/util: small shared helpers (errors, queues, file I/O, fingerprints).
 libdestor_a_SOURCES += \
 	src/util/error.c src/util/error.h \
+	src/util/output.c src/util/output.h \
 	src/util/le.h \
 	src/util/fileio.c src/util/fileio.h \
 	src/util/bounded_queue.c src/util/bounded_queue.h \
