@@ -59,6 +59,6 @@ print("SHA-1, one core          %.1f MB/s (openssl speed, 8 KiB blocks)" % (sha1
 print("backup (fastcdc)         %.1f MB/s  = %.0f%% of SHA-1 (target >= 35%%)" % (backup / 1e6, 100 * backup / sha1))
 print("restore                  %.1f MB/s  = %.0f%% of SHA-1 (target >= 40%%)" % (restore / 1e6, 100 * restore / sha1))
 print("read-file p50 latency    %.0f us over %d requests (p99 %.0f us)" % (
-    trace["latency_usec"]["p50"], trace["requests"], trace["latency_usec"]["p99"]))
+    1e3 * trace["latency_ms"]["p50"], trace["requests"], 1e3 * trace["latency_ms"]["p99"]))
 print("peak RSS                 %.1f MiB" % (rss / 1024))
 PY

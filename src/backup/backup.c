@@ -4,6 +4,7 @@
 #include "backup/stages.h"
 #include "backup/walker.h"
 #include "util/error.h"
+#include "util/json_doc.h"
 #include "util/size_parse.h"
 
 #include <errno.h>
@@ -120,7 +121,34 @@ static void print_summary(const JobManifest *m, double secs, const StageThread *
     printf("; commit %.3f s\n", commit_secs);
 }
 
-gboolean backup_run(const Config *cfg, const char *path, GError **err)
+/* The same figures as one destor.backup JSON document (docs/FORMAT.md). */
+static void print_summary_json(const JobManifest *m, double secs, const StageThread *stages, int nstages,
+                               double commit_secs)
+{
+    JsonBuilder *b = json_doc_new("destor.backup", 1);
+    json_doc_uint(b, "job", m->job_id);
+    json_doc_path(b, "source_root", m->source_root, strlen(m->source_root));
+    json_doc_uint(b, "files", m->files);
+    json_doc_uint(b, "directories", m->dirs);
+    json_doc_uint(b, "symlinks", m->symlinks);
+    json_doc_uint(b, "skipped", m->skipped);
+    json_doc_uint(b, "chunks", m->chunks);
+    json_doc_uint(b, "new_chunks", m->new_chunks);
+    json_doc_uint(b, "logical_bytes", m->logical_bytes);
+    json_doc_uint(b, "stored_bytes", m->stored_bytes);
+    json_doc_uint(b, "new_containers", m->containers_total - m->first_new_container);
+    json_doc_double(b, "dedup_ratio", m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0);
+    json_doc_double(b, "elapsed_ms", 1e3 * secs);
+    json_doc_double(b, "commit_ms", 1e3 * commit_secs);
+    json_builder_set_member_name(b, "stage_cpu_ms");
+    json_builder_begin_object(b);
+    for (int i = 0; i < nstages; i++)
+        json_doc_double(b, stages[i].name, 1e3 * stages[i].cpu_seconds);
+    json_builder_end_object(b);
+    json_doc_print(b, stdout);
+}
+
+gboolean backup_run(const Config *cfg, const char *path, gboolean json, GError **err)
 {
     struct stat st;
     if (lstat(path, &st) != 0) {
@@ -163,7 +191,7 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
     for (guint i = 0; i < G_N_ELEMENTS(stages); i++)
         stages[i].thread = g_thread_new(stages[i].name, stage_thread_main, &stages[i]);
     /* Wait for the store stage, showing progress every 200 ms on a tty. */
-    gboolean tty = isatty(STDOUT_FILENO);
+    gboolean tty = !json && isatty(STDOUT_FILENO);
     g_mutex_lock(&ss.lock);
     while (!ss.done) {
         if (!g_cond_wait_until(&ss.finished, &ss.lock, g_get_monotonic_time() + 200 * 1000) && tty)
@@ -184,8 +212,8 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
         ok = job_writer_commit(writer, rs.walker.skipped, &m, err);
     if (ok) {
         gint64 end = g_get_monotonic_time();
-        print_summary(&m, (double)(end - start) / 1e6, stages, G_N_ELEMENTS(stages),
-                      (double)(end - commit_start) / 1e6);
+        (json ? print_summary_json : print_summary)(&m, (double)(end - start) / 1e6, stages,
+                                                    G_N_ELEMENTS(stages), (double)(end - commit_start) / 1e6);
     }
     job_manifest_clear(&m);
     job_writer_free(writer);

@@ -8,6 +8,6 @@
 
 #include <glib.h>
 
-gboolean backup_run(const Config *cfg, const char *path, GError **err);
+gboolean backup_run(const Config *cfg, const char *path, gboolean json, GError **err);
 
 #endif

@@ -7,6 +7,7 @@
 #include "restore/trace_reader.h"
 #include "trace/compiled_trace_stamp.h"
 #include "util/error.h"
+#include "util/json_doc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* What read-file -o OUT --json prints: one destor.read-file document. */
+static void print_single_json(uint32_t job_id, const char *path, const char *output, uint64_t bytes,
+                              double elapsed_ms, gboolean verified)
+{
+    JsonBuilder *b = json_doc_new("destor.read-file", 1);
+    json_doc_uint(b, "job", job_id);
+    json_doc_path(b, "path", path, strlen(path));
+    json_doc_path(b, "output", output, strlen(output));
+    json_doc_uint(b, "bytes", bytes);
+    json_doc_bool(b, "verified", verified);
+    json_doc_double(b, "elapsed_ms", elapsed_ms);
+    json_doc_print(b, stdout);
+}
 
 gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
                           const ReadFileOptions *opt, GError **err)
@@ -23,13 +38,19 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
                     "--verify checks a whole file's SHA-256; it cannot be combined with --offset or --length");
         return FALSE;
     }
+    const char *output = opt->output != NULL && strcmp(opt->output, "-") != 0 ? opt->output : NULL;
+    if (opt->json && output == NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "--json with a single file needs -o OUT (the file's bytes go to stdout otherwise)");
+        return FALSE;
+    }
     ReadSession *s = read_session_open(cfg, err);
     if (s == NULL)
         return FALSE;
+    gint64 start = g_get_monotonic_time();
     int fd = STDOUT_FILENO;
     const char *name = "standard output";
     char *tmp = NULL;
-    const char *output = opt->output != NULL && strcmp(opt->output, "-") != 0 ? opt->output : NULL;
     if (output != NULL) {
         /* Write beside OUT and rename, so a failed read leaves OUT as it was. */
         tmp = g_strdup_printf("%s.destor-tmp", output);
@@ -58,6 +79,8 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
             unlink(tmp);
         g_free(tmp);
     }
+    if (ok && opt->json)
+        print_single_json(job_id, path, output, bytes, (double)(g_get_monotonic_time() - start) / 1e3, opt->verify);
     read_session_close(s);
     return ok;
 }
@@ -144,7 +167,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
     else if (ok)
         ok = serve_text(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
     if (ok)
-        trace_summary_print(&sum, s->cache, s->simulate, opt->json);
+        trace_summary_print(&sum, trace_path, s->cache, s->simulate, opt->json);
     trace_summary_clear(&sum);
     read_session_close(s);
     trace_close(fd);

@@ -2,6 +2,7 @@
 libdestor_a_SOURCES += \
 	src/util/error.c src/util/error.h \
 	src/util/output.c src/util/output.h \
+	src/util/json_doc.c src/util/json_doc.h \
 	src/util/le.h \
 	src/util/fileio.c src/util/fileio.h \
 	src/util/bounded_queue.c src/util/bounded_queue.h \
