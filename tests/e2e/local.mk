@@ -5,6 +5,7 @@ E2E_TESTS = \
 	tests/e2e/errors.sh \
 	tests/e2e/output_errors.sh \
 	tests/e2e/json_paths.sh \
+	tests/e2e/cli.sh \
 	tests/e2e/big_files.sh \
 	tests/e2e/kill_backup.sh \
 	tests/e2e/kill_commit_steps.sh \
