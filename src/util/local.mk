@@ -11,3 +11,8 @@ libdestor_a_SOURCES += \
 	src/util/size_parse.c src/util/size_parse.h \
 	src/util/lock_file.c src/util/lock_file.h \
 	src/util/bdb_error.c src/util/bdb_error.h
+
+check_PROGRAMS += tests/unit/test_cli_text
+tests_unit_test_cli_text_SOURCES = tests/unit/test_cli_text.c tests/unit/unit.h
+tests_unit_test_cli_text_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_cli_text
