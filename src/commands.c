@@ -29,10 +29,14 @@ const char command_usage_text[] =
     "  trace compile TRACE -o FILE [--null]\n"
     "                              resolve TRACE once into its container-access sequence\n"
     "                              (replayed by read-file --trace FILE without path lookups)\n"
+    "  trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]\n"
+    "                              the container-access sequence for libCacheSim's cachesim\n"
     "  stat [--json]               what the store holds, per job and in total\n"
     "  list JOB [--null | --json]  the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
     "  verify [JOB] [--deep] [--json]\n"
     "                              check the store (read-only); --deep rehashes every chunk\n"
+    "  repair [--json]             rebuild the derived structures (fingerprint index,\n"
+    "                              recipe indexes, reference counts) from the stored data\n"
     "\n"
     "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat).\n"
     "destor PATH backs up PATH only when PATH is neither a command name nor within two\n"
@@ -96,19 +100,23 @@ static const CommandSpec commands[] = {
       "  -h, --help     this help\n"
       "\n" EXIT_COMMON
       "  3  data integrity error (damaged container, SHA-256 mismatch)\n" },
-    { "trace", OPT_NULL | OPT_OUTPUT,
+    { "trace", OPT_NULL | OPT_OUTPUT | OPT_FORMAT,
       "usage: destor " GLOBAL " trace compile TRACE -o FILE [--null]\n"
+      "       destor " GLOBAL " trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]\n"
       "\n"
-      "Resolve the text trace TRACE once (recipes, ranges) into its sequence of\n"
-      "container accesses, stamped with the store's identity, and write it to FILE.\n"
+      "compile: resolve the text trace TRACE once (recipes, ranges) into its sequence\n"
+      "of container accesses, stamped with the store's identity, and write it to FILE;\n"
       "read-file --trace FILE then replays it without path lookups.\n"
+      "export: write the container-access sequence of FILE (compiled, or a text trace,\n"
+      "compiled first) in a format libCacheSim's cachesim reads, to OUT or stdout.\n"
       "\n"
       "options:\n"
-      "  -o FILE      the compiled trace to write (required)\n"
-      "  --null       TRACE's records end with NUL\n"
+      "  -o FILE      the compiled trace to write (required), or export's output\n"
+      "  --null       the text trace's records end with NUL\n"
+      "  --format F   export format: libcachesim-csv, oracle-general or txt\n"
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
-      "  3  data integrity error\n" },
+      "  3  data integrity error (a damaged compiled trace)\n" },
     { "stat", OPT_JSON,
       "usage: destor " GLOBAL " stat [--json]\n"
       "\n"
@@ -145,6 +153,19 @@ static const CommandSpec commands[] = {
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
       "  3  problems were found\n" },
+    { "repair", OPT_JSON,
+      "usage: destor " GLOBAL " repair [--json]\n"
+      "\n"
+      "Rebuild, under the writer lock, every structure derived from the stored data:\n"
+      "the fingerprint index (from the containers' metadata), each job's recipe\n"
+      "index and reference counts. Containers, job metadata and manifests are never\n"
+      "written.\n"
+      "\n"
+      "options:\n"
+      "  --json       what was rebuilt as one destor.repair JSON document\n"
+      "  -h, --help   this help\n"
+      "\n" EXIT_COMMON
+      "  3  primary data needed for a rebuild is damaged\n" },
 };
 
 const CommandSpec *command_find(const char *name)
@@ -205,6 +226,7 @@ unsigned command_option_bit(const char *flag)
         { "--json", OPT_JSON },     { "--null", OPT_NULL },       { "--deep", OPT_DEEP },
         { "--verify", OPT_VERIFY }, { "-o", OPT_OUTPUT },         { "--trace", OPT_TRACE },
         { "--offset", OPT_RANGE },  { "--length", OPT_RANGE },    { "--simulate", OPT_SIMULATE },
+        { "--format", OPT_FORMAT },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(flags); i++)
         if (strcmp(flags[i].flag, flag) == 0)

@@ -17,6 +17,7 @@ enum {
     OPT_TRACE = 1 << 5,    /* --trace FILE */
     OPT_RANGE = 1 << 6,    /* --offset N, --length N */
     OPT_SIMULATE = 1 << 7, /* --simulate */
+    OPT_FORMAT = 1 << 8,   /* --format F */
 };
 
 typedef struct {

@@ -5,11 +5,13 @@
 #include "backup/backup.h"
 #include "commands.h"
 #include "config.h"
+#include "repair.h"
 #include "restore/job.h"
 #include "restore/read_file.h"
 #include "restore/restore.h"
 #include "stat.h"
 #include "trace/trace_compile.h"
+#include "trace/trace_export.h"
 #include "util/error.h"
 #include "util/output.h"
 #include "verify.h"
@@ -105,7 +107,7 @@ static gboolean load_config(const CommandLine *cl, Config *cfg, GError **err)
 /* Sub-command arguments: positionals, -o VALUE, --trace VALUE, flags. */
 typedef struct {
     GPtrArray *positional;
-    const char *output, *trace;
+    const char *output, *trace, *format;
     gboolean verify, json, null_terminated, deep;
     gboolean has_offset, has_length;
     uint64_t offset, length;
@@ -143,10 +145,10 @@ static gboolean parse_sub(GPtrArray *args, guint from, const CommandSpec *spec, 
             g_ptr_array_add(sa->positional, (gpointer)a);
         } else if (!strcmp(a, "--")) {
             operands = TRUE;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--trace")) {
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--trace") || !strcmp(a, "--format")) {
             if (i + 1 >= args->len)
                 return usage_error(err, "%s needs a value", a);
-            *(a[1] == 'o' ? &sa->output : &sa->trace) = args->pdata[++i];
+            *(a[1] == 'o' ? &sa->output : a[2] == 't' ? &sa->trace : &sa->format) = args->pdata[++i];
         } else if (!strcmp(a, "--offset") || !strcmp(a, "--length")) {
             if (i + 1 >= args->len)
                 return usage_error(err, "%s needs a value", a);
@@ -180,7 +182,8 @@ static gboolean want_args(const SubArgs *sa, guint n, const char *form, GError *
     return TRUE;
 }
 
-/* destor trace compile TRACE -o FILE [--null] */
+/* destor trace compile TRACE -o FILE [--null]
+ * destor trace export FILE --format F [-o OUT] */
 static gboolean trace_command(GPtrArray *args, const CommandSpec *spec, SubArgs *sa, const Config *cfg,
                              GError **err)
 {
@@ -188,11 +191,20 @@ static gboolean trace_command(GPtrArray *args, const CommandSpec *spec, SubArgs 
     if (!strcmp(verb, "compile")) {
         if (!parse_sub(args, 2, spec, sa, err) || !want_args(sa, 1, "trace compile TRACE -o FILE [--null]", err))
             return FALSE;
+        if (sa->format != NULL)
+            return usage_error(err, "%s", "--format applies to trace export only");
         if (sa->output == NULL)
             return usage_error(err, "%s", "trace compile needs -o FILE (the compiled trace to write)");
         return trace_compile_run(cfg, sa->positional->pdata[0], sa->null_terminated, sa->output, err);
     }
-    return usage_error(err, "usage: destor trace compile TRACE -o FILE [--null]%s", "");
+    if (!strcmp(verb, "export")) {
+        if (!parse_sub(args, 2, spec, sa, err) ||
+            !want_args(sa, 1, "trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]", err))
+            return FALSE;
+        return trace_export_run(cfg, sa->positional->pdata[0], sa->null_terminated, sa->format, sa->output, err);
+    }
+    return usage_error(err, "%s", "usage: destor trace compile TRACE -o FILE [--null] | "
+                                  "destor trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]");
 }
 
 static gboolean read_file_command(const Config *cfg, SubArgs *sa, GError **err)
@@ -296,6 +308,8 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
                  list_run(cfg, job, sa.null_terminated, sa.json, err);
     } else if (!strcmp(cmd, "verify")) {
         ok = verify_command(cfg, &sa, err);
+    } else if (!strcmp(cmd, "repair")) {
+        ok = want_args(&sa, 0, "repair [--json]", err) && repair_run(cfg, sa.json, err);
     }
     g_ptr_array_unref(sa.positional);
     return ok;

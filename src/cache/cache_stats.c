@@ -79,10 +79,11 @@ void cache_report_text(const CacheReport *r, GString *out)
     text_count(out, "refused: delayed eviction", c->refused_delay);
     text_count(out, "refused: in-out comparison", c->refused_inout);
     text_count(out, "refused: other", c->refused_other);
-    if (c->ssd_write_errors || c->ssd_read_errors || c->ssd_corrupt_dropped) {
+    if (c->ssd_write_errors || c->ssd_read_errors || c->ssd_corrupt_dropped || c->ssd_foreign_dropped) {
         text_count(out, "SSD write errors", c->ssd_write_errors);
         text_count(out, "SSD read errors", c->ssd_read_errors);
         text_count(out, "damaged copies dropped", c->ssd_corrupt_dropped);
+        text_count(out, "other store's copies dropped", c->ssd_foreign_dropped);
     }
     if (r->quadrants) {
         g_string_append_printf(out, "  quadrants of SSD-written bytes (popular: accesses >= %u, "
@@ -145,6 +146,7 @@ void cache_report_json(const CacheReport *r, JsonBuilder *b)
     json_doc_uint(b, "ssd_write_errors", c->ssd_write_errors);
     json_doc_uint(b, "ssd_read_errors", c->ssd_read_errors);
     json_doc_uint(b, "ssd_corrupt_dropped", c->ssd_corrupt_dropped);
+    json_doc_uint(b, "ssd_foreign_dropped", c->ssd_foreign_dropped);
     json_doc_bool(b, "quadrants_tracked", r->quadrants);
     json_doc_uint(b, "quadrant_access_threshold", r->quadrant_access_threshold);
     json_doc_uint(b, "quadrant_repeat_threshold", r->quadrant_repeat_threshold);

@@ -4,7 +4,7 @@
 # mistyped command never starts a backup (the legacy `destor PATH` form).
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-COMMANDS="backup restore read-file trace stat list verify"
+COMMANDS="backup restore read-file trace stat list verify repair"
 for c in $COMMANDS; do
     expect_status 0 dst $c --help
     grep -q "^usage: destor .* $c" "$SCRATCH/out" || { cat "$SCRATCH/out"; fail "$c --help is not $c's usage"; }
@@ -28,6 +28,8 @@ expect_status 2 dst verify --trace x
 expect_status 2 dst stat --simulate
 expect_status 2 dst list 0 --frobnicate
 expect_status 2 dst read-file --trace x -o y
+expect_status 2 dst repair --deep
+expect_status 2 dst trace compile x -o y --format txt
 expect_status 2 dst read-file 0 f --json                # --json needs -o for one file
 expect_status 2 dst list 0 --null --json
 
@@ -38,9 +40,10 @@ dst read-file 0 f -o "$SCRATCH/f.out" --json > "$SCRATCH/f.json"
 dst stat --json > "$SCRATCH/s.json"
 dst verify --json > "$SCRATCH/v.json"
 dst list 0 --json > "$SCRATCH/l.json"
+dst repair --json > "$SCRATCH/p.json"
 printf '0\tf\n' > "$SCRATCH/trace"
 dst read-file --trace "$SCRATCH/trace" --json > "$SCRATCH/t.json"
-for k in b:backup r:restore f:read-file s:stat v:verify l:list t:trace-summary; do
+for k in b:backup r:restore f:read-file s:stat v:verify l:list t:trace-summary p:repair; do
     [ "$("$PYTHON" -c 'import json,sys; d = json.loads(open(sys.argv[1]).read(), strict=True); print(d["kind"])' "$SCRATCH/${k%%:*}.json")" = "destor.${k#*:}" ] ||
         fail "${k#*:} --json is not a destor.${k#*:} document"
 done

@@ -6,7 +6,9 @@ E2E_TESTS = \
 	tests/e2e/output_errors.sh \
 	tests/e2e/json_paths.sh \
 	tests/e2e/cli.sh \
+	tests/e2e/index_damage.sh \
 	tests/e2e/big_files.sh \
+	tests/e2e/cache_identity.sh \
 	tests/e2e/kill_backup.sh \
 	tests/e2e/kill_commit_steps.sh \
 	tests/e2e/locking.sh \
@@ -15,6 +17,8 @@ E2E_TESTS = \
 	tests/e2e/ssd_cache.sh \
 	tests/e2e/range_read.sh \
 	tests/e2e/compiled_trace.sh \
+	tests/e2e/trace_export.sh \
+	tests/e2e/read_file_output.sh \
 	tests/e2e/verify.sh \
 	tests/e2e/verify_during_backup.sh
 TESTS += $(E2E_TESTS)

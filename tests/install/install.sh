@@ -13,7 +13,7 @@ make -s -C "$TOP_BUILDDIR" install prefix="$P" >/dev/null
 
 cd "$SCRATCH"   # away from the source tree
 env -i PATH=/usr/bin:/bin "$P/bin/destor" --help | grep -q '^usage: destor' || fail "installed destor --help"
-for c in backup restore read-file trace stat list verify; do
+for c in backup restore read-file trace stat list verify repair; do
     "$P/bin/destor" $c --help >/dev/null || fail "installed destor $c --help"
 done
 for s in gen-dataset gen-trace replay experiment endurance-compare smart-sample smart-diff; do

@@ -3,7 +3,7 @@
 # man --warnings), and every Python command in scripts/ has one.
 set -eu
 : "${TOP_SRCDIR:?}" "${TOP_BUILDDIR:?}"
-pages="$TOP_SRCDIR/man/destor.1 $TOP_SRCDIR/man/bench-store.sh.1 $TOP_SRCDIR/man/bench-cache.sh.1 $TOP_BUILDDIR/man/destor.config.5"
+pages="$TOP_SRCDIR/man/destor.1 $TOP_SRCDIR/man/*.sh.1 $TOP_BUILDDIR/man/destor.config.5"
 for s in "$TOP_SRCDIR"/scripts/*; do
     case $s in *.py|*/local.mk|*/setup.sh|*/test.sh|*/fuzz.sh|*/demo.sh) continue ;; esac
     name=$(basename "$s")
