@@ -70,7 +70,7 @@ for policy in policies:
             s = json.loads(out)
             res[kind].append((wall, cpu, s["elapsed_ms"] / 1e3, s["container_accesses"]))
             c = s["cache"] or {}
-            counters[kind] = (s["requests"], s["bytes"], s["container_accesses"], s.get("latency_model_usec"),
+            counters[kind] = (s["requests"], s["bytes"], s["container_accesses"], s.get("latency_model_ms"),
                               {k: v for k, v in c.items() if "wall" not in k})
     if counters["path"] != counters["compiled"]:
         sys.exit("bench-replay: %s: the two replays disagree" % policy)

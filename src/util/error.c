@@ -109,24 +109,27 @@ static void print_line(const char *prefix, const char *msg)
     g_free(clean);
 }
 
+static void print_line_va(const char *prefix, const char *fmt, va_list ap)
+{
+    char *msg = g_strdup_vprintf(fmt, ap);
+    print_line(prefix, msg);
+    g_free(msg);
+}
+
 void destor_warning(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
+    print_line_va("warning: ", fmt, ap);
     va_end(ap);
-    print_line("warning: ", msg);
-    g_free(msg);
 }
 
 void destor_note(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
+    print_line_va("note: ", fmt, ap);
     va_end(ap);
-    print_line("note: ", msg);
-    g_free(msg);
 }
 
 void destor_print_error(const char *msg)
