@@ -15,7 +15,10 @@ const char command_usage_text[] =
     "usage: destor " GLOBAL " COMMAND [ARGS]\n"
     "\n"
     "commands (destor COMMAND --help tells more):\n"
-    "  backup PATH [--json]        ingest a file or directory tree as a new job\n"
+    "  backup PATH [--one-file-system] [--json]\n"
+    "                              ingest a file or directory tree as a new job; exit 1 if\n"
+    "                              entries could not be read (the job keeps the rest);\n"
+    "                              --one-file-system: do not descend into other file systems\n"
     "  restore JOB TARGET [--json] recreate job JOB's tree under TARGET\n"
     "  read-file JOB PATH [-o OUT] [--verify | --offset N --length N] [--json]\n"
     "                              write one stored file, or N bytes of it from offset N\n"
@@ -56,17 +59,21 @@ const char command_usage_text[] =
     "  3  data integrity error (damaged or inconsistent store)\n";
 
 static const CommandSpec commands[] = {
-    { "backup", OPT_JSON,
-      "usage: destor " GLOBAL " backup PATH [--json]\n"
+    { "backup", OPT_JSON | OPT_ONE_FS,
+      "usage: destor " GLOBAL " backup PATH [--one-file-system] [--json]\n"
       "\n"
       "Ingest the file or directory tree PATH as a new job: chunk, deduplicate\n"
       "against the store, commit. Entries that cannot be read are skipped with a\n"
-      "warning and counted. Prints the job's statistics.\n"
+      "warning; the job commits the rest and backup then exits 1 naming how many\n"
+      "were skipped. Prints the job's statistics.\n"
       "\n"
       "options:\n"
-      "  --json       the statistics as one destor.backup JSON document\n"
-      "  -h, --help   this help\n"
+      "  --one-file-system  do not descend into other file systems (their mount\n"
+      "                     points are kept as empty directories)\n"
+      "  --json             the statistics as one destor.backup JSON document\n"
+      "  -h, --help         this help\n"
       "\n" EXIT_COMMON
+      "     (1 also: entries could not be read; the job holds the rest)\n"
       "  3  the store is damaged (e.g. its pool lost committed containers)\n" },
     { "restore", OPT_JSON,
       "usage: destor " GLOBAL " restore JOB TARGET [--json]\n"
@@ -226,7 +233,7 @@ unsigned command_option_bit(const char *flag)
         { "--json", OPT_JSON },     { "--null", OPT_NULL },       { "--deep", OPT_DEEP },
         { "--verify", OPT_VERIFY }, { "-o", OPT_OUTPUT },         { "--trace", OPT_TRACE },
         { "--offset", OPT_RANGE },  { "--length", OPT_RANGE },    { "--simulate", OPT_SIMULATE },
-        { "--format", OPT_FORMAT },
+        { "--format", OPT_FORMAT }, { "--one-file-system", OPT_ONE_FS },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(flags); i++)
         if (strcmp(flags[i].flag, flag) == 0)

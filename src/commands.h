@@ -18,6 +18,7 @@ enum {
     OPT_RANGE = 1 << 6,    /* --offset N, --length N */
     OPT_SIMULATE = 1 << 7, /* --simulate */
     OPT_FORMAT = 1 << 8,   /* --format F */
+    OPT_ONE_FS = 1 << 9,   /* --one-file-system */
 };
 
 typedef struct {

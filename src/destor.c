@@ -108,7 +108,7 @@ static gboolean load_config(const CommandLine *cl, Config *cfg, GError **err)
 typedef struct {
     GPtrArray *positional;
     const char *output, *trace, *format;
-    gboolean verify, json, null_terminated, deep;
+    gboolean verify, json, null_terminated, deep, one_file_system;
     gboolean has_offset, has_length;
     uint64_t offset, length;
 } SubArgs;
@@ -164,6 +164,8 @@ static gboolean parse_sub(GPtrArray *args, guint from, const CommandSpec *spec, 
             sa->null_terminated = TRUE;
         } else if (!strcmp(a, "--deep")) {
             sa->deep = TRUE;
+        } else if (!strcmp(a, "--one-file-system")) {
+            sa->one_file_system = TRUE;
         } else if (a[0] == '-' && a[1] != '\0') {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "unknown option %s (see destor %s --help)", a,
                         spec->name);
@@ -242,6 +244,12 @@ static gboolean verify_command(const Config *cfg, SubArgs *sa, GError **err)
     return verify_run(cfg, which, sa->deep, sa->json, err);
 }
 
+static gboolean run_backup(const Config *cfg, const SubArgs *sa, GError **err)
+{
+    BackupOptions opt = { .one_file_system = sa->one_file_system, .json = sa->json };
+    return backup_run(cfg, sa->positional->pdata[0], &opt, err);
+}
+
 /* Legacy Destor: destor PATH backs PATH up, unless PATH is (nearly) a
  * command name: a typo must never start a backup. */
 static gboolean legacy_backup(const Config *cfg, GPtrArray *args, SubArgs *sa, GError **err)
@@ -255,7 +263,7 @@ static gboolean legacy_backup(const Config *cfg, GPtrArray *args, SubArgs *sa, G
         return FALSE;
     }
     return parse_sub(args, 0, command_find("backup"), sa, err) && want_args(sa, 1, "PATH", err) &&
-           backup_run(cfg, sa->positional->pdata[0], sa->json, err);
+           run_backup(cfg, sa, err);
 }
 
 static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
@@ -292,7 +300,7 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
     } else if (!strcmp(cmd, "stat")) {
         ok = want_args(&sa, 0, "stat [--json]", err) && stat_run(cfg, sa.json, err);
     } else if (!strcmp(cmd, "backup")) {
-        ok = want_args(&sa, 1, "backup PATH [--json]", err) && backup_run(cfg, sa.positional->pdata[0], sa.json, err);
+        ok = want_args(&sa, 1, "backup PATH [--one-file-system] [--json]", err) && run_backup(cfg, &sa, err);
     } else if (!strcmp(cmd, "restore")) {
         ok = want_args(&sa, 2, "restore JOB TARGET [--json]", err) &&
              job_id_parse(sa.positional->pdata[0], &job, err) &&

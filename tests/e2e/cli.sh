@@ -29,6 +29,7 @@ expect_status 2 dst stat --simulate
 expect_status 2 dst list 0 --frobnicate
 expect_status 2 dst read-file --trace x -o y
 expect_status 2 dst repair --deep
+expect_status 2 dst stat --one-file-system
 expect_status 2 dst trace compile x -o y --format txt
 expect_status 2 dst read-file 0 f --json                # --json needs -o for one file
 expect_status 2 dst list 0 --null --json
