@@ -93,12 +93,15 @@ void json_doc_print(JsonBuilder *b, FILE *fp)
     /* json-glib 1.6 leaves U+001F unescaped inside strings, which strict
      * parsers refuse. The compact text has no whitespace outside strings,
      * so any control byte is inside one: escape it there. */
+    gsize run = 0; /* start of the bytes not yet written */
     for (gsize i = 0; i < len; i++) {
-        if ((unsigned char)text[i] < 0x20)
+        if ((unsigned char)text[i] < 0x20) {
+            fwrite(text + run, 1, i - run, fp);
             fprintf(fp, "\\u%04x", (unsigned char)text[i]);
-        else
-            fputc(text[i], fp);
+            run = i + 1;
+        }
     }
+    fwrite(text + run, 1, len - run, fp);
     fputc('\n', fp);
     g_free(text);
     g_object_unref(g);
