@@ -3,7 +3,7 @@
 # trace resolved path by path (a figure, not a test). In one run, on one
 # store and one trace, it alternates the two replays REPEAT times per
 # policy in simulation mode and prints the medians side by side: process
-# wall and CPU time, the replay loop's own time (destor's "seconds"), and
+# wall and CPU time, the replay loop's own time (destor's "elapsed_ms"), and
 # container accesses per second. Goals (issue 12): compiled at least 20x
 # faster, and at least 5 M container accesses/s under LRU. Both replays
 # must give identical counters; the script checks that too.
@@ -68,9 +68,9 @@ for policy in policies:
             out, wall, cpu = run(["-p", "ssd-cache-policy " + policy, "--simulate",
                                   "read-file", "--trace", trace, "--json"])
             s = json.loads(out)
-            res[kind].append((wall, cpu, s["seconds"], s["container_accesses"]))
+            res[kind].append((wall, cpu, s["elapsed_ms"] / 1e3, s["container_accesses"]))
             c = s["cache"] or {}
-            counters[kind] = (s["requests"], s["bytes"], s["container_accesses"], s.get("latency_model_usec"),
+            counters[kind] = (s["requests"], s["bytes"], s["container_accesses"], s.get("latency_model_ms"),
                               {k: v for k, v in c.items() if "wall" not in k})
     if counters["path"] != counters["compiled"]:
         sys.exit("bench-replay: %s: the two replays disagree" % policy)
@@ -85,7 +85,7 @@ for policy in policies:
     p, c = med["path"], med["compiled"]
     print("%-6s %-9s %8.1fx %8.1fx %8.1fx   (identical counters; %d accesses)"
           % (policy, "speed-up", p[0] / c[0], p[1] / max(c[1], 1e-3), p[2] / c[2], res["compiled"][0][3]))
-print("loop s: destor's own \"seconds\" (wall time of the request loop); accesses/s CPU: accesses over the")
+print("loop s: destor's own \"elapsed_ms\" in seconds (wall time of the request loop); accesses/s CPU: accesses over the")
 print("whole process's CPU time (start, decode and summary included: a lower bound, steady under load)")
 print("goals: >= 20x faster, >= 5 M container accesses/s (LRU, compiled)")
 PY

@@ -133,5 +133,5 @@ restore = size / (t3 - t2)
 print("restore (first dataset)  %.1f MB/s = %.2f of SHA-1 (target >= 0.40); peak RSS %.1f MiB" % (
     restore / 1e6, restore / sha1, rss / 1024))
 print("read-file p50 latency    %.0f us over %d requests (p99 %.0f us)" % (
-    trace["latency_usec"]["p50"], trace["requests"], trace["latency_usec"]["p99"]))
+    1e3 * trace["latency_ms"]["p50"], trace["requests"], 1e3 * trace["latency_ms"]["p99"]))
 PY

@@ -21,8 +21,13 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # ---------------------------------------------------------------- destor
 
 def default_destor():
-    """./build/destor relative to the repository root (scripts/setup.sh)."""
-    return os.path.join(REPO_ROOT, "build", "destor")
+    """The installed destor (plc_install, written by make install), else
+    ./build/destor relative to the repository root (scripts/setup.sh)."""
+    try:
+        import plc_install
+        return plc_install.DESTOR
+    except ImportError:
+        return os.path.join(REPO_ROOT, "build", "destor")
 
 
 def destor_base(destor, config=None, params=()):

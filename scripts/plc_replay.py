@@ -51,10 +51,14 @@ _CACHE_COPY = [
     "capacity_containers", "hits", "misses", "hit_ratio", "admissions", "evictions",
     "ssd_containers_written", "ssd_bytes_written", "ssd_bytes_read", "store_bytes_read",
     "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison",
-    "model_elapsed_s", "model_ssd_wait_s",
     "qa_share", "qb_share", "qc_share", "qd_share", "qa_bytes", "qb_bytes", "qc_bytes", "qd_bytes",
     "ssd_write_rate_model_mib_s",
 ]
+
+
+def _seconds(ms):
+    # destor's JSON gives times in milliseconds; the rows keep seconds
+    return None if ms is None else ms / 1e3
 
 
 def _lifetime(v):
@@ -65,7 +69,7 @@ def _lifetime(v):
 def row_from_summary(summary, policy, mode, cache_size, params, trace, container_size,
                      store_containers, settings):
     """One result row from destor's read-file --trace --json object."""
-    lat = summary.get("latency_usec") or {}
+    lat = summary.get("latency_ms") or {}
     row = {k: None for k in ROW_FIELDS}
     row.update({
         "policy": policy, "mode": mode, "cache_size": cache_size if policy != "none" else "",
@@ -73,24 +77,26 @@ def row_from_summary(summary, policy, mode, cache_size, params, trace, container
         "container_size": container_size, "store_containers": store_containers,
         "requests": summary["requests"], "bytes_read": summary["bytes"],
         "container_accesses": summary["container_accesses"],
-        "latency_measured_ms_mean": lat.get("mean", 0.0) / 1e3,
-        "latency_measured_ms_p50": lat.get("p50", 0.0) / 1e3,
-        "latency_measured_ms_p95": lat.get("p95", 0.0) / 1e3,
-        "latency_measured_ms_p99": lat.get("p99", 0.0) / 1e3,
-        "destor_seconds": summary.get("seconds"),
+        "latency_measured_ms_mean": lat.get("mean", 0.0),
+        "latency_measured_ms_p50": lat.get("p50", 0.0),
+        "latency_measured_ms_p95": lat.get("p95", 0.0),
+        "latency_measured_ms_p99": lat.get("p99", 0.0),
+        "destor_seconds": _seconds(summary.get("elapsed_ms")),
     })
     cache = summary.get("cache")
     if cache is not None:
         for k in _CACHE_COPY:
             row[k] = cache.get(k)
+        row["model_elapsed_s"] = _seconds(cache.get("model_elapsed_ms"))
+        row["model_ssd_wait_s"] = _seconds(cache.get("model_ssd_wait_ms"))
         row["container_size"] = cache.get("container_size", container_size)
         row["store_containers"] = cache.get("store_containers", store_containers)
         row["latency_model_ms_mean"] = cache.get("request_latency_model_ms_mean")
         row["latency_model_ms_max"] = cache.get("request_latency_model_ms_max")
         # tails are used when destor reports them
-        model = summary.get("latency_model_usec") or {}
-        row["latency_model_ms_p95"] = model["p95"] / 1e3 if "p95" in model else None
-        row["latency_model_ms_p99"] = model["p99"] / 1e3 if "p99" in model else None
+        model = summary.get("latency_model_ms") or {}
+        row["latency_model_ms_p95"] = model.get("p95")
+        row["latency_model_ms_p99"] = model.get("p99")
         row["latency_model_source"] = "destor"
         row["ssd_lifetime_model_days"] = _lifetime(cache.get("ssd_lifetime_model_days"))
         # wall-clock lifetime: null means "nothing written" in real mode but

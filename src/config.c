@@ -188,7 +188,7 @@ gboolean config_apply_line(Config *cfg, const char *line, const char *origin, in
                 ok = FALSE;
             }
         } else if (!is_ignored_destor_key(key)) {
-            g_printerr("destor: warning: %s:%d: unknown key '%s' ignored\n", origin, lineno, key);
+            destor_warning("%s:%d: unknown key '%s' ignored", origin, lineno, key);
         }
     }
     g_string_free(problem, TRUE);

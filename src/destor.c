@@ -1,17 +1,19 @@
-/* destor.c: the command line. Subcommands (backup, restore, read-file,
- * stat, list) plus Destor's legacy flags (destor PATH, -rJOB TARGET, -s),
+/* destor.c: the command line. Subcommands (commands.c lists them with
+ * their help and options) plus Destor's legacy flags (destor PATH, -rJOB TARGET, -s),
  * -c FILE and -p"key value" config overrides, and the exit codes:
  * 0 ok, 1 runtime failure, 2 usage or configuration, 3 data integrity. */
 #include "backup/backup.h"
+#include "commands.h"
 #include "config.h"
+#include "repair.h"
 #include "restore/job.h"
 #include "restore/read_file.h"
-#include "repair.h"
 #include "restore/restore.h"
 #include "stat.h"
 #include "trace/trace_compile.h"
 #include "trace/trace_export.h"
 #include "util/error.h"
+#include "util/output.h"
 #include "verify.h"
 
 #include <errno.h>
@@ -23,48 +25,6 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 
-static const char usage_text[] =
-    "usage: destor [-c FILE] [-p\"KEY VALUE\"]... COMMAND [ARGS]\n"
-    "\n"
-    "commands:\n"
-    "  backup PATH [--one-file-system]\n"
-    "                              ingest a file or directory tree as a new job; exit 1 if\n"
-    "                              entries could not be read (the job keeps the rest);\n"
-    "                              --one-file-system: do not descend into other file systems\n"
-    "                              (their mount points are kept as empty directories)\n"
-    "  restore JOB TARGET          recreate job JOB's tree under TARGET\n"
-    "  read-file JOB PATH [-o OUT] [--verify | --offset N --length N]\n"
-    "                              write one stored file, or N bytes of it from offset N\n"
-    "                              (cut at its end), to stdout or OUT\n"
-    "  read-file --trace FILE [--null] [--verify] [--json] [--simulate]\n"
-    "                              serve every 'JOB<TAB>PATH[<TAB>OFFSET<TAB>LENGTH]' line of\n"
-    "                              FILE, print a summary;\n"
-    "                              --null: records end with NUL (paths with newlines);\n"
-    "                              --simulate runs the SSD cache on container ids only\n"
-    "                              FILE may be a compiled trace (detected by its magic)\n"
-    "  trace compile TRACE -o FILE [--null]\n"
-    "                              resolve TRACE once into its container-access sequence\n"
-    "                              (replayed by read-file --trace FILE without path lookups)\n"
-    "  trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]\n"
-    "                              the container-access sequence for libCacheSim's cachesim\n"
-    "  stat [--json]               what the store holds, per job and in total\n"
-    "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
-    "  verify [JOB] [--deep] [--json]\n"
-    "                              check the store (read-only); --deep rehashes every chunk\n"
-    "  repair                      rebuild the derived structures (fingerprint index,\n"
-    "                              recipe indexes, reference counts) from the stored data\n"
-    "\n"
-    "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat)\n"
-    "\n"
-    "options:\n"
-    "  -c FILE            config file (default ./destor.config if present)\n"
-    "  -p\"KEY VALUE\"      override one config line (repeatable)\n"
-    "  -h, --help         this help;  --version  the version\n"
-    "  --                 end of options: later arguments are paths, even if they start with -\n"
-    "\n"
-    "exit status: 0 ok, 1 runtime failure, 2 usage or configuration error,\n"
-    "             3 data integrity error (damaged or inconsistent store)\n";
-
 typedef struct {
     const char *config_file;
     GPtrArray *overrides; /* "key value" lines */
@@ -72,6 +32,7 @@ typedef struct {
     const char *legacy_restore_job;
     gboolean legacy_stat;
     gboolean simulate; /* --simulate: the SSD cache runs on ids only */
+    gboolean help;     /* -h, --help: of the command named, else global */
 } CommandLine;
 
 static gboolean usage_error(GError **err, const char *fmt, const char *arg)
@@ -85,9 +46,7 @@ static gboolean parse_global(int argc, char **argv, CommandLine *cl, gboolean *d
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage_text, stdout);
-            *done = TRUE;
-            return TRUE;
+            cl->help = TRUE;
         } else if (!strcmp(a, "--version")) {
             printf("destor-plc %s\n", PACKAGE_VERSION);
             *done = TRUE;
@@ -117,6 +76,11 @@ static gboolean parse_global(int argc, char **argv, CommandLine *cl, gboolean *d
         } else {
             g_ptr_array_add(cl->args, (gpointer)a);
         }
+    }
+    if (cl->help) {
+        const CommandSpec *c = cl->args->len > 0 ? command_find(cl->args->pdata[0]) : NULL;
+        fputs(c != NULL ? c->help : command_usage_text, stdout);
+        *done = TRUE;
     }
     return TRUE;
 }
@@ -164,11 +128,19 @@ static gboolean parse_count(const char *opt, const char *text, uint64_t *v, GErr
     return TRUE;
 }
 
-static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err)
+/* The arguments of command `spec` from args[from]: options it does not take
+ * are usage errors. */
+static gboolean parse_sub(GPtrArray *args, guint from, const CommandSpec *spec, SubArgs *sa, GError **err)
 {
     gboolean operands = FALSE; /* after "--" */
     for (guint i = from; i < args->len; i++) {
         const char *a = args->pdata[i];
+        unsigned bit = operands ? 0 : command_option_bit(a);
+        if (bit != 0 && !(spec->options & bit)) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s does not take %s (see destor %s --help)",
+                        spec->name, a, spec->name);
+            return FALSE;
+        }
         if (operands) {
             g_ptr_array_add(sa->positional, (gpointer)a);
         } else if (!strcmp(a, "--")) {
@@ -195,7 +167,9 @@ static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err
         } else if (!strcmp(a, "--one-file-system")) {
             sa->one_file_system = TRUE;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error(err, "unknown option %s (see destor --help)", a);
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "unknown option %s (see destor %s --help)", a,
+                        spec->name);
+            return FALSE;
         } else {
             g_ptr_array_add(sa->positional, (gpointer)a);
         }
@@ -210,32 +184,86 @@ static gboolean want_args(const SubArgs *sa, guint n, const char *form, GError *
     return TRUE;
 }
 
-static gboolean run_backup(const Config *cfg, const SubArgs *sa, GError **err)
-{
-    BackupOptions opt = { .one_file_system = sa->one_file_system };
-    return backup_run(cfg, sa->positional->pdata[0], &opt, err);
-}
-
 /* destor trace compile TRACE -o FILE [--null]
  * destor trace export FILE --format F [-o OUT] */
-static gboolean trace_command(GPtrArray *args, SubArgs *sa, const Config *cfg, GError **err)
+static gboolean trace_command(GPtrArray *args, const CommandSpec *spec, SubArgs *sa, const Config *cfg,
+                             GError **err)
 {
     const char *verb = args->len > 1 ? args->pdata[1] : "";
     if (!strcmp(verb, "compile")) {
-        if (!parse_sub(args, 2, sa, err) || !want_args(sa, 1, "trace compile TRACE -o FILE [--null]", err))
+        if (!parse_sub(args, 2, spec, sa, err) || !want_args(sa, 1, "trace compile TRACE -o FILE [--null]", err))
             return FALSE;
+        if (sa->format != NULL)
+            return usage_error(err, "%s", "--format applies to trace export only");
         if (sa->output == NULL)
             return usage_error(err, "%s", "trace compile needs -o FILE (the compiled trace to write)");
         return trace_compile_run(cfg, sa->positional->pdata[0], sa->null_terminated, sa->output, err);
     }
     if (!strcmp(verb, "export")) {
-        if (!parse_sub(args, 2, sa, err) ||
+        if (!parse_sub(args, 2, spec, sa, err) ||
             !want_args(sa, 1, "trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]", err))
             return FALSE;
         return trace_export_run(cfg, sa->positional->pdata[0], sa->null_terminated, sa->format, sa->output, err);
     }
     return usage_error(err, "%s", "usage: destor trace compile TRACE -o FILE [--null] | "
                                   "destor trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]");
+}
+
+static gboolean read_file_command(const Config *cfg, SubArgs *sa, GError **err)
+{
+    FileRange range = { sa->offset, sa->has_length ? sa->length : FILE_RANGE_TO_END };
+    ReadFileOptions opt = { .verify = sa->verify, .json = sa->json, .output = sa->output,
+                            .null_terminated = sa->null_terminated,
+                            .range = sa->has_offset || sa->has_length ? &range : NULL };
+    uint32_t job;
+    if (sa->trace != NULL && opt.range != NULL)
+        return usage_error(err, "%s", "--offset and --length apply to a single file (a trace gives ranges per line)");
+    if (sa->trace != NULL && sa->output != NULL)
+        return usage_error(err, "%s", "-o applies to a single file (a trace's bytes are not kept)");
+    if (sa->trace != NULL)
+        return want_args(sa, 0, "read-file --trace FILE [--null] [--verify] [--json]", err) &&
+               read_file_trace(cfg, sa->trace, &opt, err);
+    if (sa->null_terminated)
+        return usage_error(err, "%s", "--null applies to read-file --trace only");
+    return want_args(sa, 2, "read-file JOB PATH [-o OUT] [--verify | --offset N --length N] [--json]", err) &&
+           job_id_parse(sa->positional->pdata[0], &job, err) &&
+           read_file_single(cfg, job, sa->positional->pdata[1], &opt, err);
+}
+
+static gboolean verify_command(const Config *cfg, SubArgs *sa, GError **err)
+{
+    uint32_t job;
+    int64_t which = -1;
+    if (sa->positional->len > 1)
+        return usage_error(err, "%s", "usage: destor verify [JOB] [--deep] [--json]");
+    if (sa->positional->len == 1) {
+        if (!job_id_parse(sa->positional->pdata[0], &job, err))
+            return FALSE;
+        which = job;
+    }
+    return verify_run(cfg, which, sa->deep, sa->json, err);
+}
+
+static gboolean run_backup(const Config *cfg, const SubArgs *sa, GError **err)
+{
+    BackupOptions opt = { .one_file_system = sa->one_file_system, .json = sa->json };
+    return backup_run(cfg, sa->positional->pdata[0], &opt, err);
+}
+
+/* Legacy Destor: destor PATH backs PATH up, unless PATH is (nearly) a
+ * command name: a typo must never start a backup. */
+static gboolean legacy_backup(const Config *cfg, GPtrArray *args, SubArgs *sa, GError **err)
+{
+    const char *word = args->pdata[0];
+    const CommandSpec *near = command_near(word);
+    if (near != NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "unknown command '%s'; did you mean '%s'? To back up a directory of that name: destor backup %s",
+                    word, near->name, word);
+        return FALSE;
+    }
+    return parse_sub(args, 0, command_find("backup"), sa, err) && want_args(sa, 1, "PATH", err) &&
+           run_backup(cfg, sa, err);
 }
 
 static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
@@ -245,59 +273,51 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
     gboolean ok = FALSE;
     uint32_t job;
     const char *cmd = args->len > 0 ? args->pdata[0] : NULL;
-    if (cl->legacy_restore_job != NULL) {
-        ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "-rJOB TARGET", err) &&
+    const CommandSpec *spec = cl->legacy_restore_job ? command_find("restore")
+                              : cl->legacy_stat      ? command_find("stat")
+                              : cmd != NULL          ? command_find(cmd)
+                                                     : NULL;
+    if (cl->simulate && (spec == NULL || !(spec->options & OPT_SIMULATE))) {
+        ok = usage_error(err, "--simulate applies to read-file only (see destor %s --help)",
+                         spec != NULL ? spec->name : "read-file");
+    } else if (cl->legacy_restore_job != NULL) {
+        ok = parse_sub(args, 0, spec, &sa, err) && want_args(&sa, 1, "-rJOB TARGET", err) &&
              job_id_parse(cl->legacy_restore_job, &job, err) &&
-             restore_run(cfg, job, sa.positional->pdata[0], err);
-    } else if (cl->legacy_stat || (cmd && !strcmp(cmd, "stat"))) {
-        ok = parse_sub(args, cl->legacy_stat ? 0 : 1, &sa, err) && want_args(&sa, 0, "stat [--json]", err) &&
+             restore_run(cfg, job, sa.positional->pdata[0], sa.json, err);
+    } else if (cl->legacy_stat) {
+        ok = parse_sub(args, 0, spec, &sa, err) && want_args(&sa, 0, "stat [--json]", err) &&
              stat_run(cfg, sa.json, err);
     } else if (cmd == NULL) {
         ok = usage_error(err, "%s", "no command given (see destor --help)");
-    } else if (!strcmp(cmd, "backup")) {
-        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "backup PATH [--one-file-system]", err) &&
-             run_backup(cfg, &sa, err);
-    } else if (!strcmp(cmd, "restore")) {
-        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 2, "restore JOB TARGET", err) &&
-             job_id_parse(sa.positional->pdata[0], &job, err) &&
-             restore_run(cfg, job, sa.positional->pdata[1], err);
-    } else if (!strcmp(cmd, "read-file")) {
-        ok = parse_sub(args, 1, &sa, err);
-        FileRange range = { sa.offset, sa.has_length ? sa.length : FILE_RANGE_TO_END };
-        ReadFileOptions opt = { .verify = sa.verify, .json = sa.json, .output = sa.output,
-                                .null_terminated = sa.null_terminated,
-                                .range = sa.has_offset || sa.has_length ? &range : NULL };
-        if (ok && sa.trace != NULL && opt.range != NULL)
-            ok = usage_error(err, "%s", "--offset and --length apply to a single file (a trace gives ranges per line)");
-        else if (ok && sa.trace != NULL)
-            ok = want_args(&sa, 0, "read-file --trace FILE [--null] [--verify] [--json]", err) &&
-                 read_file_trace(cfg, sa.trace, &opt, err);
-        else if (ok && sa.null_terminated)
-            ok = usage_error(err, "%s", "--null applies to read-file --trace only");
-        else if (ok)
-            ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify | --offset N --length N]", err) &&
-                 job_id_parse(sa.positional->pdata[0], &job, err) &&
-                 read_file_single(cfg, job, sa.positional->pdata[1], &opt, err);
-    } else if (!strcmp(cmd, "trace")) {
-        ok = trace_command(args, &sa, cfg, err);
-    } else if (!strcmp(cmd, "list")) {
-        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "list JOB [--null]", err) &&
-             job_id_parse(sa.positional->pdata[0], &job, err) && list_run(cfg, job, sa.null_terminated, err);
-    } else if (!strcmp(cmd, "verify")) {
-        ok = parse_sub(args, 1, &sa, err);
-        if (ok && sa.positional->len > 1)
-            ok = usage_error(err, "%s", "usage: destor verify [JOB] [--deep] [--json]");
-        int64_t which = -1;
-        if (ok && sa.positional->len == 1 && (ok = job_id_parse(sa.positional->pdata[0], &job, err)))
-            which = job;
-        ok = ok && verify_run(cfg, which, sa.deep, sa.json, err);
-    } else if (!strcmp(cmd, "repair")) {
-        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 0, "repair", err) && repair_run(cfg, err);
-    } else if (cmd[0] != '-') {
-        /* Legacy Destor: destor PATH backs PATH up. */
-        ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "PATH", err) && run_backup(cfg, &sa, err);
-    } else {
+    } else if (spec == NULL && cmd[0] == '-') {
         ok = usage_error(err, "unknown option %s (see destor --help)", cmd);
+    } else if (spec == NULL) {
+        ok = legacy_backup(cfg, args, &sa, err);
+    } else if (!strcmp(cmd, "trace")) {
+        ok = trace_command(args, spec, &sa, cfg, err);
+    } else if (!parse_sub(args, 1, spec, &sa, err)) {
+        ok = FALSE;
+    } else if (!strcmp(cmd, "stat")) {
+        ok = want_args(&sa, 0, "stat [--json]", err) && stat_run(cfg, sa.json, err);
+    } else if (!strcmp(cmd, "backup")) {
+        ok = want_args(&sa, 1, "backup PATH [--one-file-system] [--json]", err) && run_backup(cfg, &sa, err);
+    } else if (!strcmp(cmd, "restore")) {
+        ok = want_args(&sa, 2, "restore JOB TARGET [--json]", err) &&
+             job_id_parse(sa.positional->pdata[0], &job, err) &&
+             restore_run(cfg, job, sa.positional->pdata[1], sa.json, err);
+    } else if (!strcmp(cmd, "read-file")) {
+        ok = read_file_command(cfg, &sa, err);
+    } else if (!strcmp(cmd, "list")) {
+        if (sa.json && sa.null_terminated)
+            ok = usage_error(err, "%s", "list takes --null or --json, not both");
+        else
+            ok = want_args(&sa, 1, "list JOB [--null | --json]", err) &&
+                 job_id_parse(sa.positional->pdata[0], &job, err) &&
+                 list_run(cfg, job, sa.null_terminated, sa.json, err);
+    } else if (!strcmp(cmd, "verify")) {
+        ok = verify_command(cfg, &sa, err);
+    } else if (!strcmp(cmd, "repair")) {
+        ok = want_args(&sa, 0, "repair [--json]", err) && repair_run(cfg, sa.json, err);
     }
     g_ptr_array_unref(sa.positional);
     return ok;
@@ -309,13 +329,15 @@ int main(int argc, char **argv)
     Config cfg = { 0 };
     GError *err = NULL;
     gboolean done = FALSE;
+    destor_log_install();
     gboolean ok = parse_global(argc, argv, &cl, &done, &err);
     if (ok && !done)
         ok = load_config(&cl, &cfg, &err) && dispatch(&cl, &cfg, &err);
+    if (ok)
+        ok = output_finish(&err);
     int status = ok ? DESTOR_EXIT_OK : destor_exit_status(err);
     if (!ok) {
-        fflush(stdout);
-        fprintf(stderr, "destor: %s\n", err ? err->message : "failed");
+        destor_print_error(err ? err->message : "failed");
         g_clear_error(&err);
     }
     config_clear(&cfg);

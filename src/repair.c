@@ -7,6 +7,7 @@
 #include "store.h"
 #include "util/bdb_error.h"
 #include "util/error.h"
+#include "util/json_doc.h"
 #include "util/fileio.h"
 
 #include <errno.h>
@@ -15,7 +16,7 @@
 
 #define RECIPE_INDEX_NEW "recipe_index.db.new"
 
-static gboolean rebuild_fingerprint_index(Store *store, GError **err)
+static gboolean rebuild_fingerprint_index(Store *store, JsonBuilder *json, GError **err)
 {
     uint32_t slots;
     if (!container_pool_count(store->pool, &slots, err))
@@ -27,8 +28,12 @@ static gboolean rebuild_fingerprint_index(Store *store, GError **err)
     uint64_t entries = 0;
     gboolean ok = idx != NULL && fp_index_count(idx, &entries, err);
     fp_index_close(idx);
-    if (ok)
+    if (ok && json != NULL) {
+        json_doc_uint(json, "containers", slots);
+        json_doc_uint(json, "index_chunks", entries);
+    } else if (ok) {
         printf("fingerprint index rebuilt from %u containers: %llu chunks\n", slots, (unsigned long long)entries);
+    }
     return ok;
 }
 
@@ -79,7 +84,7 @@ static gboolean rebuild_job(Store *store, uint32_t job_id, uint32_t *counts, uin
 }
 
 /* Jobs in order, reference counts carried from each to the next. */
-static gboolean rebuild_jobs(Store *store, GError **err)
+static gboolean rebuild_jobs(Store *store, JsonBuilder *json, GError **err)
 {
     GArray *ids = job_catalog_list(store->dir, err);
     if (ids == NULL)
@@ -107,19 +112,26 @@ static gboolean rebuild_jobs(Store *store, GError **err)
             g_error_free(local);
         }
     }
-    if (ok)
+    if (ok && json != NULL)
+        json_doc_uint(json, "jobs", ids->len);
+    else if (ok)
         printf("recipe indexes and reference counts rebuilt for %u jobs\n", ids->len);
     g_free(counts);
     g_array_unref(ids);
     return ok;
 }
 
-gboolean repair_run(const Config *cfg, GError **err)
+gboolean repair_run(const Config *cfg, gboolean json, GError **err)
 {
     Store *store = store_open_repair(cfg, err);
     if (store == NULL)
         return FALSE;
-    gboolean ok = rebuild_fingerprint_index(store, err) && rebuild_jobs(store, err);
+    JsonBuilder *doc = json ? json_doc_new("destor.repair", 1) : NULL;
+    gboolean ok = rebuild_fingerprint_index(store, doc, err) && rebuild_jobs(store, doc, err);
+    if (doc != NULL && ok)
+        json_doc_print(doc, stdout);
+    else if (doc != NULL)
+        g_object_unref(doc);
     store_close(store);
     return ok;
 }

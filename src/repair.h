@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
-gboolean repair_run(const Config *cfg, GError **err);
+/* Prints what was rebuilt: text, or with `json` one destor.repair document. */
+gboolean repair_run(const Config *cfg, gboolean json, GError **err);
 
 #endif

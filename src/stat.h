@@ -10,7 +10,8 @@
 gboolean stat_run(const Config *cfg, gboolean json, GError **err);
 
 /* `destor list JOB`: one line per entry, "TYPE<TAB>SIZE<TAB>PATH" (TYPE is
- * f, d or l), or NUL-terminated records with `null_terminated`. */
-gboolean list_run(const Config *cfg, uint32_t job_id, gboolean null_terminated, GError **err);
+ * f, d or l), or NUL-terminated records with `null_terminated`, or one
+ * JSON document (kind destor.list) with `json`. */
+gboolean list_run(const Config *cfg, uint32_t job_id, gboolean null_terminated, gboolean json, GError **err);
 
 #endif

@@ -7,6 +7,7 @@
 #include "storage/container.h"
 #include "store.h"
 #include "util/error.h"
+#include "util/json_doc.h"
 
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -16,8 +17,8 @@ typedef struct {
     Store *store;
     ContainerLru *lru;
     GHashTable *container_state; /* id -> ContainerState* (checked containers) */
-    gboolean deep, json;
-    GString *problems_json;
+    gboolean deep;
+    JsonBuilder *json; /* the document, its "problems" array open; NULL for text */
     uint64_t problems, jobs, entries, chunks, containers_checked;
 } Verify;
 
@@ -26,23 +27,10 @@ typedef struct {
     gboolean damaged;
 } ContainerState;
 
-static void json_escape(GString *out, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            g_string_append_printf(out, "\\%c", c);
-        else if (c < 0x20)
-            g_string_append_printf(out, "\\u%04x", c);
-        else
-            g_string_append_c(out, (char)c);
-    }
-}
-
-/* One problem: job (or -1), path (or NULL), container (or -1), offset (or -1). */
-static void problem(Verify *v, int64_t job, const char *path, int64_t container, int64_t offset,
+/* One problem: job (or -1), entry (or NULL), container (or -1), offset (or -1). */
+static void problem(Verify *v, int64_t job, const FileRecord *r, int64_t container, int64_t offset,
                     const char *fmt, ...) G_GNUC_PRINTF(6, 7);
-static void problem(Verify *v, int64_t job, const char *path, int64_t container, int64_t offset,
+static void problem(Verify *v, int64_t job, const FileRecord *r, int64_t container, int64_t offset,
                     const char *fmt, ...)
 {
     va_list ap;
@@ -51,25 +39,28 @@ static void problem(Verify *v, int64_t job, const char *path, int64_t container,
     va_end(ap);
     v->problems++;
     if (v->json) {
-        g_string_append_printf(v->problems_json, "%s{\"job\": %lld, \"path\": ", v->problems > 1 ? ", " : "",
-                               (long long)job);
-        if (path) {
-            g_string_append_c(v->problems_json, '"');
-            json_escape(v->problems_json, path);
-            g_string_append_c(v->problems_json, '"');
+        JsonBuilder *b = v->json;
+        json_builder_begin_object(b);
+        json_doc_int(b, "job", job);
+        if (r != NULL) {
+            json_doc_path(b, "path", r->path->data, r->path->len);
         } else {
-            g_string_append(v->problems_json, "null");
+            json_builder_set_member_name(b, "path");
+            json_builder_add_null_value(b);
         }
-        g_string_append_printf(v->problems_json, ", \"container\": %lld, \"offset\": %lld, \"problem\": \"",
-                               (long long)container, (long long)offset);
-        json_escape(v->problems_json, what);
-        g_string_append(v->problems_json, "\"}");
+        json_doc_int(b, "container", container);
+        json_doc_int(b, "offset", offset);
+        json_doc_text(b, "problem", what);
+        json_builder_end_object(b);
     } else {
         GString *where = g_string_new(NULL);
         if (job >= 0)
             g_string_append_printf(where, " job %lld", (long long)job);
-        if (path)
-            g_string_append_printf(where, " path '%s'", path);
+        if (r != NULL) {
+            char *shown = file_record_path_display(r);
+            g_string_append_printf(where, " path '%s'", shown);
+            g_free(shown);
+        }
         if (container >= 0)
             g_string_append_printf(where, " container %lld", (long long)container);
         if (offset >= 0)
@@ -100,12 +91,12 @@ static ContainerState *check_container(Verify *v, ContainerId id, uint32_t job)
 
 /* Chunk i of r: in a sound container, listed there with the same
  * fingerprint and length; with --deep, its bytes hash to the fingerprint. */
-static void check_chunk(Verify *v, uint32_t job, const char *path, const ChunkRef *c,
+static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const ChunkRef *c,
                         uint32_t containers_total, EVP_MD_CTX *file_sha)
 {
     v->chunks++;
     if (c->container >= containers_total) {
-        problem(v, job, path, c->container, c->offset, "recipe names a container the job never had (%u)",
+        problem(v, job, r, c->container, c->offset, "recipe names a container the job never had (%u)",
                 containers_total);
         return;
     }
@@ -115,13 +106,13 @@ static void check_chunk(Verify *v, uint32_t job, const char *path, const ChunkRe
     GError *local = NULL;
     const uint8_t *buf = container_lru_get(v->lru, c->container, &local);
     if (buf == NULL) { /* verified a moment ago: the pool changed or failed */
-        problem(v, job, path, c->container, c->offset, "%s", local->message);
+        problem(v, job, r, c->container, c->offset, "%s", local->message);
         g_error_free(local);
         return;
     }
     if (!container_check_chunk(buf, v->store->container_size, c->container, &c->fp, c->offset, c->length,
                                &local)) {
-        problem(v, job, path, c->container, c->offset, "%s", local->message);
+        problem(v, job, r, c->container, c->offset, "%s", local->message);
         g_error_free(local);
         return;
     }
@@ -129,7 +120,7 @@ static void check_chunk(Verify *v, uint32_t job, const char *path, const ChunkRe
         Fingerprint actual;
         fingerprint_compute(v->store->fingerprint, buf + c->offset, c->length, &actual);
         if (memcmp(actual.bytes, c->fp.bytes, FP_SLOT) != 0)
-            problem(v, job, path, c->container, c->offset, "chunk bytes do not match their fingerprint");
+            problem(v, job, r, c->container, c->offset, "chunk bytes do not match their fingerprint");
         EVP_DigestUpdate(file_sha, buf + c->offset, c->length);
     }
 }
@@ -138,19 +129,18 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
                          uint32_t *refcount, uint32_t nref)
 {
     uint32_t id = job->manifest.job_id;
-    char *path = file_record_path_display(r);
     v->entries++;
     uint64_t ioff;
     uint32_t ilen;
     gboolean found = FALSE;
     GError *local = NULL;
     if (!recipe_index_get(job->recipes, r->path->data, r->path->len, &ioff, &ilen, &found, &local)) {
-        problem(v, id, path, -1, (int64_t)offset, "recipe index: %s", local->message);
+        problem(v, id, r, -1, (int64_t)offset, "recipe index: %s", local->message);
         g_clear_error(&local);
     } else if (!found) {
-        problem(v, id, path, -1, (int64_t)offset, "entry is missing from the recipe index");
+        problem(v, id, r, -1, (int64_t)offset, "entry is missing from the recipe index");
     } else if (ioff != offset || ilen != length) {
-        problem(v, id, path, -1, (int64_t)offset, "recipe index points at offset %llu length %u instead",
+        problem(v, id, r, -1, (int64_t)offset, "recipe index points at offset %llu length %u instead",
                 (unsigned long long)ioff, ilen);
     }
     EVP_MD_CTX *sha = NULL;
@@ -159,7 +149,7 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
         EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
     }
     for (guint i = 0; i < r->chunks->len; i++)
-        check_chunk(v, id, path, &g_array_index(r->chunks, ChunkRef, i), job->manifest.containers_total, sha);
+        check_chunk(v, id, r, &g_array_index(r->chunks, ChunkRef, i), job->manifest.containers_total, sha);
     if (refcount)
         refcount_add_file(refcount, nref, r);
     if (sha != NULL) {
@@ -167,9 +157,8 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
         EVP_DigestFinal_ex(sha, digest, NULL);
         EVP_MD_CTX_free(sha);
         if (memcmp(digest, r->sha256, 32) != 0)
-            problem(v, id, path, -1, (int64_t)offset, "file content does not match its SHA-256");
+            problem(v, id, r, -1, (int64_t)offset, "file content does not match its SHA-256");
     }
-    g_free(path);
 }
 
 static void check_job(Verify *v, uint32_t job_id, uint32_t *refcount, uint32_t nref)
@@ -263,7 +252,13 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         store_close(store);
         return FALSE;
     }
-    Verify v = { .store = store, .deep = deep, .json = json, .problems_json = g_string_new(NULL) };
+    Verify v = { .store = store, .deep = deep };
+    if (json) {
+        v.json = json_doc_new("destor.verify", 1);
+        json_doc_bool(v.json, "deep", deep);
+        json_builder_set_member_name(v.json, "problems");
+        json_builder_begin_array(v.json);
+    }
     v.lru = container_lru_new(container_pool_source(store->pool), 64);
     v.container_state = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     gboolean ok = TRUE;
@@ -278,16 +273,20 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         if (!(ok = verify_index(store, v.lru, index_problem, &v, err)))
             goto out;
     }
-    if (json)
-        printf("{\"jobs\": %llu, \"entries\": %llu, \"chunks\": %llu, \"containers\": %llu, \"deep\": %s, "
-               "\"problem_count\": %llu, \"problems\": [%s]}\n",
-               (unsigned long long)v.jobs, (unsigned long long)v.entries, (unsigned long long)v.chunks,
-               (unsigned long long)v.containers_checked, deep ? "true" : "false",
-               (unsigned long long)v.problems, v.problems_json->str);
-    else
+    if (json) {
+        json_builder_end_array(v.json);
+        json_doc_uint(v.json, "jobs", v.jobs);
+        json_doc_uint(v.json, "entries", v.entries);
+        json_doc_uint(v.json, "chunks", v.chunks);
+        json_doc_uint(v.json, "containers", v.containers_checked);
+        json_doc_uint(v.json, "problem_count", v.problems);
+        json_doc_print(v.json, stdout);
+        v.json = NULL;
+    } else {
         printf("verified %llu jobs, %llu entries, %llu chunk references, %llu containers%s: %llu problems\n",
                (unsigned long long)v.jobs, (unsigned long long)v.entries, (unsigned long long)v.chunks,
                (unsigned long long)v.containers_checked, deep ? " (deep)" : "", (unsigned long long)v.problems);
+    }
     if (v.problems > 0) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "verify found %llu problems",
                     (unsigned long long)v.problems);
@@ -296,7 +295,8 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
 out:
     g_hash_table_destroy(v.container_state);
     container_lru_free(v.lru);
-    g_string_free(v.problems_json, TRUE);
+    if (v.json != NULL)
+        g_object_unref(v.json);
     g_array_unref(ids);
     store_close(store);
     return ok;

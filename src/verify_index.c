@@ -203,7 +203,7 @@ gboolean verify_index(Store *store, ContainerLru *lru, IndexProblemFn report, vo
         stable = ok && same_stamp(&before, &after);
     }
     if (ok && !stable) {
-        g_printerr("destor: note: fingerprint index not checked: %s\n",
+        destor_note("fingerprint index not checked: %s",
                    before.dirty ? "a backup is running or was interrupted (the next backup rebuilds it)"
                                 : "it changed while it was read (a backup committed)");
     } else if (ok && damage != NULL) {

@@ -4,10 +4,12 @@
 #include "backup/chunk_worker.h"
 #include "backup/walker.h"
 #include "util/error.h"
+#include "util/json_doc.h"
 #include "util/size_parse.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -140,6 +142,44 @@ static void print_summary(const JobManifest *m, double secs, const StageThread *
     printf("  chunk and hash   %.3f s CPU (cutting and fingerprinting chunks, in the workers)\n", cut_secs);
 }
 
+/* The same figures as one destor.backup JSON document (docs/FORMAT.md). */
+static void print_summary_json(const JobManifest *m, double secs, const StageThread *stages, int nstages,
+                               double cut_secs, double commit_secs)
+{
+    JsonBuilder *b = json_doc_new("destor.backup", 1);
+    json_doc_uint(b, "job", m->job_id);
+    json_doc_path(b, "source_root", m->source_root, strlen(m->source_root));
+    json_doc_uint(b, "files", m->files);
+    json_doc_uint(b, "directories", m->dirs);
+    json_doc_uint(b, "symlinks", m->symlinks);
+    json_doc_uint(b, "skipped", m->skipped);
+    json_doc_uint(b, "chunks", m->chunks);
+    json_doc_uint(b, "new_chunks", m->new_chunks);
+    json_doc_uint(b, "logical_bytes", m->logical_bytes);
+    json_doc_uint(b, "stored_bytes", m->stored_bytes);
+    json_doc_uint(b, "new_containers", m->containers_total - m->first_new_container);
+    json_doc_double(b, "dedup_ratio", m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0);
+    json_doc_double(b, "elapsed_ms", 1e3 * secs);
+    json_doc_double(b, "commit_ms", 1e3 * commit_secs);
+    json_doc_double(b, "chunk_and_hash_cpu_ms", 1e3 * cut_secs);
+    /* CPU time per stage name: the chunk workers' times are summed */
+    json_builder_set_member_name(b, "stage_cpu_ms");
+    json_builder_begin_object(b);
+    for (int i = 0; i < nstages; i++) {
+        gboolean seen = FALSE;
+        for (int k = 0; k < i; k++)
+            seen |= strcmp(stages[k].name, stages[i].name) == 0;
+        double cpu = 0;
+        for (int k = i; k < nstages && !seen; k++)
+            if (strcmp(stages[k].name, stages[i].name) == 0)
+                cpu += stages[k].cpu_seconds;
+        if (!seen)
+            json_doc_double(b, stages[i].name, 1e3 * cpu);
+    }
+    json_builder_end_object(b);
+    json_doc_print(b, stdout);
+}
+
 gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *opt, GError **err)
 {
     struct stat st;
@@ -184,7 +224,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     for (guint i = 0; i < nstages; i++)
         stages[i].thread = g_thread_new(stages[i].name, stage_thread_main, &stages[i]);
     /* Wait for the store stage, showing progress every 200 ms on a tty. */
-    gboolean tty = isatty(STDOUT_FILENO);
+    gboolean tty = !opt->json && isatty(STDOUT_FILENO);
     g_mutex_lock(&ss.lock);
     while (!ss.done) {
         if (!g_cond_wait_until(&ss.finished, &ss.lock, g_get_monotonic_time() + 200 * 1000) && tty)
@@ -208,8 +248,8 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         ok = job_writer_commit(writer, walker->skipped, &m, err);
     if (ok) {
         gint64 end = g_get_monotonic_time();
-        print_summary(&m, (double)(end - start) / 1e6, stages, (int)nstages, cut_secs,
-                      (double)(end - commit_start) / 1e6);
+        (opt->json ? print_summary_json : print_summary)(&m, (double)(end - start) / 1e6, stages, (int)nstages,
+                                                         cut_secs, (double)(end - commit_start) / 1e6);
         if (m.skipped > 0) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
                         "%llu entries could not be read and are not in job %u (committed without them); "

@@ -10,6 +10,7 @@
 
 typedef struct {
     gboolean one_file_system; /* --one-file-system: stay on the root's file system */
+    gboolean json;            /* --json: the summary as a destor.backup document */
 } BackupOptions;
 
 /* Entries that cannot be read are skipped with a warning; the job still

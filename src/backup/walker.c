@@ -8,6 +8,7 @@
  * descriptor per directory level is held while its entries are walked. */
 #include "backup/walker.h"
 #include "backup/backup_msg.h"
+#include "util/error.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -29,7 +30,7 @@ void walker_skip(Walker *w, const char *rel, int errnum, const char *what)
 {
     char *path = shown_path(w, rel);
     char *problem = g_strdup_printf("%s: %s: %s", path, what, g_strerror(errnum));
-    g_printerr("destor: warning: skipping %s\n", problem);
+    destor_warning("skipping %s", problem);
     g_mutex_lock(&w->lock);
     if (w->first_problem == NULL)
         w->first_problem = problem;

@@ -203,9 +203,8 @@ void cache_core_foreign_dropped(CacheCore *c, uint32_t n)
     if (n == 0 || c->foreign_warned)
         return;
     c->foreign_warned = TRUE;
-    g_printerr("destor: warning: SSD cache %s holds containers of another store (or of an earlier store "
-               "deleted and re-created here); dropped, reading them from this store\n",
-               c->directory);
+    destor_warning("SSD cache %s holds containers of another store (or of an earlier store deleted and "
+                   "re-created here); dropped, reading them from this store", c->directory);
 }
 
 gboolean cache_core_header_matches(const CacheCore *c, const SsdSlotHeader *h, ContainerId id, uint64_t check)
@@ -220,7 +219,7 @@ static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
     GError *local = NULL;
     SsdSlotHeader h;
     if (!ssd_store_read(c->ssd, slot, &h, buf, &local)) {
-        g_warning("SSD cache: %s; serving container %u from the store", local->message, c->slot_id[slot]);
+        destor_warning("SSD cache: %s; serving container %u from the store", local->message, c->slot_id[slot]);
         g_error_free(local);
         c->counters.ssd_read_errors++;
         return FALSE;
@@ -231,7 +230,7 @@ static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
     }
     if (!cache_core_header_matches(c, &h, c->slot_id[slot], c->slot_check[slot]) ||
         cache_copy_check(buf, c->opt.container_size) != c->slot_check[slot]) {
-        g_warning("SSD cache: the copy of container %u in %s slot %u is damaged; dropped",
+        destor_warning("SSD cache: the copy of container %u in %s slot %u is damaged; dropped",
                   c->slot_id[slot], c->directory, slot);
         c->counters.ssd_corrupt_dropped++;
         return FALSE;
@@ -282,7 +281,7 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
         slot = victim;
     } else {
         if (d == CACHE_ADMIT_FREE || d == CACHE_ADMIT_REPLACE) {
-            g_warning("SSD cache: policy %s made an impossible decision; container %u not cached",
+            destor_warning("SSD cache: policy %s made an impossible decision; container %u not cached",
                       c->ops->name, id);
             d = CACHE_REFUSE;
         }
@@ -299,7 +298,7 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
         SsdSlotHeader h = { .valid = TRUE, .id = id, .check = check };
         memcpy(h.store_id, c->opt.store_id, SSD_STORE_ID_LEN);
         if (!ssd_store_write(c->ssd, slot, &h, data, &local)) {
-            g_warning("SSD cache: %s; container %u not cached", local->message, id);
+            destor_warning("SSD cache: %s; container %u not cached", local->message, id);
             g_error_free(local);
             c->counters.ssd_write_errors++;
             cache_core_push_free(c, slot);

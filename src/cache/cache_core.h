@@ -103,7 +103,9 @@ gboolean cache_core_request_ids(CacheCore *c, const ContainerId *ids, uint32_t n
 
 /* A snapshot of all statistics. */
 void cache_core_report(CacheCore *c, CacheReport *r);
-void cache_core_print_stats(CacheCore *c, gboolean json, FILE *fp);
+/* The snapshot as text on fp, or as a JSON object value into b. */
+void cache_core_print_stats(CacheCore *c, FILE *fp);
+void cache_core_json(CacheCore *c, JsonBuilder *b);
 
 /* Save the metadata (real mode: fsync the slots, then publish cache.meta
  * marked clean), release the lock, free everything. FALSE if saving failed;

@@ -56,7 +56,7 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
     GError *local = NULL;
     if (!cache_meta_load(path, &m, &found, &local)) {
         if (local->domain == DESTOR_ERROR && local->code == DESTOR_ERROR_INTEGRITY) {
-            g_warning("%s; starting with an empty cache", local->message);
+            destor_warning("%s; starting with an empty cache", local->message);
             g_clear_error(&local);
             found = FALSE;
         } else {
@@ -74,7 +74,7 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
         found = FALSE;
     }
     if (found && m.container_size != c->opt.container_size) {
-        g_warning("SSD cache %s holds containers of another size; starting empty", c->directory);
+        destor_warning("SSD cache %s holds containers of another size; starting empty", c->directory);
         cache_meta_clear(&m);
         found = FALSE;
     }

@@ -73,9 +73,19 @@ void cache_core_report(CacheCore *c, CacheReport *r)
     g_mutex_unlock(&c->lock);
 }
 
-void cache_core_print_stats(CacheCore *c, gboolean json, FILE *fp)
+void cache_core_print_stats(CacheCore *c, FILE *fp)
 {
     CacheReport r;
     cache_core_report(c, &r);
-    cache_report_print(&r, json, fp);
+    GString *s = g_string_new(NULL);
+    cache_report_text(&r, s);
+    fputs(s->str, fp);
+    g_string_free(s, TRUE);
+}
+
+void cache_core_json(CacheCore *c, JsonBuilder *b)
+{
+    CacheReport r;
+    cache_core_report(c, &r);
+    cache_report_json(&r, b);
 }

@@ -1,6 +1,7 @@
 /* cache_stats.c: quadrant classification, SSD lifetime arithmetic, and the
  * text and JSON forms of a cache report. */
 #include "cache/cache_stats.h"
+#include "util/json_doc.h"
 #include "util/size_parse.h"
 
 #include <math.h>
@@ -117,95 +118,63 @@ void cache_report_text(const CacheReport *r, GString *out)
 
 /* ---- JSON ---- */
 
-static void json_u64(GString *out, const char *key, uint64_t v)
-{
-    g_string_append_printf(out, ",\n  \"%s\": %" G_GUINT64_FORMAT, key, v);
-}
-
-static void json_num(GString *out, const char *key, double v)
-{
-    char buf[G_ASCII_DTOSTR_BUF_SIZE];
-    if (isfinite(v))
-        g_string_append_printf(out, ",\n  \"%s\": %s", key, g_ascii_formatd(buf, sizeof buf, "%.6f", v));
-    else
-        g_string_append_printf(out, ",\n  \"%s\": null", key);
-}
-
-static void json_str(GString *out, const char *key, const char *v, gboolean first)
-{
-    char *esc = g_strescape(v, NULL);
-    g_string_append_printf(out, "%s  \"%s\": \"%s\"", first ? "" : ",\n", key, esc);
-    g_free(esc);
-}
-
-void cache_report_json(const CacheReport *r, GString *out)
+void cache_report_json(const CacheReport *r, JsonBuilder *b)
 {
     const CacheCounters *c = &r->c;
-    g_string_append(out, "{\n");
-    json_str(out, "policy", r->policy, TRUE);
-    json_str(out, "mode", r->mode, FALSE);
-    json_u64(out, "capacity_containers", r->capacity);
-    json_u64(out, "cached_containers", r->cached);
-    json_u64(out, "store_containers", r->n_containers);
-    json_u64(out, "container_size", r->container_size);
-    json_u64(out, "requests", c->requests);
-    json_u64(out, "accesses", c->accesses);
-    json_u64(out, "hits", c->hits);
-    json_u64(out, "misses", c->misses);
-    json_num(out, "hit_ratio", r->hit_ratio);
-    json_u64(out, "admissions", c->admissions);
-    json_u64(out, "ssd_containers_written", c->ssd_containers_written);
-    json_u64(out, "ssd_bytes_written", c->ssd_bytes_written);
-    json_u64(out, "ssd_bytes_read", c->ssd_bytes_read);
-    json_u64(out, "store_bytes_read", c->store_bytes_read);
-    json_u64(out, "evictions", c->evictions);
-    json_u64(out, "refused_popularity_filter", c->refused_filter);
-    json_u64(out, "refused_delayed_eviction", c->refused_delay);
-    json_u64(out, "refused_inout_comparison", c->refused_inout);
-    json_u64(out, "refused_other", c->refused_other);
-    json_u64(out, "ssd_write_errors", c->ssd_write_errors);
-    json_u64(out, "ssd_read_errors", c->ssd_read_errors);
-    json_u64(out, "ssd_corrupt_dropped", c->ssd_corrupt_dropped);
-    json_u64(out, "ssd_foreign_dropped", c->ssd_foreign_dropped);
-    g_string_append_printf(out, ",\n  \"quadrants_tracked\": %s", r->quadrants ? "true" : "false");
-    json_u64(out, "quadrant_access_threshold", r->quadrant_access_threshold);
-    json_u64(out, "quadrant_repeat_threshold", r->quadrant_repeat_threshold);
+    json_builder_begin_object(b);
+    json_doc_string(b, "policy", r->policy);
+    json_doc_string(b, "mode", r->mode);
+    json_doc_uint(b, "capacity_containers", r->capacity);
+    json_doc_uint(b, "cached_containers", r->cached);
+    json_doc_uint(b, "store_containers", r->n_containers);
+    json_doc_uint(b, "container_size", r->container_size);
+    json_doc_uint(b, "requests", c->requests);
+    json_doc_uint(b, "accesses", c->accesses);
+    json_doc_uint(b, "hits", c->hits);
+    json_doc_uint(b, "misses", c->misses);
+    json_doc_double(b, "hit_ratio", r->hit_ratio);
+    json_doc_uint(b, "admissions", c->admissions);
+    json_doc_uint(b, "ssd_containers_written", c->ssd_containers_written);
+    json_doc_uint(b, "ssd_bytes_written", c->ssd_bytes_written);
+    json_doc_uint(b, "ssd_bytes_read", c->ssd_bytes_read);
+    json_doc_uint(b, "store_bytes_read", c->store_bytes_read);
+    json_doc_uint(b, "evictions", c->evictions);
+    json_doc_uint(b, "refused_popularity_filter", c->refused_filter);
+    json_doc_uint(b, "refused_delayed_eviction", c->refused_delay);
+    json_doc_uint(b, "refused_inout_comparison", c->refused_inout);
+    json_doc_uint(b, "refused_other", c->refused_other);
+    json_doc_uint(b, "ssd_write_errors", c->ssd_write_errors);
+    json_doc_uint(b, "ssd_read_errors", c->ssd_read_errors);
+    json_doc_uint(b, "ssd_corrupt_dropped", c->ssd_corrupt_dropped);
+    json_doc_uint(b, "ssd_foreign_dropped", c->ssd_foreign_dropped);
+    json_doc_bool(b, "quadrants_tracked", r->quadrants);
+    json_doc_uint(b, "quadrant_access_threshold", r->quadrant_access_threshold);
+    json_doc_uint(b, "quadrant_repeat_threshold", r->quadrant_repeat_threshold);
     for (int q = 0; q < 4; q++) {
         char key[32];
         g_snprintf(key, sizeof key, "%s_bytes", quadrant_names[q]);
-        json_u64(out, key, r->quadrant_bytes[q]);
+        json_doc_uint(b, key, r->quadrant_bytes[q]);
         g_snprintf(key, sizeof key, "%s_containers", quadrant_names[q]);
-        json_u64(out, key, r->quadrant_containers[q]);
+        json_doc_uint(b, key, r->quadrant_containers[q]);
         g_snprintf(key, sizeof key, "%s_share", quadrant_names[q]);
-        json_num(out, key, r->quadrants ? r->quadrant_share[q] : NAN);
+        json_doc_double(b, key, r->quadrants ? r->quadrant_share[q] : NAN);
     }
-    json_num(out, "model_elapsed_s", r->model_elapsed_s);
-    json_num(out, "model_ssd_wait_s", r->model_ssd_wait_s);
-    json_num(out, "model_ssd_write_busy_s", r->model_ssd_write_busy_s);
-    json_num(out, "access_latency_model_ms_mean", 1e3 * ratio(c->model_access_s, (double)c->accesses));
-    json_num(out, "request_latency_model_ms_mean", 1e3 * ratio(c->model_request_s, (double)c->requests));
-    json_num(out, "request_latency_model_ms_max", 1e3 * c->model_request_max_s);
-    json_num(out, "request_latency_wall_ms_mean", 1e3 * ratio(c->wall_request_s, (double)c->requests));
-    json_num(out, "request_latency_wall_ms_max", 1e3 * c->wall_request_max_s);
-    json_num(out, "wall_elapsed_s", r->wall_elapsed_s);
-    json_u64(out, "ssd_tbw_bytes", r->ssd_tbw_bytes);
-    json_num(out, "ssd_write_rate_model_mib_s", r->write_rate_model_bps / MIB);
-    json_num(out, "ssd_lifetime_model_days", r->lifetime_days_model);
-    json_num(out, "ssd_write_rate_wall_mib_s", r->write_rate_wall_bps / MIB);
-    json_num(out, "ssd_lifetime_wall_days", r->lifetime_days_wall);
-    json_u64(out, "memory_bytes_per_container", r->bytes_per_container);
-    json_u64(out, "memory_bytes_per_slot", r->bytes_per_slot);
-    json_u64(out, "memory_bytes", r->memory_bytes);
-    g_string_append(out, "\n}\n");
-}
-
-void cache_report_print(const CacheReport *r, gboolean json, FILE *fp)
-{
-    GString *s = g_string_new(NULL);
-    if (json)
-        cache_report_json(r, s);
-    else
-        cache_report_text(r, s);
-    fputs(s->str, fp);
-    g_string_free(s, TRUE);
+    json_doc_double(b, "model_elapsed_ms", 1e3 * r->model_elapsed_s);
+    json_doc_double(b, "model_ssd_wait_ms", 1e3 * r->model_ssd_wait_s);
+    json_doc_double(b, "model_ssd_write_busy_ms", 1e3 * r->model_ssd_write_busy_s);
+    json_doc_double(b, "access_latency_model_ms_mean", 1e3 * ratio(c->model_access_s, (double)c->accesses));
+    json_doc_double(b, "request_latency_model_ms_mean", 1e3 * ratio(c->model_request_s, (double)c->requests));
+    json_doc_double(b, "request_latency_model_ms_max", 1e3 * c->model_request_max_s);
+    json_doc_double(b, "request_latency_wall_ms_mean", 1e3 * ratio(c->wall_request_s, (double)c->requests));
+    json_doc_double(b, "request_latency_wall_ms_max", 1e3 * c->wall_request_max_s);
+    json_doc_double(b, "wall_elapsed_ms", 1e3 * r->wall_elapsed_s);
+    json_doc_uint(b, "ssd_tbw_bytes", r->ssd_tbw_bytes);
+    json_doc_double(b, "ssd_write_rate_model_mib_s", r->write_rate_model_bps / MIB);
+    json_doc_double(b, "ssd_lifetime_model_days", r->lifetime_days_model);
+    json_doc_double(b, "ssd_write_rate_wall_mib_s", r->write_rate_wall_bps / MIB);
+    json_doc_double(b, "ssd_lifetime_wall_days", r->lifetime_days_wall);
+    json_doc_uint(b, "memory_bytes_per_container", r->bytes_per_container);
+    json_doc_uint(b, "memory_bytes_per_slot", r->bytes_per_slot);
+    json_doc_uint(b, "memory_bytes", r->memory_bytes);
+    json_builder_end_object(b);
 }

@@ -4,11 +4,13 @@
  * them into a CacheReport (ratios, the quadrant breakdown, modelled and wall
  * latency, projected SSD lifetime), which the functions here print. JSON keys
  * are stable snake_case (docs/CACHE.md lists them); scripts read at least
- * `ssd_bytes_written`. Bytes are bytes; MiB = 2^20; days = 86400 s. */
+ * `ssd_bytes_written`. Bytes are bytes; MiB = 2^20; days = 86400 s; times
+ * in JSON are milliseconds (keys end in _ms). */
 #ifndef DESTOR_CACHE_STATS_H
 #define DESTOR_CACHE_STATS_H
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -75,7 +77,8 @@ double cache_lifetime_days(uint64_t tbw_bytes, double bytes_per_s);
 
 /* Append the report to out. */
 void cache_report_text(const CacheReport *r, GString *out);
-void cache_report_json(const CacheReport *r, GString *out);
-void cache_report_print(const CacheReport *r, gboolean json, FILE *fp);
+/* The report as a JSON object value at b's current position (after a
+ * member name, or in an array); times in ms (util/json_doc.h). */
+void cache_report_json(const CacheReport *r, JsonBuilder *b);
 
 #endif

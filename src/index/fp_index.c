@@ -115,7 +115,7 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
     }
     g_free(buf);
     if (ok && skipped > 0)
-        g_printerr("destor: note: index rebuilt; %u torn container(s) from an interrupted backup ignored\n", skipped);
+        destor_note("index rebuilt; %u torn container(s) from an interrupted backup ignored", skipped);
     return ok;
 }
 
@@ -123,8 +123,7 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
  * containers (the job's DIRTY mark stays until its commit), and go on. */
 static gboolean rebuild_damaged(FpIndex *idx, const char *why, GError **err)
 {
-    g_printerr("destor: fingerprint index %s is damaged (%s); rebuilding it from the containers\n",
-               idx->db_path, why);
+    destor_note("fingerprint index %s is damaged (%s); rebuilding it from the containers", idx->db_path, why);
     return rebuild(idx, idx->pool, idx->containers, err);
 }
 

@@ -36,9 +36,8 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
         cs->reference_count[i] = 0;
     GError *local = NULL;
     if (!cfg->cache.simulate && !store->has_id) {
-        g_printerr("destor: warning: the store in %s has no identity yet (made by an older destor): the SSD "
-                   "cache is not used until the next backup gives it one\n",
-                   store->dir);
+        destor_warning("the store in %s has no identity yet (made by an older destor): the SSD cache is not "
+                       "used until the next backup gives it one", store->dir);
         return TRUE;
     }
     cs->cache = cache_core_open_config(&cfg->cache, store->id.bytes, store->container_size, pool_count, cs->reference_count,
@@ -47,7 +46,7 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
         return TRUE;
     g_clear_pointer(&cs->reference_count, g_free);
     if (g_error_matches(local, DESTOR_ERROR, DESTOR_ERROR_IO)) {
-        g_printerr("destor: warning: SSD cache unavailable, reading from the store without it: %s\n",
+        destor_warning("SSD cache unavailable, reading from the store without it: %s",
                    local->message);
         g_error_free(local);
         return TRUE;
@@ -60,7 +59,7 @@ void cached_source_close(CachedSource *cs)
 {
     GError *local = NULL;
     if (cs->cache != NULL && !cache_core_close(cs->cache, &local)) {
-        g_printerr("destor: warning: SSD cache state not saved (the next run checks every entry): %s\n",
+        destor_warning("SSD cache state not saved (the next run checks every entry): %s",
                    local->message);
         g_error_free(local);
     }

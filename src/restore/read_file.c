@@ -8,6 +8,7 @@
 #include "trace/compiled_trace_stamp.h"
 #include "trace/trace_compile.h"
 #include "util/error.h"
+#include "util/json_doc.h"
 #include "util/output_file.h"
 
 #include <errno.h>
@@ -17,6 +18,20 @@
 #include <string.h>
 #include <unistd.h>
 
+/* What read-file -o OUT --json prints: one destor.read-file document. */
+static void print_single_json(uint32_t job_id, const char *path, const char *output, uint64_t bytes,
+                              double elapsed_ms, gboolean verified)
+{
+    JsonBuilder *b = json_doc_new("destor.read-file", 1);
+    json_doc_uint(b, "job", job_id);
+    json_doc_path(b, "path", path, strlen(path));
+    json_doc_path(b, "output", output, strlen(output));
+    json_doc_uint(b, "bytes", bytes);
+    json_doc_bool(b, "verified", verified);
+    json_doc_double(b, "elapsed_ms", elapsed_ms);
+    json_doc_print(b, stdout);
+}
+
 gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
                           const ReadFileOptions *opt, GError **err)
 {
@@ -25,11 +40,18 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
                     "--verify checks a whole file's SHA-256; it cannot be combined with --offset or --length");
         return FALSE;
     }
+    const char *output = opt->output != NULL && strcmp(opt->output, "-") != 0 ? opt->output : NULL;
+    if (opt->json && output == NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "--json with a single file needs -o OUT (the file's bytes go to stdout otherwise)");
+        return FALSE;
+    }
     ReadSession *s = read_session_open(cfg, err);
     if (s == NULL)
         return FALSE;
+    gint64 start = g_get_monotonic_time();
     OutputFile out;
-    if (!output_file_open(&out, opt->output, err)) {
+    if (!output_file_open(&out, output, err)) {
         read_session_close(s);
         return FALSE;
     }
@@ -38,6 +60,8 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     gboolean ok = read_session_request(s, job_id, path, opt->range, out.fd, out.name, opt->verify, &bytes, &model_s,
                                        err);
     ok = output_file_finish(&out, ok, err);
+    if (ok && opt->json)
+        print_single_json(job_id, path, output, bytes, (double)(g_get_monotonic_time() - start) / 1e3, opt->verify);
     read_session_close(s);
     return ok;
 }
@@ -122,7 +146,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
     else if (ok)
         ok = serve_text(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
     if (ok)
-        trace_summary_print(&sum, s->cache, s->simulate, opt->json);
+        trace_summary_print(&sum, trace_path, s->cache, s->simulate, opt->json);
     trace_summary_clear(&sum);
     read_session_close(s);
     trace_close(fd);

@@ -3,6 +3,8 @@
 #include "restore/file_output.h"
 #include "util/error.h"
 
+#include <string.h>
+
 static gboolean open_cache(ReadSession *s, const Config *cfg, GError **err)
 {
     if (!cached_source_open(&s->cached, cfg, s->store, err))
@@ -94,7 +96,12 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
     if (r == NULL)
         return FALSE;
     gboolean ok = TRUE;
-    if (r->type != ENTRY_FILE) {
+    size_t len = strlen(path);
+    if (r->type == ENTRY_FILE && len > 1 && path[len - 1] == '/') {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "'%s' in job %u: not a directory (a regular file)", path,
+                    job_id);
+        ok = FALSE;
+    } else if (r->type != ENTRY_FILE) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "'%s' in job %u is a %s, not a regular file", path,
                     job_id, r->type == ENTRY_DIR ? "directory" : "symlink");
         ok = FALSE;

@@ -9,6 +9,7 @@
 #include "restore/prefetch_source.h"
 #include "restore/safe_path.h"
 #include "util/error.h"
+#include "util/json_doc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,7 +77,7 @@ static void refuse(Restore *rs, const FileRecord *r, const char *why, int errnum
     char *path = file_record_path_display(r);
     char *problem = errnum ? g_strdup_printf("'%s': %s: %s", path, why, g_strerror(errnum))
                            : g_strdup_printf("'%s': %s", path, why);
-    g_printerr("destor: warning: not restoring %s\n", problem);
+    destor_warning("not restoring %s", problem);
     if (rs->first_problem == NULL)
         rs->first_problem = problem;
     else
@@ -222,7 +223,29 @@ static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *j
     return TRUE;
 }
 
-gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GError **err)
+/* One line of text, or one destor.restore JSON document (docs/FORMAT.md);
+ * printed also when some entries were refused, before the error. */
+static void print_summary(const Restore *rs, const char *target, double secs, gboolean json)
+{
+    uint64_t fetched = container_lru_fetches(rs->lru);
+    if (!json) {
+        printf("restore job %u into %s: %llu entries, %llu bytes, %llu containers read, %.3f s, %.1f MB/s\n",
+               rs->job_id, target, (unsigned long long)rs->restored, (unsigned long long)rs->bytes,
+               (unsigned long long)fetched, secs, secs > 0 ? (double)rs->bytes / 1e6 / secs : 0.0);
+        return;
+    }
+    JsonBuilder *b = json_doc_new("destor.restore", 1);
+    json_doc_uint(b, "job", rs->job_id);
+    json_doc_path(b, "target", target, strlen(target));
+    json_doc_uint(b, "entries", rs->restored);
+    json_doc_uint(b, "bytes", rs->bytes);
+    json_doc_uint(b, "containers_read", fetched);
+    json_doc_uint(b, "not_restored", rs->unsafe + rs->failed);
+    json_doc_double(b, "elapsed_ms", 1e3 * secs);
+    json_doc_print(b, stdout);
+}
+
+gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gboolean json, GError **err)
 {
     Store *store = store_open_read(cfg, err);
     if (store == NULL)
@@ -262,10 +285,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GEr
     if (ok) {
         finish_deferred(&rs);
         double secs = (double)(g_get_monotonic_time() - start) / 1e6;
-        printf("restore job %u into %s: %llu entries, %llu bytes, %llu containers read, %.3f s, %.1f MB/s\n",
-               job_id, target, (unsigned long long)rs.restored, (unsigned long long)rs.bytes,
-               (unsigned long long)container_lru_fetches(rs.lru), secs,
-               secs > 0 ? (double)rs.bytes / 1e6 / secs : 0.0);
+        print_summary(&rs, target, secs, json);
         if (rs.unsafe > 0 || rs.failed > 0) {
             /* Unsafe stored paths mean a damaged store (exit 3); a target
              * that refused entries is a runtime failure (exit 1). */

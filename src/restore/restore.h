@@ -7,6 +7,6 @@
 
 #include <glib.h>
 
-gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, GError **err);
+gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gboolean json, GError **err);
 
 #endif

@@ -1,7 +1,9 @@
 /* trace_summary.c: latency figures and the trace summary's text and JSON. */
 #include "restore/trace_summary.h"
+#include "util/json_doc.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void trace_summary_init(TraceSummary *t)
 {
@@ -84,26 +86,42 @@ static LatencyFigures latency_figures(GArray *usec)
  * cache, and in simulation without one (HDD only: one modelled HDD read
  * per access). In simulation no container bytes move: the text says so
  * beside the bytes and the measured times, which then time the simulator. */
-void trace_summary_print(const TraceSummary *t, CacheCore *cache, gboolean simulate, gboolean json)
+/* Latency figures (kept in microseconds) as an object in milliseconds. */
+static void latency_json(JsonBuilder *b, const char *key, const LatencyFigures *f)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_begin_object(b);
+    json_doc_double(b, "mean", f->mean / 1e3);
+    json_doc_double(b, "p50", f->p50 / 1e3);
+    json_doc_double(b, "p95", f->p95 / 1e3);
+    json_doc_double(b, "p99", f->p99 / 1e3);
+    json_builder_end_object(b);
+}
+
+void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCore *cache, gboolean simulate,
+                         gboolean json)
 {
     uint64_t accesses = t->accesses;
     gboolean modelled = cache != NULL || simulate;
     LatencyFigures m = latency_figures(t->latency_usec);
     LatencyFigures d = latency_figures(t->model_latency_usec);
     if (json) {
-        printf("{\"requests\": %llu, \"bytes\": %llu, \"container_accesses\": %llu, \"seconds\": %.6f, "
-               "\"latency_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}, ",
-               (unsigned long long)t->requests, (unsigned long long)t->bytes, (unsigned long long)accesses,
-               t->seconds, m.mean, m.p50, m.p95, m.p99);
+        JsonBuilder *b = json_doc_new("destor.trace-summary", 1);
+        json_doc_path(b, "trace", trace_path, strlen(trace_path));
+        json_doc_uint(b, "requests", t->requests);
+        json_doc_uint(b, "bytes", t->bytes);
+        json_doc_uint(b, "container_accesses", accesses);
+        json_doc_bool(b, "simulated", simulate);
+        json_doc_double(b, "elapsed_ms", 1e3 * t->seconds);
+        latency_json(b, "latency_ms", &m);
         if (modelled)
-            printf("\"latency_model_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}, ",
-                   d.mean, d.p50, d.p95, d.p99);
-        printf("\"cache\": ");
+            latency_json(b, "latency_model_ms", &d);
+        json_builder_set_member_name(b, "cache");
         if (cache != NULL)
-            cache_core_print_stats(cache, TRUE, stdout);
+            cache_core_json(cache, b);
         else
-            printf("null");
-        printf("}\n");
+            json_builder_add_null_value(b);
+        json_doc_print(b, stdout);
         return;
     }
     printf("requests            %llu\n", (unsigned long long)t->requests);
@@ -116,6 +134,6 @@ void trace_summary_print(const TraceSummary *t, CacheCore *cache, gboolean simul
         printf("latency (modelled)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us%s\n", d.mean, d.p50, d.p95,
                d.p99, cache == NULL ? " (HDD only, device model)" : "");
     if (cache != NULL)
-        cache_core_print_stats(cache, FALSE, stdout);
+        cache_core_print_stats(cache, stdout);
 }
 

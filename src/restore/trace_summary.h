@@ -30,7 +30,9 @@ static inline void trace_summary_add(TraceSummary *t, double usec, double model_
 
 /* Print the summary on stdout. Modelled latencies come with a cache (its
  * statistics follow, in JSON as the nested object "cache") and in
- * simulation without one; `simulate` marks what no bytes moved for. */
-void trace_summary_print(const TraceSummary *t, CacheCore *cache, gboolean simulate, gboolean json);
+ * simulation without one; `simulate` marks what no bytes moved for. JSON:
+ * one destor.trace-summary document, times in ms (docs/FORMAT.md). */
+void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCore *cache, gboolean simulate,
+                         gboolean json);
 
 #endif

@@ -35,4 +35,23 @@ int destor_exit_status(const GError *err);
 void destor_set_errno(GError **err, int errnum, const char *fmt, ...)
     G_GNUC_PRINTF(3, 4);
 
+/* Longest message shown: a longer one keeps its head and tail around a
+ * note of how many bytes were cut (a 10 MB trace line, a binary file). */
+#define DESTOR_MESSAGE_MAX 1024
+
+/* msg as one safe terminal line (newly allocated): bytes that are not
+ * printable UTF-8 (controls, newlines, invalid sequences) become \xHH, a
+ * backslash becomes \\, and at most about DESTOR_MESSAGE_MAX bytes stay. */
+char *destor_message_clean(const char *msg);
+
+/* "destor: warning: ..." (cleaned) on stderr: every diagnostic that is not
+ * the final error goes through here, or through GLib's log functions, which
+ * destor_log_install() routes here. */
+void destor_warning(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+void destor_note(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+void destor_log_install(void);
+
+/* The final error line: "destor: MESSAGE" (cleaned) on stderr. */
+void destor_print_error(const char *msg);
+
 #endif

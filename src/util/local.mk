@@ -1,6 +1,8 @@
 # src/util: small shared helpers (errors, queues, file I/O, fingerprints).
 libdestor_a_SOURCES += \
 	src/util/error.c src/util/error.h \
+	src/util/output.c src/util/output.h \
+	src/util/json_doc.c src/util/json_doc.h \
 	src/util/le.h \
 	src/util/fileio.c src/util/fileio.h \
 	src/util/output_file.c src/util/output_file.h \
@@ -10,3 +12,8 @@ libdestor_a_SOURCES += \
 	src/util/size_parse.c src/util/size_parse.h \
 	src/util/lock_file.c src/util/lock_file.h \
 	src/util/bdb_error.c src/util/bdb_error.h
+
+check_PROGRAMS += tests/unit/test_cli_text
+tests_unit_test_cli_text_SOURCES = tests/unit/test_cli_text.c tests/unit/unit.h
+tests_unit_test_cli_text_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_cli_text

@@ -5,13 +5,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 gboolean output_file_open(OutputFile *o, const char *path, GError **err)
 {
     *o = (OutputFile){ .fd = STDOUT_FILENO, .name = "standard output" };
-    if (path == NULL)
+    if (path == NULL || strcmp(path, "-") == 0)
         return TRUE;
     o->path = o->name = path;
     struct stat st;

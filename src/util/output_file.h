@@ -16,7 +16,7 @@ typedef struct {
     char *tmp;        /* the temporary beside OUT, or NULL */
 } OutputFile;
 
-/* Open OUT (path NULL: standard output). */
+/* Open OUT (path NULL or "-": standard output). */
 gboolean output_file_open(OutputFile *o, const char *path, GError **err);
 /* Close; with ok, publish (rename the temporary over OUT); without, remove
  * the temporary. Returns ok and whether closing and publishing worked. */

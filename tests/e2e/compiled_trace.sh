@@ -43,9 +43,9 @@ import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 for k in ("requests", "bytes", "container_accesses"):
     assert a[k] == b[k], (k, a[k], b[k])
-assert (a.get("latency_model_usec") is None) == (b.get("latency_model_usec") is None)
-if a.get("latency_model_usec"):
-    assert a["latency_model_usec"] == b["latency_model_usec"], (a["latency_model_usec"], b["latency_model_usec"])
+assert (a.get("latency_model_ms") is None) == (b.get("latency_model_ms") is None)
+if a.get("latency_model_ms"):
+    assert a["latency_model_ms"] == b["latency_model_ms"], (a["latency_model_ms"], b["latency_model_ms"])
 assert (a["cache"] is None) == (b["cache"] is None)
 if a["cache"]:
     for k, v in a["cache"].items():

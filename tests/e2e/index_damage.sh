@@ -31,7 +31,7 @@ flip_page "$DB"
 expect_status 3 dst verify
 grep -q 'PROBLEM.*fingerprint index is damaged' "$SCRATCH/out" || { cat "$SCRATCH/out" >&2; fail "verify did not name the index"; }
 expect_status 0 dst backup "$SCRATCH/data/v2"
-grep -q '^destor: fingerprint index .* is damaged .*rebuilding it' "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "no rebuild note"; }
+grep -q '^destor: note: fingerprint index .* is damaged .*rebuilding it' "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "no rebuild note"; }
 [ "$(grep -c . "$SCRATCH/err")" -eq 1 ] || { cat "$SCRATCH/err" >&2; fail "the rebuild said more than one line"; }
 expect_status 0 dst verify
 note "flipped index page: verify exit 3, backup rebuilt the index and committed"

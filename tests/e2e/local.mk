@@ -3,6 +3,9 @@ E2E_TESTS = \
 	tests/e2e/backup_restore.sh \
 	tests/e2e/chunkers.sh \
 	tests/e2e/errors.sh \
+	tests/e2e/output_errors.sh \
+	tests/e2e/json_paths.sh \
+	tests/e2e/cli.sh \
 	tests/e2e/index_damage.sh \
 	tests/e2e/big_files.sh \
 	tests/e2e/cache_identity.sh \

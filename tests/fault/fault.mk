@@ -24,6 +24,4 @@ $(FAULT_SHIM): $(srcdir)/tests/fault/fault_shim.c
 	@$(MKDIR_P) tests/fault
 	$(AM_V_CC)$(CC) -shared -fPIC -O1 -Wall -Wextra -o $@ $(srcdir)/tests/fault/fault_shim.c -ldl
 $(FAULT_TESTS:.py=.py.log): $(FAULT_SHIM) $(srcdir)/tests/fault/faultlib.py
-# The first CLEANFILES of the build; a fragment included before this one
-# that adds its own turns this into +=.
-CLEANFILES = $(FAULT_SHIM)
+CLEANFILES += $(FAULT_SHIM)

@@ -386,16 +386,17 @@ class StoreTests(unittest.TestCase):
                 "ssd_bytes_written", "ssd_bytes_read", "store_bytes_read", "capacity_containers",
                 "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison",
                 "qa_share", "qb_share", "qc_share", "qd_share", "qa_bytes", "qb_bytes", "qc_bytes",
-                "qd_bytes", "model_elapsed_s"]
+                "qd_bytes"]
 
     def check_row(self, row, summary):
         self.assertEqual(row["requests"], summary["requests"])
         self.assertEqual(row["bytes_read"], summary["bytes"])
         self.assertEqual(row["container_accesses"], summary["container_accesses"])
-        lat = summary["latency_usec"]
-        self.assertAlmostEqual(row["latency_measured_ms_mean"], lat["mean"] / 1e3, places=9)
-        self.assertAlmostEqual(row["latency_measured_ms_p95"], lat["p95"] / 1e3, places=9)
-        self.assertAlmostEqual(row["latency_measured_ms_p99"], lat["p99"] / 1e3, places=9)
+        self.assertEqual(summary["kind"], "destor.trace-summary")
+        lat = summary["latency_ms"]
+        self.assertAlmostEqual(row["latency_measured_ms_mean"], lat["mean"], places=9)
+        self.assertAlmostEqual(row["latency_measured_ms_p95"], lat["p95"], places=9)
+        self.assertAlmostEqual(row["latency_measured_ms_p99"], lat["p99"], places=9)
         c = summary["cache"]
         if c is None:
             self.assertEqual(row["policy"], "none")
@@ -404,6 +405,7 @@ class StoreTests(unittest.TestCase):
         self.assertEqual(row["policy"], c["policy"])
         for k in self.COUNTERS:
             self.assertEqual(row[k], c[k], k)
+        self.assertAlmostEqual(row["model_elapsed_s"], c["model_elapsed_ms"] / 1e3, places=9)
         self.assertEqual(row["latency_model_ms_mean"], c["request_latency_model_ms_mean"])
         self.assertEqual(row["ssd_lifetime_model_days"], c["ssd_lifetime_model_days"])
 

@@ -122,4 +122,26 @@ static inline void test_log_free(TestLog *log)
 
 #define TEST_LOG_AT(arr, i) g_array_index((arr), ContainerId, (i))
 
+/* The report's JSON object as printed (generated text), parsed back:
+ * the caller unrefs it. */
+static inline JsonObject *test_report_json(const CacheReport *r)
+{
+    JsonBuilder *b = json_builder_new();
+    cache_report_json(r, b);
+    JsonNode *root = json_builder_get_root(b);
+    JsonGenerator *g = json_generator_new();
+    json_generator_set_root(g, root);
+    char *text = json_generator_to_data(g, NULL);
+    JsonParser *p = json_parser_new();
+    JsonObject *o = NULL;
+    if (json_parser_load_from_data(p, text, -1, NULL) && JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p)))
+        o = json_object_ref(json_node_get_object(json_parser_get_root(p)));
+    g_object_unref(p);
+    g_free(text);
+    g_object_unref(g);
+    json_node_unref(root);
+    g_object_unref(b);
+    return o;
+}
+
 #endif

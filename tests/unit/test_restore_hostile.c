@@ -98,7 +98,7 @@ static void test_hostile_paths(void)
     char *planted = g_build_filename(target, "planted", NULL);
     CU_ASSERT_EQUAL(symlink(top, planted), 0);
 
-    CU_ASSERT_FALSE(restore_run(&cfg, id, target, &err));
+    CU_ASSERT_FALSE(restore_run(&cfg, id, target, FALSE, &err));
     CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
     g_clear_error(&err);
 
