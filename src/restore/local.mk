@@ -19,3 +19,8 @@ check_PROGRAMS += tests/unit/test_restore_hostile
 tests_unit_test_restore_hostile_SOURCES = tests/unit/test_restore_hostile.c tests/unit/unit.h
 tests_unit_test_restore_hostile_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_restore_hostile
+
+check_PROGRAMS += tests/unit/test_trace_summary
+tests_unit_test_trace_summary_SOURCES = tests/unit/test_trace_summary.c tests/unit/unit.h
+tests_unit_test_trace_summary_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_trace_summary

@@ -57,11 +57,7 @@ static size_t rank_of(double p, size_t n)
     return (rank < 1 ? 1 : rank > n ? n : rank) - 1;
 }
 
-typedef struct {
-    double mean, p50, p95, p99;
-} LatencyFigures;
-
-static LatencyFigures latency_figures(GArray *usec)
+LatencyFigures latency_figures(GArray *usec)
 {
     LatencyFigures f = { 0 };
     size_t n = usec->len;

@@ -28,6 +28,14 @@ static inline void trace_summary_add(TraceSummary *t, double usec, double model_
     t->requests++;
 }
 
+typedef struct {
+    double mean, p50, p95, p99;
+} LatencyFigures;
+
+/* Mean and nearest-rank percentiles (rank ceil(p/100 * n)) of the doubles
+ * in `values`, which it reorders (selection, not a sort); zeros if empty. */
+LatencyFigures latency_figures(GArray *values);
+
 /* Print the summary on stdout. Modelled latencies come with a cache (its
  * statistics follow, in JSON as the nested object "cache") and in
  * simulation without one; `simulate` marks what no bytes moved for. JSON:

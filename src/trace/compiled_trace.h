@@ -24,7 +24,7 @@ typedef struct {
 } CompiledTraceJob;
 
 typedef struct {
-    uint8_t store_id[COMPILED_TRACE_ID_SIZE]; /* the store's identity; zero if it has none */
+    uint8_t store_id[COMPILED_TRACE_ID_SIZE]; /* store.meta's identity (UUID); zero if it has none */
     uint32_t container_size;
     uint32_t n_containers;   /* the pool's containers when compiled: every id is below */
     GArray *jobs;            /* CompiledTraceJob, ascending job id */

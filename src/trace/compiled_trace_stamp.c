@@ -14,7 +14,11 @@ static gint by_job_id(gconstpointer a, gconstpointer b)
 
 void compiled_trace_stamp(CompiledTrace *t, const Store *store, uint32_t n_containers, GPtrArray *manifests)
 {
-    memset(t->store_id, 0, sizeof t->store_id); /* store.meta v1 holds no identity */
+    G_STATIC_ASSERT(sizeof t->store_id == sizeof store->id.bytes);
+    if (store->has_id)
+        memcpy(t->store_id, store->id.bytes, sizeof t->store_id);
+    else /* a version-1 store.meta holds no identity */
+        memset(t->store_id, 0, sizeof t->store_id);
     t->container_size = (uint32_t)store->container_size;
     t->n_containers = n_containers;
     g_array_set_size(t->jobs, 0);
@@ -42,9 +46,12 @@ static gboolean stale(GError **err, const char *name, const char *fmt, ...)
 
 gboolean compiled_trace_check(const CompiledTrace *t, const Store *store, const char *name, GError **err)
 {
+    /* A trace compiled against a store without identity (version-1
+     * store.meta) is held to its jobs' manifests alone. */
     static const uint8_t none[COMPILED_TRACE_ID_SIZE];
-    if (memcmp(t->store_id, none, sizeof none) != 0)
-        return stale(err, name, "%s", "it was compiled against another store");
+    if (memcmp(t->store_id, none, sizeof none) != 0 &&
+        (!store->has_id || memcmp(t->store_id, store->id.bytes, sizeof t->store_id) != 0))
+        return stale(err, name, "%s", "it was compiled against another store (or an earlier one at this path)");
     if (t->container_size != store->container_size)
         return stale(err, name, "it was compiled for %u-byte containers, the store has %u", t->container_size,
                      (uint32_t)store->container_size);

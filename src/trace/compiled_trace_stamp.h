@@ -12,13 +12,15 @@
 
 #include <glib.h>
 
-/* Stamp t with store's identity and pool size (n_containers) and the
- * checksums of `manifests` (JobManifest*, any order). */
+/* Stamp t with store's identity (zero if its store.meta has none), pool
+ * size (n_containers) and the checksums of `manifests` (JobManifest*, any
+ * order). */
 void compiled_trace_stamp(CompiledTrace *t, const Store *store, uint32_t n_containers, GPtrArray *manifests);
 
 /* A USAGE error "compiled trace NAME is stale: ..." unless t matches the
- * open store: same container size, a pool at least as large, and every
- * job still committed with the same manifest. */
+ * open store: the same identity (when t has one), container size, a pool
+ * at least as large, and every job still committed with the same
+ * manifest. */
 gboolean compiled_trace_check(const CompiledTrace *t, const Store *store, const char *name, GError **err);
 
 #endif

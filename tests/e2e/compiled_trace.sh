@@ -111,9 +111,20 @@ cp "$SCRATCH/pool.saved" "$SCRATCH/working/containers.pool"
 # other data under the same path makes it stale (exit 2).
 dst backup "$SCRATCH/data/v1" >/dev/null
 expect_status 0 dst --simulate read-file --trace "$SCRATCH/trace.ctr"
+"$PYTHON" -c 'import sys; d = open(sys.argv[1], "rb").read(); assert d[16:32] != bytes(16)' "$SCRATCH/trace.ctr" ||
+    fail "the compiled trace does not carry the store identity"
+# The store re-created at the same path with the same two jobs (manifests
+# that may be byte for byte the same): its new identity makes the trace stale.
 rm -rf "$SCRATCH/working"
+dst backup "$SCRATCH/data/v1" >/dev/null
 dst backup "$SCRATCH/data/v2" >/dev/null
+expect_status 2 dst --simulate read-file --trace "$SCRATCH/trace.ctr"
+grep -q 'is stale: it was compiled against another store' "$SCRATCH/err" ||
+    fail "a compiled trace of an earlier store must be called stale"
+# A job committed again differently under the same id: stale by its manifest.
+dst trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.ctr"
+rm -rf "$SCRATCH/working/jobs/00000001"
 dst backup "$SCRATCH/data/v1" >/dev/null
 expect_status 2 dst --simulate read-file --trace "$SCRATCH/trace.ctr"
-grep -q 'is stale' "$SCRATCH/err" || fail "a stale compiled trace must be called stale"
+grep -q "is stale: job 1's manifest has changed" "$SCRATCH/err" || fail "a re-committed job must make the trace stale"
 note "damaged compiled traces exit 3, stale ones exit 2"
