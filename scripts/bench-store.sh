@@ -2,10 +2,11 @@
 # bench-store.sh: how fast the store is, as ratios against this machine's own
 # single-core SHA-1 speed measured in the same run (a figure, not a test).
 #
-# usage: scripts/bench-store.sh [DATASET_DIR]
-#   without DATASET_DIR: two generated datasets, "large" (1 GiB of mixed
+# usage: scripts/bench-store.sh [[NAME=]DATASET_DIR]...
+#   without arguments: two generated datasets, "large" (1 GiB of mixed
 #   files, up to tens of MiB) and "small" (a source-like tree of 20,000 files,
-#   median about 8 KiB); with it: that tree only (e.g. a real source tree).
+#   median about 8 KiB); with them: those trees (e.g. a real source tree),
+#   named NAME ("large" and "small" are held to their goals) or "given".
 # environment: DESTOR (default build/destor); DESTOR_B, a second binary to
 #   compare with (runs alternate A, B, A, B...); REPEAT (default 3) runs of
 #   each measurement, of which the medians are printed.
@@ -32,8 +33,13 @@ done
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/destor-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 if [ $# -gt 0 ]; then
-    [ -d "$1" ] || { echo "bench-store: $1 is not a directory" >&2; exit 2; }
-    DATASETS="given=$1"
+    DATASETS=""
+    for a in "$@"; do
+        case $a in *=*) ;; *) a="given=$a" ;; esac
+        [ -d "${a#*=}" ] || { echo "bench-store: ${a#*=} is not a directory" >&2; exit 2; }
+        DATASETS="$DATASETS $a"
+    done
+    DATASETS=${DATASETS# }
 else
     "$PYTHON" "$TOP/scripts/gen-dataset" --out "$WORK/large" --size 1G --versions 1 --seed 42 >/dev/null
     "$PYTHON" "$TOP/scripts/gen-dataset" --out "$WORK/small" --shape source --files 20000 --size 260M \

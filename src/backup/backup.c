@@ -162,8 +162,13 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     guint nworkers = cfg->backup_workers ? cfg->backup_workers : (guint)g_get_num_processors();
     nworkers = CLAMP(nworkers, 1, MAX_WORKERS);
     guint blocks = MAX(2, READ_BLOCKS / nworkers); /* a worker needs two: one to read, one for the tail */
-    BoundedQueue *q_order = bounded_queue_new(QUEUE_DEPTH);
-    BoundedQueue *q_work = bounded_queue_new(QUEUE_DEPTH);
+    /* The walker is faster than the rest: batched queues wake it once per
+     * half queue, not once per entry. This cannot stall: the workers drain
+     * the work queue whatever the walker does, and the store stage drains
+     * the order queue as far as the workers have gone (an item the walker
+     * has not yet put on the work queue is the last on the order queue). */
+    BoundedQueue *q_order = bounded_queue_new_batched(QUEUE_DEPTH);
+    BoundedQueue *q_work = bounded_queue_new_batched(QUEUE_DEPTH);
     StoreStage ss = { .in = q_order, .writer = writer };
     Walker *walker = g_new0(Walker, 1);
     walker_init(walker, path, q_order, q_work, nworkers, blocks, opt->one_file_system);

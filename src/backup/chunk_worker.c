@@ -83,10 +83,12 @@ static void process_file(ChunkWorker *cw, BackupItem *it, EVP_MD_CTX *sha)
     DataBlock *b = take_block(cw);
     size_t have = 0; /* bytes in b->data */
     uint64_t total = 0;
+    const uint64_t size_at_stat = it->file->size;
     for (;;) {
         gboolean eof = FALSE;
         while (have < cap) {
-            ssize_t n = read(it->fd, b->data + have, cap - have);
+            size_t want = cap - have;
+            ssize_t n = read(it->fd, b->data + have, want);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n < 0) {
@@ -100,6 +102,13 @@ static void process_file(ChunkWorker *cw, BackupItem *it, EVP_MD_CTX *sha)
             EVP_DigestUpdate(sha, b->data + have, (size_t)n);
             have += (size_t)n;
             total += (uint64_t)n;
+            /* A short read that reaches the size the walker saw is the end
+             * of a regular file: save the read that would return 0 (a file
+             * that grew is still read to its end). */
+            if ((size_t)n < want && total >= size_at_stat) {
+                eof = TRUE;
+                break;
+            }
         }
         if (it->read_errno != 0) {
             g_array_set_size(b->chunks, 0);

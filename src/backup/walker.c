@@ -46,6 +46,7 @@ static FileRecord *record_for(const char *rel, const struct stat *st, EntryType 
     r->mode = st->st_mode & 07777;
     r->mtime_sec = st->st_mtim.tv_sec;
     r->mtime_nsec = (uint32_t)st->st_mtim.tv_nsec;
+    r->size = S_ISREG(st->st_mode) ? (uint64_t)st->st_size : 0; /* a file's worker sets what it read */
     return r;
 }
 
