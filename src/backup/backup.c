@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -140,6 +141,19 @@ static void print_summary(const JobManifest *m, double secs, const StageThread *
     printf("  chunk and hash   %.3f s CPU (cutting and fingerprinting chunks, in the workers)\n", cut_secs);
 }
 
+/* The walker holds a descriptor per directory level and the queues one per
+ * file in flight: allow as many descriptors as the hard limit does, so only
+ * a tree deeper than that fails (each entry it cannot open is skipped,
+ * warned about and counted). */
+static void raise_descriptor_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *opt, GError **err)
 {
     struct stat st;
@@ -149,6 +163,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
             (*err)->code = DESTOR_ERROR_USAGE;
         return FALSE;
     }
+    raise_descriptor_limit();
     Store *store = store_open_write(cfg, err);
     if (store == NULL)
         return FALSE;
