@@ -126,16 +126,17 @@ static void walk_dir(Walker *w, int fd, const char *rel)
 }
 
 /* --one-file-system: TRUE if `st` lies on another file system than the
- * root. A directory there is kept as an empty directory (as tar and rsync
- * keep a mount point); other entries there are left out. */
-gboolean walker_other_file_system(const Walker *w, const struct stat *st)
+ * root (st_dev compared, as tar and rsync do). A directory there is kept
+ * as an empty directory (as they keep a mount point); other entries there
+ * are left out. */
+static gboolean other_file_system(const Walker *w, const struct stat *st)
 {
     return w->one_file_system && st->st_dev != w->root_dev;
 }
 
 static void walk_entry(Walker *w, int dir, const char *name, const char *rel, const struct stat *st)
 {
-    gboolean foreign = walker_other_file_system(w, st);
+    gboolean foreign = other_file_system(w, st);
     if (foreign && !S_ISDIR(st->st_mode))
         return;
     if (S_ISREG(st->st_mode)) {

@@ -44,8 +44,4 @@ void walker_skip(Walker *w, const char *rel, int errnum, const char *what);
 /* Free what the walk left (first_problem, the lock). */
 void walker_clear(Walker *w);
 
-/* With one_file_system set: TRUE if `st` is on another file system than
- * the root (compared by st_dev, as tar and rsync do). */
-gboolean walker_other_file_system(const Walker *w, const struct stat *st);
-
 #endif
