@@ -186,7 +186,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     BoundedQueue *q_work = bounded_queue_new_batched(QUEUE_DEPTH);
     StoreStage ss = { .in = q_order, .writer = writer };
     Walker *walker = g_new0(Walker, 1);
-    walker_init(walker, path, q_order, q_work, nworkers, blocks, opt->one_file_system);
+    walker_init(walker, path, q_order, q_work, nworkers, blocks + 1, opt->one_file_system);
     ss.walker = walker;
     ChunkWorker *workers = g_new0(ChunkWorker, nworkers);
     g_mutex_init(&ss.lock);
