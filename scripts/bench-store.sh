@@ -2,20 +2,25 @@
 # bench-store.sh: how fast the store is, as ratios against this machine's own
 # single-core SHA-1 speed measured in the same run (a figure, not a test).
 #
-# usage: scripts/bench-store.sh [DATASET_DIR]
-#   without DATASET_DIR: two generated datasets, "large" (1 GiB of mixed
+# usage: scripts/bench-store.sh [[NAME=]DATASET_DIR]...
+#   without arguments: two generated datasets, "large" (1 GiB of mixed
 #   files, up to tens of MiB) and "small" (a source-like tree of 20,000 files,
-#   median about 8 KiB); with it: that tree only (e.g. a real source tree).
+#   median about 8 KiB); with them: those trees (e.g. a real source tree),
+#   named NAME ("large" and "small" are held to their goals) or "given".
 # environment: DESTOR (default build/destor); DESTOR_B, a second binary to
 #   compare with (runs alternate A, B, A, B...); REPEAT (default 3) runs of
 #   each measurement, of which the medians are printed.
 #
 # Per dataset and chunker (fastcdc and rabin), in one store per run, with the
 # input already in the page cache: backup MB/s and its share of SHA-1, the
-# backup's CPU time (user + system), per-file overhead = (CPU time - chunk
-# and hash stage CPU - bytes / single-core SHA-256 speed) / entries, that
-# is what is left once chunking, chunk fingerprints and the whole-file
-# SHA-256 are taken out, and peak RSS. On the first dataset also restore
+# backup's CPU time (user + system) and what it would allow with every
+# core free (bytes / (CPU time / cores): on a shared machine the wall-clock
+# figure measures the neighbours too), per-file overhead = (CPU time - CPU
+# of cutting and fingerprinting chunks, as backup prints it - bytes /
+# single-core SHA-256 speed) / entries, what is left once chunking, chunk
+# fingerprints and the whole-file SHA-256 are taken out (on large files it
+# is mostly per-chunk and per-byte work: copies, index, containers), and
+# peak RSS. On the first dataset also restore
 # MB/s and read-file p50 latency (fastcdc). Goals (issue 15): small files
 # >= 30% (fastcdc) and >= 20% (rabin) of SHA-1, large files >= 60%
 # (fastcdc), per-file overhead <= 15 us.
@@ -32,8 +37,13 @@ done
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/destor-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 if [ $# -gt 0 ]; then
-    [ -d "$1" ] || { echo "bench-store: $1 is not a directory" >&2; exit 2; }
-    DATASETS="given=$1"
+    DATASETS=""
+    for a in "$@"; do
+        case $a in *=*) ;; *) a="given=$a" ;; esac
+        [ -d "${a#*=}" ] || { echo "bench-store: ${a#*=} is not a directory" >&2; exit 2; }
+        DATASETS="$DATASETS $a"
+    done
+    DATASETS=${DATASETS# }
 else
     "$PYTHON" "$TOP/scripts/gen-dataset" --out "$WORK/large" --size 1G --versions 1 --seed 42 >/dev/null
     "$PYTHON" "$TOP/scripts/gen-dataset" --out "$WORK/small" --shape source --files 20000 --size 260M \
@@ -102,10 +112,10 @@ for p in rng.choices(paths, k=500):
     sys.stdout.buffer.write(b"0\t" + p + b"\n")' > "$WORK/trace"
 "$DESTOR" -c "$WORK/destor.config" read-file --trace "$WORK/trace" --json > "$WORK/trace.json"
 
-"$PYTHON" - "$sha1" "$sha256" "$t2" "$t3" "$WORK" "$REPEAT" <<'PY'
+"$PYTHON" - "$sha1" "$sha256" "$t2" "$t3" "$WORK" "$REPEAT" "$(nproc)" <<'PY'
 import json, statistics, sys
 sha1, sha256, t2, t3 = (float(x) for x in sys.argv[1:5])
-work, repeat = sys.argv[5], int(sys.argv[6])
+work, repeat, cores = sys.argv[5], int(sys.argv[6]), int(sys.argv[7])
 goals = {("small", "fastcdc"): 0.30, ("small", "rabin"): 0.20, ("large", "fastcdc"): 0.60}
 rows = {}
 for line in open(work + "/results"):
@@ -120,11 +130,12 @@ print("medians of %d runs%s" % (repeat, "; A and B alternated" if any(k[2] == "B
 for (name, chunker, tag), runs in rows.items():
     med = lambda i: statistics.median(r[i] for r in runs)
     goal = goals.get((name, chunker))
+    cpu_bound = runs[0][4] / (med(1) / cores)
     print("%-5s %-7s %s: %d entries, %.1f MB; backup %.1f MB/s = %.2f of SHA-1%s (runs %s); "
-          "CPU %.2f s; per-file overhead %.1f us%s; peak RSS %.1f MiB" % (
+          "CPU %.2f s, so %.2f of SHA-1 with all %d cores ours; per-file overhead %.1f us%s; peak RSS %.1f MiB" % (
               name, chunker, tag, runs[0][5], runs[0][4] / 1e6, med(0) / 1e6, med(0) / sha1,
               " (goal >= %.2f)" % goal if goal else "",
-              " ".join("%.2f" % (r[0] / sha1) for r in runs), med(1), med(2) * 1e6,
+              " ".join("%.2f" % (r[0] / sha1) for r in runs), med(1), cpu_bound / sha1, cores, med(2) * 1e6,
               " (goal <= 15)", max(r[3] for r in runs) / 1024))
 size = next(iter(rows.values()))[0][4]
 trace = json.load(open(work + "/trace.json"))

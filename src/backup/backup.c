@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -180,6 +181,19 @@ static void print_summary_json(const JobManifest *m, double secs, const StageThr
     json_doc_print(b, stdout);
 }
 
+/* The walker holds a descriptor per directory level and the queues one per
+ * file in flight: allow as many descriptors as the hard limit does, so only
+ * a tree deeper than that fails (each entry it cannot open is skipped,
+ * warned about and counted). */
+static void raise_descriptor_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *opt, GError **err)
 {
     struct stat st;
@@ -189,6 +203,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
             (*err)->code = DESTOR_ERROR_USAGE;
         return FALSE;
     }
+    raise_descriptor_limit();
     Store *store = store_open_write(cfg, err);
     if (store == NULL)
         return FALSE;
@@ -202,11 +217,16 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     guint nworkers = cfg->backup_workers ? cfg->backup_workers : (guint)g_get_num_processors();
     nworkers = CLAMP(nworkers, 1, MAX_WORKERS);
     guint blocks = MAX(2, READ_BLOCKS / nworkers); /* a worker needs two: one to read, one for the tail */
-    BoundedQueue *q_order = bounded_queue_new(QUEUE_DEPTH);
-    BoundedQueue *q_work = bounded_queue_new(QUEUE_DEPTH);
+    /* The walker is faster than the rest: batched queues wake it once per
+     * half queue, not once per entry. This cannot stall: the workers drain
+     * the work queue whatever the walker does, and the store stage drains
+     * the order queue as far as the workers have gone (an item the walker
+     * has not yet put on the work queue is the last on the order queue). */
+    BoundedQueue *q_order = bounded_queue_new_batched(QUEUE_DEPTH);
+    BoundedQueue *q_work = bounded_queue_new_batched(QUEUE_DEPTH);
     StoreStage ss = { .in = q_order, .writer = writer };
     Walker *walker = g_new0(Walker, 1);
-    walker_init(walker, path, q_order, q_work, nworkers, blocks, opt->one_file_system);
+    walker_init(walker, path, q_order, q_work, nworkers, blocks + 1, opt->one_file_system);
     ss.walker = walker;
     ChunkWorker *workers = g_new0(ChunkWorker, nworkers);
     g_mutex_init(&ss.lock);

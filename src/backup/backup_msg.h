@@ -30,6 +30,7 @@ typedef struct {
  * chunk or per file. */
 typedef struct {
     uint8_t *data;
+    size_t cap;         /* bytes data holds */
     GArray *chunks;     /* BlockChunk */
     gboolean last;      /* the file's last block (its chunks may be none) */
     BoundedQueue *home; /* the pool to give the block back to */

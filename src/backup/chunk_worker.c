@@ -21,6 +21,20 @@ static double thread_cpu_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static BoundedQueue *new_pool(guint n, size_t cap)
+{
+    BoundedQueue *pool = bounded_queue_new(n);
+    for (guint i = 0; i < n; i++) {
+        DataBlock *b = g_new0(DataBlock, 1);
+        b->data = g_malloc(cap);
+        b->cap = cap;
+        b->chunks = g_array_new(FALSE, FALSE, sizeof(BlockChunk));
+        b->home = pool;
+        bounded_queue_push(pool, b);
+    }
+    return pool;
+}
+
 void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const Chunker *chunker,
                        size_t max_chunk, FingerprintAlgorithm alg)
 {
@@ -30,30 +44,30 @@ void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const 
     cw->chunker = chunker;
     cw->max_chunk = max_chunk;
     cw->alg = alg;
-    cw->pool = bounded_queue_new(blocks);
-    for (guint i = 0; i < blocks; i++) {
-        DataBlock *b = g_new0(DataBlock, 1);
-        b->data = g_malloc(READ_BLOCK + max_chunk);
-        b->chunks = g_array_new(FALSE, FALSE, sizeof(BlockChunk));
-        b->home = cw->pool;
-        bounded_queue_push(cw->pool, b);
-    }
+    cw->pool = new_pool(blocks, READ_BLOCK + max_chunk);
+    cw->small = new_pool(SMALL_BLOCKS, SMALL_BLOCK);
 }
 
-void chunk_worker_clear(ChunkWorker *cw)
+static void free_pool(BoundedQueue *pool, guint n)
 {
-    for (guint i = 0; i < cw->blocks; i++) {
-        DataBlock *b = bounded_queue_pop(cw->pool);
+    for (guint i = 0; i < n; i++) {
+        DataBlock *b = bounded_queue_pop(pool);
         g_free(b->data);
         g_array_unref(b->chunks);
         g_free(b);
     }
-    bounded_queue_free(cw->pool);
+    bounded_queue_free(pool);
 }
 
-static DataBlock *take_block(ChunkWorker *cw)
+void chunk_worker_clear(ChunkWorker *cw)
 {
-    DataBlock *b = bounded_queue_pop(cw->pool);
+    free_pool(cw->pool, cw->blocks);
+    free_pool(cw->small, SMALL_BLOCKS);
+}
+
+static DataBlock *take_block(BoundedQueue *pool)
+{
+    DataBlock *b = bounded_queue_pop(pool);
     g_array_set_size(b->chunks, 0);
     b->last = FALSE;
     return b;
@@ -79,14 +93,17 @@ static size_t cut_block(ChunkWorker *cw, DataBlock *b, size_t len, gboolean at_e
 static void process_file(ChunkWorker *cw, BackupItem *it, EVP_MD_CTX *sha)
 {
     EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
-    const size_t cap = READ_BLOCK + cw->max_chunk;
-    DataBlock *b = take_block(cw);
+    const uint64_t size_at_stat = it->file->size;
+    /* A file that grows past its small block goes on in large ones: the
+     * small block's undecided tail moves to a large block like any tail. */
+    DataBlock *b = take_block(size_at_stat < SMALL_BLOCK ? cw->small : cw->pool);
     size_t have = 0; /* bytes in b->data */
     uint64_t total = 0;
     for (;;) {
         gboolean eof = FALSE;
-        while (have < cap) {
-            ssize_t n = read(it->fd, b->data + have, cap - have);
+        while (have < b->cap) {
+            size_t want = b->cap - have;
+            ssize_t n = read(it->fd, b->data + have, want);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n < 0) {
@@ -100,6 +117,13 @@ static void process_file(ChunkWorker *cw, BackupItem *it, EVP_MD_CTX *sha)
             EVP_DigestUpdate(sha, b->data + have, (size_t)n);
             have += (size_t)n;
             total += (uint64_t)n;
+            /* A short read that reaches the size the walker saw is the end
+             * of a regular file: save the read that would return 0 (a file
+             * that grew is still read to its end). */
+            if ((size_t)n < want && total >= size_at_stat) {
+                eof = TRUE;
+                break;
+            }
         }
         if (it->read_errno != 0) {
             g_array_set_size(b->chunks, 0);
@@ -108,7 +132,7 @@ static void process_file(ChunkWorker *cw, BackupItem *it, EVP_MD_CTX *sha)
         size_t used = cut_block(cw, b, have, eof);
         if (eof)
             break;
-        DataBlock *next = take_block(cw);
+        DataBlock *next = take_block(cw->pool);
         have -= used;
         memcpy(next->data, b->data + used, have);
         bounded_queue_push(it->out, b);

@@ -15,18 +15,25 @@
 #include <glib.h>
 
 #define READ_BLOCK (1u << 20) /* bytes read per read() at most */
+/* A file the walker saw smaller than this is read into a small block, so a
+ * worker can run many small files ahead of the store stage in little
+ * memory (a 1 MiB block per 8 KiB file would stop it after a few). */
+#define SMALL_BLOCK (64u << 10)
+#define SMALL_BLOCKS 32 /* per worker */
 
 typedef struct {
     BoundedQueue *work;     /* BackupItems; an item with file NULL ends */
-    BoundedQueue *pool;     /* this worker's DataBlocks */
+    BoundedQueue *pool;     /* this worker's DataBlocks of READ_BLOCK + max_chunk */
     guint blocks;           /* how many the pool holds */
+    BoundedQueue *small;    /* and its SMALL_BLOCKS blocks of SMALL_BLOCK */
     const Chunker *chunker;
     size_t max_chunk;       /* bytes a cut decision may look at */
     FingerprintAlgorithm alg;
     double cut_seconds;     /* thread CPU time spent cutting and fingerprinting chunks */
 } ChunkWorker;
 
-/* Allocate the worker's pool: `blocks` blocks of READ_BLOCK + max_chunk. */
+/* Allocate the worker's pools: `blocks` blocks of READ_BLOCK + max_chunk
+ * and SMALL_BLOCKS of SMALL_BLOCK. A file uses at most one small block. */
 void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const Chunker *chunker,
                        size_t max_chunk, FingerprintAlgorithm alg);
 gpointer chunk_worker_run(gpointer worker);

@@ -5,3 +5,8 @@ libdestor_a_SOURCES += \
 	src/backup/chunk_worker.c src/backup/chunk_worker.h \
 	src/backup/job_writer.c src/backup/job_writer.h \
 	src/backup/backup.c src/backup/backup.h
+
+check_PROGRAMS += tests/unit/test_chunk_worker
+TESTS += tests/unit/test_chunk_worker
+tests_unit_test_chunk_worker_SOURCES = tests/unit/test_chunk_worker.c
+tests_unit_test_chunk_worker_LDADD = $(UNIT_LIBS)

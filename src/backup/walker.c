@@ -47,6 +47,7 @@ static FileRecord *record_for(const char *rel, const struct stat *st, EntryType 
     r->mode = st->st_mode & 07777;
     r->mtime_sec = st->st_mtim.tv_sec;
     r->mtime_nsec = (uint32_t)st->st_mtim.tv_nsec;
+    r->size = S_ISREG(st->st_mode) ? (uint64_t)st->st_size : 0; /* a file's worker sets what it read */
     return r;
 }
 
@@ -126,16 +127,17 @@ static void walk_dir(Walker *w, int fd, const char *rel)
 }
 
 /* --one-file-system: TRUE if `st` lies on another file system than the
- * root. A directory there is kept as an empty directory (as tar and rsync
- * keep a mount point); other entries there are left out. */
-gboolean walker_other_file_system(const Walker *w, const struct stat *st)
+ * root (st_dev compared, as tar and rsync do). A directory there is kept
+ * as an empty directory (as they keep a mount point); other entries there
+ * are left out. */
+static gboolean other_file_system(const Walker *w, const struct stat *st)
 {
     return w->one_file_system && st->st_dev != w->root_dev;
 }
 
 static void walk_entry(Walker *w, int dir, const char *name, const char *rel, const struct stat *st)
 {
-    gboolean foreign = walker_other_file_system(w, st);
+    gboolean foreign = other_file_system(w, st);
     if (foreign && !S_ISDIR(st->st_mode))
         return;
     if (S_ISREG(st->st_mode)) {

@@ -18,8 +18,9 @@ typedef struct {
     BoundedQueue *order; /* every entry, in walk order, to the store stage */
     BoundedQueue *work;  /* regular files, to the chunk workers */
     guint workers;       /* each gets an end item on `work` */
-    guint blocks_per_worker; /* sizes an item's block queue so a worker never
-                                blocks on it, only on its own pool */
+    guint blocks_per_worker; /* blocks a file may use at most: sizes its block
+                                queue so a worker never blocks on it, only
+                                on its own pools */
     gboolean one_file_system; /* do not descend into other file systems */
     const char *root;
     GMutex lock;         /* guards skipped and first_problem: workers skip too */
@@ -43,9 +44,5 @@ void walker_skip(Walker *w, const char *rel, int errnum, const char *what);
 
 /* Free what the walk left (first_problem, the lock). */
 void walker_clear(Walker *w);
-
-/* With one_file_system set: TRUE if `st` is on another file system than
- * the root (compared by st_dev, as tar and rsync do). */
-gboolean walker_other_file_system(const Walker *w, const struct stat *st);
 
 #endif

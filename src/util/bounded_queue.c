@@ -9,6 +9,7 @@ struct BoundedQueue {
     guint capacity;
     guint head;  /* next slot to pop */
     guint count; /* items held */
+    guint wake_pushers_at; /* a pop wakes a blocked producer once count is at most this */
     guint pushers_waiting, poppers_waiting; /* signal only when someone waits:
                                               a GCond signal is a syscall */
 };
@@ -22,6 +23,14 @@ BoundedQueue *bounded_queue_new(guint capacity)
     g_cond_init(&q->not_empty);
     q->ring = g_new0(gpointer, capacity);
     q->capacity = capacity;
+    q->wake_pushers_at = capacity - 1;
+    return q;
+}
+
+BoundedQueue *bounded_queue_new_batched(guint capacity)
+{
+    BoundedQueue *q = bounded_queue_new(capacity);
+    q->wake_pushers_at = capacity / 2;
     return q;
 }
 
@@ -63,7 +72,7 @@ gpointer bounded_queue_pop(BoundedQueue *q)
     gpointer item = q->ring[q->head];
     q->head = (q->head + 1) % q->capacity;
     q->count--;
-    if (q->pushers_waiting > 0)
+    if (q->pushers_waiting > 0 && q->count <= q->wake_pushers_at)
         g_cond_signal(&q->not_full);
     g_mutex_unlock(&q->lock);
     return item;

@@ -9,6 +9,11 @@
 typedef struct BoundedQueue BoundedQueue;
 
 BoundedQueue *bounded_queue_new(guint capacity);
+/* The same, but a producer blocked on the full queue is woken only once
+ * the queue has drained to half, so it then pushes many items per wake-up
+ * instead of one (a wake-up is two system calls and a context switch). For
+ * a consumer that keeps popping without waiting for the next push. */
+BoundedQueue *bounded_queue_new_batched(guint capacity);
 void bounded_queue_free(BoundedQueue *q);
 
 /* Blocks while the queue is full. `item` must not be NULL. */

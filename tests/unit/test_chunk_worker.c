@@ -1,0 +1,118 @@
+/* test_chunk_worker.c: a backup chunk worker (src/backup/chunk_worker.c)
+ * against the definition: the chunks it sends for a file are those
+ * chunker_next cuts from the whole file as one buffer, with the right
+ * fingerprints, and the file's size and SHA-256 are those of its bytes.
+ * Also for a file that grew after the walker saw it small, which starts in
+ * a small block and goes on in large ones, and for the empty file. */
+#include "backup/backup_msg.h"
+#include "backup/chunk_worker.h"
+#include "unit.h"
+
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <openssl/evp.h>
+#include <string.h>
+#include <unistd.h>
+
+static uint8_t *random_bytes(size_t len, guint32 seed)
+{
+    uint8_t *buf = g_malloc(len ? len : 1);
+    GRand *r = g_rand_new_with_seed(seed);
+    for (size_t i = 0; i < len; i++)
+        buf[i] = (uint8_t)g_rand_int(r);
+    g_rand_free(r);
+    return buf;
+}
+
+/* Back `len` bytes up through one worker, the walker having seen the file
+ * as `size_at_stat` bytes; check what comes out. */
+static void check_file(ChunkAlgorithm alg, size_t len, uint64_t size_at_stat)
+{
+    ChunkSizes sizes = { 2048, 8192, 65536 };
+    Chunker *chunker = chunker_new(alg, &sizes);
+    uint8_t *data = random_bytes(len, (guint32)len);
+    char *path = NULL;
+    int fd = g_file_open_tmp("destor-worker-XXXXXX", &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT_EQUAL_FATAL(write(fd, data, len), (ssize_t)len);
+    lseek(fd, 0, SEEK_SET);
+
+    BoundedQueue *work = bounded_queue_new(4);
+    ChunkWorker cw;
+    chunk_worker_init(&cw, work, 4, chunker, sizes.max_size, FP_SHA1);
+    BackupItem it = { .file = file_record_new(ENTRY_FILE, "f", 1), .fd = fd, .out = bounded_queue_new(6) };
+    it.file->size = size_at_stat;
+    BackupItem end = { .fd = -1 };
+    bounded_queue_push(work, &it);
+    bounded_queue_push(work, &end);
+    GThread *t = g_thread_new("worker", chunk_worker_run, &cw);
+
+    size_t pos = 0, mismatches = 0;
+    for (gboolean last = FALSE; !last;) {
+        DataBlock *b = bounded_queue_pop(it.out);
+        for (guint i = 0; i < b->chunks->len; i++) {
+            const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
+            size_t want = chunker_next(chunker, data + pos, len - pos);
+            Fingerprint fp;
+            fingerprint_compute(FP_SHA1, data + pos, want, &fp);
+            if (c->length != want || memcmp(b->data + c->offset, data + pos, want) != 0 ||
+                memcmp(&fp, &c->fp, sizeof fp) != 0)
+                mismatches++;
+            pos += c->length;
+        }
+        last = b->last;
+        bounded_queue_push(b->home, b);
+    }
+    g_thread_join(t);
+    CU_ASSERT_EQUAL(mismatches, 0);
+    CU_ASSERT_EQUAL(pos, len);
+    CU_ASSERT_EQUAL(it.read_errno, 0);
+    CU_ASSERT_EQUAL(it.file->size, len);
+    uint8_t sha[32];
+    EVP_Digest(data, len, sha, NULL, EVP_sha256(), NULL);
+    CU_ASSERT_EQUAL(memcmp(sha, it.file->sha256, 32), 0);
+
+    bounded_queue_free(it.out);
+    file_record_free(it.file);
+    chunk_worker_clear(&cw);
+    bounded_queue_free(work);
+    chunker_free(chunker);
+    g_unlink(path);
+    g_free(path);
+    g_free(data);
+}
+
+static void test_small_file(void)
+{
+    check_file(CHUNK_RABIN, 30000, 30000);
+    check_file(CHUNK_FASTCDC, 1, 1);
+}
+
+static void test_empty_file(void)
+{
+    check_file(CHUNK_FASTCDC, 0, 0);
+}
+
+static void test_large_file_spans_blocks(void)
+{
+    check_file(CHUNK_FASTCDC, 3 * READ_BLOCK + 12345, 3 * READ_BLOCK + 12345);
+    check_file(CHUNK_RABIN, 2 * READ_BLOCK + 7, 2 * READ_BLOCK + 7);
+}
+
+static void test_file_grew_after_stat(void)
+{
+    check_file(CHUNK_FASTCDC, 2 * READ_BLOCK + 999, 100);      /* small block, then large ones */
+    check_file(CHUNK_RABIN, SMALL_BLOCK + 1, SMALL_BLOCK - 1); /* just past the small block */
+    check_file(CHUNK_FASTCDC, 5000, 0);
+}
+
+static void add_suites(void)
+{
+    CU_pSuite s = CU_add_suite("chunk_worker", NULL, NULL);
+    CU_add_test(s, "a small file", test_small_file);
+    CU_add_test(s, "the empty file", test_empty_file);
+    CU_add_test(s, "a file over several read blocks", test_large_file_spans_blocks);
+    CU_add_test(s, "a file that grew after the walker saw it", test_file_grew_after_stat);
+}
+
+UNIT_MAIN(add_suites)
