@@ -6,9 +6,11 @@
 #include "config.h"
 #include "restore/job.h"
 #include "restore/read_file.h"
+#include "repair.h"
 #include "restore/restore.h"
 #include "stat.h"
 #include "trace/trace_compile.h"
+#include "trace/trace_export.h"
 #include "util/error.h"
 #include "verify.h"
 
@@ -39,10 +41,14 @@ static const char usage_text[] =
     "  trace compile TRACE -o FILE [--null]\n"
     "                              resolve TRACE once into its container-access sequence\n"
     "                              (replayed by read-file --trace FILE without path lookups)\n"
+    "  trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]\n"
+    "                              the container-access sequence for libCacheSim's cachesim\n"
     "  stat [--json]               what the store holds, per job and in total\n"
     "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
     "  verify [JOB] [--deep] [--json]\n"
     "                              check the store (read-only); --deep rehashes every chunk\n"
+    "  repair                      rebuild the derived structures (fingerprint index,\n"
+    "                              recipe indexes, reference counts) from the stored data\n"
     "\n"
     "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat)\n"
     "\n"
@@ -133,7 +139,7 @@ static gboolean load_config(const CommandLine *cl, Config *cfg, GError **err)
 /* Sub-command arguments: positionals, -o VALUE, --trace VALUE, flags. */
 typedef struct {
     GPtrArray *positional;
-    const char *output, *trace;
+    const char *output, *trace, *format;
     gboolean verify, json, null_terminated, deep;
     gboolean has_offset, has_length;
     uint64_t offset, length;
@@ -163,10 +169,10 @@ static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err
             g_ptr_array_add(sa->positional, (gpointer)a);
         } else if (!strcmp(a, "--")) {
             operands = TRUE;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--trace")) {
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--trace") || !strcmp(a, "--format")) {
             if (i + 1 >= args->len)
                 return usage_error(err, "%s needs a value", a);
-            *(a[1] == 'o' ? &sa->output : &sa->trace) = args->pdata[++i];
+            *(a[1] == 'o' ? &sa->output : a[2] == 't' ? &sa->trace : &sa->format) = args->pdata[++i];
         } else if (!strcmp(a, "--offset") || !strcmp(a, "--length")) {
             if (i + 1 >= args->len)
                 return usage_error(err, "%s needs a value", a);
@@ -198,7 +204,8 @@ static gboolean want_args(const SubArgs *sa, guint n, const char *form, GError *
     return TRUE;
 }
 
-/* destor trace compile TRACE -o FILE [--null] */
+/* destor trace compile TRACE -o FILE [--null]
+ * destor trace export FILE --format F [-o OUT] */
 static gboolean trace_command(GPtrArray *args, SubArgs *sa, const Config *cfg, GError **err)
 {
     const char *verb = args->len > 1 ? args->pdata[1] : "";
@@ -209,7 +216,14 @@ static gboolean trace_command(GPtrArray *args, SubArgs *sa, const Config *cfg, G
             return usage_error(err, "%s", "trace compile needs -o FILE (the compiled trace to write)");
         return trace_compile_run(cfg, sa->positional->pdata[0], sa->null_terminated, sa->output, err);
     }
-    return usage_error(err, "usage: destor trace compile TRACE -o FILE [--null]%s", "");
+    if (!strcmp(verb, "export")) {
+        if (!parse_sub(args, 2, sa, err) ||
+            !want_args(sa, 1, "trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]", err))
+            return FALSE;
+        return trace_export_run(cfg, sa->positional->pdata[0], sa->null_terminated, sa->format, sa->output, err);
+    }
+    return usage_error(err, "%s", "usage: destor trace compile TRACE -o FILE [--null] | "
+                                  "destor trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]");
 }
 
 static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
@@ -265,6 +279,8 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
         if (ok && sa.positional->len == 1 && (ok = job_id_parse(sa.positional->pdata[0], &job, err)))
             which = job;
         ok = ok && verify_run(cfg, which, sa.deep, sa.json, err);
+    } else if (!strcmp(cmd, "repair")) {
+        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 0, "repair", err) && repair_run(cfg, err);
     } else if (cmd[0] != '-') {
         /* Legacy Destor: destor PATH backs PATH up. */
         ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "PATH", err) &&

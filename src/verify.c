@@ -1,5 +1,6 @@
 /* verify.c: read-only consistency and integrity checks of the store. */
 #include "verify.h"
+#include "verify_index.h"
 #include "recipe/job_catalog.h"
 #include "restore/container_lru.h"
 #include "restore/job.h"
@@ -157,14 +158,10 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
         sha = EVP_MD_CTX_new();
         EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
     }
-    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
-    for (guint i = 0; i < r->chunks->len; i++) {
-        const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
-        check_chunk(v, id, path, c, job->manifest.containers_total, sha);
-        if (refcount && c->container < nref && g_hash_table_add(seen, GUINT_TO_POINTER(c->container)))
-            refcount[c->container]++;
-    }
-    g_hash_table_destroy(seen);
+    for (guint i = 0; i < r->chunks->len; i++)
+        check_chunk(v, id, path, &g_array_index(r->chunks, ChunkRef, i), job->manifest.containers_total, sha);
+    if (refcount)
+        refcount_add_file(refcount, nref, r);
     if (sha != NULL) {
         uint8_t digest[32];
         EVP_DigestFinal_ex(sha, digest, NULL);
@@ -223,6 +220,11 @@ static void check_refcounts(Verify *v, const uint32_t *stored, uint32_t nstored,
     }
 }
 
+static void index_problem(void *ctx, int64_t container, int64_t offset, const char *what)
+{
+    problem(ctx, -1, NULL, container, offset, "%s", what);
+}
+
 /* Every job of the snapshot `ids` (committed when verify started; a job
  * committed since is ignored entirely), and the reference counts as of the
  * snapshot's newest job, read before any job is walked. */
@@ -273,6 +275,8 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         check_job(&v, (uint32_t)job, NULL, 0);
     } else {
         check_snapshot(&v, ids);
+        if (!(ok = verify_index(store, v.lru, index_problem, &v, err)))
+            goto out;
     }
     if (json)
         printf("{\"jobs\": %llu, \"entries\": %llu, \"chunks\": %llu, \"containers\": %llu, \"deep\": %s, "

@@ -119,28 +119,6 @@ static gboolean store_chunk(JobWriter *w, BackupMsg *m, ChunkRef *ref, GError **
     return TRUE;
 }
 
-static gint compare_ids(gconstpointer a, gconstpointer b)
-{
-    ContainerId x = *(const ContainerId *)a, y = *(const ContainerId *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* reference_count: +1 for each container this file references at all. */
-static void count_references(JobWriter *w, const FileRecord *r)
-{
-    guint n = r->chunks->len;
-    if (n == 0)
-        return;
-    ContainerId *ids = g_new(ContainerId, n);
-    for (guint i = 0; i < n; i++)
-        ids[i] = g_array_index(r->chunks, ChunkRef, i).container;
-    qsort(ids, n, sizeof *ids, compare_ids);
-    for (guint i = 0; i < n; i++)
-        if (i == 0 || ids[i] != ids[i - 1])
-            g_array_index(w->refcount, uint32_t, ids[i])++;
-    g_free(ids);
-}
-
 static gboolean finish_entry(JobWriter *w, FileRecord *r, GError **err)
 {
     uint64_t offset;
@@ -148,7 +126,7 @@ static gboolean finish_entry(JobWriter *w, FileRecord *r, GError **err)
     if (!job_meta_writer_append(w->meta, r, &offset, &length, err) ||
         !recipe_index_put(w->recipes, r->path->data, r->path->len, offset, length, err))
         return FALSE;
-    count_references(w, r);
+    refcount_add_file((uint32_t *)w->refcount->data, w->refcount->len, r);
     switch (r->type) {
     case ENTRY_FILE:
         w->m.files++;

@@ -162,7 +162,7 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     return c;
 }
 
-CacheCore *cache_core_open_config(const CacheConfig *cfg, size_t container_size,
+CacheCore *cache_core_open_config(const CacheConfig *cfg, const uint8_t *store_id, size_t container_size,
                                   uint32_t n_containers, const uint32_t *reference_count,
                                   ContainerSource *backing, GError **err)
 {
@@ -180,6 +180,7 @@ CacheCore *cache_core_open_config(const CacheConfig *cfg, size_t container_size,
     o.reference_count = reference_count;
     o.container_size = container_size;
     o.backing = backing;
+    memcpy(o.store_id, store_id, SSD_STORE_ID_LEN);
     return cache_core_open(&o, err);
 }
 
@@ -196,17 +197,40 @@ static void notify(CacheCore *c, CacheEventKind kind, ContainerId id, CacheSlot 
     }
 }
 
+void cache_core_foreign_dropped(CacheCore *c, uint32_t n)
+{
+    c->counters.ssd_foreign_dropped += n;
+    if (n == 0 || c->foreign_warned)
+        return;
+    c->foreign_warned = TRUE;
+    g_printerr("destor: warning: SSD cache %s holds containers of another store (or of an earlier store "
+               "deleted and re-created here); dropped, reading them from this store\n",
+               c->directory);
+}
+
+gboolean cache_core_header_matches(const CacheCore *c, const SsdSlotHeader *h, ContainerId id, uint64_t check)
+{
+    return h->valid && memcmp(h->store_id, c->opt.store_id, SSD_STORE_ID_LEN) == 0 && h->id == id &&
+           h->check == check;
+}
+
 /* Real mode: read the copy in `slot` and check it. FALSE: drop it. */
 static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
 {
     GError *local = NULL;
-    if (!ssd_store_read(c->ssd, slot, buf, &local)) {
+    SsdSlotHeader h;
+    if (!ssd_store_read(c->ssd, slot, &h, buf, &local)) {
         g_warning("SSD cache: %s; serving container %u from the store", local->message, c->slot_id[slot]);
         g_error_free(local);
         c->counters.ssd_read_errors++;
         return FALSE;
     }
-    if (cache_copy_check(buf, c->opt.container_size) != c->slot_check[slot]) {
+    if (h.valid && memcmp(h.store_id, c->opt.store_id, SSD_STORE_ID_LEN) != 0) {
+        cache_core_foreign_dropped(c, 1);
+        return FALSE;
+    }
+    if (!cache_core_header_matches(c, &h, c->slot_id[slot], c->slot_check[slot]) ||
+        cache_copy_check(buf, c->opt.container_size) != c->slot_check[slot]) {
         g_warning("SSD cache: the copy of container %u in %s slot %u is damaged; dropped",
                   c->slot_id[slot], c->directory, slot);
         c->counters.ssd_corrupt_dropped++;
@@ -272,7 +296,9 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
     if (c->ssd) {
         GError *local = NULL;
         check = cache_copy_check(data, size);
-        if (!ssd_store_write(c->ssd, slot, data, &local)) {
+        SsdSlotHeader h = { .valid = TRUE, .id = id, .check = check };
+        memcpy(h.store_id, c->opt.store_id, SSD_STORE_ID_LEN);
+        if (!ssd_store_write(c->ssd, slot, &h, data, &local)) {
             g_warning("SSD cache: %s; container %u not cached", local->message, id);
             g_error_free(local);
             c->counters.ssd_write_errors++;
@@ -290,10 +316,10 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
     notify(c, CACHE_EVENT_ADMIT, id, slot, d);
 }
 
-gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
+/* One access, the lock held. */
+static gboolean access_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
 {
     size_t size = c->opt.container_size;
-    g_mutex_lock(&c->lock);
     gboolean ok = FALSE;
     if (id >= c->n) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
@@ -332,26 +358,40 @@ gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
     }
     ok = TRUE;
 out:
+    return ok;
+}
+
+gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
+{
+    g_mutex_lock(&c->lock);
+    gboolean ok = access_locked(c, id, buf, err);
     g_mutex_unlock(&c->lock);
     return ok;
+}
+
+static void request_begin_locked(CacheCore *c)
+{
+    c->in_request = TRUE;
+    c->request_model_start = c->model.now;
+    c->request_wall_start = g_get_monotonic_time();
 }
 
 void cache_core_request_begin(CacheCore *c)
 {
     g_mutex_lock(&c->lock);
-    c->in_request = TRUE;
-    c->request_model_start = c->model.now;
-    c->request_wall_start = g_get_monotonic_time();
+    request_begin_locked(c);
     g_mutex_unlock(&c->lock);
 }
 
-double cache_core_request_end(CacheCore *c)
+/* Close the open request: its modelled seconds; *wall_s its wall time. */
+static double request_end_locked(CacheCore *c, double *wall_s)
 {
     double model = 0.0;
-    g_mutex_lock(&c->lock);
+    *wall_s = 0.0;
     if (c->in_request) {
         model = c->model.now - c->request_model_start;
         double wall = (double)(g_get_monotonic_time() - c->request_wall_start) / 1e6;
+        *wall_s = wall;
         CacheCounters *k = &c->counters;
         k->requests++;
         k->model_request_s += model;
@@ -362,8 +402,29 @@ double cache_core_request_end(CacheCore *c)
             k->wall_request_max_s = wall;
         c->in_request = FALSE;
     }
+    return model;
+}
+
+double cache_core_request_end(CacheCore *c)
+{
+    double wall;
+    g_mutex_lock(&c->lock);
+    double model = request_end_locked(c, &wall);
     g_mutex_unlock(&c->lock);
     return model;
+}
+
+gboolean cache_core_request_ids(CacheCore *c, const ContainerId *ids, uint32_t n, double *model_s, double *wall_s,
+                                GError **err)
+{
+    gboolean ok = TRUE;
+    g_mutex_lock(&c->lock);
+    request_begin_locked(c);
+    for (uint32_t i = 0; i < n && ok; i++)
+        ok = access_locked(c, ids[i], NULL, err);
+    *model_s = request_end_locked(c, wall_s);
+    g_mutex_unlock(&c->lock);
+    return ok;
 }
 
 gboolean cache_core_close(CacheCore *c, GError **err)

@@ -4,7 +4,8 @@
  *
  * One access = one container read:
  *   hit:  real mode reads the container's copy from the SSD slot file and
- *         checks it (crc32 + adler32; a bad copy is dropped and the access
+ *         checks it (the slot header names this store and this container;
+ *         crc32 + adler32 of the bytes; a bad copy is dropped and the access
  *         becomes a miss: the cache never serves wrong bytes);
  *   miss: real mode reads it from the backing ContainerSource (the store);
  *         the policy decides whether it is admitted and what it replaces;
@@ -28,6 +29,7 @@
 #include "cache/cache_stats.h"
 #include "cache/device_model.h"
 #include "cache/policy.h"
+#include "cache/ssd_store.h"
 #include "storage/container_source.h"
 
 #include <glib.h>
@@ -48,6 +50,8 @@ typedef struct {
     size_t container_size;
     CacheMode mode;
     const char *directory;           /* real mode: the cache directory */
+    uint8_t store_id[SSD_STORE_ID_LEN]; /* real mode: the store's identity; a cached
+                                        copy recorded under another is never served */
     ContainerSource *backing;        /* real mode: the store's source */
     gboolean o_direct;
     gboolean track_quadrants;
@@ -67,8 +71,9 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err);
 
 /* Open from the configuration once the store is open: resolves the policy
  * name and ssd-cache-size; cfg->simulate selects simulation mode. A USAGE
- * error if the policy is "none" (check cache_config_enabled() first). */
-CacheCore *cache_core_open_config(const CacheConfig *cfg, size_t container_size,
+ * error if the policy is "none" (check cache_config_enabled() first).
+ * store_id: SSD_STORE_ID_LEN bytes, the store's identity (real mode). */
+CacheCore *cache_core_open_config(const CacheConfig *cfg, const uint8_t *store_id, size_t container_size,
                                   uint32_t n_containers, const uint32_t *reference_count,
                                   ContainerSource *backing, GError **err);
 
@@ -89,6 +94,12 @@ ContainerSource *cache_core_source(CacheCore *c);
  * time and modelled latency; _end returns the request's modelled seconds. */
 void cache_core_request_begin(CacheCore *c);
 double cache_core_request_end(CacheCore *c);
+/* A whole request of n accesses without bytes (buf NULL), as begin, n
+ * cache_access() calls and end would do it, under one lock: a compiled
+ * trace's replay in simulation. *model_s and *wall_s: the request's
+ * modelled and wall seconds. Stops at the first failing access. */
+gboolean cache_core_request_ids(CacheCore *c, const ContainerId *ids, uint32_t n, double *model_s, double *wall_s,
+                                GError **err);
 
 /* A snapshot of all statistics. */
 void cache_core_report(CacheCore *c, CacheReport *r);

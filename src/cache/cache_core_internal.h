@@ -32,6 +32,7 @@ struct CacheCore {
     uint8_t *scratch;       /* real mode, container_size, for buf == NULL */
 
     CacheCounters counters;
+    gboolean foreign_warned; /* the one warning about another store's cache is out */
     DeviceModel model;
     gint64 opened_us;
     gboolean in_request;
@@ -46,6 +47,13 @@ struct CacheCore {
 void cache_core_push_free(CacheCore *c, CacheSlot slot);
 /* Occupy `slot` with `id` (maps only; the policy is told by the caller). */
 void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check);
+
+/* Count `n` cached copies of another store (or of an older incarnation of
+ * this one) dropped, and warn about it once per run. */
+void cache_core_foreign_dropped(CacheCore *c, uint32_t n);
+
+/* Does a slot header describe the copy the core expects in it? */
+gboolean cache_core_header_matches(const CacheCore *c, const SsdSlotHeader *h, ContainerId id, uint64_t check);
 
 /* cache_persist.c: real mode. Restore from cache.meta at open (then mark
  * the run in progress); save it marked clean at close. */

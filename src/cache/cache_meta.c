@@ -36,6 +36,7 @@ gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)
     le64_put(buf + 40, m->policy_word);
     size_t name_len = strnlen(m->policy, CACHE_META_POLICY_LEN);
     memcpy(buf + 48, m->policy, name_len); /* NUL-padded: buf is zeroed */
+    memcpy(buf + 64, m->store_id, CACHE_META_STORE_ID_LEN);
     uint8_t *p = buf + CACHE_META_HEADER_SIZE;
     for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
         le32_put(p, m->entries[i].id);
@@ -69,7 +70,7 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
         return FALSE;
     *found = TRUE;
     gboolean ok = FALSE;
-    if (len < CACHE_META_HEADER_SIZE + 4) {
+    if (len < CACHE_META_V1_HEADER_SIZE + 4) {
         damaged(err, path, "too short");
         goto out;
     }
@@ -81,10 +82,19 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
         damaged(err, path, "bad magic");
         goto out;
     }
-    if (le32_get(buf + 8) != CACHE_META_VERSION) {
+    m->version = le32_get(buf + 8);
+    if (m->version != 1 && m->version != CACHE_META_VERSION) {
         damaged(err, path, "unknown version");
         goto out;
     }
+    size_t header = m->version == 1 ? CACHE_META_V1_HEADER_SIZE : CACHE_META_HEADER_SIZE;
+    if (len < header + 4) {
+        damaged(err, path, "too short");
+        goto out;
+    }
+    m->has_store_id = m->version >= 2;
+    if (m->has_store_id)
+        memcpy(m->store_id, buf + 64, CACHE_META_STORE_ID_LEN);
     m->clean = (le32_get(buf + 12) & 1u) != 0;
     m->container_size = le64_get(buf + 16);
     m->capacity = le32_get(buf + 24);
@@ -93,7 +103,7 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     m->policy_word = le64_get(buf + 40);
     memcpy(m->policy, buf + 48, CACHE_META_POLICY_LEN);
     m->policy[CACHE_META_POLICY_LEN] = '\0';
-    uint64_t want = CACHE_META_HEADER_SIZE + (uint64_t)m->n_entries * CACHE_META_ENTRY_SIZE +
+    uint64_t want = header + (uint64_t)m->n_entries * CACHE_META_ENTRY_SIZE +
                     (uint64_t)m->n_counts * 4 + 4;
     if (want != len) {
         damaged(err, path, "size does not match its counts");
@@ -101,7 +111,7 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     }
     m->entries = g_new(CacheMetaEntry, m->n_entries ? m->n_entries : 1);
     m->access_count = g_new(uint32_t, m->n_counts ? m->n_counts : 1);
-    const uint8_t *p = buf + CACHE_META_HEADER_SIZE;
+    const uint8_t *p = buf + header;
     for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
         m->entries[i].id = le32_get(p);
         m->entries[i].slot = le32_get(p + 4);

@@ -3,12 +3,13 @@
  * the policy's saved state, and every container's access_count.
  *
  * Layout, all little-endian:
- *   header (64 bytes)
- *     0  magic "DPLCSSD1"          8  version u32 (1)
+ *   header (80 bytes; 64 in version 1)
+ *     0  magic "DPLCSSD1"          8  version u32 (2)
  *    12  flags u32 (bit 0: clean shutdown)
  *    16  container_size u64       24  capacity u32
  *    28  n_entries u32            32  n_counts u32       36  reserved u32 (0)
  *    40  policy_word u64          48  policy name, 16 bytes, NUL-padded
+ *    64  store identity, 16 bytes (store.meta; absent in version 1)
  *   n_entries x 24 bytes: id u32, slot u32, check u64 (crc32 of the
  *     slot's bytes in the low half, adler32 in the high), policy word u64
  *   n_counts x 4 bytes: access_count of container 0, 1, ...
@@ -28,8 +29,10 @@
 
 #define CACHE_META_FILE "cache.meta"
 #define CACHE_META_MAGIC "DPLCSSD1"
-#define CACHE_META_VERSION 1
-#define CACHE_META_HEADER_SIZE 64
+#define CACHE_META_VERSION 2
+#define CACHE_META_HEADER_SIZE 80
+#define CACHE_META_V1_HEADER_SIZE 64
+#define CACHE_META_STORE_ID_LEN 16
 #define CACHE_META_ENTRY_SIZE 24
 #define CACHE_META_POLICY_LEN 16
 
@@ -41,6 +44,9 @@ typedef struct {
 } CacheMetaEntry;
 
 typedef struct {
+    uint32_t version;  /* as read; saving always writes CACHE_META_VERSION */
+    gboolean has_store_id; /* FALSE for version 1: the store is unknown */
+    uint8_t store_id[CACHE_META_STORE_ID_LEN];
     gboolean clean;
     uint64_t container_size;
     uint32_t capacity;

@@ -39,11 +39,13 @@ static gboolean entry_usable(CacheCore *c, const CacheMeta *m, const CacheMetaEn
     if (m->clean)
         return TRUE;
     GError *local = NULL;
-    if (!ssd_store_read(c->ssd, e->slot, c->scratch, &local)) {
+    SsdSlotHeader h;
+    if (!ssd_store_read(c->ssd, e->slot, &h, c->scratch, &local)) {
         g_clear_error(&local);
         return FALSE;
     }
-    return cache_copy_check(c->scratch, c->opt.container_size) == e->check;
+    return cache_core_header_matches(c, &h, e->id, e->check) &&
+           cache_copy_check(c->scratch, c->opt.container_size) == e->check;
 }
 
 gboolean cache_persist_restore(CacheCore *c, GError **err)
@@ -62,6 +64,14 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
             g_free(path);
             return FALSE;
         }
+    }
+    if (found && (!m.has_store_id || memcmp(m.store_id, c->opt.store_id, SSD_STORE_ID_LEN) != 0)) {
+        /* Another store's cache (or one without an identity, made before
+         * identities existed): nothing in it, not even its access counts,
+         * describes this store. */
+        cache_core_foreign_dropped(c, MAX(m.n_entries, 1));
+        cache_meta_clear(&m);
+        found = FALSE;
     }
     if (found && m.container_size != c->opt.container_size) {
         g_warning("SSD cache %s holds containers of another size; starting empty", c->directory);
@@ -119,6 +129,8 @@ gboolean cache_persist_save(CacheCore *c, gboolean clean, GError **err)
     CacheMeta m;
     memset(&m, 0, sizeof m);
     m.clean = clean;
+    m.has_store_id = TRUE;
+    memcpy(m.store_id, c->opt.store_id, SSD_STORE_ID_LEN);
     m.container_size = c->opt.container_size;
     m.capacity = c->capacity;
     g_strlcpy(m.policy, c->ops->name, sizeof m.policy);

@@ -78,10 +78,11 @@ void cache_report_text(const CacheReport *r, GString *out)
     text_count(out, "refused: delayed eviction", c->refused_delay);
     text_count(out, "refused: in-out comparison", c->refused_inout);
     text_count(out, "refused: other", c->refused_other);
-    if (c->ssd_write_errors || c->ssd_read_errors || c->ssd_corrupt_dropped) {
+    if (c->ssd_write_errors || c->ssd_read_errors || c->ssd_corrupt_dropped || c->ssd_foreign_dropped) {
         text_count(out, "SSD write errors", c->ssd_write_errors);
         text_count(out, "SSD read errors", c->ssd_read_errors);
         text_count(out, "damaged copies dropped", c->ssd_corrupt_dropped);
+        text_count(out, "other store's copies dropped", c->ssd_foreign_dropped);
     }
     if (r->quadrants) {
         g_string_append_printf(out, "  quadrants of SSD-written bytes (popular: accesses >= %u, "
@@ -165,6 +166,7 @@ void cache_report_json(const CacheReport *r, GString *out)
     json_u64(out, "ssd_write_errors", c->ssd_write_errors);
     json_u64(out, "ssd_read_errors", c->ssd_read_errors);
     json_u64(out, "ssd_corrupt_dropped", c->ssd_corrupt_dropped);
+    json_u64(out, "ssd_foreign_dropped", c->ssd_foreign_dropped);
     g_string_append_printf(out, ",\n  \"quadrants_tracked\": %s", r->quadrants ? "true" : "false");
     json_u64(out, "quadrant_access_threshold", r->quadrant_access_threshold);
     json_u64(out, "quadrant_repeat_threshold", r->quadrant_repeat_threshold);

@@ -24,6 +24,7 @@ typedef struct {
     uint64_t refused_inout;          /* PLC In-Out Comparison */
     uint64_t refused_other;
     uint64_t ssd_write_errors, ssd_read_errors, ssd_corrupt_dropped;
+    uint64_t ssd_foreign_dropped;    /* copies of another store (or incarnation) */
     double model_access_s;           /* sum of modelled access latencies */
     double model_request_s, model_request_max_s;
     double wall_request_s, wall_request_max_s;

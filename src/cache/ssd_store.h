@@ -1,6 +1,8 @@
 /* ssd_store.h: the bytes of a real-mode SSD cache: one slot file in the
- * cache directory (slot i at byte i * container_size, written in whole
- * container-sized writes, optionally O_DIRECT) and the directory lock.
+ * cache directory and the directory lock. Slot i starts at byte
+ * i * (SSD_SLOT_HEADER_SIZE + container_size): a header saying which store
+ * and which container the slot holds (docs/FORMAT.md), then the container,
+ * written in one container-sized write (optionally O_DIRECT).
  *
  * The lock is flock(LOCK_EX | LOCK_NB) on <dir>/LOCK, held while the store
  * is open: a second process (or a second open in this one) gets a
@@ -17,6 +19,19 @@
 #define SSD_STORE_SLOT_FILE "slots.dat"
 #define SSD_STORE_LOCK_FILE "LOCK"
 #define SSD_STORE_DIRECT_ALIGN 4096
+/* One O_DIRECT block: the container after it stays aligned. */
+#define SSD_SLOT_HEADER_SIZE 4096
+#define SSD_SLOT_MAGIC "DPLCSLT1"
+#define SSD_SLOT_VERSION 1
+#define SSD_STORE_ID_LEN 16
+
+/* What a slot's header says about the container after it. */
+typedef struct {
+    gboolean valid;                   /* read back: magic, version and CRC are right */
+    uint32_t id;                      /* container id in its store */
+    uint8_t store_id[SSD_STORE_ID_LEN]; /* the store's identity (store.meta) */
+    uint64_t check;                   /* cache_copy_check() of the container bytes */
+} SsdSlotHeader;
 
 typedef struct SsdStore SsdStore;
 
@@ -28,8 +43,13 @@ SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capaci
 /* Release the lock and close. */
 void ssd_store_close(SsdStore *s);
 
-gboolean ssd_store_write(SsdStore *s, uint32_t slot, const uint8_t *buf, GError **err);
-gboolean ssd_store_read(SsdStore *s, uint32_t slot, uint8_t *buf, GError **err);
+/* Write the container, then its header (a crash between the two leaves a
+ * header that does not match the bytes, which a reader drops). */
+gboolean ssd_store_write(SsdStore *s, uint32_t slot, const SsdSlotHeader *hdr, const uint8_t *buf,
+                         GError **err);
+/* Read a slot's header and container. FALSE only on an I/O error; a header
+ * that is damaged or was never written comes back with valid FALSE. */
+gboolean ssd_store_read(SsdStore *s, uint32_t slot, SsdSlotHeader *hdr, uint8_t *buf, GError **err);
 gboolean ssd_store_sync(SsdStore *s, GError **err);
 
 const char *ssd_store_dir(const SsdStore *s);

@@ -195,6 +195,21 @@ gboolean job_catalog_create_job(const char *workdir, uint32_t *job_id, char **jo
     return TRUE;
 }
 
+void refcount_add_file(uint32_t *counts, uint32_t n, const FileRecord *r)
+{
+    guint len = r->chunks->len;
+    if (len == 0)
+        return;
+    uint32_t *ids = g_new(uint32_t, len);
+    for (guint i = 0; i < len; i++)
+        ids[i] = g_array_index(r->chunks, ChunkRef, i).container;
+    qsort(ids, len, sizeof *ids, compare_u32);
+    for (guint i = 0; i < len; i++)
+        if ((i == 0 || ids[i] != ids[i - 1]) && ids[i] < n)
+            counts[ids[i]]++;
+    g_free(ids);
+}
+
 gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, GError **err)
 {
     size_t len = REFCOUNT_HEADER + (size_t)n * 4;

@@ -8,6 +8,8 @@
 #ifndef DESTOR_JOB_CATALOG_H
 #define DESTOR_JOB_CATALOG_H
 
+#include "recipe/file_record.h"
+
 #include <glib.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,6 +59,9 @@ GArray *job_catalog_list(const char *workdir, GError **err);
 gboolean job_catalog_create_job(const char *workdir, uint32_t *job_id, char **job_dir, GError **err);
 
 /* Reference counts (distinct files per container, summed over jobs). */
+/* Count file r: +1 for each container among counts[0..n) it references at
+ * least once (how backup keeps them and verify and repair recompute them). */
+void refcount_add_file(uint32_t *counts, uint32_t n, const FileRecord *r);
 gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, GError **err);
 /* Counts as of committed job `job_id` (a missing file is an INTEGRITY
  * error: it is written before the manifest). */

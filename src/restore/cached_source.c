@@ -35,7 +35,13 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
     for (uint32_t i = nrefs; i < pool_count; i++)
         cs->reference_count[i] = 0;
     GError *local = NULL;
-    cs->cache = cache_core_open_config(&cfg->cache, store->container_size, pool_count, cs->reference_count,
+    if (!cfg->cache.simulate && !store->has_id) {
+        g_printerr("destor: warning: the store in %s has no identity yet (made by an older destor): the SSD "
+                   "cache is not used until the next backup gives it one\n",
+                   store->dir);
+        return TRUE;
+    }
+    cs->cache = cache_core_open_config(&cfg->cache, store->id.bytes, store->container_size, pool_count, cs->reference_count,
                                        container_pool_source(store->pool), &local);
     if (cs->cache != NULL)
         return TRUE;

@@ -6,7 +6,9 @@
 #include "restore/trace_line.h"
 #include "restore/trace_reader.h"
 #include "trace/compiled_trace_stamp.h"
+#include "trace/trace_compile.h"
 #include "util/error.h"
+#include "util/output_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,37 +28,16 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     ReadSession *s = read_session_open(cfg, err);
     if (s == NULL)
         return FALSE;
-    int fd = STDOUT_FILENO;
-    const char *name = "standard output";
-    char *tmp = NULL;
-    if (opt->output != NULL) {
-        /* Write beside OUT and rename, so a failed read leaves OUT as it was. */
-        tmp = g_strdup_printf("%s.destor-tmp", opt->output);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        name = opt->output;
-        if (fd < 0) {
-            destor_set_errno(err, errno, "create %s", tmp);
-            g_free(tmp);
-            read_session_close(s);
-            return FALSE;
-        }
+    OutputFile out;
+    if (!output_file_open(&out, opt->output, err)) {
+        read_session_close(s);
+        return FALSE;
     }
     uint64_t bytes = 0;
     double model_s = 0.0;
-    gboolean ok = read_session_request(s, job_id, path, opt->range, fd, name, opt->verify, &bytes, &model_s, err);
-    if (opt->output != NULL) {
-        if (close(fd) != 0 && ok) {
-            destor_set_errno(err, errno, "close %s", tmp);
-            ok = FALSE;
-        }
-        if (ok && rename(tmp, opt->output) != 0) {
-            destor_set_errno(err, errno, "rename %s to %s", tmp, opt->output);
-            ok = FALSE;
-        }
-        if (!ok)
-            unlink(tmp);
-        g_free(tmp);
-    }
+    gboolean ok = read_session_request(s, job_id, path, opt->range, out.fd, out.name, opt->verify, &bytes, &model_s,
+                                       err);
+    ok = output_file_finish(&out, ok, err);
     read_session_close(s);
     return ok;
 }
@@ -66,17 +47,15 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
 static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
                                const ReadFileOptions *opt, TraceSummary *sum, GError **err)
 {
-    if (opt->verify || opt->null_terminated) {
+    /* --null says how text records end: nothing to a compiled trace (tools
+     * that pass it for any trace holding a NUL byte may pass it here) */
+    if (opt->verify) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
-                    "%s is a compiled trace: --verify and --null apply to text traces only", trace_path);
+                    "%s is a compiled trace: --verify needs the files' recipes (use the text trace)", trace_path);
         return FALSE;
     }
-    GByteArray *bytes = g_byte_array_new();
-    g_byte_array_append(bytes, head, (guint)head_len);
-    gboolean ok = trace_read_rest(fd, trace_path, bytes, err);
-    CompiledTrace *t = ok ? compiled_trace_decode(bytes->data, bytes->len, trace_path, err) : NULL;
-    g_byte_array_unref(bytes);
-    ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err);
+    CompiledTrace *t = compiled_trace_read_fd(fd, trace_path, head, head_len, err);
+    gboolean ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err);
     gint64 start = g_get_monotonic_time();
     ok = ok && compiled_replay(s, t, sum, err);
     sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;

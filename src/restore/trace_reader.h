@@ -15,8 +15,9 @@
 
 typedef struct TraceReader TraceReader;
 
-/* Open a trace for reading: "-" is standard input; a directory or a file
- * that cannot be opened is a USAGE error. Returns the descriptor or -1. */
+/* Open a trace for reading: "-" is standard input; a directory, or a path
+ * that names no file we may read, is a USAGE error, other failures of
+ * open(2) are IO errors. Returns the descriptor or -1. */
 int trace_open(const char *path, GError **err);
 /* Close what trace_open() returned (standard input stays open). */
 void trace_close(int fd);

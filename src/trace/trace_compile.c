@@ -6,6 +6,7 @@
 #include "trace/compiled_trace_stamp.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/output_file.h"
 
 /* Every request of the text trace, through a recording session. */
 static gboolean resolve(ReadSession *s, CompiledTrace *t, int fd, const char *name, const uint8_t *head,
@@ -51,6 +52,16 @@ static GPtrArray *session_manifests(ReadSession *s)
     return m;
 }
 
+CompiledTrace *compiled_trace_read_fd(int fd, const char *name, const uint8_t *head, size_t head_len, GError **err)
+{
+    GByteArray *bytes = g_byte_array_new();
+    g_byte_array_append(bytes, head, (guint)head_len);
+    CompiledTrace *t =
+        trace_read_rest(fd, name, bytes, err) ? compiled_trace_decode(bytes->data, bytes->len, name, err) : NULL;
+    g_byte_array_unref(bytes);
+    return t;
+}
+
 CompiledTrace *trace_compile(const Config *cfg, const char *trace_path, gboolean null_terminated, GError **err)
 {
     int fd = trace_open(trace_path, err);
@@ -62,13 +73,9 @@ CompiledTrace *trace_compile(const Config *cfg, const char *trace_path, gboolean
     ReadSession *s = head_len < 0 ? NULL : read_session_open_recording(cfg, t->ids, err);
     gboolean ok = s != NULL;
     if (ok && compiled_trace_has_magic(head, (size_t)head_len)) {
-        GByteArray *bytes = g_byte_array_new();
-        g_byte_array_append(bytes, head, (guint)head_len);
         compiled_trace_free(t);
-        t = trace_read_rest(fd, trace_path, bytes, err) ? compiled_trace_decode(bytes->data, bytes->len, trace_path, err)
-                                                        : NULL;
+        t = compiled_trace_read_fd(fd, trace_path, head, (size_t)head_len, err);
         ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err);
-        g_byte_array_unref(bytes);
     } else if (ok) {
         ok = resolve(s, t, fd, trace_path, head, (size_t)head_len, null_terminated, err);
         if (ok) {
@@ -93,7 +100,10 @@ gboolean trace_compile_run(const Config *cfg, const char *trace_path, gboolean n
     GByteArray *bytes = g_byte_array_new();
     compiled_trace_encode(t, bytes);
     compiled_trace_free(t);
-    gboolean ok = file_publish_atomic(out_path, bytes->data, bytes->len, err);
+    OutputFile out;
+    gboolean ok = output_file_open(&out, out_path, err);
+    if (ok)
+        ok = output_file_finish(&out, file_write_all(out.fd, bytes->data, bytes->len, out.name, err), err);
     g_byte_array_unref(bytes);
     return ok;
 }

@@ -9,13 +9,21 @@
 #include "trace/compiled_trace.h"
 
 #include <glib.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* The compiled form of the text trace at `trace_path` ("-": standard
  * input; --null records when null_terminated). A trace that already is
  * compiled is checked against the store and returned as it is. */
 CompiledTrace *trace_compile(const Config *cfg, const char *trace_path, gboolean null_terminated, GError **err);
 
-/* Compile and write to out_path (replaced atomically). */
+/* The rest of a compiled trace whose first head_len bytes (its magic) the
+ * caller has read from fd: read to the end and decode (INTEGRITY error if
+ * damaged, IO error if the read fails). */
+CompiledTrace *compiled_trace_read_fd(int fd, const char *name, const uint8_t *head, size_t head_len, GError **err);
+
+/* Compile and write to out_path (util/output_file: a regular file is
+ * replaced whole by a rename, a device or FIFO written into). */
 gboolean trace_compile_run(const Config *cfg, const char *trace_path, gboolean null_terminated,
                            const char *out_path, GError **err);
 

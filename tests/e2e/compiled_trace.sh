@@ -59,7 +59,8 @@ for policy in none fifo lru lfu lfu-incache plc; do
     dst "$@" --simulate read-file --trace "$SCRATCH/trace.ctr" --json > "$SCRATCH/compiled.json"
     same_run "$SCRATCH/text.json" "$SCRATCH/compiled.json" || fail "$policy: compiled replay differs in simulation"
 done
-dst -p"ssd-cache-policy plc" --simulate read-file --trace - --json < "$SCRATCH/trace.ctr" > "$SCRATCH/stdin.json"
+# on standard input, and with --null (tools pass it for any file holding a NUL byte)
+dst -p"ssd-cache-policy plc" --simulate read-file --trace - --null --json < "$SCRATCH/trace.ctr" > "$SCRATCH/stdin.json"
 "$PYTHON" -c 'import json,sys; assert json.load(open(sys.argv[1]))["requests"] == 1200' "$SCRATCH/stdin.json" ||
     fail "a compiled trace on standard input"
 for policy in none lru; do
@@ -77,7 +78,15 @@ expect_status 2 dst read-file --trace "$SCRATCH/trace.ctr" --verify
 expect_status 2 dst trace compile "$SCRATCH/trace"
 printf '0\tno/such/file\n' > "$SCRATCH/bad"
 expect_status 2 dst trace compile "$SCRATCH/bad" -o "$SCRATCH/bad.ctr"
-[ ! -e "$SCRATCH/bad.ctr" ] || fail "a failed compile left its output"
+[ ! -e "$SCRATCH/bad.ctr" ] && [ ! -e "$SCRATCH/bad.ctr.destor-tmp" ] || fail "a failed compile left its output"
+# -o onto a FIFO writes into it (never a file renamed over it).
+mkfifo "$SCRATCH/fifo"
+cat "$SCRATCH/fifo" > "$SCRATCH/from-fifo" &
+reader=$!
+dst trace compile "$SCRATCH/trace" -o "$SCRATCH/fifo"
+[ -p "$SCRATCH/fifo" ] || { kill $reader 2>/dev/null || true; fail "trace compile -o replaced a FIFO"; }
+wait $reader
+cmp -s "$SCRATCH/from-fifo" "$SCRATCH/trace.ctr" || fail "trace compile -o FIFO wrote other bytes"
 
 # Damage: a flipped byte anywhere, a cut file: exit 3.
 size=$(stat -c %s "$SCRATCH/trace.ctr")

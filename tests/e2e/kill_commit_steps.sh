@@ -7,8 +7,11 @@
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 command -v strace >/dev/null 2>&1 || { echo "# strace not installed"; exit 77; }
+# LeakSanitizer cannot run under ptrace: off for the traced runs.
+TRACED_ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+traced() { ASAN_OPTIONS=$TRACED_ASAN_OPTIONS strace "$@"; }
 set +e
-strace -f -o /dev/null -e trace=openat -e inject=openat:signal=KILL:when=1 "$DESTOR_BIN" --version >/dev/null 2>&1
+traced -f -o /dev/null -e trace=openat -e inject=openat:signal=KILL:when=1 "$DESTOR_BIN" --version >/dev/null 2>&1
 rc=$?
 set -e
 [ "$rc" -eq 137 ] || { echo "# strace cannot inject signals here (exit $rc)"; exit 77; }
@@ -26,7 +29,7 @@ SYSCALLS="rename renameat renameat2 fsync fdatasync"
 
 # count_calls WORKDIR SYSCALL: how often one backup of src makes SYSCALL.
 count_calls() {
-    strace -f -qq -o "$SCRATCH/trace" -e trace="$2" \
+    traced -f -qq -o "$SCRATCH/trace" -e trace="$2" \
         "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" backup "$SCRATCH/src" >/dev/null
     grep -c "$2(" "$SCRATCH/trace" || true
 }
@@ -44,7 +47,7 @@ sweep() {
             W="$SCRATCH/w-$sc-$i"
             $2 "$W"
             set +e
-            strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
+            traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
                 "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" backup "$SCRATCH/src" >/dev/null 2>&1
             rc=$?
             set -e

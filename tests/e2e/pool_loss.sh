@@ -62,3 +62,13 @@ expect_status 3 dst restore 0 "$SCRATCH/r0"
 grep -q 'container 2' "$SCRATCH/err" || fail "restore did not name container 2: $(cat "$SCRATCH/err")"
 expect_status 3 dst verify
 note "planted container: $planted reads and restore refused with exit 3, no wrong bytes"
+
+# A damaged newest manifest is verify's to report; it does not stop backups
+# (the check above falls back to the newest manifest that reads back).
+cp "$SCRATCH/pool.orig" "$W/containers.pool"
+"$PYTHON" -c 'import sys; f=open(sys.argv[1],"r+b"); f.seek(30); b=f.read(1); f.seek(30); f.write(bytes([b[0]^1]))' \
+    "$W/jobs/00000002/manifest"
+expect_status 0 dst backup "$SCRATCH/new/v1"
+expect_status 3 dst verify
+grep -q 'manifest of job 2' "$SCRATCH/out" || { cat "$SCRATCH/out" >&2; fail "verify did not name the damaged manifest"; }
+note "damaged newest manifest: backup still commits, verify names it"

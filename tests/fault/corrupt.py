@@ -19,9 +19,11 @@ DB recipe index may land in unused page space: such cases are counted as
 harmless when no read and no verify notices and every read is right. An
 older job's refcount is a superseded copy nothing reads; flips there are
 counted separately. store.meta flips must fail verify and every read.
-index/fingerprints.db is derived data only backup reads: after a flip
-there, a new backup must fail with exit 3 or store a job that verifies and
-restores byte for byte (never deduplicate against a wrong location).
+index/fingerprints.db is derived data: after a flip there, a new backup
+must fail with exit 3 or store a job that restores byte for byte (never
+deduplicate against a wrong location) and verifies; verify reads the whole
+index, so damage the backup never met (and so did not rebuild) is reported
+as the index's only, and `destor repair` then makes the store verify.
 
 Cache files (slots.dat, cache.meta of a warm LRU cache holding every
 container of job 1): read-file --trace --verify --json through the cache
@@ -43,6 +45,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultlib as fl  # noqa: E402
 
 CSIZE = 128 * 1024
+SLOT_HEADER = 4096       # before each container in slots.dat (docs/FORMAT.md)
+CACHE_META_HEADER = 80   # cache.meta version 2
 SEED = int(os.environ.get("FAULT_SEED", "20240607"))
 
 
@@ -72,7 +76,7 @@ def parse_cache_meta(path):
     n_entries, = struct.unpack_from("<I", data, 28)
     slots = {}
     for i in range(n_entries):
-        cid, slot = struct.unpack_from("<II", data, 64 + 24 * i)
+        cid, slot = struct.unpack_from("<II", data, CACHE_META_HEADER + 24 * i)
         slots[slot] = cid
     return slots
 
@@ -261,6 +265,15 @@ def index_case(store, seed):
         outcome = "backup refused (exit 3)"
     else:
         v = fl.destor(cfg, "verify", "--deep")
+        repaired = False
+        if v.rc == 3:
+            problems = [l for l in v.out.decode("utf-8", "replace").splitlines() if l.startswith("PROBLEM")]
+            fl.check(problems and all("fingerprint index" in l for l in problems),
+                     "%s: the job backed up over a damaged index does not verify: %s" % (where, v.describe()))
+            rp = fl.destor(cfg, "repair")
+            fl.check(rp.rc == 0, "%s: repair failed: %s" % (where, rp.describe()))
+            v = fl.destor(cfg, "verify", "--deep")
+            repaired = True
         fl.check(v.rc == 0, "%s: the job backed up over a damaged index does not verify: %s" % (where, v.describe()))
         fl.check(restore_job(w, cfg, store, 1), "%s: the new job does not restore" % where)
         out = os.path.join(w.dir, "restore-new")
@@ -269,7 +282,8 @@ def index_case(store, seed):
         problems = fl.tree_diff(store.want[1], out)
         fl.check(not problems, "%s: the new job restores WRONG: %s" % (where, problems[:5]))
         shutil.rmtree(out)
-        outcome = "backup right (flip harmless or index rebuilt)"
+        outcome = ("backup right, verify named the index, repair mended it" if repaired
+                   else "backup right (flip harmless or index rebuilt)")
     shutil.rmtree(work)
     return outcome
 
@@ -349,7 +363,7 @@ def cache_case(store, cls, seed):
                  % (where, {k: c[k] for k in ("hits", "misses", "ssd_corrupt_dropped")}))
         outcome = "slot dropped and counted, read right"
         # The container in the damaged slot, read without --verify: exact bytes.
-        cid = store.slots.get(off // CSIZE)
+        cid = store.slots.get(off // (SLOT_HEADER + CSIZE))
         files = store.files_in_container(1, cid) if cid is not None else []
         if files:
             shutil.rmtree(w.cache)

@@ -13,11 +13,15 @@
  *      size makes the cache start empty);
  *   4  write into each entry's check the true check of its container's
  *      bytes (so an unclean file's entries whose slot holds that container
- *      can be taken back).
+ *      can be taken back);
+ *   5  write the harness's store identity (16 zero bytes) at offset 64, so
+ *      a version-2 file is this store's and not dropped as another's.
  * Container i's bytes are 4096 bytes of value i, in the backing store and in
- * slot i of the slot file. Every access must return the container's bytes,
- * unless the file lies consistently (an entry's check is that of another
- * container's bytes): no cache can detect that, so it is not checked then.
+ * slot i of the slot file, whose header names the harness's store and
+ * container i. Every access must return the container's bytes: even a file
+ * that lies consistently (an entry's check is that of another container's
+ * bytes) cannot make the cache serve them, as the slot header names the
+ * container it holds.
  * The loader works on a file, so each input is written to a scratch file. */
 #include "fuzz_util.h"
 
@@ -61,27 +65,6 @@ static void remove_in(const char *dir, const char *name)
     g_free(p);
 }
 
-/* Does an entry carry the check of another container's bytes? */
-static gboolean lies(const CacheMeta *m)
-{
-    static uint64_t checks[256];
-    static gboolean ready;
-    if (!ready) {
-        uint8_t *buf = g_malloc(CSIZE);
-        for (uint32_t v = 0; v < 256; v++) {
-            container_bytes(buf, v);
-            checks[v] = slot_check(buf, CSIZE);
-        }
-        g_free(buf);
-        ready = TRUE;
-    }
-    for (uint32_t i = 0; i < m->n_entries; i++)
-        for (uint32_t v = 0; v < 256; v++)
-            if (m->entries[i].check == checks[v] && (uint8_t)m->entries[i].id != v)
-                return TRUE;
-    return FALSE;
-}
-
 static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
 {
     const char *dir = fuzz_scratch_dir();
@@ -89,11 +72,20 @@ static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
     remove_in(dir, SSD_STORE_LOCK_FILE);
     uint32_t capacity = m->capacity < 1 ? 1 : m->capacity > MAXCAP ? MAXCAP : m->capacity;
 
-    /* Slot s holds container s, for the checks of an unclean file. */
-    uint8_t *slots = g_malloc((size_t)MAXCAP * CSIZE);
-    for (uint32_t s = 0; s < MAXCAP; s++)
-        container_bytes(slots + (size_t)s * CSIZE, s);
-    g_free(fuzz_write_file(SSD_STORE_SLOT_FILE, slots, (size_t)capacity * CSIZE));
+    /* Slot s holds container s, header and bytes (docs/FORMAT.md), for
+     * the checks of an unclean file. */
+    size_t stride = SSD_SLOT_HEADER_SIZE + CSIZE;
+    uint8_t *slots = g_malloc0((size_t)MAXCAP * stride);
+    for (uint32_t s = 0; s < MAXCAP; s++) {
+        uint8_t *h = slots + (size_t)s * stride;
+        container_bytes(h + SSD_SLOT_HEADER_SIZE, s);
+        memcpy(h, SSD_SLOT_MAGIC, 8);
+        le32_put(h + 8, SSD_SLOT_VERSION);
+        le32_put(h + 12, s);
+        le64_put(h + 32, slot_check(h + SSD_SLOT_HEADER_SIZE, CSIZE));
+        le32_put(h + SSD_SLOT_HEADER_SIZE - 4, fuzz_crc(h, SSD_SLOT_HEADER_SIZE - 4));
+    }
+    g_free(fuzz_write_file(SSD_STORE_SLOT_FILE, slots, (size_t)capacity * stride));
     g_free(slots);
     g_free(fuzz_write_file(CACHE_META_FILE, file, len));
 
@@ -119,13 +111,12 @@ static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
         g_clear_error(&err);
         return;
     }
-    gboolean unverifiable = lies(m);
     uint8_t *buf = g_malloc(CSIZE);
     for (uint32_t i = 0; i < 32; i++) {
         ContainerId id = (i * 7 + i / 5) % NCONT;
         if (!cache_access(c, id, buf, &err))
             abort(); /* the backing never fails: neither may the cache */
-        for (size_t k = 0; k < CSIZE && !unverifiable; k++)
+        for (size_t k = 0; k < CSIZE; k++)
             if (buf[k] != (uint8_t)id)
                 abort(); /* the cache served wrong bytes */
     }
@@ -159,6 +150,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         g_free(bytes);
     }
+    if ((mode & 32) && len >= fixed)
+        memset(file + 64, 0, CACHE_META_STORE_ID_LEN);
     if ((mode & 1) && len >= 4)
         le32_put(file + len - 4, fuzz_crc(file, len - 4));
 

@@ -47,6 +47,11 @@ for policy in plc lru lfu fifo; do
     "$DESTOR" -c "$W/cfg" -p"ssd-cache-policy $policy" -p"ssd-cache-directory $W/cache-$policy" \
         -p"ssd-cache-size 2" read-file --trace "$W/trace" > /dev/null
 done
+printf '0\ta.txt\n1\tsub/deeper/blob.bin\t1000\t30000\n0\tsub/numbers.txt\t0\t-\n1\ta2.txt\t99\t1\n' > "$W/trace-ranges"
+"$DESTOR" -c "$W/cfg" trace compile "$W/trace" -o "$W/trace.ctr"
+"$DESTOR" -c "$W/cfg" trace compile "$W/trace-ranges" -o "$W/ranges.ctr"
+: > "$W/empty-trace"
+"$DESTOR" -c "$W/cfg" trace compile "$W/empty-trace" -o "$W/empty.ctr"
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -148,14 +153,20 @@ put("trace_line", "range", b"0\ta.txt\t0\t100\n1\tsub/deeper/blob.bin\t131000\t-
     b"0\tp\t-1\t2\n0\t5\t7\n")
 put("trace_line", "range-null", b"0\ta.txt\t0\t10\x000\tline\nbreak\t3\t-\x000\tx\x00")
 
-# cache.meta of each policy; 13 = CRC | deep open | harness container size.
+# Compiled traces; mode 1 = recompute the CRC.
+for name in ("trace", "ranges", "empty"):
+    put("compiled_trace", name, b"\x00" + read(name + ".ctr"))
+put("compiled_trace", "ranges-crc", b"\x01" + read("ranges.ctr"))
+
+# cache.meta of each policy; 45 = CRC | deep open | harness container size |
+# harness store identity.
 for policy in ("plc", "lru", "lfu", "fifo"):
     m = read("cache-" + policy, "cache.meta")
     put("cache_meta", policy, b"\x00" + m)
-    put("cache_meta", policy + "-deep", b"\x0d" + m)
+    put("cache_meta", policy + "-deep", b"\x2d" + m)
     unclean = bytearray(m)
     struct.pack_into("<I", unclean, 12, 0)
-    put("cache_meta", policy + "-deep-unclean", b"\x1d" + bytes(unclean))
+    put("cache_meta", policy + "-deep-unclean", b"\x3d" + bytes(unclean))
 PY
 for t in "$OUT"/*; do
     echo "$(basename "$t"): $(ls "$t" | wc -l) seeds, $(du -sk "$t" | cut -f1) KiB"

@@ -179,6 +179,12 @@ static uint64_t dir_bytes(const char *dir, const char *name)
     return n;
 }
 
+/* Offset of byte `off` of the container in `slot` of a slot file. */
+static off_t container_byte(uint32_t slot, off_t off)
+{
+    return (off_t)slot * (SSD_SLOT_HEADER_SIZE + TEST_CONTAINER_SIZE) + SSD_SLOT_HEADER_SIZE + off;
+}
+
 static void corrupt_byte(const char *dir, off_t off)
 {
     char *p = g_build_filename(dir, SSD_STORE_SLOT_FILE, NULL);
@@ -237,7 +243,7 @@ static void test_real_equals_simulation(void)
             if (!read_ok(real, trace[i]))
                 wrong++;
             CU_ASSERT_TRUE(cache_access(sim, trace[i], NULL, NULL));
-            if (dir_bytes(f.cachedir, SSD_STORE_SLOT_FILE) > (uint64_t)cap * TEST_CONTAINER_SIZE)
+            if (dir_bytes(f.cachedir, SSD_STORE_SLOT_FILE) > (uint64_t)cap * (SSD_SLOT_HEADER_SIZE + TEST_CONTAINER_SIZE))
                 too_big++;
         }
         CU_ASSERT_EQUAL(wrong, 0);
@@ -303,6 +309,54 @@ static void test_split_replay_equals_one_run(void)
         CU_ASSERT_EQUAL(halves.refused_inout, whole.refused_inout);
         g_free(trace);
         fixture_free(&f);
+    }
+}
+
+/* cache_core_request_ids() = request_begin, cache_access() per id,
+ * request_end: the same counters, per-request model times and requests,
+ * for every policy, on requests of 0 to 4 accesses. */
+static void test_request_ids_equals_accesses(void)
+{
+    const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
+                                    &cache_policy_lfu_incache, &cache_policy_plc, &cache_policy_clock,
+                                    &cache_policy_2q, &cache_policy_arc, &cache_policy_larc,
+                                    &cache_policy_s3fifo, &cache_policy_sieve, &cache_policy_tinylfu,
+                                    &cache_policy_wtinylfu };
+    for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
+        CachePolicyParams p = test_default_params();
+        p.plc_filter_threshold = 2;
+        CacheCore *one = test_sim_open(all[pi], &p, 12, N, NULL);
+        CacheCore *batch = test_sim_open(all[pi], &p, 12, N, NULL);
+        uint32_t *trace = test_trace(70 + pi, N, TRACE);
+        unsigned model_diff = 0;
+        for (size_t i = 0, n; i < TRACE; i += n) {
+            n = MIN((i * 7) % 5, TRACE - i);
+            cache_core_request_begin(one);
+            for (size_t k = 0; k < n; k++)
+                CU_ASSERT_TRUE(cache_access(one, trace[i + k], NULL, NULL));
+            double m1 = cache_core_request_end(one), m2 = -1, wall = -1;
+            CU_ASSERT_TRUE(cache_core_request_ids(batch, trace + i, (uint32_t)n, &m2, &wall, NULL));
+            CU_ASSERT(wall >= 0);
+            if (fabs(m1 - m2) > 1e-12)
+                model_diff++;
+            if (n == 0)
+                n = 1; /* an empty request, then move on */
+        }
+        CU_ASSERT_EQUAL(model_diff, 0);
+        const CacheCounters *a = cache_core_counters(one), *b = cache_core_counters(batch);
+        expect_same_counts(a, b);
+        CU_ASSERT_EQUAL(a->requests, b->requests);
+        CU_ASSERT(a->hits > 0 && a->evictions > 0);
+        GError *err = NULL; /* an id past the store stops the request with the access's error */
+        ContainerId bad[] = { 1, N, 2 };
+        double m, w;
+        CU_ASSERT_FALSE(cache_core_request_ids(batch, bad, 3, &m, &w, &err));
+        CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
+        g_clear_error(&err);
+        CU_ASSERT_EQUAL(cache_core_counters(batch)->accesses, a->accesses + 1);
+        cache_core_close(one, NULL);
+        cache_core_close(batch, NULL);
+        g_free(trace);
     }
 }
 
@@ -390,7 +444,7 @@ static void test_restart_keeps_entries(void)
     /* a smaller cache keeps what fits and cuts the slot file */
     c = real_open(&f, &cache_policy_plc, 1);
     CU_ASSERT(cache_core_cached(c) <= 1);
-    CU_ASSERT(dir_bytes(f.cachedir, SSD_STORE_SLOT_FILE) <= TEST_CONTAINER_SIZE);
+    CU_ASSERT(dir_bytes(f.cachedir, SSD_STORE_SLOT_FILE) <= SSD_SLOT_HEADER_SIZE + TEST_CONTAINER_SIZE);
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
     fixture_free(&f);
 }
@@ -440,7 +494,7 @@ static void test_damaged_copy_is_dropped(void)
     CU_ASSERT_TRUE(read_ok(c, 7)); /* slot 0 */
     CU_ASSERT_TRUE(read_ok(c, 8)); /* slot 1 */
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
-    corrupt_byte(f.cachedir, 100); /* inside container 7's copy */
+    corrupt_byte(f.cachedir, container_byte(0, 100)); /* inside container 7's copy */
 
     c = real_open(&f, &cache_policy_lru, 4);
     CU_ASSERT_EQUAL(cache_core_cached(c), 2); /* a clean restart trusts the list... */
@@ -470,7 +524,7 @@ static void test_unclean_shutdown(void)
     CU_ASSERT_TRUE(read_ok(c, 4)); /* replaces 0 in slot 0 */
     CU_ASSERT_TRUE(read_ok(c, 5)); /* replaces 1 in slot 1 */
     cache_core_abandon(c);         /* the process dies */
-    corrupt_byte(f.cachedir, 2 * TEST_CONTAINER_SIZE + 9); /* and slot 2 rots */
+    corrupt_byte(f.cachedir, container_byte(2, 9)); /* and slot 2 rots */
 
     c = real_open(&f, &cache_policy_lru, 4);
     /* the list of the last clean run says 0 1 2 3: 0 and 1 were overwritten,
@@ -575,6 +629,74 @@ static void test_o_direct_needs_aligned_size(void)
     fixture_free(&f);
 }
 
+static const uint8_t store_a[SSD_STORE_ID_LEN] = { 0xa1, 0xa2, 0xa3 };
+static const uint8_t store_b[SSD_STORE_ID_LEN] = { 0xb1, 0xb2, 0xb3 };
+
+static CacheCore *open_as(Fixture *f, const char *dir, const uint8_t *store, uint32_t capacity)
+{
+    CacheCoreOptions o = real_options(f, &cache_policy_lru, NULL, capacity);
+    o.directory = dir;
+    memcpy(o.store_id, store, SSD_STORE_ID_LEN);
+    CacheCore *c = cache_core_open(&o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    return c;
+}
+
+/* A cache directory another store filled (cache.meta names that store) is
+ * dropped whole at open, access counts included, and counted. */
+static void test_foreign_directory_dropped(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    CacheCore *c = open_as(&f, f.cachedir, store_a, 4);
+    CU_ASSERT_TRUE(read_ok(c, 3));
+    CU_ASSERT_TRUE(read_ok(c, 5));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    c = open_as(&f, f.cachedir, store_b, 4);
+    CU_ASSERT_EQUAL(cache_core_cached(c), 0);
+    CU_ASSERT_EQUAL(cache_core_access_count(c, 3), 0);
+    CU_ASSERT_EQUAL(cache_core_counters(c)->ssd_foreign_dropped, 2);
+    CU_ASSERT_TRUE(read_ok(c, 3));
+    CU_ASSERT_EQUAL(cache_core_counters(c)->misses, 1);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    fixture_free(&f);
+}
+
+/* A slot whose header names another store is never served, even when
+ * cache.meta is this store's and the bytes match their recorded check. */
+static void test_foreign_slot_dropped(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    char *other = g_build_filename(f.root, "other-cache", NULL);
+    CacheCore *c = open_as(&f, f.cachedir, store_a, 4);
+    CU_ASSERT_TRUE(read_ok(c, 3));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    c = open_as(&f, other, store_b, 4);
+    CU_ASSERT_TRUE(read_ok(c, 3));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    char *mine = g_build_filename(f.cachedir, SSD_STORE_SLOT_FILE, NULL);
+    char *theirs = g_build_filename(other, SSD_STORE_SLOT_FILE, NULL);
+    CU_ASSERT_EQUAL(rename(theirs, mine), 0);
+
+    c = open_as(&f, f.cachedir, store_a, 4);
+    CU_ASSERT_EQUAL(cache_core_cached(c), 1); /* a clean restart trusts the list... */
+    CU_ASSERT_TRUE(read_ok(c, 3));            /* ...but every hit checks the header */
+    const CacheCounters *k = cache_core_counters(c);
+    CU_ASSERT_EQUAL(k->ssd_foreign_dropped, 1);
+    CU_ASSERT_EQUAL(k->ssd_corrupt_dropped, 0);
+    CU_ASSERT_EQUAL(k->hits, 0);
+    CU_ASSERT_TRUE(read_ok(c, 3)); /* LRU wrote this store's copy again */
+    CU_ASSERT_EQUAL(k->hits, 1);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    rm_rf(other);
+    g_free(other);
+    g_free(mine);
+    g_free(theirs);
+    fixture_free(&f);
+}
+
 static void test_open_from_config(void)
 {
     Fixture f;
@@ -582,22 +704,22 @@ static void test_open_from_config(void)
     CacheConfig cfg;
     cache_config_init(&cfg);
     GError *err = NULL;
-    CU_ASSERT_PTR_NULL(cache_core_open_config(&cfg, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err));
+    CU_ASSERT_PTR_NULL(cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err));
     CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE)); /* policy none */
     g_clear_error(&err);
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-policy", "plc", NULL), CACHE_CONFIG_OK);
-    CU_ASSERT_PTR_NULL(cache_core_open_config(&cfg, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err));
+    CU_ASSERT_PTR_NULL(cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err));
     CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG)); /* no directory */
     g_clear_error(&err);
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-directory", f.cachedir, NULL), CACHE_CONFIG_OK);
-    CacheCore *c = cache_core_open_config(&cfg, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err);
+    CacheCore *c = cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_EQUAL(cache_core_capacity(c), 10); /* 20% of 50 */
     CU_ASSERT_EQUAL(cache_core_mode(c), CACHE_MODE_REAL);
     cache_core_close(c, NULL);
     cfg.simulate = TRUE;
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-size", "64K", NULL), CACHE_CONFIG_OK);
-    c = cache_core_open_config(&cfg, TEST_CONTAINER_SIZE, 50, NULL, NULL, &err);
+    c = cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, NULL, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_EQUAL(cache_core_capacity(c), 16);
     CU_ASSERT_EQUAL(cache_core_mode(c), CACHE_MODE_SIMULATE);
@@ -636,12 +758,15 @@ static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("cache core", NULL, NULL);
     CU_add_test(s, "real mode = simulation mode", test_real_equals_simulation);
+    CU_add_test(s, "request_ids = begin, accesses, end", test_request_ids_equals_accesses);
     CU_add_test(s, "NULL buffer, ContainerSource", test_null_buffer_and_source);
     CU_add_test(s, "errors count nothing", test_errors_count_nothing);
     CU_add_test(s, "restart keeps entries", test_restart_keeps_entries);
     CU_add_test(s, "split replay around a restart = one run", test_split_replay_equals_one_run);
     CU_add_test(s, "plc state survives restart", test_plc_state_survives_restart);
     CU_add_test(s, "damaged copy dropped", test_damaged_copy_is_dropped);
+    CU_add_test(s, "another store's cache dropped", test_foreign_directory_dropped);
+    CU_add_test(s, "another store's slot dropped", test_foreign_slot_dropped);
     CU_add_test(s, "unclean shutdown", test_unclean_shutdown);
     CU_add_test(s, "damaged metadata", test_damaged_metadata);
     CU_add_test(s, "directory lock", test_lock_refuses_second_user);
