@@ -19,7 +19,7 @@
  *     cache_config_clear(&cc);
  *
  * Keys (underscores are accepted for dashes; docs/CACHE.md has the details):
- *   ssd-cache-policy            none|fifo|lru|lfu|lfu-incache|plc   (none)
+ *   ssd-cache-policy            none|fifo|lru|lfu|lfu-incache|plc|clock|2q|arc|larc|s3fifo|sieve|tinylfu|wtinylfu (none)
  *   ssd-cache-directory         PATH                               (unset)
  *   ssd-cache-size              N | 512M | 4G | 20%                 (20%)
  *   ssd-cache-simulate          yes | no                            (no)
