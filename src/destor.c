@@ -1,8 +1,9 @@
 /* destor.c: the command line. Subcommands (backup, restore, read-file,
- * stat, list) plus Destor's legacy flags (destor PATH, -rJOB TARGET, -s),
+ * stat, list, verify, policies) plus Destor's legacy flags (destor PATH, -rJOB TARGET, -s),
  * -c FILE and -p"key value" config overrides, and the exit codes:
  * 0 ok, 1 runtime failure, 2 usage or configuration, 3 data integrity. */
 #include "backup/backup.h"
+#include "cache/policy_list.h"
 #include "config.h"
 #include "restore/job.h"
 #include "restore/read_file.h"
@@ -35,6 +36,8 @@ static const char usage_text[] =
     "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
     "  verify [JOB] [--deep] [--json]\n"
     "                              check the store (read-only); --deep rehashes every chunk\n"
+    "  policies [--json]           the SSD cache policies: description, citation,\n"
+    "                              online/offline, their keys with defaults\n"
     "\n"
     "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat)\n"
     "\n"
@@ -202,6 +205,9 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
             ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify]", err) &&
                  job_id_parse(sa.positional->pdata[0], &job, err) &&
                  read_file_single(cfg, job, sa.positional->pdata[1], &opt, err);
+    } else if (!strcmp(cmd, "policies")) {
+        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 0, "policies [--json]", err) &&
+             cache_policies_print(sa.json, stdout, err);
     } else if (!strcmp(cmd, "list")) {
         ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "list JOB [--null]", err) &&
              job_id_parse(sa.positional->pdata[0], &job, err) && list_run(cfg, job, sa.null_terminated, err);
