@@ -6,7 +6,7 @@
 #        scripts/fuzz.sh list             the targets
 #
 # Targets are tests/fuzz/fuzz_TARGET.c (config, file_record, job_meta,
-# container, manifest, refcount, trace_line, cache_meta). The script installs
+# container, manifest, refcount, trace_line, cache_meta, compiled_trace). The script installs
 # clang if it is missing (apt-get, Debian 12: clang 14 with libFuzzer),
 # compiles src/**/*.c (all but src/destor.c) with coverage instrumentation
 # and -fsanitize=address,undefined into a static library, links the target

@@ -7,11 +7,15 @@
 #include "config.h"
 #include "restore/job.h"
 #include "restore/read_file.h"
+#include "repair.h"
 #include "restore/restore.h"
 #include "stat.h"
+#include "trace/trace_compile.h"
+#include "trace/trace_export.h"
 #include "util/error.h"
 #include "verify.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,18 +28,32 @@ static const char usage_text[] =
     "usage: destor [-c FILE] [-p\"KEY VALUE\"]... COMMAND [ARGS]\n"
     "\n"
     "commands:\n"
-    "  backup PATH                 ingest a file or directory tree as a new job\n"
+    "  backup PATH [--one-file-system]\n"
+    "                              ingest a file or directory tree as a new job; exit 1 if\n"
+    "                              entries could not be read (the job keeps the rest);\n"
+    "                              --one-file-system: do not descend into other file systems\n"
+    "                              (their mount points are kept as empty directories)\n"
     "  restore JOB TARGET          recreate job JOB's tree under TARGET\n"
-    "  read-file JOB PATH [-o OUT] [--verify]\n"
-    "                              write one stored file to stdout or OUT\n"
+    "  read-file JOB PATH [-o OUT] [--verify | --offset N --length N]\n"
+    "                              write one stored file, or N bytes of it from offset N\n"
+    "                              (cut at its end), to stdout or OUT\n"
     "  read-file --trace FILE [--null] [--verify] [--json] [--simulate]\n"
-    "                              serve every 'JOB<TAB>PATH' line of FILE, print a summary;\n"
+    "                              serve every 'JOB<TAB>PATH[<TAB>OFFSET<TAB>LENGTH]' line of\n"
+    "                              FILE, print a summary;\n"
     "                              --null: records end with NUL (paths with newlines);\n"
     "                              --simulate runs the SSD cache on container ids only\n"
+    "                              FILE may be a compiled trace (detected by its magic)\n"
+    "  trace compile TRACE -o FILE [--null]\n"
+    "                              resolve TRACE once into its container-access sequence\n"
+    "                              (replayed by read-file --trace FILE without path lookups)\n"
+    "  trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]\n"
+    "                              the container-access sequence for libCacheSim's cachesim\n"
     "  stat [--json]               what the store holds, per job and in total\n"
     "  list JOB [--null]           the entries of job JOB: TYPE<TAB>SIZE<TAB>PATH\n"
     "  verify [JOB] [--deep] [--json]\n"
     "                              check the store (read-only); --deep rehashes every chunk\n"
+    "  repair                      rebuild the derived structures (fingerprint index,\n"
+    "                              recipe indexes, reference counts) from the stored data\n"
     "  policies [--json]           the SSD cache policies: description, citation,\n"
     "                              online/offline, their keys with defaults\n"
     "\n"
@@ -128,9 +146,26 @@ static gboolean load_config(const CommandLine *cl, Config *cfg, GError **err)
 /* Sub-command arguments: positionals, -o VALUE, --trace VALUE, flags. */
 typedef struct {
     GPtrArray *positional;
-    const char *output, *trace;
-    gboolean verify, json, null_terminated, deep;
+    const char *output, *trace, *format;
+    gboolean verify, json, null_terminated, deep, one_file_system;
+    gboolean has_offset, has_length;
+    uint64_t offset, length;
 } SubArgs;
+
+/* A byte count for --offset/--length: decimal digits, no overflow. */
+static gboolean parse_count(const char *opt, const char *text, uint64_t *v, GError **err)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = g_ascii_strtoull(text, &end, 10);
+    if (!g_ascii_isdigit(text[0]) || *end != '\0' || errno != 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s '%s' is not a byte count (expected a number like 4096)",
+                    opt, text);
+        return FALSE;
+    }
+    *v = x;
+    return TRUE;
+}
 
 static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err)
 {
@@ -141,10 +176,17 @@ static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err
             g_ptr_array_add(sa->positional, (gpointer)a);
         } else if (!strcmp(a, "--")) {
             operands = TRUE;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--trace")) {
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--trace") || !strcmp(a, "--format")) {
             if (i + 1 >= args->len)
                 return usage_error(err, "%s needs a value", a);
-            *(a[1] == 'o' ? &sa->output : &sa->trace) = args->pdata[++i];
+            *(a[1] == 'o' ? &sa->output : a[2] == 't' ? &sa->trace : &sa->format) = args->pdata[++i];
+        } else if (!strcmp(a, "--offset") || !strcmp(a, "--length")) {
+            if (i + 1 >= args->len)
+                return usage_error(err, "%s needs a value", a);
+            gboolean off = a[2] == 'o';
+            if (!parse_count(a, args->pdata[++i], off ? &sa->offset : &sa->length, err))
+                return FALSE;
+            *(off ? &sa->has_offset : &sa->has_length) = TRUE;
         } else if (!strcmp(a, "--verify")) {
             sa->verify = TRUE;
         } else if (!strcmp(a, "--json")) {
@@ -153,6 +195,8 @@ static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err
             sa->null_terminated = TRUE;
         } else if (!strcmp(a, "--deep")) {
             sa->deep = TRUE;
+        } else if (!strcmp(a, "--one-file-system")) {
+            sa->one_file_system = TRUE;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error(err, "unknown option %s (see destor --help)", a);
         } else {
@@ -167,6 +211,34 @@ static gboolean want_args(const SubArgs *sa, guint n, const char *form, GError *
     if (sa->positional->len != n)
         return usage_error(err, "usage: destor %s", form);
     return TRUE;
+}
+
+static gboolean run_backup(const Config *cfg, const SubArgs *sa, GError **err)
+{
+    BackupOptions opt = { .one_file_system = sa->one_file_system };
+    return backup_run(cfg, sa->positional->pdata[0], &opt, err);
+}
+
+/* destor trace compile TRACE -o FILE [--null]
+ * destor trace export FILE --format F [-o OUT] */
+static gboolean trace_command(GPtrArray *args, SubArgs *sa, const Config *cfg, GError **err)
+{
+    const char *verb = args->len > 1 ? args->pdata[1] : "";
+    if (!strcmp(verb, "compile")) {
+        if (!parse_sub(args, 2, sa, err) || !want_args(sa, 1, "trace compile TRACE -o FILE [--null]", err))
+            return FALSE;
+        if (sa->output == NULL)
+            return usage_error(err, "%s", "trace compile needs -o FILE (the compiled trace to write)");
+        return trace_compile_run(cfg, sa->positional->pdata[0], sa->null_terminated, sa->output, err);
+    }
+    if (!strcmp(verb, "export")) {
+        if (!parse_sub(args, 2, sa, err) ||
+            !want_args(sa, 1, "trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]", err))
+            return FALSE;
+        return trace_export_run(cfg, sa->positional->pdata[0], sa->null_terminated, sa->format, sa->output, err);
+    }
+    return usage_error(err, "%s", "usage: destor trace compile TRACE -o FILE [--null] | "
+                                  "destor trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]");
 }
 
 static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
@@ -186,28 +258,34 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
     } else if (cmd == NULL) {
         ok = usage_error(err, "%s", "no command given (see destor --help)");
     } else if (!strcmp(cmd, "backup")) {
-        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "backup PATH", err) &&
-             backup_run(cfg, sa.positional->pdata[0], err);
+        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "backup PATH [--one-file-system]", err) &&
+             run_backup(cfg, &sa, err);
     } else if (!strcmp(cmd, "restore")) {
         ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 2, "restore JOB TARGET", err) &&
              job_id_parse(sa.positional->pdata[0], &job, err) &&
              restore_run(cfg, job, sa.positional->pdata[1], err);
     } else if (!strcmp(cmd, "read-file")) {
         ok = parse_sub(args, 1, &sa, err);
+        FileRange range = { sa.offset, sa.has_length ? sa.length : FILE_RANGE_TO_END };
         ReadFileOptions opt = { .verify = sa.verify, .json = sa.json, .output = sa.output,
-                                .null_terminated = sa.null_terminated };
-        if (ok && sa.trace != NULL)
+                                .null_terminated = sa.null_terminated,
+                                .range = sa.has_offset || sa.has_length ? &range : NULL };
+        if (ok && sa.trace != NULL && opt.range != NULL)
+            ok = usage_error(err, "%s", "--offset and --length apply to a single file (a trace gives ranges per line)");
+        else if (ok && sa.trace != NULL)
             ok = want_args(&sa, 0, "read-file --trace FILE [--null] [--verify] [--json]", err) &&
                  read_file_trace(cfg, sa.trace, &opt, err);
         else if (ok && sa.null_terminated)
             ok = usage_error(err, "%s", "--null applies to read-file --trace only");
         else if (ok)
-            ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify]", err) &&
+            ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify | --offset N --length N]", err) &&
                  job_id_parse(sa.positional->pdata[0], &job, err) &&
                  read_file_single(cfg, job, sa.positional->pdata[1], &opt, err);
     } else if (!strcmp(cmd, "policies")) {
         ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 0, "policies [--json]", err) &&
              cache_policies_print(sa.json, stdout, err);
+    } else if (!strcmp(cmd, "trace")) {
+        ok = trace_command(args, &sa, cfg, err);
     } else if (!strcmp(cmd, "list")) {
         ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "list JOB [--null]", err) &&
              job_id_parse(sa.positional->pdata[0], &job, err) && list_run(cfg, job, sa.null_terminated, err);
@@ -219,10 +297,11 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
         if (ok && sa.positional->len == 1 && (ok = job_id_parse(sa.positional->pdata[0], &job, err)))
             which = job;
         ok = ok && verify_run(cfg, which, sa.deep, sa.json, err);
+    } else if (!strcmp(cmd, "repair")) {
+        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 0, "repair", err) && repair_run(cfg, err);
     } else if (cmd[0] != '-') {
         /* Legacy Destor: destor PATH backs PATH up. */
-        ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "PATH", err) &&
-             backup_run(cfg, sa.positional->pdata[0], err);
+        ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "PATH", err) && run_backup(cfg, &sa, err);
     } else {
         ok = usage_error(err, "unknown option %s (see destor --help)", cmd);
     }

@@ -1,5 +1,6 @@
 /* store.c: creating and opening the working directory. */
 #include "store.h"
+#include "recipe/job_catalog.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -93,10 +94,28 @@ static Store *store_new(const Config *cfg)
     return s;
 }
 
+/* A store is created pool first, store.meta last, so a store.meta without
+ * a pool means the pool was lost: damage, unless no job was ever committed
+ * (a store made by an older version, killed between the two), which the
+ * writer may simply create. */
 static gboolean open_pool(Store *s, gboolean writable, GError **err)
 {
     char *path = g_build_filename(s->dir, "containers.pool", NULL);
-    s->pool = container_pool_open(path, s->container_size, writable, err);
+    gboolean lost = !g_file_test(path, G_FILE_TEST_EXISTS);
+    if (lost && writable) {
+        GArray *ids = job_catalog_list(s->dir, err);
+        if (ids == NULL) {
+            g_free(path);
+            return FALSE;
+        }
+        lost = ids->len > 0;
+        g_array_unref(ids);
+    }
+    if (lost)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "%s is missing: the store's containers are lost (restore it from a copy)", path);
+    else
+        s->pool = container_pool_open(path, s->container_size, writable, err);
     g_free(path);
     return s->pool != NULL;
 }
@@ -123,9 +142,14 @@ static gboolean take_lock(Store *s, GError **err)
     return s->lock_fd >= 0;
 }
 
-Store *store_open_write(const Config *cfg, GError **err)
+/* The writer: with `create`, a new store is made when there is none and
+ * the config must agree with the store's fixed parameters; without it (repair)
+ * the store must exist and its own parameters rule. */
+static Store *open_writer(const Config *cfg, gboolean create, GError **err)
 {
     Store *s = store_new(cfg);
+    if (!create && !meta_read(s, err)) /* NO_STORE before anything is created */
+        goto fail;
     if (g_mkdir_with_parents(s->dir, 0755) != 0) {
         destor_set_errno(err, errno, "create working directory %s", s->dir);
         goto fail;
@@ -137,18 +161,21 @@ Store *store_open_write(const Config *cfg, GError **err)
     if (!take_lock(s, err))
         goto fail;
     char *meta = meta_path(s->dir);
-    gboolean fresh = !g_file_test(meta, G_FILE_TEST_EXISTS);
+    gboolean fresh = create && !g_file_test(meta, G_FILE_TEST_EXISTS);
     g_free(meta);
     StoreId id;
     new_store_id(&id);
-    if (fresh && !meta_write(s->dir, cfg->container_size, cfg->fingerprint, &id, err))
-        goto fail;
+    if (fresh) {
+        s->container_size = cfg->container_size;
+        if (!open_pool(s, TRUE, err) || !meta_write(s->dir, cfg->container_size, cfg->fingerprint, &id, err))
+            goto fail;
+    }
     if (!meta_read(s, err))
         goto fail;
     /* A store made before identities existed gets one now, under the lock. */
     if (!s->has_id && (!meta_write(s->dir, s->container_size, s->fingerprint, &id, err) || !meta_read(s, err)))
         goto fail;
-    if (s->container_size != cfg->container_size || s->fingerprint != cfg->fingerprint) {
+    if (create && (s->container_size != cfg->container_size || s->fingerprint != cfg->fingerprint)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "the store in %s was created with container-size %zu and fingerprint-algorithm %s; "
                     "the config asks for %zu and %s (use a new working-directory)",
@@ -156,12 +183,22 @@ Store *store_open_write(const Config *cfg, GError **err)
                     cfg->container_size, fingerprint_algorithm_name(cfg->fingerprint));
         goto fail;
     }
-    if (!open_pool(s, TRUE, err))
+    if (s->pool == NULL && !open_pool(s, TRUE, err))
         goto fail;
     return s;
 fail:
     store_close(s);
     return NULL;
+}
+
+Store *store_open_write(const Config *cfg, GError **err)
+{
+    return open_writer(cfg, TRUE, err);
+}
+
+Store *store_open_repair(const Config *cfg, GError **err)
+{
+    return open_writer(cfg, FALSE, err);
 }
 
 void store_close(Store *s)
@@ -173,4 +210,34 @@ void store_close(Store *s)
         close(s->lock_fd);
     g_free(s->dir);
     g_free(s);
+}
+
+gboolean store_next_container(Store *s, ContainerId *next, GError **err)
+{
+    uint32_t slots;
+    GArray *ids = container_pool_count(s->pool, &slots, err) ? job_catalog_list(s->dir, err) : NULL;
+    if (ids == NULL)
+        return FALSE;
+    /* The newest manifest that reads back (a damaged one is verify's to
+     * report; refusing every backup over it would leave the store stuck). */
+    gboolean ok = TRUE;
+    for (guint i = ids->len; i > 0; i--) {
+        uint32_t job = g_array_index(ids, uint32_t, i - 1);
+        JobManifest m;
+        if (!job_manifest_load(s->dir, job, &m, NULL))
+            continue;
+        if (slots < m.containers_total) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                        "%s/containers.pool holds %u containers but job %u committed %u: the pool lost data; "
+                        "backup refused (it would reuse lost container ids); restore containers.pool from a "
+                        "copy, 'destor verify' lists what is unreadable",
+                        s->dir, slots, job, m.containers_total);
+            ok = FALSE;
+        }
+        job_manifest_clear(&m);
+        break;
+    }
+    g_array_unref(ids);
+    *next = slots;
+    return ok;
 }

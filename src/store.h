@@ -45,6 +45,16 @@ Store *store_open_read(const Config *cfg, GError **err);
  * as version 2), and check the config agrees with the store's fixed
  * parameters. */
 Store *store_open_write(const Config *cfg, GError **err);
+/* Open an existing store (NO_STORE error otherwise) for repair: take the
+ * writer lock; the store's own parameters rule, whatever the config says. */
+Store *store_open_repair(const Config *cfg, GError **err);
 void store_close(Store *s);
+
+/* The id the next new container gets (writer only): one past the last slot
+ * of the pool, which is at least the newest committed job's container
+ * count; ids are never reused. A pool holding fewer containers than the
+ * newest manifest that reads back says were committed has lost data: an
+ * INTEGRITY error (writing would give the lost ids new contents). */
+gboolean store_next_container(Store *s, ContainerId *next, GError **err);
 
 #endif

@@ -1,5 +1,6 @@
 /* verify.c: read-only consistency and integrity checks of the store. */
 #include "verify.h"
+#include "verify_index.h"
 #include "recipe/job_catalog.h"
 #include "restore/container_lru.h"
 #include "restore/job.h"
@@ -20,18 +21,10 @@ typedef struct {
     uint64_t problems, jobs, entries, chunks, containers_checked;
 } Verify;
 
-/* What verify learned about one container: damaged, or its chunk table. */
+/* What verify learned about one container. */
 typedef struct {
     gboolean damaged;
-    GHashTable *chunks; /* offset -> metadata entry index + 1 */
 } ContainerState;
-
-static void container_state_free(ContainerState *cs)
-{
-    if (cs->chunks)
-        g_hash_table_destroy(cs->chunks);
-    g_free(cs);
-}
 
 static void json_escape(GString *out, const char *s)
 {
@@ -100,15 +93,6 @@ static ContainerState *check_container(Verify *v, ContainerId id, uint32_t job)
         cs->damaged = TRUE;
         problem(v, job, NULL, id, -1, "%s", local->message);
         g_error_free(local);
-    } else {
-        cs->chunks = g_hash_table_new(g_direct_hash, g_direct_equal);
-        uint32_t n = container_chunk_count(buf);
-        for (uint32_t i = 0; i < n; i++) {
-            Fingerprint fp;
-            uint32_t off, len;
-            container_chunk_entry(buf, v->store->container_size, i, &fp, &off, &len);
-            g_hash_table_insert(cs->chunks, GUINT_TO_POINTER(off), GUINT_TO_POINTER(i + 1));
-        }
     }
     g_hash_table_insert(v->container_state, GUINT_TO_POINTER(id), cs);
     return cs;
@@ -128,7 +112,6 @@ static void check_chunk(Verify *v, uint32_t job, const char *path, const ChunkRe
     ContainerState *cs = check_container(v, c->container, job);
     if (cs->damaged)
         return;
-    gpointer idx = g_hash_table_lookup(cs->chunks, GUINT_TO_POINTER(c->offset));
     GError *local = NULL;
     const uint8_t *buf = container_lru_get(v->lru, c->container, &local);
     if (buf == NULL) { /* verified a moment ago: the pool changed or failed */
@@ -136,23 +119,18 @@ static void check_chunk(Verify *v, uint32_t job, const char *path, const ChunkRe
         g_error_free(local);
         return;
     }
-    Fingerprint fp;
-    uint32_t off, len;
-    if (idx == NULL) {
-        problem(v, job, path, c->container, c->offset, "no chunk starts at this offset in the container");
-        return;
-    }
-    container_chunk_entry(buf, v->store->container_size, GPOINTER_TO_UINT(idx) - 1, &fp, &off, &len);
-    if (len != c->length || memcmp(fp.bytes, c->fp.bytes, FP_SLOT) != 0) {
-        problem(v, job, path, c->container, c->offset, "the container lists another chunk here");
+    if (!container_check_chunk(buf, v->store->container_size, c->container, &c->fp, c->offset, c->length,
+                               &local)) {
+        problem(v, job, path, c->container, c->offset, "%s", local->message);
+        g_error_free(local);
         return;
     }
     if (v->deep) {
         Fingerprint actual;
-        fingerprint_compute(v->store->fingerprint, buf + off, len, &actual);
+        fingerprint_compute(v->store->fingerprint, buf + c->offset, c->length, &actual);
         if (memcmp(actual.bytes, c->fp.bytes, FP_SLOT) != 0)
             problem(v, job, path, c->container, c->offset, "chunk bytes do not match their fingerprint");
-        EVP_DigestUpdate(file_sha, buf + off, len);
+        EVP_DigestUpdate(file_sha, buf + c->offset, c->length);
     }
 }
 
@@ -180,14 +158,10 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
         sha = EVP_MD_CTX_new();
         EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
     }
-    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
-    for (guint i = 0; i < r->chunks->len; i++) {
-        const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
-        check_chunk(v, id, path, c, job->manifest.containers_total, sha);
-        if (refcount && c->container < nref && g_hash_table_add(seen, GUINT_TO_POINTER(c->container)))
-            refcount[c->container]++;
-    }
-    g_hash_table_destroy(seen);
+    for (guint i = 0; i < r->chunks->len; i++)
+        check_chunk(v, id, path, &g_array_index(r->chunks, ChunkRef, i), job->manifest.containers_total, sha);
+    if (refcount)
+        refcount_add_file(refcount, nref, r);
     if (sha != NULL) {
         uint8_t digest[32];
         EVP_DigestFinal_ex(sha, digest, NULL);
@@ -236,20 +210,46 @@ static void check_job(Verify *v, uint32_t job_id, uint32_t *refcount, uint32_t n
     job_close(job);
 }
 
-static void check_refcounts(Verify *v, const uint32_t *computed, uint32_t n)
+static void check_refcounts(Verify *v, const uint32_t *stored, uint32_t nstored, const uint32_t *computed,
+                            uint32_t n)
 {
-    uint32_t *stored = NULL, nstored = 0;
-    GError *local = NULL;
-    if (!refcount_load_current(v->store->dir, &stored, &nstored, &local)) {
-        problem(v, -1, NULL, -1, -1, "%s", local->message);
-        g_error_free(local);
-        return;
-    }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t s = i < nstored ? stored[i] : 0;
         if (s != computed[i])
             problem(v, -1, NULL, i, -1, "reference count is %u, the recipes give %u", s, computed[i]);
     }
+}
+
+static void index_problem(void *ctx, int64_t container, int64_t offset, const char *what)
+{
+    problem(ctx, -1, NULL, container, offset, "%s", what);
+}
+
+/* Every job of the snapshot `ids` (committed when verify started; a job
+ * committed since is ignored entirely), and the reference counts as of the
+ * snapshot's newest job, read before any job is walked. */
+static void check_snapshot(Verify *v, GArray *ids)
+{
+    if (ids->len == 0)
+        return;
+    uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1), n = 0, *stored = NULL, nstored = 0;
+    JobManifest m;
+    if (job_manifest_load(v->store->dir, newest, &m, NULL)) { /* damage is reported by check_job */
+        n = m.containers_total;
+        job_manifest_clear(&m);
+    }
+    GError *local = NULL;
+    gboolean have_stored = refcount_load_job(v->store->dir, newest, &stored, &nstored, &local);
+    if (!have_stored) {
+        problem(v, newest, NULL, -1, -1, "%s", local->message);
+        g_error_free(local);
+    }
+    uint32_t *refcount = g_new0(uint32_t, MAX(n, 1));
+    for (guint i = 0; i < ids->len; i++)
+        check_job(v, g_array_index(ids, uint32_t, i), refcount, n);
+    if (have_stored)
+        check_refcounts(v, stored, nstored, refcount, n);
+    g_free(refcount);
     g_free(stored);
 }
 
@@ -265,8 +265,7 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
     }
     Verify v = { .store = store, .deep = deep, .json = json, .problems_json = g_string_new(NULL) };
     v.lru = container_lru_new(container_pool_source(store->pool), 64);
-    v.container_state = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-                                              (GDestroyNotify)container_state_free);
+    v.container_state = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     gboolean ok = TRUE;
     if (job >= 0) {
         JobManifest m;
@@ -275,20 +274,9 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         job_manifest_clear(&m);
         check_job(&v, (uint32_t)job, NULL, 0);
     } else {
-        uint32_t n = 0;
-        if (ids->len > 0) {
-            JobManifest m;
-            if (job_manifest_load(store->dir, g_array_index(ids, uint32_t, ids->len - 1), &m, NULL)) {
-                n = m.containers_total;
-                job_manifest_clear(&m);
-            }
-        }
-        uint32_t *refcount = g_new0(uint32_t, MAX(n, 1));
-        for (guint i = 0; i < ids->len; i++)
-            check_job(&v, g_array_index(ids, uint32_t, i), refcount, n);
-        if (ids->len > 0)
-            check_refcounts(&v, refcount, n);
-        g_free(refcount);
+        check_snapshot(&v, ids);
+        if (!(ok = verify_index(store, v.lru, index_problem, &v, err)))
+            goto out;
     }
     if (json)
         printf("{\"jobs\": %llu, \"entries\": %llu, \"chunks\": %llu, \"containers\": %llu, \"deep\": %s, "

@@ -22,14 +22,13 @@ struct JobWriter {
     ContainerId next_container;
 
     GArray *refcount;   /* uint32 per container id */
-    FileRecord *file;   /* entry being received */
     JobProgress progress;
 };
 
 static gboolean open_index(JobWriter *w, GError **err)
 {
-    uint32_t count;
-    if (!container_pool_count(w->store->pool, &count, err))
+    ContainerId count;
+    if (!store_next_container(w->store, &count, err))
         return FALSE;
     w->next_container = count;
     char *dir = g_build_filename(w->store->dir, "index", NULL);
@@ -90,14 +89,15 @@ static gboolean seal_container(JobWriter *w, GError **err)
     return TRUE;
 }
 
-static gboolean store_chunk(JobWriter *w, BackupMsg *m, ChunkRef *ref, GError **err)
+gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
+                              GError **err)
 {
     ChunkLocation loc;
     gboolean found;
-    if (!fp_index_lookup(w->index, &m->fp, &loc, &found, err))
+    if (!fp_index_lookup(w->index, fp, &loc, &found, err))
         return FALSE;
     if (!found) {
-        if (w->container.chunk_count > 0 && !container_builder_fits(&w->container, m->len) &&
+        if (w->container.chunk_count > 0 && !container_builder_fits(&w->container, len) &&
             !seal_container(w, err))
             return FALSE;
         if (w->container.chunk_count == 0) {
@@ -105,50 +105,27 @@ static gboolean store_chunk(JobWriter *w, BackupMsg *m, ChunkRef *ref, GError **
             g_array_set_size(w->refcount, MAX(w->refcount->len, w->next_container));
         }
         loc.container = w->container.id;
-        loc.offset = container_builder_add(&w->container, &m->fp, m->data, m->len);
-        loc.length = (uint32_t)m->len;
-        fp_index_add(w->index, &m->fp, &loc);
+        loc.offset = container_builder_add(&w->container, fp, data, len);
+        loc.length = (uint32_t)len;
+        fp_index_add(w->index, fp, &loc);
         w->m.new_chunks++;
-        w->m.stored_bytes += m->len;
+        w->m.stored_bytes += len;
     }
-    ref->fp = m->fp;
-    ref->container = loc.container;
-    ref->offset = loc.offset;
-    ref->length = loc.length;
+    ChunkRef ref = { .fp = *fp, .container = loc.container, .offset = loc.offset, .length = loc.length };
+    g_array_append_val(r->chunks, ref);
     w->m.chunks++;
+    atomic_fetch_add_explicit(&w->progress.bytes, len, memory_order_relaxed);
     return TRUE;
 }
 
-static gint compare_ids(gconstpointer a, gconstpointer b)
-{
-    ContainerId x = *(const ContainerId *)a, y = *(const ContainerId *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* reference_count: +1 for each container this file references at all. */
-static void count_references(JobWriter *w, const FileRecord *r)
-{
-    guint n = r->chunks->len;
-    if (n == 0)
-        return;
-    ContainerId *ids = g_new(ContainerId, n);
-    for (guint i = 0; i < n; i++)
-        ids[i] = g_array_index(r->chunks, ChunkRef, i).container;
-    qsort(ids, n, sizeof *ids, compare_ids);
-    for (guint i = 0; i < n; i++)
-        if (i == 0 || ids[i] != ids[i - 1])
-            g_array_index(w->refcount, uint32_t, ids[i])++;
-    g_free(ids);
-}
-
-static gboolean finish_entry(JobWriter *w, FileRecord *r, GError **err)
+gboolean job_writer_add_entry(JobWriter *w, const FileRecord *r, GError **err)
 {
     uint64_t offset;
     uint32_t length;
     if (!job_meta_writer_append(w->meta, r, &offset, &length, err) ||
         !recipe_index_put(w->recipes, r->path->data, r->path->len, offset, length, err))
         return FALSE;
-    count_references(w, r);
+    refcount_add_file((uint32_t *)w->refcount->data, w->refcount->len, r);
     switch (r->type) {
     case ENTRY_FILE:
         w->m.files++;
@@ -163,40 +140,6 @@ static gboolean finish_entry(JobWriter *w, FileRecord *r, GError **err)
     }
     atomic_fetch_add(&w->progress.files, 1);
     return TRUE;
-}
-
-gboolean job_writer_consume(JobWriter *w, BackupMsg *m, GError **err)
-{
-    gboolean ok = TRUE;
-    switch (m->kind) {
-    case MSG_FILE_BEGIN:
-        w->file = m->file;
-        break;
-    case MSG_CHUNK: {
-        ChunkRef ref;
-        ok = store_chunk(w, m, &ref, err);
-        if (ok)
-            g_array_append_val(w->file->chunks, ref);
-        else
-            w->file = NULL; /* its FILE_END/ABORT message still owns it and is freed by the drain */
-        atomic_fetch_add(&w->progress.bytes, m->len);
-        break;
-    }
-    case MSG_FILE_END:
-        ok = finish_entry(w, m->file, err);
-        file_record_free(m->file);
-        w->file = NULL;
-        break;
-    case MSG_FILE_ABORT: /* its chunks stay in containers, unreferenced */
-        file_record_free(m->file);
-        w->file = NULL;
-        break;
-    case MSG_DATA:
-    case MSG_STREAM_END:
-        break;
-    }
-    backup_msg_free(m);
-    return ok;
 }
 
 gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest, GError **err)
@@ -234,7 +177,6 @@ void job_writer_free(JobWriter *w)
     fp_index_close(w->index);
     if (w->refcount)
         g_array_unref(w->refcount);
-    file_record_free(w->file);
     job_manifest_clear(&w->m);
     g_free(w->job_dir);
     g_aligned_free(w->container_buf);

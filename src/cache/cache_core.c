@@ -351,10 +351,10 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
     notify(c, CACHE_EVENT_ADMIT, id, slot, d);
 }
 
-gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
+/* One access, the lock held. */
+static gboolean access_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
 {
     size_t size = c->opt.container_size;
-    g_mutex_lock(&c->lock);
     gboolean ok = FALSE;
     if (id >= c->n) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
@@ -398,26 +398,40 @@ gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
     }
     ok = TRUE;
 out:
+    return ok;
+}
+
+gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
+{
+    g_mutex_lock(&c->lock);
+    gboolean ok = access_locked(c, id, buf, err);
     g_mutex_unlock(&c->lock);
     return ok;
+}
+
+static void request_begin_locked(CacheCore *c)
+{
+    c->in_request = TRUE;
+    c->request_model_start = c->model.now;
+    c->request_wall_start = g_get_monotonic_time();
 }
 
 void cache_core_request_begin(CacheCore *c)
 {
     g_mutex_lock(&c->lock);
-    c->in_request = TRUE;
-    c->request_model_start = c->model.now;
-    c->request_wall_start = g_get_monotonic_time();
+    request_begin_locked(c);
     g_mutex_unlock(&c->lock);
 }
 
-double cache_core_request_end(CacheCore *c)
+/* Close the open request: its modelled seconds; *wall_s its wall time. */
+static double request_end_locked(CacheCore *c, double *wall_s)
 {
     double model = 0.0;
-    g_mutex_lock(&c->lock);
+    *wall_s = 0.0;
     if (c->in_request) {
         model = c->model.now - c->request_model_start;
         double wall = (double)(g_get_monotonic_time() - c->request_wall_start) / 1e6;
+        *wall_s = wall;
         CacheCounters *k = &c->counters;
         k->requests++;
         k->model_request_s += model;
@@ -428,8 +442,29 @@ double cache_core_request_end(CacheCore *c)
             k->wall_request_max_s = wall;
         c->in_request = FALSE;
     }
+    return model;
+}
+
+double cache_core_request_end(CacheCore *c)
+{
+    double wall;
+    g_mutex_lock(&c->lock);
+    double model = request_end_locked(c, &wall);
     g_mutex_unlock(&c->lock);
     return model;
+}
+
+gboolean cache_core_request_ids(CacheCore *c, const ContainerId *ids, uint32_t n, double *model_s, double *wall_s,
+                                GError **err)
+{
+    gboolean ok = TRUE;
+    g_mutex_lock(&c->lock);
+    request_begin_locked(c);
+    for (uint32_t i = 0; i < n && ok; i++)
+        ok = access_locked(c, ids[i], NULL, err);
+    *model_s = request_end_locked(c, wall_s);
+    g_mutex_unlock(&c->lock);
+    return ok;
 }
 
 gboolean cache_core_close(CacheCore *c, GError **err)

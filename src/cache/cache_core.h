@@ -105,6 +105,12 @@ ContainerSource *cache_core_source(CacheCore *c);
  * time and modelled latency; _end returns the request's modelled seconds. */
 void cache_core_request_begin(CacheCore *c);
 double cache_core_request_end(CacheCore *c);
+/* A whole request of n accesses without bytes (buf NULL), as begin, n
+ * cache_access() calls and end would do it, under one lock: a compiled
+ * trace's replay in simulation. *model_s and *wall_s: the request's
+ * modelled and wall seconds. Stops at the first failing access. */
+gboolean cache_core_request_ids(CacheCore *c, const ContainerId *ids, uint32_t n, double *model_s, double *wall_s,
+                                GError **err);
 
 /* A snapshot of all statistics. */
 void cache_core_report(CacheCore *c, CacheReport *r);

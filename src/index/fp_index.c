@@ -22,28 +22,32 @@ struct FpIndex {
     char *dirty_path;
     DB *db;
     size_t fp_len;
-    GHashTable *job_chunks; /* Fingerprint* -> IndexEntry*, key inside value */
+    GHashTable *job_chunks; /* Fingerprint* -> FpIndexEntry*, key inside value */
+    ContainerSource *pool;  /* what a rebuild reads */
+    uint32_t containers;    /* slots a rebuild reads: the pool's at open, plus this job's */
+    gboolean marked;        /* DIRTY is known to exist */
 };
 
-typedef struct {
-    Fingerprint fp;
-    ChunkLocation loc;
-} IndexEntry;
+static gboolean open_handle(DB **db, const char *path, u_int32_t flags, GError **err)
+{
+    int ret = db_create(db, NULL, 0);
+    if (ret != 0)
+        return bdb_fail(err, ret, "create handle for", path);
+    bdb_quiet(*db);
+    (*db)->set_cachesize(*db, 0, 64u << 20, 1);
+    (*db)->set_flags(*db, DB_CHKSUM);
+    ret = (*db)->open(*db, NULL, path, NULL, DB_HASH, flags, 0644);
+    if (ret != 0) {
+        (*db)->close(*db, 0);
+        *db = NULL;
+        return bdb_fail(err, ret, "open fingerprint index", path);
+    }
+    return TRUE;
+}
 
 static gboolean open_db(FpIndex *idx, GError **err)
 {
-    int ret = db_create(&idx->db, NULL, 0);
-    if (ret != 0)
-        return bdb_fail(err, ret, "create handle for", idx->db_path);
-    idx->db->set_cachesize(idx->db, 0, 64u << 20, 1);
-    idx->db->set_flags(idx->db, DB_CHKSUM);
-    ret = idx->db->open(idx->db, NULL, idx->db_path, NULL, DB_HASH, DB_CREATE, 0644);
-    if (ret != 0) {
-        idx->db->close(idx->db, 0);
-        idx->db = NULL;
-        return bdb_fail(err, ret, "open fingerprint index", idx->db_path);
-    }
-    return TRUE;
+    return open_handle(&idx->db, idx->db_path, DB_CREATE, err);
 }
 
 static void encode_loc(uint8_t out[12], const ChunkLocation *loc)
@@ -63,7 +67,7 @@ static gboolean db_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation 
     return ret == 0 ? TRUE : bdb_fail(err, ret, "write to", idx->db_path);
 }
 
-gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err)
+static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err)
 {
     uint32_t n = container_chunk_count(container);
     ChunkLocation loc = { .container = container_id_of(container) };
@@ -76,6 +80,9 @@ gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size
     return TRUE;
 }
 
+/* Replace the DB by one built from the metadata sections of the first
+ * `count` containers of the pool (torn ones skipped). The caller has marked
+ * the index dirty, so a kill midway leaves it to be rebuilt again. */
 static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GError **err)
 {
     if (idx->db != NULL) {
@@ -104,16 +111,103 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
             skipped++;
             continue;
         }
-        ok = fp_index_persist_container(idx, buf, pool->container_size, err);
+        ok = put_container(idx, buf, pool->container_size, err);
     }
     g_free(buf);
     if (ok && skipped > 0)
         g_printerr("destor: note: index rebuilt; %u torn container(s) from an interrupted backup ignored\n", skipped);
-    return ok && fp_index_commit_job(idx, err);
+    return ok;
 }
 
-FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool,
-                       uint32_t container_count, GError **err)
+/* The DB failed as only a damaged one does: say so, rebuild it from the
+ * containers (the job's DIRTY mark stays until its commit), and go on. */
+static gboolean rebuild_damaged(FpIndex *idx, const char *why, GError **err)
+{
+    g_printerr("destor: fingerprint index %s is damaged (%s); rebuilding it from the containers\n",
+               idx->db_path, why);
+    return rebuild(idx, idx->pool, idx->containers, err);
+}
+
+gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err)
+{
+    idx->containers = MAX(idx->containers, container_id_of(container) + 1);
+    GError *local = NULL;
+    if (put_container(idx, container, size, &local))
+        return TRUE;
+    if (local->code != DESTOR_ERROR_INTEGRITY) {
+        g_propagate_error(err, local);
+        return FALSE;
+    }
+    /* The rebuild reads this container back from the pool, where it was
+     * written before it was persisted here. */
+    gboolean ok = rebuild_damaged(idx, local->message, err);
+    g_error_free(local);
+    return ok;
+}
+
+/* Cheap check of an index that was left clean: every chunk of the newest
+ * sound container must be in it (an index lagging behind the pool, or one
+ * whose pages fail their checksums, says otherwise). Sets *why if not. */
+static gboolean spot_check(FpIndex *idx, uint32_t count, char **why, GError **err)
+{
+    uint8_t *buf = g_malloc(idx->pool->container_size);
+    gboolean ok = TRUE;
+    for (uint32_t tries = 0; tries < 2 && count > 0 && *why == NULL && ok; tries++) {
+        ContainerId id = --count;
+        GError *local = NULL;
+        if (!container_source_read(idx->pool, id, buf, &local)) {
+            if (local->code == DESTOR_ERROR_INTEGRITY) { /* a torn slot: look at the one before */
+                g_error_free(local);
+            } else {
+                g_propagate_error(err, local);
+                ok = FALSE;
+            }
+            continue;
+        }
+        uint32_t n = container_chunk_count(buf);
+        for (uint32_t i = 0; i < n && *why == NULL; i++) {
+            FpIndexEntry e;
+            container_chunk_entry(buf, idx->pool->container_size, i, &e.fp, &e.loc.offset, &e.loc.length);
+            uint8_t val[12];
+            DBT key = { .data = e.fp.bytes, .size = (u_int32_t)idx->fp_len };
+            DBT data = { .data = val, .ulen = sizeof val, .flags = DB_DBT_USERMEM };
+            int ret = idx->db->get(idx->db, NULL, &key, &data, 0);
+            if (ret == DB_NOTFOUND)
+                *why = g_strdup_printf("it lacks the chunks of container %u", id);
+            else if (ret != 0)
+                *why = g_strdup(db_strerror(ret));
+        }
+        break;
+    }
+    g_free(buf);
+    return ok;
+}
+
+/* Open an index that was left clean (now marked dirty by the caller); a
+ * missing, unreadable or lagging one is rebuilt. */
+static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
+{
+    char *why = NULL;
+    GError *local = NULL;
+    if (!g_file_test(idx->db_path, G_FILE_TEST_EXISTS) && count > 0) {
+        why = g_strdup("it is missing");
+    } else if (!open_db(idx, &local)) {
+        if (local->code != DESTOR_ERROR_INTEGRITY) {
+            g_propagate_error(err, local);
+            return FALSE;
+        }
+        why = g_strdup(local->message);
+        g_error_free(local);
+    } else if (!spot_check(idx, count, &why, err)) {
+        return FALSE;
+    }
+    gboolean ok = why == NULL || (rebuild_damaged(idx, why, err) && fp_index_commit_job(idx, err));
+    g_free(why);
+    return ok;
+}
+
+static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
+                           gboolean force_rebuild, GError **err)
 {
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         destor_set_errno(err, errno, "create %s", dir);
@@ -125,13 +219,34 @@ FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool,
     idx->dirty_path = g_build_filename(dir, DIRTY_NAME, NULL);
     idx->fp_len = fp_len;
     idx->job_chunks = g_hash_table_new_full(fingerprint_hash, fingerprint_equal, NULL, g_free);
-    gboolean dirty = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
-    gboolean ok = dirty ? rebuild(idx, pool, container_count, err) : open_db(idx, err);
+    idx->pool = pool;
+    idx->containers = container_count;
+    gboolean dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
+    /* Mark it dirty before anything opens the DB: Berkeley DB may write to
+     * a file it failed to read (a read error at open re-initialises it), and
+     * whatever a failed open leaves is then rebuilt by the next writer. */
+    gboolean ok = bdb_remove_creation_leftovers(dir, err) && fp_index_begin_job(idx, err);
+    if (ok && (force_rebuild || dirty))
+        ok = rebuild(idx, pool, container_count, err) && fp_index_commit_job(idx, err);
+    else if (ok)
+        ok = open_clean(idx, container_count, err);
     if (!ok) {
         fp_index_close(idx);
         return NULL;
     }
     return idx;
+}
+
+FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool,
+                       uint32_t container_count, GError **err)
+{
+    return open_index(dir, fp_len, pool, container_count, FALSE, err);
+}
+
+FpIndex *fp_index_rebuild(const char *dir, size_t fp_len, ContainerSource *pool,
+                          uint32_t container_count, GError **err)
+{
+    return open_index(dir, fp_len, pool, container_count, TRUE, err);
 }
 
 void fp_index_close(FpIndex *idx)
@@ -149,7 +264,9 @@ void fp_index_close(FpIndex *idx)
 
 gboolean fp_index_begin_job(FpIndex *idx, GError **err)
 {
-    return file_publish_atomic(idx->dirty_path, "dirty\n", 6, err);
+    if (!idx->marked)
+        idx->marked = file_publish_atomic(idx->dirty_path, "dirty\n", 6, err);
+    return idx->marked;
 }
 
 gboolean fp_index_commit_job(FpIndex *idx, GError **err)
@@ -170,17 +287,12 @@ gboolean fp_index_commit_job(FpIndex *idx, GError **err)
         destor_set_errno(err, errno, "remove %s", idx->dirty_path);
         return FALSE;
     }
+    idx->marked = FALSE;
     return dir_fsync(idx->dir, err);
 }
 
-gboolean fp_index_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err)
+static gboolean db_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err)
 {
-    IndexEntry *e = g_hash_table_lookup(idx->job_chunks, fp);
-    if (e != NULL) {
-        *loc = e->loc;
-        *found = TRUE;
-        return TRUE;
-    }
     uint8_t val[12];
     DBT key = { .data = (void *)fp->bytes, .size = (u_int32_t)idx->fp_len };
     DBT data = { .data = val, .ulen = sizeof val, .flags = DB_DBT_USERMEM };
@@ -202,9 +314,29 @@ gboolean fp_index_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc
     return TRUE;
 }
 
+gboolean fp_index_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err)
+{
+    FpIndexEntry *e = g_hash_table_lookup(idx->job_chunks, fp);
+    if (e != NULL) {
+        *loc = e->loc;
+        *found = TRUE;
+        return TRUE;
+    }
+    GError *local = NULL;
+    if (db_lookup(idx, fp, loc, found, &local))
+        return TRUE;
+    if (local->code != DESTOR_ERROR_INTEGRITY) {
+        g_propagate_error(err, local);
+        return FALSE;
+    }
+    gboolean ok = rebuild_damaged(idx, local->message, err) && db_lookup(idx, fp, loc, found, err);
+    g_error_free(local);
+    return ok;
+}
+
 void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc)
 {
-    IndexEntry *e = g_new(IndexEntry, 1);
+    FpIndexEntry *e = g_new(FpIndexEntry, 1);
     e->fp = *fp;
     e->loc = *loc;
     g_hash_table_replace(idx->job_chunks, &e->fp, e);
@@ -219,4 +351,47 @@ gboolean fp_index_count(FpIndex *idx, uint64_t *count, GError **err)
     *count = st->hash_nkeys;
     free(st);
     return TRUE;
+}
+
+GArray *fp_index_read_all(const char *dir, size_t fp_len, gboolean *exists, GError **err)
+{
+    char *path = g_build_filename(dir, DB_NAME, NULL);
+    GArray *entries = g_array_new(FALSE, FALSE, sizeof(FpIndexEntry));
+    *exists = g_file_test(path, G_FILE_TEST_EXISTS);
+    DB *db = NULL;
+    DBC *cursor = NULL;
+    gboolean ok = !*exists || open_handle(&db, path, DB_RDONLY, err);
+    int ret = 0;
+    if (ok && db != NULL && (ret = db->cursor(db, NULL, &cursor, 0)) != 0)
+        ok = bdb_fail(err, ret, "read", path);
+    while (ok && cursor != NULL) {
+        DBT key = { 0 }, data = { 0 };
+        ret = cursor->get(cursor, &key, &data, DB_NEXT);
+        if (ret == DB_NOTFOUND)
+            break;
+        if (ret != 0) {
+            ok = bdb_fail(err, ret, "read", path);
+        } else if (key.size != fp_len || data.size != 12) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s holds a malformed entry", path);
+            ok = FALSE;
+        } else {
+            FpIndexEntry e = { 0 };
+            memcpy(e.fp.bytes, key.data, fp_len);
+            const uint8_t *v = data.data;
+            e.loc.container = le32_get(v);
+            e.loc.offset = le32_get(v + 4);
+            e.loc.length = le32_get(v + 8);
+            g_array_append_val(entries, e);
+        }
+    }
+    if (cursor != NULL)
+        cursor->close(cursor);
+    if (db != NULL)
+        db->close(db, 0);
+    g_free(path);
+    if (!ok) {
+        g_array_unref(entries);
+        return NULL;
+    }
+    return entries;
 }

@@ -4,8 +4,8 @@
  * fingerprint ever stored lives in a Berkeley DB hash file in the working
  * directory, so a later job in a new process finds them. The DB is derived
  * data: a DIRTY marker exists while it may disagree with the container pool
- * (a job is running or was killed), and opening a dirty index rebuilds it
- * from the containers' metadata sections. */
+ * (a job is running or was killed), and opening a dirty, missing or damaged
+ * index rebuilds it from the containers' metadata sections. */
 #ifndef DESTOR_FP_INDEX_H
 #define DESTOR_FP_INDEX_H
 
@@ -21,15 +21,34 @@ typedef struct {
     uint32_t length;
 } ChunkLocation;
 
+typedef struct {
+    Fingerprint fp;
+    ChunkLocation loc;
+} FpIndexEntry;
+
 typedef struct FpIndex FpIndex;
 
-/* Open (creating) the index in `dir`. If it was left dirty, rebuild it from
- * the `container_count` containers of `pool` first. */
+/* Open (creating) the index in `dir`; the caller holds the store's writer
+ * lock. Removes what a killed process left of creating the DB; if the index
+ * was left dirty, rebuilds it from the `container_count` containers of
+ * `pool` first. A clean index that is missing, fails to open as damaged, or
+ * lacks the chunks of the newest sound container (a cheap spot check) is
+ * rebuilt too, with one destor: line on stderr saying so. A lookup or write
+ * that meets a damaged page later rebuilds it the same way and goes on. */
 FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool,
                        uint32_t container_count, GError **err);
+/* The same, rebuilding the DB from the pool whatever its state (repair). */
+FpIndex *fp_index_rebuild(const char *dir, size_t fp_len, ContainerSource *pool,
+                          uint32_t container_count, GError **err);
 void fp_index_close(FpIndex *idx);
 
-/* Mark the index dirty (durably) before the job adds anything. */
+/* Every entry of the DB in `dir` (FpIndexEntry), read-only and without the
+ * writer lock (verify). A missing DB gives no entries and *exists FALSE;
+ * a page failing its checksum or a malformed entry is an INTEGRITY error. */
+GArray *fp_index_read_all(const char *dir, size_t fp_len, gboolean *exists, GError **err);
+
+/* Mark the index dirty (durably) before the job adds anything; opening
+ * marks it already (so this is then free), committing clears the mark. */
 gboolean fp_index_begin_job(FpIndex *idx, GError **err);
 /* Flush the DB and clear the dirty mark; call after the containers it names
  * are fsynced. */

@@ -83,6 +83,7 @@ gboolean job_manifest_decode(const uint8_t *p, size_t len, uint32_t job_id, cons
     m->job_meta_size = le64_get(p + 96);
     m->container_size = le32_get(p + 104);
     m->source_root = g_strndup((const char *)p + MANIFEST_FIXED_SIZE + 4, len - MANIFEST_FIXED_SIZE - 8);
+    m->checksum = le32_get(p + len - 4);
     return TRUE;
 }
 
@@ -194,6 +195,21 @@ gboolean job_catalog_create_job(const char *workdir, uint32_t *job_id, char **jo
     return TRUE;
 }
 
+void refcount_add_file(uint32_t *counts, uint32_t n, const FileRecord *r)
+{
+    guint len = r->chunks->len;
+    if (len == 0)
+        return;
+    uint32_t *ids = g_new(uint32_t, len);
+    for (guint i = 0; i < len; i++)
+        ids[i] = g_array_index(r->chunks, ChunkRef, i).container;
+    qsort(ids, len, sizeof *ids, compare_u32);
+    for (guint i = 0; i < len; i++)
+        if ((i == 0 || ids[i] != ids[i - 1]) && ids[i] < n)
+            counts[ids[i]]++;
+    g_free(ids);
+}
+
 gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, GError **err)
 {
     size_t len = REFCOUNT_HEADER + (size_t)n * 4;
@@ -228,6 +244,25 @@ gboolean refcount_decode(const uint8_t *p, size_t len, const char *path, uint32_
     return TRUE;
 }
 
+gboolean refcount_load_job(const char *workdir, uint32_t job_id, uint32_t **counts, uint32_t *n, GError **err)
+{
+    *counts = NULL;
+    *n = 0;
+    char *dir = job_dir_path(workdir, job_id);
+    char *path = g_build_filename(dir, JOB_REFCOUNT_FILE, NULL);
+    uint8_t *p = NULL;
+    size_t len = 0;
+    gboolean ok = FALSE;
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) /* written before the manifest: lost since */
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "reference counts %s are missing", path);
+    else
+        ok = file_read_whole(path, &p, &len, err) && refcount_decode(p, len, path, counts, n, err);
+    g_free(p);
+    g_free(path);
+    g_free(dir);
+    return ok;
+}
+
 gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t *n, GError **err)
 {
     *counts = NULL;
@@ -235,18 +270,7 @@ gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t 
     GArray *ids = job_catalog_list(workdir, err);
     if (ids == NULL)
         return FALSE;
-    if (ids->len == 0) {
-        g_array_unref(ids);
-        return TRUE;
-    }
-    char *dir = job_dir_path(workdir, g_array_index(ids, uint32_t, ids->len - 1));
-    char *path = g_build_filename(dir, JOB_REFCOUNT_FILE, NULL);
+    gboolean ok = ids->len == 0 || refcount_load_job(workdir, g_array_index(ids, uint32_t, ids->len - 1), counts, n, err);
     g_array_unref(ids);
-    uint8_t *p = NULL;
-    size_t len = 0;
-    gboolean ok = file_read_whole(path, &p, &len, err) && refcount_decode(p, len, path, counts, n, err);
-    g_free(p);
-    g_free(path);
-    g_free(dir);
     return ok;
 }

@@ -8,6 +8,8 @@
 #ifndef DESTOR_JOB_CATALOG_H
 #define DESTOR_JOB_CATALOG_H
 
+#include "recipe/file_record.h"
+
 #include <glib.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +35,8 @@ typedef struct {
     uint64_t job_meta_size;
     uint32_t container_size;
     char *source_root; /* the PATH given to backup */
+    uint32_t checksum; /* the manifest file's CRC-32 trailer: identifies this
+                          job's commit (compiled traces are stamped with it) */
 } JobManifest;
 
 void job_manifest_clear(JobManifest *m);
@@ -55,7 +59,13 @@ GArray *job_catalog_list(const char *workdir, GError **err);
 gboolean job_catalog_create_job(const char *workdir, uint32_t *job_id, char **job_dir, GError **err);
 
 /* Reference counts (distinct files per container, summed over jobs). */
+/* Count file r: +1 for each container among counts[0..n) it references at
+ * least once (how backup keeps them and verify and repair recompute them). */
+void refcount_add_file(uint32_t *counts, uint32_t n, const FileRecord *r);
 gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, GError **err);
+/* Counts as of committed job `job_id` (a missing file is an INTEGRITY
+ * error: it is written before the manifest). */
+gboolean refcount_load_job(const char *workdir, uint32_t job_id, uint32_t **counts, uint32_t *n, GError **err);
 /* Counts as of the newest committed job; n = 0 when there is none. */
 gboolean refcount_load_current(const char *workdir, uint32_t **counts, uint32_t *n, GError **err);
 /* The checks and decoding of a refcount file's bytes; `path` names it in

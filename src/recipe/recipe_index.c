@@ -21,6 +21,7 @@ static RecipeIndex *open_index(const char *path, u_int32_t flags, GError **err)
     idx->path = g_strdup(path);
     int ret = db_create(&idx->db, NULL, 0);
     if (ret == 0) {
+        bdb_quiet(idx->db);
         idx->db->set_flags(idx->db, DB_CHKSUM);
         ret = idx->db->open(idx->db, NULL, path, NULL, DB_BTREE, flags, 0644);
     }

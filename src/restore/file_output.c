@@ -17,17 +17,42 @@ static gboolean damaged(GError **err, const FileRecord *r, uint32_t job_id, cons
     return FALSE;
 }
 
-gboolean file_output_touch(ContainerLru *lru, const FileRecord *r, GError **err)
+/* The chunks [*first, *last) of r that hold bytes of [start, end), and the
+ * file offset *pos at which chunk *first starts. */
+static void chunk_span(const FileRecord *r, uint64_t start, uint64_t end, guint *first, guint *last,
+                       uint64_t *pos)
 {
-    for (guint i = 0; i < r->chunks->len; i++)
+    guint i = 0;
+    uint64_t p = 0;
+    while (i < r->chunks->len && p + g_array_index(r->chunks, ChunkRef, i).length <= start)
+        p += g_array_index(r->chunks, ChunkRef, i++).length;
+    *first = i;
+    *pos = p;
+    while (i < r->chunks->len && p < end)
+        p += g_array_index(r->chunks, ChunkRef, i++).length;
+    *last = start < end ? i : *first;
+}
+
+gboolean file_output_touch(ContainerLru *lru, const FileRecord *r, const FileRange *range, GError **err)
+{
+    uint64_t start, end, pos;
+    guint first, last;
+    file_range_clip(range, r->size, &start, &end);
+    chunk_span(r, start, end, &first, &last, &pos);
+    for (guint i = first; i < last; i++)
         if (!container_lru_touch(lru, g_array_index(r->chunks, ChunkRef, i).container, err))
             return FALSE;
     return TRUE;
 }
 
-gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_id,
+gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_id, const FileRange *range,
                            int fd, const char *out_name, gboolean verify, GError **err)
 {
+    uint64_t start, end, pos;
+    guint first, last;
+    file_range_clip(range, r->size, &start, &end);
+    chunk_span(r, start, end, &first, &last, &pos);
+    g_assert(!verify || range == NULL);
     size_t csize = container_lru_container_size(lru);
     uint8_t *out = g_malloc(OUT_BUFFER);
     size_t used = 0;
@@ -37,8 +62,10 @@ gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_
         EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
     }
     gboolean ok = TRUE;
-    for (guint i = 0; i < r->chunks->len && ok; i++) {
+    for (guint i = first; i < last && ok; i++) {
         const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
+        uint64_t chunk_pos = pos;
+        pos += c->length;
         if (c->offset < CONTAINER_HEADER_SIZE || (uint64_t)c->offset + c->length > csize) {
             ok = damaged(err, r, job_id, "recipe names a chunk outside its container");
             break;
@@ -48,18 +75,27 @@ gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_
             ok = FALSE;
             break;
         }
-        const uint8_t *data = cont + c->offset;
+        GError *mismatch = NULL;
+        if (!container_check_chunk(cont, csize, c->container, &c->fp, c->offset, c->length, &mismatch)) {
+            ok = damaged(err, r, job_id, mismatch->message);
+            g_error_free(mismatch);
+            break;
+        }
+        /* the part of the chunk inside [start, end) */
+        uint64_t skip = start > chunk_pos ? start - chunk_pos : 0;
+        size_t len = (size_t)(MIN(end, pos) - chunk_pos - skip);
+        const uint8_t *data = cont + c->offset + skip;
         if (sha)
-            EVP_DigestUpdate(sha, data, c->length);
-        if (used + c->length > OUT_BUFFER) {
+            EVP_DigestUpdate(sha, data, len);
+        if (used + len > OUT_BUFFER) {
             ok = file_write_all(fd, out, used, out_name, err);
             used = 0;
         }
-        if (c->length > OUT_BUFFER) {
-            ok = ok && file_write_all(fd, data, c->length, out_name, err);
+        if (len > OUT_BUFFER) {
+            ok = ok && file_write_all(fd, data, len, out_name, err);
         } else {
-            memcpy(out + used, data, c->length);
-            used += c->length;
+            memcpy(out + used, data, len);
+            used += len;
         }
     }
     if (ok && used > 0)

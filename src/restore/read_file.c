@@ -1,9 +1,14 @@
-/* read_file.c: read-file for one path, and the batch mode over a trace
- * with its latency summary (text or JSON). */
+/* read_file.c: read-file for one path, and the batch mode over a trace,
+ * text (paths resolved per request) or compiled (detected by its magic). */
 #include "restore/read_file.h"
+#include "restore/compiled_replay.h"
 #include "restore/read_session.h"
 #include "restore/trace_line.h"
+#include "restore/trace_reader.h"
+#include "trace/compiled_trace_stamp.h"
+#include "trace/trace_compile.h"
 #include "util/error.h"
+#include "util/output_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,189 +20,111 @@
 gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
                           const ReadFileOptions *opt, GError **err)
 {
+    if (opt->verify && opt->range != NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "--verify checks a whole file's SHA-256; it cannot be combined with --offset or --length");
+        return FALSE;
+    }
     ReadSession *s = read_session_open(cfg, err);
     if (s == NULL)
         return FALSE;
-    int fd = STDOUT_FILENO;
-    const char *name = "standard output";
-    char *tmp = NULL;
-    if (opt->output != NULL) {
-        /* Write beside OUT and rename, so a failed read leaves OUT as it was. */
-        tmp = g_strdup_printf("%s.destor-tmp", opt->output);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        name = opt->output;
-        if (fd < 0) {
-            destor_set_errno(err, errno, "create %s", tmp);
-            g_free(tmp);
-            read_session_close(s);
-            return FALSE;
-        }
+    OutputFile out;
+    if (!output_file_open(&out, opt->output, err)) {
+        read_session_close(s);
+        return FALSE;
     }
     uint64_t bytes = 0;
     double model_s = 0.0;
-    gboolean ok = read_session_request(s, job_id, path, fd, name, opt->verify, &bytes, &model_s, err);
-    if (opt->output != NULL) {
-        if (close(fd) != 0 && ok) {
-            destor_set_errno(err, errno, "close %s", tmp);
-            ok = FALSE;
-        }
-        if (ok && rename(tmp, opt->output) != 0) {
-            destor_set_errno(err, errno, "rename %s to %s", tmp, opt->output);
-            ok = FALSE;
-        }
-        if (!ok)
-            unlink(tmp);
-        g_free(tmp);
-    }
+    gboolean ok = read_session_request(s, job_id, path, opt->range, out.fd, out.name, opt->verify, &bytes, &model_s,
+                                       err);
+    ok = output_file_finish(&out, ok, err);
     read_session_close(s);
     return ok;
 }
 
-typedef struct {
-    uint64_t requests, bytes;
-    GArray *latency_usec;       /* measured, double per request */
-    GArray *model_latency_usec; /* modelled by the SSD cache's device model */
-    double seconds;
-} TraceSummary;
-
-static int compare_double(const void *a, const void *b)
+/* A compiled trace whose first bytes are `head`: read the rest, check it
+ * and its stamp, and serve it. */
+static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
+                               const ReadFileOptions *opt, TraceSummary *sum, GError **err)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double percentile(const GArray *sorted, double p)
-{
-    if (sorted->len == 0)
-        return 0.0;
-    size_t rank = (size_t)(p / 100.0 * sorted->len + 0.999999);
-    if (rank < 1)
-        rank = 1;
-    if (rank > sorted->len)
-        rank = sorted->len;
-    return g_array_index(sorted, double, rank - 1);
-}
-
-typedef struct {
-    double mean, p50, p95, p99;
-} LatencyFigures;
-
-static LatencyFigures latency_figures(GArray *usec)
-{
-    g_array_sort(usec, compare_double);
-    double sum = 0;
-    for (guint i = 0; i < usec->len; i++)
-        sum += g_array_index(usec, double, i);
-    return (LatencyFigures){ usec->len ? sum / usec->len : 0.0, percentile(usec, 50), percentile(usec, 95),
-                             percentile(usec, 99) };
-}
-
-/* The request summary, then the SSD cache's statistics when there is one
- * (in JSON as the nested object "cache"; modelled latencies only then).
- * In simulation no container bytes move: the text says so beside the bytes
- * and the measured times, which then time the simulator. */
-static void print_summary(const TraceSummary *t, uint64_t accesses, CacheCore *cache, gboolean simulate,
-                          gboolean json)
-{
-    LatencyFigures m = latency_figures(t->latency_usec);
-    LatencyFigures d = latency_figures(t->model_latency_usec);
-    if (json) {
-        printf("{\"requests\": %llu, \"bytes\": %llu, \"container_accesses\": %llu, \"seconds\": %.6f, "
-               "\"latency_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}, ",
-               (unsigned long long)t->requests, (unsigned long long)t->bytes, (unsigned long long)accesses,
-               t->seconds, m.mean, m.p50, m.p95, m.p99);
-        if (cache != NULL)
-            printf("\"latency_model_usec\": {\"mean\": %.1f, \"p50\": %.1f, \"p95\": %.1f, \"p99\": %.1f}, ",
-                   d.mean, d.p50, d.p95, d.p99);
-        printf("\"cache\": ");
-        if (cache != NULL)
-            cache_core_print_stats(cache, TRUE, stdout);
-        else
-            printf("null");
-        printf("}\n");
-        return;
+    /* --null says how text records end: nothing to a compiled trace (tools
+     * that pass it for any trace holding a NUL byte may pass it here) */
+    if (opt->verify) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "%s is a compiled trace: --verify needs the files' recipes (use the text trace)", trace_path);
+        return FALSE;
     }
-    printf("requests            %llu\n", (unsigned long long)t->requests);
-    printf("bytes read          %llu%s\n", (unsigned long long)t->bytes, simulate ? " (simulated: none moved)" : "");
-    printf("container accesses  %llu\n", (unsigned long long)accesses);
-    printf("elapsed             %.3f s\n", t->seconds);
-    printf("latency (measured)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us%s\n", m.mean, m.p50, m.p95,
-           m.p99, simulate ? " (the simulator, no I/O)" : "");
-    if (cache != NULL) {
-        printf("latency (modelled)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us\n", d.mean, d.p50, d.p95,
-               d.p99);
-        cache_core_print_stats(cache, FALSE, stdout);
+    CompiledTrace *t = compiled_trace_read_fd(fd, trace_path, head, head_len, err);
+    gboolean ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err);
+    gint64 start = g_get_monotonic_time();
+    ok = ok && compiled_replay(s, t, sum, err);
+    sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;
+    compiled_trace_free(t);
+    return ok;
+}
+
+/* A text trace, path by path. */
+static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
+                           const ReadFileOptions *opt, TraceSummary *sum, GError **err)
+{
+    int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_fd < 0) {
+        destor_set_errno(err, errno, "open /dev/null");
+        return FALSE;
     }
+    TraceReader *reader = trace_reader_new(fd, trace_path, opt->null_terminated, head, head_len);
+    gboolean ok = TRUE;
+    char *line;
+    int lineno, got;
+    gint64 start = g_get_monotonic_time();
+    while (ok && (got = trace_reader_next(reader, &line, &lineno, err)) != 0) {
+        if (got < 0) {
+            ok = FALSE;
+            break;
+        }
+        TraceRequest req;
+        ok = trace_line_parse(line, trace_path, lineno, &req, err);
+        if (ok && req.ranged && opt->verify) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                        "%s:%d: a range request, but --verify checks whole files only", trace_path, lineno);
+            ok = FALSE;
+        }
+        gint64 t0 = g_get_monotonic_time();
+        double model_s = 0.0;
+        if (ok)
+            ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, null_fd, "/dev/null",
+                                      opt->verify, &sum->bytes, &model_s, err);
+        if (ok)
+            trace_summary_add(sum, (double)(g_get_monotonic_time() - t0), model_s * 1e6);
+        else if (err && *err && !g_str_has_prefix((*err)->message, trace_path))
+            g_prefix_error(err, "%s:%d: ", trace_path, lineno);
+    }
+    sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;
+    sum->accesses = container_lru_fetches(s->lru);
+    trace_reader_free(reader);
+    close(null_fd);
+    return ok;
 }
 
 gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFileOptions *opt, GError **err)
 {
-    FILE *trace = strcmp(trace_path, "-") == 0 ? stdin : fopen(trace_path, "r");
-    if (trace == NULL) {
-        destor_set_errno(err, errno, "open trace %s", trace_path);
-        (*err)->code = DESTOR_ERROR_USAGE;
+    int fd = trace_open(trace_path, err);
+    if (fd < 0)
         return FALSE;
-    }
-    ReadSession *s = read_session_open(cfg, err);
-    int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (s == NULL || null_fd < 0) {
-        if (s != NULL)
-            destor_set_errno(err, errno, "open /dev/null");
-        read_session_close(s);
-        if (trace != stdin)
-            fclose(trace);
-        return FALSE;
-    }
-    TraceSummary t = { .latency_usec = g_array_new(FALSE, FALSE, sizeof(double)),
-                       .model_latency_usec = g_array_new(FALSE, FALSE, sizeof(double)) };
-    gboolean ok = TRUE;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    int lineno = 0;
-    gint64 start = g_get_monotonic_time();
-    /* Lines end at a newline (a CR before it is dropped too); with --null,
-     * records end at a NUL byte and a path may hold any other byte. */
-    const int end = opt->null_terminated ? '\0' : '\n';
-    while (ok && (n = getdelim(&line, &cap, end, trace)) >= 0) {
-        lineno++;
-        if (n > 0 && line[n - 1] == end)
-            line[--n] = '\0';
-        while (!opt->null_terminated && n > 0 && line[n - 1] == '\r')
-            line[--n] = '\0';
-        if ((size_t)n != strlen(line)) {
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s:%d: a NUL byte inside a line (a --null trace?)",
-                        trace_path, lineno);
-            ok = FALSE;
-            break;
-        }
-        if (n == 0 || line[0] == '#')
-            continue;
-        uint32_t job;
-        char *path;
-        ok = trace_line_parse(line, trace_path, lineno, &job, &path, err);
-        gint64 t0 = g_get_monotonic_time();
-        double model_s = 0.0;
-        if (ok)
-            ok = read_session_request(s, job, path, null_fd, "/dev/null", opt->verify, &t.bytes, &model_s, err);
-        if (ok) {
-            double usec = (double)(g_get_monotonic_time() - t0), model_usec = model_s * 1e6;
-            g_array_append_val(t.latency_usec, usec);
-            g_array_append_val(t.model_latency_usec, model_usec);
-            t.requests++;
-        } else if (err && *err && !g_str_has_prefix((*err)->message, trace_path)) {
-            g_prefix_error(err, "%s:%d: ", trace_path, lineno);
-        }
-    }
-    t.seconds = (double)(g_get_monotonic_time() - start) / 1e6;
+    uint8_t head[8];
+    ssize_t head_len = trace_read_head(fd, trace_path, head, sizeof head, err);
+    ReadSession *s = head_len < 0 ? NULL : read_session_open(cfg, err);
+    gboolean ok = s != NULL;
+    TraceSummary sum;
+    trace_summary_init(&sum);
+    if (ok && compiled_trace_has_magic(head, (size_t)head_len))
+        ok = serve_compiled(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
+    else if (ok)
+        ok = serve_text(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
     if (ok)
-        print_summary(&t, container_lru_fetches(s->lru), s->cache, s->simulate, opt->json);
-    free(line);
-    g_array_unref(t.latency_usec);
-    g_array_unref(t.model_latency_usec);
-    close(null_fd);
+        trace_summary_print(&sum, s->cache, s->simulate, opt->json);
+    trace_summary_clear(&sum);
     read_session_close(s);
-    if (trace != stdin)
-        fclose(trace);
+    trace_close(fd);
     return ok;
 }

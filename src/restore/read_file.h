@@ -5,6 +5,7 @@
 #define DESTOR_READ_FILE_H
 
 #include "config.h"
+#include "restore/file_range.h"
 
 #include <glib.h>
 
@@ -13,6 +14,7 @@ typedef struct {
     gboolean json;       /* trace summary as JSON */
     const char *output;  /* single file: path to write, NULL for stdout */
     gboolean null_terminated; /* trace records end with NUL, not newline */
+    const FileRange *range;   /* single file: the bytes to read; NULL = all */
 } ReadFileOptions;
 
 gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,

@@ -15,7 +15,20 @@ static gboolean open_cache(ReadSession *s, const Config *cfg, GError **err)
     return TRUE;
 }
 
-ReadSession *read_session_open(const Config *cfg, GError **err)
+/* Accesses as ids: no bytes, each a modelled HDD read (or logged). */
+static gboolean use_ids(ReadSession *s, const Config *cfg, GArray *log, GError **err)
+{
+    uint32_t n;
+    if (!container_pool_count(s->store->pool, &n, err))
+        return FALSE;
+    id_source_init(&s->ids, s->store->container_size, n, log);
+    s->source = &s->ids.source;
+    s->simulate = TRUE;
+    s->hdd_access_s = device_model_hdd_service(&cfg->cache.device, s->store->container_size);
+    return TRUE;
+}
+
+static ReadSession *open_session(const Config *cfg, gboolean recording, GArray *log, GError **err)
 {
     Store *store = store_open_read(cfg, err);
     if (store == NULL)
@@ -24,13 +37,28 @@ ReadSession *read_session_open(const Config *cfg, GError **err)
     s->store = store;
     s->source = container_pool_source(store->pool);
     s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
-    if (cache_config_enabled(&cfg->cache) && !open_cache(s, cfg, err)) {
+    gboolean ok = TRUE;
+    if (!recording && cache_config_enabled(&cfg->cache))
+        ok = open_cache(s, cfg, err);
+    if (ok && s->cache == NULL && (recording || cfg->cache.simulate))
+        ok = use_ids(s, cfg, log, err);
+    if (!ok) {
         read_session_close(s);
         return NULL;
     }
     s->lru = s->simulate ? container_lru_new_ids_only(s->source, REQUEST_LRU_CONTAINERS)
                          : container_lru_new(s->source, REQUEST_LRU_CONTAINERS);
     return s;
+}
+
+ReadSession *read_session_open(const Config *cfg, GError **err)
+{
+    return open_session(cfg, FALSE, NULL, err);
+}
+
+ReadSession *read_session_open_recording(const Config *cfg, GArray *log, GError **err)
+{
+    return open_session(cfg, TRUE, log, err);
 }
 
 void read_session_close(ReadSession *s)
@@ -55,8 +83,8 @@ static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)
     return job;
 }
 
-gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, int fd,
-                              const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
+gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
+                              int fd, const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
                               GError **err)
 {
     Job *job = session_job(s, job_id, err);
@@ -72,14 +100,19 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
         ok = FALSE;
     } else {
         container_lru_clear(s->lru); /* each request fetches its containers afresh */
+        uint64_t fetched = container_lru_fetches(s->lru);
         if (s->cache)
             cache_core_request_begin(s->cache);
-        ok = s->simulate ? file_output_touch(s->lru, r, err)
-                         : file_output_write(s->lru, r, job_id, fd, out_name, verify, err);
+        ok = s->simulate ? file_output_touch(s->lru, r, range, err)
+                         : file_output_write(s->lru, r, job_id, range, fd, out_name, verify, err);
         if (s->cache)
             *model_s = cache_core_request_end(s->cache);
+        else if (s->simulate) /* HDD only: one modelled read per access */
+            *model_s = (double)(container_lru_fetches(s->lru) - fetched) * s->hdd_access_s;
+        uint64_t start, end;
+        file_range_clip(range, r->size, &start, &end);
         if (ok)
-            *bytes += r->size;
+            *bytes += end - start;
     }
     file_record_free(r);
     return ok;

@@ -9,6 +9,8 @@
 #include "config.h"
 #include "restore/cached_source.h"
 #include "restore/container_lru.h"
+#include "restore/file_range.h"
+#include "restore/id_source.h"
 #include "restore/job.h"
 #include "store.h"
 
@@ -23,18 +25,27 @@ typedef struct {
     ContainerSource *source;
     ContainerLru *lru;
     gboolean simulate;         /* ids only: no container bytes are read */
+    IdSource ids;              /* the source when simulating without a cache */
+    double hdd_access_s;       /* then: the device model's time of one container read */
     GHashTable *jobs;          /* job id -> Job* */
 } ReadSession;
 
+/* Open the store and, as configured, the SSD cache. In simulation mode
+ * without a cache (ssd-cache-policy none) no container is read: accesses
+ * are ids, and each costs one modelled HDD read. */
 ReadSession *read_session_open(const Config *cfg, GError **err);
+/* A simulating session without a cache that appends every container
+ * access to `log` (ContainerId): the access sequence of what it serves. */
+ReadSession *read_session_open_recording(const Config *cfg, GArray *log, GError **err);
 /* Close; saves the SSD cache's metadata (a warning if that fails). */
 void read_session_close(ReadSession *s);
 
-/* Serve one request: write the file at `path` of job `job_id` to fd (not
- * touched in simulation mode). Adds the file's size to *bytes; with an SSD
- * cache, sets *model_s to the request's modelled latency (else leaves it). */
-gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, int fd,
-                              const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
+/* Serve one request: write the file at `path` of job `job_id`, or the part
+ * `range` covers (NULL: all), to fd (not touched in simulation mode). Adds
+ * the bytes served to *bytes; with an SSD cache or in simulation, sets
+ * *model_s to the request's modelled latency (else leaves it). */
+gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
+                              int fd, const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
                               GError **err);
 
 #endif

@@ -56,7 +56,7 @@ static GArray *restore_plan(Job *job, size_t container_size, guint lru_capacity,
     GError *local = NULL;
     while ((r = job_meta_reader_next(job->meta, &local)) != NULL) {
         if (r->type == ENTRY_FILE && safe_path_is_plain((const char *)r->path->data, r->path->len))
-            file_output_touch(lru, r, NULL);
+            file_output_touch(lru, r, NULL, NULL);
         file_record_free(r);
     }
     container_lru_free(lru);
@@ -103,7 +103,7 @@ static gboolean restore_file(Restore *rs, int dir, const char *name, const FileR
         return TRUE;
     }
     char *shown = file_record_path_display(r);
-    gboolean ok = file_output_write(rs->lru, r, rs->job_id, fd, shown, FALSE, err);
+    gboolean ok = file_output_write(rs->lru, r, rs->job_id, NULL, fd, shown, FALSE, err);
     g_free(shown);
     if (ok && fchmod(fd, r->mode & 07777) != 0)
         refuse(rs, r, "cannot set mode", errno);

@@ -124,3 +124,38 @@ void container_chunk_entry(const uint8_t *buf, size_t size, uint32_t i,
     *offset = le32_get(e + 32);
     *length = le32_get(e + 36);
 }
+
+gboolean container_find_chunk(const uint8_t *buf, size_t size, uint32_t offset,
+                              Fingerprint *fp, uint32_t *length)
+{
+    uint32_t lo = 0, hi = container_chunk_count(buf);
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, off;
+        container_chunk_entry(buf, size, mid, fp, &off, length);
+        if (off == offset)
+            return TRUE;
+        if (off < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return FALSE;
+}
+
+gboolean container_check_chunk(const uint8_t *buf, size_t size, ContainerId id, const Fingerprint *fp,
+                               uint32_t offset, uint32_t length, GError **err)
+{
+    Fingerprint listed;
+    uint32_t listed_len;
+    if (!container_find_chunk(buf, size, offset, &listed, &listed_len)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "container %u holds no chunk at offset %u (the recipe names one)", id, offset);
+        return FALSE;
+    }
+    if (listed_len != length || memcmp(listed.bytes, fp->bytes, FP_SLOT) != 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "container %u holds another chunk at offset %u than the recipe names", id, offset);
+        return FALSE;
+    }
+    return TRUE;
+}

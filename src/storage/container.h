@@ -49,5 +49,17 @@ uint32_t container_chunk_count(const uint8_t *buf);
 /* Metadata entry i of a verified container. */
 void container_chunk_entry(const uint8_t *buf, size_t size, uint32_t i,
                            Fingerprint *fp, uint32_t *offset, uint32_t *length);
+/* The metadata entry of the chunk starting at `offset` in a verified
+ * container (entries are in offset order: a binary search). FALSE if no
+ * chunk starts there. */
+gboolean container_find_chunk(const uint8_t *buf, size_t size, uint32_t offset,
+                              Fingerprint *fp, uint32_t *length);
+/* Whether the container holds exactly the chunk a recipe names: a chunk
+ * starting at `offset` with this fingerprint and length, by the container's
+ * own metadata (no rehash). Otherwise an INTEGRITY error naming the
+ * container and offset: a container with other content than the recipe's
+ * (lost and rewritten, or planted) must never be served as data. */
+gboolean container_check_chunk(const uint8_t *buf, size_t size, ContainerId id, const Fingerprint *fp,
+                               uint32_t offset, uint32_t length, GError **err);
 
 #endif

@@ -10,4 +10,16 @@
 /* Set *err to "<what> <path>: <Berkeley DB's message>"; returns FALSE. */
 gboolean bdb_fail(GError **err, int ret, const char *what, const char *path);
 
+/* Keep Berkeley DB from printing its own diagnostics on stderr: every
+ * failure reaches the user as one destor: line built by bdb_fail(). */
+struct __db;
+void bdb_quiet(struct __db *db);
+
+/* Berkeley DB creates a database as "__db.NAME" and renames it into place;
+ * a process killed in between leaves that file, and every later open with
+ * DB_CREATE then waits for its (dead) creator and fails. Remove every such
+ * file in `dir`; only for a caller holding the store's writer lock, so no
+ * live process owns one. */
+gboolean bdb_remove_creation_leftovers(const char *dir, GError **err);
+
 #endif

@@ -3,6 +3,7 @@ libdestor_a_SOURCES += \
 	src/util/error.c src/util/error.h \
 	src/util/le.h \
 	src/util/fileio.c src/util/fileio.h \
+	src/util/output_file.c src/util/output_file.h \
 	src/util/bounded_queue.c src/util/bounded_queue.h \
 	src/util/fingerprint.c src/util/fingerprint.h \
 	src/util/checksum.h \

@@ -50,3 +50,14 @@ same_tree() {
     (cd "$2" && find . -mindepth 1 ! -type l -printf '%p %m %T@\n' | sort) > "$SCRATCH/meta.b"
     cmp -s "$SCRATCH/meta.a" "$SCRATCH/meta.b" || { diff "$SCRATCH/meta.a" "$SCRATCH/meta.b" | head >&2; fail "modes or mtimes differ"; }
 }
+
+# suppress_bdb_leaks: for tests that damage Berkeley DB files. After a page
+# fails its checksum the library panics and DB->close frees nothing (the
+# process is meant to exit); in a sanitizer build LeakSanitizer would report
+# that, so leaks allocated inside it (__os_malloc) are suppressed, as in
+# tests/fault/faultlib.py.
+suppress_bdb_leaks() {
+    echo 'leak:__os_malloc' > "$SCRATCH/lsan.supp"
+    LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$SCRATCH/lsan.supp:print_suppressions=0"
+    export LSAN_OPTIONS
+}

@@ -19,9 +19,11 @@ DB recipe index may land in unused page space: such cases are counted as
 harmless when no read and no verify notices and every read is right. An
 older job's refcount is a superseded copy nothing reads; flips there are
 counted separately. store.meta flips must fail verify and every read.
-index/fingerprints.db is derived data only backup reads: after a flip
-there, a new backup must fail with exit 3 or store a job that verifies and
-restores byte for byte (never deduplicate against a wrong location).
+index/fingerprints.db is derived data: after a flip there, a new backup
+must fail with exit 3 or store a job that restores byte for byte (never
+deduplicate against a wrong location) and verifies; verify reads the whole
+index, so damage the backup never met (and so did not rebuild) is reported
+as the index's only, and `destor repair` then makes the store verify.
 
 Cache files (slots.dat, cache.meta of a warm LRU cache holding every
 container of job 1): read-file --trace --verify --json through the cache
@@ -263,6 +265,15 @@ def index_case(store, seed):
         outcome = "backup refused (exit 3)"
     else:
         v = fl.destor(cfg, "verify", "--deep")
+        repaired = False
+        if v.rc == 3:
+            problems = [l for l in v.out.decode("utf-8", "replace").splitlines() if l.startswith("PROBLEM")]
+            fl.check(problems and all("fingerprint index" in l for l in problems),
+                     "%s: the job backed up over a damaged index does not verify: %s" % (where, v.describe()))
+            rp = fl.destor(cfg, "repair")
+            fl.check(rp.rc == 0, "%s: repair failed: %s" % (where, rp.describe()))
+            v = fl.destor(cfg, "verify", "--deep")
+            repaired = True
         fl.check(v.rc == 0, "%s: the job backed up over a damaged index does not verify: %s" % (where, v.describe()))
         fl.check(restore_job(w, cfg, store, 1), "%s: the new job does not restore" % where)
         out = os.path.join(w.dir, "restore-new")
@@ -271,7 +282,8 @@ def index_case(store, seed):
         problems = fl.tree_diff(store.want[1], out)
         fl.check(not problems, "%s: the new job restores WRONG: %s" % (where, problems[:5]))
         shutil.rmtree(out)
-        outcome = "backup right (flip harmless or index rebuilt)"
+        outcome = ("backup right, verify named the index, repair mended it" if repaired
+                   else "backup right (flip harmless or index rebuilt)")
     shutil.rmtree(work)
     return outcome
 

@@ -16,6 +16,10 @@ every run, and `destor verify --deep` passes at the end.
 
 When restore cannot create a file at the target (ENOSPC, EIO), it warns,
 goes on, and ends with exit status 1 naming the first failure.
+
+A read error in the middle of a long trace (the third read(2) of the trace
+file fails) is a failure (exit 1, one line naming the error), never a
+shorter replay that exits 0 (issue 10, item 6).
 """
 import json
 import os
@@ -72,6 +76,8 @@ def main():
             os.unlink(out)
         return fl.read_counts(cf)
 
+    trace_read_error(scratch, shim, cfg, trace)
+
     sweep = fl.Sweep("read I/O faults")
     cases = []
     seq = [0]
@@ -97,6 +103,26 @@ def main():
     ok = sweep.summary()
     scratch.finish(ok)
     sys.exit(0 if ok else 1)
+
+
+def trace_read_error(scratch, shim, cfg, trace):
+    """The trace repeated until it spans several 64 KiB reads; the third
+    read of it fails with EIO."""
+    long_trace = scratch.path("long-trace")
+    with open(trace, "rb") as f:
+        lines = f.read()
+    with open(long_trace, "wb") as f:
+        f.write(lines * (3 * 65536 // len(lines) + 2))
+    r = fl.destor(cfg, "read-file", "--trace", long_trace, "--simulate",
+                  env=fl.fault_env(shim, "read", 3, "EIO", 1, "long-trace"))
+    try:
+        line = fl.expect_clean_failure(r)
+    except fl.CaseFailure as e:
+        fl.die("a read error inside the trace: %s" % e)
+    lines_out = [l for l in r.err_text().splitlines() if l.startswith("destor: ")]
+    if len(lines_out) != 1 or not fl.names_error(line, "EIO") or "long-trace" not in line:
+        fl.die("a read error inside the trace: expected one line naming it, got: " + r.describe())
+    print("# a read error in the middle of a trace: exit 1, %s" % line)
 
 
 def read_case(scratch, shim, cfg, work, digest, command, name, n, kind, at, errno, repeat, want):

@@ -47,6 +47,11 @@ for policy in plc lru lfu fifo; do
     "$DESTOR" -c "$W/cfg" -p"ssd-cache-policy $policy" -p"ssd-cache-directory $W/cache-$policy" \
         -p"ssd-cache-size 2" read-file --trace "$W/trace" > /dev/null
 done
+printf '0\ta.txt\n1\tsub/deeper/blob.bin\t1000\t30000\n0\tsub/numbers.txt\t0\t-\n1\ta2.txt\t99\t1\n' > "$W/trace-ranges"
+"$DESTOR" -c "$W/cfg" trace compile "$W/trace" -o "$W/trace.ctr"
+"$DESTOR" -c "$W/cfg" trace compile "$W/trace-ranges" -o "$W/ranges.ctr"
+: > "$W/empty-trace"
+"$DESTOR" -c "$W/cfg" trace compile "$W/empty-trace" -o "$W/empty.ctr"
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -143,6 +148,15 @@ put("trace_line", "trace", read("trace"))
 put("trace_line", "one", b"0\ta.txt\n")
 put("trace_line", "crlf", b"12\tsub/deeper/blob.bin\r\n3\tname\twith tab\r\n")
 put("trace_line", "bad", b"0\tb.txt\nnot a line\n-1\tx\n4294967296\ty\n7\t\n")
+put("trace_line", "range", b"0\ta.txt\t0\t100\n1\tsub/deeper/blob.bin\t131000\t-\n0\tname\twith tab\t5\t7\n0\tx\t0\t-\n"
+    b"0\t\t1\t2\n0\tp\t18446744073709551615\t18446744073709551615\n0\tp\t18446744073709551616\t1\n"
+    b"0\tp\t-1\t2\n0\t5\t7\n")
+put("trace_line", "range-null", b"0\ta.txt\t0\t10\x000\tline\nbreak\t3\t-\x000\tx\x00")
+
+# Compiled traces; mode 1 = recompute the CRC.
+for name in ("trace", "ranges", "empty"):
+    put("compiled_trace", name, b"\x00" + read(name + ".ctr"))
+put("compiled_trace", "ranges-crc", b"\x01" + read("ranges.ctr"))
 
 # cache.meta of each policy; 237 = CRC | deep open | harness container size |
 # harness store identity | state section fills the tail | its state version.

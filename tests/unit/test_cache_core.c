@@ -265,6 +265,54 @@ static void test_real_equals_simulation(void)
     }
 }
 
+/* cache_core_request_ids() = request_begin, cache_access() per id,
+ * request_end: the same counters, per-request model times and requests,
+ * for every policy, on requests of 0 to 4 accesses. */
+static void test_request_ids_equals_accesses(void)
+{
+    for (size_t pi = 0; pi < cache_policy_count(); pi++) {
+        const CachePolicyOps *ops = cache_policy_at(pi);
+        PlcTestParams p = test_default_params();
+        p.plc_filter_threshold = 2;
+        CacheCore *one = test_sim_open(ops, &p, 12, N, NULL);
+        CacheCore *batch = test_sim_open(ops, &p, 12, N, NULL);
+        uint32_t *trace = test_trace(70 + pi, N, TRACE);
+        if (ops->offline) {
+            CU_ASSERT_TRUE(cache_core_prepare(one, trace, TRACE, NULL));
+            CU_ASSERT_TRUE(cache_core_prepare(batch, trace, TRACE, NULL));
+        }
+        unsigned model_diff = 0;
+        for (size_t i = 0, n; i < TRACE; i += n) {
+            n = MIN((i * 7) % 5, TRACE - i);
+            cache_core_request_begin(one);
+            for (size_t k = 0; k < n; k++)
+                CU_ASSERT_TRUE(cache_access(one, trace[i + k], NULL, NULL));
+            double m1 = cache_core_request_end(one), m2 = -1, wall = -1;
+            CU_ASSERT_TRUE(cache_core_request_ids(batch, trace + i, (uint32_t)n, &m2, &wall, NULL));
+            CU_ASSERT(wall >= 0);
+            if (fabs(m1 - m2) > 1e-12)
+                model_diff++;
+            if (n == 0)
+                n = 1; /* an empty request, then move on */
+        }
+        CU_ASSERT_EQUAL(model_diff, 0);
+        const CacheCounters *a = cache_core_counters(one), *b = cache_core_counters(batch);
+        expect_same_counts(one, batch);
+        CU_ASSERT_EQUAL(a->requests, b->requests);
+        CU_ASSERT(a->hits > 0 && a->evictions > 0);
+        GError *err = NULL; /* an id past the store stops the request with the access's error */
+        ContainerId bad[] = { 1, N, 2 };
+        double m, w;
+        CU_ASSERT_FALSE(cache_core_request_ids(batch, bad, 3, &m, &w, &err));
+        CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
+        g_clear_error(&err);
+        CU_ASSERT_EQUAL(cache_core_counters(batch)->accesses, a->accesses + 1);
+        cache_core_close(one, NULL);
+        cache_core_close(batch, NULL);
+        g_free(trace);
+    }
+}
+
 static void test_null_buffer_and_source(void)
 {
     Fixture f;
@@ -889,6 +937,7 @@ static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("cache core", NULL, NULL);
     CU_add_test(s, "real mode = simulation mode", test_real_equals_simulation);
+    CU_add_test(s, "request_ids = begin, accesses, end", test_request_ids_equals_accesses);
     CU_add_test(s, "NULL buffer, ContainerSource", test_null_buffer_and_source);
     CU_add_test(s, "errors count nothing", test_errors_count_nothing);
     CU_add_test(s, "restart keeps entries", test_restart_keeps_entries);

@@ -60,6 +60,32 @@ static void test_round_trip(void)
     g_free(buf);
 }
 
+/* Every chunk is found by its offset with its fingerprint and length; an
+ * offset between chunks, another fingerprint or length is a mismatch. */
+static void test_check_chunk(void)
+{
+    for (int chunks = 1; chunks <= 9; chunks++) {
+        uint8_t *buf = build(3, chunks, 1000 + 100 * chunks);
+        for (uint32_t i = 0; i < (uint32_t)chunks; i++) {
+            Fingerprint fp, other;
+            uint32_t off, len, found_len;
+            container_chunk_entry(buf, CSIZE, i, &fp, &off, &len);
+            CU_ASSERT_TRUE(container_find_chunk(buf, CSIZE, off, &other, &found_len));
+            CU_ASSERT_EQUAL(found_len, len);
+            CU_ASSERT_TRUE(container_check_chunk(buf, CSIZE, 3, &fp, off, len, NULL));
+            CU_ASSERT_FALSE(container_find_chunk(buf, CSIZE, off + 1, &other, &found_len));
+            GError *err = NULL;
+            CU_ASSERT_FALSE(container_check_chunk(buf, CSIZE, 3, &fp, off, len + 1, &err));
+            CU_ASSERT_EQUAL(err != NULL ? err->code : -1, DESTOR_ERROR_INTEGRITY);
+            g_clear_error(&err);
+            other = fp;
+            other.bytes[FP_SLOT - 1] ^= 1; /* the zero padding counts too */
+            CU_ASSERT_FALSE(container_check_chunk(buf, CSIZE, 3, &other, off, len, NULL));
+        }
+        g_free(buf);
+    }
+}
+
 static void test_fill_to_capacity(void)
 {
     uint8_t *buf = g_malloc(CSIZE), data[4096] = { 0 };
@@ -260,6 +286,7 @@ static void add_suites(void)
     CU_pSuite s = CU_add_suite("container", NULL, NULL);
     CU_add_test(s, "round trip", test_round_trip);
     CU_add_test(s, "fill to capacity", test_fill_to_capacity);
+    CU_add_test(s, "chunk check against the metadata", test_check_chunk);
     CU_add_test(s, "damage detected", test_every_flipped_byte_region_detected);
     CU_add_test(s, "pool source", test_pool_source);
     CU_add_test(s, "pool uncached reads", test_pool_uncached_reads);

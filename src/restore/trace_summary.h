@@ -1,0 +1,36 @@
+/* trace_summary.h: what read-file --trace reports once a trace is served,
+ * whether it came as text (paths resolved per request) or compiled: request
+ * and byte counts, container accesses, measured and modelled latency per
+ * request (mean and percentiles), and the SSD cache's statistics, as text
+ * or JSON. */
+#ifndef DESTOR_TRACE_SUMMARY_H
+#define DESTOR_TRACE_SUMMARY_H
+
+#include "cache/cache_core.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct {
+    uint64_t requests, bytes, accesses;
+    GArray *latency_usec;       /* measured, double per request */
+    GArray *model_latency_usec; /* modelled by the device model, double per request */
+    double seconds;
+} TraceSummary;
+
+void trace_summary_init(TraceSummary *t);
+void trace_summary_clear(TraceSummary *t);
+/* One request served: its measured and modelled latency, in microseconds. */
+static inline void trace_summary_add(TraceSummary *t, double usec, double model_usec)
+{
+    g_array_append_val(t->latency_usec, usec);
+    g_array_append_val(t->model_latency_usec, model_usec);
+    t->requests++;
+}
+
+/* Print the summary on stdout. Modelled latencies come with a cache (its
+ * statistics follow, in JSON as the nested object "cache") and in
+ * simulation without one; `simulate` marks what no bytes moved for. */
+void trace_summary_print(const TraceSummary *t, CacheCore *cache, gboolean simulate, gboolean json);
+
+#endif

@@ -1,0 +1,140 @@
+/* trace_export.c: writing the access sequence as CSV, oracleGeneral or
+ * plain text. */
+#include "trace/trace_export.h"
+#include "restore/trace_reader.h"
+#include "trace/compiled_trace.h"
+#include "trace/trace_compile.h"
+#include "util/error.h"
+#include "util/le.h"
+#include "util/output_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum { EXPORT_CSV, EXPORT_ORACLE, EXPORT_TXT } ExportFormat;
+
+static gboolean parse_format(const char *name, ExportFormat *f, GError **err)
+{
+    if (name != NULL && !strcmp(name, "libcachesim-csv"))
+        *f = EXPORT_CSV;
+    else if (name != NULL && !strcmp(name, "oracle-general"))
+        *f = EXPORT_ORACLE;
+    else if (name != NULL && !strcmp(name, "txt"))
+        *f = EXPORT_TXT;
+    else {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "trace export needs --format libcachesim-csv, oracle-general or txt%s%s",
+                    name ? ", not " : "", name ? name : "");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* A compiled trace as it is (no store needed), or a text trace compiled. */
+static CompiledTrace *load(const Config *cfg, const char *path, gboolean null_terminated, GError **err)
+{
+    int fd = trace_open(path, err);
+    if (fd < 0)
+        return NULL;
+    uint8_t head[8];
+    ssize_t n = trace_read_head(fd, path, head, sizeof head, err);
+    CompiledTrace *t = NULL;
+    if (n >= 0 && compiled_trace_has_magic(head, (size_t)n)) {
+        t = compiled_trace_read_fd(fd, path, head, (size_t)n, err);
+    } else if (n >= 0) {
+        if (fd == STDIN_FILENO) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                        "trace export reads a text trace from a file only (or compile it first)");
+        } else {
+            trace_close(fd);
+            return trace_compile(cfg, path, null_terminated, err);
+        }
+    }
+    trace_close(fd);
+    return t;
+}
+
+/* next[i]: 1-based index of the next record naming the same container, or
+ * -1 (libCacheSim's oracleGeneral convention). */
+static int64_t *next_access(const CompiledTrace *t)
+{
+    const uint32_t *ids = (const uint32_t *)(const void *)t->ids->data;
+    guint n = t->ids->len;
+    int64_t *next = g_new(int64_t, MAX(n, 1));
+    int64_t *last = g_new(int64_t, MAX(t->n_containers, 1));
+    for (uint32_t i = 0; i < t->n_containers; i++)
+        last[i] = -1;
+    for (guint i = n; i-- > 0;) {
+        next[i] = last[ids[i]] < 0 ? -1 : last[ids[i]] + 1;
+        last[ids[i]] = i;
+    }
+    g_free(last);
+    return next;
+}
+
+static gboolean write_records(const CompiledTrace *t, ExportFormat f, FILE *out)
+{
+    const uint32_t *ids = (const uint32_t *)(const void *)t->ids->data;
+    int64_t *next = f == EXPORT_ORACLE ? next_access(t) : NULL;
+    if (f == EXPORT_CSV)
+        fputs("time,obj_id,obj_size\n", out);
+    guint a = 0;
+    for (guint r = 0; r < t->req_accesses->len && !ferror(out); r++) {
+        uint32_t count = g_array_index(t->req_accesses, uint32_t, r);
+        for (uint32_t k = 0; k < count; k++, a++) {
+            if (f == EXPORT_CSV) {
+                fprintf(out, "%u,%u,%u\n", r, ids[a], t->container_size);
+            } else if (f == EXPORT_TXT) {
+                fprintf(out, "%u\n", ids[a]);
+            } else {
+                uint8_t rec[24];
+                le32_put(rec, r);
+                le64_put(rec + 4, ids[a]);
+                le32_put(rec + 12, t->container_size);
+                le64_put(rec + 16, (uint64_t)next[a]);
+                fwrite(rec, 1, sizeof rec, out);
+            }
+        }
+    }
+    g_free(next);
+    return !ferror(out);
+}
+
+gboolean trace_export_run(const Config *cfg, const char *path, gboolean null_terminated, const char *format,
+                          const char *out_path, GError **err)
+{
+    ExportFormat f;
+    if (!parse_format(format, &f, err))
+        return FALSE;
+    CompiledTrace *t = load(cfg, path, null_terminated, err);
+    if (t == NULL)
+        return FALSE;
+    if (compiled_trace_requests(t) > UINT32_MAX) { /* time is a u32 in oracleGeneral */
+        compiled_trace_free(t);
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s has more requests than a 32-bit time can number",
+                    path);
+        return FALSE;
+    }
+    OutputFile of;
+    gboolean ok = output_file_open(&of, out_path, err);
+    FILE *out = ok ? fdopen(dup(of.fd), "wb") : NULL;
+    if (ok && out == NULL) {
+        destor_set_errno(err, errno, "open %s", of.name);
+        ok = FALSE;
+    }
+    errno = 0;
+    if (ok && (!write_records(t, f, out) || fflush(out) != 0)) {
+        destor_set_errno(err, errno ? errno : EIO, "write %s", of.name);
+        ok = FALSE;
+    }
+    if (out != NULL && fclose(out) != 0 && ok) {
+        destor_set_errno(err, errno, "close %s", of.name);
+        ok = FALSE;
+    }
+    if (of.fd >= 0)
+        ok = output_file_finish(&of, ok, err);
+    compiled_trace_free(t);
+    return ok;
+}
