@@ -2,63 +2,136 @@
 # bench-store.sh: how fast the store is, as ratios against this machine's own
 # single-core SHA-1 speed measured in the same run (a figure, not a test).
 #
-# usage: scripts/bench-store.sh [DATASET_DIR]   (default: generate 1 GiB)
-# Prints backup MB/s (fastcdc, input already in the page cache), restore
-# MB/s, read-file p50 latency, peak RSS, and backup/restore throughput as a
-# share of `openssl speed sha1`. Targets: backup >= 35%, restore >= 40%.
+# usage: scripts/bench-store.sh [DATASET_DIR]
+#   without DATASET_DIR: two generated datasets, "large" (1 GiB of mixed
+#   files, up to tens of MiB) and "small" (a source-like tree of 20,000 files,
+#   median about 8 KiB); with it: that tree only (e.g. a real source tree).
+# environment: DESTOR (default build/destor); DESTOR_B, a second binary to
+#   compare with (runs alternate A, B, A, B...); REPEAT (default 3) runs of
+#   each measurement, of which the medians are printed.
+#
+# Per dataset and chunker (fastcdc and rabin), in one store per run, with the
+# input already in the page cache: backup MB/s and its share of SHA-1, the
+# backup's CPU time (user + system), per-file overhead = (CPU time - chunk
+# and hash stage CPU - bytes / single-core SHA-256 speed) / entries, that
+# is what is left once chunking, chunk fingerprints and the whole-file
+# SHA-256 are taken out, and peak RSS. On the first dataset also restore
+# MB/s and read-file p50 latency (fastcdc). Goals (issue 15): small files
+# >= 30% (fastcdc) and >= 20% (rabin) of SHA-1, large files >= 60%
+# (fastcdc), per-file overhead <= 15 us.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 DESTOR=${DESTOR:-$TOP/build/destor}
+DESTOR_B=${DESTOR_B:-}
+REPEAT=${REPEAT:-3}
 PYTHON=/usr/bin/python3
-[ -x "$DESTOR" ] || { echo "bench-store: $DESTOR not built (run scripts/setup.sh)" >&2; exit 2; }
+for bin in "$DESTOR" $DESTOR_B; do
+    [ -x "$bin" ] || { echo "bench-store: $bin not built (run scripts/setup.sh)" >&2; exit 2; }
+done
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/destor-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-DATA=${1:-}
-if [ -z "$DATA" ]; then
-    DATA="$WORK/data"
-    "$PYTHON" "$TOP/scripts/gen-dataset" --out "$DATA" --size 1G --versions 1 --seed 42 >/dev/null
+if [ $# -gt 0 ]; then
+    [ -d "$1" ] || { echo "bench-store: $1 is not a directory" >&2; exit 2; }
+    DATASETS="given=$1"
+else
+    "$PYTHON" "$TOP/scripts/gen-dataset" --out "$WORK/large" --size 1G --versions 1 --seed 42 >/dev/null
+    "$PYTHON" "$TOP/scripts/gen-dataset" --out "$WORK/small" --shape source --files 20000 --size 260M \
+        --versions 1 --seed 42 >/dev/null
+    DATASETS="large=$WORK/large/v1 small=$WORK/small/v1"
 fi
-printf 'working-directory "%s/working"\nchunk-algorithm fastcdc\n' "$WORK" > "$WORK/destor.config"
-run() { "$DESTOR" -c "$WORK/destor.config" "$@"; }
-now() { date +%s.%N; }
 
-# SHA-1 on one core, 8 KiB blocks (the average chunk), in bytes per second.
-sha1=$(openssl speed -seconds 3 -evp sha1 2>/dev/null | awk '$1 == "sha1" { v = $(NF-1) } END { sub(/k$/, "", v); print v * 1000 }')
+printf 'working-directory "%s/working"\n' "$WORK" > "$WORK/destor.config"   # not ./destor.config
 
-find "$DATA" -type f -exec cat {} + > /dev/null   # into the page cache
-bytes=$(find "$DATA" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+# Single-core hash speeds, 8 KiB blocks (the average chunk), bytes/second.
+speed() { openssl speed -seconds 3 -evp "$1" 2>/dev/null | awk -v a="$1" '$1 == a { v = $(NF-1) } END { sub(/k$/, "", v); print v * 1000 }'; }
+sha1=$(speed sha1)
+sha256=$(speed sha256)
 
-t0=$(now)
-/usr/bin/time -f '%M' -o "$WORK/rss.backup" "$DESTOR" -c "$WORK/destor.config" backup "$DATA" > "$WORK/backup.txt"
-t1=$(now)
+# backup_once BIN CHUNKER DATA RESULT: one backup into a new store; RESULT
+# gets "wall cpu rss_kib" and RESULT.out the backup's summary.
+backup_once() {
+    rm -rf "$WORK/working"
+    start=$(date +%s.%N)
+    /usr/bin/time -f '%U %S %M' -o "$4.time" "$1" -c "$WORK/destor.config" \
+        -p"chunk-algorithm $2" backup "$3" > "$4.out" || [ $? -eq 1 ]   # 1: entries skipped
+    end=$(date +%s.%N)
+    awk -v s="$start" -v e="$end" '{ print e - s, $1 + $2, $3 }' "$4.time" > "$4"
+}
+
+: > "$WORK/results"
+for ds in $DATASETS; do
+    name=${ds%%=*}
+    data=${ds#*=}
+    find "$data" -type f -exec cat {} + > /dev/null   # into the page cache
+    bytes=$(find "$data" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+    for chunker in fastcdc rabin; do
+        i=0
+        while [ $i -lt "$REPEAT" ]; do
+            for bin in "$DESTOR" $DESTOR_B; do
+                tag=A; [ "$bin" = "$DESTOR" ] || tag=B
+                r="$WORK/r.$name.$chunker.$tag.$i"
+                backup_once "$bin" "$chunker" "$data" "$r"
+                entries=$(awk '/^  entries/ { print $2 + $4 + $6 }' "$r.out")
+                # CPU of cutting and fingerprinting chunks: the workers' own
+                # figure, or (a binary without workers) its chunk and hash stages.
+                cut=$(awk '/^  chunk and hash/ { print $4 }' "$r.out")
+                [ -n "$cut" ] || cut=$(sed -n 's/.*stage CPU time *//p' "$r.out" | tr -d ',;' |
+                    awk '{ for (i = 1; i < NF; i += 3) if ($i == "chunk" || $i == "hash") s += $(i + 1) } END { print s + 0 }')
+                echo "$name $chunker $tag $bytes $entries $(cat "$r") $cut" >> "$WORK/results"
+            done
+            i=$((i + 1))
+        done
+    done
+done
+
+# Restore and read-file latency, on the first dataset's last fastcdc store of A.
+first=${DATASETS%% *}
+rm -rf "$WORK/working"
+"$DESTOR" -c "$WORK/destor.config" -p"chunk-algorithm fastcdc" backup "${first#*=}" > /dev/null
 sync
-t2=$(now)
+t2=$(date +%s.%N)
 /usr/bin/time -f '%M' -o "$WORK/rss.restore" "$DESTOR" -c "$WORK/destor.config" restore 0 "$WORK/restored" > /dev/null
-t3=$(now)
-
-run list 0 --null | "$PYTHON" -c '
+t3=$(date +%s.%N)
+"$DESTOR" -c "$WORK/destor.config" list 0 --null | "$PYTHON" -c '
 import random, sys
 files = [r.split(b"\t", 2) for r in sys.stdin.buffer.read().split(b"\0")[:-1]]
 paths = [p for k, _s, p in files if k == b"f" and b"\n" not in p]
 rng = random.Random(1)
 for p in rng.choices(paths, k=500):
     sys.stdout.buffer.write(b"0\t" + p + b"\n")' > "$WORK/trace"
-run read-file --trace "$WORK/trace" --json > "$WORK/trace.json"
+"$DESTOR" -c "$WORK/destor.config" read-file --trace "$WORK/trace" --json > "$WORK/trace.json"
 
-"$PYTHON" - "$bytes" "$sha1" "$t0" "$t1" "$t2" "$t3" "$WORK" <<'PY'
-import json, sys
-size, sha1, t0, t1, t2, t3 = (float(x) for x in sys.argv[1:7])
-work = sys.argv[7]
-rss = max(int(open(work + "/rss." + n).read().split()[-1]) for n in ("backup", "restore"))
+"$PYTHON" - "$sha1" "$sha256" "$t2" "$t3" "$WORK" "$REPEAT" <<'PY'
+import json, statistics, sys
+sha1, sha256, t2, t3 = (float(x) for x in sys.argv[1:5])
+work, repeat = sys.argv[5], int(sys.argv[6])
+goals = {("small", "fastcdc"): 0.30, ("small", "rabin"): 0.20, ("large", "fastcdc"): 0.60}
+rows = {}
+for line in open(work + "/results"):
+    f = line.split()
+    name, chunker, tag, size, entries, wall, cpu, rss, chunk_hash = f
+    chunk_hash = float(chunk_hash)
+    overhead = (float(cpu) - chunk_hash - float(size) / sha256) / max(1, int(entries))
+    rows.setdefault((name, chunker, tag), []).append(
+        (float(size) / float(wall), float(cpu), overhead, int(rss), float(size), int(entries)))
+print("SHA-1, one core          %.1f MB/s (openssl speed, 8 KiB blocks); SHA-256 %.1f MB/s" % (sha1 / 1e6, sha256 / 1e6))
+print("medians of %d runs%s" % (repeat, "; A and B alternated" if any(k[2] == "B" for k in rows) else ""))
+for (name, chunker, tag), runs in rows.items():
+    med = lambda i: statistics.median(r[i] for r in runs)
+    goal = goals.get((name, chunker))
+    print("%-5s %-7s %s: %d entries, %.1f MB; backup %.1f MB/s = %.2f of SHA-1%s (runs %s); "
+          "CPU %.2f s; per-file overhead %.1f us%s; peak RSS %.1f MiB" % (
+              name, chunker, tag, runs[0][5], runs[0][4] / 1e6, med(0) / 1e6, med(0) / sha1,
+              " (goal >= %.2f)" % goal if goal else "",
+              " ".join("%.2f" % (r[0] / sha1) for r in runs), med(1), med(2) * 1e6,
+              " (goal <= 15)", max(r[3] for r in runs) / 1024))
+size = next(iter(rows.values()))[0][4]
 trace = json.load(open(work + "/trace.json"))
-backup = size / (t1 - t0)
+rss = int(open(work + "/rss.restore").read().split()[-1])
 restore = size / (t3 - t2)
-print("dataset                 %.1f MB (1 MB = 10^6 bytes)" % (size / 1e6))
-print("SHA-1, one core          %.1f MB/s (openssl speed, 8 KiB blocks)" % (sha1 / 1e6))
-print("backup (fastcdc)         %.1f MB/s  = %.0f%% of SHA-1 (target >= 35%%)" % (backup / 1e6, 100 * backup / sha1))
-print("restore                  %.1f MB/s  = %.0f%% of SHA-1 (target >= 40%%)" % (restore / 1e6, 100 * restore / sha1))
+print("restore (first dataset)  %.1f MB/s = %.2f of SHA-1 (target >= 0.40); peak RSS %.1f MiB" % (
+    restore / 1e6, restore / sha1, rss / 1024))
 print("read-file p50 latency    %.0f us over %d requests (p99 %.0f us)" % (
     trace["latency_usec"]["p50"], trace["requests"], trace["latency_usec"]["p99"]))
-print("peak RSS                 %.1f MiB" % (rss / 1024))
 PY

@@ -134,6 +134,13 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals,
     } else if (!strcmp(key, "store-read-uncached")) {
         if (!cache_parse_bool(key, v, &cfg->store_read_uncached, NULL))
             return bad_value(err, origin, lineno, key, v, "expected yes or no");
+    } else if (!strcmp(key, "backup-workers")) {
+        if (!g_ascii_strcasecmp(v, "auto"))
+            cfg->backup_workers = 0;
+        else if (!size_parse(v, &n) || n == 0 || n > 64)
+            return bad_value(err, origin, lineno, key, v, "expected auto or 1 to 64");
+        else
+            cfg->backup_workers = (unsigned)n;
     } else if (!strcmp(key, "restore-cache")) {
         /* Destor: restore-cache lru 30 (only lru here). */
         const char *count = nvals > 1 ? vals[1] : vals[0];

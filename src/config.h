@@ -20,6 +20,7 @@ typedef struct {
     FingerprintAlgorithm fingerprint;
     gboolean simulate;               /* simulation-level other than "no" */
     unsigned restore_cache_containers; /* in-memory containers for restore */
+    unsigned backup_workers;           /* chunk workers of backup; 0: one per CPU */
     gboolean store_read_uncached;    /* every container read reaches the disk */
     gboolean verbose;                /* log-level debug or verbose */
     CacheConfig cache;               /* ssd-cache-*, plc-*, model-*, ssd-tbw */

@@ -1,8 +1,9 @@
 /* destor.c: the command line. Subcommands (backup, restore, read-file,
- * stat, list) plus Destor's legacy flags (destor PATH, -rJOB TARGET, -s),
+ * stat, list, verify, policies) plus Destor's legacy flags (destor PATH, -rJOB TARGET, -s),
  * -c FILE and -p"key value" config overrides, and the exit codes:
  * 0 ok, 1 runtime failure, 2 usage or configuration, 3 data integrity. */
 #include "backup/backup.h"
+#include "cache/policy_list.h"
 #include "config.h"
 #include "restore/job.h"
 #include "restore/read_file.h"
@@ -27,7 +28,11 @@ static const char usage_text[] =
     "usage: destor [-c FILE] [-p\"KEY VALUE\"]... COMMAND [ARGS]\n"
     "\n"
     "commands:\n"
-    "  backup PATH                 ingest a file or directory tree as a new job\n"
+    "  backup PATH [--one-file-system]\n"
+    "                              ingest a file or directory tree as a new job; exit 1 if\n"
+    "                              entries could not be read (the job keeps the rest);\n"
+    "                              --one-file-system: do not descend into other file systems\n"
+    "                              (their mount points are kept as empty directories)\n"
     "  restore JOB TARGET          recreate job JOB's tree under TARGET\n"
     "  read-file JOB PATH [-o OUT] [--verify | --offset N --length N]\n"
     "                              write one stored file, or N bytes of it from offset N\n"
@@ -49,6 +54,8 @@ static const char usage_text[] =
     "                              check the store (read-only); --deep rehashes every chunk\n"
     "  repair                      rebuild the derived structures (fingerprint index,\n"
     "                              recipe indexes, reference counts) from the stored data\n"
+    "  policies [--json]           the SSD cache policies: description, citation,\n"
+    "                              online/offline, their keys with defaults\n"
     "\n"
     "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat)\n"
     "\n"
@@ -140,7 +147,7 @@ static gboolean load_config(const CommandLine *cl, Config *cfg, GError **err)
 typedef struct {
     GPtrArray *positional;
     const char *output, *trace, *format;
-    gboolean verify, json, null_terminated, deep;
+    gboolean verify, json, null_terminated, deep, one_file_system;
     gboolean has_offset, has_length;
     uint64_t offset, length;
 } SubArgs;
@@ -188,6 +195,8 @@ static gboolean parse_sub(GPtrArray *args, guint from, SubArgs *sa, GError **err
             sa->null_terminated = TRUE;
         } else if (!strcmp(a, "--deep")) {
             sa->deep = TRUE;
+        } else if (!strcmp(a, "--one-file-system")) {
+            sa->one_file_system = TRUE;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error(err, "unknown option %s (see destor --help)", a);
         } else {
@@ -202,6 +211,12 @@ static gboolean want_args(const SubArgs *sa, guint n, const char *form, GError *
     if (sa->positional->len != n)
         return usage_error(err, "usage: destor %s", form);
     return TRUE;
+}
+
+static gboolean run_backup(const Config *cfg, const SubArgs *sa, GError **err)
+{
+    BackupOptions opt = { .one_file_system = sa->one_file_system };
+    return backup_run(cfg, sa->positional->pdata[0], &opt, err);
 }
 
 /* destor trace compile TRACE -o FILE [--null]
@@ -243,8 +258,8 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
     } else if (cmd == NULL) {
         ok = usage_error(err, "%s", "no command given (see destor --help)");
     } else if (!strcmp(cmd, "backup")) {
-        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "backup PATH", err) &&
-             backup_run(cfg, sa.positional->pdata[0], err);
+        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 1, "backup PATH [--one-file-system]", err) &&
+             run_backup(cfg, &sa, err);
     } else if (!strcmp(cmd, "restore")) {
         ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 2, "restore JOB TARGET", err) &&
              job_id_parse(sa.positional->pdata[0], &job, err) &&
@@ -266,6 +281,9 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
             ok = want_args(&sa, 2, "read-file JOB PATH [-o OUT] [--verify | --offset N --length N]", err) &&
                  job_id_parse(sa.positional->pdata[0], &job, err) &&
                  read_file_single(cfg, job, sa.positional->pdata[1], &opt, err);
+    } else if (!strcmp(cmd, "policies")) {
+        ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 0, "policies [--json]", err) &&
+             cache_policies_print(sa.json, stdout, err);
     } else if (!strcmp(cmd, "trace")) {
         ok = trace_command(args, &sa, cfg, err);
     } else if (!strcmp(cmd, "list")) {
@@ -283,8 +301,7 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
         ok = parse_sub(args, 1, &sa, err) && want_args(&sa, 0, "repair", err) && repair_run(cfg, err);
     } else if (cmd[0] != '-') {
         /* Legacy Destor: destor PATH backs PATH up. */
-        ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "PATH", err) &&
-             backup_run(cfg, sa.positional->pdata[0], err);
+        ok = parse_sub(args, 0, &sa, err) && want_args(&sa, 1, "PATH", err) && run_backup(cfg, &sa, err);
     } else {
         ok = usage_error(err, "unknown option %s (see destor --help)", cmd);
     }

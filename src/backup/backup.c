@@ -1,7 +1,7 @@
 /* backup.c: wiring of the backup pipeline, progress and the summary. */
 #include "backup/backup.h"
 #include "backup/job_writer.h"
-#include "backup/stages.h"
+#include "backup/chunk_worker.h"
 #include "backup/walker.h"
 #include "util/error.h"
 #include "util/size_parse.h"
@@ -12,19 +12,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define QUEUE_DEPTH 256
-#define READ_BLOCKS 16 /* read buffers in flight */
+#define QUEUE_DEPTH 256 /* entries the walker may run ahead of the store stage */
+#define READ_BLOCKS 16  /* read blocks in all, shared out among the workers */
+#define MAX_WORKERS 64
 
 typedef struct {
-    Walker walker;
-    const char *root;
-} ReadStage;
-
-typedef struct {
-    BoundedQueue *in;
+    BoundedQueue *in; /* the walker's order queue */
     JobWriter *writer;
     Walker *walker;
-    GError *error; /* first fatal error; later messages are drained */
+    BackupItem *end;  /* the end item, freed once every thread has stopped */
+    GError *error;    /* first fatal error; later items are drained */
     GMutex lock;   /* guards done; the main thread waits on finished */
     GCond finished;
     gboolean done;
@@ -50,30 +47,52 @@ static gpointer stage_thread_main(gpointer data)
     return NULL;
 }
 
-static gpointer read_stage_run(gpointer data)
+static gpointer walk_stage_run(gpointer data)
 {
-    ReadStage *r = data;
-    walker_run(&r->walker, r->root);
+    walker_run(data);
     return NULL;
+}
+
+/* One entry, in walk order: a file's blocks in file order, each given back
+ * to its worker once its chunks are stored. After an error, only drains. */
+static void store_item(StoreStage *s, BackupItem *it)
+{
+    FileRecord *r = it->file;
+    if (it->out != NULL) {
+        DataBlock *b;
+        do {
+            b = bounded_queue_pop(it->out);
+            for (guint i = 0; i < b->chunks->len && s->error == NULL; i++) {
+                const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
+                if (!job_writer_add_chunk(s->writer, r, &c->fp, b->data + c->offset, c->length, &s->error))
+                    g_atomic_int_set(&s->walker->stop, 1);
+            }
+            gboolean last = b->last;
+            bounded_queue_push(b->home, b);
+            if (last)
+                break;
+        } while (TRUE);
+        bounded_queue_free(it->out);
+        if (it->read_errno != 0) { /* its chunks stay in containers, unreferenced */
+            char *rel = g_strndup((const char *)r->path->data, r->path->len);
+            walker_skip(s->walker, rel, it->read_errno, "read failed");
+            g_free(rel);
+            r = NULL;
+        }
+    }
+    if (r != NULL && s->error == NULL && !job_writer_add_entry(s->writer, r, &s->error))
+        g_atomic_int_set(&s->walker->stop, 1);
+    file_record_free(it->file);
+    g_free(it);
 }
 
 static gpointer store_stage_run(gpointer data)
 {
     StoreStage *s = data;
-    for (;;) {
-        BackupMsg *m = bounded_queue_pop(s->in);
-        BackupMsgKind kind = m->kind;
-        if (s->error == NULL) {
-            if (!job_writer_consume(s->writer, m, &s->error))
-                g_atomic_int_set(&s->walker->stop, 1);
-        } else {
-            if (kind == MSG_FILE_END || kind == MSG_FILE_ABORT)
-                file_record_free(m->file);
-            backup_msg_free(m);
-        }
-        if (kind == MSG_STREAM_END)
-            break;
-    }
+    BackupItem *it;
+    while ((it = bounded_queue_pop(s->in))->file != NULL)
+        store_item(s, it);
+    s->end = it;
     g_mutex_lock(&s->lock);
     s->done = TRUE;
     g_cond_signal(&s->finished);
@@ -94,7 +113,7 @@ static void show_progress(const JobProgress *p, gint64 start, gboolean final)
 }
 
 static void print_summary(const JobManifest *m, double secs, const StageThread *stages, int nstages,
-                          double commit_secs)
+                          double cut_secs, double commit_secs)
 {
     char logical[32], stored[32];
     double ratio = m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0;
@@ -118,9 +137,10 @@ static void print_summary(const JobManifest *m, double secs, const StageThread *
     for (int i = 0; i < nstages; i++)
         printf("%s %s %.3f s", i ? "," : "", stages[i].name, stages[i].cpu_seconds);
     printf("; commit %.3f s\n", commit_secs);
+    printf("  chunk and hash   %.3f s CPU (cutting and fingerprinting chunks, in the workers)\n", cut_secs);
 }
 
-gboolean backup_run(const Config *cfg, const char *path, GError **err)
+gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *opt, GError **err)
 {
     struct stat st;
     if (lstat(path, &st) != 0) {
@@ -138,29 +158,30 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
         return FALSE;
     }
     Chunker *chunker = chunker_new(cfg->chunk_algorithm, &cfg->chunk_sizes);
-    BoundedQueue *q_read = bounded_queue_new(QUEUE_DEPTH);
-    BoundedQueue *q_chunk = bounded_queue_new(QUEUE_DEPTH * 16);
-    BoundedQueue *q_hash = bounded_queue_new(QUEUE_DEPTH * 16);
     size_t max_chunk = cfg->chunk_algorithm == CHUNK_FIXED ? cfg->chunk_sizes.avg_size : cfg->chunk_sizes.max_size;
-    BoundedQueue *free_blocks = bounded_queue_new(READ_BLOCKS);
-    for (int i = 0; i < READ_BLOCKS; i++)
-        bounded_queue_push(free_blocks, g_malloc(READ_BLOCK));
-    ReadStage rs = { .walker = { .out = q_read, .free_blocks = free_blocks }, .root = path };
-    ChunkStage cs = { .in = q_read, .out = q_chunk, .free_blocks = free_blocks, .chunker = chunker,
-                      .max_chunk = max_chunk };
-    HashStage hs = { .in = q_chunk, .out = q_hash, .alg = store->fingerprint };
-    StoreStage ss = { .in = q_hash, .writer = writer, .walker = &rs.walker };
+    guint nworkers = cfg->backup_workers ? cfg->backup_workers : (guint)g_get_num_processors();
+    nworkers = CLAMP(nworkers, 1, MAX_WORKERS);
+    guint blocks = MAX(2, READ_BLOCKS / nworkers); /* a worker needs two: one to read, one for the tail */
+    BoundedQueue *q_order = bounded_queue_new(QUEUE_DEPTH);
+    BoundedQueue *q_work = bounded_queue_new(QUEUE_DEPTH);
+    StoreStage ss = { .in = q_order, .writer = writer };
+    Walker *walker = g_new0(Walker, 1);
+    walker_init(walker, path, q_order, q_work, nworkers, blocks, opt->one_file_system);
+    ss.walker = walker;
+    ChunkWorker *workers = g_new0(ChunkWorker, nworkers);
     g_mutex_init(&ss.lock);
     g_cond_init(&ss.finished);
 
     gint64 start = g_get_monotonic_time();
-    StageThread stages[] = {
-        { "read", read_stage_run, &rs, NULL, 0 },
-        { "chunk", chunk_stage_run, &cs, NULL, 0 },
-        { "hash", hash_stage_run, &hs, NULL, 0 },
-        { "store", store_stage_run, &ss, NULL, 0 },
-    };
-    for (guint i = 0; i < G_N_ELEMENTS(stages); i++)
+    guint nstages = nworkers + 2;
+    StageThread *stages = g_new0(StageThread, nstages);
+    stages[0] = (StageThread){ "walk", walk_stage_run, walker, NULL, 0 };
+    for (guint i = 0; i < nworkers; i++) {
+        chunk_worker_init(&workers[i], q_work, blocks, chunker, max_chunk, store->fingerprint);
+        stages[1 + i] = (StageThread){ "chunk", chunk_worker_run, &workers[i], NULL, 0 };
+    }
+    stages[nstages - 1] = (StageThread){ "store", store_stage_run, &ss, NULL, 0 };
+    for (guint i = 0; i < nstages; i++)
         stages[i].thread = g_thread_new(stages[i].name, stage_thread_main, &stages[i]);
     /* Wait for the store stage, showing progress every 200 ms on a tty. */
     gboolean tty = isatty(STDOUT_FILENO);
@@ -170,8 +191,11 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
             show_progress(job_writer_progress(writer), start, FALSE);
     }
     g_mutex_unlock(&ss.lock);
-    for (guint i = 0; i < G_N_ELEMENTS(stages); i++)
+    double cut_secs = 0;
+    for (guint i = 0; i < nstages; i++)
         g_thread_join(stages[i].thread);
+    for (guint i = 0; i < nworkers; i++)
+        cut_secs += workers[i].cut_seconds;
     if (tty)
         show_progress(job_writer_progress(writer), start, TRUE);
 
@@ -181,22 +205,32 @@ gboolean backup_run(const Config *cfg, const char *path, GError **err)
     if (!ok)
         g_propagate_error(err, ss.error);
     else
-        ok = job_writer_commit(writer, rs.walker.skipped, &m, err);
+        ok = job_writer_commit(writer, walker->skipped, &m, err);
     if (ok) {
         gint64 end = g_get_monotonic_time();
-        print_summary(&m, (double)(end - start) / 1e6, stages, G_N_ELEMENTS(stages),
+        print_summary(&m, (double)(end - start) / 1e6, stages, (int)nstages, cut_secs,
                       (double)(end - commit_start) / 1e6);
+        if (m.skipped > 0) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
+                        "%llu entries could not be read and are not in job %u (committed without them); "
+                        "the first: %s", (unsigned long long)m.skipped, m.job_id,
+                        walker->first_problem ? walker->first_problem : "?");
+            ok = FALSE;
+        }
     }
+    walker_clear(walker);
+    g_free(walker);
+    g_free(ss.end);
     job_manifest_clear(&m);
     job_writer_free(writer);
     g_mutex_clear(&ss.lock);
     g_cond_clear(&ss.finished);
-    bounded_queue_free(q_read);
-    bounded_queue_free(q_chunk);
-    bounded_queue_free(q_hash);
-    for (int i = 0; i < READ_BLOCKS; i++)
-        g_free(bounded_queue_pop(free_blocks));
-    bounded_queue_free(free_blocks);
+    bounded_queue_free(q_order);
+    bounded_queue_free(q_work);
+    for (guint i = 0; i < nworkers; i++)
+        chunk_worker_clear(&workers[i]);
+    g_free(workers);
+    g_free(stages);
     chunker_free(chunker);
     store_close(store);
     return ok;

@@ -8,6 +8,14 @@
 
 #include <glib.h>
 
-gboolean backup_run(const Config *cfg, const char *path, GError **err);
+typedef struct {
+    gboolean one_file_system; /* --one-file-system: stay on the root's file system */
+} BackupOptions;
+
+/* Entries that cannot be read are skipped with a warning; the job still
+ * commits what was read, and then backup_run fails (DESTOR_ERROR_IO, exit
+ * 1) naming how many were skipped and the first, so a partial backup never
+ * looks like a whole one. */
+gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *opt, GError **err);
 
 #endif

@@ -1,48 +1,46 @@
 /* backup_msg.h: what flows through the backup pipeline's queues.
  *
- * Per entry the reader sends FILE_BEGIN, then (regular files) DATA blocks,
- * then FILE_END, or FILE_ABORT if the file could not be read to the end.
- * The chunker turns DATA into CHUNKs, the hasher fills in their
- * fingerprints, and the store stage consumes everything. The FileRecord
- * travels by pointer: the reader fills size and SHA-256 before FILE_END, and
- * the queue hand-off orders those writes before the store stage reads them. */
+ * The walker sends one BackupItem per entry, in walk order, on the order
+ * queue to the store stage, and each regular file also on the work queue,
+ * where the first idle chunk worker takes it. That worker reads the file
+ * into blocks of its own, cuts and fingerprints the chunks in place, and
+ * sends the blocks on the item's own queue; the store stage takes items in
+ * walk order, each item's blocks in file order, and gives every block back
+ * to its worker. So the recipe order is the walk order however many workers
+ * run, and a worker ahead of the store stops when its blocks run out. */
 #ifndef DESTOR_BACKUP_MSG_H
 #define DESTOR_BACKUP_MSG_H
 
 #include "recipe/file_record.h"
+#include "util/bounded_queue.h"
 #include "util/fingerprint.h"
 
+#include <glib.h>
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum {
-    MSG_FILE_BEGIN,
-    MSG_DATA,
-    MSG_CHUNK,
-    MSG_FILE_END,
-    MSG_FILE_ABORT,
-    MSG_STREAM_END, /* no more entries */
-} BackupMsgKind;
+/* One chunk of a block: where it lies in the block and its fingerprint. */
+typedef struct {
+    uint32_t offset, length;
+    Fingerprint fp;
+} BlockChunk;
+
+/* A worker's read buffer with the chunks cut from it. Recycled through the
+ * worker's pool: neither the bytes nor the chunk list are allocated per
+ * chunk or per file. */
+typedef struct {
+    uint8_t *data;
+    GArray *chunks;     /* BlockChunk */
+    gboolean last;      /* the file's last block (its chunks may be none) */
+    BoundedQueue *home; /* the pool to give the block back to */
+} DataBlock;
 
 typedef struct {
-    BackupMsgKind kind;
-    FileRecord *file; /* BEGIN, END, ABORT */
-    uint8_t *data;    /* DATA, CHUNK: owned by the message */
-    size_t len;
-    Fingerprint fp;   /* CHUNK, once hashed */
-} BackupMsg;
-
-static inline BackupMsg *backup_msg_new(BackupMsgKind kind)
-{
-    BackupMsg *m = g_new0(BackupMsg, 1);
-    m->kind = kind;
-    return m;
-}
-
-static inline void backup_msg_free(BackupMsg *m)
-{
-    g_free(m->data);
-    g_free(m);
-}
+    FileRecord *file;  /* NULL: end of the stream */
+    int fd;            /* regular file opened for reading; -1 otherwise */
+    BoundedQueue *out; /* regular files: DataBlocks, the last one marked */
+    int read_errno;    /* nonzero: reading failed, the file is skipped
+                          (set before the last block is sent) */
+} BackupItem;
 
 #endif

@@ -22,7 +22,6 @@ struct JobWriter {
     ContainerId next_container;
 
     GArray *refcount;   /* uint32 per container id */
-    FileRecord *file;   /* entry being received */
     JobProgress progress;
 };
 
@@ -90,14 +89,15 @@ static gboolean seal_container(JobWriter *w, GError **err)
     return TRUE;
 }
 
-static gboolean store_chunk(JobWriter *w, BackupMsg *m, ChunkRef *ref, GError **err)
+gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
+                              GError **err)
 {
     ChunkLocation loc;
     gboolean found;
-    if (!fp_index_lookup(w->index, &m->fp, &loc, &found, err))
+    if (!fp_index_lookup(w->index, fp, &loc, &found, err))
         return FALSE;
     if (!found) {
-        if (w->container.chunk_count > 0 && !container_builder_fits(&w->container, m->len) &&
+        if (w->container.chunk_count > 0 && !container_builder_fits(&w->container, len) &&
             !seal_container(w, err))
             return FALSE;
         if (w->container.chunk_count == 0) {
@@ -105,21 +105,20 @@ static gboolean store_chunk(JobWriter *w, BackupMsg *m, ChunkRef *ref, GError **
             g_array_set_size(w->refcount, MAX(w->refcount->len, w->next_container));
         }
         loc.container = w->container.id;
-        loc.offset = container_builder_add(&w->container, &m->fp, m->data, m->len);
-        loc.length = (uint32_t)m->len;
-        fp_index_add(w->index, &m->fp, &loc);
+        loc.offset = container_builder_add(&w->container, fp, data, len);
+        loc.length = (uint32_t)len;
+        fp_index_add(w->index, fp, &loc);
         w->m.new_chunks++;
-        w->m.stored_bytes += m->len;
+        w->m.stored_bytes += len;
     }
-    ref->fp = m->fp;
-    ref->container = loc.container;
-    ref->offset = loc.offset;
-    ref->length = loc.length;
+    ChunkRef ref = { .fp = *fp, .container = loc.container, .offset = loc.offset, .length = loc.length };
+    g_array_append_val(r->chunks, ref);
     w->m.chunks++;
+    atomic_fetch_add_explicit(&w->progress.bytes, len, memory_order_relaxed);
     return TRUE;
 }
 
-static gboolean finish_entry(JobWriter *w, FileRecord *r, GError **err)
+gboolean job_writer_add_entry(JobWriter *w, const FileRecord *r, GError **err)
 {
     uint64_t offset;
     uint32_t length;
@@ -141,40 +140,6 @@ static gboolean finish_entry(JobWriter *w, FileRecord *r, GError **err)
     }
     atomic_fetch_add(&w->progress.files, 1);
     return TRUE;
-}
-
-gboolean job_writer_consume(JobWriter *w, BackupMsg *m, GError **err)
-{
-    gboolean ok = TRUE;
-    switch (m->kind) {
-    case MSG_FILE_BEGIN:
-        w->file = m->file;
-        break;
-    case MSG_CHUNK: {
-        ChunkRef ref;
-        ok = store_chunk(w, m, &ref, err);
-        if (ok)
-            g_array_append_val(w->file->chunks, ref);
-        else
-            w->file = NULL; /* its FILE_END/ABORT message still owns it and is freed by the drain */
-        atomic_fetch_add(&w->progress.bytes, m->len);
-        break;
-    }
-    case MSG_FILE_END:
-        ok = finish_entry(w, m->file, err);
-        file_record_free(m->file);
-        w->file = NULL;
-        break;
-    case MSG_FILE_ABORT: /* its chunks stay in containers, unreferenced */
-        file_record_free(m->file);
-        w->file = NULL;
-        break;
-    case MSG_DATA:
-    case MSG_STREAM_END:
-        break;
-    }
-    backup_msg_free(m);
-    return ok;
 }
 
 gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest, GError **err)
@@ -212,7 +177,6 @@ void job_writer_free(JobWriter *w)
     fp_index_close(w->index);
     if (w->refcount)
         g_array_unref(w->refcount);
-    file_record_free(w->file);
     job_manifest_clear(&w->m);
     g_free(w->job_dir);
     g_aligned_free(w->container_buf);

@@ -5,7 +5,7 @@
 #ifndef DESTOR_JOB_WRITER_H
 #define DESTOR_JOB_WRITER_H
 
-#include "backup/backup_msg.h"
+#include "recipe/file_record.h"
 #include "recipe/job_catalog.h"
 #include "store.h"
 
@@ -21,8 +21,14 @@ typedef struct {
 } JobProgress;
 
 JobWriter *job_writer_begin(Store *store, const char *source_root, GError **err);
-/* Consume one message (takes ownership). FALSE on a fatal error. */
-gboolean job_writer_consume(JobWriter *w, BackupMsg *m, GError **err);
+/* Dedup and store one chunk of regular file `r` (its next, in file order)
+ * and append its reference to r->chunks. FALSE on a fatal error. */
+gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
+                              GError **err);
+/* Record a whole entry (a file after its last chunk, a directory, a
+ * symlink) in job_meta_data and the recipe index, and count its
+ * references. The caller keeps `r`. FALSE on a fatal error. */
+gboolean job_writer_add_entry(JobWriter *w, const FileRecord *r, GError **err);
 /* Make the job durable and visible. Fills *manifest (caller clears it). */
 gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest, GError **err);
 /* Free everything; an uncommitted job stays invisible. */

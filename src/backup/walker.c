@@ -1,19 +1,43 @@
-/* walker.c: tree walk and file reading for backup. */
+/* walker.c: tree walk of backup.
+ *
+ * Everything is opened relative to the open descriptor of its directory
+ * (openat, fstatat, readlinkat, fdopendir), never by a full path, so a tree
+ * of any depth is read (a full path longer than PATH_MAX would fail with
+ * ENAMETOOLONG) and the kernel resolves one name per entry, not the whole
+ * path again. Depth is limited only by the open-descriptor limit: one
+ * descriptor per directory level is held while its entries are walked. */
 #include "backup/walker.h"
 #include "backup/backup_msg.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void warn_skip(Walker *w, const char *path, int errnum, const char *what)
+/* What the user sees for an entry: the backup root joined with its path
+ * inside the tree. */
+static char *shown_path(const Walker *w, const char *rel)
 {
-    g_printerr("destor: warning: skipping %s: %s: %s\n", path, what, g_strerror(errnum));
+    if (rel[0] == '\0' || w->root_is_entry)
+        return g_strdup(w->root);
+    return g_strconcat(w->root, "/", rel, NULL);
+}
+
+void walker_skip(Walker *w, const char *rel, int errnum, const char *what)
+{
+    char *path = shown_path(w, rel);
+    char *problem = g_strdup_printf("%s: %s: %s", path, what, g_strerror(errnum));
+    g_printerr("destor: warning: skipping %s\n", problem);
+    g_mutex_lock(&w->lock);
+    if (w->first_problem == NULL)
+        w->first_problem = problem;
+    else
+        g_free(problem);
     w->skipped++;
+    g_mutex_unlock(&w->lock);
+    g_free(path);
 }
 
 static FileRecord *record_for(const char *rel, const struct stat *st, EntryType type)
@@ -25,54 +49,32 @@ static FileRecord *record_for(const char *rel, const struct stat *st, EntryType 
     return r;
 }
 
-static void send(Walker *w, BackupMsgKind kind, FileRecord *r, uint8_t *data, size_t len)
+/* Send an entry to the store stage, and a regular file (fd >= 0) also to
+ * the chunk workers. */
+static void send(Walker *w, FileRecord *r, int fd)
 {
-    BackupMsg *m = backup_msg_new(kind);
-    m->file = r;
-    m->data = data;
-    m->len = len;
-    bounded_queue_push(w->out, m);
+    BackupItem *it = g_new0(BackupItem, 1);
+    it->file = r;
+    it->fd = fd;
+    if (fd >= 0)
+        it->out = bounded_queue_new(w->blocks_per_worker + 1);
+    bounded_queue_push(w->order, it);
+    if (fd >= 0)
+        bounded_queue_push(w->work, it);
 }
 
-static void read_file(Walker *w, const char *full, const char *rel, const struct stat *st)
+/* Open for reading without updating the access time where the kernel lets
+ * us (we own the file or have CAP_FOWNER); after one EPERM, stop asking. */
+static int open_for_read(Walker *w, int dir, const char *name)
 {
-    int fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
-        warn_skip(w, full, errno, "cannot open");
-        return;
+    const int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
+    if (!w->no_noatime) {
+        int fd = openat(dir, name, flags | O_NOATIME);
+        if (fd >= 0 || errno != EPERM)
+            return fd;
+        w->no_noatime = TRUE;
     }
-    FileRecord *r = record_for(rel, st, ENTRY_FILE);
-    send(w, MSG_FILE_BEGIN, r, NULL, 0);
-    EVP_MD_CTX *sha = EVP_MD_CTX_new();
-    EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
-    uint64_t total = 0;
-    for (;;) {
-        uint8_t *buf = bounded_queue_pop(w->free_blocks);
-        ssize_t n = read(fd, buf, READ_BLOCK);
-        if (n < 0 && errno == EINTR) {
-            bounded_queue_push(w->free_blocks, buf);
-            continue;
-        }
-        if (n <= 0) {
-            bounded_queue_push(w->free_blocks, buf);
-            if (n < 0) {
-                warn_skip(w, full, errno, "read failed");
-                send(w, MSG_FILE_ABORT, r, NULL, 0);
-                r = NULL;
-            }
-            break;
-        }
-        EVP_DigestUpdate(sha, buf, (size_t)n);
-        total += (uint64_t)n;
-        send(w, MSG_DATA, NULL, buf, (size_t)n);
-    }
-    if (r != NULL) {
-        EVP_DigestFinal_ex(sha, r->sha256, NULL);
-        r->size = total; /* what was read, should the file change meanwhile */
-        send(w, MSG_FILE_END, r, NULL, 0);
-    }
-    EVP_MD_CTX_free(sha);
-    close(fd);
+    return openat(dir, name, flags);
 }
 
 static gint compare_names(gconstpointer a, gconstpointer b)
@@ -80,74 +82,135 @@ static gint compare_names(gconstpointer a, gconstpointer b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void walk(Walker *w, const char *full, const char *rel);
+static void walk_entry(Walker *w, int dir, const char *name, const char *rel, const struct stat *st);
 
-static void walk_dir(Walker *w, const char *full, const char *rel)
+/* The entries of the open directory `fd` (consumed), in name order. */
+static void walk_dir(Walker *w, int fd, const char *rel)
 {
-    DIR *d = opendir(full);
+    DIR *d = fdopendir(fd);
     if (d == NULL) {
-        warn_skip(w, full, errno, "cannot list directory");
+        walker_skip(w, rel, errno, "cannot list directory");
+        close(fd);
         return;
     }
     GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
     struct dirent *de;
-    while ((de = readdir(d)) != NULL)
+    errno = 0;
+    while ((de = readdir(d)) != NULL) {
         if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
             g_ptr_array_add(names, g_strdup(de->d_name));
-    closedir(d);
+        errno = 0;
+    }
+    if (errno != 0)
+        walker_skip(w, rel, errno, "cannot list all of directory");
     g_ptr_array_sort(names, compare_names);
+    int dfd = dirfd(d);
+    GString *child = g_string_new(rel);
+    if (rel[0] != '\0')
+        g_string_append_c(child, '/');
+    gsize base = child->len;
     for (guint i = 0; i < names->len && !g_atomic_int_get(&w->stop); i++) {
         const char *name = names->pdata[i];
-        char *child_full = g_build_filename(full, name, NULL);
-        char *child_rel = rel[0] ? g_strconcat(rel, "/", name, NULL) : g_strdup(name);
-        walk(w, child_full, child_rel);
-        g_free(child_full);
-        g_free(child_rel);
+        g_string_truncate(child, base);
+        g_string_append(child, name);
+        struct stat st;
+        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            walker_skip(w, child->str, errno, "cannot stat");
+        else
+            walk_entry(w, dfd, name, child->str, &st);
     }
+    g_string_free(child, TRUE);
     g_ptr_array_unref(names);
+    closedir(d);
 }
 
-static void walk(Walker *w, const char *full, const char *rel)
+/* --one-file-system: TRUE if `st` lies on another file system than the
+ * root. A directory there is kept as an empty directory (as tar and rsync
+ * keep a mount point); other entries there are left out. */
+gboolean walker_other_file_system(const Walker *w, const struct stat *st)
 {
-    struct stat st;
-    if (lstat(full, &st) != 0) {
-        warn_skip(w, full, errno, "cannot stat");
+    return w->one_file_system && st->st_dev != w->root_dev;
+}
+
+static void walk_entry(Walker *w, int dir, const char *name, const char *rel, const struct stat *st)
+{
+    gboolean foreign = walker_other_file_system(w, st);
+    if (foreign && !S_ISDIR(st->st_mode))
         return;
-    }
-    if (S_ISREG(st.st_mode)) {
-        read_file(w, full, rel, &st);
-    } else if (S_ISLNK(st.st_mode)) {
+    if (S_ISREG(st->st_mode)) {
+        int fd = open_for_read(w, dir, name);
+        if (fd < 0)
+            walker_skip(w, rel, errno, "cannot open");
+        else
+            send(w, record_for(rel, st, ENTRY_FILE), fd);
+    } else if (S_ISLNK(st->st_mode)) {
         char target[4096];
-        ssize_t n = readlink(full, target, sizeof target);
+        ssize_t n = readlinkat(dir, name, target, sizeof target);
         if (n < 0 || n == (ssize_t)sizeof target) {
-            warn_skip(w, full, n < 0 ? errno : ENAMETOOLONG, "cannot read link");
+            walker_skip(w, rel, n < 0 ? errno : ENAMETOOLONG, "cannot read link");
         } else {
-            FileRecord *r = record_for(rel, &st, ENTRY_SYMLINK);
+            FileRecord *r = record_for(rel, st, ENTRY_SYMLINK);
             g_byte_array_append(r->link, (const guint8 *)target, (guint)n);
-            send(w, MSG_FILE_BEGIN, r, NULL, 0);
-            send(w, MSG_FILE_END, r, NULL, 0);
+            send(w, r, -1);
         }
-    } else if (S_ISDIR(st.st_mode)) {
+    } else if (S_ISDIR(st->st_mode)) {
         if (rel[0] != '\0') {
-            FileRecord *r = record_for(rel, &st, ENTRY_DIR);
-            send(w, MSG_FILE_BEGIN, r, NULL, 0);
-            send(w, MSG_FILE_END, r, NULL, 0);
+            send(w, record_for(rel, st, ENTRY_DIR), -1);
         }
-        walk_dir(w, full, rel);
+        if (foreign)
+            return;
+        int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            walker_skip(w, rel, errno, "cannot list directory");
+        else
+            walk_dir(w, fd, rel);
     } else {
-        warn_skip(w, full, ENOTSUP, "not a regular file, directory or symlink");
+        walker_skip(w, rel, ENOTSUP, "not a regular file, directory or symlink");
     }
 }
 
-void walker_run(Walker *w, const char *root)
+void walker_run(Walker *w)
 {
     struct stat st;
-    if (lstat(root, &st) == 0 && S_ISDIR(st.st_mode)) {
-        walk(w, root, "");
+    if (fstatat(AT_FDCWD, w->root, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        walker_skip(w, "", errno, "cannot stat");
     } else {
-        char *base = g_path_get_basename(root);
-        walk(w, root, base);
-        g_free(base);
+        w->root_dev = st.st_dev;
+        if (S_ISDIR(st.st_mode)) {
+            walk_entry(w, AT_FDCWD, w->root, "", &st);
+        } else {
+            /* A single file or symlink is stored under its base name. */
+            char *base = g_path_get_basename(w->root);
+            w->root_is_entry = TRUE;
+            walk_entry(w, AT_FDCWD, w->root, base, &st);
+            g_free(base);
+        }
     }
-    send(w, MSG_STREAM_END, NULL, NULL, 0);
+    /* One end item (file NULL) for all; the store stage frees it once every
+     * thread has stopped. */
+    BackupItem *end = g_new0(BackupItem, 1);
+    end->fd = -1;
+    bounded_queue_push(w->order, end);
+    for (guint i = 0; i < w->workers; i++)
+        bounded_queue_push(w->work, end);
+}
+
+void walker_init(Walker *w, const char *root, BoundedQueue *order, BoundedQueue *work, guint workers,
+                 guint blocks_per_worker, gboolean one_file_system)
+{
+    memset(w, 0, sizeof *w);
+    w->root = root;
+    w->order = order;
+    w->work = work;
+    w->workers = workers;
+    w->blocks_per_worker = blocks_per_worker;
+    w->one_file_system = one_file_system;
+    g_mutex_init(&w->lock);
+}
+
+void walker_clear(Walker *w)
+{
+    g_free(w->first_problem);
+    w->first_problem = NULL;
+    g_mutex_clear(&w->lock);
 }

@@ -1,27 +1,51 @@
-/* walker.h: the read stage. Walks the tree given to backup in a fixed order
- * (entries sorted by name bytes, a directory before its contents), reads
- * regular files in large blocks computing their SHA-256, and sends
- * BackupMsgs downstream. Unreadable entries are skipped with a warning. */
+/* walker.h: the walk stage. Walks the tree given to backup in a fixed order
+ * (entries sorted by name bytes, a directory before its contents), opens
+ * each regular file, and sends one BackupItem per entry to the store stage
+ * (and each file to the chunk workers, which read it). Entries that cannot
+ * be read are skipped with a warning and counted; backup then commits what
+ * it read and exits 1. */
 #ifndef DESTOR_WALKER_H
 #define DESTOR_WALKER_H
 
+#include "backup/backup_msg.h"
 #include "util/bounded_queue.h"
 
 #include <glib.h>
 #include <stdint.h>
-
-#define READ_BLOCK (1u << 20)
+#include <sys/stat.h>
 
 typedef struct {
-    BoundedQueue *out;
-    BoundedQueue *free_blocks; /* READ_BLOCK buffers to read into; the chunk
-                                  stage gives them back, so reading neither
-                                  allocates nor faults in fresh pages */
+    BoundedQueue *order; /* every entry, in walk order, to the store stage */
+    BoundedQueue *work;  /* regular files, to the chunk workers */
+    guint workers;       /* each gets an end item on `work` */
+    guint blocks_per_worker; /* sizes an item's block queue so a worker never
+                                blocks on it, only on its own pool */
+    gboolean one_file_system; /* do not descend into other file systems */
+    const char *root;
+    GMutex lock;         /* guards skipped and first_problem: workers skip too */
     uint64_t skipped;    /* entries skipped with a warning */
+    char *first_problem; /* the first of those warnings */
     volatile gint stop;  /* set by the consumer to stop early after an error */
+    dev_t root_dev;
+    gboolean root_is_entry; /* root is a file or symlink, not a directory */
+    gboolean no_noatime;    /* O_NOATIME was refused once: not ours to ask */
 } Walker;
 
-/* Walk `root` (a directory, file or symlink) and finish with STREAM_END. */
-void walker_run(Walker *w, const char *root);
+void walker_init(Walker *w, const char *root, BoundedQueue *order, BoundedQueue *work, guint workers,
+                 guint blocks_per_worker, gboolean one_file_system);
+
+/* Walk the root (a directory, file or symlink), then send an end item on
+ * `order` and one per worker on `work`. */
+void walker_run(Walker *w);
+
+/* Warn about and count an entry (path `rel` inside the tree) not stored. */
+void walker_skip(Walker *w, const char *rel, int errnum, const char *what);
+
+/* Free what the walk left (first_problem, the lock). */
+void walker_clear(Walker *w);
+
+/* With one_file_system set: TRUE if `st` is on another file system than
+ * the root (compared by st_dev, as tar and rsync do). */
+gboolean walker_other_file_system(const Walker *w, const struct stat *st);
 
 #endif

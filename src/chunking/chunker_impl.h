@@ -27,6 +27,8 @@ struct Chunker {
     /* rabin */
     uint64_t rabin_mod[256]; /* t(x) * x^53 mod P for the top byte t */
     uint64_t rabin_out[256]; /* b(x) * x^(8*RABIN_WINDOW) mod P */
+    uint64_t rabin_mod2[256]; /* t(x) * x^61 mod P: the top byte, two bytes on */
+    uint64_t rabin_out2[256]; /* b(x) * x^(8*RABIN_WINDOW + 8) mod P */
     uint64_t rabin_mask;     /* avg - 1 */
     uint64_t rabin_magic;    /* cut when (fp & mask) == magic */
     /* fastcdc */
@@ -51,6 +53,19 @@ static inline uint64_t rabin_slide(const Chunker *c, uint64_t fp, uint8_t out, u
 {
     uint64_t low = (((fp << 8) | in) & ((UINT64_C(1) << RABIN_DEGREE) - 1)) ^ c->rabin_out[out];
     return low ^ c->rabin_mod[fp >> (RABIN_DEGREE - 8)];
+}
+
+/* Slide the window two bytes in one step: append in1 then in2, dropping
+ * out1 then out2. The same value as two rabin_slide calls (the polynomial
+ * is reduced either way), but the chain through fp is one shift, two
+ * independent lookups and the XORs, for two bytes: fp * x^16 folds its top
+ * 16 bits, as top byte * x^61 + next byte * x^53, back below degree 53. */
+static inline uint64_t rabin_slide2(const Chunker *c, uint64_t fp, uint8_t out1, uint8_t in1, uint8_t out2,
+                                    uint8_t in2)
+{
+    uint64_t low = (((fp << 16) | ((uint64_t)in1 << 8) | in2) & ((UINT64_C(1) << RABIN_DEGREE) - 1)) ^
+                   c->rabin_out2[out1] ^ c->rabin_out[out2];
+    return low ^ c->rabin_mod2[fp >> (RABIN_DEGREE - 8)] ^ c->rabin_mod[(fp >> (RABIN_DEGREE - 16)) & 0xff];
 }
 
 void rabin_init(Chunker *c);

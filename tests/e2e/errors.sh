@@ -28,8 +28,9 @@ expect_status 2 dst read-file x b.txt                  # not a job id
 expect_status 0 dst read-file 0 /d/a.bin -o "$SCRATCH/a.out"
 cmp "$SCRATCH/a.out" "$SCRATCH/src/d/a.bin" || fail "leading slash lookup"
 
-# Unreadable file and directory: skipped with a warning and counted, and the
-# job still commits. Root reads everything, so as root run as nobody.
+# Unreadable file and directory: skipped with a warning and counted; the
+# job still commits and backup exits 1. Root reads everything, so as root
+# run as nobody.
 mkdir -p "$SCRATCH/unreadable/sub"
 echo visible > "$SCRATCH/unreadable/ok.txt"
 echo secret > "$SCRATCH/unreadable/locked"
@@ -41,8 +42,9 @@ if [ "$(id -u)" -eq 0 ]; then
     chmod 755 "$SCRATCH"
     mkdir -p "$SCRATCH/w-nobody" && chown 65534:65534 "$SCRATCH/w-nobody"
 fi
-expect_status 0 $as_user "$DESTOR_BIN" -p"working-directory $SCRATCH/w-nobody" backup "$SCRATCH/unreadable"
+expect_status 1 $as_user "$DESTOR_BIN" -p"working-directory $SCRATCH/w-nobody" backup "$SCRATCH/unreadable"
 [ "$(grep -c 'warning: skipping' "$SCRATCH/err")" -eq 2 ] || fail "expected two skip warnings"
+grep -q '^destor: 2 entries could not be read and are not in job 0' "$SCRATCH/err" || fail "skips must fail the backup"
 grep -q '1 files, 1 directories, 0 symlinks, 2 skipped' "$SCRATCH/out" || { cat "$SCRATCH/out"; fail "skipped entries not counted"; }
 chmod 755 "$SCRATCH/unreadable/sub"
 

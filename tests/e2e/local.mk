@@ -6,9 +6,11 @@ E2E_TESTS = \
 	tests/e2e/index_damage.sh \
 	tests/e2e/big_files.sh \
 	tests/e2e/cache_identity.sh \
+	tests/e2e/deep_tree.sh \
 	tests/e2e/kill_backup.sh \
 	tests/e2e/kill_commit_steps.sh \
 	tests/e2e/locking.sh \
+	tests/e2e/one_file_system.sh \
 	tests/e2e/missing_files.sh \
 	tests/e2e/pool_loss.sh \
 	tests/e2e/ssd_cache.sh \
@@ -17,6 +19,7 @@ E2E_TESTS = \
 	tests/e2e/trace_export.sh \
 	tests/e2e/read_file_output.sh \
 	tests/e2e/verify.sh \
-	tests/e2e/verify_during_backup.sh
+	tests/e2e/verify_during_backup.sh \
+	tests/e2e/workers.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py

@@ -204,6 +204,18 @@ class GenDatasetTest(unittest.TestCase):
         proc = run(os.path.join(self.tmp, "bad"), "--size", "12Q", check=False)
         self.assertEqual(proc.returncode, 2)
 
+    def test_source_shape(self):
+        out = os.path.join(self.tmp, "source")
+        run(out, "--shape", "source", "--files", "400", "--size", "5M", "--versions", "1")
+        root = os.path.join(out, "v1")
+        sizes = sorted(os.path.getsize(os.path.join(d, f))
+                       for d, _dirs, files in os.walk(root) for f in files)
+        self.assertGreaterEqual(len(sizes), 400)
+        median = sizes[len(sizes) // 2]
+        self.assertGreater(median, 4 * 1024)
+        self.assertLess(median, 16 * 1024)
+        self.assertLessEqual(sizes[-1], 512 * 1024)
+
 
 if __name__ == "__main__":
     unittest.main()

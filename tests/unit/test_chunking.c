@@ -1,8 +1,8 @@
 /* test_chunking.c: unit tests of the chunkers (src/chunking).
  *
  * Checks name parsing and size validation, the Rabin arithmetic against a
- * bit-by-bit reference, FastCDC's unrolled loop against its byte-at-a-time
- * definition, and the properties the backup pipeline relies on:
+ * bit-by-bit reference, Rabin's two-byte and FastCDC's four-byte loops
+ * against their byte-at-a-time definitions, and the properties the backup pipeline relies on:
  * deterministic boundaries that depend only on the next max_size bytes,
  * chunk sizes within bounds, averages near the configured size, and shift
  * resistance for the content-defined algorithms (but not for fixed). Data
@@ -233,6 +233,56 @@ static void test_rabin_rolling_matches_reference(void)
     CU_ASSERT_EQUAL(ref_window_fp(buf + 1000, RABIN_WINDOW), 0);
     g_free(buf);
     chunker_free(c);
+}
+
+/* Rabin by the definition: a window sliding one byte at a time, filled
+ * from RABIN_WINDOW bytes before min_size, a cut where the low bits equal
+ * the magic value. */
+static size_t ref_rabin_next(const Chunker *c, const uint8_t *buf, size_t len)
+{
+    const ChunkSizes *s = &c->sizes;
+    if (len <= s->min_size)
+        return len;
+    size_t end = MIN(len, s->max_size);
+    size_t i = s->min_size - RABIN_WINDOW;
+    uint64_t fp = 0;
+    for (; i < s->min_size; i++)
+        fp = rabin_append(c, fp, buf[i]);
+    for (; i < end; i++) {
+        if ((fp & c->rabin_mask) == c->rabin_magic)
+            return i;
+        fp = rabin_slide(c, fp, buf[i - RABIN_WINDOW], buf[i]);
+    }
+    return end;
+}
+
+/* Two bytes per step in rabin.c cut exactly where the byte-at-a-time
+ * definition does, for odd and even sizes, on random data and long runs. */
+static void test_rabin_matches_reference(void)
+{
+    const ChunkSizes configs[] = {
+        { 2048, 8192, 65536 }, { 64, 256, 1024 }, { 64, 128, 301 }, { 101, 1024, 4099 }, { 4096, 16384, 16387 },
+    };
+    const size_t len = (1 << 20) + 3;
+    uint8_t *buf = random_buffer(len, 67);
+    memset(buf + 100000, 0, 40000);
+    memset(buf + 300000, 0xff, 70000);
+    size_t mismatches = 0, cuts = 0;
+    for (size_t k = 0; k < G_N_ELEMENTS(configs); k++) {
+        Chunker *c = chunker_new(CHUNK_RABIN, &configs[k]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        for (size_t pos = 0; pos < len; cuts++) {
+            size_t avail = MIN(len - pos, configs[k].max_size + (cuts % 5)); /* varied tails */
+            size_t n = rabin_next(c, buf + pos, avail);
+            if (n != ref_rabin_next(c, buf + pos, avail))
+                mismatches++;
+            pos += MAX(n, (size_t)1);
+        }
+        chunker_free(c);
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    CU_ASSERT_TRUE(cuts > 1000);
+    g_free(buf);
 }
 
 /* FastCDC by the definition: one byte at a time, hashing from 64 bytes
@@ -573,6 +623,7 @@ static void add_suites(void)
     CU_add_test(s, "rabin polynomial is irreducible", test_rabin_polynomial_irreducible);
     CU_add_test(s, "rabin rolling fingerprint matches long division", test_rabin_rolling_matches_reference);
     CU_add_test(s, "fastcdc cuts where the byte-at-a-time definition does", test_fastcdc_matches_reference);
+    CU_add_test(s, "rabin cuts where the byte-at-a-time definition does", test_rabin_matches_reference);
     CU_add_test(s, "boundaries are deterministic", test_determinism);
     CU_add_test(s, "chunk sizes stay in bounds", test_size_bounds);
     CU_add_test(s, "average chunk size", test_average_size);

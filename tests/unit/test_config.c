@@ -42,6 +42,10 @@ static void test_good_lines(void)
     CU_ASSERT_EQUAL(cfg.fingerprint, FP_SHA256);
     CU_ASSERT_TRUE(apply(&cfg, "simulation-level all", &err));
     CU_ASSERT_TRUE(cfg.simulate);
+    CU_ASSERT_TRUE(apply(&cfg, "backup-workers 3", &err));
+    CU_ASSERT_EQUAL(cfg.backup_workers, 3);
+    CU_ASSERT_TRUE(apply(&cfg, "backup-workers auto", &err));
+    CU_ASSERT_EQUAL(cfg.backup_workers, 0);
     CU_ASSERT_TRUE(apply(&cfg, "restore-cache lru 64", &err));
     CU_ASSERT_EQUAL(cfg.restore_cache_containers, 64);
     CU_ASSERT_FALSE(cfg.store_read_uncached);
@@ -79,6 +83,7 @@ static void test_bad_lines(void)
     expect_bad("fingerprint-algorithm md5", "'md5' for fingerprint-algorithm");
     expect_bad("simulation-level maybe", "'maybe' for simulation-level");
     expect_bad("restore-cache opt 10", "'opt' for restore-cache");
+    expect_bad("backup-workers 0", "'0' for backup-workers");
     expect_bad("store-read-uncached sometimes", "'sometimes' for store-read-uncached");
     expect_bad("working-directory", "a value is required");
     expect_bad("working-directory \"unterminated", "unterminated quote");

@@ -1,0 +1,136 @@
+/* chunk_worker.c: read, cut and fingerprint whole files (see chunk_worker.h).
+ *
+ * A block holds the undecided tail of the previous block (less than
+ * max_chunk bytes, copied) followed by up to READ_BLOCK newly read bytes.
+ * Chunks are cut in place while a whole window of max_chunk bytes is there
+ * to decide on (or up to the end of the file), so boundaries are the same
+ * as if the whole file were one buffer. */
+#include "backup/chunk_worker.h"
+#include "backup/backup_msg.h"
+
+#include <errno.h>
+#include <openssl/evp.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const Chunker *chunker,
+                       size_t max_chunk, FingerprintAlgorithm alg)
+{
+    memset(cw, 0, sizeof *cw);
+    cw->work = work;
+    cw->blocks = blocks;
+    cw->chunker = chunker;
+    cw->max_chunk = max_chunk;
+    cw->alg = alg;
+    cw->pool = bounded_queue_new(blocks);
+    for (guint i = 0; i < blocks; i++) {
+        DataBlock *b = g_new0(DataBlock, 1);
+        b->data = g_malloc(READ_BLOCK + max_chunk);
+        b->chunks = g_array_new(FALSE, FALSE, sizeof(BlockChunk));
+        b->home = cw->pool;
+        bounded_queue_push(cw->pool, b);
+    }
+}
+
+void chunk_worker_clear(ChunkWorker *cw)
+{
+    for (guint i = 0; i < cw->blocks; i++) {
+        DataBlock *b = bounded_queue_pop(cw->pool);
+        g_free(b->data);
+        g_array_unref(b->chunks);
+        g_free(b);
+    }
+    bounded_queue_free(cw->pool);
+}
+
+static DataBlock *take_block(ChunkWorker *cw)
+{
+    DataBlock *b = bounded_queue_pop(cw->pool);
+    g_array_set_size(b->chunks, 0);
+    b->last = FALSE;
+    return b;
+}
+
+/* Cut and fingerprint the chunks of b->data[0..len) that can be decided;
+ * returns the bytes consumed. */
+static size_t cut_block(ChunkWorker *cw, DataBlock *b, size_t len, gboolean at_end)
+{
+    double start = thread_cpu_seconds();
+    size_t pos = 0;
+    while (pos < len && (at_end || len - pos >= cw->max_chunk)) {
+        size_t n = chunker_next(cw->chunker, b->data + pos, len - pos);
+        BlockChunk c = { .offset = (uint32_t)pos, .length = (uint32_t)n };
+        fingerprint_compute(cw->alg, b->data + pos, n, &c.fp);
+        g_array_append_val(b->chunks, c);
+        pos += n;
+    }
+    cw->cut_seconds += thread_cpu_seconds() - start;
+    return pos;
+}
+
+static void process_file(ChunkWorker *cw, BackupItem *it, EVP_MD_CTX *sha)
+{
+    EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
+    const size_t cap = READ_BLOCK + cw->max_chunk;
+    DataBlock *b = take_block(cw);
+    size_t have = 0; /* bytes in b->data */
+    uint64_t total = 0;
+    for (;;) {
+        gboolean eof = FALSE;
+        while (have < cap) {
+            ssize_t n = read(it->fd, b->data + have, cap - have);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                it->read_errno = errno;
+                break;
+            }
+            if (n == 0) {
+                eof = TRUE;
+                break;
+            }
+            EVP_DigestUpdate(sha, b->data + have, (size_t)n);
+            have += (size_t)n;
+            total += (uint64_t)n;
+        }
+        if (it->read_errno != 0) {
+            g_array_set_size(b->chunks, 0);
+            break;
+        }
+        size_t used = cut_block(cw, b, have, eof);
+        if (eof)
+            break;
+        DataBlock *next = take_block(cw);
+        have -= used;
+        memcpy(next->data, b->data + used, have);
+        bounded_queue_push(it->out, b);
+        b = next;
+    }
+    if (it->read_errno == 0) {
+        EVP_DigestFinal_ex(sha, it->file->sha256, NULL);
+        it->file->size = total; /* what was read, should the file change meanwhile */
+    }
+    close(it->fd);
+    it->fd = -1;
+    b->last = TRUE;
+    bounded_queue_push(it->out, b);
+}
+
+gpointer chunk_worker_run(gpointer worker)
+{
+    ChunkWorker *cw = worker;
+    EVP_MD_CTX *sha = EVP_MD_CTX_new();
+    BackupItem *it;
+    while ((it = bounded_queue_pop(cw->work))->file != NULL)
+        process_file(cw, it, sha);
+    EVP_MD_CTX_free(sha);
+    return NULL;
+}

@@ -1,0 +1,36 @@
+/* chunk_worker.h: the backup's chunk workers, one thread each. A worker
+ * takes whole files from the work queue and for each reads it (computing
+ * its SHA-256), cuts its chunks and fingerprints them, all in its own read
+ * blocks, and sends the blocks on the file's queue to the store stage.
+ * Several workers run at once on different files; which worker takes a
+ * file changes nothing stored, because chunk boundaries depend only on the
+ * file's bytes and the store stage takes files in walk order. */
+#ifndef DESTOR_CHUNK_WORKER_H
+#define DESTOR_CHUNK_WORKER_H
+
+#include "chunking/chunker.h"
+#include "util/bounded_queue.h"
+#include "util/fingerprint.h"
+
+#include <glib.h>
+
+#define READ_BLOCK (1u << 20) /* bytes read per read() at most */
+
+typedef struct {
+    BoundedQueue *work;     /* BackupItems; an item with file NULL ends */
+    BoundedQueue *pool;     /* this worker's DataBlocks */
+    guint blocks;           /* how many the pool holds */
+    const Chunker *chunker;
+    size_t max_chunk;       /* bytes a cut decision may look at */
+    FingerprintAlgorithm alg;
+    double cut_seconds;     /* thread CPU time spent cutting and fingerprinting chunks */
+} ChunkWorker;
+
+/* Allocate the worker's pool: `blocks` blocks of READ_BLOCK + max_chunk. */
+void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const Chunker *chunker,
+                       size_t max_chunk, FingerprintAlgorithm alg);
+gpointer chunk_worker_run(gpointer worker);
+/* Free the pool; every block must be back in it. */
+void chunk_worker_clear(ChunkWorker *cw);
+
+#endif
