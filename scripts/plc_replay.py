@@ -16,16 +16,21 @@ import time
 
 from plc_common import ToolError, UsageError
 from plc_destor import (check_destor, default_destor, destor_base, effective_settings,
-                        hdd_service_s, run_destor, store_stat)
+                        hdd_service_s, resolve_policies, run_destor, store_stat)
 from plc_trace import trace_terminator
 
 # Marker left in a cache directory the replayer created, so it only ever
 # empties directories it owns.
 CACHE_DIR_MARKER = ".destor-replay-cache"
 
-POLICIES = ("none", "fifo", "lru", "lfu", "lfu-incache", "plc")
-POLICY_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU",
-                 "lfu-incache": "LFU (in-cache)", "plc": "PLC-Cache"}
+# Display names of some policies; any other policy `destor policies` lists
+# is shown by its name (policy_label).
+_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU",
+           "lfu-incache": "LFU (in-cache)", "plc": "PLC-Cache"}
+
+
+def policy_label(policy):
+    return _LABELS.get(policy, policy)
 
 # Row columns, in CSV order.
 ROW_FIELDS = [
@@ -203,9 +208,7 @@ def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, con
     check_destor(destor)
     if not os.path.isfile(trace):
         raise ToolError("trace %s not found" % trace)
-    for pol in policies:
-        if pol not in POLICIES:
-            raise UsageError("unknown policy %r (one of %s)" % (pol, ", ".join(POLICIES)))
+    policies = resolve_policies(destor, policies)
     if not simulate and cache_dir is None:
         raise UsageError("real mode needs a cache directory (--cache-dir)")
     params = list(params)
@@ -223,7 +226,7 @@ def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, con
             prepare_cache_dir(cache_dir)
             run_params.append("ssd-cache-directory %s" % cache_dir)
         if progress is not None and label_runs:
-            progress.set_label("%s (%d/%d)" % (POLICY_LABELS[pol], k + 1, len(policies)))
+            progress.set_label("%s (%d/%d)" % (policy_label(pol), k + 1, len(policies)))
         if log:
             log("replay: %s, %s mode, cache %s" % (pol, mode, cache_size))
         t0 = time.monotonic()

@@ -31,6 +31,19 @@ CAP=6
 # Every online policy `destor policies` lists: real = simulation.
 POLICIES=$("$DESTOR_BIN" policies --json | "$PYTHON" -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["policies"] if not p["offline"]))')
 [ -n "$POLICIES" ] || fail "destor policies listed nothing"
+for p in $POLICIES; do dst policies | grep -q "^$p (online)" || fail "destor policies (text) misses $p"; done
+dst policies --json | "$PYTHON" -c '
+import json, sys
+for p in json.load(sys.stdin)["policies"]:
+    assert p["description"] and p["citation"], p
+    for k in p["keys"]:
+        assert k["name"].startswith(p["name"] + "-") and k["default"] and k["doc"], k
+'
+expect_status 2 dst policies extra
+if [ -w /dev/full ]; then
+    set +e; dst policies --json > /dev/full 2>"$SCRATCH/err"; rc=$?; set -e
+    [ "$rc" -eq 1 ] && grep -q '^destor: ' "$SCRATCH/err" || fail "policies into a full device exited $rc"
+fi
 for policy in $POLICIES; do
     CACHE="$SCRATCH/cache-$policy"
     cfg="$SCRATCH/$policy.config"

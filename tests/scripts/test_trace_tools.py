@@ -440,6 +440,18 @@ class StoreTests(unittest.TestCase):
         self.assertIn("- (simulated)", lines["| FIFO"])
         self.assertNotIn("(simulated)", lines["| HDD only"])
 
+    def test_replay_all_policies_from_destor(self):
+        """--policies all = every online policy `destor policies --json`
+        lists; a name destor does not know is a usage error."""
+        listed = json.loads(subprocess.run([DESTOR, "policies", "--json"], stdout=subprocess.PIPE,
+                                           check=True).stdout)["policies"]
+        doc, _, _ = self.replay("all", "--policies", "all")
+        self.assertEqual([r["policy"] for r in doc["rows"]], [p["name"] for p in listed if not p["offline"]])
+        p = run([os.path.join(SCRIPTS, "replay"), self.trace, "--destor", DESTOR, "--config", self.config,
+                 "--out-prefix", os.path.join(self.tmp, "unknown"), "--policies", "lru,nosuch"], check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unknown policy 'nosuch'", p.stderr.decode())
+
     def test_replay_extra_params(self):
         doc, _, _ = self.replay("f14", "--policies", "plc", "-p", "plc-filter-threshold 14")
         d4, _, _ = self.replay("f4", "--policies", "plc")
