@@ -217,6 +217,104 @@ static void test_sketch_halves(void)
     sketch_free(&k);
 }
 
+/* A policy's saved state, damaged: every truncation is refused, and blobs
+ * with flipped bytes are refused or taken without reading past the blob
+ * (ASan and Valgrind watch this test). The intact blob is taken. The
+ * policy runs by itself here, over a core-like env of 8 slots. */
+#define BLOB_CAP 8
+#define BLOB_N 40
+
+typedef struct {
+    CacheEntry containers[BLOB_N];
+    ContainerId slot_id[BLOB_CAP];
+    CachePolicyValue values[8];
+    uint64_t counters[32];
+    CachePolicyEnv env;
+} BlobEnv;
+
+static void blob_env_init(BlobEnv *b, const CachePolicyOps *ops)
+{
+    memset(b, 0, sizeof *b);
+    for (uint32_t i = 0; i < BLOB_N; i++)
+        b->containers[i].slot = CACHE_NO_SLOT;
+    cache_policy_settings_resolve(NULL, ops, b->values);
+    b->env = (CachePolicyEnv){ .capacity = BLOB_CAP, .n_containers = BLOB_N, .containers = b->containers,
+                               .slot_id = b->slot_id, .values = b->values, .counters = b->counters };
+}
+
+/* Drive the policy over a sequence the way the core would. */
+static void blob_drive(BlobEnv *b, const CachePolicyOps *ops, void *st)
+{
+    uint64_t rng = 17;
+    uint32_t used = 0;
+    for (int i = 0; i < 400; i++) {
+        ContainerId id = test_skewed_id(&rng, BLOB_N);
+        CacheEntry *e = &b->containers[id];
+        e->access_count++;
+        if (e->slot != CACHE_NO_SLOT) {
+            ops->hit(st, e->slot);
+            continue;
+        }
+        CacheSlot victim = CACHE_NO_SLOT, slot;
+        CacheDecision d = ops->admit(st, id, used == BLOB_CAP, &victim);
+        if (d == CACHE_REFUSE)
+            continue;
+        if (d == CACHE_ADMIT_FREE) {
+            slot = used++;
+        } else {
+            ops->removed(st, victim);
+            b->containers[b->slot_id[victim]].slot = CACHE_NO_SLOT;
+            slot = victim;
+        }
+        b->slot_id[slot] = id;
+        e->slot = slot;
+        ops->inserted(st, slot);
+    }
+}
+
+static void test_state_blobs_damaged(void)
+{
+    for (size_t pi = 0; pi < cache_policy_count(); pi++) {
+        const CachePolicyOps *ops = cache_policy_at(pi);
+        if (ops->save_state == NULL || ops->offline)
+            continue;
+        BlobEnv b;
+        blob_env_init(&b, ops);
+        void *st = ops->create(&b.env);
+        blob_drive(&b, ops, st);
+        GByteArray *blob = g_byte_array_new();
+        ops->save_state(st, blob);
+        ops->destroy(st);
+
+        st = ops->create(&b.env);
+        CU_ASSERT_TRUE(ops->load_state(st, blob->data, blob->len));
+        ops->destroy(st);
+        unsigned taken = 0;
+        for (guint cut = 0; cut < blob->len; cut++) {
+            uint8_t *copy = g_memdup2(blob->data, cut ? cut : 1);
+            st = ops->create(&b.env);
+            if (ops->load_state(st, copy, cut))
+                taken++;
+            ops->destroy(st);
+            g_free(copy);
+        }
+        if (taken != 0)
+            fprintf(stderr, "\n%s took %u truncated blobs\n", ops->name, taken);
+        CU_ASSERT_EQUAL(taken, 0);
+        uint64_t rng = 5;
+        for (int k = 0; k < 300; k++) {
+            uint8_t *copy = g_memdup2(blob->data, blob->len);
+            for (int f = 0; f < 3; f++)
+                copy[test_rand(&rng) % blob->len] ^= (uint8_t)(1u << (test_rand(&rng) % 8));
+            st = ops->create(&b.env);
+            ops->load_state(st, copy, blob->len); /* either way: no read past it */
+            ops->destroy(st);
+            g_free(copy);
+        }
+        g_byte_array_free(blob, TRUE);
+    }
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("field policies", NULL, NULL);
@@ -230,6 +328,7 @@ static void add_suites(void)
     CU_add_test(s, "wtinylfu by hand", test_wtinylfu_by_hand);
     CU_add_test(s, "sketch counts", test_sketch_counts);
     CU_add_test(s, "sketch halves every W accesses", test_sketch_halves);
+    CU_add_test(s, "state blobs, damaged", test_state_blobs_damaged);
 }
 
 UNIT_MAIN(add_suites)
