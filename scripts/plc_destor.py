@@ -13,7 +13,7 @@ import os
 import subprocess
 import threading
 
-from plc_common import ToolError
+from plc_common import ToolError, UsageError
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -94,6 +94,35 @@ def run_destor(cmd, what, input_bytes=None):
         msg = err.decode("utf-8", "replace").strip() or "exit status %d" % p.returncode
         raise ToolError("%s failed (exit %d): %s" % (what, p.returncode, msg))
     return out
+
+
+def destor_policies(destor):
+    """destor policies --json: every registered cache policy (name,
+    description, citation, offline, keys, counters), in registry order."""
+    out = run_destor([destor, "policies", "--json"], "destor policies")
+    try:
+        return json.loads(out.decode("utf-8"))["policies"]
+    except (ValueError, KeyError, TypeError) as e:
+        raise ToolError("destor policies --json printed something unexpected: %s" % e)
+
+
+def resolve_policies(destor, spec, allow_none=True):
+    """The policy names a --policies value asks for: comma-separated names
+    destor knows ('none' = no cache, when allow_none), or 'all' = every
+    online policy destor lists.  Raises UsageError naming the unknown ones."""
+    known = destor_policies(destor)
+    names = [p.strip() for p in spec.split(",") if p.strip()] if isinstance(spec, str) else list(spec)
+    if names == ["all"]:
+        return [p["name"] for p in known if not p["offline"]]
+    valid = (["none"] if allow_none else []) + [p["name"] for p in known]
+    if not names:
+        raise UsageError("--policies is empty")
+    for n in names:
+        if n not in valid:
+            raise UsageError("unknown policy %r (one of %s, or all)" % (n, ", ".join(valid)))
+    if len(set(names)) != len(names):
+        raise UsageError("a policy is listed twice in --policies")
+    return names
 
 
 def store_stat(destor, config=None, params=()):

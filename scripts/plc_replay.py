@@ -25,7 +25,6 @@ from plc_trace import is_compiled, trace_terminator
 # empties directories it owns.
 CACHE_DIR_MARKER = ".destor-replay-cache"
 
-POLICIES = ("none", "fifo", "lru", "lfu", "lfu-incache", "plc")
 
 # Row columns, in CSV order.
 ROW_FIELDS = [
@@ -271,9 +270,7 @@ def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, con
     check_destor(destor)
     if not os.path.isfile(trace):
         raise ToolError("trace %s not found" % trace)
-    for pol in policies:
-        if pol not in POLICIES:
-            raise UsageError("unknown policy %r (one of %s)" % (pol, ", ".join(POLICIES)))
+    policies = resolve_policies(destor, policies)
     if not simulate and cache_dir is None:
         raise UsageError("real mode needs a cache directory (--cache-dir)")
     params = list(params)

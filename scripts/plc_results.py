@@ -11,7 +11,7 @@ import json
 import math
 
 from plc_common import format_bytes
-from plc_replay import POLICY_LABELS, ROW_FIELDS
+from plc_replay import ROW_FIELDS, policy_label
 
 
 def csv_value(v):
@@ -89,7 +89,7 @@ def markdown_table(rows, lead=None):
         measured = "- (simulated)" if r.get("mode") == "simulate" else \
             "%s / %s / %s" % (fmt(r["latency_measured_ms_mean"], "%.3f"), fmt(r["latency_measured_ms_p95"], "%.3f"),
                               fmt(r["latency_measured_ms_p99"], "%.3f"))
-        cells = [POLICY_LABELS.get(r["policy"], r["policy"]),
+        cells = [policy_label(r["policy"]),
                  pct(r["hit_ratio"]) if r["policy"] != "none" else "-",
                  format_bytes(r["ssd_bytes_written"]),
                  fmt(r["latency_model_ms_mean"], "%.3f"),

@@ -40,6 +40,8 @@ const char command_usage_text[] =
     "                              check the store (read-only); --deep rehashes every chunk\n"
     "  repair [--json]             rebuild the derived structures (fingerprint index,\n"
     "                              recipe indexes, reference counts) from the stored data\n"
+    "  policies [--json]           the SSD cache policies: description, citation,\n"
+    "                              online/offline, their keys with defaults\n"
     "\n"
     "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat).\n"
     "destor PATH backs up PATH only when PATH is neither a command name nor within two\n"
@@ -173,6 +175,17 @@ static const CommandSpec commands[] = {
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
       "  3  primary data needed for a rebuild is damaged\n" },
+    { "policies", OPT_JSON,
+      "usage: destor " GLOBAL " policies [--json]\n"
+      "\n"
+      "List every registered SSD cache policy: its one-line description and\n"
+      "citation, whether it is online or offline (simulation only), and its own\n"
+      "configuration keys with default, range and documentation.\n"
+      "\n"
+      "options:\n"
+      "  --json       one JSON document listing the policies\n"
+      "  -h, --help   this help\n"
+      "\n" EXIT_COMMON },
 };
 
 const CommandSpec *command_find(const char *name)

@@ -4,6 +4,7 @@
  * 0 ok, 1 runtime failure, 2 usage or configuration, 3 data integrity. */
 #include "backup/backup.h"
 #include "commands.h"
+#include "cache/policy_list.h"
 #include "config.h"
 #include "repair.h"
 #include "restore/job.h"
@@ -318,6 +319,8 @@ static gboolean dispatch(const CommandLine *cl, const Config *cfg, GError **err)
         ok = verify_command(cfg, &sa, err);
     } else if (!strcmp(cmd, "repair")) {
         ok = want_args(&sa, 0, "repair [--json]", err) && repair_run(cfg, sa.json, err);
+    } else if (!strcmp(cmd, "policies")) {
+        ok = want_args(&sa, 0, "policies [--json]", err) && cache_policies_print(sa.json, stdout, err);
     }
     g_ptr_array_unref(sa.positional);
     return ok;

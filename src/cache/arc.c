@@ -23,13 +23,19 @@
  *    or after the core dropped a damaged copy) the newcomer takes it and
  *    nothing is evicted; the ghost bookkeeping above is done all the same.
  *  - If the list REPLACE picks is empty (it cannot be while the invariants
- *    hold), the other list's least recent is evicted. */
+ *    hold), the other list's least recent is evicted.
+ *
+ * No keys (ARC has no parameter). Counters: ghost_hits_b1, ghost_hits_b2.
+ * Saved state, version 1: capacity u32, p u32, T1 and T2 (each: length
+ * u32, slots u32 least recent first), B1 and B2 (each: length u32, ids u32
+ * oldest first). */
 #include "cache/policy.h"
 #include "cache/ghost_list.h"
 #include "cache/slot_queues.h"
 
 enum { T1, T2 };
 enum { B1, B2 };
+enum { HITS_B1, HITS_B2, N_COUNTERS };
 
 typedef struct {
     const CachePolicyEnv *env;
@@ -80,6 +86,8 @@ static CacheDecision arc_admit(void *st, ContainerId id, gboolean full, CacheSlo
     uint32_t b1 = a->b.len[B1], b2 = a->b.len[B2];
     gboolean in_b2 = FALSE;
     int ghost = ghost_list_take(&a->b, id);
+    if (ghost >= 0)
+        a->env->counters[ghost == B1 ? HITS_B1 : HITS_B2]++;
     if (ghost == B1) {
         uint32_t delta = b1 >= b2 ? 1 : b2 / b1;
         a->p = a->p + delta < a->c ? a->p + delta : a->c;
@@ -121,8 +129,48 @@ static void arc_removed(void *st, CacheSlot slot)
     slot_queues_unlink(&((Arc *)st)->t, slot);
 }
 
+static void arc_save_state(void *st, GByteArray *out)
+{
+    Arc *a = st;
+    guint at = out->len;
+    g_byte_array_set_size(out, at + 8);
+    le32_put(out->data + at, a->c);
+    le32_put(out->data + at + 4, a->p);
+    slot_queues_save(&a->t, 2, out);
+    ghost_list_save(&a->b, 2, out);
+}
+
+static gboolean arc_load_state(void *st, const uint8_t *blob, size_t len)
+{
+    Arc *a = st;
+    size_t at = 8;
+    if (len < 8 || le32_get(blob) != a->c || le32_get(blob + 4) > a->c ||
+        !slot_queues_load(&a->t, 2, a->env, blob, len, &at) || !ghost_list_load(&a->b, 2, blob, len, &at) ||
+        at != len)
+        return FALSE;
+    a->p = le32_get(blob + 4);
+    slot_queues_adopt(&a->t, T1, a->env);
+    return TRUE;
+}
+
+static size_t arc_memory(const void *st)
+{
+    const Arc *a = st;
+    return sizeof *a + a->c * SLOT_QUEUES_BYTES_PER_SLOT + GHOST_LIST_BYTES(a->b.max);
+}
+
+static const CachePolicyCounter arc_counters[N_COUNTERS] = {
+    [HITS_B1] = { "ghost_hits_b1", "misses found in B1 (p grows)", NULL },
+    [HITS_B2] = { "ghost_hits_b2", "misses found in B2 (p shrinks)", NULL },
+};
+
 const CachePolicyOps cache_policy_arc = {
     .name = "arc",
+    .description = "ARC: T1/T2 LRU lists with ghosts B1/B2 and an adaptive target p",
+    .citation = "Megiddo & Modha, ARC, FAST 2003",
+    .offline = FALSE,
+    .counters = arc_counters,
+    .n_counters = N_COUNTERS,
     .reset_access_on_evict = FALSE,
     .create = arc_create,
     .destroy = arc_destroy,
@@ -130,9 +178,10 @@ const CachePolicyOps cache_policy_arc = {
     .admit = arc_admit,
     .inserted = arc_inserted,
     .removed = arc_removed,
-    .save = NULL,
-    .load_slot = NULL,
-    .load_done = NULL,
+    .state_version = 1,
+    .save_state = arc_save_state,
+    .load_state = arc_load_state,
     /* T1/T2 links, and the ghost pool of 2 C ids with its index */
     .bytes_per_slot = SLOT_QUEUES_BYTES_PER_SLOT + 2 * (3 * sizeof(uint32_t) + 1) + 4 * sizeof(uint32_t),
+    .memory = arc_memory,
 };

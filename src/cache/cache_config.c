@@ -19,13 +19,7 @@ void cache_config_init(CacheConfig *cfg)
     cfg->simulate = FALSE;
     cfg->o_direct = FALSE;
     cfg->track_quadrants = TRUE;
-    cfg->policy_params.plc_filter_threshold = 4;
-    cfg->policy_params.plc_delay_threshold = 2;
-    cfg->policy_params.plc_inout_auto = TRUE;
-    cfg->policy_params.plc_inout_factor = 1.5;
-    cfg->policy_params.plc_priority_mode = PLC_PRIORITY_HOTNESS;
-    cfg->policy_params.plc_initial_priority = 1;
-    cfg->policy_params.plc_delay_reset = FALSE;
+    cfg->policy_settings = cache_policy_settings_new();
     cfg->quadrant_access_threshold = 5;
     cfg->quadrant_repeat_threshold = 5;
     device_model_params_default(&cfg->device);
@@ -36,8 +30,10 @@ void cache_config_clear(CacheConfig *cfg)
 {
     g_free(cfg->policy);
     g_free(cfg->directory);
+    cache_policy_settings_free(cfg->policy_settings);
     cfg->policy = NULL;
     cfg->directory = NULL;
+    cfg->policy_settings = NULL;
 }
 
 void cache_config_copy(CacheConfig *dst, const CacheConfig *src)
@@ -45,6 +41,7 @@ void cache_config_copy(CacheConfig *dst, const CacheConfig *src)
     *dst = *src;
     dst->policy = g_strdup(src->policy);
     dst->directory = g_strdup(src->directory);
+    dst->policy_settings = cache_policy_settings_copy(src->policy_settings);
 }
 
 static gboolean bad_value(GError **err, const char *key, const char *value, const char *expected)
@@ -171,8 +168,7 @@ gboolean cache_parse_tbw(const char *key, const char *value, uint64_t *out, GErr
 /* ---- the key table ---- */
 
 typedef enum {
-    K_POLICY, K_DIRECTORY, K_SIZE, K_BOOL, K_U32, K_DOUBLE,
-    K_INOUT, K_PRIORITY, K_DELAY_AFTER, K_TBW,
+    K_POLICY, K_DIRECTORY, K_SIZE, K_BOOL, K_U32, K_DOUBLE, K_TBW,
 } KeyKind;
 
 typedef struct {
@@ -191,11 +187,6 @@ static const CacheKey cache_keys[] = {
     { "ssd-cache-simulate", K_BOOL, AT(simulate), 0, 0 },
     { "ssd-cache-o-direct", K_BOOL, AT(o_direct), 0, 0 },
     { "ssd-cache-quadrants", K_BOOL, AT(track_quadrants), 0, 0 },
-    { "plc-filter-threshold", K_U32, AT(policy_params.plc_filter_threshold), 0, 0 },
-    { "plc-delay-threshold", K_U32, AT(policy_params.plc_delay_threshold), 0, 0 },
-    { "plc-inout-factor", K_INOUT, 0, 0, 0 },
-    { "plc-initial-priority", K_PRIORITY, 0, 0, 0 },
-    { "plc-delay-after-compare", K_DELAY_AFTER, 0, 0, 0 },
     { "quadrant-access-threshold", K_U32, AT(quadrant_access_threshold), 0, 0 },
     { "quadrant-repeat-threshold", K_U32, AT(quadrant_repeat_threshold), 0, 0 },
     { "model-hdd-seek-ms", K_DOUBLE, AT(device.hdd_seek_ms), 0, 1e5 },
@@ -224,7 +215,7 @@ static const CacheKey *find_key(const char *key)
 
 gboolean cache_config_is_key(const char *key)
 {
-    return find_key(key) != NULL;
+    return find_key(key) != NULL || cache_policy_find_key(key, NULL) != NULL;
 }
 
 static gboolean set_policy(CacheConfig *cfg, const char *key, const char *value, GError **err)
@@ -243,53 +234,15 @@ static gboolean set_policy(CacheConfig *cfg, const char *key, const char *value,
     return TRUE;
 }
 
-static gboolean set_inout(CacheConfig *cfg, const char *key, const char *value, GError **err)
-{
-    if (value && g_ascii_strcasecmp(value, "auto") == 0) {
-        cfg->policy_params.plc_inout_auto = TRUE;
-        return TRUE;
-    }
-    double f = 0;
-    GError *local = NULL;
-    if (!cache_parse_double(key, value, 1.0, 2.0, &f, &local)) {
-        g_clear_error(&local);
-        return bad_value(err, key, value, "auto or a factor from 1.0 to 2.0");
-    }
-    cfg->policy_params.plc_inout_auto = FALSE;
-    cfg->policy_params.plc_inout_factor = f;
-    return TRUE;
-}
-
-static gboolean set_priority(CacheConfig *cfg, const char *key, const char *value, GError **err)
-{
-    if (value && g_ascii_strcasecmp(value, "hotness") == 0) {
-        cfg->policy_params.plc_priority_mode = PLC_PRIORITY_HOTNESS;
-        return TRUE;
-    }
-    uint32_t n = 0;
-    if (!cache_parse_u32(key, value, &n, NULL))
-        return bad_value(err, key, value, "hotness or a whole number");
-    cfg->policy_params.plc_priority_mode = PLC_PRIORITY_FIXED;
-    cfg->policy_params.plc_initial_priority = n;
-    return TRUE;
-}
-
-static gboolean set_delay_after(CacheConfig *cfg, const char *key, const char *value, GError **err)
-{
-    if (value && g_ascii_strcasecmp(value, "keep") == 0)
-        cfg->policy_params.plc_delay_reset = FALSE;
-    else if (value && g_ascii_strcasecmp(value, "reset") == 0)
-        cfg->policy_params.plc_delay_reset = TRUE;
-    else
-        return bad_value(err, key, value, "keep or reset");
-    return TRUE;
-}
-
 CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char *value, GError **err)
 {
     const CacheKey *k = find_key(key);
-    if (k == NULL)
-        return CACHE_CONFIG_UNKNOWN;
+    if (k == NULL) {
+        if (cache_policy_find_key(key, NULL) == NULL)
+            return CACHE_CONFIG_UNKNOWN;
+        return cache_policy_settings_set(cfg->policy_settings, key, value, err) ? CACHE_CONFIG_OK
+                                                                               : CACHE_CONFIG_INVALID;
+    }
     char *field = (char *)cfg + k->offset;
     gboolean ok = FALSE;
     switch (k->kind) {
@@ -316,15 +269,6 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
         break;
     case K_DOUBLE:
         ok = cache_parse_double(k->key, value, k->min, k->max, (double *)(void *)field, err);
-        break;
-    case K_INOUT:
-        ok = set_inout(cfg, k->key, value, err);
-        break;
-    case K_PRIORITY:
-        ok = set_priority(cfg, k->key, value, err);
-        break;
-    case K_DELAY_AFTER:
-        ok = set_delay_after(cfg, k->key, value, err);
         break;
     case K_TBW:
         ok = cache_parse_tbw(k->key, value, &cfg->ssd_tbw_bytes, err);

@@ -19,17 +19,14 @@
  *     cache_config_clear(&cc);
  *
  * Keys (underscores are accepted for dashes; docs/CACHE.md has the details):
- *   ssd-cache-policy            none|fifo|lru|lfu|lfu-incache|plc   (none)
+ *   ssd-cache-policy            none | a registered policy          (none)
  *   ssd-cache-directory         PATH                               (unset)
  *   ssd-cache-size              N | 512M | 4G | 20%                 (20%)
  *   ssd-cache-simulate          yes | no                            (no)
  *   ssd-cache-o-direct          yes | no                            (no)
  *   ssd-cache-quadrants         yes | no: track the quadrant data   (yes)
- *   plc-filter-threshold        N                                   (4)
- *   plc-delay-threshold         N                                   (2)
- *   plc-inout-factor            auto | F in [1.0, 2.0]              (auto)
- *   plc-initial-priority        hotness | N                         (hotness)
- *   plc-delay-after-compare     keep | reset                        (keep)
+ *   POLICY-KEY                  each policy's own keys (policy.h;
+ *                               `destor policies` lists them)
  *   quadrant-access-threshold   N                                   (5)
  *   quadrant-repeat-threshold   N                                   (5)
  *   model-hdd-seek-ms           ms                                  (10)
@@ -71,7 +68,7 @@ typedef struct {
     gboolean simulate;
     gboolean o_direct;
     gboolean track_quadrants;
-    CachePolicyParams policy_params;
+    CachePolicySettings *policy_settings; /* the policies' own keys */
     uint32_t quadrant_access_threshold;
     uint32_t quadrant_repeat_threshold;
     DeviceModelParams device;

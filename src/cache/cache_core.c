@@ -26,7 +26,7 @@ void cache_core_options_from_config(CacheCoreOptions *o, const CacheConfig *cfg)
 {
     memset(o, 0, sizeof *o);
     o->policy = NULL;
-    o->params = cfg->policy_params;
+    o->policy_settings = cfg->policy_settings;
     o->mode = cfg->simulate ? CACHE_MODE_SIMULATE : CACHE_MODE_REAL;
     o->directory = cfg->directory;
     o->o_direct = cfg->o_direct;
@@ -75,6 +75,8 @@ static void free_core(CacheCore *c)
 {
     if (c->pst)
         c->ops->destroy(c->pst);
+    g_free(c->values);
+    g_free(c->policy_counters);
     ssd_store_close(c->ssd);
     g_free(c->entries);
     g_free(c->slot_id);
@@ -107,6 +109,13 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
         usage(err, "real mode needs a cache directory and a backing store");
         return NULL;
     }
+    if (o->mode == CACHE_MODE_REAL && o->policy->offline) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "SSD cache: policy %s is offline (it needs the whole future access sequence): "
+                    "use it with --simulate on a trace",
+                    o->policy->name);
+        return NULL;
+    }
 
     CacheCore *c = g_new0(CacheCore, 1);
     g_mutex_init(&c->lock);
@@ -116,7 +125,10 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->directory = g_strdup(o->directory);
     c->opt.directory = c->directory;
     c->ops = o->policy;
-    c->params = o->params;
+    c->values = g_new0(CachePolicyValue, c->ops->n_keys ? c->ops->n_keys : 1);
+    cache_policy_settings_resolve(o->policy_settings, c->ops, c->values);
+    c->policy_counters = g_new0(uint64_t, c->ops->n_counters ? c->ops->n_counters : 1);
+    c->prepared = !c->ops->offline;
     c->n = o->n_containers;
     c->capacity = o->capacity < o->n_containers ? o->capacity : o->n_containers;
     c->backing = o->backing;
@@ -136,7 +148,8 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->env.containers = c->entries;
     c->env.reference_count = o->reference_count;
     c->env.slot_id = c->slot_id;
-    c->env.params = &c->params;
+    c->env.values = c->values;
+    c->env.counters = c->policy_counters;
     c->pst = c->ops->create(&c->env);
 
     device_model_init(&c->model, &o->device);
@@ -182,6 +195,38 @@ CacheCore *cache_core_open_config(const CacheConfig *cfg, const uint8_t *store_i
     o.backing = backing;
     memcpy(o.store_id, store_id, SSD_STORE_ID_LEN);
     return cache_core_open(&o, err);
+}
+
+gboolean cache_core_prepare(CacheCore *c, const ContainerId *seq, size_t n, GError **err)
+{
+    gboolean ok = TRUE;
+    g_mutex_lock(&c->lock);
+    if (c->counters.accesses > 0) {
+        ok = usage(err, "the access sequence comes before the first access");
+    } else if (c->ops->offline) {
+        for (size_t i = 0; i < n && ok; i++)
+            if (seq[i] >= c->n) {
+                g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                            "SSD cache: container %u in the access sequence is past the %u containers", seq[i],
+                            c->n);
+                ok = FALSE;
+            }
+        ok = ok && c->ops->prepare(c->pst, seq, n, err);
+        c->prepared = ok;
+    }
+    g_mutex_unlock(&c->lock);
+    return ok;
+}
+
+uint64_t cache_core_policy_counter(CacheCore *c, const char *name)
+{
+    uint64_t v = 0;
+    g_mutex_lock(&c->lock);
+    for (size_t i = 0; i < c->ops->n_counters; i++)
+        if (strcmp(c->ops->counters[i].name, name) == 0)
+            v = c->policy_counters[i];
+    g_mutex_unlock(&c->lock);
+    return v;
 }
 
 ContainerSource *cache_core_source(CacheCore *c)
@@ -238,16 +283,6 @@ static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
     return TRUE;
 }
 
-static void count_refusal(CacheCounters *k, CacheDecision d)
-{
-    switch (d) {
-    case CACHE_REFUSE_FILTER: k->refused_filter++; break;
-    case CACHE_REFUSE_DELAY: k->refused_delay++; break;
-    case CACHE_REFUSE_INOUT: k->refused_inout++; break;
-    default: k->refused_other++; break;
-    }
-}
-
 static inline void count_access(CacheCore *c, ContainerId id)
 {
     CacheEntry *e = &c->entries[id];
@@ -285,7 +320,7 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
                       c->ops->name, id);
             d = CACHE_REFUSE;
         }
-        count_refusal(&c->counters, d);
+        c->counters.refused++;
         notify(c, CACHE_EVENT_REFUSE, id, CACHE_NO_SLOT, d);
         return;
     }
@@ -327,6 +362,11 @@ static gboolean access_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError
     }
     if (c->ssd == NULL && buf != NULL) {
         usage(err, "a cache in simulation mode holds no bytes to read");
+        goto out;
+    }
+    if (!c->prepared) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "SSD cache: offline policy %s was not given the access sequence", c->ops->name);
         goto out;
     }
     uint8_t *data = buf ? buf : c->scratch;

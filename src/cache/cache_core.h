@@ -40,7 +40,8 @@ typedef enum { CACHE_MODE_REAL, CACHE_MODE_SIMULATE } CacheMode;
 
 typedef struct {
     const CachePolicyOps *policy;    /* required (no cache: don't open one) */
-    CachePolicyParams params;
+    const CachePolicySettings *policy_settings; /* the policies' keys (NULL: defaults);
+                                        read at open only */
     uint32_t capacity;               /* containers; more than n_containers is
                                         cut to n_containers */
     uint32_t n_containers;           /* ids 0 .. n_containers-1 */
@@ -62,12 +63,22 @@ typedef struct {
 
 typedef struct CacheCore CacheCore;
 
-/* Options from a CacheConfig's defaults (policy NULL, capacity 0). */
+/* Options from a CacheConfig's defaults (policy NULL, capacity 0). The
+ * options point at cfg's policy settings: open the cache before clearing cfg. */
 void cache_core_options_from_config(CacheCoreOptions *o, const CacheConfig *cfg);
 
 /* Open a cache. Real mode locks the directory (DESTOR_ERROR_LOCKED if
- * another process holds it) and restores what a previous run left there. */
+ * another process holds it) and restores what a previous run left there.
+ * An offline policy is a USAGE error in real mode. */
 CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err);
+
+/* An offline policy (policy.h) needs the whole container-access sequence
+ * before the first access; for an online policy this does nothing. A
+ * USAGE error after the first access. */
+gboolean cache_core_prepare(CacheCore *c, const ContainerId *seq, size_t n, GError **err);
+
+/* The value of the policy's own counter `name`, or 0 when it has none. */
+uint64_t cache_core_policy_counter(CacheCore *c, const char *name);
 
 /* Open from the configuration once the store is open: resolves the policy
  * name and ssd-cache-size; cfg->simulate selects simulation mode. A USAGE

@@ -14,7 +14,9 @@ struct CacheCore {
     char *directory;
     const CachePolicyOps *ops;
     void *pst;              /* the policy's state */
-    CachePolicyParams params;
+    CachePolicyValue *values;  /* the policy's keys */
+    uint64_t *policy_counters; /* the policy's counters */
+    gboolean prepared;      /* an offline policy has its sequence */
     CachePolicyEnv env;     /* what the policy sees */
 
     uint32_t n;             /* containers in the store */

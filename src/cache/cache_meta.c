@@ -12,6 +12,7 @@ void cache_meta_clear(CacheMeta *m)
 {
     g_free(m->entries);
     g_free(m->access_count);
+    g_free(m->state);
     memset(m, 0, sizeof *m);
 }
 
@@ -23,7 +24,7 @@ static uint32_t crc_of(const uint8_t *p, size_t len)
 gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)
 {
     size_t len = CACHE_META_HEADER_SIZE + (size_t)m->n_entries * CACHE_META_ENTRY_SIZE +
-                 (size_t)m->n_counts * 4 + 4;
+                 (size_t)m->n_counts * 4 + 12 + m->state_len + 4;
     uint8_t *buf = g_malloc0(len);
     memcpy(buf, CACHE_META_MAGIC, 8);
     le32_put(buf + 8, CACHE_META_VERSION);
@@ -46,6 +47,13 @@ gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)
     }
     for (uint32_t i = 0; i < m->n_counts; i++, p += 4)
         le32_put(p, m->access_count[i]);
+    le32_put(p, m->state_version);
+    le32_put(p + 4, m->state_len);
+    if (m->state_len)
+        memcpy(p + 8, m->state, m->state_len);
+    p += 8 + m->state_len;
+    le32_put(p, crc_of(p - m->state_len, m->state_len));
+    p += 4;
     le32_put(p, crc_of(buf, len - 4));
     gboolean ok = file_publish_atomic(path, buf, len, err);
     g_free(buf);
@@ -83,7 +91,7 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
         goto out;
     }
     m->version = le32_get(buf + 8);
-    if (m->version != 1 && m->version != CACHE_META_VERSION) {
+    if (m->version < 1 || m->version > CACHE_META_VERSION) {
         damaged(err, path, "unknown version");
         goto out;
     }
@@ -105,6 +113,16 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     m->policy[CACHE_META_POLICY_LEN] = '\0';
     uint64_t want = header + (uint64_t)m->n_entries * CACHE_META_ENTRY_SIZE +
                     (uint64_t)m->n_counts * 4 + 4;
+    uint64_t state_at = want - 4;
+    if (m->version >= 3) {
+        if (want + 12 > len) {
+            damaged(err, path, "size does not match its counts");
+            goto out;
+        }
+        m->state_version = le32_get(buf + state_at);
+        m->state_len = le32_get(buf + state_at + 4);
+        want += 12 + (uint64_t)m->state_len;
+    }
     if (want != len) {
         damaged(err, path, "size does not match its counts");
         goto out;
@@ -120,6 +138,14 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     }
     for (uint32_t i = 0; i < m->n_counts; i++, p += 4)
         m->access_count[i] = le32_get(p);
+    if (m->version >= 3) {
+        const uint8_t *blob = buf + state_at + 8;
+        if (le32_get(blob + m->state_len) != crc_of(blob, m->state_len)) {
+            damaged(err, path, "policy state checksum mismatch");
+            goto out;
+        }
+        m->state = g_memdup2(blob, m->state_len ? m->state_len : 1);
+    }
     ok = TRUE;
 out:
     if (!ok)

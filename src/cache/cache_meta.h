@@ -4,7 +4,7 @@
  *
  * Layout, all little-endian:
  *   header (80 bytes; 64 in version 1)
- *     0  magic "DPLCSSD1"          8  version u32 (2)
+ *     0  magic "DPLCSSD1"          8  version u32 (3)
  *    12  flags u32 (bit 0: clean shutdown)
  *    16  container_size u64       24  capacity u32
  *    28  n_entries u32            32  n_counts u32       36  reserved u32 (0)
@@ -13,6 +13,9 @@
  *   n_entries x 24 bytes: id u32, slot u32, check u64 (crc32 of the
  *     slot's bytes in the low half, adler32 in the high), policy word u64
  *   n_counts x 4 bytes: access_count of container 0, 1, ...
+ *   the policy's state (version 3; absent in 1 and 2):
+ *     state_version u32, state_len u32, state_len bytes (the policy's
+ *     save_state blob), crc32 u32 (zlib) of the blob
  *   crc32 u32 (zlib) of everything before it
  *
  * The file is replaced atomically (write, fsync, rename). On open the cache
@@ -29,7 +32,7 @@
 
 #define CACHE_META_FILE "cache.meta"
 #define CACHE_META_MAGIC "DPLCSSD1"
-#define CACHE_META_VERSION 2
+#define CACHE_META_VERSION 3
 #define CACHE_META_HEADER_SIZE 80
 #define CACHE_META_V1_HEADER_SIZE 64
 #define CACHE_META_STORE_ID_LEN 16
@@ -56,6 +59,9 @@ typedef struct {
     CacheMetaEntry *entries;
     uint32_t n_counts;
     uint32_t *access_count;
+    uint32_t state_version; /* the policy's, with its blob */
+    uint32_t state_len;
+    uint8_t *state;         /* NULL before version 3 */
 } CacheMeta;
 
 /* Write `path` atomically and durably. */

@@ -99,14 +99,17 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
         }
     }
 
-    gboolean same_policy = found && strcmp(m.policy, c->ops->name) == 0 && c->ops->load_slot != NULL;
-    if (same_policy) {
+    gboolean same_policy = found && strcmp(m.policy, c->ops->name) == 0;
+    if (same_policy && c->ops->load_slot != NULL) {
         qsort(restored, n_restored, sizeof *restored, by_word);
         for (uint32_t i = 0; i < n_restored; i++)
             c->ops->load_slot(c->pst, restored[i].slot, restored[i].word);
         if (c->ops->load_done)
             c->ops->load_done(c->pst, m.policy_word);
-    } else {
+    } else if (!(same_policy && c->ops->load_state != NULL && m.state != NULL &&
+                 m.state_version == c->ops->state_version && c->ops->load_state(c->pst, m.state, m.state_len))) {
+        /* another policy, no usable state: the policy sees the cached set
+         * as if it had just been filled */
         for (CacheSlot s = 0; s < c->capacity; s++)
             if (taken[s])
                 c->ops->inserted(c->pst, s);
@@ -136,6 +139,12 @@ gboolean cache_persist_save(CacheCore *c, gboolean clean, GError **err)
     g_strlcpy(m.policy, c->ops->name, sizeof m.policy);
     uint64_t *words = g_new0(uint64_t, c->capacity ? c->capacity : 1);
     m.policy_word = c->ops->save ? c->ops->save(c->pst, words) : 0;
+    GByteArray *state = g_byte_array_new();
+    if (c->ops->save_state)
+        c->ops->save_state(c->pst, state);
+    m.state_version = c->ops->state_version;
+    m.state_len = state->len;
+    m.state = g_byte_array_free(state, FALSE);
     m.entries = g_new(CacheMetaEntry, c->used ? c->used : 1);
     for (CacheSlot s = 0; s < c->capacity; s++) {
         ContainerId id = c->slot_id[s];

@@ -33,9 +33,12 @@ static void memory(const CacheCore *c, CacheReport *r)
 {
     r->bytes_per_container = sizeof(CacheEntry) + sizeof(uint32_t) /* the store's reference_count */
                              + (c->quad ? sizeof(CacheQuadrantRecord) : 0);
+    r->policy_memory_bytes = c->ops->memory ? c->ops->memory(c->pst) : c->ops->bytes_per_slot * (size_t)c->capacity;
+    size_t policy_per_slot = c->capacity ? (r->policy_memory_bytes + c->capacity - 1) / c->capacity : 0;
     r->bytes_per_slot = sizeof(ContainerId) + sizeof(uint32_t) /* free stack */
-                        + (c->slot_check ? sizeof(uint64_t) : 0) + c->ops->bytes_per_slot;
-    r->memory_bytes = (size_t)c->n * r->bytes_per_container + (size_t)c->capacity * r->bytes_per_slot;
+                        + (c->slot_check ? sizeof(uint64_t) : 0) + policy_per_slot;
+    r->memory_bytes = (size_t)c->n * r->bytes_per_container +
+                      (size_t)c->capacity * (r->bytes_per_slot - policy_per_slot) + r->policy_memory_bytes;
 }
 
 void cache_core_report(CacheCore *c, CacheReport *r)
@@ -49,6 +52,9 @@ void cache_core_report(CacheCore *c, CacheReport *r)
     r->n_containers = c->n;
     r->container_size = c->opt.container_size;
     r->c = c->counters;
+    r->policy_counter_names = c->ops->counters;
+    r->n_policy_counters = MIN(c->ops->n_counters, CACHE_REPORT_MAX_POLICY_COUNTERS);
+    memcpy(r->policy_counters, c->policy_counters, r->n_policy_counters * sizeof(uint64_t));
     r->hit_ratio = r->c.accesses ? (double)r->c.hits / (double)r->c.accesses : 0.0;
     quadrants(c, r);
 

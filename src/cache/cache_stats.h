@@ -9,6 +9,8 @@
 #ifndef DESTOR_CACHE_STATS_H
 #define DESTOR_CACHE_STATS_H
 
+#include "cache/policy.h"
+
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <stdint.h>
@@ -21,10 +23,8 @@ typedef struct {
     uint64_t ssd_containers_written, ssd_bytes_written;
     uint64_t ssd_bytes_read, store_bytes_read;
     uint64_t evictions;
-    uint64_t refused_filter;         /* PLC Popularity Filter */
-    uint64_t refused_delay;          /* PLC Delayed Eviction */
-    uint64_t refused_inout;          /* PLC In-Out Comparison */
-    uint64_t refused_other;
+    uint64_t refused;                /* misses not admitted (the policy's own
+                                        counters may say why) */
     uint64_t ssd_write_errors, ssd_read_errors, ssd_corrupt_dropped;
     uint64_t ssd_foreign_dropped;    /* copies of another store (or incarnation) */
     double model_access_s;           /* sum of modelled access latencies */
@@ -48,8 +48,16 @@ typedef enum { CACHE_QA, CACHE_QB, CACHE_QC, CACHE_QD } CacheQuadrant;
 CacheQuadrant cache_quadrant_of(uint32_t accesses, uint32_t writes,
                                 uint32_t access_threshold, uint32_t repeat_threshold);
 
+/* A policy has at most this many counters (the registry test checks). */
+#define CACHE_REPORT_MAX_POLICY_COUNTERS 32
+
 typedef struct {
     const char *policy;
+    /* the policy's own counters (policy.h), in its order, at the snapshot */
+    const CachePolicyCounter *policy_counter_names;
+    uint64_t policy_counters[CACHE_REPORT_MAX_POLICY_COUNTERS];
+    size_t n_policy_counters;
+    size_t policy_memory_bytes; /* all the policy's state, ghosts and sketches included */
     const char *mode; /* "real" or "simulate" */
     uint32_t capacity, cached, n_containers;
     uint64_t container_size;

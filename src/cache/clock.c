@@ -88,6 +88,9 @@ static void clock_load_slot(void *st, CacheSlot slot, uint64_t word)
 
 const CachePolicyOps cache_policy_clock = {
     .name = "clock",
+    .description = "CLOCK (second chance): one reference bit, the hand clears set bits and evicts the first clear one",
+    .citation = "Corbato, a paging experiment with the Multics system, 1968",
+    .offline = FALSE,
     .reset_access_on_evict = FALSE,
     .create = clock_create,
     .destroy = clock_destroy,

@@ -61,6 +61,8 @@ static void fifo_load_slot(void *st, CacheSlot slot, uint64_t word)
 
 const CachePolicyOps cache_policy_fifo = {
     .name = "fifo",
+    .description = "First In First Out: admit every miss, evict the oldest admission",
+    .citation = "classic (e.g. Belady, IBM Systems Journal 1966)",
     .reset_access_on_evict = FALSE,
     .create = fifo_create,
     .destroy = fifo_destroy,

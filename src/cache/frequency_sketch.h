@@ -22,9 +22,11 @@
 #define DESTOR_CACHE_FREQUENCY_SKETCH_H
 
 #include "cache/policy.h"
+#include "util/le.h"
 
 #include <glib.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SKETCH_ROWS 4
 #define SKETCH_COUNTER_MAX 15
@@ -119,6 +121,29 @@ static inline unsigned sketch_add(FrequencySketch *k, ContainerId id)
         m /= 2;
     }
     return m;
+}
+
+/* Saved state (part of a policy's blob): accesses u64, then the counters
+ * as stored (2 x width bytes, row after row, two counters a byte, the
+ * lower index in the low nibble). */
+static inline void sketch_save(const FrequencySketch *k, GByteArray *out)
+{
+    guint at = out->len;
+    g_byte_array_set_size(out, at + 8);
+    le64_put(out->data + at, k->accesses);
+    g_byte_array_append(out, k->nibbles, (guint)((size_t)SKETCH_ROWS * k->width / 2));
+}
+
+/* FALSE if the blob at *at does not fit this sketch. */
+static inline gboolean sketch_load(FrequencySketch *k, const uint8_t *blob, size_t len, size_t *at)
+{
+    size_t n = (size_t)SKETCH_ROWS * k->width / 2;
+    if (len - *at < 8 + n || le64_get(blob + *at) >= k->sample)
+        return FALSE;
+    k->accesses = le64_get(blob + *at);
+    memcpy(k->nibbles, blob + *at + 8, n);
+    *at += 8 + n;
+    return TRUE;
 }
 
 #endif

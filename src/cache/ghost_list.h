@@ -16,6 +16,7 @@
 #define DESTOR_CACHE_GHOST_LIST_H
 
 #include "cache/policy.h"
+#include "util/le.h"
 
 #include <glib.h>
 #include <stdint.h>
@@ -207,6 +208,44 @@ static inline void ghost_list_trim(GhostList *g, uint32_t limit)
 {
     while (g->len[0] > limit)
         ghost_list_pop_oldest(g);
+}
+
+/* Saved state (part of a policy's blob): for each of the first nl lists,
+ * its length u32 and its ids u32, oldest first. */
+static inline void ghost_list_save(const GhostList *g, int nl, GByteArray *out)
+{
+    for (int k = 0; k < nl; k++) {
+        guint at = out->len;
+        g_byte_array_set_size(out, at + 4 + 4 * (guint)g->len[k]);
+        uint8_t *b = out->data + at;
+        le32_put(b, g->len[k]);
+        b += 4;
+        for (uint32_t n = g->oldest[k]; n != GHOST_NONE; n = g->next[n], b += 4)
+            le32_put(b, g->id[n]);
+    }
+}
+
+/* Read what ghost_list_save wrote at blob[*at] into an empty list set.
+ * FALSE if it does not fit: more ids than the pool, or an id twice. */
+static inline gboolean ghost_list_load(GhostList *g, int nl, const uint8_t *blob, size_t len, size_t *at)
+{
+    uint32_t total = 0;
+    for (int k = 0; k < nl; k++) {
+        if (len - *at < 4)
+            return FALSE;
+        uint32_t n = le32_get(blob + *at);
+        *at += 4;
+        total += n;
+        if (n > g->max || total > g->max || (len - *at) / 4 < n)
+            return FALSE;
+        for (uint32_t i = 0; i < n; i++, *at += 4) {
+            uint32_t id = le32_get(blob + *at);
+            if (ghost_list_contains(g, id))
+                return FALSE;
+            ghost_list_push_to(g, k, id);
+        }
+    }
+    return TRUE;
 }
 
 #endif

@@ -144,9 +144,11 @@ static void lfu_load_slot(void *st, CacheSlot slot, uint64_t word)
 }
 
 /* The two variants differ only in whether the core forgets a count. */
-#define LFU_OPS(ops, policy_name, reset)                \
+#define LFU_OPS(ops, policy_name, desc, reset)                \
     const CachePolicyOps ops = {                        \
         .name = policy_name,                            \
+        .description = desc,                            \
+        .citation = "classic (e.g. Aho, Denning, Ullman, JACM 1971)", \
         .reset_access_on_evict = reset,                 \
         .create = lfu_create,                           \
         .destroy = lfu_destroy,                         \
@@ -160,5 +162,5 @@ static void lfu_load_slot(void *st, CacheSlot slot, uint64_t word)
         .bytes_per_slot = sizeof(LfuKey) + sizeof(uint32_t), \
     }
 
-LFU_OPS(cache_policy_lfu, "lfu", FALSE);
-LFU_OPS(cache_policy_lfu_incache, "lfu-incache", TRUE);
+LFU_OPS(cache_policy_lfu, "lfu", "Perfect LFU: admit every miss, evict the fewest accesses ever (counts kept for every container)", FALSE);
+LFU_OPS(cache_policy_lfu_incache, "lfu-incache", "In-Cache LFU: admit every miss, evict the fewest accesses since admission", TRUE);

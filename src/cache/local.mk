@@ -1,7 +1,8 @@
 # src/cache: the SSD container cache (policies, core, config, statistics),
 # its unit tests and its simulation benchmark (docs/CACHE.md).
 CACHE_SOURCES = \
-	src/cache/policy.h src/cache/policy_registry.c src/cache/slot_list.h \
+	src/cache/policy.h src/cache/policy_registry.c src/cache/policy_keys.c src/cache/slot_list.h \
+	src/cache/policy_list.c src/cache/policy_list.h \
 	src/cache/fifo.c src/cache/lru.c src/cache/lfu.c src/cache/plc.c \
 	src/cache/slot_queues.h src/cache/ghost_list.h src/cache/slru.h \
 	src/cache/frequency_sketch.h \

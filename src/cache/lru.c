@@ -60,6 +60,8 @@ static void lru_load_slot(void *st, CacheSlot slot, uint64_t word)
 
 const CachePolicyOps cache_policy_lru = {
     .name = "lru",
+    .description = "Least Recently Used: admit every miss, evict the least recently accessed",
+    .citation = "classic (e.g. Mattson et al., IBM Systems Journal 1970)",
     .reset_access_on_evict = FALSE,
     .create = lru_create,
     .destroy = lru_destroy,

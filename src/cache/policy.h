@@ -31,23 +31,42 @@ typedef struct {
     CacheSlot slot;        /* slot holding the container, or CACHE_NO_SLOT */
 } CacheEntry;
 
-/* PLC's initial inner_priority: from the container's hotness, or fixed. */
-typedef enum {
-    PLC_PRIORITY_HOTNESS, /* access_count - plc-filter-threshold (>= 1 on admission) */
-    PLC_PRIORITY_FIXED,   /* plc_initial_priority for every newcomer */
-} PlcPriorityMode;
+/* ---- a policy's own config keys (policy_keys.c parses them) ----
+ *
+ * Each key is named "<policy>-<key>" (e.g. plc-filter-threshold) and is
+ * set in destor.config or with -p like any other key. A value is a number
+ * (CACHE_KEY_UINT: a whole number; CACHE_KEY_REAL: a decimal) in
+ * [min, max], or one of `words`; a CACHE_KEY_WORD key takes only words. */
+typedef enum { CACHE_KEY_UINT, CACHE_KEY_REAL, CACHE_KEY_WORD } CachePolicyKeyType;
 
-/* Tunables of the policies (only PLC has any). Defaults in cache_config.c. */
 typedef struct {
-    uint32_t plc_filter_threshold;   /* admit only when access_count > this (4) */
-    uint32_t plc_delay_threshold;    /* initial delay_count (2) */
-    gboolean plc_inout_auto;         /* f(x) = clamp(x / threshold, 1, 2) (TRUE) */
-    double plc_inout_factor;         /* constant f when !plc_inout_auto, in [1, 2] */
-    PlcPriorityMode plc_priority_mode;
-    uint32_t plc_initial_priority;   /* with PLC_PRIORITY_FIXED */
-    gboolean plc_delay_reset;        /* after a failed In-Out Comparison, restore
-                                        the victim's delay_count (FALSE: it stays 0) */
-} CachePolicyParams;
+    const char *name;          /* the full config key */
+    CachePolicyKeyType type;
+    double min, max;           /* UINT and REAL */
+    const char *const *words;  /* NULL-terminated, or NULL */
+    const char *default_value; /* as it would be written in destor.config */
+    const char *doc;           /* one line */
+} CachePolicyKey;
+
+/* A parsed value: word >= 0 is an index into the key's words; otherwise
+ * `number` holds the number. */
+typedef struct {
+    int word;
+    double number;
+} CachePolicyValue;
+
+/* One of a policy's own counters, reported under "policy_counters" in the
+ * cache's JSON and in the text summary. */
+typedef struct {
+    const char *name;  /* snake_case JSON key */
+    const char *label; /* text summary */
+    const char *alias; /* a top-level JSON key it was reported under before
+                          the policy seam, kept for one release; or NULL */
+} CachePolicyCounter;
+
+/* Keys, counters and values of all policies, set from the configuration
+ * (policy_keys.c). NULL stands for "every key at its default". */
+typedef struct CachePolicySettings CachePolicySettings;
 
 /* What a policy sees of the core. Pointers stay valid for the policy's life;
  * the arrays are the core's and are read-only here. */
@@ -57,21 +76,37 @@ typedef struct {
     const CacheEntry *containers;     /* n_containers records */
     const uint32_t *reference_count;  /* n_containers, or NULL (all 0) */
     const ContainerId *slot_id;       /* container in each occupied slot */
-    const CachePolicyParams *params;
+    const CachePolicyValue *values;   /* the policy's keys, in its keys[] order */
+    uint64_t *counters;               /* the policy's counters, in its counters[]
+                                         order; the policy adds to them */
 } CachePolicyEnv;
+
+/* Is `slot` occupied (it holds env->slot_id[slot])? */
+static inline gboolean cache_policy_env_occupied(const CachePolicyEnv *env, CacheSlot slot)
+{
+    return slot < env->capacity && env->containers[env->slot_id[slot]].slot == slot;
+}
 
 typedef enum {
     CACHE_ADMIT_FREE,     /* write the newcomer into a free slot (cache not full) */
     CACHE_ADMIT_REPLACE,  /* write it over *victim */
-    CACHE_REFUSE,         /* not admitted (no more specific reason) */
-    CACHE_REFUSE_FILTER,  /* PLC: Popularity Filter */
-    CACHE_REFUSE_DELAY,   /* PLC: Delayed Eviction spared the victim */
-    CACHE_REFUSE_INOUT,   /* PLC: In-Out Comparison kept the victim */
+    CACHE_REFUSE,         /* not admitted (a policy counts its reasons in
+                             its own counters) */
 } CacheDecision;
 
 typedef struct CachePolicyOps CachePolicyOps;
 struct CachePolicyOps {
     const char *name;
+    const char *description; /* one line */
+    const char *citation;    /* where it comes from */
+    /* Offline: decides from the whole future access sequence, handed over
+     * by prepare() before the first access. The core refuses an offline
+     * policy in real mode, and any access before prepare(). */
+    gboolean offline;
+    const CachePolicyKey *keys;
+    size_t n_keys;
+    const CachePolicyCounter *counters;
+    size_t n_counters;
     /* The core clears an evicted container's access_count (PLC). */
     gboolean reset_access_on_evict;
 
@@ -91,6 +126,24 @@ struct CachePolicyOps {
      * dropped (damaged copy, failed write). */
     void (*removed)(void *st, CacheSlot slot);
 
+    /* Offline policies: the whole container-access sequence of the replay,
+     * seq[0] first, before the first access (the core keeps no copy; the
+     * policy copies what it needs). FALSE with *err set to refuse it. */
+    gboolean (*prepare)(void *st, const ContainerId *seq, size_t n, GError **err);
+
+    /* Optional, for a restart after a clean shutdown: the policy's whole
+     * state (ghost lists, sketches, clock hands...) as one blob, stored in
+     * cache.meta with state_version and a CRC. save_state appends it to
+     * `out`; on reopen, after the restored slots are bound (see
+     * cache_policy_env_occupied) and after load_slot/load_done below,
+     * load_state gets the blob of a run of the same policy and
+     * state_version back. It must check what it reads (the blob passed its
+     * CRC but may come from another capacity); FALSE: unusable, and the
+     * core rebuilds the policy from inserted() calls instead. */
+    uint32_t state_version;
+    void (*save_state)(void *st, GByteArray *out);
+    gboolean (*load_state)(void *st, const uint8_t *blob, size_t len);
+
     /* Optional, for a restart after a clean shutdown. save fills words[slot]
      * for every occupied slot and returns one policy-wide word; on reopen the
      * core calls load_slot for the restored slots in ascending word order,
@@ -102,33 +155,35 @@ struct CachePolicyOps {
 
     /* Bytes of policy state per slot, for the memory report. */
     size_t bytes_per_slot;
+    /* Optional: all bytes the policy holds now, ghost lists and sketches
+     * included; without it bytes_per_slot x capacity. */
+    size_t (*memory)(const void *st);
 };
-
-extern const CachePolicyOps cache_policy_fifo;
-extern const CachePolicyOps cache_policy_lru;
-extern const CachePolicyOps cache_policy_lfu;
-extern const CachePolicyOps cache_policy_lfu_incache;
-extern const CachePolicyOps cache_policy_plc;
-extern const CachePolicyOps cache_policy_clock;
-extern const CachePolicyOps cache_policy_2q;
-extern const CachePolicyOps cache_policy_arc;
-extern const CachePolicyOps cache_policy_larc;
-extern const CachePolicyOps cache_policy_s3fifo;
-extern const CachePolicyOps cache_policy_sieve;
-extern const CachePolicyOps cache_policy_tinylfu;
-extern const CachePolicyOps cache_policy_wtinylfu;
 
 /* policy_registry.c: name -> ops. Returns FALSE for an unknown name. For
  * "none" (no cache) returns TRUE with *ops = NULL. */
 gboolean cache_policy_lookup(const char *name, const CachePolicyOps **ops);
 /* The registered names, "none" first, NULL-terminated (for messages). */
 const char *const *cache_policy_names(void);
+/* The registered policies ("none" excluded), in registry order. */
+size_t cache_policy_count(void);
+const CachePolicyOps *cache_policy_at(size_t i);
 
-/* plc.c: In-Out Comparison on its own (for tests and docs): does newcomer b
- * replace victim a? */
-gboolean plc_inout_passes(const CachePolicyParams *p, uint32_t b_access, uint32_t b_ref,
-                          uint32_t a_access, uint32_t a_ref);
-/* plc.c: f(victim access_count) in [1.0, 2.0]. */
-double plc_inout_f(const CachePolicyParams *p, uint32_t a_access);
+/* policy_keys.c: the policies' own keys. */
+CachePolicySettings *cache_policy_settings_new(void);
+CachePolicySettings *cache_policy_settings_copy(const CachePolicySettings *s);
+void cache_policy_settings_free(CachePolicySettings *s);
+/* The registered key named `key` (underscores accepted for dashes), or
+ * NULL; *owner is its policy. */
+const CachePolicyKey *cache_policy_find_key(const char *key, const CachePolicyOps **owner);
+/* Check and record a value. FALSE with a DESTOR_ERROR_CONFIG naming key and
+ * value when the value is out of range, or when no policy has the key. */
+gboolean cache_policy_settings_set(CachePolicySettings *s, const char *key, const char *value, GError **err);
+/* The values of ops' keys (defaults where unset), n_keys of them. */
+void cache_policy_settings_resolve(const CachePolicySettings *s, const CachePolicyOps *ops,
+                                   CachePolicyValue *out);
+/* Parse one value of `key` (also used for defaults). */
+gboolean cache_policy_key_parse(const CachePolicyKey *key, const char *value, CachePolicyValue *out,
+                                GError **err);
 
 #endif

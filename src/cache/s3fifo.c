@@ -14,23 +14,30 @@
  *              M's newest end; look again; frequency 0: evicted.
  *
  * Choices the paper leaves open (docs/CACHE.md):
- *  - S's share is floor(S3FIFO_SMALL_RATIO x C) (0.10, the paper's;
- *    `s3fifo-small-ratio` with the policy seam); M and G hold C minus that.
+ *  - S's share is floor(s3fifo-small-ratio x C) (0.10, the paper's); M and
+ *    G hold C minus that.
  *  - One miss frees exactly one slot: the paper's EVICTS may, after moving
  *    an S entry into a full M, evict from both queues; here the walk stops at
  *    the first eviction and M, then over its share, gives the next victim.
  *  - An S entry's frequency is cleared when it moves to M (the paper: "its
  *    access bits are cleared during the move").
  *  - S moves to M on one hit since insertion (POLICIES.md; the paper's blog
- *    figure uses the same threshold 1). */
+ *    figure uses the same threshold 1).
+ *
+ * Counters: ghost_hits (misses found in G, into M), moved_to_main (S
+ * entries hit since insertion, moved to M). Saved state, version 1:
+ * capacity u32, S and M (each: length u32, slots u32 oldest first), the
+ * frequency of every slot (capacity bytes), G (length u32, ids u32 oldest
+ * first). */
 #include "cache/policy.h"
 #include "cache/ghost_list.h"
 #include "cache/slot_queues.h"
 
-#define S3FIFO_SMALL_RATIO 0.10
 #define S3FIFO_FREQ_MAX 3
 
 enum { QS, QM };
+enum { KEY_SMALL, N_KEYS };
+enum { GHOST_HITS, MOVED, N_COUNTERS };
 
 typedef struct {
     const CachePolicyEnv *env;
@@ -47,7 +54,7 @@ static void *s3fifo_create(const CachePolicyEnv *env)
     f->env = env;
     slot_queues_init(&f->q, env->capacity);
     f->freq = g_new0(uint8_t, env->capacity ? env->capacity : 1);
-    f->s_share = (uint32_t)(S3FIFO_SMALL_RATIO * env->capacity);
+    f->s_share = (uint32_t)(env->values[KEY_SMALL].number * env->capacity);
     ghost_list_init(&f->g, env->capacity - f->s_share);
     f->pending = QS;
     return f;
@@ -80,6 +87,7 @@ static CacheSlot s3fifo_find_victim(S3Fifo *f)
             }
             f->freq[s] = 0;
             slot_queues_move_to_tail(&f->q, QM, s);
+            f->env->counters[MOVED]++;
         } else {
             CacheSlot s = f->q.head[QM];
             if (f->freq[s] == 0)
@@ -94,6 +102,8 @@ static CacheDecision s3fifo_admit(void *st, ContainerId id, gboolean full, Cache
 {
     S3Fifo *f = st;
     f->pending = ghost_list_remove(&f->g, id) ? QM : QS;
+    if (f->pending == QM)
+        f->env->counters[GHOST_HITS]++;
     if (!full)
         return CACHE_ADMIT_FREE;
     *victim = s3fifo_find_victim(f);
@@ -115,8 +125,63 @@ static void s3fifo_removed(void *st, CacheSlot slot)
     f->freq[slot] = 0;
 }
 
+static void s3fifo_save_state(void *st, GByteArray *out)
+{
+    S3Fifo *f = st;
+    uint32_t cap = f->env->capacity;
+    guint at = out->len;
+    g_byte_array_set_size(out, at + 4);
+    le32_put(out->data + at, cap);
+    slot_queues_save(&f->q, 2, out);
+    g_byte_array_append(out, f->freq, cap);
+    ghost_list_save(&f->g, 1, out);
+}
+
+static gboolean s3fifo_load_state(void *st, const uint8_t *blob, size_t len)
+{
+    S3Fifo *f = st;
+    uint32_t cap = f->env->capacity;
+    size_t at = 4;
+    if (len < 4 || le32_get(blob) != cap || !slot_queues_load(&f->q, 2, f->env, blob, len, &at) ||
+        len - at < cap)
+        return FALSE;
+    for (uint32_t s = 0; s < cap; s++)
+        if (blob[at + s] > S3FIFO_FREQ_MAX)
+            return FALSE;
+    for (uint32_t s = 0; s < cap; s++)
+        f->freq[s] = f->q.queue[s] != SLOT_QUEUE_NONE ? blob[at + s] : 0;
+    at += cap;
+    if (!ghost_list_load(&f->g, 1, blob, len, &at) || at != len)
+        return FALSE;
+    slot_queues_adopt(&f->q, QS, f->env);
+    return TRUE;
+}
+
+static size_t s3fifo_memory(const void *st)
+{
+    const S3Fifo *f = st;
+    return sizeof *f + f->env->capacity * (SLOT_QUEUES_BYTES_PER_SLOT + 1) + GHOST_LIST_BYTES(f->g.max);
+}
+
+static const CachePolicyKey s3fifo_keys[N_KEYS] = {
+    [KEY_SMALL] = { "s3fifo-small-ratio", CACHE_KEY_REAL, 0.0, 1.0, NULL, "0.1",
+                    "the small FIFO S's share of the cache (rounded down); M and the ghost G hold the rest" },
+};
+
+static const CachePolicyCounter s3fifo_counters[N_COUNTERS] = {
+    [GHOST_HITS] = { "ghost_hits", "misses found in G (into M)", NULL },
+    [MOVED] = { "moved_to_main", "S entries moved to M", NULL },
+};
+
 const CachePolicyOps cache_policy_s3fifo = {
     .name = "s3fifo",
+    .description = "S3-FIFO: small FIFO, main FIFO with a 2-bit frequency, ghost FIFO of ids",
+    .citation = "Yang, Zhang, Qiu, Yue, Vinayak: FIFO queues are all you need, SOSP 2023",
+    .offline = FALSE,
+    .keys = s3fifo_keys,
+    .n_keys = N_KEYS,
+    .counters = s3fifo_counters,
+    .n_counters = N_COUNTERS,
     .reset_access_on_evict = FALSE,
     .create = s3fifo_create,
     .destroy = s3fifo_destroy,
@@ -124,9 +189,10 @@ const CachePolicyOps cache_policy_s3fifo = {
     .admit = s3fifo_admit,
     .inserted = s3fifo_inserted,
     .removed = s3fifo_removed,
-    .save = NULL,
-    .load_slot = NULL,
-    .load_done = NULL,
+    .state_version = 1,
+    .save_state = s3fifo_save_state,
+    .load_state = s3fifo_load_state,
     /* S/M links, the frequency, and G's up to 0.9 C ids */
     .bytes_per_slot = SLOT_QUEUES_BYTES_PER_SLOT + sizeof(uint8_t) + (3 + 4) * sizeof(uint32_t),
+    .memory = s3fifo_memory,
 };

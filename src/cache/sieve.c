@@ -96,6 +96,9 @@ static void sieve_load_slot(void *st, CacheSlot slot, uint64_t word)
 
 const CachePolicyOps cache_policy_sieve = {
     .name = "sieve",
+    .description = "SIEVE: a FIFO queue with visited bits and a hand that keeps its place",
+    .citation = "Zhang, Yang, Yue, Vigfusson, Rashmi: SIEVE, NSDI 2024",
+    .offline = FALSE,
     .reset_access_on_evict = FALSE,
     .create = sieve_create,
     .destroy = sieve_destroy,

@@ -9,6 +9,7 @@
 #define DESTOR_CACHE_SLOT_QUEUES_H
 
 #include "cache/policy.h"
+#include "util/le.h"
 
 #include <glib.h>
 #include <stdint.h>
@@ -93,6 +94,54 @@ static inline uint32_t slot_queues_total(const SlotQueues *q)
     for (int i = 0; i < SLOT_QUEUES_MAX; i++)
         n += q->len[i];
     return n;
+}
+
+/* Saved state (part of a policy's blob): for each of the first nq queues,
+ * its length u32 and its slots u32, oldest first. */
+static inline void slot_queues_save(const SlotQueues *q, int nq, GByteArray *out)
+{
+    for (int k = 0; k < nq; k++) {
+        guint at = out->len;
+        g_byte_array_set_size(out, at + 4 + 4 * (guint)q->len[k]);
+        uint8_t *b = out->data + at;
+        le32_put(b, q->len[k]);
+        b += 4;
+        for (uint32_t s = q->head[k]; s != CACHE_NO_SLOT; s = q->next[s], b += 4)
+            le32_put(b, s);
+    }
+}
+
+/* Read what slot_queues_save wrote at blob[*at]; slots the core did not
+ * restore are skipped. FALSE if it does not fit (the caller refuses the
+ * blob). */
+static inline gboolean slot_queues_load(SlotQueues *q, int nq, const CachePolicyEnv *env,
+                                        const uint8_t *blob, size_t len, size_t *at)
+{
+    for (int k = 0; k < nq; k++) {
+        if (len - *at < 4)
+            return FALSE;
+        uint32_t n = le32_get(blob + *at);
+        *at += 4;
+        if (n > env->capacity || (len - *at) / 4 < n)
+            return FALSE;
+        for (uint32_t i = 0; i < n; i++, *at += 4) {
+            uint32_t s = le32_get(blob + *at);
+            if (s >= env->capacity || q->queue[s] != SLOT_QUEUE_NONE)
+                return FALSE;
+            if (cache_policy_env_occupied(env, s))
+                slot_queues_append(q, (uint8_t)k, s);
+        }
+    }
+    return TRUE;
+}
+
+/* After loading: any restored slot the blob did not place joins queue k,
+ * as a fresh insertion would. */
+static inline void slot_queues_adopt(SlotQueues *q, uint8_t k, const CachePolicyEnv *env)
+{
+    for (uint32_t s = 0; s < env->capacity; s++)
+        if (q->queue[s] == SLOT_QUEUE_NONE && cache_policy_env_occupied(env, s))
+            slot_queues_append(q, k, s);
 }
 
 #endif

@@ -1,5 +1,6 @@
 #!/bin/sh
-# ssd_cache.sh: read-file through the SSD cache under every policy in real
+# ssd_cache.sh: read-file through the SSD cache under every online policy
+# (`destor policies`) in real
 # mode: the bytes equal the originals, the cache directory never holds more
 # than its capacity, simulation mode gives the same hit, miss, admission and
 # eviction counts, and cached containers survive a restart.
@@ -27,7 +28,23 @@ for r in rng.choices(reqs, weights, k=1500):
 PY
 
 CAP=6
-for policy in fifo lru lfu lfu-incache plc clock 2q arc larc s3fifo sieve tinylfu wtinylfu; do
+# Every online policy `destor policies` lists: real = simulation.
+POLICIES=$("$DESTOR_BIN" policies --json | "$PYTHON" -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["policies"] if not p["offline"]))')
+[ -n "$POLICIES" ] || fail "destor policies listed nothing"
+for p in $POLICIES; do dst policies | grep -q "^$p (online)" || fail "destor policies (text) misses $p"; done
+dst policies --json | "$PYTHON" -c '
+import json, sys
+for p in json.load(sys.stdin)["policies"]:
+    assert p["description"] and p["citation"], p
+    for k in p["keys"]:
+        assert k["name"].startswith(p["name"] + "-") and k["default"] and k["doc"], k
+'
+expect_status 2 dst policies extra
+if [ -w /dev/full ]; then
+    set +e; dst policies --json > /dev/full 2>"$SCRATCH/err"; rc=$?; set -e
+    [ "$rc" -eq 1 ] && grep -q '^destor: ' "$SCRATCH/err" || fail "policies into a full device exited $rc"
+fi
+for policy in $POLICIES; do
     CACHE="$SCRATCH/cache-$policy"
     cfg="$SCRATCH/$policy.config"
     { cat "$CONFIG"; printf 'ssd-cache-policy %s\nssd-cache-directory "%s"\nssd-cache-size %s\nplc-filter-threshold 2\n' \
@@ -40,9 +57,10 @@ import json, sys
 real, sim = (json.load(open(f))["cache"] for f in sys.argv[1:3])
 policy, cap = sys.argv[3], int(sys.argv[4])
 assert real["mode"] == "real" and sim["mode"] == "simulate"
-for k in ("accesses", "hits", "misses", "admissions", "evictions", "ssd_bytes_written",
-          "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison"):
+for k in ("accesses", "hits", "misses", "admissions", "evictions", "ssd_bytes_written", "refused",
+          "policy_counters"):
     assert real[k] == sim[k], (policy, k, real[k], sim[k])
+assert real["misses"] == real["admissions"] + real["refused"]
 assert real["hits"] + real["misses"] == real["accesses"]
 assert real["ssd_bytes_written"] == real["admissions"] * real["container_size"]
 assert real["cached_containers"] <= cap

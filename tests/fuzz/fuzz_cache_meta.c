@@ -15,7 +15,11 @@
  *      bytes (so an unclean file's entries whose slot holds that container
  *      can be taken back);
  *   5  write the harness's store identity (16 zero bytes) at offset 64, so
- *      a version-2 file is this store's and not dropped as another's.
+ *      a version-2 or 3 file is this store's and not dropped as another's;
+ *   6  version 3: make the policy-state section fill what follows the
+ *      access counts (its length, then the blob's CRC), so the blob
+ *      reaches the policy's load_state;
+ *   7  version 3: write the state version of the named policy.
  * Container i's bytes are 4096 bytes of value i, in the backing store and in
  * slot i of the slot file, whose header names the harness's store and
  * container i. Every access must return the container's bytes: even a file
@@ -94,6 +98,7 @@ static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
     CacheCoreOptions o;
     cache_core_options_from_config(&o, &cfg);
     cache_config_clear(&cfg);
+    o.policy_settings = NULL; /* freed with cfg: every policy key at its default */
     if (!cache_policy_lookup(m->policy, &o.policy) || o.policy == NULL)
         cache_policy_lookup("plc", &o.policy);
     ContainerSource backing = { .read = backing_read, .container_size = CSIZE };
@@ -150,6 +155,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         g_free(bytes);
     }
+    if ((mode & 64) && len >= fixed && le32_get(file + 8) >= 3) {
+        uint64_t head = CACHE_META_HEADER_SIZE + (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE +
+                        (uint64_t)le32_get(file + 32) * 4;
+        if (head + 16 <= len) {
+            uint32_t state_len = (uint32_t)(len - head - 16);
+            le32_put(file + head + 4, state_len);
+            le32_put(file + head + 8 + state_len, fuzz_crc(file + head + 8, state_len));
+        }
+    }
+    if ((mode & 128) && len >= fixed && le32_get(file + 8) >= 3) {
+        char name[CACHE_META_POLICY_LEN + 1] = { 0 };
+        memcpy(name, file + 48, CACHE_META_POLICY_LEN);
+        const CachePolicyOps *ops = NULL;
+        uint64_t head = CACHE_META_HEADER_SIZE + (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE +
+                        (uint64_t)le32_get(file + 32) * 4;
+        if (cache_policy_lookup(name, &ops) && ops != NULL && head + 16 <= len)
+            le32_put(file + head, ops->state_version);
+    }
     if ((mode & 32) && len >= fixed)
         memset(file + 64, 0, CACHE_META_STORE_ID_LEN);
     if ((mode & 1) && len >= 4)
@@ -170,6 +193,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             sum += m.entries[i].id + m.entries[i].slot + m.entries[i].check + m.entries[i].word;
         for (uint32_t i = 0; i < m.n_counts; i++)
             sum += m.access_count[i];
+        for (uint32_t i = 0; i < m.state_len; i++)
+            sum += m.state[i];
         (void)sum;
         if (mode & 4)
             open_cache(file, len, &m);

@@ -158,15 +158,15 @@ for name in ("trace", "ranges", "empty"):
     put("compiled_trace", name, b"\x00" + read(name + ".ctr"))
 put("compiled_trace", "ranges-crc", b"\x01" + read("ranges.ctr"))
 
-# cache.meta of each policy; 45 = CRC | deep open | harness container size |
-# harness store identity.
+# cache.meta of each policy; 237 = CRC | deep open | harness container size |
+# harness store identity | state section fills the tail | its state version.
 for policy in ("plc", "lru", "lfu", "fifo"):
     m = read("cache-" + policy, "cache.meta")
     put("cache_meta", policy, b"\x00" + m)
-    put("cache_meta", policy + "-deep", b"\x2d" + m)
+    put("cache_meta", policy + "-deep", b"\xed" + m)
     unclean = bytearray(m)
     struct.pack_into("<I", unclean, 12, 0)
-    put("cache_meta", policy + "-deep-unclean", b"\x3d" + bytes(unclean))
+    put("cache_meta", policy + "-deep-unclean", b"\xfd" + bytes(unclean))
 PY
 for t in "$OUT"/*; do
     echo "$(basename "$t"): $(ls "$t" | wc -l) seeds, $(du -sk "$t" | cut -f1) KiB"

@@ -3,7 +3,8 @@
 the C policy of the same name, decision by decision: the C side is
 policy_decisions (the real cache core in simulation mode), fed the same
 container-id sequence. Sequences: seeded uniform random and Zipf
-(alpha 0.8 and 1.2), at capacities 1, 2, 7, 100 and 1000. Prints one line
+(alpha 0.8 and 1.2), at capacities 1, 2, 7, 100 and 1000, with default
+keys, and some non-default keys (VARIANTS). Prints one line
 per run and, on the first disagreement, the access number, the id, both
 decisions and the ten accesses before it; exits 1 if any run disagrees.
 
@@ -18,6 +19,16 @@ import sys
 from reference_models import MODELS
 
 CAPACITIES = (1, 2, 7, 100, 1000)
+
+# Non-default keys: (policy, config keys for the C side, model arguments),
+# checked on the Zipf 0.8 sequence at capacities 7 and 100.
+VARIANTS = (
+    ("2q", ("2q-kin", "0.1", "2q-kout", "1.5"), {"kin_share": 0.1, "kout_share": 1.5}),
+    ("s3fifo", ("s3fifo-small-ratio", "0.3"), {"small_ratio": 0.3}),
+    ("tinylfu", ("tinylfu-sample-factor", "2"), {"sample_factor": 2}),
+    ("wtinylfu", ("wtinylfu-window-ratio", "0.2", "wtinylfu-sample-factor", "3"),
+     {"window_ratio": 0.2, "sample_factor": 3}),
+)
 
 
 def uniform_sequence(rng, n, length):
@@ -45,8 +56,8 @@ def sequences(capacity, length):
     yield "zipf-1.2", n_zipf, zipf_sequence(rng, n_zipf, length, 1.2)
 
 
-def run_driver(driver, policy, capacity, n, ids):
-    cmd = [driver, str(n), "ssd-cache-policy", policy, "ssd-cache-size", str(capacity)]
+def run_driver(driver, policy, capacity, n, ids, keys=()):
+    cmd = [driver, str(n), "ssd-cache-policy", policy, "ssd-cache-size", str(capacity)] + list(keys)
     out = subprocess.run(cmd, input="\n".join(map(str, ids)) + "\n", capture_output=True,
                          text=True, check=False)
     if out.returncode != 0:
@@ -54,9 +65,9 @@ def run_driver(driver, policy, capacity, n, ids):
     return out.stdout.splitlines()
 
 
-def check(driver, policy, capacity, label, n, ids):
-    model = MODELS[policy](capacity)
-    got = run_driver(driver, policy, capacity, n, ids)
+def check(driver, policy, capacity, label, n, ids, keys=(), model_args=None):
+    model = MODELS[policy](capacity, **(model_args or {}))
+    got = run_driver(driver, policy, capacity, n, ids, keys)
     want = [model.access(x) for x in ids]
     hits = sum(1 for d in want if d == "h")
     admits = sum(1 for d in want if d[0] in "ae")
@@ -85,6 +96,14 @@ def main():
         for label, n, ids in sequences(capacity, args.length):
             for policy in args.policies.split(","):
                 ok = check(args.driver, policy, capacity, label, n, ids) and ok
+    for policy, keys, model_args in VARIANTS:
+        if policy not in args.policies.split(","):
+            continue
+        for capacity in (7, 100):
+            for label, n, ids in sequences(capacity, args.length):
+                if label == "zipf-0.8":
+                    ok = check(args.driver, policy, capacity, label + " " + " ".join(keys), n, ids,
+                               keys, model_args) and ok
     return 0 if ok else 1
 
 

@@ -11,6 +11,7 @@
  * input, 1 if the cache fails. */
 #include "cache/cache_config.h"
 #include "cache/cache_core.h"
+#include "cache/ssd_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,8 @@ int main(int argc, char **argv)
         }
     }
     cfg.simulate = TRUE;
-    CacheCore *c = cache_core_open_config(&cfg, 4096, n, NULL, NULL, &err);
+    static const uint8_t store_id[SSD_STORE_ID_LEN]; /* simulation: no store to name */
+    CacheCore *c = cache_core_open_config(&cfg, store_id, 4096, n, NULL, NULL, &err);
     cache_config_clear(&cfg);
     if (c == NULL) {
         fprintf(stderr, "policy_decisions: %s\n", err->message);

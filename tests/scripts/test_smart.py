@@ -1072,11 +1072,21 @@ class EnduranceCompare(FakeDriveCase):
             self.assertIn(text, r.stderr, args)
             self.assertNotIn("Traceback", r.stderr)
 
-    def test_unknown_policy_warns(self):
+    def test_unknown_policy_refused(self):
+        # destor policies --json is the authority on policy names.
         dev = self.device("sdb", CRUCIAL)
         r = self.compare(dev, "--policies", "arc")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("unknown policy 'arc' (one of fifo, lru, lfu, plc, or all)", r.stderr)
+
+    def test_all_policies_come_from_destor(self):
+        dev = self.device("sdb", CRUCIAL)
+        self.env["FAKE_DESTOR_POLICIES"] = "lru,arc"
+        r = self.compare(dev, "--policies", "all")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("arc is not one of fifo, lru, lfu, lfu-incache, plc", r.stderr)
+        with open(self.path("destor-argv")) as f:
+            ran = [json.loads(line)[2] for line in f]
+        self.assertEqual(ran, ["-pssd-cache-policy lru", "-pssd-cache-policy arc"])
 
     def test_destor_summary_parsing(self):
         sys.path.insert(0, SCRIPTS)

@@ -40,6 +40,19 @@ static void expect_invalid(const char *key, const char *value)
     g_clear_error(&err);
 }
 
+/* The value a policy's key has in c (its default when unset). */
+static CachePolicyValue policy_value(const CacheConfig *c, const char *key)
+{
+    const CachePolicyOps *ops = NULL;
+    const CachePolicyKey *k = cache_policy_find_key(key, &ops);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    CachePolicyValue *all = g_new0(CachePolicyValue, ops->n_keys);
+    cache_policy_settings_resolve(c->policy_settings, ops, all);
+    CachePolicyValue v = all[k - ops->keys];
+    g_free(all);
+    return v;
+}
+
 static void test_defaults(void)
 {
     CacheConfig d;
@@ -49,9 +62,9 @@ static void test_defaults(void)
     CU_ASSERT_FALSE(cache_config_enabled(&d));
     CU_ASSERT_EQUAL(d.size.kind, CACHE_SIZE_PERCENT);
     CU_ASSERT_DOUBLE_EQUAL(d.size.percent, 20.0, 1e-12);
-    CU_ASSERT_EQUAL(d.policy_params.plc_filter_threshold, 4);
-    CU_ASSERT_EQUAL(d.policy_params.plc_delay_threshold, 2);
-    CU_ASSERT_TRUE(d.policy_params.plc_inout_auto);
+    CU_ASSERT_DOUBLE_EQUAL(policy_value(&d, "plc-filter-threshold").number, 4, 0);
+    CU_ASSERT_DOUBLE_EQUAL(policy_value(&d, "plc-delay-threshold").number, 2, 0);
+    CU_ASSERT_EQUAL(policy_value(&d, "plc-inout-factor").word, 0); /* auto */
     CU_ASSERT_EQUAL(d.quadrant_access_threshold, 5);
     CU_ASSERT_EQUAL(d.quadrant_repeat_threshold, 5);
     CU_ASSERT_TRUE(d.track_quadrants);
@@ -88,23 +101,23 @@ static void test_every_key(void)
     expect_ok("ssd-cache-quadrants", "no");
     CU_ASSERT_FALSE(cfg.track_quadrants);
     expect_ok("plc-filter-threshold", "7");
-    CU_ASSERT_EQUAL(cfg.policy_params.plc_filter_threshold, 7);
+    CU_ASSERT_DOUBLE_EQUAL(policy_value(&cfg, "plc-filter-threshold").number, 7, 0);
     expect_ok("plc_delay_threshold", "0");
-    CU_ASSERT_EQUAL(cfg.policy_params.plc_delay_threshold, 0);
+    CU_ASSERT_DOUBLE_EQUAL(policy_value(&cfg, "plc-delay-threshold").number, 0, 0);
     expect_ok("plc-inout-factor", "1.8");
-    CU_ASSERT_FALSE(cfg.policy_params.plc_inout_auto);
-    CU_ASSERT_DOUBLE_EQUAL(cfg.policy_params.plc_inout_factor, 1.8, 1e-12);
+    CU_ASSERT_EQUAL(policy_value(&cfg, "plc-inout-factor").word, -1);
+    CU_ASSERT_DOUBLE_EQUAL(policy_value(&cfg, "plc-inout-factor").number, 1.8, 1e-12);
     expect_ok("plc-inout-factor", "auto");
-    CU_ASSERT_TRUE(cfg.policy_params.plc_inout_auto);
+    CU_ASSERT_EQUAL(policy_value(&cfg, "plc-inout-factor").word, 0);
     expect_ok("plc-initial-priority", "3");
-    CU_ASSERT_EQUAL(cfg.policy_params.plc_priority_mode, PLC_PRIORITY_FIXED);
-    CU_ASSERT_EQUAL(cfg.policy_params.plc_initial_priority, 3);
+    CU_ASSERT_EQUAL(policy_value(&cfg, "plc-initial-priority").word, -1);
+    CU_ASSERT_DOUBLE_EQUAL(policy_value(&cfg, "plc-initial-priority").number, 3, 0);
     expect_ok("plc-initial-priority", "hotness");
-    CU_ASSERT_EQUAL(cfg.policy_params.plc_priority_mode, PLC_PRIORITY_HOTNESS);
+    CU_ASSERT_EQUAL(policy_value(&cfg, "plc-initial-priority").word, 0);
     expect_ok("plc-delay-after-compare", "reset");
-    CU_ASSERT_TRUE(cfg.policy_params.plc_delay_reset);
+    CU_ASSERT_EQUAL(policy_value(&cfg, "plc-delay-after-compare").word, 1);
     expect_ok("plc-delay-after-compare", "keep");
-    CU_ASSERT_FALSE(cfg.policy_params.plc_delay_reset);
+    CU_ASSERT_EQUAL(policy_value(&cfg, "plc-delay-after-compare").word, 0);
     expect_ok("quadrant-access-threshold", "3");
     expect_ok("quadrant-repeat-threshold", "9");
     CU_ASSERT_EQUAL(cfg.quadrant_access_threshold, 3);

@@ -131,7 +131,7 @@ static void fixture_free(Fixture *f)
     g_free(f->cachedir);
 }
 
-static CacheCoreOptions real_options(Fixture *f, const CachePolicyOps *ops, const CachePolicyParams *p,
+static CacheCoreOptions real_options(Fixture *f, const CachePolicyOps *ops, const PlcTestParams *p,
                                      uint32_t capacity)
 {
     CacheCoreOptions o = test_options(ops, p, capacity, f->src->n, NULL);
@@ -198,17 +198,21 @@ static void corrupt_byte(const char *dir, off_t off)
     g_free(p);
 }
 
-static void expect_same_counts(const CacheCounters *a, const CacheCounters *b)
+static void expect_same_counts(CacheCore *ca, CacheCore *cb)
 {
+    const CacheCounters *a = cache_core_counters(ca), *b = cache_core_counters(cb);
+    CacheReport ra, rb;
+    cache_core_report(ca, &ra);
+    cache_core_report(cb, &rb);
+    CU_ASSERT_EQUAL(ra.n_policy_counters, rb.n_policy_counters);
+    for (size_t i = 0; i < ra.n_policy_counters; i++)
+        CU_ASSERT_EQUAL(ra.policy_counters[i], rb.policy_counters[i]);
     CU_ASSERT_EQUAL(a->accesses, b->accesses);
     CU_ASSERT_EQUAL(a->hits, b->hits);
     CU_ASSERT_EQUAL(a->misses, b->misses);
     CU_ASSERT_EQUAL(a->admissions, b->admissions);
     CU_ASSERT_EQUAL(a->evictions, b->evictions);
-    CU_ASSERT_EQUAL(a->refused_filter, b->refused_filter);
-    CU_ASSERT_EQUAL(a->refused_delay, b->refused_delay);
-    CU_ASSERT_EQUAL(a->refused_inout, b->refused_inout);
-    CU_ASSERT_EQUAL(a->refused_other, b->refused_other);
+    CU_ASSERT_EQUAL(a->refused, b->refused);
     CU_ASSERT_EQUAL(a->ssd_bytes_written, b->ssd_bytes_written);
     CU_ASSERT_EQUAL(a->ssd_bytes_read, b->ssd_bytes_read);
     CU_ASSERT_EQUAL(a->store_bytes_read, b->store_bytes_read);
@@ -222,20 +226,18 @@ static void expect_same_counts(const CacheCounters *a, const CacheCounters *b)
 
 static void test_real_equals_simulation(void)
 {
-    const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
-                                    &cache_policy_lfu_incache, &cache_policy_plc, &cache_policy_clock,
-                                    &cache_policy_2q, &cache_policy_arc, &cache_policy_larc,
-                                    &cache_policy_s3fifo, &cache_policy_sieve, &cache_policy_tinylfu,
-                                    &cache_policy_wtinylfu };
-    for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
+    for (size_t pi = 0; pi < cache_policy_count(); pi++) {
+        const CachePolicyOps *ops = cache_policy_at(pi);
+        if (ops->offline)
+            continue; /* no real mode */
         Fixture f;
         fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);
-        CachePolicyParams p = test_default_params();
+        PlcTestParams p = test_default_params();
         p.plc_filter_threshold = 2;
         uint32_t cap = 12;
-        CacheCoreOptions ro = real_options(&f, all[pi], &p, cap);
+        CacheCoreOptions ro = real_options(&f, ops, &p, cap);
         CacheCore *real = cache_core_open(&ro, NULL);
-        CacheCore *sim = test_sim_open(all[pi], &p, cap, N, NULL);
+        CacheCore *sim = test_sim_open(ops, &p, cap, N, NULL);
         CU_ASSERT_PTR_NOT_NULL_FATAL(real);
         uint32_t *trace = test_trace(40 + pi, N, TRACE);
         unsigned wrong = 0, too_big = 0;
@@ -248,8 +250,8 @@ static void test_real_equals_simulation(void)
         }
         CU_ASSERT_EQUAL(wrong, 0);
         CU_ASSERT_EQUAL(too_big, 0);
-        const CacheCounters *kr = cache_core_counters(real), *ks = cache_core_counters(sim);
-        expect_same_counts(kr, ks);
+        const CacheCounters *kr = cache_core_counters(real);
+        expect_same_counts(real, sim);
         CU_ASSERT(kr->hits > 0);
         CU_ASSERT(kr->evictions > 0);
         CU_ASSERT_EQUAL(f.src->reads, kr->misses); /* every miss, and only misses, read the store */
@@ -268,14 +270,17 @@ static void test_real_equals_simulation(void)
  * for every policy, on requests of 0 to 4 accesses. */
 static void test_request_ids_equals_accesses(void)
 {
-    const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
-                                    &cache_policy_lfu_incache, &cache_policy_plc };
-    for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
-        CachePolicyParams p = test_default_params();
+    for (size_t pi = 0; pi < cache_policy_count(); pi++) {
+        const CachePolicyOps *ops = cache_policy_at(pi);
+        PlcTestParams p = test_default_params();
         p.plc_filter_threshold = 2;
-        CacheCore *one = test_sim_open(all[pi], &p, 12, N, NULL);
-        CacheCore *batch = test_sim_open(all[pi], &p, 12, N, NULL);
+        CacheCore *one = test_sim_open(ops, &p, 12, N, NULL);
+        CacheCore *batch = test_sim_open(ops, &p, 12, N, NULL);
         uint32_t *trace = test_trace(70 + pi, N, TRACE);
+        if (ops->offline) {
+            CU_ASSERT_TRUE(cache_core_prepare(one, trace, TRACE, NULL));
+            CU_ASSERT_TRUE(cache_core_prepare(batch, trace, TRACE, NULL));
+        }
         unsigned model_diff = 0;
         for (size_t i = 0, n; i < TRACE; i += n) {
             n = MIN((i * 7) % 5, TRACE - i);
@@ -292,7 +297,7 @@ static void test_request_ids_equals_accesses(void)
         }
         CU_ASSERT_EQUAL(model_diff, 0);
         const CacheCounters *a = cache_core_counters(one), *b = cache_core_counters(batch);
-        expect_same_counts(a, b);
+        expect_same_counts(one, batch);
         CU_ASSERT_EQUAL(a->requests, b->requests);
         CU_ASSERT(a->hits > 0 && a->evictions > 0);
         GError *err = NULL; /* an id past the store stops the request with the access's error */
@@ -308,60 +313,11 @@ static void test_request_ids_equals_accesses(void)
     }
 }
 
-/* A replay split in two around a clean restart makes the same decisions as
- * one run, for every policy that saves its state in the per-slot words. */
-static void test_split_replay_equals_one_run(void)
-{
-    const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu,
-                                    &cache_policy_lfu_incache, &cache_policy_plc, &cache_policy_clock,
-                                    &cache_policy_sieve };
-    for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
-        Fixture f;
-        fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);
-        CachePolicyParams p = test_default_params();
-        p.plc_filter_threshold = 2;
-        uint32_t cap = 12;
-        uint32_t *trace = test_trace(70 + pi, N, TRACE);
-        CacheCore *sim = test_sim_open(all[pi], &p, cap, N, NULL);
-        test_run(sim, trace, TRACE);
-        CacheCounters whole = *cache_core_counters(sim);
-        cache_core_close(sim, NULL);
-
-        CacheCounters halves = { 0 };
-        for (size_t h = 0; h < 2; h++) {
-            CacheCoreOptions ro = real_options(&f, all[pi], &p, cap);
-            CacheCore *real = cache_core_open(&ro, NULL);
-            CU_ASSERT_PTR_NOT_NULL_FATAL(real);
-            for (size_t i = h * TRACE / 2; i < (h + 1) * TRACE / 2; i++)
-                CU_ASSERT_TRUE(read_ok(real, trace[i]));
-            const CacheCounters *k = cache_core_counters(real);
-            halves.hits += k->hits;
-            halves.admissions += k->admissions;
-            halves.evictions += k->evictions;
-            halves.refused_filter += k->refused_filter;
-            halves.refused_delay += k->refused_delay;
-            halves.refused_inout += k->refused_inout;
-            CU_ASSERT_TRUE(cache_core_close(real, NULL));
-        }
-        if (halves.hits != whole.hits)
-            fprintf(stderr, "\n%s: split hits %" G_GUINT64_FORMAT ", one run %" G_GUINT64_FORMAT "\n",
-                    all[pi]->name, halves.hits, whole.hits);
-        CU_ASSERT_EQUAL(halves.hits, whole.hits);
-        CU_ASSERT_EQUAL(halves.admissions, whole.admissions);
-        CU_ASSERT_EQUAL(halves.evictions, whole.evictions);
-        CU_ASSERT_EQUAL(halves.refused_filter, whole.refused_filter);
-        CU_ASSERT_EQUAL(halves.refused_delay, whole.refused_delay);
-        CU_ASSERT_EQUAL(halves.refused_inout, whole.refused_inout);
-        g_free(trace);
-        fixture_free(&f);
-    }
-}
-
 static void test_null_buffer_and_source(void)
 {
     Fixture f;
     fixture_init(&f, 8, TEST_CONTAINER_SIZE, NULL);
-    CacheCore *c = real_open(&f, &cache_policy_lru, 4);
+    CacheCore *c = real_open(&f, test_policy("lru"), 4);
     ContainerSource *src = cache_core_source(c);
     CU_ASSERT_PTR_EQUAL((void *)src, (void *)c);
     CU_ASSERT_EQUAL(src->container_size, TEST_CONTAINER_SIZE);
@@ -382,7 +338,7 @@ static void test_errors_count_nothing(void)
     Fixture f;
     fixture_init(&f, 8, TEST_CONTAINER_SIZE, NULL);
     f.src->fail_id = 5;
-    CacheCore *c = real_open(&f, &cache_policy_lru, 4);
+    CacheCore *c = real_open(&f, test_policy("lru"), 4);
     GError *err = NULL;
     CU_ASSERT_FALSE(cache_access(c, 8, NULL, &err));
     CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
@@ -395,7 +351,7 @@ static void test_errors_count_nothing(void)
     CU_ASSERT_EQUAL(cache_core_access_count(c, 5), 0);
     cache_core_close(c, NULL);
 
-    CacheCore *sim = test_sim_open(&cache_policy_lru, NULL, 4, 8, NULL);
+    CacheCore *sim = test_sim_open(test_policy("lru"), NULL, 4, 8, NULL);
     uint8_t buf[16];
     CU_ASSERT_FALSE(cache_access(sim, 1, buf, &err));
     CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
@@ -404,18 +360,244 @@ static void test_errors_count_nothing(void)
     fixture_free(&f);
 }
 
+/* ---------- properties of every registered policy ---------- */
+
+/* Every event of a run: kind, container, slot. */
+static void record_event(const CacheEvent *ev, void *user)
+{
+    GArray *log = user;
+    uint64_t e = (uint64_t)ev->kind << 56 | (uint64_t)ev->slot << 24 | ev->id;
+    g_array_append_val(log, e);
+}
+
+static void test_registry_declarations(void)
+{
+    CU_ASSERT(cache_policy_count() >= 5);
+    for (size_t i = 0; i < cache_policy_count(); i++) {
+        const CachePolicyOps *ops = cache_policy_at(i);
+        const CachePolicyOps *found = NULL;
+        CU_ASSERT_TRUE(cache_policy_lookup(ops->name, &found));
+        CU_ASSERT_PTR_EQUAL(found, ops);
+        CU_ASSERT(strlen(ops->name) > 0 && strlen(ops->name) <= CACHE_META_POLICY_LEN);
+        CU_ASSERT(ops->description != NULL && *ops->description && !strchr(ops->description, '\n'));
+        CU_ASSERT(ops->citation != NULL && *ops->citation);
+        CU_ASSERT(ops->create && ops->destroy && ops->hit && ops->admit && ops->inserted && ops->removed);
+        CU_ASSERT(!ops->offline || ops->prepare != NULL);
+        CU_ASSERT((ops->save_state == NULL) == (ops->load_state == NULL));
+        CU_ASSERT(ops->n_counters <= CACHE_REPORT_MAX_POLICY_COUNTERS);
+        for (size_t k = 0; k < ops->n_keys; k++) {
+            const CachePolicyKey *key = &ops->keys[k];
+            CachePolicyValue v;
+            CU_ASSERT(g_str_has_prefix(key->name, ops->name) && key->name[strlen(ops->name)] == '-');
+            CU_ASSERT_TRUE(cache_policy_key_parse(key, key->default_value, &v, NULL));
+            CU_ASSERT(key->doc != NULL && *key->doc);
+            const CachePolicyOps *owner = NULL;
+            CU_ASSERT_PTR_EQUAL(cache_policy_find_key(key->name, &owner), key); /* no two policies share it */
+            CU_ASSERT_PTR_EQUAL(owner, ops);
+            CU_ASSERT_TRUE(cache_config_is_key(key->name));
+        }
+        for (size_t k = 0; k < ops->n_counters; k++)
+            for (size_t j = 0; j < k; j++)
+                CU_ASSERT(strcmp(ops->counters[k].name, ops->counters[j].name) != 0);
+    }
+}
+
+static const uint32_t registry_capacities[] = { 1, 2, 7, 40 };
+
+/* Never above capacity; hits + misses = accesses; SSD bytes = admissions x
+ * container size; admissions - evictions = cached; refusals = misses not
+ * admitted. Simulation mode, every online policy, several capacities. */
+static void test_registry_properties(void)
+{
+    for (size_t i = 0; i < cache_policy_count(); i++) {
+        const CachePolicyOps *ops = cache_policy_at(i);
+        for (size_t ci = 0; ci < G_N_ELEMENTS(registry_capacities); ci++) {
+            uint32_t cap = registry_capacities[ci];
+            uint32_t *trace = test_trace(900 + ci, 200, 6000);
+            CacheCore *c = test_sim_open(ops, NULL, cap, 200, NULL);
+            if (ops->offline)
+                CU_ASSERT_TRUE(cache_core_prepare(c, trace, 6000, NULL));
+            unsigned over = 0;
+            for (size_t k = 0; k < 6000; k++) {
+                CU_ASSERT_TRUE(cache_access(c, trace[k], NULL, NULL));
+                if (cache_core_cached(c) > cap)
+                    over++;
+            }
+            const CacheCounters *k = cache_core_counters(c);
+            CU_ASSERT_EQUAL(over, 0);
+            CU_ASSERT_EQUAL(k->accesses, 6000);
+            CU_ASSERT_EQUAL(k->hits + k->misses, k->accesses);
+            CU_ASSERT_EQUAL(k->ssd_bytes_written, k->admissions * TEST_CONTAINER_SIZE);
+            CU_ASSERT_EQUAL(k->admissions - k->evictions, cache_core_cached(c));
+            CU_ASSERT_EQUAL(k->misses, k->admissions + k->refused);
+            CacheReport r;
+            cache_core_report(c, &r);
+            CU_ASSERT(r.policy_memory_bytes > 0);
+            cache_core_close(c, NULL);
+            g_free(trace);
+        }
+    }
+}
+
+/* A replay split in two halves around a clean restart makes the same
+ * decisions (every hit, refusal, eviction and admission, with its slot) and
+ * the same counts as one run: the policy's saved state is complete. */
+static void test_registry_split_restart(void)
+{
+    enum { LEN = 3000, CAP = 9 };
+    for (size_t i = 0; i < cache_policy_count(); i++) {
+        const CachePolicyOps *ops = cache_policy_at(i);
+        if (ops->offline)
+            continue; /* no real mode, so no restart */
+        Fixture f;
+        fixture_init(&f, 64, TEST_CONTAINER_SIZE, NULL);
+        PlcTestParams p = test_default_params();
+        p.plc_filter_threshold = 2;
+        uint32_t *trace = test_trace(77 + i, 64, LEN);
+        char *other = g_build_filename(f.root, "whole", NULL);
+        GArray *whole = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+        GArray *split = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+
+        CacheCoreOptions o = real_options(&f, ops, &p, CAP);
+        o.directory = other;
+        CacheCore *one = cache_core_open(&o, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+        cache_core_set_observer(one, record_event, whole);
+        for (size_t k = 0; k < LEN; k++)
+            CU_ASSERT_TRUE(cache_access(one, trace[k], NULL, NULL));
+        CacheReport r1;
+        cache_core_report(one, &r1);
+
+        CacheCounters sum = { 0 };
+        uint64_t policy_sum[CACHE_REPORT_MAX_POLICY_COUNTERS] = { 0 };
+        for (int half = 0; half < 2; half++) {
+            o = real_options(&f, ops, &p, CAP);
+            CacheCore *c = cache_core_open(&o, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+            cache_core_set_observer(c, record_event, split);
+            for (size_t k = half * LEN / 2; k < (half + 1) * (size_t)LEN / 2; k++)
+                CU_ASSERT_TRUE(cache_access(c, trace[k], NULL, NULL));
+            CacheReport r;
+            cache_core_report(c, &r);
+            sum.hits += r.c.hits;
+            sum.misses += r.c.misses;
+            sum.admissions += r.c.admissions;
+            sum.evictions += r.c.evictions;
+            sum.refused += r.c.refused;
+            for (size_t k = 0; k < r.n_policy_counters; k++)
+                policy_sum[k] += r.policy_counters[k];
+            CU_ASSERT_TRUE(cache_core_close(c, NULL));
+        }
+        CU_ASSERT_EQUAL(sum.hits, r1.c.hits);
+        CU_ASSERT_EQUAL(sum.misses, r1.c.misses);
+        CU_ASSERT_EQUAL(sum.admissions, r1.c.admissions);
+        CU_ASSERT_EQUAL(sum.evictions, r1.c.evictions);
+        CU_ASSERT_EQUAL(sum.refused, r1.c.refused);
+        for (size_t k = 0; k < r1.n_policy_counters; k++)
+            CU_ASSERT_EQUAL(policy_sum[k], r1.policy_counters[k]);
+        CU_ASSERT_EQUAL_FATAL(split->len, whole->len);
+        size_t first_diff = whole->len;
+        for (size_t k = 0; k < whole->len && first_diff == whole->len; k++)
+            if (g_array_index(whole, uint64_t, k) != g_array_index(split, uint64_t, k))
+                first_diff = k;
+        if (first_diff != whole->len)
+            fprintf(stderr, "\n%s: event %zu differs after a restart\n", ops->name, first_diff);
+        CU_ASSERT_EQUAL(first_diff, whole->len);
+        CU_ASSERT(r1.c.hits > 0 && r1.c.evictions > 0);
+
+        CU_ASSERT_TRUE(cache_core_close(one, NULL));
+        rm_rf(other);
+        g_free(other);
+        g_array_free(whole, TRUE);
+        g_array_free(split, TRUE);
+        g_free(trace);
+        fixture_free(&f);
+    }
+}
+
+/* A test-only offline policy (FIFO that must see the sequence first): the
+ * core hands the sequence over, refuses accesses before it and refuses the
+ * policy in real mode. */
+typedef struct {
+    const CachePolicyEnv *env;
+    size_t seen;
+    uint32_t next_victim;
+} OfflineProbe;
+
+static void *probe_create(const CachePolicyEnv *env)
+{
+    OfflineProbe *p = g_new0(OfflineProbe, 1);
+    p->env = env;
+    return p;
+}
+static void probe_destroy(void *st) { g_free(st); }
+static void probe_hit(void *st, CacheSlot slot) { (void)st; (void)slot; }
+static CacheDecision probe_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
+{
+    OfflineProbe *p = st;
+    (void)id;
+    if (!full)
+        return CACHE_ADMIT_FREE;
+    *victim = p->next_victim;
+    p->next_victim = (p->next_victim + 1) % p->env->capacity;
+    return CACHE_ADMIT_REPLACE;
+}
+static void probe_slot(void *st, CacheSlot slot) { (void)st; (void)slot; }
+static gboolean probe_prepare(void *st, const ContainerId *seq, size_t n, GError **err)
+{
+    (void)seq;
+    (void)err;
+    ((OfflineProbe *)st)->seen = n;
+    return TRUE;
+}
+
+static const CachePolicyOps offline_probe = {
+    .name = "offline-probe", .description = "test", .citation = "test", .offline = TRUE,
+    .create = probe_create, .destroy = probe_destroy, .hit = probe_hit, .admit = probe_admit,
+    .inserted = probe_slot, .removed = probe_slot, .prepare = probe_prepare, .bytes_per_slot = 0,
+};
+
+static void test_offline_policy(void)
+{
+    const uint32_t seq[] = { 1, 2, 1, 3, 4 };
+    CacheCore *c = test_sim_open(&offline_probe, NULL, 2, 10, NULL);
+    GError *err = NULL;
+    CU_ASSERT_FALSE(cache_access(c, 1, NULL, &err)); /* no sequence yet */
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
+    g_clear_error(&err);
+    CU_ASSERT_EQUAL(cache_core_counters(c)->accesses, 0);
+    const uint32_t bad[] = { 1, 10 };
+    CU_ASSERT_FALSE(cache_core_prepare(c, bad, 2, &err)); /* an id past the store */
+    g_clear_error(&err);
+    CU_ASSERT_TRUE(cache_core_prepare(c, seq, 5, NULL));
+    test_run(c, seq, 5);
+    CU_ASSERT_EQUAL(cache_core_counters(c)->hits, 1);
+    CU_ASSERT_FALSE(cache_core_prepare(c, seq, 5, &err)); /* too late */
+    g_clear_error(&err);
+    cache_core_close(c, NULL);
+
+    Fixture f;
+    fixture_init(&f, 10, TEST_CONTAINER_SIZE, NULL);
+    CacheCoreOptions o = real_options(&f, &offline_probe, NULL, 2);
+    CU_ASSERT_PTR_NULL(cache_core_open(&o, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, "offline"));
+    g_clear_error(&err);
+    fixture_free(&f);
+}
+
 static void test_restart_keeps_entries(void)
 {
     Fixture f;
     fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
-    CacheCore *c = real_open(&f, &cache_policy_lru, 3);
+    CacheCore *c = real_open(&f, test_policy("lru"), 3);
     const uint32_t first[] = { 1, 2, 3, 1 }; /* LRU order now 2, 3, 1 */
     for (size_t i = 0; i < 4; i++)
         CU_ASSERT_TRUE(read_ok(c, first[i]));
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
     unsigned reads = f.src->reads;
 
-    c = real_open(&f, &cache_policy_lru, 3);
+    c = real_open(&f, test_policy("lru"), 3);
     CU_ASSERT_EQUAL(cache_core_cached(c), 3);
     CU_ASSERT_EQUAL(cache_core_access_count(c, 1), 2); /* counters survive too */
     TestLog log;
@@ -432,14 +614,14 @@ static void test_restart_keeps_entries(void)
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
 
     /* another policy takes over the entries (not the order) */
-    c = real_open(&f, &cache_policy_plc, 3);
+    c = real_open(&f, test_policy("plc"), 3);
     CU_ASSERT_EQUAL(cache_core_cached(c), 3);
     CU_ASSERT_TRUE(read_ok(c, 4));
     CU_ASSERT_EQUAL(cache_core_counters(c)->hits, 1);
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
 
     /* a smaller cache keeps what fits and cuts the slot file */
-    c = real_open(&f, &cache_policy_plc, 1);
+    c = real_open(&f, test_policy("plc"), 1);
     CU_ASSERT(cache_core_cached(c) <= 1);
     CU_ASSERT(dir_bytes(f.cachedir, SSD_STORE_SLOT_FILE) <= SSD_SLOT_HEADER_SIZE + TEST_CONTAINER_SIZE);
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
@@ -450,7 +632,7 @@ static void test_plc_state_survives_restart(void)
 {
     Fixture f;
     fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
-    CachePolicyParams p = test_default_params();
+    PlcTestParams p = test_default_params();
     p.plc_filter_threshold = 0;
     p.plc_delay_threshold = 0;
     p.plc_inout_auto = FALSE;
@@ -462,7 +644,7 @@ static void test_plc_state_survives_restart(void)
      * the hand with priority 0 and 4 replaces it. Had the priorities been
      * lost (both 0), the victims would be 1 and then 3. */
     const uint32_t before[] = { 1, 2, 1 }, after[] = { 3, 4 };
-    CacheCoreOptions o = real_options(&f, &cache_policy_plc, &p, 2);
+    CacheCoreOptions o = real_options(&f, test_policy("plc"), &p, 2);
     CacheCore *c = cache_core_open(&o, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     for (size_t i = 0; i < 3; i++)
@@ -487,13 +669,13 @@ static void test_damaged_copy_is_dropped(void)
 {
     Fixture f;
     fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
-    CacheCore *c = real_open(&f, &cache_policy_lru, 4);
+    CacheCore *c = real_open(&f, test_policy("lru"), 4);
     CU_ASSERT_TRUE(read_ok(c, 7)); /* slot 0 */
     CU_ASSERT_TRUE(read_ok(c, 8)); /* slot 1 */
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
     corrupt_byte(f.cachedir, container_byte(0, 100)); /* inside container 7's copy */
 
-    c = real_open(&f, &cache_policy_lru, 4);
+    c = real_open(&f, test_policy("lru"), 4);
     CU_ASSERT_EQUAL(cache_core_cached(c), 2); /* a clean restart trusts the list... */
     CU_ASSERT_TRUE(read_ok(c, 7));            /* ...but every hit checks the bytes */
     const CacheCounters *k = cache_core_counters(c);
@@ -512,18 +694,18 @@ static void test_unclean_shutdown(void)
 {
     Fixture f;
     fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
-    CacheCore *c = real_open(&f, &cache_policy_lru, 4);
+    CacheCore *c = real_open(&f, test_policy("lru"), 4);
     for (uint32_t id = 0; id < 4; id++) /* container i in slot i */
         CU_ASSERT_TRUE(read_ok(c, id));
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
 
-    c = real_open(&f, &cache_policy_lru, 4);
+    c = real_open(&f, test_policy("lru"), 4);
     CU_ASSERT_TRUE(read_ok(c, 4)); /* replaces 0 in slot 0 */
     CU_ASSERT_TRUE(read_ok(c, 5)); /* replaces 1 in slot 1 */
     cache_core_abandon(c);         /* the process dies */
     corrupt_byte(f.cachedir, container_byte(2, 9)); /* and slot 2 rots */
 
-    c = real_open(&f, &cache_policy_lru, 4);
+    c = real_open(&f, test_policy("lru"), 4);
     /* the list of the last clean run says 0 1 2 3: 0 and 1 were overwritten,
      * 2 is damaged; only 3 is still what the list says */
     CU_ASSERT_EQUAL(cache_core_cached(c), 1);
@@ -539,7 +721,7 @@ static void test_damaged_metadata(void)
 {
     Fixture f;
     fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
-    CacheCore *c = real_open(&f, &cache_policy_fifo, 4);
+    CacheCore *c = real_open(&f, test_policy("fifo"), 4);
     CU_ASSERT_TRUE(read_ok(c, 1));
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
     char *meta = g_build_filename(f.cachedir, CACHE_META_FILE, NULL);
@@ -553,7 +735,7 @@ static void test_damaged_metadata(void)
     CU_ASSERT_FALSE(cache_meta_load(meta, &m, &found, &err));
     CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
     g_clear_error(&err);
-    c = real_open(&f, &cache_policy_fifo, 4); /* starts empty, with a warning */
+    c = real_open(&f, test_policy("fifo"), 4); /* starts empty, with a warning */
     CU_ASSERT_EQUAL(cache_core_cached(c), 0);
     CU_ASSERT_TRUE(read_ok(c, 1));
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
@@ -565,8 +747,8 @@ static void test_lock_refuses_second_user(void)
 {
     Fixture f;
     fixture_init(&f, 8, TEST_CONTAINER_SIZE, NULL);
-    CacheCore *c = real_open(&f, &cache_policy_lru, 4);
-    CacheCoreOptions o = real_options(&f, &cache_policy_lru, NULL, 4);
+    CacheCore *c = real_open(&f, test_policy("lru"), 4);
+    CacheCoreOptions o = real_options(&f, test_policy("lru"), NULL, 4);
     GError *err = NULL;
     CacheCore *second = cache_core_open(&o, &err);
     CU_ASSERT_PTR_NULL(second);
@@ -588,7 +770,7 @@ static void test_o_direct(void)
             continue;
         Fixture f;
         fixture_init(&f, 32, 8192, bases[b]);
-        CacheCoreOptions o = real_options(&f, &cache_policy_lru, NULL, 8);
+        CacheCoreOptions o = real_options(&f, test_policy("lru"), NULL, 8);
         o.o_direct = TRUE;
         GError *err = NULL;
         CacheCore *c = cache_core_open(&o, &err);
@@ -617,7 +799,7 @@ static void test_o_direct_needs_aligned_size(void)
 {
     Fixture f;
     fixture_init(&f, 4, 1000, NULL);
-    CacheCoreOptions o = real_options(&f, &cache_policy_lru, NULL, 2);
+    CacheCoreOptions o = real_options(&f, test_policy("lru"), NULL, 2);
     o.o_direct = TRUE;
     GError *err = NULL;
     CU_ASSERT_PTR_NULL(cache_core_open(&o, &err));
@@ -631,7 +813,7 @@ static const uint8_t store_b[SSD_STORE_ID_LEN] = { 0xb1, 0xb2, 0xb3 };
 
 static CacheCore *open_as(Fixture *f, const char *dir, const uint8_t *store, uint32_t capacity)
 {
-    CacheCoreOptions o = real_options(f, &cache_policy_lru, NULL, capacity);
+    CacheCoreOptions o = real_options(f, test_policy("lru"), NULL, capacity);
     o.directory = dir;
     memcpy(o.store_id, store, SSD_STORE_ID_LEN);
     CacheCore *c = cache_core_open(&o, NULL);
@@ -729,7 +911,7 @@ static void test_stats_json(void)
 {
     Fixture f;
     fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
-    CacheCore *c = real_open(&f, &cache_policy_lru, 2);
+    CacheCore *c = real_open(&f, test_policy("lru"), 2);
     cache_core_request_begin(c);
     for (uint32_t id = 0; id < 5; id++)
         CU_ASSERT_TRUE(read_ok(c, id % 3));
@@ -754,10 +936,13 @@ static void add_suites(void)
     CU_add_test(s, "NULL buffer, ContainerSource", test_null_buffer_and_source);
     CU_add_test(s, "errors count nothing", test_errors_count_nothing);
     CU_add_test(s, "restart keeps entries", test_restart_keeps_entries);
-    CU_add_test(s, "split replay around a restart = one run", test_split_replay_equals_one_run);
     CU_add_test(s, "plc state survives restart", test_plc_state_survives_restart);
     CU_add_test(s, "damaged copy dropped", test_damaged_copy_is_dropped);
     CU_add_test(s, "another store's cache dropped", test_foreign_directory_dropped);
+    CU_add_test(s, "registry: declarations", test_registry_declarations);
+    CU_add_test(s, "registry: properties", test_registry_properties);
+    CU_add_test(s, "registry: split replay = one run", test_registry_split_restart);
+    CU_add_test(s, "offline policy", test_offline_policy);
     CU_add_test(s, "another store's slot dropped", test_foreign_slot_dropped);
     CU_add_test(s, "unclean shutdown", test_unclean_shutdown);
     CU_add_test(s, "damaged metadata", test_damaged_metadata);

@@ -34,7 +34,7 @@ static void test_quadrant_breakdown(void)
     /* LRU with one slot; popular: >= 3 accesses, rewritten: >= 2 writes.
      * accesses/writes: 1: 4/2 (QB), 2: 1/1, 3: 1/1, 6: 1/1 (QC),
      * 4: 3/1 (QA), 5: 2/2 (QD). 8 writes in all. */
-    CacheCoreOptions o = test_options(&cache_policy_lru, NULL, 1, 10, NULL);
+    CacheCoreOptions o = test_options(test_policy("lru"), NULL, 1, 10, NULL);
     o.quadrant_access_threshold = 3;
     o.quadrant_repeat_threshold = 2;
     CacheCore *c = cache_core_open(&o, NULL);
@@ -99,7 +99,7 @@ static void test_reads_queue_behind_writes(void)
 
 static void test_request_latency(void)
 {
-    CacheCore *c = test_sim_open(&cache_policy_lru, NULL, 4, 10, NULL);
+    CacheCore *c = test_sim_open(test_policy("lru"), NULL, 4, 10, NULL);
     DeviceModelParams p;
     device_model_params_default(&p);
     cache_core_request_begin(c);
@@ -124,7 +124,7 @@ static void test_request_latency(void)
 
 static void test_report_text_and_json(void)
 {
-    CacheCore *c = test_sim_open(&cache_policy_plc, NULL, 3, 50, NULL);
+    CacheCore *c = test_sim_open(test_policy("plc"), NULL, 3, 50, NULL);
     uint32_t *trace = test_trace(3, 50, 2000);
     test_run(c, trace, 2000);
     CacheReport r;
@@ -150,7 +150,7 @@ static void test_report_text_and_json(void)
     cache_core_close(c, NULL);
 
     /* nothing written: lifetime is null in JSON, never inf */
-    c = test_sim_open(&cache_policy_plc, NULL, 3, 50, NULL);
+    c = test_sim_open(test_policy("plc"), NULL, 3, 50, NULL);
     cache_core_report(c, &r);
     o = test_report_json(&r);
     CU_ASSERT_TRUE(json_object_get_null_member(o, "ssd_lifetime_model_days"));

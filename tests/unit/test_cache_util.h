@@ -14,16 +14,64 @@
 
 #define TEST_CONTAINER_SIZE 4096
 
-static inline CachePolicyParams test_default_params(void)
+/* A registered policy by name. */
+static inline const CachePolicyOps *test_policy(const char *name)
 {
-    CacheConfig cfg;
-    cache_config_init(&cfg);
-    CachePolicyParams p = cfg.policy_params;
-    cache_config_clear(&cfg);
+    const CachePolicyOps *ops = NULL;
+    CU_ASSERT_FATAL(cache_policy_lookup(name, &ops) && ops != NULL);
+    return ops;
+}
+
+/* PLC's keys (plc.c) as the tests set them; test_settings() turns them
+ * into the config values the cache reads. */
+typedef enum { PLC_PRIORITY_HOTNESS, PLC_PRIORITY_FIXED } PlcPriorityMode;
+typedef struct {
+    uint32_t plc_filter_threshold;
+    uint32_t plc_delay_threshold;
+    gboolean plc_inout_auto;
+    double plc_inout_factor;
+    PlcPriorityMode plc_priority_mode;
+    uint32_t plc_initial_priority;
+    gboolean plc_delay_reset;
+} PlcTestParams;
+
+/* PLC's documented defaults. */
+static inline PlcTestParams test_default_params(void)
+{
+    PlcTestParams p = { 4, 2, TRUE, 1.5, PLC_PRIORITY_HOTNESS, 1, FALSE };
     return p;
 }
 
-static inline CacheCoreOptions test_options(const CachePolicyOps *ops, const CachePolicyParams *p,
+static inline void test_set(CachePolicySettings *s, const char *key, const char *value)
+{
+    GError *err = NULL;
+    CU_ASSERT_TRUE(cache_policy_settings_set(s, key, value, &err));
+    g_clear_error(&err);
+}
+
+/* Settings holding p (NULL: none set). The cache reads them only when it
+ * opens; the last ones made are kept until the next call. */
+static inline const CachePolicySettings *test_settings(const PlcTestParams *p)
+{
+    static CachePolicySettings *held;
+    cache_policy_settings_free(held);
+    held = cache_policy_settings_new();
+    if (p == NULL)
+        return held;
+    char buf[64];
+    g_snprintf(buf, sizeof buf, "%u", p->plc_filter_threshold);
+    test_set(held, "plc-filter-threshold", buf);
+    g_snprintf(buf, sizeof buf, "%u", p->plc_delay_threshold);
+    test_set(held, "plc-delay-threshold", buf);
+    g_ascii_formatd(buf, sizeof buf, "%.17g", p->plc_inout_factor);
+    test_set(held, "plc-inout-factor", p->plc_inout_auto ? "auto" : buf);
+    g_snprintf(buf, sizeof buf, "%u", p->plc_initial_priority);
+    test_set(held, "plc-initial-priority", p->plc_priority_mode == PLC_PRIORITY_HOTNESS ? "hotness" : buf);
+    test_set(held, "plc-delay-after-compare", p->plc_delay_reset ? "reset" : "keep");
+    return held;
+}
+
+static inline CacheCoreOptions test_options(const CachePolicyOps *ops, const PlcTestParams *p,
                                             uint32_t capacity, uint32_t n, const uint32_t *refs)
 {
     CacheConfig cfg;
@@ -33,7 +81,7 @@ static inline CacheCoreOptions test_options(const CachePolicyOps *ops, const Cac
     cache_core_options_from_config(&o, &cfg);
     cache_config_clear(&cfg);
     o.policy = ops;
-    o.params = p ? *p : test_default_params();
+    o.policy_settings = test_settings(p);
     o.capacity = capacity;
     o.n_containers = n;
     o.reference_count = refs;
@@ -42,7 +90,7 @@ static inline CacheCoreOptions test_options(const CachePolicyOps *ops, const Cac
     return o;
 }
 
-static inline CacheCore *test_sim_open(const CachePolicyOps *ops, const CachePolicyParams *p,
+static inline CacheCore *test_sim_open(const CachePolicyOps *ops, const PlcTestParams *p,
                                        uint32_t capacity, uint32_t n, const uint32_t *refs)
 {
     CacheCoreOptions o = test_options(ops, p, capacity, n, refs);

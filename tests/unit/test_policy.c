@@ -73,14 +73,14 @@ static void test_fifo_by_hand(void)
 {
     /* [1] [1 2] [1 2 3] hit1 [2 3 4] [3 4 1] [4 1 2] [1 2 5] [2 5 4] */
     const uint32_t victims[] = { 1, 2, 3, 4, 1 }, final[] = { 2, 5, 4 };
-    run_classic(&cache_policy_fifo, 1, victims, 5, final);
+    run_classic(test_policy("fifo"), 1, victims, 5, final);
 }
 
 static void test_lru_by_hand(void)
 {
     /* LRU..MRU: [1 2 3] hit1 [2 3 1] 4:[3 1 4] hit1 [3 4 1] 2:[4 1 2] 5:[1 2 5] 4:[2 5 4] */
     const uint32_t victims[] = { 2, 3, 4, 1 }, final[] = { 2, 5, 4 };
-    run_classic(&cache_policy_lru, 2, victims, 4, final);
+    run_classic(test_policy("lru"), 2, victims, 4, final);
 }
 
 static void test_lfu_by_hand(void)
@@ -89,7 +89,7 @@ static void test_lfu_by_hand(void)
      * less recently used -> 2. 1 hit (3). 2 misses (2): 3:1 4:1 tie -> 3.
      * 5 misses: 4:1 is least -> 4. 4 misses (2): 5:1 -> 5. */
     const uint32_t victims[] = { 2, 3, 4, 5 }, final[] = { 1, 2, 4 };
-    run_classic(&cache_policy_lfu, 2, victims, 4, final);
+    run_classic(test_policy("lfu"), 2, victims, 4, final);
 }
 
 static void test_lfu_incache_by_hand(void)
@@ -103,7 +103,7 @@ static void test_lfu_incache_by_hand(void)
      *   4            lfu evicts 3, lfu-incache evicts 1. */
     const uint32_t seq[] = { 1, 2, 2, 2, 3, 3, 3, 1, 1, 4 };
     const uint32_t want_lfu[] = { 1, 2, 3 }, want_incache[] = { 1, 2, 1 };
-    const CachePolicyOps *ops[] = { &cache_policy_lfu, &cache_policy_lfu_incache };
+    const CachePolicyOps *ops[] = { test_policy("lfu"), test_policy("lfu-incache") };
     const uint32_t *want[] = { want_lfu, want_incache };
     for (size_t k = 0; k < 2; k++) {
         CacheCore *c = test_sim_open(ops[k], NULL, 2, 10, NULL);
@@ -120,7 +120,7 @@ static void test_lfu_incache_by_hand(void)
 static void test_lfu_tie_break_is_recency(void)
 {
     /* all counts equal: LFU degenerates to LRU order on ties */
-    CacheCore *c = test_sim_open(&cache_policy_lfu, NULL, 2, 10, NULL);
+    CacheCore *c = test_sim_open(test_policy("lfu"), NULL, 2, 10, NULL);
     TestLog log;
     test_log_init(&log);
     cache_core_set_observer(c, test_log_observer, &log);
@@ -134,10 +134,10 @@ static void test_lfu_tie_break_is_recency(void)
 
 /* ---------- PLC, by hand ---------- */
 
-static CachePolicyParams plc_params(uint32_t filter, uint32_t delay, double factor,
+static PlcTestParams plc_params(uint32_t filter, uint32_t delay, double factor,
                                     gboolean fixed_prio, uint32_t prio)
 {
-    CachePolicyParams p = test_default_params();
+    PlcTestParams p = test_default_params();
     p.plc_filter_threshold = filter;
     p.plc_delay_threshold = delay;
     p.plc_inout_auto = factor == 0;
@@ -155,7 +155,7 @@ static void access_n(CacheCore *c, uint32_t id, unsigned times)
 
 static void test_plc_defaults(void)
 {
-    CachePolicyParams p = test_default_params();
+    PlcTestParams p = test_default_params();
     CU_ASSERT_EQUAL(p.plc_filter_threshold, 4);
     CU_ASSERT_EQUAL(p.plc_delay_threshold, 2);
     CU_ASSERT_TRUE(p.plc_inout_auto);
@@ -165,53 +165,60 @@ static void test_plc_defaults(void)
 
 static void test_plc_filter(void)
 {
-    CachePolicyParams p = plc_params(2, 2, 0, FALSE, 0);
-    CacheCore *c = test_sim_open(&cache_policy_plc, &p, 2, 10, NULL);
+    PlcTestParams p = plc_params(2, 2, 0, FALSE, 0);
+    CacheCore *c = test_sim_open(test_policy("plc"), &p, 2, 10, NULL);
     access_n(c, 7, 2);
     CU_ASSERT_FALSE(cache_core_contains(c, 7)); /* counts 1 and 2: not above 2 */
     access_n(c, 7, 1);
     CU_ASSERT_TRUE(cache_core_contains(c, 7)); /* 3 > 2 */
     access_n(c, 7, 1);
     const CacheCounters *k = cache_core_counters(c);
-    CU_ASSERT_EQUAL(k->refused_filter, 2);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_popularity_filter"), 2);
     CU_ASSERT_EQUAL(k->admissions, 1);
     CU_ASSERT_EQUAL(k->hits, 1);
     cache_core_close(c, NULL);
 }
 
+/* plc.c's In-Out Comparison and f(), exposed for this test only. */
+double plc_inout_f(uint32_t threshold, gboolean automatic, double factor, uint32_t a_access);
+gboolean plc_inout_passes(uint32_t threshold, gboolean automatic, double factor, uint32_t b_access,
+                          uint32_t b_ref, uint32_t a_access, uint32_t a_ref);
+#define INOUT_PASSES(p, ...) plc_inout_passes((p)->plc_filter_threshold, (p)->plc_inout_auto, (p)->plc_inout_factor, __VA_ARGS__)
+#define INOUT_F(p, a) plc_inout_f((p)->plc_filter_threshold, (p)->plc_inout_auto, (p)->plc_inout_factor, a)
+
 static void test_plc_inout_function(void)
 {
     /* the paper's example: threshold 5, f = 1.8 -> a newcomer needs >= 9 */
-    CachePolicyParams p = plc_params(5, 2, 1.8, FALSE, 0);
-    CU_ASSERT_FALSE(plc_inout_passes(&p, 8, 0, 100, 0));
-    CU_ASSERT_TRUE(plc_inout_passes(&p, 9, 0, 100, 0));
-    CU_ASSERT_TRUE(plc_inout_passes(&p, 6, 3, 100, 2)); /* larger reference_count */
-    CU_ASSERT_FALSE(plc_inout_passes(&p, 6, 2, 100, 2));
+    PlcTestParams p = plc_params(5, 2, 1.8, FALSE, 0);
+    CU_ASSERT_FALSE(INOUT_PASSES(&p, 8, 0, 100, 0));
+    CU_ASSERT_TRUE(INOUT_PASSES(&p, 9, 0, 100, 0));
+    CU_ASSERT_TRUE(INOUT_PASSES(&p, 6, 3, 100, 2)); /* larger reference_count */
+    CU_ASSERT_FALSE(INOUT_PASSES(&p, 6, 2, 100, 2));
     /* auto: f(x) = clamp(x / threshold, 1, 2); a victim with 9 accesses -> 1.8 */
     p.plc_inout_auto = TRUE;
-    CU_ASSERT_DOUBLE_EQUAL(plc_inout_f(&p, 9), 1.8, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(plc_inout_f(&p, 1), 1.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(plc_inout_f(&p, 1000), 2.0, 1e-12);
-    CU_ASSERT_FALSE(plc_inout_passes(&p, 8, 0, 9, 0));
-    CU_ASSERT_TRUE(plc_inout_passes(&p, 9, 0, 9, 0));
-    CU_ASSERT_TRUE(plc_inout_passes(&p, 10, 0, 1000, 0));
-    CU_ASSERT_FALSE(plc_inout_passes(&p, 9, 0, 1000, 0));
+    CU_ASSERT_DOUBLE_EQUAL(INOUT_F(&p, 9), 1.8, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(INOUT_F(&p, 1), 1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(INOUT_F(&p, 1000), 2.0, 1e-12);
+    CU_ASSERT_FALSE(INOUT_PASSES(&p, 8, 0, 9, 0));
+    CU_ASSERT_TRUE(INOUT_PASSES(&p, 9, 0, 9, 0));
+    CU_ASSERT_TRUE(INOUT_PASSES(&p, 10, 0, 1000, 0));
+    CU_ASSERT_FALSE(INOUT_PASSES(&p, 9, 0, 1000, 0));
 }
 
 static void test_plc_inout_example(void)
 {
     /* capacity 1, no delay, newcomers get inner_priority 0 so the clock
      * picks the cached container at once: only In-Out Comparison decides */
-    CachePolicyParams p = plc_params(5, 0, 1.8, TRUE, 0);
-    CacheCore *c = test_sim_open(&cache_policy_plc, &p, 1, 10, NULL);
+    PlcTestParams p = plc_params(5, 0, 1.8, TRUE, 0);
+    CacheCore *c = test_sim_open(test_policy("plc"), &p, 1, 10, NULL);
     access_n(c, 1, 6); /* 5 refused by the filter, the 6th (6 > 5) admitted */
     CU_ASSERT_TRUE(cache_core_contains(c, 1));
     access_n(c, 2, 8); /* 5 filtered; counts 6, 7, 8 < 9: kept out */
     CU_ASSERT_FALSE(cache_core_contains(c, 2));
     CU_ASSERT_TRUE(cache_core_contains(c, 1));
     const CacheCounters *k = cache_core_counters(c);
-    CU_ASSERT_EQUAL(k->refused_filter, 10);
-    CU_ASSERT_EQUAL(k->refused_inout, 3);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_popularity_filter"), 10);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_inout_comparison"), 3);
     CU_ASSERT_EQUAL(k->evictions, 0);
     CU_ASSERT_EQUAL(cache_core_access_count(c, 1), 6);
     access_n(c, 2, 1); /* 9 >= 1.8 * 5 */
@@ -229,8 +236,8 @@ static void test_plc_reference_count_wins(void)
     /* threshold 3, f = 2: by access count a newcomer needs 6; a larger
      * reference_count replaces at once */
     uint32_t refs[4] = { 1, 5, 0, 0 };
-    CachePolicyParams p = plc_params(3, 0, 2.0, TRUE, 0);
-    CacheCore *c = test_sim_open(&cache_policy_plc, &p, 1, 4, refs);
+    PlcTestParams p = plc_params(3, 0, 2.0, TRUE, 0);
+    CacheCore *c = test_sim_open(test_policy("plc"), &p, 1, 4, refs);
     access_n(c, 0, 4);
     CU_ASSERT_TRUE(cache_core_contains(c, 0));
     access_n(c, 1, 4); /* 4 > 3 passes the filter; 5 > 1 references */
@@ -239,7 +246,7 @@ static void test_plc_reference_count_wins(void)
     CU_ASSERT_TRUE(cache_core_contains(c, 1));
     access_n(c, 2, 1); /* 6 >= 6 */
     CU_ASSERT_TRUE(cache_core_contains(c, 2));
-    CU_ASSERT_EQUAL(cache_core_counters(c)->refused_inout, 2);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_inout_comparison"), 2);
     cache_core_close(c, NULL);
 }
 
@@ -247,21 +254,21 @@ static void test_plc_delayed_eviction(void)
 {
     /* delay 3: the victim is spared twice, then compared (f = 1 and
      * threshold 0: any newcomer passes) */
-    CachePolicyParams p = plc_params(0, 3, 1.0, TRUE, 0);
-    CacheCore *c = test_sim_open(&cache_policy_plc, &p, 1, 10, NULL);
+    PlcTestParams p = plc_params(0, 3, 1.0, TRUE, 0);
+    CacheCore *c = test_sim_open(test_policy("plc"), &p, 1, 10, NULL);
     access_n(c, 1, 1);
     CU_ASSERT_TRUE(cache_core_contains(c, 1));
     access_n(c, 2, 1);
     access_n(c, 3, 1);
     CU_ASSERT_TRUE(cache_core_contains(c, 1));
-    CU_ASSERT_EQUAL(cache_core_counters(c)->refused_delay, 2);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_delayed_eviction"), 2);
     access_n(c, 4, 1);
     CU_ASSERT_TRUE(cache_core_contains(c, 4));
     CU_ASSERT_FALSE(cache_core_contains(c, 1));
     /* the newcomer starts with the full delay again */
     access_n(c, 5, 2);
     CU_ASSERT_TRUE(cache_core_contains(c, 4));
-    CU_ASSERT_EQUAL(cache_core_counters(c)->refused_delay, 4);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_delayed_eviction"), 4);
     cache_core_close(c, NULL);
 }
 
@@ -271,20 +278,19 @@ static void test_plc_delay_after_compare(void)
      * the victim stays at delay 0, so count 6 replaces. reset: delay goes
      * back to 2, count 6 is delayed, count 7 replaces. */
     for (int reset = 0; reset <= 1; reset++) {
-        CachePolicyParams p = plc_params(3, 2, 2.0, TRUE, 0);
+        PlcTestParams p = plc_params(3, 2, 2.0, TRUE, 0);
         p.plc_delay_reset = reset;
-        CacheCore *c = test_sim_open(&cache_policy_plc, &p, 1, 10, NULL);
+        CacheCore *c = test_sim_open(test_policy("plc"), &p, 1, 10, NULL);
         access_n(c, 1, 4);
         CU_ASSERT_TRUE(cache_core_contains(c, 1));
         access_n(c, 2, 4); /* 1-3 filtered; 4: delay 2 -> 1 */
         access_n(c, 2, 1); /* 5: delay 1 -> 0, 5 < 6: in-out refuses */
-        const CacheCounters *k = cache_core_counters(c);
-        CU_ASSERT_EQUAL(k->refused_delay, 1);
-        CU_ASSERT_EQUAL(k->refused_inout, 1);
+        CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_delayed_eviction"), 1);
+        CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_inout_comparison"), 1);
         access_n(c, 2, 1); /* 6 */
         CU_ASSERT_EQUAL(cache_core_contains(c, 2), !reset);
         if (reset) {
-            CU_ASSERT_EQUAL(k->refused_delay, 2);
+            CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_delayed_eviction"), 2);
             access_n(c, 2, 1); /* 7: delay 1 -> 0, 7 >= 6 */
             CU_ASSERT_TRUE(cache_core_contains(c, 2));
         }
@@ -299,8 +305,8 @@ static void test_plc_clock_priorities(void)
      * the hand takes 1 to 1, 2 to 0, 1 to 0 and stops at 2: victim 2.
      * 3 goes under the hand with priority 1. 4 misses: 3 to 0, then 1 (0)
      * is the victim although 3 arrived later. */
-    CachePolicyParams p = plc_params(0, 0, 1.0, FALSE, 0);
-    CacheCore *c = test_sim_open(&cache_policy_plc, &p, 2, 10, NULL);
+    PlcTestParams p = plc_params(0, 0, 1.0, FALSE, 0);
+    CacheCore *c = test_sim_open(test_policy("plc"), &p, 2, 10, NULL);
     TestLog log;
     test_log_init(&log);
     cache_core_set_observer(c, test_log_observer, &log);
@@ -319,8 +325,8 @@ static void test_plc_long_lap(void)
 {
     /* a very hot cached set makes the hand go round many times: the victim
      * is the first container with the smallest priority */
-    CachePolicyParams p = plc_params(0, 0, 1.0, TRUE, 0);
-    CacheCore *c = test_sim_open(&cache_policy_plc, &p, 3, 10, NULL);
+    PlcTestParams p = plc_params(0, 0, 1.0, TRUE, 0);
+    CacheCore *c = test_sim_open(test_policy("plc"), &p, 3, 10, NULL);
     TestLog log;
     test_log_init(&log);
     cache_core_set_observer(c, test_log_observer, &log);
@@ -445,7 +451,7 @@ static RefResult ref_lfu(const uint32_t *t, size_t len, uint32_t cap, uint32_t n
  * choices (docs/CACHE.md), a step-by-step clock over positions 0..cap-1
  * and free positions filled lowest first. */
 static RefResult ref_plc(const uint32_t *t, size_t len, uint32_t cap, uint32_t n,
-                         const uint32_t *refs, const CachePolicyParams *p)
+                         const uint32_t *refs, const PlcTestParams *p)
 {
     RefResult r = { 0 };
     uint32_t *acc = g_new0(uint32_t, n);
@@ -533,21 +539,11 @@ static void prop_observer(const CacheEvent *ev, void *user)
         pc->bad_admissions++;
 }
 
-/* Admission policies besides PLC: they refuse some misses (refused_other). */
-static gboolean refuses_misses(const CachePolicyOps *ops)
-{
-    const char *const admission[] = { "larc", "tinylfu", NULL };
-    for (size_t i = 0; admission[i] != NULL; i++)
-        if (strcmp(ops->name, admission[i]) == 0)
-            return TRUE;
-    return FALSE;
-}
-
-static void check_properties(const CachePolicyOps *ops, const CachePolicyParams *p, uint32_t cap,
+static void check_properties(const CachePolicyOps *ops, const PlcTestParams *p, uint32_t cap,
                              const uint32_t *trace, const uint32_t *refs)
 {
     CacheCore *c = test_sim_open(ops, p, cap, N_CONTAINERS, refs);
-    PropCheck pc = { c, p->plc_filter_threshold, ops == &cache_policy_plc, 0 };
+    PropCheck pc = { c, p->plc_filter_threshold, ops == test_policy("plc"), 0 };
     cache_core_set_observer(c, prop_observer, &pc);
     uint32_t over = 0;
     for (size_t i = 0; i < TRACE_LEN; i++) {
@@ -563,16 +559,17 @@ static void check_properties(const CachePolicyOps *ops, const CachePolicyParams 
     CU_ASSERT_EQUAL(k->ssd_bytes_written, k->admissions * TEST_CONTAINER_SIZE);
     CU_ASSERT_EQUAL(k->ssd_containers_written, k->admissions);
     CU_ASSERT_EQUAL(k->admissions - k->evictions, cache_core_cached(c));
-    CU_ASSERT_EQUAL(k->misses, k->admissions + k->refused_filter + k->refused_delay +
-                                   k->refused_inout + k->refused_other);
+    CU_ASSERT_EQUAL(k->misses, k->admissions + k->refused);
+    if (pc.plc) /* every PLC refusal has its reason counted */
+        CU_ASSERT_EQUAL(k->refused, cache_core_policy_counter(c, "refused_popularity_filter") +
+                                        cache_core_policy_counter(c, "refused_delayed_eviction") +
+                                        cache_core_policy_counter(c, "refused_inout_comparison"));
     CU_ASSERT_EQUAL(k->ssd_bytes_read, k->hits * TEST_CONTAINER_SIZE);
     CU_ASSERT_EQUAL(k->store_bytes_read, k->misses * TEST_CONTAINER_SIZE);
-    if (ops == &cache_policy_plc) {
-        CU_ASSERT(k->refused_filter > 0);
-    } else if (refuses_misses(ops)) {
-        CU_ASSERT(k->refused_other > 0);
-    } else {
+    if (ops != test_policy("plc")) {
         CU_ASSERT_EQUAL(k->admissions, k->misses);
+    } else {
+        CU_ASSERT(cache_core_policy_counter(c, "refused_popularity_filter") > 0);
     }
     cache_core_close(c, NULL);
 }
@@ -585,27 +582,25 @@ static void test_properties_random(void)
     uint64_t st = 99;
     for (uint32_t i = 0; i < N_CONTAINERS; i++)
         refs[i] = (uint32_t)(test_rand(&st) % 8);
-    const CachePolicyOps *all[] = { &cache_policy_fifo, &cache_policy_lru, &cache_policy_lfu, &cache_policy_lfu_incache,
-                                    &cache_policy_plc, &cache_policy_clock, &cache_policy_2q, &cache_policy_arc,
-                                    &cache_policy_larc, &cache_policy_s3fifo, &cache_policy_sieve,
-                                    &cache_policy_tinylfu, &cache_policy_wtinylfu };
+    const CachePolicyOps *all[] = { test_policy("fifo"), test_policy("lru"), test_policy("lfu"), test_policy("lfu-incache"),
+                                    test_policy("plc") };
     for (uint64_t seed = 1; seed <= 3; seed++) {
         uint32_t *trace = test_trace(seed, N_CONTAINERS, TRACE_LEN);
         for (size_t ci = 0; ci < G_N_ELEMENTS(capacities); ci++) {
             for (size_t pi = 0; pi < G_N_ELEMENTS(all); pi++) {
-                CachePolicyParams p = test_default_params();
+                PlcTestParams p = test_default_params();
                 check_properties(all[pi], &p, capacities[ci], trace, seed == 2 ? refs : NULL);
             }
-            CachePolicyParams p = plc_params(1, 3, 1.3, FALSE, 0);
+            PlcTestParams p = plc_params(1, 3, 1.3, FALSE, 0);
             p.plc_delay_reset = TRUE;
-            check_properties(&cache_policy_plc, &p, capacities[ci], trace, refs);
+            check_properties(test_policy("plc"), &p, capacities[ci], trace, refs);
         }
         g_free(trace);
     }
     g_free(refs);
 }
 
-static void compare_with_ref(const CachePolicyOps *ops, const CachePolicyParams *p, uint32_t cap,
+static void compare_with_ref(const CachePolicyOps *ops, const PlcTestParams *p, uint32_t cap,
                              const uint32_t *trace, size_t len, const uint32_t *refs, RefResult want)
 {
     CacheCore *c = test_sim_open(ops, p, cap, N_CONTAINERS, refs);
@@ -614,9 +609,9 @@ static void compare_with_ref(const CachePolicyOps *ops, const CachePolicyParams 
     CU_ASSERT_EQUAL(k->hits, want.hits);
     CU_ASSERT_EQUAL(k->admissions, want.admissions);
     CU_ASSERT_EQUAL(k->evictions, want.evictions);
-    CU_ASSERT_EQUAL(k->refused_filter, want.filter);
-    CU_ASSERT_EQUAL(k->refused_delay, want.delay);
-    CU_ASSERT_EQUAL(k->refused_inout, want.inout);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_popularity_filter"), want.filter);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_delayed_eviction"), want.delay);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_inout_comparison"), want.inout);
     if (k->hits != want.hits)
         fprintf(stderr, "\n%s capacity %u: hits %" G_GUINT64_FORMAT " reference %" G_GUINT64_FORMAT "\n",
                 ops->name, cap, k->hits, want.hits);
@@ -629,13 +624,13 @@ static void test_classic_match_reference(void)
         uint32_t *trace = test_trace(seed, N_CONTAINERS, TRACE_LEN);
         for (size_t ci = 0; ci < G_N_ELEMENTS(capacities); ci++) {
             uint32_t cap = capacities[ci];
-            compare_with_ref(&cache_policy_fifo, NULL, cap, trace, TRACE_LEN, NULL,
+            compare_with_ref(test_policy("fifo"), NULL, cap, trace, TRACE_LEN, NULL,
                              ref_fifo(trace, TRACE_LEN, cap, N_CONTAINERS));
-            compare_with_ref(&cache_policy_lru, NULL, cap, trace, TRACE_LEN, NULL,
+            compare_with_ref(test_policy("lru"), NULL, cap, trace, TRACE_LEN, NULL,
                              ref_lru(trace, TRACE_LEN, cap));
-            compare_with_ref(&cache_policy_lfu, NULL, cap, trace, TRACE_LEN, NULL,
+            compare_with_ref(test_policy("lfu"), NULL, cap, trace, TRACE_LEN, NULL,
                              ref_lfu(trace, TRACE_LEN, cap, N_CONTAINERS, FALSE));
-            compare_with_ref(&cache_policy_lfu_incache, NULL, cap, trace, TRACE_LEN, NULL,
+            compare_with_ref(test_policy("lfu-incache"), NULL, cap, trace, TRACE_LEN, NULL,
                              ref_lfu(trace, TRACE_LEN, cap, N_CONTAINERS, TRUE));
         }
         g_free(trace);
@@ -648,7 +643,7 @@ static void test_plc_matches_reference(void)
     uint64_t st = 7;
     for (uint32_t i = 0; i < N_CONTAINERS; i++)
         refs[i] = (uint32_t)(test_rand(&st) % 4);
-    CachePolicyParams variants[5];
+    PlcTestParams variants[5];
     variants[0] = test_default_params();
     variants[1] = plc_params(0, 0, 1.0, FALSE, 0);  /* bare clock, big priorities */
     variants[2] = plc_params(2, 4, 1.6, TRUE, 1);
@@ -660,7 +655,7 @@ static void test_plc_matches_reference(void)
         for (size_t v = 0; v < G_N_ELEMENTS(variants); v++) {
             for (size_t ci = 0; ci < G_N_ELEMENTS(capacities); ci++) {
                 const uint32_t *r = v % 2 ? refs : NULL;
-                compare_with_ref(&cache_policy_plc, &variants[v], capacities[ci], trace, TRACE_LEN, r,
+                compare_with_ref(test_policy("plc"), &variants[v], capacities[ci], trace, TRACE_LEN, r,
                                  ref_plc(trace, TRACE_LEN, capacities[ci], N_CONTAINERS, r,
                                          &variants[v]));
             }
@@ -674,8 +669,8 @@ static void test_plc_writes_less(void)
 {
     /* the point of PLC: on a skewed trace it writes far less than LRU */
     uint32_t *trace = test_trace(5, N_CONTAINERS, TRACE_LEN);
-    CacheCore *lru = test_sim_open(&cache_policy_lru, NULL, 300, N_CONTAINERS, NULL);
-    CacheCore *plc = test_sim_open(&cache_policy_plc, NULL, 300, N_CONTAINERS, NULL);
+    CacheCore *lru = test_sim_open(test_policy("lru"), NULL, 300, N_CONTAINERS, NULL);
+    CacheCore *plc = test_sim_open(test_policy("plc"), NULL, 300, N_CONTAINERS, NULL);
     test_run(lru, trace, TRACE_LEN);
     test_run(plc, trace, TRACE_LEN);
     CU_ASSERT(cache_core_counters(plc)->ssd_bytes_written * 4 < cache_core_counters(lru)->ssd_bytes_written);
