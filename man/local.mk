@@ -6,9 +6,10 @@
 # bindir with their module path set to pkgdatadir, where their modules
 # (scripts/*.py) go with plc_install.py naming the installed destor.
 PYTHON3 = /usr/bin/python3
-PLC_COMMANDS = gen-dataset gen-trace replay experiment endurance-compare smart-sample smart-diff
+PLC_COMMANDS = gen-dataset gen-trace replay experiment endurance-compare smart-sample smart-diff \
+	import-trace compare
 COMMAND_PAGES = man/gen-dataset.1 man/gen-trace.1 man/replay.1 man/experiment.1 \
-	man/endurance-compare.1 man/smart-sample.1 man/smart-diff.1
+	man/endurance-compare.1 man/smart-sample.1 man/smart-diff.1 man/import-trace.1 man/compare.1
 dist_man_MANS = man/destor.1
 man_MANS = man/destor.config.5 $(COMMAND_PAGES)
 dist_doc_DATA = destor.config

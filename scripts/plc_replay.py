@@ -17,7 +17,8 @@ import time
 
 from plc_common import ToolError, UsageError
 from plc_destor import (check_destor, default_destor, destor_base, effective_settings,
-                        hdd_service_s, reap_destor, run_destor, start_destor, store_stat)
+                        hdd_service_s, reap_destor, resolve_policies, run_destor, start_destor,
+                        store_stat)
 from plc_plots import POLICY_LABELS, policy_label  # noqa: F401  (the one table of names)
 from plc_trace import is_compiled, trace_terminator
 

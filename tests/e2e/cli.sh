@@ -4,7 +4,7 @@
 # mistyped command never starts a backup (the legacy `destor PATH` form).
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-COMMANDS="backup restore read-file trace stat list verify repair"
+COMMANDS="backup restore read-file trace stat list verify repair policies"
 # A command dispatched in destor.c but missing from the table in commands.c
 # would be taken for a legacy backup PATH: each must have its own help.
 for c in $(grep -o 'strcmp(cmd, "[a-z-]*")' "$TOP_SRCDIR/src/destor.c" | sed 's/.*"\(.*\)")/\1/'); do

@@ -1085,8 +1085,8 @@ class EnduranceCompare(FakeDriveCase):
         r = self.compare(dev, "--policies", "all")
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(self.path("destor-argv")) as f:
-            ran = [json.loads(line)[2] for line in f]
-        self.assertEqual(ran, ["-pssd-cache-policy lru", "-pssd-cache-policy arc"])
+            ran = [json.loads(line)[2:4] for line in f]
+        self.assertEqual(ran, [["-p", "ssd-cache-policy lru"], ["-p", "ssd-cache-policy arc"]])
 
     def test_destor_summary_parsing(self):
         sys.path.insert(0, SCRIPTS)
