@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-/* In the order `destor policies` lists them. */
+/* In the order `destor policies` lists them: the online policies, then the
+ * offline bounds (simulation only). */
 #define REGISTERED(X) \
     X(fifo)           \
     X(lru)            \
@@ -22,7 +23,9 @@
     X(s3fifo)         \
     X(sieve)          \
     X(tinylfu)        \
-    X(wtinylfu)
+    X(wtinylfu)       \
+    X(belady)         \
+    X(offline_static)
 
 #define DECLARE(sym) extern const CachePolicyOps cache_policy_##sym;
 REGISTERED(DECLARE)
