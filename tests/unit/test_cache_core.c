@@ -265,6 +265,13 @@ static void test_real_equals_simulation(void)
     }
 }
 
+/* The accesses in the request starting at trace[i] (0: an empty request,
+ * and trace[i] is skipped). */
+static size_t request_length(size_t i)
+{
+    return MIN((i * 7) % 5, TRACE - i);
+}
+
 /* cache_core_request_ids() = request_begin, cache_access() per id,
  * request_end: the same counters, per-request model times and requests,
  * for every policy, on requests of 0 to 4 accesses. */
@@ -277,13 +284,19 @@ static void test_request_ids_equals_accesses(void)
         CacheCore *one = test_sim_open(ops, &p, 12, N, NULL);
         CacheCore *batch = test_sim_open(ops, &p, 12, N, NULL);
         uint32_t *trace = test_trace(70 + pi, N, TRACE);
-        if (ops->offline) {
-            CU_ASSERT_TRUE(cache_core_prepare(one, trace, TRACE, NULL));
-            CU_ASSERT_TRUE(cache_core_prepare(batch, trace, TRACE, NULL));
+        if (ops->offline) { /* the ids the requests below access, in order */
+            GArray *seq = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+            for (size_t i = 0, n; i < TRACE; i += MAX(n, 1)) {
+                n = request_length(i);
+                g_array_append_vals(seq, trace + i, (guint)n);
+            }
+            CU_ASSERT_TRUE(cache_core_prepare(one, (uint32_t *)(void *)seq->data, seq->len, NULL));
+            CU_ASSERT_TRUE(cache_core_prepare(batch, (uint32_t *)(void *)seq->data, seq->len, NULL));
+            g_array_free(seq, TRUE);
         }
         unsigned model_diff = 0;
         for (size_t i = 0, n; i < TRACE; i += n) {
-            n = MIN((i * 7) % 5, TRACE - i);
+            n = request_length(i);
             cache_core_request_begin(one);
             for (size_t k = 0; k < n; k++)
                 CU_ASSERT_TRUE(cache_access(one, trace[i + k], NULL, NULL));
@@ -299,7 +312,8 @@ static void test_request_ids_equals_accesses(void)
         const CacheCounters *a = cache_core_counters(one), *b = cache_core_counters(batch);
         expect_same_counts(one, batch);
         CU_ASSERT_EQUAL(a->requests, b->requests);
-        CU_ASSERT(a->hits > 0 && a->evictions > 0);
+        CU_ASSERT(a->hits > 0);
+        CU_ASSERT(a->evictions > 0 || (ops->offline && a->refused > 0)); /* offline-static never evicts */
         GError *err = NULL; /* an id past the store stops the request with the access's error */
         ContainerId bad[] = { 1, N, 2 };
         double m, w;
