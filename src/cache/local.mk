@@ -19,7 +19,8 @@ CACHE_SOURCES = \
 	src/cache/cache_persist.c src/cache/cache_report.c
 libdestor_a_SOURCES += $(CACHE_SOURCES)
 
-CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_cache_core \
+CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_policy_offline \
+	tests/unit/test_cache_core \
 	tests/unit/test_cache_config tests/unit/test_cache_stats
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
 TESTS += $(CACHE_TESTS)
@@ -27,6 +28,8 @@ tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/unit/test_cache_
 tests_unit_test_policy_LDADD = $(UNIT_LIBS)
 tests_unit_test_policy_field_SOURCES = tests/unit/test_policy_field.c tests/unit/test_cache_util.h
 tests_unit_test_policy_field_LDADD = $(UNIT_LIBS)
+tests_unit_test_policy_offline_SOURCES = tests/unit/test_policy_offline.c tests/unit/test_cache_util.h
+tests_unit_test_policy_offline_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_core_SOURCES = tests/unit/test_cache_core.c tests/unit/test_cache_util.h
 tests_unit_test_cache_core_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_config_SOURCES = tests/unit/test_cache_config.c
