@@ -2,7 +2,8 @@
 """check_reference.py: holds every policy of reference_models.py against
 the C policy of the same name, decision by decision: the C side is
 policy_decisions (the real cache core in simulation mode), fed the same
-container-id sequence. Sequences: seeded uniform random and Zipf
+container-id sequence (an offline policy, on either side, gets all of it
+before the first access). Sequences: seeded uniform random and Zipf
 (alpha 0.8 and 1.2), at capacities 1, 2, 7, 100 and 1000, with default
 keys, and some non-default keys (VARIANTS). Prints one line
 per run and, on the first disagreement, the access number, the id, both
@@ -67,6 +68,8 @@ def run_driver(driver, policy, capacity, n, ids, keys=()):
 
 def check(driver, policy, capacity, label, n, ids, keys=(), model_args=None):
     model = MODELS[policy](capacity, **(model_args or {}))
+    if getattr(model, "OFFLINE", False):
+        model.prepare(ids)
     got = run_driver(driver, policy, capacity, n, ids, keys)
     want = [model.access(x) for x in ids]
     hits = sum(1 for d in want if d == "h")

@@ -1,7 +1,9 @@
 /* policy_decisions.c: runs the real cache core (simulation mode) over a
  * container-id sequence and prints the decision taken at every access, so
  * that tests/policy_ref/check_reference.py can hold each policy against its
- * independent Python reference model, access by access.
+ * independent Python reference model, access by access. It reads all the
+ * ids first: an offline policy is handed the whole sequence
+ * (cache_core_prepare) before the first access.
  *
  * Usage: policy_decisions N_CONTAINERS KEY VALUE [KEY VALUE]... < ids
  * KEY VALUE are cache configuration lines (ssd-cache-policy, ssd-cache-size,
@@ -58,14 +60,29 @@ int main(int argc, char **argv)
         fprintf(stderr, "policy_decisions: %s\n", err->message);
         return 1;
     }
-    Decision d;
-    cache_core_set_observer(c, observe, &d);
+    GArray *ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
     unsigned long id;
     while (scanf("%lu", &id) == 1) {
-        d.kind = '?';
-        if (id >= n || !cache_access(c, (ContainerId)id, NULL, &err)) {
-            fprintf(stderr, "policy_decisions: access to %lu failed\n", id);
+        if (id >= n) {
+            fprintf(stderr, "policy_decisions: container %lu is past the %u containers\n", id, n);
             return 2;
+        }
+        ContainerId cid = (ContainerId)id;
+        g_array_append_val(ids, cid);
+    }
+    /* an offline policy gets the whole sequence first (nothing for an online one) */
+    if (!cache_core_prepare(c, (const ContainerId *)(const void *)ids->data, ids->len, &err)) {
+        fprintf(stderr, "policy_decisions: %s\n", err->message);
+        return 1;
+    }
+    Decision d;
+    cache_core_set_observer(c, observe, &d);
+    for (guint i = 0; i < ids->len; i++) {
+        ContainerId x = g_array_index(ids, ContainerId, i);
+        d.kind = '?';
+        if (!cache_access(c, x, NULL, &err)) {
+            fprintf(stderr, "policy_decisions: access to %u failed: %s\n", x, err->message);
+            return 1;
         }
         if (d.kind == 'e')
             printf("e %u\n", d.evicted);
@@ -73,5 +90,6 @@ int main(int argc, char **argv)
             printf("%c\n", d.kind);
     }
     cache_core_close(c, NULL);
+    g_array_free(ids, TRUE);
     return 0;
 }

@@ -1,7 +1,8 @@
-# tests/policy_ref/policy_ref.mk: the field's policies held against their
-# independent Python reference models, decision by decision (docs/CACHE.md);
-# included from Makefile.am. policy_decisions lives outside tests/unit/, so
-# the Valgrind pass (which runs the CUnit programs) leaves it alone.
+# tests/policy_ref/policy_ref.mk: the field's policies and the offline bounds
+# held against their independent Python reference models, decision by
+# decision (docs/CACHE.md); included from Makefile.am. policy_decisions
+# lives outside tests/unit/, so the Valgrind pass (which runs the CUnit
+# programs) leaves it alone.
 check_PROGRAMS += tests/policy_ref/policy_decisions
 tests_policy_ref_policy_decisions_SOURCES = tests/policy_ref/policy_decisions.c
 tests_policy_ref_policy_decisions_LDADD = $(UNIT_LIBS)

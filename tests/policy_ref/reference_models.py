@@ -1,9 +1,11 @@
-"""reference_models.py: plain Python models of the field's cache policies,
-written from their papers and /work/shared/POLICIES.md with the choices
-documented in docs/CACHE.md (not from the C in src/cache/). Each model is a
+"""reference_models.py: plain Python models of the field's cache policies
+and of the offline bounds (belady, offline-static), written from their
+papers and /work/shared/POLICIES.md with the choices documented in
+docs/CACHE.md (not from the C in src/cache/). Each model is a
 class with access(x) returning the decision at that access, in the format of
 tests/policy_ref/policy_decisions: "h" hit, "r" refused, "a" admitted into a
-free slot, "e ID" admitted in place of container ID.
+free slot, "e ID" admitted in place of container ID. An offline model
+(OFFLINE = True) is handed the whole sequence by prepare(seq) first.
 
 The models keep containers by id in ordered dicts (oldest first), never by
 slot, and use no shared code with the C, so a slip in one is unlikely to be
@@ -404,6 +406,81 @@ class WTinyLfu:
         return _admitted(victim)
 
 
+class Belady:
+    """Belady's MIN with bypass (1966), for an offline cache: prepare(seq)
+    first, then access(x) for each of seq in order. A miss never accessed
+    again is refused; otherwise it takes a free slot, or, when the cache is
+    full, replaces the cached container whose next access is furthest if
+    that is further than the miss's own, else it is refused. Among cached
+    containers never accessed again, the one accessed longest ago goes."""
+
+    OFFLINE = True
+
+    def __init__(self, capacity):
+        self.cap = capacity
+        self.uses = {}        # id -> positions of its accesses, ascending
+        self.seen = {}        # id -> how many of its uses are past
+        self.last = {}        # cached id -> position of its last access
+        self.nxt = {}         # cached id -> position of its next access (inf: none)
+        self.now = 0
+
+    def prepare(self, seq):
+        for pos, x in enumerate(seq):
+            self.uses.setdefault(x, []).append(pos)
+
+    def _next_use(self, x):
+        """The access after the current one to x (inf if none)."""
+        k = self.seen[x] = self.seen.get(x, 0) + 1
+        return self.uses[x][k] if k < len(self.uses[x]) else float("inf")
+
+    def access(self, x):
+        pos, self.now = self.now, self.now + 1
+        if self.uses[x][self.seen.get(x, 0)] != pos:
+            raise ValueError("access %d is not the prepared sequence's" % pos)
+        nxt = self._next_use(x)
+        if x in self.nxt:
+            self.nxt[x], self.last[x] = nxt, pos
+            return "h"
+        if nxt == float("inf"):
+            return "r"
+        victim = None
+        if len(self.nxt) == self.cap:
+            victim = max(self.nxt, key=lambda y: (self.nxt[y], -self.last[y]))
+            if self.nxt[victim] < nxt:
+                return "r"
+            del self.nxt[victim], self.last[victim]
+        self.nxt[x], self.last[x] = nxt, pos
+        return _admitted(victim)
+
+
+class OfflineStatic:
+    """The best fixed set: the C containers accessed most often in the whole
+    sequence (equal counts: the lower id); a miss is admitted only if it is
+    one of them, and nothing is ever evicted."""
+
+    OFFLINE = True
+
+    def __init__(self, capacity):
+        self.cap = capacity
+        self.chosen = set()
+        self.cached = set()
+
+    def prepare(self, seq):
+        counts = {}
+        for x in seq:
+            counts[x] = counts.get(x, 0) + 1
+        ranked = sorted(counts, key=lambda x: (-counts[x], x))
+        self.chosen = set(ranked[:self.cap])
+
+    def access(self, x):
+        if x in self.cached:
+            return "h"
+        if x not in self.chosen:
+            return "r"
+        self.cached.add(x)
+        return "a"
+
+
 MODELS = {
     "clock": Clock,
     "2q": TwoQ,
@@ -413,4 +490,6 @@ MODELS = {
     "sieve": Sieve,
     "tinylfu": TinyLfu,
     "wtinylfu": WTinyLfu,
+    "belady": Belady,
+    "offline-static": OfflineStatic,
 }
