@@ -216,9 +216,9 @@ static size_t belady_memory(const void *st)
 }
 
 static const CachePolicyCounter belady_counters[N_COUNTERS] = {
-    [REFUSED_NEVER] = { "refused_never_again", "refused: never accessed again", NULL },
-    [REFUSED_FURTHER] = { "refused_further_than_victim", "refused: next access after the victim's", NULL },
-    [OFF_SEQUENCE] = { "off_sequence_accesses", "accesses not in the prepared sequence", NULL },
+    [REFUSED_NEVER] = { "refused_never_again", "refused: never again", NULL },
+    [REFUSED_FURTHER] = { "refused_further_than_victim", "refused: later than the victim", NULL },
+    [OFF_SEQUENCE] = { "off_sequence_accesses", "accesses off the sequence", NULL },
 };
 
 const CachePolicyOps cache_policy_belady = {

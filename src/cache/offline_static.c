@@ -111,7 +111,7 @@ static size_t static_memory(const void *st)
 }
 
 static const CachePolicyCounter static_counters[N_COUNTERS] = {
-    [REFUSED_OUTSIDE] = { "refused_outside_set", "refused: not among the C most accessed", NULL },
+    [REFUSED_OUTSIDE] = { "refused_outside_set", "refused: outside the set", NULL },
 };
 
 const CachePolicyOps cache_policy_offline_static = {

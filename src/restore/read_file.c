@@ -1,5 +1,8 @@
 /* read_file.c: read-file for one path, and the batch mode over a trace,
- * text (paths resolved per request) or compiled (detected by its magic). */
+ * text (paths resolved per request) or compiled (detected by its magic).
+ * An offline cache policy (belady, offline-static) needs the whole access
+ * sequence first: its trace, text or compiled, is compiled, the sequence
+ * handed to the cache, then replayed compiled; one file alone is refused. */
 #include "restore/read_file.h"
 #include "restore/compiled_replay.h"
 #include "restore/read_session.h"
@@ -32,9 +35,26 @@ static void print_single_json(uint32_t job_id, const char *path, const char *out
     json_doc_print(b, stdout);
 }
 
+/* The configured cache policy, when it is an offline one; else NULL. */
+static const CachePolicyOps *offline_policy(const Config *cfg)
+{
+    const CachePolicyOps *ops = NULL;
+    if (!cache_config_enabled(&cfg->cache) || !cache_policy_lookup(cfg->cache.policy, &ops) || ops == NULL)
+        return NULL;
+    return ops->offline ? ops : NULL;
+}
+
 gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
                           const ReadFileOptions *opt, GError **err)
 {
+    const CachePolicyOps *offline = offline_policy(cfg);
+    if (offline != NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "ssd-cache-policy %s is offline: it needs the whole access sequence, so it runs only "
+                    "on a trace (read-file --trace FILE --simulate)",
+                    offline->name);
+        return FALSE;
+    }
     if (opt->verify && opt->range != NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
                     "--verify checks a whole file's SHA-256; it cannot be combined with --offset or --length");
@@ -130,8 +150,52 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
     return ok;
 }
 
+/* An offline policy: the trace's whole container-access sequence (text
+ * traces compiled first) goes to the cache before the first access, then
+ * the compiled trace is replayed: the very sequence handed over. */
+static gboolean serve_offline(const Config *cfg, const CachePolicyOps *ops, const char *trace_path,
+                              const ReadFileOptions *opt, GError **err)
+{
+    if (!cfg->cache.simulate) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "ssd-cache-policy %s is offline (it needs the whole future access sequence): "
+                    "use it with --simulate",
+                    ops->name);
+        return FALSE;
+    }
+    if (opt->verify) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "--verify: the offline policy %s replays the compiled trace, which has no recipes to check",
+                    ops->name);
+        return FALSE;
+    }
+    CompiledTrace *t = trace_compile(cfg, trace_path, opt->null_terminated, err);
+    if (t == NULL)
+        return FALSE;
+    ReadSession *s = read_session_open(cfg, err);
+    gboolean ok = s != NULL;
+    TraceSummary sum;
+    trace_summary_init(&sum);
+    if (ok && s->cache != NULL)
+        ok = cache_core_prepare(s->cache, (const ContainerId *)(const void *)t->ids->data, t->ids->len, err);
+    if (ok) {
+        gint64 start = g_get_monotonic_time();
+        ok = compiled_replay(s, t, &sum, err);
+        sum.seconds = (double)(g_get_monotonic_time() - start) / 1e6;
+    }
+    if (ok)
+        trace_summary_print(&sum, trace_path, s->cache, s->simulate, opt->json);
+    trace_summary_clear(&sum);
+    read_session_close(s);
+    compiled_trace_free(t);
+    return ok;
+}
+
 gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFileOptions *opt, GError **err)
 {
+    const CachePolicyOps *offline = offline_policy(cfg);
+    if (offline != NULL)
+        return serve_offline(cfg, offline, trace_path, opt, err);
     int fd = trace_open(trace_path, err);
     if (fd < 0)
         return FALSE;
