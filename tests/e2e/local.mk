@@ -19,6 +19,7 @@ E2E_TESTS = \
 	tests/e2e/ssd_cache.sh \
 	tests/e2e/range_read.sh \
 	tests/e2e/compiled_trace.sh \
+	tests/e2e/offline_bounds.sh \
 	tests/e2e/trace_export.sh \
 	tests/e2e/read_file_output.sh \
 	tests/e2e/verify.sh \

@@ -1,0 +1,106 @@
+#!/bin/sh
+# offline_bounds.sh: the offline policies (belady, offline-static) in
+# read-file --trace: on a text trace and on its compiled form, from a file
+# and from standard input, with --simulate or ssd-cache-simulate yes, they
+# give the same counts; belady follows the very sequence it was handed (no
+# access off it) and gets at least as many hits as every online policy and
+# offline-static; offline-static writes at most the cache's capacity; real
+# mode, --verify and read-file of one file are refused with exit 2; destor
+# policies --json lists both as offline.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+gen_data "$SCRATCH/data" --preset tiny --versions 2 --seed 47
+printf 'container-size 128K\n' >> "$CONFIG"
+dst backup "$SCRATCH/data/v1" >/dev/null
+dst backup "$SCRATCH/data/v2" >/dev/null
+for job in 0 1; do dst list $job --null > "$SCRATCH/list$job"; done
+"$PYTHON" - "$SCRATCH/list0" "$SCRATCH/list1" > "$SCRATCH/trace" <<'PY'
+import random, sys
+reqs = []
+for job, name in enumerate(sys.argv[1:]):
+    for rec in open(name, "rb").read().split(b"\0")[:-1]:
+        kind, size, path = rec.split(b"\t", 2)
+        if kind == b"f" and b"\n" not in path and b"\r" not in path:
+            reqs.append((job, path, int(size)))
+rng = random.Random(13)
+weights = [1.0 / (i + 1) ** 0.6 for i in range(len(reqs))]
+for job, path, size in rng.choices(reqs, weights, k=800):
+    line = b"%d\t%s" % (job, path)
+    if rng.random() < 0.3:
+        line += b"\t%d\t%d" % (rng.randrange(size + 10), rng.choice([0, 100, 70000, 300000]))
+    sys.stdout.buffer.write(line + b"\n")
+PY
+dst trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.ctr"
+
+dst policies --json | "$PYTHON" -c '
+import json, sys
+offline = {p["name"] for p in json.load(sys.stdin)["policies"] if p["offline"]}
+assert offline == {"belady", "offline-static"}, offline' || fail "destor policies must list belady and offline-static as offline"
+
+CAP=6
+# run NAME POLICY TRACE [ARGS...]: a simulated replay's summary in NAME.json.
+run() {
+    name=$1 policy=$2 trace=$3
+    shift 3
+    dst -p"ssd-cache-policy $policy" -p"ssd-cache-size $CAP" "$@" read-file --trace "$trace" --json \
+        > "$SCRATCH/$name.json"
+}
+# same_run A B: the same requests, bytes, accesses and cache counters.
+same_run() {
+    "$PYTHON" - "$SCRATCH/$1.json" "$SCRATCH/$2.json" <<'PY' || fail "$1 and $2 differ"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for k in ("requests", "bytes", "container_accesses", "latency_model_ms"):
+    assert a[k] == b[k], (k, a[k], b[k])
+for k, v in a["cache"].items():
+    if "wall" not in k:
+        assert b["cache"][k] == v, (k, v, b["cache"][k])
+PY
+}
+for policy in belady offline-static; do
+    run "$policy-text" $policy "$SCRATCH/trace" --simulate
+    run "$policy-compiled" $policy "$SCRATCH/trace.ctr" --simulate
+    same_run "$policy-text" "$policy-compiled"
+    run "$policy-stdin" $policy - -p"ssd-cache-simulate yes" < "$SCRATCH/trace"
+    same_run "$policy-text" "$policy-stdin"
+done
+note "belady and offline-static: text = compiled = standard input"
+
+ONLINE=$(dst policies --json | "$PYTHON" -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["policies"] if not p["offline"]))')
+for policy in $ONLINE; do
+    run "$policy" $policy "$SCRATCH/trace" --simulate
+done
+"$PYTHON" - "$SCRATCH" $CAP offline-static $ONLINE <<'PY' || fail "an offline bound does not hold"
+import json, sys
+scratch, cap, others = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+cache = lambda name: json.load(open("%s/%s.json" % (scratch, name)))["cache"]
+belady = cache("belady-text")
+assert belady["policy_counters"]["off_sequence_accesses"] == 0, belady["policy_counters"]
+assert belady["hits"] > 0 and belady["evictions"] > 0 and belady["refused"] > 0, belady
+for p in others:
+    src = "offline-static-text" if p == "offline-static" else p
+    assert belady["hits"] >= cache(src)["hits"], (p, cache(src)["hits"], belady["hits"])
+static = cache("offline-static-text")
+assert static["capacity_containers"] == cap
+assert 0 < static["ssd_containers_written"] <= cap, static["ssd_containers_written"]
+assert static["evictions"] == 0
+assert static["policy_counters"]["refused_outside_set"] == static["refused"] > 0
+print("# belady %d hits, lru %d, offline-static %d (%d written) of %d accesses"
+      % (belady["hits"], cache("lru")["hits"], static["hits"], static["ssd_containers_written"],
+         belady["accesses"]))
+PY
+
+# Refused: real mode, --verify, one file alone.
+for policy in belady offline-static; do
+    expect_status 2 dst -p"ssd-cache-policy $policy" -p"ssd-cache-directory $SCRATCH/ssd" read-file --trace "$SCRATCH/trace"
+    grep -q "offline" "$SCRATCH/err" || fail "$policy in real mode: the error must say the policy is offline"
+    [ ! -e "$SCRATCH/ssd" ] || fail "$policy in real mode made a cache directory"
+    expect_status 2 dst -p"ssd-cache-policy $policy" --simulate read-file --trace "$SCRATCH/trace" --verify
+    job=$(head -n 1 "$SCRATCH/trace" | cut -f 1)
+    path=$(head -n 1 "$SCRATCH/trace" | cut -f 2)
+    expect_status 2 dst -p"ssd-cache-policy $policy" --simulate read-file "$job" "$path"
+    [ "$(wc -l < "$SCRATCH/err")" -eq 1 ] || fail "$policy, one file: a one-line error expected"
+    grep -q "runs only on a trace" "$SCRATCH/err" || fail "$policy, one file: the error must say why"
+    expect_status 2 dst -p"ssd-cache-policy $policy" -p"ssd-cache-directory $SCRATCH/ssd" read-file "$job" "$path"
+done
+note "real mode, --verify and one file refused (exit 2)"
