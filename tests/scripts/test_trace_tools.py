@@ -455,6 +455,28 @@ class StoreTests(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("unknown policy 'nosuch'", p.stderr.decode())
 
+    def test_replay_offline_bounds(self):
+        """The offline policies replay in simulation beside an online one
+        (each row destor's own summary): belady hits at least as often as
+        both others, offline-static writes at most the capacity; real mode
+        is refused with destor's reason."""
+        pols = ["belady", "offline-static", "lru"]
+        doc, _, md = self.replay("offline", "--policies", ",".join(pols), "--cache-size", "10%")
+        self.assertEqual([r["policy"] for r in doc["rows"]], pols)
+        for row, summary in zip(doc["rows"], doc["destor_summaries"]):
+            self.check_row(row, summary)
+        belady, static, lru = doc["rows"]
+        self.assertGreaterEqual(belady["hits"], lru["hits"])
+        self.assertGreaterEqual(belady["hits"], static["hits"])
+        self.assertLessEqual(static["ssd_containers_written"], static["capacity_containers"])
+        self.assertEqual(doc["destor_summaries"][0]["cache"]["policy_counters"]["off_sequence_accesses"], 0)
+        self.assertIn("| Belady (offline) |", md)
+        p = run([os.path.join(SCRIPTS, "replay"), self.trace, "--destor", DESTOR, "--config", self.config,
+                 "--out-prefix", os.path.join(self.tmp, "offline-real"), "--policies", "belady", "--real",
+                 "--cache-dir", os.path.join(self.tmp, "offline-cache")], check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("belady is offline", p.stderr.decode())
+
     def test_replay_extra_params(self):
         doc, _, _ = self.replay("f14", "--policies", "plc", "-p", "plc-filter-threshold 14")
         d4, _, _ = self.replay("f4", "--policies", "plc")
