@@ -159,6 +159,69 @@ static void test_belady_edges(void)
     cache_core_close(c, NULL);
 }
 
+/* The policy alone over a core-like env of 3 slots, driven as the core
+ * would drive it, with one thing the simulation never does: a cached
+ * container dropped without a replacement (the core's removed() for a
+ * damaged copy). The heap must stay right around it. */
+typedef struct {
+    CacheEntry containers[8];
+    ContainerId slot_id[3];
+    uint64_t counters[8];
+    CachePolicyEnv env;
+    const CachePolicyOps *ops;
+    void *st;
+} Driven;
+
+static void drive_insert(Driven *d, ContainerId id, CacheSlot slot)
+{
+    d->slot_id[slot] = id;
+    d->containers[id].slot = slot;
+    d->ops->inserted(d->st, slot);
+}
+
+static void drive_remove(Driven *d, CacheSlot slot)
+{
+    d->ops->removed(d->st, slot);
+    d->containers[d->slot_id[slot]].slot = CACHE_NO_SLOT;
+}
+
+static void test_belady_drop_any_slot(void)
+{
+    /* next accesses: 1 at 0 -> 9, 3 at 1 -> 8, 2 at 2 -> 6, 4 at 3 -> 7,
+     * 5 at 4 -> 5; the rest never. */
+    const uint32_t seq[] = { 1, 3, 2, 4, 5, 5, 2, 4, 3, 1 };
+    Driven d;
+    memset(&d, 0, sizeof d);
+    for (int i = 0; i < 8; i++)
+        d.containers[i].slot = CACHE_NO_SLOT;
+    d.env = (CachePolicyEnv){ .capacity = 3, .n_containers = 8, .containers = d.containers,
+                              .slot_id = d.slot_id, .counters = d.counters };
+    d.ops = test_policy("belady");
+    d.st = d.ops->create(&d.env);
+    CU_ASSERT_TRUE_FATAL(d.ops->prepare(d.st, seq, G_N_ELEMENTS(seq), NULL));
+    CacheSlot victim = CACHE_NO_SLOT;
+    for (CacheSlot s = 0; s < 3; s++) { /* 1, 3, 2 into slots 0, 1, 2 */
+        CU_ASSERT_EQUAL(d.ops->admit(d.st, seq[s], FALSE, &victim), CACHE_ADMIT_FREE);
+        drive_insert(&d, seq[s], s);
+    }
+    drive_remove(&d, 0); /* 1, the heap's top (9), dropped: 2 (6) must not take its place */
+    CU_ASSERT_EQUAL(d.ops->admit(d.st, 4, FALSE, &victim), CACHE_ADMIT_FREE);
+    drive_insert(&d, 4, 0);
+    /* 5 (next 5): the furthest now is 3 (8), not 4 (7) nor 2 (6) */
+    CU_ASSERT_EQUAL(d.ops->admit(d.st, 5, TRUE, &victim), CACHE_ADMIT_REPLACE);
+    CU_ASSERT_EQUAL(victim, 1);
+    drive_remove(&d, 1);
+    drive_insert(&d, 5, 1);
+    d.ops->hit(d.st, 1); /* 5 */
+    d.ops->hit(d.st, 2); /* 2 */
+    drive_remove(&d, 2); /* 2 dropped, never needed again */
+    d.ops->hit(d.st, 0); /* 4 */
+    CU_ASSERT_EQUAL(d.ops->admit(d.st, 3, FALSE, &victim), CACHE_REFUSE); /* never again */
+    CU_ASSERT_EQUAL(d.counters[2], 0); /* off_sequence_accesses: it kept its place */
+    CU_ASSERT_EQUAL(d.counters[0], 1); /* refused_never_again */
+    d.ops->destroy(d.st);
+}
+
 /* ---------- offline-static by hand ---------- */
 
 static void test_static_by_hand(void)
@@ -365,6 +428,7 @@ static void add_suites(void)
     CU_add_test(s, "belady never again, with room", test_belady_never_again_with_room);
     CU_add_test(s, "belady off the sequence", test_belady_off_sequence);
     CU_add_test(s, "belady capacity 0, empty sequence", test_belady_edges);
+    CU_add_test(s, "belady, any slot dropped", test_belady_drop_any_slot);
     CU_add_test(s, "offline-static by hand", test_static_by_hand);
     CU_add_test(s, "offline-static, fewer than C", test_static_fewer_than_capacity);
     CU_add_test(s, "exhaustive search", test_exhaustive);
