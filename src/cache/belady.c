@@ -32,8 +32,8 @@
  *
  * Positions are 32-bit (a sequence of at most 2^32 - 1 accesses). Memory:
  * next[] (4 bytes an access), expect[] (4 bytes a container), and per slot
- * a heap entry (key and slot, 16 bytes) and its index (4). No saved state: an offline
- * policy runs in simulation only, which has no restart. */
+ * a heap entry (key and slot, 16 bytes) and its index (4). No saved state:
+ * an offline policy runs in simulation only, which has no restart. */
 #include "cache/policy.h"
 #include "util/error.h"
 
