@@ -22,7 +22,8 @@
     X(s3fifo)         \
     X(sieve)          \
     X(tinylfu)        \
-    X(wtinylfu)
+    X(wtinylfu)       \
+    X(sigpop)
 
 #define DECLARE(sym) extern const CachePolicyOps cache_policy_##sym;
 REGISTERED(DECLARE)
