@@ -470,7 +470,7 @@ static void sigpop_drive(SigpopEnv *e, void *st, const uint32_t *seq, size_t fro
 }
 
 /* In both modes, a run split by save_state / load_state into a new policy
- * decides as one run (agings included), and a blob of the other mode, of
+ * decides as one run (agings included) and ends in the same state, and a blob of the other mode, of
  * another capacity or of another store size is refused. */
 static void test_sigpop_state_split(void)
 {
@@ -494,6 +494,12 @@ static void test_sigpop_state_split(void)
         CU_ASSERT_TRUE_FATAL(ops->load_state(b, blob->data, blob->len));
         sigpop_drive(&two, b, seq, LEN / 3, LEN, split);
         CU_ASSERT_STRING_EQUAL(whole->str, split->str);
+        GByteArray *end_one = g_byte_array_new(), *end_two = g_byte_array_new();
+        ops->save_state(a, end_one);
+        ops->save_state(b, end_two); /* and the same state at the end */
+        CU_ASSERT_TRUE(end_one->len == end_two->len && memcmp(end_one->data, end_two->data, end_one->len) == 0);
+        g_byte_array_free(end_one, TRUE);
+        g_byte_array_free(end_two, TRUE);
         CU_ASSERT(one.counters[2] >= 2);                /* agings: W = 16 x 300 */
         CU_ASSERT(strstr(whole->str, "e") != NULL);     /* replacements happened */
         for (int k = 0; k < 3; k++)
