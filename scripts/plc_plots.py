@@ -32,6 +32,7 @@ POLICY_STYLE = {
     "sieve": ("#aa4499", "P"),
     "tinylfu": ("#999933", "X"),
     "wtinylfu": ("#ddcc77", "d"),
+    "sigpop": ("#ee3377", "s"),
     "belady": ("#000000", "8"),
     "offline-static": ("#661100", "H"),
 }
@@ -42,7 +43,8 @@ _SPARE_MARKERS = ("o", "s", "^", "v", "D", "<", ">", "p", "h", "*")
 POLICY_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU",
                  "lfu-incache": "LFU (in-cache)", "plc": "PLC-Cache", "clock": "CLOCK", "2q": "2Q",
                  "arc": "ARC", "larc": "LARC", "s3fifo": "S3-FIFO", "sieve": "SIEVE",
-                 "tinylfu": "TinyLFU", "wtinylfu": "W-TinyLFU", "belady": "Belady (offline)",
+                 "tinylfu": "TinyLFU", "wtinylfu": "W-TinyLFU", "sigpop": "sigpop",
+                 "belady": "Belady (offline)",
                  "offline-static": "offline static"}
 
 

@@ -5,10 +5,10 @@ CACHE_SOURCES = \
 	src/cache/policy_list.c src/cache/policy_list.h \
 	src/cache/fifo.c src/cache/lru.c src/cache/lfu.c src/cache/plc.c \
 	src/cache/slot_queues.h src/cache/ghost_list.h src/cache/slru.h \
-	src/cache/frequency_sketch.h \
+	src/cache/frequency_sketch.h src/cache/count_min16.h \
 	src/cache/clock.c src/cache/twoq.c src/cache/arc.c src/cache/larc.c \
 	src/cache/s3fifo.c src/cache/sieve.c src/cache/tinylfu.c src/cache/wtinylfu.c \
-	src/cache/belady.c src/cache/offline_static.c \
+	src/cache/sigpop.c src/cache/belady.c src/cache/offline_static.c \
 	src/cache/cache_config.c src/cache/cache_config.h \
 	src/cache/device_model.c src/cache/device_model.h \
 	src/cache/cache_stats.c src/cache/cache_stats.h \

@@ -24,6 +24,7 @@
     X(sieve)          \
     X(tinylfu)        \
     X(wtinylfu)       \
+    X(sigpop)         \
     X(belady)         \
     X(offline_static)
 

@@ -5,7 +5,8 @@ policy_decisions (the real cache core in simulation mode), fed the same
 container-id sequence (an offline policy, on either side, gets all of it
 before the first access). Sequences: seeded uniform random and Zipf
 (alpha 0.8 and 1.2), at capacities 1, 2, 7, 100 and 1000, with default
-keys, and some non-default keys (VARIANTS). Prints one line
+keys, and some non-default keys (VARIANTS). A model whose class sets
+STORE_SIZED also gets the sequence's n_containers. Prints one line
 per run and, on the first disagreement, the access number, the id, both
 decisions and the ten accesses before it; exits 1 if any run disagrees.
 
@@ -29,6 +30,11 @@ VARIANTS = (
     ("tinylfu", ("tinylfu-sample-factor", "2"), {"sample_factor": 2}),
     ("wtinylfu", ("wtinylfu-window-ratio", "0.2", "wtinylfu-sample-factor", "3"),
      {"window_ratio": 0.2, "sample_factor": 3}),
+    ("sigpop", ("sigpop-z", "0"), {"z": 0.0}),
+    ("sigpop", ("sigpop-z", "1"), {"z": 1.0}),
+    ("sigpop", ("sigpop-min-count", "3"), {"min_count": 3}),
+    ("sigpop", ("sigpop-age-window", "0.5"), {"age_window": 0.5}),
+    ("sigpop", ("sigpop-age-window", "0"), {"age_window": 0.0}),
 )
 
 
@@ -67,7 +73,10 @@ def run_driver(driver, policy, capacity, n, ids, keys=()):
 
 
 def check(driver, policy, capacity, label, n, ids, keys=(), model_args=None):
-    model = MODELS[policy](capacity, **(model_args or {}))
+    args = dict(model_args or {})
+    if getattr(MODELS[policy], "STORE_SIZED", False):
+        args["n_containers"] = n
+    model = MODELS[policy](capacity, **args)
     if getattr(model, "OFFLINE", False):
         model.prepare(ids)
     got = run_driver(driver, policy, capacity, n, ids, keys)

@@ -11,6 +11,7 @@ The models keep containers by id in ordered dicts (oldest first), never by
 slot, and use no shared code with the C, so a slip in one is unlikely to be
 repeated in the other."""
 
+import math
 from collections import OrderedDict
 
 MASK64 = (1 << 64) - 1
@@ -481,6 +482,53 @@ class OfflineStatic:
         return "a"
 
 
+class Sigpop:
+    """sigpop (ours; docs/CACHE.md), exact counts: a frequency for every
+    container of the store, +1 on every access, all halved (rounded down)
+    once W = floor(age_window x n) accesses (at least 1; 0: never) have
+    been counted since the last halving, before the decision. A miss with
+    frequency a below min_count is refused; else it takes a free slot; else
+    it replaces the cached container of lowest frequency b (the earliest
+    admitted among equals) iff a - b > z sqrt(a + b)."""
+
+    STORE_SIZED = True  # check_reference passes n_containers
+
+    def __init__(self, capacity, n_containers, z=2.0, min_count=2, age_window=16.0):
+        self.cap = capacity
+        self.z = z
+        self.min_count = min_count
+        self.window = 0 if age_window == 0 else max(1, int(age_window * n_containers))
+        self.freq = {}       # id -> count (absent: 0)
+        self.since = 0
+        self.admitted = {}   # cached id -> admission number
+        self.admissions = 0
+
+    def _count(self, x):
+        self.freq[x] = min(self.freq.get(x, 0) + 1, 2 ** 32 - 1)
+        self.since += 1
+        if self.window and self.since >= self.window:
+            self.freq = {k: v // 2 for k, v in self.freq.items()}
+            self.since = 0
+        return self.freq[x]
+
+    def access(self, x):
+        a = self._count(x)
+        if x in self.admitted:
+            return "h"
+        if a < self.min_count:
+            return "r"
+        victim = None
+        if len(self.admitted) == self.cap:
+            victim = min(self.admitted, key=lambda y: (self.freq.get(y, 0), self.admitted[y]))
+            b = self.freq.get(victim, 0)
+            if not a - b > self.z * math.sqrt(a + b):
+                return "r"
+            del self.admitted[victim]
+        self.admissions += 1
+        self.admitted[x] = self.admissions
+        return _admitted(victim)
+
+
 MODELS = {
     "clock": Clock,
     "2q": TwoQ,
@@ -490,6 +538,7 @@ MODELS = {
     "sieve": Sieve,
     "tinylfu": TinyLfu,
     "wtinylfu": WTinyLfu,
+    "sigpop": Sigpop,
     "belady": Belady,
     "offline-static": OfflineStatic,
 }

@@ -1,9 +1,9 @@
 #!/bin/sh
 # run-reference-models.sh: make check's entry to the per-access comparison of
 # the field's policies (clock, 2q, arc, larc, s3fifo, sieve, tinylfu,
-# wtinylfu) and the offline bounds (belady, offline-static) with their
-# Python reference models (check_reference.py). Needs the policy_decisions
-# driver built by make check; exits 77 (skip) without Python.
+# wtinylfu), sigpop and the offline bounds (belady, offline-static) with
+# their Python reference models (check_reference.py). Needs the
+# policy_decisions driver built by make check; exits 77 (skip) without Python.
 set -eu
 if [ -n "${TOP_SRCDIR:-}" ]; then
     top=$TOP_SRCDIR

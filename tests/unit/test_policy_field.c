@@ -1,9 +1,11 @@
 /* test_policy_field.c: the field's policies beside PLC (clock, 2q, arc,
- * larc, s3fifo, sieve, tinylfu, wtinylfu), each on a short sequence worked
- * out by hand and checked access by access (hit, admission into a free
- * slot, the victim, refusal), run by the cache core in simulation mode; and
- * TinyLFU's frequency sketch on its own. The long random and Zipf sequences
- * against independent reference models are in tests/policy_ref/. */
+ * larc, s3fifo, sieve, tinylfu, wtinylfu) and our sigpop, each on a short
+ * sequence worked out by hand and checked access by access (hit, admission
+ * into a free slot, the victim, refusal), run by the cache core in
+ * simulation mode; TinyLFU's frequency sketch and sigpop's 16-bit sketch on
+ * their own; sigpop's memory and saved state. The long random and Zipf
+ * sequences against independent reference models are in tests/policy_ref/. */
+#include "cache/count_min16.h"
 #include "cache/frequency_sketch.h"
 #include "cache/policy.h"
 #include "test_cache_util.h"
@@ -217,6 +219,314 @@ static void test_sketch_halves(void)
     sketch_free(&k);
 }
 
+/* ---------- sigpop ---------- */
+
+/* sigpop's keys as "key", "value" pairs, NULL-terminated. */
+static CacheCore *sigpop_open(uint32_t capacity, uint32_t n, const char *const *keys)
+{
+    static CachePolicySettings *held;
+    cache_policy_settings_free(held);
+    held = cache_policy_settings_new();
+    for (size_t i = 0; keys[i] != NULL; i += 2)
+        test_set(held, keys[i], keys[i + 1]);
+    CacheCoreOptions o = test_options(test_policy("sigpop"), NULL, capacity, n, NULL);
+    o.policy_settings = held;
+    CacheCore *c = cache_core_open(&o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    return c;
+}
+
+/* Per access: "h", "a", "eN" as run_by_hand, "rc" refused cold, "rs"
+ * refused as not significant; "+age" after it when the access completed an
+ * aging. Every refusal is counted under exactly one reason. */
+static void sigpop_by_hand(const char *const *keys, const uint32_t *seq, const char *const *want, size_t n)
+{
+    CacheCore *c = sigpop_open(2, 8, keys);
+    Step st;
+    cache_core_set_observer(c, step_observer, &st);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t cold = cache_core_policy_counter(c, "refused_cold");
+        uint64_t ns = cache_core_policy_counter(c, "refused_not_significant");
+        uint64_t age = cache_core_policy_counter(c, "agings");
+        st.kind = '?';
+        CU_ASSERT_TRUE(cache_access(c, seq[i], NULL, NULL));
+        cold = cache_core_policy_counter(c, "refused_cold") - cold;
+        ns = cache_core_policy_counter(c, "refused_not_significant") - ns;
+        age = cache_core_policy_counter(c, "agings") - age;
+        char got[32];
+        if (st.kind == 'e')
+            snprintf(got, sizeof got, "e%u", st.evicted);
+        else if (st.kind == 'r')
+            snprintf(got, sizeof got, "r%s", cold == 1 && ns == 0 ? "c" : ns == 1 && cold == 0 ? "s" : "?");
+        else
+            snprintf(got, sizeof got, "%c", st.kind);
+        if (age)
+            g_strlcat(got, age == 1 ? "+age" : "+age?", sizeof got);
+        if (strcmp(got, want[i]) != 0)
+            fprintf(stderr, "\nsigpop: access %zu (container %u): %s, expected %s\n", i + 1, seq[i], got, want[i]);
+        CU_ASSERT_STRING_EQUAL(got, want[i]);
+    }
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_cold"), 9);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "refused_not_significant"), 9);
+    CU_ASSERT_EQUAL(cache_core_policy_counter(c, "agings"), 3);
+    cache_core_close(c, NULL);
+}
+
+/* C = 2, 8 containers, sigpop-age-window 1 (W = 8 accesses), z = 2,
+ * min-count 2. f after each access in brackets; cached as id(f, insertion
+ * number); "since": accesses since the last aging.
+ *  1: 1 [1] < 2: rc.  2: 1 [2]: a, 1(2,#1).  3: 2 [1]: rc.
+ *  4: 2 [2]: a, 2(2,#2).  5: 3 [1]: rc.
+ *  6: 3 [2]: victim 1 (f 2 like 2, admitted first); 2 - 2 = 0 > 2 sqrt 4
+ *     = 4? no: rs.  7: 1 hit [3].
+ *  8: 3 [3], since 8 = W: aging: 1, 2, 3 -> 1, 1, 1; then a = 1 < 2: rc.
+ *  9: 4 [1]: rc.  10-14: 4 [2..6] against victim 1 (f 1, admitted before
+ *     2): 1 > 2 sqrt 3 = 3.46, 2 > 2 sqrt 4 = 4, 3 > 2 sqrt 5 = 4.47,
+ *     4 > 2 sqrt 6 = 4.90, 5 > 2 sqrt 7 = 5.29: all no: rs.
+ * 15: 4 [7]: 6 > 2 sqrt 8 = 5.66: e1; 2(1,#2), 4(7,#3).
+ * 16: 5 [1], since 8: aging: 2 -> 0, 4 -> 3, 5 -> 0 (1 and 3 -> 0):
+ *     a = 0: rc.  17: 5 [1]: rc.
+ * 18-20: 5 [2..4] against victim 2 (f 0): 2 > 2 sqrt 2 = 2.83, 3 > 2 sqrt 3
+ *     = 3.46, 4 > 2 sqrt 4 = 4 (equal: not above): rs.
+ * 21: 5 [5]: 5 > 2 sqrt 5 = 4.47: e2; 4(3,#3), 5(5,#4).
+ * 22: 4 hit [4].  23: 6 [1]: rc.
+ * 24: 6 [2], since 8: aging: 4 -> 2, 5 -> 2, 6 -> 1: rc. */
+static const uint32_t sigpop_seq[] = { 1, 1, 2, 2, 3, 3, 1, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 4, 6, 6 };
+static const char *const sigpop_want[] = { "rc", "a",  "rc", "a",  "rc", "rs", "h",  "rc+age",
+                                           "rc", "rs", "rs", "rs", "rs", "rs", "e1", "rc+age",
+                                           "rc", "rs", "rs", "rs", "e2", "h",  "rc", "rc+age" };
+G_STATIC_ASSERT(G_N_ELEMENTS(sigpop_seq) == G_N_ELEMENTS(sigpop_want));
+
+static void test_sigpop_by_hand(void)
+{
+    const char *const keys[] = { "sigpop-age-window", "1", NULL };
+    sigpop_by_hand(keys, sigpop_seq, sigpop_want, G_N_ELEMENTS(sigpop_seq));
+}
+
+/* The same sequence with the sketch: with 8 containers its width is 64,
+ * and containers 1-6 have six different counters in row 0, so every
+ * estimate is the exact count and every decision is the same. */
+static void test_sigpop_sketch_by_hand(void)
+{
+    CountMin16 k;
+    count_min16_init(&k, 8);
+    CU_ASSERT_EQUAL(k.width, 64);
+    for (ContainerId x = 1; x <= 6; x++)
+        for (ContainerId y = 1; y < x; y++)
+            CU_ASSERT_NOT_EQUAL(count_min16_index(&k, x, 0), count_min16_index(&k, y, 0));
+    count_min16_free(&k);
+    const char *const keys[] = { "sigpop-age-window", "1", "sigpop-counters", "sketch", NULL };
+    sigpop_by_hand(keys, sigpop_seq, sigpop_want, G_N_ELEMENTS(sigpop_seq));
+}
+
+static void test_count_min16_width(void)
+{
+    const uint32_t n[] = { 0, 1, 63, 64, 127, 128, 129, 1000, 1024, 1226, UINT32_MAX };
+    const uint32_t w[] = { 64, 64, 64, 64, 64, 128, 128, 512, 1024, 1024, 1u << 31 };
+    for (size_t i = 0; i < G_N_ELEMENTS(n); i++)
+        CU_ASSERT_EQUAL(count_min16_width(n[i]), w[i]);
+}
+
+/* Over a skewed sequence on 1000 containers (width 512: collisions are
+ * certain), no estimate is ever below the true count; halving takes every
+ * counter and every estimate e to floor(e / 2); a counter stops at 65535. */
+static void test_count_min16_counts_and_halves(void)
+{
+    enum { N = 1000, LEN = 60000 };
+    CountMin16 k;
+    count_min16_init(&k, N);
+    uint32_t *truth = g_new0(uint32_t, N);
+    uint64_t rng = 42;
+    unsigned below = 0, exact = 0;
+    for (int i = 0; i < LEN; i++) {
+        ContainerId id = test_skewed_id(&rng, N);
+        truth[id]++;
+        if (count_min16_add(&k, id) < truth[id])
+            below++;
+    }
+    for (ContainerId id = 0; id < N; id++) {
+        if (count_min16_estimate(&k, id) < truth[id])
+            below++;
+        exact += count_min16_estimate(&k, id) == truth[id];
+    }
+    CU_ASSERT_EQUAL(below, 0);
+    CU_ASSERT(exact > 0 && exact < N); /* collisions did happen (about two ids a counter) */
+
+    uint16_t *before = g_memdup2(k.c, count_min16_bytes(&k));
+    uint32_t est[N];
+    for (ContainerId id = 0; id < N; id++)
+        est[id] = count_min16_estimate(&k, id);
+    count_min16_halve(&k);
+    for (size_t i = 0; i < count_min16_cells(&k); i++)
+        CU_ASSERT_EQUAL(k.c[i], before[i] / 2);
+    for (ContainerId id = 0; id < N; id++)
+        CU_ASSERT_EQUAL(count_min16_estimate(&k, id), est[id] / 2);
+    g_free(before);
+
+    ContainerId hot = 7;
+    for (uint32_t i = 0; i < 70000; i++)
+        count_min16_add(&k, hot);
+    CU_ASSERT_EQUAL(count_min16_estimate(&k, hot), COUNT_MIN16_MAX);
+    CU_ASSERT_EQUAL(count_min16_add(&k, hot), COUNT_MIN16_MAX);
+    g_free(truth);
+    count_min16_free(&k);
+}
+
+/* A policy of `ops` over a bare env of n containers and `capacity` slots
+ * (none occupied), with sigpop-counters `counters`. */
+typedef struct {
+    CacheEntry *containers;
+    ContainerId *slot_id;
+    CachePolicyValue values[8];
+    uint64_t counters[8];
+    CachePolicyEnv env;
+} SigpopEnv;
+
+static void sigpop_env_init(SigpopEnv *e, uint32_t capacity, uint32_t n, const char *counters)
+{
+    const CachePolicyOps *ops = test_policy("sigpop");
+    memset(e, 0, sizeof *e);
+    e->containers = g_new0(CacheEntry, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++)
+        e->containers[i].slot = CACHE_NO_SLOT;
+    e->slot_id = g_new0(ContainerId, capacity ? capacity : 1);
+    CachePolicySettings *s = cache_policy_settings_new();
+    test_set(s, "sigpop-counters", counters);
+    cache_policy_settings_resolve(s, ops, e->values);
+    cache_policy_settings_free(s);
+    e->env = (CachePolicyEnv){ .capacity = capacity, .n_containers = n, .containers = e->containers,
+                               .slot_id = e->slot_id, .values = e->values, .counters = e->counters };
+}
+
+static void sigpop_env_free(SigpopEnv *e)
+{
+    g_free(e->containers);
+    g_free(e->slot_id);
+}
+
+/* memory(): the counts take 4 bytes a container (exact) or 4 x width
+ * (sketch: two rows of 16-bit counters), at most 4 bytes a container from
+ * 64 containers on; the rest is the same in both modes. */
+static void test_sigpop_memory(void)
+{
+    const CachePolicyOps *ops = test_policy("sigpop");
+    const uint32_t n[] = { 64, 100, 1000, 1226, 4096, 5000, 100000 };
+    for (size_t i = 0; i < G_N_ELEMENTS(n); i++) {
+        SigpopEnv ex, sk;
+        sigpop_env_init(&ex, 16, n[i], "exact");
+        sigpop_env_init(&sk, 16, n[i], "sketch");
+        void *a = ops->create(&ex.env), *b = ops->create(&sk.env);
+        size_t others = ops->memory(a) - (size_t)4 * n[i];
+        size_t sketch = ops->memory(b) - others;
+        CU_ASSERT(others >= 16 * ops->bytes_per_slot);
+        CU_ASSERT(sketch <= (size_t)4 * n[i]);
+        CU_ASSERT(sketch > (size_t)2 * n[i]); /* the largest power of two, not a smaller one */
+        CU_ASSERT_EQUAL(sketch, (size_t)4 * count_min16_width(n[i]));
+        ops->destroy(a);
+        ops->destroy(b);
+        sigpop_env_free(&ex);
+        sigpop_env_free(&sk);
+    }
+}
+
+/* Drive the policy as the core would over accesses [from, to) of seq,
+ * appending each decision ('h', 'r', 'a', or the victim's id + 'A'...) to
+ * `log`. */
+static void sigpop_drive(SigpopEnv *e, void *st, const uint32_t *seq, size_t from, size_t to, GString *log)
+{
+    const CachePolicyOps *ops = test_policy("sigpop");
+    for (size_t i = from; i < to; i++) {
+        ContainerId id = seq[i];
+        CacheEntry *c = &e->containers[id];
+        c->access_count++;
+        if (c->slot != CACHE_NO_SLOT) {
+            ops->hit(st, c->slot);
+            g_string_append(log, "h ");
+            continue;
+        }
+        uint32_t used = 0;
+        for (uint32_t s = 0; s < e->env.capacity; s++)
+            used += cache_policy_env_occupied(&e->env, s);
+        CacheSlot victim = CACHE_NO_SLOT, slot = 0;
+        CacheDecision d = ops->admit(st, id, used == e->env.capacity, &victim);
+        if (d == CACHE_REFUSE) {
+            g_string_append(log, "r ");
+            continue;
+        }
+        if (d == CACHE_ADMIT_FREE) {
+            while (cache_policy_env_occupied(&e->env, slot))
+                slot++;
+            g_string_append(log, "a ");
+        } else {
+            g_string_append_printf(log, "e%u ", e->slot_id[victim]);
+            ops->removed(st, victim);
+            e->containers[e->slot_id[victim]].slot = CACHE_NO_SLOT;
+            slot = victim;
+        }
+        e->slot_id[slot] = id;
+        c->slot = slot;
+        ops->inserted(st, slot);
+    }
+}
+
+/* In both modes, a run split by save_state / load_state into a new policy
+ * decides as one run (agings included) and ends in the same state, and a blob of the other mode, of
+ * another capacity or of another store size is refused. */
+static void test_sigpop_state_split(void)
+{
+    enum { N = 300, CAP = 20, LEN = 30000 };
+    const CachePolicyOps *ops = test_policy("sigpop");
+    uint32_t *seq = test_trace(11, N, LEN);
+    const char *modes[] = { "exact", "sketch" };
+    for (int m = 0; m < 2; m++) {
+        SigpopEnv one, two;
+        sigpop_env_init(&one, CAP, N, modes[m]);
+        sigpop_env_init(&two, CAP, N, modes[m]);
+        GString *whole = g_string_new(NULL), *split = g_string_new(NULL);
+        void *a = ops->create(&one.env);
+        sigpop_drive(&one, a, seq, 0, LEN, whole);
+        void *b = ops->create(&two.env);
+        sigpop_drive(&two, b, seq, 0, LEN / 3, split);
+        GByteArray *blob = g_byte_array_new();
+        ops->save_state(b, blob);
+        ops->destroy(b);
+        b = ops->create(&two.env);
+        CU_ASSERT_TRUE_FATAL(ops->load_state(b, blob->data, blob->len));
+        sigpop_drive(&two, b, seq, LEN / 3, LEN, split);
+        CU_ASSERT_STRING_EQUAL(whole->str, split->str);
+        GByteArray *end_one = g_byte_array_new(), *end_two = g_byte_array_new();
+        ops->save_state(a, end_one);
+        ops->save_state(b, end_two); /* and the same state at the end */
+        CU_ASSERT_TRUE(end_one->len == end_two->len && memcmp(end_one->data, end_two->data, end_one->len) == 0);
+        g_byte_array_free(end_one, TRUE);
+        g_byte_array_free(end_two, TRUE);
+        CU_ASSERT(one.counters[2] >= 2);                /* agings: W = 16 x 300 */
+        CU_ASSERT(strstr(whole->str, "e") != NULL);     /* replacements happened */
+        for (int k = 0; k < 3; k++)
+            CU_ASSERT_EQUAL(one.counters[k], two.counters[k]);
+
+        SigpopEnv other_mode, other_cap, other_n;
+        sigpop_env_init(&other_mode, CAP, N, modes[1 - m]);
+        sigpop_env_init(&other_cap, CAP + 1, N, modes[m]);
+        sigpop_env_init(&other_n, CAP, N + 1, modes[m]);
+        SigpopEnv *others[] = { &other_mode, &other_cap, &other_n };
+        for (int k = 0; k < 3; k++) {
+            void *c = ops->create(&others[k]->env);
+            CU_ASSERT_FALSE(ops->load_state(c, blob->data, blob->len));
+            ops->destroy(c);
+            sigpop_env_free(others[k]);
+        }
+        g_byte_array_free(blob, TRUE);
+        ops->destroy(a);
+        ops->destroy(b);
+        g_string_free(whole, TRUE);
+        g_string_free(split, TRUE);
+        sigpop_env_free(&one);
+        sigpop_env_free(&two);
+    }
+    g_free(seq);
+}
+
 /* A policy's saved state, damaged: every truncation is refused, and blobs
  * with flipped bytes are refused or taken without reading past the blob
  * (ASan and Valgrind watch this test). The intact blob is taken. The
@@ -328,6 +638,12 @@ static void add_suites(void)
     CU_add_test(s, "wtinylfu by hand", test_wtinylfu_by_hand);
     CU_add_test(s, "sketch counts", test_sketch_counts);
     CU_add_test(s, "sketch halves every W accesses", test_sketch_halves);
+    CU_add_test(s, "sigpop by hand", test_sigpop_by_hand);
+    CU_add_test(s, "sigpop by hand, sketch counts", test_sigpop_sketch_by_hand);
+    CU_add_test(s, "sigpop sketch width", test_count_min16_width);
+    CU_add_test(s, "sigpop sketch: never below the count, halving, saturation", test_count_min16_counts_and_halves);
+    CU_add_test(s, "sigpop memory", test_sigpop_memory);
+    CU_add_test(s, "sigpop state: split run = one run", test_sigpop_state_split);
     CU_add_test(s, "state blobs, damaged", test_state_blobs_damaged);
 }
 

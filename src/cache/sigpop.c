@@ -1,0 +1,443 @@
+/* sigpop.c: sigpop, "significance-tested popularity admission", a policy of
+ * our own, after PLC-Cache's Popularity Filter and In-Out Comparison (Liu,
+ * Chai, Qin, Xiao; MSST 2014), TinyLFU's frequency-compared admission aged
+ * by halving (Einziger, Friedman & Manes; ACM TOS 2017) and a two-sample
+ * test of Poisson counts. It aims at PLC's few SSD writes with the hits of
+ * a frequency-ordered cache: a miss replaces the least frequent cached
+ * container only when it is more frequent by more than chance explains.
+ *
+ *   f(x)   a frequency of every container of the store (not only cached
+ *          ones): +1 on every access, hit or miss, saturating. When the
+ *          accesses since the last aging reach W, every f is halved
+ *          (rounded down). W = floor(sigpop-age-window x n_containers),
+ *          at least 1; sigpop-age-window 0: never.
+ *   victim the cached container with the lowest f; among equal f the one
+ *          admitted earlier (an insertion number per slot).
+ *   miss x a = f(x), this access counted (and an aging it triggered done):
+ *          a < sigpop-min-count         -> refused (refused_cold)
+ *          a free slot                  -> admitted into it
+ *          else b = f(victim):
+ *          a - b > z sqrt(a + b)        -> replaces the victim
+ *          otherwise                    -> refused (refused_not_significant)
+ *          z = sigpop-z. Under equal rates, a - b of two Poisson counts has
+ *          mean 0 and variance a + b, so z = 2 asks for two standard
+ *          deviations; z = 0 is the plain comparison a > b.
+ *
+ * Choices (docs/CACHE.md):
+ *  - An access is counted, then the aging it may complete is done, then the
+ *    decision is taken on the halved counts; agings are counted in `agings`.
+ *  - sigpop-counters exact (default): a uint32 per container. sketch: a
+ *    count-min sketch of 16-bit counters (count_min16.h), at most 4 bytes a
+ *    container for stores of 64 containers or more; its estimates are never
+ *    below the count, and a cached container's place in the victim order is
+ *    the estimate recorded at its last access or aging (collisions after
+ *    that do not move it); b is that recorded estimate too. In exact mode
+ *    the recorded value is f itself.
+ *  - Unlike the other policies, sigpop's memory grows with the store: 4
+ *    bytes a container (exact), besides 20 bytes a slot (the indexed
+ *    min-heap over slots, its keys and insertion numbers). An aging costs
+ *    O(n_containers + C), once per W accesses.
+ *
+ * Counters: refused_cold, refused_not_significant, agings. Saved state,
+ * version 1: capacity u32, n_containers u32, counts mode u32 (0 exact,
+ * 1 sketch), count cells u32 (n_containers, or 2 x the sketch width),
+ * accesses since the last aging u64, the next insertion number u64, the
+ * counts (u32 each, exact; u16 each, sketch), then per slot the recorded f
+ * u32 and the insertion number u64 (0 for a free slot; numbers start at 1). */
+#include "cache/policy.h"
+#include "cache/count_min16.h"
+#include "util/le.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KEY_Z, KEY_MIN_COUNT, KEY_AGE_WINDOW, KEY_COUNTERS, N_KEYS };
+enum { REFUSED_COLD, REFUSED_NOT_SIGNIFICANT, AGINGS, N_COUNTERS };
+enum { COUNTS_EXACT, COUNTS_SKETCH };
+
+/* key, insertion number, heap entry, heap position */
+#define SIGPOP_BYTES_PER_SLOT (sizeof(uint32_t) + sizeof(uint64_t) + 2 * sizeof(uint32_t))
+
+typedef struct {
+    const CachePolicyEnv *env;
+    double z;
+    uint32_t min_count;
+    uint64_t window;      /* W accesses; 0: never age */
+    int mode;             /* COUNTS_EXACT or COUNTS_SKETCH */
+    uint32_t *exact;      /* n_containers counts (exact mode) */
+    CountMin16 sketch;    /* sketch mode */
+    uint64_t since_aging; /* accesses since the last aging */
+    uint64_t next_seq;    /* insertion number of the next admission */
+    uint32_t *key;        /* per slot: f recorded at the last access or aging */
+    uint64_t *seq;        /* per slot: insertion number */
+    uint32_t *heap;       /* slots; heap[0] is the victim */
+    uint32_t *pos;        /* per slot: index in heap */
+    uint32_t size;        /* slots in the heap */
+} Sigpop;
+
+/* ---- frequencies ---- */
+
+static uint32_t freq_get(const Sigpop *s, ContainerId id)
+{
+    return s->mode == COUNTS_EXACT ? s->exact[id] : count_min16_estimate(&s->sketch, id);
+}
+
+static uint32_t freq_add(Sigpop *s, ContainerId id)
+{
+    if (s->mode == COUNTS_SKETCH)
+        return count_min16_add(&s->sketch, id);
+    if (s->exact[id] < UINT32_MAX)
+        s->exact[id]++;
+    return s->exact[id];
+}
+
+static size_t freq_cells(const Sigpop *s)
+{
+    return s->mode == COUNTS_EXACT ? s->env->n_containers : count_min16_cells(&s->sketch);
+}
+
+static size_t freq_bytes(const Sigpop *s)
+{
+    return s->mode == COUNTS_EXACT ? (size_t)s->env->n_containers * sizeof(uint32_t)
+                                   : count_min16_bytes(&s->sketch);
+}
+
+/* ---- the victim heap: slots ordered by (key, insertion number) ---- */
+
+static inline gboolean slot_less(const Sigpop *s, uint32_t x, uint32_t y)
+{
+    return s->key[x] != s->key[y] ? s->key[x] < s->key[y] : s->seq[x] < s->seq[y];
+}
+
+static void heap_put(Sigpop *s, uint32_t i, uint32_t slot)
+{
+    s->heap[i] = slot;
+    s->pos[slot] = i;
+}
+
+static void sift_up(Sigpop *s, uint32_t i)
+{
+    uint32_t slot = s->heap[i];
+    while (i > 0 && slot_less(s, slot, s->heap[(i - 1) / 2])) {
+        heap_put(s, i, s->heap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    heap_put(s, i, slot);
+}
+
+static void sift_down(Sigpop *s, uint32_t i)
+{
+    uint32_t slot = s->heap[i];
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= s->size)
+            break;
+        if (c + 1 < s->size && slot_less(s, s->heap[c + 1], s->heap[c]))
+            c++;
+        if (!slot_less(s, s->heap[c], slot))
+            break;
+        heap_put(s, i, s->heap[c]);
+        i = c;
+    }
+    heap_put(s, i, slot);
+}
+
+/* Re-read every cached container's f and restore the heap order: O(C). */
+static void heap_rebuild(Sigpop *s)
+{
+    for (uint32_t i = 0; i < s->size; i++)
+        s->key[s->heap[i]] = freq_get(s, s->env->slot_id[s->heap[i]]);
+    for (uint32_t i = s->size / 2; i-- > 0;)
+        sift_down(s, i);
+}
+
+/* Count one access of id; complete an aging if this access reaches W.
+ * Returns id's f afterwards; *aged tells whether the heap was rebuilt. */
+static uint32_t count_access(Sigpop *s, ContainerId id, gboolean *aged)
+{
+    uint32_t f = freq_add(s, id);
+    *aged = FALSE;
+    if (s->window == 0 || ++s->since_aging < s->window)
+        return f;
+    if (s->mode == COUNTS_EXACT) {
+        for (uint32_t i = 0; i < s->env->n_containers; i++)
+            s->exact[i] >>= 1;
+    } else {
+        count_min16_halve(&s->sketch);
+    }
+    s->since_aging = 0;
+    s->env->counters[AGINGS]++;
+    heap_rebuild(s);
+    *aged = TRUE;
+    return freq_get(s, id);
+}
+
+/* ---- the policy ---- */
+
+static void *sigpop_create(const CachePolicyEnv *env)
+{
+    Sigpop *s = g_new0(Sigpop, 1);
+    uint32_t cap = env->capacity ? env->capacity : 1;
+    s->env = env;
+    s->z = env->values[KEY_Z].number;
+    s->min_count = (uint32_t)env->values[KEY_MIN_COUNT].number;
+    double w = floor(env->values[KEY_AGE_WINDOW].number * (double)env->n_containers);
+    s->window = env->values[KEY_AGE_WINDOW].number == 0 ? 0 : w < 1 ? 1 : (uint64_t)w;
+    s->mode = env->values[KEY_COUNTERS].word == 1 ? COUNTS_SKETCH : COUNTS_EXACT;
+    if (s->mode == COUNTS_EXACT)
+        s->exact = g_new0(uint32_t, env->n_containers ? env->n_containers : 1);
+    else
+        count_min16_init(&s->sketch, env->n_containers);
+    s->next_seq = 1;
+    s->key = g_new0(uint32_t, cap);
+    s->seq = g_new0(uint64_t, cap);
+    s->heap = g_new0(uint32_t, cap);
+    s->pos = g_new0(uint32_t, cap);
+    return s;
+}
+
+static void sigpop_destroy(void *st)
+{
+    Sigpop *s = st;
+    g_free(s->exact);
+    count_min16_free(&s->sketch);
+    g_free(s->key);
+    g_free(s->seq);
+    g_free(s->heap);
+    g_free(s->pos);
+    g_free(s);
+}
+
+static void sigpop_hit(void *st, CacheSlot slot)
+{
+    Sigpop *s = st;
+    gboolean aged;
+    uint32_t f = count_access(s, s->env->slot_id[slot], &aged);
+    if (!aged) {
+        s->key[slot] = f; /* f only grows between agings */
+        sift_down(s, s->pos[slot]);
+    }
+}
+
+/* a - b > z sqrt(a + b); for a <= b never (the right side is >= 0). */
+static gboolean significant(double z, uint32_t a, uint32_t b)
+{
+    return (double)a - (double)b > z * sqrt((double)a + (double)b);
+}
+
+static CacheDecision sigpop_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
+{
+    Sigpop *s = st;
+    gboolean aged;
+    uint32_t a = count_access(s, id, &aged);
+    if (a < s->min_count) {
+        s->env->counters[REFUSED_COLD]++;
+        return CACHE_REFUSE;
+    }
+    if (!full)
+        return CACHE_ADMIT_FREE;
+    CacheSlot v = s->heap[0];
+    if (!significant(s->z, a, s->key[v])) {
+        s->env->counters[REFUSED_NOT_SIGNIFICANT]++;
+        return CACHE_REFUSE;
+    }
+    *victim = v;
+    return CACHE_ADMIT_REPLACE;
+}
+
+static void sigpop_inserted(void *st, CacheSlot slot)
+{
+    Sigpop *s = st;
+    s->key[slot] = freq_get(s, s->env->slot_id[slot]);
+    s->seq[slot] = s->next_seq++;
+    heap_put(s, s->size++, slot);
+    sift_up(s, s->size - 1);
+}
+
+static void sigpop_removed(void *st, CacheSlot slot)
+{
+    Sigpop *s = st;
+    uint32_t i = s->pos[slot];
+    uint32_t last = s->heap[--s->size];
+    s->key[slot] = 0;
+    s->seq[slot] = 0;
+    if (i == s->size)
+        return;
+    heap_put(s, i, last);
+    sift_up(s, i);
+    sift_down(s, s->pos[last]);
+}
+
+/* ---- saved state (layout at the top) ---- */
+
+#define STATE_HEAD 32
+#define STATE_SLOT 12
+
+static void sigpop_save_state(void *st, GByteArray *out)
+{
+    Sigpop *s = st;
+    uint32_t cap = s->env->capacity;
+    size_t cells = freq_cells(s), cell = s->mode == COUNTS_EXACT ? 4 : 2;
+    guint at = out->len;
+    g_byte_array_set_size(out, at + STATE_HEAD + (guint)(cells * cell) + STATE_SLOT * (guint)cap);
+    uint8_t *b = out->data + at;
+    le32_put(b, cap);
+    le32_put(b + 4, s->env->n_containers);
+    le32_put(b + 8, (uint32_t)s->mode);
+    le32_put(b + 12, (uint32_t)cells);
+    le64_put(b + 16, s->since_aging);
+    le64_put(b + 24, s->next_seq);
+    b += STATE_HEAD;
+    for (size_t i = 0; i < cells; i++, b += cell) {
+        if (s->mode == COUNTS_EXACT)
+            le32_put(b, s->exact[i]);
+        else
+            le16_put(b, s->sketch.c[i]);
+    }
+    for (uint32_t slot = 0; slot < cap; slot++, b += STATE_SLOT) {
+        le32_put(b, s->key[slot]);
+        le64_put(b + 4, s->seq[slot]);
+    }
+}
+
+static int by_seq(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Are the insertion numbers of the heap's slots distinct? */
+static gboolean seqs_distinct(const Sigpop *s)
+{
+    uint64_t *v = g_new(uint64_t, s->size ? s->size : 1);
+    for (uint32_t i = 0; i < s->size; i++)
+        v[i] = s->seq[s->heap[i]];
+    qsort(v, s->size, sizeof *v, by_seq);
+    gboolean ok = TRUE;
+    for (uint32_t i = 1; i < s->size && ok; i++)
+        ok = v[i] != v[i - 1];
+    g_free(v);
+    return ok;
+}
+
+/* Back to the state of create(), after a blob was refused half-read. */
+static void forget_all(Sigpop *s)
+{
+    uint32_t cap = s->env->capacity ? s->env->capacity : 1;
+    if (s->mode == COUNTS_EXACT)
+        memset(s->exact, 0, freq_bytes(s));
+    else
+        memset(s->sketch.c, 0, freq_bytes(s));
+    memset(s->key, 0, cap * sizeof *s->key);
+    memset(s->seq, 0, cap * sizeof *s->seq);
+    s->size = 0;
+    s->since_aging = 0;
+    s->next_seq = 1;
+}
+
+/* Take the saved slots; FALSE on a record that does not fit the counts. */
+static gboolean load_slots(Sigpop *s, const uint8_t *b)
+{
+    const CachePolicyEnv *env = s->env;
+    for (uint32_t slot = 0; slot < env->capacity; slot++, b += STATE_SLOT) {
+        uint32_t key = le32_get(b);
+        uint64_t seq = le64_get(b + 4);
+        if (seq == 0 || !cache_policy_env_occupied(env, slot))
+            continue;
+        uint32_t f = freq_get(s, env->slot_id[slot]);
+        if (seq >= s->next_seq || key > f || (s->mode == COUNTS_EXACT && key != f))
+            return FALSE;
+        s->key[slot] = key;
+        s->seq[slot] = seq;
+        heap_put(s, s->size++, slot);
+    }
+    for (uint32_t i = s->size / 2; i-- > 0;)
+        sift_down(s, i);
+    return seqs_distinct(s);
+}
+
+/* The blob must describe this cache (capacity, store, counts mode and size)
+ * exactly. A restored slot the blob saved as free joins as a fresh
+ * insertion, after the others; a saved slot that was not restored is
+ * ignored. A recorded f above the container's count (exact: other than
+ * it) or an insertion number not below the next one is refused. */
+static gboolean sigpop_load_state(void *st, const uint8_t *blob, size_t len)
+{
+    Sigpop *s = st;
+    const CachePolicyEnv *env = s->env;
+    size_t cells = freq_cells(s), cell = s->mode == COUNTS_EXACT ? 4 : 2;
+    if (len != STATE_HEAD + cells * cell + (size_t)STATE_SLOT * env->capacity ||
+        le32_get(blob) != env->capacity || le32_get(blob + 4) != env->n_containers ||
+        le32_get(blob + 8) != (uint32_t)s->mode || le32_get(blob + 12) != cells)
+        return FALSE;
+    uint64_t since = le64_get(blob + 16), next = le64_get(blob + 24);
+    if (since >= (s->window ? s->window : 1) || next == 0 || next == UINT64_MAX)
+        return FALSE;
+    const uint8_t *b = blob + STATE_HEAD;
+    for (size_t i = 0; i < cells; i++, b += cell) {
+        if (s->mode == COUNTS_EXACT)
+            s->exact[i] = le32_get(b);
+        else
+            s->sketch.c[i] = le16_get(b);
+    }
+    s->since_aging = since;
+    s->next_seq = next;
+    if (!load_slots(s, b)) {
+        forget_all(s);
+        return FALSE;
+    }
+    for (uint32_t slot = 0; slot < env->capacity; slot++)
+        if (cache_policy_env_occupied(env, slot) && s->seq[slot] == 0)
+            sigpop_inserted(s, slot);
+    return TRUE;
+}
+
+static size_t sigpop_memory(const void *st)
+{
+    const Sigpop *s = st;
+    return sizeof *s + freq_bytes(s) + (size_t)s->env->capacity * SIGPOP_BYTES_PER_SLOT;
+}
+
+static const char *const sigpop_count_words[] = { "exact", "sketch", NULL };
+
+static const CachePolicyKey sigpop_keys[N_KEYS] = {
+    [KEY_Z] = { "sigpop-z", CACHE_KEY_REAL, 0, 100, NULL, "2.0",
+                "a miss replaces the victim only if a - b > z sqrt(a + b) (a, b: their frequencies); 0: a > b" },
+    [KEY_MIN_COUNT] = { "sigpop-min-count", CACHE_KEY_UINT, 0, UINT32_MAX, NULL, "2",
+                        "cold filter: a miss is refused while its frequency is below this" },
+    [KEY_AGE_WINDOW] = { "sigpop-age-window", CACHE_KEY_REAL, 0, 1000000, NULL, "16",
+                         "halve every frequency each this many x n_containers accesses (0: never)" },
+    [KEY_COUNTERS] = { "sigpop-counters", CACHE_KEY_WORD, 0, 0, sigpop_count_words, "exact",
+                       "frequencies: exact (4 bytes a container) or sketch (16-bit count-min, at most 4 bytes a container)" },
+};
+
+static const CachePolicyCounter sigpop_counters[N_COUNTERS] = {
+    [REFUSED_COLD] = { "refused_cold", "refused: frequency below sigpop-min-count", NULL },
+    [REFUSED_NOT_SIGNIFICANT] = { "refused_not_significant", "refused: not significantly above the victim", NULL },
+    [AGINGS] = { "agings", "agings (every frequency halved)", NULL },
+};
+
+const CachePolicyOps cache_policy_sigpop = {
+    .name = "sigpop",
+    .description = "significance-tested popularity admission: replace the least frequent container only "
+                   "if a miss is more frequent beyond chance",
+    .citation = "ours, after Liu et al. (PLC-Cache, MSST 2014) and Einziger et al. (TinyLFU, ACM TOS 2017)",
+    .offline = FALSE,
+    .keys = sigpop_keys,
+    .n_keys = N_KEYS,
+    .counters = sigpop_counters,
+    .n_counters = N_COUNTERS,
+    .reset_access_on_evict = FALSE,
+    .create = sigpop_create,
+    .destroy = sigpop_destroy,
+    .hit = sigpop_hit,
+    .admit = sigpop_admit,
+    .inserted = sigpop_inserted,
+    .removed = sigpop_removed,
+    .state_version = 1,
+    .save_state = sigpop_save_state,
+    .load_state = sigpop_load_state,
+    .bytes_per_slot = SIGPOP_BYTES_PER_SLOT,
+    .memory = sigpop_memory,
+};
