@@ -34,6 +34,7 @@ POLICY_STYLE = {
     "wtinylfu": ("#ddcc77", "d"),
     "belady": ("#000000", "8"),
     "offline-static": ("#661100", "H"),
+    "sigpop": ("#ee3377", "s"),
 }
 _SPARE_COLOURS = ("#6699cc", "#994455", "#997700", "#5e3c99", "#1b7837", "#b2182b", "#4393c3",
                   "#8c510a")
@@ -43,7 +44,7 @@ POLICY_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU",
                  "lfu-incache": "LFU (in-cache)", "plc": "PLC-Cache", "clock": "CLOCK", "2q": "2Q",
                  "arc": "ARC", "larc": "LARC", "s3fifo": "S3-FIFO", "sieve": "SIEVE",
                  "tinylfu": "TinyLFU", "wtinylfu": "W-TinyLFU", "belady": "Belady (offline)",
-                 "offline-static": "offline static"}
+                 "offline-static": "offline static", "sigpop": "SigPop"}
 
 
 def policy_style(name):

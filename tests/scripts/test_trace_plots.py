@@ -19,7 +19,7 @@ import plc_plots
 import plc_common
 
 NEW = ["none", "fifo", "lru", "lfu", "lfu-incache", "plc", "clock", "2q", "arc", "larc", "s3fifo",
-       "sieve", "tinylfu", "wtinylfu", "belady", "offline-static"]
+       "sieve", "tinylfu", "wtinylfu", "belady", "offline-static", "sigpop"]
 
 
 class StyleTests(unittest.TestCase):
