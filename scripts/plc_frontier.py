@@ -172,16 +172,9 @@ def _steps(ax, rows, flags_key, xmax, style, label):
     ax.step(xs, ys, where="post", label=label, zorder=1, **style)
 
 
-def plot(rows, outdir, formats, cache_size):
-    """fig-frontier: hit ratio against SSD bytes written, one marker per
-    point in its policy's colour and marker, sweeps joined and labelled by
-    their value, offline bounds hollow, and the two frontiers as steps."""
-    plt = plc_plots.pyplot()
-    fig, ax = plt.subplots(figsize=(10.0, 5.8))
-    xtop = max([r["ssd_bytes_written"] + ((r.get("_ci") or {}).get("ssd_bytes_written") or 0)
-                for r in rows] + [1]) / GIB
-    ytop = max([r["hit_ratio"] + ((r.get("_ci") or {}).get("hit_ratio") or 0) for r in rows] + [0.01]) * 100
-    xmax = xtop * 1.08
+def _draw(ax, rows, xmax, label_from, label_to):
+    """Both frontiers and every point on `ax`; sweep points between
+    label_from and label_to GiB written get their value as a label."""
     offline = any(r["offline"] == "yes" for r in rows)
     _steps(ax, [r for r in rows if r["offline"] == "no"], "on_online_frontier", xmax,
            {"color": "#444444", "linewidth": 1.6, "alpha": 0.8},
@@ -216,17 +209,68 @@ def plot(rows, outdir, formats, cache_size):
         else:
             ax.plot(xs, ys, **style)
         if swept:
+            # points of one sweep that coincide share one label: "1, 2*, 3"
+            labels = {}
             for r, x, y in zip(pts, xs, ys):
-                ax.annotate(value_text(r["value"]) + ("*" if r["default"] == "yes" else ""), (x, y),
-                            xytext=(4, 4), textcoords="offset points", fontsize=7, color=c)
-    ax.set_xlim(0, xmax)
-    ax.set_ylim(0, min(100.0, ytop * 1.1))
+                if label_from < x <= label_to:
+                    labels.setdefault((x, y), []).append(value_text(r["value"]) +
+                                                         ("*" if r["default"] == "yes" else ""))
+            for (x, y), vals in labels.items():
+                ax.annotate(", ".join(vals), (x, y), xytext=(4, 4), textcoords="offset points", fontsize=7,
+                            color=c)
     ax.set_xlabel("data written to the SSD (GiB)")
     ax.set_ylabel("hit ratio (%)")
-    ax.set_title("Hit ratio against SSD writes, cache %s, %d points (sweep labels: parameter value, "
-                 "* = default)" % (cache_size, len(rows)), fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+
+
+def zoom_window(rows):
+    """(x limit in GiB, y low, y high in %) of the zoomed panel: the points
+    writing at most a quarter of the most any point writes (where the
+    admission policies crowd), or None when fewer than two points do."""
+    most = max(r["ssd_bytes_written"] for r in rows)
+    near = [r for r in rows if r["ssd_bytes_written"] <= most / 4]
+    if len(near) < 2 or most == 0:
+        return None
+    xlim = max(r["ssd_bytes_written"] for r in near) * 1.15 / GIB or most / 4 / GIB
+    hs = [100 * r["hit_ratio"] for r in near]
+    span = max(max(hs) - min(hs), 1.0)
+    return xlim, max(0.0, min(hs) - 0.15 * span), min(100.0, max(hs) + 0.15 * span)
+
+
+def plot(rows, outdir, formats, cache_size):
+    """fig-frontier: hit ratio against SSD bytes written, one marker per
+    point in its policy's colour and marker, sweeps joined and labelled by
+    their value, offline bounds hollow, and the two frontiers as steps.
+    Both axes start at 0; a second panel zooms on the points that write
+    least (zoom_window), with its range stated in its title."""
+    plt = plc_plots.pyplot()
+    zoom = zoom_window(rows)
+    if zoom:
+        fig, (ax, zx) = plt.subplots(1, 2, figsize=(15.0, 6.0))
+    else:
+        fig, ax = plt.subplots(figsize=(10.0, 6.0))
+    xtop = max([r["ssd_bytes_written"] + ((r.get("_ci") or {}).get("ssd_bytes_written") or 0)
+                for r in rows] + [1]) / GIB
+    ytop = max([r["hit_ratio"] + ((r.get("_ci") or {}).get("hit_ratio") or 0) for r in rows] + [0.01]) * 100
+    xmax = xtop * 1.08
+    _draw(ax, rows, xmax, zoom[0] if zoom else -1, xmax)
+    ax.set_xlim(0, xmax)
+    ax.set_ylim(0, min(100.0, ytop * 1.1))
+    ax.set_title("every point (both axes from 0)", fontsize=9)
+    if zoom:
+        xlim, ylo, yhi = zoom
+        _draw(zx, rows, xmax, -1, xlim)
+        zx.set_xlim(0, xlim)
+        zx.set_ylim(ylo, yhi)
+        zx.set_title("zoom: data written 0 to %.3g GiB, hit ratio %.1f%% to %.1f%% (not from 0)"
+                     % (xlim, ylo, yhi), fontsize=9)
+        ax.add_patch(plt.Rectangle((0, ylo), xlim, yhi - ylo, fill=False, linestyle=":", linewidth=1,
+                                   edgecolor="#666666", zorder=0))
+        ax.annotate("zoomed at right", (xlim, yhi), xytext=(3, 3), textcoords="offset points",
+                    fontsize=7, color="#666666")
+    fig.suptitle("Hit ratio against SSD bytes written, cache %s, %d points (sweep labels: parameter "
+                 "value, * = default)" % (cache_size, len(rows)), fontsize=10)
+    (zx if zoom else ax).legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return plc_plots.save(fig, outdir, "fig-frontier", formats)
 

@@ -155,6 +155,17 @@ class MarkTests(unittest.TestCase):
         self.assertEqual(rows[1]["below_online_frontier_points"], 0.0)
         self.assertIsNone(rows[3]["below_online_frontier_points"])
 
+    def test_zoom_window(self):
+        # writes 1, 2 and 40 GiB: the zoom holds the two that write at most
+        # 10 GiB, x to 2 x 1.15 GiB, y 15% of their 20-point span either side
+        g = 1 << 30
+        rows = [row("a", g, 0.40), row("b", 2 * g, 0.60), row("c", 40 * g, 0.70)]
+        xlim, lo, hi = plc_frontier.zoom_window(rows)
+        self.assertAlmostEqual(xlim, 2.3)
+        self.assertAlmostEqual(lo, 37.0)
+        self.assertAlmostEqual(hi, 63.0)
+        self.assertIsNone(plc_frontier.zoom_window(rows[1:]))  # one point alone is not zoomed on
+
     def test_figure_with_offline_bounds_and_error_bars(self):
         rows = [row("lru", 40 << 20, 0.4), row("belady", 8 << 20, 0.7, offline=True)]
         rows += [dict(row("plc", w << 20, h), key="plc-filter-threshold", value=v, default="no")
