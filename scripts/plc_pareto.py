@@ -38,13 +38,6 @@ def on_frontier(points):
     return flags
 
 
-def frontier_order(points):
-    """Indices of the frontier points, by w then h (equal points in input
-    order): the order in which the frontier's steps are drawn and listed."""
-    flags = on_frontier(points)
-    return sorted((i for i, f in enumerate(flags) if f), key=lambda i: (points[i][0], points[i][1], i))
-
-
 def best_within(points, w):
     """F(w): the highest h among the points with at most w written (None
     when every point writes more)."""

@@ -36,7 +36,6 @@ class ParetoTests(unittest.TestCase):
 
     def test_single_point(self):
         self.assertEqual(plc_pareto.on_frontier([(5, 0.3)]), [True])
-        self.assertEqual(plc_pareto.frontier_order([(5, 0.3)]), [0])
 
     def test_hand_worked(self):
         # (writes, hits): A is cheapest; B buys more hits with more writes;
@@ -44,12 +43,10 @@ class ParetoTests(unittest.TestCase):
         # the same hits; E is the most hits; F is beaten by B on both.
         pts = [(1, 0.2), (3, 0.5), (3, 0.4), (4, 0.5), (9, 0.7), (5, 0.45)]
         self.assertEqual(plc_pareto.on_frontier(pts), [True, True, False, False, True, False])
-        self.assertEqual(plc_pareto.frontier_order(pts), [0, 1, 4])
 
     def test_duplicates_are_all_on_it(self):
         pts = [(2, 0.5), (2, 0.5), (1, 0.1)]
         self.assertEqual(plc_pareto.on_frontier(pts), [True, True, True])
-        self.assertEqual(plc_pareto.frontier_order(pts), [2, 0, 1])
         # a duplicate of a dominated point stays dominated
         self.assertEqual(plc_pareto.on_frontier([(3, 0.4), (3, 0.4), (2, 0.6)]), [False, False, True])
 
