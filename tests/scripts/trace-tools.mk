@@ -14,6 +14,9 @@ EXTRA_DIST += \
 	scripts/plc_import.py \
 	scripts/plc_sweep.py \
 	scripts/plc_plots.py \
+	scripts/plc_pareto.py \
+	scripts/plc_frontier.py \
+	tests/scripts/test_trace_frontier.py \
 	tests/scripts/test_trace_plots.py \
 	tests/scripts/test_trace_sweeps.py \
 	tests/scripts/test_trace_import.py \

@@ -1,0 +1,278 @@
+"""Tests of experiment frontier: the Pareto computation (plc_pareto.py), the
+points it plans from destor's policy list and the flags it writes
+(plc_frontier.py), and a quick end-to-end run.
+
+Why: a frontier is easy to get subtly wrong at its edges (equal points,
+equal writes, equal hit ratios), and its points must follow what destor
+lists, not what this branch happens to have: sweeps and offline bounds are
+checked on a made-up listing that has them.  The end-to-end run checks
+every written flag against a brute-force recomputation from the CSV's own
+numbers, with one seed and with two (where the flags are on the means).
+"""
+
+import csv
+import json
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from test_trace_tools import SCRIPTS, DESTOR, have_destor, run
+
+import plc_common
+import plc_frontier
+import plc_pareto
+
+
+def dominated(p, points):
+    """Brute force, from the definition: some other point has at least the
+    hits and at most the writes, and is strictly better in one of them."""
+    return any(q[1] >= p[1] and q[0] <= p[0] and (q[1] > p[1] or q[0] < p[0]) for q in points)
+
+
+class ParetoTests(unittest.TestCase):
+
+    def test_single_point(self):
+        self.assertEqual(plc_pareto.on_frontier([(5, 0.3)]), [True])
+
+    def test_hand_worked(self):
+        # (writes, hits): A is cheapest; B buys more hits with more writes;
+        # C writes as much as B for fewer hits; D writes more than B for
+        # the same hits; E is the most hits; F is beaten by B on both.
+        pts = [(1, 0.2), (3, 0.5), (3, 0.4), (4, 0.5), (9, 0.7), (5, 0.45)]
+        self.assertEqual(plc_pareto.on_frontier(pts), [True, True, False, False, True, False])
+
+    def test_duplicates_are_all_on_it(self):
+        pts = [(2, 0.5), (2, 0.5), (1, 0.1)]
+        self.assertEqual(plc_pareto.on_frontier(pts), [True, True, True])
+        # a duplicate of a dominated point stays dominated
+        self.assertEqual(plc_pareto.on_frontier([(3, 0.4), (3, 0.4), (2, 0.6)]), [False, False, True])
+
+    def test_ties(self):
+        # equal writes: only the larger hit ratio; equal hits: only the fewer writes
+        self.assertEqual(plc_pareto.on_frontier([(2, 0.3), (2, 0.6)]), [False, True])
+        self.assertEqual(plc_pareto.on_frontier([(7, 0.6), (2, 0.6)]), [False, True])
+        # zero writes, zero hits (a cache that never admits) is on it alone
+        self.assertEqual(plc_pareto.on_frontier([(0, 0.0), (5, 0.5)]), [True, True])
+
+    def test_best_within_and_gap(self):
+        pts = [(1, 0.2), (3, 0.5), (9, 0.7), (5, 0.45)]
+        self.assertIsNone(plc_pareto.best_within(pts, 0.5))
+        self.assertEqual(plc_pareto.best_within(pts, 1), 0.2)
+        self.assertEqual(plc_pareto.best_within(pts, 4), 0.5)
+        self.assertEqual(plc_pareto.best_within(pts, 100), 0.7)
+        self.assertAlmostEqual(plc_pareto.gap_below(pts, (5, 0.45)), 0.05)  # B's 0.5 at 3 <= 5
+        self.assertEqual(plc_pareto.gap_below(pts, (3, 0.5)), 0)
+
+    def test_agrees_with_brute_force(self):
+        rng = random.Random(7)
+        for _ in range(300):
+            # a small grid, so equal writes, equal hits and duplicates are common
+            pts = [(rng.randint(0, 5), rng.randint(0, 5) / 5) for _ in range(rng.randint(1, 12))]
+            want = [not dominated(p, pts) for p in pts]
+            self.assertEqual(plc_pareto.on_frontier(pts), want, pts)
+
+
+def key(name, default, typ="uint"):
+    return {"name": name, "type": typ, "default": default, "min": 0.0, "max": 100.0, "words": [], "doc": ""}
+
+
+def listing(plc_default="4"):
+    """A made-up `destor policies --json` list with a sweep's policy and
+    two offline ones, registered among the online ones."""
+    return [
+        {"name": "lru", "offline": False, "keys": []},
+        {"name": "belady", "offline": True, "keys": []},
+        {"name": "plc", "offline": False,
+         "keys": [key("plc-filter-threshold", plc_default), key("plc-delay-threshold", "2")]},
+        {"name": "sigpop", "offline": False, "keys": [key("sigpop-z", "2", "real")]},
+        {"name": "offline-static", "offline": True, "keys": []},
+    ]
+
+
+def summary(points):
+    return [(p["policy"], p["key"], p["value"], p["default"], p["offline"]) for p in points]
+
+
+class PlanTests(unittest.TestCase):
+
+    def test_sweeps_and_offline_bounds_when_listed(self):
+        pts = plc_frontier.plan_points(listing())
+        self.assertEqual(summary(pts), [("lru", None, None, True, False)] + [
+            ("plc", "plc-filter-threshold", v, v == 4, False) for v in (2, 3, 4, 5, 6, 8)] + [
+            ("sigpop", "sigpop-z", v, v == 2, False) for v in (0, 0.5, 1, 2, 3, 4)] + [
+            ("belady", None, None, True, True), ("offline-static", None, None, True, True)])
+        byval = {(p["policy"], p["value"]): p["params"] for p in pts}
+        self.assertEqual(byval[("sigpop", 0.5)], ["sigpop-z 0.5"])
+        self.assertEqual(byval[("plc", 8)], ["plc-filter-threshold 8"])
+        self.assertEqual(byval[("lru", None)], [])
+
+    def test_a_default_outside_the_sweep_is_run_too(self):
+        pts = plc_frontier.plan_points(listing(plc_default="7"))
+        plc = [(p["value"], p["default"]) for p in pts if p["policy"] == "plc"]
+        self.assertEqual(plc, [(2, False), (3, False), (4, False), (5, False), (6, False), (7.0, True),
+                               (8, False)])
+        # a default that is a word is run as it is, beside the sweep
+        pts = plc_frontier.plan_points(listing(plc_default="auto"))
+        plc = [(p["key"], p["value"], p["default"]) for p in pts if p["policy"] == "plc"]
+        self.assertEqual(plc[0], (None, None, True))
+        self.assertEqual(len(plc), 7)
+
+    def test_only_what_is_listed_or_named(self):
+        small = [p for p in listing() if p["name"] in ("lru", "plc")]
+        self.assertEqual([p["policy"] for p in plc_frontier.plan_points(small)], ["lru"] + ["plc"] * 6)
+        self.assertEqual([p["policy"] for p in plc_frontier.plan_points(listing(), ["belady", "lru"])],
+                         ["lru", "belady"])
+
+    def test_a_listed_policy_without_its_swept_key_is_an_error(self):
+        bad = listing()
+        bad[3]["keys"] = [key("sigpop-threshold", "2")]
+        with self.assertRaises(plc_common.ToolError):
+            plc_frontier.plan_points(bad)
+
+
+def row(pol, w, h, offline=False):
+    return {"policy": pol, "offline": "yes" if offline else "no", "key": None, "value": None,
+            "default": "yes", "hit_ratio": h, "ssd_bytes_written": w}
+
+
+class MarkTests(unittest.TestCase):
+
+    def test_two_frontiers_and_distances(self):
+        rows = [row("a", 10, 0.50), row("b", 40, 0.60), row("c", 30, 0.40), row("opt", 5, 0.70, offline=True)]
+        plc_frontier.mark(rows)
+        self.assertEqual([r["on_frontier"] for r in rows], ["no", "no", "no", "yes"])
+        self.assertEqual([r["on_online_frontier"] for r in rows], ["yes", "yes", "no", None])
+        # c writes 30: the online frontier has a's 0.50 there, the full one opt's 0.70
+        self.assertAlmostEqual(rows[2]["below_online_frontier_points"], 10.0)
+        self.assertAlmostEqual(rows[2]["below_frontier_points"], 30.0)
+        self.assertAlmostEqual(rows[1]["below_frontier_points"], 10.0)
+        self.assertEqual(rows[1]["below_online_frontier_points"], 0.0)
+        self.assertIsNone(rows[3]["below_online_frontier_points"])
+
+    def test_zoom_window(self):
+        # writes 1, 2 and 40 GiB: the zoom holds the two that write at most
+        # 10 GiB, x to 2 x 1.15 GiB, y 15% of their 20-point span either side
+        g = 1 << 30
+        rows = [row("a", g, 0.40), row("b", 2 * g, 0.60), row("c", 40 * g, 0.70)]
+        xlim, lo, hi = plc_frontier.zoom_window(rows)
+        self.assertAlmostEqual(xlim, 2.3)
+        self.assertAlmostEqual(lo, 37.0)
+        self.assertAlmostEqual(hi, 63.0)
+        self.assertIsNone(plc_frontier.zoom_window(rows[1:]))  # one point alone is not zoomed on
+
+    def test_figure_with_offline_bounds_and_error_bars(self):
+        rows = [row("lru", 40 << 20, 0.4), row("belady", 8 << 20, 0.7, offline=True)]
+        rows += [dict(row("plc", w << 20, h), key="plc-filter-threshold", value=v, default="no")
+                 for v, w, h in ((2, 9, 0.5), (4, 5, 0.45), (8, 2, 0.3))]
+        plc_frontier.mark(rows)
+        for r in rows:
+            r.update(latency_model_ms_mean=1.0, latency_model_ms_p99=2.0,
+                     _ci={"hit_ratio": 0.01, "ssd_bytes_written": 1 << 20})
+        tmp = tempfile.mkdtemp(prefix="frontier-fig-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        files = plc_frontier.plot(rows, tmp, ["png", "svg"], "20%")
+        with open(files[0], "rb") as f:
+            self.assertEqual(f.read(4), b"\x89PNG")
+        with open(files[1]) as f:
+            svg = f.read()
+        self.assertIn("Pareto frontier with the offline bounds", svg)
+        self.assertIn("Pareto frontier, online policies", svg)
+        self.assertIn("bound: Belady (offline)", svg)
+        report = "\n".join(plc_frontier.headlines(rows) + plc_frontier.results(rows))
+        self.assertIn("below the frontier with offline bounds", report)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@unittest.skipUnless(have_destor(), "destor not built")
+class FrontierRunTests(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="trace-frontier-")
+        cls.listed = json.loads(subprocess.run([DESTOR, "policies", "--json"], stdout=subprocess.PIPE,
+                                               check=True).stdout)["policies"]
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def expected(self):
+        """(policy, key, value) of every point, from destor's own list: the
+        online policies in registry order, then the offline ones."""
+        sweeps = {"plc": ("plc-filter-threshold", ["2", "3", "4", "5", "6", "8"]),
+                  "sigpop": ("sigpop-z", ["0", "0.5", "1", "2", "3", "4"])}
+        out = []
+        for p in sorted(self.listed, key=lambda p: p["offline"]):
+            k, vals = sweeps.get(p["name"], ("", [""]))
+            out += [(p["name"], k, v) for v in vals]
+        return out
+
+    def check_flags(self, rows):
+        pts = [(float(r["ssd_bytes_written"]), float(r["hit_ratio"])) for r in rows]
+        online = [p for p, r in zip(pts, rows) if r["offline"] == "no"]
+        for p, r in zip(pts, rows):
+            self.assertEqual(r["on_frontier"], "no" if dominated(p, pts) else "yes", r)
+            if r["offline"] == "no":
+                self.assertEqual(r["on_online_frontier"], "no" if dominated(p, online) else "yes", r)
+                best = max(h for w, h in online if w <= p[0])
+                self.assertAlmostEqual(float(r["below_online_frontier_points"]), 100 * (best - p[1]), places=6)
+            else:
+                self.assertEqual(r["on_online_frontier"], "")
+        self.assertIn("yes", [r["on_frontier"] for r in rows])
+
+    def test_quick_run(self):
+        out = os.path.join(self.tmp, "one")
+        run([os.path.join(SCRIPTS, "experiment"), "frontier", "--quick", "--destor", DESTOR, "--out", out,
+             "--jobs", "2"])
+        rows = read_csv(os.path.join(out, "frontier.csv"))
+        self.assertEqual([(r["policy"], r["key"], r["value"]) for r in rows], self.expected())
+        self.assertEqual(set(r["seed"] for r in rows), {"1"})
+        self.check_flags(rows)
+        with open(os.path.join(out, "fig-frontier.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        with open(os.path.join(out, "REPORT.md")) as f:
+            report = f.read()
+        self.assertIn("Frontier over the online points", report)
+        self.assertIn("![frontier (no paper figure)](fig-frontier.png)", report)
+        for r in rows:
+            if r["on_online_frontier"] == "yes":
+                self.assertIn("| %s, " % plc_frontier.policy_label(r["policy"]), report)
+        # the JSON keeps destor's counters of every run, in the CSV's order
+        with open(os.path.join(out, "frontier.json")) as f:
+            doc = json.load(f)
+        self.assertEqual([s["cache"]["policy"] for s in doc["destor_summaries"]], [r["policy"] for r in rows])
+        self.assertEqual([s["cache"]["ssd_bytes_written"] for s in doc["destor_summaries"]],
+                         [int(r["ssd_bytes_written"]) for r in rows])
+
+    def test_seeds_flag_the_means(self):
+        out = os.path.join(self.tmp, "seeds")
+        run([os.path.join(SCRIPTS, "experiment"), "frontier", "--quick", "--destor", DESTOR, "--out", out,
+             "--seeds", "1-2", "--policies", "lru,plc,tinylfu", "--jobs", "2"])
+        rows = read_csv(os.path.join(out, "frontier.csv"))
+        per = [r for r in rows if r["seed"] in ("1", "2")]
+        means = [r for r in rows if r["seed"] == "mean"]
+        self.assertEqual(len(per), 2 * 8)
+        self.assertEqual(len(means), 8)
+        self.assertEqual(len([r for r in rows if r["seed"] == "ci95"]), 8)
+        self.assertEqual(set(r["on_frontier"] for r in per), {""})
+        self.check_flags(means)
+        for m in means:
+            two = [float(r["hit_ratio"]) for r in per if (r["policy"], r["value"]) == (m["policy"], m["value"])]
+            self.assertAlmostEqual(float(m["hit_ratio"]), sum(two) / 2, places=6)
+
+    def test_usage_errors(self):
+        for extra in (["--real"], ["--values", "1,2"], ["--policies", "none,lru"]):
+            p = run([os.path.join(SCRIPTS, "experiment"), "frontier", "--quick", "--destor", DESTOR,
+                     "--out", os.path.join(self.tmp, "bad")] + extra, check=False)
+            self.assertEqual(p.returncode, 2, (extra, p.stderr))
+
+
+if __name__ == "__main__":
+    unittest.main()
