@@ -109,7 +109,11 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
     } else if (!(same_policy && c->ops->load_state != NULL && m.state != NULL &&
                  m.state_version == c->ops->state_version && c->ops->load_state(c->pst, m.state, m.state_len))) {
         /* another policy, no usable state: the policy sees the cached set
-         * as if it had just been filled */
+         * as if it had just been filled. A load_state that failed may have
+         * taken part of the blob first: start the policy afresh, so no slot
+         * is in its structures twice. */
+        c->ops->destroy(c->pst);
+        c->pst = c->ops->create(&c->env);
         for (CacheSlot s = 0; s < c->capacity; s++)
             if (taken[s])
                 c->ops->inserted(c->pst, s);

@@ -139,7 +139,8 @@ struct CachePolicyOps {
      * load_state gets the blob of a run of the same policy and
      * state_version back. It must check what it reads (the blob passed its
      * CRC but may come from another capacity); FALSE: unusable, and the
-     * core rebuilds the policy from inserted() calls instead. */
+     * core destroys this instance (whatever it took of the blob), creates
+     * a fresh one and rebuilds it from inserted() calls instead. */
     uint32_t state_version;
     void (*save_state)(void *st, GByteArray *out);
     gboolean (*load_state)(void *st, const uint8_t *blob, size_t len);

@@ -600,6 +600,99 @@ static void test_offline_policy(void)
     fixture_free(&f);
 }
 
+/* A test-only policy whose load_state takes part of its blob, then finds it
+ * unusable (as TinyLFU's does when a smaller tinylfu-sample-factor makes
+ * the saved sketch too full). It remembers every slot it holds; a slot
+ * inserted while already held would sit in its queues twice. */
+typedef struct {
+    const CachePolicyEnv *env;
+    gboolean *held;
+    unsigned double_inserts;
+    uint32_t next_victim;
+} HalfLoader;
+
+static unsigned half_loader_double_inserts;
+
+static void *half_create(const CachePolicyEnv *env)
+{
+    HalfLoader *h = g_new0(HalfLoader, 1);
+    h->env = env;
+    h->held = g_new0(gboolean, env->capacity);
+    return h;
+}
+static void half_destroy(void *st)
+{
+    HalfLoader *h = st;
+    half_loader_double_inserts += h->double_inserts;
+    g_free(h->held);
+    g_free(h);
+}
+static void half_hit(void *st, CacheSlot slot) { (void)st; (void)slot; }
+static CacheDecision half_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
+{
+    HalfLoader *h = st;
+    (void)id;
+    if (!full)
+        return CACHE_ADMIT_FREE;
+    *victim = h->next_victim;
+    h->next_victim = (h->next_victim + 1) % h->env->capacity;
+    return CACHE_ADMIT_REPLACE;
+}
+static void half_inserted(void *st, CacheSlot slot)
+{
+    HalfLoader *h = st;
+    if (h->held[slot])
+        h->double_inserts++;
+    h->held[slot] = TRUE;
+}
+static void half_removed(void *st, CacheSlot slot) { ((HalfLoader *)st)->held[slot] = FALSE; }
+static void half_save_state(void *st, GByteArray *out)
+{
+    HalfLoader *h = st;
+    for (CacheSlot s = 0; s < h->env->capacity; s++)
+        if (h->held[s])
+            g_byte_array_append(out, (const uint8_t *)&s, sizeof s);
+}
+static gboolean half_load_state(void *st, const uint8_t *blob, size_t len)
+{
+    HalfLoader *h = st;
+    for (size_t at = 0; at + sizeof(CacheSlot) <= len; at += sizeof(CacheSlot)) {
+        CacheSlot s;
+        memcpy(&s, blob + at, sizeof s);
+        if (s < h->env->capacity)
+            h->held[s] = TRUE;
+    }
+    return FALSE; /* ...and then finds the rest unusable */
+}
+
+static const CachePolicyOps half_loader = {
+    .name = "half-loader", .description = "test", .citation = "test",
+    .create = half_create, .destroy = half_destroy, .hit = half_hit, .admit = half_admit,
+    .inserted = half_inserted, .removed = half_removed, .state_version = 1,
+    .save_state = half_save_state, .load_state = half_load_state, .bytes_per_slot = sizeof(gboolean),
+};
+
+/* Regression: a load_state that fails after loading part of the blob left
+ * that part in the policy, and the core then inserted every restored slot
+ * again. The core now starts the policy afresh before rebuilding it. */
+static void test_failed_load_state_starts_afresh(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    CacheCore *c = real_open(&f, &half_loader, 3);
+    for (ContainerId id = 1; id <= 5; id++)
+        CU_ASSERT_TRUE(read_ok(c, id));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    half_loader_double_inserts = 0;
+    c = real_open(&f, &half_loader, 3);
+    CU_ASSERT_EQUAL(cache_core_cached(c), 3);
+    for (ContainerId id = 6; id <= 9; id++)
+        CU_ASSERT_TRUE(read_ok(c, id));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    CU_ASSERT_EQUAL(half_loader_double_inserts, 0);
+    fixture_free(&f);
+}
+
 static void test_restart_keeps_entries(void)
 {
     Fixture f;
@@ -950,6 +1043,7 @@ static void add_suites(void)
     CU_add_test(s, "NULL buffer, ContainerSource", test_null_buffer_and_source);
     CU_add_test(s, "errors count nothing", test_errors_count_nothing);
     CU_add_test(s, "restart keeps entries", test_restart_keeps_entries);
+    CU_add_test(s, "a failed load_state starts the policy afresh", test_failed_load_state_starts_afresh);
     CU_add_test(s, "plc state survives restart", test_plc_state_survives_restart);
     CU_add_test(s, "damaged copy dropped", test_damaged_copy_is_dropped);
     CU_add_test(s, "another store's cache dropped", test_foreign_directory_dropped);

@@ -17,7 +17,8 @@ static void test_registry(void)
     CU_ASSERT_TRUE(cache_policy_lookup("none", &ops));
     CU_ASSERT_PTR_NULL(ops);
     const char *names[] = { "fifo", "lru", "lfu", "lfu-incache", "plc", "clock", "2q",
-                            "arc", "larc", "s3fifo", "sieve", "tinylfu", "wtinylfu", "sigpop" };
+                            "arc", "larc", "s3fifo", "sieve", "tinylfu", "wtinylfu", "sigpop",
+                            "belady", "offline-static" };
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         CU_ASSERT_TRUE(cache_policy_lookup(names[i], &ops));
         CU_ASSERT_PTR_NOT_NULL_FATAL(ops);
