@@ -34,6 +34,36 @@ expect_status() {
 # gen_data DIR ARGS...: the project's dataset generator.
 gen_data() { out=$1; shift; "$PYTHON" "$TOP_SRCDIR/scripts/gen-dataset" --out "$out" "$@" >/dev/null; }
 
+# two_job_trace DATA_SEED TRACE_SEED ALPHA REQUESTS: back up two versions
+# of the tiny dataset (128 KiB containers) as jobs 0 and 1, and write
+# $SCRATCH/trace: REQUESTS Zipf-weighted (ALPHA) reads of their files, 30%
+# of them byte ranges.
+two_job_trace() {
+    gen_data "$SCRATCH/data" --preset tiny --versions 2 --seed "$1"
+    shift
+    printf 'container-size 128K\n' >> "$CONFIG"
+    dst backup "$SCRATCH/data/v1" >/dev/null
+    dst backup "$SCRATCH/data/v2" >/dev/null
+    for job in 0 1; do dst list $job --null > "$SCRATCH/list$job"; done
+    "$PYTHON" - "$SCRATCH/list0" "$SCRATCH/list1" "$1" "$2" "$3" > "$SCRATCH/trace" <<'PY'
+import random, sys
+reqs = []
+for job, name in enumerate(sys.argv[1:3]):
+    for rec in open(name, "rb").read().split(b"\0")[:-1]:
+        kind, size, path = rec.split(b"\t", 2)
+        if kind == b"f" and b"\n" not in path and b"\r" not in path:
+            reqs.append((job, path, int(size)))
+seed, alpha, count = int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+rng = random.Random(seed)
+weights = [1.0 / (i + 1) ** alpha for i in range(len(reqs))]
+for job, path, size in rng.choices(reqs, weights, k=count):
+    line = b"%d\t%s" % (job, path)
+    if rng.random() < 0.3:
+        line += b"\t%d\t%d" % (rng.randrange(size + 10), rng.choice([0, 100, 70000, 300000]))
+    sys.stdout.buffer.write(line + b"\n")
+PY
+}
+
 # pseudo_random BYTES SEED: deterministic incompressible bytes on stdout.
 pseudo_random() {
     key=$(printf '%032x' "$2")

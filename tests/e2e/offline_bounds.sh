@@ -9,27 +9,7 @@
 # policies --json lists both as offline.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-gen_data "$SCRATCH/data" --preset tiny --versions 2 --seed 47
-printf 'container-size 128K\n' >> "$CONFIG"
-dst backup "$SCRATCH/data/v1" >/dev/null
-dst backup "$SCRATCH/data/v2" >/dev/null
-for job in 0 1; do dst list $job --null > "$SCRATCH/list$job"; done
-"$PYTHON" - "$SCRATCH/list0" "$SCRATCH/list1" > "$SCRATCH/trace" <<'PY'
-import random, sys
-reqs = []
-for job, name in enumerate(sys.argv[1:]):
-    for rec in open(name, "rb").read().split(b"\0")[:-1]:
-        kind, size, path = rec.split(b"\t", 2)
-        if kind == b"f" and b"\n" not in path and b"\r" not in path:
-            reqs.append((job, path, int(size)))
-rng = random.Random(13)
-weights = [1.0 / (i + 1) ** 0.6 for i in range(len(reqs))]
-for job, path, size in rng.choices(reqs, weights, k=800):
-    line = b"%d\t%s" % (job, path)
-    if rng.random() < 0.3:
-        line += b"\t%d\t%d" % (rng.randrange(size + 10), rng.choice([0, 100, 70000, 300000]))
-    sys.stdout.buffer.write(line + b"\n")
-PY
+two_job_trace 47 13 0.6 800
 dst trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.ctr"
 
 dst policies --json | "$PYTHON" -c '
