@@ -1,8 +1,9 @@
 #!/bin/sh
 # test.sh: set up, build, and run every test (make check) twice: a plain
 # build in ./build, then a build with AddressSanitizer and UBSan in
-# ./build-sanitizers (any finding fails a test). Ends with one line
-# "N passed, N failed": CUnit test cases plus one per test script, both runs.
+# ./build-sanitizers (any finding fails a test); then make distcheck. Ends
+# with one line "N passed, N failed": CUnit test cases plus one per test
+# script, both runs, and one for distcheck.
 set -eu
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -44,5 +45,15 @@ if [ ! -f build-sanitizers/Makefile ]; then
 fi
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 run_suite build-sanitizers
+unset ASAN_OPTIONS UBSAN_OPTIONS
+# make distcheck: the release tarball builds, passes make check out of a
+# read-only source tree, installs and uninstalls cleanly. One test.
+if make -C build distcheck > build/distcheck.log 2>&1; then
+    passed=$((passed + 1))
+else
+    echo "---- build/distcheck.log"
+    tail -n 80 build/distcheck.log
+    failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
