@@ -7,7 +7,8 @@
  * then follows its own position: exactly one of hit() or admit() per access
  * (the core calls neither when the capacity is 0, and then nothing here is
  * ever decided). Each cached container is keyed by its next access; an
- * indexed max-heap over the slots gives the one needed furthest away.
+ * indexed max-heap over the slots (slot_heap.h) gives the one needed
+ * furthest away.
  *
  *   hit:   the container's key becomes next[position].
  *   miss:  next[position] is NEVER: refused (refused_never_again), full or
@@ -32,9 +33,10 @@
  *
  * Positions are 32-bit (a sequence of at most 2^32 - 1 accesses). Memory:
  * next[] (4 bytes an access), expect[] (4 bytes a container), and per slot
- * a heap entry (key and slot, 16 bytes) and its index (4). No saved state:
+ * its key (8 bytes) and its heap entry and index (8). No saved state:
  * an offline policy runs in simulation only, which has no restart. */
 #include "cache/policy.h"
+#include "cache/slot_heap.h"
 #include "util/error.h"
 
 #define NEVER UINT32_MAX
@@ -43,20 +45,14 @@
 enum { REFUSED_NEVER, REFUSED_FURTHER, OFF_SEQUENCE, N_COUNTERS };
 
 typedef struct {
-    uint64_t key; /* the next access (see key_of) */
-    CacheSlot slot;
-} HeapEntry;
-
-typedef struct {
     const CachePolicyEnv *env;
     uint32_t *next;    /* per position: next access to its container, or NEVER */
     uint32_t *expect;  /* per container: its next access from `pos` on, or NEVER */
     size_t n;          /* positions */
     size_t pos;        /* the position of the next access */
     gboolean lost;     /* an access did not match the sequence */
-    HeapEntry *heap;   /* the cached slots, a max-heap on their keys */
-    uint32_t *where;   /* per slot: its index in heap */
-    uint32_t size;     /* slots in the heap */
+    uint64_t *key;     /* per slot: its next access (see key_of) */
+    SlotHeap heap;     /* the cached slots, the largest key on top */
     uint64_t pending;  /* the key of the container being admitted */
     CacheSlot replacing; /* the victim being replaced, or CACHE_NO_SLOT */
 } Belady;
@@ -66,8 +62,8 @@ static void *belady_create(const CachePolicyEnv *env)
     Belady *b = g_new0(Belady, 1);
     size_t cap = env->capacity ? env->capacity : 1;
     b->env = env;
-    b->heap = g_new0(HeapEntry, cap);
-    b->where = g_new0(uint32_t, cap);
+    b->key = g_new0(uint64_t, cap);
+    slot_heap_init(&b->heap, env->capacity);
     b->replacing = CACHE_NO_SLOT;
     return b;
 }
@@ -77,8 +73,8 @@ static void belady_destroy(void *st)
     Belady *b = st;
     g_free(b->next);
     g_free(b->expect);
-    g_free(b->heap);
-    g_free(b->where);
+    g_free(b->key);
+    slot_heap_free(&b->heap);
     g_free(b);
 }
 
@@ -110,35 +106,11 @@ static uint64_t key_of(uint32_t next, size_t pos)
     return next != NEVER ? next : NEVER_BASE + (NEVER - (uint32_t)pos);
 }
 
-static void place(Belady *b, uint32_t i, HeapEntry e)
+/* The heap's order: the later next access nearer the top. */
+static gboolean later(const void *ctx, uint32_t x, uint32_t y)
 {
-    b->heap[i] = e;
-    b->where[e.slot] = i;
-}
-
-/* The entry at i moves up past smaller parents. */
-static void sift_up(Belady *b, uint32_t i)
-{
-    HeapEntry e = b->heap[i];
-    while (i > 0 && b->heap[(i - 1) / 2].key < e.key) {
-        place(b, i, b->heap[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    place(b, i, e);
-}
-
-/* The entry at i moves down past larger children. */
-static void sift_down(Belady *b, uint32_t i)
-{
-    HeapEntry e = b->heap[i];
-    for (uint32_t c; (c = 2 * i + 1) < b->size; i = c) {
-        if (c + 1 < b->size && b->heap[c + 1].key > b->heap[c].key)
-            c++;
-        if (b->heap[c].key < e.key)
-            break;
-        place(b, i, b->heap[c]);
-    }
-    place(b, i, e);
+    const Belady *b = ctx;
+    return b->key[x] > b->key[y];
 }
 
 /* Is the access at the current position to `id` as prepared? Moves on to
@@ -163,9 +135,8 @@ static void belady_hit(void *st, CacheSlot slot)
     uint32_t next;
     if (!follow(b, b->env->slot_id[slot], &next))
         return;
-    uint32_t i = b->where[slot];
-    b->heap[i].key = key_of(next, pos); /* later than now: it only grows */
-    sift_up(b, i);
+    b->key[slot] = key_of(next, pos); /* later than now: it only grows */
+    slot_heap_update(&b->heap, slot, later, b);
 }
 
 static CacheDecision belady_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
@@ -182,11 +153,12 @@ static CacheDecision belady_admit(void *st, ContainerId id, gboolean full, Cache
     b->pending = key_of(next, pos);
     if (!full)
         return CACHE_ADMIT_FREE;
-    if (b->heap[0].key < b->pending) {
+    CacheSlot top = slot_heap_top(&b->heap);
+    if (b->key[top] < b->pending) {
         b->env->counters[REFUSED_FURTHER]++;
         return CACHE_REFUSE;
     }
-    *victim = b->replacing = b->heap[0].slot;
+    *victim = b->replacing = top;
     return CACHE_ADMIT_REPLACE;
 }
 
@@ -199,12 +171,12 @@ static void belady_inserted(void *st, CacheSlot slot)
     Belady *b = st;
     if (slot == b->replacing) {
         b->replacing = CACHE_NO_SLOT;
-        b->heap[b->where[slot]].key = b->pending;
-        sift_down(b, b->where[slot]);
+        b->key[slot] = b->pending;
+        slot_heap_update(&b->heap, slot, later, b);
         return;
     }
-    place(b, b->size++, (HeapEntry){ b->pending, slot });
-    sift_up(b, b->where[slot]);
+    b->key[slot] = b->pending;
+    slot_heap_insert(&b->heap, slot, later, b);
 }
 
 static void belady_removed(void *st, CacheSlot slot)
@@ -212,19 +184,13 @@ static void belady_removed(void *st, CacheSlot slot)
     Belady *b = st;
     if (slot == b->replacing)
         return;
-    uint32_t i = b->where[slot];
-    HeapEntry last = b->heap[--b->size];
-    if (i < b->size) { /* the last entry takes its place: up or down from there */
-        place(b, i, last);
-        sift_up(b, i);
-        sift_down(b, b->where[last.slot]);
-    }
+    slot_heap_remove(&b->heap, slot, later, b);
 }
 
 static size_t belady_memory(const void *st)
 {
     const Belady *b = st;
-    size_t per_slot = sizeof(HeapEntry) + sizeof(uint32_t);
+    size_t per_slot = sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT;
     return sizeof *b + b->n * sizeof(uint32_t) + (b->expect ? b->env->n_containers * sizeof(uint32_t) : 0) +
            b->env->capacity * per_slot;
 }
@@ -250,6 +216,6 @@ const CachePolicyOps cache_policy_belady = {
     .inserted = belady_inserted,
     .removed = belady_removed,
     .prepare = belady_prepare,
-    .bytes_per_slot = sizeof(HeapEntry) + sizeof(uint32_t),
+    .bytes_per_slot = sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT,
     .memory = belady_memory,
 };

@@ -4,7 +4,7 @@ CACHE_SOURCES = \
 	src/cache/policy.h src/cache/policy_registry.c src/cache/policy_keys.c src/cache/slot_list.h \
 	src/cache/policy_list.c src/cache/policy_list.h \
 	src/cache/fifo.c src/cache/lru.c src/cache/lfu.c src/cache/plc.c \
-	src/cache/slot_queues.h src/cache/ghost_list.h src/cache/slru.h \
+	src/cache/slot_queues.h src/cache/ghost_list.h src/cache/slru.h src/cache/slot_heap.h \
 	src/cache/frequency_sketch.h src/cache/count_min16.h \
 	src/cache/clock.c src/cache/twoq.c src/cache/arc.c src/cache/larc.c \
 	src/cache/s3fifo.c src/cache/sieve.c src/cache/tinylfu.c src/cache/wtinylfu.c \

@@ -46,6 +46,7 @@
  * u32 and the insertion number u64 (0 for a free slot; numbers start at 1). */
 #include "cache/policy.h"
 #include "cache/count_min16.h"
+#include "cache/slot_heap.h"
 #include "util/le.h"
 
 #include <math.h>
@@ -56,8 +57,8 @@ enum { KEY_Z, KEY_MIN_COUNT, KEY_AGE_WINDOW, KEY_COUNTERS, N_KEYS };
 enum { REFUSED_COLD, REFUSED_NOT_SIGNIFICANT, AGINGS, N_COUNTERS };
 enum { COUNTS_EXACT, COUNTS_SKETCH };
 
-/* key, insertion number, heap entry, heap position */
-#define SIGPOP_BYTES_PER_SLOT (sizeof(uint32_t) + sizeof(uint64_t) + 2 * sizeof(uint32_t))
+/* key, insertion number, heap entry and position */
+#define SIGPOP_BYTES_PER_SLOT (sizeof(uint32_t) + sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT)
 
 typedef struct {
     const CachePolicyEnv *env;
@@ -71,9 +72,7 @@ typedef struct {
     uint64_t next_seq;    /* insertion number of the next admission */
     uint32_t *key;        /* per slot: f recorded at the last access or aging */
     uint64_t *seq;        /* per slot: insertion number */
-    uint32_t *heap;       /* slots; heap[0] is the victim */
-    uint32_t *pos;        /* per slot: index in heap */
-    uint32_t size;        /* slots in the heap */
+    SlotHeap heap;        /* the cached slots; the top is the victim */
 } Sigpop;
 
 /* ---- frequencies ---- */
@@ -105,51 +104,18 @@ static size_t freq_bytes(const Sigpop *s)
 
 /* ---- the victim heap: slots ordered by (key, insertion number) ---- */
 
-static inline gboolean slot_less(const Sigpop *s, uint32_t x, uint32_t y)
+static gboolean slot_less(const void *ctx, uint32_t x, uint32_t y)
 {
+    const Sigpop *s = ctx;
     return s->key[x] != s->key[y] ? s->key[x] < s->key[y] : s->seq[x] < s->seq[y];
-}
-
-static void heap_put(Sigpop *s, uint32_t i, uint32_t slot)
-{
-    s->heap[i] = slot;
-    s->pos[slot] = i;
-}
-
-static void sift_up(Sigpop *s, uint32_t i)
-{
-    uint32_t slot = s->heap[i];
-    while (i > 0 && slot_less(s, slot, s->heap[(i - 1) / 2])) {
-        heap_put(s, i, s->heap[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    heap_put(s, i, slot);
-}
-
-static void sift_down(Sigpop *s, uint32_t i)
-{
-    uint32_t slot = s->heap[i];
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= s->size)
-            break;
-        if (c + 1 < s->size && slot_less(s, s->heap[c + 1], s->heap[c]))
-            c++;
-        if (!slot_less(s, s->heap[c], slot))
-            break;
-        heap_put(s, i, s->heap[c]);
-        i = c;
-    }
-    heap_put(s, i, slot);
 }
 
 /* Re-read every cached container's f and restore the heap order: O(C). */
 static void heap_rebuild(Sigpop *s)
 {
-    for (uint32_t i = 0; i < s->size; i++)
-        s->key[s->heap[i]] = freq_get(s, s->env->slot_id[s->heap[i]]);
-    for (uint32_t i = s->size / 2; i-- > 0;)
-        sift_down(s, i);
+    for (uint32_t i = 0; i < s->heap.size; i++)
+        s->key[s->heap.slot[i]] = freq_get(s, s->env->slot_id[s->heap.slot[i]]);
+    slot_heap_rebuild(&s->heap, slot_less, s);
 }
 
 /* Count one access of id; complete an aging if this access reaches W.
@@ -192,8 +158,7 @@ static void *sigpop_create(const CachePolicyEnv *env)
     s->next_seq = 1;
     s->key = g_new0(uint32_t, cap);
     s->seq = g_new0(uint64_t, cap);
-    s->heap = g_new0(uint32_t, cap);
-    s->pos = g_new0(uint32_t, cap);
+    slot_heap_init(&s->heap, env->capacity);
     return s;
 }
 
@@ -204,8 +169,7 @@ static void sigpop_destroy(void *st)
     count_min16_free(&s->sketch);
     g_free(s->key);
     g_free(s->seq);
-    g_free(s->heap);
-    g_free(s->pos);
+    slot_heap_free(&s->heap);
     g_free(s);
 }
 
@@ -216,7 +180,7 @@ static void sigpop_hit(void *st, CacheSlot slot)
     uint32_t f = count_access(s, s->env->slot_id[slot], &aged);
     if (!aged) {
         s->key[slot] = f; /* f only grows between agings */
-        sift_down(s, s->pos[slot]);
+        slot_heap_update(&s->heap, slot, slot_less, s);
     }
 }
 
@@ -237,7 +201,7 @@ static CacheDecision sigpop_admit(void *st, ContainerId id, gboolean full, Cache
     }
     if (!full)
         return CACHE_ADMIT_FREE;
-    CacheSlot v = s->heap[0];
+    CacheSlot v = slot_heap_top(&s->heap);
     if (!significant(s->z, a, s->key[v])) {
         s->env->counters[REFUSED_NOT_SIGNIFICANT]++;
         return CACHE_REFUSE;
@@ -251,22 +215,15 @@ static void sigpop_inserted(void *st, CacheSlot slot)
     Sigpop *s = st;
     s->key[slot] = freq_get(s, s->env->slot_id[slot]);
     s->seq[slot] = s->next_seq++;
-    heap_put(s, s->size++, slot);
-    sift_up(s, s->size - 1);
+    slot_heap_insert(&s->heap, slot, slot_less, s);
 }
 
 static void sigpop_removed(void *st, CacheSlot slot)
 {
     Sigpop *s = st;
-    uint32_t i = s->pos[slot];
-    uint32_t last = s->heap[--s->size];
+    slot_heap_remove(&s->heap, slot, slot_less, s);
     s->key[slot] = 0;
     s->seq[slot] = 0;
-    if (i == s->size)
-        return;
-    heap_put(s, i, last);
-    sift_up(s, i);
-    sift_down(s, s->pos[last]);
 }
 
 /* ---- saved state (layout at the top) ---- */
@@ -310,12 +267,13 @@ static int by_seq(const void *x, const void *y)
 /* Are the insertion numbers of the heap's slots distinct? */
 static gboolean seqs_distinct(const Sigpop *s)
 {
-    uint64_t *v = g_new(uint64_t, s->size ? s->size : 1);
-    for (uint32_t i = 0; i < s->size; i++)
-        v[i] = s->seq[s->heap[i]];
-    qsort(v, s->size, sizeof *v, by_seq);
+    uint32_t n = s->heap.size;
+    uint64_t *v = g_new(uint64_t, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = s->seq[s->heap.slot[i]];
+    qsort(v, n, sizeof *v, by_seq);
     gboolean ok = TRUE;
-    for (uint32_t i = 1; i < s->size && ok; i++)
+    for (uint32_t i = 1; i < n && ok; i++)
         ok = v[i] != v[i - 1];
     g_free(v);
     return ok;
@@ -331,7 +289,7 @@ static void forget_all(Sigpop *s)
         memset(s->sketch.c, 0, freq_bytes(s));
     memset(s->key, 0, cap * sizeof *s->key);
     memset(s->seq, 0, cap * sizeof *s->seq);
-    s->size = 0;
+    s->heap.size = 0;
     s->since_aging = 0;
     s->next_seq = 1;
 }
@@ -350,10 +308,9 @@ static gboolean load_slots(Sigpop *s, const uint8_t *b)
             return FALSE;
         s->key[slot] = key;
         s->seq[slot] = seq;
-        heap_put(s, s->size++, slot);
+        slot_heap_append(&s->heap, slot);
     }
-    for (uint32_t i = s->size / 2; i-- > 0;)
-        sift_down(s, i);
+    slot_heap_rebuild(&s->heap, slot_less, s);
     return seqs_distinct(s);
 }
 
