@@ -33,7 +33,7 @@
  *
  * Positions are 32-bit (a sequence of at most 2^32 - 1 accesses). Memory:
  * next[] (4 bytes an access), expect[] (4 bytes a container), and per slot
- * its key (8 bytes) and its heap entry and index (8). No saved state:
+ * a heap entry (key and slot, 16 bytes) and its index (4). No saved state:
  * an offline policy runs in simulation only, which has no restart. */
 #include "cache/policy.h"
 #include "cache/slot_heap.h"
@@ -45,14 +45,27 @@
 enum { REFUSED_NEVER, REFUSED_FURTHER, OFF_SEQUENCE, N_COUNTERS };
 
 typedef struct {
+    uint64_t key; /* the next access (see key_of) */
+    CacheSlot slot;
+} HeapEntry;
+
+/* The heap's order: the later next access nearer the top. */
+static inline gboolean later(const void *ctx, const HeapEntry *x, const HeapEntry *y)
+{
+    (void)ctx;
+    return x->key > y->key;
+}
+
+SLOT_HEAP_DEFINE(BeladyHeap, belady_heap, HeapEntry, later)
+
+typedef struct {
     const CachePolicyEnv *env;
     uint32_t *next;    /* per position: next access to its container, or NEVER */
     uint32_t *expect;  /* per container: its next access from `pos` on, or NEVER */
     size_t n;          /* positions */
     size_t pos;        /* the position of the next access */
     gboolean lost;     /* an access did not match the sequence */
-    uint64_t *key;     /* per slot: its next access (see key_of) */
-    SlotHeap heap;     /* the cached slots, the largest key on top */
+    BeladyHeap heap;   /* the cached slots, the largest key on top */
     uint64_t pending;  /* the key of the container being admitted */
     CacheSlot replacing; /* the victim being replaced, or CACHE_NO_SLOT */
 } Belady;
@@ -60,10 +73,8 @@ typedef struct {
 static void *belady_create(const CachePolicyEnv *env)
 {
     Belady *b = g_new0(Belady, 1);
-    size_t cap = env->capacity ? env->capacity : 1;
     b->env = env;
-    b->key = g_new0(uint64_t, cap);
-    slot_heap_init(&b->heap, env->capacity);
+    belady_heap_init(&b->heap, env->capacity, NULL);
     b->replacing = CACHE_NO_SLOT;
     return b;
 }
@@ -73,8 +84,7 @@ static void belady_destroy(void *st)
     Belady *b = st;
     g_free(b->next);
     g_free(b->expect);
-    g_free(b->key);
-    slot_heap_free(&b->heap);
+    belady_heap_free(&b->heap);
     g_free(b);
 }
 
@@ -106,13 +116,6 @@ static uint64_t key_of(uint32_t next, size_t pos)
     return next != NEVER ? next : NEVER_BASE + (NEVER - (uint32_t)pos);
 }
 
-/* The heap's order: the later next access nearer the top. */
-static gboolean later(const void *ctx, uint32_t x, uint32_t y)
-{
-    const Belady *b = ctx;
-    return b->key[x] > b->key[y];
-}
-
 /* Is the access at the current position to `id` as prepared? Moves on to
  * the next position; a mismatch makes the policy lost for good. */
 static gboolean follow(Belady *b, ContainerId id, uint32_t *next)
@@ -135,8 +138,8 @@ static void belady_hit(void *st, CacheSlot slot)
     uint32_t next;
     if (!follow(b, b->env->slot_id[slot], &next))
         return;
-    b->key[slot] = key_of(next, pos); /* later than now: it only grows */
-    slot_heap_update(&b->heap, slot, later, b);
+    belady_heap_of(&b->heap, slot)->key = key_of(next, pos); /* later than now: it only grows */
+    belady_heap_update(&b->heap, slot);
 }
 
 static CacheDecision belady_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
@@ -153,12 +156,12 @@ static CacheDecision belady_admit(void *st, ContainerId id, gboolean full, Cache
     b->pending = key_of(next, pos);
     if (!full)
         return CACHE_ADMIT_FREE;
-    CacheSlot top = slot_heap_top(&b->heap);
-    if (b->key[top] < b->pending) {
+    const HeapEntry *top = belady_heap_top(&b->heap);
+    if (top->key < b->pending) {
         b->env->counters[REFUSED_FURTHER]++;
         return CACHE_REFUSE;
     }
-    *victim = b->replacing = top;
+    *victim = b->replacing = top->slot;
     return CACHE_ADMIT_REPLACE;
 }
 
@@ -171,12 +174,11 @@ static void belady_inserted(void *st, CacheSlot slot)
     Belady *b = st;
     if (slot == b->replacing) {
         b->replacing = CACHE_NO_SLOT;
-        b->key[slot] = b->pending;
-        slot_heap_update(&b->heap, slot, later, b);
+        belady_heap_of(&b->heap, slot)->key = b->pending;
+        belady_heap_update(&b->heap, slot);
         return;
     }
-    b->key[slot] = b->pending;
-    slot_heap_insert(&b->heap, slot, later, b);
+    belady_heap_insert(&b->heap, (HeapEntry){ b->pending, slot });
 }
 
 static void belady_removed(void *st, CacheSlot slot)
@@ -184,13 +186,13 @@ static void belady_removed(void *st, CacheSlot slot)
     Belady *b = st;
     if (slot == b->replacing)
         return;
-    slot_heap_remove(&b->heap, slot, later, b);
+    belady_heap_remove(&b->heap, slot);
 }
 
 static size_t belady_memory(const void *st)
 {
     const Belady *b = st;
-    size_t per_slot = sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT;
+    size_t per_slot = SLOT_HEAP_BYTES_PER_SLOT(HeapEntry);
     return sizeof *b + b->n * sizeof(uint32_t) + (b->expect ? b->env->n_containers * sizeof(uint32_t) : 0) +
            b->env->capacity * per_slot;
 }
@@ -216,6 +218,6 @@ const CachePolicyOps cache_policy_belady = {
     .inserted = belady_inserted,
     .removed = belady_removed,
     .prepare = belady_prepare,
-    .bytes_per_slot = sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT,
+    .bytes_per_slot = SLOT_HEAP_BYTES_PER_SLOT(HeapEntry),
     .memory = belady_memory,
 };

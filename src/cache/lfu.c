@@ -12,18 +12,24 @@
 #include "cache/slot_heap.h"
 
 typedef struct {
+    uint32_t count; /* access_count when last touched */
+    CacheSlot slot;
+    uint64_t tick;  /* policy clock at last access */
+} LfuKey;
+
+static inline gboolean key_less(const void *ctx, const LfuKey *a, const LfuKey *b)
+{
+    (void)ctx;
+    return a->count != b->count ? a->count < b->count : a->tick < b->tick;
+}
+
+SLOT_HEAP_DEFINE(LfuHeap, lfu_heap, LfuKey, key_less)
+
+typedef struct {
     const CachePolicyEnv *env;
-    uint32_t *count; /* per slot: access_count when last touched */
-    uint64_t *tick;  /* per slot: policy clock at last access */
-    SlotHeap heap;   /* top: the victim */
+    LfuHeap heap; /* top: the victim */
     uint64_t clock;
 } Lfu;
-
-static gboolean key_less(const void *ctx, uint32_t a, uint32_t b)
-{
-    const Lfu *l = ctx;
-    return l->count[a] != l->count[b] ? l->count[a] < l->count[b] : l->tick[a] < l->tick[b];
-}
 
 static uint32_t count_of(const Lfu *l, CacheSlot slot)
 {
@@ -33,29 +39,25 @@ static uint32_t count_of(const Lfu *l, CacheSlot slot)
 static void *lfu_create(const CachePolicyEnv *env)
 {
     Lfu *l = g_new0(Lfu, 1);
-    uint32_t n = env->capacity ? env->capacity : 1;
     l->env = env;
-    l->count = g_new(uint32_t, n);
-    l->tick = g_new(uint64_t, n);
-    slot_heap_init(&l->heap, env->capacity);
+    lfu_heap_init(&l->heap, env->capacity, NULL);
     return l;
 }
 
 static void lfu_destroy(void *st)
 {
     Lfu *l = st;
-    g_free(l->count);
-    g_free(l->tick);
-    slot_heap_free(&l->heap);
+    lfu_heap_free(&l->heap);
     g_free(l);
 }
 
 static void lfu_hit(void *st, CacheSlot slot)
 {
     Lfu *l = st;
-    l->count[slot] = count_of(l, slot);
-    l->tick[slot] = ++l->clock;
-    slot_heap_update(&l->heap, slot, key_less, l); /* the key only grows */
+    LfuKey *k = lfu_heap_of(&l->heap, slot);
+    k->count = count_of(l, slot);
+    k->tick = ++l->clock;
+    lfu_heap_update(&l->heap, slot); /* the key only grows */
 }
 
 static CacheDecision lfu_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
@@ -64,29 +66,28 @@ static CacheDecision lfu_admit(void *st, ContainerId id, gboolean full, CacheSlo
     (void)id;
     if (!full)
         return CACHE_ADMIT_FREE;
-    *victim = slot_heap_top(&l->heap);
+    *victim = lfu_heap_top(&l->heap)->slot;
     return CACHE_ADMIT_REPLACE;
 }
 
 static void lfu_inserted(void *st, CacheSlot slot)
 {
     Lfu *l = st;
-    l->count[slot] = count_of(l, slot);
-    l->tick[slot] = ++l->clock;
-    slot_heap_insert(&l->heap, slot, key_less, l);
+    LfuKey k = { .count = count_of(l, slot), .slot = slot, .tick = ++l->clock };
+    lfu_heap_insert(&l->heap, k);
 }
 
 static void lfu_removed(void *st, CacheSlot slot)
 {
     Lfu *l = st;
-    slot_heap_remove(&l->heap, slot, key_less, l);
+    lfu_heap_remove(&l->heap, slot);
 }
 
 static uint64_t lfu_save(void *st, uint64_t *words)
 {
     Lfu *l = st;
     for (uint32_t i = 0; i < l->heap.size; i++)
-        words[l->heap.slot[i]] = l->tick[l->heap.slot[i]];
+        words[l->heap.entry[i].slot] = l->heap.entry[i].tick;
     return 0;
 }
 
@@ -112,7 +113,7 @@ static void lfu_load_slot(void *st, CacheSlot slot, uint64_t word)
         .save = lfu_save,                               \
         .load_slot = lfu_load_slot,                     \
         .load_done = NULL,                              \
-        .bytes_per_slot = sizeof(uint32_t) + sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT, \
+        .bytes_per_slot = SLOT_HEAP_BYTES_PER_SLOT(LfuKey), \
     }
 
 LFU_OPS(cache_policy_lfu, "lfu", "Perfect LFU: admit every miss, evict the fewest accesses ever (counts kept for every container)", FALSE);

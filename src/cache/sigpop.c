@@ -57,8 +57,18 @@ enum { KEY_Z, KEY_MIN_COUNT, KEY_AGE_WINDOW, KEY_COUNTERS, N_KEYS };
 enum { REFUSED_COLD, REFUSED_NOT_SIGNIFICANT, AGINGS, N_COUNTERS };
 enum { COUNTS_EXACT, COUNTS_SKETCH };
 
+/* The victim heap's entry: a slot; its keys are in Sigpop's key and seq. */
+typedef struct {
+    CacheSlot slot;
+} HeapEntry;
+
 /* key, insertion number, heap entry and position */
-#define SIGPOP_BYTES_PER_SLOT (sizeof(uint32_t) + sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT)
+#define SIGPOP_BYTES_PER_SLOT (sizeof(uint32_t) + sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT(HeapEntry))
+
+/* The victim order, (key, insertion number); ctx is the Sigpop (below). */
+static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y);
+
+SLOT_HEAP_DEFINE(SigpopHeap, sigpop_heap, HeapEntry, slot_less)
 
 typedef struct {
     const CachePolicyEnv *env;
@@ -72,7 +82,7 @@ typedef struct {
     uint64_t next_seq;    /* insertion number of the next admission */
     uint32_t *key;        /* per slot: f recorded at the last access or aging */
     uint64_t *seq;        /* per slot: insertion number */
-    SlotHeap heap;        /* the cached slots; the top is the victim */
+    SigpopHeap heap;      /* the cached slots; the top is the victim */
 } Sigpop;
 
 /* ---- frequencies ---- */
@@ -104,18 +114,19 @@ static size_t freq_bytes(const Sigpop *s)
 
 /* ---- the victim heap: slots ordered by (key, insertion number) ---- */
 
-static gboolean slot_less(const void *ctx, uint32_t x, uint32_t y)
+static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y)
 {
-    const Sigpop *s = ctx;
-    return s->key[x] != s->key[y] ? s->key[x] < s->key[y] : s->seq[x] < s->seq[y];
+    const uint32_t *key = ((const Sigpop *)ctx)->key;
+    const uint64_t *seq = ((const Sigpop *)ctx)->seq;
+    return key[x->slot] != key[y->slot] ? key[x->slot] < key[y->slot] : seq[x->slot] < seq[y->slot];
 }
 
 /* Re-read every cached container's f and restore the heap order: O(C). */
 static void heap_rebuild(Sigpop *s)
 {
     for (uint32_t i = 0; i < s->heap.size; i++)
-        s->key[s->heap.slot[i]] = freq_get(s, s->env->slot_id[s->heap.slot[i]]);
-    slot_heap_rebuild(&s->heap, slot_less, s);
+        s->key[s->heap.entry[i].slot] = freq_get(s, s->env->slot_id[s->heap.entry[i].slot]);
+    sigpop_heap_rebuild(&s->heap);
 }
 
 /* Count one access of id; complete an aging if this access reaches W.
@@ -158,7 +169,7 @@ static void *sigpop_create(const CachePolicyEnv *env)
     s->next_seq = 1;
     s->key = g_new0(uint32_t, cap);
     s->seq = g_new0(uint64_t, cap);
-    slot_heap_init(&s->heap, env->capacity);
+    sigpop_heap_init(&s->heap, env->capacity, s);
     return s;
 }
 
@@ -169,7 +180,7 @@ static void sigpop_destroy(void *st)
     count_min16_free(&s->sketch);
     g_free(s->key);
     g_free(s->seq);
-    slot_heap_free(&s->heap);
+    sigpop_heap_free(&s->heap);
     g_free(s);
 }
 
@@ -180,7 +191,7 @@ static void sigpop_hit(void *st, CacheSlot slot)
     uint32_t f = count_access(s, s->env->slot_id[slot], &aged);
     if (!aged) {
         s->key[slot] = f; /* f only grows between agings */
-        slot_heap_update(&s->heap, slot, slot_less, s);
+        sigpop_heap_update(&s->heap, slot);
     }
 }
 
@@ -201,7 +212,7 @@ static CacheDecision sigpop_admit(void *st, ContainerId id, gboolean full, Cache
     }
     if (!full)
         return CACHE_ADMIT_FREE;
-    CacheSlot v = slot_heap_top(&s->heap);
+    CacheSlot v = sigpop_heap_top(&s->heap)->slot;
     if (!significant(s->z, a, s->key[v])) {
         s->env->counters[REFUSED_NOT_SIGNIFICANT]++;
         return CACHE_REFUSE;
@@ -215,13 +226,13 @@ static void sigpop_inserted(void *st, CacheSlot slot)
     Sigpop *s = st;
     s->key[slot] = freq_get(s, s->env->slot_id[slot]);
     s->seq[slot] = s->next_seq++;
-    slot_heap_insert(&s->heap, slot, slot_less, s);
+    sigpop_heap_insert(&s->heap, (HeapEntry){ slot });
 }
 
 static void sigpop_removed(void *st, CacheSlot slot)
 {
     Sigpop *s = st;
-    slot_heap_remove(&s->heap, slot, slot_less, s);
+    sigpop_heap_remove(&s->heap, slot);
     s->key[slot] = 0;
     s->seq[slot] = 0;
 }
@@ -270,7 +281,7 @@ static gboolean seqs_distinct(const Sigpop *s)
     uint32_t n = s->heap.size;
     uint64_t *v = g_new(uint64_t, n ? n : 1);
     for (uint32_t i = 0; i < n; i++)
-        v[i] = s->seq[s->heap.slot[i]];
+        v[i] = s->seq[s->heap.entry[i].slot];
     qsort(v, n, sizeof *v, by_seq);
     gboolean ok = TRUE;
     for (uint32_t i = 1; i < n && ok; i++)
@@ -308,9 +319,9 @@ static gboolean load_slots(Sigpop *s, const uint8_t *b)
             return FALSE;
         s->key[slot] = key;
         s->seq[slot] = seq;
-        slot_heap_append(&s->heap, slot);
+        sigpop_heap_append(&s->heap, (HeapEntry){ slot });
     }
-    slot_heap_rebuild(&s->heap, slot_less, s);
+    sigpop_heap_rebuild(&s->heap);
     return seqs_distinct(s);
 }
 
