@@ -138,8 +138,8 @@ static void belady_hit(void *st, CacheSlot slot)
     uint32_t next;
     if (!follow(b, b->env->slot_id[slot], &next))
         return;
-    belady_heap_of(&b->heap, slot)->key = key_of(next, pos); /* later than now: it only grows */
-    belady_heap_update(&b->heap, slot);
+    belady_heap_of(&b->heap, slot)->key = key_of(next, pos); /* later than now */
+    belady_heap_rise(&b->heap, slot); /* a later key is nearer the top */
 }
 
 static CacheDecision belady_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
@@ -175,7 +175,7 @@ static void belady_inserted(void *st, CacheSlot slot)
     if (slot == b->replacing) {
         b->replacing = CACHE_NO_SLOT;
         belady_heap_of(&b->heap, slot)->key = b->pending;
-        belady_heap_update(&b->heap, slot);
+        belady_heap_sink(&b->heap, slot);
         return;
     }
     belady_heap_insert(&b->heap, (HeapEntry){ b->pending, slot });

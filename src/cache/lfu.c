@@ -57,7 +57,7 @@ static void lfu_hit(void *st, CacheSlot slot)
     LfuKey *k = lfu_heap_of(&l->heap, slot);
     k->count = count_of(l, slot);
     k->tick = ++l->clock;
-    lfu_heap_update(&l->heap, slot); /* the key only grows */
+    lfu_heap_sink(&l->heap, slot); /* the key only grows */
 }
 
 static CacheDecision lfu_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)

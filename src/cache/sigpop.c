@@ -191,7 +191,7 @@ static void sigpop_hit(void *st, CacheSlot slot)
     uint32_t f = count_access(s, s->env->slot_id[slot], &aged);
     if (!aged) {
         s->key[slot] = f; /* f only grows between agings */
-        sigpop_heap_update(&s->heap, slot);
+        sigpop_heap_sink(&s->heap, slot);
     }
 }
 

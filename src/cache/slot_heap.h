@@ -14,8 +14,9 @@
  * entry.
  *
  * A slot is in the heap at most once; pos[slot] is the index of its entry,
- * valid while it is in. O(log n) insert, remove and update, O(1) top, O(n)
- * rebuild; sizeof(Entry) + 4 bytes a slot. Among entries that compare equal
+ * valid while it is in. O(log n) insert, remove and the moves after a key
+ * changed (rise, sink, or update when the direction is not known: one
+ * comparison more), O(1) top, O(n) rebuild; sizeof(Entry) + 4 bytes a slot. Among entries that compare equal
  * the order is whatever the sifting leaves: a policy that needs a
  * deterministic victim makes its order total. */
 #ifndef DESTOR_CACHE_SLOT_HEAP_H
@@ -58,7 +59,8 @@
         return &h->entry[0];                                                               \
     }                                                                                      \
                                                                                            \
-    /* The entry of slot s, in the heap: change its key, then call update. */              \
+    /* The entry of slot s, in the heap: change its key, then call rise, sink             \
+     * or update. */                                                                       \
     static inline Entry *prefix##_of(Heap *h, CacheSlot s)                                 \
     {                                                                                      \
         return &h->entry[h->pos[s]];                                                       \
@@ -103,7 +105,21 @@
         prefix##_sift_up(h, h->size - 1);                                                  \
     }                                                                                      \
                                                                                            \
-    /* Slot s's key changed: its entry moves up or down to its place. */                   \
+    /* Slot s's key changed so that it belongs nearer the top, if anything: its           \
+     * entry moves up. */                                                                  \
+    static inline void prefix##_rise(Heap *h, CacheSlot s)                                 \
+    {                                                                                      \
+        prefix##_sift_up(h, h->pos[s]);                                                    \
+    }                                                                                      \
+                                                                                           \
+    /* Slot s's key changed so that it belongs further from the top, if                    \
+     * anything: its entry moves down. */                                                  \
+    static inline void prefix##_sink(Heap *h, CacheSlot s)                                 \
+    {                                                                                      \
+        prefix##_sift_down(h, h->pos[s]);                                                  \
+    }                                                                                      \
+                                                                                           \
+    /* Slot s's key changed either way: its entry moves up or down. */                     \
     static inline void prefix##_update(Heap *h, CacheSlot s)                               \
     {                                                                                      \
         uint32_t i = h->pos[s];                                                            \
