@@ -16,9 +16,9 @@
  * A slot is in the heap at most once; pos[slot] is the index of its entry,
  * valid while it is in. O(log n) insert, remove and the moves after a key
  * changed (rise, sink, or update when the direction is not known: one
- * comparison more), O(1) top, O(n) rebuild; sizeof(Entry) + 4 bytes a slot. Among entries that compare equal
- * the order is whatever the sifting leaves: a policy that needs a
- * deterministic victim makes its order total. */
+ * comparison more), O(1) top, O(n) rebuild; sizeof(Entry) + 4 bytes a
+ * slot. Among entries that compare equal the order is whatever the sifting
+ * leaves: a policy that needs a deterministic victim makes its order total. */
 #ifndef DESTOR_CACHE_SLOT_HEAP_H
 #define DESTOR_CACHE_SLOT_HEAP_H
 
@@ -26,6 +26,9 @@
 
 #include <glib.h>
 #include <stdint.h>
+
+/* A policy uses only some of a heap's functions: no warning for the rest. */
+#define SLOT_HEAP_FN static inline G_GNUC_UNUSED
 
 /* Per-slot bytes of a heap of Entry, for the memory report. */
 #define SLOT_HEAP_BYTES_PER_SLOT(Entry) (sizeof(Entry) + sizeof(uint32_t))
@@ -38,7 +41,7 @@
         const void *ctx; /* handed to less */                                              \
     } Heap;                                                                                \
                                                                                            \
-    static inline void prefix##_init(Heap *h, uint32_t capacity, const void *ctx)          \
+    SLOT_HEAP_FN void prefix##_init(Heap *h, uint32_t capacity, const void *ctx)           \
     {                                                                                      \
         uint32_t n = capacity ? capacity : 1;                                              \
         h->entry = g_new0(Entry, n);                                                       \
@@ -47,33 +50,33 @@
         h->ctx = ctx;                                                                      \
     }                                                                                      \
                                                                                            \
-    static inline void prefix##_free(Heap *h)                                              \
+    SLOT_HEAP_FN void prefix##_free(Heap *h)                                               \
     {                                                                                      \
         g_free(h->entry);                                                                  \
         g_free(h->pos);                                                                    \
     }                                                                                      \
                                                                                            \
     /* The top entry; the heap must not be empty. */                                       \
-    static inline Entry *prefix##_top(Heap *h)                                             \
+    SLOT_HEAP_FN Entry *prefix##_top(Heap *h)                                              \
     {                                                                                      \
         return &h->entry[0];                                                               \
     }                                                                                      \
                                                                                            \
-    /* The entry of slot s, in the heap: change its key, then call rise, sink             \
+    /* The entry of slot s, in the heap: change its key, then call rise, sink              \
      * or update. */                                                                       \
-    static inline Entry *prefix##_of(Heap *h, CacheSlot s)                                 \
+    SLOT_HEAP_FN Entry *prefix##_of(Heap *h, CacheSlot s)                                  \
     {                                                                                      \
         return &h->entry[h->pos[s]];                                                       \
     }                                                                                      \
                                                                                            \
-    static inline void prefix##_place(Heap *h, uint32_t i, Entry e)                        \
+    SLOT_HEAP_FN void prefix##_place(Heap *h, uint32_t i, Entry e)                         \
     {                                                                                      \
         h->entry[i] = e;                                                                   \
         h->pos[e.slot] = i;                                                                \
     }                                                                                      \
                                                                                            \
     /* The entry at index i moves up past the parents it is less than. */                  \
-    static inline void prefix##_sift_up(Heap *h, uint32_t i)                               \
+    SLOT_HEAP_FN void prefix##_sift_up(Heap *h, uint32_t i)                                \
     {                                                                                      \
         Entry e = h->entry[i];                                                             \
         while (i > 0 && less(h->ctx, &e, &h->entry[(i - 1) / 2])) {                        \
@@ -85,7 +88,7 @@
                                                                                            \
     /* The entry at index i moves down past its least child while that child               \
      * is less than it. */                                                                 \
-    static inline void prefix##_sift_down(Heap *h, uint32_t i)                             \
+    SLOT_HEAP_FN void prefix##_sift_down(Heap *h, uint32_t i)                              \
     {                                                                                      \
         Entry e = h->entry[i];                                                             \
         for (uint32_t c; (c = 2 * i + 1) < h->size; i = c) {                               \
@@ -99,28 +102,28 @@
     }                                                                                      \
                                                                                            \
     /* e's slot, not in the heap, joins it. */                                             \
-    static inline void prefix##_insert(Heap *h, Entry e)                                   \
+    SLOT_HEAP_FN void prefix##_insert(Heap *h, Entry e)                                    \
     {                                                                                      \
         prefix##_place(h, h->size++, e);                                                   \
         prefix##_sift_up(h, h->size - 1);                                                  \
     }                                                                                      \
                                                                                            \
-    /* Slot s's key changed so that it belongs nearer the top, if anything: its           \
+    /* Slot s's key changed so that it belongs nearer the top, if anything: its            \
      * entry moves up. */                                                                  \
-    static inline void prefix##_rise(Heap *h, CacheSlot s)                                 \
+    SLOT_HEAP_FN void prefix##_rise(Heap *h, CacheSlot s)                                  \
     {                                                                                      \
         prefix##_sift_up(h, h->pos[s]);                                                    \
     }                                                                                      \
                                                                                            \
     /* Slot s's key changed so that it belongs further from the top, if                    \
      * anything: its entry moves down. */                                                  \
-    static inline void prefix##_sink(Heap *h, CacheSlot s)                                 \
+    SLOT_HEAP_FN void prefix##_sink(Heap *h, CacheSlot s)                                  \
     {                                                                                      \
         prefix##_sift_down(h, h->pos[s]);                                                  \
     }                                                                                      \
                                                                                            \
     /* Slot s's key changed either way: its entry moves up or down. */                     \
-    static inline void prefix##_update(Heap *h, CacheSlot s)                               \
+    SLOT_HEAP_FN void prefix##_update(Heap *h, CacheSlot s)                                \
     {                                                                                      \
         uint32_t i = h->pos[s];                                                            \
         prefix##_sift_up(h, i);                                                            \
@@ -130,7 +133,7 @@
                                                                                            \
     /* Slot s, in the heap, leaves it (the top or any other). The last entry               \
      * takes its index and moves up or down from there. */                                 \
-    static inline void prefix##_remove(Heap *h, CacheSlot s)                               \
+    SLOT_HEAP_FN void prefix##_remove(Heap *h, CacheSlot s)                                \
     {                                                                                      \
         uint32_t i = h->pos[s];                                                            \
         Entry last = h->entry[--h->size];                                                  \
@@ -142,14 +145,14 @@
                                                                                            \
     /* e's slot joins at the end without taking its place: for loading many                \
      * slots at once, followed by rebuild. */                                              \
-    static inline void prefix##_append(Heap *h, Entry e)                                   \
+    SLOT_HEAP_FN void prefix##_append(Heap *h, Entry e)                                    \
     {                                                                                      \
         prefix##_place(h, h->size++, e);                                                   \
     }                                                                                      \
                                                                                            \
     /* Restore the heap order after keys changed or entries were appended:                 \
      * O(size). */                                                                         \
-    static inline void prefix##_rebuild(Heap *h)                                           \
+    SLOT_HEAP_FN void prefix##_rebuild(Heap *h)                                            \
     {                                                                                      \
         for (uint32_t i = h->size / 2; i-- > 0;)                                           \
             prefix##_sift_down(h, i);                                                      \
