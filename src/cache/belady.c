@@ -7,7 +7,8 @@
  * then follows its own position: exactly one of hit() or admit() per access
  * (the core calls neither when the capacity is 0, and then nothing here is
  * ever decided). Each cached container is keyed by its next access; an
- * indexed max-heap over the slots gives the one needed furthest away.
+ * indexed max-heap over the slots (slot_heap.h) gives the one needed
+ * furthest away.
  *
  *   hit:   the container's key becomes next[position].
  *   miss:  next[position] is NEVER: refused (refused_never_again), full or
@@ -35,6 +36,7 @@
  * a heap entry (key and slot, 16 bytes) and its index (4). No saved state:
  * an offline policy runs in simulation only, which has no restart. */
 #include "cache/policy.h"
+#include "cache/slot_heap.h"
 #include "util/error.h"
 
 #define NEVER UINT32_MAX
@@ -47,6 +49,15 @@ typedef struct {
     CacheSlot slot;
 } HeapEntry;
 
+/* The heap's order: the later next access nearer the top. */
+static inline gboolean later(const void *ctx, const HeapEntry *x, const HeapEntry *y)
+{
+    (void)ctx;
+    return x->key > y->key;
+}
+
+SLOT_HEAP_DEFINE(BeladyHeap, belady_heap, HeapEntry, later)
+
 typedef struct {
     const CachePolicyEnv *env;
     uint32_t *next;    /* per position: next access to its container, or NEVER */
@@ -54,9 +65,7 @@ typedef struct {
     size_t n;          /* positions */
     size_t pos;        /* the position of the next access */
     gboolean lost;     /* an access did not match the sequence */
-    HeapEntry *heap;   /* the cached slots, a max-heap on their keys */
-    uint32_t *where;   /* per slot: its index in heap */
-    uint32_t size;     /* slots in the heap */
+    BeladyHeap heap;   /* the cached slots, the largest key on top */
     uint64_t pending;  /* the key of the container being admitted */
     CacheSlot replacing; /* the victim being replaced, or CACHE_NO_SLOT */
 } Belady;
@@ -64,10 +73,8 @@ typedef struct {
 static void *belady_create(const CachePolicyEnv *env)
 {
     Belady *b = g_new0(Belady, 1);
-    size_t cap = env->capacity ? env->capacity : 1;
     b->env = env;
-    b->heap = g_new0(HeapEntry, cap);
-    b->where = g_new0(uint32_t, cap);
+    belady_heap_init(&b->heap, env->capacity, NULL);
     b->replacing = CACHE_NO_SLOT;
     return b;
 }
@@ -77,8 +84,7 @@ static void belady_destroy(void *st)
     Belady *b = st;
     g_free(b->next);
     g_free(b->expect);
-    g_free(b->heap);
-    g_free(b->where);
+    belady_heap_free(&b->heap);
     g_free(b);
 }
 
@@ -110,37 +116,6 @@ static uint64_t key_of(uint32_t next, size_t pos)
     return next != NEVER ? next : NEVER_BASE + (NEVER - (uint32_t)pos);
 }
 
-static void place(Belady *b, uint32_t i, HeapEntry e)
-{
-    b->heap[i] = e;
-    b->where[e.slot] = i;
-}
-
-/* The entry at i moves up past smaller parents. */
-static void sift_up(Belady *b, uint32_t i)
-{
-    HeapEntry e = b->heap[i];
-    while (i > 0 && b->heap[(i - 1) / 2].key < e.key) {
-        place(b, i, b->heap[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    place(b, i, e);
-}
-
-/* The entry at i moves down past larger children. */
-static void sift_down(Belady *b, uint32_t i)
-{
-    HeapEntry e = b->heap[i];
-    for (uint32_t c; (c = 2 * i + 1) < b->size; i = c) {
-        if (c + 1 < b->size && b->heap[c + 1].key > b->heap[c].key)
-            c++;
-        if (b->heap[c].key < e.key)
-            break;
-        place(b, i, b->heap[c]);
-    }
-    place(b, i, e);
-}
-
 /* Is the access at the current position to `id` as prepared? Moves on to
  * the next position; a mismatch makes the policy lost for good. */
 static gboolean follow(Belady *b, ContainerId id, uint32_t *next)
@@ -163,9 +138,8 @@ static void belady_hit(void *st, CacheSlot slot)
     uint32_t next;
     if (!follow(b, b->env->slot_id[slot], &next))
         return;
-    uint32_t i = b->where[slot];
-    b->heap[i].key = key_of(next, pos); /* later than now: it only grows */
-    sift_up(b, i);
+    belady_heap_of(&b->heap, slot)->key = key_of(next, pos); /* later than now */
+    belady_heap_rise(&b->heap, slot); /* a later key is nearer the top */
 }
 
 static CacheDecision belady_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
@@ -182,11 +156,12 @@ static CacheDecision belady_admit(void *st, ContainerId id, gboolean full, Cache
     b->pending = key_of(next, pos);
     if (!full)
         return CACHE_ADMIT_FREE;
-    if (b->heap[0].key < b->pending) {
+    const HeapEntry *top = belady_heap_top(&b->heap);
+    if (top->key < b->pending) {
         b->env->counters[REFUSED_FURTHER]++;
         return CACHE_REFUSE;
     }
-    *victim = b->replacing = b->heap[0].slot;
+    *victim = b->replacing = top->slot;
     return CACHE_ADMIT_REPLACE;
 }
 
@@ -199,12 +174,11 @@ static void belady_inserted(void *st, CacheSlot slot)
     Belady *b = st;
     if (slot == b->replacing) {
         b->replacing = CACHE_NO_SLOT;
-        b->heap[b->where[slot]].key = b->pending;
-        sift_down(b, b->where[slot]);
+        belady_heap_of(&b->heap, slot)->key = b->pending;
+        belady_heap_sink(&b->heap, slot);
         return;
     }
-    place(b, b->size++, (HeapEntry){ b->pending, slot });
-    sift_up(b, b->where[slot]);
+    belady_heap_insert(&b->heap, (HeapEntry){ b->pending, slot });
 }
 
 static void belady_removed(void *st, CacheSlot slot)
@@ -212,19 +186,13 @@ static void belady_removed(void *st, CacheSlot slot)
     Belady *b = st;
     if (slot == b->replacing)
         return;
-    uint32_t i = b->where[slot];
-    HeapEntry last = b->heap[--b->size];
-    if (i < b->size) { /* the last entry takes its place: up or down from there */
-        place(b, i, last);
-        sift_up(b, i);
-        sift_down(b, b->where[last.slot]);
-    }
+    belady_heap_remove(&b->heap, slot);
 }
 
 static size_t belady_memory(const void *st)
 {
     const Belady *b = st;
-    size_t per_slot = sizeof(HeapEntry) + sizeof(uint32_t);
+    size_t per_slot = SLOT_HEAP_BYTES_PER_SLOT(HeapEntry);
     return sizeof *b + b->n * sizeof(uint32_t) + (b->expect ? b->env->n_containers * sizeof(uint32_t) : 0) +
            b->env->capacity * per_slot;
 }
@@ -250,6 +218,6 @@ const CachePolicyOps cache_policy_belady = {
     .inserted = belady_inserted,
     .removed = belady_removed,
     .prepare = belady_prepare,
-    .bytes_per_slot = sizeof(HeapEntry) + sizeof(uint32_t),
+    .bytes_per_slot = SLOT_HEAP_BYTES_PER_SLOT(HeapEntry),
     .memory = belady_memory,
 };

@@ -5,64 +5,31 @@
  * has the core reset an evicted container's count, so a container competes
  * only with the accesses since it was last admitted. Tie-break: among equal counts, the one
  * least recently accessed (hit or insertion) goes first, so the order is
- * total and deterministic. A binary min-heap over slots keyed by
- * (access_count, last-access tick): O(log capacity) per hit and insertion. */
+ * total and deterministic. A binary min-heap over slots (slot_heap.h),
+ * keyed by (access_count, last-access tick): O(log capacity) per hit and
+ * insertion. */
 #include "cache/policy.h"
+#include "cache/slot_heap.h"
 
 typedef struct {
     uint32_t count; /* access_count when last touched */
-    uint32_t slot;
+    CacheSlot slot;
     uint64_t tick;  /* policy clock at last access */
 } LfuKey;
 
-typedef struct {
-    const CachePolicyEnv *env;
-    LfuKey *heap;  /* heap[0]: victim */
-    uint32_t *pos; /* pos[slot]: index in heap */
-    uint32_t size;
-    uint64_t clock;
-} Lfu;
-
-static inline gboolean key_less(const LfuKey *a, const LfuKey *b)
+static inline gboolean key_less(const void *ctx, const LfuKey *a, const LfuKey *b)
 {
+    (void)ctx;
     return a->count != b->count ? a->count < b->count : a->tick < b->tick;
 }
 
-static void heap_place(Lfu *l, uint32_t i, LfuKey k)
-{
-    l->heap[i] = k;
-    l->pos[k.slot] = i;
-}
+SLOT_HEAP_DEFINE(LfuHeap, lfu_heap, LfuKey, key_less)
 
-static void sift_up(Lfu *l, uint32_t i)
-{
-    LfuKey k = l->heap[i];
-    while (i > 0) {
-        uint32_t parent = (i - 1) / 2;
-        if (!key_less(&k, &l->heap[parent]))
-            break;
-        heap_place(l, i, l->heap[parent]);
-        i = parent;
-    }
-    heap_place(l, i, k);
-}
-
-static void sift_down(Lfu *l, uint32_t i)
-{
-    LfuKey k = l->heap[i];
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= l->size)
-            break;
-        if (c + 1 < l->size && key_less(&l->heap[c + 1], &l->heap[c]))
-            c++;
-        if (!key_less(&l->heap[c], &k))
-            break;
-        heap_place(l, i, l->heap[c]);
-        i = c;
-    }
-    heap_place(l, i, k);
-}
+typedef struct {
+    const CachePolicyEnv *env;
+    LfuHeap heap; /* top: the victim */
+    uint64_t clock;
+} Lfu;
 
 static uint32_t count_of(const Lfu *l, CacheSlot slot)
 {
@@ -72,28 +39,25 @@ static uint32_t count_of(const Lfu *l, CacheSlot slot)
 static void *lfu_create(const CachePolicyEnv *env)
 {
     Lfu *l = g_new0(Lfu, 1);
-    uint32_t n = env->capacity ? env->capacity : 1;
     l->env = env;
-    l->heap = g_new(LfuKey, n);
-    l->pos = g_new(uint32_t, n);
+    lfu_heap_init(&l->heap, env->capacity, NULL);
     return l;
 }
 
 static void lfu_destroy(void *st)
 {
     Lfu *l = st;
-    g_free(l->heap);
-    g_free(l->pos);
+    lfu_heap_free(&l->heap);
     g_free(l);
 }
 
 static void lfu_hit(void *st, CacheSlot slot)
 {
     Lfu *l = st;
-    uint32_t i = l->pos[slot];
-    l->heap[i].count = count_of(l, slot);
-    l->heap[i].tick = ++l->clock;
-    sift_down(l, i); /* the key only grows */
+    LfuKey *k = lfu_heap_of(&l->heap, slot);
+    k->count = count_of(l, slot);
+    k->tick = ++l->clock;
+    lfu_heap_sink(&l->heap, slot); /* the key only grows */
 }
 
 static CacheDecision lfu_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
@@ -102,7 +66,7 @@ static CacheDecision lfu_admit(void *st, ContainerId id, gboolean full, CacheSlo
     (void)id;
     if (!full)
         return CACHE_ADMIT_FREE;
-    *victim = l->heap[0].slot;
+    *victim = lfu_heap_top(&l->heap)->slot;
     return CACHE_ADMIT_REPLACE;
 }
 
@@ -110,30 +74,20 @@ static void lfu_inserted(void *st, CacheSlot slot)
 {
     Lfu *l = st;
     LfuKey k = { .count = count_of(l, slot), .slot = slot, .tick = ++l->clock };
-    heap_place(l, l->size++, k);
-    sift_up(l, l->size - 1);
+    lfu_heap_insert(&l->heap, k);
 }
 
 static void lfu_removed(void *st, CacheSlot slot)
 {
     Lfu *l = st;
-    uint32_t i = l->pos[slot];
-    LfuKey last = l->heap[--l->size];
-    if (i == l->size)
-        return;
-    LfuKey gone = l->heap[i];
-    heap_place(l, i, last);
-    if (key_less(&last, &gone))
-        sift_up(l, i);
-    else
-        sift_down(l, i);
+    lfu_heap_remove(&l->heap, slot);
 }
 
 static uint64_t lfu_save(void *st, uint64_t *words)
 {
     Lfu *l = st;
-    for (uint32_t i = 0; i < l->size; i++)
-        words[l->heap[i].slot] = l->heap[i].tick;
+    for (uint32_t i = 0; i < l->heap.size; i++)
+        words[l->heap.entry[i].slot] = l->heap.entry[i].tick;
     return 0;
 }
 
@@ -159,7 +113,7 @@ static void lfu_load_slot(void *st, CacheSlot slot, uint64_t word)
         .save = lfu_save,                               \
         .load_slot = lfu_load_slot,                     \
         .load_done = NULL,                              \
-        .bytes_per_slot = sizeof(LfuKey) + sizeof(uint32_t), \
+        .bytes_per_slot = SLOT_HEAP_BYTES_PER_SLOT(LfuKey), \
     }
 
 LFU_OPS(cache_policy_lfu, "lfu", "Perfect LFU: admit every miss, evict the fewest accesses ever (counts kept for every container)", FALSE);

@@ -46,6 +46,7 @@
  * u32 and the insertion number u64 (0 for a free slot; numbers start at 1). */
 #include "cache/policy.h"
 #include "cache/count_min16.h"
+#include "cache/slot_heap.h"
 #include "util/le.h"
 
 #include <math.h>
@@ -56,8 +57,18 @@ enum { KEY_Z, KEY_MIN_COUNT, KEY_AGE_WINDOW, KEY_COUNTERS, N_KEYS };
 enum { REFUSED_COLD, REFUSED_NOT_SIGNIFICANT, AGINGS, N_COUNTERS };
 enum { COUNTS_EXACT, COUNTS_SKETCH };
 
-/* key, insertion number, heap entry, heap position */
-#define SIGPOP_BYTES_PER_SLOT (sizeof(uint32_t) + sizeof(uint64_t) + 2 * sizeof(uint32_t))
+/* The victim heap's entry: a slot; its keys are in Sigpop's key and seq. */
+typedef struct {
+    CacheSlot slot;
+} HeapEntry;
+
+/* key, insertion number, heap entry and position */
+#define SIGPOP_BYTES_PER_SLOT (sizeof(uint32_t) + sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT(HeapEntry))
+
+/* The victim order, (key, insertion number); ctx is the Sigpop (below). */
+static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y);
+
+SLOT_HEAP_DEFINE(SigpopHeap, sigpop_heap, HeapEntry, slot_less)
 
 typedef struct {
     const CachePolicyEnv *env;
@@ -71,9 +82,7 @@ typedef struct {
     uint64_t next_seq;    /* insertion number of the next admission */
     uint32_t *key;        /* per slot: f recorded at the last access or aging */
     uint64_t *seq;        /* per slot: insertion number */
-    uint32_t *heap;       /* slots; heap[0] is the victim */
-    uint32_t *pos;        /* per slot: index in heap */
-    uint32_t size;        /* slots in the heap */
+    SigpopHeap heap;      /* the cached slots; the top is the victim */
 } Sigpop;
 
 /* ---- frequencies ---- */
@@ -105,51 +114,19 @@ static size_t freq_bytes(const Sigpop *s)
 
 /* ---- the victim heap: slots ordered by (key, insertion number) ---- */
 
-static inline gboolean slot_less(const Sigpop *s, uint32_t x, uint32_t y)
+static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y)
 {
-    return s->key[x] != s->key[y] ? s->key[x] < s->key[y] : s->seq[x] < s->seq[y];
-}
-
-static void heap_put(Sigpop *s, uint32_t i, uint32_t slot)
-{
-    s->heap[i] = slot;
-    s->pos[slot] = i;
-}
-
-static void sift_up(Sigpop *s, uint32_t i)
-{
-    uint32_t slot = s->heap[i];
-    while (i > 0 && slot_less(s, slot, s->heap[(i - 1) / 2])) {
-        heap_put(s, i, s->heap[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    heap_put(s, i, slot);
-}
-
-static void sift_down(Sigpop *s, uint32_t i)
-{
-    uint32_t slot = s->heap[i];
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= s->size)
-            break;
-        if (c + 1 < s->size && slot_less(s, s->heap[c + 1], s->heap[c]))
-            c++;
-        if (!slot_less(s, s->heap[c], slot))
-            break;
-        heap_put(s, i, s->heap[c]);
-        i = c;
-    }
-    heap_put(s, i, slot);
+    const uint32_t *key = ((const Sigpop *)ctx)->key;
+    const uint64_t *seq = ((const Sigpop *)ctx)->seq;
+    return key[x->slot] != key[y->slot] ? key[x->slot] < key[y->slot] : seq[x->slot] < seq[y->slot];
 }
 
 /* Re-read every cached container's f and restore the heap order: O(C). */
 static void heap_rebuild(Sigpop *s)
 {
-    for (uint32_t i = 0; i < s->size; i++)
-        s->key[s->heap[i]] = freq_get(s, s->env->slot_id[s->heap[i]]);
-    for (uint32_t i = s->size / 2; i-- > 0;)
-        sift_down(s, i);
+    for (uint32_t i = 0; i < s->heap.size; i++)
+        s->key[s->heap.entry[i].slot] = freq_get(s, s->env->slot_id[s->heap.entry[i].slot]);
+    sigpop_heap_rebuild(&s->heap);
 }
 
 /* Count one access of id; complete an aging if this access reaches W.
@@ -192,8 +169,7 @@ static void *sigpop_create(const CachePolicyEnv *env)
     s->next_seq = 1;
     s->key = g_new0(uint32_t, cap);
     s->seq = g_new0(uint64_t, cap);
-    s->heap = g_new0(uint32_t, cap);
-    s->pos = g_new0(uint32_t, cap);
+    sigpop_heap_init(&s->heap, env->capacity, s);
     return s;
 }
 
@@ -204,8 +180,7 @@ static void sigpop_destroy(void *st)
     count_min16_free(&s->sketch);
     g_free(s->key);
     g_free(s->seq);
-    g_free(s->heap);
-    g_free(s->pos);
+    sigpop_heap_free(&s->heap);
     g_free(s);
 }
 
@@ -216,7 +191,7 @@ static void sigpop_hit(void *st, CacheSlot slot)
     uint32_t f = count_access(s, s->env->slot_id[slot], &aged);
     if (!aged) {
         s->key[slot] = f; /* f only grows between agings */
-        sift_down(s, s->pos[slot]);
+        sigpop_heap_sink(&s->heap, slot);
     }
 }
 
@@ -237,7 +212,7 @@ static CacheDecision sigpop_admit(void *st, ContainerId id, gboolean full, Cache
     }
     if (!full)
         return CACHE_ADMIT_FREE;
-    CacheSlot v = s->heap[0];
+    CacheSlot v = sigpop_heap_top(&s->heap)->slot;
     if (!significant(s->z, a, s->key[v])) {
         s->env->counters[REFUSED_NOT_SIGNIFICANT]++;
         return CACHE_REFUSE;
@@ -251,22 +226,15 @@ static void sigpop_inserted(void *st, CacheSlot slot)
     Sigpop *s = st;
     s->key[slot] = freq_get(s, s->env->slot_id[slot]);
     s->seq[slot] = s->next_seq++;
-    heap_put(s, s->size++, slot);
-    sift_up(s, s->size - 1);
+    sigpop_heap_insert(&s->heap, (HeapEntry){ slot });
 }
 
 static void sigpop_removed(void *st, CacheSlot slot)
 {
     Sigpop *s = st;
-    uint32_t i = s->pos[slot];
-    uint32_t last = s->heap[--s->size];
+    sigpop_heap_remove(&s->heap, slot);
     s->key[slot] = 0;
     s->seq[slot] = 0;
-    if (i == s->size)
-        return;
-    heap_put(s, i, last);
-    sift_up(s, i);
-    sift_down(s, s->pos[last]);
 }
 
 /* ---- saved state (layout at the top) ---- */
@@ -310,12 +278,13 @@ static int by_seq(const void *x, const void *y)
 /* Are the insertion numbers of the heap's slots distinct? */
 static gboolean seqs_distinct(const Sigpop *s)
 {
-    uint64_t *v = g_new(uint64_t, s->size ? s->size : 1);
-    for (uint32_t i = 0; i < s->size; i++)
-        v[i] = s->seq[s->heap[i]];
-    qsort(v, s->size, sizeof *v, by_seq);
+    uint32_t n = s->heap.size;
+    uint64_t *v = g_new(uint64_t, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = s->seq[s->heap.entry[i].slot];
+    qsort(v, n, sizeof *v, by_seq);
     gboolean ok = TRUE;
-    for (uint32_t i = 1; i < s->size && ok; i++)
+    for (uint32_t i = 1; i < n && ok; i++)
         ok = v[i] != v[i - 1];
     g_free(v);
     return ok;
@@ -331,7 +300,7 @@ static void forget_all(Sigpop *s)
         memset(s->sketch.c, 0, freq_bytes(s));
     memset(s->key, 0, cap * sizeof *s->key);
     memset(s->seq, 0, cap * sizeof *s->seq);
-    s->size = 0;
+    s->heap.size = 0;
     s->since_aging = 0;
     s->next_seq = 1;
 }
@@ -350,10 +319,9 @@ static gboolean load_slots(Sigpop *s, const uint8_t *b)
             return FALSE;
         s->key[slot] = key;
         s->seq[slot] = seq;
-        heap_put(s, s->size++, slot);
+        sigpop_heap_append(&s->heap, (HeapEntry){ slot });
     }
-    for (uint32_t i = s->size / 2; i-- > 0;)
-        sift_down(s, i);
+    sigpop_heap_rebuild(&s->heap);
     return seqs_distinct(s);
 }
 
