@@ -37,11 +37,11 @@ for line in open(sys.argv[1]):
     rows.setdefault(p, []).append((float(rate), bpc, bps, pol, float(rss)))
 lru = statistics.median(r[0] for r in rows["lru"])
 print("%d rounds, medians; ratio = accesses/s over LRU's in the same run" % int(sys.argv[2]))
-print("%-12s %10s %9s %8s %8s %12s %10s" % ("policy", "M acc/s", "x LRU", "B/cont", "B/slot",
+print("%-14s %10s %9s %8s %8s %12s %10s" % ("policy", "M acc/s", "x LRU", "B/cont", "B/slot",
                                            "policy MiB", "peak RSS"))
 for p, rs in rows.items():
     rate = statistics.median(r[0] for r in rs)
-    print("%-12s %10.2f %9.2f %8s %8s %12s %9.1fM%s" % (
+    print("%-14s %10.2f %9.2f %8s %8s %12s %9.1fM%s" % (
         p, rate, rate / lru, rs[0][1], rs[0][2], rs[0][3], max(r[4] for r in rs),
         "  (below 0.5 x LRU)" if rate < 0.5 * lru else ""))
 print("LRU %.2f M accesses/s (goal >= 5)" % lru)
