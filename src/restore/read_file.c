@@ -86,6 +86,15 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     return ok;
 }
 
+/* Replay a compiled trace; the summary's seconds time the request loop. */
+static gboolean replay_timed(ReadSession *s, const CompiledTrace *t, TraceSummary *sum, GError **err)
+{
+    gint64 start = g_get_monotonic_time();
+    gboolean ok = compiled_replay(s, t, sum, err);
+    sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;
+    return ok;
+}
+
 /* A compiled trace whose first bytes are `head`: read the rest, check it
  * and its stamp, and serve it. */
 static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
@@ -100,9 +109,7 @@ static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, c
     }
     CompiledTrace *t = compiled_trace_read_fd(fd, trace_path, head, head_len, err);
     gboolean ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err);
-    gint64 start = g_get_monotonic_time();
-    ok = ok && compiled_replay(s, t, sum, err);
-    sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;
+    ok = ok && replay_timed(s, t, sum, err);
     compiled_trace_free(t);
     return ok;
 }
@@ -150,62 +157,60 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
     return ok;
 }
 
-/* An offline policy: the trace's whole container-access sequence (text
- * traces compiled first) goes to the cache before the first access, then
- * the compiled trace is replayed: the very sequence handed over. */
-static gboolean serve_offline(const Config *cfg, const CachePolicyOps *ops, const char *trace_path,
-                              const ReadFileOptions *opt, GError **err)
+/* An offline policy needs the trace's whole container-access sequence
+ * before the first access: the trace, text or compiled, compiled and
+ * checked against the store (simulation only, no --verify). */
+static CompiledTrace *compile_for_offline(const Config *cfg, const CachePolicyOps *ops, const char *trace_path,
+                                          const ReadFileOptions *opt, GError **err)
 {
     if (!cfg->cache.simulate) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
                     "ssd-cache-policy %s is offline (it needs the whole future access sequence): "
                     "use it with --simulate",
                     ops->name);
-        return FALSE;
+        return NULL;
     }
     if (opt->verify) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
                     "--verify: the offline policy %s replays the compiled trace, which has no recipes to check",
                     ops->name);
-        return FALSE;
+        return NULL;
     }
-    CompiledTrace *t = trace_compile(cfg, trace_path, opt->null_terminated, err);
-    if (t == NULL)
-        return FALSE;
-    ReadSession *s = read_session_open(cfg, err);
-    gboolean ok = s != NULL;
-    TraceSummary sum;
-    trace_summary_init(&sum);
-    if (ok && s->cache != NULL)
-        ok = cache_core_prepare(s->cache, (const ContainerId *)(const void *)t->ids->data, t->ids->len, err);
-    if (ok) {
-        gint64 start = g_get_monotonic_time();
-        ok = compiled_replay(s, t, &sum, err);
-        sum.seconds = (double)(g_get_monotonic_time() - start) / 1e6;
-    }
-    if (ok)
-        trace_summary_print(&sum, trace_path, s->cache, s->simulate, opt->json);
-    trace_summary_clear(&sum);
-    read_session_close(s);
-    compiled_trace_free(t);
-    return ok;
+    return trace_compile(cfg, trace_path, opt->null_terminated, err);
+}
+
+/* Hand the cache the very sequence the replay then performs. */
+static gboolean serve_offline(ReadSession *s, const CompiledTrace *t, TraceSummary *sum, GError **err)
+{
+    gboolean ok = s->cache == NULL ||
+                  cache_core_prepare(s->cache, (const ContainerId *)(const void *)t->ids->data, t->ids->len, err);
+    return ok && replay_timed(s, t, sum, err);
 }
 
 gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFileOptions *opt, GError **err)
 {
     const CachePolicyOps *offline = offline_policy(cfg);
-    if (offline != NULL)
-        return serve_offline(cfg, offline, trace_path, opt, err);
-    int fd = trace_open(trace_path, err);
-    if (fd < 0)
-        return FALSE;
-    uint8_t head[8];
-    ssize_t head_len = trace_read_head(fd, trace_path, head, sizeof head, err);
+    CompiledTrace *whole = NULL;
+    int fd = -1;
+    uint8_t head[8] = { 0 };
+    ssize_t head_len = 0;
+    if (offline != NULL) {
+        whole = compile_for_offline(cfg, offline, trace_path, opt, err);
+        if (whole == NULL)
+            return FALSE;
+    } else {
+        fd = trace_open(trace_path, err);
+        if (fd < 0)
+            return FALSE;
+        head_len = trace_read_head(fd, trace_path, head, sizeof head, err);
+    }
     ReadSession *s = head_len < 0 ? NULL : read_session_open(cfg, err);
     gboolean ok = s != NULL;
     TraceSummary sum;
     trace_summary_init(&sum);
-    if (ok && compiled_trace_has_magic(head, (size_t)head_len))
+    if (ok && whole != NULL)
+        ok = serve_offline(s, whole, &sum, err);
+    else if (ok && compiled_trace_has_magic(head, (size_t)head_len))
         ok = serve_compiled(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
     else if (ok)
         ok = serve_text(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
@@ -213,6 +218,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
         trace_summary_print(&sum, trace_path, s->cache, s->simulate, opt->json);
     trace_summary_clear(&sum);
     read_session_close(s);
+    compiled_trace_free(whole);
     trace_close(fd);
     return ok;
 }

@@ -429,44 +429,54 @@ static void test_sigpop_memory(void)
     }
 }
 
-/* Drive the policy as the core would over accesses [from, to) of seq,
- * appending each decision ('h', 'r', 'a', or the victim's id + 'A'...) to
- * `log`. */
-static void sigpop_drive(SigpopEnv *e, void *st, const uint32_t *seq, size_t from, size_t to, GString *log)
+/* Drive `ops` as the core would over accesses [from, to) of seq, with the
+ * env's arrays (`containers` and `slot_id` are env's, writable here),
+ * appending each decision ('h', 'r', 'a', or 'e' and the victim's id) to
+ * `log` when it is not NULL. */
+static void drive_policy(const CachePolicyOps *ops, void *st, const CachePolicyEnv *env, CacheEntry *containers,
+                         ContainerId *slot_id, const uint32_t *seq, size_t from, size_t to, GString *log)
 {
-    const CachePolicyOps *ops = test_policy("sigpop");
     for (size_t i = from; i < to; i++) {
         ContainerId id = seq[i];
-        CacheEntry *c = &e->containers[id];
+        CacheEntry *c = &containers[id];
         c->access_count++;
         if (c->slot != CACHE_NO_SLOT) {
             ops->hit(st, c->slot);
-            g_string_append(log, "h ");
+            if (log)
+                g_string_append(log, "h ");
             continue;
         }
         uint32_t used = 0;
-        for (uint32_t s = 0; s < e->env.capacity; s++)
-            used += cache_policy_env_occupied(&e->env, s);
+        for (uint32_t s = 0; s < env->capacity; s++)
+            used += cache_policy_env_occupied(env, s);
         CacheSlot victim = CACHE_NO_SLOT, slot = 0;
-        CacheDecision d = ops->admit(st, id, used == e->env.capacity, &victim);
+        CacheDecision d = ops->admit(st, id, used == env->capacity, &victim);
         if (d == CACHE_REFUSE) {
-            g_string_append(log, "r ");
+            if (log)
+                g_string_append(log, "r ");
             continue;
         }
         if (d == CACHE_ADMIT_FREE) {
-            while (cache_policy_env_occupied(&e->env, slot))
+            while (cache_policy_env_occupied(env, slot))
                 slot++;
-            g_string_append(log, "a ");
+            if (log)
+                g_string_append(log, "a ");
         } else {
-            g_string_append_printf(log, "e%u ", e->slot_id[victim]);
+            if (log)
+                g_string_append_printf(log, "e%u ", slot_id[victim]);
             ops->removed(st, victim);
-            e->containers[e->slot_id[victim]].slot = CACHE_NO_SLOT;
+            containers[slot_id[victim]].slot = CACHE_NO_SLOT;
             slot = victim;
         }
-        e->slot_id[slot] = id;
+        slot_id[slot] = id;
         c->slot = slot;
         ops->inserted(st, slot);
     }
+}
+
+static void sigpop_drive(SigpopEnv *e, void *st, const uint32_t *seq, size_t from, size_t to, GString *log)
+{
+    drive_policy(test_policy("sigpop"), st, &e->env, e->containers, e->slot_id, seq, from, to, log);
 }
 
 /* In both modes, a run split by save_state / load_state into a new policy
@@ -552,34 +562,14 @@ static void blob_env_init(BlobEnv *b, const CachePolicyOps *ops)
                                .slot_id = b->slot_id, .values = b->values, .counters = b->counters };
 }
 
-/* Drive the policy over a sequence the way the core would. */
+/* Drive the policy over a skewed sequence the way the core would. */
 static void blob_drive(BlobEnv *b, const CachePolicyOps *ops, void *st)
 {
     uint64_t rng = 17;
-    uint32_t used = 0;
-    for (int i = 0; i < 400; i++) {
-        ContainerId id = test_skewed_id(&rng, BLOB_N);
-        CacheEntry *e = &b->containers[id];
-        e->access_count++;
-        if (e->slot != CACHE_NO_SLOT) {
-            ops->hit(st, e->slot);
-            continue;
-        }
-        CacheSlot victim = CACHE_NO_SLOT, slot;
-        CacheDecision d = ops->admit(st, id, used == BLOB_CAP, &victim);
-        if (d == CACHE_REFUSE)
-            continue;
-        if (d == CACHE_ADMIT_FREE) {
-            slot = used++;
-        } else {
-            ops->removed(st, victim);
-            b->containers[b->slot_id[victim]].slot = CACHE_NO_SLOT;
-            slot = victim;
-        }
-        b->slot_id[slot] = id;
-        e->slot = slot;
-        ops->inserted(st, slot);
-    }
+    uint32_t seq[400];
+    for (size_t i = 0; i < G_N_ELEMENTS(seq); i++)
+        seq[i] = test_skewed_id(&rng, BLOB_N);
+    drive_policy(ops, st, &b->env, b->containers, b->slot_id, seq, 0, G_N_ELEMENTS(seq), NULL);
 }
 
 static void test_state_blobs_damaged(void)
