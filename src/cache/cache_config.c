@@ -19,6 +19,7 @@ void cache_config_init(CacheConfig *cfg)
     cfg->simulate = FALSE;
     cfg->o_direct = FALSE;
     cfg->track_quadrants = TRUE;
+    cfg->counters = ACCESS_COUNTS_EXACT;
     cfg->policy_settings = cache_policy_settings_new();
     cfg->quadrant_access_threshold = 5;
     cfg->quadrant_repeat_threshold = 5;
@@ -168,7 +169,7 @@ gboolean cache_parse_tbw(const char *key, const char *value, uint64_t *out, GErr
 /* ---- the key table ---- */
 
 typedef enum {
-    K_POLICY, K_DIRECTORY, K_SIZE, K_BOOL, K_U32, K_DOUBLE, K_TBW,
+    K_POLICY, K_DIRECTORY, K_SIZE, K_BOOL, K_U32, K_DOUBLE, K_TBW, K_COUNTERS,
 } KeyKind;
 
 typedef struct {
@@ -187,6 +188,7 @@ static const CacheKey cache_keys[] = {
     { "ssd-cache-simulate", K_BOOL, AT(simulate), 0, 0 },
     { "ssd-cache-o-direct", K_BOOL, AT(o_direct), 0, 0 },
     { "ssd-cache-quadrants", K_BOOL, AT(track_quadrants), 0, 0 },
+    { "cache-counters", K_COUNTERS, 0, 0, 0 },
     { "quadrant-access-threshold", K_U32, AT(quadrant_access_threshold), 0, 0 },
     { "quadrant-repeat-threshold", K_U32, AT(quadrant_repeat_threshold), 0, 0 },
     { "model-hdd-seek-ms", K_DOUBLE, AT(device.hdd_seek_ms), 0, 1e5 },
@@ -272,6 +274,11 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
         break;
     case K_TBW:
         ok = cache_parse_tbw(k->key, value, &cfg->ssd_tbw_bytes, err);
+        break;
+    case K_COUNTERS:
+        ok = value != NULL && access_counts_mode_parse(value, &cfg->counters);
+        if (!ok)
+            bad_value(err, k->key, value, "exact or sketch");
         break;
     }
     return ok ? CACHE_CONFIG_OK : CACHE_CONFIG_INVALID;

@@ -25,6 +25,8 @@
  *   ssd-cache-simulate          yes | no                            (no)
  *   ssd-cache-o-direct          yes | no                            (no)
  *   ssd-cache-quadrants         yes | no: track the quadrant data   (yes)
+ *   cache-counters              exact | sketch: every container's
+ *                               access count (access_counts.h)      (exact)
  *   POLICY-KEY                  each policy's own keys (policy.h;
  *                               `destor policies` lists them)
  *   quadrant-access-threshold   N                                   (5)
@@ -42,6 +44,7 @@
 #ifndef DESTOR_CACHE_CONFIG_H
 #define DESTOR_CACHE_CONFIG_H
 
+#include "cache/access_counts.h"
 #include "cache/device_model.h"
 #include "cache/policy.h"
 
@@ -68,6 +71,7 @@ typedef struct {
     gboolean simulate;
     gboolean o_direct;
     gboolean track_quadrants;
+    AccessCountsMode counters;
     CachePolicySettings *policy_settings; /* the policies' own keys */
     uint32_t quadrant_access_threshold;
     uint32_t quadrant_repeat_threshold;

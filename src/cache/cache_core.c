@@ -31,6 +31,7 @@ void cache_core_options_from_config(CacheCoreOptions *o, const CacheConfig *cfg)
     o->directory = cfg->directory;
     o->o_direct = cfg->o_direct;
     o->track_quadrants = cfg->track_quadrants;
+    o->counters = cfg->counters;
     o->quadrant_access_threshold = cfg->quadrant_access_threshold;
     o->quadrant_repeat_threshold = cfg->quadrant_repeat_threshold;
     o->device = cfg->device;
@@ -52,14 +53,15 @@ void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t chec
     c->slot_id[slot] = id;
     if (c->slot_check)
         c->slot_check[slot] = check;
-    c->entries[id].slot = slot;
+    slot_map_put(&c->slot_of, id, slot);
     c->used++;
 }
 
 /* Empty `slot` (maps only). */
 static void unbind(CacheCore *c, CacheSlot slot)
 {
-    c->entries[c->slot_id[slot]].slot = CACHE_NO_SLOT;
+    slot_map_remove(&c->slot_of, c->slot_id[slot]);
+    c->slot_id[slot] = CACHE_NO_CONTAINER;
     c->used--;
 }
 
@@ -78,7 +80,8 @@ static void free_core(CacheCore *c)
     g_free(c->values);
     g_free(c->policy_counters);
     ssd_store_close(c->ssd);
-    g_free(c->entries);
+    access_counts_clear(&c->counts);
+    slot_map_free(&c->slot_of);
     g_free(c->slot_id);
     g_free(c->slot_check);
     g_free(c->free_slots);
@@ -103,6 +106,10 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     }
     if (o->container_size == 0) {
         usage(err, "container size 0");
+        return NULL;
+    }
+    if (o->n_containers == CACHE_NO_CONTAINER) {
+        usage(err, "too many containers (the last id stands for none)");
         return NULL;
     }
     if (o->mode == CACHE_MODE_REAL && (o->directory == NULL || o->backing == NULL)) {
@@ -133,24 +140,24 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->capacity = o->capacity < o->n_containers ? o->capacity : o->n_containers;
     c->backing = o->backing;
 
-    c->entries = g_new(CacheEntry, c->n ? c->n : 1);
-    for (uint32_t i = 0; i < c->n; i++) {
-        c->entries[i].access_count = 0;
-        c->entries[i].slot = CACHE_NO_SLOT;
-    }
-    c->slot_id = g_new0(ContainerId, c->capacity ? c->capacity : 1);
+    access_counts_init(&c->counts, o->counters, c->n);
+    slot_map_init(&c->slot_of, c->capacity);
+    c->slot_id = g_new(ContainerId, c->capacity ? c->capacity : 1);
+    for (uint32_t s = 0; s < c->capacity; s++)
+        c->slot_id[s] = CACHE_NO_CONTAINER;
     c->free_slots = g_new(uint32_t, c->capacity ? c->capacity : 1);
     if (o->track_quadrants)
         c->quad = g_new0(CacheQuadrantRecord, c->n ? c->n : 1);
 
     c->env.capacity = c->capacity;
     c->env.n_containers = c->n;
-    c->env.containers = c->entries;
+    c->env.counts = &c->counts;
     c->env.reference_count = o->reference_count;
     c->env.slot_id = c->slot_id;
     c->env.values = c->values;
     c->env.counters = c->policy_counters;
     c->pst = c->ops->create(&c->env);
+    access_counts_set_window(&c->counts, c->ops->count_age_window ? c->ops->count_age_window(c->pst) : 0);
 
     device_model_init(&c->model, &o->device);
     c->opened_us = g_get_monotonic_time();
@@ -237,7 +244,7 @@ ContainerSource *cache_core_source(CacheCore *c)
 static void notify(CacheCore *c, CacheEventKind kind, ContainerId id, CacheSlot slot, CacheDecision d)
 {
     if (c->observer) {
-        CacheEvent ev = { kind, id, slot, c->entries[id].access_count, d };
+        CacheEvent ev = { kind, id, slot, access_counts_get(&c->counts, id), d };
         c->observer(&ev, c->observer_data);
     }
 }
@@ -285,9 +292,8 @@ static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
 
 static inline void count_access(CacheCore *c, ContainerId id)
 {
-    CacheEntry *e = &c->entries[id];
-    if (e->access_count < UINT32_MAX)
-        e->access_count++;
+    if (access_counts_count(&c->counts, id) && c->ops->counts_aged)
+        c->ops->counts_aged(c->pst);
     if (c->quad && c->quad[id].accesses < UINT32_MAX)
         c->quad[id].accesses++;
     c->counters.accesses++;
@@ -305,13 +311,13 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
     if (d == CACHE_ADMIT_FREE && c->n_free > 0) {
         slot = c->free_slots[--c->n_free];
     } else if (d == CACHE_ADMIT_REPLACE && victim < c->capacity &&
-               c->entries[c->slot_id[victim]].slot == victim) {
+               c->slot_id[victim] != CACHE_NO_CONTAINER) {
         ContainerId old = c->slot_id[victim];
         notify(c, CACHE_EVENT_EVICT, old, victim, d);
         c->ops->removed(c->pst, victim);
         unbind(c, victim);
         if (c->ops->reset_access_on_evict)
-            c->entries[old].access_count = 0;
+            access_counts_reset(&c->counts, old);
         c->counters.evictions++;
         slot = victim;
     } else {
@@ -371,7 +377,7 @@ static gboolean access_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError
     }
     uint8_t *data = buf ? buf : c->scratch;
 
-    CacheSlot slot = c->entries[id].slot;
+    CacheSlot slot = slot_map_get(&c->slot_of, id);
     if (slot != CACHE_NO_SLOT && c->ssd && !read_copy(c, slot, data)) {
         c->ops->removed(c->pst, slot);
         unbind(c, slot);
@@ -503,12 +509,12 @@ uint32_t cache_core_cached(const CacheCore *c)
 
 gboolean cache_core_contains(const CacheCore *c, ContainerId id)
 {
-    return id < c->n && c->entries[id].slot != CACHE_NO_SLOT;
+    return id < c->n && slot_map_get(&c->slot_of, id) != SLOT_MAP_NONE;
 }
 
 uint32_t cache_core_access_count(const CacheCore *c, ContainerId id)
 {
-    return id < c->n ? c->entries[id].access_count : 0;
+    return id < c->n ? access_counts_get(&c->counts, id) : 0;
 }
 
 CacheMode cache_core_mode(const CacheCore *c)

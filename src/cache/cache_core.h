@@ -19,9 +19,10 @@
  * restore read through it instead of the store's source and see the same
  * bytes. Calls are serialised by an internal mutex.
  *
- * Memory: 8 bytes per stored container here (access_count + slot) plus the
- * store's 4-byte reference_count = 12; with quadrant tracking 8 more; per
- * slot about 12 bytes plus the policy's few. */
+ * Memory per stored container: the slot map (4 bytes) and the access counts
+ * (access_counts.h: 4 bytes exact, 2 to 4 with `cache-counters sketch`),
+ * plus the store's 4-byte reference_count; with quadrant tracking 8 more;
+ * per slot about 12 bytes plus the policy's few. */
 #ifndef DESTOR_CACHE_CORE_H
 #define DESTOR_CACHE_CORE_H
 
@@ -56,6 +57,7 @@ typedef struct {
     ContainerSource *backing;        /* real mode: the store's source */
     gboolean o_direct;
     gboolean track_quadrants;
+    AccessCountsMode counters;       /* cache-counters */
     uint32_t quadrant_access_threshold, quadrant_repeat_threshold;
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
@@ -138,7 +140,7 @@ typedef struct {
     CacheEventKind kind;
     ContainerId id;
     CacheSlot slot;
-    uint32_t access_count; /* id's access_count at the event (before a reset) */
+    uint32_t access_count; /* id's access count at the event (before a reset) */
     CacheDecision decision;
 } CacheEvent;
 

@@ -5,6 +5,7 @@
 #define DESTOR_CACHE_CORE_INTERNAL_H
 
 #include "cache/cache_core.h"
+#include "cache/slot_map.h"
 #include "cache/ssd_store.h"
 
 struct CacheCore {
@@ -22,8 +23,9 @@ struct CacheCore {
     uint32_t n;             /* containers in the store */
     uint32_t capacity;      /* slots */
     uint32_t used;          /* occupied slots */
-    CacheEntry *entries;    /* n: access_count and slot of each container */
-    ContainerId *slot_id;   /* capacity: container in each occupied slot */
+    AccessCounts counts;    /* every container's access count */
+    SlotMap slot_of;        /* the slot of each cached container */
+    ContainerId *slot_id;   /* capacity: container in each slot, or CACHE_NO_CONTAINER */
     uint64_t *slot_check;   /* capacity, real mode: cache_copy_check() of the slot */
     uint32_t *free_slots;   /* stack; popped from the top: lowest slot first */
     uint32_t n_free;

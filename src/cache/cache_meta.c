@@ -1,5 +1,6 @@
 /* cache_meta.c: encode, checksum, publish and decode cache.meta. */
 #include "cache/cache_meta.h"
+#include "cache/access_counts.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -11,7 +12,7 @@
 void cache_meta_clear(CacheMeta *m)
 {
     g_free(m->entries);
-    g_free(m->access_count);
+    g_free(m->counts);
     g_free(m->state);
     memset(m, 0, sizeof *m);
 }
@@ -23,8 +24,9 @@ static uint32_t crc_of(const uint8_t *p, size_t len)
 
 gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)
 {
+    size_t cell = access_counts_cell_bytes(m->counts_mode);
     size_t len = CACHE_META_HEADER_SIZE + (size_t)m->n_entries * CACHE_META_ENTRY_SIZE +
-                 (size_t)m->n_counts * 4 + 12 + m->state_len + 4;
+                 (size_t)m->n_counts * cell + 12 + m->state_len + 4;
     uint8_t *buf = g_malloc0(len);
     memcpy(buf, CACHE_META_MAGIC, 8);
     le32_put(buf + 8, CACHE_META_VERSION);
@@ -33,11 +35,12 @@ gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)
     le32_put(buf + 24, m->capacity);
     le32_put(buf + 28, m->n_entries);
     le32_put(buf + 32, m->n_counts);
-    le32_put(buf + 36, 0);
+    le32_put(buf + 36, m->counts_mode);
     le64_put(buf + 40, m->policy_word);
     size_t name_len = strnlen(m->policy, CACHE_META_POLICY_LEN);
     memcpy(buf + 48, m->policy, name_len); /* NUL-padded: buf is zeroed */
     memcpy(buf + 64, m->store_id, CACHE_META_STORE_ID_LEN);
+    le64_put(buf + 80, m->counts_since_aging);
     uint8_t *p = buf + CACHE_META_HEADER_SIZE;
     for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
         le32_put(p, m->entries[i].id);
@@ -45,8 +48,12 @@ gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)
         le64_put(p + 8, m->entries[i].check);
         le64_put(p + 16, m->entries[i].word);
     }
-    for (uint32_t i = 0; i < m->n_counts; i++, p += 4)
-        le32_put(p, m->access_count[i]);
+    for (uint32_t i = 0; i < m->n_counts; i++, p += cell) {
+        if (cell == 4)
+            le32_put(p, m->counts[i]);
+        else
+            le16_put(p, (uint16_t)m->counts[i]);
+    }
     le32_put(p, m->state_version);
     le32_put(p + 4, m->state_len);
     if (m->state_len)
@@ -95,7 +102,9 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
         damaged(err, path, "unknown version");
         goto out;
     }
-    size_t header = m->version == 1 ? CACHE_META_V1_HEADER_SIZE : CACHE_META_HEADER_SIZE;
+    size_t header = m->version == 1   ? CACHE_META_V1_HEADER_SIZE
+                    : m->version < 4 ? CACHE_META_V2_HEADER_SIZE
+                                     : CACHE_META_HEADER_SIZE;
     if (len < header + 4) {
         damaged(err, path, "too short");
         goto out;
@@ -108,11 +117,19 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     m->capacity = le32_get(buf + 24);
     m->n_entries = le32_get(buf + 28);
     m->n_counts = le32_get(buf + 32);
+    m->counts_mode = m->version >= 4 ? le32_get(buf + 36) : ACCESS_COUNTS_EXACT;
+    if (m->counts_mode > ACCESS_COUNTS_SKETCH) {
+        damaged(err, path, "unknown counts mode");
+        goto out;
+    }
+    if (m->version >= 4)
+        m->counts_since_aging = le64_get(buf + 80);
+    size_t cell = access_counts_cell_bytes(m->counts_mode);
     m->policy_word = le64_get(buf + 40);
     memcpy(m->policy, buf + 48, CACHE_META_POLICY_LEN);
     m->policy[CACHE_META_POLICY_LEN] = '\0';
     uint64_t want = header + (uint64_t)m->n_entries * CACHE_META_ENTRY_SIZE +
-                    (uint64_t)m->n_counts * 4 + 4;
+                    (uint64_t)m->n_counts * cell + 4;
     uint64_t state_at = want - 4;
     if (m->version >= 3) {
         if (want + 12 > len) {
@@ -128,7 +145,7 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
         goto out;
     }
     m->entries = g_new(CacheMetaEntry, m->n_entries ? m->n_entries : 1);
-    m->access_count = g_new(uint32_t, m->n_counts ? m->n_counts : 1);
+    m->counts = g_new(uint32_t, m->n_counts ? m->n_counts : 1);
     const uint8_t *p = buf + header;
     for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
         m->entries[i].id = le32_get(p);
@@ -136,8 +153,8 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
         m->entries[i].check = le64_get(p + 8);
         m->entries[i].word = le64_get(p + 16);
     }
-    for (uint32_t i = 0; i < m->n_counts; i++, p += 4)
-        m->access_count[i] = le32_get(p);
+    for (uint32_t i = 0; i < m->n_counts; i++, p += cell)
+        m->counts[i] = cell == 4 ? le32_get(p) : le16_get(p);
     if (m->version >= 3) {
         const uint8_t *blob = buf + state_at + 8;
         if (le32_get(blob + m->state_len) != crc_of(blob, m->state_len)) {

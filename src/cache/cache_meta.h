@@ -1,18 +1,22 @@
 /* cache_meta.h: cache.meta, what a real-mode SSD cache remembers across
  * runs: which container sits in which slot (with a check of its bytes),
- * the policy's saved state, and every container's access_count.
+ * the policy's saved state, and every container's access count.
  *
  * Layout, all little-endian:
- *   header (80 bytes; 64 in version 1)
- *     0  magic "DPLCSSD1"          8  version u32 (3)
+ *   header (88 bytes; 80 in versions 2 and 3, 64 in version 1)
+ *     0  magic "DPLCSSD1"          8  version u32 (4)
  *    12  flags u32 (bit 0: clean shutdown)
  *    16  container_size u64       24  capacity u32
- *    28  n_entries u32            32  n_counts u32       36  reserved u32 (0)
+ *    28  n_entries u32            32  n_counts u32
+ *    36  counts mode u32 (cache-counters: 0 exact, 1 sketch; 0 before version 4)
  *    40  policy_word u64          48  policy name, 16 bytes, NUL-padded
  *    64  store identity, 16 bytes (store.meta; absent in version 1)
+ *    80  accesses since the counts' last aging u64 (version 4)
  *   n_entries x 24 bytes: id u32, slot u32, check u64 (crc32 of the
  *     slot's bytes in the low half, adler32 in the high), policy word u64
- *   n_counts x 4 bytes: access_count of container 0, 1, ...
+ *   n_counts cells of the access counts (access_counts.h): exact, u32 each,
+ *     the count of container 0, 1, ...; sketch, u16 each, the two rows of
+ *     the count-min sketch one after the other
  *   the policy's state (version 3; absent in 1 and 2):
  *     state_version u32, state_len u32, state_len bytes (the policy's
  *     save_state blob), crc32 u32 (zlib) of the blob
@@ -32,8 +36,9 @@
 
 #define CACHE_META_FILE "cache.meta"
 #define CACHE_META_MAGIC "DPLCSSD1"
-#define CACHE_META_VERSION 3
-#define CACHE_META_HEADER_SIZE 80
+#define CACHE_META_VERSION 4
+#define CACHE_META_HEADER_SIZE 88
+#define CACHE_META_V2_HEADER_SIZE 80
 #define CACHE_META_V1_HEADER_SIZE 64
 #define CACHE_META_STORE_ID_LEN 16
 #define CACHE_META_ENTRY_SIZE 24
@@ -57,8 +62,10 @@ typedef struct {
     char policy[CACHE_META_POLICY_LEN + 1];
     uint32_t n_entries;
     CacheMetaEntry *entries;
-    uint32_t n_counts;
-    uint32_t *access_count;
+    uint32_t counts_mode;   /* AccessCountsMode */
+    uint32_t n_counts;      /* cells */
+    uint32_t *counts;       /* the cells, widened to u32 */
+    uint64_t counts_since_aging;
     uint32_t state_version; /* the policy's, with its blob */
     uint32_t state_len;
     uint8_t *state;         /* NULL before version 3 */

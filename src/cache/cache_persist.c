@@ -34,7 +34,7 @@ static gboolean entry_usable(CacheCore *c, const CacheMeta *m, const CacheMetaEn
 {
     if (e->id >= c->n || e->slot >= c->capacity)
         return FALSE;
-    if (c->entries[e->id].slot != CACHE_NO_SLOT)
+    if (slot_map_get(&c->slot_of, e->id) != SLOT_MAP_NONE)
         return FALSE;
     if (m->clean)
         return TRUE;
@@ -83,8 +83,8 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
     Restored *restored = g_new(Restored, found && m.n_entries ? m.n_entries : 1);
     uint32_t n_restored = 0;
     if (found) {
-        for (uint32_t i = 0; i < m.n_counts && i < c->n; i++)
-            c->entries[i].access_count = m.access_count[i];
+        if (!access_counts_import(&c->counts, m.counts_mode, m.counts, m.n_counts, m.counts_since_aging))
+            destor_warning("SSD cache metadata %s: access counts unusable; counting from 0", path);
         for (uint32_t i = 0; i < m.n_entries; i++) {
             const CacheMetaEntry *e = &m.entries[i];
             if (e->slot < c->capacity && taken[e->slot])
@@ -152,7 +152,7 @@ gboolean cache_persist_save(CacheCore *c, gboolean clean, GError **err)
     m.entries = g_new(CacheMetaEntry, c->used ? c->used : 1);
     for (CacheSlot s = 0; s < c->capacity; s++) {
         ContainerId id = c->slot_id[s];
-        if (c->entries[id].slot != s) /* a free slot keeps a stale id */
+        if (id == CACHE_NO_CONTAINER)
             continue;
         CacheMetaEntry *e = &m.entries[m.n_entries++];
         e->id = id;
@@ -160,10 +160,11 @@ gboolean cache_persist_save(CacheCore *c, gboolean clean, GError **err)
         e->check = c->slot_check[s];
         e->word = words[s];
     }
-    m.n_counts = c->n;
-    m.access_count = g_new(uint32_t, c->n ? c->n : 1);
-    for (uint32_t i = 0; i < c->n; i++)
-        m.access_count[i] = c->entries[i].access_count;
+    m.counts_mode = c->counts.mode;
+    m.n_counts = (uint32_t)access_counts_cells(&c->counts);
+    m.counts = g_new(uint32_t, m.n_counts ? m.n_counts : 1);
+    access_counts_export(&c->counts, m.counts);
+    m.counts_since_aging = c->counts.since_aging;
     char *path = meta_path(c);
     gboolean ok = cache_meta_save(path, &m, err);
     g_free(path);

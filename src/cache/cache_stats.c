@@ -111,9 +111,11 @@ void cache_report_text(const CacheReport *r, GString *out)
     g_string_append_printf(out, "  SSD lifetime at %s TBW:\n", size_format(r->ssd_tbw_bytes, buf, sizeof buf));
     text_days(out, "  at the modelled write rate", r->write_rate_model_bps, r->lifetime_days_model);
     text_days(out, "  at the wall-clock write rate", r->write_rate_wall_bps, r->lifetime_days_wall);
-    g_string_append_printf(out, "  %-30s %zu B per container, %zu B per slot, %s in all\n",
+    g_string_append_printf(out, "  %-30s %.2f B per container, %zu B per slot, %s in all\n",
                            "cache metadata in memory", r->bytes_per_container, r->bytes_per_slot,
                            size_format(r->memory_bytes, buf, sizeof buf));
+    g_string_append_printf(out, "  %-30s %s, %s\n", "of which the access counts", r->counters,
+                           size_format(r->counts_bytes, buf, sizeof buf));
     g_string_append_printf(out, "  %-30s %s\n", "of which the policy's", size_format(r->policy_memory_bytes, buf, sizeof buf));
 }
 
@@ -198,9 +200,11 @@ void cache_report_json(const CacheReport *r, JsonBuilder *b)
     json_doc_double(b, "ssd_lifetime_model_days", r->lifetime_days_model);
     json_doc_double(b, "ssd_write_rate_wall_mib_s", r->write_rate_wall_bps / MIB);
     json_doc_double(b, "ssd_lifetime_wall_days", r->lifetime_days_wall);
-    json_doc_uint(b, "memory_bytes_per_container", r->bytes_per_container);
+    json_doc_double(b, "memory_bytes_per_container", r->bytes_per_container);
     json_doc_uint(b, "memory_bytes_per_slot", r->bytes_per_slot);
     json_doc_uint(b, "memory_bytes", r->memory_bytes);
     json_doc_uint(b, "memory_bytes_policy", r->policy_memory_bytes);
+    json_doc_string(b, "cache_counters", r->counters);
+    json_doc_uint(b, "memory_bytes_counts", r->counts_bytes);
     json_builder_end_object(b);
 }

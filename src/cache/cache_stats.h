@@ -76,7 +76,12 @@ typedef struct {
     double write_rate_model_bps, lifetime_days_model; /* lifetime: inf if no writes */
     double write_rate_wall_bps, lifetime_days_wall;   /* NaN in simulation mode */
 
-    size_t bytes_per_container, bytes_per_slot, memory_bytes;
+    /* per stored container: the access counts' share (a sketch's is
+     * fractional), the store's reference_count, the quadrant record */
+    double bytes_per_container;
+    size_t bytes_per_slot, memory_bytes;
+    const char *counters;  /* cache-counters: "exact" or "sketch" */
+    size_t counts_bytes;   /* all the access counts */
 } CacheReport;
 
 /* Days until `tbw_bytes` are written at `bytes_per_s` (paper Table 1);

@@ -1,5 +1,5 @@
-/* count_min16.h: sigpop's lean frequency counts (`sigpop-counters sketch`,
- * sigpop.c): a count-min sketch of 16-bit saturating counters with
+/* count_min16.h: the cache's lean access counts (`cache-counters sketch`,
+ * access_counts.h): a count-min sketch of 16-bit saturating counters with
  * conservative update, aged by halving. It stands in for an exact count per
  * container of the store in at most 4 bytes a container. (TinyLFU's sketch,
  * frequency_sketch.h, counts only to 15 and is sized by the cache, so it
@@ -16,7 +16,12 @@
  *   estimate = min of the 2 counters: never below the true count of adds
  *              since the last halving (counts saturate at 65535)
  *   halve    = every counter = floor(counter / 2); an estimate e becomes
- *              floor(e / 2), as floor is monotone. */
+ *              floor(e / 2), as floor is monotone
+ *   raise(v) = each of the 2 counters = max(counter, min(v, 65535)): the
+ *              estimate is then at least v (a count taken in whole)
+ *   clear    = each of the 2 counters minus the estimate: the estimate
+ *              becomes 0 (a counter shared with another container loses as
+ *              much, so that one's estimate may fall below its count). */
 #ifndef DESTOR_CACHE_COUNT_MIN16_H
 #define DESTOR_CACHE_COUNT_MIN16_H
 
@@ -91,6 +96,23 @@ static inline uint32_t count_min16_add(CountMin16 *k, ContainerId id)
     if (k->c[i1] == m)
         k->c[i1]++;
     return (uint32_t)m + 1;
+}
+
+static inline void count_min16_raise(CountMin16 *k, ContainerId id, uint32_t v)
+{
+    uint16_t m = v > COUNT_MIN16_MAX ? COUNT_MIN16_MAX : (uint16_t)v;
+    for (unsigned r = 0; r < COUNT_MIN16_ROWS; r++) {
+        uint16_t *c = &k->c[count_min16_index(k, id, r)];
+        if (*c < m)
+            *c = m;
+    }
+}
+
+static inline void count_min16_clear(CountMin16 *k, ContainerId id)
+{
+    uint16_t e = (uint16_t)count_min16_estimate(k, id);
+    for (unsigned r = 0; r < COUNT_MIN16_ROWS; r++)
+        k->c[count_min16_index(k, id, r)] -= e;
 }
 
 static inline void count_min16_halve(CountMin16 *k)

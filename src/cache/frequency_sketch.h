@@ -21,7 +21,7 @@
 #ifndef DESTOR_CACHE_FREQUENCY_SKETCH_H
 #define DESTOR_CACHE_FREQUENCY_SKETCH_H
 
-#include "cache/policy.h"
+#include "storage/container_source.h"
 #include "util/le.h"
 
 #include <glib.h>

@@ -33,7 +33,7 @@ typedef struct {
 
 static uint32_t count_of(const Lfu *l, CacheSlot slot)
 {
-    return l->env->containers[l->env->slot_id[slot]].access_count;
+    return cache_policy_env_slot_count(l->env, slot);
 }
 
 static void *lfu_create(const CachePolicyEnv *env)
@@ -55,9 +55,16 @@ static void lfu_hit(void *st, CacheSlot slot)
 {
     Lfu *l = st;
     LfuKey *k = lfu_heap_of(&l->heap, slot);
-    k->count = count_of(l, slot);
+    uint32_t count = count_of(l, slot);
+    /* The key grows, but for a sketch's count lowered by the reset of a
+     * container sharing its counters (lfu-incache, cache-counters sketch). */
+    gboolean grows = count >= k->count;
+    k->count = count;
     k->tick = ++l->clock;
-    lfu_heap_sink(&l->heap, slot); /* the key only grows */
+    if (grows)
+        lfu_heap_sink(&l->heap, slot);
+    else
+        lfu_heap_update(&l->heap, slot);
 }
 
 static CacheDecision lfu_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)

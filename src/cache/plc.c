@@ -196,7 +196,7 @@ static CacheDecision plc_admit(void *st, ContainerId id, gboolean full, CacheSlo
 {
     Plc *c = st;
     const PlcParams *p = c->p;
-    uint32_t b_access = c->env->containers[id].access_count;
+    uint32_t b_access = cache_policy_env_count(c->env, id);
     if (b_access <= p->plc_filter_threshold)
         return refuse(c, REFUSED_FILTER);
     if (!full)
@@ -211,7 +211,7 @@ static CacheDecision plc_admit(void *st, ContainerId id, gboolean full, CacheSlo
         return refuse(c, REFUSED_DELAY);
     ContainerId a_id = c->env->slot_id[a];
     if (plc_inout_passes(p->plc_filter_threshold, p->plc_inout_auto, p->plc_inout_factor, b_access,
-                         ref_of(c, id), c->env->containers[a_id].access_count, ref_of(c, a_id))) {
+                         ref_of(c, id), cache_policy_env_count(c->env, a_id), ref_of(c, a_id))) {
         *victim = a;
         return CACHE_ADMIT_REPLACE;
     }
@@ -227,7 +227,7 @@ static void plc_inserted(void *st, CacheSlot slot)
     if (p->plc_priority_mode == PLC_PRIORITY_FIXED) {
         c->prio[slot] = p->plc_initial_priority;
     } else {
-        uint32_t acc = c->env->containers[c->env->slot_id[slot]].access_count;
+        uint32_t acc = cache_policy_env_slot_count(c->env, slot);
         c->prio[slot] = acc > p->plc_filter_threshold ? acc - p->plc_filter_threshold : 0;
     }
     c->delay[slot] = p->plc_delay_threshold;

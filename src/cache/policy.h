@@ -16,20 +16,15 @@
 #define DESTOR_CACHE_POLICY_H
 
 #include "storage/container_source.h"
+#include "cache/access_counts.h"
 
 #include <glib.h>
 #include <stdint.h>
 
 typedef uint32_t CacheSlot;
 #define CACHE_NO_SLOT UINT32_MAX
+#define CACHE_NO_CONTAINER UINT32_MAX /* no store has it: ids are below n_containers */
 
-/* Per-container record kept by the core for every container in the store
- * (8 bytes; with the store's reference_count that is 12 bytes a container). */
-typedef struct {
-    uint32_t access_count; /* accesses so far, the current one included;
-                              PLC resets it to 0 when the container is evicted */
-    CacheSlot slot;        /* slot holding the container, or CACHE_NO_SLOT */
-} CacheEntry;
 
 /* ---- a policy's own config keys (policy_keys.c parses them) ----
  *
@@ -73,9 +68,12 @@ typedef struct CachePolicySettings CachePolicySettings;
 typedef struct {
     uint32_t capacity;                /* slots */
     uint32_t n_containers;
-    const CacheEntry *containers;     /* n_containers records */
+    const AccessCounts *counts;       /* every container's access count: the
+                                         current access counted, the aging it
+                                         completed done (access_counts.h) */
     const uint32_t *reference_count;  /* n_containers, or NULL (all 0) */
-    const ContainerId *slot_id;       /* container in each occupied slot */
+    const ContainerId *slot_id;       /* container in each slot, or
+                                         CACHE_NO_CONTAINER for a free one */
     const CachePolicyValue *values;   /* the policy's keys, in its keys[] order */
     uint64_t *counters;               /* the policy's counters, in its counters[]
                                          order; the policy adds to them */
@@ -84,7 +82,19 @@ typedef struct {
 /* Is `slot` occupied (it holds env->slot_id[slot])? */
 static inline gboolean cache_policy_env_occupied(const CachePolicyEnv *env, CacheSlot slot)
 {
-    return slot < env->capacity && env->containers[env->slot_id[slot]].slot == slot;
+    return slot < env->capacity && env->slot_id[slot] != CACHE_NO_CONTAINER;
+}
+
+/* Container id's access count (an estimate with `cache-counters sketch`). */
+static inline uint32_t cache_policy_env_count(const CachePolicyEnv *env, ContainerId id)
+{
+    return access_counts_get(env->counts, id);
+}
+
+/* The access count of the container in an occupied slot. */
+static inline uint32_t cache_policy_env_slot_count(const CachePolicyEnv *env, CacheSlot slot)
+{
+    return access_counts_get(env->counts, env->slot_id[slot]);
 }
 
 typedef enum {
@@ -107,13 +117,19 @@ struct CachePolicyOps {
     size_t n_keys;
     const CachePolicyCounter *counters;
     size_t n_counters;
-    /* The core clears an evicted container's access_count (PLC). */
+    /* The core clears an evicted container's access count (PLC). */
     gboolean reset_access_on_evict;
+    /* Optional: how many accesses between two halvings of every access
+     * count (aging), asked once after create(); 0: never. Without it the
+     * counts are never aged. After each aging the core calls counts_aged()
+     * before the hit() or admit() of the access that completed it. */
+    uint64_t (*count_age_window)(void *st);
+    void (*counts_aged)(void *st);
 
     void *(*create)(const CachePolicyEnv *env);
     void (*destroy)(void *st);
 
-    /* The container in `slot` was hit (its access_count already counts it). */
+    /* The container in `slot` was hit (its access count already counts it). */
     void (*hit)(void *st, CacheSlot slot);
     /* Container `id` missed. `full`: no free slot. Return a decision; with
      * CACHE_ADMIT_REPLACE set *victim to an occupied slot. May update the

@@ -6,11 +6,12 @@
  * a frequency-ordered cache: a miss replaces the least frequent cached
  * container only when it is more frequent by more than chance explains.
  *
- *   f(x)   a frequency of every container of the store (not only cached
- *          ones): +1 on every access, hit or miss, saturating. When the
- *          accesses since the last aging reach W, every f is halved
- *          (rounded down). W = floor(sigpop-age-window x n_containers),
- *          at least 1; sigpop-age-window 0: never.
+ *   f(x)   the access count of every container of the store (not only
+ *          cached ones), the core's (`cache-counters`, access_counts.h): +1
+ *          on every access, hit or miss. sigpop asks the core to age them:
+ *          when the accesses since the last aging reach W, every f is
+ *          halved (rounded down). W = floor(sigpop-age-window x
+ *          n_containers), at least 1; sigpop-age-window 0: never.
  *   victim the cached container with the lowest f; among equal f the one
  *          admitted earlier (an insertion number per slot).
  *   miss x a = f(x), this access counted (and an aging it triggered done):
@@ -24,28 +25,24 @@
  *          deviations; z = 0 is the plain comparison a > b.
  *
  * Choices (docs/CACHE.md):
- *  - An access is counted, then the aging it may complete is done, then the
- *    decision is taken on the halved counts; agings are counted in `agings`.
- *  - sigpop-counters exact (default): a uint32 per container. sketch: a
- *    count-min sketch of 16-bit counters (count_min16.h), at most 4 bytes a
- *    container for stores of 64 containers or more; its estimates are never
- *    below the count, and a cached container's place in the victim order is
- *    the estimate recorded at its last access or aging (collisions after
- *    that do not move it); b is that recorded estimate too. In exact mode
- *    the recorded value is f itself.
- *  - Unlike the other policies, sigpop's memory grows with the store: 4
- *    bytes a container (exact), besides 20 bytes a slot (the indexed
- *    min-heap over slots, its keys and insertion numbers). An aging costs
+ *  - An access is counted, then the aging it may complete is done (the
+ *    core calls counts_aged() here, which re-reads the cached containers'
+ *    f), then the decision is taken on the halved counts; agings are
+ *    counted in `agings`.
+ *  - A cached container's place in the victim order is the f recorded at
+ *    its last access or aging; b is that recorded f too. With exact counts
+ *    it is f itself; with `cache-counters sketch` an estimate that
+ *    collisions raised after it was recorded does not move it.
+ *  - Memory: 20 bytes a slot (the indexed min-heap over slots, its keys
+ *    and insertion numbers); the counts are the core's. An aging costs
  *    O(n_containers + C), once per W accesses.
  *
  * Counters: refused_cold, refused_not_significant, agings. Saved state,
- * version 1: capacity u32, n_containers u32, counts mode u32 (0 exact,
- * 1 sketch), count cells u32 (n_containers, or 2 x the sketch width),
- * accesses since the last aging u64, the next insertion number u64, the
- * counts (u32 each, exact; u16 each, sketch), then per slot the recorded f
- * u32 and the insertion number u64 (0 for a free slot; numbers start at 1). */
+ * version 2 (the counts are saved by the core): capacity u32,
+ * n_containers u32, the next insertion number u64, then per slot the
+ * recorded f u32 and the insertion number u64 (0 for a free slot; numbers
+ * start at 1). */
 #include "cache/policy.h"
-#include "cache/count_min16.h"
 #include "cache/slot_heap.h"
 #include "util/le.h"
 
@@ -53,9 +50,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { KEY_Z, KEY_MIN_COUNT, KEY_AGE_WINDOW, KEY_COUNTERS, N_KEYS };
+enum { KEY_Z, KEY_MIN_COUNT, KEY_AGE_WINDOW, N_KEYS };
 enum { REFUSED_COLD, REFUSED_NOT_SIGNIFICANT, AGINGS, N_COUNTERS };
-enum { COUNTS_EXACT, COUNTS_SKETCH };
 
 /* The victim heap's entry: a slot; its keys are in Sigpop's key and seq. */
 typedef struct {
@@ -75,41 +71,15 @@ typedef struct {
     double z;
     uint32_t min_count;
     uint64_t window;      /* W accesses; 0: never age */
-    int mode;             /* COUNTS_EXACT or COUNTS_SKETCH */
-    uint32_t *exact;      /* n_containers counts (exact mode) */
-    CountMin16 sketch;    /* sketch mode */
-    uint64_t since_aging; /* accesses since the last aging */
     uint64_t next_seq;    /* insertion number of the next admission */
     uint32_t *key;        /* per slot: f recorded at the last access or aging */
     uint64_t *seq;        /* per slot: insertion number */
     SigpopHeap heap;      /* the cached slots; the top is the victim */
 } Sigpop;
 
-/* ---- frequencies ---- */
-
 static uint32_t freq_get(const Sigpop *s, ContainerId id)
 {
-    return s->mode == COUNTS_EXACT ? s->exact[id] : count_min16_estimate(&s->sketch, id);
-}
-
-static uint32_t freq_add(Sigpop *s, ContainerId id)
-{
-    if (s->mode == COUNTS_SKETCH)
-        return count_min16_add(&s->sketch, id);
-    if (s->exact[id] < UINT32_MAX)
-        s->exact[id]++;
-    return s->exact[id];
-}
-
-static size_t freq_cells(const Sigpop *s)
-{
-    return s->mode == COUNTS_EXACT ? s->env->n_containers : count_min16_cells(&s->sketch);
-}
-
-static size_t freq_bytes(const Sigpop *s)
-{
-    return s->mode == COUNTS_EXACT ? (size_t)s->env->n_containers * sizeof(uint32_t)
-                                   : count_min16_bytes(&s->sketch);
+    return cache_policy_env_count(s->env, id);
 }
 
 /* ---- the victim heap: slots ordered by (key, insertion number) ---- */
@@ -119,35 +89,6 @@ static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const Heap
     const uint32_t *key = ((const Sigpop *)ctx)->key;
     const uint64_t *seq = ((const Sigpop *)ctx)->seq;
     return key[x->slot] != key[y->slot] ? key[x->slot] < key[y->slot] : seq[x->slot] < seq[y->slot];
-}
-
-/* Re-read every cached container's f and restore the heap order: O(C). */
-static void heap_rebuild(Sigpop *s)
-{
-    for (uint32_t i = 0; i < s->heap.size; i++)
-        s->key[s->heap.entry[i].slot] = freq_get(s, s->env->slot_id[s->heap.entry[i].slot]);
-    sigpop_heap_rebuild(&s->heap);
-}
-
-/* Count one access of id; complete an aging if this access reaches W.
- * Returns id's f afterwards; *aged tells whether the heap was rebuilt. */
-static uint32_t count_access(Sigpop *s, ContainerId id, gboolean *aged)
-{
-    uint32_t f = freq_add(s, id);
-    *aged = FALSE;
-    if (s->window == 0 || ++s->since_aging < s->window)
-        return f;
-    if (s->mode == COUNTS_EXACT) {
-        for (uint32_t i = 0; i < s->env->n_containers; i++)
-            s->exact[i] >>= 1;
-    } else {
-        count_min16_halve(&s->sketch);
-    }
-    s->since_aging = 0;
-    s->env->counters[AGINGS]++;
-    heap_rebuild(s);
-    *aged = TRUE;
-    return freq_get(s, id);
 }
 
 /* ---- the policy ---- */
@@ -161,11 +102,6 @@ static void *sigpop_create(const CachePolicyEnv *env)
     s->min_count = (uint32_t)env->values[KEY_MIN_COUNT].number;
     double w = floor(env->values[KEY_AGE_WINDOW].number * (double)env->n_containers);
     s->window = env->values[KEY_AGE_WINDOW].number == 0 ? 0 : w < 1 ? 1 : (uint64_t)w;
-    s->mode = env->values[KEY_COUNTERS].word == 1 ? COUNTS_SKETCH : COUNTS_EXACT;
-    if (s->mode == COUNTS_EXACT)
-        s->exact = g_new0(uint32_t, env->n_containers ? env->n_containers : 1);
-    else
-        count_min16_init(&s->sketch, env->n_containers);
     s->next_seq = 1;
     s->key = g_new0(uint32_t, cap);
     s->seq = g_new0(uint64_t, cap);
@@ -176,23 +112,35 @@ static void *sigpop_create(const CachePolicyEnv *env)
 static void sigpop_destroy(void *st)
 {
     Sigpop *s = st;
-    g_free(s->exact);
-    count_min16_free(&s->sketch);
     g_free(s->key);
     g_free(s->seq);
     sigpop_heap_free(&s->heap);
     g_free(s);
 }
 
+static uint64_t sigpop_count_age_window(void *st)
+{
+    return ((Sigpop *)st)->window;
+}
+
+/* Every f was halved: re-read the cached containers' and restore the heap
+ * order, O(C). */
+static void sigpop_counts_aged(void *st)
+{
+    Sigpop *s = st;
+    for (uint32_t i = 0; i < s->heap.size; i++) {
+        CacheSlot slot = s->heap.entry[i].slot;
+        s->key[slot] = freq_get(s, s->env->slot_id[slot]);
+    }
+    sigpop_heap_rebuild(&s->heap);
+    s->env->counters[AGINGS]++;
+}
+
 static void sigpop_hit(void *st, CacheSlot slot)
 {
     Sigpop *s = st;
-    gboolean aged;
-    uint32_t f = count_access(s, s->env->slot_id[slot], &aged);
-    if (!aged) {
-        s->key[slot] = f; /* f only grows between agings */
-        sigpop_heap_sink(&s->heap, slot);
-    }
+    s->key[slot] = freq_get(s, s->env->slot_id[slot]); /* f only grows between agings */
+    sigpop_heap_sink(&s->heap, slot);
 }
 
 /* a - b > z sqrt(a + b); for a <= b never (the right side is >= 0). */
@@ -204,8 +152,7 @@ static gboolean significant(double z, uint32_t a, uint32_t b)
 static CacheDecision sigpop_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
 {
     Sigpop *s = st;
-    gboolean aged;
-    uint32_t a = count_access(s, id, &aged);
+    uint32_t a = freq_get(s, id);
     if (a < s->min_count) {
         s->env->counters[REFUSED_COLD]++;
         return CACHE_REFUSE;
@@ -239,30 +186,20 @@ static void sigpop_removed(void *st, CacheSlot slot)
 
 /* ---- saved state (layout at the top) ---- */
 
-#define STATE_HEAD 32
+#define STATE_HEAD 16
 #define STATE_SLOT 12
 
 static void sigpop_save_state(void *st, GByteArray *out)
 {
     Sigpop *s = st;
     uint32_t cap = s->env->capacity;
-    size_t cells = freq_cells(s), cell = s->mode == COUNTS_EXACT ? 4 : 2;
     guint at = out->len;
-    g_byte_array_set_size(out, at + STATE_HEAD + (guint)(cells * cell) + STATE_SLOT * (guint)cap);
+    g_byte_array_set_size(out, at + STATE_HEAD + STATE_SLOT * (guint)cap);
     uint8_t *b = out->data + at;
     le32_put(b, cap);
     le32_put(b + 4, s->env->n_containers);
-    le32_put(b + 8, (uint32_t)s->mode);
-    le32_put(b + 12, (uint32_t)cells);
-    le64_put(b + 16, s->since_aging);
-    le64_put(b + 24, s->next_seq);
+    le64_put(b + 8, s->next_seq);
     b += STATE_HEAD;
-    for (size_t i = 0; i < cells; i++, b += cell) {
-        if (s->mode == COUNTS_EXACT)
-            le32_put(b, s->exact[i]);
-        else
-            le16_put(b, s->sketch.c[i]);
-    }
     for (uint32_t slot = 0; slot < cap; slot++, b += STATE_SLOT) {
         le32_put(b, s->key[slot]);
         le64_put(b + 4, s->seq[slot]);
@@ -294,14 +231,9 @@ static gboolean seqs_distinct(const Sigpop *s)
 static void forget_all(Sigpop *s)
 {
     uint32_t cap = s->env->capacity ? s->env->capacity : 1;
-    if (s->mode == COUNTS_EXACT)
-        memset(s->exact, 0, freq_bytes(s));
-    else
-        memset(s->sketch.c, 0, freq_bytes(s));
     memset(s->key, 0, cap * sizeof *s->key);
     memset(s->seq, 0, cap * sizeof *s->seq);
     s->heap.size = 0;
-    s->since_aging = 0;
     s->next_seq = 1;
 }
 
@@ -315,7 +247,7 @@ static gboolean load_slots(Sigpop *s, const uint8_t *b)
         if (seq == 0 || !cache_policy_env_occupied(env, slot))
             continue;
         uint32_t f = freq_get(s, env->slot_id[slot]);
-        if (seq >= s->next_seq || key > f || (s->mode == COUNTS_EXACT && key != f))
+        if (seq >= s->next_seq || key > f || (env->counts->mode == ACCESS_COUNTS_EXACT && key != f))
             return FALSE;
         s->key[slot] = key;
         s->seq[slot] = seq;
@@ -325,33 +257,23 @@ static gboolean load_slots(Sigpop *s, const uint8_t *b)
     return seqs_distinct(s);
 }
 
-/* The blob must describe this cache (capacity, store, counts mode and size)
- * exactly. A restored slot the blob saved as free joins as a fresh
- * insertion, after the others; a saved slot that was not restored is
- * ignored. A recorded f above the container's count (exact: other than
- * it) or an insertion number not below the next one is refused. */
+/* The blob must describe this cache (capacity and store size) exactly. A
+ * restored slot the blob saved as free joins as a fresh insertion, after
+ * the others; a saved slot that was not restored is ignored. A recorded f
+ * above the container's count (with exact counts: other than it) or an
+ * insertion number not below the next one is refused. */
 static gboolean sigpop_load_state(void *st, const uint8_t *blob, size_t len)
 {
     Sigpop *s = st;
     const CachePolicyEnv *env = s->env;
-    size_t cells = freq_cells(s), cell = s->mode == COUNTS_EXACT ? 4 : 2;
-    if (len != STATE_HEAD + cells * cell + (size_t)STATE_SLOT * env->capacity ||
-        le32_get(blob) != env->capacity || le32_get(blob + 4) != env->n_containers ||
-        le32_get(blob + 8) != (uint32_t)s->mode || le32_get(blob + 12) != cells)
+    if (len != STATE_HEAD + (size_t)STATE_SLOT * env->capacity || le32_get(blob) != env->capacity ||
+        le32_get(blob + 4) != env->n_containers)
         return FALSE;
-    uint64_t since = le64_get(blob + 16), next = le64_get(blob + 24);
-    if (since >= (s->window ? s->window : 1) || next == 0 || next == UINT64_MAX)
+    uint64_t next = le64_get(blob + 8);
+    if (next == 0 || next == UINT64_MAX)
         return FALSE;
-    const uint8_t *b = blob + STATE_HEAD;
-    for (size_t i = 0; i < cells; i++, b += cell) {
-        if (s->mode == COUNTS_EXACT)
-            s->exact[i] = le32_get(b);
-        else
-            s->sketch.c[i] = le16_get(b);
-    }
-    s->since_aging = since;
     s->next_seq = next;
-    if (!load_slots(s, b)) {
+    if (!load_slots(s, blob + STATE_HEAD)) {
         forget_all(s);
         return FALSE;
     }
@@ -364,10 +286,8 @@ static gboolean sigpop_load_state(void *st, const uint8_t *blob, size_t len)
 static size_t sigpop_memory(const void *st)
 {
     const Sigpop *s = st;
-    return sizeof *s + freq_bytes(s) + (size_t)s->env->capacity * SIGPOP_BYTES_PER_SLOT;
+    return sizeof *s + (size_t)s->env->capacity * SIGPOP_BYTES_PER_SLOT;
 }
-
-static const char *const sigpop_count_words[] = { "exact", "sketch", NULL };
 
 static const CachePolicyKey sigpop_keys[N_KEYS] = {
     [KEY_Z] = { "sigpop-z", CACHE_KEY_REAL, 0, 100, NULL, "2.0",
@@ -376,8 +296,6 @@ static const CachePolicyKey sigpop_keys[N_KEYS] = {
                         "cold filter: a miss is refused while its frequency is below this" },
     [KEY_AGE_WINDOW] = { "sigpop-age-window", CACHE_KEY_REAL, 0, 1000000, NULL, "16",
                          "halve every frequency each this many x n_containers accesses (0: never)" },
-    [KEY_COUNTERS] = { "sigpop-counters", CACHE_KEY_WORD, 0, 0, sigpop_count_words, "exact",
-                       "frequencies: exact (4 bytes a container) or sketch (16-bit count-min, at most 4 bytes a container)" },
 };
 
 static const CachePolicyCounter sigpop_counters[N_COUNTERS] = {
@@ -403,7 +321,9 @@ const CachePolicyOps cache_policy_sigpop = {
     .admit = sigpop_admit,
     .inserted = sigpop_inserted,
     .removed = sigpop_removed,
-    .state_version = 1,
+    .count_age_window = sigpop_count_age_window,
+    .counts_aged = sigpop_counts_aged,
+    .state_version = 2,
     .save_state = sigpop_save_state,
     .load_state = sigpop_load_state,
     .bytes_per_slot = SIGPOP_BYTES_PER_SLOT,

@@ -179,7 +179,7 @@ int main(int argc, char **argv)
            seconds, (double)r.c.accesses / seconds / 1e6);
     printf("hit ratio         %.2f%%, %" G_GUINT64_FORMAT " containers written to SSD\n",
            100.0 * r.hit_ratio, r.c.ssd_containers_written);
-    printf("metadata          %zu B per container (incl. the store's reference_count), "
+    printf("metadata          %.2f B per container (incl. the store's reference_count), "
            "%zu B per slot: %.1f MiB (policy %.1f MiB)\n",
            r.bytes_per_container, r.bytes_per_slot, (double)r.memory_bytes / 1048576.0,
            (double)r.policy_memory_bytes / 1048576.0);

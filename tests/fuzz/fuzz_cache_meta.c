@@ -4,11 +4,13 @@
  * Input: a mode byte, then the file. Mode bits, applied before loading:
  *   0  recompute the trailing CRC;
  *   1  write into n_counts (offset 32) the count that makes the sizes add up
- *      for the n_entries given, when one does;
+ *      for the n_entries given, when one does (cells of the file's counts
+ *      mode: 2 bytes for a version-4 sketch, else 4);
  *   2  deep: open a real-mode cache (4 KiB containers, 16 of them, capacity
  *      from the file clamped to 1..8, the file's policy when it names one)
  *      on a scratch directory holding this cache.meta and a slot file of
- *      known bytes, make 32 accesses, close it;
+ *      known bytes, with the file's cache-counters (exact unless it names
+ *      the sketch), make 32 accesses, close it;
  *   3  write the harness's container size (4096) at offset 16 (any other
  *      size makes the cache start empty);
  *   4  write into each entry's check the true check of its container's
@@ -16,10 +18,11 @@
  *      can be taken back);
  *   5  write the harness's store identity (16 zero bytes) at offset 64, so
  *      a version-2 or 3 file is this store's and not dropped as another's;
- *   6  version 3: make the policy-state section fill what follows the
- *      access counts (its length, then the blob's CRC), so the blob
+ *   6  version 3 and up: make the policy-state section fill what follows
+ *      the access counts (its length, then the blob's CRC), so the blob
  *      reaches the policy's load_state;
- *   7  version 3: write the state version of the named policy.
+ *   7  version 3 and up: write the state version of the named policy.
+ * Offsets past the header follow the file's version (docs/FORMAT.md).
  * Container i's bytes are 4096 bytes of value i, in the backing store and in
  * slot i of the slot file, whose header names the harness's store and
  * container i. Every access must return the container's bytes: even a file
@@ -99,6 +102,7 @@ static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
     cache_core_options_from_config(&o, &cfg);
     cache_config_clear(&cfg);
     o.policy_settings = NULL; /* freed with cfg: every policy key at its default */
+    o.counters = m->counts_mode == ACCESS_COUNTS_SKETCH ? ACCESS_COUNTS_SKETCH : ACCESS_COUNTS_EXACT;
     if (!cache_policy_lookup(m->policy, &o.policy) || o.policy == NULL)
         cache_policy_lookup("plc", &o.policy);
     ContainerSource backing = { .read = backing_read, .container_size = CSIZE };
@@ -130,6 +134,19 @@ static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
         g_clear_error(&err);
 }
 
+/* The header's size and the bytes of an access-count cell, by the version
+ * and counts mode the file states (len >= the largest header). */
+static size_t header_of(const uint8_t *file)
+{
+    uint32_t v = le32_get(file + 8);
+    return v <= 1 ? CACHE_META_V1_HEADER_SIZE : v < 4 ? CACHE_META_V2_HEADER_SIZE : CACHE_META_HEADER_SIZE;
+}
+
+static size_t cell_of(const uint8_t *file)
+{
+    return le32_get(file + 8) >= 4 && le32_get(file + 36) == ACCESS_COUNTS_SKETCH ? 2 : 4;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t mode;
@@ -138,26 +155,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (file == NULL)
         return 0;
     size_t fixed = CACHE_META_HEADER_SIZE + 4;
+    size_t header = len >= fixed ? header_of(file) : 0, cell = len >= fixed ? cell_of(file) : 4;
+    if (len >= fixed)
+        fixed = header + 4;
     if ((mode & 8) && len >= fixed)
         le64_put(file + 16, CSIZE);
     if ((mode & 2) && len >= fixed) {
         uint64_t entries = (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE;
-        if (entries <= len - fixed && (len - fixed - entries) % 4 == 0)
-            le32_put(file + 32, (uint32_t)((len - fixed - entries) / 4));
+        if (entries <= len - fixed && (len - fixed - entries) % cell == 0)
+            le32_put(file + 32, (uint32_t)((len - fixed - entries) / cell));
     }
     if ((mode & 16) && len >= fixed) {
         uint8_t *bytes = g_malloc(CSIZE);
         uint64_t n = le32_get(file + 28);
         for (uint64_t i = 0; i < n && fixed + (i + 1) * CACHE_META_ENTRY_SIZE <= len; i++) {
-            uint8_t *e = file + CACHE_META_HEADER_SIZE + i * CACHE_META_ENTRY_SIZE;
+            uint8_t *e = file + header + i * CACHE_META_ENTRY_SIZE;
             container_bytes(bytes, le32_get(e));
             le64_put(e + 8, slot_check(bytes, CSIZE));
         }
         g_free(bytes);
     }
     if ((mode & 64) && len >= fixed && le32_get(file + 8) >= 3) {
-        uint64_t head = CACHE_META_HEADER_SIZE + (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE +
-                        (uint64_t)le32_get(file + 32) * 4;
+        uint64_t head = header + (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE +
+                        (uint64_t)le32_get(file + 32) * cell;
         if (head + 16 <= len) {
             uint32_t state_len = (uint32_t)(len - head - 16);
             le32_put(file + head + 4, state_len);
@@ -168,8 +188,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char name[CACHE_META_POLICY_LEN + 1] = { 0 };
         memcpy(name, file + 48, CACHE_META_POLICY_LEN);
         const CachePolicyOps *ops = NULL;
-        uint64_t head = CACHE_META_HEADER_SIZE + (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE +
-                        (uint64_t)le32_get(file + 32) * 4;
+        uint64_t head = header + (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE +
+                        (uint64_t)le32_get(file + 32) * cell;
         if (cache_policy_lookup(name, &ops) && ops != NULL && head + 16 <= len)
             le32_put(file + head, ops->state_version);
     }
@@ -192,7 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (uint32_t i = 0; i < m.n_entries; i++)
             sum += m.entries[i].id + m.entries[i].slot + m.entries[i].check + m.entries[i].word;
         for (uint32_t i = 0; i < m.n_counts; i++)
-            sum += m.access_count[i];
+            sum += m.counts[i];
         for (uint32_t i = 0; i < m.state_len; i++)
             sum += m.state[i];
         (void)sum;

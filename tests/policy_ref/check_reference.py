@@ -35,6 +35,9 @@ VARIANTS = (
     ("sigpop", ("sigpop-min-count", "3"), {"min_count": 3}),
     ("sigpop", ("sigpop-age-window", "0.5"), {"age_window": 0.5}),
     ("sigpop", ("sigpop-age-window", "0"), {"age_window": 0.0}),
+    ("sigpop", ("cache-counters", "sketch"), {"counters": "sketch"}),
+    ("sigpop", ("cache-counters", "sketch", "sigpop-age-window", "0.5"),
+     {"counters": "sketch", "age_window": 0.5}),
 )
 
 

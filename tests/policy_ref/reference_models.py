@@ -482,50 +482,104 @@ class OfflineStatic:
         return "a"
 
 
+class CountMin16:
+    """The cache's `cache-counters sketch` as docs/CACHE.md defines it: 2
+    rows of 16-bit counters, width the largest power of two <= n (at least
+    64), row r's counter mix64(id XOR seed_r) mod width, conservative
+    increment up to 65535, estimate the minimum, aging halves every counter."""
+
+    SEEDS = (0x243F6A8885A308D3, 0x13198A2E03707344)
+
+    def __init__(self, n_containers):
+        self.width = 64
+        while self.width <= n_containers // 2:
+            self.width *= 2
+        self.rows = [[0] * self.width for _ in self.SEEDS]
+
+    def _cols(self, x):
+        return [Sketch._mix(x ^ seed) & (self.width - 1) for seed in self.SEEDS]
+
+    def get(self, x):
+        return min(row[c] for row, c in zip(self.rows, self._cols(x)))
+
+    def add(self, x):
+        cols = self._cols(x)
+        m = min(row[c] for row, c in zip(self.rows, cols))
+        if m < 65535:
+            for row, c in zip(self.rows, cols):
+                if row[c] == m:
+                    row[c] = m + 1
+
+    def halve(self):
+        self.rows = [[v // 2 for v in row] for row in self.rows]
+
+
+class ExactCounts:
+    """`cache-counters exact`: a count per container, saturating at 2^32 - 1."""
+
+    def __init__(self, n_containers):
+        self.freq = {}
+
+    def get(self, x):
+        return self.freq.get(x, 0)
+
+    def add(self, x):
+        self.freq[x] = min(self.freq.get(x, 0) + 1, 2 ** 32 - 1)
+
+    def halve(self):
+        self.freq = {k: v // 2 for k, v in self.freq.items()}
+
+
 class Sigpop:
-    """sigpop (ours; docs/CACHE.md), exact counts: a frequency for every
-    container of the store, +1 on every access, all halved (rounded down)
-    once W = floor(age_window x n) accesses (at least 1; 0: never) have
-    been counted since the last halving, before the decision. A miss with
-    frequency a below min_count is refused; else it takes a free slot; else
-    it replaces the cached container of lowest frequency b (the earliest
-    admitted among equals) iff a - b > z sqrt(a + b)."""
+    """sigpop (ours; docs/CACHE.md) over the cache's counts (exact or
+    sketch): every access counted, all counts halved (rounded down) once
+    W = floor(age_window x n) accesses (at least 1; 0: never) have been
+    counted since the last halving, before the decision. A cached
+    container's key is its count recorded at its last access or aging. A
+    miss with count a below min_count is refused; else it takes a free
+    slot; else it replaces the cached container of lowest key b (the
+    earliest admitted among equals) iff a - b > z sqrt(a + b)."""
 
     STORE_SIZED = True  # check_reference passes n_containers
 
-    def __init__(self, capacity, n_containers, z=2.0, min_count=2, age_window=16.0):
+    def __init__(self, capacity, n_containers, z=2.0, min_count=2, age_window=16.0, counters="exact"):
         self.cap = capacity
         self.z = z
         self.min_count = min_count
         self.window = 0 if age_window == 0 else max(1, int(age_window * n_containers))
-        self.freq = {}       # id -> count (absent: 0)
+        self.counts = (CountMin16 if counters == "sketch" else ExactCounts)(n_containers)
         self.since = 0
         self.admitted = {}   # cached id -> admission number
+        self.key = {}        # cached id -> count recorded at its last access or aging
         self.admissions = 0
 
     def _count(self, x):
-        self.freq[x] = min(self.freq.get(x, 0) + 1, 2 ** 32 - 1)
+        self.counts.add(x)
         self.since += 1
         if self.window and self.since >= self.window:
-            self.freq = {k: v // 2 for k, v in self.freq.items()}
+            self.counts.halve()
             self.since = 0
-        return self.freq[x]
+            self.key = {y: self.counts.get(y) for y in self.key}
+        return self.counts.get(x)
 
     def access(self, x):
         a = self._count(x)
         if x in self.admitted:
+            self.key[x] = a
             return "h"
         if a < self.min_count:
             return "r"
         victim = None
         if len(self.admitted) == self.cap:
-            victim = min(self.admitted, key=lambda y: (self.freq.get(y, 0), self.admitted[y]))
-            b = self.freq.get(victim, 0)
+            victim = min(self.admitted, key=lambda y: (self.key[y], self.admitted[y]))
+            b = self.key[victim]
             if not a - b > self.z * math.sqrt(a + b):
                 return "r"
             del self.admitted[victim]
+            del self.key[victim]
         self.admissions += 1
         self.admitted[x] = self.admissions
+        self.key[x] = a
         return _admitted(victim)
 
 

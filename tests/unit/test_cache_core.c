@@ -418,17 +418,23 @@ static void test_registry_declarations(void)
 
 static const uint32_t registry_capacities[] = { 1, 2, 7, 40 };
 
+static const AccessCountsMode registry_counts[] = { ACCESS_COUNTS_EXACT, ACCESS_COUNTS_SKETCH };
+
 /* Never above capacity; hits + misses = accesses; SSD bytes = admissions x
  * container size; admissions - evictions = cached; refusals = misses not
- * admitted. Simulation mode, every online policy, several capacities. */
+ * admitted. Simulation mode, every policy, several capacities, both
+ * cache-counters. */
 static void test_registry_properties(void)
 {
-    for (size_t i = 0; i < cache_policy_count(); i++) {
-        const CachePolicyOps *ops = cache_policy_at(i);
+    for (size_t i = 0; i < cache_policy_count() * G_N_ELEMENTS(registry_counts); i++) {
+        const CachePolicyOps *ops = cache_policy_at(i % cache_policy_count());
         for (size_t ci = 0; ci < G_N_ELEMENTS(registry_capacities); ci++) {
             uint32_t cap = registry_capacities[ci];
             uint32_t *trace = test_trace(900 + ci, 200, 6000);
-            CacheCore *c = test_sim_open(ops, NULL, cap, 200, NULL);
+            CacheCoreOptions o = test_options(ops, NULL, cap, 200, NULL);
+            o.counters = registry_counts[i / cache_policy_count()];
+            CacheCore *c = cache_core_open(&o, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(c);
             if (ops->offline)
                 CU_ASSERT_TRUE(cache_core_prepare(c, trace, 6000, NULL));
             unsigned over = 0;
@@ -455,12 +461,14 @@ static void test_registry_properties(void)
 
 /* A replay split in two halves around a clean restart makes the same
  * decisions (every hit, refusal, eviction and admission, with its slot) and
- * the same counts as one run: the policy's saved state is complete. */
+ * the same counts as one run: the policy's saved state and the access
+ * counts (either cache-counters) are complete. */
 static void test_registry_split_restart(void)
 {
     enum { LEN = 3000, CAP = 9 };
-    for (size_t i = 0; i < cache_policy_count(); i++) {
-        const CachePolicyOps *ops = cache_policy_at(i);
+    for (size_t i = 0; i < cache_policy_count() * G_N_ELEMENTS(registry_counts); i++) {
+        const CachePolicyOps *ops = cache_policy_at(i % cache_policy_count());
+        AccessCountsMode counts = registry_counts[i / cache_policy_count()];
         if (ops->offline)
             continue; /* no real mode, so no restart */
         Fixture f;
@@ -474,6 +482,7 @@ static void test_registry_split_restart(void)
 
         CacheCoreOptions o = real_options(&f, ops, &p, CAP);
         o.directory = other;
+        o.counters = counts;
         CacheCore *one = cache_core_open(&o, NULL);
         CU_ASSERT_PTR_NOT_NULL_FATAL(one);
         cache_core_set_observer(one, record_event, whole);
@@ -486,6 +495,7 @@ static void test_registry_split_restart(void)
         uint64_t policy_sum[CACHE_REPORT_MAX_POLICY_COUNTERS] = { 0 };
         for (int half = 0; half < 2; half++) {
             o = real_options(&f, ops, &p, CAP);
+            o.counters = counts;
             CacheCore *c = cache_core_open(&o, NULL);
             CU_ASSERT_PTR_NOT_NULL_FATAL(c);
             cache_core_set_observer(c, record_event, split);
@@ -515,7 +525,8 @@ static void test_registry_split_restart(void)
             if (g_array_index(whole, uint64_t, k) != g_array_index(split, uint64_t, k))
                 first_diff = k;
         if (first_diff != whole->len)
-            fprintf(stderr, "\n%s: event %zu differs after a restart\n", ops->name, first_diff);
+            fprintf(stderr, "\n%s, %s counts: event %zu differs after a restart\n", ops->name,
+                    access_counts_mode_name(counts), first_diff);
         CU_ASSERT_EQUAL(first_diff, whole->len);
         CU_ASSERT(r1.c.hits > 0 && r1.c.evictions > 0);
 
@@ -690,6 +701,48 @@ static void test_failed_load_state_starts_afresh(void)
         CU_ASSERT_TRUE(read_ok(c, id));
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
     CU_ASSERT_EQUAL(half_loader_double_inserts, 0);
+    fixture_free(&f);
+}
+
+/* Reopening with other cache-counters carries the counts over: exact
+ * counts into a sketch are never less; the sketch back into exact counts
+ * gives each container its estimate; the cached set survives both. */
+static void test_restart_changes_counters(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    CacheCoreOptions o = real_options(&f, test_policy("plc"), NULL, 3);
+    CacheCore *c = cache_core_open(&o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    uint32_t *trace = test_trace(5, 16, 400);
+    for (size_t i = 0; i < 400; i++)
+        CU_ASSERT_TRUE(read_ok(c, trace[i]));
+    uint32_t exact[16];
+    for (ContainerId id = 0; id < 16; id++)
+        exact[id] = cache_core_access_count(c, id);
+    uint32_t cached = cache_core_cached(c);
+    CU_ASSERT(cached > 0);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    o.counters = ACCESS_COUNTS_SKETCH;
+    c = cache_core_open(&o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(cache_core_cached(c), cached);
+    uint32_t sketch[16];
+    for (ContainerId id = 0; id < 16; id++) {
+        sketch[id] = cache_core_access_count(c, id);
+        CU_ASSERT(sketch[id] >= exact[id]);
+    }
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    o.counters = ACCESS_COUNTS_EXACT;
+    c = cache_core_open(&o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(cache_core_cached(c), cached);
+    for (ContainerId id = 0; id < 16; id++)
+        CU_ASSERT_EQUAL(cache_core_access_count(c, id), sketch[id]);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    g_free(trace);
     fixture_free(&f);
 }
 
@@ -1043,6 +1096,7 @@ static void add_suites(void)
     CU_add_test(s, "NULL buffer, ContainerSource", test_null_buffer_and_source);
     CU_add_test(s, "errors count nothing", test_errors_count_nothing);
     CU_add_test(s, "restart keeps entries", test_restart_keeps_entries);
+    CU_add_test(s, "restart with other cache-counters", test_restart_changes_counters);
     CU_add_test(s, "a failed load_state starts the policy afresh", test_failed_load_state_starts_afresh);
     CU_add_test(s, "plc state survives restart", test_plc_state_survives_restart);
     CU_add_test(s, "damaged copy dropped", test_damaged_copy_is_dropped);

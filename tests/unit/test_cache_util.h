@@ -136,6 +136,103 @@ static inline uint32_t *test_trace(uint64_t seed, uint32_t n, size_t len)
     return t;
 }
 
+/* A policy alone over an env built as the core builds it (cache_core.c):
+ * n containers counted in `mode`, `capacity` slots, all free, the policy's
+ * keys from `settings` (NULL: defaults). test_env_create() makes the policy
+ * and sets the aging it asks for; test_env_drive() then plays accesses the
+ * way the core's access path does. slot_of is the test's own id -> slot map. */
+typedef struct {
+    const CachePolicyOps *ops;
+    AccessCounts counts;
+    ContainerId *slot_id;
+    CacheSlot *slot_of;
+    CachePolicyValue values[16];
+    uint64_t counters[32];
+    CachePolicyEnv env;
+} TestEnv;
+
+static inline void test_env_init(TestEnv *e, const CachePolicyOps *ops, const CachePolicySettings *settings,
+                                 uint32_t capacity, uint32_t n, AccessCountsMode mode)
+{
+    memset(e, 0, sizeof *e);
+    CU_ASSERT_FATAL(ops->n_keys <= G_N_ELEMENTS(e->values) && ops->n_counters <= G_N_ELEMENTS(e->counters));
+    e->ops = ops;
+    access_counts_init(&e->counts, mode, n);
+    e->slot_id = g_new(ContainerId, capacity ? capacity : 1);
+    for (uint32_t s = 0; s < capacity; s++)
+        e->slot_id[s] = CACHE_NO_CONTAINER;
+    e->slot_of = g_new(CacheSlot, n ? n : 1);
+    for (uint32_t i = 0; i < n; i++)
+        e->slot_of[i] = CACHE_NO_SLOT;
+    cache_policy_settings_resolve(settings, ops, e->values);
+    e->env = (CachePolicyEnv){ .capacity = capacity, .n_containers = n, .counts = &e->counts,
+                               .slot_id = e->slot_id, .values = e->values, .counters = e->counters };
+}
+
+static inline void *test_env_create(TestEnv *e)
+{
+    void *st = e->ops->create(&e->env);
+    access_counts_set_window(&e->counts, e->ops->count_age_window ? e->ops->count_age_window(st) : 0);
+    return st;
+}
+
+static inline void test_env_free(TestEnv *e)
+{
+    access_counts_clear(&e->counts);
+    g_free(e->slot_id);
+    g_free(e->slot_of);
+}
+
+/* Play accesses [from, to) of seq on policy st, appending each decision
+ * ('h', 'r', 'a', or 'e' and the victim's id) to `log` when not NULL. */
+static inline void test_env_drive(TestEnv *e, void *st, const uint32_t *seq, size_t from, size_t to, GString *log)
+{
+    const CachePolicyOps *ops = e->ops;
+    for (size_t i = from; i < to; i++) {
+        ContainerId id = seq[i];
+        if (access_counts_count(&e->counts, id) && ops->counts_aged)
+            ops->counts_aged(st);
+        if (e->slot_of[id] != CACHE_NO_SLOT) {
+            ops->hit(st, e->slot_of[id]);
+            if (log)
+                g_string_append(log, "h ");
+            continue;
+        }
+        uint32_t used = 0;
+        CacheSlot slot = CACHE_NO_SLOT;
+        for (uint32_t s = e->env.capacity; s-- > 0;) {
+            if (cache_policy_env_occupied(&e->env, s))
+                used++;
+            else
+                slot = s; /* the lowest free slot, as the core's free stack */
+        }
+        CacheSlot victim = CACHE_NO_SLOT;
+        CacheDecision d = e->env.capacity ? ops->admit(st, id, used == e->env.capacity, &victim) : CACHE_REFUSE;
+        if (d == CACHE_REFUSE) {
+            if (log)
+                g_string_append(log, "r ");
+            continue;
+        }
+        if (d == CACHE_ADMIT_FREE) {
+            if (log)
+                g_string_append(log, "a ");
+        } else {
+            ContainerId old = e->slot_id[victim];
+            if (log)
+                g_string_append_printf(log, "e%u ", old);
+            ops->removed(st, victim);
+            e->slot_of[old] = CACHE_NO_SLOT;
+            e->slot_id[victim] = CACHE_NO_CONTAINER;
+            if (ops->reset_access_on_evict)
+                access_counts_reset(&e->counts, old);
+            slot = victim;
+        }
+        e->slot_id[slot] = id;
+        e->slot_of[id] = slot;
+        ops->inserted(st, slot);
+    }
+}
+
 /* Records events of interest in order. */
 typedef struct {
     GArray *evicted;  /* ContainerId */

@@ -2,10 +2,9 @@
  * larc, s3fifo, sieve, tinylfu, wtinylfu) and our sigpop, each on a short
  * sequence worked out by hand and checked access by access (hit, admission
  * into a free slot, the victim, refusal), run by the cache core in
- * simulation mode; TinyLFU's frequency sketch and sigpop's 16-bit sketch on
- * their own; sigpop's memory and saved state. The long random and Zipf
+ * simulation mode; TinyLFU's frequency sketch on its own; sigpop with both
+ * cache-counters, and its saved state. The long random and Zipf
  * sequences against independent reference models are in tests/policy_ref/. */
-#include "cache/count_min16.h"
 #include "cache/frequency_sketch.h"
 #include "cache/policy.h"
 #include "test_cache_util.h"
@@ -222,7 +221,7 @@ static void test_sketch_halves(void)
 /* ---------- sigpop ---------- */
 
 /* sigpop's keys as "key", "value" pairs, NULL-terminated. */
-static CacheCore *sigpop_open(uint32_t capacity, uint32_t n, const char *const *keys)
+static CacheCore *sigpop_open(uint32_t capacity, uint32_t n, const char *const *keys, AccessCountsMode counts)
 {
     static CachePolicySettings *held;
     cache_policy_settings_free(held);
@@ -231,6 +230,7 @@ static CacheCore *sigpop_open(uint32_t capacity, uint32_t n, const char *const *
         test_set(held, keys[i], keys[i + 1]);
     CacheCoreOptions o = test_options(test_policy("sigpop"), NULL, capacity, n, NULL);
     o.policy_settings = held;
+    o.counters = counts;
     CacheCore *c = cache_core_open(&o, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     return c;
@@ -239,9 +239,10 @@ static CacheCore *sigpop_open(uint32_t capacity, uint32_t n, const char *const *
 /* Per access: "h", "a", "eN" as run_by_hand, "rc" refused cold, "rs"
  * refused as not significant; "+age" after it when the access completed an
  * aging. Every refusal is counted under exactly one reason. */
-static void sigpop_by_hand(const char *const *keys, const uint32_t *seq, const char *const *want, size_t n)
+static void sigpop_by_hand(const char *const *keys, AccessCountsMode counts, const uint32_t *seq,
+                           const char *const *want, size_t n)
 {
-    CacheCore *c = sigpop_open(2, 8, keys);
+    CacheCore *c = sigpop_open(2, 8, keys, counts);
     Step st;
     cache_core_set_observer(c, step_observer, &st);
     for (size_t i = 0; i < n; i++) {
@@ -300,7 +301,7 @@ G_STATIC_ASSERT(G_N_ELEMENTS(sigpop_seq) == G_N_ELEMENTS(sigpop_want));
 static void test_sigpop_by_hand(void)
 {
     const char *const keys[] = { "sigpop-age-window", "1", NULL };
-    sigpop_by_hand(keys, sigpop_seq, sigpop_want, G_N_ELEMENTS(sigpop_seq));
+    sigpop_by_hand(keys, ACCESS_COUNTS_EXACT, sigpop_seq, sigpop_want, G_N_ELEMENTS(sigpop_seq));
 }
 
 /* The same sequence with the sketch: with 8 containers its width is 64,
@@ -315,194 +316,42 @@ static void test_sigpop_sketch_by_hand(void)
         for (ContainerId y = 1; y < x; y++)
             CU_ASSERT_NOT_EQUAL(count_min16_index(&k, x, 0), count_min16_index(&k, y, 0));
     count_min16_free(&k);
-    const char *const keys[] = { "sigpop-age-window", "1", "sigpop-counters", "sketch", NULL };
-    sigpop_by_hand(keys, sigpop_seq, sigpop_want, G_N_ELEMENTS(sigpop_seq));
+    const char *const keys[] = { "sigpop-age-window", "1", NULL };
+    sigpop_by_hand(keys, ACCESS_COUNTS_SKETCH, sigpop_seq, sigpop_want, G_N_ELEMENTS(sigpop_seq));
 }
 
-static void test_count_min16_width(void)
-{
-    const uint32_t n[] = { 0, 1, 63, 64, 127, 128, 129, 1000, 1024, 1226, UINT32_MAX };
-    const uint32_t w[] = { 64, 64, 64, 64, 64, 128, 128, 512, 1024, 1024, 1u << 31 };
-    for (size_t i = 0; i < G_N_ELEMENTS(n); i++)
-        CU_ASSERT_EQUAL(count_min16_width(n[i]), w[i]);
-}
-
-/* Over a skewed sequence on 1000 containers (width 512: collisions are
- * certain), no estimate is ever below the true count; halving takes every
- * counter and every estimate e to floor(e / 2); a counter stops at 65535. */
-static void test_count_min16_counts_and_halves(void)
-{
-    enum { N = 1000, LEN = 60000 };
-    CountMin16 k;
-    count_min16_init(&k, N);
-    uint32_t *truth = g_new0(uint32_t, N);
-    uint64_t rng = 42;
-    unsigned below = 0, exact = 0;
-    for (int i = 0; i < LEN; i++) {
-        ContainerId id = test_skewed_id(&rng, N);
-        truth[id]++;
-        if (count_min16_add(&k, id) < truth[id])
-            below++;
-    }
-    for (ContainerId id = 0; id < N; id++) {
-        if (count_min16_estimate(&k, id) < truth[id])
-            below++;
-        exact += count_min16_estimate(&k, id) == truth[id];
-    }
-    CU_ASSERT_EQUAL(below, 0);
-    CU_ASSERT(exact > 0 && exact < N); /* collisions did happen (about two ids a counter) */
-
-    uint16_t *before = g_memdup2(k.c, count_min16_bytes(&k));
-    uint32_t est[N];
-    for (ContainerId id = 0; id < N; id++)
-        est[id] = count_min16_estimate(&k, id);
-    count_min16_halve(&k);
-    for (size_t i = 0; i < count_min16_cells(&k); i++)
-        CU_ASSERT_EQUAL(k.c[i], before[i] / 2);
-    for (ContainerId id = 0; id < N; id++)
-        CU_ASSERT_EQUAL(count_min16_estimate(&k, id), est[id] / 2);
-    g_free(before);
-
-    ContainerId hot = 7;
-    for (uint32_t i = 0; i < 70000; i++)
-        count_min16_add(&k, hot);
-    CU_ASSERT_EQUAL(count_min16_estimate(&k, hot), COUNT_MIN16_MAX);
-    CU_ASSERT_EQUAL(count_min16_add(&k, hot), COUNT_MIN16_MAX);
-    g_free(truth);
-    count_min16_free(&k);
-}
-
-/* A policy of `ops` over a bare env of n containers and `capacity` slots
- * (none occupied), with sigpop-counters `counters`. */
-typedef struct {
-    CacheEntry *containers;
-    ContainerId *slot_id;
-    CachePolicyValue values[8];
-    uint64_t counters[8];
-    CachePolicyEnv env;
-} SigpopEnv;
-
-static void sigpop_env_init(SigpopEnv *e, uint32_t capacity, uint32_t n, const char *counters)
-{
-    const CachePolicyOps *ops = test_policy("sigpop");
-    memset(e, 0, sizeof *e);
-    e->containers = g_new0(CacheEntry, n ? n : 1);
-    for (uint32_t i = 0; i < n; i++)
-        e->containers[i].slot = CACHE_NO_SLOT;
-    e->slot_id = g_new0(ContainerId, capacity ? capacity : 1);
-    CachePolicySettings *s = cache_policy_settings_new();
-    test_set(s, "sigpop-counters", counters);
-    cache_policy_settings_resolve(s, ops, e->values);
-    cache_policy_settings_free(s);
-    e->env = (CachePolicyEnv){ .capacity = capacity, .n_containers = n, .containers = e->containers,
-                               .slot_id = e->slot_id, .values = e->values, .counters = e->counters };
-}
-
-static void sigpop_env_free(SigpopEnv *e)
-{
-    g_free(e->containers);
-    g_free(e->slot_id);
-}
-
-/* memory(): the counts take 4 bytes a container (exact) or 4 x width
- * (sketch: two rows of 16-bit counters), at most 4 bytes a container from
- * 64 containers on; the rest is the same in both modes. */
-static void test_sigpop_memory(void)
-{
-    const CachePolicyOps *ops = test_policy("sigpop");
-    const uint32_t n[] = { 64, 100, 1000, 1226, 4096, 5000, 100000 };
-    for (size_t i = 0; i < G_N_ELEMENTS(n); i++) {
-        SigpopEnv ex, sk;
-        sigpop_env_init(&ex, 16, n[i], "exact");
-        sigpop_env_init(&sk, 16, n[i], "sketch");
-        void *a = ops->create(&ex.env), *b = ops->create(&sk.env);
-        size_t others = ops->memory(a) - (size_t)4 * n[i];
-        size_t sketch = ops->memory(b) - others;
-        CU_ASSERT(others >= 16 * ops->bytes_per_slot);
-        CU_ASSERT(sketch <= (size_t)4 * n[i]);
-        CU_ASSERT(sketch > (size_t)2 * n[i]); /* the largest power of two, not a smaller one */
-        CU_ASSERT_EQUAL(sketch, (size_t)4 * count_min16_width(n[i]));
-        ops->destroy(a);
-        ops->destroy(b);
-        sigpop_env_free(&ex);
-        sigpop_env_free(&sk);
-    }
-}
-
-/* Drive `ops` as the core would over accesses [from, to) of seq, with the
- * env's arrays (`containers` and `slot_id` are env's, writable here),
- * appending each decision ('h', 'r', 'a', or 'e' and the victim's id) to
- * `log` when it is not NULL. */
-static void drive_policy(const CachePolicyOps *ops, void *st, const CachePolicyEnv *env, CacheEntry *containers,
-                         ContainerId *slot_id, const uint32_t *seq, size_t from, size_t to, GString *log)
-{
-    for (size_t i = from; i < to; i++) {
-        ContainerId id = seq[i];
-        CacheEntry *c = &containers[id];
-        c->access_count++;
-        if (c->slot != CACHE_NO_SLOT) {
-            ops->hit(st, c->slot);
-            if (log)
-                g_string_append(log, "h ");
-            continue;
-        }
-        uint32_t used = 0;
-        for (uint32_t s = 0; s < env->capacity; s++)
-            used += cache_policy_env_occupied(env, s);
-        CacheSlot victim = CACHE_NO_SLOT, slot = 0;
-        CacheDecision d = ops->admit(st, id, used == env->capacity, &victim);
-        if (d == CACHE_REFUSE) {
-            if (log)
-                g_string_append(log, "r ");
-            continue;
-        }
-        if (d == CACHE_ADMIT_FREE) {
-            while (cache_policy_env_occupied(env, slot))
-                slot++;
-            if (log)
-                g_string_append(log, "a ");
-        } else {
-            if (log)
-                g_string_append_printf(log, "e%u ", slot_id[victim]);
-            ops->removed(st, victim);
-            containers[slot_id[victim]].slot = CACHE_NO_SLOT;
-            slot = victim;
-        }
-        slot_id[slot] = id;
-        c->slot = slot;
-        ops->inserted(st, slot);
-    }
-}
-
-static void sigpop_drive(SigpopEnv *e, void *st, const uint32_t *seq, size_t from, size_t to, GString *log)
-{
-    drive_policy(test_policy("sigpop"), st, &e->env, e->containers, e->slot_id, seq, from, to, log);
-}
-
-/* In both modes, a run split by save_state / load_state into a new policy
- * decides as one run (agings included) and ends in the same state, and a blob of the other mode, of
- * another capacity or of another store size is refused. */
+/* A run split by save_state / load_state into a new policy (the core's
+ * counts carried over as cache.meta carries them) decides as one run,
+ * agings included, and ends in the same state, with either cache-counters;
+ * a blob of another capacity or of another store size is refused. */
 static void test_sigpop_state_split(void)
 {
     enum { N = 300, CAP = 20, LEN = 30000 };
     const CachePolicyOps *ops = test_policy("sigpop");
     uint32_t *seq = test_trace(11, N, LEN);
-    const char *modes[] = { "exact", "sketch" };
+    const AccessCountsMode modes[] = { ACCESS_COUNTS_EXACT, ACCESS_COUNTS_SKETCH };
     for (int m = 0; m < 2; m++) {
-        SigpopEnv one, two;
-        sigpop_env_init(&one, CAP, N, modes[m]);
-        sigpop_env_init(&two, CAP, N, modes[m]);
+        TestEnv one, two;
+        test_env_init(&one, ops, NULL, CAP, N, modes[m]);
+        test_env_init(&two, ops, NULL, CAP, N, modes[m]);
         GString *whole = g_string_new(NULL), *split = g_string_new(NULL);
-        void *a = ops->create(&one.env);
-        sigpop_drive(&one, a, seq, 0, LEN, whole);
-        void *b = ops->create(&two.env);
-        sigpop_drive(&two, b, seq, 0, LEN / 3, split);
+        void *a = test_env_create(&one);
+        test_env_drive(&one, a, seq, 0, LEN, whole);
+        void *b = test_env_create(&two);
+        test_env_drive(&two, b, seq, 0, LEN / 3, split);
         GByteArray *blob = g_byte_array_new();
         ops->save_state(b, blob);
         ops->destroy(b);
-        b = ops->create(&two.env);
+        size_t cells = access_counts_cells(&two.counts);
+        uint32_t *saved = g_new(uint32_t, cells);
+        access_counts_export(&two.counts, saved);
+        uint64_t since = two.counts.since_aging;
+        access_counts_clear(&two.counts);
+        access_counts_init(&two.counts, modes[m], N);
+        b = test_env_create(&two);
+        CU_ASSERT_TRUE(access_counts_import(&two.counts, modes[m], saved, cells, since));
         CU_ASSERT_TRUE_FATAL(ops->load_state(b, blob->data, blob->len));
-        sigpop_drive(&two, b, seq, LEN / 3, LEN, split);
+        test_env_drive(&two, b, seq, LEN / 3, LEN, split);
         CU_ASSERT_STRING_EQUAL(whole->str, split->str);
         GByteArray *end_one = g_byte_array_new(), *end_two = g_byte_array_new();
         ops->save_state(a, end_one);
@@ -515,24 +364,24 @@ static void test_sigpop_state_split(void)
         for (int k = 0; k < 3; k++)
             CU_ASSERT_EQUAL(one.counters[k], two.counters[k]);
 
-        SigpopEnv other_mode, other_cap, other_n;
-        sigpop_env_init(&other_mode, CAP, N, modes[1 - m]);
-        sigpop_env_init(&other_cap, CAP + 1, N, modes[m]);
-        sigpop_env_init(&other_n, CAP, N + 1, modes[m]);
-        SigpopEnv *others[] = { &other_mode, &other_cap, &other_n };
-        for (int k = 0; k < 3; k++) {
-            void *c = ops->create(&others[k]->env);
+        TestEnv other_cap, other_n;
+        test_env_init(&other_cap, ops, NULL, CAP + 1, N, modes[m]);
+        test_env_init(&other_n, ops, NULL, CAP, N + 1, modes[m]);
+        TestEnv *others[] = { &other_cap, &other_n };
+        for (int k = 0; k < 2; k++) {
+            void *c = test_env_create(others[k]);
             CU_ASSERT_FALSE(ops->load_state(c, blob->data, blob->len));
             ops->destroy(c);
-            sigpop_env_free(others[k]);
+            test_env_free(others[k]);
         }
+        g_free(saved);
         g_byte_array_free(blob, TRUE);
         ops->destroy(a);
         ops->destroy(b);
         g_string_free(whole, TRUE);
         g_string_free(split, TRUE);
-        sigpop_env_free(&one);
-        sigpop_env_free(&two);
+        test_env_free(&one);
+        test_env_free(&two);
     }
     g_free(seq);
 }
@@ -544,32 +393,14 @@ static void test_sigpop_state_split(void)
 #define BLOB_CAP 8
 #define BLOB_N 40
 
-typedef struct {
-    CacheEntry containers[BLOB_N];
-    ContainerId slot_id[BLOB_CAP];
-    CachePolicyValue values[8];
-    uint64_t counters[32];
-    CachePolicyEnv env;
-} BlobEnv;
-
-static void blob_env_init(BlobEnv *b, const CachePolicyOps *ops)
-{
-    memset(b, 0, sizeof *b);
-    for (uint32_t i = 0; i < BLOB_N; i++)
-        b->containers[i].slot = CACHE_NO_SLOT;
-    cache_policy_settings_resolve(NULL, ops, b->values);
-    b->env = (CachePolicyEnv){ .capacity = BLOB_CAP, .n_containers = BLOB_N, .containers = b->containers,
-                               .slot_id = b->slot_id, .values = b->values, .counters = b->counters };
-}
-
 /* Drive the policy over a skewed sequence the way the core would. */
-static void blob_drive(BlobEnv *b, const CachePolicyOps *ops, void *st)
+static void blob_drive(TestEnv *e, void *st)
 {
     uint64_t rng = 17;
     uint32_t seq[400];
     for (size_t i = 0; i < G_N_ELEMENTS(seq); i++)
         seq[i] = test_skewed_id(&rng, BLOB_N);
-    drive_policy(ops, st, &b->env, b->containers, b->slot_id, seq, 0, G_N_ELEMENTS(seq), NULL);
+    test_env_drive(e, st, seq, 0, G_N_ELEMENTS(seq), NULL);
 }
 
 static void test_state_blobs_damaged(void)
@@ -578,10 +409,10 @@ static void test_state_blobs_damaged(void)
         const CachePolicyOps *ops = cache_policy_at(pi);
         if (ops->save_state == NULL || ops->offline)
             continue;
-        BlobEnv b;
-        blob_env_init(&b, ops);
-        void *st = ops->create(&b.env);
-        blob_drive(&b, ops, st);
+        TestEnv b;
+        test_env_init(&b, ops, NULL, BLOB_CAP, BLOB_N, ACCESS_COUNTS_EXACT);
+        void *st = test_env_create(&b);
+        blob_drive(&b, st);
         GByteArray *blob = g_byte_array_new();
         ops->save_state(st, blob);
         ops->destroy(st);
@@ -612,6 +443,7 @@ static void test_state_blobs_damaged(void)
             g_free(copy);
         }
         g_byte_array_free(blob, TRUE);
+        test_env_free(&b);
     }
 }
 
@@ -630,9 +462,6 @@ static void add_suites(void)
     CU_add_test(s, "sketch halves every W accesses", test_sketch_halves);
     CU_add_test(s, "sigpop by hand", test_sigpop_by_hand);
     CU_add_test(s, "sigpop by hand, sketch counts", test_sigpop_sketch_by_hand);
-    CU_add_test(s, "sigpop sketch width", test_count_min16_width);
-    CU_add_test(s, "sigpop sketch: never below the count, halving, saturation", test_count_min16_counts_and_halves);
-    CU_add_test(s, "sigpop memory", test_sigpop_memory);
     CU_add_test(s, "sigpop state: split run = one run", test_sigpop_state_split);
     CU_add_test(s, "state blobs, damaged", test_state_blobs_damaged);
 }

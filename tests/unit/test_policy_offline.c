@@ -164,25 +164,23 @@ static void test_belady_edges(void)
  * container dropped without a replacement (the core's removed() for a
  * damaged copy). The heap must stay right around it. */
 typedef struct {
-    CacheEntry containers[8];
-    ContainerId slot_id[3];
-    uint64_t counters[8];
-    CachePolicyEnv env;
+    TestEnv e;
     const CachePolicyOps *ops;
     void *st;
 } Driven;
 
 static void drive_insert(Driven *d, ContainerId id, CacheSlot slot)
 {
-    d->slot_id[slot] = id;
-    d->containers[id].slot = slot;
+    d->e.slot_id[slot] = id;
+    d->e.slot_of[id] = slot;
     d->ops->inserted(d->st, slot);
 }
 
 static void drive_remove(Driven *d, CacheSlot slot)
 {
     d->ops->removed(d->st, slot);
-    d->containers[d->slot_id[slot]].slot = CACHE_NO_SLOT;
+    d->e.slot_of[d->e.slot_id[slot]] = CACHE_NO_SLOT;
+    d->e.slot_id[slot] = CACHE_NO_CONTAINER;
 }
 
 static void test_belady_drop_any_slot(void)
@@ -191,13 +189,9 @@ static void test_belady_drop_any_slot(void)
      * 5 at 4 -> 5; the rest never. */
     const uint32_t seq[] = { 1, 3, 2, 4, 5, 5, 2, 4, 3, 1 };
     Driven d;
-    memset(&d, 0, sizeof d);
-    for (int i = 0; i < 8; i++)
-        d.containers[i].slot = CACHE_NO_SLOT;
-    d.env = (CachePolicyEnv){ .capacity = 3, .n_containers = 8, .containers = d.containers,
-                              .slot_id = d.slot_id, .counters = d.counters };
     d.ops = test_policy("belady");
-    d.st = d.ops->create(&d.env);
+    test_env_init(&d.e, d.ops, NULL, 3, 8, ACCESS_COUNTS_EXACT);
+    d.st = test_env_create(&d.e);
     CU_ASSERT_TRUE_FATAL(d.ops->prepare(d.st, seq, G_N_ELEMENTS(seq), NULL));
     CacheSlot victim = CACHE_NO_SLOT;
     for (CacheSlot s = 0; s < 3; s++) { /* 1, 3, 2 into slots 0, 1, 2 */
@@ -217,9 +211,10 @@ static void test_belady_drop_any_slot(void)
     drive_remove(&d, 2); /* 2 dropped, never needed again */
     d.ops->hit(d.st, 0); /* 4 */
     CU_ASSERT_EQUAL(d.ops->admit(d.st, 3, FALSE, &victim), CACHE_REFUSE); /* never again */
-    CU_ASSERT_EQUAL(d.counters[2], 0); /* off_sequence_accesses: it kept its place */
-    CU_ASSERT_EQUAL(d.counters[0], 1); /* refused_never_again */
+    CU_ASSERT_EQUAL(d.e.counters[2], 0); /* off_sequence_accesses: it kept its place */
+    CU_ASSERT_EQUAL(d.e.counters[0], 1); /* refused_never_again */
     d.ops->destroy(d.st);
+    test_env_free(&d.e);
 }
 
 /* ---------- offline-static by hand ---------- */
