@@ -5,7 +5,8 @@
 
 #include <string.h>
 
-static const char *const mode_names[] = { [ACCESS_COUNTS_EXACT] = "exact", [ACCESS_COUNTS_SKETCH] = "sketch" };
+static const char *const mode_names[] = { [ACCESS_COUNTS_EXACT] = "exact", [ACCESS_COUNTS_SKETCH] = "sketch",
+                                          [ACCESS_COUNTS_COMPACT] = "compact" };
 
 gboolean access_counts_mode_parse(const char *word, AccessCountsMode *mode)
 {
@@ -29,6 +30,8 @@ void access_counts_init(AccessCounts *a, AccessCountsMode mode, uint32_t n_conta
     a->n = n_containers;
     if (mode == ACCESS_COUNTS_EXACT)
         a->exact = g_new0(uint32_t, n_containers ? n_containers : 1);
+    else if (mode == ACCESS_COUNTS_COMPACT)
+        a->compact = g_new0(uint16_t, n_containers ? n_containers : 1);
     else
         count_min16_init(&a->sketch, n_containers);
 }
@@ -36,6 +39,7 @@ void access_counts_init(AccessCounts *a, AccessCountsMode mode, uint32_t n_conta
 void access_counts_clear(AccessCounts *a)
 {
     g_free(a->exact);
+    g_free(a->compact);
     count_min16_free(&a->sketch);
     memset(a, 0, sizeof *a);
 }
@@ -51,6 +55,9 @@ void access_counts_halve(AccessCounts *a)
     if (a->mode == ACCESS_COUNTS_EXACT) {
         for (uint32_t i = 0; i < a->n; i++)
             a->exact[i] >>= 1;
+    } else if (a->mode == ACCESS_COUNTS_COMPACT) {
+        for (uint32_t i = 0; i < a->n; i++)
+            a->compact[i] >>= 1;
     } else {
         count_min16_halve(&a->sketch);
     }
@@ -61,13 +68,15 @@ void access_counts_reset(AccessCounts *a, ContainerId id)
 {
     if (a->mode == ACCESS_COUNTS_EXACT)
         a->exact[id] = 0;
+    else if (a->mode == ACCESS_COUNTS_COMPACT)
+        a->compact[id] = 0;
     else
         count_min16_clear(&a->sketch, id);
 }
 
 size_t access_counts_cells(const AccessCounts *a)
 {
-    return a->mode == ACCESS_COUNTS_EXACT ? a->n : count_min16_cells(&a->sketch);
+    return a->mode == ACCESS_COUNTS_SKETCH ? count_min16_cells(&a->sketch) : a->n;
 }
 
 size_t access_counts_cell_bytes(AccessCountsMode mode)
@@ -84,50 +93,52 @@ void access_counts_export(const AccessCounts *a, uint32_t *out)
 {
     size_t n = access_counts_cells(a);
     for (size_t i = 0; i < n; i++)
-        out[i] = a->mode == ACCESS_COUNTS_EXACT ? a->exact[i] : a->sketch.c[i];
+        out[i] = a->mode == ACCESS_COUNTS_EXACT ? a->exact[i] : a->mode == ACCESS_COUNTS_COMPACT ? a->compact[i] : a->sketch.c[i];
 }
 
 /* Can n_cells cells be a saved sketch: two rows of a power-of-two width of
- * at least 64, every counter within 16 bits? */
-static gboolean sketch_cells_valid(const uint32_t *cells, size_t n_cells)
+ * at least 64? */
+static gboolean sketch_shape_valid(size_t n_cells)
 {
     size_t w = n_cells / COUNT_MIN16_ROWS;
-    if (n_cells % COUNT_MIN16_ROWS != 0 || w < COUNT_MIN16_MIN_WIDTH || (w & (w - 1)) != 0 || w > UINT32_MAX)
-        return FALSE;
-    for (size_t i = 0; i < n_cells; i++)
-        if (cells[i] > COUNT_MIN16_MAX)
-            return FALSE;
-    return TRUE;
+    return n_cells % COUNT_MIN16_ROWS == 0 && w >= COUNT_MIN16_MIN_WIDTH && (w & (w - 1)) == 0 && w <= UINT32_MAX;
+}
+
+/* Set container id's count to v: exactly, saturated, or (sketch) raised to
+ * at least v. */
+static void set_count(AccessCounts *a, ContainerId id, uint32_t v)
+{
+    if (a->mode == ACCESS_COUNTS_EXACT)
+        a->exact[id] = v;
+    else if (a->mode == ACCESS_COUNTS_COMPACT)
+        a->compact[id] = (uint16_t)MIN(v, ACCESS_COUNTS_COMPACT_MAX);
+    else
+        count_min16_raise(&a->sketch, id, v);
 }
 
 gboolean access_counts_import(AccessCounts *a, AccessCountsMode mode, const uint32_t *cells, size_t n_cells,
                               uint64_t since_aging)
 {
-    if (mode == ACCESS_COUNTS_SKETCH && !sketch_cells_valid(cells, n_cells))
+    if (mode == ACCESS_COUNTS_SKETCH && !sketch_shape_valid(n_cells))
         return FALSE;
-    if (mode == ACCESS_COUNTS_EXACT) {
-        for (size_t i = 0; i < n_cells && i < a->n; i++) {
-            if (a->mode == ACCESS_COUNTS_EXACT)
-                a->exact[i] = cells[i];
-            else
-                count_min16_raise(&a->sketch, (ContainerId)i, cells[i]);
-        }
+    if (mode != ACCESS_COUNTS_EXACT)
+        for (size_t i = 0; i < n_cells; i++)
+            if (cells[i] > UINT16_MAX)
+                return FALSE;
+    if (mode != ACCESS_COUNTS_SKETCH) {
+        for (size_t i = 0; i < n_cells && i < a->n; i++)
+            set_count(a, (ContainerId)i, cells[i]);
     } else if (a->mode == ACCESS_COUNTS_SKETCH && n_cells == count_min16_cells(&a->sketch)) {
         for (size_t i = 0; i < n_cells; i++)
             a->sketch.c[i] = (uint16_t)cells[i];
     } else {
-        /* a sketch of another size, or into exact counts: per container */
+        /* a sketch of another size, or into per-container counts */
         CountMin16 saved = { .width = (uint32_t)(n_cells / COUNT_MIN16_ROWS) };
         saved.c = g_new(uint16_t, n_cells);
         for (size_t i = 0; i < n_cells; i++)
             saved.c[i] = (uint16_t)cells[i];
-        for (uint32_t id = 0; id < a->n; id++) {
-            uint32_t e = count_min16_estimate(&saved, id);
-            if (a->mode == ACCESS_COUNTS_EXACT)
-                a->exact[id] = e;
-            else
-                count_min16_raise(&a->sketch, id, e);
-        }
+        for (uint32_t id = 0; id < a->n; id++)
+            set_count(a, id, count_min16_estimate(&saved, id));
         count_min16_free(&saved);
     }
     a->since_aging = a->window && since_aging < a->window ? since_aging : 0;

@@ -278,7 +278,7 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
     case K_COUNTERS:
         ok = value != NULL && access_counts_mode_parse(value, &cfg->counters);
         if (!ok)
-            bad_value(err, k->key, value, "exact or sketch");
+            bad_value(err, k->key, value, "exact, compact or sketch");
         break;
     }
     return ok ? CACHE_CONFIG_OK : CACHE_CONFIG_INVALID;

@@ -25,8 +25,9 @@
  *   ssd-cache-simulate          yes | no                            (no)
  *   ssd-cache-o-direct          yes | no                            (no)
  *   ssd-cache-quadrants         yes | no: track the quadrant data   (yes)
- *   cache-counters              exact | sketch: every container's
- *                               access count (access_counts.h)      (exact)
+ *   cache-counters              exact | compact | sketch: every
+ *                               container's access count
+ *                               (access_counts.h)                   (exact)
  *   POLICY-KEY                  each policy's own keys (policy.h;
  *                               `destor policies` lists them)
  *   quadrant-access-threshold   N                                   (5)

@@ -118,7 +118,7 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     m->n_entries = le32_get(buf + 28);
     m->n_counts = le32_get(buf + 32);
     m->counts_mode = m->version >= 4 ? le32_get(buf + 36) : ACCESS_COUNTS_EXACT;
-    if (m->counts_mode > ACCESS_COUNTS_SKETCH) {
+    if (m->counts_mode >= ACCESS_COUNTS_MODES) {
         damaged(err, path, "unknown counts mode");
         goto out;
     }

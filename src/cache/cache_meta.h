@@ -8,15 +8,16 @@
  *    12  flags u32 (bit 0: clean shutdown)
  *    16  container_size u64       24  capacity u32
  *    28  n_entries u32            32  n_counts u32
- *    36  counts mode u32 (cache-counters: 0 exact, 1 sketch; 0 before version 4)
+ *    36  counts mode u32 (cache-counters: 0 exact, 1 sketch, 2 compact; 0
+ *        before version 4)
  *    40  policy_word u64          48  policy name, 16 bytes, NUL-padded
  *    64  store identity, 16 bytes (store.meta; absent in version 1)
  *    80  accesses since the counts' last aging u64 (version 4)
  *   n_entries x 24 bytes: id u32, slot u32, check u64 (crc32 of the
  *     slot's bytes in the low half, adler32 in the high), policy word u64
  *   n_counts cells of the access counts (access_counts.h): exact, u32 each,
- *     the count of container 0, 1, ...; sketch, u16 each, the two rows of
- *     the count-min sketch one after the other
+ *     the count of container 0, 1, ...; compact, u16 each, the same; sketch,
+ *     u16 each, the two rows of the count-min sketch one after the other
  *   the policy's state (version 3; absent in 1 and 2):
  *     state_version u32, state_len u32, state_len bytes (the policy's
  *     save_state blob), crc32 u32 (zlib) of the blob

@@ -7,7 +7,7 @@
  *     tests/bench/bench_cache_sim --policy plc --containers 2000000
  * Options: --policy P, --containers N, --accesses A, --share PCT, --alpha A,
  *          --seed S, --quadrants (track quadrant data, 8 more bytes a
- *          container); --list prints the registered policies, one a line
+ *          container), --counters exact|compact|sketch (cache-counters); --list prints the registered policies, one a line
  *          (scripts/bench-cache.sh runs them all). An offline policy gets
  *          the whole trace first (cache_core_prepare), so its run holds the
  *          whole trace in memory (4 bytes an access). */
@@ -71,6 +71,7 @@ int main(int argc, char **argv)
     double share = 20.0, alpha = 0.47;
     uint64_t seed = 1;
     gboolean quadrants = FALSE;
+    AccessCountsMode counters = ACCESS_COUNTS_EXACT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--list")) {
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
         }
         if (v == NULL) {
             fprintf(stderr, "usage: %s [--policy P] [--containers N] [--accesses A] [--share PCT]"
-                            " [--alpha A] [--seed S] [--quadrants]\n", argv[0]);
+                            " [--alpha A] [--seed S] [--quadrants] [--counters exact|compact|sketch]\n", argv[0]);
             return 2;
         }
         if (!strcmp(a, "--policy"))
@@ -99,7 +100,12 @@ int main(int argc, char **argv)
             alpha = strtod(v, NULL);
         else if (!strcmp(a, "--seed"))
             seed = strtoull(v, NULL, 10);
-        else {
+        else if (!strcmp(a, "--counters")) {
+            if (!access_counts_mode_parse(v, &counters)) {
+                fprintf(stderr, "--counters: exact, compact or sketch, not %s\n", v);
+                return 2;
+            }
+        } else {
             fprintf(stderr, "unknown option %s\n", a);
             return 2;
         }
@@ -131,6 +137,7 @@ int main(int argc, char **argv)
     o.reference_count = refs;
     o.container_size = 2u << 20;
     o.track_quadrants = quadrants;
+    o.counters = counters;
     GError *err = NULL;
     CacheCore *c = cache_core_open(&o, &err);
     if (c == NULL) {

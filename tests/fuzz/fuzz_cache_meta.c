@@ -5,12 +5,12 @@
  *   0  recompute the trailing CRC;
  *   1  write into n_counts (offset 32) the count that makes the sizes add up
  *      for the n_entries given, when one does (cells of the file's counts
- *      mode: 2 bytes for a version-4 sketch, else 4);
+ *      mode: 2 bytes for a version-4 compact or sketch, else 4);
  *   2  deep: open a real-mode cache (4 KiB containers, 16 of them, capacity
  *      from the file clamped to 1..8, the file's policy when it names one)
  *      on a scratch directory holding this cache.meta and a slot file of
- *      known bytes, with the file's cache-counters (exact unless it names
- *      the sketch), make 32 accesses, close it;
+ *      known bytes, with the file's cache-counters, make 32 accesses,
+ *      close it;
  *   3  write the harness's container size (4096) at offset 16 (any other
  *      size makes the cache start empty);
  *   4  write into each entry's check the true check of its container's
@@ -102,7 +102,7 @@ static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
     cache_core_options_from_config(&o, &cfg);
     cache_config_clear(&cfg);
     o.policy_settings = NULL; /* freed with cfg: every policy key at its default */
-    o.counters = m->counts_mode == ACCESS_COUNTS_SKETCH ? ACCESS_COUNTS_SKETCH : ACCESS_COUNTS_EXACT;
+    o.counters = m->counts_mode < ACCESS_COUNTS_MODES ? (AccessCountsMode)m->counts_mode : ACCESS_COUNTS_EXACT;
     if (!cache_policy_lookup(m->policy, &o.policy) || o.policy == NULL)
         cache_policy_lookup("plc", &o.policy);
     ContainerSource backing = { .read = backing_read, .container_size = CSIZE };
@@ -144,7 +144,7 @@ static size_t header_of(const uint8_t *file)
 
 static size_t cell_of(const uint8_t *file)
 {
-    return le32_get(file + 8) >= 4 && le32_get(file + 36) == ACCESS_COUNTS_SKETCH ? 2 : 4;
+    return le32_get(file + 8) >= 4 && le32_get(file + 36) != ACCESS_COUNTS_EXACT ? 2 : 4;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -36,6 +36,7 @@ VARIANTS = (
     ("sigpop", ("sigpop-age-window", "0.5"), {"age_window": 0.5}),
     ("sigpop", ("sigpop-age-window", "0"), {"age_window": 0.0}),
     ("sigpop", ("cache-counters", "sketch"), {"counters": "sketch"}),
+    ("sigpop", ("cache-counters", "compact", "sigpop-age-window", "0"), {"counters": "compact", "age_window": 0.0}),
     ("sigpop", ("cache-counters", "sketch", "sigpop-age-window", "0.5"),
      {"counters": "sketch", "age_window": 0.5}),
 )

@@ -515,24 +515,26 @@ class CountMin16:
 
 
 class ExactCounts:
-    """`cache-counters exact`: a count per container, saturating at 2^32 - 1."""
+    """`cache-counters exact`: a count per container, saturating at 2^32 - 1
+    (`compact`: at 65535)."""
 
-    def __init__(self, n_containers):
+    def __init__(self, n_containers, top=2 ** 32 - 1):
         self.freq = {}
+        self.top = top
 
     def get(self, x):
         return self.freq.get(x, 0)
 
     def add(self, x):
-        self.freq[x] = min(self.freq.get(x, 0) + 1, 2 ** 32 - 1)
+        self.freq[x] = min(self.freq.get(x, 0) + 1, self.top)
 
     def halve(self):
         self.freq = {k: v // 2 for k, v in self.freq.items()}
 
 
 class Sigpop:
-    """sigpop (ours; docs/CACHE.md) over the cache's counts (exact or
-    sketch): every access counted, all counts halved (rounded down) once
+    """sigpop (ours; docs/CACHE.md) over the cache's counts (exact, compact
+    or sketch): every access counted, all counts halved (rounded down) once
     W = floor(age_window x n) accesses (at least 1; 0: never) have been
     counted since the last halving, before the decision. A cached
     container's key is its count recorded at its last access or aging. A
@@ -547,7 +549,8 @@ class Sigpop:
         self.z = z
         self.min_count = min_count
         self.window = 0 if age_window == 0 else max(1, int(age_window * n_containers))
-        self.counts = (CountMin16 if counters == "sketch" else ExactCounts)(n_containers)
+        self.counts = (CountMin16(n_containers) if counters == "sketch" else
+                       ExactCounts(n_containers, 65535 if counters == "compact" else 2 ** 32 - 1))
         self.since = 0
         self.admitted = {}   # cached id -> admission number
         self.key = {}        # cached id -> count recorded at its last access or aging

@@ -86,19 +86,21 @@ static void test_count_min16_raise_and_clear(void)
     count_min16_free(&k);
 }
 
-/* Both modes over the same skewed sequence with a window of W accesses:
- * exact counts equal a count kept here (halved at every W-th access), the
- * sketch is never below it; count() returns TRUE exactly at the agings;
- * reset takes a count to 0. */
+/* Every mode over the same skewed sequence with a window of W accesses:
+ * exact and compact counts equal a count kept here (halved at every W-th
+ * access), the sketch is never below it; count() returns TRUE exactly at
+ * the agings; reset takes a count to 0. */
 static void test_modes_count_age_reset(void)
 {
     enum { N = 500, LEN = 20000, W = 3000 };
     uint32_t *seq = test_trace(3, N, LEN);
-    AccessCounts ex, sk;
+    AccessCounts ex, sk, co;
     access_counts_init(&ex, ACCESS_COUNTS_EXACT, N);
     access_counts_init(&sk, ACCESS_COUNTS_SKETCH, N);
+    access_counts_init(&co, ACCESS_COUNTS_COMPACT, N);
     access_counts_set_window(&ex, W);
     access_counts_set_window(&sk, W);
+    access_counts_set_window(&co, W);
     uint32_t *truth = g_new0(uint32_t, N);
     unsigned agings = 0, below = 0;
     for (int i = 0; i < LEN; i++) {
@@ -109,10 +111,12 @@ static void test_modes_count_age_reset(void)
                 truth[k] /= 2;
         CU_ASSERT_EQUAL(access_counts_count(&ex, seq[i]), aged);
         CU_ASSERT_EQUAL(access_counts_count(&sk, seq[i]), aged);
+        CU_ASSERT_EQUAL(access_counts_count(&co, seq[i]), aged);
         agings += aged;
     }
     for (ContainerId id = 0; id < N; id++) {
         CU_ASSERT_EQUAL(access_counts_get(&ex, id), truth[id]);
+        CU_ASSERT_EQUAL(access_counts_get(&co, id), truth[id]);
         below += access_counts_get(&sk, id) < truth[id];
     }
     CU_ASSERT_EQUAL(below, 0);
@@ -122,16 +126,23 @@ static void test_modes_count_age_reset(void)
     CU_ASSERT(access_counts_get(&ex, hot) > 0 && access_counts_get(&sk, hot) > 0);
     access_counts_reset(&ex, hot);
     access_counts_reset(&sk, hot);
+    access_counts_reset(&co, hot);
     CU_ASSERT_EQUAL(access_counts_get(&ex, hot), 0);
     CU_ASSERT_EQUAL(access_counts_get(&sk, hot), 0);
+    CU_ASSERT_EQUAL(access_counts_get(&co, hot), 0);
+    access_counts_set_window(&co, 0);
+    for (uint32_t i = 0; i < 70000; i++)
+        access_counts_count(&co, hot);
+    CU_ASSERT_EQUAL(access_counts_get(&co, hot), ACCESS_COUNTS_COMPACT_MAX); /* saturated */
     access_counts_clear(&ex);
     access_counts_clear(&sk);
+    access_counts_clear(&co);
     g_free(truth);
     g_free(seq);
 }
 
-/* Exact: 4 bytes a container. Sketch: at most 4 and more than 2 from 64
- * containers on (the largest power of two not above n). */
+/* Exact: 4 bytes a container; compact: 2. Sketch: at most 4 and more than
+ * 2 from 64 containers on (the largest power of two not above n). */
 static void test_memory(void)
 {
     const uint32_t n[] = { 64, 100, 1000, 1226, 4096, 5000, 100000 };
@@ -140,6 +151,10 @@ static void test_memory(void)
         access_counts_init(&ex, ACCESS_COUNTS_EXACT, n[i]);
         access_counts_init(&sk, ACCESS_COUNTS_SKETCH, n[i]);
         CU_ASSERT_EQUAL(access_counts_bytes(&ex), (size_t)4 * n[i]);
+        AccessCounts co;
+        access_counts_init(&co, ACCESS_COUNTS_COMPACT, n[i]);
+        CU_ASSERT_EQUAL(access_counts_bytes(&co), (size_t)2 * n[i]);
+        access_counts_clear(&co);
         CU_ASSERT(access_counts_bytes(&sk) <= (size_t)4 * n[i]);
         CU_ASSERT(access_counts_bytes(&sk) > (size_t)2 * n[i]);
         access_counts_clear(&ex);
@@ -192,6 +207,25 @@ static void test_import(void)
     CU_ASSERT_TRUE(access_counts_import(&a, ACCESS_COUNTS_SKETCH, sk_cells, access_counts_cells(&sk), 0));
     for (ContainerId id = 0; id < N; id++)
         CU_ASSERT_EQUAL(access_counts_get(&a, id), access_counts_get(&sk, id));
+    access_counts_clear(&a);
+
+    /* compact: exact counts saturate into it; it comes back as it was */
+    ex_cells[1] = 100000;
+    access_counts_init(&a, ACCESS_COUNTS_COMPACT, N);
+    CU_ASSERT_TRUE(access_counts_import(&a, ACCESS_COUNTS_EXACT, ex_cells, N, 0));
+    CU_ASSERT_EQUAL(access_counts_get(&a, 1), ACCESS_COUNTS_COMPACT_MAX);
+    for (ContainerId id = 2; id < N; id++)
+        CU_ASSERT_EQUAL(access_counts_get(&a, id), ex_cells[id]);
+    uint32_t *co_cells = g_new(uint32_t, N);
+    access_counts_export(&a, co_cells);
+    access_counts_clear(&a);
+    access_counts_init(&a, ACCESS_COUNTS_EXACT, N);
+    CU_ASSERT_TRUE(access_counts_import(&a, ACCESS_COUNTS_COMPACT, co_cells, N, 0));
+    for (ContainerId id = 0; id < N; id++)
+        CU_ASSERT_EQUAL(access_counts_get(&a, id), co_cells[id]);
+    co_cells[3] = 70000;
+    CU_ASSERT_FALSE(access_counts_import(&a, ACCESS_COUNTS_COMPACT, co_cells, N, 0)); /* not 16 bits */
+    g_free(co_cells);
     access_counts_clear(&a);
 
     access_counts_init(&a, ACCESS_COUNTS_SKETCH, 4 * N); /* twice the width */

@@ -100,6 +100,16 @@ static void test_every_key(void)
     CU_ASSERT_TRUE(cfg.o_direct);
     expect_ok("ssd-cache-quadrants", "no");
     CU_ASSERT_FALSE(cfg.track_quadrants);
+    CU_ASSERT_EQUAL(cfg.counters, ACCESS_COUNTS_EXACT); /* the default */
+    expect_ok("cache-counters", "sketch");
+    CU_ASSERT_EQUAL(cfg.counters, ACCESS_COUNTS_SKETCH);
+    expect_ok("cache_counters", "Compact");
+    CU_ASSERT_EQUAL(cfg.counters, ACCESS_COUNTS_COMPACT);
+    expect_invalid("cache-counters", "approximate");
+    expect_invalid("cache-counters", "");
+    CU_ASSERT_EQUAL(cfg.counters, ACCESS_COUNTS_COMPACT); /* a bad value changes nothing */
+    expect_ok("cache-counters", "exact");
+    CU_ASSERT_EQUAL(cfg.counters, ACCESS_COUNTS_EXACT);
     expect_ok("plc-filter-threshold", "7");
     CU_ASSERT_DOUBLE_EQUAL(policy_value(&cfg, "plc-filter-threshold").number, 7, 0);
     expect_ok("plc_delay_threshold", "0");

@@ -418,11 +418,11 @@ static void test_registry_declarations(void)
 
 static const uint32_t registry_capacities[] = { 1, 2, 7, 40 };
 
-static const AccessCountsMode registry_counts[] = { ACCESS_COUNTS_EXACT, ACCESS_COUNTS_SKETCH };
+static const AccessCountsMode registry_counts[] = { ACCESS_COUNTS_EXACT, ACCESS_COUNTS_COMPACT, ACCESS_COUNTS_SKETCH };
 
 /* Never above capacity; hits + misses = accesses; SSD bytes = admissions x
  * container size; admissions - evictions = cached; refusals = misses not
- * admitted. Simulation mode, every policy, several capacities, both
+ * admitted. Simulation mode, every policy, several capacities, every
  * cache-counters. */
 static void test_registry_properties(void)
 {
@@ -462,7 +462,7 @@ static void test_registry_properties(void)
 /* A replay split in two halves around a clean restart makes the same
  * decisions (every hit, refusal, eviction and admission, with its slot) and
  * the same counts as one run: the policy's saved state and the access
- * counts (either cache-counters) are complete. */
+ * counts (every cache-counters) are complete. */
 static void test_registry_split_restart(void)
 {
     enum { LEN = 3000, CAP = 9 };
@@ -705,8 +705,9 @@ static void test_failed_load_state_starts_afresh(void)
 }
 
 /* Reopening with other cache-counters carries the counts over: exact
- * counts into a sketch are never less; the sketch back into exact counts
- * gives each container its estimate; the cached set survives both. */
+ * counts into compact ones unchanged (below 65535), into a sketch never
+ * less; the sketch back into exact counts gives each container its
+ * estimate; the cached set survives each. */
 static void test_restart_changes_counters(void)
 {
     Fixture f;
@@ -722,6 +723,14 @@ static void test_restart_changes_counters(void)
         exact[id] = cache_core_access_count(c, id);
     uint32_t cached = cache_core_cached(c);
     CU_ASSERT(cached > 0);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    o.counters = ACCESS_COUNTS_COMPACT;
+    c = cache_core_open(&o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(cache_core_cached(c), cached);
+    for (ContainerId id = 0; id < 16; id++)
+        CU_ASSERT_EQUAL(cache_core_access_count(c, id), exact[id]);
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
 
     o.counters = ACCESS_COUNTS_SKETCH;
