@@ -267,6 +267,34 @@ class FrontierRunTests(unittest.TestCase):
             two = [float(r["hit_ratio"]) for r in per if (r["policy"], r["value"]) == (m["policy"], m["value"])]
             self.assertAlmostEqual(float(m["hit_ratio"]), sum(two) / 2, places=6)
 
+    def test_given_trace_replays_as_generated(self):
+        """--trace with the trace a run generated, on that run's store,
+        gives the same points; the report names the given trace."""
+        out = os.path.join(self.tmp, "gen")
+        run([os.path.join(SCRIPTS, "experiment"), "frontier", "--quick", "--destor", DESTOR, "--out", out,
+             "--policies", "lru,plc,sigpop", "--jobs", "2"])
+        traces = [os.path.join(out, "traces", t) for t in os.listdir(os.path.join(out, "traces"))
+                  if t.endswith(".trace")]
+        stores = [os.path.join(out, "stores", d, "working") for d in os.listdir(os.path.join(out, "stores"))]
+        self.assertEqual((len(traces), len(stores)), (1, 1))
+        again = os.path.join(self.tmp, "given")
+        run([os.path.join(SCRIPTS, "experiment"), "frontier", "--quick", "--destor", DESTOR, "--out", again,
+             "--policies", "lru,plc,sigpop", "--jobs", "2", "--workdir", stores[0], "--trace", traces[0]])
+        key = lambda r: (r["policy"], r["value"], r["hit_ratio"], r["ssd_bytes_written"])
+        self.assertEqual([key(r) for r in read_csv(os.path.join(again, "frontier.csv"))],
+                         [key(r) for r in read_csv(os.path.join(out, "frontier.csv"))])
+        with open(os.path.join(again, "REPORT.md")) as f:
+            self.assertIn("(given with --trace)", f.read())
+        for extra in (["--seeds", "1-2"], ["--alpha", "0.3"], ["--shift-every", "5"]):
+            p = run([os.path.join(SCRIPTS, "experiment"), "frontier", "--quick", "--destor", DESTOR,
+                     "--out", os.path.join(self.tmp, "bad"), "--workdir", stores[0], "--trace", traces[0]] + extra,
+                    check=False)
+            self.assertEqual(p.returncode, 2, (extra, p.stderr))
+            self.assertIn(b"--trace", p.stderr)
+        p = run([os.path.join(SCRIPTS, "experiment"), "frontier", "--quick", "--destor", DESTOR,
+                 "--out", os.path.join(self.tmp, "bad"), "--trace", traces[0]], check=False)
+        self.assertEqual(p.returncode, 2, p.stderr)
+
     def test_usage_errors(self):
         for extra in (["--real"], ["--values", "1,2"], ["--policies", "none,lru"]):
             p = run([os.path.join(SCRIPTS, "experiment"), "frontier", "--quick", "--destor", DESTOR,
