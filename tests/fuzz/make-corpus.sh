@@ -47,6 +47,11 @@ for policy in plc lru lfu fifo; do
     "$DESTOR" -c "$W/cfg" -p"ssd-cache-policy $policy" -p"ssd-cache-directory $W/cache-$policy" \
         -p"ssd-cache-size 2" read-file --trace "$W/trace" > /dev/null
 done
+# cache.meta version 4 with 16-bit counts: compact (sigpop, which ages) and sketch (plc)
+for pc in sigpop:compact plc:sketch; do
+    "$DESTOR" -c "$W/cfg" -p"ssd-cache-policy ${pc%:*}" -p"ssd-cache-directory $W/cache-${pc%:*}-${pc#*:}" \
+        -p"ssd-cache-size 2" -p"cache-counters ${pc#*:}" read-file --trace "$W/trace" > /dev/null
+done
 printf '0\ta.txt\n1\tsub/deeper/blob.bin\t1000\t30000\n0\tsub/numbers.txt\t0\t-\n1\ta2.txt\t99\t1\n' > "$W/trace-ranges"
 "$DESTOR" -c "$W/cfg" trace compile "$W/trace" -o "$W/trace.ctr"
 "$DESTOR" -c "$W/cfg" trace compile "$W/trace-ranges" -o "$W/ranges.ctr"
@@ -160,7 +165,7 @@ put("compiled_trace", "ranges-crc", b"\x01" + read("ranges.ctr"))
 
 # cache.meta of each policy; 237 = CRC | deep open | harness container size |
 # harness store identity | state section fills the tail | its state version.
-for policy in ("plc", "lru", "lfu", "fifo"):
+for policy in ("plc", "lru", "lfu", "fifo", "sigpop-compact", "plc-sketch"):
     m = read("cache-" + policy, "cache.meta")
     put("cache_meta", policy, b"\x00" + m)
     put("cache_meta", policy + "-deep", b"\xed" + m)
