@@ -704,6 +704,19 @@ static void test_failed_load_state_starts_afresh(void)
     fixture_free(&f);
 }
 
+/* Reopen with cache-counters `mode`: the cached set is still `cached`
+ * containers; the 16 containers' counts into counts[]. */
+static void reopen_with_counters(CacheCoreOptions *o, AccessCountsMode mode, uint32_t cached, uint32_t *counts)
+{
+    o->counters = mode;
+    CacheCore *c = cache_core_open(o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(cache_core_cached(c), cached);
+    for (ContainerId id = 0; id < 16; id++)
+        counts[id] = cache_core_access_count(c, id);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+}
+
 /* Reopening with other cache-counters carries the counts over: exact
  * counts into compact ones unchanged (below 65535), into a sketch never
  * less; the sketch back into exact counts gives each container its
@@ -718,39 +731,21 @@ static void test_restart_changes_counters(void)
     uint32_t *trace = test_trace(5, 16, 400);
     for (size_t i = 0; i < 400; i++)
         CU_ASSERT_TRUE(read_ok(c, trace[i]));
-    uint32_t exact[16];
+    uint32_t exact[16], compact[16], sketch[16], back[16];
     for (ContainerId id = 0; id < 16; id++)
         exact[id] = cache_core_access_count(c, id);
     uint32_t cached = cache_core_cached(c);
     CU_ASSERT(cached > 0);
     CU_ASSERT_TRUE(cache_core_close(c, NULL));
 
-    o.counters = ACCESS_COUNTS_COMPACT;
-    c = cache_core_open(&o, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT_EQUAL(cache_core_cached(c), cached);
-    for (ContainerId id = 0; id < 16; id++)
-        CU_ASSERT_EQUAL(cache_core_access_count(c, id), exact[id]);
-    CU_ASSERT_TRUE(cache_core_close(c, NULL));
-
-    o.counters = ACCESS_COUNTS_SKETCH;
-    c = cache_core_open(&o, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT_EQUAL(cache_core_cached(c), cached);
-    uint32_t sketch[16];
+    reopen_with_counters(&o, ACCESS_COUNTS_COMPACT, cached, compact);
+    reopen_with_counters(&o, ACCESS_COUNTS_SKETCH, cached, sketch);
+    reopen_with_counters(&o, ACCESS_COUNTS_EXACT, cached, back);
     for (ContainerId id = 0; id < 16; id++) {
-        sketch[id] = cache_core_access_count(c, id);
+        CU_ASSERT_EQUAL(compact[id], exact[id]);
         CU_ASSERT(sketch[id] >= exact[id]);
+        CU_ASSERT_EQUAL(back[id], sketch[id]);
     }
-    CU_ASSERT_TRUE(cache_core_close(c, NULL));
-
-    o.counters = ACCESS_COUNTS_EXACT;
-    c = cache_core_open(&o, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT_EQUAL(cache_core_cached(c), cached);
-    for (ContainerId id = 0; id < 16; id++)
-        CU_ASSERT_EQUAL(cache_core_access_count(c, id), sketch[id]);
-    CU_ASSERT_TRUE(cache_core_close(c, NULL));
     g_free(trace);
     fixture_free(&f);
 }
