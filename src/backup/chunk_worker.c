@@ -75,14 +75,14 @@ static DataBlock *take_block(BoundedQueue *pool)
 
 /* Cut and fingerprint the chunks of b->data[0..len) that can be decided;
  * returns the bytes consumed. */
-static size_t cut_block(ChunkWorker *cw, DataBlock *b, size_t len, gboolean at_end)
+static size_t cut_block(ChunkWorker *cw, Fingerprinter *fpr, DataBlock *b, size_t len, gboolean at_end)
 {
     double start = thread_cpu_seconds();
     size_t pos = 0;
     while (pos < len && (at_end || len - pos >= cw->max_chunk)) {
         size_t n = chunker_next(cw->chunker, b->data + pos, len - pos);
         BlockChunk c = { .offset = (uint32_t)pos, .length = (uint32_t)n };
-        fingerprint_compute(cw->alg, b->data + pos, n, &c.fp);
+        fingerprinter_compute(fpr, b->data + pos, n, &c.fp);
         g_array_append_val(b->chunks, c);
         pos += n;
     }
@@ -90,9 +90,18 @@ static size_t cut_block(ChunkWorker *cw, DataBlock *b, size_t len, gboolean at_e
     return pos;
 }
 
-static void process_file(ChunkWorker *cw, BackupItem *it, EVP_MD_CTX *sha)
+/* What a worker thread reuses from file to file: the whole-file SHA-256
+ * (fetched once, not looked up per file) and the chunk fingerprinter. */
+typedef struct {
+    EVP_MD *sha256;
+    EVP_MD_CTX *sha;
+    Fingerprinter *fpr;
+} WorkerHashes;
+
+static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
 {
-    EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
+    EVP_MD_CTX *sha = h->sha;
+    EVP_DigestInit_ex2(sha, h->sha256, NULL);
     const uint64_t size_at_stat = it->file->size;
     /* A file that grows past its small block goes on in large ones: the
      * small block's undecided tail moves to a large block like any tail. */
@@ -129,7 +138,7 @@ static void process_file(ChunkWorker *cw, BackupItem *it, EVP_MD_CTX *sha)
             g_array_set_size(b->chunks, 0);
             break;
         }
-        size_t used = cut_block(cw, b, have, eof);
+        size_t used = cut_block(cw, h->fpr, b, have, eof);
         if (eof)
             break;
         DataBlock *next = take_block(cw->pool);
@@ -151,10 +160,14 @@ static void process_file(ChunkWorker *cw, BackupItem *it, EVP_MD_CTX *sha)
 gpointer chunk_worker_run(gpointer worker)
 {
     ChunkWorker *cw = worker;
-    EVP_MD_CTX *sha = EVP_MD_CTX_new();
+    WorkerHashes h = { EVP_MD_fetch(NULL, "SHA256", NULL), EVP_MD_CTX_new(), fingerprinter_new(cw->alg) };
+    if (h.sha256 == NULL || h.sha == NULL)
+        g_error("OpenSSL has no SHA-256 digest");
     BackupItem *it;
     while ((it = bounded_queue_pop(cw->work))->file != NULL)
-        process_file(cw, it, sha);
-    EVP_MD_CTX_free(sha);
+        process_file(cw, it, &h);
+    fingerprinter_free(h.fpr);
+    EVP_MD_CTX_free(h.sha);
+    EVP_MD_free(h.sha256);
     return NULL;
 }

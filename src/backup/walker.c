@@ -4,8 +4,11 @@
  * (openat, fstatat, readlinkat, fdopendir), never by a full path, so a tree
  * of any depth is read (a full path longer than PATH_MAX would fail with
  * ENAMETOOLONG) and the kernel resolves one name per entry, not the whole
- * path again. Depth is limited only by the open-descriptor limit: one
- * descriptor per directory level is held while its entries are walked. */
+ * path again. An entry the directory lists as a regular file is opened
+ * first and its status read from the descriptor (fstat), so its name is
+ * resolved once, not twice (fstatat, then openat). Depth is limited only
+ * by the open-descriptor limit: one descriptor per directory level is held
+ * while its entries are walked. */
 #include "backup/walker.h"
 #include "backup/backup_msg.h"
 #include "util/error.h"
@@ -66,10 +69,12 @@ static void send(Walker *w, FileRecord *r, int fd)
 }
 
 /* Open for reading without updating the access time where the kernel lets
- * us (we own the file or have CAP_FOWNER); after one EPERM, stop asking. */
+ * us (we own the file or have CAP_FOWNER); after one EPERM, stop asking.
+ * O_NONBLOCK: should the entry have become a FIFO since it was listed, the
+ * open does not wait for a writer (it has no effect on regular files). */
 static int open_for_read(Walker *w, int dir, const char *name)
 {
-    const int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
+    const int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
     if (!w->no_noatime) {
         int fd = openat(dir, name, flags | O_NOATIME);
         if (fd >= 0 || errno != EPERM)
@@ -79,12 +84,26 @@ static int open_for_read(Walker *w, int dir, const char *name)
     return openat(dir, name, flags);
 }
 
+/* A listed name is stored after one byte holding its d_type. */
 static gint compare_names(gconstpointer a, gconstpointer b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);
 }
 
-static void walk_entry(Walker *w, int dir, const char *name, const char *rel, const struct stat *st);
+static void walk_entry(Walker *w, int dir, const char *name, const char *rel, const struct stat *st, int fd);
+
+/* An entry listed as a regular file is opened first and its status taken
+ * from the descriptor (one name lookup, not two); *st and the descriptor
+ * if it is still a regular file, else -1 (it is then looked at by name). */
+static int open_listed_file(Walker *w, int dir, const char *name, struct stat *st)
+{
+    int fd = open_for_read(w, dir, name);
+    if (fd >= 0 && (fstat(fd, st) != 0 || !S_ISREG(st->st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
 
 /* The entries of the open directory `fd` (consumed), in name order. */
 static void walk_dir(Walker *w, int fd, const char *rel)
@@ -99,8 +118,13 @@ static void walk_dir(Walker *w, int fd, const char *rel)
     struct dirent *de;
     errno = 0;
     while ((de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-            g_ptr_array_add(names, g_strdup(de->d_name));
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+            size_t len = strlen(de->d_name);
+            char *typed = g_malloc(len + 2);
+            typed[0] = (char)de->d_type;
+            memcpy(typed + 1, de->d_name, len + 1);
+            g_ptr_array_add(names, typed);
+        }
         errno = 0;
     }
     if (errno != 0)
@@ -112,14 +136,17 @@ static void walk_dir(Walker *w, int fd, const char *rel)
         g_string_append_c(child, '/');
     gsize base = child->len;
     for (guint i = 0; i < names->len && !g_atomic_int_get(&w->stop); i++) {
-        const char *name = names->pdata[i];
+        const char *name = (const char *)names->pdata[i] + 1;
         g_string_truncate(child, base);
         g_string_append(child, name);
         struct stat st;
-        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        int fd = ((const char *)names->pdata[i])[0] == DT_REG ? open_listed_file(w, dfd, name, &st) : -1;
+        if (fd >= 0)
+            walk_entry(w, dfd, name, child->str, &st, fd);
+        else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             walker_skip(w, child->str, errno, "cannot stat");
         else
-            walk_entry(w, dfd, name, child->str, &st);
+            walk_entry(w, dfd, name, child->str, &st, -1);
     }
     g_string_free(child, TRUE);
     g_ptr_array_unref(names);
@@ -135,13 +162,18 @@ static gboolean other_file_system(const Walker *w, const struct stat *st)
     return w->one_file_system && st->st_dev != w->root_dev;
 }
 
-static void walk_entry(Walker *w, int dir, const char *name, const char *rel, const struct stat *st)
+/* One entry and its status; `fd`: a regular file already open, or -1. */
+static void walk_entry(Walker *w, int dir, const char *name, const char *rel, const struct stat *st, int fd)
 {
     gboolean foreign = other_file_system(w, st);
-    if (foreign && !S_ISDIR(st->st_mode))
+    if (foreign && !S_ISDIR(st->st_mode)) {
+        if (fd >= 0)
+            close(fd);
         return;
+    }
     if (S_ISREG(st->st_mode)) {
-        int fd = open_for_read(w, dir, name);
+        if (fd < 0)
+            fd = open_for_read(w, dir, name);
         if (fd < 0)
             walker_skip(w, rel, errno, "cannot open");
         else
@@ -180,12 +212,12 @@ void walker_run(Walker *w)
     } else {
         w->root_dev = st.st_dev;
         if (S_ISDIR(st.st_mode)) {
-            walk_entry(w, AT_FDCWD, w->root, "", &st);
+            walk_entry(w, AT_FDCWD, w->root, "", &st, -1);
         } else {
             /* A single file or symlink is stored under its base name. */
             char *base = g_path_get_basename(w->root);
             w->root_is_entry = TRUE;
-            walk_entry(w, AT_FDCWD, w->root, base, &st);
+            walk_entry(w, AT_FDCWD, w->root, base, &st, -1);
             g_free(base);
         }
     }

@@ -32,7 +32,8 @@ typedef struct {
     uint32_t data_end; /* offset just past the last chunk's data */
 } ContainerBuilder;
 
-/* Start an empty container in buf (zeroes it). */
+/* Start an empty container in buf (whatever buf held before: the bytes
+ * no chunk or metadata entry fills are zeroed by the seal). */
 void container_builder_init(ContainerBuilder *b, uint8_t *buf, size_t size, ContainerId id);
 gboolean container_builder_fits(const ContainerBuilder *b, size_t len);
 /* Append one chunk (must fit); returns its offset inside the container. */

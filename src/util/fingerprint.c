@@ -35,6 +35,38 @@ void fingerprint_compute(FingerprintAlgorithm alg, const void *buf, size_t len, 
         g_error("EVP_Digest failed");
 }
 
+struct Fingerprinter {
+    EVP_MD *md;
+    EVP_MD_CTX *ctx;
+};
+
+Fingerprinter *fingerprinter_new(FingerprintAlgorithm alg)
+{
+    Fingerprinter *f = g_new(Fingerprinter, 1);
+    f->md = EVP_MD_fetch(NULL, alg == FP_SHA256 ? "SHA256" : "SHA1", NULL);
+    f->ctx = EVP_MD_CTX_new();
+    if (f->md == NULL || f->ctx == NULL)
+        g_error("OpenSSL has no %s digest", fingerprint_algorithm_name(alg));
+    return f;
+}
+
+void fingerprinter_compute(Fingerprinter *f, const void *buf, size_t len, Fingerprint *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!EVP_DigestInit_ex2(f->ctx, f->md, NULL) || !EVP_DigestUpdate(f->ctx, buf, len) ||
+        !EVP_DigestFinal_ex(f->ctx, out->bytes, NULL))
+        g_error("EVP digest failed");
+}
+
+void fingerprinter_free(Fingerprinter *f)
+{
+    if (f == NULL)
+        return;
+    EVP_MD_CTX_free(f->ctx);
+    EVP_MD_free(f->md);
+    g_free(f);
+}
+
 void fingerprint_hex(const Fingerprint *fp, size_t len, char out[65])
 {
     static const char digits[] = "0123456789abcdef";

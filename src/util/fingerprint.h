@@ -26,6 +26,15 @@ size_t fingerprint_length(FingerprintAlgorithm alg);
 /* One-shot digest of buf into out (zero-padded to FP_SLOT). */
 void fingerprint_compute(FingerprintAlgorithm alg, const void *buf, size_t len, Fingerprint *out);
 
+/* The same digest for a thread that computes many: the algorithm is fetched
+ * from OpenSSL once and one context is reused, where the one-shot call
+ * looks the algorithm up and allocates a context per call. One thread at a
+ * time. */
+typedef struct Fingerprinter Fingerprinter;
+Fingerprinter *fingerprinter_new(FingerprintAlgorithm alg);
+void fingerprinter_compute(Fingerprinter *f, const void *buf, size_t len, Fingerprint *out);
+void fingerprinter_free(Fingerprinter *f);
+
 /* Hex of the first `len` bytes into a static-size buffer of 65 chars. */
 void fingerprint_hex(const Fingerprint *fp, size_t len, char out[65]);
 

@@ -3,7 +3,8 @@
  * chunker_next cuts from the whole file as one buffer, with the right
  * fingerprints, and the file's size and SHA-256 are those of its bytes.
  * Also for a file that grew after the walker saw it small, which starts in
- * a small block and goes on in large ones, and for the empty file. */
+ * a small block and goes on in large ones, and for the empty file; and the
+ * fingerprinter the worker reuses against the one-shot digest. */
 #include "backup/backup_msg.h"
 #include "backup/chunk_worker.h"
 #include "unit.h"
@@ -106,6 +107,36 @@ static void test_file_grew_after_stat(void)
     check_file(CHUNK_FASTCDC, 5000, 0);
 }
 
+/* The worker's reused fingerprinter gives the one-shot digest (EVP_Digest)
+ * for every length, one call after another, for both algorithms; and the
+ * published SHA-1 and SHA-256 of "abc". */
+static void test_fingerprinter_equals_one_shot(void)
+{
+    uint8_t *data = random_bytes(70000, 5);
+    const FingerprintAlgorithm algs[] = { FP_SHA1, FP_SHA256 };
+    size_t mismatches = 0;
+    for (size_t a = 0; a < G_N_ELEMENTS(algs); a++) {
+        Fingerprinter *f = fingerprinter_new(algs[a]);
+        for (size_t len = 0; len < 70000; len += 1 + len / 3) {
+            Fingerprint want, got;
+            memset(&got, 0xff, sizeof got);
+            fingerprint_compute(algs[a], data + len / 7, len - len / 7, &want);
+            fingerprinter_compute(f, data + len / 7, len - len / 7, &got);
+            mismatches += memcmp(&want, &got, sizeof want) != 0;
+        }
+        Fingerprint abc;
+        char hex[65];
+        fingerprinter_compute(f, "abc", 3, &abc);
+        fingerprint_hex(&abc, FP_SLOT, hex);
+        CU_ASSERT_STRING_EQUAL(hex, algs[a] == FP_SHA1
+            ? "a9993e364706816aba3e25717850c26c9cd0d89d000000000000000000000000"
+            : "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        fingerprinter_free(f);
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    g_free(data);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("chunk_worker", NULL, NULL);
@@ -113,6 +144,7 @@ static void add_suites(void)
     CU_add_test(s, "the empty file", test_empty_file);
     CU_add_test(s, "a file over several read blocks", test_large_file_spans_blocks);
     CU_add_test(s, "a file that grew after the walker saw it", test_file_grew_after_stat);
+    CU_add_test(s, "the reused fingerprinter equals the one-shot digest", test_fingerprinter_equals_one_shot);
 }
 
 UNIT_MAIN(add_suites)

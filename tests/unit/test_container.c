@@ -26,9 +26,10 @@ static void fill(uint8_t *buf, size_t len, uint32_t seed)
     g_rand_free(r);
 }
 
-static uint8_t *build(ContainerId id, int chunks, size_t chunk_len)
+/* Build into buf, whatever it holds. */
+static uint8_t *build_in(uint8_t *buf, ContainerId id, int chunks, size_t chunk_len)
 {
-    uint8_t *buf = g_malloc(CSIZE), data[8192];
+    uint8_t data[8192];
     ContainerBuilder b;
     container_builder_init(&b, buf, CSIZE, id);
     for (int i = 0; i < chunks; i++) {
@@ -40,6 +41,11 @@ static uint8_t *build(ContainerId id, int chunks, size_t chunk_len)
     }
     container_builder_seal(&b, FP_SHA1);
     return buf;
+}
+
+static uint8_t *build(ContainerId id, int chunks, size_t chunk_len)
+{
+    return build_in(g_malloc(CSIZE), id, chunks, chunk_len);
 }
 
 static void test_round_trip(void)
@@ -266,6 +272,32 @@ static void check_against_zlib(const uint8_t *p, size_t n, size_t *bad)
     *bad += checksum_adler32(checksum_adler32(CHECKSUM_ADLER32_START, p, split), p + split, n - split) != ad;
 }
 
+/* The builder writes every byte of the container: one built over the last
+ * container's bytes (as backup reuses its buffer) or over garbage is the
+ * same as one built in zeroed memory, its gap between data and metadata
+ * zero. */
+static void test_reused_buffer_same_bytes(void)
+{
+    uint8_t *zeroed = build_in(g_malloc0(CSIZE), 3, 9, 5000);
+    uint8_t *dirty = g_malloc(CSIZE);
+    memset(dirty, 0xa5, CSIZE);
+    build_in(dirty, 3, 9, 5000);
+    CU_ASSERT_EQUAL(memcmp(zeroed, dirty, CSIZE), 0);
+    build_in(dirty, 4, 20, 6000); /* a fuller one first, then the same again */
+    build_in(dirty, 3, 9, 5000);
+    CU_ASSERT_EQUAL(memcmp(zeroed, dirty, CSIZE), 0);
+    size_t gap_start = CONTAINER_HEADER_SIZE + 9 * 5000, gap_end = CSIZE - 9 * CONTAINER_META_ENTRY_SIZE;
+    size_t nonzero = 0;
+    for (size_t i = gap_start; i < gap_end; i++)
+        nonzero += dirty[i] != 0;
+    CU_ASSERT_EQUAL(nonzero, 0);
+    GError *err = NULL;
+    CU_ASSERT_TRUE(container_verify(dirty, CSIZE, 3, &err));
+    g_clear_error(&err);
+    g_free(zeroed);
+    g_free(dirty);
+}
+
 static void test_checksums_match_zlib(void)
 {
     const size_t big = (2u << 20) + 13;
@@ -286,6 +318,7 @@ static void add_suites(void)
     CU_pSuite s = CU_add_suite("container", NULL, NULL);
     CU_add_test(s, "round trip", test_round_trip);
     CU_add_test(s, "fill to capacity", test_fill_to_capacity);
+    CU_add_test(s, "a reused buffer gives the same bytes", test_reused_buffer_same_bytes);
     CU_add_test(s, "chunk check against the metadata", test_check_chunk);
     CU_add_test(s, "damage detected", test_every_flipped_byte_region_detected);
     CU_add_test(s, "pool source", test_pool_source);
