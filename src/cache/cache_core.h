@@ -19,10 +19,11 @@
  * restore read through it instead of the store's source and see the same
  * bytes. Calls are serialised by an internal mutex.
  *
- * Memory per stored container: the slot map (4 bytes) and the access counts
- * (access_counts.h: 4 bytes exact, 2 to 4 with `cache-counters sketch`),
- * plus the store's 4-byte reference_count; with quadrant tracking 8 more;
- * per slot about 12 bytes plus the policy's few. */
+ * Memory per stored container: the access count (access_counts.h: 4 bytes
+ * exact, 2 compact, 2 to 4 sketch) and a bit (is it cached?), plus the
+ * store's 4-byte reference_count; with quadrant tracking 8 more. Per slot:
+ * the slot map (a hash table of the cached containers, slot_map.h, 16 to
+ * 32 bytes), 8 more, and the policy's few. */
 #ifndef DESTOR_CACHE_CORE_H
 #define DESTOR_CACHE_CORE_H
 

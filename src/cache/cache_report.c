@@ -35,13 +35,15 @@ static void memory(const CacheCore *c, CacheReport *r)
     r->counts_bytes = access_counts_bytes(&c->counts);
     size_t fixed_per_container = sizeof(uint32_t) /* the store's reference_count */
                                  + (c->quad ? sizeof(CacheQuadrantRecord) : 0);
-    r->bytes_per_container = (double)fixed_per_container + (c->n ? (double)r->counts_bytes / c->n : 0.0);
+    size_t bits_bytes = ((size_t)c->n / 64 + 1) * sizeof(uint64_t); /* cached_bits */
+    r->bytes_per_container = (double)fixed_per_container +
+                             (c->n ? (double)(r->counts_bytes + bits_bytes) / c->n : 0.0);
     r->policy_memory_bytes = c->ops->memory ? c->ops->memory(c->pst) : c->ops->bytes_per_slot * (size_t)c->capacity;
     size_t policy_per_slot = c->capacity ? (r->policy_memory_bytes + c->capacity - 1) / c->capacity : 0;
     size_t map_per_slot = c->capacity ? (slot_map_bytes(&c->slot_of) + c->capacity - 1) / c->capacity : 0;
     r->bytes_per_slot = sizeof(ContainerId) + sizeof(uint32_t) /* free stack */
                         + (c->slot_check ? sizeof(uint64_t) : 0) + map_per_slot + policy_per_slot;
-    r->memory_bytes = (size_t)c->n * fixed_per_container + r->counts_bytes +
+    r->memory_bytes = (size_t)c->n * fixed_per_container + r->counts_bytes + bits_bytes +
                       (size_t)c->capacity * (r->bytes_per_slot - policy_per_slot) + r->policy_memory_bytes;
 }
 

@@ -77,7 +77,8 @@ typedef struct {
     double write_rate_wall_bps, lifetime_days_wall;   /* NaN in simulation mode */
 
     /* per stored container: the access counts' share (a sketch's is
-     * fractional), the store's reference_count, the quadrant record */
+     * fractional), the cached bit, the store's reference_count, the
+     * quadrant record */
     double bytes_per_container;
     size_t bytes_per_slot, memory_bytes;
     const char *counters;  /* cache-counters: "exact" or "sketch" */

@@ -53,7 +53,8 @@ static void test_quadrant_breakdown(void)
     CU_ASSERT_DOUBLE_EQUAL(r.quadrant_share[CACHE_QA], 0.125, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(r.quadrant_share[CACHE_QC], 0.375, 1e-12);
     CU_ASSERT_TRUE(r.quadrants);
-    CU_ASSERT_DOUBLE_EQUAL(r.bytes_per_container, 16, 1e-12); /* count, reference_count, quadrants */
+    /* count, reference_count, quadrants, and a 64-bit word of cached bits */
+    CU_ASSERT_DOUBLE_EQUAL(r.bytes_per_container, 16 + 8.0 / 10, 1e-12);
     cache_core_close(c, NULL);
 
     o.track_quadrants = FALSE;
@@ -61,15 +62,16 @@ static void test_quadrant_breakdown(void)
     test_run(c, seq, G_N_ELEMENTS(seq));
     cache_core_report(c, &r);
     CU_ASSERT_FALSE(r.quadrants);
-    CU_ASSERT_DOUBLE_EQUAL(r.bytes_per_container, 8, 1e-12); /* the count and the reference_count */
+    CU_ASSERT_DOUBLE_EQUAL(r.bytes_per_container, 8 + 8.0 / 10, 1e-12); /* the count, the reference_count, the bits */
     CU_ASSERT_STRING_EQUAL(r.counters, "exact");
     CU_ASSERT_EQUAL(r.counts_bytes, 40);
     cache_core_close(c, NULL);
 }
 
 /* The memory report follows cache-counters: a sketch of 5,000 containers
- * is 2 rows of 4,096 16-bit counters, 3.28 bytes a container; the slot map
- * is counted per slot (16 slots: 32 entries of 8 bytes, 16 bytes a slot). */
+ * is 2 rows of 4,096 16-bit counters, 3.28 bytes a container (and 79 words
+ * of cached bits, 0.13); the slot map is counted per slot (16 slots: 32
+ * entries of 8 bytes, 16 bytes a slot). */
 static void test_memory_by_counters(void)
 {
     CacheCoreOptions o = test_options(test_policy("lru"), NULL, 16, 5000, NULL);
@@ -85,7 +87,7 @@ static void test_memory_by_counters(void)
     cache_core_close(c, NULL);
     CU_ASSERT_STRING_EQUAL(sk.counters, "sketch");
     CU_ASSERT_EQUAL(sk.counts_bytes, 2 * 4096 * 2);
-    CU_ASSERT_DOUBLE_EQUAL(sk.bytes_per_container, 4 + 16384.0 / 5000, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(sk.bytes_per_container, 4 + (16384.0 + 79 * 8) / 5000, 1e-9);
     CU_ASSERT_EQUAL(ex.counts_bytes, 4 * 5000);
     CU_ASSERT_EQUAL(ex.bytes_per_slot, sk.bytes_per_slot);
     CU_ASSERT_EQUAL(ex.memory_bytes - sk.memory_bytes, 20000 - 16384);
