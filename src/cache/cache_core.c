@@ -54,23 +54,13 @@ void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t chec
     if (c->slot_check)
         c->slot_check[slot] = check;
     slot_map_put(&c->slot_of, id, slot);
-    c->cached_bits[id / 64] |= 1ull << (id % 64);
     c->used++;
-}
-
-CacheSlot cache_core_slot_of(const CacheCore *c, ContainerId id)
-{
-    if ((c->cached_bits[id / 64] >> (id % 64) & 1) == 0)
-        return CACHE_NO_SLOT;
-    return slot_map_get(&c->slot_of, id);
 }
 
 /* Empty `slot` (maps only). */
 static void unbind(CacheCore *c, CacheSlot slot)
 {
-    ContainerId id = c->slot_id[slot];
-    slot_map_remove(&c->slot_of, id);
-    c->cached_bits[id / 64] &= ~(1ull << (id % 64));
+    slot_map_remove(&c->slot_of, c->slot_id[slot]);
     c->slot_id[slot] = CACHE_NO_CONTAINER;
     c->used--;
 }
@@ -92,7 +82,6 @@ static void free_core(CacheCore *c)
     ssd_store_close(c->ssd);
     access_counts_clear(&c->counts);
     slot_map_free(&c->slot_of);
-    g_free(c->cached_bits);
     g_free(c->slot_id);
     g_free(c->slot_check);
     g_free(c->free_slots);
@@ -152,8 +141,7 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->backing = o->backing;
 
     access_counts_init(&c->counts, o->counters, c->n);
-    slot_map_init(&c->slot_of, c->capacity);
-    c->cached_bits = g_new0(uint64_t, c->n / 64 + 1);
+    slot_map_init(&c->slot_of, c->capacity, c->n);
     c->slot_id = g_new(ContainerId, c->capacity ? c->capacity : 1);
     for (uint32_t s = 0; s < c->capacity; s++)
         c->slot_id[s] = CACHE_NO_CONTAINER;
@@ -389,7 +377,7 @@ static gboolean access_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError
     }
     uint8_t *data = buf ? buf : c->scratch;
 
-    CacheSlot slot = cache_core_slot_of(c, id);
+    CacheSlot slot = slot_map_get(&c->slot_of, id);
     if (slot != CACHE_NO_SLOT && c->ssd && !read_copy(c, slot, data)) {
         c->ops->removed(c->pst, slot);
         unbind(c, slot);
@@ -521,7 +509,7 @@ uint32_t cache_core_cached(const CacheCore *c)
 
 gboolean cache_core_contains(const CacheCore *c, ContainerId id)
 {
-    return id < c->n && cache_core_slot_of(c, id) != CACHE_NO_SLOT;
+    return id < c->n && slot_map_get(&c->slot_of, id) != SLOT_MAP_NONE;
 }
 
 uint32_t cache_core_access_count(const CacheCore *c, ContainerId id)

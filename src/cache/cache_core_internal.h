@@ -25,9 +25,6 @@ struct CacheCore {
     uint32_t used;          /* occupied slots */
     AccessCounts counts;    /* every container's access count */
     SlotMap slot_of;        /* the slot of each cached container */
-    uint64_t *cached_bits;  /* n bits: is the container cached? Checked before
-                               the slot map, so a miss (most accesses) reads
-                               a bit of a small array, not a hash table */
     ContainerId *slot_id;   /* capacity: container in each slot, or CACHE_NO_CONTAINER */
     uint64_t *slot_check;   /* capacity, real mode: cache_copy_check() of the slot */
     uint32_t *free_slots;   /* stack; popped from the top: lowest slot first */
@@ -52,8 +49,6 @@ struct CacheCore {
 
 /* cache_core.c */
 void cache_core_push_free(CacheCore *c, CacheSlot slot);
-/* The slot holding container id, or CACHE_NO_SLOT. */
-CacheSlot cache_core_slot_of(const CacheCore *c, ContainerId id);
 /* Occupy `slot` with `id` (maps only; the policy is told by the caller). */
 void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check);
 

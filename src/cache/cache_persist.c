@@ -34,7 +34,7 @@ static gboolean entry_usable(CacheCore *c, const CacheMeta *m, const CacheMetaEn
 {
     if (e->id >= c->n || e->slot >= c->capacity)
         return FALSE;
-    if (cache_core_slot_of(c, e->id) != CACHE_NO_SLOT)
+    if (slot_map_get(&c->slot_of, e->id) != SLOT_MAP_NONE)
         return FALSE;
     if (m->clean)
         return TRUE;

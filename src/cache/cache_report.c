@@ -35,7 +35,7 @@ static void memory(const CacheCore *c, CacheReport *r)
     r->counts_bytes = access_counts_bytes(&c->counts);
     size_t fixed_per_container = sizeof(uint32_t) /* the store's reference_count */
                                  + (c->quad ? sizeof(CacheQuadrantRecord) : 0);
-    size_t bits_bytes = ((size_t)c->n / 64 + 1) * sizeof(uint64_t); /* cached_bits */
+    size_t bits_bytes = slot_map_bit_bytes(&c->slot_of);
     r->bytes_per_container = (double)fixed_per_container +
                              (c->n ? (double)(r->counts_bytes + bits_bytes) / c->n : 0.0);
     r->policy_memory_bytes = c->ops->memory ? c->ops->memory(c->pst) : c->ops->bytes_per_slot * (size_t)c->capacity;

@@ -77,11 +77,6 @@ typedef struct {
     SigpopHeap heap;      /* the cached slots; the top is the victim */
 } Sigpop;
 
-static uint32_t freq_get(const Sigpop *s, ContainerId id)
-{
-    return cache_policy_env_count(s->env, id);
-}
-
 /* ---- the victim heap: slots ordered by (key, insertion number) ---- */
 
 static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y)
@@ -130,7 +125,7 @@ static void sigpop_counts_aged(void *st)
     Sigpop *s = st;
     for (uint32_t i = 0; i < s->heap.size; i++) {
         CacheSlot slot = s->heap.entry[i].slot;
-        s->key[slot] = freq_get(s, s->env->slot_id[slot]);
+        s->key[slot] = cache_policy_env_slot_count(s->env, slot);
     }
     sigpop_heap_rebuild(&s->heap);
     s->env->counters[AGINGS]++;
@@ -139,7 +134,7 @@ static void sigpop_counts_aged(void *st)
 static void sigpop_hit(void *st, CacheSlot slot)
 {
     Sigpop *s = st;
-    s->key[slot] = freq_get(s, s->env->slot_id[slot]); /* f only grows between agings */
+    s->key[slot] = cache_policy_env_slot_count(s->env, slot); /* f only grows between agings */
     sigpop_heap_sink(&s->heap, slot);
 }
 
@@ -152,7 +147,7 @@ static gboolean significant(double z, uint32_t a, uint32_t b)
 static CacheDecision sigpop_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
 {
     Sigpop *s = st;
-    uint32_t a = freq_get(s, id);
+    uint32_t a = cache_policy_env_count(s->env, id);
     if (a < s->min_count) {
         s->env->counters[REFUSED_COLD]++;
         return CACHE_REFUSE;
@@ -171,7 +166,7 @@ static CacheDecision sigpop_admit(void *st, ContainerId id, gboolean full, Cache
 static void sigpop_inserted(void *st, CacheSlot slot)
 {
     Sigpop *s = st;
-    s->key[slot] = freq_get(s, s->env->slot_id[slot]);
+    s->key[slot] = cache_policy_env_slot_count(s->env, slot);
     s->seq[slot] = s->next_seq++;
     sigpop_heap_insert(&s->heap, (HeapEntry){ slot });
 }
@@ -246,7 +241,7 @@ static gboolean load_slots(Sigpop *s, const uint8_t *b)
         uint64_t seq = le64_get(b + 4);
         if (seq == 0 || !cache_policy_env_occupied(env, slot))
             continue;
-        uint32_t f = freq_get(s, env->slot_id[slot]);
+        uint32_t f = cache_policy_env_slot_count(env, slot);
         if (seq >= s->next_seq || key > f || (env->counts->mode == ACCESS_COUNTS_EXACT && key != f))
             return FALSE;
         s->key[slot] = key;

@@ -1,8 +1,10 @@
 /* slot_map.h: which slot of the cache holds a container, for the cached
- * containers only, so that the core keeps nothing per stored container but
- * its access count (access_counts.h). An open-addressing hash table with
- * linear probing and backward-shift deletion (no tombstones: a lookup never
- * walks past the cluster it belongs to):
+ * containers only, so that the core keeps per stored container only its
+ * access count (access_counts.h) and one bit here. The bit says whether
+ * the container is cached at all, so a lookup of an uncached container (a
+ * miss: most accesses) reads a bit of a small array, not the table. The
+ * table: open addressing with linear probing and backward-shift deletion
+ * (no tombstones: a lookup never walks past the cluster it belongs to):
  *   size   the smallest power of two >= 2 x capacity, at least 4 (so the
  *          table is at most half full): 16 to 32 bytes a slot
  *   home   (id x 0x9E3779B1 mod 2^32) >> (32 - log2 size), Fibonacci hashing
@@ -26,11 +28,14 @@ typedef struct {
 
 typedef struct {
     SlotMapEntry *e;
-    uint32_t mask;  /* size - 1 */
-    unsigned shift; /* 32 - log2 size */
+    uint32_t mask;     /* size - 1 */
+    unsigned shift;    /* 32 - log2 size */
+    uint64_t *present; /* n_containers bits: is the id in the table? */
+    uint32_t n;        /* n_containers */
 } SlotMap;
 
-static inline void slot_map_init(SlotMap *m, uint32_t capacity)
+/* A map for ids below n_containers, at most `capacity` of them at once. */
+static inline void slot_map_init(SlotMap *m, uint32_t capacity, uint32_t n_containers)
 {
     uint64_t size = 4;
     unsigned bits = 2;
@@ -43,17 +48,32 @@ static inline void slot_map_init(SlotMap *m, uint32_t capacity)
         m->e[i].id = SLOT_MAP_EMPTY;
     m->mask = (uint32_t)(size - 1);
     m->shift = 32 - bits;
+    m->n = n_containers;
+    m->present = g_new0(uint64_t, n_containers / 64 + 1);
 }
 
 static inline void slot_map_free(SlotMap *m)
 {
     g_free(m->e);
+    g_free(m->present);
     m->e = NULL;
+    m->present = NULL;
 }
 
+/* Bytes of the table (sized by the cache) and of the bits (by the store). */
 static inline size_t slot_map_bytes(const SlotMap *m)
 {
     return ((size_t)m->mask + 1) * sizeof(SlotMapEntry);
+}
+
+static inline size_t slot_map_bit_bytes(const SlotMap *m)
+{
+    return ((size_t)m->n / 64 + 1) * sizeof(uint64_t);
+}
+
+static inline gboolean slot_map_present(const SlotMap *m, ContainerId id)
+{
+    return (m->present[id / 64] >> (id % 64) & 1) != 0;
 }
 
 static inline uint32_t slot_map_home(const SlotMap *m, ContainerId id)
@@ -72,26 +92,30 @@ static inline uint32_t slot_map_find(const SlotMap *m, ContainerId id)
 
 static inline uint32_t slot_map_get(const SlotMap *m, ContainerId id)
 {
+    if (!slot_map_present(m, id))
+        return SLOT_MAP_NONE;
     uint32_t i = slot_map_find(m, id);
     return m->e[i].id == id ? m->e[i].slot : SLOT_MAP_NONE;
 }
 
-/* id -> slot; id must not be in the map, and the map must have fewer than
- * capacity entries. */
+/* id -> slot; id (below n_containers) must not be in the map, and the map
+ * must have fewer than capacity entries. */
 static inline void slot_map_put(SlotMap *m, ContainerId id, uint32_t slot)
 {
     uint32_t i = slot_map_find(m, id);
     m->e[i].id = id;
     m->e[i].slot = slot;
+    m->present[id / 64] |= 1ull << (id % 64);
 }
 
 /* Remove id (nothing if absent); the entries after it in its cluster that
  * may move back (their home is not between the hole and them) fill the hole. */
 static inline void slot_map_remove(SlotMap *m, ContainerId id)
 {
-    uint32_t hole = slot_map_find(m, id);
-    if (m->e[hole].id != id)
+    if (!slot_map_present(m, id))
         return;
+    m->present[id / 64] &= ~(1ull << (id % 64));
+    uint32_t hole = slot_map_find(m, id);
     for (uint32_t j = (hole + 1) & m->mask; m->e[j].id != SLOT_MAP_EMPTY; j = (j + 1) & m->mask) {
         uint32_t home = slot_map_home(m, m->e[j].id);
         if (((j - home) & m->mask) >= ((j - hole) & m->mask)) {

@@ -252,7 +252,7 @@ static void test_slot_map(void)
 {
     enum { CAP = 50, IDS = 1000000, STEPS = 200000 };
     SlotMap m;
-    slot_map_init(&m, CAP);
+    slot_map_init(&m, CAP, IDS + 10);
     CU_ASSERT_EQUAL(slot_map_bytes(&m), 128 * sizeof(SlotMapEntry));
     ContainerId held[CAP];
     uint32_t n = 0;
