@@ -13,6 +13,7 @@ numbers, with one seed and with two (where the flags are on the means).
 import csv
 import json
 import os
+import re
 import random
 import shutil
 import subprocess
@@ -284,7 +285,14 @@ class FrontierRunTests(unittest.TestCase):
         self.assertEqual([key(r) for r in read_csv(os.path.join(again, "frontier.csv"))],
                          [key(r) for r in read_csv(os.path.join(out, "frontier.csv"))])
         with open(os.path.join(again, "REPORT.md")) as f:
-            self.assertIn("(given with --trace)", f.read())
+            given = f.read()
+        with open(os.path.join(out, "REPORT.md")) as f:
+            generated = f.read()
+        self.assertIn("(given with --trace)", given)
+        # regression: a given trace's bytes were counted as 0 B
+        size = re.compile(r"(\d+) requests reading ([^(]+) \(")
+        self.assertEqual(size.search(given).groups(), size.search(generated).groups())
+        self.assertNotIn("reading 0 B", given)
         for extra in (["--seeds", "1-2"], ["--alpha", "0.3"], ["--shift-every", "5"]):
             p = run([os.path.join(SCRIPTS, "experiment"), "frontier", "--quick", "--destor", DESTOR,
                      "--out", os.path.join(self.tmp, "bad"), "--workdir", stores[0], "--trace", traces[0]] + extra,
