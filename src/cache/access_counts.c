@@ -92,8 +92,9 @@ size_t access_counts_bytes(const AccessCounts *a)
 void access_counts_export(const AccessCounts *a, uint32_t *out)
 {
     size_t n = access_counts_cells(a);
+    const uint16_t *cells16 = a->mode == ACCESS_COUNTS_COMPACT ? a->compact : a->sketch.c;
     for (size_t i = 0; i < n; i++)
-        out[i] = a->mode == ACCESS_COUNTS_EXACT ? a->exact[i] : a->mode == ACCESS_COUNTS_COMPACT ? a->compact[i] : a->sketch.c[i];
+        out[i] = a->mode == ACCESS_COUNTS_EXACT ? a->exact[i] : cells16[i];
 }
 
 /* Can n_cells cells be a saved sketch: two rows of a power-of-two width of
