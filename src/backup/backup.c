@@ -1,5 +1,6 @@
 /* backup.c: wiring of the backup pipeline, progress and the summary. */
 #include "backup/backup.h"
+#include "backup/block_hasher.h"
 #include "backup/job_writer.h"
 #include "backup/chunk_worker.h"
 #include "backup/walker.h"
@@ -23,6 +24,7 @@ typedef struct {
     BoundedQueue *in; /* the walker's order queue */
     JobWriter *writer;
     Walker *walker;
+    BlockHasher *hasher;
     BackupItem *end;  /* the end item, freed once every thread has stopped */
     GError *error;    /* first fatal error; later items are drained */
     GMutex lock;   /* guards done; the main thread waits on finished */
@@ -65,6 +67,7 @@ static void store_item(StoreStage *s, BackupItem *it)
         DataBlock *b;
         do {
             b = bounded_queue_pop(it->out);
+            block_hasher_wait(s->hasher, b);
             for (guint i = 0; i < b->chunks->len && s->error == NULL; i++) {
                 const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
                 if (!job_writer_add_chunk(s->writer, r, &c->fp, b->data + c->offset, c->length, &s->error))
@@ -217,6 +220,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     guint nworkers = cfg->backup_workers ? cfg->backup_workers : (guint)g_get_num_processors();
     nworkers = CLAMP(nworkers, 1, MAX_WORKERS);
     guint blocks = MAX(2, READ_BLOCKS / nworkers); /* a worker needs two: one to read, one for the tail */
+    guint nhashers = nworkers;
     /* The walker is faster than the rest: batched queues wake it once per
      * half queue, not once per entry. This cannot stall: the workers drain
      * the work queue whatever the walker does, and the store stage drains
@@ -224,7 +228,8 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
      * has not yet put on the work queue is the last on the order queue). */
     BoundedQueue *q_order = bounded_queue_new_batched(QUEUE_DEPTH);
     BoundedQueue *q_work = bounded_queue_new_batched(QUEUE_DEPTH);
-    StoreStage ss = { .in = q_order, .writer = writer };
+    BlockHasher *hasher = block_hasher_new(store->fingerprint, nworkers * blocks + nhashers);
+    StoreStage ss = { .in = q_order, .writer = writer, .hasher = hasher };
     Walker *walker = g_new0(Walker, 1);
     walker_init(walker, path, q_order, q_work, nworkers, blocks + 1, opt->one_file_system);
     ss.walker = walker;
@@ -233,13 +238,15 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     g_cond_init(&ss.finished);
 
     gint64 start = g_get_monotonic_time();
-    guint nstages = nworkers + 2;
+    guint nstages = nworkers + nhashers + 2;
     StageThread *stages = g_new0(StageThread, nstages);
     stages[0] = (StageThread){ "walk", walk_stage_run, walker, NULL, 0 };
     for (guint i = 0; i < nworkers; i++) {
-        chunk_worker_init(&workers[i], q_work, blocks, chunker, max_chunk, store->fingerprint);
+        chunk_worker_init(&workers[i], q_work, blocks, chunker, max_chunk, store->fingerprint, hasher);
         stages[1 + i] = (StageThread){ "chunk", chunk_worker_run, &workers[i], NULL, 0 };
     }
+    for (guint i = 0; i < nhashers; i++)
+        stages[1 + nworkers + i] = (StageThread){ "hash", block_hasher_run, hasher, NULL, 0 };
     stages[nstages - 1] = (StageThread){ "store", store_stage_run, &ss, NULL, 0 };
     for (guint i = 0; i < nstages; i++)
         stages[i].thread = g_thread_new(stages[i].name, stage_thread_main, &stages[i]);
@@ -251,11 +258,14 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
             show_progress(job_writer_progress(writer), start, FALSE);
     }
     g_mutex_unlock(&ss.lock);
+    block_hasher_stop(hasher, nhashers); /* every block is back: none is left to hash */
     double cut_secs = 0;
     for (guint i = 0; i < nstages; i++)
         g_thread_join(stages[i].thread);
     for (guint i = 0; i < nworkers; i++)
         cut_secs += workers[i].cut_seconds;
+    for (guint i = 0; i < nhashers; i++) /* a hasher only fingerprints */
+        cut_secs += stages[1 + nworkers + i].cpu_seconds;
     if (tty)
         show_progress(job_writer_progress(writer), start, TRUE);
 
@@ -291,6 +301,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         chunk_worker_clear(&workers[i]);
     g_free(workers);
     g_free(stages);
+    block_hasher_free(hasher);
     chunker_free(chunker);
     store_close(store);
     return ok;

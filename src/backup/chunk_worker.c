@@ -36,7 +36,7 @@ static BoundedQueue *new_pool(guint n, size_t cap)
 }
 
 void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const Chunker *chunker,
-                       size_t max_chunk, FingerprintAlgorithm alg)
+                       size_t max_chunk, FingerprintAlgorithm alg, BlockHasher *hasher)
 {
     memset(cw, 0, sizeof *cw);
     cw->work = work;
@@ -44,6 +44,7 @@ void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const 
     cw->chunker = chunker;
     cw->max_chunk = max_chunk;
     cw->alg = alg;
+    cw->hasher = hasher;
     cw->pool = new_pool(blocks, READ_BLOCK + max_chunk);
     cw->small = new_pool(SMALL_BLOCKS, SMALL_BLOCK);
 }
@@ -73,8 +74,9 @@ static DataBlock *take_block(BoundedQueue *pool)
     return b;
 }
 
-/* Cut and fingerprint the chunks of b->data[0..len) that can be decided;
- * returns the bytes consumed. */
+/* Cut the chunks of b->data[0..len) that can be decided, fingerprinting
+ * them with `fpr` unless it is NULL (the hasher will); returns the bytes
+ * consumed. */
 static size_t cut_block(ChunkWorker *cw, Fingerprinter *fpr, DataBlock *b, size_t len, gboolean at_end)
 {
     double start = thread_cpu_seconds();
@@ -82,7 +84,8 @@ static size_t cut_block(ChunkWorker *cw, Fingerprinter *fpr, DataBlock *b, size_
     while (pos < len && (at_end || len - pos >= cw->max_chunk)) {
         size_t n = chunker_next(cw->chunker, b->data + pos, len - pos);
         BlockChunk c = { .offset = (uint32_t)pos, .length = (uint32_t)n };
-        fingerprinter_compute(fpr, b->data + pos, n, &c.fp);
+        if (fpr != NULL)
+            fingerprinter_compute(fpr, b->data + pos, n, &c.fp);
         g_array_append_val(b->chunks, c);
         pos += n;
     }
@@ -98,62 +101,85 @@ typedef struct {
     Fingerprinter *fpr;
 } WorkerHashes;
 
-static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
+/* Read into b->data from `have` until the block is full, the file ends
+ * (*eof) or a read fails (it->read_errno); returns the bytes now held. */
+static size_t fill_block(BackupItem *it, DataBlock *b, size_t have, uint64_t *total, uint64_t size_at_stat,
+                         gboolean *eof)
 {
-    EVP_MD_CTX *sha = h->sha;
-    EVP_DigestInit_ex2(sha, h->sha256, NULL);
-    const uint64_t size_at_stat = it->file->size;
-    /* A file that grows past its small block goes on in large ones: the
-     * small block's undecided tail moves to a large block like any tail. */
-    DataBlock *b = take_block(size_at_stat < SMALL_BLOCK ? cw->small : cw->pool);
-    size_t have = 0; /* bytes in b->data */
-    uint64_t total = 0;
-    for (;;) {
-        gboolean eof = FALSE;
-        while (have < b->cap) {
-            size_t want = b->cap - have;
-            ssize_t n = read(it->fd, b->data + have, want);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0) {
-                it->read_errno = errno;
-                break;
-            }
-            if (n == 0) {
-                eof = TRUE;
-                break;
-            }
-            EVP_DigestUpdate(sha, b->data + have, (size_t)n);
-            have += (size_t)n;
-            total += (uint64_t)n;
-            /* A short read that reaches the size the walker saw is the end
-             * of a regular file: save the read that would return 0 (a file
-             * that grew is still read to its end). */
-            if ((size_t)n < want && total >= size_at_stat) {
-                eof = TRUE;
-                break;
-            }
-        }
-        if (it->read_errno != 0) {
-            g_array_set_size(b->chunks, 0);
+    *eof = FALSE;
+    while (have < b->cap) {
+        size_t want = b->cap - have;
+        ssize_t n = read(it->fd, b->data + have, want);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            it->read_errno = errno;
             break;
         }
-        size_t used = cut_block(cw, h->fpr, b, have, eof);
-        if (eof)
+        if (n == 0) {
+            *eof = TRUE;
+            break;
+        }
+        have += (size_t)n;
+        *total += (uint64_t)n;
+        /* A short read that reaches the size the walker saw is the end of
+         * a regular file: save the read that would return 0 (a file that
+         * grew is still read to its end). */
+        if ((size_t)n < want && *total >= size_at_stat) {
+            *eof = TRUE;
+            break;
+        }
+    }
+    return have;
+}
+
+/* A file the walker saw at least SMALL_BLOCK long is only read and cut
+ * here; its blocks go to the hasher for their fingerprints and the file's
+ * SHA-256 (block_hasher.h). A smaller one is hashed here, whole: handing it
+ * over would cost more than hashing it. */
+static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
+{
+    const uint64_t size_at_stat = it->file->size;
+    const gboolean small = size_at_stat < SMALL_BLOCK;
+    FileDigest *digest = small ? NULL : block_hasher_file(cw->hasher, it->file->sha256);
+    if (small)
+        EVP_DigestInit_ex2(h->sha, h->sha256, NULL);
+    /* A file that grows past its small block goes on in large ones: the
+     * small block's undecided tail moves to a large block like any tail. */
+    DataBlock *b = take_block(small ? cw->small : cw->pool);
+    size_t have = 0; /* bytes in b->data */
+    uint64_t total = 0;
+    for (guint seq = 0;; seq++) {
+        gboolean eof;
+        b->fresh = have;
+        have = fill_block(it, b, have, &total, size_at_stat, &eof);
+        b->fresh_len = have - b->fresh;
+        b->seq = seq;
+        if (it->read_errno == 0 && small)
+            EVP_DigestUpdate(h->sha, b->data + b->fresh, b->fresh_len);
+        size_t used = it->read_errno == 0 ? cut_block(cw, small ? h->fpr : NULL, b, have, eof) : 0;
+        b->last = eof || it->read_errno != 0;
+        if (b->last)
             break;
         DataBlock *next = take_block(cw->pool);
         have -= used;
         memcpy(next->data, b->data + used, have);
+        if (!small)
+            block_hasher_submit(cw->hasher, b, digest);
         bounded_queue_push(it->out, b);
         b = next;
     }
     if (it->read_errno == 0) {
-        EVP_DigestFinal_ex(sha, it->file->sha256, NULL);
+        if (small)
+            EVP_DigestFinal_ex(h->sha, it->file->sha256, NULL);
         it->file->size = total; /* what was read, should the file change meanwhile */
+    } else {
+        g_array_set_size(b->chunks, 0); /* the file is skipped */
     }
     close(it->fd);
     it->fd = -1;
-    b->last = TRUE;
+    if (!small)
+        block_hasher_submit(cw->hasher, b, digest);
     bounded_queue_push(it->out, b);
 }
 

@@ -8,6 +8,7 @@
 #ifndef DESTOR_CHUNK_WORKER_H
 #define DESTOR_CHUNK_WORKER_H
 
+#include "backup/block_hasher.h"
 #include "chunking/chunker.h"
 #include "util/bounded_queue.h"
 #include "util/fingerprint.h"
@@ -29,13 +30,14 @@ typedef struct {
     const Chunker *chunker;
     size_t max_chunk;       /* bytes a cut decision may look at */
     FingerprintAlgorithm alg;
+    BlockHasher *hasher;    /* fingerprints the chunks of large blocks; small ones are done here */
     double cut_seconds;     /* thread CPU time spent cutting and fingerprinting chunks */
 } ChunkWorker;
 
 /* Allocate the worker's pools: `blocks` blocks of READ_BLOCK + max_chunk
  * and SMALL_BLOCKS of SMALL_BLOCK. A file uses at most one small block. */
 void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const Chunker *chunker,
-                       size_t max_chunk, FingerprintAlgorithm alg);
+                       size_t max_chunk, FingerprintAlgorithm alg, BlockHasher *hasher);
 gpointer chunk_worker_run(gpointer worker);
 /* Free the pool; every block must be back in it. */
 void chunk_worker_clear(ChunkWorker *cw);

@@ -4,6 +4,7 @@
 #include "recipe/job_meta.h"
 #include "recipe/recipe_index.h"
 #include "storage/container.h"
+#include "storage/container_writer.h"
 #include "util/fileio.h"
 
 #include <string.h>
@@ -17,7 +18,12 @@ struct JobWriter {
     JobMetaWriter *meta;
     RecipeIndex *recipes;
 
-    uint8_t *container_buf;
+    /* Two container buffers: the open container fills one while the last
+     * sealed one, in the other, is written and then put in the index. */
+    uint8_t *container_buf[2];
+    int open_buf;               /* which buffer the open container uses */
+    gboolean sealed_pending;    /* the other holds a sealed container not yet in the index */
+    ContainerWriter *container_writer;
     ContainerBuilder container; /* open container, if chunk_count > 0 */
     ContainerId next_container;
 
@@ -54,7 +60,9 @@ JobWriter *job_writer_begin(Store *store, const char *source_root, GError **err)
 {
     JobWriter *w = g_new0(JobWriter, 1);
     w->store = store;
-    w->container_buf = g_aligned_alloc(1, store->container_size, CONTAINER_ALIGN);
+    for (int i = 0; i < 2; i++)
+        w->container_buf[i] = g_aligned_alloc(1, store->container_size, CONTAINER_ALIGN);
+    w->container_writer = container_writer_new(store->pool);
     if (!open_index(w, err) || !load_refcount(w, err) ||
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
         goto fail;
@@ -77,14 +85,30 @@ fail:
     return NULL;
 }
 
+/* Wait for the sealed container's write, then put its chunks in the index:
+ * the index names only containers already in the pool (a rebuild reads
+ * them back from there). */
+static gboolean index_sealed(JobWriter *w, GError **err)
+{
+    if (!w->sealed_pending)
+        return TRUE;
+    w->sealed_pending = FALSE;
+    return container_writer_wait(w->container_writer, err) &&
+           fp_index_persist_container(w->index, w->container_buf[!w->open_buf], w->store->container_size, err);
+}
+
+/* Seal the open container and start its write; the other buffer (whose
+ * container is indexed first) takes the next one. */
 static gboolean seal_container(JobWriter *w, GError **err)
 {
     if (w->container.chunk_count == 0)
         return TRUE;
     container_builder_seal(&w->container, w->store->fingerprint);
-    if (!container_pool_write(w->store->pool, w->container.id, w->container_buf, err) ||
-        !fp_index_persist_container(w->index, w->container_buf, w->store->container_size, err))
+    if (!index_sealed(w, err))
         return FALSE;
+    container_writer_submit(w->container_writer, w->container.id, w->container_buf[w->open_buf]);
+    w->sealed_pending = TRUE;
+    w->open_buf = !w->open_buf;
     w->container.chunk_count = 0;
     return TRUE;
 }
@@ -101,7 +125,7 @@ gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp
             !seal_container(w, err))
             return FALSE;
         if (w->container.chunk_count == 0) {
-            container_builder_init(&w->container, w->container_buf, w->store->container_size, w->next_container++);
+            container_builder_init(&w->container, w->container_buf[w->open_buf], w->store->container_size, w->next_container++);
             g_array_set_size(w->refcount, MAX(w->refcount->len, w->next_container));
         }
         loc.container = w->container.id;
@@ -146,7 +170,7 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
 {
     /* Order matters: every structure is durable before the manifest that
      * makes the job visible is published. */
-    gboolean ok = seal_container(w, err) && container_pool_sync(w->store->pool, err) &&
+    gboolean ok = seal_container(w, err) && index_sealed(w, err) && container_pool_sync(w->store->pool, err) &&
                   fp_index_commit_job(w->index, err);
     /* finish frees what it finishes; what is not reached, job_writer_free aborts. */
     if (ok) {
@@ -179,7 +203,9 @@ void job_writer_free(JobWriter *w)
         g_array_unref(w->refcount);
     job_manifest_clear(&w->m);
     g_free(w->job_dir);
-    g_aligned_free(w->container_buf);
+    container_writer_free(w->container_writer); /* before its buffers go */
+    for (int i = 0; i < 2; i++)
+        g_aligned_free(w->container_buf[i]);
     g_free(w);
 }
 

@@ -2,6 +2,7 @@
 libdestor_a_SOURCES += \
 	src/backup/backup_msg.h \
 	src/backup/walker.c src/backup/walker.h \
+	src/backup/block_hasher.c src/backup/block_hasher.h \
 	src/backup/chunk_worker.c src/backup/chunk_worker.h \
 	src/backup/job_writer.c src/backup/job_writer.h \
 	src/backup/backup.c src/backup/backup.h

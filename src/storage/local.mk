@@ -2,7 +2,8 @@
 libdestor_a_SOURCES += \
 	src/storage/container_source.h \
 	src/storage/container.c src/storage/container.h \
-	src/storage/container_pool.c src/storage/container_pool.h
+	src/storage/container_pool.c src/storage/container_pool.h \
+	src/storage/container_writer.c src/storage/container_writer.h
 
 check_PROGRAMS += tests/unit/test_container
 tests_unit_test_container_SOURCES = tests/unit/test_container.c tests/unit/unit.h

@@ -3,7 +3,8 @@
  * chunker_next cuts from the whole file as one buffer, with the right
  * fingerprints, and the file's size and SHA-256 are those of its bytes.
  * Also for a file that grew after the walker saw it small, which starts in
- * a small block and goes on in large ones, and for the empty file; and the
+ * a small block and goes on in large ones, and for the empty file (large
+ * blocks are fingerprinted by two hasher threads, so out of order); and the
  * fingerprinter the worker reuses against the one-shot digest. */
 #include "backup/backup_msg.h"
 #include "backup/chunk_worker.h"
@@ -40,7 +41,10 @@ static void check_file(ChunkAlgorithm alg, size_t len, uint64_t size_at_stat)
 
     BoundedQueue *work = bounded_queue_new(4);
     ChunkWorker cw;
-    chunk_worker_init(&cw, work, 4, chunker, sizes.max_size, FP_SHA1);
+    BlockHasher *hasher = block_hasher_new(FP_SHA1, 6);
+    GThread *hashers[2] = { g_thread_new("hash", block_hasher_run, hasher),
+                            g_thread_new("hash", block_hasher_run, hasher) };
+    chunk_worker_init(&cw, work, 4, chunker, sizes.max_size, FP_SHA1, hasher);
     BackupItem it = { .file = file_record_new(ENTRY_FILE, "f", 1), .fd = fd, .out = bounded_queue_new(6) };
     it.file->size = size_at_stat;
     BackupItem end = { .fd = -1 };
@@ -51,6 +55,7 @@ static void check_file(ChunkAlgorithm alg, size_t len, uint64_t size_at_stat)
     size_t pos = 0, mismatches = 0;
     for (gboolean last = FALSE; !last;) {
         DataBlock *b = bounded_queue_pop(it.out);
+        block_hasher_wait(hasher, b);
         for (guint i = 0; i < b->chunks->len; i++) {
             const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
             size_t want = chunker_next(chunker, data + pos, len - pos);
@@ -65,6 +70,10 @@ static void check_file(ChunkAlgorithm alg, size_t len, uint64_t size_at_stat)
         bounded_queue_push(b->home, b);
     }
     g_thread_join(t);
+    block_hasher_stop(hasher, 2);
+    for (int i = 0; i < 2; i++)
+        g_thread_join(hashers[i]);
+    block_hasher_free(hasher);
     CU_ASSERT_EQUAL(mismatches, 0);
     CU_ASSERT_EQUAL(pos, len);
     CU_ASSERT_EQUAL(it.read_errno, 0);

@@ -1,0 +1,121 @@
+/* block_hasher.c: a queue of blocks to hash and the threads that take them
+ * (see block_hasher.h). */
+#include "backup/block_hasher.h"
+
+#include "util/bounded_queue.h"
+
+#include <openssl/evp.h>
+
+struct BlockHasher {
+    FingerprintAlgorithm alg;
+    EVP_MD *sha256;     /* fetched once */
+    BoundedQueue *todo; /* DataBlocks; `stop_marker` ends a thread */
+    GMutex lock;        /* guards every block's fps_pending and every FileDigest's next */
+    GCond hashed;       /* a block was hashed */
+};
+
+struct FileDigest {
+    EVP_MD_CTX *ctx;
+    guint next;    /* the block whose bytes come next */
+    uint8_t *out;
+};
+
+static DataBlock stop_marker;
+
+BlockHasher *block_hasher_new(FingerprintAlgorithm alg, guint capacity)
+{
+    BlockHasher *h = g_new0(BlockHasher, 1);
+    h->alg = alg;
+    h->sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+    if (h->sha256 == NULL)
+        g_error("OpenSSL has no SHA-256 digest");
+    h->todo = bounded_queue_new(capacity);
+    g_mutex_init(&h->lock);
+    g_cond_init(&h->hashed);
+    return h;
+}
+
+FileDigest *block_hasher_file(BlockHasher *h, uint8_t *sha256_out)
+{
+    FileDigest *f = g_new0(FileDigest, 1);
+    f->ctx = EVP_MD_CTX_new();
+    if (f->ctx == NULL || !EVP_DigestInit_ex2(f->ctx, h->sha256, NULL))
+        g_error("OpenSSL cannot start a SHA-256 digest");
+    f->out = sha256_out;
+    return f;
+}
+
+/* Add b's fresh bytes to its file's SHA-256 once the blocks before it are
+ * in; after the last block, the digest is written out and freed. */
+static void digest_in_order(BlockHasher *h, DataBlock *b)
+{
+    FileDigest *f = b->digest;
+    g_mutex_lock(&h->lock);
+    while (f->next != b->seq)
+        g_cond_wait(&h->hashed, &h->lock);
+    g_mutex_unlock(&h->lock);
+    EVP_DigestUpdate(f->ctx, b->data + b->fresh, b->fresh_len);
+    if (b->last) {
+        EVP_DigestFinal_ex(f->ctx, f->out, NULL);
+        EVP_MD_CTX_free(f->ctx);
+        g_free(f);
+    }
+}
+
+gpointer block_hasher_run(gpointer hasher)
+{
+    BlockHasher *h = hasher;
+    Fingerprinter *fpr = fingerprinter_new(h->alg);
+    DataBlock *b;
+    while ((b = bounded_queue_pop(h->todo)) != &stop_marker) {
+        for (guint i = 0; i < b->chunks->len; i++) {
+            BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
+            fingerprinter_compute(fpr, b->data + c->offset, c->length, &c->fp);
+        }
+        FileDigest *f = b->digest;
+        digest_in_order(h, b);
+        g_mutex_lock(&h->lock);
+        if (!b->last)
+            f->next++;
+        b->digest = NULL;
+        b->fps_pending = FALSE;
+        g_cond_broadcast(&h->hashed);
+        g_mutex_unlock(&h->lock);
+    }
+    fingerprinter_free(fpr);
+    return NULL;
+}
+
+void block_hasher_submit(BlockHasher *h, DataBlock *b, FileDigest *file)
+{
+    g_mutex_lock(&h->lock);
+    b->fps_pending = TRUE;
+    b->digest = file;
+    g_mutex_unlock(&h->lock);
+    bounded_queue_push(h->todo, b);
+}
+
+void block_hasher_wait(BlockHasher *h, DataBlock *b)
+{
+    g_mutex_lock(&h->lock);
+    while (b->fps_pending)
+        g_cond_wait(&h->hashed, &h->lock);
+    g_mutex_unlock(&h->lock);
+}
+
+void block_hasher_stop(BlockHasher *h, guint threads)
+{
+    for (guint i = 0; i < threads; i++)
+        bounded_queue_push(h->todo, &stop_marker);
+}
+
+void block_hasher_free(BlockHasher *h)
+{
+    if (h == NULL)
+        return;
+    bounded_queue_free(h->todo);
+    EVP_MD_free(h->sha256);
+    g_mutex_clear(&h->lock);
+    g_cond_clear(&h->hashed);
+    g_free(h);
+}

@@ -1,0 +1,48 @@
+/* block_hasher.h: fingerprints the chunks of a large file's blocks, and
+ * takes the file's SHA-256, on threads of their own. The worker that reads
+ * a file must take its bytes in order (the cut points are serial), so a
+ * large file left to one worker that also hashed it ran at one core's
+ * hashing speed while the other cores waited for the store stage to take
+ * its blocks. The worker now only reads and cuts; the chunk fingerprints of
+ * a block are independent of every other block's, so any hasher may take
+ * them, and the whole-file SHA-256 is passed along the file's blocks in
+ * order (a hasher waits for the block before to be digested).
+ *
+ * A worker cuts a block, submits it, and sends it on to the store stage at
+ * once; the store stage waits for the block's fingerprints (usually in by
+ * then) before it looks at them, and before it gives the block back. Blocks
+ * are taken in the order submitted, so a hasher waiting for an earlier block
+ * of the same file waits for one that another hasher already holds. */
+#ifndef DESTOR_BLOCK_HASHER_H
+#define DESTOR_BLOCK_HASHER_H
+
+#include "backup/backup_msg.h"
+#include "util/fingerprint.h"
+
+#include <glib.h>
+
+typedef struct BlockHasher BlockHasher;
+typedef struct FileDigest FileDigest;
+
+/* `capacity`: blocks that may be submitted and not yet hashed at most (every
+ * large block of every worker), so submitting never blocks. */
+BlockHasher *block_hasher_new(FingerprintAlgorithm alg, guint capacity);
+/* A hasher thread's body (a GThreadFunc given the BlockHasher): hashes
+ * submitted blocks until block_hasher_stop. Its CPU time is all hashing. */
+gpointer block_hasher_run(gpointer hasher);
+
+/* A file whose blocks will be submitted: its SHA-256 goes to `sha256_out`
+ * (32 bytes) once its last block is hashed. */
+FileDigest *block_hasher_file(BlockHasher *h, uint8_t *sha256_out);
+/* Fingerprint b's chunks and add b->data[fresh..fresh + fresh_len) to the
+ * SHA-256 of `file`, whose blocks are submitted in order, numbered from 0,
+ * the last marked (b->last), even one whose chunks were dropped after a read
+ * error. The hasher frees `file` after its last block. */
+void block_hasher_submit(BlockHasher *h, DataBlock *b, FileDigest *file);
+/* Wait until b is hashed (at once for a block never submitted). */
+void block_hasher_wait(BlockHasher *h, DataBlock *b);
+/* Make `threads` hasher threads return once every submitted block is hashed. */
+void block_hasher_stop(BlockHasher *h, guint threads);
+void block_hasher_free(BlockHasher *h);
+
+#endif
