@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #define QUEUE_DEPTH 256 /* entries the walker may run ahead of the store stage */
-#define READ_BLOCKS 16  /* read blocks in all, shared out among the workers */
+#define READ_BLOCKS 14  /* read blocks in all, shared out among the workers */
 #define MAX_WORKERS 64
 
 typedef struct {

@@ -20,7 +20,7 @@
  * worker can run many small files ahead of the store stage in little
  * memory (a 1 MiB block per 8 KiB file would stop it after a few). */
 #define SMALL_BLOCK (64u << 10)
-#define SMALL_BLOCKS 32 /* per worker */
+#define SMALL_BLOCKS 24 /* per worker */
 
 typedef struct {
     BoundedQueue *work;     /* BackupItems; an item with file NULL ends */
@@ -31,7 +31,9 @@ typedef struct {
     size_t max_chunk;       /* bytes a cut decision may look at */
     FingerprintAlgorithm alg;
     BlockHasher *hasher;    /* fingerprints the chunks of large blocks; small ones are done here */
-    double cut_seconds;     /* thread CPU time spent cutting and fingerprinting chunks */
+    double cut_seconds;     /* thread CPU time spent cutting and fingerprinting chunks
+                               (small blocks sampled: chunk_worker.c) */
+    guint64 small_cuts;     /* small blocks cut so far */
 } ChunkWorker;
 
 /* Allocate the worker's pools: `blocks` blocks of READ_BLOCK + max_chunk
