@@ -143,7 +143,7 @@ static void print_summary(const JobManifest *m, double secs, const StageThread *
     for (int i = 0; i < nstages; i++)
         printf("%s %s %.3f s", i ? "," : "", stages[i].name, stages[i].cpu_seconds);
     printf("; commit %.3f s\n", commit_secs);
-    printf("  chunk and hash   %.3f s CPU (cutting and fingerprinting chunks, in the workers)\n", cut_secs);
+    printf("  chunk and hash   %.3f s CPU (cutting and fingerprinting chunks, in the workers and hashers)\n", cut_secs);
 }
 
 /* The same figures as one destor.backup JSON document (docs/FORMAT.md). */
@@ -239,7 +239,9 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
 
     gint64 start = g_get_monotonic_time();
     guint nstages = nworkers + nhashers + 2;
-    StageThread *stages = g_new0(StageThread, nstages);
+    /* and one more, reported only: the job writer's container-writing thread */
+    StageThread *stages = g_new0(StageThread, nstages + 1);
+    stages[nstages].name = "write";
     stages[0] = (StageThread){ "walk", walk_stage_run, walker, NULL, 0 };
     for (guint i = 0; i < nworkers; i++) {
         chunk_worker_init(&workers[i], q_work, blocks, chunker, max_chunk, store->fingerprint, hasher);
@@ -264,8 +266,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         g_thread_join(stages[i].thread);
     for (guint i = 0; i < nworkers; i++)
         cut_secs += workers[i].cut_seconds;
-    for (guint i = 0; i < nhashers; i++) /* a hasher only fingerprints */
-        cut_secs += stages[1 + nworkers + i].cpu_seconds;
+    cut_secs += block_hasher_fingerprint_seconds(hasher);
     if (tty)
         show_progress(job_writer_progress(writer), start, TRUE);
 
@@ -278,8 +279,10 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         ok = job_writer_commit(writer, walker->skipped, &m, err);
     if (ok) {
         gint64 end = g_get_monotonic_time();
-        (opt->json ? print_summary_json : print_summary)(&m, (double)(end - start) / 1e6, stages, (int)nstages,
-                                                         cut_secs, (double)(end - commit_start) / 1e6);
+        stages[nstages].cpu_seconds = job_writer_write_cpu_seconds(writer); /* its writes are done */
+        (opt->json ? print_summary_json : print_summary)(&m, (double)(end - start) / 1e6, stages,
+                                                         (int)nstages + 1, cut_secs,
+                                                         (double)(end - commit_start) / 1e6);
         if (m.skipped > 0) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
                         "%llu entries could not be read and are not in job %u (committed without them); "

@@ -5,6 +5,7 @@
 #include "util/bounded_queue.h"
 
 #include <openssl/evp.h>
+#include <time.h>
 
 struct BlockHasher {
     FingerprintAlgorithm alg;
@@ -12,6 +13,7 @@ struct BlockHasher {
     BoundedQueue *todo; /* DataBlocks; `stop_marker` ends a thread */
     GMutex lock;        /* guards every block's fps_pending and every FileDigest's next */
     GCond hashed;       /* a block was hashed */
+    double fp_seconds;  /* the threads' time on chunk fingerprints, added as each returns */
 };
 
 struct FileDigest {
@@ -21,6 +23,13 @@ struct FileDigest {
 };
 
 static DataBlock stop_marker;
+
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 BlockHasher *block_hasher_new(FingerprintAlgorithm alg, guint capacity)
 {
@@ -66,12 +75,15 @@ gpointer block_hasher_run(gpointer hasher)
 {
     BlockHasher *h = hasher;
     Fingerprinter *fpr = fingerprinter_new(h->alg);
+    double fp_seconds = 0; /* two clock reads per large block: a negligible cost */
     DataBlock *b;
     while ((b = bounded_queue_pop(h->todo)) != &stop_marker) {
+        double start = thread_cpu_seconds();
         for (guint i = 0; i < b->chunks->len; i++) {
             BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
             fingerprinter_compute(fpr, b->data + c->offset, c->length, &c->fp);
         }
+        fp_seconds += thread_cpu_seconds() - start;
         FileDigest *f = b->digest;
         digest_in_order(h, b);
         g_mutex_lock(&h->lock);
@@ -83,7 +95,18 @@ gpointer block_hasher_run(gpointer hasher)
         g_mutex_unlock(&h->lock);
     }
     fingerprinter_free(fpr);
+    g_mutex_lock(&h->lock);
+    h->fp_seconds += fp_seconds;
+    g_mutex_unlock(&h->lock);
     return NULL;
+}
+
+double block_hasher_fingerprint_seconds(BlockHasher *h)
+{
+    g_mutex_lock(&h->lock);
+    double s = h->fp_seconds;
+    g_mutex_unlock(&h->lock);
+    return s;
 }
 
 void block_hasher_submit(BlockHasher *h, DataBlock *b, FileDigest *file)

@@ -28,8 +28,11 @@ typedef struct FileDigest FileDigest;
  * large block of every worker), so submitting never blocks. */
 BlockHasher *block_hasher_new(FingerprintAlgorithm alg, guint capacity);
 /* A hasher thread's body (a GThreadFunc given the BlockHasher): hashes
- * submitted blocks until block_hasher_stop. Its CPU time is all hashing. */
+ * submitted blocks until block_hasher_stop. */
 gpointer block_hasher_run(gpointer hasher);
+/* Thread CPU time the hashers spent on chunk fingerprints (not the files'
+ * SHA-256), in seconds, once every hasher thread has returned. */
+double block_hasher_fingerprint_seconds(BlockHasher *h);
 
 /* A file whose blocks will be submitted: its SHA-256 goes to `sha256_out`
  * (32 bytes) once its last block is hashed. */

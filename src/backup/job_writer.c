@@ -209,6 +209,11 @@ void job_writer_free(JobWriter *w)
     g_free(w);
 }
 
+double job_writer_write_cpu_seconds(const JobWriter *w)
+{
+    return container_writer_cpu_seconds(w->container_writer);
+}
+
 const JobProgress *job_writer_progress(const JobWriter *w)
 {
     return &w->progress;

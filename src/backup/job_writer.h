@@ -35,5 +35,7 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
 void job_writer_free(JobWriter *w);
 
 const JobProgress *job_writer_progress(const JobWriter *w);
+/* CPU time of the thread that writes the job's containers, so far. */
+double job_writer_write_cpu_seconds(const JobWriter *w);
 
 #endif

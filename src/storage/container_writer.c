@@ -1,6 +1,8 @@
 /* container_writer.c: one thread, one container in flight (see container_writer.h). */
 #include "storage/container_writer.h"
 
+#include <time.h>
+
 struct ContainerWriter {
     ContainerPool *pool;
     GThread *thread;
@@ -9,6 +11,7 @@ struct ContainerWriter {
     const uint8_t *buf; /* the container to write; NULL: none in flight */
     ContainerId id;
     GError *error;      /* the failed write's, until waited for */
+    double cpu_seconds; /* the thread's, after its last write */
     gboolean stop;
 };
 
@@ -26,7 +29,10 @@ static gpointer writer_run(gpointer data)
         g_mutex_unlock(&w->lock);
         GError *error = NULL;
         container_pool_write(w->pool, id, buf, &error);
+        struct timespec ts;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
         g_mutex_lock(&w->lock);
+        w->cpu_seconds = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
         w->error = error;
         w->buf = NULL;
         g_cond_broadcast(&w->changed);
@@ -67,6 +73,14 @@ gboolean container_writer_wait(ContainerWriter *w, GError **err)
         return TRUE;
     g_propagate_error(err, error);
     return FALSE;
+}
+
+double container_writer_cpu_seconds(ContainerWriter *w)
+{
+    g_mutex_lock(&w->lock);
+    double s = w->cpu_seconds;
+    g_mutex_unlock(&w->lock);
+    return s;
 }
 
 void container_writer_free(ContainerWriter *w)

@@ -24,6 +24,9 @@ void container_writer_submit(ContainerWriter *w, ContainerId id, const uint8_t *
 /* Wait until no write is in flight; FALSE with the error of the one that
  * failed (reported once). TRUE at once if nothing was submitted. */
 gboolean container_writer_wait(ContainerWriter *w, GError **err);
+/* CPU time the writing thread has used so far, in seconds (the kernel's
+ * work of each write: a whole-container write bypasses the page cache). */
+double container_writer_cpu_seconds(ContainerWriter *w);
 /* Wait for the write in flight (its error dropped) and stop the thread. */
 void container_writer_free(ContainerWriter *w);
 
