@@ -11,3 +11,8 @@ check_PROGRAMS += tests/unit/test_chunk_worker
 TESTS += tests/unit/test_chunk_worker
 tests_unit_test_chunk_worker_SOURCES = tests/unit/test_chunk_worker.c
 tests_unit_test_chunk_worker_LDADD = $(UNIT_LIBS)
+
+check_PROGRAMS += tests/unit/test_block_hasher
+TESTS += tests/unit/test_block_hasher
+tests_unit_test_block_hasher_SOURCES = tests/unit/test_block_hasher.c
+tests_unit_test_block_hasher_LDADD = $(UNIT_LIBS)

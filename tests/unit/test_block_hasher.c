@@ -1,0 +1,120 @@
+/* test_block_hasher.c: the block hashers (src/backup/block_hasher.c)
+ * against one-shot digests. Several files' blocks are submitted
+ * interleaved to three hasher threads, as several workers would: each
+ * block starts with a tail of the block before (not part of its fresh
+ * bytes), the last block of one file has no chunks, and the blocks are
+ * waited for in an order of their own. Every chunk fingerprint must be the
+ * digest of its bytes, and every file's SHA-256 that of its bytes in order,
+ * which fails if a hasher adds a block to a file's digest before the block
+ * ahead of it. */
+#include "backup/block_hasher.h"
+#include "unit.h"
+
+#include <openssl/evp.h>
+#include <string.h>
+
+#define FILES 3
+#define BLOCKS 6 /* per file */
+#define TAIL 100 /* bytes of the last block repeated at the start of the next */
+#define FRESH 20000
+#define CHUNK 3000
+
+typedef struct {
+    uint8_t bytes[BLOCKS * FRESH];
+    uint8_t sha256[32];
+    DataBlock blocks[BLOCKS];
+} TestFile;
+
+/* Block k of f: the last TAIL bytes of block k-1, then FRESH new bytes, cut
+ * into chunks of CHUNK (the last file's last block keeps none). */
+static void make_block(TestFile *f, int file, int k)
+{
+    DataBlock *b = &f->blocks[k];
+    size_t tail = k > 0 ? TAIL : 0;
+    b->cap = tail + FRESH;
+    b->data = g_malloc(b->cap);
+    memcpy(b->data, f->bytes + (size_t)k * FRESH - tail, b->cap);
+    b->chunks = g_array_new(FALSE, FALSE, sizeof(BlockChunk));
+    b->seq = (guint)k;
+    b->fresh = tail;
+    b->fresh_len = FRESH;
+    b->last = k == BLOCKS - 1;
+    for (size_t pos = 0; pos < b->cap && !(b->last && file == FILES - 1); pos += CHUNK) {
+        BlockChunk c = { .offset = (uint32_t)pos, .length = (uint32_t)MIN(CHUNK, b->cap - pos) };
+        g_array_append_val(b->chunks, c);
+    }
+}
+
+static void test_interleaved_files(void)
+{
+    TestFile *files = g_new0(TestFile, FILES);
+    GRand *r = g_rand_new_with_seed(7);
+    for (int f = 0; f < FILES; f++) {
+        for (size_t i = 0; i < sizeof files[f].bytes; i++)
+            files[f].bytes[i] = (uint8_t)g_rand_int(r);
+        for (int k = 0; k < BLOCKS; k++)
+            make_block(&files[f], f, k);
+    }
+    BlockHasher *h = block_hasher_new(FP_SHA1, FILES * BLOCKS + 3);
+    GThread *threads[3];
+    for (int t = 0; t < 3; t++)
+        threads[t] = g_thread_new("hash", block_hasher_run, h);
+    FileDigest *digests[FILES];
+    for (int f = 0; f < FILES; f++)
+        digests[f] = block_hasher_file(h, files[f].sha256);
+    for (int k = 0; k < BLOCKS; k++) /* block k of every file, then block k + 1 */
+        for (int f = 0; f < FILES; f++)
+            block_hasher_submit(h, &files[f].blocks[k], digests[f]);
+
+    size_t bad_fps = 0, chunks = 0;
+    for (int k = BLOCKS - 1; k >= 0; k--) { /* waited for last block first */
+        for (int f = 0; f < FILES; f++) {
+            DataBlock *b = &files[f].blocks[k];
+            block_hasher_wait(h, b);
+            for (guint i = 0; i < b->chunks->len; i++) {
+                const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
+                Fingerprint want;
+                fingerprint_compute(FP_SHA1, b->data + c->offset, c->length, &want);
+                bad_fps += memcmp(&want, &c->fp, sizeof want) != 0;
+                chunks++;
+            }
+        }
+    }
+    block_hasher_stop(h, 3);
+    for (int t = 0; t < 3; t++)
+        g_thread_join(threads[t]);
+    CU_ASSERT_EQUAL(bad_fps, 0);
+    CU_ASSERT_EQUAL(chunks, (FILES * BLOCKS - 1) * 7); /* 20,000 or 20,100 bytes: 7 chunks a block */
+    CU_ASSERT(block_hasher_fingerprint_seconds(h) > 0);
+    for (int f = 0; f < FILES; f++) {
+        uint8_t want[32];
+        EVP_Digest(files[f].bytes, sizeof files[f].bytes, want, NULL, EVP_sha256(), NULL);
+        CU_ASSERT_EQUAL(memcmp(want, files[f].sha256, 32), 0);
+        for (int k = 0; k < BLOCKS; k++) {
+            g_free(files[f].blocks[k].data);
+            g_array_unref(files[f].blocks[k].chunks);
+        }
+    }
+    block_hasher_free(h);
+    g_rand_free(r);
+    g_free(files);
+}
+
+/* A block never submitted is waited for at once. */
+static void test_unsubmitted_block(void)
+{
+    BlockHasher *h = block_hasher_new(FP_SHA256, 1);
+    DataBlock b = { 0 };
+    block_hasher_wait(h, &b);
+    CU_ASSERT_FALSE(b.fps_pending);
+    block_hasher_free(h);
+}
+
+static void add_suites(void)
+{
+    CU_pSuite s = CU_add_suite("block_hasher", NULL, NULL);
+    CU_add_test(s, "files' blocks interleaved over three hashers", test_interleaved_files);
+    CU_add_test(s, "a block never submitted", test_unsubmitted_block);
+}
+
+UNIT_MAIN(add_suites)
