@@ -7,11 +7,11 @@
 #include "util/error.h"
 #include "util/json_doc.h"
 #include "util/size_parse.h"
+#include "util/thread_cpu.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,9 +46,7 @@ static gpointer stage_thread_main(gpointer data)
 {
     StageThread *t = data;
     t->run(t->arg);
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    t->cpu_seconds = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    t->cpu_seconds = thread_cpu_seconds();
     return NULL;
 }
 

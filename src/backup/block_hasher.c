@@ -3,9 +3,9 @@
 #include "backup/block_hasher.h"
 
 #include "util/bounded_queue.h"
+#include "util/thread_cpu.h"
 
 #include <openssl/evp.h>
-#include <time.h>
 
 struct BlockHasher {
     FingerprintAlgorithm alg;
@@ -23,13 +23,6 @@ struct FileDigest {
 };
 
 static DataBlock stop_marker;
-
-static double thread_cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 BlockHasher *block_hasher_new(FingerprintAlgorithm alg, guint capacity)
 {

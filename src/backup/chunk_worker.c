@@ -7,19 +7,12 @@
  * as if the whole file were one buffer. */
 #include "backup/chunk_worker.h"
 #include "backup/backup_msg.h"
+#include "util/thread_cpu.h"
 
 #include <errno.h>
 #include <openssl/evp.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-static double thread_cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static BoundedQueue *new_pool(guint n, size_t cap)
 {

@@ -1,7 +1,6 @@
 /* container_writer.c: one thread, one container in flight (see container_writer.h). */
 #include "storage/container_writer.h"
-
-#include <time.h>
+#include "util/thread_cpu.h"
 
 struct ContainerWriter {
     ContainerPool *pool;
@@ -29,10 +28,9 @@ static gpointer writer_run(gpointer data)
         g_mutex_unlock(&w->lock);
         GError *error = NULL;
         container_pool_write(w->pool, id, buf, &error);
-        struct timespec ts;
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        double cpu = thread_cpu_seconds();
         g_mutex_lock(&w->lock);
-        w->cpu_seconds = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+        w->cpu_seconds = cpu;
         w->error = error;
         w->buf = NULL;
         g_cond_broadcast(&w->changed);
