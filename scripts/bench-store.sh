@@ -20,7 +20,9 @@
 # single-core SHA-256 speed) / entries, what is left once chunking, chunk
 # fingerprints and the whole-file SHA-256 are taken out (on large files it
 # is mostly per-chunk and per-byte work: copies, index, containers), and
-# peak RSS. On the first dataset also restore
+# peak RSS; with fastcdc also the same figures for a second backup of the
+# same tree into that store ("fastcdc/again": a later job, every chunk
+# looked up, in the Berkeley DB too, and found). On the first dataset also restore
 # MB/s and read-file p50 latency (fastcdc). Goals (issue 15): small files
 # >= 30% (fastcdc) and >= 20% (rabin) of SHA-1, large files >= 60%
 # (fastcdc), per-file overhead <= 15 us.
@@ -58,19 +60,25 @@ speed() { openssl speed -seconds 3 -evp "$1" 2>/dev/null | awk -v a="$1" '$1 == 
 sha1=$(speed sha1)
 sha256=$(speed sha256)
 
-# backup_once BIN CHUNKER DATA RESULT: one backup into a new store; RESULT
-# gets "wall cpu rss_kib" and RESULT.out the backup's summary.
-backup_once() {
-    # The last store's removal is flushed first: else the backup's first
-    # fsync waits for the file system to commit freeing a GiB (50 to 80 ms
-    # here, a tenth of a small-tree backup).
-    rm -rf "$WORK/working"
-    sync
+# backup_timed BIN CHUNKER DATA RESULT: one backup into the store as it is;
+# RESULT gets "wall cpu rss_kib" and RESULT.out the backup's summary.
+backup_timed() {
     start=$(date +%s.%N)
     /usr/bin/time -f '%U %S %M' -o "$4.time" "$1" -c "$WORK/destor.config" \
         -p"chunk-algorithm $2" backup "$3" > "$4.out" || [ $? -eq 1 ]   # 1: entries skipped
     end=$(date +%s.%N)
     awk -v s="$start" -v e="$end" '{ print e - s, $1 + $2, $3 }' "$4.time" > "$4"
+}
+
+# record NAME CHUNKER TAG BYTES RESULT: a line of $WORK/results.
+record() {
+    entries=$(awk '/^  entries/ { print $2 + $4 + $6 }' "$5.out")
+    # CPU of cutting and fingerprinting chunks: the workers' own figure, or
+    # (a binary without workers) its chunk and hash stages.
+    cut=$(awk '/^  chunk and hash/ { print $4 }' "$5.out")
+    [ -n "$cut" ] || cut=$(sed -n 's/.*stage CPU time *//p' "$5.out" | tr -d ',;' |
+        awk '{ for (i = 1; i < NF; i += 3) if ($i == "chunk" || $i == "hash") s += $(i + 1) } END { print s + 0 }')
+    echo "$1 $2 $3 $4 $entries $(cat "$5") $cut" >> "$WORK/results"
 }
 
 : > "$WORK/results"
@@ -85,14 +93,19 @@ for ds in $DATASETS; do
             for bin in "$DESTOR" $DESTOR_B; do
                 tag=A; [ "$bin" = "$DESTOR" ] || tag=B
                 r="$WORK/r.$name.$chunker.$tag.$i"
-                backup_once "$bin" "$chunker" "$data" "$r"
-                entries=$(awk '/^  entries/ { print $2 + $4 + $6 }' "$r.out")
-                # CPU of cutting and fingerprinting chunks: the workers' own
-                # figure, or (a binary without workers) its chunk and hash stages.
-                cut=$(awk '/^  chunk and hash/ { print $4 }' "$r.out")
-                [ -n "$cut" ] || cut=$(sed -n 's/.*stage CPU time *//p' "$r.out" | tr -d ',;' |
-                    awk '{ for (i = 1; i < NF; i += 3) if ($i == "chunk" || $i == "hash") s += $(i + 1) } END { print s + 0 }')
-                echo "$name $chunker $tag $bytes $entries $(cat "$r") $cut" >> "$WORK/results"
+                # A new store; the last one's removal is flushed first: else
+                # the backup's first fsync waits for the file system to
+                # commit freeing a GiB (50 to 80 ms here).
+                rm -rf "$WORK/working"
+                sync
+                backup_timed "$bin" "$chunker" "$data" "$r"
+                record "$name" "$chunker" "$tag" "$bytes" "$r"
+                # fastcdc: the same tree again, a store's later job, where
+                # every chunk is looked up (in the Berkeley DB too) and found.
+                if [ "$chunker" = fastcdc ]; then
+                    backup_timed "$bin" "$chunker" "$data" "$r.again"
+                    record "$name" "fastcdc/again" "$tag" "$bytes" "$r.again"
+                fi
             done
             i=$((i + 1))
         done
@@ -135,7 +148,7 @@ for (name, chunker, tag), runs in rows.items():
     med = lambda i: statistics.median(r[i] for r in runs)
     goal = goals.get((name, chunker))
     cpu_bound = runs[0][4] / (med(1) / cores)
-    print("%-5s %-7s %s: %d entries, %.1f MB; backup %.1f MB/s = %.2f of SHA-1%s (runs %s); "
+    print("%-5s %-13s %s: %d entries, %.1f MB; backup %.1f MB/s = %.2f of SHA-1%s (runs %s); "
           "CPU %.2f s, so %.2f of SHA-1 with all %d cores ours; per-file overhead %.1f us%s; peak RSS %.1f MiB" % (
               name, chunker, tag, runs[0][5], runs[0][4] / 1e6, med(0) / 1e6, med(0) / sha1,
               " (goal >= %.2f)" % goal if goal else "",
