@@ -39,7 +39,8 @@ void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const 
     cw->alg = alg;
     cw->hasher = hasher;
     cw->pool = new_pool(blocks, READ_BLOCK + max_chunk);
-    cw->small = new_pool(SMALL_BLOCKS, SMALL_BLOCK);
+    for (guint t = 0; t < SMALL_TIERS; t++)
+        cw->small[t] = new_pool(SMALL_TIER_BYTES / SMALL_TIER_SIZE(t), SMALL_TIER_SIZE(t));
 }
 
 static void free_pool(BoundedQueue *pool, guint n)
@@ -56,7 +57,19 @@ static void free_pool(BoundedQueue *pool, guint n)
 void chunk_worker_clear(ChunkWorker *cw)
 {
     free_pool(cw->pool, cw->blocks);
-    free_pool(cw->small, SMALL_BLOCKS);
+    for (guint t = 0; t < SMALL_TIERS; t++)
+        free_pool(cw->small[t], SMALL_TIER_BYTES / SMALL_TIER_SIZE(t));
+}
+
+/* The pool of the smallest small blocks a file of `size` (< SMALL_BLOCK)
+ * bytes fits in, with a byte to spare: the read that fills a block
+ * exactly cannot tell the end of the file. */
+static BoundedQueue *small_pool(ChunkWorker *cw, uint64_t size)
+{
+    guint t = 0;
+    while (t < SMALL_TIERS - 1 && size >= SMALL_TIER_SIZE(t))
+        t++;
+    return cw->small[t];
 }
 
 static DataBlock *take_block(BoundedQueue *pool)
@@ -78,7 +91,7 @@ static DataBlock *take_block(BoundedQueue *pool)
 #define CUT_SAMPLE 8
 static size_t cut_block(ChunkWorker *cw, Fingerprinter *fpr, DataBlock *b, size_t len, gboolean at_end)
 {
-    gboolean small = b->home == cw->small;
+    gboolean small = b->home != cw->pool;
     gboolean timed = !small || cw->small_cuts++ % CUT_SAMPLE == 0;
     double start = timed ? thread_cpu_seconds() : 0;
     size_t pos = 0;
@@ -148,7 +161,7 @@ static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
         EVP_DigestInit_ex2(h->sha, h->sha256, NULL);
     /* A file that grows past its small block goes on in large ones: the
      * small block's undecided tail moves to a large block like any tail. */
-    DataBlock *b = take_block(small ? cw->small : cw->pool);
+    DataBlock *b = take_block(small ? small_pool(cw, size_at_stat) : cw->pool);
     size_t have = 0; /* bytes in b->data */
     uint64_t total = 0;
     for (guint seq = 0;; seq++) {

@@ -16,17 +16,21 @@
 #include <glib.h>
 
 #define READ_BLOCK (1u << 20) /* bytes read per read() at most */
-/* A file the walker saw smaller than this is read into a small block, so a
- * worker can run many small files ahead of the store stage in little
- * memory (a 1 MiB block per 8 KiB file would stop it after a few). */
+/* A file the walker saw smaller than SMALL_BLOCK is read into a small
+ * block, of the smallest size class it fits, so a worker can run many small
+ * files ahead of the store stage in little memory (a 1 MiB block per 8 KiB
+ * file would stop it after a few, a 64 KiB one after a few dozen). Size
+ * classes double from 8 KiB to SMALL_BLOCK, each with the same 384 KiB of
+ * blocks (as a size-class allocator would split it): 1.5 MiB per worker. */
 #define SMALL_BLOCK (64u << 10)
-#define SMALL_BLOCKS 24 /* per worker */
-
+#define SMALL_TIERS 4
+#define SMALL_TIER_BYTES (384u << 10) /* per worker and size class */
+#define SMALL_TIER_SIZE(t) ((8u << 10) << (t))
 typedef struct {
     BoundedQueue *work;     /* BackupItems; an item with file NULL ends */
     BoundedQueue *pool;     /* this worker's DataBlocks of READ_BLOCK + max_chunk */
     guint blocks;           /* how many the pool holds */
-    BoundedQueue *small;    /* and its SMALL_BLOCKS blocks of SMALL_BLOCK */
+    BoundedQueue *small[SMALL_TIERS]; /* and its small blocks, one pool per tier */
     const Chunker *chunker;
     size_t max_chunk;       /* bytes a cut decision may look at */
     FingerprintAlgorithm alg;
@@ -37,7 +41,7 @@ typedef struct {
 } ChunkWorker;
 
 /* Allocate the worker's pools: `blocks` blocks of READ_BLOCK + max_chunk
- * and SMALL_BLOCKS of SMALL_BLOCK. A file uses at most one small block. */
+ * and the small tiers' blocks. A file uses at most one small block. */
 void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const Chunker *chunker,
                        size_t max_chunk, FingerprintAlgorithm alg, BlockHasher *hasher);
 gpointer chunk_worker_run(gpointer worker);

@@ -3,7 +3,8 @@
  * chunker_next cuts from the whole file as one buffer, with the right
  * fingerprints, and the file's size and SHA-256 are those of its bytes.
  * Also for a file that grew after the walker saw it small, which starts in
- * a small block and goes on in large ones, and for the empty file (large
+ * a small block and goes on in large ones, for files at the edges of the
+ * small blocks' size classes, and for the empty file (large
  * blocks are fingerprinted by two hasher threads, so out of order); and the
  * fingerprinter the worker reuses against the one-shot digest. */
 #include "backup/backup_msg.h"
@@ -109,6 +110,19 @@ static void test_large_file_spans_blocks(void)
     check_file(CHUNK_RABIN, 2 * READ_BLOCK + 7, 2 * READ_BLOCK + 7);
 }
 
+/* Files at the edges of the small blocks' size classes (8, 16, 32 and
+ * 64 KiB): one a byte short of a class, one exactly at it (the next class),
+ * and one the walker saw a byte short that fills its block exactly, so the
+ * end shows only on the next read, in a large block. */
+static void test_size_class_edges(void)
+{
+    for (size_t size = 8u << 10; size <= SMALL_BLOCK; size *= 2) {
+        check_file(CHUNK_FASTCDC, size - 1, size - 1);
+        check_file(CHUNK_RABIN, size, size);
+        check_file(CHUNK_FASTCDC, size, size - 1);
+    }
+}
+
 static void test_file_grew_after_stat(void)
 {
     check_file(CHUNK_FASTCDC, 2 * READ_BLOCK + 999, 100);      /* small block, then large ones */
@@ -153,6 +167,7 @@ static void add_suites(void)
     CU_add_test(s, "the empty file", test_empty_file);
     CU_add_test(s, "a file over several read blocks", test_large_file_spans_blocks);
     CU_add_test(s, "a file that grew after the walker saw it", test_file_grew_after_stat);
+    CU_add_test(s, "files at the small blocks' size-class edges", test_size_class_edges);
     CU_add_test(s, "the reused fingerprinter equals the one-shot digest", test_fingerprinter_equals_one_shot);
 }
 
