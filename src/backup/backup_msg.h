@@ -35,7 +35,7 @@ typedef struct {
     gboolean last;      /* the file's last block (its chunks may be none) */
     BoundedQueue *home; /* the pool to give the block back to */
     /* A block left to a BlockHasher (block_hasher.h): */
-    gboolean fps_pending;       /* its fingerprints are not in yet (guarded by the hasher's lock) */
+    gint fps_pending;           /* its fingerprints are not in yet (atomic; set under the hasher's lock) */
     struct FileDigest *digest;  /* the file's SHA-256, taken over the blocks in order */
     guint seq;                  /* the block's place in its file, from 0 */
     size_t fresh, fresh_len;    /* data[fresh..fresh + fresh_len) was read into this block

@@ -11,7 +11,8 @@ struct BlockHasher {
     FingerprintAlgorithm alg;
     EVP_MD *sha256;     /* fetched once */
     BoundedQueue *todo; /* DataBlocks; `stop_marker` ends a thread */
-    GMutex lock;        /* guards every block's fps_pending and every FileDigest's next */
+    GMutex lock;        /* guards the clearing of fps_pending, every FileDigest's next
+                           and fp_seconds */
     GCond hashed;       /* a block was hashed */
     double fp_seconds;  /* the threads' time on chunk fingerprints, added as each returns */
 };
@@ -83,7 +84,7 @@ gpointer block_hasher_run(gpointer hasher)
         if (!b->last)
             f->next++;
         b->digest = NULL;
-        b->fps_pending = FALSE;
+        g_atomic_int_set(&b->fps_pending, FALSE);
         g_cond_broadcast(&h->hashed);
         g_mutex_unlock(&h->lock);
     }
@@ -96,25 +97,25 @@ gpointer block_hasher_run(gpointer hasher)
 
 double block_hasher_fingerprint_seconds(BlockHasher *h)
 {
-    g_mutex_lock(&h->lock);
-    double s = h->fp_seconds;
-    g_mutex_unlock(&h->lock);
-    return s;
+    return h->fp_seconds; /* the threads have returned (joined): no lock */
 }
 
 void block_hasher_submit(BlockHasher *h, DataBlock *b, FileDigest *file)
 {
-    g_mutex_lock(&h->lock);
-    b->fps_pending = TRUE;
+    /* no hasher sees b before the push */
+    g_atomic_int_set(&b->fps_pending, TRUE);
     b->digest = file;
-    g_mutex_unlock(&h->lock);
     bounded_queue_push(h->todo, b);
 }
 
 void block_hasher_wait(BlockHasher *h, DataBlock *b)
 {
+    /* Most blocks (every small file's) were never submitted or are hashed
+     * already: no need to take the lock the hashers share. */
+    if (!g_atomic_int_get(&b->fps_pending))
+        return;
     g_mutex_lock(&h->lock);
-    while (b->fps_pending)
+    while (g_atomic_int_get(&b->fps_pending))
         g_cond_wait(&h->hashed, &h->lock);
     g_mutex_unlock(&h->lock);
 }
