@@ -9,6 +9,7 @@
  * ahead of it. */
 #include "backup/block_hasher.h"
 #include "unit.h"
+#include "util/thread_cpu.h"
 
 #include <openssl/evp.h>
 #include <string.h>
@@ -100,6 +101,45 @@ static void test_interleaved_files(void)
     g_free(files);
 }
 
+/* Regression: the hashers' time on chunk fingerprints must not hold the
+ * files' SHA-256 (backup once counted the hashers' whole CPU time, SHA-256
+ * included, as chunk-and-hash, which bench-store then took out a second
+ * time). Blocks with bytes but no chunks: all the hashers do is SHA-256,
+ * which takes this thread `sha_seconds` to do itself; the fingerprint time
+ * must be a small part of that. */
+static void test_fingerprint_time_excludes_sha256(void)
+{
+    enum { N = 4, SIZE = 1 << 20 };
+    uint8_t *bytes = g_malloc(N * SIZE);
+    for (size_t i = 0; i < (size_t)N * SIZE; i++)
+        bytes[i] = (uint8_t)(i * 2654435761u >> 13);
+    BlockHasher *h = block_hasher_new(FP_SHA1, N + 1);
+    GThread *thread = g_thread_new("hash", block_hasher_run, h);
+    uint8_t got[32], want[32];
+    FileDigest *file = block_hasher_file(h, got);
+    DataBlock blocks[N];
+    memset(blocks, 0, sizeof blocks);
+    for (int k = 0; k < N; k++) {
+        blocks[k] = (DataBlock){ .data = bytes + (size_t)k * SIZE, .cap = SIZE, .seq = (guint)k,
+                                 .fresh_len = SIZE, .last = k == N - 1,
+                                 .chunks = g_array_new(FALSE, FALSE, sizeof(BlockChunk)) };
+        block_hasher_submit(h, &blocks[k], file);
+    }
+    for (int k = 0; k < N; k++)
+        block_hasher_wait(h, &blocks[k]);
+    block_hasher_stop(h, 1);
+    g_thread_join(thread);
+    double start = thread_cpu_seconds();
+    EVP_Digest(bytes, (size_t)N * SIZE, want, NULL, EVP_sha256(), NULL);
+    double sha_seconds = thread_cpu_seconds() - start;
+    CU_ASSERT_EQUAL(memcmp(got, want, 32), 0);
+    CU_ASSERT(block_hasher_fingerprint_seconds(h) < sha_seconds / 4);
+    for (int k = 0; k < N; k++)
+        g_array_unref(blocks[k].chunks);
+    block_hasher_free(h);
+    g_free(bytes);
+}
+
 /* A block never submitted is waited for at once. */
 static void test_unsubmitted_block(void)
 {
@@ -114,6 +154,7 @@ static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("block_hasher", NULL, NULL);
     CU_add_test(s, "files' blocks interleaved over three hashers", test_interleaved_files);
+    CU_add_test(s, "fingerprint time without the files' SHA-256", test_fingerprint_time_excludes_sha256);
     CU_add_test(s, "a block never submitted", test_unsubmitted_block);
 }
 
