@@ -21,7 +21,7 @@
  *              (a window W > 0) and this access is the W-th since the last
  *              aging, every count is then halved (rounded down). Returns
  *              TRUE when it halved.
- *   get(id)    the count (exact) or the estimate (sketch).
+ *   get(id)    the count (exact, compact) or the estimate (sketch).
  *   reset(id)  the count to 0 (PLC, In-Cache LFU: on eviction). Sketch: each
  *              of id's counters minus id's estimate (at least 0), so id's
  *              estimate is 0; a container sharing a counter loses as much
@@ -107,8 +107,8 @@ void access_counts_export(const AccessCounts *a, uint32_t *out);
  * accesses since the last aging. Counts of the same mode and size are taken
  * as they are; per-container counts (exact, compact) of another store size
  * as far as both go (the rest 0), and of the other of the two saturated
- * where they must be; per-container counts into a sketch are added
- * container by container; a sketch into per-container counts gives each
+ * where they must be; per-container counts into a sketch raise each
+ * container's counters to at least its count; a sketch into per-container counts gives each
  * container its estimate. FALSE (the counts left at 0) when the cells
  * cannot be a sketch (a width that is not a power of two of at least 64) or
  * a 16-bit cell is above 65535. */

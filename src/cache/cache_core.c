@@ -157,7 +157,7 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->env.values = c->values;
     c->env.counters = c->policy_counters;
     c->pst = c->ops->create(&c->env);
-    access_counts_set_window(&c->counts, c->ops->count_age_window ? c->ops->count_age_window(c->pst) : 0);
+    cache_policy_set_age_window(c->ops, c->pst, &c->counts);
 
     device_model_init(&c->model, &o->device);
     c->opened_us = g_get_monotonic_time();
@@ -292,8 +292,7 @@ static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
 
 static inline void count_access(CacheCore *c, ContainerId id)
 {
-    if (access_counts_count(&c->counts, id) && c->ops->counts_aged)
-        c->ops->counts_aged(c->pst);
+    cache_policy_count_access(c->ops, c->pst, &c->counts, id);
     if (c->quad && c->quad[id].accesses < UINT32_MAX)
         c->quad[id].accesses++;
     c->counters.accesses++;
@@ -310,8 +309,7 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
 
     if (d == CACHE_ADMIT_FREE && c->n_free > 0) {
         slot = c->free_slots[--c->n_free];
-    } else if (d == CACHE_ADMIT_REPLACE && victim < c->capacity &&
-               c->slot_id[victim] != CACHE_NO_CONTAINER) {
+    } else if (d == CACHE_ADMIT_REPLACE && cache_policy_env_occupied(&c->env, victim)) {
         ContainerId old = c->slot_id[victim];
         notify(c, CACHE_EVENT_EVICT, old, victim, d);
         c->ops->removed(c->pst, victim);
@@ -509,7 +507,7 @@ uint32_t cache_core_cached(const CacheCore *c)
 
 gboolean cache_core_contains(const CacheCore *c, ContainerId id)
 {
-    return id < c->n && slot_map_get(&c->slot_of, id) != SLOT_MAP_NONE;
+    return id < c->n && slot_map_present(&c->slot_of, id);
 }
 
 uint32_t cache_core_access_count(const CacheCore *c, ContainerId id)

@@ -34,7 +34,7 @@ static gboolean entry_usable(CacheCore *c, const CacheMeta *m, const CacheMetaEn
 {
     if (e->id >= c->n || e->slot >= c->capacity)
         return FALSE;
-    if (slot_map_get(&c->slot_of, e->id) != SLOT_MAP_NONE)
+    if (cache_core_contains(c, e->id))
         return FALSE;
     if (m->clean)
         return TRUE;
@@ -79,7 +79,6 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
         found = FALSE;
     }
 
-    gboolean *taken = g_new0(gboolean, c->capacity ? c->capacity : 1);
     Restored *restored = g_new(Restored, found && m.n_entries ? m.n_entries : 1);
     uint32_t n_restored = 0;
     if (found) {
@@ -87,11 +86,8 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
             destor_warning("SSD cache metadata %s: access counts unusable; counting from 0", path);
         for (uint32_t i = 0; i < m.n_entries; i++) {
             const CacheMetaEntry *e = &m.entries[i];
-            if (e->slot < c->capacity && taken[e->slot])
+            if (cache_policy_env_occupied(&c->env, e->slot) || !entry_usable(c, &m, e))
                 continue;
-            if (!entry_usable(c, &m, e))
-                continue;
-            taken[e->slot] = TRUE;
             cache_core_bind(c, e->slot, e->id, e->check);
             restored[n_restored].slot = e->slot;
             restored[n_restored].word = e->word;
@@ -115,14 +111,13 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
         c->ops->destroy(c->pst);
         c->pst = c->ops->create(&c->env);
         for (CacheSlot s = 0; s < c->capacity; s++)
-            if (taken[s])
+            if (cache_policy_env_occupied(&c->env, s))
                 c->ops->inserted(c->pst, s);
     }
     for (uint32_t s = c->capacity; s-- > 0;)
-        if (!taken[s])
+        if (!cache_policy_env_occupied(&c->env, s))
             cache_core_push_free(c, s);
 
-    g_free(taken);
     g_free(restored);
     if (found)
         cache_meta_clear(&m);

@@ -81,7 +81,7 @@ typedef struct {
      * quadrant record */
     double bytes_per_container;
     size_t bytes_per_slot, memory_bytes;
-    const char *counters;  /* cache-counters: "exact" or "sketch" */
+    const char *counters;  /* cache-counters: "exact", "compact" or "sketch" */
     size_t counts_bytes;   /* all the access counts */
 } CacheReport;
 

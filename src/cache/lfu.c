@@ -55,16 +55,12 @@ static void lfu_hit(void *st, CacheSlot slot)
 {
     Lfu *l = st;
     LfuKey *k = lfu_heap_of(&l->heap, slot);
-    uint32_t count = count_of(l, slot);
     /* The key grows, but for a sketch's count lowered by the reset of a
-     * container sharing its counters (lfu-incache, cache-counters sketch). */
-    gboolean grows = count >= k->count;
-    k->count = count;
+     * container sharing its counters (lfu-incache, cache-counters sketch):
+     * update moves it whichever way it went. */
+    k->count = count_of(l, slot);
     k->tick = ++l->clock;
-    if (grows)
-        lfu_heap_sink(&l->heap, slot);
-    else
-        lfu_heap_update(&l->heap, slot);
+    lfu_heap_update(&l->heap, slot);
 }
 
 static CacheDecision lfu_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)

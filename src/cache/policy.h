@@ -203,4 +203,20 @@ void cache_policy_settings_resolve(const CachePolicySettings *s, const CachePoli
 gboolean cache_policy_key_parse(const CachePolicyKey *key, const char *value, CachePolicyValue *out,
                                 GError **err);
 
+/* How the core wires a policy (state st) to the access counts, shared with
+ * the unit tests' driver so the two cannot drift apart: the aging window
+ * the policy asks for (0: none), set once it is created; and one access of
+ * id counted, the policy told when that access aged the counts. */
+static inline void cache_policy_set_age_window(const CachePolicyOps *ops, void *st, AccessCounts *counts)
+{
+    access_counts_set_window(counts, ops->count_age_window ? ops->count_age_window(st) : 0);
+}
+
+static inline void cache_policy_count_access(const CachePolicyOps *ops, void *st, AccessCounts *counts,
+                                             ContainerId id)
+{
+    if (access_counts_count(counts, id) && ops->counts_aged)
+        ops->counts_aged(st);
+}
+
 #endif

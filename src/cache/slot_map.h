@@ -8,7 +8,8 @@
  *   size   the smallest power of two >= 2 x capacity, at least 4 (so the
  *          table is at most half full): 16 to 32 bytes a slot
  *   home   (id x 0x9E3779B1 mod 2^32) >> (32 - log2 size), Fibonacci hashing
- *   empty  an entry whose id is CACHE_NO_CONTAINER
+ *   empty  an entry whose id is SLOT_MAP_EMPTY (UINT32_MAX, as
+ *          CACHE_NO_CONTAINER: no store has that id)
  * Every operation is O(1) expected. */
 #ifndef DESTOR_CACHE_SLOT_MAP_H
 #define DESTOR_CACHE_SLOT_MAP_H

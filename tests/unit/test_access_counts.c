@@ -1,8 +1,8 @@
 /* test_access_counts.c: the cache's store-wide access counts
  * (src/cache/access_counts.h, `cache-counters`) and the slot map
  * (src/cache/slot_map.h) on their own: the count-min sketch's width, its
- * bound (never below the count), halving, saturation, raise and clear; both
- * modes' count, reset, aging window and memory; cache.meta's conversions
+ * bound (never below the count), halving, saturation, raise and clear; the
+ * three modes' count, reset, aging window and memory; cache.meta's conversions
  * between modes; and the slot map against a plain array over seeded random
  * puts and removals that fill a small table to capacity. */
 #include "cache/access_counts.h"
@@ -296,7 +296,7 @@ static void add_suites(void)
     CU_add_test(s, "sketch width", test_count_min16_width);
     CU_add_test(s, "sketch: never below the count, halving, saturation", test_count_min16_counts_and_halves);
     CU_add_test(s, "sketch raise and clear", test_count_min16_raise_and_clear);
-    CU_add_test(s, "both modes: count, age, reset", test_modes_count_age_reset);
+    CU_add_test(s, "every mode: count, age, reset", test_modes_count_age_reset);
     CU_add_test(s, "memory", test_memory);
     CU_add_test(s, "import from cache.meta", test_import);
     CU_add_test(s, "slot map against an array", test_slot_map);

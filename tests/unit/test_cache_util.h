@@ -172,7 +172,7 @@ static inline void test_env_init(TestEnv *e, const CachePolicyOps *ops, const Ca
 static inline void *test_env_create(TestEnv *e)
 {
     void *st = e->ops->create(&e->env);
-    access_counts_set_window(&e->counts, e->ops->count_age_window ? e->ops->count_age_window(st) : 0);
+    cache_policy_set_age_window(e->ops, st, &e->counts);
     return st;
 }
 
@@ -190,8 +190,7 @@ static inline void test_env_drive(TestEnv *e, void *st, const uint32_t *seq, siz
     const CachePolicyOps *ops = e->ops;
     for (size_t i = from; i < to; i++) {
         ContainerId id = seq[i];
-        if (access_counts_count(&e->counts, id) && ops->counts_aged)
-            ops->counts_aged(st);
+        cache_policy_count_access(ops, st, &e->counts, id);
         if (e->slot_of[id] != CACHE_NO_SLOT) {
             ops->hit(st, e->slot_of[id]);
             if (log)
