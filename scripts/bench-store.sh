@@ -12,7 +12,8 @@
 #   each measurement, of which the medians are printed.
 #
 # Per dataset and chunker (fastcdc and rabin), in one store per run, with the
-# input already in the page cache: backup MB/s and its share of SHA-1, the
+# input read into the page cache just before (and what the machine read from
+# disk during the run printed, to show it stayed there): backup MB/s and its share of SHA-1, the
 # backup's CPU time (user + system) and what it would allow with every
 # core free (bytes / (CPU time / cores): on a shared machine the wall-clock
 # figure measures the neighbours too), per-file overhead = (CPU time - CPU
@@ -60,14 +61,30 @@ speed() { openssl speed -seconds 3 -evp "$1" 2>/dev/null | awk -v a="$1" '$1 == 
 sha1=$(speed sha1)
 sha256=$(speed sha256)
 
+# Read the tree into the page cache. Done before every timed backup, not
+# once: a machine may reclaim page cache in the background (one here drops
+# it by about 8 MB/s while idle), and a backup that reads from the disk pays
+# kernel CPU for the I/O, which lands in the per-file figure.
+warm() {
+    find "$1" -type f -exec cat {} + > /dev/null
+}
+
+# KiB read from block devices so far, the whole machine's (/proc/vmstat).
+disk_read_kib() {
+    awk '$1 == "pgpgin" { print $2 }' /proc/vmstat
+}
+
 # backup_timed BIN CHUNKER DATA RESULT: one backup into the store as it is;
-# RESULT gets "wall cpu rss_kib" and RESULT.out the backup's summary.
+# RESULT gets "wall cpu rss_kib disk_read_kib" and RESULT.out the backup's
+# summary.
 backup_timed() {
+    disk0=$(disk_read_kib)
     start=$(date +%s.%N)
     /usr/bin/time -f '%U %S %M' -o "$4.time" "$1" -c "$WORK/destor.config" \
         -p"chunk-algorithm $2" backup "$3" > "$4.out" || [ $? -eq 1 ]   # 1: entries skipped
     end=$(date +%s.%N)
-    awk -v s="$start" -v e="$end" '{ print e - s, $1 + $2, $3 }' "$4.time" > "$4"
+    disk1=$(disk_read_kib)
+    awk -v s="$start" -v e="$end" -v d=$((disk1 - disk0)) '{ print e - s, $1 + $2, $3, d }' "$4.time" > "$4"
 }
 
 # record NAME CHUNKER TAG BYTES RESULT: a line of $WORK/results.
@@ -85,7 +102,6 @@ record() {
 for ds in $DATASETS; do
     name=${ds%%=*}
     data=${ds#*=}
-    find "$data" -type f -exec cat {} + > /dev/null   # into the page cache
     bytes=$(find "$data" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
     for chunker in fastcdc rabin; do
         i=0
@@ -98,11 +114,13 @@ for ds in $DATASETS; do
                 # commit freeing a GiB (50 to 80 ms here).
                 rm -rf "$WORK/working"
                 sync
+                warm "$data"
                 backup_timed "$bin" "$chunker" "$data" "$r"
                 record "$name" "$chunker" "$tag" "$bytes" "$r"
                 # fastcdc: the same tree again, a store's later job, where
                 # every chunk is looked up (in the Berkeley DB too) and found.
                 if [ "$chunker" = fastcdc ]; then
+                    warm "$data"
                     backup_timed "$bin" "$chunker" "$data" "$r.again"
                     record "$name" "fastcdc/again" "$tag" "$bytes" "$r.again"
                 fi
@@ -137,11 +155,11 @@ goals = {("small", "fastcdc"): 0.30, ("small", "rabin"): 0.20, ("large", "fastcd
 rows = {}
 for line in open(work + "/results"):
     f = line.split()
-    name, chunker, tag, size, entries, wall, cpu, rss, chunk_hash = f
+    name, chunker, tag, size, entries, wall, cpu, rss, disk, chunk_hash = f
     chunk_hash = float(chunk_hash)
     overhead = (float(cpu) - chunk_hash - float(size) / sha256) / max(1, int(entries))
     rows.setdefault((name, chunker, tag), []).append(
-        (float(size) / float(wall), float(cpu), overhead, int(rss), float(size), int(entries)))
+        (float(size) / float(wall), float(cpu), overhead, int(rss), float(size), int(entries), int(disk)))
 print("SHA-1, one core          %.1f MB/s (openssl speed, 8 KiB blocks); SHA-256 %.1f MB/s" % (sha1 / 1e6, sha256 / 1e6))
 print("medians of %d runs%s" % (repeat, "; A and B alternated" if any(k[2] == "B" for k in rows) else ""))
 for (name, chunker, tag), runs in rows.items():
@@ -149,11 +167,12 @@ for (name, chunker, tag), runs in rows.items():
     goal = goals.get((name, chunker))
     cpu_bound = runs[0][4] / (med(1) / cores)
     print("%-5s %-13s %s: %d entries, %.1f MB; backup %.1f MB/s = %.2f of SHA-1%s (runs %s); "
-          "CPU %.2f s, so %.2f of SHA-1 with all %d cores ours; per-file overhead %.1f us%s; peak RSS %.1f MiB" % (
+          "CPU %.2f s, so %.2f of SHA-1 with all %d cores ours; per-file overhead %.1f us%s; peak RSS %.1f MiB; "
+          "read from disk meanwhile %.1f MiB (median; the machine's)" % (
               name, chunker, tag, runs[0][5], runs[0][4] / 1e6, med(0) / 1e6, med(0) / sha1,
               " (goal >= %.2f)" % goal if goal else "",
               " ".join("%.2f" % (r[0] / sha1) for r in runs), med(1), cpu_bound / sha1, cores, med(2) * 1e6,
-              " (goal <= 15)", max(r[3] for r in runs) / 1024))
+              " (goal <= 15)", max(r[3] for r in runs) / 1024, med(6) / 1024))
 size = next(iter(rows.values()))[0][4]
 trace = json.load(open(work + "/trace.json"))
 rss = int(open(work + "/rss.restore").read().split()[-1])

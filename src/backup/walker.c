@@ -54,8 +54,17 @@ static FileRecord *record_for(const char *rel, const struct stat *st, EntryType 
     return r;
 }
 
+/* Hand on the gathered entries: the store stage's first, so it has them
+ * no later than the workers. */
+static void flush(Walker *w)
+{
+    bounded_queue_push_many(w->order, w->to_order, w->n_order);
+    bounded_queue_push_many(w->work, w->to_work, w->n_work);
+    w->n_order = w->n_work = 0;
+}
+
 /* Send an entry to the store stage, and a regular file (fd >= 0) also to
- * the chunk workers. */
+ * the chunk workers, WALK_BATCH entries at a time. */
 static void send(Walker *w, FileRecord *r, int fd)
 {
     BackupItem *it = g_new0(BackupItem, 1);
@@ -63,9 +72,11 @@ static void send(Walker *w, FileRecord *r, int fd)
     it->fd = fd;
     if (fd >= 0)
         it->out = bounded_queue_new(w->blocks_per_worker + 1);
-    bounded_queue_push(w->order, it);
+    w->to_order[w->n_order++] = it;
     if (fd >= 0)
-        bounded_queue_push(w->work, it);
+        w->to_work[w->n_work++] = it;
+    if (w->n_order == WALK_BATCH)
+        flush(w);
 }
 
 /* Open for reading without updating the access time where the kernel lets
@@ -223,6 +234,7 @@ void walker_run(Walker *w)
     }
     /* One end item (file NULL) for all; the store stage frees it once every
      * thread has stopped. */
+    flush(w);
     BackupItem *end = g_new0(BackupItem, 1);
     end->fd = -1;
     bounded_queue_push(w->order, end);

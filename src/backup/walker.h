@@ -14,6 +14,11 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+/* Entries the walker gathers before handing them on in one lot: a hand-off
+ * that wakes a waiting stage is two system calls and a context switch, and
+ * on a tree of small files the stages would otherwise be woken per file. */
+#define WALK_BATCH 16
+
 typedef struct {
     BoundedQueue *order; /* every entry, in walk order, to the store stage */
     BoundedQueue *work;  /* regular files, to the chunk workers */
@@ -30,6 +35,8 @@ typedef struct {
     dev_t root_dev;
     gboolean root_is_entry; /* root is a file or symlink, not a directory */
     gboolean no_noatime;    /* O_NOATIME was refused once: not ours to ask */
+    gpointer to_order[WALK_BATCH], to_work[WALK_BATCH]; /* gathered, not yet sent */
+    guint n_order, n_work;
 } Walker;
 
 void walker_init(Walker *w, const char *root, BoundedQueue *order, BoundedQueue *work, guint workers,

@@ -45,20 +45,31 @@ void bounded_queue_free(BoundedQueue *q)
     g_free(q);
 }
 
+void bounded_queue_push_many(BoundedQueue *q, gpointer const *items, guint n)
+{
+    g_mutex_lock(&q->lock);
+    for (guint done = 0; done < n;) {
+        while (q->count == q->capacity) {
+            q->pushers_waiting++;
+            g_cond_wait(&q->not_full, &q->lock);
+            q->pushers_waiting--;
+        }
+        for (; done < n && q->count < q->capacity; done++) {
+            g_assert(items[done] != NULL);
+            q->ring[(q->head + q->count) % q->capacity] = items[done];
+            q->count++;
+        }
+        if (q->poppers_waiting > 1 && q->count > 1)
+            g_cond_broadcast(&q->not_empty);
+        else if (q->poppers_waiting > 0)
+            g_cond_signal(&q->not_empty);
+    }
+    g_mutex_unlock(&q->lock);
+}
+
 void bounded_queue_push(BoundedQueue *q, gpointer item)
 {
-    g_assert(item != NULL);
-    g_mutex_lock(&q->lock);
-    while (q->count == q->capacity) {
-        q->pushers_waiting++;
-        g_cond_wait(&q->not_full, &q->lock);
-        q->pushers_waiting--;
-    }
-    q->ring[(q->head + q->count) % q->capacity] = item;
-    q->count++;
-    if (q->poppers_waiting > 0)
-        g_cond_signal(&q->not_empty);
-    g_mutex_unlock(&q->lock);
+    bounded_queue_push_many(q, &item, 1);
 }
 
 gpointer bounded_queue_pop(BoundedQueue *q)

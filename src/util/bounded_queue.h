@@ -18,6 +18,10 @@ void bounded_queue_free(BoundedQueue *q);
 
 /* Blocks while the queue is full. `item` must not be NULL. */
 void bounded_queue_push(BoundedQueue *q, gpointer item);
+/* Pushes items[0..n) in order, as many at a time as there is room for,
+ * waking the consumers once per lot instead of once per item. Blocks while
+ * the queue is full. No item may be NULL. */
+void bounded_queue_push_many(BoundedQueue *q, gpointer const *items, guint n);
 /* Blocks while the queue is empty. */
 gpointer bounded_queue_pop(BoundedQueue *q);
 
