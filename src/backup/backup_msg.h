@@ -28,7 +28,7 @@ typedef struct {
 /* A worker's read buffer with the chunks cut from it. Recycled through the
  * worker's pool: neither the bytes nor the chunk list are allocated per
  * chunk or per file. */
-typedef struct {
+typedef struct DataBlock {
     uint8_t *data;
     size_t cap;         /* bytes data holds */
     GArray *chunks;     /* BlockChunk */
@@ -40,6 +40,8 @@ typedef struct {
     guint seq;                  /* the block's place in its file, from 0 */
     size_t fresh, fresh_len;    /* data[fresh..fresh + fresh_len) was read into this block
                                    (what comes before it is the last block's tail) */
+    struct DataBlock *waiting_next; /* fingerprinted, waiting for its turn in the file's
+                                       SHA-256: the next such block, by seq */
 } DataBlock;
 
 typedef struct {

@@ -12,14 +12,15 @@ struct BlockHasher {
     EVP_MD *sha256;     /* fetched once */
     BoundedQueue *todo; /* DataBlocks; `stop_marker` ends a thread */
     GMutex lock;        /* guards the clearing of fps_pending, every FileDigest's next
-                           and fp_seconds */
+                           and waiting, and fp_seconds */
     GCond hashed;       /* a block was hashed */
     double fp_seconds;  /* the threads' time on chunk fingerprints, added as each returns */
 };
 
 struct FileDigest {
     EVP_MD_CTX *ctx;
-    guint next;    /* the block whose bytes come next */
+    guint next;         /* the block whose bytes come next */
+    DataBlock *waiting; /* fingerprinted blocks after `next`, by seq (waiting_next) */
     uint8_t *out;
 };
 
@@ -48,20 +49,51 @@ FileDigest *block_hasher_file(BlockHasher *h, uint8_t *sha256_out)
     return f;
 }
 
-/* Add b's fresh bytes to its file's SHA-256 once the blocks before it are
- * in; after the last block, the digest is written out and freed. */
+/* b, fingerprinted, is done: the store stage may take it. */
+static void block_done(BlockHasher *h, DataBlock *b)
+{
+    b->digest = NULL;
+    g_atomic_int_set(&b->fps_pending, FALSE);
+    g_cond_broadcast(&h->hashed);
+}
+
+/* b is fingerprinted: add its fresh bytes to its file's SHA-256 if the
+ * blocks before it are in, and then those of the file's blocks that were
+ * waiting for b; else leave b waiting for its turn, to the hasher that
+ * digests the block before it. A hasher never waits here for another: it
+ * goes on to the next block. After the file's last block, the digest is
+ * written out and freed. Called with h->lock held. */
 static void digest_in_order(BlockHasher *h, DataBlock *b)
 {
     FileDigest *f = b->digest;
-    g_mutex_lock(&h->lock);
-    while (f->next != b->seq)
-        g_cond_wait(&h->hashed, &h->lock);
-    g_mutex_unlock(&h->lock);
-    EVP_DigestUpdate(f->ctx, b->data + b->fresh, b->fresh_len);
-    if (b->last) {
-        EVP_DigestFinal_ex(f->ctx, f->out, NULL);
-        EVP_MD_CTX_free(f->ctx);
-        g_free(f);
+    if (f->next != b->seq) {
+        DataBlock **at = &f->waiting;
+        while (*at != NULL && (*at)->seq < b->seq)
+            at = &(*at)->waiting_next;
+        b->waiting_next = *at;
+        *at = b;
+        return;
+    }
+    while (b != NULL) {
+        g_mutex_unlock(&h->lock);
+        EVP_DigestUpdate(f->ctx, b->data + b->fresh, b->fresh_len);
+        gboolean last = b->last;
+        if (last) {
+            EVP_DigestFinal_ex(f->ctx, f->out, NULL);
+            EVP_MD_CTX_free(f->ctx);
+        }
+        g_mutex_lock(&h->lock);
+        block_done(h, b);
+        if (last) {
+            g_free(f);
+            return;
+        }
+        f->next++;
+        b = f->waiting;
+        if (b != NULL && b->seq == f->next)
+            f->waiting = b->waiting_next;
+        else
+            b = NULL;
     }
 }
 
@@ -78,14 +110,8 @@ gpointer block_hasher_run(gpointer hasher)
             fingerprinter_compute(fpr, b->data + c->offset, c->length, &c->fp);
         }
         fp_seconds += thread_cpu_seconds() - start;
-        FileDigest *f = b->digest;
-        digest_in_order(h, b);
         g_mutex_lock(&h->lock);
-        if (!b->last)
-            f->next++;
-        b->digest = NULL;
-        g_atomic_int_set(&b->fps_pending, FALSE);
-        g_cond_broadcast(&h->hashed);
+        digest_in_order(h, b);
         g_mutex_unlock(&h->lock);
     }
     fingerprinter_free(fpr);

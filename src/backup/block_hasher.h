@@ -6,13 +6,16 @@
  * its blocks. The worker now only reads and cuts; the chunk fingerprints of
  * a block are independent of every other block's, so any hasher may take
  * them, and the whole-file SHA-256 is passed along the file's blocks in
- * order (a hasher waits for the block before to be digested).
+ * order: a block fingerprinted before the one before it is digested waits,
+ * and the hasher that digests that one goes on with it (a hasher that
+ * waited instead left its core idle a fifth of the time on large files).
  *
  * A worker cuts a block, submits it, and sends it on to the store stage at
  * once; the store stage waits for the block's fingerprints (usually in by
- * then) before it looks at them, and before it gives the block back. Blocks
- * are taken in the order submitted, so a hasher waiting for an earlier block
- * of the same file waits for one that another hasher already holds. */
+ * then) before it looks at them, and before it gives the block back: a
+ * block counts as hashed once its bytes are in the file's SHA-256 too.
+ * Blocks are taken in the order submitted, so a block waiting for its turn
+ * waits for one that a hasher already holds. */
 #ifndef DESTOR_BLOCK_HASHER_H
 #define DESTOR_BLOCK_HASHER_H
 

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#define CONTAINER_BUFFERS 3
+
 struct JobWriter {
     Store *store;
     FpIndex *index;
@@ -18,11 +20,16 @@ struct JobWriter {
     JobMetaWriter *meta;
     RecipeIndex *recipes;
 
-    /* Two container buffers: the open container fills one while the last
-     * sealed one, in the other, is written and then put in the index. */
-    uint8_t *container_buf[2];
-    int open_buf;               /* which buffer the open container uses */
-    gboolean sealed_pending;    /* the other holds a sealed container not yet in the index */
+    /* A ring of container buffers: the open container fills one while the
+     * sealed ones before it are written, oldest first, and then put in the
+     * index. More than two: the store stage fills containers in bursts
+     * (after waiting for the hashers it copies at memory speed), and with
+     * one write in flight it waited for the device a fifth of a large-file
+     * backup. */
+    uint8_t *container_buf[CONTAINER_BUFFERS];
+    guint open_buf;             /* the buffer the open container uses */
+    guint sealed;               /* sealed containers not yet in the index: the
+                                   buffers just before open_buf */
     ContainerWriter *container_writer;
     ContainerBuilder container; /* open container, if chunk_count > 0 */
     ContainerId next_container;
@@ -60,9 +67,9 @@ JobWriter *job_writer_begin(Store *store, const char *source_root, GError **err)
 {
     JobWriter *w = g_new0(JobWriter, 1);
     w->store = store;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < CONTAINER_BUFFERS; i++)
         w->container_buf[i] = g_aligned_alloc(1, store->container_size, CONTAINER_ALIGN);
-    w->container_writer = container_writer_new(store->pool);
+    w->container_writer = container_writer_new(store->pool, CONTAINER_BUFFERS);
     if (!open_index(w, err) || !load_refcount(w, err) ||
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
         goto fail;
@@ -85,32 +92,29 @@ fail:
     return NULL;
 }
 
-/* Wait for the sealed container's write, then put its chunks in the index:
- * the index names only containers already in the pool (a rebuild reads
- * them back from there). */
-static gboolean index_sealed(JobWriter *w, GError **err)
+/* Wait for the oldest sealed container's write, then put its chunks in the
+ * index: the index names only containers already in the pool (a rebuild
+ * reads them back from there). */
+static gboolean index_oldest(JobWriter *w, GError **err)
 {
-    if (!w->sealed_pending)
-        return TRUE;
-    w->sealed_pending = FALSE;
-    return container_writer_wait(w->container_writer, err) &&
-           fp_index_persist_container(w->index, w->container_buf[!w->open_buf], w->store->container_size, err);
+    guint oldest = (w->open_buf + CONTAINER_BUFFERS - w->sealed) % CONTAINER_BUFFERS;
+    w->sealed--;
+    return container_writer_wait(w->container_writer, w->sealed, err) &&
+           fp_index_persist_container(w->index, w->container_buf[oldest], w->store->container_size, err);
 }
 
-/* Seal the open container and start its write; the other buffer (whose
- * container is indexed first) takes the next one. */
+/* Seal the open container and start its write; the next buffer of the
+ * ring takes the next one, its own sealed container indexed first. */
 static gboolean seal_container(JobWriter *w, GError **err)
 {
     if (w->container.chunk_count == 0)
         return TRUE;
     container_builder_seal(&w->container, w->store->fingerprint);
-    if (!index_sealed(w, err))
-        return FALSE;
     container_writer_submit(w->container_writer, w->container.id, w->container_buf[w->open_buf]);
-    w->sealed_pending = TRUE;
-    w->open_buf = !w->open_buf;
+    w->sealed++;
+    w->open_buf = (w->open_buf + 1) % CONTAINER_BUFFERS;
     w->container.chunk_count = 0;
-    return TRUE;
+    return w->sealed < CONTAINER_BUFFERS || index_oldest(w, err);
 }
 
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
@@ -170,8 +174,10 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
 {
     /* Order matters: every structure is durable before the manifest that
      * makes the job visible is published. */
-    gboolean ok = seal_container(w, err) && index_sealed(w, err) && container_pool_sync(w->store->pool, err) &&
-                  fp_index_commit_job(w->index, err);
+    gboolean ok = seal_container(w, err);
+    while (ok && w->sealed > 0)
+        ok = index_oldest(w, err);
+    ok = ok && container_pool_sync(w->store->pool, err) && fp_index_commit_job(w->index, err);
     /* finish frees what it finishes; what is not reached, job_writer_free aborts. */
     if (ok) {
         ok = job_meta_writer_finish(w->meta, &w->m.job_meta_size, err);
@@ -204,7 +210,7 @@ void job_writer_free(JobWriter *w)
     job_manifest_clear(&w->m);
     g_free(w->job_dir);
     container_writer_free(w->container_writer); /* before its buffers go */
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < CONTAINER_BUFFERS; i++)
         g_aligned_free(w->container_buf[i]);
     g_free(w);
 }

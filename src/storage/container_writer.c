@@ -1,15 +1,24 @@
-/* container_writer.c: one thread, one container in flight (see container_writer.h). */
+/* container_writer.c: one thread writing a ring of submitted containers in
+ * order (see container_writer.h). */
 #include "storage/container_writer.h"
 #include "util/thread_cpu.h"
+
+typedef struct {
+    ContainerId id;
+    const uint8_t *buf;
+} Submission;
 
 struct ContainerWriter {
     ContainerPool *pool;
     GThread *thread;
     GMutex lock;
     GCond changed;      /* a submission, a finished write, or stop */
-    const uint8_t *buf; /* the container to write; NULL: none in flight */
-    ContainerId id;
-    GError *error;      /* the failed write's, until waited for */
+    Submission *ring;   /* `depth` slots */
+    guint depth;
+    guint head;         /* the oldest unfinished submission */
+    guint unfinished;   /* submitted and not yet written (or dropped) */
+    GError *error;      /* the first failed write's: every later write is
+                           dropped and every wait reports it */
     double cpu_seconds; /* the thread's, after its last write */
     gboolean stop;
 };
@@ -19,30 +28,36 @@ static gpointer writer_run(gpointer data)
     ContainerWriter *w = data;
     g_mutex_lock(&w->lock);
     for (;;) {
-        while (w->buf == NULL && !w->stop)
+        while (w->unfinished == 0 && !w->stop)
             g_cond_wait(&w->changed, &w->lock);
-        if (w->buf == NULL)
+        if (w->unfinished == 0)
             break;
-        const uint8_t *buf = w->buf;
-        ContainerId id = w->id;
+        Submission s = w->ring[w->head];
+        gboolean drop = w->error != NULL;
         g_mutex_unlock(&w->lock);
         GError *error = NULL;
-        container_pool_write(w->pool, id, buf, &error);
+        if (!drop)
+            container_pool_write(w->pool, s.id, s.buf, &error);
         double cpu = thread_cpu_seconds();
         g_mutex_lock(&w->lock);
         w->cpu_seconds = cpu;
-        w->error = error;
-        w->buf = NULL;
+        if (error != NULL)
+            w->error = error;
+        w->head = (w->head + 1) % w->depth;
+        w->unfinished--;
         g_cond_broadcast(&w->changed);
     }
     g_mutex_unlock(&w->lock);
     return NULL;
 }
 
-ContainerWriter *container_writer_new(ContainerPool *pool)
+ContainerWriter *container_writer_new(ContainerPool *pool, guint depth)
 {
+    g_assert(depth > 0);
     ContainerWriter *w = g_new0(ContainerWriter, 1);
     w->pool = pool;
+    w->ring = g_new0(Submission, depth);
+    w->depth = depth;
     g_mutex_init(&w->lock);
     g_cond_init(&w->changed);
     w->thread = g_thread_new("write", writer_run, w);
@@ -52,20 +67,19 @@ ContainerWriter *container_writer_new(ContainerPool *pool)
 void container_writer_submit(ContainerWriter *w, ContainerId id, const uint8_t *buf)
 {
     g_mutex_lock(&w->lock);
-    g_assert(w->buf == NULL && w->error == NULL);
-    w->buf = buf;
-    w->id = id;
+    g_assert(w->unfinished < w->depth);
+    w->ring[(w->head + w->unfinished) % w->depth] = (Submission){ id, buf };
+    w->unfinished++;
     g_cond_broadcast(&w->changed);
     g_mutex_unlock(&w->lock);
 }
 
-gboolean container_writer_wait(ContainerWriter *w, GError **err)
+gboolean container_writer_wait(ContainerWriter *w, guint unfinished, GError **err)
 {
     g_mutex_lock(&w->lock);
-    while (w->buf != NULL)
+    while (w->unfinished > unfinished)
         g_cond_wait(&w->changed, &w->lock);
-    GError *error = w->error;
-    w->error = NULL;
+    GError *error = w->error ? g_error_copy(w->error) : NULL;
     g_mutex_unlock(&w->lock);
     if (error == NULL)
         return TRUE;
@@ -93,5 +107,6 @@ void container_writer_free(ContainerWriter *w)
     g_clear_error(&w->error);
     g_mutex_clear(&w->lock);
     g_cond_clear(&w->changed);
+    g_free(w->ring);
     g_free(w);
 }

@@ -1,13 +1,15 @@
 /* container_writer.h: writes sealed containers to the pool on a thread of
  * its own, so the backup's store stage fills the next container while the
- * device takes the last one. A whole-container write bypasses the page
+ * device takes the last ones. A whole-container write bypasses the page
  * cache and so waits for the device (about 1.5 ms per 2 MiB here); done in
  * line it stopped the store stage, and the chunk workers behind it, for a
  * third of a large-file backup's wall time.
  *
- * One write is in flight at a time: the caller hands over a buffer, keeps
- * it untouched, and waits before it hands over the next one or reuses the
- * buffer. A failed write is reported by that wait. */
+ * Up to `depth` writes may be in flight, done one after another in the
+ * order submitted. The caller keeps each buffer untouched until a wait
+ * says its write is done. A failed write is reported by every wait after
+ * it, and the writes submitted after it are dropped (not written): the
+ * pool never holds a container past one that failed. */
 #ifndef DESTOR_CONTAINER_WRITER_H
 #define DESTOR_CONTAINER_WRITER_H
 
@@ -17,17 +19,17 @@
 
 typedef struct ContainerWriter ContainerWriter;
 
-ContainerWriter *container_writer_new(ContainerPool *pool);
-/* Start writing `buf` (container_size bytes) as container `id`. The write
- * before must have been waited for. */
+ContainerWriter *container_writer_new(ContainerPool *pool, guint depth);
+/* Queue `buf` (container_size bytes) to be written as container `id`.
+ * Fewer than `depth` writes may be unfinished. */
 void container_writer_submit(ContainerWriter *w, ContainerId id, const uint8_t *buf);
-/* Wait until no write is in flight; FALSE with the error of the one that
- * failed (reported once). TRUE at once if nothing was submitted. */
-gboolean container_writer_wait(ContainerWriter *w, GError **err);
+/* Wait until at most `unfinished` writes are left (the oldest are done
+ * first); FALSE with the error of the write that failed, if one did. */
+gboolean container_writer_wait(ContainerWriter *w, guint unfinished, GError **err);
 /* CPU time the writing thread has used so far, in seconds (the kernel's
  * work of each write: a whole-container write bypasses the page cache). */
 double container_writer_cpu_seconds(ContainerWriter *w);
-/* Wait for the write in flight (its error dropped) and stop the thread. */
+/* Wait for the writes in flight (an error dropped) and stop the thread. */
 void container_writer_free(ContainerWriter *w);
 
 #endif

@@ -9,3 +9,8 @@ check_PROGRAMS += tests/unit/test_container
 tests_unit_test_container_SOURCES = tests/unit/test_container.c tests/unit/unit.h
 tests_unit_test_container_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_container
+
+check_PROGRAMS += tests/unit/test_container_writer
+tests_unit_test_container_writer_SOURCES = tests/unit/test_container_writer.c tests/unit/unit.h
+tests_unit_test_container_writer_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_container_writer
