@@ -14,9 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A pool hands out the block given back last: it is warm in the cache, and
+ * blocks the pipeline never needs at once are never touched, so a tree
+ * with few large files does not pay its RSS for every large block. */
 static BoundedQueue *new_pool(guint n, size_t cap)
 {
-    BoundedQueue *pool = bounded_queue_new(n);
+    BoundedQueue *pool = bounded_queue_new_lifo(n);
     for (guint i = 0; i < n; i++) {
         DataBlock *b = g_new0(DataBlock, 1);
         b->data = g_malloc(cap);

@@ -1,4 +1,5 @@
-/* bounded_queue.c: ring buffer guarded by one mutex and two conditions. */
+/* bounded_queue.c: ring buffer guarded by one mutex and two conditions;
+ * a LIFO one pops from the end it pushes to. */
 #include "util/bounded_queue.h"
 
 struct BoundedQueue {
@@ -10,6 +11,7 @@ struct BoundedQueue {
     guint head;  /* next slot to pop */
     guint count; /* items held */
     guint wake_pushers_at; /* a pop wakes a blocked producer once count is at most this */
+    gboolean lifo;         /* pop the newest item, not the oldest */
     guint pushers_waiting, poppers_waiting; /* signal only when someone waits:
                                               a GCond signal is a syscall */
 };
@@ -31,6 +33,13 @@ BoundedQueue *bounded_queue_new_batched(guint capacity)
 {
     BoundedQueue *q = bounded_queue_new(capacity);
     q->wake_pushers_at = capacity / 2;
+    return q;
+}
+
+BoundedQueue *bounded_queue_new_lifo(guint capacity)
+{
+    BoundedQueue *q = bounded_queue_new(capacity);
+    q->lifo = TRUE;
     return q;
 }
 
@@ -80,8 +89,13 @@ gpointer bounded_queue_pop(BoundedQueue *q)
         g_cond_wait(&q->not_empty, &q->lock);
         q->poppers_waiting--;
     }
-    gpointer item = q->ring[q->head];
-    q->head = (q->head + 1) % q->capacity;
+    gpointer item;
+    if (q->lifo) {
+        item = q->ring[(q->head + q->count - 1) % q->capacity];
+    } else {
+        item = q->ring[q->head];
+        q->head = (q->head + 1) % q->capacity;
+    }
     q->count--;
     if (q->pushers_waiting > 0 && q->count <= q->wake_pushers_at)
         g_cond_signal(&q->not_full);

@@ -14,6 +14,10 @@ BoundedQueue *bounded_queue_new(guint capacity);
  * instead of one (a wake-up is two system calls and a context switch). For
  * a consumer that keeps popping without waiting for the next push. */
 BoundedQueue *bounded_queue_new_batched(guint capacity);
+/* A stack instead: pop takes the item pushed last. For pools of buffers,
+ * where the one given back last is the one still in the cache, and buffers
+ * never needed at once are never touched (nor counted in the RSS). */
+BoundedQueue *bounded_queue_new_lifo(guint capacity);
 void bounded_queue_free(BoundedQueue *q);
 
 /* Blocks while the queue is full. `item` must not be NULL. */
@@ -22,7 +26,7 @@ void bounded_queue_push(BoundedQueue *q, gpointer item);
  * waking the consumers once per lot instead of once per item. Blocks while
  * the queue is full. No item may be NULL. */
 void bounded_queue_push_many(BoundedQueue *q, gpointer const *items, guint n);
-/* Blocks while the queue is empty. */
+/* Blocks while the queue is empty. The oldest item, or the newest if LIFO. */
 gpointer bounded_queue_pop(BoundedQueue *q);
 
 #endif

@@ -18,3 +18,8 @@ check_PROGRAMS += tests/unit/test_cli_text
 tests_unit_test_cli_text_SOURCES = tests/unit/test_cli_text.c tests/unit/unit.h
 tests_unit_test_cli_text_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_cli_text
+
+check_PROGRAMS += tests/unit/test_bounded_queue
+tests_unit_test_bounded_queue_SOURCES = tests/unit/test_bounded_queue.c tests/unit/unit.h
+tests_unit_test_bounded_queue_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_bounded_queue
