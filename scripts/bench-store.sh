@@ -7,6 +7,8 @@
 #   files, up to tens of MiB) and "small" (a source-like tree of 20,000 files,
 #   median about 8 KiB); with them: those trees (e.g. a real source tree),
 #   named NAME ("large" and "small" are held to their goals) or "given".
+#   Either way also "entries", 20,000 files of 100 bytes, whose per-file
+#   overhead is that of an entry alone.
 # environment: DESTOR (default build/destor); DESTOR_B, a second binary to
 #   compare with (runs alternate A, B, A, B...); REPEAT (default 3) runs of
 #   each measurement, of which the medians are printed.
@@ -53,6 +55,22 @@ else
         --versions 1 --seed 42 >/dev/null
     DATASETS="large=$WORK/large/v1 small=$WORK/small/v1"
 fi
+
+# Always also "entries": 20,000 files of 100 bytes in 200 directories. Its
+# per-file overhead is the cost of an entry alone (walk, open, read, close,
+# recipe, index), since per-byte work (copies into containers, container
+# checksums and writes, the fingerprint index's puts) is nil there; on the
+# other trees the figure holds both.
+"$PYTHON" - "$WORK/entries" <<'PY'
+import os, random, sys
+rng = random.Random(42)
+for d in range(200):
+    os.makedirs(os.path.join(sys.argv[1], "d%03d" % d))
+    for f in range(100):
+        with open(os.path.join(sys.argv[1], "d%03d" % d, "f%03d.c" % f), "wb") as out:
+            out.write(rng.randbytes(100))
+PY
+DATASETS="$DATASETS entries=$WORK/entries"
 
 printf 'working-directory "%s/working"\n' "$WORK" > "$WORK/destor.config"   # not ./destor.config
 
@@ -166,7 +184,7 @@ for (name, chunker, tag), runs in rows.items():
     med = lambda i: statistics.median(r[i] for r in runs)
     goal = goals.get((name, chunker))
     cpu_bound = runs[0][4] / (med(1) / cores)
-    print("%-5s %-13s %s: %d entries, %.1f MB; backup %.1f MB/s = %.2f of SHA-1%s (runs %s); "
+    print("%-7s %-13s %s: %d entries, %.1f MB; backup %.1f MB/s = %.2f of SHA-1%s (runs %s); "
           "CPU %.2f s, so %.2f of SHA-1 with all %d cores ours; per-file overhead %.1f us%s; peak RSS %.1f MiB; "
           "read from disk meanwhile %.1f MiB (median; the machine's)" % (
               name, chunker, tag, runs[0][5], runs[0][4] / 1e6, med(0) / 1e6, med(0) / sha1,
