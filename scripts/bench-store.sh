@@ -45,6 +45,7 @@ if [ $# -gt 0 ]; then
     DATASETS=""
     for a in "$@"; do
         case $a in *=*) ;; *) a="given=$a" ;; esac
+        [ "${a%%=*}" != entries ] || { echo "bench-store: the name entries is the generated tree's" >&2; exit 2; }
         [ -d "${a#*=}" ] || { echo "bench-store: ${a#*=} is not a directory" >&2; exit 2; }
         DATASETS="$DATASETS $a"
     done
@@ -84,12 +85,13 @@ sha256=$(speed sha256)
 # it by about 8 MB/s while idle), and a backup that reads from the disk pays
 # kernel CPU for the I/O, which lands in the per-file figure.
 warm() {
-    find "$1" -type f -exec cat {} + > /dev/null
+    find "$1" -type f -exec cat {} + > /dev/null 2>&1 || true   # an unreadable file is backup's to report
 }
 
-# KiB read from block devices so far, the whole machine's (/proc/vmstat).
+# KiB read from block devices so far, the whole machine's (/proc/vmstat;
+# 0 where there is none).
 disk_read_kib() {
-    awk '$1 == "pgpgin" { print $2 }' /proc/vmstat
+    awk '$1 == "pgpgin" { v = $2 } END { print v + 0 }' /proc/vmstat 2>/dev/null || echo 0
 }
 
 # backup_timed BIN CHUNKER DATA RESULT: one backup into the store as it is;

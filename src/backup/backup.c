@@ -222,8 +222,12 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     /* The walker is faster than the rest: batched queues wake it once per
      * half queue, not once per entry. This cannot stall: the workers drain
      * the work queue whatever the walker does, and the store stage drains
-     * the order queue as far as the workers have gone (an item the walker
-     * has not yet put on the work queue is the last on the order queue). */
+     * the order queue as far as the workers have gone. The walker hands on
+     * a lot of entries to the order queue before the work queue, so the
+     * items not yet on the work queue are the last, fewer than WALK_BATCH,
+     * on the order queue: the store stage drains it below half before it
+     * meets one, which wakes a walker blocked midway through a lot. */
+    G_STATIC_ASSERT(WALK_BATCH <= QUEUE_DEPTH / 2);
     BoundedQueue *q_order = bounded_queue_new_batched(QUEUE_DEPTH);
     BoundedQueue *q_work = bounded_queue_new_batched(QUEUE_DEPTH);
     BlockHasher *hasher = block_hasher_new(store->fingerprint, nworkers * blocks + nhashers);

@@ -35,7 +35,8 @@ typedef struct DataBlock {
     gboolean last;      /* the file's last block (its chunks may be none) */
     BoundedQueue *home; /* the pool to give the block back to */
     /* A block left to a BlockHasher (block_hasher.h): */
-    gint fps_pending;           /* its fingerprints are not in yet (atomic; set under the hasher's lock) */
+    gint fps_pending;           /* its fingerprints, and its bytes in the file's SHA-256, are not in
+                                   yet (atomic; set before submit, cleared under the hasher's lock) */
     struct FileDigest *digest;  /* the file's SHA-256, taken over the blocks in order */
     guint seq;                  /* the block's place in its file, from 0 */
     size_t fresh, fresh_len;    /* data[fresh..fresh + fresh_len) was read into this block

@@ -41,7 +41,9 @@ double block_hasher_fingerprint_seconds(BlockHasher *h);
  * (32 bytes) once its last block is hashed. */
 FileDigest *block_hasher_file(BlockHasher *h, uint8_t *sha256_out);
 /* Fingerprint b's chunks and add b->data[fresh..fresh + fresh_len) to the
- * SHA-256 of `file`, whose blocks are submitted in order, numbered from 0,
+ * SHA-256 of `file`, whose blocks are numbered from 0 (a worker submits
+ * them in order, but any order will do: their bytes enter the SHA-256 in
+ * the order of their numbers),
  * the last marked (b->last), even one whose chunks were dropped after a read
  * error. The hasher frees `file` after its last block. */
 void block_hasher_submit(BlockHasher *h, DataBlock *b, FileDigest *file);

@@ -63,12 +63,13 @@ void bounded_queue_push_many(BoundedQueue *q, gpointer const *items, guint n)
             g_cond_wait(&q->not_full, &q->lock);
             q->pushers_waiting--;
         }
-        for (; done < n && q->count < q->capacity; done++) {
+        guint pushed = 0;
+        for (; done < n && q->count < q->capacity; done++, pushed++) {
             g_assert(items[done] != NULL);
             q->ring[(q->head + q->count) % q->capacity] = items[done];
             q->count++;
         }
-        if (q->poppers_waiting > 1 && q->count > 1)
+        if (q->poppers_waiting > 1 && pushed > 1)
             g_cond_broadcast(&q->not_empty);
         else if (q->poppers_waiting > 0)
             g_cond_signal(&q->not_empty);

@@ -1,6 +1,7 @@
-/* bounded_queue.h: a blocking FIFO of pointers with a fixed capacity, the
- * link between two pipeline stages. A full queue blocks the producer, so a
- * fast stage cannot run ahead and fill memory. */
+/* bounded_queue.h: a blocking FIFO (or LIFO) of pointers with a fixed
+ * capacity, the link between two pipeline stages and the pool of a stage's
+ * buffers. A full queue blocks the producer, so a fast stage cannot run
+ * ahead and fill memory. */
 #ifndef DESTOR_BOUNDED_QUEUE_H
 #define DESTOR_BOUNDED_QUEUE_H
 
@@ -24,7 +25,8 @@ void bounded_queue_free(BoundedQueue *q);
 void bounded_queue_push(BoundedQueue *q, gpointer item);
 /* Pushes items[0..n) in order, as many at a time as there is room for,
  * waking the consumers once per lot instead of once per item. Blocks while
- * the queue is full. No item may be NULL. */
+ * the queue is full. No item may be NULL. A lot is not atomic: once the
+ * queue fills, another producer's items may come between its items. */
 void bounded_queue_push_many(BoundedQueue *q, gpointer const *items, guint n);
 /* Blocks while the queue is empty. The oldest item, or the newest if LIFO. */
 gpointer bounded_queue_pop(BoundedQueue *q);

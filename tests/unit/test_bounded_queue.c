@@ -1,5 +1,5 @@
 /* test_bounded_queue.c: the pipeline's queue (src/util/bounded_queue.c):
- * FIFO and LIFO order across the ring's wrap, and push_many of more items
+ * FIFO order across the ring's wrap, LIFO order, and push_many of more items
  * than the queue holds, drained meanwhile by a consumer thread, arriving
  * whole and in order. */
 #include "util/bounded_queue.h"
@@ -7,7 +7,7 @@
 
 #define CAP 5
 
-/* Fill and drain in steps so head wraps around the ring. */
+/* Fill and drain in steps, so a FIFO's head wraps around the ring. */
 static void test_fifo_and_lifo_order(void)
 {
     int items[3 * CAP];

@@ -2,7 +2,7 @@
  * with several writes in flight: every submitted container lands in its
  * slot whatever the waits in between, a wait for "at most n left" returns
  * only once the older ones are written, and a failed write is reported by
- * every later wait. */
+ * every later wait and stops the writes queued after it. */
 #include "storage/container.h"
 #include "storage/container_pool.h"
 #include "storage/container_writer.h"
@@ -10,7 +10,9 @@
 #include "unit.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define CSIZE (64u * 1024)
 #define DEPTH 3
@@ -55,11 +57,16 @@ static void test_ring_of_writes(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
     ContainerWriter *w = container_writer_new(pool, DEPTH);
     uint8_t *bufs[CONTAINERS];
+    uint8_t *got = g_malloc(CSIZE);
     guint unfinished = 0;
     gboolean ok = TRUE;
     for (ContainerId id = 0; id < CONTAINERS; id++) {
-        if (unfinished == DEPTH) /* the oldest must be written before a fourth goes out */
+        if (unfinished == DEPTH) { /* the oldest must be written before a fourth goes out */
             ok &= container_writer_wait(w, --unfinished, &err);
+            ContainerId oldest = id - DEPTH;
+            CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), oldest, got, &err));
+            CU_ASSERT_EQUAL(memcmp(got, bufs[oldest], CSIZE), 0);
+        }
         bufs[id] = container_for(id);
         container_writer_submit(w, id, bufs[id]);
         unfinished++;
@@ -71,7 +78,6 @@ static void test_ring_of_writes(void)
     uint32_t count = 0;
     CU_ASSERT_TRUE(container_pool_count(pool, &count, &err));
     CU_ASSERT_EQUAL(count, CONTAINERS);
-    uint8_t *got = g_malloc(CSIZE);
     for (ContainerId id = 0; id < CONTAINERS; id++) {
         CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), id, got, &err));
         CU_ASSERT_EQUAL(memcmp(got, bufs[id], CSIZE), 0);
@@ -82,34 +88,41 @@ static void test_ring_of_writes(void)
     remove_pool(dir, path);
 }
 
-/* A pool opened read-only refuses every write: the first wait says so, and
- * so does every wait after it (a job must not read a later wait's TRUE as
- * "written"). */
-static void test_failed_write_reported_by_every_wait(void)
+/* A write that fails (past a file-size limit of two containers: EFBIG)
+ * is reported by every wait after it (a job must not read a later wait's
+ * TRUE as "written"), and the write queued after it, which would succeed,
+ * is dropped: the pool never holds a container written after a failed one. */
+static void test_failed_write_stops_the_rest(void)
 {
     char *dir, *path = pool_path(&dir);
     GError *err = NULL;
     ContainerPool *pool = container_pool_open(path, CSIZE, TRUE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
-    container_pool_close(pool);
-    pool = container_pool_open(path, CSIZE, FALSE, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+    uint8_t *past_limit = container_for(2), *first = container_for(0);
+    struct rlimit saved, limit;
+    CU_ASSERT_EQUAL_FATAL(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    limit = saved;
+    limit.rlim_cur = 2 * CSIZE;
+    void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    CU_ASSERT_EQUAL_FATAL(setrlimit(RLIMIT_FSIZE, &limit), 0);
     ContainerWriter *w = container_writer_new(pool, DEPTH);
-    uint8_t *a = container_for(0), *b = container_for(1);
-    container_writer_submit(w, 0, a);
-    container_writer_submit(w, 1, b);
-    CU_ASSERT_FALSE(container_writer_wait(w, 0, &err));
+    container_writer_submit(w, 2, past_limit);
+    container_writer_submit(w, 0, first);
+    gboolean first_wait = container_writer_wait(w, 0, &err);
+    setrlimit(RLIMIT_FSIZE, &saved);
+    signal(SIGXFSZ, old_handler);
+    CU_ASSERT_FALSE(first_wait);
     CU_ASSERT_PTR_NOT_NULL(err);
     g_clear_error(&err);
     CU_ASSERT_FALSE(container_writer_wait(w, 0, &err));
     CU_ASSERT_PTR_NOT_NULL(err);
     g_clear_error(&err);
     container_writer_free(w);
-    uint32_t count = 1;
-    CU_ASSERT_TRUE(container_pool_count(pool, &count, &err));
-    CU_ASSERT_EQUAL(count, 0);
-    g_aligned_free(a);
-    g_aligned_free(b);
+    GStatBuf st;
+    CU_ASSERT_EQUAL(g_stat(path, &st), 0);
+    CU_ASSERT_EQUAL(st.st_size, 0); /* container 0 was not written */
+    g_aligned_free(past_limit);
+    g_aligned_free(first);
     container_pool_close(pool);
     remove_pool(dir, path);
 }
@@ -118,7 +131,7 @@ static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("container writer", NULL, NULL);
     CU_add_test(s, "a ring of writes in flight", test_ring_of_writes);
-    CU_add_test(s, "a failed write is reported by every wait", test_failed_write_reported_by_every_wait);
+    CU_add_test(s, "a failed write is reported by every wait, the rest dropped", test_failed_write_stops_the_rest);
 }
 
 UNIT_MAIN(add_suites)

@@ -64,11 +64,7 @@ for p in $programs; do
         continue
     fi
     start=$(date +%s)
-    # --fair-sched: valgrind runs one thread at a time, and its default lock
-    # lets one thread keep the CPU while others wait; tests that a thread
-    # goes on while another is busy (test_block_hasher) need them to take
-    # turns, as they do on real cores.
-    "$VALGRIND" --tool=memcheck --fair-sched=yes --leak-check=full \
+    "$VALGRIND" --tool=memcheck --leak-check=full \
         --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
         --error-exitcode=$VG_ERRORS --track-origins=no --num-callers=30 \
         --suppressions="$TOP_SRCDIR/tests/unit/valgrind.supp" \
