@@ -18,6 +18,7 @@ typedef struct {
     ContainerLru *lru;
     GHashTable *container_state; /* id -> ContainerState* (checked containers) */
     gboolean deep;
+    Fingerprinter *fpr; /* --deep: one digest context for every chunk */
     JsonBuilder *json; /* the document, its "problems" array open; NULL for text */
     uint64_t problems, jobs, entries, chunks, containers_checked;
 } Verify;
@@ -118,7 +119,7 @@ static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const Chun
     }
     if (v->deep) {
         Fingerprint actual;
-        fingerprint_compute(v->store->fingerprint, buf + c->offset, c->length, &actual);
+        fingerprinter_compute(v->fpr, buf + c->offset, c->length, &actual);
         if (memcmp(actual.bytes, c->fp.bytes, FP_SLOT) != 0)
             problem(v, job, r, c->container, c->offset, "chunk bytes do not match their fingerprint");
         EVP_DigestUpdate(file_sha, buf + c->offset, c->length);
@@ -252,7 +253,7 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         store_close(store);
         return FALSE;
     }
-    Verify v = { .store = store, .deep = deep };
+    Verify v = { .store = store, .deep = deep, .fpr = deep ? fingerprinter_new(store->fingerprint) : NULL };
     if (json) {
         v.json = json_doc_new("destor.verify", 1);
         json_doc_bool(v.json, "deep", deep);
@@ -293,6 +294,7 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         ok = FALSE;
     }
 out:
+    fingerprinter_free(v.fpr);
     g_hash_table_destroy(v.container_state);
     container_lru_free(v.lru);
     if (v.json != NULL)
