@@ -151,6 +151,15 @@ static size_t fill_block(BackupItem *it, DataBlock *b, size_t have, uint64_t *to
     return have;
 }
 
+/* Send b on to the store stage; a large file's block by way of the
+ * hashers, which fingerprint its chunks and add it to the file's SHA-256. */
+static void send_block(ChunkWorker *cw, BackupItem *it, DataBlock *b, FileDigest *digest)
+{
+    if (digest != NULL)
+        block_hasher_submit(cw->hasher, b, digest);
+    bounded_queue_push(it->out, b);
+}
+
 /* A file the walker saw at least SMALL_BLOCK long is only read and cut
  * here; its blocks go to the hasher for their fingerprints and the file's
  * SHA-256 (block_hasher.h). A smaller one is hashed here, whole: handing it
@@ -182,9 +191,7 @@ static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
         DataBlock *next = take_block(cw->pool);
         have -= used;
         memcpy(next->data, b->data + used, have);
-        if (!small)
-            block_hasher_submit(cw->hasher, b, digest);
-        bounded_queue_push(it->out, b);
+        send_block(cw, it, b, digest);
         b = next;
     }
     if (it->read_errno == 0) {
@@ -196,9 +203,7 @@ static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
     }
     close(it->fd);
     it->fd = -1;
-    if (!small)
-        block_hasher_submit(cw->hasher, b, digest);
-    bounded_queue_push(it->out, b);
+    send_block(cw, it, b, digest);
 }
 
 gpointer chunk_worker_run(gpointer worker)

@@ -46,6 +46,19 @@ static void make_block(TestFile *f, int file, int k)
     }
 }
 
+/* Chunks of b whose fingerprint is not the SHA-1 of their bytes. */
+static size_t wrong_fingerprints(const DataBlock *b)
+{
+    size_t wrong = 0;
+    for (guint i = 0; i < b->chunks->len; i++) {
+        const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
+        Fingerprint want;
+        fingerprint_compute(FP_SHA1, b->data + c->offset, c->length, &want);
+        wrong += memcmp(&want, &c->fp, sizeof want) != 0;
+    }
+    return wrong;
+}
+
 static void test_interleaved_files(void)
 {
     TestFile *files = g_new0(TestFile, FILES);
@@ -72,13 +85,8 @@ static void test_interleaved_files(void)
         for (int f = 0; f < FILES; f++) {
             DataBlock *b = &files[f].blocks[k];
             block_hasher_wait(h, b);
-            for (guint i = 0; i < b->chunks->len; i++) {
-                const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
-                Fingerprint want;
-                fingerprint_compute(FP_SHA1, b->data + c->offset, c->length, &want);
-                bad_fps += memcmp(&want, &c->fp, sizeof want) != 0;
-                chunks++;
-            }
+            bad_fps += wrong_fingerprints(b);
+            chunks += b->chunks->len;
         }
     }
     block_hasher_stop(h, 3);
@@ -202,12 +210,7 @@ static void test_hasher_goes_on_while_block_waits(void)
     CU_ASSERT_EQUAL(memcmp(want, sha_b, 32), 0);
     size_t bad = 0;
     for (int k = 0; k < 3; k++) {
-        for (guint i = 0; i < all[k]->chunks->len; i++) {
-            const BlockChunk *c = &g_array_index(all[k]->chunks, BlockChunk, i);
-            Fingerprint fp;
-            fingerprint_compute(FP_SHA1, all[k]->data + c->offset, c->length, &fp);
-            bad += memcmp(&fp, &c->fp, sizeof fp) != 0;
-        }
+        bad += wrong_fingerprints(all[k]);
         g_array_unref(all[k]->chunks);
     }
     CU_ASSERT_EQUAL(bad, 0);
