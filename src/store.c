@@ -241,3 +241,9 @@ gboolean store_next_container(Store *s, ContainerId *next, GError **err)
     *next = slots;
     return ok;
 }
+
+void store_dirs(const Config *cfg, const char *dirs[STORE_DIRS])
+{
+    dirs[0] = cfg->working_directory;
+    dirs[1] = cfg->cache.directory;
+}

@@ -57,4 +57,9 @@ void store_close(Store *s);
  * INTEGRITY error (writing would give the lost ids new contents). */
 gboolean store_next_container(Store *s, ContainerId *next, GError **err);
 
+/* The directories what a command writes must stay out of: the working
+ * directory and the SSD cache's (NULL when unset). */
+#define STORE_DIRS 2
+void store_dirs(const Config *cfg, const char *dirs[STORE_DIRS]);
+
 #endif

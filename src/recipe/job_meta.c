@@ -39,7 +39,7 @@ static void encode_header(uint8_t h[JOB_META_HEADER_SIZE], uint32_t job_id)
 
 JobMetaWriter *job_meta_writer_create(const char *path, uint32_t job_id, GError **err)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
         destor_set_errno(err, errno, "create %s", path);
         return NULL;

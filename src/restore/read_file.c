@@ -10,6 +10,7 @@
 #include "restore/trace_reader.h"
 #include "trace/compiled_trace_stamp.h"
 #include "trace/trace_compile.h"
+#include "store.h"
 #include "util/error.h"
 #include "util/json_doc.h"
 #include "util/output_file.h"
@@ -70,8 +71,10 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     if (s == NULL)
         return FALSE;
     gint64 start = g_get_monotonic_time();
+    const char *dirs[STORE_DIRS];
+    store_dirs(cfg, dirs);
     OutputFile out;
-    if (!output_file_open(&out, output, err)) {
+    if (!output_file_open(&out, output, dirs, STORE_DIRS, err)) {
         read_session_close(s);
         return FALSE;
     }

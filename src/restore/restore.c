@@ -1,6 +1,8 @@
 /* restore.c: whole-job restore. Files and directories first, symlinks last
  * (so no write can pass through a restored link), then directory modes and
- * mtimes deepest first (so creating children does not disturb them). */
+ * mtimes deepest first (so creating children does not disturb them). Files
+ * and symlinks are made under a new name and renamed over what was there,
+ * so nothing existing in the target is ever written through or emptied. */
 #include "restore/restore.h"
 #include "restore/cached_source.h"
 #include "restore/container_lru.h"
@@ -8,7 +10,9 @@
 #include "restore/job.h"
 #include "restore/prefetch_source.h"
 #include "restore/safe_path.h"
+#include "util/dir_within.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 #include "util/json_doc.h"
 
 #include <errno.h>
@@ -89,35 +93,52 @@ static void refuse(Restore *rs, const FileRecord *r, const char *why, int errnum
         rs->unsafe++;
 }
 
+static void record_times(const FileRecord *r, struct timespec ts[2])
+{
+    ts[0] = ts[1] = (struct timespec){ .tv_sec = r->mtime_sec, .tv_nsec = r->mtime_nsec };
+}
+
 static gboolean set_times(int dir, const char *name, const FileRecord *r, int flags)
 {
-    struct timespec ts[2] = { { .tv_sec = r->mtime_sec, .tv_nsec = r->mtime_nsec },
-                              { .tv_sec = r->mtime_sec, .tv_nsec = r->mtime_nsec } };
+    struct timespec ts[2];
+    record_times(r, ts);
     return utimensat(dir, name, ts, flags) == 0;
 }
 
+/* Written beside its name and renamed into place once complete, mode and
+ * times set: whatever was at the name (a file, a hard link to a file
+ * elsewhere, a symlink) is replaced, never written through, and a read that
+ * fails leaves it as it was. */
 static gboolean restore_file(Restore *rs, int dir, const char *name, const FileRecord *r, GError **err)
 {
-    int fd = openat(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        refuse(rs, r, "cannot create", errno);
-        return TRUE;
-    }
     char *shown = file_record_path_display(r);
-    gboolean ok = file_output_write(rs->lru, r, rs->job_id, NULL, fd, shown, FALSE, err);
-    g_free(shown);
-    if (ok && fchmod(fd, r->mode & 07777) != 0)
-        refuse(rs, r, "cannot set mode", errno);
-    if (close(fd) != 0 && ok) {
-        refuse(rs, r, "cannot write", errno);
+    FileReplace fr;
+    if (!file_replace_begin(&fr, dir, name, shown, 0600, NULL)) {
+        refuse(rs, r, "cannot create", errno);
+        g_free(shown);
         return TRUE;
     }
-    if (ok) {
-        set_times(dir, name, r, AT_SYMLINK_NOFOLLOW);
+    gboolean ok = file_output_write(rs->lru, r, rs->job_id, NULL, fr.fd, shown, FALSE, err);
+    g_free(shown);
+    if (!ok) {
+        file_replace_abort(&fr);
+        return FALSE;
+    }
+    struct timespec ts[2];
+    record_times(r, ts);
+    if (fchmod(fr.fd, r->mode & 07777) != 0) {
+        refuse(rs, r, "cannot set mode", errno);
+        file_replace_abort(&fr);
+    } else if (futimens(fr.fd, ts) != 0) {
+        refuse(rs, r, "cannot set times", errno);
+        file_replace_abort(&fr);
+    } else if (!file_replace_commit(&fr, FALSE, NULL)) {
+        refuse(rs, r, "cannot put in place", errno);
+    } else {
         rs->restored++;
         rs->bytes += r->size;
     }
-    return ok;
+    return TRUE;
 }
 
 /* Entry in its parent: regular files now, the rest remembered. */
@@ -165,8 +186,7 @@ static void finish_deferred(Restore *rs)
         if (dir < 0) {
             refuse(rs, r, "a parent directory is not a directory", errno);
         } else {
-            unlinkat(dir, name, 0);
-            if (symlinkat(target, dir, name) != 0)
+            if (!file_replace_symlink(dir, name, target))
                 refuse(rs, r, "cannot create symlink", errno);
             else {
                 set_times(dir, name, r, AT_SYMLINK_NOFOLLOW);
@@ -194,6 +214,26 @@ static void finish_deferred(Restore *rs)
         }
         g_free(cpath);
     }
+}
+
+/* A target that holds the store's working directory or the cache's, or
+ * lies inside one, would have restored files replace the store's own. */
+static gboolean target_apart_from_store(const Config *cfg, int root_fd, const char *target, GError **err)
+{
+    const char *dirs[STORE_DIRS];
+    store_dirs(cfg, dirs);
+    for (guint i = 0; i < STORE_DIRS; i++) {
+        if (dirs[i] == NULL)
+            continue;
+        const char *how = dir_fd_within(root_fd, dirs[i]) ? "is inside"
+                          : dir_path_within(dirs[i], target) ? "contains" : NULL;
+        if (how != NULL) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                        "restore target %s %s %s, which the store uses: restore elsewhere", target, how, dirs[i]);
+            return FALSE;
+        }
+    }
+    return TRUE;
 }
 
 /* Through the SSD cache when there is one (it decides what it reads);
@@ -257,9 +297,15 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
     }
     gboolean ok = FALSE;
     Restore rs = { .root_fd = -1, .job_id = job_id };
+    gboolean existed = g_file_test(target, G_FILE_TEST_EXISTS);
     if (g_mkdir_with_parents(target, 0755) != 0 ||
         (rs.root_fd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
         destor_set_errno(err, errno, "restore target %s", target);
+        goto out;
+    }
+    if (!target_apart_from_store(cfg, rs.root_fd, target, err)) {
+        if (!existed)
+            rmdir(target);
         goto out;
     }
     CachedSource cached = { 0 };

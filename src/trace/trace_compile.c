@@ -4,6 +4,7 @@
 #include "restore/trace_line.h"
 #include "restore/trace_reader.h"
 #include "trace/compiled_trace_stamp.h"
+#include "store.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/output_file.h"
@@ -100,8 +101,10 @@ gboolean trace_compile_run(const Config *cfg, const char *trace_path, gboolean n
     GByteArray *bytes = g_byte_array_new();
     compiled_trace_encode(t, bytes);
     compiled_trace_free(t);
+    const char *dirs[STORE_DIRS];
+    store_dirs(cfg, dirs);
     OutputFile out;
-    gboolean ok = output_file_open(&out, out_path, err);
+    gboolean ok = output_file_open(&out, out_path, dirs, STORE_DIRS, err);
     if (ok)
         ok = output_file_finish(&out, file_write_all(out.fd, bytes->data, bytes->len, out.name, err), err);
     g_byte_array_unref(bytes);

@@ -4,6 +4,7 @@
 #include "restore/trace_reader.h"
 #include "trace/compiled_trace.h"
 #include "trace/trace_compile.h"
+#include "store.h"
 #include "util/error.h"
 #include "util/le.h"
 #include "util/output_file.h"
@@ -117,8 +118,10 @@ gboolean trace_export_run(const Config *cfg, const char *path, gboolean null_ter
                     path);
         return FALSE;
     }
+    const char *dirs[STORE_DIRS];
+    store_dirs(cfg, dirs);
     OutputFile of;
-    gboolean ok = output_file_open(&of, out_path, err);
+    gboolean ok = output_file_open(&of, out_path, dirs, STORE_DIRS, err);
     FILE *out = ok ? fdopen(dup(of.fd), "wb") : NULL;
     if (ok && out == NULL) {
         destor_set_errno(err, errno, "open %s", of.name);

@@ -1,6 +1,7 @@
 /* fileio.c: retrying read/write loops, fsync helpers and atomic publish. */
 #include "util/fileio.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -83,32 +84,22 @@ gboolean dir_fsync(const char *dir, GError **err)
 
 gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err)
 {
-    char *tmp = g_strdup_printf("%s.tmp", path);
     char *dir = g_path_get_dirname(path);
+    char *base = g_path_get_basename(path);
+    int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     gboolean ok = FALSE;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        destor_set_errno(err, errno, "create %s", tmp);
-        goto out;
+    FileReplace r;
+    if (dir_fd < 0)
+        destor_set_errno(err, errno, "open directory %s", dir);
+    else if (file_replace_begin(&r, dir_fd, base, path, 0644, err)) {
+        if (file_write_all(r.fd, data, len, path, err))
+            ok = file_replace_commit(&r, TRUE, err);
+        else
+            file_replace_abort(&r);
     }
-    if (!file_write_all(fd, data, len, tmp, err) || !file_fsync(fd, tmp, err)) {
-        close(fd);
-        unlink(tmp);
-        goto out;
-    }
-    if (close(fd) != 0) {
-        destor_set_errno(err, errno, "close %s", tmp);
-        unlink(tmp);
-        goto out;
-    }
-    if (rename(tmp, path) != 0) {
-        destor_set_errno(err, errno, "rename %s to %s", tmp, path);
-        unlink(tmp);
-        goto out;
-    }
-    ok = dir_fsync(dir, err);
-out:
-    g_free(tmp);
+    if (dir_fd >= 0)
+        close(dir_fd);
+    g_free(base);
     g_free(dir);
     return ok;
 }

@@ -7,6 +7,8 @@ libdestor_a_SOURCES += \
 	src/util/thread_cpu.h \
 	src/util/fileio.c src/util/fileio.h \
 	src/util/output_file.c src/util/output_file.h \
+	src/util/file_replace.c src/util/file_replace.h \
+	src/util/dir_within.c src/util/dir_within.h \
 	src/util/bounded_queue.c src/util/bounded_queue.h \
 	src/util/fingerprint.c src/util/fingerprint.h \
 	src/util/checksum.h \
@@ -23,3 +25,8 @@ check_PROGRAMS += tests/unit/test_bounded_queue
 tests_unit_test_bounded_queue_SOURCES = tests/unit/test_bounded_queue.c tests/unit/unit.h
 tests_unit_test_bounded_queue_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_bounded_queue
+
+check_PROGRAMS += tests/unit/test_file_replace
+tests_unit_test_file_replace_SOURCES = tests/unit/test_file_replace.c tests/unit/unit.h
+tests_unit_test_file_replace_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_file_replace

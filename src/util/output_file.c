@@ -1,5 +1,6 @@
 /* output_file.c: write beside OUT and rename, or write into OUT. */
 #include "util/output_file.h"
+#include "util/dir_within.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -9,12 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-gboolean output_file_open(OutputFile *o, const char *path, GError **err)
+gboolean output_file_open(OutputFile *o, const char *path, const char *const *protected, guint n_protected,
+                          GError **err)
 {
-    *o = (OutputFile){ .fd = STDOUT_FILENO, .name = "standard output" };
+    *o = (OutputFile){ .fd = STDOUT_FILENO, .name = "standard output", .dir_fd = -1 };
     if (path == NULL || strcmp(path, "-") == 0)
         return TRUE;
     o->path = o->name = path;
+    o->fd = -1;
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         o->fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -22,12 +25,27 @@ gboolean output_file_open(OutputFile *o, const char *path, GError **err)
             destor_set_errno(err, errno, "open %s", path);
         return o->fd >= 0;
     }
-    o->tmp = g_strdup_printf("%s.destor-tmp", path);
-    o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (o->fd < 0) {
-        destor_set_errno(err, errno, "create %s", o->tmp);
-        g_clear_pointer(&o->tmp, g_free);
+    char *dir = g_path_get_dirname(path);
+    char *base = g_path_get_basename(path);
+    o->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    gboolean ok = o->dir_fd >= 0;
+    if (!ok)
+        destor_set_errno(err, errno, "open the directory of %s", path);
+    for (guint i = 0; ok && i < n_protected; i++) {
+        if (protected[i] != NULL && dir_fd_within(o->dir_fd, protected[i])) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                        "%s is inside %s, which the store uses: write the output elsewhere", path, protected[i]);
+            ok = FALSE;
+        }
     }
+    if (ok && file_replace_begin(&o->replace, o->dir_fd, base, path, 0666, err))
+        o->fd = o->replace.fd;
+    else if (o->dir_fd >= 0) {
+        close(o->dir_fd);
+        o->dir_fd = -1;
+    }
+    g_free(base);
+    g_free(dir);
     return o->fd >= 0;
 }
 
@@ -35,19 +53,18 @@ gboolean output_file_finish(OutputFile *o, gboolean ok, GError **err)
 {
     if (o->path == NULL || o->fd < 0)
         return ok;
-    if (close(o->fd) != 0 && ok) {
-        destor_set_errno(err, errno, "close %s", o->tmp ? o->tmp : o->path);
-        ok = FALSE;
-    }
-    o->fd = -1;
-    if (o->tmp != NULL) {
-        if (ok && rename(o->tmp, o->path) != 0) {
-            destor_set_errno(err, errno, "rename %s to %s", o->tmp, o->path);
+    if (o->dir_fd < 0) { /* a device or FIFO, written into */
+        if (close(o->fd) != 0 && ok) {
+            destor_set_errno(err, errno, "close %s", o->path);
             ok = FALSE;
         }
-        if (!ok)
-            unlink(o->tmp);
-        g_clear_pointer(&o->tmp, g_free);
+    } else if (ok) {
+        ok = file_replace_commit(&o->replace, TRUE, err);
+    } else {
+        file_replace_abort(&o->replace);
     }
+    if (o->dir_fd >= 0)
+        close(o->dir_fd);
+    o->fd = o->dir_fd = -1;
     return ok;
 }

@@ -1,0 +1,112 @@
+/* file_replace.c: a unique new file beside the target, renamed over it. */
+#include "util/file_replace.h"
+#include "util/error.h"
+#include "util/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#define TMP_TRIES 64 /* names tried before giving up (EEXIST each time) */
+
+static void free_names(FileReplace *r)
+{
+    g_clear_pointer(&r->tmp_name, g_free);
+    g_clear_pointer(&r->name, g_free);
+    g_clear_pointer(&r->shown, g_free);
+}
+
+/* A fresh ".destor-XXXXXXXXXX.tmp" name for dir_fd: random, so two
+ * writers in one directory never pick the same one twice in a row. */
+static char *random_name(void)
+{
+    static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    char suffix[11];
+    for (size_t i = 0; i < sizeof suffix - 1; i++)
+        suffix[i] = alnum[g_random_int_range(0, (gint32)sizeof alnum - 1)];
+    suffix[sizeof suffix - 1] = '\0';
+    return g_strdup_printf(".destor-%s.tmp", suffix);
+}
+
+gboolean file_replace_begin(FileReplace *r, int dir_fd, const char *name, const char *shown, mode_t mode,
+                            GError **err)
+{
+    *r = (FileReplace){ .dir_fd = dir_fd, .fd = -1, .name = g_strdup(name),
+                        .shown = g_strdup(shown != NULL ? shown : name) };
+    for (int attempt = 0; attempt < TMP_TRIES; attempt++) {
+        g_free(r->tmp_name);
+        r->tmp_name = random_name();
+        /* O_EXCL: never an existing file, never through a link */
+        r->fd = openat(dir_fd, r->tmp_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (r->fd >= 0)
+            return TRUE;
+        if (errno != EEXIST)
+            break;
+    }
+    int e = errno;
+    destor_set_errno(err, e, "create a new file beside %s", r->shown);
+    free_names(r);
+    errno = e;
+    return FALSE;
+}
+
+gboolean file_replace_symlink(int dir_fd, const char *name, const char *target)
+{
+    for (int attempt = 0; attempt < TMP_TRIES; attempt++) {
+        char *tmp = random_name();
+        if (symlinkat(target, dir_fd, tmp) == 0) {
+            gboolean ok = renameat(dir_fd, tmp, dir_fd, name) == 0;
+            int e = errno;
+            if (!ok)
+                unlinkat(dir_fd, tmp, 0);
+            g_free(tmp);
+            errno = e;
+            return ok;
+        }
+        g_free(tmp);
+        if (errno != EEXIST)
+            return FALSE;
+    }
+    return FALSE;
+}
+
+void file_replace_abort(FileReplace *r)
+{
+    if (r->fd >= 0)
+        close(r->fd);
+    r->fd = -1;
+    if (r->tmp_name != NULL)
+        unlinkat(r->dir_fd, r->tmp_name, 0);
+    free_names(r);
+}
+
+gboolean file_replace_commit(FileReplace *r, gboolean durable, GError **err)
+{
+    g_assert(r->fd >= 0 && r->tmp_name != NULL);
+    if (durable && !file_fsync(r->fd, r->shown, err)) {
+        int e = errno;
+        file_replace_abort(r);
+        errno = e;
+        return FALSE;
+    }
+    int closed = close(r->fd);
+    r->fd = -1;
+    if (closed != 0) {
+        int e = errno;
+        destor_set_errno(err, e, "write %s", r->shown);
+        file_replace_abort(r);
+        errno = e;
+        return FALSE;
+    }
+    if (renameat(r->dir_fd, r->tmp_name, r->dir_fd, r->name) != 0) {
+        int e = errno;
+        destor_set_errno(err, e, "put %s in place", r->shown);
+        file_replace_abort(r);
+        errno = e;
+        return FALSE;
+    }
+    gboolean ok = !durable || file_fsync(r->dir_fd, r->shown, err);
+    free_names(r);
+    return ok;
+}

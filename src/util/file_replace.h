@@ -1,0 +1,39 @@
+/* file_replace.h: the one way destor writes a file that a user or the store
+ * reads by name. The bytes go to a new file of a unique name beside the
+ * target (created with O_EXCL, so no planted link or earlier file is ever
+ * opened, and two writers never share it), and only a complete file is
+ * renamed over the target. The target itself is never opened or truncated:
+ * a hard link or symlink at its name is replaced, not written through, and
+ * a failed write leaves the old file as it was. */
+#ifndef DESTOR_FILE_REPLACE_H
+#define DESTOR_FILE_REPLACE_H
+
+#include <glib.h>
+#include <sys/types.h>
+
+typedef struct {
+    int dir_fd;     /* the target's directory (borrowed) */
+    int fd;         /* the new file, -1 once closed */
+    char *tmp_name; /* its unique name in dir_fd */
+    char *name;     /* the target's name in dir_fd */
+    char *shown;    /* the target's name for errors */
+} FileReplace;
+
+/* Create the new file for `name` in dir_fd with `mode` (the umask applies).
+ * `shown` names the target in errors (NULL: name). FALSE with errno set. */
+gboolean file_replace_begin(FileReplace *r, int dir_fd, const char *name, const char *shown, mode_t mode,
+                            GError **err);
+
+/* Put the complete file in place: with `durable`, fsync it before the
+ * rename and the directory after. Removes the new file on failure (FALSE
+ * with errno set). */
+gboolean file_replace_commit(FileReplace *r, gboolean durable, GError **err);
+
+/* Give up: close and remove the new file; the target is untouched. */
+void file_replace_abort(FileReplace *r);
+
+/* Replace `name` in dir_fd by a symlink to `target` the same way (made
+ * under a unique name, renamed over `name`). FALSE with errno set. */
+gboolean file_replace_symlink(int dir_fd, const char *name, const char *target);
+
+#endif

@@ -1,0 +1,119 @@
+/* test_file_replace.c: the safe-write helpers (src/util/file_replace.c,
+ * dir_within.c). A replacement never opens what is at the target's name
+ * (a symlink there is replaced, its target untouched), two replacements of
+ * one name get different new files, an aborted one leaves the target and no
+ * new file; dir_fd_within sees through symlinks and recognises the root. */
+#include "util/dir_within.h"
+#include "util/file_replace.h"
+#include "util/fileio.h"
+#include "unit.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *scratch;
+
+static int setup(void)
+{
+    scratch = g_dir_make_tmp("destor-file-replace-XXXXXX", NULL);
+    return scratch == NULL;
+}
+
+static int teardown(void)
+{
+    char *cmd = g_strdup_printf("rm -rf '%s'", scratch);
+    int rc = system(cmd);
+    g_free(cmd);
+    g_free(scratch);
+    return rc;
+}
+
+static char *read_text(const char *dir, const char *name)
+{
+    char *path = g_build_filename(dir, name, NULL), *text = NULL;
+    g_file_get_contents(path, &text, NULL, NULL);
+    g_free(path);
+    return text;
+}
+
+static guint entries(const char *dir)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    guint n = 0;
+    while (g_dir_read_name(d) != NULL)
+        n++;
+    g_dir_close(d);
+    return n;
+}
+
+static void test_replace_never_writes_through(void)
+{
+    char *dir = g_build_filename(scratch, "a", NULL);
+    g_mkdir(dir, 0755);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    g_assert(dfd >= 0);
+    char *victim = g_build_filename(scratch, "victim", NULL);
+    g_file_set_contents(victim, "precious", -1, NULL);
+    CU_ASSERT_EQUAL(symlinkat(victim, dfd, "out"), 0);
+
+    FileReplace one, two;
+    CU_ASSERT_FATAL(file_replace_begin(&one, dfd, "out", NULL, 0644, NULL));
+    CU_ASSERT_FATAL(file_replace_begin(&two, dfd, "out", NULL, 0644, NULL));
+    CU_ASSERT_STRING_NOT_EQUAL(one.tmp_name, two.tmp_name);
+    CU_ASSERT(file_write_all(one.fd, "first", 5, "out", NULL));
+    CU_ASSERT(file_write_all(two.fd, "second", 6, "out", NULL));
+    file_replace_abort(&two);
+    CU_ASSERT_EQUAL(entries(dir), 2); /* out (still the symlink) and one's new file */
+    CU_ASSERT(file_replace_commit(&one, TRUE, NULL));
+    CU_ASSERT_EQUAL(entries(dir), 1);
+
+    struct stat st;
+    CU_ASSERT(fstatat(dfd, "out", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode));
+    char *text = read_text(dir, "out");
+    CU_ASSERT_STRING_EQUAL(text, "first");
+    g_free(text);
+    text = read_text(scratch, "victim");
+    CU_ASSERT_STRING_EQUAL(text, "precious");
+    g_free(text);
+
+    CU_ASSERT(file_replace_symlink(dfd, "out", "elsewhere"));
+    char link[64] = { 0 };
+    CU_ASSERT(readlinkat(dfd, "out", link, sizeof link - 1) == 9 && strcmp(link, "elsewhere") == 0);
+    CU_ASSERT_EQUAL(entries(dir), 1);
+    close(dfd);
+    g_free(victim);
+    g_free(dir);
+}
+
+static void test_dir_within(void)
+{
+    char *outer = g_build_filename(scratch, "store", NULL), *inner = g_build_filename(outer, "x/y", NULL);
+    char *via_link = g_build_filename(scratch, "link-to-y", NULL), *other = g_build_filename(scratch, "other", NULL);
+    g_mkdir_with_parents(inner, 0755);
+    g_mkdir(other, 0755);
+    CU_ASSERT_EQUAL(symlink(inner, via_link), 0);
+    CU_ASSERT(dir_path_within(inner, outer));
+    CU_ASSERT(dir_path_within(outer, outer));
+    CU_ASSERT(dir_path_within(via_link, outer));
+    CU_ASSERT(dir_path_within(inner, "/"));
+    CU_ASSERT(dir_path_within("/", "/"));
+    CU_ASSERT_FALSE(dir_path_within(outer, inner));
+    CU_ASSERT_FALSE(dir_path_within(other, outer));
+    CU_ASSERT_FALSE(dir_path_within(inner, "/no/such/directory"));
+    CU_ASSERT_FALSE(dir_path_within("/no/such/directory", outer));
+    g_free(outer);
+    g_free(inner);
+    g_free(via_link);
+    g_free(other);
+}
+
+static void add_suites(void)
+{
+    CU_pSuite s = CU_add_suite("file_replace", setup, teardown);
+    CU_add_test(s, "a replacement never writes through a link", test_replace_never_writes_through);
+    CU_add_test(s, "dir_within", test_dir_within);
+}
+
+UNIT_MAIN(add_suites)
