@@ -77,6 +77,11 @@ static void store_item(StoreStage *s, BackupItem *it)
                 break;
         } while (TRUE);
         bounded_queue_free(it->out);
+        if (it->read_errno == 0 && it->changed) {
+            char *rel = g_strndup((const char *)r->path->data, r->path->len);
+            walker_changed(s->walker, rel);
+            g_free(rel);
+        }
         if (it->read_errno != 0) { /* its chunks stay in containers, unreferenced */
             char *rel = g_strndup((const char *)r->path->data, r->path->len);
             walker_skip(s->walker, rel, it->read_errno, "read failed");
@@ -290,6 +295,11 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
                         "%llu entries could not be read and are not in job %u (committed without them); "
                         "the first: %s", (unsigned long long)m.skipped, m.job_id,
                         walker->first_problem ? walker->first_problem : "?");
+            ok = FALSE;
+        } else if (walker->changed > 0) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
+                        "%llu files changed while they were read and are in job %u as read; the first: %s",
+                        (unsigned long long)walker->changed, m.job_id, walker->first_changed);
             ok = FALSE;
         }
     }

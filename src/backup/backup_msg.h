@@ -51,6 +51,8 @@ typedef struct {
     BoundedQueue *out; /* regular files: DataBlocks, the last one marked */
     int read_errno;    /* nonzero: reading failed, the file is skipped
                           (set before the last block is sent) */
+    gboolean changed;  /* its size or mtime moved while it was read: what is
+                          stored may mix old and new bytes (set likewise) */
 } BackupItem;
 
 #endif

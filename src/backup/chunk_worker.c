@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <openssl/evp.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A pool hands out the block given back last: it is warm in the cache, and
@@ -151,6 +152,17 @@ static size_t fill_block(BackupItem *it, DataBlock *b, size_t have, uint64_t *to
     return have;
 }
 
+/* As tar does: a file whose size or mtime is not what the walker saw, or
+ * whose size is not what was read, changed while it was read. */
+static gboolean changed_while_read(const BackupItem *it, uint64_t size_at_stat, uint64_t total)
+{
+    struct stat st;
+    if (fstat(it->fd, &st) != 0)
+        return FALSE;
+    return (uint64_t)st.st_size != size_at_stat || (uint64_t)st.st_size != total ||
+           st.st_mtim.tv_sec != it->file->mtime_sec || (uint32_t)st.st_mtim.tv_nsec != it->file->mtime_nsec;
+}
+
 /* Send b on to the store stage; a large file's block by way of the
  * hashers, which fingerprint its chunks and add it to the file's SHA-256. */
 static void send_block(ChunkWorker *cw, BackupItem *it, DataBlock *b, FileDigest *digest)
@@ -197,6 +209,7 @@ static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
     if (it->read_errno == 0) {
         if (small)
             EVP_DigestFinal_ex(h->sha, it->file->sha256, NULL);
+        it->changed = changed_while_read(it, size_at_stat, total);
         it->file->size = total; /* what was read, should the file change meanwhile */
     } else {
         g_array_set_size(b->chunks, 0); /* the file is skipped */

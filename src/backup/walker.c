@@ -255,9 +255,20 @@ void walker_init(Walker *w, const char *root, BoundedQueue *order, BoundedQueue 
     g_mutex_init(&w->lock);
 }
 
+void walker_changed(Walker *w, const char *rel)
+{
+    char *path = shown_path(w, rel);
+    destor_warning("%s changed as it was read: its copy may mix old and new bytes", path);
+    if (w->changed++ == 0)
+        w->first_changed = path;
+    else
+        g_free(path);
+}
+
 void walker_clear(Walker *w)
 {
     g_free(w->first_problem);
     w->first_problem = NULL;
+    g_clear_pointer(&w->first_changed, g_free);
     g_mutex_clear(&w->lock);
 }

@@ -31,6 +31,8 @@ typedef struct {
     GMutex lock;         /* guards skipped and first_problem: workers skip too */
     uint64_t skipped;    /* entries skipped with a warning */
     char *first_problem; /* the first of those warnings */
+    uint64_t changed;    /* files that changed while they were read (store stage only) */
+    char *first_changed; /* the first of them, as shown */
     volatile gint stop;  /* set by the consumer to stop early after an error */
     dev_t root_dev;
     gboolean root_is_entry; /* root is a file or symlink, not a directory */
@@ -50,6 +52,8 @@ void walker_run(Walker *w);
 void walker_skip(Walker *w, const char *rel, int errnum, const char *what);
 
 /* Free what the walk left (first_problem, the lock). */
+/* A file stored as read while it changed: warn (as tar does) and count. */
+void walker_changed(Walker *w, const char *rel);
 void walker_clear(Walker *w);
 
 #endif

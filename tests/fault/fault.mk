@@ -25,3 +25,6 @@ $(FAULT_SHIM): $(srcdir)/tests/fault/fault_shim.c
 	$(AM_V_CC)$(CC) -shared -fPIC -O1 -Wall -Wextra -o $@ $(srcdir)/tests/fault/fault_shim.c -ldl
 $(FAULT_TESTS:.py=.py.log): $(FAULT_SHIM) $(srcdir)/tests/fault/faultlib.py
 CLEANFILES += $(FAULT_SHIM)
+# End-to-end tests that use the shim (a file changing while backup reads it).
+SHIM_E2E_TESTS = tests/e2e/changed_while_read.sh
+$(SHIM_E2E_TESTS:.sh=.sh.log): $(FAULT_SHIM)

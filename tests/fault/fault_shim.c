@@ -11,6 +11,9 @@
  *   FAULT_PATH        only count calls on files whose path contains this
  *   FAULT_EXCLUDE     never count calls on files whose path contains this
  *   FAULT_COUNT_FILE  at exit, write "KIND COUNT" lines (and what failed) here
+ *   FAULT_ACTION      fail (default) | grow: instead of failing the chosen
+ *                     call, append one byte to its file, then make the call
+ *                     (a file that changes while destor reads it)
  *
  * Kinds: write = write, pwrite, pwrite64, writev, pwritev; read = read,
  * pread, pread64, readv, preadv (and the _FORTIFY_SOURCE __*_chk forms);
@@ -52,6 +55,7 @@ static int active;           /* counting at all (FAULT_CALL or FAULT_COUNT_FILE 
 static int target = K_NONE;  /* kind that fails, K_ANY, or K_NONE */
 static unsigned long fault_at, fault_repeat = 1;
 static int fault_errno = EIO;
+static int grow_instead; /* FAULT_ACTION grow */
 static char path_filter[512];
 static char path_exclude[512];
 static char count_file[4096];
@@ -153,6 +157,13 @@ __attribute__((constructor)) static void shim_init(void)
             die(msg, sizeof msg - 1);
         }
         active = 1;
+    }
+    const char *action = getenv("FAULT_ACTION");
+    if (action != NULL && strcmp(action, "grow") == 0)
+        grow_instead = 1;
+    else if (action != NULL && strcmp(action, "fail") != 0) {
+        static const char msg[] = "fault_shim: unknown FAULT_ACTION\n";
+        die(msg, sizeof msg - 1);
     }
     if (path != NULL)
         snprintf(path_filter, sizeof path_filter, "%s", path);
@@ -294,8 +305,16 @@ static int should_fail(int k, const char *fn, int fd)
         goto pass;
     if (path_filter[0] != '\0' || path_exclude[0] != '\0' || target != K_NONE)
         fd_path(fd, where, sizeof where);
-    if (decide(k, fn, where))
-        return 1;
+    if (decide(k, fn, where)) {
+        if (!grow_instead)
+            return 1;
+        int wfd = REAL(open)()(where, O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (wfd >= 0) {
+            ssize_t ignored = REAL(write)()(wfd, "+", 1);
+            (void)ignored;
+            REAL(close)()(wfd);
+        }
+    }
 pass:
     errno = saved;
     return 0;
