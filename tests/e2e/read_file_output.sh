@@ -1,5 +1,5 @@
 #!/bin/sh
-# read_file_output.sh: read-file -o OUT writes OUT through a temporary and
+# read_file_output.sh: read-file -o OUT writes OUT through a new file and
 # a rename, so a failed read leaves OUT as it was; but an OUT that is not a
 # regular file (a FIFO here, a device such as /dev/null as root) is written
 # into, never replaced by a renamed file (it once was: as root,
@@ -20,7 +20,7 @@ if [ ! -p "$SCRATCH/fifo" ]; then
 fi
 wait $reader
 cmp "$SCRATCH/data/f" "$SCRATCH/from-fifo" || fail "read-file -o FIFO wrote other bytes"
-[ ! -e "$SCRATCH/fifo.destor-tmp" ] || fail "read-file -o FIFO left a temporary file"
+[ -z "$(find "$SCRATCH" -maxdepth 1 -name ".destor-*")" ] || fail "read-file -o FIFO left a temporary file"
 
 # A regular OUT is still replaced whole, and kept when the read fails.
 printf 'old\n' > "$SCRATCH/dest"
