@@ -3,6 +3,7 @@
 #include "recipe/job_catalog.h"
 #include "util/checksum.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 #include "util/fileio.h"
 #include "util/lock_file.h"
 #include "util/le.h"

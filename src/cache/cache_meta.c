@@ -3,6 +3,7 @@
 #include "cache/access_counts.h"
 #include "util/checksum.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 #include "util/fileio.h"
 #include "util/le.h"
 

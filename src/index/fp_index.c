@@ -4,6 +4,7 @@
 #include "storage/container.h"
 #include "util/bdb_error.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 #include "util/fileio.h"
 #include "util/le.h"
 

@@ -2,6 +2,7 @@
 #include "recipe/job_catalog.h"
 #include "util/checksum.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 #include "util/fileio.h"
 #include "util/le.h"
 

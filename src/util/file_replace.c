@@ -106,7 +106,28 @@ gboolean file_replace_commit(FileReplace *r, gboolean durable, GError **err)
         errno = e;
         return FALSE;
     }
-    gboolean ok = !durable || file_fsync(r->dir_fd, r->shown, err);
     free_names(r);
+    return TRUE;
+}
+
+gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err)
+{
+    char *dir = g_path_get_dirname(path);
+    char *base = g_path_get_basename(path);
+    int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    gboolean ok = FALSE;
+    FileReplace r;
+    if (dir_fd < 0)
+        destor_set_errno(err, errno, "open directory %s", dir);
+    else if (file_replace_begin(&r, dir_fd, base, path, 0644, err)) {
+        if (file_write_all(r.fd, data, len, path, err))
+            ok = file_replace_commit(&r, TRUE, err) && file_fsync(dir_fd, dir, err);
+        else
+            file_replace_abort(&r);
+    }
+    if (dir_fd >= 0)
+        close(dir_fd);
+    g_free(base);
+    g_free(dir);
     return ok;
 }

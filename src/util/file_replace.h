@@ -9,6 +9,7 @@
 #define DESTOR_FILE_REPLACE_H
 
 #include <glib.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 typedef struct {
@@ -25,12 +26,19 @@ gboolean file_replace_begin(FileReplace *r, int dir_fd, const char *name, const 
                             GError **err);
 
 /* Put the complete file in place: with `durable`, fsync it before the
- * rename and the directory after. Removes the new file on failure (FALSE
- * with errno set). */
+ * rename (the caller syncs the directory after, and decides what a failure
+ * there means: the file is in place by then). Removes the new file on
+ * failure (FALSE with errno set). */
 gboolean file_replace_commit(FileReplace *r, gboolean durable, GError **err);
 
 /* Give up: close and remove the new file; the target is untouched. */
 void file_replace_abort(FileReplace *r);
+
+/* Replace `path` with `data` atomically and durably: the store's small
+ * files. Durability by ordering: data is written and fsynced first, then
+ * the file is renamed into place and its directory fsynced, so a crash
+ * leaves the old or the new version, never a torn one. */
+gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err);
 
 /* Replace `name` in dir_fd by a symlink to `target` the same way (made
  * under a unique name, renamed over `name`). FALSE with errno set. */

@@ -1,7 +1,6 @@
-/* fileio.c: retrying read/write loops, fsync helpers and atomic publish. */
+/* fileio.c: retrying read/write loops and fsync helpers. */
 #include "util/fileio.h"
 #include "util/error.h"
-#include "util/file_replace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,28 +78,6 @@ gboolean dir_fsync(const char *dir, GError **err)
     }
     gboolean ok = file_fsync(fd, dir, err);
     close(fd);
-    return ok;
-}
-
-gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err)
-{
-    char *dir = g_path_get_dirname(path);
-    char *base = g_path_get_basename(path);
-    int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    gboolean ok = FALSE;
-    FileReplace r;
-    if (dir_fd < 0)
-        destor_set_errno(err, errno, "open directory %s", dir);
-    else if (file_replace_begin(&r, dir_fd, base, path, 0644, err)) {
-        if (file_write_all(r.fd, data, len, path, err))
-            ok = file_replace_commit(&r, TRUE, err);
-        else
-            file_replace_abort(&r);
-    }
-    if (dir_fd >= 0)
-        close(dir_fd);
-    g_free(base);
-    g_free(dir);
     return ok;
 }
 

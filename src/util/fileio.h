@@ -1,9 +1,5 @@
-/* fileio.h: whole-buffer I/O and durable publication.
- *
- * Durability by ordering: data is written and fsynced first, then a small
- * file is published with file_publish_atomic() (write to a temporary name,
- * fsync, rename, fsync the directory), so a crash leaves the old or the new
- * version, never a torn one. */
+/* fileio.h: whole-buffer I/O and fsync helpers. Files are published by
+ * name through util/file_replace.h. */
 #ifndef DESTOR_FILEIO_H
 #define DESTOR_FILEIO_H
 
@@ -20,9 +16,6 @@ gboolean file_write_all(int fd, const void *buf, size_t len, const char *path, G
 
 gboolean file_fsync(int fd, const char *path, GError **err);
 gboolean dir_fsync(const char *dir, GError **err);
-
-/* Replace `path` with `data` atomically and durably. */
-gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err);
 
 /* Read a whole (small) file. */
 gboolean file_read_whole(const char *path, uint8_t **data, size_t *len, GError **err);

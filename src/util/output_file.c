@@ -59,7 +59,13 @@ gboolean output_file_finish(OutputFile *o, gboolean ok, GError **err)
             ok = FALSE;
         }
     } else if (ok) {
+        /* Once renamed, OUT holds the whole, good output: a directory that
+         * cannot be synced makes it less durable, not wrong, so it is a
+         * warning and a failed command never leaves a changed OUT. */
         ok = file_replace_commit(&o->replace, TRUE, err);
+        if (ok && fsync(o->dir_fd) != 0)
+            destor_warning("%s is written, but its directory could not be synced: %s", o->path,
+                           g_strerror(errno));
     } else {
         file_replace_abort(&o->replace);
     }

@@ -164,7 +164,8 @@ def read_case(scratch, shim, cfg, work, digest, command, name, n, kind, at, errn
         fl.check(fl.names_error(line, errno), "the message does not name the error: " + line)
         outcome = "config unreadable (exit 2)" if r.rc == 2 else "failed cleanly (exit 1)"
         if name == "read-file -o":
-            fl.check(not os.path.exists(out + ".destor-tmp"), "a failed read-file -o left OUT.destor-tmp")
+            left = [n for n in os.listdir(os.path.dirname(out)) if n.startswith(".destor-")]
+            fl.check(not left, "a failed read-file -o left a new file beside OUT: %s" % left)
             if had_sentinel:
                 fl.check(open(out, "rb").read() == SENTINEL, "a failed read-file -o changed OUT")
             else:
