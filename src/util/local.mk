@@ -23,3 +23,5 @@ check_PROGRAMS += tests/unit/test_bounded_queue
 tests_unit_test_bounded_queue_SOURCES = tests/unit/test_bounded_queue.c tests/unit/unit.h
 tests_unit_test_bounded_queue_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_bounded_queue
+
+libdestor_a_SOURCES += src/util/edit_distance.c src/util/edit_distance.h
