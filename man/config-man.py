@@ -6,7 +6,7 @@ sample never disagree. Usage: config-man.py destor.config > destor.config.5
 import re
 import sys
 
-KEY = re.compile(r"^#?([a-z][a-z0-9-]*)\s+(\S.*)$")
+KEY = re.compile(r"^#?([a-z0-9][a-z0-9-]*)\s+(\S.*)$")
 
 
 def roff(s):
@@ -31,14 +31,29 @@ def main(argv):
     print(".PP")
     print("Each key below is shown with the value the sample configuration gives it.")
     print(".SH KEYS")
-    comment, last_was_key = [], False
+    comment, items, last_was_key = [], [], False
+
+    def flush():
+        # a comment no key follows is a paragraph; its indented
+        # "#   key form" lines a list (the upstream Destor keys)
+        if comment and not last_was_key:
+            print(".PP")
+            print(roff(" ".join(comment)))
+        for name, form in items:
+            print(".TP")
+            print("\\fB%s\\fR \\fI%s\\fR" % (roff(name), roff(form)))
+
     for line in lines[i:]:
         s = line.strip()
         section = re.match(r"^#\s*-+\s*(.*?)\s*-+\s*$", s)
-        key = KEY.match(s) if re.match(r"^#?[a-z][a-z0-9-]* ", s) else None
+        key = KEY.match(s) if re.match(r"^#?[a-z0-9][a-z0-9-]* ", s) else None
+        item = re.match(r"^#\s{2,}([a-z][a-z0-9-]*)\s+(\S.*)$", s)
         if section:
+            flush()
             print(".SS %s" % roff(section.group(1)))
-            comment, last_was_key = [], False
+            comment, items, last_was_key = [], [], False
+        elif item:
+            items.append((item.group(1), item.group(2)))
         elif key:
             # a run of keys shares the comment above it
             print(".TP")
@@ -53,10 +68,14 @@ def main(argv):
             if s.lstrip("#").strip():
                 comment.append(s.lstrip("#").strip())
         else:
-            comment, last_was_key = [], False
+            flush()
+            comment, items, last_was_key = [], [], False
+    flush()
     print(".SH EXIT STATUS")
-    print("A bad line (unknown value, bad size, wrong type) makes destor exit 2 with one "
-          "\\fBdestor:\\fR line naming the file, the line, the key and the value.")
+    print("A bad line (an unknown key, a missing value, a word more than the key takes, "
+          "an unknown value, a bad size) makes destor exit 2 with one "
+          "\\fBdestor:\\fR line naming the file and the line (or the \\fB\\-p\\fR override), "
+          "the key and what is wrong.")
     print(".SH SEE ALSO")
     print("\\fBdestor\\fR(1)")
     return 0

@@ -30,6 +30,19 @@ def default_destor():
         return os.path.join(REPO_ROOT, "build", "destor")
 
 
+def config_line(key, value):
+    """A -p line setting key to value: quoted when it holds blanks (a
+    path such as /mnt/my ssd), since destor takes exactly one value per key
+    and refuses a second word."""
+    value = str(value)
+    if value and not any(c.isspace() for c in value) and value[0] not in '"#':
+        return "%s %s" % (key, value)
+    if '"' in value or "\n" in value or "\r" in value:
+        raise UsageError("%s %r: destor's config cannot hold a value with blanks and a double quote or a "
+                         "line break" % (key, value))
+    return '%s "%s"' % (key, value)
+
+
 def destor_base(destor, config=None, params=()):
     """The argv prefix: destor [-c CONFIG] [-p "key value"]..."""
     cmd = [destor]

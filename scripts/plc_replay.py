@@ -16,9 +16,9 @@ import threading
 import time
 
 from plc_common import ToolError, UsageError
-from plc_destor import (check_destor, default_destor, destor_base, effective_settings,
-                        hdd_service_s, reap_destor, resolve_policies, run_destor, start_destor,
-                        store_stat)
+from plc_destor import (check_destor, config_line, default_destor, destor_base,
+                        effective_settings, hdd_service_s, reap_destor, resolve_policies, run_destor,
+                        start_destor, store_stat)
 from plc_plots import POLICY_LABELS, policy_label  # noqa: F401  (the one table of names)
 from plc_trace import is_compiled, trace_terminator
 
@@ -287,7 +287,7 @@ def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, con
             run_params.append("ssd-cache-size %s" % cache_size)
         if cache_dir is not None and pol != "none":
             prepare_cache_dir(cache_dir)
-            run_params.append("ssd-cache-directory %s" % cache_dir)
+            run_params.append(config_line("ssd-cache-directory", cache_dir))
         if progress is not None and label_runs:
             progress.set_label("%s (%d/%d)" % (policy_label(pol), k + 1, len(policies)))
         if log:

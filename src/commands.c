@@ -1,6 +1,7 @@
 /* commands.c: destor's commands, their help texts and the options each
  * takes; the lookup of a command name and of a near miss. */
 #include "commands.h"
+#include "util/edit_distance.h"
 
 #include <string.h>
 
@@ -204,33 +205,6 @@ const CommandSpec *command_find(const char *name)
         if (strcmp(commands[i].name, name) == 0)
             return &commands[i];
     return NULL;
-}
-
-/* Edit distance (insertions, deletions, substitutions, adjacent
- * transpositions) between a and b, stopping early above limit. */
-static size_t edit_distance(const char *a, const char *b, size_t limit)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > m + limit || m > n + limit)
-        return limit + 1;
-    size_t *d = g_new(size_t, (n + 1) * (m + 1));
-#define D(i, j) d[(i) * (m + 1) + (j)]
-    for (size_t i = 0; i <= n; i++)
-        D(i, 0) = i;
-    for (size_t j = 0; j <= m; j++)
-        D(0, j) = j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            size_t cost = a[i - 1] != b[j - 1];
-            size_t v = MIN(MIN(D(i - 1, j) + 1, D(i, j - 1) + 1), D(i - 1, j - 1) + cost);
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                v = MIN(v, D(i - 2, j - 2) + 1);
-            D(i, j) = v;
-        }
-    size_t result = D(n, m);
-#undef D
-    g_free(d);
-    return result;
 }
 
 const CommandSpec *command_near(const char *word)

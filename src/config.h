@@ -1,5 +1,5 @@
 /* config.h: destor.config, in Destor's format: one "key value..." per line,
- * values optionally in double quotes, '#' starts a comment. `-p"key value"`
+ * a value with blanks in double quotes, '#' starts a comment. `-p"key value"`
  * on the command line applies one more line after the file. The result is
  * read once and then treated as read-only. */
 #ifndef DESTOR_CONFIG_H
@@ -31,8 +31,12 @@ void config_clear(Config *cfg);
 
 /* Apply every line of `path`. Errors name the file, line, key and value. */
 gboolean config_load_file(Config *cfg, const char *path, GError **err);
-/* Apply one line; `origin` and `lineno` name it in messages. Keys of the
- * SSD cache are handed to cache_config_set(). */
+/* Apply one line; `origin` and `lineno` (0: none, as for a -p override)
+ * name it in messages. A line is a key and exactly the values that key
+ * takes; anything else, and an unknown key, is a DESTOR_ERROR_CONFIG. Keys
+ * of the SSD cache are handed to cache_config_set(); upstream Destor's keys
+ * this store does not implement (upstream_keys.h) are accepted with a
+ * warning. config_load_file() warns once for the whole file. */
 gboolean config_apply_line(Config *cfg, const char *line, const char *origin, int lineno, GError **err);
 /* Cross-key checks after all lines are applied. */
 gboolean config_validate(const Config *cfg, GError **err);

@@ -96,8 +96,8 @@ static gboolean load_config(const CommandLine *cl, Config *cfg, GError **err)
         return FALSE;
     for (guint i = 0; i < cl->overrides->len; i++) {
         char origin[32];
-        g_snprintf(origin, sizeof origin, "-p #%u", i + 1);
-        if (!config_apply_line(cfg, cl->overrides->pdata[i], origin, 1, err))
+        g_snprintf(origin, sizeof origin, "-p override #%u", i + 1);
+        if (!config_apply_line(cfg, cl->overrides->pdata[i], origin, 0, err))
             return FALSE;
     }
     if (cl->simulate)

@@ -3,6 +3,7 @@
 #include "recipe/job_catalog.h"
 #include "restore/job.h"
 #include "store.h"
+#include "util/error.h"
 #include "util/json_doc.h"
 #include "util/output.h"
 #include "util/size_parse.h"
@@ -29,10 +30,12 @@ static void job_figures(const JobManifest *m, JsonBuilder *json, GString *text)
         json_doc_path(json, "source_root", m->source_root, strlen(m->source_root));
         json_builder_end_object(json);
     } else {
+        /* one line a job: a newline in the root must not start another */
+        char *root = destor_text_escape(m->source_root, strlen(m->source_root));
         g_string_append_printf(text, "  job %-5u %8llu files %14llu logical %14llu stored  dedup %.2f  %s\n",
                                m->job_id, (unsigned long long)m->files, (unsigned long long)m->logical_bytes,
-                               (unsigned long long)m->stored_bytes, ratio(m->logical_bytes, m->stored_bytes),
-                               m->source_root);
+                               (unsigned long long)m->stored_bytes, ratio(m->logical_bytes, m->stored_bytes), root);
+        g_free(root);
     }
 }
 
@@ -87,8 +90,10 @@ gboolean stat_run(const Config *cfg, gboolean json, GError **err)
         doc = NULL;
     } else if (ok) {
         char a[32], b[32], c[32];
-        printf("store %s: container size %s, fingerprints %s\n", store->dir,
+        char *dir = destor_text_escape(store->dir, strlen(store->dir));
+        printf("store %s: container size %s, fingerprints %s\n", dir,
                size_format(store->container_size, c, sizeof c), fingerprint_algorithm_name(store->fingerprint));
+        g_free(dir);
         printf("%s", jobs->str);
         printf("total: %u jobs, %llu files, %s logical, %s stored, dedup ratio %.2f\n", ids->len,
                (unsigned long long)files, size_format(logical, a, sizeof a), size_format(stored, b, sizeof b),

@@ -193,18 +193,23 @@ gboolean verify_index(Store *store, ContainerLru *lru, IndexProblemFn report, vo
         if (before.dirty)
             break;
         ck.entries = fp_index_read_all(dir, fingerprint_length(store->fingerprint), &exists, &damage);
-        if (ck.entries == NULL && damage->code != DESTOR_ERROR_INTEGRITY) {
+        if (!(ok = take_stamp(store, &after, err)))
+            break;
+        stable = same_stamp(&before, &after);
+        /* A read that failed while a writer replaced the index (repair
+         * removes and rebuilds it, marked DIRTY) is not a failure: look
+         * again, and say it is being rebuilt if it still is. */
+        if (stable && ck.entries == NULL && damage->code != DESTOR_ERROR_INTEGRITY) {
             g_propagate_error(err, damage);
             damage = NULL;
             ok = FALSE;
             break;
         }
-        ok = take_stamp(store, &after, err);
-        stable = ok && same_stamp(&before, &after);
     }
     if (ok && !stable) {
         destor_note("fingerprint index not checked: %s",
-                   before.dirty ? "a backup is running or was interrupted (the next backup rebuilds it)"
+                   before.dirty ? "a backup or repair is rebuilding it, or one was interrupted (the next backup "
+                                  "or 'destor repair' rebuilds it)"
                                 : "it changed while it was read (a backup committed)");
     } else if (ok && damage != NULL) {
         char *what = g_strdup_printf("fingerprint index is damaged: %s (the next backup or 'destor repair' "

@@ -220,6 +220,17 @@ gboolean cache_config_is_key(const char *key)
     return find_key(key) != NULL || cache_policy_find_key(key, NULL) != NULL;
 }
 
+void cache_config_keys(GPtrArray *out)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(cache_keys); i++)
+        g_ptr_array_add(out, (gpointer)cache_keys[i].key);
+    for (size_t p = 0; p < cache_policy_count(); p++) {
+        const CachePolicyOps *ops = cache_policy_at(p);
+        for (size_t k = 0; k < ops->n_keys; k++)
+            g_ptr_array_add(out, (gpointer)ops->keys[k].name);
+    }
+}
+
 static gboolean set_policy(CacheConfig *cfg, const char *key, const char *value, GError **err)
 {
     const CachePolicyOps *ops = NULL;

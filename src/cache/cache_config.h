@@ -92,6 +92,8 @@ void cache_config_copy(CacheConfig *dst, const CacheConfig *src);
 
 CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char *value, GError **err);
 gboolean cache_config_is_key(const char *key);
+/* Appends the name of every cache key, each policy's own keys too. */
+void cache_config_keys(GPtrArray *out);
 
 /* Checks across keys: a real-mode cache with a policy needs a directory. */
 gboolean cache_config_validate(const CacheConfig *cfg, GError **err);

@@ -72,6 +72,11 @@ static GString *clean_bytes(const char *s, size_t len)
     return out;
 }
 
+char *destor_text_escape(const char *s, size_t len)
+{
+    return g_string_free(clean_bytes(s, len), FALSE);
+}
+
 /* The start of a cut, moved back to a UTF-8 character boundary. */
 static size_t char_boundary(const char *s, size_t at)
 {

@@ -44,6 +44,10 @@ void destor_set_errno(GError **err, int errnum, const char *fmt, ...)
  * backslash becomes \\, and at most about DESTOR_MESSAGE_MAX bytes stay. */
 char *destor_message_clean(const char *msg);
 
+/* The same escaping of len bytes, without the cut: a path (a source root, a
+ * working directory) in a line of text output. */
+char *destor_text_escape(const char *s, size_t len);
+
 /* "destor: warning: ..." (cleaned) on stderr: every diagnostic that is not
  * the final error goes through here, or through GLib's log functions, which
  * destor_log_install() routes here. */

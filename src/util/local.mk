@@ -30,3 +30,5 @@ check_PROGRAMS += tests/unit/test_file_replace
 tests_unit_test_file_replace_SOURCES = tests/unit/test_file_replace.c tests/unit/unit.h
 tests_unit_test_file_replace_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_file_replace
+
+libdestor_a_SOURCES += src/util/edit_distance.c src/util/edit_distance.h

@@ -26,6 +26,8 @@ E2E_TESTS = \
 	tests/e2e/verify_during_backup.sh \
 	tests/e2e/workers.sh \
 	tests/e2e/safe_writes.sh \
-	tests/e2e/changed_while_read.sh
+	tests/e2e/changed_while_read.sh \
+	tests/e2e/config_lines.sh \
+	tests/e2e/stat_text.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py

@@ -11,9 +11,13 @@
  *   FAULT_PATH        only count calls on files whose path contains this
  *   FAULT_EXCLUDE     never count calls on files whose path contains this
  *   FAULT_COUNT_FILE  at exit, write "KIND COUNT" lines (and what failed) here
- *   FAULT_ACTION      fail (default) | grow: instead of failing the chosen
- *                     call, append one byte to its file, then make the call
- *                     (a file that changes while destor reads it)
+ *   FAULT_ACTION      fail (default); stop: the chosen calls do not fail,
+ *                     the process stops itself (SIGSTOP) before each and
+ *                     makes it once continued, so a test can hold it at a
+ *                     known point (e.g. between two steps of a rebuild);
+ *                     grow: instead of failing a chosen call on a file
+ *                     descriptor, append one byte to its file, then make the
+ *                     call (a file that changes while destor reads it)
  *
  * Kinds: write = write, pwrite, pwrite64, writev, pwritev; read = read,
  * pread, pread64, readv, preadv (and the _FORTIFY_SOURCE __*_chk forms);
@@ -34,6 +38,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -55,7 +60,8 @@ static int active;           /* counting at all (FAULT_CALL or FAULT_COUNT_FILE 
 static int target = K_NONE;  /* kind that fails, K_ANY, or K_NONE */
 static unsigned long fault_at, fault_repeat = 1;
 static int fault_errno = EIO;
-static int grow_instead; /* FAULT_ACTION grow */
+static int stop_instead; /* FAULT_ACTION=stop */
+static int grow_instead; /* FAULT_ACTION=grow */
 static char path_filter[512];
 static char path_exclude[512];
 static char count_file[4096];
@@ -156,14 +162,16 @@ __attribute__((constructor)) static void shim_init(void)
             static const char msg[] = "fault_shim: unknown FAULT_ERRNO\n";
             die(msg, sizeof msg - 1);
         }
+        const char *action = getenv("FAULT_ACTION");
+        if (action != NULL && strcmp(action, "stop") == 0) {
+            stop_instead = 1;
+        } else if (action != NULL && strcmp(action, "grow") == 0) {
+            grow_instead = 1;
+        } else if (action != NULL && strcmp(action, "fail") != 0) {
+            static const char msg[] = "fault_shim: unknown FAULT_ACTION\n";
+            die(msg, sizeof msg - 1);
+        }
         active = 1;
-    }
-    const char *action = getenv("FAULT_ACTION");
-    if (action != NULL && strcmp(action, "grow") == 0)
-        grow_instead = 1;
-    else if (action != NULL && strcmp(action, "fail") != 0) {
-        static const char msg[] = "fault_shim: unknown FAULT_ACTION\n";
-        die(msg, sizeof msg - 1);
     }
     if (path != NULL)
         snprintf(path_filter, sizeof path_filter, "%s", path);
@@ -287,6 +295,10 @@ static int decide(int k, const char *fn, const char *where)
         copy_str(first_call, sizeof first_call, fn);
         copy_str(first_path, sizeof first_path, where);
         first_index = idx;
+    }
+    if (stop_instead) {
+        kill(getpid(), SIGSTOP); /* async-signal-safe; the call goes on after SIGCONT */
+        return 0;
     }
     errno = fault_errno;
     return 1;

@@ -154,7 +154,8 @@ def suppress_bdb_leaks(scratch):
         f.write("leak:__os_malloc\n")
 
 
-def run(args, env_extra=None, timeout=120, stdin=None):
+def run_env(env_extra=None):
+    """The environment of a destor run, with env_extra (a shim's) added."""
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
     if LSAN_SUPPRESSIONS:
@@ -164,6 +165,11 @@ def run(args, env_extra=None, timeout=120, stdin=None):
         if "LD_PRELOAD" in env_extra:
             # A sanitizer build wants its runtime first; the shim is first instead.
             env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0").lstrip(":")
+    return env
+
+
+def run(args, env_extra=None, timeout=120, stdin=None):
+    env = run_env(env_extra)
     try:
         p = subprocess.run(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            stdin=subprocess.DEVNULL if stdin is None else stdin, timeout=timeout)

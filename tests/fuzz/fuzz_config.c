@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     config_init(&cfg);
     GError *err = NULL;
-    ok = config_apply_line(&cfg, text, "-p #1", 1, &err);
+    ok = config_apply_line(&cfg, text, "-p override #1", 0, &err);
     if (ok != (err == NULL))
         abort();
     g_clear_error(&err);

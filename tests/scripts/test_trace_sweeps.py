@@ -300,6 +300,19 @@ class ReplaySweepTests(unittest.TestCase):
                     "--keep-cache")
         self.assertTrue(os.path.isdir(out + ".cache"))
 
+    def test_real_mode_cache_dir_with_a_blank(self):
+        # destor takes one value per key: the path goes quoted, whole (issue
+        # 28; before, unquoted, destor cut it at the blank)
+        base = os.path.join(self.tmp, "my ssd")
+        cache = os.path.join(base, "cache")
+        os.makedirs(cache)  # the user's: replay keeps it
+        out = os.path.join(self.tmp, "blank")
+        self.replay(os.path.join(self.tmp, "t1.trace"), "--real", "--policies", "lru", "--cache-dir", cache,
+                    "--out-prefix", out)
+        self.assertTrue(os.listdir(cache))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "my")))
+        self.assertEqual([r["policy"] for r in read_csv(out + ".csv")], ["lru"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,6 +1,8 @@
 /* test_config.c: destor.config parsing: Destor's own file loads, good and
- * bad lines, quoting, -p style overrides, and cross-key validation. */
+ * bad lines, quoting, -p style overrides, and cross-key validation; a line
+ * is a key and exactly the values it takes (issue 28). */
 #include "config.h"
+#include "upstream_keys.h"
 #include "util/error.h"
 #include "unit.h"
 
@@ -89,6 +91,104 @@ static void test_bad_lines(void)
     expect_bad("working-directory \"unterminated", "unterminated quote");
 }
 
+/* Issue 28: a line is a key and exactly the values that key takes. */
+static void test_extra_words_refused(void)
+{
+    expect_bad("ssd-cache-size 50 %", "ssd-cache-size takes one value; extra '%' after '50'");
+    expect_bad("ssd-cache-policy lru plc", "ssd-cache-policy takes one value; extra 'plc'");
+    expect_bad("working-directory /data/store two", "working-directory takes one path; extra 'two'");
+    expect_bad("plc-filter-threshold 4 5", "plc-filter-threshold takes one value; extra '5'");
+    expect_bad("restore-cache lru 30 40", "extra '40' after '30'");
+    expect_bad("chunk-algorithm rabin fixed", "chunk-algorithm takes one name; extra 'fixed'");
+    expect_bad("chunk-avg-size 8K 16K", "extra '16K'");
+    expect_bad("ssd-cache-policy", "ssd-cache-policy: a value is required");
+    expect_bad("plc-filter-threshold", "a value is required");
+    expect_bad("restore-cache", "a value is required");
+}
+
+static void test_unknown_keys_refused(void)
+{
+    expect_bad("ssd-cache-polcy plc", "unknown key 'ssd-cache-polcy' (did you mean ssd-cache-policy?)");
+    expect_bad("plc-filter-treshold 4", "did you mean plc-filter-threshold?");
+    expect_bad("no-such-key 1", "unknown key 'no-such-key'");
+    /* keys of upstream Destor's older config files its parser no longer takes */
+    expect_bad("fingerprint-index-feature-method uniform 1", "unknown key");
+    expect_bad("fingerprint-index-segment-caching 256", "unknown key");
+    /* a Destor key with a value upstream would refuse */
+    expect_bad("rewrite-algorithm no 5", "rewrite-algorithm (a Destor key this store does not support) takes");
+    expect_bad("rewrite-algorithm sometimes", "rewrite-algorithm (a Destor key");
+    expect_bad("fingerprint-index exact logical ddfs", "fingerprint-index (a Destor key");
+    expect_bad("fingerprint-index exact", "fingerprint-index (a Destor key");
+    expect_bad("rewrite-enable-har yes 0.5", "rewrite-enable-har (a Destor key");
+    expect_bad("fingerprint-index-segment-selection base 3", "fingerprint-index-segment-selection (a Destor key");
+    expect_bad("backup-retention-time forever", "backup-retention-time (a Destor key");
+}
+
+static void test_override_named(void)
+{
+    Config cfg;
+    config_init(&cfg);
+    GError *err = NULL;
+    CU_ASSERT_FALSE(config_apply_line(&cfg, "ssd-cache-size 50 %", "-p override #2", 0, &err));
+    CU_ASSERT_TRUE(err != NULL && g_str_has_prefix(err->message, "-p override #2: ssd-cache-size takes one value"));
+    g_clear_error(&err);
+    config_clear(&cfg);
+}
+
+static void test_forms_accepted(void)
+{
+    Config cfg;
+    config_init(&cfg);
+    GError *err = NULL;
+    CU_ASSERT_TRUE(apply(&cfg, "working-directory \"/data/my store\"", &err));
+    CU_ASSERT_STRING_EQUAL(cfg.working_directory, "/data/my store");
+    CU_ASSERT_TRUE(apply(&cfg, "ssd-cache-directory \"/mnt/my ssd\"", &err));
+    CU_ASSERT_STRING_EQUAL(cfg.cache.directory, "/mnt/my ssd");
+    CU_ASSERT_TRUE(apply(&cfg, "chunk-algorithm normalized rabin", &err));
+    CU_ASSERT_EQUAL(cfg.chunk_algorithm, CHUNK_FASTCDC);
+    CU_ASSERT_TRUE(apply(&cfg, "restore-cache 12", &err));
+    CU_ASSERT_EQUAL(cfg.restore_cache_containers, 12);
+    CU_ASSERT_TRUE(apply(&cfg, "ssd-cache-size 50%", &err));
+    CU_ASSERT_EQUAL(cfg.cache.size.kind, CACHE_SIZE_PERCENT);
+    /* another policy's key than the selected one: a file may hold several */
+    CU_ASSERT_TRUE(apply(&cfg, "ssd-cache-policy lru", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "sigpop-z 3", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "plc_filter_threshold 6", &err));
+    /* upstream Destor's multi-value keys, in its forms */
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index exact physical", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index near-exact logical \"sparse index\"", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-segment-boundary 128 10240", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-sampling-method random 128", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-segment-selection top 2", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "rewrite-algorithm \"context-based rewriting\" 2048", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "backup-retention-time -1", &err));
+    CU_ASSERT_PTR_NULL(err);
+    config_clear(&cfg);
+}
+
+/* The keys upstream_keys.c accepts are the ones destor.config (and so
+ * destor.config(5)) lists, and each listed form loads. */
+static void test_upstream_keys_documented(void)
+{
+    const char *top = g_getenv("TOP_SRCDIR");
+    char *path = g_build_filename(top ? top : ".", "destor.config", NULL);
+    char *text = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(path, &text, NULL, NULL));
+    for (size_t i = 0; upstream_key_at(i) != NULL; i++) {
+        char *line = g_strdup_printf("\n#   %s ", upstream_key_at(i));
+        if (strstr(text, line) == NULL)
+            fprintf(stderr, "\n%s is not listed in destor.config\n", upstream_key_at(i));
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, line));
+        g_free(line);
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n#   rewrite-algorithm no | cfl [N]"));
+    /* upstream's 33 keys less the 8 we implement */
+    CU_ASSERT_PTR_NOT_NULL(upstream_key_at(24));
+    CU_ASSERT_PTR_NULL(upstream_key_at(25));
+    g_free(text);
+    g_free(path);
+}
+
 static void test_cross_checks(void)
 {
     Config cfg;
@@ -132,6 +232,11 @@ static void add_suites(void)
     CU_add_test(s, "good lines", test_good_lines);
     CU_add_test(s, "bad lines", test_bad_lines);
     CU_add_test(s, "cross-key checks", test_cross_checks);
+    CU_add_test(s, "extra words refused", test_extra_words_refused);
+    CU_add_test(s, "unknown keys refused", test_unknown_keys_refused);
+    CU_add_test(s, "-p override named", test_override_named);
+    CU_add_test(s, "one-value and Destor forms accepted", test_forms_accepted);
+    CU_add_test(s, "upstream keys documented", test_upstream_keys_documented);
     CU_add_test(s, "shipped destor.config loads", test_shipped_config_loads);
 }
 

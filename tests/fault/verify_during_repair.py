@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""verify_during_repair.py: `destor verify` while `destor repair` rebuilds
+the fingerprint index (issue 28). Repair marks the index DIRTY, removes it
+and builds it again; a verify that had looked at the index just before, and
+opened it just after, exited 1 ("open fingerprint index"). Now it looks
+again and says the index is being rebuilt (a note; exit 0 when the rest is
+sound), as it does beside a backup.
+
+No timing: the fault shim's stop action holds each process at its point
+(FAULT_ACTION=stop): verify just before it opens the index, after its first
+look; repair just before it creates the new one, after removing the old.
+Then verify goes on, then repair; both must succeed, and so must a verify
+after them.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import faultlib as fl  # noqa: E402
+
+
+def need(cond, msg):
+    if not cond:
+        fl.die(msg)
+
+
+def held(p, what):
+    """Wait until p has stopped itself (state T), failing if it exits first;
+    the bound only catches a hang."""
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if p.poll() is not None:
+            out, err = p.communicate()
+            fl.die("%s ended (exit %d) before the point it was to be held at: %s"
+                   % (what, p.returncode, err.decode("utf-8", "replace").strip()))
+        with open("/proc/%d/stat" % p.pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        if state == "T":
+            return
+        time.sleep(0.02)
+    p.kill()
+    fl.die("%s was never held" % what)
+
+
+def finish(p, what):
+    os.kill(p.pid, signal.SIGCONT)
+    try:
+        out, err = p.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fl.die("%s hung after it was let go" % what)
+    return fl.Result(p.args, p.returncode, out, err)
+
+
+def main():
+    fl.require_env()
+    scratch = fl.Scratch("verify_during_repair")
+    ok = False
+    try:
+        cfg, work, _, _ = fl.two_version_store(scratch, 28)
+        index = os.path.join(work, "index")
+        # stop at the first open of the index's DB: verify's read of it,
+        # repair's creation of the new one
+        hold = dict(fl.fault_env(fl.shim(scratch), "open", 1, "EIO", path="fingerprints.db"), FAULT_ACTION="stop")
+        cmd = lambda *a: [fl.DESTOR, "-c", cfg] + list(a)  # noqa: E731
+        pipes = dict(stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        verify = subprocess.Popen(cmd("verify"), env=fl.run_env(hold), **pipes)
+        held(verify, "verify")
+        need(not os.path.exists(os.path.join(index, "DIRTY")), "the index was DIRTY before repair ran")
+        repair = subprocess.Popen(cmd("repair"), env=fl.run_env(hold), **pipes)
+        held(repair, "repair")
+        need(os.path.exists(os.path.join(index, "DIRTY")) and
+                 not os.path.exists(os.path.join(index, "fingerprints.db")),
+                 "repair was not held between removing the index and creating the new one")
+        v = finish(verify, "verify")
+        r = finish(repair, "repair")
+        need(r.rc == 0 and not r.bad_stderr(), "repair: " + r.describe())
+        need(v.rc == 0 and not v.bad_stderr(), "verify during repair: " + v.describe())
+        need("fingerprint index not checked: a backup or repair is rebuilding it" in v.err_text(),
+                 "verify during repair did not say the index is being rebuilt: " + v.describe())
+        after = fl.destor(cfg, "verify")
+        need(after.rc == 0 and "not checked" not in after.err_text(), "verify after repair: " + after.describe())
+        print("# verify held across repair's rebuild of the index: exit 0, index reported as being rebuilt")
+        ok = True
+    finally:
+        scratch.finish(ok)
+
+
+if __name__ == "__main__":
+    main()
