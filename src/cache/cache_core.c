@@ -467,6 +467,45 @@ gboolean cache_reread(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
     return ok;
 }
 
+gboolean cache_core_grow(CacheCore *c, uint32_t n_containers, const uint32_t *reference_count, GError **err)
+{
+    gboolean ok = TRUE;
+    g_mutex_lock(&c->lock);
+    if (n_containers <= c->n) {
+        /* nothing new */
+    } else if (n_containers == CACHE_NO_CONTAINER) {
+        ok = usage(err, "too many containers (the last id stands for none)");
+    } else if (c->ops->offline) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "SSD cache: offline policy %s was given its access sequence for %u containers; the store "
+                    "now has %u",
+                    c->ops->name, c->n, n_containers);
+        ok = FALSE;
+    } else {
+        access_counts_grow(&c->counts, n_containers);
+        slot_map_grow(&c->slot_of, n_containers);
+        if (c->quad) {
+            c->quad = g_renew(CacheQuadrantRecord, c->quad, n_containers);
+            memset(c->quad + c->n, 0, (size_t)(n_containers - c->n) * sizeof *c->quad);
+        }
+        c->n = n_containers;
+        c->opt.n_containers = n_containers;
+        c->env.n_containers = n_containers;
+        c->opt.reference_count = reference_count;
+        c->env.reference_count = reference_count;
+    }
+    g_mutex_unlock(&c->lock);
+    return ok;
+}
+
+uint32_t cache_core_containers(CacheCore *c)
+{
+    g_mutex_lock(&c->lock);
+    uint32_t n = c->n;
+    g_mutex_unlock(&c->lock);
+    return n;
+}
+
 static void request_begin_locked(CacheCore *c)
 {
     c->in_request = TRUE;

@@ -114,6 +114,18 @@ gboolean cache_reread(CacheCore *c, ContainerId id, uint8_t *buf, GError **err);
  * is the cache's own. Its read() is cache_access(). */
 ContainerSource *cache_core_source(CacheCore *c);
 
+/* The store grew since the cache opened (a job committed meanwhile): from
+ * now on ids below n_containers are served, with reference_count (the
+ * store's, n_containers entries; it replaces the one given at open, which
+ * the caller may free once this returns, and must outlive the cache). New
+ * containers' access counts start at 0; the capacity stays as opened. No
+ * effect (reference_count not taken) when n_containers is not more than the
+ * containers now. A USAGE error for an offline policy (its access sequence
+ * is fixed). */
+gboolean cache_core_grow(CacheCore *c, uint32_t n_containers, const uint32_t *reference_count, GError **err);
+/* The containers the cache serves ids of (as opened, or grown). */
+uint32_t cache_core_containers(CacheCore *c);
+
 /* Bracket the accesses of one request (one file read) to measure its wall
  * time and modelled latency; _end returns the request's modelled seconds. */
 void cache_core_request_begin(CacheCore *c);

@@ -20,20 +20,32 @@ static gboolean check_directory(const char *dir, GError **err)
     return FALSE;
 }
 
+/* The pool's container count and the newest reference counts, one for
+ * each of its containers. */
+static uint32_t *load_references(Store *store, uint32_t *pool_count, GError **err)
+{
+    uint32_t nrefs;
+    uint32_t *refs = NULL;
+    if (!container_pool_count(store->pool, pool_count, err) ||
+        !refcount_load_current(store->dir, &refs, &nrefs, err))
+        return NULL;
+    /* Containers of an interrupted (or running) backup have no references yet. */
+    refs = g_renew(uint32_t, refs, MAX(*pool_count, 1));
+    for (uint32_t i = nrefs; i < *pool_count; i++)
+        refs[i] = 0;
+    return refs;
+}
+
 gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, GError **err)
 {
-    uint32_t pool_count, nrefs;
+    uint32_t pool_count;
     cs->cache = NULL;
     cs->reference_count = NULL;
     if (!cfg->cache.simulate && cfg->cache.directory != NULL && !check_directory(cfg->cache.directory, err))
         return FALSE;
-    if (!container_pool_count(store->pool, &pool_count, err) ||
-        !refcount_load_current(store->dir, &cs->reference_count, &nrefs, err))
+    cs->reference_count = load_references(store, &pool_count, err);
+    if (cs->reference_count == NULL)
         return FALSE;
-    /* Containers of an interrupted backup have no references yet. */
-    cs->reference_count = g_renew(uint32_t, cs->reference_count, MAX(pool_count, 1));
-    for (uint32_t i = nrefs; i < pool_count; i++)
-        cs->reference_count[i] = 0;
     GError *local = NULL;
     if (!cfg->cache.simulate && !store->has_id) {
         destor_warning("the store in %s has no identity yet (made by an older destor): the SSD cache is not "
@@ -53,6 +65,24 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
     }
     g_propagate_error(err, local);
     return FALSE;
+}
+
+gboolean cached_source_follow(CachedSource *cs, Store *store, GError **err)
+{
+    uint32_t now;
+    if (cs->cache == NULL || !container_pool_count(store->pool, &now, err))
+        return cs->cache == NULL;
+    if (now <= cache_core_containers(cs->cache))
+        return TRUE;
+    uint32_t *refs = load_references(store, &now, err);
+    gboolean grows = refs != NULL && now > cache_core_containers(cs->cache);
+    if (!grows || !cache_core_grow(cs->cache, now, refs, err)) {
+        g_free(refs);
+        return !grows && refs != NULL;
+    }
+    g_free(cs->reference_count); /* the cache reads refs from now on */
+    cs->reference_count = refs;
+    return TRUE;
 }
 
 void cached_source_close(CachedSource *cs)

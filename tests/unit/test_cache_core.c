@@ -989,6 +989,56 @@ static void test_rollback_dropped_at_open(void)
     fixture_free(&f);
 }
 
+/* A cache opened on 8 of the store's containers serves the rest once
+ * grown (a job committed since it opened), in every counts mode, and keeps
+ * what it held; it saves and reopens on the larger store. */
+static void test_grow(void)
+{
+    static const AccessCountsMode modes[] = { ACCESS_COUNTS_EXACT, ACCESS_COUNTS_COMPACT, ACCESS_COUNTS_SKETCH };
+    for (size_t m = 0; m < G_N_ELEMENTS(modes); m++) {
+        Fixture f;
+        fixture_init(&f, 200, TEST_CONTAINER_SIZE, NULL);
+        uint32_t refs8[8] = { 0 }, *refs = g_new0(uint32_t, 200);
+        refs[150] = 3;
+        CacheCoreOptions o = real_options(&f, test_policy("plc"), NULL, 4);
+        o.n_containers = 8;
+        o.reference_count = refs8;
+        o.counters = modes[m];
+        CacheCore *c = cache_core_open(&o, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        for (int i = 0; i < 6; i++) /* past PLC's filter: cached */
+            CU_ASSERT_TRUE(read_ok(c, 3));
+        CU_ASSERT_TRUE(cache_core_contains(c, 3));
+        GError *err = NULL;
+        uint8_t *buf = g_malloc(TEST_CONTAINER_SIZE);
+        CU_ASSERT_FALSE(cache_access(c, 150, buf, &err));
+        CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
+        g_clear_error(&err);
+        CU_ASSERT_TRUE(cache_core_grow(c, 200, refs, &err));
+        CU_ASSERT_TRUE(cache_core_grow(c, 100, NULL, &err)); /* smaller: nothing */
+        CU_ASSERT_EQUAL(cache_core_containers(c), 200);
+        for (int i = 0; i < 6; i++)
+            CU_ASSERT_TRUE(read_ok(c, 150));
+        CU_ASSERT_TRUE(read_ok(c, 199));
+        CU_ASSERT_TRUE(cache_core_contains(c, 150));
+        CU_ASSERT_TRUE(cache_core_contains(c, 3));
+        CU_ASSERT_EQUAL(cache_core_access_count(c, 3), 6);
+        CU_ASSERT(cache_core_access_count(c, 150) >= 6);
+        CU_ASSERT_TRUE(cache_core_close(c, NULL));
+        o.n_containers = 200;
+        o.reference_count = refs;
+        c = cache_core_open(&o, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_TRUE(cache_core_contains(c, 150));
+        CU_ASSERT_TRUE(read_ok(c, 150));
+        CU_ASSERT_EQUAL(cache_core_counters(c)->hits, 1);
+        CU_ASSERT_TRUE(cache_core_close(c, NULL));
+        g_free(buf);
+        g_free(refs);
+        fixture_free(&f);
+    }
+}
+
 static void test_unclean_shutdown(void)
 {
     Fixture f;
@@ -1241,6 +1291,7 @@ static void add_suites(void)
     CU_add_test(s, "damaged copy dropped", test_damaged_copy_is_dropped);
     CU_add_test(s, "stale copy dropped on reread", test_stale_copy_dropped_on_reread);
     CU_add_test(s, "rolled-back store: stale copies dropped at open", test_rollback_dropped_at_open);
+    CU_add_test(s, "grow with the store", test_grow);
     CU_add_test(s, "another store's cache dropped", test_foreign_directory_dropped);
     CU_add_test(s, "registry: declarations", test_registry_declarations);
     CU_add_test(s, "registry: properties", test_registry_properties);
