@@ -4,6 +4,8 @@
 #include "util/error.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* A cache directory that cannot be made or written is a setting to fix,
@@ -36,12 +38,55 @@ static uint32_t *load_references(Store *store, uint32_t *pool_count, GError **er
     return refs;
 }
 
+/* `path` absolute, with symlinks resolved as far as it exists (the rest as
+ * written, . and .. taken lexically). */
+static char *resolved(const char *path)
+{
+    char *head = g_canonicalize_filename(path, NULL);
+    char *rest = g_strdup("");
+    char *real;
+    while ((real = realpath(head, NULL)) == NULL) { /* "/" always resolves */
+        char *slash = strrchr(head, '/');
+        char *tail = g_strconcat(slash, rest, NULL);
+        g_free(rest);
+        rest = tail;
+        slash[slash == head ? 1 : 0] = '\0';
+    }
+    char *out = strcmp(real, "/") == 0 && *rest ? g_strdup(rest) : g_strconcat(real, rest, NULL);
+    free(real);
+    g_free(head);
+    g_free(rest);
+    return out;
+}
+
+/* The working directory is the store's: a cache there would take the
+ * store's writer lock (both are named LOCK) and so stop every backup while
+ * it is open, and a cache inside it mixes derived data into the store's
+ * layout (and into every copy of the store). Checked before anything is
+ * created. */
+static gboolean check_outside_store(const char *dir, const char *workdir, GError **err)
+{
+    char *cache = resolved(dir), *store = resolved(workdir);
+    size_t len = strlen(store);
+    gboolean inside = strcmp(store, "/") == 0 ||
+                      (strncmp(cache, store, len) == 0 && (cache[len] == '\0' || cache[len] == '/'));
+    if (inside)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "ssd-cache-directory %s is %s working-directory %s: the SSD cache needs a directory of its "
+                    "own, outside the store",
+                    dir, cache[len] == '\0' ? "the" : "inside the", workdir);
+    g_free(cache);
+    g_free(store);
+    return !inside;
+}
+
 gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, GError **err)
 {
     uint32_t pool_count;
     cs->cache = NULL;
     cs->reference_count = NULL;
-    if (!cfg->cache.simulate && cfg->cache.directory != NULL && !check_directory(cfg->cache.directory, err))
+    if (!cfg->cache.simulate && cfg->cache.directory != NULL &&
+        (!check_outside_store(cfg->cache.directory, store->dir, err) || !check_directory(cfg->cache.directory, err)))
         return FALSE;
     cs->reference_count = load_references(store, &pool_count, err);
     if (cs->reference_count == NULL)

@@ -26,6 +26,7 @@ E2E_TESTS = \
 	tests/e2e/verify_during_backup.sh \
 	tests/e2e/workers.sh \
 	tests/e2e/cache_rollback.sh \
-	tests/e2e/cache_follow.sh
+	tests/e2e/cache_follow.sh \
+	tests/e2e/cache_directory.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py
