@@ -44,6 +44,19 @@ void access_counts_clear(AccessCounts *a)
     memset(a, 0, sizeof *a);
 }
 
+void access_counts_grow(AccessCounts *a, uint32_t n_containers)
+{
+    g_assert(n_containers >= a->n);
+    if (a->mode == ACCESS_COUNTS_EXACT) {
+        a->exact = g_renew(uint32_t, a->exact, n_containers ? n_containers : 1);
+        memset(a->exact + a->n, 0, (size_t)(n_containers - a->n) * sizeof *a->exact);
+    } else if (a->mode == ACCESS_COUNTS_COMPACT) {
+        a->compact = g_renew(uint16_t, a->compact, n_containers ? n_containers : 1);
+        memset(a->compact + a->n, 0, (size_t)(n_containers - a->n) * sizeof *a->compact);
+    }
+    a->n = n_containers;
+}
+
 void access_counts_set_window(AccessCounts *a, uint64_t window)
 {
     a->window = window;

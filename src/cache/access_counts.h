@@ -59,6 +59,9 @@ const char *access_counts_mode_name(AccessCountsMode mode);
 
 void access_counts_init(AccessCounts *a, AccessCountsMode mode, uint32_t n_containers);
 void access_counts_clear(AccessCounts *a);
+/* The store grew to n_containers (more than a->n): the new containers'
+ * counts start at 0. A sketch keeps its width (its counters hash any id). */
+void access_counts_grow(AccessCounts *a, uint32_t n_containers);
 /* Age every `window` accesses (0: never); counts the accesses from now. */
 void access_counts_set_window(AccessCounts *a, uint64_t window);
 

@@ -43,6 +43,11 @@ static gboolean source_read(ContainerSource *self, ContainerId id, uint8_t *buf,
     return cache_access((CacheCore *)self, id, buf, err);
 }
 
+static gboolean source_reread(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err)
+{
+    return cache_reread((CacheCore *)self, id, buf, err);
+}
+
 void cache_core_push_free(CacheCore *c, CacheSlot slot)
 {
     c->free_slots[c->n_free++] = slot;
@@ -63,6 +68,13 @@ static void unbind(CacheCore *c, CacheSlot slot)
     slot_map_remove(&c->slot_of, c->slot_id[slot]);
     c->slot_id[slot] = CACHE_NO_CONTAINER;
     c->used--;
+}
+
+void cache_core_drop_slot(CacheCore *c, CacheSlot slot)
+{
+    c->ops->removed(c->pst, slot);
+    unbind(c, slot);
+    cache_core_push_free(c, slot);
 }
 
 static void *alloc_aligned(size_t size)
@@ -127,6 +139,7 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     CacheCore *c = g_new0(CacheCore, 1);
     g_mutex_init(&c->lock);
     c->source.read = source_read;
+    c->source.reread = source_reread;
     c->source.container_size = o->container_size;
     c->opt = *o;
     c->directory = g_strdup(o->directory);
@@ -139,6 +152,7 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->n = o->n_containers;
     c->capacity = o->capacity < o->n_containers ? o->capacity : o->n_containers;
     c->backing = o->backing;
+    c->anchor_id = CACHE_NO_CONTAINER;
 
     access_counts_init(&c->counts, o->counters, c->n);
     slot_map_init(&c->slot_of, c->capacity, c->n);
@@ -259,6 +273,17 @@ void cache_core_foreign_dropped(CacheCore *c, uint32_t n)
                    "re-created here); dropped, reading them from this store", c->directory);
 }
 
+void cache_core_stale_dropped(CacheCore *c, ContainerId id)
+{
+    c->counters.ssd_stale_dropped++;
+    if (c->stale_warned)
+        return;
+    c->stale_warned = TRUE;
+    destor_warning("SSD cache %s held container %u with other bytes than the store holds now (was the store put "
+                   "back from a copy?); dropped, reading it from the store",
+                   c->directory, id);
+}
+
 gboolean cache_core_header_matches(const CacheCore *c, const SsdSlotHeader *h, ContainerId id, uint64_t check)
 {
     return h->valid && memcmp(h->store_id, c->opt.store_id, SSD_STORE_ID_LEN) == 0 && h->id == id &&
@@ -377,9 +402,7 @@ static gboolean access_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError
 
     CacheSlot slot = slot_map_get(&c->slot_of, id);
     if (slot != CACHE_NO_SLOT && c->ssd && !read_copy(c, slot, data)) {
-        c->ops->removed(c->pst, slot);
-        unbind(c, slot);
-        cache_core_push_free(c, slot);
+        cache_core_drop_slot(c, slot);
         slot = CACHE_NO_SLOT;
     }
 
@@ -410,6 +433,77 @@ gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
     gboolean ok = access_locked(c, id, buf, err);
     g_mutex_unlock(&c->lock);
     return ok;
+}
+
+/* The store's bytes of `id`; a cached copy that differs from them is stale
+ * (the store's history was replaced under it) and dropped. */
+static gboolean reread_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
+{
+    size_t size = c->opt.container_size;
+    if (c->ssd == NULL || buf == NULL)
+        return usage(err, "a cache in simulation mode holds no bytes to read again");
+    if (id >= c->n) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "SSD cache: container %u is past the %u containers it was opened for", id, c->n);
+        return FALSE;
+    }
+    if (!container_source_read(c->backing, id, buf, err))
+        return FALSE;
+    c->counters.store_bytes_read += size;
+    c->counters.model_access_s += device_model_hdd_read(&c->model, size);
+    CacheSlot slot = slot_map_get(&c->slot_of, id);
+    if (slot != CACHE_NO_SLOT && cache_copy_check(buf, size) != c->slot_check[slot]) {
+        cache_core_stale_dropped(c, id);
+        cache_core_drop_slot(c, slot);
+    }
+    return TRUE;
+}
+
+gboolean cache_reread(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
+{
+    g_mutex_lock(&c->lock);
+    gboolean ok = reread_locked(c, id, buf, err);
+    g_mutex_unlock(&c->lock);
+    return ok;
+}
+
+gboolean cache_core_grow(CacheCore *c, uint32_t n_containers, const uint32_t *reference_count, GError **err)
+{
+    gboolean ok = TRUE;
+    g_mutex_lock(&c->lock);
+    if (n_containers <= c->n) {
+        /* nothing new */
+    } else if (n_containers == CACHE_NO_CONTAINER) {
+        ok = usage(err, "too many containers (the last id stands for none)");
+    } else if (c->ops->offline) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "SSD cache: offline policy %s was given its access sequence for %u containers; the store "
+                    "now has %u",
+                    c->ops->name, c->n, n_containers);
+        ok = FALSE;
+    } else {
+        access_counts_grow(&c->counts, n_containers);
+        slot_map_grow(&c->slot_of, n_containers);
+        if (c->quad) {
+            c->quad = g_renew(CacheQuadrantRecord, c->quad, n_containers);
+            memset(c->quad + c->n, 0, (size_t)(n_containers - c->n) * sizeof *c->quad);
+        }
+        c->n = n_containers;
+        c->opt.n_containers = n_containers;
+        c->env.n_containers = n_containers;
+        c->opt.reference_count = reference_count;
+        c->env.reference_count = reference_count;
+    }
+    g_mutex_unlock(&c->lock);
+    return ok;
+}
+
+uint32_t cache_core_containers(CacheCore *c)
+{
+    g_mutex_lock(&c->lock);
+    uint32_t n = c->n;
+    g_mutex_unlock(&c->lock);
+    return n;
 }
 
 static void request_begin_locked(CacheCore *c)

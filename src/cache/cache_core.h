@@ -17,7 +17,9 @@
  *
  * The cache is itself a ContainerSource (cache_core_source()): read-file and
  * restore read through it instead of the store's source and see the same
- * bytes. Calls are serialised by an internal mutex.
+ * bytes; when a recipe's chunk check fails on bytes it served, its reread()
+ * (cache_reread) gives the store's and drops a copy that differs. Calls are
+ * serialised by an internal mutex.
  *
  * Memory per stored container: the access count (access_counts.h: 4 bytes
  * exact, 2 compact, 2 to 4 sketch) and a bit (is it cached?), plus the
@@ -100,9 +102,29 @@ CacheCore *cache_core_open_config(const CacheConfig *cfg, const uint8_t *store_i
  * store; a failed SSD write leaves the container uncached (both counted). */
 gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err);
 
+/* The caller found other bytes in container `id` than its recipe names:
+ * fill buf (real mode) from the store, and drop the cached copy of `id` if
+ * it differs from the store's (a stale copy: the store was put back from a
+ * copy and its ids reused; counted in ssd_stale_dropped, warned once). If
+ * the store's bytes are the cached ones, nothing is dropped: the mismatch
+ * is the store's own. The ContainerSource's reread(). */
+gboolean cache_reread(CacheCore *c, ContainerId id, uint8_t *buf, GError **err);
+
 /* The cache as a read source: the first member of CacheCore, so the pointer
  * is the cache's own. Its read() is cache_access(). */
 ContainerSource *cache_core_source(CacheCore *c);
+
+/* The store grew since the cache opened (a job committed meanwhile): from
+ * now on ids below n_containers are served, with reference_count (the
+ * store's, n_containers entries; it replaces the one given at open, which
+ * the caller may free once this returns, and must outlive the cache). New
+ * containers' access counts start at 0; the capacity stays as opened. No
+ * effect (reference_count not taken) when n_containers is not more than the
+ * containers now. A USAGE error for an offline policy (its access sequence
+ * is fixed). */
+gboolean cache_core_grow(CacheCore *c, uint32_t n_containers, const uint32_t *reference_count, GError **err);
+/* The containers the cache serves ids of (as opened, or grown). */
+uint32_t cache_core_containers(CacheCore *c);
 
 /* Bracket the accesses of one request (one file read) to measure its wall
  * time and modelled latency; _end returns the request's modelled seconds. */

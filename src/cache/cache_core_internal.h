@@ -37,6 +37,11 @@ struct CacheCore {
 
     CacheCounters counters;
     gboolean foreign_warned; /* the one warning about another store's cache is out */
+    gboolean stale_warned;   /* the one warning about copies the store no longer holds */
+    /* cache.meta's anchor (cache_meta.h): the highest cached id and its
+     * container_stamp() when cached; CACHE_NO_CONTAINER when unknown */
+    ContainerId anchor_id;
+    uint32_t anchor_stamp;
     DeviceModel model;
     gint64 opened_us;
     gboolean in_request;
@@ -52,9 +57,16 @@ void cache_core_push_free(CacheCore *c, CacheSlot slot);
 /* Occupy `slot` with `id` (maps only; the policy is told by the caller). */
 void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check);
 
+/* Empty `slot` and tell the policy (a copy that may not be served). */
+void cache_core_drop_slot(CacheCore *c, CacheSlot slot);
+
 /* Count `n` cached copies of another store (or of an older incarnation of
  * this one) dropped, and warn about it once per run. */
 void cache_core_foreign_dropped(CacheCore *c, uint32_t n);
+
+/* Count a cached copy dropped because the store now holds other bytes
+ * under its id, and warn about it once per run. */
+void cache_core_stale_dropped(CacheCore *c, ContainerId id);
 
 /* Does a slot header describe the copy the core expects in it? */
 gboolean cache_core_header_matches(const CacheCore *c, const SsdSlotHeader *h, ContainerId id, uint64_t check);

@@ -42,6 +42,8 @@ gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)
     memcpy(buf + 48, m->policy, name_len); /* NUL-padded: buf is zeroed */
     memcpy(buf + 64, m->store_id, CACHE_META_STORE_ID_LEN);
     le64_put(buf + 80, m->counts_since_aging);
+    le32_put(buf + 88, m->anchor_id);
+    le32_put(buf + 92, m->anchor_stamp);
     uint8_t *p = buf + CACHE_META_HEADER_SIZE;
     for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
         le32_put(p, m->entries[i].id);
@@ -105,6 +107,7 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     }
     size_t header = m->version == 1   ? CACHE_META_V1_HEADER_SIZE
                     : m->version < 4 ? CACHE_META_V2_HEADER_SIZE
+                    : m->version < 5 ? CACHE_META_V4_HEADER_SIZE
                                      : CACHE_META_HEADER_SIZE;
     if (len < header + 4) {
         damaged(err, path, "too short");
@@ -125,6 +128,11 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     }
     if (m->version >= 4)
         m->counts_since_aging = le64_get(buf + 80);
+    m->has_anchor = m->version >= 5;
+    if (m->has_anchor) {
+        m->anchor_id = le32_get(buf + 88);
+        m->anchor_stamp = le32_get(buf + 92);
+    }
     size_t cell = access_counts_cell_bytes(m->counts_mode);
     m->policy_word = le64_get(buf + 40);
     memcpy(m->policy, buf + 48, CACHE_META_POLICY_LEN);

@@ -3,7 +3,7 @@
  * the policy's saved state, and every container's access count.
  *
  * Layout, all little-endian:
- *   header (88 bytes; 80 in versions 2 and 3, 64 in version 1)
+ *   header (96 bytes; 88 in version 4, 80 in 2 and 3, 64 in 1)
  *     0  magic "DPLCSSD1"          8  version u32 (4)
  *    12  flags u32 (bit 0: clean shutdown)
  *    16  container_size u64       24  capacity u32
@@ -13,6 +13,9 @@
  *    40  policy_word u64          48  policy name, 16 bytes, NUL-padded
  *    64  store identity, 16 bytes (store.meta; absent in version 1)
  *    80  accesses since the counts' last aging u64 (version 4)
+ *    88  anchor: the highest cached container id u32 (none: 0xFFFFFFFF)
+ *    92  its stamp u32 (container_stamp() of the store's container when it
+ *        was cached): the store's history the entries belong to (version 5)
  *   n_entries x 24 bytes: id u32, slot u32, check u64 (crc32 of the
  *     slot's bytes in the low half, adler32 in the high), policy word u64
  *   n_counts cells of the access counts (access_counts.h): exact, u32 each,
@@ -37,8 +40,9 @@
 
 #define CACHE_META_FILE "cache.meta"
 #define CACHE_META_MAGIC "DPLCSSD1"
-#define CACHE_META_VERSION 4
-#define CACHE_META_HEADER_SIZE 88
+#define CACHE_META_VERSION 5
+#define CACHE_META_HEADER_SIZE 96
+#define CACHE_META_V4_HEADER_SIZE 88
 #define CACHE_META_V2_HEADER_SIZE 80
 #define CACHE_META_V1_HEADER_SIZE 64
 #define CACHE_META_STORE_ID_LEN 16
@@ -67,6 +71,9 @@ typedef struct {
     uint32_t n_counts;      /* cells */
     uint32_t *counts;       /* the cells, widened to u32 */
     uint64_t counts_since_aging;
+    gboolean has_anchor;    /* FALSE before version 5: the history is unknown */
+    ContainerId anchor_id;  /* CACHE_NO_CONTAINER (UINT32_MAX): no entries */
+    uint32_t anchor_stamp;
     uint32_t state_version; /* the policy's, with its blob */
     uint32_t state_len;
     uint8_t *state;         /* NULL before version 3 */

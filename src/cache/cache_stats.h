@@ -27,6 +27,8 @@ typedef struct {
                                         counters may say why) */
     uint64_t ssd_write_errors, ssd_read_errors, ssd_corrupt_dropped;
     uint64_t ssd_foreign_dropped;    /* copies of another store (or incarnation) */
+    uint64_t ssd_stale_dropped;      /* copies of containers the store now holds
+                                        other bytes under (put back from a copy) */
     double model_access_s;           /* sum of modelled access latencies */
     double model_request_s, model_request_max_s;
     double wall_request_s, wall_request_max_s;

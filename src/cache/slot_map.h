@@ -18,6 +18,7 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SLOT_MAP_EMPTY UINT32_MAX /* an id no store has (ids are below n_containers <= 2^32 - 1) */
 #define SLOT_MAP_NONE UINT32_MAX  /* get(): not cached */
@@ -51,6 +52,16 @@ static inline void slot_map_init(SlotMap *m, uint32_t capacity, uint32_t n_conta
     m->shift = 32 - bits;
     m->n = n_containers;
     m->present = g_new0(uint64_t, n_containers / 64 + 1);
+}
+
+/* Ids below n_containers (more than m->n) from now on. */
+static inline void slot_map_grow(SlotMap *m, uint32_t n_containers)
+{
+    g_assert(n_containers >= m->n);
+    size_t was = m->n / 64 + 1, words = n_containers / 64 + 1;
+    m->present = g_renew(uint64_t, m->present, words);
+    memset(m->present + was, 0, (words - was) * sizeof *m->present);
+    m->n = n_containers;
 }
 
 static inline void slot_map_free(SlotMap *m)

@@ -22,6 +22,10 @@ typedef struct {
  * warned about and cs->cache stays NULL, so the caller reads from the
  * store. A busy cache directory or a bad setting is an error. */
 gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, GError **err);
+/* A job committed since the cache opened may name containers written
+ * since: let the cache serve every container the pool holds now, with the
+ * newest reference counts. Cheap when the pool has not grown. */
+gboolean cached_source_follow(CachedSource *cs, Store *store, GError **err);
 /* Save the cache's metadata and free it. If saving fails, warn: the next
  * open then checks every entry against its checksum. */
 void cached_source_close(CachedSource *cs);

@@ -91,6 +91,20 @@ const uint8_t *container_lru_get(ContainerLru *lru, ContainerId id, GError **err
     return s ? s->buf : NULL;
 }
 
+const uint8_t *container_lru_reread(ContainerLru *lru, ContainerId id, GError **err)
+{
+    g_assert(!lru->ids_only);
+    Slot *s = g_hash_table_lookup(lru->slots, GUINT_TO_POINTER(id));
+    g_assert(s != NULL); /* just given by get() */
+    if (container_source_reread(lru->src, id, s->buf, err))
+        return s->buf;
+    /* a failed read leaves the buffer undefined: forget it */
+    g_queue_unlink(&lru->recency, &s->link);
+    g_hash_table_remove(lru->slots, GUINT_TO_POINTER(id));
+    slot_free(s);
+    return NULL;
+}
+
 gboolean container_lru_touch(ContainerLru *lru, ContainerId id, GError **err)
 {
     return lookup_or_fetch(lru, id, err) != NULL;

@@ -22,6 +22,11 @@ void container_lru_free(ContainerLru *lru);
 
 /* The container's bytes (valid until the next get or clear). */
 const uint8_t *container_lru_get(ContainerLru *lru, ContainerId id, GError **err);
+/* The bytes get() gave for `id` did not hold what the recipe names: have
+ * the source read it again from the store (container_source_reread) into
+ * the same buffer. NULL with *err unset when the source keeps no copies
+ * (the bytes came from the store: the mismatch is the store's own). */
+const uint8_t *container_lru_reread(ContainerLru *lru, ContainerId id, GError **err);
 /* Make `id` the most recent entry, reading it on a miss; for ids-only LRUs. */
 gboolean container_lru_touch(ContainerLru *lru, ContainerId id, GError **err);
 void container_lru_clear(ContainerLru *lru);

@@ -45,6 +45,34 @@ gboolean file_output_touch(ContainerLru *lru, const FileRecord *r, const FileRan
     return TRUE;
 }
 
+/* The bytes of the container holding chunk c, checked against the recipe.
+ * Bytes that fail the check are read again from the store when they came
+ * from a copy (the SSD cache may hold a stale one); a mismatch in the
+ * store's own bytes is damage. */
+static const uint8_t *checked_container(ContainerLru *lru, const FileRecord *r, uint32_t job_id, const ChunkRef *c,
+                                        GError **err)
+{
+    size_t csize = container_lru_container_size(lru);
+    const uint8_t *cont = container_lru_get(lru, c->container, err);
+    GError *mismatch = NULL;
+    if (cont == NULL || container_check_chunk(cont, csize, c->container, &c->fp, c->offset, c->length, &mismatch))
+        return cont;
+    GError *again = NULL;
+    const uint8_t *fresh = container_lru_reread(lru, c->container, &again);
+    if (fresh != NULL) {
+        g_clear_error(&mismatch);
+        if (container_check_chunk(fresh, csize, c->container, &c->fp, c->offset, c->length, &mismatch))
+            return fresh;
+    } else if (again != NULL) {
+        g_error_free(mismatch);
+        g_propagate_error(err, again);
+        return NULL;
+    }
+    damaged(err, r, job_id, mismatch->message);
+    g_error_free(mismatch);
+    return NULL;
+}
+
 gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_id, const FileRange *range,
                            int fd, const char *out_name, gboolean verify, GError **err)
 {
@@ -70,15 +98,9 @@ gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_
             ok = damaged(err, r, job_id, "recipe names a chunk outside its container");
             break;
         }
-        const uint8_t *cont = container_lru_get(lru, c->container, err);
+        const uint8_t *cont = checked_container(lru, r, job_id, c, err);
         if (cont == NULL) {
             ok = FALSE;
-            break;
-        }
-        GError *mismatch = NULL;
-        if (!container_check_chunk(cont, csize, c->container, &c->fp, c->offset, c->length, &mismatch)) {
-            ok = damaged(err, r, job_id, mismatch->message);
-            g_error_free(mismatch);
             break;
         }
         /* the part of the chunk inside [start, end) */

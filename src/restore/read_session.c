@@ -74,11 +74,28 @@ void read_session_close(ReadSession *s)
     g_free(s);
 }
 
+/* A job committed since the session opened may name containers written
+ * since, which the pool serves: let the SSD cache, or the ids a simulation
+ * without one counts, reach them too. A recording session (trace compile)
+ * keeps the pool it stamps its output with. */
+static gboolean follow_store(ReadSession *s, GError **err)
+{
+    if (s->cache != NULL)
+        return cached_source_follow(&s->cached, s->store, err);
+    if (s->simulate && s->ids.log == NULL)
+        return container_pool_count(s->store->pool, &s->ids.n_containers, err);
+    return TRUE;
+}
+
 static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)
 {
     Job *job = g_hash_table_lookup(s->jobs, GUINT_TO_POINTER(job_id));
     if (job == NULL) {
         job = job_open(s->store, job_id, err);
+        if (job != NULL && !follow_store(s, err)) {
+            job_close(job);
+            job = NULL;
+        }
         if (job != NULL)
             g_hash_table_insert(s->jobs, GUINT_TO_POINTER(job_id), job);
     }

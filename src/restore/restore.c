@@ -55,7 +55,8 @@ static gboolean record_read(ContainerSource *src, ContainerId id, uint8_t *buf, 
  * capacity. */
 static GArray *restore_plan(Job *job, size_t container_size, guint lru_capacity, GError **err)
 {
-    RecordingSource rec = { { record_read, container_size }, g_array_new(FALSE, FALSE, sizeof(ContainerId)) };
+    RecordingSource rec = { { .read = record_read, .container_size = container_size },
+                            g_array_new(FALSE, FALSE, sizeof(ContainerId)) };
     ContainerLru *lru = container_lru_new_ids_only(&rec.source, lru_capacity);
     FileRecord *r;
     GError *local = NULL;

@@ -20,6 +20,7 @@ struct ContainerPool {
 };
 
 static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err);
+static gboolean container_pool_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err);
 
 ContainerPool *container_pool_open(const char *path, size_t container_size, gboolean writable, GError **err)
 {
@@ -38,6 +39,7 @@ ContainerPool *container_pool_open(const char *path, size_t container_size, gboo
     pool->container_size = container_size;
     pool->source.container_size = container_size;
     pool->source.read = container_pool_read;
+    pool->source.stamp = container_pool_stamp;
     return pool;
 }
 
@@ -100,6 +102,32 @@ static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_
     if (pool->uncached)
         (void)posix_fadvise(pool->fd, off, (off_t)pool->container_size, POSIX_FADV_DONTNEED);
     return container_verify(buf, pool->container_size, id, err);
+}
+
+/* The first bytes of container `id` alone (a torn last container may hold
+ * fewer: container_stamp() pads them). */
+static gboolean container_pool_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err)
+{
+    ContainerPool *pool = (ContainerPool *)src;
+    uint32_t count;
+    if (!container_pool_count(pool, &count, err))
+        return FALSE;
+    if (id >= count) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "container %u does not exist (the pool holds %u)", id, count);
+        return FALSE;
+    }
+    uint8_t head[CONTAINER_STAMP_BYTES];
+    ssize_t got;
+    do
+        got = pread(pool->fd, head, sizeof head, (off_t)id * (off_t)pool->container_size);
+    while (got < 0 && errno == EINTR);
+    if (got < 0) {
+        destor_set_errno(err, errno, "read %s", pool->path);
+        return FALSE;
+    }
+    *stamp = container_stamp(head, (size_t)got);
+    return TRUE;
 }
 
 gboolean container_pool_write(ContainerPool *pool, ContainerId id, const uint8_t *buf, GError **err)

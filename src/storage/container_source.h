@@ -5,9 +5,12 @@
 #ifndef DESTOR_CONTAINER_SOURCE_H
 #define DESTOR_CONTAINER_SOURCE_H
 
+#include "util/checksum.h"
+
 #include <glib.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef uint32_t ContainerId;
 
@@ -20,12 +23,40 @@ struct ContainerSource {
      * with --simulate), which then records the access and moves no bytes. */
     gboolean (*read)(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err);
     size_t container_size;
+    /* Optional (NULL: the source keeps no copies of its own). The bytes the
+     * last read of `id` gave did not hold what the caller's recipe names:
+     * fill buf from the origin (the store), bypassing any copy, and drop a
+     * copy that differs from it (the SSD cache). If the origin's bytes are
+     * the same, the mismatch is the origin's own. */
+    gboolean (*reread)(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err);
+    /* Optional (NULL: cannot tell). *stamp = container_stamp() of container
+     * `id` as the source holds it now, without reading the rest of it. */
+    gboolean (*stamp)(ContainerSource *self, ContainerId id, uint32_t *stamp, GError **err);
 };
+
+/* A container's stamp: the CRC-32 of its first CONTAINER_STAMP_BYTES bytes
+ * (zero-padded when shorter), which hold its header and so its own checksum
+ * of every byte: whether a copy made earlier is still the same container. */
+#define CONTAINER_STAMP_BYTES 64
+static inline uint32_t container_stamp(const uint8_t *buf, size_t len)
+{
+    uint8_t head[CONTAINER_STAMP_BYTES] = { 0 };
+    memcpy(head, buf, len < sizeof head ? len : sizeof head);
+    return checksum_crc32(CHECKSUM_CRC32_START, head, sizeof head);
+}
 
 static inline gboolean container_source_read(ContainerSource *src, ContainerId id,
                                              uint8_t *buf, GError **err)
 {
     return src->read(src, id, buf, err);
+}
+
+/* The reread op, if any: TRUE when buf was filled again from the origin;
+ * FALSE with *err unset when the source keeps no copies (the bytes already
+ * came from the origin), FALSE with *err set when the origin cannot be read. */
+static inline gboolean container_source_reread(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
+{
+    return src->reread != NULL && src->reread(src, id, buf, err);
 }
 
 #endif

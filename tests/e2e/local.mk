@@ -28,6 +28,9 @@ E2E_TESTS = \
 	tests/e2e/safe_writes.sh \
 	tests/e2e/changed_while_read.sh \
 	tests/e2e/config_lines.sh \
-	tests/e2e/stat_text.sh
+	tests/e2e/stat_text.sh \
+	tests/e2e/cache_rollback.sh \
+	tests/e2e/cache_follow.sh \
+	tests/e2e/cache_directory.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py

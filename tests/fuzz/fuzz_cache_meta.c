@@ -139,7 +139,10 @@ static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
 static size_t header_of(const uint8_t *file)
 {
     uint32_t v = le32_get(file + 8);
-    return v <= 1 ? CACHE_META_V1_HEADER_SIZE : v < 4 ? CACHE_META_V2_HEADER_SIZE : CACHE_META_HEADER_SIZE;
+    return v <= 1  ? CACHE_META_V1_HEADER_SIZE
+           : v < 4 ? CACHE_META_V2_HEADER_SIZE
+           : v < 5 ? CACHE_META_V4_HEADER_SIZE
+                   : CACHE_META_HEADER_SIZE;
 }
 
 static size_t cell_of(const uint8_t *file)

@@ -29,16 +29,23 @@ typedef struct {
     ContainerId fail_id; /* reads of this id fail with an IO error */
 } TestSource;
 
-static void fill_pattern(uint8_t *buf, size_t size, ContainerId id)
+/* Container id's bytes; a store put back from a copy and written again
+ * holds another generation of them under the same id. */
+static void fill_generation(uint8_t *buf, size_t size, ContainerId id, unsigned gen)
 {
     le32_put(buf, id);
-    uint64_t st = 0x1234 + id;
+    uint64_t st = 0x1234 + id + ((uint64_t)gen << 32);
     for (size_t i = 4; i + 4 < size; i += 8) {
         uint64_t r = test_rand(&st);
         for (size_t j = 0; j < 8 && i + j + 4 < size; j++)
             buf[i + j] = (uint8_t)(r >> (8 * j));
     }
     le32_put(buf + size - 4, (uint32_t)crc32(0L, buf, (uInt)(size - 4)));
+}
+
+static void fill_pattern(uint8_t *buf, size_t size, ContainerId id)
+{
+    fill_generation(buf, size, id, 0);
 }
 
 static gboolean source_read(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err)
@@ -65,10 +72,37 @@ static gboolean source_read(ContainerSource *self, ContainerId id, uint8_t *buf,
     return TRUE;
 }
 
+static gboolean source_stamp(ContainerSource *self, ContainerId id, uint32_t *stamp, GError **err)
+{
+    TestSource *s = (TestSource *)self;
+    uint8_t head[CONTAINER_STAMP_BYTES];
+    if (id >= s->n) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "container %u past the end", id);
+        return FALSE;
+    }
+    if (pread(s->fd, head, sizeof head, (off_t)id * (off_t)self->container_size) != (ssize_t)sizeof head) {
+        destor_set_errno(err, errno, "read %s", s->path);
+        return FALSE;
+    }
+    *stamp = container_stamp(head, sizeof head);
+    return TRUE;
+}
+
+/* Give container id generation gen's bytes in the source. */
+static void source_rewrite(TestSource *s, ContainerId id, unsigned gen)
+{
+    size_t size = s->base.container_size;
+    uint8_t *buf = g_malloc(size);
+    fill_generation(buf, size, id, gen);
+    CU_ASSERT_FATAL(pwrite(s->fd, buf, size, (off_t)id * (off_t)size) == (ssize_t)size);
+    g_free(buf);
+}
+
 static TestSource *source_new(const char *dir, uint32_t n, size_t size)
 {
     TestSource *s = g_new0(TestSource, 1);
     s->base.read = source_read;
+    s->base.stamp = source_stamp;
     s->base.container_size = size;
     s->path = g_build_filename(dir, "containers.pool", NULL);
     s->n = n;
@@ -153,21 +187,29 @@ static CacheCore *real_open(Fixture *f, const CachePolicyOps *ops, uint32_t capa
     return c;
 }
 
-/* Access id through the cache and check the bytes. */
-static gboolean read_ok(CacheCore *c, ContainerId id)
+/* Access id through the cache (or, with reread, read it again as a read
+ * path does when a recipe's check failed) and check the bytes are
+ * generation gen's. */
+static gboolean read_is(CacheCore *c, ContainerId id, unsigned gen, gboolean reread)
 {
     size_t size = cache_core_source(c)->container_size;
     uint8_t *got = g_malloc(size), *want = g_malloc(size);
     GError *err = NULL;
-    gboolean ok = cache_access(c, id, got, &err);
+    gboolean ok = reread ? container_source_reread(cache_core_source(c), id, got, &err)
+                         : cache_access(c, id, got, &err);
     if (!ok)
-        fprintf(stderr, "\naccess %u: %s\n", id, err->message);
+        fprintf(stderr, "\naccess %u: %s\n", id, err ? err->message : "no reread");
     g_clear_error(&err);
-    fill_pattern(want, size, id);
+    fill_generation(want, size, id, gen);
     ok = ok && memcmp(got, want, size) == 0;
     g_free(got);
     g_free(want);
     return ok;
+}
+
+static gboolean read_ok(CacheCore *c, ContainerId id)
+{
+    return read_is(c, id, 0, FALSE);
 }
 
 static uint64_t dir_bytes(const char *dir, const char *name)
@@ -854,6 +896,149 @@ static void test_damaged_copy_is_dropped(void)
     fixture_free(&f);
 }
 
+/* A copy the store no longer holds (put back from a copy, the id reused):
+ * its hit serves the old bytes, which only the caller's recipe can tell;
+ * the caller's reread gives the store's and drops the copy; a reread of a
+ * copy the store still holds changes nothing. */
+static void test_stale_copy_dropped_on_reread(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    CacheCore *c = real_open(&f, test_policy("lru"), 4);
+    CU_ASSERT_TRUE(read_ok(c, 7));
+    CU_ASSERT_TRUE(read_ok(c, 8));
+    source_rewrite(f.src, 7, 1);
+    CU_ASSERT_TRUE(read_is(c, 7, 0, FALSE)); /* a hit: the copy is sound, only stale */
+    const CacheCounters *k = cache_core_counters(c);
+    CU_ASSERT_EQUAL(k->hits, 1);
+    unsigned reads = f.src->reads;
+    uint64_t store_bytes = k->store_bytes_read;
+    CU_ASSERT_TRUE(read_is(c, 7, 1, TRUE));
+    CU_ASSERT_EQUAL(f.src->reads, reads + 1);
+    CU_ASSERT_EQUAL(k->store_bytes_read, store_bytes + TEST_CONTAINER_SIZE);
+    CU_ASSERT_EQUAL(k->ssd_stale_dropped, 1);
+    CU_ASSERT_EQUAL(k->ssd_corrupt_dropped, 0);
+    CU_ASSERT_FALSE(cache_core_contains(c, 7));
+    CU_ASSERT_EQUAL(cache_core_cached(c), 1);
+
+    CU_ASSERT_TRUE(read_is(c, 8, 0, TRUE)); /* the store's bytes are the copy's: */
+    CU_ASSERT_TRUE(cache_core_contains(c, 8)); /* the mismatch was the store's own */
+    CU_ASSERT_EQUAL(k->ssd_stale_dropped, 1);
+    CU_ASSERT_TRUE(read_is(c, 7, 1, FALSE)); /* a miss now, cached afresh */
+    CU_ASSERT_EQUAL(k->misses, 3);
+    CU_ASSERT_TRUE(read_is(c, 7, 1, FALSE));
+    CU_ASSERT_EQUAL(k->hits, 2);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    /* the store itself has no copies to distrust */
+    uint8_t *buf = g_malloc(TEST_CONTAINER_SIZE);
+    GError *err = NULL;
+    CU_ASSERT_FALSE(container_source_reread(&f.src->base, 7, buf, &err));
+    CU_ASSERT_PTR_NULL(err);
+    g_free(buf);
+    fixture_free(&f);
+}
+
+/* A store rolled back and written again reuses a suffix of its ids: cache
+ * open sees the highest cached container changed (or gone), drops exactly
+ * the copies that are not the store's now, counts them, and keeps the
+ * rest. An unchanged store costs no check. */
+static void test_rollback_dropped_at_open(void)
+{
+    Fixture f;
+    fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
+    const uint32_t ids[] = { 2, 5, 9, 11, 12 };
+    CacheCore *c = real_open(&f, test_policy("lru"), 8);
+    for (size_t i = 0; i < G_N_ELEMENTS(ids); i++)
+        CU_ASSERT_TRUE(read_ok(c, ids[i]));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    c = real_open(&f, test_policy("lru"), 8); /* the same store: all kept */
+    CU_ASSERT_EQUAL(cache_core_cached(c), 5);
+    CU_ASSERT_EQUAL(cache_core_counters(c)->ssd_stale_dropped, 0);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    for (ContainerId id = 9; id < 16; id++) /* put back with 9 containers, then a backup */
+        source_rewrite(f.src, id, 1);
+    c = real_open(&f, test_policy("lru"), 8);
+    const CacheCounters *k = cache_core_counters(c);
+    CU_ASSERT_EQUAL(cache_core_cached(c), 2);
+    CU_ASSERT_EQUAL(k->ssd_stale_dropped, 3);
+    CU_ASSERT_TRUE(cache_core_contains(c, 2));
+    CU_ASSERT_TRUE(cache_core_contains(c, 5));
+    CU_ASSERT_EQUAL(cache_core_access_count(c, 11), 0); /* another container's count */
+    CU_ASSERT_EQUAL(cache_core_access_count(c, 5), 1);
+    for (size_t i = 0; i < G_N_ELEMENTS(ids); i++)
+        CU_ASSERT_TRUE(read_is(c, ids[i], ids[i] >= 9, FALSE));
+    CU_ASSERT_EQUAL(k->hits, 2);
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+
+    /* put back again with 10 containers, no backup since: the highest
+     * cached container (12) is gone, the others are checked, 9 differs */
+    for (ContainerId id = 9; id < 16; id++)
+        source_rewrite(f.src, id, 0);
+    f.src->n = 10;
+    CacheCoreOptions o = real_options(&f, test_policy("lru"), NULL, 8);
+    o.n_containers = 10;
+    c = cache_core_open(&o, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(cache_core_cached(c), 2);
+    CU_ASSERT_EQUAL(cache_core_counters(c)->ssd_stale_dropped, 1);
+    CU_ASSERT_TRUE(read_ok(c, 9));
+    CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    fixture_free(&f);
+}
+
+/* A cache opened on 8 of the store's containers serves the rest once
+ * grown (a job committed since it opened), in every counts mode, and keeps
+ * what it held; it saves and reopens on the larger store. */
+static void test_grow(void)
+{
+    static const AccessCountsMode modes[] = { ACCESS_COUNTS_EXACT, ACCESS_COUNTS_COMPACT, ACCESS_COUNTS_SKETCH };
+    for (size_t m = 0; m < G_N_ELEMENTS(modes); m++) {
+        Fixture f;
+        fixture_init(&f, 200, TEST_CONTAINER_SIZE, NULL);
+        uint32_t refs8[8] = { 0 }, *refs = g_new0(uint32_t, 200);
+        refs[150] = 3;
+        CacheCoreOptions o = real_options(&f, test_policy("plc"), NULL, 4);
+        o.n_containers = 8;
+        o.reference_count = refs8;
+        o.counters = modes[m];
+        CacheCore *c = cache_core_open(&o, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        for (int i = 0; i < 6; i++) /* past PLC's filter: cached */
+            CU_ASSERT_TRUE(read_ok(c, 3));
+        CU_ASSERT_TRUE(cache_core_contains(c, 3));
+        GError *err = NULL;
+        uint8_t *buf = g_malloc(TEST_CONTAINER_SIZE);
+        CU_ASSERT_FALSE(cache_access(c, 150, buf, &err));
+        CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
+        g_clear_error(&err);
+        CU_ASSERT_TRUE(cache_core_grow(c, 200, refs, &err));
+        CU_ASSERT_TRUE(cache_core_grow(c, 100, NULL, &err)); /* smaller: nothing */
+        CU_ASSERT_EQUAL(cache_core_containers(c), 200);
+        for (int i = 0; i < 6; i++)
+            CU_ASSERT_TRUE(read_ok(c, 150));
+        CU_ASSERT_TRUE(read_ok(c, 199));
+        CU_ASSERT_TRUE(cache_core_contains(c, 150));
+        CU_ASSERT_TRUE(cache_core_contains(c, 3));
+        CU_ASSERT_EQUAL(cache_core_access_count(c, 3), 6);
+        CU_ASSERT(cache_core_access_count(c, 150) >= 6);
+        CU_ASSERT_TRUE(cache_core_close(c, NULL));
+        o.n_containers = 200;
+        o.reference_count = refs;
+        c = cache_core_open(&o, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_TRUE(cache_core_contains(c, 150));
+        CU_ASSERT_TRUE(read_ok(c, 150));
+        CU_ASSERT_EQUAL(cache_core_counters(c)->hits, 1);
+        CU_ASSERT_TRUE(cache_core_close(c, NULL));
+        g_free(buf);
+        g_free(refs);
+        fixture_free(&f);
+    }
+}
+
 static void test_unclean_shutdown(void)
 {
     Fixture f;
@@ -1104,6 +1289,9 @@ static void add_suites(void)
     CU_add_test(s, "a failed load_state starts the policy afresh", test_failed_load_state_starts_afresh);
     CU_add_test(s, "plc state survives restart", test_plc_state_survives_restart);
     CU_add_test(s, "damaged copy dropped", test_damaged_copy_is_dropped);
+    CU_add_test(s, "stale copy dropped on reread", test_stale_copy_dropped_on_reread);
+    CU_add_test(s, "rolled-back store: stale copies dropped at open", test_rollback_dropped_at_open);
+    CU_add_test(s, "grow with the store", test_grow);
     CU_add_test(s, "another store's cache dropped", test_foreign_directory_dropped);
     CU_add_test(s, "registry: declarations", test_registry_declarations);
     CU_add_test(s, "registry: properties", test_registry_properties);
