@@ -32,4 +32,5 @@ EXTRA_DIST += \
 	scripts/plc_replay.py \
 	scripts/plc_results.py \
 	tests/scripts/test_trace_tools.py \
-	tests/scripts/run-trace-tests.sh
+	tests/scripts/run-trace-tests.sh \
+	tests/scripts/test_trace_writer.py
