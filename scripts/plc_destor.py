@@ -21,13 +21,26 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # ---------------------------------------------------------------- destor
 
 def default_destor():
-    """The installed destor (plc_install, written by make install), else
-    ./build/destor relative to the repository root (scripts/setup.sh)."""
+    """The destor the scripts run when not given --destor: the installed one
+    (plc_install, written by make install), else the source tree's first
+    executable of build/destor (scripts/setup.sh builds there) and ./destor
+    (an in-tree ./configure && make); build/destor when neither is there, so
+    check_destor names it."""
     try:
         import plc_install
         return plc_install.DESTOR
     except ImportError:
-        return os.path.join(REPO_ROOT, "build", "destor")
+        pass
+    tree = [os.path.join(REPO_ROOT, "build", "destor"), os.path.join(REPO_ROOT, "destor")]
+    for path in tree:
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return tree[0]
+
+
+# the help of every script's --destor option
+DESTOR_HELP = ("destor binary (default: the installed destor; in the source tree build/destor, "
+               "else ./destor of an in-tree build)")
 
 
 def destor_base(destor, config=None, params=()):
@@ -42,8 +55,8 @@ def destor_base(destor, config=None, params=()):
 
 def check_destor(destor):
     if not (os.path.isfile(destor) and os.access(destor, os.X_OK)):
-        raise ToolError("destor binary %s not found or not executable "
-                        "(build it with scripts/setup.sh or pass --destor)" % destor)
+        raise ToolError("destor binary %s not found or not executable (build it with "
+                        "scripts/setup.sh or ./configure && make, or pass --destor)" % destor)
 
 
 # destor processes running now (sweeps run several at once), so an
