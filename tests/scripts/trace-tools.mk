@@ -34,4 +34,5 @@ EXTRA_DIST += \
 	tests/scripts/test_trace_tools.py \
 	tests/scripts/run-trace-tests.sh \
 	tests/scripts/test_trace_writer.py \
-	tests/scripts/test_trace_destor_lookup.py
+	tests/scripts/test_trace_destor_lookup.py \
+	tests/scripts/test_trace_options.py
