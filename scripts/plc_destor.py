@@ -60,18 +60,24 @@ def check_destor(destor):
 
 
 # destor processes running now (sweeps run several at once), so an
-# interrupted sweep can stop them all
+# interrupted sweep can stop them all; while it stops them none may start
 _children = set()
 _children_lock = threading.Lock()
+_stopping = False
 
 
 def start_destor(cmd, **kw):
-    """Popen a destor command, remembered until reap_destor()."""
-    try:
-        p = subprocess.Popen(cmd, **kw)
-    except OSError as e:
-        raise ToolError("cannot run %s: %s" % (cmd[0], e))
+    """Popen a destor command, remembered until reap_destor().  Refused
+    (ToolError) between stop_children() and resume_children(): a sweep's
+    worker thread between two destor runs when Ctrl-C came must not start
+    one the stop has missed (the sweep would wait for all of it)."""
     with _children_lock:
+        if _stopping:
+            raise ToolError("interrupted: %s not started" % cmd[0])
+        try:
+            p = subprocess.Popen(cmd, **kw)
+        except OSError as e:
+            raise ToolError("cannot run %s: %s" % (cmd[0], e))
         _children.add(p)
     return p
 
@@ -82,12 +88,23 @@ def reap_destor(p):
 
 
 def stop_children():
-    """Terminate every destor process this process started and still runs."""
+    """Terminate every destor process this process started and still runs,
+    and start none until resume_children()."""
+    global _stopping
     with _children_lock:
+        _stopping = True
         procs = list(_children)
     for p in procs:
         if p.poll() is None:
             p.terminate()
+
+
+def resume_children():
+    """Let start_destor() run destor again, once the threads that were
+    running points have ended."""
+    global _stopping
+    with _children_lock:
+        _stopping = False
 
 
 def run_destor(cmd, what, input_bytes=None):

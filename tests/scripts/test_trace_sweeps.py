@@ -22,6 +22,7 @@ import unittest
 
 from test_trace_tools import SCRIPTS, DESTOR, PYTHON, have_destor, run
 
+import plc_destor
 import plc_sweep
 
 WALL = set(plc_sweep.WALL_CLOCK_FIELDS)
@@ -322,6 +323,28 @@ class ReplaySweepTests(unittest.TestCase):
         self.replay(os.path.join(self.tmp, "t1.trace"), "--real", "--policies", "lru", "--out-prefix", out,
                     "--keep-cache")
         self.assertTrue(os.path.isdir(out + ".cache"))
+
+
+class StopTests(unittest.TestCase):
+
+    def test_no_destor_starts_while_stopping(self):
+        # A sweep's worker thread that was between two destor runs when
+        # Ctrl-C came must not start another once the stop has been sent,
+        # or the interrupted sweep waits for the whole run.
+        marker = os.path.join(tempfile.mkdtemp(prefix="stop-tests-"), "started")
+        cmd = [sys.executable, "-c", "open(%r, 'w').close()" % marker]
+        plc_destor.stop_children()
+        try:
+            with self.assertRaises(plc_destor.ToolError):
+                plc_destor.start_destor(cmd)
+        finally:
+            plc_destor.resume_children()
+        self.assertFalse(os.path.exists(marker))
+        p = plc_destor.start_destor(cmd)
+        self.assertEqual(p.wait(), 0)
+        plc_destor.reap_destor(p)
+        self.assertTrue(os.path.exists(marker))
+        shutil.rmtree(os.path.dirname(marker))
 
 
 if __name__ == "__main__":
