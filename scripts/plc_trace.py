@@ -128,8 +128,26 @@ def _reads_as_range(path):
     two TAB-separated fields are digits and digits or '-', with a non-empty
     path before them (src/restore/trace_line.c, split_range)."""
     parts = path.rsplit(b"\t", 2)
-    return (len(parts) == 3 and parts[0] != b"" and parts[1].isdigit()
-            and (parts[2].isdigit() or parts[2] == b"-"))
+    return (len(parts) == 3 and parts[0] != b"" and _u64(parts[1])
+            and (_u64(parts[2]) or parts[2] == b"-"))
+
+
+def _u64(field):
+    return field.isdigit() and int(field) < 1 << 64
+
+
+def parse_trace_record(rec):
+    """(job, path, offset, length) of one trace record (without its
+    terminator, a line's CRs already dropped), read as destor reads it:
+    offset None for the whole file, length None for 'to the end'.  The
+    reader that goes with trace_record."""
+    job, tab, path = rec.partition(b"\t")
+    if not tab or not path or not job.isdigit():
+        raise ToolError("not a trace record (JOB<TAB>PATH[<TAB>OFFSET<TAB>LENGTH]): %r" % rec[:80])
+    if not _reads_as_range(path):
+        return int(job), path, None, None
+    path, offset, length = path.rsplit(b"\t", 2)
+    return int(job), path, int(offset), None if length == b"-" else int(length)
 
 
 def trace_record(job, path, end=b"\n", offset=None, length=None):

@@ -10,9 +10,13 @@ a store holds files whose names carry TABs, backslashes, TAB-digit endings,
 bytes that are not UTF-8 and (for --null traces) newlines and CRs, each of a
 size no other file has and no misread range can reach; every record written
 by trace_record, gen-trace and import-trace is replayed alone, and the bytes
-destor served must be those of the file (or range) the writer meant.
+destor served must be those of the file (or range) the writer meant.  The
+reader that goes with it (plc_trace.parse_trace_record, which experiment
+uses to account for a given --trace) must count what destor serves.
 """
 
+import importlib.machinery
+import importlib.util
 import json
 import os
 import shutil
@@ -143,6 +147,36 @@ class TraceWriterRoundTrip(unittest.TestCase):
                 data = f.read()
             vmap = plc_import.VolumeMap(files)
             self.check_trace(data, null, [n for off, ln in reqs for _, _, n in vmap.pieces(off, ln)])
+
+    def test_parse_trace_record_reads_as_destor(self):
+        # the experiment's account of a given trace (parse_trace_record)
+        # against the bytes destor serves for the same trace
+        spec = importlib.util.spec_from_loader("experiment", importlib.machinery.SourceFileLoader(
+            "experiment", os.path.join(SCRIPTS, "experiment")))
+        experiment = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(experiment)
+        files = self.files(False)
+        data = b"# a given trace\n"
+        for path, size in files:
+            data += plc_trace.trace_record(0, path)
+            data += plc_trace.trace_record(0, path, offset=7, length=size)  # runs past the end
+            data += plc_trace.trace_record(0, path, offset=size + 1)
+        data += b"0\tend\t12\t34\r\n"
+        t = os.path.join(self.tmp, "given.trace")
+        with open(t, "wb") as f:
+            f.write(data)
+        p = subprocess.run([DESTOR, "-c", self.config, "read-file", "--trace", t, "--json"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(p.returncode, 0, p.stderr.decode("utf-8", "replace"))
+        served = json.loads(p.stdout)
+        info = experiment.given_trace_info(t, 0, files)
+        self.assertEqual((info["requests"], info["bytes"]), (served["requests"], served["bytes"]))
+        self.assertEqual(plc_trace.parse_trace_record(b"3\tend\t12\t34\t0\t-"), (3, b"end\t12\t34", 0, None))
+        self.assertEqual(plc_trace.parse_trace_record(b"3\tend\t12\t34"), (3, b"end", 12, 34))
+        self.assertEqual(plc_trace.parse_trace_record(b"3\t\t12\t34"), (3, b"\t12\t34", None, None))
+        for bad in (b"x\tpath", b"3", b"3\t"):
+            with self.assertRaises(plc_trace.ToolError):
+                plc_trace.parse_trace_record(bad)
 
 
 if __name__ == "__main__":
