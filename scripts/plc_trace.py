@@ -128,12 +128,18 @@ def _reads_as_range(path):
     two TAB-separated fields are digits and digits or '-', with a non-empty
     path before them (src/restore/trace_line.c, split_range)."""
     parts = path.rsplit(b"\t", 2)
-    return (len(parts) == 3 and parts[0] != b"" and _u64(parts[1])
-            and (_u64(parts[2]) or parts[2] == b"-"))
+    return (len(parts) == 3 and parts[0] != b"" and _u64(parts[1]) is not None
+            and (_u64(parts[2]) is not None or parts[2] == b"-"))
 
 
 def _u64(field):
-    return field.isdigit() and int(field) < 1 << 64
+    """The number of a field of digits up to 2^64-1 (leading zeros allowed,
+    as destor's parse_u64 takes them), else None; huge digit strings never
+    reach int()."""
+    digits = field.lstrip(b"0")
+    if not field.isdigit() or len(digits) > 20 or int(digits or b"0") >= 1 << 64:
+        return None
+    return int(digits or b"0")
 
 
 def parse_trace_record(rec):
@@ -141,13 +147,14 @@ def parse_trace_record(rec):
     terminator, a line's CRs already dropped), read as destor reads it:
     offset None for the whole file, length None for 'to the end'.  The
     reader that goes with trace_record."""
-    job, tab, path = rec.partition(b"\t")
-    if not tab or not path or not job.isdigit():
+    text, tab, path = rec.partition(b"\t")
+    job = _u64(text)
+    if not tab or not path or job is None or job >= 1 << 32:
         raise ToolError("not a trace record (JOB<TAB>PATH[<TAB>OFFSET<TAB>LENGTH]): %r" % rec[:80])
     if not _reads_as_range(path):
-        return int(job), path, None, None
+        return job, path, None, None
     path, offset, length = path.rsplit(b"\t", 2)
-    return int(job), path, int(offset), None if length == b"-" else int(length)
+    return job, path, _u64(offset), None if length == b"-" else _u64(length)
 
 
 def trace_record(job, path, end=b"\n", offset=None, length=None):

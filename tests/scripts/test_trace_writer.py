@@ -174,7 +174,11 @@ class TraceWriterRoundTrip(unittest.TestCase):
         self.assertEqual(plc_trace.parse_trace_record(b"3\tend\t12\t34\t0\t-"), (3, b"end\t12\t34", 0, None))
         self.assertEqual(plc_trace.parse_trace_record(b"3\tend\t12\t34"), (3, b"end", 12, 34))
         self.assertEqual(plc_trace.parse_trace_record(b"3\t\t12\t34"), (3, b"\t12\t34", None, None))
-        for bad in (b"x\tpath", b"3", b"3\t"):
+        self.assertEqual(plc_trace.parse_trace_record(b"3\ta\t%s1\t-" % (b"0" * 5000)), (3, b"a", 1, None))
+        self.assertEqual(plc_trace.parse_trace_record(b"3\ta\t%s\t-" % (b"9" * 5000))[2:], (None, None))
+        self.assertEqual(plc_trace.parse_trace_record(b"3\ta\t18446744073709551615\t-")[2], (1 << 64) - 1)
+        self.assertIsNone(plc_trace.parse_trace_record(b"3\ta\t18446744073709551616\t-")[2])
+        for bad in (b"x\tpath", b"3", b"3\t", b"4294967296\tpath", b"9" * 5000 + b"\tpath"):
             with self.assertRaises(plc_trace.ToolError):
                 plc_trace.parse_trace_record(bad)
 
