@@ -27,3 +27,8 @@ EXTRA_DIST += \
 	tests/fixtures/smart/sata-vbox-nosmart.json
 
 TESTS += tests/scripts/run-smart-tests.sh
+
+# setup.sh's install step, which waits for another apt's locks, and its test
+# (a stand-in apt-get; the real apt is never run).
+dist_noinst_SCRIPTS += scripts/apt-install.sh tests/scripts/test-apt-install.sh
+TESTS += tests/scripts/test-apt-install.sh

@@ -52,6 +52,32 @@ def main_wrapper(prog, fn):
         return 1
 
 
+def option_values(ap, argv):
+    """argv with an option that takes one value joined to a following value
+    that starts with '-' and a digit or dot ('--block-size -4096' becomes
+    '--block-size=-4096'), unless that is an option of `ap` ('-0').
+    argparse would take such a value for an option and say only "expected
+    one argument"; joined, it reaches the option's own check, which says
+    what is wrong with it.  Everything after '--' is left alone."""
+    one_value = {s for act in ap._actions if act.nargs is None for s in act.option_strings}
+    out = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            out += argv[i:]
+            break
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if (arg in one_value and nxt is not None and re.match(r"-[0-9.]", nxt)
+                and nxt not in ap._option_string_actions):
+            out.append(arg + ("=" if arg.startswith("--") else "") + nxt)
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
+
+
 # ---------------------------------------------------------------- sizes
 
 _SIZE_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([kmgtKMGT]?)(?:i?[bB])?\s*$")
@@ -61,6 +87,8 @@ _UNITS = {"": 1, "k": KIB, "m": MIB, "g": GIB, "t": TIB}
 def parse_size(text):
     """'4096', '512K', '1.5G', '2M' -> bytes (powers of 1024)."""
     m = _SIZE_RE.match(text or "")
+    if not m and _SIZE_RE.match((text or "").replace("-", "", 1)):
+        raise UsageError("a size cannot be negative: %r" % text)
     if not m:
         raise UsageError("invalid size %r (expected a number with an optional K/M/G/T suffix)" % text)
     return int(float(m.group(1)) * _UNITS[m.group(2).lower()])

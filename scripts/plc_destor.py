@@ -21,13 +21,26 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # ---------------------------------------------------------------- destor
 
 def default_destor():
-    """The installed destor (plc_install, written by make install), else
-    ./build/destor relative to the repository root (scripts/setup.sh)."""
+    """The destor the scripts run when not given --destor: the installed one
+    (plc_install, written by make install), else the source tree's first
+    executable of build/destor (scripts/setup.sh builds there) and ./destor
+    (an in-tree ./configure && make); build/destor when neither is there, so
+    check_destor names it."""
     try:
         import plc_install
         return plc_install.DESTOR
     except ImportError:
-        return os.path.join(REPO_ROOT, "build", "destor")
+        pass
+    tree = [os.path.join(REPO_ROOT, "build", "destor"), os.path.join(REPO_ROOT, "destor")]
+    for path in tree:
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return tree[0]
+
+
+# the help of every script's --destor option
+DESTOR_HELP = ("destor binary (default: the installed destor; in the source tree build/destor, "
+               "else ./destor of an in-tree build)")
 
 
 def config_line(key, value):
@@ -55,23 +68,29 @@ def destor_base(destor, config=None, params=()):
 
 def check_destor(destor):
     if not (os.path.isfile(destor) and os.access(destor, os.X_OK)):
-        raise ToolError("destor binary %s not found or not executable "
-                        "(build it with scripts/setup.sh or pass --destor)" % destor)
+        raise ToolError("destor binary %s not found or not executable (build it with "
+                        "scripts/setup.sh or ./configure && make, or pass --destor)" % destor)
 
 
 # destor processes running now (sweeps run several at once), so an
-# interrupted sweep can stop them all
+# interrupted sweep can stop them all; while it stops them none may start
 _children = set()
 _children_lock = threading.Lock()
+_stopping = False
 
 
 def start_destor(cmd, **kw):
-    """Popen a destor command, remembered until reap_destor()."""
-    try:
-        p = subprocess.Popen(cmd, **kw)
-    except OSError as e:
-        raise ToolError("cannot run %s: %s" % (cmd[0], e))
+    """Popen a destor command, remembered until reap_destor().  Refused
+    (ToolError) between stop_children() and resume_children(): a sweep's
+    worker thread between two destor runs when Ctrl-C came must not start
+    one the stop has missed (the sweep would wait for all of it)."""
     with _children_lock:
+        if _stopping:
+            raise ToolError("interrupted: %s not started" % cmd[0])
+        try:
+            p = subprocess.Popen(cmd, **kw)
+        except OSError as e:
+            raise ToolError("cannot run %s: %s" % (cmd[0], e))
         _children.add(p)
     return p
 
@@ -82,12 +101,23 @@ def reap_destor(p):
 
 
 def stop_children():
-    """Terminate every destor process this process started and still runs."""
+    """Terminate every destor process this process started and still runs,
+    and start none until resume_children()."""
+    global _stopping
     with _children_lock:
+        _stopping = True
         procs = list(_children)
     for p in procs:
         if p.poll() is None:
             p.terminate()
+
+
+def resume_children():
+    """Let start_destor() run destor again, once the threads that were
+    running points have ended."""
+    global _stopping
+    with _children_lock:
+        _stopping = False
 
 
 def run_destor(cmd, what, input_bytes=None):

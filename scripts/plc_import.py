@@ -20,6 +20,7 @@ import random
 import struct
 
 from plc_common import UsageError, ToolError, format_bytes
+from plc_trace import trace_record
 
 Request = collections.namedtuple("Request", "op key offset length")
 
@@ -260,7 +261,6 @@ def import_trace(requests, files, job, mapping, seed=1, writes="skip", out=None,
               "records_out": 0, "bytes_out": 0, "distinct_keys": 0}
     vmap = VolumeMap(files) if mapping == "volume" else None
     omap = ObjectMap(files, seed) if mapping == "object" else None
-    prefix = b"%d\t" % job
     buf = []
     for r in requests:
         counts["requests_in"] += 1
@@ -279,12 +279,12 @@ def import_trace(requests, files, job, mapping, seed=1, writes="skip", out=None,
                 raise UsageError("--map volume needs a block trace (msr or fiu); "
                                  "object traces take --map object")
             for i, off, n in vmap.pieces(r.offset, r.length):
-                buf.append(b"%s%s\t%d\t%d%s" % (prefix, files[i][0], off, n, end))
+                buf.append(trace_record(job, files[i][0], end, off, n))
                 counts["records_out"] += 1
                 counts["bytes_out"] += n
         else:
             i = omap.file_of(r.key)
-            buf.append(prefix + files[i][0] + end)
+            buf.append(trace_record(job, files[i][0], end))
             counts["records_out"] += 1
             counts["bytes_out"] += files[i][1]
         if len(buf) >= 4096:

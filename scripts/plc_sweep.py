@@ -241,6 +241,7 @@ def run_points(points, jobs=None, scheduler=None, journal=None, progress=None, l
         raise
     finally:
         signal.signal(signal.SIGTERM, old)
+        plc_destor.resume_children()  # every point's thread has ended here
     return results
 
 

@@ -123,13 +123,70 @@ def trace_header(params, end="\n"):
     return end.join(lines) + end
 
 
+def _reads_as_range(path):
+    """Whether read-file would take the end of `path` for a range: the last
+    two TAB-separated fields are digits and digits or '-', with a non-empty
+    path before them (src/restore/trace_line.c, split_range)."""
+    parts = path.rsplit(b"\t", 2)
+    return (len(parts) == 3 and parts[0] != b"" and _u64(parts[1]) is not None
+            and (_u64(parts[2]) is not None or parts[2] == b"-"))
+
+
+def _u64(field):
+    """The number of a field of digits up to 2^64-1 (leading zeros allowed,
+    as destor's parse_u64 takes them), else None; huge digit strings never
+    reach int()."""
+    digits = field.lstrip(b"0")
+    if not field.isdigit() or len(digits) > 20 or int(digits or b"0") >= 1 << 64:
+        return None
+    return int(digits or b"0")
+
+
+def parse_trace_record(rec):
+    """(job, path, offset, length) of one trace record (without its
+    terminator, a line's CRs already dropped), read as destor reads it:
+    offset None for the whole file, length None for 'to the end'.  The
+    reader that goes with trace_record."""
+    text, tab, path = rec.partition(b"\t")
+    job = _u64(text)
+    if not tab or not path or job is None or job >= 1 << 32:
+        raise ToolError("not a trace record (JOB<TAB>PATH[<TAB>OFFSET<TAB>LENGTH]): %r" % rec[:80])
+    if not _reads_as_range(path):
+        return job, path, None, None
+    path, offset, length = path.rsplit(b"\t", 2)
+    return job, path, _u64(offset), None if length == b"-" else _u64(length)
+
+
+def trace_record(job, path, end=b"\n", offset=None, length=None):
+    """One request record of a read-file trace (docs/FORMAT.md, "Trace
+    file"), ending with `end`: JOB<TAB>PATH for the whole file, or
+    JOB<TAB>PATH<TAB>OFFSET<TAB>LENGTH for bytes [OFFSET, OFFSET+LENGTH)
+    (LENGTH None: to the end).  The only writer of trace records: a whole
+    file whose path itself ends in TAB digits TAB digits (or '-') is asked
+    for as the range 0 to the end, the format's escape, so the path is not
+    read as a shorter one and a range.  A path the record cannot hold (a NUL;
+    in a line, a newline or a trailing CR) is a ToolError."""
+    assert isinstance(job, int) and job >= 0, job
+    assert end in (b"\n", b"\0"), end
+    if not path or b"\0" in path:
+        raise ToolError("a trace cannot name the path %r" % path)
+    if end == b"\n" and (b"\n" in path or path.endswith(b"\r")):
+        raise ToolError("a trace line cannot hold the path %r (a --null trace can)" % path)
+    assert offset is not None or length is None, "a LENGTH needs an OFFSET"
+    if offset is None:
+        if not _reads_as_range(path):
+            return b"%d\t%s%s" % (job, path, end)
+        offset = 0
+    assert offset >= 0 and (length is None or length >= 0), (offset, length)
+    return b"%d\t%s\t%d\t%s%s" % (job, path, offset, b"-" if length is None else b"%d" % length, end)
+
+
 def write_trace(fp, job, files, indices, header, end=b"\n"):
     """Write the trace to a binary file object, records ending with `end`."""
     fp.write(header.encode("utf-8"))
-    prefix = b"%d\t" % job
     buf = []
     for i in indices:
-        buf.append(prefix + files[i][0] + end)
+        buf.append(trace_record(job, files[i][0], end))
         if len(buf) >= 4096:
             fp.write(b"".join(buf))
             buf = []

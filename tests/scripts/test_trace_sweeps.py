@@ -22,6 +22,7 @@ import unittest
 
 from test_trace_tools import SCRIPTS, DESTOR, PYTHON, have_destor, run
 
+import plc_destor
 import plc_sweep
 
 WALL = set(plc_sweep.WALL_CLOCK_FIELDS)
@@ -259,25 +260,48 @@ class ReplaySweepTests(unittest.TestCase):
         with open(out + ".md") as f:
             self.assertIn("| ci95 |", f.read())
 
-    def test_ctrl_c_keeps_finished_rows(self):
+    def ctrl_c(self, name):
+        """Start a replay of lru then plc, press Ctrl-C (SIGINT) while plc
+        runs: lru's row is kept, exit 130.  The replay gets SIGINT's default
+        disposition and its own session whatever this test inherited (a
+        shell's `cmd &` without job control, nohup-like wrappers or a CI
+        runner start it ignored, and Python then never raises
+        KeyboardInterrupt), and stdin is closed, as under CI; on failure
+        the whole session is killed, so no wrapper or destor outlives it."""
         wrapper, hold, log = hold_wrapper(self.tmp)
-        out = os.path.join(self.tmp, "int")
+        if os.path.exists(log):
+            os.unlink(log)
+        out = os.path.join(self.tmp, name)
         p = subprocess.Popen([PYTHON, os.path.join(SCRIPTS, "replay"), "--destor", wrapper, "-c", self.config,
                               "-q", os.path.join(self.tmp, "t1.trace"), "--policies", "lru,plc", "--jobs", "1",
-                              "--out-prefix", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                              "--out-prefix", out], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             wait_for(lambda: os.path.exists(log) and len(read_lines(log)) >= 2)  # plc started, waits
             p.send_signal(signal.SIGINT)
-            _, err = p.communicate(timeout=30)
+            _, err = p.communicate(timeout=60)
         finally:
             if p.poll() is None:
-                p.kill()
-                p.wait()
+                os.killpg(p.pid, signal.SIGKILL)
+                p.communicate()
             os.unlink(hold)
         self.assertEqual(p.returncode, 130, err)
         self.assertEqual([r["policy"] for r in read_csv(out + ".csv")], ["lru"])
         with open(out + ".md") as f:
             self.assertIn("Interrupted", f.read())
+
+    def test_ctrl_c_keeps_finished_rows(self):
+        self.ctrl_c("int")
+
+    def test_ctrl_c_when_started_with_sigint_ignored(self):
+        # what issue 28 item 9 met: the suite run from a shell that ignored
+        # SIGINT for it, which the replay inherited
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            self.ctrl_c("int-ignored")
+        finally:
+            signal.signal(signal.SIGINT, old)
 
     def test_bad_arguments_fail_before_any_run(self):
         t = os.path.join(self.tmp, "t1.trace")
@@ -312,6 +336,28 @@ class ReplaySweepTests(unittest.TestCase):
         self.assertTrue(os.listdir(cache))
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "my")))
         self.assertEqual([r["policy"] for r in read_csv(out + ".csv")], ["lru"])
+
+
+class StopTests(unittest.TestCase):
+
+    def test_no_destor_starts_while_stopping(self):
+        # A sweep's worker thread that was between two destor runs when
+        # Ctrl-C came must not start another once the stop has been sent,
+        # or the interrupted sweep waits for the whole run.
+        marker = os.path.join(tempfile.mkdtemp(prefix="stop-tests-"), "started")
+        cmd = [sys.executable, "-c", "open(%r, 'w').close()" % marker]
+        plc_destor.stop_children()
+        try:
+            with self.assertRaises(plc_destor.ToolError):
+                plc_destor.start_destor(cmd)
+        finally:
+            plc_destor.resume_children()
+        self.assertFalse(os.path.exists(marker))
+        p = plc_destor.start_destor(cmd)
+        self.assertEqual(p.wait(), 0)
+        plc_destor.reap_destor(p)
+        self.assertTrue(os.path.exists(marker))
+        shutil.rmtree(os.path.dirname(marker))
 
 
 if __name__ == "__main__":
