@@ -8,7 +8,7 @@
 # Targets are tests/fuzz/fuzz_TARGET.c (config, file_record, job_meta,
 # container, manifest, refcount, trace_line, cache_meta, compiled_trace). The script installs
 # clang if it is missing (apt-get, Debian 12: clang 14 with libFuzzer),
-# compiles src/**/*.c (all but src/destor.c) with coverage instrumentation
+# compiles src/**/*.c (all but src/cli/destor.c) with coverage instrumentation
 # and -fsanitize=address,undefined into a static library, links the target
 # with -fsanitize=fuzzer,address,undefined, and runs it for SECONDS on a copy
 # of tests/fuzz/corpus/TARGET plus tests/fuzz/regressions/TARGET. It prints
@@ -92,7 +92,7 @@ CC := clang
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 CFLAGS := -std=c11 -g -O1 -Wall -D_GNU_SOURCE -I\$(SRC)/src $PKG_CFLAGS \$(SAN)
 LIBS := $PKG_LIBS -ldb -lpthread -lm
-SRCS := \$(filter-out \$(SRC)/src/destor.c,\$(shell find \$(SRC)/src -name '*.c'))
+SRCS := \$(filter-out \$(SRC)/src/cli/destor.c,\$(shell find \$(SRC)/src -name '*.c'))
 OBJS := \$(patsubst \$(SRC)/%.c,obj/%.o,\$(SRCS))
 
 obj/%.o: \$(SRC)/%.c

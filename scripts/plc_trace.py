@@ -126,7 +126,7 @@ def trace_header(params, end="\n"):
 def _reads_as_range(path):
     """Whether read-file would take the end of `path` for a range: the last
     two TAB-separated fields are digits and digits or '-', with a non-empty
-    path before them (src/restore/trace_line.c, split_range)."""
+    path before them (src/trace/trace_line.c, split_range)."""
     parts = path.rsplit(b"\t", 2)
     return (len(parts) == 3 and parts[0] != b"" and _u64(parts[1]) is not None
             and (_u64(parts[2]) is not None or parts[2] == b"-"))

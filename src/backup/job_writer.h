@@ -7,7 +7,7 @@
 
 #include "recipe/file_record.h"
 #include "recipe/job_catalog.h"
-#include "store.h"
+#include "store/store.h"
 
 #include <glib.h>
 #include <stdatomic.h>

@@ -1,11 +1,11 @@
-# src/backup: the backup pipeline (walk, chunk workers, dedup/store, commit).
+# src/backup: the backup pipeline's stages (walk, chunk workers, hashers, the
+# job writer: dedup, containers, commit); src/commands/backup.c wires them.
 libdestor_a_SOURCES += \
 	src/backup/backup_msg.h \
 	src/backup/walker.c src/backup/walker.h \
 	src/backup/block_hasher.c src/backup/block_hasher.h \
 	src/backup/chunk_worker.c src/backup/chunk_worker.h \
-	src/backup/job_writer.c src/backup/job_writer.h \
-	src/backup/backup.c src/backup/backup.h
+	src/backup/job_writer.c src/backup/job_writer.h
 
 check_PROGRAMS += tests/unit/test_chunk_worker
 TESTS += tests/unit/test_chunk_worker

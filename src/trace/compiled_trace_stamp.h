@@ -7,7 +7,7 @@
 #ifndef DESTOR_COMPILED_TRACE_STAMP_H
 #define DESTOR_COMPILED_TRACE_STAMP_H
 
-#include "store.h"
+#include "store/store.h"
 #include "trace/compiled_trace.h"
 
 #include <glib.h>

@@ -1,5 +1,10 @@
-# src/trace: compiled traces (format, stamp, compile) and their export.
+# src/trace: trace formats: text trace records and lines, the replay
+# summary, compiled traces (format, stamp, compile, replay) and export.
 libdestor_a_SOURCES += \
+	src/trace/trace_line.c src/trace/trace_line.h \
+	src/trace/trace_reader.c src/trace/trace_reader.h \
+	src/trace/trace_summary.c src/trace/trace_summary.h \
+	src/trace/compiled_replay.c src/trace/compiled_replay.h \
 	src/trace/compiled_trace.c src/trace/compiled_trace.h \
 	src/trace/compiled_trace_stamp.c src/trace/compiled_trace_stamp.h \
 	src/trace/trace_compile.c src/trace/trace_compile.h \
@@ -9,3 +14,8 @@ check_PROGRAMS += tests/unit/test_compiled_trace
 tests_unit_test_compiled_trace_SOURCES = tests/unit/test_compiled_trace.c tests/unit/unit.h
 tests_unit_test_compiled_trace_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_compiled_trace
+
+check_PROGRAMS += tests/unit/test_trace_summary
+tests_unit_test_trace_summary_SOURCES = tests/unit/test_trace_summary.c tests/unit/unit.h
+tests_unit_test_trace_summary_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_trace_summary

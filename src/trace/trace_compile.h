@@ -5,7 +5,7 @@
 #ifndef DESTOR_TRACE_COMPILE_H
 #define DESTOR_TRACE_COMPILE_H
 
-#include "config.h"
+#include "config/config.h"
 #include "trace/compiled_trace.h"
 
 #include <glib.h>

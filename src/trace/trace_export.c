@@ -1,10 +1,10 @@
 /* trace_export.c: writing the access sequence as CSV, oracleGeneral or
  * plain text. */
 #include "trace/trace_export.h"
-#include "restore/trace_reader.h"
+#include "trace/trace_reader.h"
 #include "trace/compiled_trace.h"
 #include "trace/trace_compile.h"
-#include "store.h"
+#include "store/store.h"
 #include "util/error.h"
 #include "util/le.h"
 #include "util/output_file.h"

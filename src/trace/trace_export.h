@@ -12,7 +12,7 @@
 #ifndef DESTOR_TRACE_EXPORT_H
 #define DESTOR_TRACE_EXPORT_H
 
-#include "config.h"
+#include "config/config.h"
 
 #include <glib.h>
 

@@ -5,11 +5,10 @@
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 COMMANDS="backup restore read-file trace stat list verify repair policies"
-# A command dispatched in destor.c but missing from the table in commands.c
-# would be taken for a legacy backup PATH: each must have its own help.
-for c in $(grep -o 'strcmp(cmd, "[a-z-]*")' "$TOP_SRCDIR/src/destor.c" | sed 's/.*"\(.*\)")/\1/'); do
-    case " $COMMANDS " in *" $c "*) ;; *) fail "command $c is not in this test's list (and maybe not in src/commands.c)" ;; esac
-done
+# Every row of the command table (src/cli/commands.c: name, options,
+# handler, help) is a command this test runs, and no other.
+table=$(sed -n 's/^    { "\([a-z-]*\)", .*/\1/p' "$TOP_SRCDIR/src/cli/commands.c" | tr '\n' ' ')
+[ "$table" = "$COMMANDS " ] || fail "the command table holds '$table', this test '$COMMANDS'"
 for c in $COMMANDS; do
     expect_status 0 dst $c --help
     grep -q "^usage: destor .* $c" "$SCRATCH/out" || { cat "$SCRATCH/out"; fail "$c --help is not $c's usage"; }

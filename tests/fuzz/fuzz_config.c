@@ -12,7 +12,7 @@
 #include "cache/cache_core.h"
 #include "cache/policy.h"
 #include "chunking/chunker.h"
-#include "config.h"
+#include "config/config.h"
 
 static uint8_t sample[8192];
 

@@ -9,8 +9,8 @@
  * range, the numbers after it; an error must name the trace and line. */
 #include "fuzz_util.h"
 
-#include "restore/trace_line.h"
-#include "restore/trace_reader.h"
+#include "trace/trace_line.h"
+#include "trace/trace_reader.h"
 
 #include <sys/mman.h>
 

@@ -1,7 +1,7 @@
 /* test_cli_text.c: the text the command line shows: messages cleaned and
  * cut (util/error), JSON paths kept losslessly (util/json_doc), and the
  * command lookup behind "did you mean" (commands.c). */
-#include "commands.h"
+#include "cli/commands.h"
 #include "unit.h"
 #include "util/error.h"
 #include "util/json_doc.h"

@@ -1,8 +1,8 @@
 /* test_config.c: destor.config parsing: Destor's own file loads, good and
  * bad lines, quoting, -p style overrides, and cross-key validation; a line
  * is a key and exactly the values it takes (issue 28). */
-#include "config.h"
-#include "upstream_keys.h"
+#include "config/config.h"
+#include "config/upstream_keys.h"
 #include "util/error.h"
 #include "unit.h"
 

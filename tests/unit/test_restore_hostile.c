@@ -4,13 +4,13 @@
  * honest entries, refuses the rest with an integrity error, and writes
  * nothing outside the target. The job is written with the store's own
  * writers, as a damaged or malicious store would hold it. */
-#include "config.h"
+#include "config/config.h"
 #include "recipe/job_catalog.h"
 #include "recipe/job_meta.h"
 #include "recipe/recipe_index.h"
-#include "restore/restore.h"
+#include "commands/restore.h"
 #include "storage/container.h"
-#include "store.h"
+#include "store/store.h"
 #include "util/error.h"
 #include "unit.h"
 

@@ -2,7 +2,7 @@
  * ranks in linear time instead of sorting: equal to a sorted array's
  * nearest-rank values on random arrays (many ties, odd sizes) and on
  * hand-worked small ones. */
-#include "restore/trace_summary.h"
+#include "trace/trace_summary.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -1,0 +1,323 @@
+/* backup.c: wiring of the backup pipeline, progress and the summary. */
+#include "commands/backup.h"
+#include "backup/block_hasher.h"
+#include "backup/job_writer.h"
+#include "backup/chunk_worker.h"
+#include "backup/walker.h"
+#include "util/error.h"
+#include "util/json_doc.h"
+#include "util/size_parse.h"
+#include "util/thread_cpu.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define QUEUE_DEPTH 256 /* entries the walker may run ahead of the store stage */
+#define READ_BLOCKS 14  /* read blocks in all, shared out among the workers */
+#define MAX_WORKERS 64
+
+typedef struct {
+    BoundedQueue *in; /* the walker's order queue */
+    JobWriter *writer;
+    Walker *walker;
+    BlockHasher *hasher;
+    BackupItem *end;  /* the end item, freed once every thread has stopped */
+    GError *error;    /* first fatal error; later items are drained */
+    GMutex lock;   /* guards done; the main thread waits on finished */
+    GCond finished;
+    gboolean done;
+} StoreStage;
+
+/* A stage thread and the CPU time it used (not wall time: on two cores four
+ * stages share the CPUs, so wall time would count waiting for a core). */
+typedef struct {
+    const char *name;
+    GThreadFunc run;
+    gpointer arg;
+    GThread *thread;
+    double cpu_seconds;
+} StageThread;
+
+static gpointer stage_thread_main(gpointer data)
+{
+    StageThread *t = data;
+    t->run(t->arg);
+    t->cpu_seconds = thread_cpu_seconds();
+    return NULL;
+}
+
+static gpointer walk_stage_run(gpointer data)
+{
+    walker_run(data);
+    return NULL;
+}
+
+/* One entry, in walk order: a file's blocks in file order, each given back
+ * to its worker once its chunks are stored. After an error, only drains. */
+static void store_item(StoreStage *s, BackupItem *it)
+{
+    FileRecord *r = it->file;
+    if (it->out != NULL) {
+        DataBlock *b;
+        do {
+            b = bounded_queue_pop(it->out);
+            block_hasher_wait(s->hasher, b);
+            for (guint i = 0; i < b->chunks->len && s->error == NULL; i++) {
+                const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
+                if (!job_writer_add_chunk(s->writer, r, &c->fp, b->data + c->offset, c->length, &s->error))
+                    g_atomic_int_set(&s->walker->stop, 1);
+            }
+            gboolean last = b->last;
+            bounded_queue_push(b->home, b);
+            if (last)
+                break;
+        } while (TRUE);
+        bounded_queue_free(it->out);
+        if (it->read_errno == 0 && it->changed) {
+            char *rel = g_strndup((const char *)r->path->data, r->path->len);
+            walker_changed(s->walker, rel);
+            g_free(rel);
+        }
+        if (it->read_errno != 0) { /* its chunks stay in containers, unreferenced */
+            char *rel = g_strndup((const char *)r->path->data, r->path->len);
+            walker_skip(s->walker, rel, it->read_errno, "read failed");
+            g_free(rel);
+            r = NULL;
+        }
+    }
+    if (r != NULL && s->error == NULL && !job_writer_add_entry(s->writer, r, &s->error))
+        g_atomic_int_set(&s->walker->stop, 1);
+    file_record_free(it->file);
+    g_free(it);
+}
+
+static gpointer store_stage_run(gpointer data)
+{
+    StoreStage *s = data;
+    BackupItem *it;
+    while ((it = bounded_queue_pop(s->in))->file != NULL)
+        store_item(s, it);
+    s->end = it;
+    g_mutex_lock(&s->lock);
+    s->done = TRUE;
+    g_cond_signal(&s->finished);
+    g_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+static void show_progress(const JobProgress *p, gint64 start, gboolean final)
+{
+    double secs = (double)(g_get_monotonic_time() - start) / 1e6;
+    uint64_t bytes = atomic_load(&p->bytes);
+    char size[32];
+    printf("\r  %llu entries, %s, %.1f MB/s   ", (unsigned long long)atomic_load(&p->files),
+           size_format(bytes, size, sizeof size), secs > 0 ? (double)bytes / 1e6 / secs : 0.0);
+    if (final)
+        printf("\r%*s\r", 60, "");
+    fflush(stdout);
+}
+
+static void print_summary(const JobManifest *m, double secs, const StageThread *stages, int nstages,
+                          double cut_secs, double commit_secs)
+{
+    char logical[32], stored[32];
+    double ratio = m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0;
+    printf("backup job %u committed (%s)\n", m->job_id, m->source_root);
+    printf("  entries          %llu files, %llu directories, %llu symlinks, %llu skipped\n",
+           (unsigned long long)m->files, (unsigned long long)m->dirs, (unsigned long long)m->symlinks,
+           (unsigned long long)m->skipped);
+    printf("  chunks           %llu (%llu new)\n", (unsigned long long)m->chunks, (unsigned long long)m->new_chunks);
+    printf("  logical bytes    %llu (%s)\n", (unsigned long long)m->logical_bytes,
+           size_format(m->logical_bytes, logical, sizeof logical));
+    printf("  stored bytes     %llu (%s) in %u new containers\n", (unsigned long long)m->stored_bytes,
+           size_format(m->stored_bytes, stored, sizeof stored), m->containers_total - m->first_new_container);
+    if (m->stored_bytes)
+        printf("  dedup ratio      %.2f (%.1f%% of logical bytes deduplicated)\n", ratio,
+               m->logical_bytes ? 100.0 * (1.0 - (double)m->stored_bytes / (double)m->logical_bytes) : 0.0);
+    else
+        printf("  dedup ratio      all data already stored\n");
+    printf("  time             %.3f s, %.1f MB/s (1 MB = 10^6 bytes)\n", secs,
+           secs > 0 ? (double)m->logical_bytes / 1e6 / secs : 0.0);
+    printf("  stage CPU time  ");
+    for (int i = 0; i < nstages; i++)
+        printf("%s %s %.3f s", i ? "," : "", stages[i].name, stages[i].cpu_seconds);
+    printf("; commit %.3f s\n", commit_secs);
+    printf("  chunk and hash   %.3f s CPU (cutting and fingerprinting chunks, in the workers and hashers)\n", cut_secs);
+}
+
+/* The same figures as one destor.backup JSON document (docs/FORMAT.md). */
+static void print_summary_json(const JobManifest *m, double secs, const StageThread *stages, int nstages,
+                               double cut_secs, double commit_secs)
+{
+    JsonBuilder *b = json_doc_new("destor.backup", 1);
+    json_doc_uint(b, "job", m->job_id);
+    json_doc_path(b, "source_root", m->source_root, strlen(m->source_root));
+    json_doc_uint(b, "files", m->files);
+    json_doc_uint(b, "directories", m->dirs);
+    json_doc_uint(b, "symlinks", m->symlinks);
+    json_doc_uint(b, "skipped", m->skipped);
+    json_doc_uint(b, "chunks", m->chunks);
+    json_doc_uint(b, "new_chunks", m->new_chunks);
+    json_doc_uint(b, "logical_bytes", m->logical_bytes);
+    json_doc_uint(b, "stored_bytes", m->stored_bytes);
+    json_doc_uint(b, "new_containers", m->containers_total - m->first_new_container);
+    json_doc_double(b, "dedup_ratio", m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0);
+    json_doc_double(b, "elapsed_ms", 1e3 * secs);
+    json_doc_double(b, "commit_ms", 1e3 * commit_secs);
+    json_doc_double(b, "chunk_and_hash_cpu_ms", 1e3 * cut_secs);
+    /* CPU time per stage name: the chunk workers' times are summed */
+    json_builder_set_member_name(b, "stage_cpu_ms");
+    json_builder_begin_object(b);
+    for (int i = 0; i < nstages; i++) {
+        gboolean seen = FALSE;
+        for (int k = 0; k < i; k++)
+            seen |= strcmp(stages[k].name, stages[i].name) == 0;
+        double cpu = 0;
+        for (int k = i; k < nstages && !seen; k++)
+            if (strcmp(stages[k].name, stages[i].name) == 0)
+                cpu += stages[k].cpu_seconds;
+        if (!seen)
+            json_doc_double(b, stages[i].name, 1e3 * cpu);
+    }
+    json_builder_end_object(b);
+    json_doc_print(b, stdout);
+}
+
+/* The walker holds a descriptor per directory level and the queues one per
+ * file in flight: allow as many descriptors as the hard limit does, so only
+ * a tree deeper than that fails (each entry it cannot open is skipped,
+ * warned about and counted). */
+static void raise_descriptor_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *opt, GError **err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        destor_set_errno(err, errno, "backup source %s", path);
+        if (err && *err)
+            (*err)->code = DESTOR_ERROR_USAGE;
+        return FALSE;
+    }
+    raise_descriptor_limit();
+    Store *store = store_open_write(cfg, err);
+    if (store == NULL)
+        return FALSE;
+    JobWriter *writer = job_writer_begin(store, path, err);
+    if (writer == NULL) {
+        store_close(store);
+        return FALSE;
+    }
+    Chunker *chunker = chunker_new(cfg->chunk_algorithm, &cfg->chunk_sizes);
+    size_t max_chunk = cfg->chunk_algorithm == CHUNK_FIXED ? cfg->chunk_sizes.avg_size : cfg->chunk_sizes.max_size;
+    guint nworkers = cfg->backup_workers ? cfg->backup_workers : (guint)g_get_num_processors();
+    nworkers = CLAMP(nworkers, 1, MAX_WORKERS);
+    guint blocks = MAX(2, READ_BLOCKS / nworkers); /* a worker needs two: one to read, one for the tail */
+    guint nhashers = nworkers;
+    /* The walker is faster than the rest: batched queues wake it once per
+     * half queue, not once per entry. This cannot stall: the workers drain
+     * the work queue whatever the walker does, and the store stage drains
+     * the order queue as far as the workers have gone. The walker hands on
+     * a lot of entries to the order queue before the work queue, so the
+     * items not yet on the work queue are the last, fewer than WALK_BATCH,
+     * on the order queue: the store stage drains it below half before it
+     * meets one, which wakes a walker blocked midway through a lot. */
+    G_STATIC_ASSERT(WALK_BATCH <= QUEUE_DEPTH / 2);
+    BoundedQueue *q_order = bounded_queue_new_batched(QUEUE_DEPTH);
+    BoundedQueue *q_work = bounded_queue_new_batched(QUEUE_DEPTH);
+    BlockHasher *hasher = block_hasher_new(store->fingerprint, nworkers * blocks + nhashers);
+    StoreStage ss = { .in = q_order, .writer = writer, .hasher = hasher };
+    Walker *walker = g_new0(Walker, 1);
+    walker_init(walker, path, q_order, q_work, nworkers, blocks + 1, opt->one_file_system);
+    ss.walker = walker;
+    ChunkWorker *workers = g_new0(ChunkWorker, nworkers);
+    g_mutex_init(&ss.lock);
+    g_cond_init(&ss.finished);
+
+    gint64 start = g_get_monotonic_time();
+    guint nstages = nworkers + nhashers + 2;
+    /* and one more, reported only: the job writer's container-writing thread */
+    StageThread *stages = g_new0(StageThread, nstages + 1);
+    stages[nstages].name = "write";
+    stages[0] = (StageThread){ "walk", walk_stage_run, walker, NULL, 0 };
+    for (guint i = 0; i < nworkers; i++) {
+        chunk_worker_init(&workers[i], q_work, blocks, chunker, max_chunk, store->fingerprint, hasher);
+        stages[1 + i] = (StageThread){ "chunk", chunk_worker_run, &workers[i], NULL, 0 };
+    }
+    for (guint i = 0; i < nhashers; i++)
+        stages[1 + nworkers + i] = (StageThread){ "hash", block_hasher_run, hasher, NULL, 0 };
+    stages[nstages - 1] = (StageThread){ "store", store_stage_run, &ss, NULL, 0 };
+    for (guint i = 0; i < nstages; i++)
+        stages[i].thread = g_thread_new(stages[i].name, stage_thread_main, &stages[i]);
+    /* Wait for the store stage, showing progress every 200 ms on a tty. */
+    gboolean tty = !opt->json && isatty(STDOUT_FILENO);
+    g_mutex_lock(&ss.lock);
+    while (!ss.done) {
+        if (!g_cond_wait_until(&ss.finished, &ss.lock, g_get_monotonic_time() + 200 * 1000) && tty)
+            show_progress(job_writer_progress(writer), start, FALSE);
+    }
+    g_mutex_unlock(&ss.lock);
+    block_hasher_stop(hasher, nhashers); /* every block is back: none is left to hash */
+    double cut_secs = 0;
+    for (guint i = 0; i < nstages; i++)
+        g_thread_join(stages[i].thread);
+    for (guint i = 0; i < nworkers; i++)
+        cut_secs += workers[i].cut_seconds;
+    cut_secs += block_hasher_fingerprint_seconds(hasher);
+    if (tty)
+        show_progress(job_writer_progress(writer), start, TRUE);
+
+    JobManifest m = { 0 };
+    gboolean ok = ss.error == NULL;
+    gint64 commit_start = g_get_monotonic_time();
+    if (!ok)
+        g_propagate_error(err, ss.error);
+    else
+        ok = job_writer_commit(writer, walker->skipped, &m, err);
+    if (ok) {
+        gint64 end = g_get_monotonic_time();
+        stages[nstages].cpu_seconds = job_writer_write_cpu_seconds(writer); /* its writes are done */
+        (opt->json ? print_summary_json : print_summary)(&m, (double)(end - start) / 1e6, stages,
+                                                         (int)nstages + 1, cut_secs,
+                                                         (double)(end - commit_start) / 1e6);
+        if (m.skipped > 0) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
+                        "%llu entries could not be read and are not in job %u (committed without them); "
+                        "the first: %s", (unsigned long long)m.skipped, m.job_id,
+                        walker->first_problem ? walker->first_problem : "?");
+            ok = FALSE;
+        } else if (walker->changed > 0) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
+                        "%llu files changed while they were read and are in job %u as read; the first: %s",
+                        (unsigned long long)walker->changed, m.job_id, walker->first_changed);
+            ok = FALSE;
+        }
+    }
+    walker_clear(walker);
+    g_free(walker);
+    g_free(ss.end);
+    job_manifest_clear(&m);
+    job_writer_free(writer);
+    g_mutex_clear(&ss.lock);
+    g_cond_clear(&ss.finished);
+    bounded_queue_free(q_order);
+    bounded_queue_free(q_work);
+    for (guint i = 0; i < nworkers; i++)
+        chunk_worker_clear(&workers[i]);
+    g_free(workers);
+    g_free(stages);
+    block_hasher_free(hasher);
+    chunker_free(chunker);
+    store_close(store);
+    return ok;
+}

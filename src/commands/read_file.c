@@ -1,0 +1,227 @@
+/* read_file.c: read-file for one path, and the batch mode over a trace,
+ * text (paths resolved per request) or compiled (detected by its magic).
+ * An offline cache policy (belady, offline-static) needs the whole access
+ * sequence first: its trace, text or compiled, is compiled, the sequence
+ * handed to the cache, then replayed compiled; one file alone is refused. */
+#include "commands/read_file.h"
+#include "trace/compiled_replay.h"
+#include "read/read_session.h"
+#include "trace/trace_line.h"
+#include "trace/trace_reader.h"
+#include "trace/compiled_trace_stamp.h"
+#include "trace/trace_compile.h"
+#include "store/store.h"
+#include "util/error.h"
+#include "util/json_doc.h"
+#include "util/output_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What read-file -o OUT --json prints: one destor.read-file document. */
+static void print_single_json(uint32_t job_id, const char *path, const char *output, uint64_t bytes,
+                              double elapsed_ms, gboolean verified)
+{
+    JsonBuilder *b = json_doc_new("destor.read-file", 1);
+    json_doc_uint(b, "job", job_id);
+    json_doc_path(b, "path", path, strlen(path));
+    json_doc_path(b, "output", output, strlen(output));
+    json_doc_uint(b, "bytes", bytes);
+    json_doc_bool(b, "verified", verified);
+    json_doc_double(b, "elapsed_ms", elapsed_ms);
+    json_doc_print(b, stdout);
+}
+
+/* The configured cache policy, when it is an offline one; else NULL. */
+static const CachePolicyOps *offline_policy(const Config *cfg)
+{
+    const CachePolicyOps *ops = NULL;
+    if (!cache_config_enabled(&cfg->cache) || !cache_policy_lookup(cfg->cache.policy, &ops) || ops == NULL)
+        return NULL;
+    return ops->offline ? ops : NULL;
+}
+
+gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
+                          const ReadFileOptions *opt, GError **err)
+{
+    const CachePolicyOps *offline = offline_policy(cfg);
+    if (offline != NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "ssd-cache-policy %s is offline: it needs the whole access sequence, so it runs only "
+                    "on a trace (read-file --trace FILE --simulate)",
+                    offline->name);
+        return FALSE;
+    }
+    if (opt->verify && opt->range != NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "--verify checks a whole file's SHA-256; it cannot be combined with --offset or --length");
+        return FALSE;
+    }
+    const char *output = opt->output != NULL && strcmp(opt->output, "-") != 0 ? opt->output : NULL;
+    if (opt->json && output == NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "--json with a single file needs -o OUT (the file's bytes go to stdout otherwise)");
+        return FALSE;
+    }
+    ReadSession *s = read_session_open(cfg, err);
+    if (s == NULL)
+        return FALSE;
+    gint64 start = g_get_monotonic_time();
+    const char *dirs[STORE_DIRS];
+    store_dirs(cfg, dirs);
+    OutputFile out;
+    if (!output_file_open(&out, output, dirs, STORE_DIRS, err)) {
+        read_session_close(s);
+        return FALSE;
+    }
+    uint64_t bytes = 0;
+    double model_s = 0.0;
+    gboolean ok = read_session_request(s, job_id, path, opt->range, out.fd, out.name, opt->verify, &bytes, &model_s,
+                                       err);
+    ok = output_file_finish(&out, ok, err);
+    if (ok && opt->json)
+        print_single_json(job_id, path, output, bytes, (double)(g_get_monotonic_time() - start) / 1e3, opt->verify);
+    read_session_close(s);
+    return ok;
+}
+
+/* Replay a compiled trace; the summary's seconds time the request loop. */
+static gboolean replay_timed(ReadSession *s, const CompiledTrace *t, TraceSummary *sum, GError **err)
+{
+    gint64 start = g_get_monotonic_time();
+    gboolean ok = compiled_replay(s, t, sum, err);
+    sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;
+    return ok;
+}
+
+/* A compiled trace whose first bytes are `head`: read the rest, check it
+ * and its stamp, and serve it. */
+static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
+                               const ReadFileOptions *opt, TraceSummary *sum, GError **err)
+{
+    /* --null says how text records end: nothing to a compiled trace (tools
+     * that pass it for any trace holding a NUL byte may pass it here) */
+    if (opt->verify) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "%s is a compiled trace: --verify needs the files' recipes (use the text trace)", trace_path);
+        return FALSE;
+    }
+    CompiledTrace *t = compiled_trace_read_fd(fd, trace_path, head, head_len, err);
+    gboolean ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err);
+    ok = ok && replay_timed(s, t, sum, err);
+    compiled_trace_free(t);
+    return ok;
+}
+
+/* A text trace, path by path. */
+static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
+                           const ReadFileOptions *opt, TraceSummary *sum, GError **err)
+{
+    int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_fd < 0) {
+        destor_set_errno(err, errno, "open /dev/null");
+        return FALSE;
+    }
+    TraceReader *reader = trace_reader_new(fd, trace_path, opt->null_terminated, head, head_len);
+    gboolean ok = TRUE;
+    char *line;
+    int lineno, got;
+    gint64 start = g_get_monotonic_time();
+    while (ok && (got = trace_reader_next(reader, &line, &lineno, err)) != 0) {
+        if (got < 0) {
+            ok = FALSE;
+            break;
+        }
+        TraceRequest req;
+        ok = trace_line_parse(line, trace_path, lineno, &req, err);
+        if (ok && req.ranged && opt->verify) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                        "%s:%d: a range request, but --verify checks whole files only", trace_path, lineno);
+            ok = FALSE;
+        }
+        gint64 t0 = g_get_monotonic_time();
+        double model_s = 0.0;
+        if (ok)
+            ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, null_fd, "/dev/null",
+                                      opt->verify, &sum->bytes, &model_s, err);
+        if (ok)
+            trace_summary_add(sum, (double)(g_get_monotonic_time() - t0), model_s * 1e6);
+        else if (err && *err && !g_str_has_prefix((*err)->message, trace_path))
+            g_prefix_error(err, "%s:%d: ", trace_path, lineno);
+    }
+    sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;
+    sum->accesses = container_lru_fetches(s->lru);
+    trace_reader_free(reader);
+    close(null_fd);
+    return ok;
+}
+
+/* An offline policy needs the trace's whole container-access sequence
+ * before the first access: the trace, text or compiled, compiled and
+ * checked against the store (simulation only, no --verify). */
+static CompiledTrace *compile_for_offline(const Config *cfg, const CachePolicyOps *ops, const char *trace_path,
+                                          const ReadFileOptions *opt, GError **err)
+{
+    if (!cfg->cache.simulate) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "ssd-cache-policy %s is offline (it needs the whole future access sequence): "
+                    "use it with --simulate",
+                    ops->name);
+        return NULL;
+    }
+    if (opt->verify) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "--verify: the offline policy %s replays the compiled trace, which has no recipes to check",
+                    ops->name);
+        return NULL;
+    }
+    return trace_compile(cfg, trace_path, opt->null_terminated, err);
+}
+
+/* Hand the cache the very sequence the replay then performs. */
+static gboolean serve_offline(ReadSession *s, const CompiledTrace *t, TraceSummary *sum, GError **err)
+{
+    gboolean ok = s->cache == NULL ||
+                  cache_core_prepare(s->cache, (const ContainerId *)(const void *)t->ids->data, t->ids->len, err);
+    return ok && replay_timed(s, t, sum, err);
+}
+
+gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFileOptions *opt, GError **err)
+{
+    const CachePolicyOps *offline = offline_policy(cfg);
+    CompiledTrace *whole = NULL;
+    int fd = -1;
+    uint8_t head[8] = { 0 };
+    ssize_t head_len = 0;
+    if (offline != NULL) {
+        whole = compile_for_offline(cfg, offline, trace_path, opt, err);
+        if (whole == NULL)
+            return FALSE;
+    } else {
+        fd = trace_open(trace_path, err);
+        if (fd < 0)
+            return FALSE;
+        head_len = trace_read_head(fd, trace_path, head, sizeof head, err);
+    }
+    ReadSession *s = head_len < 0 ? NULL : read_session_open(cfg, err);
+    gboolean ok = s != NULL;
+    TraceSummary sum;
+    trace_summary_init(&sum);
+    if (ok && whole != NULL)
+        ok = serve_offline(s, whole, &sum, err);
+    else if (ok && compiled_trace_has_magic(head, (size_t)head_len))
+        ok = serve_compiled(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
+    else if (ok)
+        ok = serve_text(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
+    if (ok)
+        trace_summary_print(&sum, trace_path, s->cache, s->simulate, opt->json);
+    trace_summary_clear(&sum);
+    read_session_close(s);
+    compiled_trace_free(whole);
+    trace_close(fd);
+    return ok;
+}

@@ -1,0 +1,358 @@
+/* restore.c: whole-job restore. Files and directories first, symlinks last
+ * (so no write can pass through a restored link), then directory modes and
+ * mtimes deepest first (so creating children does not disturb them). Files
+ * and symlinks are made under a new name and renamed over what was there,
+ * so nothing existing in the target is ever written through or emptied. */
+#include "commands/restore.h"
+#include "read/cached_source.h"
+#include "read/container_lru.h"
+#include "read/file_output.h"
+#include "read/job.h"
+#include "read/prefetch_source.h"
+#include "read/safe_path.h"
+#include "util/dir_within.h"
+#include "util/error.h"
+#include "util/file_replace.h"
+#include "util/json_doc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define RESTORE_READAHEAD 8 /* containers the kernel reads ahead */
+#define RESTORE_PREFETCH 4  /* containers read and checked ahead by a thread */
+
+typedef struct {
+    int root_fd;
+    uint32_t job_id;
+    ContainerLru *lru;
+    GPtrArray *deferred_links; /* FileRecord* */
+    GPtrArray *dirs;           /* FileRecord* */
+    uint64_t restored, bytes;
+    uint64_t unsafe; /* stored paths refused: the job is damaged or hostile */
+    uint64_t failed; /* entries the target would not take (I/O, space, conflicts) */
+    char *first_problem; /* the first warning, for the final error */
+} Restore;
+
+/* A source that only notes which containers are asked for, in order. */
+typedef struct {
+    ContainerSource source;
+    GArray *ids;
+} RecordingSource;
+
+static gboolean record_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
+{
+    (void)buf;
+    (void)err;
+    g_array_append_val(((RecordingSource *)src)->ids, id);
+    return TRUE;
+}
+
+/* The exact sequence of container reads the restore will make: replay the
+ * recipes of the entries it will write through an ids-only LRU of the same
+ * capacity. */
+static GArray *restore_plan(Job *job, size_t container_size, guint lru_capacity, GError **err)
+{
+    RecordingSource rec = { { .read = record_read, .container_size = container_size },
+                            g_array_new(FALSE, FALSE, sizeof(ContainerId)) };
+    ContainerLru *lru = container_lru_new_ids_only(&rec.source, lru_capacity);
+    FileRecord *r;
+    GError *local = NULL;
+    while ((r = job_meta_reader_next(job->meta, &local)) != NULL) {
+        if (r->type == ENTRY_FILE && safe_path_is_plain((const char *)r->path->data, r->path->len))
+            file_output_touch(lru, r, NULL, NULL);
+        file_record_free(r);
+    }
+    container_lru_free(lru);
+    job_meta_reader_rewind(job->meta);
+    if (local != NULL) {
+        g_propagate_error(err, local);
+        g_array_unref(rec.ids);
+        return NULL;
+    }
+    return rec.ids;
+}
+
+/* Skip an entry with a warning: errnum 0 for an unsafe stored path, else
+ * the error the target gave. */
+static void refuse(Restore *rs, const FileRecord *r, const char *why, int errnum)
+{
+    char *path = file_record_path_display(r);
+    char *problem = errnum ? g_strdup_printf("'%s': %s: %s", path, why, g_strerror(errnum))
+                           : g_strdup_printf("'%s': %s", path, why);
+    destor_warning("not restoring %s", problem);
+    if (rs->first_problem == NULL)
+        rs->first_problem = problem;
+    else
+        g_free(problem);
+    g_free(path);
+    if (errnum)
+        rs->failed++;
+    else
+        rs->unsafe++;
+}
+
+static void record_times(const FileRecord *r, struct timespec ts[2])
+{
+    ts[0] = ts[1] = (struct timespec){ .tv_sec = r->mtime_sec, .tv_nsec = r->mtime_nsec };
+}
+
+static gboolean set_times(int dir, const char *name, const FileRecord *r, int flags)
+{
+    struct timespec ts[2];
+    record_times(r, ts);
+    return utimensat(dir, name, ts, flags) == 0;
+}
+
+/* Written beside its name and renamed into place once complete, mode and
+ * times set: whatever was at the name (a file, a hard link to a file
+ * elsewhere, a symlink) is replaced, never written through, and a read that
+ * fails leaves it as it was. */
+static gboolean restore_file(Restore *rs, int dir, const char *name, const FileRecord *r, GError **err)
+{
+    char *shown = file_record_path_display(r);
+    FileReplace fr;
+    if (!file_replace_begin(&fr, dir, name, shown, 0600, NULL)) {
+        refuse(rs, r, "cannot create", errno);
+        g_free(shown);
+        return TRUE;
+    }
+    gboolean ok = file_output_write(rs->lru, r, rs->job_id, NULL, fr.fd, shown, FALSE, err);
+    g_free(shown);
+    if (!ok) {
+        file_replace_abort(&fr);
+        return FALSE;
+    }
+    struct timespec ts[2];
+    record_times(r, ts);
+    if (fchmod(fr.fd, r->mode & 07777) != 0) {
+        refuse(rs, r, "cannot set mode", errno);
+        file_replace_abort(&fr);
+    } else if (futimens(fr.fd, ts) != 0) {
+        refuse(rs, r, "cannot set times", errno);
+        file_replace_abort(&fr);
+    } else if (!file_replace_commit(&fr, FALSE, NULL)) {
+        refuse(rs, r, "cannot put in place", errno);
+    } else {
+        rs->restored++;
+        rs->bytes += r->size;
+    }
+    return TRUE;
+}
+
+/* Entry in its parent: regular files now, the rest remembered. */
+static gboolean restore_entry(Restore *rs, FileRecord *r, gboolean *keep, GError **err)
+{
+    *keep = FALSE;
+    const char *path = (const char *)r->path->data;
+    if (!safe_path_is_plain(path, r->path->len)) {
+        refuse(rs, r, "unsafe stored path (absolute, empty or with '.' or '..')", 0);
+        return TRUE;
+    }
+    char *cpath = g_strndup(path, r->path->len);
+    const char *name;
+    int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
+    gboolean ok = TRUE;
+    if (dir < 0) {
+        refuse(rs, r, "a parent directory cannot be created or is not a directory", errno);
+    } else if (r->type == ENTRY_FILE) {
+        ok = restore_file(rs, dir, name, r, err);
+    } else if (r->type == ENTRY_DIR) {
+        if (mkdirat(dir, name, 0700) != 0 && errno != EEXIST)
+            refuse(rs, r, "cannot create directory", errno);
+        else {
+            g_ptr_array_add(rs->dirs, r);
+            *keep = TRUE;
+        }
+    } else {
+        g_ptr_array_add(rs->deferred_links, r);
+        *keep = TRUE;
+    }
+    if (dir >= 0)
+        close(dir);
+    g_free(cpath);
+    return ok;
+}
+
+static void finish_deferred(Restore *rs)
+{
+    for (guint i = 0; i < rs->deferred_links->len; i++) {
+        FileRecord *r = rs->deferred_links->pdata[i];
+        char *cpath = g_strndup((const char *)r->path->data, r->path->len);
+        char *target = g_strndup((const char *)r->link->data, r->link->len);
+        const char *name;
+        int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
+        if (dir < 0) {
+            refuse(rs, r, "a parent directory is not a directory", errno);
+        } else {
+            if (!file_replace_symlink(dir, name, target))
+                refuse(rs, r, "cannot create symlink", errno);
+            else {
+                set_times(dir, name, r, AT_SYMLINK_NOFOLLOW);
+                rs->restored++;
+            }
+            close(dir);
+        }
+        g_free(target);
+        g_free(cpath);
+    }
+    for (guint i = rs->dirs->len; i-- > 0;) {
+        FileRecord *r = rs->dirs->pdata[i];
+        char *cpath = g_strndup((const char *)r->path->data, r->path->len);
+        const char *name;
+        int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
+        if (dir >= 0) {
+            int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (fd >= 0) {
+                fchmod(fd, r->mode & 07777);
+                close(fd);
+                set_times(dir, name, r, AT_SYMLINK_NOFOLLOW);
+                rs->restored++;
+            }
+            close(dir);
+        }
+        g_free(cpath);
+    }
+}
+
+/* A target that holds the store's working directory or the cache's, or
+ * lies inside one, would have restored files replace the store's own. */
+static gboolean target_apart_from_store(const Config *cfg, int root_fd, const char *target, GError **err)
+{
+    const char *dirs[STORE_DIRS];
+    store_dirs(cfg, dirs);
+    for (guint i = 0; i < STORE_DIRS; i++) {
+        if (dirs[i] == NULL)
+            continue;
+        const char *how = dir_fd_within(root_fd, dirs[i]) ? "is inside"
+                          : dir_path_within(dirs[i], target) ? "contains" : NULL;
+        if (how != NULL) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                        "restore target %s %s %s, which the store uses: restore elsewhere", target, how, dirs[i]);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* Through the SSD cache when there is one (it decides what it reads);
+ * straight from the pool otherwise, read and checked ahead. */
+static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *job, CachedSource *cached,
+                            PrefetchSource **prefetch, GError **err)
+{
+    if (cache_config_enabled(&cfg->cache)) {
+        if (cfg->cache.simulate) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                        "restore writes real files: simulation mode applies to read-file only");
+            return FALSE;
+        }
+        if (!cached_source_open(cached, cfg, store, err))
+            return FALSE;
+        if (cached->cache != NULL) {
+            rs->lru = container_lru_new(cache_core_source(cached->cache), cfg->restore_cache_containers);
+            return TRUE;
+        }
+    }
+    container_pool_set_readahead(store->pool, RESTORE_READAHEAD);
+    GArray *plan = restore_plan(job, store->container_size, cfg->restore_cache_containers, err);
+    if (plan == NULL)
+        return FALSE;
+    *prefetch = prefetch_source_new(container_pool_source(store->pool), plan, RESTORE_PREFETCH);
+    rs->lru = container_lru_new(prefetch_source_source(*prefetch), cfg->restore_cache_containers);
+    return TRUE;
+}
+
+/* One line of text, or one destor.restore JSON document (docs/FORMAT.md);
+ * printed also when some entries were refused, before the error. */
+static void print_summary(const Restore *rs, const char *target, double secs, gboolean json)
+{
+    uint64_t fetched = container_lru_fetches(rs->lru);
+    if (!json) {
+        printf("restore job %u into %s: %llu entries, %llu bytes, %llu containers read, %.3f s, %.1f MB/s\n",
+               rs->job_id, target, (unsigned long long)rs->restored, (unsigned long long)rs->bytes,
+               (unsigned long long)fetched, secs, secs > 0 ? (double)rs->bytes / 1e6 / secs : 0.0);
+        return;
+    }
+    JsonBuilder *b = json_doc_new("destor.restore", 1);
+    json_doc_uint(b, "job", rs->job_id);
+    json_doc_path(b, "target", target, strlen(target));
+    json_doc_uint(b, "entries", rs->restored);
+    json_doc_uint(b, "bytes", rs->bytes);
+    json_doc_uint(b, "containers_read", fetched);
+    json_doc_uint(b, "not_restored", rs->unsafe + rs->failed);
+    json_doc_double(b, "elapsed_ms", 1e3 * secs);
+    json_doc_print(b, stdout);
+}
+
+gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gboolean json, GError **err)
+{
+    Store *store = store_open_read(cfg, err);
+    if (store == NULL)
+        return FALSE;
+    Job *job = job_open(store, job_id, err);
+    if (job == NULL) {
+        store_close(store);
+        return FALSE;
+    }
+    gboolean ok = FALSE;
+    Restore rs = { .root_fd = -1, .job_id = job_id };
+    gboolean existed = g_file_test(target, G_FILE_TEST_EXISTS);
+    if (g_mkdir_with_parents(target, 0755) != 0 ||
+        (rs.root_fd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        destor_set_errno(err, errno, "restore target %s", target);
+        goto out;
+    }
+    if (!target_apart_from_store(cfg, rs.root_fd, target, err)) {
+        if (!existed)
+            rmdir(target);
+        goto out;
+    }
+    CachedSource cached = { 0 };
+    PrefetchSource *prefetch = NULL;
+    if (!open_source(&rs, cfg, store, job, &cached, &prefetch, err))
+        goto out;
+    rs.deferred_links = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
+    rs.dirs = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
+    gint64 start = g_get_monotonic_time();
+    ok = TRUE;
+    FileRecord *r;
+    GError *read_err = NULL;
+    while (ok && (r = job_meta_reader_next(job->meta, &read_err)) != NULL) {
+        gboolean keep;
+        ok = restore_entry(&rs, r, &keep, err);
+        if (!keep)
+            file_record_free(r);
+    }
+    if (read_err != NULL) {
+        g_propagate_error(err, read_err);
+        ok = FALSE;
+    }
+    if (ok) {
+        finish_deferred(&rs);
+        double secs = (double)(g_get_monotonic_time() - start) / 1e6;
+        print_summary(&rs, target, secs, json);
+        if (rs.unsafe > 0 || rs.failed > 0) {
+            /* Unsafe stored paths mean a damaged store (exit 3); a target
+             * that refused entries is a runtime failure (exit 1). */
+            g_set_error(err, DESTOR_ERROR, rs.unsafe > 0 ? DESTOR_ERROR_INTEGRITY : DESTOR_ERROR_IO,
+                        "%llu entries of job %u were not restored (%llu unsafe stored paths, %llu refused by "
+                        "the target), the first %s", (unsigned long long)(rs.unsafe + rs.failed), job_id,
+                        (unsigned long long)rs.unsafe, (unsigned long long)rs.failed, rs.first_problem);
+            ok = FALSE;
+        }
+    }
+    g_free(rs.first_problem);
+    g_ptr_array_unref(rs.deferred_links);
+    g_ptr_array_unref(rs.dirs);
+    container_lru_free(rs.lru);
+    prefetch_source_free(prefetch);
+    cached_source_close(&cached);
+out:
+    if (rs.root_fd >= 0)
+        close(rs.root_fd);
+    job_close(job);
+    store_close(store);
+    return ok;
+}

@@ -1,0 +1,305 @@
+/* verify.c: read-only consistency and integrity checks of the store. */
+#include "commands/verify.h"
+#include "commands/verify_index.h"
+#include "recipe/job_catalog.h"
+#include "read/container_lru.h"
+#include "read/job.h"
+#include "storage/container.h"
+#include "store/store.h"
+#include "util/error.h"
+#include "util/json_doc.h"
+
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    Store *store;
+    ContainerLru *lru;
+    GHashTable *container_state; /* id -> ContainerState* (checked containers) */
+    gboolean deep;
+    Fingerprinter *fpr; /* --deep: one digest context for every chunk */
+    JsonBuilder *json; /* the document, its "problems" array open; NULL for text */
+    uint64_t problems, jobs, entries, chunks, containers_checked;
+} Verify;
+
+/* What verify learned about one container. */
+typedef struct {
+    gboolean damaged;
+} ContainerState;
+
+/* One problem: job (or -1), entry (or NULL), container (or -1), offset (or -1). */
+static void problem(Verify *v, int64_t job, const FileRecord *r, int64_t container, int64_t offset,
+                    const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+static void problem(Verify *v, int64_t job, const FileRecord *r, int64_t container, int64_t offset,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    v->problems++;
+    if (v->json) {
+        JsonBuilder *b = v->json;
+        json_builder_begin_object(b);
+        json_doc_int(b, "job", job);
+        if (r != NULL) {
+            json_doc_path(b, "path", r->path->data, r->path->len);
+        } else {
+            json_builder_set_member_name(b, "path");
+            json_builder_add_null_value(b);
+        }
+        json_doc_int(b, "container", container);
+        json_doc_int(b, "offset", offset);
+        json_doc_text(b, "problem", what);
+        json_builder_end_object(b);
+    } else {
+        GString *where = g_string_new(NULL);
+        if (job >= 0)
+            g_string_append_printf(where, " job %lld", (long long)job);
+        if (r != NULL) {
+            char *shown = file_record_path_display(r);
+            g_string_append_printf(where, " path '%s'", shown);
+            g_free(shown);
+        }
+        if (container >= 0)
+            g_string_append_printf(where, " container %lld", (long long)container);
+        if (offset >= 0)
+            g_string_append_printf(where, " offset %lld", (long long)offset);
+        printf("PROBLEM%s: %s\n", where->str, what);
+        g_string_free(where, TRUE);
+    }
+    g_free(what);
+}
+
+static ContainerState *check_container(Verify *v, ContainerId id, uint32_t job)
+{
+    ContainerState *cs = g_hash_table_lookup(v->container_state, GUINT_TO_POINTER(id));
+    if (cs != NULL)
+        return cs;
+    cs = g_new0(ContainerState, 1);
+    GError *local = NULL;
+    const uint8_t *buf = container_lru_get(v->lru, id, &local);
+    v->containers_checked++;
+    if (buf == NULL) {
+        cs->damaged = TRUE;
+        problem(v, job, NULL, id, -1, "%s", local->message);
+        g_error_free(local);
+    }
+    g_hash_table_insert(v->container_state, GUINT_TO_POINTER(id), cs);
+    return cs;
+}
+
+/* Chunk i of r: in a sound container, listed there with the same
+ * fingerprint and length; with --deep, its bytes hash to the fingerprint. */
+static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const ChunkRef *c,
+                        uint32_t containers_total, EVP_MD_CTX *file_sha)
+{
+    v->chunks++;
+    if (c->container >= containers_total) {
+        problem(v, job, r, c->container, c->offset, "recipe names a container the job never had (%u)",
+                containers_total);
+        return;
+    }
+    ContainerState *cs = check_container(v, c->container, job);
+    if (cs->damaged)
+        return;
+    GError *local = NULL;
+    const uint8_t *buf = container_lru_get(v->lru, c->container, &local);
+    if (buf == NULL) { /* verified a moment ago: the pool changed or failed */
+        problem(v, job, r, c->container, c->offset, "%s", local->message);
+        g_error_free(local);
+        return;
+    }
+    if (!container_check_chunk(buf, v->store->container_size, c->container, &c->fp, c->offset, c->length,
+                               &local)) {
+        problem(v, job, r, c->container, c->offset, "%s", local->message);
+        g_error_free(local);
+        return;
+    }
+    if (v->deep) {
+        Fingerprint actual;
+        fingerprinter_compute(v->fpr, buf + c->offset, c->length, &actual);
+        if (memcmp(actual.bytes, c->fp.bytes, FP_SLOT) != 0)
+            problem(v, job, r, c->container, c->offset, "chunk bytes do not match their fingerprint");
+        EVP_DigestUpdate(file_sha, buf + c->offset, c->length);
+    }
+}
+
+static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, uint32_t length,
+                         uint32_t *refcount, uint32_t nref)
+{
+    uint32_t id = job->manifest.job_id;
+    v->entries++;
+    uint64_t ioff;
+    uint32_t ilen;
+    gboolean found = FALSE;
+    GError *local = NULL;
+    if (!recipe_index_get(job->recipes, r->path->data, r->path->len, &ioff, &ilen, &found, &local)) {
+        problem(v, id, r, -1, (int64_t)offset, "recipe index: %s", local->message);
+        g_clear_error(&local);
+    } else if (!found) {
+        problem(v, id, r, -1, (int64_t)offset, "entry is missing from the recipe index");
+    } else if (ioff != offset || ilen != length) {
+        problem(v, id, r, -1, (int64_t)offset, "recipe index points at offset %llu length %u instead",
+                (unsigned long long)ioff, ilen);
+    }
+    EVP_MD_CTX *sha = NULL;
+    if (v->deep && r->type == ENTRY_FILE) {
+        sha = EVP_MD_CTX_new();
+        EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
+    }
+    for (guint i = 0; i < r->chunks->len; i++)
+        check_chunk(v, id, r, &g_array_index(r->chunks, ChunkRef, i), job->manifest.containers_total, sha);
+    if (refcount)
+        refcount_add_file(refcount, nref, r);
+    if (sha != NULL) {
+        uint8_t digest[32];
+        EVP_DigestFinal_ex(sha, digest, NULL);
+        EVP_MD_CTX_free(sha);
+        if (memcmp(digest, r->sha256, 32) != 0)
+            problem(v, id, r, -1, (int64_t)offset, "file content does not match its SHA-256");
+    }
+}
+
+static void check_job(Verify *v, uint32_t job_id, uint32_t *refcount, uint32_t nref)
+{
+    GError *local = NULL;
+    Job *job = job_open(v->store, job_id, &local);
+    v->jobs++;
+    if (job == NULL) {
+        problem(v, job_id, NULL, -1, -1, "%s", local->message);
+        g_error_free(local);
+        return;
+    }
+    FileRecord *r;
+    uint64_t offset = job_meta_reader_offset(job->meta), files = 0, dirs = 0, links = 0, bytes = 0;
+    while ((r = job_meta_reader_next(job->meta, &local)) != NULL) {
+        uint64_t next = job_meta_reader_offset(job->meta);
+        check_record(v, job, r, offset, (uint32_t)(next - offset), refcount, nref);
+        files += r->type == ENTRY_FILE;
+        dirs += r->type == ENTRY_DIR;
+        links += r->type == ENTRY_SYMLINK;
+        bytes += r->type == ENTRY_FILE ? r->size : 0;
+        offset = next;
+        file_record_free(r);
+    }
+    if (local != NULL) {
+        problem(v, job_id, NULL, -1, (int64_t)offset, "job_meta_data: %s", local->message);
+        g_error_free(local);
+    } else {
+        const JobManifest *m = &job->manifest;
+        if (files != m->files || dirs != m->dirs || links != m->symlinks || bytes != m->logical_bytes)
+            problem(v, job_id, NULL, -1, -1, "manifest counts (%llu files, %llu bytes) disagree with "
+                    "job_meta_data (%llu files, %llu bytes)", (unsigned long long)m->files,
+                    (unsigned long long)m->logical_bytes, (unsigned long long)files, (unsigned long long)bytes);
+        if (offset != m->job_meta_size)
+            problem(v, job_id, NULL, -1, -1, "job_meta_data holds %llu bytes, the manifest says %llu",
+                    (unsigned long long)offset, (unsigned long long)m->job_meta_size);
+    }
+    job_close(job);
+}
+
+static void check_refcounts(Verify *v, const uint32_t *stored, uint32_t nstored, const uint32_t *computed,
+                            uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = i < nstored ? stored[i] : 0;
+        if (s != computed[i])
+            problem(v, -1, NULL, i, -1, "reference count is %u, the recipes give %u", s, computed[i]);
+    }
+}
+
+static void index_problem(void *ctx, int64_t container, int64_t offset, const char *what)
+{
+    problem(ctx, -1, NULL, container, offset, "%s", what);
+}
+
+/* Every job of the snapshot `ids` (committed when verify started; a job
+ * committed since is ignored entirely), and the reference counts as of the
+ * snapshot's newest job, read before any job is walked. */
+static void check_snapshot(Verify *v, GArray *ids)
+{
+    if (ids->len == 0)
+        return;
+    uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1), n = 0, *stored = NULL, nstored = 0;
+    JobManifest m;
+    if (job_manifest_load(v->store->dir, newest, &m, NULL)) { /* damage is reported by check_job */
+        n = m.containers_total;
+        job_manifest_clear(&m);
+    }
+    GError *local = NULL;
+    gboolean have_stored = refcount_load_job(v->store->dir, newest, &stored, &nstored, &local);
+    if (!have_stored) {
+        problem(v, newest, NULL, -1, -1, "%s", local->message);
+        g_error_free(local);
+    }
+    uint32_t *refcount = g_new0(uint32_t, MAX(n, 1));
+    for (guint i = 0; i < ids->len; i++)
+        check_job(v, g_array_index(ids, uint32_t, i), refcount, n);
+    if (have_stored)
+        check_refcounts(v, stored, nstored, refcount, n);
+    g_free(refcount);
+    g_free(stored);
+}
+
+gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json, GError **err)
+{
+    Store *store = store_open_read(cfg, err);
+    if (store == NULL)
+        return FALSE;
+    GArray *ids = job_catalog_list(store->dir, err);
+    if (ids == NULL) {
+        store_close(store);
+        return FALSE;
+    }
+    Verify v = { .store = store, .deep = deep, .fpr = deep ? fingerprinter_new(store->fingerprint) : NULL };
+    if (json) {
+        v.json = json_doc_new("destor.verify", 1);
+        json_doc_bool(v.json, "deep", deep);
+        json_builder_set_member_name(v.json, "problems");
+        json_builder_begin_array(v.json);
+    }
+    v.lru = container_lru_new(container_pool_source(store->pool), 64);
+    v.container_state = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    gboolean ok = TRUE;
+    if (job >= 0) {
+        JobManifest m;
+        if (!(ok = job_manifest_load(store->dir, (uint32_t)job, &m, err)))
+            goto out;
+        job_manifest_clear(&m);
+        check_job(&v, (uint32_t)job, NULL, 0);
+    } else {
+        check_snapshot(&v, ids);
+        if (!(ok = verify_index(store, v.lru, index_problem, &v, err)))
+            goto out;
+    }
+    if (json) {
+        json_builder_end_array(v.json);
+        json_doc_uint(v.json, "jobs", v.jobs);
+        json_doc_uint(v.json, "entries", v.entries);
+        json_doc_uint(v.json, "chunks", v.chunks);
+        json_doc_uint(v.json, "containers", v.containers_checked);
+        json_doc_uint(v.json, "problem_count", v.problems);
+        json_doc_print(v.json, stdout);
+        v.json = NULL;
+    } else {
+        printf("verified %llu jobs, %llu entries, %llu chunk references, %llu containers%s: %llu problems\n",
+               (unsigned long long)v.jobs, (unsigned long long)v.entries, (unsigned long long)v.chunks,
+               (unsigned long long)v.containers_checked, deep ? " (deep)" : "", (unsigned long long)v.problems);
+    }
+    if (v.problems > 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "verify found %llu problems",
+                    (unsigned long long)v.problems);
+        ok = FALSE;
+    }
+out:
+    fingerprinter_free(v.fpr);
+    g_hash_table_destroy(v.container_state);
+    container_lru_free(v.lru);
+    if (v.json != NULL)
+        g_object_unref(v.json);
+    g_array_unref(ids);
+    store_close(store);
+    return ok;
+}

@@ -1,0 +1,328 @@
+/* config.c: tokenizer and per-key setters for destor.config. */
+#include "config/config.h"
+#include "config/upstream_keys.h"
+#include "storage/container.h"
+#include "storage/container_pool.h"
+#include "util/edit_distance.h"
+#include "util/error.h"
+#include "util/size_parse.h"
+
+#include <string.h>
+
+void config_init(Config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->working_directory = g_strdup("working");
+    cfg->chunk_algorithm = CHUNK_RABIN;
+    cfg->chunk_sizes = (ChunkSizes){ .min_size = 2048, .avg_size = 8192, .max_size = 65536 };
+    cfg->container_size = 2u << 20;
+    cfg->fingerprint = FP_SHA1;
+    cfg->restore_cache_containers = 30;
+    cache_config_init(&cfg->cache);
+}
+
+void config_clear(Config *cfg)
+{
+    g_free(cfg->working_directory);
+    cache_config_clear(&cfg->cache);
+    memset(cfg, 0, sizeof *cfg);
+}
+
+/* Split a line into tokens: blanks separate, "..." groups, # ends the line. */
+static gboolean tokenize(const char *line, GPtrArray *out, GString *problem)
+{
+    const char *p = line;
+    while (*p != '\0') {
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            p++;
+        if (*p == '\0' || *p == '#')
+            break;
+        GString *tok = g_string_new(NULL);
+        if (*p == '"') {
+            p++;
+            while (*p != '\0' && *p != '"')
+                g_string_append_c(tok, *p++);
+            if (*p != '"') {
+                g_string_assign(problem, "unterminated quote");
+                g_string_free(tok, TRUE);
+                return FALSE;
+            }
+            p++;
+        } else {
+            while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+                g_string_append_c(tok, *p++);
+        }
+        g_ptr_array_add(out, g_string_free(tok, FALSE));
+    }
+    return TRUE;
+}
+
+static gboolean bad_value(GError **err, const char *key, const char *value, const char *why)
+{
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "invalid value '%s' for %s: %s", value, key, why);
+    return FALSE;
+}
+
+/* "takes one value": a value with spaces must be quoted, else it is two. */
+static gboolean value_count(GError **err, const char *key, char **vals, guint nvals, guint want, const char *form)
+{
+    if (nvals == want)
+        return TRUE;
+    if (nvals == 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "%s: a value is required (%s)", key, form);
+    } else if (nvals < want) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "%s takes %s; got only '%s'", key, form, vals[0]);
+    } else {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "%s takes %s; extra '%s' after '%s' (quote a value that holds spaces)", key, form,
+                    vals[want], vals[want - 1]);
+    }
+    return FALSE;
+}
+
+/* Our own keys. *known is FALSE when key is not one of them. */
+static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, gboolean *known, GError **err)
+{
+    const char *v = nvals > 0 ? vals[0] : NULL;
+    uint64_t n;
+    *known = TRUE;
+    if (!strcmp(key, "working-directory")) {
+        if (!value_count(err, key, vals, nvals, 1, "one path"))
+            return FALSE;
+        g_free(cfg->working_directory);
+        cfg->working_directory = g_strdup(v);
+    } else if (!strcmp(key, "chunk-algorithm")) {
+        /* Destor's "normalized rabin", quoted or not, is one name. */
+        gboolean two_words = nvals == 2 && !g_ascii_strcasecmp(vals[0], "normalized") &&
+                             !g_ascii_strcasecmp(vals[1], "rabin");
+        if (!two_words && !value_count(err, key, vals, nvals, 1, "one name"))
+            return FALSE;
+        if (!chunk_algorithm_parse(two_words ? "normalized rabin" : v, &cfg->chunk_algorithm))
+            return bad_value(err, key, v, "expected rabin, fixed or fastcdc");
+    } else if (!strcmp(key, "chunk-avg-size") || !strcmp(key, "chunk-min-size") || !strcmp(key, "chunk-max-size")) {
+        if (!value_count(err, key, vals, nvals, 1, "one size"))
+            return FALSE;
+        if (!size_parse(v, &n) || n == 0 || n > CONTAINER_MAX_SIZE)
+            return bad_value(err, key, v, "expected a size in bytes up to 16M");
+        if (!strcmp(key, "chunk-avg-size"))
+            cfg->chunk_sizes.avg_size = n;
+        else if (!strcmp(key, "chunk-min-size"))
+            cfg->chunk_sizes.min_size = n;
+        else
+            cfg->chunk_sizes.max_size = n;
+    } else if (!strcmp(key, "container-size")) {
+        if (!value_count(err, key, vals, nvals, 1, "one size"))
+            return FALSE;
+        if (!size_parse(v, &n) || n < CONTAINER_MIN_SIZE || n > CONTAINER_MAX_SIZE || n % CONTAINER_ALIGN)
+            return bad_value(err, key, v, "expected a multiple of 4K from 128K to 16M");
+        cfg->container_size = n;
+    } else if (!strcmp(key, "fingerprint-algorithm")) {
+        if (!value_count(err, key, vals, nvals, 1, "one name"))
+            return FALSE;
+        if (!fingerprint_algorithm_parse(v, &cfg->fingerprint))
+            return bad_value(err, key, v, "expected sha1 or sha256");
+    } else if (!strcmp(key, "simulation-level")) {
+        if (!value_count(err, key, vals, nvals, 1, "one level"))
+            return FALSE;
+        if (!g_ascii_strcasecmp(v, "no"))
+            cfg->simulate = FALSE;
+        else if (!g_ascii_strcasecmp(v, "restore") || !g_ascii_strcasecmp(v, "append") || !g_ascii_strcasecmp(v, "all"))
+            cfg->simulate = TRUE;
+        else
+            return bad_value(err, key, v, "expected no, restore, append or all");
+        cfg->cache.simulate = cfg->simulate;
+    } else if (!strcmp(key, "log-level")) {
+        if (!value_count(err, key, vals, nvals, 1, "one level"))
+            return FALSE;
+        if (!g_ascii_strcasecmp(v, "debug") || !g_ascii_strcasecmp(v, "verbose"))
+            cfg->verbose = TRUE;
+        else if (!g_ascii_strcasecmp(v, "notice") || !g_ascii_strcasecmp(v, "warning"))
+            cfg->verbose = FALSE;
+        else
+            return bad_value(err, key, v, "expected debug, verbose, notice or warning");
+    } else if (!strcmp(key, "store-read-uncached")) {
+        if (!value_count(err, key, vals, nvals, 1, "yes or no"))
+            return FALSE;
+        if (!cache_parse_bool(key, v, &cfg->store_read_uncached, NULL))
+            return bad_value(err, key, v, "expected yes or no");
+    } else if (!strcmp(key, "backup-workers")) {
+        if (!value_count(err, key, vals, nvals, 1, "auto or a number"))
+            return FALSE;
+        if (!g_ascii_strcasecmp(v, "auto"))
+            cfg->backup_workers = 0;
+        else if (!size_parse(v, &n) || n == 0 || n > 64)
+            return bad_value(err, key, v, "expected auto or 1 to 64");
+        else
+            cfg->backup_workers = (unsigned)n;
+    } else if (!strcmp(key, "restore-cache")) {
+        /* Destor's form, restore-cache lru 30 (only lru here), or the count alone. */
+        if (nvals != 1 && !value_count(err, key, vals, nvals, 2, "lru and a container count"))
+            return FALSE;
+        const char *count = vals[nvals - 1];
+        if (nvals == 2 && g_ascii_strcasecmp(v, "lru") != 0)
+            return bad_value(err, key, v, "only lru is supported");
+        if (!size_parse(count, &n) || n == 0 || n > 4096)
+            return bad_value(err, key, count, "expected a container count from 1 to 4096");
+        cfg->restore_cache_containers = (unsigned)n;
+    } else {
+        *known = FALSE;
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Every key a line may start with, for "did you mean". */
+static const char *nearest_key(const char *key)
+{
+    static const char *const own[] = {
+        "working-directory", "chunk-algorithm", "chunk-avg-size", "chunk-min-size", "chunk-max-size",
+        "container-size", "fingerprint-algorithm", "simulation-level", "log-level", "store-read-uncached",
+        "backup-workers", "restore-cache",
+    };
+    GPtrArray *all = g_ptr_array_new();
+    for (size_t i = 0; i < G_N_ELEMENTS(own); i++)
+        g_ptr_array_add(all, (gpointer)own[i]);
+    for (size_t i = 0; upstream_key_at(i) != NULL; i++)
+        g_ptr_array_add(all, (gpointer)upstream_key_at(i));
+    cache_config_keys(all);
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (guint i = 0; i < all->len; i++) {
+        size_t d = edit_distance(key, all->pdata[i], 2);
+        if (d < best_d) {
+            best_d = d;
+            best = all->pdata[i];
+        }
+    }
+    g_ptr_array_unref(all);
+    return best;
+}
+
+/* One line, as config_apply_line(); an upstream Destor key we accept
+ * without implementing it is appended to unsupported, to be warned about. */
+static gboolean apply_tokens(Config *cfg, char **tok, guint ntok, GString *unsupported, GError **err)
+{
+    const char *key = tok[0];
+    char **vals = tok + 1;
+    guint nvals = ntok - 1;
+    gboolean known = FALSE;
+    if (set_key(cfg, key, vals, nvals, &known, err))
+        return TRUE;
+    if (known)
+        return FALSE;
+    if (cache_config_is_key(key)) {
+        /* Each cache key, a policy's too, takes one value. */
+        return value_count(err, key, vals, nvals, 1, "one value") &&
+               cache_config_set(&cfg->cache, key, vals[0], err) == CACHE_CONFIG_OK;
+    }
+    const char *form = NULL;
+    switch (upstream_key_check(key, vals, nvals, &form)) {
+    case UPSTREAM_KEY_OK:
+        g_string_append_printf(unsupported, "%s%s", unsupported->len ? ", " : "", key);
+        return TRUE;
+    case UPSTREAM_KEY_BAD:
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "%s (a Destor key this store does not support) takes %s",
+                    key, form);
+        return FALSE;
+    case UPSTREAM_KEY_NOT_ONE:
+        break;
+    }
+    const char *near = nearest_key(key);
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "unknown key '%s'%s%s%s", key, near ? " (did you mean " : "",
+                near ? near : "", near ? "?)" : "");
+    return FALSE;
+}
+
+/* origin:lineno, or origin alone when lineno is 0 (a -p override). */
+static char *where(const char *origin, int lineno)
+{
+    return lineno > 0 ? g_strdup_printf("%s:%d", origin, lineno) : g_strdup(origin);
+}
+
+static gboolean apply_line(Config *cfg, const char *line, const char *origin, int lineno, GString *unsupported,
+                           GError **err)
+{
+    GPtrArray *tok = g_ptr_array_new_with_free_func(g_free);
+    GString *problem = g_string_new(NULL);
+    GError *local = NULL;
+    gboolean ok = TRUE;
+    guint before = unsupported->len;
+    if (!tokenize(line, tok, problem)) {
+        g_set_error(&local, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "%s", problem->str);
+        ok = FALSE;
+    } else if (tok->len > 0) {
+        ok = apply_tokens(cfg, (char **)tok->pdata, tok->len, unsupported, &local);
+    }
+    char *at = where(origin, lineno);
+    if (!ok) {
+        g_assert(local != NULL && local->domain == DESTOR_ERROR && local->code == DESTOR_ERROR_CONFIG);
+        g_propagate_prefixed_error(err, local, "%s: ", at);
+    } else if (unsupported->len > before && lineno > 0) {
+        g_string_append_printf(unsupported, " (line %d)", lineno);
+    }
+    g_free(at);
+    g_string_free(problem, TRUE);
+    g_ptr_array_unref(tok);
+    return ok;
+}
+
+static void warn_unsupported(const char *origin, const GString *unsupported)
+{
+    if (unsupported->len > 0)
+        destor_warning("%s: Destor keys this store does not support, ignored: %s", origin, unsupported->str);
+}
+
+gboolean config_apply_line(Config *cfg, const char *line, const char *origin, int lineno, GError **err)
+{
+    GString *unsupported = g_string_new(NULL);
+    gboolean ok = apply_line(cfg, line, origin, lineno, unsupported, err);
+    if (ok) {
+        char *at = where(origin, lineno);
+        warn_unsupported(at, unsupported);
+        g_free(at);
+    }
+    g_string_free(unsupported, TRUE);
+    return ok;
+}
+
+gboolean config_load_file(Config *cfg, const char *path, GError **err)
+{
+    gchar *text = NULL;
+    GError *local = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &local)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "cannot read config file %s: %s", path, local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    gchar **lines = g_strsplit(text, "\n", -1);
+    GString *unsupported = g_string_new(NULL);
+    gboolean ok = TRUE;
+    for (int i = 0; lines[i] != NULL && ok; i++)
+        ok = apply_line(cfg, lines[i], path, i + 1, unsupported, err);
+    if (ok)
+        warn_unsupported(path, unsupported);
+    g_string_free(unsupported, TRUE);
+    g_strfreev(lines);
+    g_free(text);
+    return ok;
+}
+
+gboolean config_validate(const Config *cfg, GError **err)
+{
+    if (!chunk_sizes_validate(cfg->chunk_algorithm, &cfg->chunk_sizes, err))
+        return FALSE;
+    size_t largest = cfg->chunk_algorithm == CHUNK_FIXED ? cfg->chunk_sizes.avg_size : cfg->chunk_sizes.max_size;
+    if (largest > container_max_chunk(cfg->container_size)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "largest chunk (%zu bytes) does not fit in a container of %zu bytes",
+                    largest, cfg->container_size);
+        return FALSE;
+    }
+    if (!cache_config_validate(&cfg->cache, err))
+        return FALSE;
+    if (cfg->working_directory[0] == '\0') {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "working-directory is empty");
+        return FALSE;
+    }
+    return TRUE;
+}

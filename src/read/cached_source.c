@@ -1,0 +1,143 @@
+/* cached_source.c: opening the SSD cache over the container pool. */
+#include "read/cached_source.h"
+#include "recipe/job_catalog.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A cache directory that cannot be made or written is a setting to fix,
+ * reported before any work starts. */
+static gboolean check_directory(const char *dir, GError **err)
+{
+    int e = 0;
+    if (g_mkdir_with_parents(dir, 0755) != 0 || access(dir, W_OK | X_OK) != 0)
+        e = errno;
+    if (e == 0)
+        return TRUE;
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "ssd-cache-directory %s cannot be created or written: %s",
+                dir, g_strerror(e));
+    return FALSE;
+}
+
+/* The pool's container count and the newest reference counts, one for
+ * each of its containers. */
+static uint32_t *load_references(Store *store, uint32_t *pool_count, GError **err)
+{
+    uint32_t nrefs;
+    uint32_t *refs = NULL;
+    if (!container_pool_count(store->pool, pool_count, err) ||
+        !refcount_load_current(store->dir, &refs, &nrefs, err))
+        return NULL;
+    /* Containers of an interrupted (or running) backup have no references yet. */
+    refs = g_renew(uint32_t, refs, MAX(*pool_count, 1));
+    for (uint32_t i = nrefs; i < *pool_count; i++)
+        refs[i] = 0;
+    return refs;
+}
+
+/* `path` absolute, with symlinks resolved as far as it exists (the rest as
+ * written, . and .. taken lexically). */
+static char *resolved(const char *path)
+{
+    char *head = g_canonicalize_filename(path, NULL);
+    char *rest = g_strdup("");
+    char *real;
+    while ((real = realpath(head, NULL)) == NULL) { /* "/" always resolves */
+        char *slash = strrchr(head, '/');
+        char *tail = g_strconcat(slash, rest, NULL);
+        g_free(rest);
+        rest = tail;
+        slash[slash == head ? 1 : 0] = '\0';
+    }
+    char *out = strcmp(real, "/") == 0 && *rest ? g_strdup(rest) : g_strconcat(real, rest, NULL);
+    free(real);
+    g_free(head);
+    g_free(rest);
+    return out;
+}
+
+/* The working directory is the store's: a cache there would take the
+ * store's writer lock (both are named LOCK) and so stop every backup while
+ * it is open, and a cache inside it mixes derived data into the store's
+ * layout (and into every copy of the store). Checked before anything is
+ * created. */
+static gboolean check_outside_store(const char *dir, const char *workdir, GError **err)
+{
+    char *cache = resolved(dir), *store = resolved(workdir);
+    size_t len = strlen(store);
+    gboolean inside = strcmp(store, "/") == 0 ||
+                      (strncmp(cache, store, len) == 0 && (cache[len] == '\0' || cache[len] == '/'));
+    if (inside)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "ssd-cache-directory %s is %s working-directory %s: the SSD cache needs a directory of its "
+                    "own, outside the store",
+                    dir, cache[len] == '\0' ? "the" : "inside the", workdir);
+    g_free(cache);
+    g_free(store);
+    return !inside;
+}
+
+gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, GError **err)
+{
+    uint32_t pool_count;
+    cs->cache = NULL;
+    cs->reference_count = NULL;
+    if (!cfg->cache.simulate && cfg->cache.directory != NULL &&
+        (!check_outside_store(cfg->cache.directory, store->dir, err) || !check_directory(cfg->cache.directory, err)))
+        return FALSE;
+    cs->reference_count = load_references(store, &pool_count, err);
+    if (cs->reference_count == NULL)
+        return FALSE;
+    GError *local = NULL;
+    if (!cfg->cache.simulate && !store->has_id) {
+        destor_warning("the store in %s has no identity yet (made by an older destor): the SSD cache is not "
+                       "used until the next backup gives it one", store->dir);
+        return TRUE;
+    }
+    cs->cache = cache_core_open_config(&cfg->cache, store->id.bytes, store->container_size, pool_count, cs->reference_count,
+                                       container_pool_source(store->pool), &local);
+    if (cs->cache != NULL)
+        return TRUE;
+    g_clear_pointer(&cs->reference_count, g_free);
+    if (g_error_matches(local, DESTOR_ERROR, DESTOR_ERROR_IO)) {
+        destor_warning("SSD cache unavailable, reading from the store without it: %s",
+                   local->message);
+        g_error_free(local);
+        return TRUE;
+    }
+    g_propagate_error(err, local);
+    return FALSE;
+}
+
+gboolean cached_source_follow(CachedSource *cs, Store *store, GError **err)
+{
+    uint32_t now;
+    if (cs->cache == NULL || !container_pool_count(store->pool, &now, err))
+        return cs->cache == NULL;
+    if (now <= cache_core_containers(cs->cache))
+        return TRUE;
+    uint32_t *refs = load_references(store, &now, err);
+    gboolean grows = refs != NULL && now > cache_core_containers(cs->cache);
+    if (!grows || !cache_core_grow(cs->cache, now, refs, err)) {
+        g_free(refs);
+        return !grows && refs != NULL;
+    }
+    g_free(cs->reference_count); /* the cache reads refs from now on */
+    cs->reference_count = refs;
+    return TRUE;
+}
+
+void cached_source_close(CachedSource *cs)
+{
+    GError *local = NULL;
+    if (cs->cache != NULL && !cache_core_close(cs->cache, &local)) {
+        destor_warning("SSD cache state not saved (the next run checks every entry): %s",
+                   local->message);
+        g_error_free(local);
+    }
+    cs->cache = NULL;
+    g_clear_pointer(&cs->reference_count, g_free);
+}

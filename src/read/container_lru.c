@@ -1,0 +1,121 @@
+/* container_lru.c: hash table + recency queue of container buffers. */
+#include "read/container_lru.h"
+
+typedef struct {
+    ContainerId id;
+    uint8_t *buf;
+    GList link; /* in the recency queue; data points back at the slot */
+} Slot;
+
+struct ContainerLru {
+    ContainerSource *src;
+    guint capacity;
+    GHashTable *slots; /* id -> Slot* */
+    GQueue recency;    /* head = most recent */
+    uint64_t fetches;
+    gboolean ids_only; /* slots hold no bytes */
+};
+
+ContainerLru *container_lru_new(ContainerSource *src, guint capacity)
+{
+    ContainerLru *lru = g_new0(ContainerLru, 1);
+    lru->src = src;
+    lru->capacity = capacity > 0 ? capacity : 1;
+    lru->slots = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_queue_init(&lru->recency);
+    return lru;
+}
+
+static void slot_free(Slot *s)
+{
+    g_free(s->buf);
+    g_free(s);
+}
+
+void container_lru_clear(ContainerLru *lru)
+{
+    GList *l;
+    while ((l = g_queue_pop_head_link(&lru->recency)) != NULL)
+        slot_free(l->data);
+    g_hash_table_remove_all(lru->slots);
+}
+
+ContainerLru *container_lru_new_ids_only(ContainerSource *src, guint capacity)
+{
+    ContainerLru *lru = container_lru_new(src, capacity);
+    lru->ids_only = TRUE;
+    return lru;
+}
+
+void container_lru_free(ContainerLru *lru)
+{
+    if (lru == NULL)
+        return;
+    container_lru_clear(lru);
+    g_hash_table_destroy(lru->slots);
+    g_free(lru);
+}
+
+static Slot *lookup_or_fetch(ContainerLru *lru, ContainerId id, GError **err)
+{
+    Slot *s = g_hash_table_lookup(lru->slots, GUINT_TO_POINTER(id));
+    if (s != NULL) {
+        g_queue_unlink(&lru->recency, &s->link);
+        g_queue_push_head_link(&lru->recency, &s->link);
+        return s;
+    }
+    if (g_hash_table_size(lru->slots) >= lru->capacity) {
+        GList *old = g_queue_pop_tail_link(&lru->recency);
+        s = old->data;
+        g_hash_table_remove(lru->slots, GUINT_TO_POINTER(s->id));
+    } else {
+        s = g_new0(Slot, 1);
+        s->buf = lru->ids_only ? NULL : g_malloc(lru->src->container_size);
+        s->link.data = s;
+    }
+    lru->fetches++;
+    if (!container_source_read(lru->src, id, s->buf, err)) {
+        slot_free(s);
+        return NULL;
+    }
+    s->id = id;
+    g_hash_table_insert(lru->slots, GUINT_TO_POINTER(id), s);
+    g_queue_push_head_link(&lru->recency, &s->link);
+    return s;
+}
+
+const uint8_t *container_lru_get(ContainerLru *lru, ContainerId id, GError **err)
+{
+    g_assert(!lru->ids_only);
+    Slot *s = lookup_or_fetch(lru, id, err);
+    return s ? s->buf : NULL;
+}
+
+const uint8_t *container_lru_reread(ContainerLru *lru, ContainerId id, GError **err)
+{
+    g_assert(!lru->ids_only);
+    Slot *s = g_hash_table_lookup(lru->slots, GUINT_TO_POINTER(id));
+    g_assert(s != NULL); /* just given by get() */
+    if (container_source_reread(lru->src, id, s->buf, err))
+        return s->buf;
+    /* a failed read leaves the buffer undefined: forget it */
+    g_queue_unlink(&lru->recency, &s->link);
+    g_hash_table_remove(lru->slots, GUINT_TO_POINTER(id));
+    slot_free(s);
+    return NULL;
+}
+
+gboolean container_lru_touch(ContainerLru *lru, ContainerId id, GError **err)
+{
+    return lookup_or_fetch(lru, id, err) != NULL;
+}
+
+uint64_t container_lru_fetches(const ContainerLru *lru)
+{
+    return lru->fetches;
+}
+
+size_t container_lru_container_size(const ContainerLru *lru)
+{
+    return lru->src->container_size;
+}

@@ -1,0 +1,134 @@
+/* file_output.c: chunk copying from containers to an output descriptor. */
+#include "read/file_output.h"
+#include "storage/container.h"
+#include "util/error.h"
+#include "util/fileio.h"
+
+#include <openssl/evp.h>
+#include <string.h>
+
+#define OUT_BUFFER (1u << 20)
+
+static gboolean damaged(GError **err, const FileRecord *r, uint32_t job_id, const char *what)
+{
+    char *path = file_record_path_display(r);
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s in job %u: %s", path, job_id, what);
+    g_free(path);
+    return FALSE;
+}
+
+/* The chunks [*first, *last) of r that hold bytes of [start, end), and the
+ * file offset *pos at which chunk *first starts. */
+static void chunk_span(const FileRecord *r, uint64_t start, uint64_t end, guint *first, guint *last,
+                       uint64_t *pos)
+{
+    guint i = 0;
+    uint64_t p = 0;
+    while (i < r->chunks->len && p + g_array_index(r->chunks, ChunkRef, i).length <= start)
+        p += g_array_index(r->chunks, ChunkRef, i++).length;
+    *first = i;
+    *pos = p;
+    while (i < r->chunks->len && p < end)
+        p += g_array_index(r->chunks, ChunkRef, i++).length;
+    *last = start < end ? i : *first;
+}
+
+gboolean file_output_touch(ContainerLru *lru, const FileRecord *r, const FileRange *range, GError **err)
+{
+    uint64_t start, end, pos;
+    guint first, last;
+    file_range_clip(range, r->size, &start, &end);
+    chunk_span(r, start, end, &first, &last, &pos);
+    for (guint i = first; i < last; i++)
+        if (!container_lru_touch(lru, g_array_index(r->chunks, ChunkRef, i).container, err))
+            return FALSE;
+    return TRUE;
+}
+
+/* The bytes of the container holding chunk c, checked against the recipe.
+ * Bytes that fail the check are read again from the store when they came
+ * from a copy (the SSD cache may hold a stale one); a mismatch in the
+ * store's own bytes is damage. */
+static const uint8_t *checked_container(ContainerLru *lru, const FileRecord *r, uint32_t job_id, const ChunkRef *c,
+                                        GError **err)
+{
+    size_t csize = container_lru_container_size(lru);
+    const uint8_t *cont = container_lru_get(lru, c->container, err);
+    GError *mismatch = NULL;
+    if (cont == NULL || container_check_chunk(cont, csize, c->container, &c->fp, c->offset, c->length, &mismatch))
+        return cont;
+    GError *again = NULL;
+    const uint8_t *fresh = container_lru_reread(lru, c->container, &again);
+    if (fresh != NULL) {
+        g_clear_error(&mismatch);
+        if (container_check_chunk(fresh, csize, c->container, &c->fp, c->offset, c->length, &mismatch))
+            return fresh;
+    } else if (again != NULL) {
+        g_error_free(mismatch);
+        g_propagate_error(err, again);
+        return NULL;
+    }
+    damaged(err, r, job_id, mismatch->message);
+    g_error_free(mismatch);
+    return NULL;
+}
+
+gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_id, const FileRange *range,
+                           int fd, const char *out_name, gboolean verify, GError **err)
+{
+    uint64_t start, end, pos;
+    guint first, last;
+    file_range_clip(range, r->size, &start, &end);
+    chunk_span(r, start, end, &first, &last, &pos);
+    g_assert(!verify || range == NULL);
+    size_t csize = container_lru_container_size(lru);
+    uint8_t *out = g_malloc(OUT_BUFFER);
+    size_t used = 0;
+    EVP_MD_CTX *sha = NULL;
+    if (verify) {
+        sha = EVP_MD_CTX_new();
+        EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
+    }
+    gboolean ok = TRUE;
+    for (guint i = first; i < last && ok; i++) {
+        const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
+        uint64_t chunk_pos = pos;
+        pos += c->length;
+        if (c->offset < CONTAINER_HEADER_SIZE || (uint64_t)c->offset + c->length > csize) {
+            ok = damaged(err, r, job_id, "recipe names a chunk outside its container");
+            break;
+        }
+        const uint8_t *cont = checked_container(lru, r, job_id, c, err);
+        if (cont == NULL) {
+            ok = FALSE;
+            break;
+        }
+        /* the part of the chunk inside [start, end) */
+        uint64_t skip = start > chunk_pos ? start - chunk_pos : 0;
+        size_t len = (size_t)(MIN(end, pos) - chunk_pos - skip);
+        const uint8_t *data = cont + c->offset + skip;
+        if (sha)
+            EVP_DigestUpdate(sha, data, len);
+        if (used + len > OUT_BUFFER) {
+            ok = file_write_all(fd, out, used, out_name, err);
+            used = 0;
+        }
+        if (len > OUT_BUFFER) {
+            ok = ok && file_write_all(fd, data, len, out_name, err);
+        } else {
+            memcpy(out + used, data, len);
+            used += len;
+        }
+    }
+    if (ok && used > 0)
+        ok = file_write_all(fd, out, used, out_name, err);
+    if (ok && sha) {
+        uint8_t digest[32];
+        EVP_DigestFinal_ex(sha, digest, NULL);
+        if (memcmp(digest, r->sha256, 32) != 0)
+            ok = damaged(err, r, job_id, "content does not match its stored SHA-256");
+    }
+    EVP_MD_CTX_free(sha);
+    g_free(out);
+    return ok;
+}

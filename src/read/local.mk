@@ -1,0 +1,13 @@
+# src/read: the read services under every command that reads: jobs opened
+# for reading, the per-request container LRU, restore's prefetcher, the SSD
+# cache over the pool, id-only sources, file assembly, safe paths, and the
+# read session that serves requests one by one.
+libdestor_a_SOURCES += \
+	src/read/cached_source.c src/read/cached_source.h \
+	src/read/container_lru.c src/read/container_lru.h \
+	src/read/prefetch_source.c src/read/prefetch_source.h \
+	src/read/file_output.c src/read/file_output.h src/read/file_range.h \
+	src/read/id_source.c src/read/id_source.h \
+	src/read/job.c src/read/job.h \
+	src/read/safe_path.c src/read/safe_path.h \
+	src/read/read_session.c src/read/read_session.h

@@ -1,0 +1,143 @@
+/* read_session.c: the open store, SSD cache and job table behind read-file. */
+#include "read/read_session.h"
+#include "read/file_output.h"
+#include "util/error.h"
+
+#include <string.h>
+
+static gboolean open_cache(ReadSession *s, const Config *cfg, GError **err)
+{
+    if (!cached_source_open(&s->cached, cfg, s->store, err))
+        return FALSE;
+    s->cache = s->cached.cache;
+    if (s->cache == NULL) /* the SSD failed: read from the store */
+        return TRUE;
+    s->source = cache_core_source(s->cache);
+    s->simulate = cache_core_mode(s->cache) == CACHE_MODE_SIMULATE;
+    return TRUE;
+}
+
+/* Accesses as ids: no bytes, each a modelled HDD read (or logged). */
+static gboolean use_ids(ReadSession *s, const Config *cfg, GArray *log, GError **err)
+{
+    uint32_t n;
+    if (!container_pool_count(s->store->pool, &n, err))
+        return FALSE;
+    id_source_init(&s->ids, s->store->container_size, n, log);
+    s->source = &s->ids.source;
+    s->simulate = TRUE;
+    s->hdd_access_s = device_model_hdd_service(&cfg->cache.device, s->store->container_size);
+    return TRUE;
+}
+
+static ReadSession *open_session(const Config *cfg, gboolean recording, GArray *log, GError **err)
+{
+    Store *store = store_open_read(cfg, err);
+    if (store == NULL)
+        return NULL;
+    ReadSession *s = g_new0(ReadSession, 1);
+    s->store = store;
+    s->source = container_pool_source(store->pool);
+    s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
+    gboolean ok = TRUE;
+    if (!recording && cache_config_enabled(&cfg->cache))
+        ok = open_cache(s, cfg, err);
+    if (ok && s->cache == NULL && (recording || cfg->cache.simulate))
+        ok = use_ids(s, cfg, log, err);
+    if (!ok) {
+        read_session_close(s);
+        return NULL;
+    }
+    s->lru = s->simulate ? container_lru_new_ids_only(s->source, REQUEST_LRU_CONTAINERS)
+                         : container_lru_new(s->source, REQUEST_LRU_CONTAINERS);
+    return s;
+}
+
+ReadSession *read_session_open(const Config *cfg, GError **err)
+{
+    return open_session(cfg, FALSE, NULL, err);
+}
+
+ReadSession *read_session_open_recording(const Config *cfg, GArray *log, GError **err)
+{
+    return open_session(cfg, TRUE, log, err);
+}
+
+void read_session_close(ReadSession *s)
+{
+    if (s == NULL)
+        return;
+    container_lru_free(s->lru);
+    cached_source_close(&s->cached);
+    g_hash_table_destroy(s->jobs);
+    store_close(s->store);
+    g_free(s);
+}
+
+/* A job committed since the session opened may name containers written
+ * since, which the pool serves: let the SSD cache, or the ids a simulation
+ * without one counts, reach them too. A recording session (trace compile)
+ * keeps the pool it stamps its output with. */
+static gboolean follow_store(ReadSession *s, GError **err)
+{
+    if (s->cache != NULL)
+        return cached_source_follow(&s->cached, s->store, err);
+    if (s->simulate && s->ids.log == NULL)
+        return container_pool_count(s->store->pool, &s->ids.n_containers, err);
+    return TRUE;
+}
+
+static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)
+{
+    Job *job = g_hash_table_lookup(s->jobs, GUINT_TO_POINTER(job_id));
+    if (job == NULL) {
+        job = job_open(s->store, job_id, err);
+        if (job != NULL && !follow_store(s, err)) {
+            job_close(job);
+            job = NULL;
+        }
+        if (job != NULL)
+            g_hash_table_insert(s->jobs, GUINT_TO_POINTER(job_id), job);
+    }
+    return job;
+}
+
+gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
+                              int fd, const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
+                              GError **err)
+{
+    Job *job = session_job(s, job_id, err);
+    if (job == NULL)
+        return FALSE;
+    FileRecord *r = job_find(job, path, err);
+    if (r == NULL)
+        return FALSE;
+    gboolean ok = TRUE;
+    size_t len = strlen(path);
+    if (r->type == ENTRY_FILE && len > 1 && path[len - 1] == '/') {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "'%s' in job %u: not a directory (a regular file)", path,
+                    job_id);
+        ok = FALSE;
+    } else if (r->type != ENTRY_FILE) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "'%s' in job %u is a %s, not a regular file", path,
+                    job_id, r->type == ENTRY_DIR ? "directory" : "symlink");
+        ok = FALSE;
+    } else {
+        container_lru_clear(s->lru); /* each request fetches its containers afresh */
+        uint64_t fetched = container_lru_fetches(s->lru);
+        if (s->cache)
+            cache_core_request_begin(s->cache);
+        ok = s->simulate ? file_output_touch(s->lru, r, range, err)
+                         : file_output_write(s->lru, r, job_id, range, fd, out_name, verify, err);
+        if (s->cache)
+            *model_s = cache_core_request_end(s->cache);
+        else if (s->simulate) /* HDD only: one modelled read per access */
+            *model_s = (double)(container_lru_fetches(s->lru) - fetched) * s->hdd_access_s;
+        uint64_t start, end;
+        file_range_clip(range, r->size, &start, &end);
+        if (ok)
+            *bytes += end - start;
+    }
+    file_record_free(r);
+    return ok;
+}

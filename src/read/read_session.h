@@ -1,0 +1,51 @@
+/* read_session.h: what read-file keeps open across requests: the store,
+ * the container source (the pool, or the SSD cache in front of it), the
+ * jobs opened so far, and the per-request container LRU.
+ * One request = find the recipe, fetch each container, write the bytes; in
+ * simulation mode only the container ids reach the cache. */
+#ifndef DESTOR_READ_SESSION_H
+#define DESTOR_READ_SESSION_H
+
+#include "config/config.h"
+#include "read/cached_source.h"
+#include "read/container_lru.h"
+#include "read/file_range.h"
+#include "read/id_source.h"
+#include "read/job.h"
+#include "store/store.h"
+
+#include <glib.h>
+
+#define REQUEST_LRU_CONTAINERS 8
+
+typedef struct {
+    Store *store;
+    CachedSource cached;       /* cache NULL with ssd-cache-policy none */
+    CacheCore *cache;          /* = cached.cache */
+    ContainerSource *source;
+    ContainerLru *lru;
+    gboolean simulate;         /* ids only: no container bytes are read */
+    IdSource ids;              /* the source when simulating without a cache */
+    double hdd_access_s;       /* then: the device model's time of one container read */
+    GHashTable *jobs;          /* job id -> Job* */
+} ReadSession;
+
+/* Open the store and, as configured, the SSD cache. In simulation mode
+ * without a cache (ssd-cache-policy none) no container is read: accesses
+ * are ids, and each costs one modelled HDD read. */
+ReadSession *read_session_open(const Config *cfg, GError **err);
+/* A simulating session without a cache that appends every container
+ * access to `log` (ContainerId): the access sequence of what it serves. */
+ReadSession *read_session_open_recording(const Config *cfg, GArray *log, GError **err);
+/* Close; saves the SSD cache's metadata (a warning if that fails). */
+void read_session_close(ReadSession *s);
+
+/* Serve one request: write the file at `path` of job `job_id`, or the part
+ * `range` covers (NULL: all), to fd (not touched in simulation mode). Adds
+ * the bytes served to *bytes; with an SSD cache or in simulation, sets
+ * *model_s to the request's modelled latency (else leaves it). */
+gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
+                              int fd, const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
+                              GError **err);
+
+#endif

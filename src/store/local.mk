@@ -1,0 +1,3 @@
+# src/store: the working directory: store.meta, the writer lock, the pool,
+# the committed jobs.
+libdestor_a_SOURCES += src/store/store.c src/store/store.h

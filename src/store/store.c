@@ -1,0 +1,250 @@
+/* store.c: creating and opening the working directory. */
+#include "store/store.h"
+#include "recipe/job_catalog.h"
+#include "util/checksum.h"
+#include "util/error.h"
+#include "util/file_replace.h"
+#include "util/fileio.h"
+#include "util/lock_file.h"
+#include "util/le.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#define META_V1_SIZE 32
+#define META_SIZE 48 /* version 2: with the store identity */
+
+static char *meta_path(const char *dir)
+{
+    return g_build_filename(dir, "store.meta", NULL);
+}
+
+/* A random (version 4) UUID. */
+static void new_store_id(StoreId *id)
+{
+    char *text = g_uuid_string_random();
+    for (size_t i = 0, j = 0; i < STORE_ID_LEN; j++) {
+        if (text[j] == '-')
+            continue;
+        id->bytes[i++] = (uint8_t)(g_ascii_xdigit_value(text[j]) << 4 | g_ascii_xdigit_value(text[j + 1]));
+        j++;
+    }
+    g_free(text);
+}
+
+static gboolean meta_write(const char *dir, size_t container_size, FingerprintAlgorithm fp, const StoreId *id,
+                           GError **err)
+{
+    uint8_t m[META_SIZE] = { 0 };
+    memcpy(m, STORE_META_MAGIC, 8);
+    le32_put(m + 8, STORE_META_VERSION);
+    le32_put(m + 12, (uint32_t)container_size);
+    le32_put(m + 16, (uint32_t)fp);
+    memcpy(m + 20, id->bytes, STORE_ID_LEN);
+    le32_put(m + 44, checksum_crc32(CHECKSUM_CRC32_START, m, 44));
+    char *path = meta_path(dir);
+    gboolean ok = file_publish_atomic(path, m, sizeof m, err);
+    g_free(path);
+    return ok;
+}
+
+/* Version 1 (32 bytes, no identity) or version 2 (48 bytes). */
+static gboolean meta_valid(const uint8_t *m, size_t len)
+{
+    if (len < 12 || memcmp(m, STORE_META_MAGIC, 8) != 0)
+        return FALSE;
+    uint32_t version = le32_get(m + 8);
+    size_t want = version == 1 ? META_V1_SIZE : version == 2 ? META_SIZE : 0;
+    return len == want && le32_get(m + want - 4) == checksum_crc32(CHECKSUM_CRC32_START, m, want - 4);
+}
+
+static gboolean meta_read(Store *s, GError **err)
+{
+    char *path = meta_path(s->dir);
+    uint8_t *m = NULL;
+    size_t len = 0;
+    gboolean ok = FALSE;
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_NO_STORE,
+                    "no store in working directory %s (run 'destor backup PATH' first)", s->dir);
+    } else if (file_read_whole(path, &m, &len, err)) {
+        if (!meta_valid(m, len)) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged or of an unknown version", path);
+        } else {
+            s->container_size = le32_get(m + 12);
+            s->fingerprint = (FingerprintAlgorithm)le32_get(m + 16);
+            s->has_id = le32_get(m + 8) >= 2;
+            memset(&s->id, 0, sizeof s->id);
+            if (s->has_id)
+                memcpy(s->id.bytes, m + 20, STORE_ID_LEN);
+            ok = TRUE;
+        }
+    }
+    g_free(m);
+    g_free(path);
+    return ok;
+}
+
+static Store *store_new(const Config *cfg)
+{
+    Store *s = g_new0(Store, 1);
+    s->dir = g_strdup(cfg->working_directory);
+    s->lock_fd = -1;
+    return s;
+}
+
+/* A store is created pool first, store.meta last, so a store.meta without
+ * a pool means the pool was lost: damage, unless no job was ever committed
+ * (a store made by an older version, killed between the two), which the
+ * writer may simply create. */
+static gboolean open_pool(Store *s, gboolean writable, GError **err)
+{
+    char *path = g_build_filename(s->dir, "containers.pool", NULL);
+    gboolean lost = !g_file_test(path, G_FILE_TEST_EXISTS);
+    if (lost && writable) {
+        GArray *ids = job_catalog_list(s->dir, err);
+        if (ids == NULL) {
+            g_free(path);
+            return FALSE;
+        }
+        lost = ids->len > 0;
+        g_array_unref(ids);
+    }
+    if (lost)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "%s is missing: the store's containers are lost (restore it from a copy)", path);
+    else
+        s->pool = container_pool_open(path, s->container_size, writable, err);
+    g_free(path);
+    return s->pool != NULL;
+}
+
+Store *store_open_read(const Config *cfg, GError **err)
+{
+    Store *s = store_new(cfg);
+    if (!meta_read(s, err) || !open_pool(s, FALSE, err)) {
+        store_close(s);
+        return NULL;
+    }
+    if (cfg->store_read_uncached)
+        container_pool_set_uncached(s->pool, TRUE);
+    return s;
+}
+
+static gboolean take_lock(Store *s, GError **err)
+{
+    char *path = g_build_filename(s->dir, "LOCK", NULL);
+    char *busy = g_strdup_printf("another backup is running in %s (%s is locked)", s->dir, path);
+    s->lock_fd = lock_file_take(path, busy, err);
+    g_free(busy);
+    g_free(path);
+    return s->lock_fd >= 0;
+}
+
+/* The writer: with `create`, a new store is made when there is none and
+ * the config must agree with the store's fixed parameters; without it (repair)
+ * the store must exist and its own parameters rule. */
+static Store *open_writer(const Config *cfg, gboolean create, GError **err)
+{
+    Store *s = store_new(cfg);
+    if (!create && !meta_read(s, err)) /* NO_STORE before anything is created */
+        goto fail;
+    if (g_mkdir_with_parents(s->dir, 0755) != 0) {
+        destor_set_errno(err, errno, "create working directory %s", s->dir);
+        goto fail;
+    }
+    if (access(s->dir, W_OK) != 0) {
+        destor_set_errno(err, errno, "working directory %s", s->dir);
+        goto fail;
+    }
+    if (!take_lock(s, err))
+        goto fail;
+    char *meta = meta_path(s->dir);
+    gboolean fresh = create && !g_file_test(meta, G_FILE_TEST_EXISTS);
+    g_free(meta);
+    StoreId id;
+    new_store_id(&id);
+    if (fresh) {
+        s->container_size = cfg->container_size;
+        if (!open_pool(s, TRUE, err) || !meta_write(s->dir, cfg->container_size, cfg->fingerprint, &id, err))
+            goto fail;
+    }
+    if (!meta_read(s, err))
+        goto fail;
+    /* A store made before identities existed gets one now, under the lock. */
+    if (!s->has_id && (!meta_write(s->dir, s->container_size, s->fingerprint, &id, err) || !meta_read(s, err)))
+        goto fail;
+    if (create && (s->container_size != cfg->container_size || s->fingerprint != cfg->fingerprint)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "the store in %s was created with container-size %zu and fingerprint-algorithm %s; "
+                    "the config asks for %zu and %s (use a new working-directory)",
+                    s->dir, s->container_size, fingerprint_algorithm_name(s->fingerprint),
+                    cfg->container_size, fingerprint_algorithm_name(cfg->fingerprint));
+        goto fail;
+    }
+    if (s->pool == NULL && !open_pool(s, TRUE, err))
+        goto fail;
+    return s;
+fail:
+    store_close(s);
+    return NULL;
+}
+
+Store *store_open_write(const Config *cfg, GError **err)
+{
+    return open_writer(cfg, TRUE, err);
+}
+
+Store *store_open_repair(const Config *cfg, GError **err)
+{
+    return open_writer(cfg, FALSE, err);
+}
+
+void store_close(Store *s)
+{
+    if (s == NULL)
+        return;
+    container_pool_close(s->pool);
+    if (s->lock_fd >= 0)
+        close(s->lock_fd);
+    g_free(s->dir);
+    g_free(s);
+}
+
+gboolean store_next_container(Store *s, ContainerId *next, GError **err)
+{
+    uint32_t slots;
+    GArray *ids = container_pool_count(s->pool, &slots, err) ? job_catalog_list(s->dir, err) : NULL;
+    if (ids == NULL)
+        return FALSE;
+    /* The newest manifest that reads back (a damaged one is verify's to
+     * report; refusing every backup over it would leave the store stuck). */
+    gboolean ok = TRUE;
+    for (guint i = ids->len; i > 0; i--) {
+        uint32_t job = g_array_index(ids, uint32_t, i - 1);
+        JobManifest m;
+        if (!job_manifest_load(s->dir, job, &m, NULL))
+            continue;
+        if (slots < m.containers_total) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                        "%s/containers.pool holds %u containers but job %u committed %u: the pool lost data; "
+                        "backup refused (it would reuse lost container ids); restore containers.pool from a "
+                        "copy, 'destor verify' lists what is unreadable",
+                        s->dir, slots, job, m.containers_total);
+            ok = FALSE;
+        }
+        job_manifest_clear(&m);
+        break;
+    }
+    g_array_unref(ids);
+    *next = slots;
+    return ok;
+}
+
+void store_dirs(const Config *cfg, const char *dirs[STORE_DIRS])
+{
+    dirs[0] = cfg->working_directory;
+    dirs[1] = cfg->cache.directory;
+}

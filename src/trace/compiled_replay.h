@@ -1,0 +1,21 @@
+/* compiled_replay.h: read-file --trace over a compiled trace: the recorded
+ * container accesses go straight to the session's container source (the
+ * SSD cache, or the pool), request by request, with no path lookups. In
+ * simulation with a cache each access is one cache_access() on an id; in
+ * simulation without one (HDD only) accesses are counted and modelled and
+ * no container is read; in real mode every container is read (and
+ * checked), though no file bytes are assembled. */
+#ifndef DESTOR_COMPILED_REPLAY_H
+#define DESTOR_COMPILED_REPLAY_H
+
+#include "read/read_session.h"
+#include "trace/trace_summary.h"
+#include "trace/compiled_trace.h"
+
+#include <glib.h>
+
+/* Serve every request of t through s (t checked against s's store by the
+ * caller), adding to sum. */
+gboolean compiled_replay(ReadSession *s, const CompiledTrace *t, TraceSummary *sum, GError **err);
+
+#endif

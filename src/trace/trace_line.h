@@ -1,0 +1,30 @@
+/* trace_line.h: one request record of a read-file trace:
+ *   JOB<TAB>PATH                      the whole file
+ *   JOB<TAB>PATH<TAB>OFFSET<TAB>LENGTH a byte range of it
+ * The path is raw bytes (it may hold tabs). When the last two tab-separated
+ * fields after the path are an OFFSET (decimal) and a LENGTH (decimal, or
+ * `-` for "to the end"), they are the range, and the path is what lies
+ * between; so a path that itself ends in TAB NUMBER TAB NUMBER is asked for
+ * whole as JOB<TAB>PATH<TAB>0<TAB>-. docs/FORMAT.md, "Trace file". */
+#ifndef DESTOR_TRACE_LINE_H
+#define DESTOR_TRACE_LINE_H
+
+#include "read/file_range.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct {
+    uint32_t job;
+    char *path;      /* points into the parsed line */
+    gboolean ranged; /* range holds the request's bytes; else the whole file */
+    FileRange range;
+} TraceRequest;
+
+/* Parse `line` (NUL-terminated, without its terminator) in place: the tab
+ * after the job id (and, for a range, the tab after the path) is
+ * overwritten, and req->path points into `line`. FALSE with a USAGE error
+ * "TRACE:LINENO: ..." when the line is not one of the forms above. */
+gboolean trace_line_parse(char *line, const char *trace, int lineno, TraceRequest *req, GError **err);
+
+#endif
