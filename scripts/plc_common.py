@@ -12,7 +12,7 @@ tests import them by path.
 
 Units: bytes are bytes; "MiB"/"GiB" are powers of 1024; latencies in rows
 are milliseconds; lifetimes are days of 86,400 s.  The device model's MB/s
-are 10^6 bytes a second, as in destor (src/cache/device_model.h).
+are 10^6 bytes a second, as in destor (src/cache/core/device_model.h).
 
 Standard library only, as are all the plc_* modules (experiment imports
 matplotlib itself).

@@ -1,23 +1,55 @@
-# src/cache: the SSD container cache (policies, core, config, statistics),
-# its unit tests and its simulation benchmark (docs/CACHE.md).
+# src/cache: the SSD container cache, its unit tests and its simulation
+# benchmark (docs/CACHE.md), in four folders:
+#   policy/     the policy interface and the store-wide access counts policies read
+#   structures/ data structures several policies share
+#   policies/   one file per policy, the registry (one line per policy), their keys, `destor policies`
+#   core/       the cache core: slots on the SSD, persistence, statistics, config, device model
 CACHE_SOURCES = \
-	src/cache/policy.h src/cache/policy_registry.c src/cache/policy_keys.c src/cache/slot_list.h \
-	src/cache/policy_list.c src/cache/policy_list.h \
-	src/cache/fifo.c src/cache/lru.c src/cache/lfu.c src/cache/plc.c \
-	src/cache/slot_queues.h src/cache/ghost_list.h src/cache/slru.h src/cache/slot_heap.h \
-	src/cache/frequency_sketch.h src/cache/count_min16.h src/cache/slot_map.h \
-	src/cache/access_counts.c src/cache/access_counts.h \
-	src/cache/clock.c src/cache/twoq.c src/cache/arc.c src/cache/larc.c \
-	src/cache/s3fifo.c src/cache/sieve.c src/cache/tinylfu.c src/cache/wtinylfu.c \
-	src/cache/sigpop.c src/cache/belady.c src/cache/offline_static.c \
-	src/cache/cache_config.c src/cache/cache_config.h \
-	src/cache/device_model.c src/cache/device_model.h \
-	src/cache/cache_stats.c src/cache/cache_stats.h \
-	src/cache/cache_meta.c src/cache/cache_meta.h \
-	src/cache/ssd_store.c src/cache/ssd_store.h \
-	src/cache/cache_core_internal.h \
-	src/cache/cache_core.c src/cache/cache_core.h \
-	src/cache/cache_persist.c src/cache/cache_report.c
+	src/cache/policy/access_counts.c \
+	src/cache/policy/access_counts.h \
+	src/cache/policy/count_min16.h \
+	src/cache/policy/frequency_sketch.h \
+	src/cache/policy/policy.h \
+	src/cache/structures/ghost_list.h \
+	src/cache/structures/slot_heap.h \
+	src/cache/structures/slot_list.h \
+	src/cache/structures/slot_map.h \
+	src/cache/structures/slot_queues.h \
+	src/cache/structures/slru.h \
+	src/cache/policies/arc.c \
+	src/cache/policies/belady.c \
+	src/cache/policies/clock.c \
+	src/cache/policies/fifo.c \
+	src/cache/policies/larc.c \
+	src/cache/policies/lfu.c \
+	src/cache/policies/lru.c \
+	src/cache/policies/offline_static.c \
+	src/cache/policies/plc.c \
+	src/cache/policies/policy_keys.c \
+	src/cache/policies/policy_list.c \
+	src/cache/policies/policy_list.h \
+	src/cache/policies/policy_registry.c \
+	src/cache/policies/s3fifo.c \
+	src/cache/policies/sieve.c \
+	src/cache/policies/sigpop.c \
+	src/cache/policies/tinylfu.c \
+	src/cache/policies/twoq.c \
+	src/cache/policies/wtinylfu.c \
+	src/cache/core/cache_config.c \
+	src/cache/core/cache_config.h \
+	src/cache/core/cache_core.c \
+	src/cache/core/cache_core.h \
+	src/cache/core/cache_core_internal.h \
+	src/cache/core/cache_meta.c \
+	src/cache/core/cache_meta.h \
+	src/cache/core/cache_persist.c \
+	src/cache/core/cache_report.c \
+	src/cache/core/cache_stats.c \
+	src/cache/core/cache_stats.h \
+	src/cache/core/device_model.c \
+	src/cache/core/device_model.h \
+	src/cache/core/ssd_store.c \
+	src/cache/core/ssd_store.h
 libdestor_a_SOURCES += $(CACHE_SOURCES)
 
 CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_policy_offline \

@@ -1,6 +1,6 @@
 /* command_handlers.c: each command's operand checks, then the command. */
 #include "cli/command_handlers.h"
-#include "cache/policy_list.h"
+#include "cache/policies/policy_list.h"
 #include "commands/backup.h"
 #include "commands/read_file.h"
 #include "commands/repair.h"

@@ -5,7 +5,7 @@
 #ifndef DESTOR_CONFIG_H
 #define DESTOR_CONFIG_H
 
-#include "cache/cache_config.h"
+#include "cache/core/cache_config.h"
 #include "chunking/chunker.h"
 #include "util/fingerprint.h"
 

@@ -5,7 +5,7 @@
 #ifndef DESTOR_CACHED_SOURCE_H
 #define DESTOR_CACHED_SOURCE_H
 
-#include "cache/cache_core.h"
+#include "cache/core/cache_core.h"
 #include "config/config.h"
 #include "store/store.h"
 

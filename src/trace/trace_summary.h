@@ -6,7 +6,7 @@
 #ifndef DESTOR_TRACE_SUMMARY_H
 #define DESTOR_TRACE_SUMMARY_H
 
-#include "cache/cache_core.h"
+#include "cache/core/cache_core.h"
 
 #include <glib.h>
 #include <stdint.h>

@@ -11,7 +11,7 @@
  *          (scripts/bench-cache.sh runs them all). An offline policy gets
  *          the whole trace first (cache_core_prepare), so its run holds the
  *          whole trace in memory (4 bytes an access). */
-#include "cache/cache_core.h"
+#include "cache/core/cache_core.h"
 
 #include <math.h>
 #include <stdio.h>

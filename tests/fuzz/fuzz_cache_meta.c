@@ -32,11 +32,11 @@
  * The loader works on a file, so each input is written to a scratch file. */
 #include "fuzz_util.h"
 
-#include "cache/cache_config.h"
-#include "cache/cache_core.h"
-#include "cache/cache_meta.h"
-#include "cache/policy.h"
-#include "cache/ssd_store.h"
+#include "cache/core/cache_config.h"
+#include "cache/core/cache_core.h"
+#include "cache/core/cache_meta.h"
+#include "cache/policy/policy.h"
+#include "cache/core/ssd_store.h"
 #include "util/le.h"
 
 #define CSIZE 4096

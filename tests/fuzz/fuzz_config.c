@@ -8,9 +8,9 @@
  * resolves, and ssd-cache-size resolves for a few store sizes. */
 #include "fuzz_util.h"
 
-#include "cache/cache_config.h"
-#include "cache/cache_core.h"
-#include "cache/policy.h"
+#include "cache/core/cache_config.h"
+#include "cache/core/cache_core.h"
+#include "cache/policy/policy.h"
 #include "chunking/chunker.h"
 #include "config/config.h"
 

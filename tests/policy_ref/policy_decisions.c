@@ -11,9 +11,9 @@
  * line per access: "h" hit, "r" refused miss, "a" admitted into a free slot,
  * "e ID" admitted in place of container ID. Exit 2 on bad arguments or
  * input, 1 if the cache fails. */
-#include "cache/cache_config.h"
-#include "cache/cache_core.h"
-#include "cache/ssd_store.h"
+#include "cache/core/cache_config.h"
+#include "cache/core/cache_core.h"
+#include "cache/core/ssd_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

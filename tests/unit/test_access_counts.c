@@ -1,12 +1,12 @@
 /* test_access_counts.c: the cache's store-wide access counts
- * (src/cache/access_counts.h, `cache-counters`) and the slot map
- * (src/cache/slot_map.h) on their own: the count-min sketch's width, its
+ * (src/cache/policy/access_counts.h, `cache-counters`) and the slot map
+ * (src/cache/structures/slot_map.h) on their own: the count-min sketch's width, its
  * bound (never below the count), halving, saturation, raise and clear; the
  * three modes' count, reset, aging window and memory; cache.meta's conversions
  * between modes; and the slot map against a plain array over seeded random
  * puts and removals that fill a small table to capacity. */
-#include "cache/access_counts.h"
-#include "cache/slot_map.h"
+#include "cache/policy/access_counts.h"
+#include "cache/structures/slot_map.h"
 #include "test_cache_util.h"
 #include "unit.h"
 

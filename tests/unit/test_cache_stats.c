@@ -2,8 +2,8 @@
  * classification and breakdown, the device model (service times, SSD reads
  * queued behind writes), request latency, the SSD lifetime arithmetic of the
  * paper's Table 1, and the text/JSON reports. */
-#include "cache/cache_stats.h"
-#include "cache/device_model.h"
+#include "cache/core/cache_stats.h"
+#include "cache/core/device_model.h"
 #include "test_cache_util.h"
 #include "unit.h"
 

@@ -3,7 +3,7 @@
  * victims, admissions, the paper's In-Out Comparison example), properties
  * over long seeded random sequences, and agreement with plain reference
  * models written here. */
-#include "cache/policy.h"
+#include "cache/policy/policy.h"
 #include "test_cache_util.h"
 #include "unit.h"
 

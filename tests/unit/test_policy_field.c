@@ -5,8 +5,8 @@
  * simulation mode; TinyLFU's frequency sketch on its own; sigpop with both
  * cache-counters, and its saved state. The long random and Zipf
  * sequences against independent reference models are in tests/policy_ref/. */
-#include "cache/frequency_sketch.h"
-#include "cache/policy.h"
+#include "cache/policy/frequency_sketch.h"
+#include "cache/policy/policy.h"
 #include "test_cache_util.h"
 #include "unit.h"
 

@@ -1,11 +1,11 @@
 /* test_slot_heap.c: the indexed heap over slots that LFU, Belady and sigpop
- * share (src/cache/slot_heap.h), on its own: seeded random sequences of
+ * share (src/cache/structures/slot_heap.h), on its own: seeded random sequences of
  * inserts, removals of any slot, key changes (rise, sink, update), bulk
  * loads (append, rebuild) and key changes followed by a rebuild, in a
  * min-order and a max-order heap, each step checked against a brute-force
  * search for the top, with the heap order and the position index checked
  * in full after every step. */
-#include "cache/slot_heap.h"
+#include "cache/structures/slot_heap.h"
 #include "unit.h"
 
 #include <stdlib.h>

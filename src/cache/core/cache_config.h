@@ -1,0 +1,118 @@
+/* cache_config.h: every setting of the SSD container cache, with defaults
+ * and one parser per key, so the store's config parser (destor.config and
+ * `-p "key value"`) hands cache keys over without knowing them.
+ *
+ * Use:
+ *     CacheConfig cc;
+ *     cache_config_init(&cc);                      // defaults (below)
+ *     for each "key value" line:
+ *         switch (cache_config_set(&cc, key, value, &err)) {
+ *         case CACHE_CONFIG_UNKNOWN: ... not a cache key: try other modules
+ *         case CACHE_CONFIG_OK:      ... applied
+ *         case CACHE_CONFIG_INVALID: ... err is a DESTOR_ERROR_CONFIG naming
+ *                                        the key and the value
+ *         }
+ *     cache_config_validate(&cc, &err);            // checks across keys
+ *     // --simulate or Destor's simulation-level: cc.simulate = TRUE
+ *     ... once the store is open: cache_core_open_config() (cache_core.h),
+ *         or cache_config_resolve_capacity() to size it by hand
+ *     cache_config_clear(&cc);
+ *
+ * Keys (underscores are accepted for dashes; docs/CACHE.md has the details):
+ *   ssd-cache-policy            none | a registered policy          (none)
+ *   ssd-cache-directory         PATH                               (unset)
+ *   ssd-cache-size              N | 512M | 4G | 20%                 (20%)
+ *   ssd-cache-simulate          yes | no                            (no)
+ *   ssd-cache-o-direct          yes | no                            (no)
+ *   ssd-cache-quadrants         yes | no: track the quadrant data   (yes)
+ *   cache-counters              exact | compact | sketch: every
+ *                               container's access count
+ *                               (access_counts.h)                   (exact)
+ *   POLICY-KEY                  each policy's own keys (policy.h;
+ *                               `destor policies` lists them)
+ *   quadrant-access-threshold   N                                   (5)
+ *   quadrant-repeat-threshold   N                                   (5)
+ *   model-hdd-seek-ms           ms                                  (10)
+ *   model-hdd-rpm               rpm                                 (5400)
+ *   model-hdd-mb-per-s          MB/s, MB = 10^6 B                   (100)
+ *   model-ssd-read-latency-us   us                                  (80)
+ *   model-ssd-read-mb-per-s     MB/s                                (500)
+ *   model-ssd-write-latency-us  us                                  (85)
+ *   model-ssd-write-mb-per-s    MB/s                                (200)
+ *   ssd-tbw                     TB (2^40 B, may be fractional) or a
+ *                               size like 36500G                    (36500G)
+ */
+#ifndef DESTOR_CACHE_CONFIG_H
+#define DESTOR_CACHE_CONFIG_H
+
+#include "cache/policy/access_counts.h"
+#include "cache/core/device_model.h"
+#include "cache/policy/policy.h"
+
+#include <glib.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    CACHE_SIZE_CONTAINERS, /* "400" */
+    CACHE_SIZE_BYTES,      /* "512M", "4G" */
+    CACHE_SIZE_PERCENT,    /* "20%" of the stored containers */
+} CacheSizeKind;
+
+typedef struct {
+    CacheSizeKind kind;
+    uint64_t value;   /* containers or bytes */
+    double percent;   /* (0, 100] */
+} CacheSizeSpec;
+
+typedef struct {
+    char *policy;    /* a name of cache_policy_names() */
+    char *directory; /* NULL when unset */
+    CacheSizeSpec size;
+    gboolean simulate;
+    gboolean o_direct;
+    gboolean track_quadrants;
+    AccessCountsMode counters;
+    CachePolicySettings *policy_settings; /* the policies' own keys */
+    uint32_t quadrant_access_threshold;
+    uint32_t quadrant_repeat_threshold;
+    DeviceModelParams device;
+    uint64_t ssd_tbw_bytes;
+} CacheConfig;
+
+typedef enum {
+    CACHE_CONFIG_INVALID = -1, /* a cache key, bad value: *err set */
+    CACHE_CONFIG_UNKNOWN = 0,  /* not a cache key: *err untouched */
+    CACHE_CONFIG_OK = 1,       /* applied */
+} CacheConfigResult;
+
+void cache_config_init(CacheConfig *cfg);
+void cache_config_clear(CacheConfig *cfg);
+void cache_config_copy(CacheConfig *dst, const CacheConfig *src);
+
+CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char *value, GError **err);
+gboolean cache_config_is_key(const char *key);
+/* Appends the name of every cache key, each policy's own keys too. */
+void cache_config_keys(GPtrArray *out);
+
+/* Checks across keys: a real-mode cache with a policy needs a directory. */
+gboolean cache_config_validate(const CacheConfig *cfg, GError **err);
+/* TRUE when ssd-cache-policy is not "none". */
+gboolean cache_config_enabled(const CacheConfig *cfg);
+
+/* ssd-cache-size in containers for a store of n_containers containers of
+ * container_size bytes. A share rounds down but gives at least 1 container of
+ * a non-empty store; a byte size must hold at least one container. */
+gboolean cache_config_resolve_capacity(const CacheConfig *cfg, size_t container_size,
+                                       uint32_t n_containers, uint32_t *capacity, GError **err);
+
+/* The value parsers, exposed for reuse and tests; each sets a
+ * DESTOR_ERROR_CONFIG naming key and value on failure. */
+gboolean cache_parse_u32(const char *key, const char *value, uint32_t *out, GError **err);
+gboolean cache_parse_bool(const char *key, const char *value, gboolean *out, GError **err);
+gboolean cache_parse_double(const char *key, const char *value, double min, double max,
+                            double *out, GError **err);
+gboolean cache_parse_size_spec(const char *key, const char *value, CacheSizeSpec *out, GError **err);
+gboolean cache_parse_tbw(const char *key, const char *value, uint64_t *out, GError **err);
+
+#endif

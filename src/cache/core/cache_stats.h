@@ -1,0 +1,100 @@
+/* cache_stats.h: what the SSD cache measures, and its text and JSON forms.
+ *
+ * The core accumulates CacheCounters as it runs; cache_core_report() turns
+ * them into a CacheReport (ratios, the quadrant breakdown, modelled and wall
+ * latency, projected SSD lifetime), which the functions here print. JSON keys
+ * are stable snake_case (docs/CACHE.md lists them); scripts read at least
+ * `ssd_bytes_written`. Bytes are bytes; MiB = 2^20; days = 86400 s; times
+ * in JSON are milliseconds (keys end in _ms). */
+#ifndef DESTOR_CACHE_STATS_H
+#define DESTOR_CACHE_STATS_H
+
+#include "cache/policy/policy.h"
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+    uint64_t requests;               /* cache_core_request_end() calls */
+    uint64_t accesses, hits, misses; /* container accesses */
+    uint64_t admissions;             /* misses the policy admitted */
+    uint64_t ssd_containers_written, ssd_bytes_written;
+    uint64_t ssd_bytes_read, store_bytes_read;
+    uint64_t evictions;
+    uint64_t refused;                /* misses not admitted (the policy's own
+                                        counters may say why) */
+    uint64_t ssd_write_errors, ssd_read_errors, ssd_corrupt_dropped;
+    uint64_t ssd_foreign_dropped;    /* copies of another store (or incarnation) */
+    uint64_t ssd_stale_dropped;      /* copies of containers the store now holds
+                                        other bytes under (put back from a copy) */
+    double model_access_s;           /* sum of modelled access latencies */
+    double model_request_s, model_request_max_s;
+    double wall_request_s, wall_request_max_s;
+} CacheCounters;
+
+/* Per container, for the quadrant breakdown: accesses in this run (never
+ * reset) and times written into the SSD (the paper's repeat count). */
+typedef struct {
+    uint32_t accesses;
+    uint32_t writes;
+} CacheQuadrantRecord;
+
+/* Quadrants of SSD-written data (paper Fig. 1/3/9). A container is popular
+ * when accesses >= the access threshold, rewritten when writes >= the repeat
+ * threshold: QA popular + written rarely (PLC data), QB popular + rewritten,
+ * QC unpopular + written rarely, QD unpopular + rewritten. */
+typedef enum { CACHE_QA, CACHE_QB, CACHE_QC, CACHE_QD } CacheQuadrant;
+
+CacheQuadrant cache_quadrant_of(uint32_t accesses, uint32_t writes,
+                                uint32_t access_threshold, uint32_t repeat_threshold);
+
+/* A policy has at most this many counters (the registry test checks). */
+#define CACHE_REPORT_MAX_POLICY_COUNTERS 32
+
+typedef struct {
+    const char *policy;
+    /* the policy's own counters (policy.h), in its order, at the snapshot */
+    const CachePolicyCounter *policy_counter_names;
+    uint64_t policy_counters[CACHE_REPORT_MAX_POLICY_COUNTERS];
+    size_t n_policy_counters;
+    size_t policy_memory_bytes; /* all the policy's state, ghosts and sketches included */
+    const char *mode; /* "real" or "simulate" */
+    uint32_t capacity, cached, n_containers;
+    uint64_t container_size;
+    CacheCounters c;
+    double hit_ratio;
+
+    gboolean quadrants; /* FALSE when not tracked */
+    uint32_t quadrant_access_threshold, quadrant_repeat_threshold;
+    uint64_t quadrant_bytes[4], quadrant_containers[4];
+    double quadrant_share[4]; /* of ssd_bytes_written */
+
+    double model_elapsed_s, model_ssd_wait_s, model_ssd_write_busy_s;
+    double wall_elapsed_s;
+
+    uint64_t ssd_tbw_bytes;
+    double write_rate_model_bps, lifetime_days_model; /* lifetime: inf if no writes */
+    double write_rate_wall_bps, lifetime_days_wall;   /* NaN in simulation mode */
+
+    /* per stored container: the access counts' share (a sketch's is
+     * fractional), the cached bit, the store's reference_count, the
+     * quadrant record */
+    double bytes_per_container;
+    size_t bytes_per_slot, memory_bytes;
+    const char *counters;  /* cache-counters: "exact", "compact" or "sketch" */
+    size_t counts_bytes;   /* all the access counts */
+} CacheReport;
+
+/* Days until `tbw_bytes` are written at `bytes_per_s` (paper Table 1);
+ * infinity for a zero rate. */
+double cache_lifetime_days(uint64_t tbw_bytes, double bytes_per_s);
+
+/* Append the report to out. */
+void cache_report_text(const CacheReport *r, GString *out);
+/* The report as a JSON object value at b's current position (after a
+ * member name, or in an array); times in ms (util/json_doc.h). */
+void cache_report_json(const CacheReport *r, JsonBuilder *b);
+
+#endif

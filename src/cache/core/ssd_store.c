@@ -1,0 +1,182 @@
+/* ssd_store.c: slot file I/O and the cache directory lock. */
+#include "cache/core/ssd_store.h"
+#include "util/error.h"
+#include "util/lock_file.h"
+#include "util/fileio.h"
+#include "util/checksum.h"
+#include "util/le.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct SsdStore {
+    char *dir;
+    char *slot_path;
+    int lock_fd;
+    int fd;
+    size_t container_size;
+    gboolean o_direct;
+    uint8_t *bounce; /* aligned buffer for O_DIRECT with unaligned callers */
+    uint8_t *header; /* aligned, SSD_SLOT_HEADER_SIZE */
+};
+
+static off_t slot_offset(const SsdStore *s, uint32_t slot)
+{
+    return (off_t)slot * (off_t)(SSD_SLOT_HEADER_SIZE + s->container_size);
+}
+
+const char *ssd_store_dir(const SsdStore *s)
+{
+    return s->dir;
+}
+
+static gboolean take_lock(SsdStore *s, GError **err)
+{
+    char *path = g_build_filename(s->dir, SSD_STORE_LOCK_FILE, NULL);
+    char *busy = g_strdup_printf("SSD cache directory %s is in use by another process", s->dir);
+    s->lock_fd = lock_file_take(path, busy, err);
+    g_free(busy);
+    g_free(path);
+    return s->lock_fd >= 0;
+}
+
+SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capacity,
+                         gboolean o_direct, GError **err)
+{
+    if (o_direct && container_size % SSD_STORE_DIRECT_ALIGN != 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "ssd-cache-o-direct needs a container size that is a multiple of %d (it is %zu)",
+                    SSD_STORE_DIRECT_ALIGN, container_size);
+        return NULL;
+    }
+    if (g_mkdir_with_parents(dir, 0755) != 0) {
+        destor_set_errno(err, errno, "create SSD cache directory %s", dir);
+        return NULL;
+    }
+    SsdStore *s = g_new0(SsdStore, 1);
+    s->dir = g_strdup(dir);
+    s->slot_path = g_build_filename(dir, SSD_STORE_SLOT_FILE, NULL);
+    s->lock_fd = -1;
+    s->fd = -1;
+    s->container_size = container_size;
+    s->o_direct = o_direct;
+    if (!take_lock(s, err))
+        goto fail;
+
+    int flags = O_RDWR | O_CREAT | O_CLOEXEC | (o_direct ? O_DIRECT : 0);
+    s->fd = open(s->slot_path, flags, 0644);
+    if (s->fd < 0) {
+        if (o_direct && errno == EINVAL)
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
+                        "open %s: the file system does not support O_DIRECT (ssd-cache-o-direct)",
+                        s->slot_path);
+        else
+            destor_set_errno(err, errno, "open %s", s->slot_path);
+        goto fail;
+    }
+    struct stat st;
+    if (fstat(s->fd, &st) != 0) {
+        destor_set_errno(err, errno, "stat %s", s->slot_path);
+        goto fail;
+    }
+    off_t limit = slot_offset(s, capacity);
+    if (st.st_size > limit && ftruncate(s->fd, limit) != 0) {
+        destor_set_errno(err, errno, "truncate %s", s->slot_path);
+        goto fail;
+    }
+    if ((o_direct && posix_memalign((void **)&s->bounce, SSD_STORE_DIRECT_ALIGN, container_size) != 0) ||
+        posix_memalign((void **)&s->header, SSD_STORE_DIRECT_ALIGN, SSD_SLOT_HEADER_SIZE) != 0) {
+        destor_set_errno(err, ENOMEM, "allocate an SSD cache buffer");
+        goto fail;
+    }
+    return s;
+fail:
+    ssd_store_close(s);
+    return NULL;
+}
+
+void ssd_store_close(SsdStore *s)
+{
+    if (s == NULL)
+        return;
+    if (s->fd >= 0)
+        close(s->fd);
+    if (s->lock_fd >= 0)
+        close(s->lock_fd); /* releases the flock */
+    free(s->bounce);
+    free(s->header);
+    g_free(s->slot_path);
+    g_free(s->dir);
+    g_free(s);
+}
+
+static gboolean needs_bounce(const SsdStore *s, const void *buf)
+{
+    return s->o_direct && ((uintptr_t)buf % SSD_STORE_DIRECT_ALIGN) != 0;
+}
+
+/* Header layout (docs/FORMAT.md): magic, version, container id, store
+ * identity, check, zero, and the CRC-32 of all before it in the last 4
+ * bytes (so no byte of the header can change unnoticed). */
+static void header_encode(uint8_t *p, const SsdSlotHeader *h)
+{
+    memset(p, 0, SSD_SLOT_HEADER_SIZE);
+    memcpy(p, SSD_SLOT_MAGIC, 8);
+    le32_put(p + 8, SSD_SLOT_VERSION);
+    le32_put(p + 12, h->id);
+    memcpy(p + 16, h->store_id, SSD_STORE_ID_LEN);
+    le64_put(p + 32, h->check);
+    le32_put(p + SSD_SLOT_HEADER_SIZE - 4, checksum_crc32(CHECKSUM_CRC32_START, p, SSD_SLOT_HEADER_SIZE - 4));
+}
+
+static void header_decode(const uint8_t *p, SsdSlotHeader *h)
+{
+    memset(h, 0, sizeof *h);
+    h->valid = memcmp(p, SSD_SLOT_MAGIC, 8) == 0 && le32_get(p + 8) == SSD_SLOT_VERSION &&
+               le32_get(p + SSD_SLOT_HEADER_SIZE - 4) ==
+                   checksum_crc32(CHECKSUM_CRC32_START, p, SSD_SLOT_HEADER_SIZE - 4);
+    if (!h->valid)
+        return;
+    h->id = le32_get(p + 12);
+    memcpy(h->store_id, p + 16, SSD_STORE_ID_LEN);
+    h->check = le64_get(p + 32);
+}
+
+gboolean ssd_store_write(SsdStore *s, uint32_t slot, const SsdSlotHeader *hdr, const uint8_t *buf,
+                         GError **err)
+{
+    const uint8_t *src = buf;
+    if (needs_bounce(s, buf)) {
+        memcpy(s->bounce, buf, s->container_size);
+        src = s->bounce;
+    }
+    off_t off = slot_offset(s, slot);
+    if (!file_pwrite_all(s->fd, src, s->container_size, off + SSD_SLOT_HEADER_SIZE, s->slot_path, err))
+        return FALSE;
+    header_encode(s->header, hdr);
+    return file_pwrite_all(s->fd, s->header, SSD_SLOT_HEADER_SIZE, off, s->slot_path, err);
+}
+
+gboolean ssd_store_read(SsdStore *s, uint32_t slot, SsdSlotHeader *hdr, uint8_t *buf, GError **err)
+{
+    uint8_t *dst = needs_bounce(s, buf) ? s->bounce : buf;
+    off_t off = slot_offset(s, slot);
+    if (!file_pread_all(s->fd, s->header, SSD_SLOT_HEADER_SIZE, off, s->slot_path, err) ||
+        !file_pread_all(s->fd, dst, s->container_size, off + SSD_SLOT_HEADER_SIZE, s->slot_path, err))
+        return FALSE;
+    header_decode(s->header, hdr);
+    if (dst != buf)
+        memcpy(buf, dst, s->container_size);
+    return TRUE;
+}
+
+gboolean ssd_store_sync(SsdStore *s, GError **err)
+{
+    return file_fsync(s->fd, s->slot_path, err);
+}
