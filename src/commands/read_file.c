@@ -39,10 +39,8 @@ static void print_single_json(uint32_t job_id, const char *path, const char *out
 /* The configured cache policy, when it is an offline one; else NULL. */
 static const CachePolicyOps *offline_policy(const Config *cfg)
 {
-    const CachePolicyOps *ops = NULL;
-    if (!cache_config_enabled(&cfg->cache) || !cache_policy_lookup(cfg->cache.policy, &ops) || ops == NULL)
-        return NULL;
-    return ops->offline ? ops : NULL;
+    const CachePolicyOps *ops = cfg->cache.policy_ops;
+    return ops != NULL && ops->offline ? ops : NULL;
 }
 
 gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,

@@ -22,20 +22,25 @@ static gboolean check_directory(const char *dir, GError **err)
     return FALSE;
 }
 
-/* The pool's container count and the newest reference counts, one for
- * each of its containers. */
-static uint32_t *load_references(Store *store, uint32_t *pool_count, GError **err)
+/* The pool's container count and, for a policy that reads them (PLC), the
+ * newest reference counts, one for each of its containers (*refs NULL
+ * otherwise). */
+static gboolean load_references(Store *store, const CachePolicyOps *policy, uint32_t *pool_count,
+                                uint32_t **refs, GError **err)
 {
     uint32_t nrefs;
-    uint32_t *refs = NULL;
-    if (!container_pool_count(store->pool, pool_count, err) ||
-        !refcount_load_current(store->dir, &refs, &nrefs, err))
-        return NULL;
+    *refs = NULL;
+    if (!container_pool_count(store->pool, pool_count, err))
+        return FALSE;
+    if (policy == NULL || !policy->needs_reference_count)
+        return TRUE;
+    if (!refcount_load_current(store->dir, refs, &nrefs, err))
+        return FALSE;
     /* Containers of an interrupted (or running) backup have no references yet. */
-    refs = g_renew(uint32_t, refs, MAX(*pool_count, 1));
+    *refs = g_renew(uint32_t, *refs, MAX(*pool_count, 1));
     for (uint32_t i = nrefs; i < *pool_count; i++)
-        refs[i] = 0;
-    return refs;
+        (*refs)[i] = 0;
+    return TRUE;
 }
 
 /* `path` absolute, with symlinks resolved as far as it exists (the rest as
@@ -88,8 +93,8 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
     if (!cfg->cache.simulate && cfg->cache.directory != NULL &&
         (!check_outside_store(cfg->cache.directory, store->dir, err) || !check_directory(cfg->cache.directory, err)))
         return FALSE;
-    cs->reference_count = load_references(store, &pool_count, err);
-    if (cs->reference_count == NULL)
+    cs->policy = cfg->cache.policy_ops;
+    if (!load_references(store, cs->policy, &pool_count, &cs->reference_count, err))
         return FALSE;
     GError *local = NULL;
     if (!cfg->cache.simulate && !store->has_id) {
@@ -119,11 +124,16 @@ gboolean cached_source_follow(CachedSource *cs, Store *store, GError **err)
         return cs->cache == NULL;
     if (now <= cache_core_containers(cs->cache))
         return TRUE;
-    uint32_t *refs = load_references(store, &now, err);
-    gboolean grows = refs != NULL && now > cache_core_containers(cs->cache);
-    if (!grows || !cache_core_grow(cs->cache, now, refs, err)) {
+    uint32_t *refs;
+    if (!load_references(store, cs->policy, &now, &refs, err))
+        return FALSE;
+    if (now <= cache_core_containers(cs->cache)) {
         g_free(refs);
-        return !grows && refs != NULL;
+        return TRUE;
+    }
+    if (!cache_core_grow(cs->cache, now, refs, err)) {
+        g_free(refs);
+        return FALSE;
     }
     g_free(cs->reference_count); /* the cache reads refs from now on */
     cs->reference_count = refs;

@@ -14,7 +14,9 @@
 
 typedef struct {
     CacheCore *cache;
-    uint32_t *reference_count; /* must outlive the cache */
+    uint32_t *reference_count; /* must outlive the cache; NULL unless the
+                                  policy reads them (needs_reference_count) */
+    const CachePolicyOps *policy; /* the configured policy */
 } CachedSource;
 
 /* Open the cache configured in cfg over store's pool. Trouble with the SSD

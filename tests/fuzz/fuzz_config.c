@@ -51,7 +51,7 @@ static void use_valid_config(const Config *cfg)
 cache:
     if (cache_config_enabled(&cfg->cache)) {
         const CachePolicyOps *ops = NULL;
-        if (!cache_policy_lookup(cfg->cache.policy, &ops) || ops == NULL)
+        if ((ops = cfg->cache.policy_ops) == NULL)
             abort(); /* validate accepted a policy that does not exist */
     }
     static const uint32_t stores[] = { 0, 1, 7, 1000, UINT32_MAX };

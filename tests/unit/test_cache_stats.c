@@ -53,8 +53,9 @@ static void test_quadrant_breakdown(void)
     CU_ASSERT_DOUBLE_EQUAL(r.quadrant_share[CACHE_QA], 0.125, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(r.quadrant_share[CACHE_QC], 0.375, 1e-12);
     CU_ASSERT_TRUE(r.quadrants);
-    /* count, reference_count, quadrants, and a 64-bit word of cached bits */
-    CU_ASSERT_DOUBLE_EQUAL(r.bytes_per_container, 16 + 8.0 / 10, 1e-12);
+    /* count, quadrants, and a 64-bit word of cached bits: no store-wide
+     * reference count, which only a policy that reads them (PLC) holds */
+    CU_ASSERT_DOUBLE_EQUAL(r.bytes_per_container, 12 + 8.0 / 10, 1e-12);
     cache_core_close(c, NULL);
 
     o.track_quadrants = FALSE;
@@ -62,7 +63,7 @@ static void test_quadrant_breakdown(void)
     test_run(c, seq, G_N_ELEMENTS(seq));
     cache_core_report(c, &r);
     CU_ASSERT_FALSE(r.quadrants);
-    CU_ASSERT_DOUBLE_EQUAL(r.bytes_per_container, 8 + 8.0 / 10, 1e-12); /* the count, the reference_count, the bits */
+    CU_ASSERT_DOUBLE_EQUAL(r.bytes_per_container, 4 + 8.0 / 10, 1e-12); /* the count, the bits */
     CU_ASSERT_STRING_EQUAL(r.counters, "exact");
     CU_ASSERT_EQUAL(r.counts_bytes, 40);
     cache_core_close(c, NULL);
@@ -87,11 +88,26 @@ static void test_memory_by_counters(void)
     cache_core_close(c, NULL);
     CU_ASSERT_STRING_EQUAL(sk.counters, "sketch");
     CU_ASSERT_EQUAL(sk.counts_bytes, 2 * 4096 * 2);
-    CU_ASSERT_DOUBLE_EQUAL(sk.bytes_per_container, 4 + (16384.0 + 79 * 8) / 5000, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(sk.bytes_per_container, (16384.0 + 79 * 8) / 5000, 1e-9);
     CU_ASSERT_EQUAL(ex.counts_bytes, 4 * 5000);
     CU_ASSERT_EQUAL(ex.bytes_per_slot, sk.bytes_per_slot);
     CU_ASSERT_EQUAL(ex.memory_bytes - sk.memory_bytes, 20000 - 16384);
     CU_ASSERT_EQUAL(ex.bytes_per_slot, 4 + 4 + 16 + (ex.policy_memory_bytes + 15) / 16); /* id, free stack, map, policy */
+
+    /* PLC reads the store's reference counts: 4 bytes a container more */
+    CU_ASSERT_TRUE(test_policy("plc")->needs_reference_count);
+    CU_ASSERT_FALSE(test_policy("lru")->needs_reference_count);
+    uint32_t *refs = g_new0(uint32_t, 5000);
+    CacheCoreOptions op = test_options(test_policy("plc"), NULL, 16, 5000, refs);
+    op.track_quadrants = FALSE;
+    op.counters = ACCESS_COUNTS_SKETCH;
+    CacheReport plc;
+    c = cache_core_open(&op, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    cache_core_report(c, &plc);
+    cache_core_close(c, NULL);
+    g_free(refs);
+    CU_ASSERT_DOUBLE_EQUAL(plc.bytes_per_container, sk.bytes_per_container + 4, 1e-9);
 }
 
 static void test_device_service_times(void)

@@ -33,6 +33,7 @@ void cache_config_clear(CacheConfig *cfg)
     g_free(cfg->directory);
     cache_policy_settings_free(cfg->policy_settings);
     cfg->policy = NULL;
+    cfg->policy_ops = NULL;
     cfg->directory = NULL;
     cfg->policy_settings = NULL;
 }
@@ -41,6 +42,7 @@ void cache_config_copy(CacheConfig *dst, const CacheConfig *src)
 {
     *dst = *src;
     dst->policy = g_strdup(src->policy);
+    dst->policy_ops = src->policy_ops;
     dst->directory = g_strdup(src->directory);
     dst->policy_settings = cache_policy_settings_copy(src->policy_settings);
 }
@@ -244,6 +246,7 @@ static gboolean set_policy(CacheConfig *cfg, const char *key, const char *value,
     }
     g_free(cfg->policy);
     cfg->policy = name;
+    cfg->policy_ops = ops;
     return TRUE;
 }
 
@@ -297,14 +300,13 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
 
 gboolean cache_config_enabled(const CacheConfig *cfg)
 {
-    return cfg->policy != NULL && strcmp(cfg->policy, "none") != 0;
+    return cfg->policy_ops != NULL;
 }
 
 gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
 {
-    const CachePolicyOps *ops = NULL;
-    if (!cache_policy_lookup(cfg->policy, &ops))
-        return bad_value(err, "ssd-cache-policy", cfg->policy, "a known policy");
+    /* the name was resolved when set: "none" alone has no ops */
+    g_assert((cfg->policy_ops == NULL) == (strcmp(cfg->policy, "none") == 0));
     if (cache_config_enabled(cfg) && !cfg->simulate && cfg->directory == NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "ssd-cache-policy %s needs ssd-cache-directory (or simulation mode)", cfg->policy);

@@ -67,6 +67,7 @@ typedef struct {
 
 typedef struct {
     char *policy;    /* a name of cache_policy_names() */
+    const CachePolicyOps *policy_ops; /* `policy`, resolved once when set (NULL: none) */
     char *directory; /* NULL when unset */
     CacheSizeSpec size;
     gboolean simulate;

@@ -204,7 +204,8 @@ CacheCore *cache_core_open_config(const CacheConfig *cfg, const uint8_t *store_i
     if (!cache_config_validate(cfg, err))
         return NULL;
     cache_core_options_from_config(&o, cfg);
-    if (!cache_policy_lookup(cfg->policy, &o.policy) || o.policy == NULL) {
+    o.policy = cfg->policy_ops;
+    if (o.policy == NULL) {
         usage(err, "ssd-cache-policy is none: no cache to open");
         return NULL;
     }

@@ -33,7 +33,7 @@ static void memory(const CacheCore *c, CacheReport *r)
 {
     r->counters = access_counts_mode_name(c->counts.mode);
     r->counts_bytes = access_counts_bytes(&c->counts);
-    size_t fixed_per_container = sizeof(uint32_t) /* the store's reference_count */
+    size_t fixed_per_container = (c->env.reference_count ? sizeof(uint32_t) : 0) /* the store's counts */
                                  + (c->quad ? sizeof(CacheQuadrantRecord) : 0);
     size_t bits_bytes = slot_map_bit_bytes(&c->slot_of);
     r->bytes_per_container = (double)fixed_per_container +

@@ -297,6 +297,7 @@ static const CachePolicyCounter plc_counters[N_COUNTERS] = {
 
 const CachePolicyOps cache_policy_plc = {
     .name = "plc",
+    .needs_reference_count = TRUE,
     .description = "PLC-Cache: popularity filter, delayed eviction and in-out comparison over a clock",
     .citation = "Liu, Chai, Qin, Xiao: PLC-Cache, MSST 2014",
     .offline = FALSE,

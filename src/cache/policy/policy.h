@@ -113,6 +113,9 @@ struct CachePolicyOps {
      * by prepare() before the first access. The core refuses an offline
      * policy in real mode, and any access before prepare(). */
     gboolean offline;
+    /* Reads env->reference_count, the store's reference count of every
+     * container (PLC): only for such a policy are they loaded and held. */
+    gboolean needs_reference_count;
     const CachePolicyKey *keys;
     size_t n_keys;
     const CachePolicyCounter *counters;
