@@ -24,6 +24,7 @@ E2E_TESTS = \
 	tests/e2e/read_file_output.sh \
 	tests/e2e/verify.sh \
 	tests/e2e/verify_during_backup.sh \
-	tests/e2e/workers.sh
+	tests/e2e/workers.sh \
+	tests/e2e/kill_cache_o_direct.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py
