@@ -120,5 +120,5 @@ for policy in ${KILL_CACHE_POLICIES:-lru plc}; do
     done
 done
 [ $((kills * 4)) -ge $((checked * 3)) ] || fail "only $kills of $checked points ended in a kill"
-note "$kills replays killed at slot writes/reads, fsyncs, cache.meta writes and renames (O_DIRECT, lru and plc);" \
-    "each next replay verified every file through the cache"
+note "$kills of $checked replays killed at slot writes/reads, fsyncs, cache.meta writes and renames" \
+    "(O_DIRECT; ${KILL_CACHE_POLICIES:-lru plc}); each next replay verified every file through the cache"

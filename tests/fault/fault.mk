@@ -5,6 +5,8 @@
 # io_read.py    the same over read-file (-o, stdout, --trace) and restore
 # io_cache.py   the same over the SSD cache's files while read-file reads
 # corrupt.py    byte flips in every store structure and the cache files
+# mutate_recipes.py  structure-aware mutants of job_meta_data and the recipe
+#               index (fields changed and the CRC made right again)
 #
 # Run one by hand: DESTOR_BIN=... TOP_SRCDIR=... tests/fault/corrupt.py
 # (FAULT_SCALE=0.2 for a quick look, FAULT_JOBS=N workers).
@@ -12,7 +14,8 @@ FAULT_TESTS = \
 	tests/fault/io_backup.py \
 	tests/fault/io_read.py \
 	tests/fault/io_cache.py \
-	tests/fault/corrupt.py
+	tests/fault/corrupt.py \
+	tests/fault/mutate_recipes.py
 TESTS += $(FAULT_TESTS)
 EXTRA_DIST += $(FAULT_TESTS) tests/fault/faultlib.py tests/fault/fault_shim.c
 
