@@ -208,6 +208,18 @@ static void test_job_meta_and_offset_index(void)
     }
     CU_ASSERT_PTR_NULL(err);
     CU_ASSERT_EQUAL(count, N);
+    /* A damaged index entry is an integrity error, whatever its numbers:
+     * one whose offset + length wraps past 2^64 once read as exit 1, an
+     * I/O error (pread at a negative offset). */
+    const struct { uint64_t off; uint32_t len; } bad[] = {
+        { UINT64_MAX - 10, 100 }, { UINT64_MAX, 1000 }, { (uint64_t)1 << 63, 100 }, { size, 92 }, { 32, 20 },
+        { size - 50, 100 }, { 10, 100 },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        CU_ASSERT_PTR_NULL(job_meta_reader_at(rd, bad[i].off, bad[i].len, &err));
+        CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
+        g_clear_error(&err);
+    }
     recipe_index_close(idx);
     job_meta_reader_close(rd);
     /* Opened as another job's file: refused. */
