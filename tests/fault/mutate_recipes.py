@@ -20,7 +20,8 @@ line when it fails, never crash, hang or trip a sanitizer, and:
     name (each checked against the container it names), and with --verify
     those bytes match the record's SHA-256: the record CRC-32 is not a
     seal, so a record forged with a right CRC restores what it names;
-  - a restore with exit 0 holds every file of the job with those bytes;
+  - a restore with exit 0 holds every file of the job with those bytes
+    and its record's mode and mtime;
   - nothing is written outside the restore target (a watched directory a
     planted symlink or absolute path aims at stays empty), and the store's
     containers are never changed;
@@ -34,6 +35,7 @@ import hashlib
 import os
 import random
 import shutil
+import stat
 import struct
 import sys
 import zlib
@@ -95,7 +97,7 @@ def set_path(r, path):
 
 
 def decode(r):
-    """What destor's decoder accepts: (type, path, refs, sha256), else None."""
+    """What destor's decoder accepts: (type, path, refs, sha256, mode, mtime ns), else None."""
     try:
         if struct.unpack_from("<II", r, 0) != (0x31434552, len(r)) or crc(r[:-4]) != struct.unpack_from("<I", r, len(r) - 4)[0]:
             return None
@@ -106,7 +108,10 @@ def decode(r):
         refs = [(bytes(r[q:q + 32]),) + struct.unpack_from("<III", r, q + 32) for q in ref_offsets(r)]
         if b"\0" in path or sum(x[3] for x in refs) != (size if typ == 1 else 0):
             return None
-        return typ, path, refs, bytes(r[48:80])
+        mode, sec, nsec = struct.unpack_from("<Iq I", r, 12)
+        if mode & ~0o7777 or nsec >= 10 ** 9:
+            return None
+        return typ, path, refs, bytes(r[48:80]), mode, sec * 10 ** 9 + nsec
     except struct.error:
         return None
 
@@ -160,11 +165,11 @@ def mutate(rng, n, recs, pool_n, watch):
     i = rng.choice(files)
     r = recs[i]
     kind = KINDS[n % len(KINDS)]
-    sealed = rng.random() < 0.85
-    if kind == "field":
-        off, fm = rng.choice([(16, "<q"), (24, "<I"), (28, "<I"), (32, "<Q"), (80, "<I"), (84, "<I")])
+    sealed = n < len(KINDS) or rng.random() < 0.85  # the first round reaches past the CRC
+    if kind == "field":  # the first: nanoseconds no timespec holds
+        off, fm = (24, "<I") if n == 0 else rng.choice([(16, "<q"), (24, "<I"), (28, "<I"), (32, "<Q"), (80, "<I"), (84, "<I")])
         cur = struct.unpack_from(fm, r, off)[0]
-        v = rng.choice([0, 1, cur + 1, cur - 1, 2 ** 31 - 1])
+        v = 10 ** 9 if n == 0 else rng.choice([0, 1, cur + 1, cur - 1, 2 ** 31 - 1])
         struct.pack_into(fm, r, off, v if fm == "<q" else v & (2 ** (8 * struct.calcsize(fm)) - 1))
     elif kind == "mode":
         struct.pack_into("<I", r, 12, rng.choice([0o4755, 0o7777, 0xFFFFFFFF, 0]))
@@ -294,6 +299,7 @@ def run(scratch, work):
         # and any record the index could point at
         whole = collections.defaultdict(list)
         ranged = collections.defaultdict(list)
+        attrs = collections.defaultdict(set)
         decoded = [decode(r) for r in records(data)]
         for o in range(HEADER, len(data) - REC_HEADER):
             if data[o:o + 4] == b"REC1":
@@ -305,6 +311,7 @@ def run(scratch, work):
                 c = pool.content(d[2])
                 if c is not None:
                     whole[d[1]].append((c, hashlib.sha256(c).digest() == d[3]))
+                    attrs[d[1]].add((d[4], d[5]))
                 c = pool.content(d[2], *RANGE)
                 if c is not None:
                     ranged[d[1]].append(c)
@@ -358,6 +365,9 @@ def run(scratch, work):
                         rel = os.fsencode(os.path.relpath(full, t))
                         if not any(got == c for c, _ in whole.get(rel, [])):
                             bad.append("restore exited 0 with wrong bytes in %r" % rel)
+                        st = os.lstat(full)
+                        if (stat.S_IMODE(st.st_mode), st.st_mtime_ns) not in attrs.get(rel, ()):
+                            bad.append("restore exited 0 with a mode or mtime of %r no record holds" % rel)
             elif r.rc == 0 and what == "verify --deep":
                 for d in decoded:
                     if d is None or (d[0] == 1 and (pool.content(d[2]) is None or

@@ -150,6 +150,23 @@ static void test_record_round_trip_and_damage(void)
         enc->data[i] ^= 1;
     }
     g_byte_array_unref(enc);
+    /* With a right CRC, fields no backup writes are damage too: a mode past
+     * the permission bits, nanoseconds of a second or more (restore would
+     * leave the mtime unset and exit 0). */
+    const struct { uint32_t mode, nsec; } bad[] = { { 010000, 0 }, { 0xFFFFFFFFu, 0 }, { 0640, 1000000000 },
+                                                     { 0640, 0xFFFFFFFFu } };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        r->mode = bad[i].mode;
+        r->mtime_nsec = bad[i].nsec;
+        enc = g_byte_array_new();
+        file_record_encode(r, enc);
+        d = file_record_decode(enc->data, enc->len, "test", &err);
+        CU_ASSERT_PTR_NULL(d);
+        CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
+        g_clear_error(&err);
+        file_record_free(d);
+        g_byte_array_unref(enc);
+    }
     file_record_free(r);
 }
 
