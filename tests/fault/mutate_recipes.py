@@ -25,7 +25,8 @@ line when it fails, never crash, hang or trip a sanitizer, and:
   - nothing is written outside the restore target (a watched directory a
     planted symlink or absolute path aims at stays empty), and the store's
     containers are never changed;
-  - verify --deep passes only a job whose every file's chunks hash to its
+  - verify passes only a job whose records decode and whose paths restore
+    takes, and verify --deep one whose every file's chunks hash to its
     SHA-256.
 MUTANTS=N runs more (default 26, each kind twice; the seed is fixed, so a
 failure repeats).
@@ -96,6 +97,11 @@ def set_path(r, path):
     return out
 
 
+def plain(path):
+    """Restore takes the path (docs/FORMAT.md: relative, '/'-separated, no '.' or '..')."""
+    return not path.startswith(b"/") and all(c not in (b"", b".", b"..") for c in path.split(b"/"))
+
+
 def decode(r):
     """What destor's decoder accepts: (type, path, refs, sha256, mode, mtime ns), else None."""
     try:
@@ -153,7 +159,8 @@ class Pool:
 
 KINDS = ["field", "mode", "ref", "foreign-ref", "shuffle", "path", "symlink-escape", "reclen", "records", "cut",
          "sha", "type", "nchunks"]
-EVIL_PATHS = [b"../escape", None, b"x/../../escape", b"a//b", b".", b"..", b"x/./y", b"x/"]  # None: absolute
+# None: absolute; "same": '..' over the path's first bytes, the record's length kept
+EVIL_PATHS = ["same", None, b"../escape", b"x/../../escape", b"a//b", b".", b"..", b"x/./y", b"x/"]
 
 
 def mutate(rng, n, recs, pool_n, watch):
@@ -201,6 +208,8 @@ def mutate(rng, n, recs, pool_n, watch):
             r[q:q + REF] = b
     elif kind == "path":
         evil = EVIL_PATHS[(n // len(KINDS)) % len(EVIL_PATHS)] or watch + b"/abs"
+        if evil == "same":
+            evil = b"../" + path_of(r)[3:] if fields(r)[1] > 3 else b".."
         recs[i] = r = set_path(r, evil)
         kind += " " + evil.decode()
     elif kind == "symlink-escape":  # a symlink aimed at the watched directory, then files below it
@@ -284,12 +293,14 @@ def run(scratch, work):
         with open(mjmd, "wb") as f:
             f.write(data)
         index = "stale"
-        if rng.random() < 0.5:
-            # an index made from the mutant; then, half the time, the original
-            # records under it, so its offsets point into other records
+        if n < len(KINDS) or rng.random() < 0.5:
+            # an index made from the mutant (always in the first round, so
+            # lookups reach the mutated record); then, half the time after the
+            # first round, the original records under it, so its offsets point
+            # into other records
             r = fl.destor(cfg, "repair")
             index = "repaired" if r.rc == 0 else "stale"
-            if r.rc == 0 and rng.random() < 0.5 and data != original:
+            if r.rc == 0 and n >= len(KINDS) and rng.random() < 0.5 and data != original:
                 os.unlink(mjmd)
                 with open(mjmd, "wb") as f:
                     f.write(original)
@@ -368,10 +379,13 @@ def run(scratch, work):
                         st = os.lstat(full)
                         if (stat.S_IMODE(st.st_mode), st.st_mtime_ns) not in attrs.get(rel, ()):
                             bad.append("restore exited 0 with a mode or mtime of %r no record holds" % rel)
-            elif r.rc == 0 and what == "verify --deep":
+            elif r.rc == 0 and what.startswith("verify"):
                 for d in decoded:
-                    if d is None or (d[0] == 1 and (pool.content(d[2]) is None or
-                                                    hashlib.sha256(pool.content(d[2])).digest() != d[3])):
+                    if d is None or not plain(d[1]):
+                        bad.append("%s passed a job with a damaged record or an unsafe path" % what)
+                        break
+                    if what == "verify --deep" and d[0] == 1 and (pool.content(d[2]) is None or
+                                                                   hashlib.sha256(pool.content(d[2])).digest() != d[3]):
                         bad.append("verify --deep passed a job whose records do not match their data")
                         break
             stray = [os.path.join(watch, x) for x in os.listdir(watch)] + \
