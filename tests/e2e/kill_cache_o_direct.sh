@@ -54,7 +54,10 @@ for base in "$SCRATCH" "${TOP_BUILDDIR:-$SCRATCH}"; do
     CACHE=
 done
 [ -n "$CACHE" ] || { echo "# no directory here supports O_DIRECT"; exit 77; }
-case $CACHE in "$SCRATCH"/*) ;; *) trap 'rm -rf "$CACHE"' EXIT ;; esac
+case $CACHE in # outside the scratch directory: removed too, whatever the outcome
+    "$SCRATCH"/*) ;;
+    *) trap 'rc=$?; rm -rf "$CACHE"; [ $rc -eq 0 ] && rm -rf "$SCRATCH" || echo "scratch kept: $SCRATCH"; exit $rc' EXIT ;;
+esac
 
 # check WHAT: the replay after a kill, verified, with sane cache figures.
 check() {
