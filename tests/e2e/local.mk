@@ -25,6 +25,7 @@ E2E_TESTS = \
 	tests/e2e/verify.sh \
 	tests/e2e/verify_during_backup.sh \
 	tests/e2e/workers.sh \
-	tests/e2e/kill_cache_o_direct.sh
+	tests/e2e/kill_cache_o_direct.sh \
+	tests/e2e/trace_export_hostile.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py
