@@ -1,7 +1,7 @@
 #!/bin/sh
 # trace_export_hostile.sh: trace export needs no store, so nothing holds a
 # compiled trace's claimed pool size to a real one. A sound file (CRC
-# right) that claims 2^32-1 containers and reads container 2^32-2 once must
+# right) that claims 2^32-1 containers and reads container 2^32-2 twice must
 # export in memory that follows its accesses: it once made export allocate
 # 8 bytes per claimed container (32 GiB: an abort in g_malloc under a 2 GiB
 # address-space limit here, an out-of-memory abort under ASan).
