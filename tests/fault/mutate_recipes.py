@@ -14,7 +14,8 @@ mutant and then made to lie by putting the original records back under it.
 
 Each mutant (a fixed seed: the same ones every run) goes through restore,
 read-file (whole, --verify, a byte range), list, stat, verify and verify
---deep on a copy of the store. Every run must exit 0-3 with a `destor:`
+--deep on a copy of the store, and repair when it rebuilds the index (exit
+0, or 3 naming the damage). Every run must exit 0-3 with a `destor:`
 line when it fails, never crash, hang or trip a sanitizer, and:
   - a file read with exit 0 holds exactly the bytes its record's chunks
     name (each checked against the container it names), and with --verify
@@ -300,6 +301,9 @@ def run(scratch, work):
             # into other records
             r = fl.destor(cfg, "repair")
             index = "repaired" if r.rc == 0 else "stale"
+            outcomes[("repair", r.rc)] += 1
+            if r.crashed or r.bad_stderr() or r.rc not in (0, 3) or (r.rc and r.last_destor_line() is None):
+                problems.append("mutant %d (%s), repair: %s" % (n, desc, r.describe()))
             if r.rc == 0 and n >= len(KINDS) and rng.random() < 0.5 and data != original:
                 os.unlink(mjmd)
                 with open(mjmd, "wb") as f:
