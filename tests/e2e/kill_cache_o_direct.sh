@@ -54,6 +54,7 @@ for base in "$SCRATCH" "${TOP_BUILDDIR:-$SCRATCH}"; do
     CACHE=
 done
 [ -n "$CACHE" ] || { echo "# no directory here supports O_DIRECT"; exit 77; }
+CACHE=$(cd "$CACHE" && pwd -P) # strace -P matches the path the kernel reports
 case $CACHE in # outside the scratch directory: removed too, whatever the outcome
     "$SCRATCH"/*) ;;
     *) trap 'rc=$?; rm -rf "$CACHE"; [ $rc -eq 0 ] && rm -rf "$SCRATCH" || echo "scratch kept: $SCRATCH"; exit $rc' EXIT ;;
@@ -86,10 +87,11 @@ for policy in ${KILL_CACHE_POLICIES:-lru plc}; do
         # how often one replay makes SC on the cache's files, from a copy
         rm -rf "$SCRATCH/count"
         cp -a "$CACHE" "$SCRATCH/count"
-        traced -f -qq -o "$SCRATCH/calls" -e trace="$sc" -P "$SCRATCH/count/slots.dat" \
-            -P "$SCRATCH/count/cache.meta" -P "$SCRATCH/count/cache.meta.tmp" \
+        count=$(cd "$SCRATCH/count" && pwd -P)
+        traced -f -qq -o "$SCRATCH/calls" -e trace="$sc" -P "$count/slots.dat" \
+            -P "$count/cache.meta" -P "$count/cache.meta.tmp" \
             "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-policy $policy" -p"ssd-cache-size 4" \
-            -p"ssd-cache-directory $SCRATCH/count" -p"ssd-cache-o-direct yes" \
+            -p"ssd-cache-directory $count" -p"ssd-cache-o-direct yes" \
             read-file --trace "$SCRATCH/trace" >/dev/null
         n=$(grep -c "$sc(" "$SCRATCH/calls" || true)
         [ "$n" -gt 0 ] || continue
@@ -122,6 +124,7 @@ for policy in ${KILL_CACHE_POLICIES:-lru plc}; do
         done
     done
 done
+[ "$checked" -ge $((POINTS * 4)) ] || fail "strace saw too few calls on the cache's files ($checked points)"
 [ $((kills * 4)) -ge $((checked * 3)) ] || fail "only $kills of $checked points ended in a kill"
 note "$kills of $checked replays killed at slot writes/reads, fsyncs, cache.meta writes and renames" \
     "(O_DIRECT; ${KILL_CACHE_POLICIES:-lru plc}); each next replay verified every file through the cache"
