@@ -4,6 +4,7 @@
 #include "recipe/job_catalog.h"
 #include "read/container_lru.h"
 #include "read/job.h"
+#include "read/safe_path.h"
 #include "storage/container.h"
 #include "store/store.h"
 #include "util/error.h"
@@ -144,6 +145,9 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
         problem(v, id, r, -1, (int64_t)offset, "recipe index points at offset %llu length %u instead",
                 (unsigned long long)ioff, ilen);
     }
+    /* the path restore refuses (exit 3) is damage verify must name too */
+    if (!safe_path_is_plain((const char *)r->path->data, r->path->len))
+        problem(v, id, r, -1, (int64_t)offset, "unsafe stored path (absolute, empty or with '.' or '..')");
     EVP_MD_CTX *sha = NULL;
     if (v->deep && r->type == ENTRY_FILE) {
         sha = EVP_MD_CTX_new();

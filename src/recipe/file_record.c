@@ -103,6 +103,9 @@ FileRecord *file_record_decode(const uint8_t *buf, size_t len, const char *where
     uint64_t nchunks = le64_get(buf + R_CHUNKS);
     if (type < ENTRY_FILE || type > ENTRY_SYMLINK)
         return bad(err, where, "unknown entry type");
+    /* backup writes the permission bits and a timespec's nanoseconds only */
+    if ((le32_get(buf + R_MODE) & ~07777u) != 0 || le32_get(buf + R_MTIME_NS) >= 1000000000u)
+        return bad(err, where, "mode or mtime out of range");
     /* nchunks is bounded first: a huge count would wrap the sum below. */
     if (path_len == 0 || nchunks > len / CHUNK_REF_SIZE ||
         RECORD_HEADER_SIZE + path_len + link_len + nchunks * CHUNK_REF_SIZE + 4 != len)

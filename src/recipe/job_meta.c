@@ -153,7 +153,9 @@ FileRecord *job_meta_reader_at(JobMetaReader *r, uint64_t offset, uint32_t lengt
     char *where = g_strdup_printf("job %u record at offset %llu of %s", r->job_id,
                                   (unsigned long long)offset, r->path);
     FileRecord *rec = NULL;
-    if (offset < JOB_META_HEADER_SIZE || offset + length > r->size || length < RECORD_HEADER_SIZE) {
+    /* offset comes from the recipe index: compared so that no sum wraps */
+    if (offset < JOB_META_HEADER_SIZE || offset > r->size || length > r->size - offset ||
+        length < RECORD_HEADER_SIZE) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: offset or length out of range", where);
     } else {
         uint8_t *buf = g_malloc(length);

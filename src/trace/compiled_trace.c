@@ -129,15 +129,23 @@ CompiledTrace *compiled_trace_decode(const uint8_t *buf, size_t len, const char 
     g_array_set_size(t->req_bytes, (guint)n_req);
     g_array_set_size(t->req_job, (guint)n_req);
     g_array_set_size(t->req_accesses, (guint)n_req);
-    uint64_t total = 0;
+    uint64_t total = 0, served = 0;
     for (uint64_t i = 0; i < n_req; i++, q += REQUEST_ENTRY_SIZE) {
         uint32_t job = le32_get(q + 8), count = le32_get(q + 12);
-        g_array_index(t->req_bytes, uint64_t, i) = le64_get(q);
+        uint64_t bytes = le64_get(q);
+        g_array_index(t->req_bytes, uint64_t, i) = bytes;
         g_array_index(t->req_job, uint32_t, i) = job;
         g_array_index(t->req_accesses, uint32_t, i) = count;
         total += count;
         if (!has_job(t, job))
             return damaged(t, err, name, "a request names a job the trace does not list");
+        /* every byte served comes from a container the request reads */
+        if ((bytes == 0) != (count == 0))
+            return damaged(t, err, name, "a request's bytes and its container accesses disagree");
+        /* the replay's summary adds them up and reports the sum exactly */
+        if (bytes > COMPILED_TRACE_MAX_BYTES - served)
+            return damaged(t, err, name, "its requests serve more bytes than a replay can count");
+        served += bytes;
     }
     if (total != n_ids)
         return damaged(t, err, name, "the requests' accesses do not add up to the sequence");

@@ -17,6 +17,8 @@
 #define COMPILED_TRACE_VERSION 1
 #define COMPILED_TRACE_HEADER_SIZE 64
 #define COMPILED_TRACE_ID_SIZE 16
+/* The most bytes a trace's requests may serve in all (a JSON integer). */
+#define COMPILED_TRACE_MAX_BYTES ((uint64_t)INT64_MAX)
 
 typedef struct {
     uint32_t job_id;
@@ -49,7 +51,9 @@ gboolean compiled_trace_has_magic(const void *head, size_t len);
 void compiled_trace_encode(const CompiledTrace *t, GByteArray *out);
 /* Check and decode a whole file (magic, version, sizes, CRC-32, that the
  * per-request counts add up, ids below n_containers, jobs ascending and
- * named by every request). `name` names it in the INTEGRITY error. */
+ * named by every request, a request serving bytes exactly when it reads a
+ * container, at most COMPILED_TRACE_MAX_BYTES in all). `name` names it
+ * in the INTEGRITY error. */
 CompiledTrace *compiled_trace_decode(const uint8_t *buf, size_t len, const char *name, GError **err);
 
 #endif

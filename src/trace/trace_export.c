@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,21 +58,31 @@ static CompiledTrace *load(const Config *cfg, const char *path, gboolean null_te
     return t;
 }
 
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* next[i]: 1-based index of the next record naming the same container, or
- * -1 (libCacheSim's oracleGeneral convention). */
+ * -1 (libCacheSim's oracleGeneral convention). The accesses sorted by
+ * (id, position) put each id's accesses side by side: memory follows the
+ * sequence, never the pool size the file claims (no store checks it here). */
 static int64_t *next_access(const CompiledTrace *t)
 {
     const uint32_t *ids = (const uint32_t *)(const void *)t->ids->data;
     guint n = t->ids->len;
     int64_t *next = g_new(int64_t, MAX(n, 1));
-    int64_t *last = g_new(int64_t, MAX(t->n_containers, 1));
-    for (uint32_t i = 0; i < t->n_containers; i++)
-        last[i] = -1;
-    for (guint i = n; i-- > 0;) {
-        next[i] = last[ids[i]] < 0 ? -1 : last[ids[i]] + 1;
-        last[ids[i]] = i;
+    uint64_t *by_id = g_new(uint64_t, MAX(n, 1));
+    for (guint i = 0; i < n; i++)
+        by_id[i] = (uint64_t)ids[i] << 32 | i;
+    qsort(by_id, n, sizeof *by_id, compare_u64);
+    for (guint k = 0; k < n; k++) {
+        guint i = (guint)(by_id[k] & 0xFFFFFFFFu);
+        gboolean more = k + 1 < n && by_id[k + 1] >> 32 == by_id[k] >> 32;
+        next[i] = more ? (int64_t)(by_id[k + 1] & 0xFFFFFFFFu) + 1 : -1;
     }
-    g_free(last);
+    g_free(by_id);
     return next;
 }
 

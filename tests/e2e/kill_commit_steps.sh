@@ -6,15 +6,7 @@
 # newest job restores byte for byte. Skipped when strace cannot inject.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-command -v strace >/dev/null 2>&1 || { echo "# strace not installed"; exit 77; }
-# LeakSanitizer cannot run under ptrace: off for the traced runs.
-TRACED_ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-traced() { ASAN_OPTIONS=$TRACED_ASAN_OPTIONS strace "$@"; }
-set +e
-traced -f -o /dev/null -e trace=openat -e inject=openat:signal=KILL:when=1 "$DESTOR_BIN" --version >/dev/null 2>&1
-rc=$?
-set -e
-[ "$rc" -eq 137 ] || { echo "# strace cannot inject signals here (exit $rc)"; exit 77; }
+strace_kill_setup
 
 mkdir -p "$SCRATCH/src/d"
 pseudo_random 700000 31 > "$SCRATCH/src/d/a.bin"

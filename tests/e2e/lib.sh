@@ -91,3 +91,18 @@ suppress_bdb_leaks() {
     LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$SCRATCH/lsan.supp:print_suppressions=0"
     export LSAN_OPTIONS
 }
+
+# strace_kill_setup: for tests that SIGKILL destor at a chosen system call
+# (strace -e inject=SYSCALL:signal=KILL:when=N). Skips the test (exit 77)
+# when strace is missing or cannot inject here; sets TRACED_ASAN_OPTIONS
+# (LeakSanitizer cannot run under ptrace) and `traced` to run strace with it.
+strace_kill_setup() {
+    command -v strace >/dev/null 2>&1 || { echo "# strace not installed"; exit 77; }
+    TRACED_ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    set +e
+    traced -f -o /dev/null -e trace=openat -e inject=openat:signal=KILL:when=1 "$DESTOR_BIN" --version >/dev/null 2>&1
+    rc=$?
+    set -e
+    [ "$rc" -eq 137 ] || { echo "# strace cannot inject signals here (exit $rc)"; exit 77; }
+}
+traced() { ASAN_OPTIONS=$TRACED_ASAN_OPTIONS strace "$@"; }

@@ -7,6 +7,8 @@
 # corrupt.py    byte flips in every store structure and the cache files
 # verify_during_repair.py  verify held (FAULT_ACTION=stop) across repair's
 #               rebuild of the fingerprint index
+# mutate_recipes.py  structure-aware mutants of job_meta_data and the recipe
+#               index (fields changed and the CRC made right again)
 #
 # Run one by hand: DESTOR_BIN=... TOP_SRCDIR=... tests/fault/corrupt.py
 # (FAULT_SCALE=0.2 for a quick look, FAULT_JOBS=N workers).
@@ -15,7 +17,8 @@ FAULT_TESTS = \
 	tests/fault/io_read.py \
 	tests/fault/io_cache.py \
 	tests/fault/corrupt.py \
-	tests/fault/verify_during_repair.py
+	tests/fault/verify_during_repair.py \
+	tests/fault/mutate_recipes.py
 TESTS += $(FAULT_TESTS)
 EXTRA_DIST += $(FAULT_TESTS) tests/fault/faultlib.py tests/fault/fault_shim.c
 

@@ -3,8 +3,9 @@
  * Input: a mode byte, then the file. Mode bit 0: recompute the trailing
  * CRC-32 so the fuzzer gets past it to the field checks. A decoded trace
  * must be consistent (the per-request counts add up to the sequence, every
- * id below the pool size, every request's job listed) and must encode back
- * to exactly the bytes it was decoded from. */
+ * id below the pool size, every request's job listed, bytes served exactly
+ * by the requests that read a container, their sum a JSON integer) and must
+ * encode back to exactly the bytes it was decoded from. */
 #include "fuzz_util.h"
 
 #include "trace/compiled_trace.h"
@@ -26,9 +27,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((t == NULL) != (err != NULL))
         abort();
     if (t != NULL) {
-        uint64_t total = 0;
-        for (guint i = 0; i < t->req_accesses->len; i++)
-            total += g_array_index(t->req_accesses, uint32_t, i);
+        uint64_t total = 0, served = 0;
+        for (guint i = 0; i < t->req_accesses->len; i++) {
+            uint64_t bytes = g_array_index(t->req_bytes, uint64_t, i);
+            uint32_t count = g_array_index(t->req_accesses, uint32_t, i);
+            if ((bytes == 0) != (count == 0) || bytes > COMPILED_TRACE_MAX_BYTES - served)
+                abort(); /* bytes served without a container read, or a sum the summary cannot report */
+            total += count;
+            served += bytes;
+        }
         if (total != t->ids->len || t->req_bytes->len != t->req_job->len ||
             t->req_job->len != t->req_accesses->len)
             abort();

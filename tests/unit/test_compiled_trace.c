@@ -97,9 +97,12 @@ static void test_checks(void)
     expect_refused(b, 40, 2, "length does not match");
     expect_refused(b, 36, 3, "past the pool");            /* container 3 in a pool of 3 */
     expect_refused(b, 84, 3, "do not add up");            /* request 0: 2 -> 3 accesses */
-    expect_refused(b, 100, 1, "do not add up");           /* request 1: 0 -> 1 accesses */
+    expect_refused(b, 116, 2, "do not add up");           /* request 2: 1 -> 2 accesses */
     expect_refused(b, 80, 8, "does not list");            /* request 0 of job 8 */
     expect_refused(b, 32, 0, "container size 0");
+    expect_refused(b, 88, 5, "disagree");                /* request 1: 5 bytes from no container */
+    expect_refused(b, 72, 0, "disagree");                 /* request 0: no bytes from 2 containers */
+    expect_refused(b, 76, 0x80000000u, "more bytes");     /* request 0: 2^63 + 5000 bytes */
     /* a flipped bit with the CRC left alone */
     uint8_t *p = g_memdup2(b->data, b->len);
     p[120] ^= 1;

@@ -150,6 +150,23 @@ static void test_record_round_trip_and_damage(void)
         enc->data[i] ^= 1;
     }
     g_byte_array_unref(enc);
+    /* With a right CRC, fields no backup writes are damage too: a mode past
+     * the permission bits, nanoseconds of a second or more (restore would
+     * leave the mtime unset and exit 0). */
+    const struct { uint32_t mode, nsec; } bad[] = { { 010000, 0 }, { 0xFFFFFFFFu, 0 }, { 0640, 1000000000 },
+                                                     { 0640, 0xFFFFFFFFu } };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        r->mode = bad[i].mode;
+        r->mtime_nsec = bad[i].nsec;
+        enc = g_byte_array_new();
+        file_record_encode(r, enc);
+        d = file_record_decode(enc->data, enc->len, "test", &err);
+        CU_ASSERT_PTR_NULL(d);
+        CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
+        g_clear_error(&err);
+        file_record_free(d);
+        g_byte_array_unref(enc);
+    }
     file_record_free(r);
 }
 
@@ -208,6 +225,18 @@ static void test_job_meta_and_offset_index(void)
     }
     CU_ASSERT_PTR_NULL(err);
     CU_ASSERT_EQUAL(count, N);
+    /* A damaged index entry is an integrity error, whatever its numbers:
+     * one whose offset + length wraps past 2^64 once read as exit 1, an
+     * I/O error (pread at a negative offset). */
+    const struct { uint64_t off; uint32_t len; } bad[] = {
+        { UINT64_MAX - 10, 100 }, { UINT64_MAX, 1000 }, { (uint64_t)1 << 63, 100 }, { size, 92 }, { 32, 20 },
+        { size - 50, 100 }, { 10, 100 },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        CU_ASSERT_PTR_NULL(job_meta_reader_at(rd, bad[i].off, bad[i].len, &err));
+        CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
+        g_clear_error(&err);
+    }
     recipe_index_close(idx);
     job_meta_reader_close(rd);
     /* Opened as another job's file: refused. */
