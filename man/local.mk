@@ -3,8 +3,9 @@
 # destor.config(5) is made from the sample destor.config and each Python
 # command's page from its own --help (man/config-man.py, man/script-man.py),
 # so a page cannot drift from what it describes. The Python commands go to
-# bindir with their module path set to pkgdatadir, where their modules
-# (scripts/*.py) go with plc_install.py naming the installed destor.
+# bindir with their module path set to pkgdatadir, where their package
+# (scripts/destor_tools/) goes with destor_tools/installed.py naming the
+# installed destor.
 PYTHON3 = /usr/bin/python3
 PLC_COMMANDS = gen-dataset gen-trace replay experiment endurance-compare smart-sample smart-diff \
 	import-trace compare
@@ -35,15 +36,17 @@ install-exec-local:
 	done
 
 install-data-local:
-	$(MKDIR_P) '$(DESTDIR)$(pkgdatadir)'
-	for m in $(srcdir)/scripts/*.py; do $(INSTALL_DATA) "$$m" '$(DESTDIR)$(pkgdatadir)/' || exit 1; done
-	printf '"""plc_install: written by make install: the installed destor."""\nDESTOR = "%s/destor"\n' \
-	  '$(bindir)' > '$(DESTDIR)$(pkgdatadir)/plc_install.py'
+	$(MKDIR_P) '$(DESTDIR)$(pkgdatadir)/destor_tools'
+	for m in $(srcdir)/scripts/destor_tools/*.py; do \
+	  $(INSTALL_DATA) "$$m" '$(DESTDIR)$(pkgdatadir)/destor_tools/' || exit 1; done
+	printf '"""installed: written by make install: the installed destor."""\nDESTOR = "%s/destor"\n' \
+	  '$(bindir)' > '$(DESTDIR)$(pkgdatadir)/destor_tools/installed.py'
 
 uninstall-local:
 	for s in $(PLC_COMMANDS); do rm -f '$(DESTDIR)$(bindir)/'$$s; done
-	for m in $(srcdir)/scripts/*.py; do rm -f '$(DESTDIR)$(pkgdatadir)/'`basename "$$m"`; done
-	rm -rf '$(DESTDIR)$(pkgdatadir)/plc_install.py' '$(DESTDIR)$(pkgdatadir)/__pycache__'
+	for m in $(srcdir)/scripts/destor_tools/*.py; do rm -f '$(DESTDIR)$(pkgdatadir)/destor_tools/'`basename "$$m"`; done
+	rm -rf '$(DESTDIR)$(pkgdatadir)/destor_tools/installed.py' '$(DESTDIR)$(pkgdatadir)/destor_tools/__pycache__'
+	-rmdir '$(DESTDIR)$(pkgdatadir)/destor_tools'
 	-rmdir '$(DESTDIR)$(pkgdatadir)'
 
 TESTS += tests/install/man_pages.sh tests/install/install.sh

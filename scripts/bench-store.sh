@@ -172,7 +172,7 @@ rm -rf "$WORK/copied"
 import random, sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, sys.argv[1])
-from plc_trace import trace_record
+from destor_tools.trace_draw import trace_record
 files = [r.split(b"\t", 2) for r in sys.stdin.buffer.read().split(b"\0")[:-1]]
 paths = [p for k, _s, p in files if k == b"f" and b"\n" not in p and b"\r" not in p]
 rng = random.Random(1)

@@ -1,6 +1,30 @@
-# scripts: the Python tools for S.M.A.R.T. wear sampling and the endurance
-# comparison (docs/SMART.md), and their tests.  They run from the source
-# tree and are not installed.
+# scripts: the package every Python command imports (scripts/destor_tools/,
+# installed into pkgdatadir by man/local.mk), and the tools for S.M.A.R.T.
+# wear sampling and the endurance comparison (docs/SMART.md) with their
+# tests.
+EXTRA_DIST += \
+	scripts/destor_tools/__init__.py \
+	scripts/destor_tools/errors.py \
+	scripts/destor_tools/units.py \
+	scripts/destor_tools/sizes.py \
+	scripts/destor_tools/formatting.py \
+	scripts/destor_tools/options.py \
+	scripts/destor_tools/wear.py \
+	scripts/destor_tools/destor_runner.py \
+	scripts/destor_tools/progress_bar.py \
+	scripts/destor_tools/trace_draw.py \
+	scripts/destor_tools/trace_import.py \
+	scripts/destor_tools/policy_replay.py \
+	scripts/destor_tools/parallel_sweep.py \
+	scripts/destor_tools/result_files.py \
+	scripts/destor_tools/plot_style.py \
+	scripts/destor_tools/pareto.py \
+	scripts/destor_tools/frontier_experiment.py \
+	scripts/destor_tools/smart_ctl.py \
+	scripts/destor_tools/smart_sysfs.py \
+	scripts/destor_tools/smart_samples.py \
+	scripts/destor_tools/smart_diff.py
+
 dist_noinst_SCRIPTS += \
 	scripts/smart-sample \
 	scripts/smart-diff \
@@ -10,11 +34,6 @@ dist_noinst_SCRIPTS += \
 	tests/scripts/fake-destor
 
 EXTRA_DIST += \
-	scripts/smart_units.py \
-	scripts/smart_ctl.py \
-	scripts/smart_sysfs.py \
-	scripts/smart_samples.py \
-	scripts/smart_diff.py \
 	tests/scripts/test_smart.py \
 	tests/fixtures/smart/sata-intel-530.json \
 	tests/fixtures/smart/sata-intel-530.advance.json \

@@ -19,7 +19,7 @@ done
 for s in gen-dataset gen-trace replay experiment endurance-compare smart-sample smart-diff; do
     [ -x "$P/bin/$s" ] || fail "$s not installed"
     env -i PATH=/usr/bin:/bin "$P/bin/$s" --help >/dev/null 2>"$SCRATCH/err" || { cat "$SCRATCH/err"; fail "installed $s --help"; }
-    if grep -Eq '^(import|from) (plc|smart)_' "$P/bin/$s"; then
+    if grep -q '^from destor_tools' "$P/bin/$s"; then
         grep -q "^sys.path.insert(0, \"$P/share/destor-plc\")\$" "$P/bin/$s" || fail "$s does not load its modules from the prefix"
     fi
     [ -f "$P/share/man/man1/$s.1" ] || fail "no man page for $s"
@@ -27,9 +27,9 @@ done
 /usr/bin/python3 - "$P" <<'PY' || fail "the installed modules do not name the installed destor"
 import sys
 sys.path.insert(0, sys.argv[1] + "/share/destor-plc")
-import plc_destor
-assert plc_destor.__file__.startswith(sys.argv[1]), plc_destor.__file__
-assert plc_destor.default_destor() == sys.argv[1] + "/bin/destor", plc_destor.default_destor()
+from destor_tools import destor_runner
+assert destor_runner.__file__.startswith(sys.argv[1]), destor_runner.__file__
+assert destor_runner.default_destor() == sys.argv[1] + "/bin/destor", destor_runner.default_destor()
 PY
 # The installed tools work together: a store made by the installed destor,
 # a trace made by the installed gen-trace with its default destor.

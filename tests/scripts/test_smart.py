@@ -33,11 +33,14 @@ FAKE_DESTOR = os.path.join(TOP, "tests", "scripts", "fake-destor")
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, SCRIPTS)
-import smart_units  # noqa: E402
-import smart_ctl  # noqa: E402
-import smart_sysfs  # noqa: E402
-import smart_samples  # noqa: E402
-import smart_diff  # noqa: E402
+from destor_tools.errors import SmartError  # noqa: E402
+from destor_tools.formatting import smart_bytes  # noqa: E402
+from destor_tools.sizes import parse_rated_size  # noqa: E402
+from destor_tools.wear import lifetime_days, waf, waf_from_pages, write_rate  # noqa: E402
+from destor_tools import smart_ctl  # noqa: E402
+from destor_tools import smart_sysfs  # noqa: E402
+from destor_tools import smart_samples  # noqa: E402
+from destor_tools import smart_diff  # noqa: E402
 
 MiB, GiB, TiB = 2 ** 20, 2 ** 30, 2 ** 40
 
@@ -59,21 +62,21 @@ class Arithmetic(unittest.TestCase):
 
     def test_table1_lifetimes(self):
         # Table 1: TBW 36,500 GB; 1 GB = 1024 MB; MB/s of 2^20 bytes.
-        tbw = smart_units.parse_size("36500GiB")
+        tbw = parse_rated_size("36500GiB")
         self.assertEqual(tbw, 36500 * GiB)
-        d1 = smart_units.lifetime_days(tbw, 50.7 * MiB)
-        d2 = smart_units.lifetime_days(tbw, 56.7 * MiB)
+        d1 = lifetime_days(tbw, 50.7 * MiB)
+        d2 = lifetime_days(tbw, 56.7 * MiB)
         # 36500 * 1024 / 50.7 = 737,199 s = 8.53 days; / 56.7 = 7.63 days
         self.assertAlmostEqual(d1, 36500 * 1024 / 50.7 / 86400, places=9)
         self.assertEqual(round(d1, 1), 8.5)
         self.assertEqual(round(d2, 1), 7.6)
         # Counting 1 GB = 1000 MB would not give the paper's figures.
-        dec = smart_units.lifetime_days(
-            smart_units.parse_size("36500GB"), 50.7 * 1000 ** 2)
+        dec = lifetime_days(
+            parse_rated_size("36500GB"), 50.7 * 1000 ** 2)
         self.assertEqual(round(dec, 1), 8.3)
 
     def test_parse_size(self):
-        ps = smart_units.parse_size
+        ps = parse_rated_size
         # the unit names its base: TB decimal, as datasheets; TiB binary
         self.assertEqual(ps("600TB"), 600 * 10 ** 12)
         self.assertEqual(ps("600TiB"), 600 * TiB)
@@ -83,29 +86,29 @@ class Arithmetic(unittest.TestCase):
         self.assertEqual(ps(" 36500 gb "), 36500 * 10 ** 9)
         self.assertEqual(ps("36500GiB"), 36500 * GiB)
         for bad in ("", "abc", "-5TB", "0", "5XB", "1e3TB", "TB", "5 T B"):
-            with self.assertRaises(smart_units.SmartError, msg=bad):
+            with self.assertRaises(SmartError, msg=bad):
                 ps(bad)
 
     def test_waf(self):
         # Intel fixture step: 40 GiB NAND for 1014 x 32 MiB = 31.6875 GiB
-        self.assertAlmostEqual(smart_units.waf(40 * GiB, 1014 * 32 * MiB),
+        self.assertAlmostEqual(waf(40 * GiB, 1014 * 32 * MiB),
                                40 / 31.6875)
         self.assertAlmostEqual(40 / 31.6875, 1.26233, places=5)
         # Crucial: (host + FTL pages) / host pages
-        self.assertEqual(smart_units.waf_from_pages(1310720, 655360), 1.5)
-        self.assertIsNone(smart_units.waf(GiB, 0))
-        self.assertIsNone(smart_units.waf(None, GiB))
-        self.assertIsNone(smart_units.waf_from_pages(0, 5))
+        self.assertEqual(waf_from_pages(1310720, 655360), 1.5)
+        self.assertIsNone(waf(GiB, 0))
+        self.assertIsNone(waf(None, GiB))
+        self.assertIsNone(waf_from_pages(0, 5))
 
     def test_rates_and_formatting(self):
-        self.assertEqual(smart_units.write_rate(20000 * MiB, 3600) / MiB,
+        self.assertEqual(write_rate(20000 * MiB, 3600) / MiB,
                          20000 / 3600)
-        self.assertIsNone(smart_units.write_rate(5, 0))
-        self.assertIsNone(smart_units.lifetime_days(TiB, 0))
-        self.assertEqual(smart_units.fmt_bytes(1536 * MiB), "1.5 GiB")
-        self.assertEqual(smart_units.fmt_bytes(1536 * 10 ** 6, "decimal"),
+        self.assertIsNone(write_rate(5, 0))
+        self.assertIsNone(lifetime_days(TiB, 0))
+        self.assertEqual(smart_bytes(1536 * MiB), "1.5 GiB")
+        self.assertEqual(smart_bytes(1536 * 10 ** 6, "decimal"),
                          "1.5 GB")
-        self.assertEqual(smart_units.fmt_bytes(None), "n/a")
+        self.assertEqual(smart_bytes(None), "n/a")
         self.assertEqual(smart_diff.fmt_num(0.0004, 1), "0.0004")
         self.assertEqual(smart_diff.fmt_num(12345), "12,345")
 
@@ -696,7 +699,7 @@ def readable_block_device():
     for name in names:
         try:
             stat = smart_sysfs.read_block_stat("/sys/block/%s/stat" % name)
-        except (OSError, smart_units.SmartError):
+        except (OSError, SmartError):
             continue
         if not os.path.exists("/dev/" + name):
             continue

@@ -1,4 +1,4 @@
-"""Which destor the scripts run without --destor (plc_destor.default_destor).
+"""Which destor the scripts run without --destor (destor_runner.default_destor).
 
 Why: the scripts once looked only in build/, so after the autotools habit of
 an in-tree ./configure && make, import-trace and the others failed until
@@ -27,9 +27,10 @@ class DestorLookupTests(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="destor-lookup-")
         cls.tree = os.path.join(cls.tmp, "tree")
         os.makedirs(os.path.join(cls.tree, "scripts"))
-        for name in os.listdir(SCRIPTS):
-            if name.endswith(".py") and name != "plc_install.py" or name in COMMANDS:
-                shutil.copy2(os.path.join(SCRIPTS, name), os.path.join(cls.tree, "scripts", name))
+        for name in COMMANDS:
+            shutil.copy2(os.path.join(SCRIPTS, name), os.path.join(cls.tree, "scripts", name))
+        shutil.copytree(os.path.join(SCRIPTS, "destor_tools"), os.path.join(cls.tree, "scripts", "destor_tools"),
+                        ignore=shutil.ignore_patterns("installed.py", "__pycache__"))
         data = os.path.join(cls.tmp, "data")
         os.makedirs(data)
         for i in range(3):
@@ -68,8 +69,8 @@ class DestorLookupTests(unittest.TestCase):
                      "-o", out], check=check)]
 
     def default(self):
-        p = run(["-c", "import sys; sys.path.insert(0, sys.argv[1]); import plc_destor; "
-                 "print(plc_destor.default_destor())", os.path.join(self.tree, "scripts")])
+        p = run(["-c", "import sys; sys.path.insert(0, sys.argv[1]); from destor_tools import destor_runner; "
+                 "print(destor_runner.default_destor())", os.path.join(self.tree, "scripts")])
         return p.stdout.decode().strip()
 
     def test_in_tree_build(self):

@@ -1,6 +1,6 @@
-"""Tests of experiment frontier: the Pareto computation (plc_pareto.py), the
+"""Tests of experiment frontier: the Pareto computation (pareto.py), the
 points it plans from destor's policy list and the flags it writes
-(plc_frontier.py), and a quick end-to-end run.
+(frontier_experiment.py), and a quick end-to-end run.
 
 Why: a frontier is easy to get subtly wrong at its edges (equal points,
 equal writes, equal hit ratios), and its points must follow what destor
@@ -22,9 +22,9 @@ import unittest
 
 from test_trace_tools import SCRIPTS, DESTOR, have_destor, run
 
-import plc_common
-import plc_frontier
-import plc_pareto
+from destor_tools.errors import ToolError  # noqa: E402
+from destor_tools import frontier_experiment
+from destor_tools import pareto
 
 
 def dominated(p, points):
@@ -36,36 +36,36 @@ def dominated(p, points):
 class ParetoTests(unittest.TestCase):
 
     def test_single_point(self):
-        self.assertEqual(plc_pareto.on_frontier([(5, 0.3)]), [True])
+        self.assertEqual(pareto.on_frontier([(5, 0.3)]), [True])
 
     def test_hand_worked(self):
         # (writes, hits): A is cheapest; B buys more hits with more writes;
         # C writes as much as B for fewer hits; D writes more than B for
         # the same hits; E is the most hits; F is beaten by B on both.
         pts = [(1, 0.2), (3, 0.5), (3, 0.4), (4, 0.5), (9, 0.7), (5, 0.45)]
-        self.assertEqual(plc_pareto.on_frontier(pts), [True, True, False, False, True, False])
+        self.assertEqual(pareto.on_frontier(pts), [True, True, False, False, True, False])
 
     def test_duplicates_are_all_on_it(self):
         pts = [(2, 0.5), (2, 0.5), (1, 0.1)]
-        self.assertEqual(plc_pareto.on_frontier(pts), [True, True, True])
+        self.assertEqual(pareto.on_frontier(pts), [True, True, True])
         # a duplicate of a dominated point stays dominated
-        self.assertEqual(plc_pareto.on_frontier([(3, 0.4), (3, 0.4), (2, 0.6)]), [False, False, True])
+        self.assertEqual(pareto.on_frontier([(3, 0.4), (3, 0.4), (2, 0.6)]), [False, False, True])
 
     def test_ties(self):
         # equal writes: only the larger hit ratio; equal hits: only the fewer writes
-        self.assertEqual(plc_pareto.on_frontier([(2, 0.3), (2, 0.6)]), [False, True])
-        self.assertEqual(plc_pareto.on_frontier([(7, 0.6), (2, 0.6)]), [False, True])
+        self.assertEqual(pareto.on_frontier([(2, 0.3), (2, 0.6)]), [False, True])
+        self.assertEqual(pareto.on_frontier([(7, 0.6), (2, 0.6)]), [False, True])
         # zero writes, zero hits (a cache that never admits) is on it alone
-        self.assertEqual(plc_pareto.on_frontier([(0, 0.0), (5, 0.5)]), [True, True])
+        self.assertEqual(pareto.on_frontier([(0, 0.0), (5, 0.5)]), [True, True])
 
     def test_best_within_and_gap(self):
         pts = [(1, 0.2), (3, 0.5), (9, 0.7), (5, 0.45)]
-        self.assertIsNone(plc_pareto.best_within(pts, 0.5))
-        self.assertEqual(plc_pareto.best_within(pts, 1), 0.2)
-        self.assertEqual(plc_pareto.best_within(pts, 4), 0.5)
-        self.assertEqual(plc_pareto.best_within(pts, 100), 0.7)
-        self.assertAlmostEqual(plc_pareto.gap_below(pts, (5, 0.45)), 0.05)  # B's 0.5 at 3 <= 5
-        self.assertEqual(plc_pareto.gap_below(pts, (3, 0.5)), 0)
+        self.assertIsNone(pareto.best_within(pts, 0.5))
+        self.assertEqual(pareto.best_within(pts, 1), 0.2)
+        self.assertEqual(pareto.best_within(pts, 4), 0.5)
+        self.assertEqual(pareto.best_within(pts, 100), 0.7)
+        self.assertAlmostEqual(pareto.gap_below(pts, (5, 0.45)), 0.05)  # B's 0.5 at 3 <= 5
+        self.assertEqual(pareto.gap_below(pts, (3, 0.5)), 0)
 
     def test_agrees_with_brute_force(self):
         rng = random.Random(7)
@@ -73,7 +73,7 @@ class ParetoTests(unittest.TestCase):
             # a small grid, so equal writes, equal hits and duplicates are common
             pts = [(rng.randint(0, 5), rng.randint(0, 5) / 5) for _ in range(rng.randint(1, 12))]
             want = [not dominated(p, pts) for p in pts]
-            self.assertEqual(plc_pareto.on_frontier(pts), want, pts)
+            self.assertEqual(pareto.on_frontier(pts), want, pts)
 
 
 def key(name, default, typ="uint"):
@@ -100,7 +100,7 @@ def summary(points):
 class PlanTests(unittest.TestCase):
 
     def test_sweeps_and_offline_bounds_when_listed(self):
-        pts = plc_frontier.plan_points(listing())
+        pts = frontier_experiment.plan_points(listing())
         self.assertEqual(summary(pts), [("lru", None, None, True, False)] + [
             ("plc", "plc-filter-threshold", v, v == 4, False) for v in (2, 3, 4, 5, 6, 8)] + [
             ("sigpop", "sigpop-z", v, v == 2, False) for v in (0, 0.5, 1, 2, 3, 4)] + [
@@ -111,27 +111,27 @@ class PlanTests(unittest.TestCase):
         self.assertEqual(byval[("lru", None)], [])
 
     def test_a_default_outside_the_sweep_is_run_too(self):
-        pts = plc_frontier.plan_points(listing(plc_default="7"))
+        pts = frontier_experiment.plan_points(listing(plc_default="7"))
         plc = [(p["value"], p["default"]) for p in pts if p["policy"] == "plc"]
         self.assertEqual(plc, [(2, False), (3, False), (4, False), (5, False), (6, False), (7.0, True),
                                (8, False)])
         # a default that is a word is run as it is, beside the sweep
-        pts = plc_frontier.plan_points(listing(plc_default="auto"))
+        pts = frontier_experiment.plan_points(listing(plc_default="auto"))
         plc = [(p["key"], p["value"], p["default"]) for p in pts if p["policy"] == "plc"]
         self.assertEqual(plc[0], (None, None, True))
         self.assertEqual(len(plc), 7)
 
     def test_only_what_is_listed_or_named(self):
         small = [p for p in listing() if p["name"] in ("lru", "plc")]
-        self.assertEqual([p["policy"] for p in plc_frontier.plan_points(small)], ["lru"] + ["plc"] * 6)
-        self.assertEqual([p["policy"] for p in plc_frontier.plan_points(listing(), ["belady", "lru"])],
+        self.assertEqual([p["policy"] for p in frontier_experiment.plan_points(small)], ["lru"] + ["plc"] * 6)
+        self.assertEqual([p["policy"] for p in frontier_experiment.plan_points(listing(), ["belady", "lru"])],
                          ["lru", "belady"])
 
     def test_a_listed_policy_without_its_swept_key_is_an_error(self):
         bad = listing()
         bad[3]["keys"] = [key("sigpop-threshold", "2")]
-        with self.assertRaises(plc_common.ToolError):
-            plc_frontier.plan_points(bad)
+        with self.assertRaises(ToolError):
+            frontier_experiment.plan_points(bad)
 
 
 def row(pol, w, h, offline=False):
@@ -143,7 +143,7 @@ class MarkTests(unittest.TestCase):
 
     def test_two_frontiers_and_distances(self):
         rows = [row("a", 10, 0.50), row("b", 40, 0.60), row("c", 30, 0.40), row("opt", 5, 0.70, offline=True)]
-        plc_frontier.mark(rows)
+        frontier_experiment.mark(rows)
         self.assertEqual([r["on_frontier"] for r in rows], ["no", "no", "no", "yes"])
         self.assertEqual([r["on_online_frontier"] for r in rows], ["yes", "yes", "no", None])
         # c writes 30: the online frontier has a's 0.50 there, the full one opt's 0.70
@@ -158,23 +158,23 @@ class MarkTests(unittest.TestCase):
         # 10 GiB, x to 2 x 1.15 GiB, y 15% of their 20-point span either side
         g = 1 << 30
         rows = [row("a", g, 0.40), row("b", 2 * g, 0.60), row("c", 40 * g, 0.70)]
-        xlim, lo, hi = plc_frontier.zoom_window(rows)
+        xlim, lo, hi = frontier_experiment.zoom_window(rows)
         self.assertAlmostEqual(xlim, 2.3)
         self.assertAlmostEqual(lo, 37.0)
         self.assertAlmostEqual(hi, 63.0)
-        self.assertIsNone(plc_frontier.zoom_window(rows[1:]))  # one point alone is not zoomed on
+        self.assertIsNone(frontier_experiment.zoom_window(rows[1:]))  # one point alone is not zoomed on
 
     def test_figure_with_offline_bounds_and_error_bars(self):
         rows = [row("lru", 40 << 20, 0.4), row("belady", 8 << 20, 0.7, offline=True)]
         rows += [dict(row("plc", w << 20, h), key="plc-filter-threshold", value=v, default="no")
                  for v, w, h in ((2, 9, 0.5), (4, 5, 0.45), (8, 2, 0.3))]
-        plc_frontier.mark(rows)
+        frontier_experiment.mark(rows)
         for r in rows:
             r.update(latency_model_ms_mean=1.0, latency_model_ms_p99=2.0,
                      _ci={"hit_ratio": 0.01, "ssd_bytes_written": 1 << 20})
         tmp = tempfile.mkdtemp(prefix="frontier-fig-")
         self.addCleanup(shutil.rmtree, tmp, True)
-        files = plc_frontier.plot(rows, tmp, ["png", "svg"], "20%")
+        files = frontier_experiment.plot(rows, tmp, ["png", "svg"], "20%")
         with open(files[0], "rb") as f:
             self.assertEqual(f.read(4), b"\x89PNG")
         with open(files[1]) as f:
@@ -182,7 +182,7 @@ class MarkTests(unittest.TestCase):
         self.assertIn("Pareto frontier with the offline bounds", svg)
         self.assertIn("Pareto frontier, online policies", svg)
         self.assertIn("bound: Belady (offline)", svg)
-        report = "\n".join(plc_frontier.headlines(rows) + plc_frontier.results(rows))
+        report = "\n".join(frontier_experiment.headlines(rows) + frontier_experiment.results(rows))
         self.assertIn("below the frontier with offline bounds", report)
 
 
@@ -244,7 +244,7 @@ class FrontierRunTests(unittest.TestCase):
         self.assertIn("![frontier (no paper figure)](fig-frontier.png)", report)
         for r in rows:
             if r["on_online_frontier"] == "yes":
-                self.assertIn("| %s, " % plc_frontier.policy_label(r["policy"]), report)
+                self.assertIn("| %s, " % frontier_experiment.policy_label(r["policy"]), report)
         # the JSON keeps destor's counters of every run, in the CSV's order
         with open(os.path.join(out, "frontier.json")) as f:
             doc = json.load(f)

@@ -1,4 +1,4 @@
-"""Tests of scripts/import-trace and plc_import.py.
+"""Tests of scripts/import-trace and trace_import.py.
 
 Why: an imported trace is only worth replaying if every format is read as
 its own description says and the mappings land each request on the bytes

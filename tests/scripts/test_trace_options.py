@@ -1,4 +1,4 @@
-"""Numeric options given a negative or otherwise bad value (plc_common.
+"""Numeric options given a negative or otherwise bad value (destor_tools.options.
 option_values, parse_size and each script's checks).
 
 Why: `import-trace --block-size -4096` said "argument --block-size: expected
@@ -16,8 +16,8 @@ import tempfile
 import unittest
 
 from test_trace_tools import SCRIPTS, run
+from destor_tools.options import option_values  # noqa: E402
 
-import plc_common
 
 CASES = [
     ("import-trace", ["T", "-f", "msr", "--map", "object", "--block-size", "-4096"],
@@ -79,7 +79,7 @@ class OptionValueTests(unittest.TestCase):
         ap.add_argument("-j", type=int)
         ap.add_argument("--null", "-0", action="store_true")
         ap.add_argument("rest", nargs="*")
-        ov = plc_common.option_values
+        ov = option_values
         self.assertEqual(ov(ap, ["--size", "-4K", "-j", "-2"]), ["--size=-4K", "-j-2"])
         self.assertEqual(ap.parse_args(ov(ap, ["--size", "-4K", "-j", "-2"])).j, -2)
         self.assertEqual(ov(ap, ["--size", "-0"]), ["--size", "-0"])        # -0 is an option

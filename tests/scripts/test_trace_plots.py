@@ -1,4 +1,4 @@
-"""Tests of plc_plots.py and the figures experiment writes.
+"""Tests of plot_style.py and the figures experiment writes.
 
 Why: a figure misleads when a policy changes colour between figures, when
 an absolute axis starts above zero, when HDD only is drawn as a zero bar
@@ -15,8 +15,8 @@ import unittest
 
 from test_trace_tools import SCRIPTS, DESTOR, have_destor, run
 
-import plc_plots
-import plc_common
+from destor_tools.errors import UsageError  # noqa: E402
+from destor_tools import plot_style
 
 NEW = ["none", "fifo", "lru", "lfu", "lfu-incache", "plc", "clock", "2q", "arc", "larc", "s3fifo",
        "sieve", "tinylfu", "wtinylfu", "sigpop", "belady", "offline-static"]
@@ -25,38 +25,38 @@ NEW = ["none", "fifo", "lru", "lfu", "lfu-incache", "plc", "clock", "2q", "arc",
 class StyleTests(unittest.TestCase):
 
     def test_every_policy_has_its_own_style(self):
-        styles = [plc_plots.policy_style(p) for p in NEW]
+        styles = [plot_style.policy_style(p) for p in NEW]
         self.assertEqual(len(set(c for c, _ in styles)), len(NEW))  # one colour each
         for p in NEW:
-            self.assertNotEqual(plc_plots.policy_label(p), "")
+            self.assertNotEqual(plot_style.policy_label(p), "")
 
     def test_unknown_names_are_deterministic(self):
-        a = plc_plots.policy_style("my-new-policy")
-        self.assertEqual(a, plc_plots.policy_style("my-new-policy"))
+        a = plot_style.policy_style("my-new-policy")
+        self.assertEqual(a, plot_style.policy_style("my-new-policy"))
         # the same in another process (no per-run hash seed)
-        p = subprocess.run(["/usr/bin/python3", "-c", "import sys; sys.path.insert(0, %r); import plc_plots; "
-                            "print(plc_plots.policy_style('my-new-policy'))" % SCRIPTS],
+        p = subprocess.run(["/usr/bin/python3", "-c", "import sys; sys.path.insert(0, %r); from destor_tools import plot_style; "
+                            "print(plot_style.policy_style('my-new-policy'))" % SCRIPTS],
                            stdout=subprocess.PIPE, env=dict(os.environ, PYTHONHASHSEED="123"))
         self.assertEqual(p.stdout.decode().strip(), str(a))
 
     def test_formats_and_precision(self):
-        self.assertEqual(plc_plots.parse_formats("png,pdf,svg,png"), ["png", "pdf", "svg"])
+        self.assertEqual(plot_style.parse_formats("png,pdf,svg,png"), ["png", "pdf", "svg"])
         for bad in ("", "jpg", "png,gif"):
-            with self.assertRaises(plc_common.UsageError):
-                plc_plots.parse_formats(bad)
-        self.assertEqual(plc_plots.decimals_for([31.1, 1.9]), 1)
-        self.assertEqual(plc_plots.decimals_for([120, 2]), 0)
-        self.assertEqual(plc_plots.decimals_for([0.45, 0.012]), 3)
+            with self.assertRaises(UsageError):
+                plot_style.parse_formats(bad)
+        self.assertEqual(plot_style.decimals_for([31.1, 1.9]), 1)
+        self.assertEqual(plot_style.decimals_for([120, 2]), 0)
+        self.assertEqual(plot_style.decimals_for([0.45, 0.012]), 3)
 
     def test_crowded_ticks_are_slanted(self):
-        plt = plc_plots.pyplot()
+        plt = plot_style.pyplot()
         fig, ax = plt.subplots(figsize=(3, 2))
         ax.bar(range(6), [1] * 6)
-        plc_plots.fit_category_ticks(ax, fig, ["LFU (in-cache)"] * 6)
+        plot_style.fit_category_ticks(ax, fig, ["LFU (in-cache)"] * 6)
         self.assertEqual(ax.get_xticklabels()[0].get_rotation(), 30)
         fig2, ax2 = plt.subplots(figsize=(6, 2))
         ax2.bar(range(2), [1] * 2)
-        plc_plots.fit_category_ticks(ax2, fig2, ["A", "B"])
+        plot_style.fit_category_ticks(ax2, fig2, ["A", "B"])
         self.assertEqual(ax2.get_xticklabels()[0].get_rotation(), 0)
         plt.close("all")
 
@@ -99,7 +99,7 @@ class FigureTests(unittest.TestCase):
         self.assertNotIn("HDD only", ssd)
         # policy colours, the same in every figure
         for doc in (lat, hit, ssd):
-            self.assertIn(plc_plots.policy_style("plc")[0], doc)
+            self.assertIn(plot_style.policy_style("plc")[0], doc)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Tests of sweeps: seeds, parallel points, resuming, Dask (plc_sweep.py,
+"""Tests of sweeps: seeds, parallel points, resuming, Dask (parallel_sweep.py,
 scripts/replay and scripts/experiment).
 
 Why: a sweep is only trustworthy if the seed summary is the textbook mean
@@ -22,10 +22,10 @@ import unittest
 
 from test_trace_tools import SCRIPTS, DESTOR, PYTHON, have_destor, run
 
-import plc_destor
-import plc_sweep
+from destor_tools import destor_runner
+from destor_tools import parallel_sweep
 
-WALL = set(plc_sweep.WALL_CLOCK_FIELDS)
+WALL = set(parallel_sweep.WALL_CLOCK_FIELDS)
 
 
 def read_csv(path):
@@ -68,28 +68,28 @@ def comparable(rows):
 class SummaryTests(unittest.TestCase):
 
     def test_parse_seeds(self):
-        self.assertEqual(plc_sweep.parse_seeds("1-5"), [1, 2, 3, 4, 5])
-        self.assertEqual(plc_sweep.parse_seeds("7,1,3-4"), [7, 1, 3, 4])
+        self.assertEqual(parallel_sweep.parse_seeds("1-5"), [1, 2, 3, 4, 5])
+        self.assertEqual(parallel_sweep.parse_seeds("7,1,3-4"), [7, 1, 3, 4])
         for bad in ("", "a", "5-1", "1-x"):
-            with self.assertRaises(plc_sweep.UsageError):
-                plc_sweep.parse_seeds(bad)
+            with self.assertRaises(parallel_sweep.UsageError):
+                parallel_sweep.parse_seeds(bad)
 
     def test_mean_ci_student_t(self):
         # 1, 2, 3: mean 2, s = 1, t(0.975, 2) = 4.303: half-width 4.303 / sqrt(3)
-        m, h = plc_sweep.mean_ci([1, 2, 3])
+        m, h = parallel_sweep.mean_ci([1, 2, 3])
         self.assertEqual(m, 2.0)
         self.assertAlmostEqual(h, 4.303 / 3 ** 0.5, places=9)
         # 10 values 0..9: s = sqrt(82.5/9), t(0.975, 9) = 2.262
-        m, h = plc_sweep.mean_ci(range(10))
+        m, h = parallel_sweep.mean_ci(range(10))
         self.assertAlmostEqual(h, 2.262 * (82.5 / 9) ** 0.5 / 10 ** 0.5, places=9)
-        self.assertTrue(plc_sweep.mean_ci([4])[1] != plc_sweep.mean_ci([4])[1])  # nan for one value
+        self.assertTrue(parallel_sweep.mean_ci([4])[1] != parallel_sweep.mean_ci([4])[1])  # nan for one value
 
     def test_aggregate(self):
         rows = [{"policy": "lru", "seed": 1, "hits": 10, "mode": "simulate"},
                 {"policy": "plc", "seed": 1, "hits": 4, "mode": "simulate"},
                 {"policy": "lru", "seed": 2, "hits": 14, "mode": "simulate"},
                 {"policy": "plc", "seed": 2, "hits": 4, "mode": "simulate"}]
-        agg = plc_sweep.aggregate(rows, ["policy"])
+        agg = parallel_sweep.aggregate(rows, ["policy"])
         self.assertEqual([(r["policy"], r["seed"]) for r in agg],
                          [("lru", "mean"), ("lru", "ci95"), ("plc", "mean"), ("plc", "ci95")])
         self.assertEqual(agg[0]["hits"], 12.0)
@@ -254,7 +254,7 @@ class ReplaySweepTests(unittest.TestCase):
                          [("1", "lru"), ("1", "plc"), ("2", "lru"), ("2", "plc"), ("3", "lru"), ("3", "plc"),
                           ("mean", "lru"), ("ci95", "lru"), ("mean", "plc"), ("ci95", "plc")])
         hits = [float(r["hit_ratio"]) for r in rows if r["policy"] == "lru" and r["seed"] in "123"]
-        m, h = plc_sweep.mean_ci(hits)
+        m, h = parallel_sweep.mean_ci(hits)
         self.assertAlmostEqual(float(rows[6]["hit_ratio"]), m, places=6)
         self.assertAlmostEqual(float(rows[7]["hit_ratio"]), h, places=6)
         with open(out + ".md") as f:
@@ -346,16 +346,16 @@ class StopTests(unittest.TestCase):
         # or the interrupted sweep waits for the whole run.
         marker = os.path.join(tempfile.mkdtemp(prefix="stop-tests-"), "started")
         cmd = [sys.executable, "-c", "open(%r, 'w').close()" % marker]
-        plc_destor.stop_children()
+        destor_runner.stop_children()
         try:
-            with self.assertRaises(plc_destor.ToolError):
-                plc_destor.start_destor(cmd)
+            with self.assertRaises(destor_runner.ToolError):
+                destor_runner.start_destor(cmd)
         finally:
-            plc_destor.resume_children()
+            destor_runner.resume_children()
         self.assertFalse(os.path.exists(marker))
-        p = plc_destor.start_destor(cmd)
+        p = destor_runner.start_destor(cmd)
         self.assertEqual(p.wait(), 0)
-        plc_destor.reap_destor(p)
+        destor_runner.reap_destor(p)
         self.assertTrue(os.path.exists(marker))
         shutil.rmtree(os.path.dirname(marker))
 

@@ -34,11 +34,11 @@ SCRIPTS = os.path.join(TOP, "scripts")
 PYTHON = sys.executable or "/usr/bin/python3"
 
 sys.path.insert(0, SCRIPTS)
-import plc_common  # noqa: E402
-import plc_progress  # noqa: E402
-import plc_destor  # noqa: E402
-import plc_trace  # noqa: E402
-import plc_replay  # noqa: E402
+from destor_tools.errors import UsageError  # noqa: E402
+from destor_tools import progress_bar  # noqa: E402
+from destor_tools import destor_runner  # noqa: E402
+from destor_tools import trace_draw  # noqa: E402
+from destor_tools import policy_replay  # noqa: E402
 
 
 def have_destor():
@@ -142,14 +142,14 @@ class GeneratorTests(unittest.TestCase):
     def test_equation_1(self):
         """P(i) = (1/i^(1-alpha)) / sum_j 1/j^(1-alpha); alpha 1 is uniform."""
         for n, alpha in ((10, 0.47), (1000, 0.2), (7, 0.0)):
-            p = plc_trace.zipf_probabilities(n, alpha)
+            p = trace_draw.zipf_probabilities(n, alpha)
             norm = sum(1 / j ** (1 - alpha) for j in range(1, n + 1))
             for i in (1, 2, n):
                 self.assertAlmostEqual(p[i - 1], (1 / i ** (1 - alpha)) / norm, places=12)
             self.assertAlmostEqual(sum(p), 1.0, places=12)
-        self.assertTrue(all(abs(x - 0.2) < 1e-12 for x in plc_trace.zipf_probabilities(5, 1.0)))
-        with self.assertRaises(plc_common.UsageError):
-            plc_trace.zipf_weights(5, 1.5)
+        self.assertTrue(all(abs(x - 0.2) < 1e-12 for x in trace_draw.zipf_probabilities(5, 1.0)))
+        with self.assertRaises(UsageError):
+            trace_draw.zipf_weights(5, 1.5)
 
     def test_zipf_frequencies_chi_square(self):
         """200,000 draws over 101 files: the counts by rank fit equation (1)
@@ -164,7 +164,7 @@ class GeneratorTests(unittest.TestCase):
         counts = [0] * self.nfiles
         for _, p in reqs:
             counts[rank[p] - 1] += 1
-        probs = plc_trace.zipf_probabilities(self.nfiles, 0.47)
+        probs = trace_draw.zipf_probabilities(self.nfiles, 0.47)
         z = wilson_hilferty_z(chi_square(counts, probs), self.nfiles - 1)
         self.assertLess(z, 4.0, "counts do not fit equation (1): z = %.2f" % z)
         wrong = [1 / i ** 0.47 for i in range(1, self.nfiles + 1)]
@@ -189,7 +189,7 @@ class GeneratorTests(unittest.TestCase):
             counts = [0] * self.nfiles
             for _, p in self.requests(data):
                 counts[rank[p] - 1] += 1
-            probs = plc_trace.zipf_probabilities(self.nfiles, float(alpha))
+            probs = trace_draw.zipf_probabilities(self.nfiles, float(alpha))
             self.assertLess(wilson_hilferty_z(chi_square(counts, probs), self.nfiles - 1), 4.0)
 
     def test_seed_reproduces_trace(self):
@@ -200,8 +200,8 @@ class GeneratorTests(unittest.TestCase):
         self.assertNotEqual(self.requests(a), self.requests(c))
         # the library gives the same draws as the command line
         with open(self.listing, "rb") as f:
-            files, _ = plc_destor.parse_listing(f.read())
-        idx, _, _ = plc_trace.generate_indices(files, "zipf", 0.47, 11, requests=5000)
+            files, _ = destor_runner.parse_listing(f.read())
+        idx, _, _ = trace_draw.generate_indices(files, "zipf", 0.47, 11, requests=5000)
         self.assertEqual([files[i][0] for i in idx], [p for _, p in self.requests(a)])
 
     def test_uniform(self):
@@ -245,7 +245,7 @@ class GeneratorTests(unittest.TestCase):
         with open(os.path.join(self.tmp, "n.trace.ranks"), "rb") as f:
             ranks = [r for r in f.read().split(b"\0")[:-1] if not r.startswith(b"#")]
         self.assertEqual(len(ranks), self.nfiles + 2)
-        self.assertEqual(plc_trace.trace_lines(os.path.join(self.tmp, "n.trace")),
+        self.assertEqual(trace_draw.trace_lines(os.path.join(self.tmp, "n.trace")),
                          data.count(b"\0"))
 
     def test_bytes_budget(self):
@@ -276,7 +276,7 @@ class GeneratorTests(unittest.TestCase):
         reqs = self.requests(data)
         tables = self.ranks("w.trace")
         self.assertEqual(sorted(tables), [0, k, 2 * k])
-        probs = plc_trace.zipf_probabilities(self.nfiles, 0.47)
+        probs = trace_draw.zipf_probabilities(self.nfiles, 0.47)
         tops = []
         for w in range(windows):
             rank = tables[w * k]
@@ -306,12 +306,12 @@ class GeneratorTests(unittest.TestCase):
         self.assertIn("not found", p.stderr.decode())
 
     def test_progress_bar(self):
-        bar = plc_progress.Progress(10, "x", enabled=True, stream=_Sink())
+        bar = progress_bar.Progress(10, "x", enabled=True, stream=_Sink())
         bar.update(5)
         bar.close()
         self.assertIn("ETA", bar.stream.text)
         self.assertIn("50.0%", bar.stream.text)
-        quiet = plc_progress.Progress(10, "x", stream=_Sink())  # not a terminal: nothing drawn
+        quiet = progress_bar.Progress(10, "x", stream=_Sink())  # not a terminal: nothing drawn
         quiet.update(5)
         quiet.close()
         self.assertEqual(quiet.stream.text, "")
@@ -432,7 +432,7 @@ class StoreTests(unittest.TestCase):
                 for k in self.COUNTERS:
                     self.assertEqual(again["cache"][k], row[k], k)
         none = doc["rows"][0]
-        hdd = plc_destor.hdd_service_s(131072, {})
+        hdd = destor_runner.hdd_service_s(131072, {})
         self.assertAlmostEqual(none["latency_model_ms_mean"],
                                1e3 * none["container_accesses"] * hdd / none["requests"], places=9)
         for label in ("HDD only", "FIFO", "LRU", "LFU", "PLC-Cache"):
@@ -499,7 +499,7 @@ class StoreTests(unittest.TestCase):
             for k in self.COUNTERS:
                 self.assertEqual(a[k], b[k], k)
                 self.assertEqual(a[k], s[k], k)
-        self.assertTrue(os.path.exists(os.path.join(cache, plc_replay.CACHE_DIR_MARKER)))
+        self.assertTrue(os.path.exists(os.path.join(cache, policy_replay.CACHE_DIR_MARKER)))
         foreign = os.path.join(self.tmp, "foreign")
         os.makedirs(foreign)
         with open(os.path.join(foreign, "keep.txt"), "w") as f:

@@ -1,4 +1,4 @@
-"""Round trip of the trace writer (plc_trace.trace_record) through the real
+"""Round trip of the trace writer (trace_draw.trace_record) through the real
 destor read-file --trace.
 
 Why: a trace record names a path in a format with one escape (docs/FORMAT.md,
@@ -11,7 +11,7 @@ bytes that are not UTF-8 and (for --null traces) newlines and CRs, each of a
 size no other file has and no misread range can reach; every record written
 by trace_record, gen-trace and import-trace is replayed alone, and the bytes
 destor served must be those of the file (or range) the writer meant.  The
-reader that goes with it (plc_trace.parse_trace_record, which experiment
+reader that goes with it (trace_draw.parse_trace_record, which experiment
 uses to account for a given --trace) must count what destor serves.
 """
 
@@ -26,9 +26,9 @@ import unittest
 
 from test_trace_tools import SCRIPTS, DESTOR, have_destor, run
 
-import plc_destor
-import plc_import
-import plc_trace
+from destor_tools import destor_runner
+from destor_tools import trace_import
+from destor_tools import trace_draw
 
 # Names in a line trace; "end" is the file a misread "end<TAB>12<TAB>34"
 # would name.  Sizes: 200 for "end", then unique sizes of 3000 bytes and up.
@@ -68,7 +68,7 @@ class TraceWriterRoundTrip(unittest.TestCase):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def files(self, null):
-        files, _ = plc_destor.list_job_files(DESTOR, 0, self.config, keep_all=null)
+        files, _ = destor_runner.list_job_files(DESTOR, 0, self.config, keep_all=null)
         self.assertEqual(sorted(p for p, _ in files), sorted(NAMES + (NULL_NAMES if null else [])))
         return files
 
@@ -98,17 +98,17 @@ class TraceWriterRoundTrip(unittest.TestCase):
             data, meant = b"", []
             for path, size in self.files(null) + ([] if null else [(p, self.size[p]) for p in CR_NAMES]):
                 for off, n in ((None, None), (0, None), (5, 7), (size - 3, 100), (size, None)):
-                    data += plc_trace.trace_record(0, path, end, off, n)
+                    data += trace_draw.trace_record(0, path, end, off, n)
                     start = off or 0
                     meant.append(max(0, min(size - start, size if n is None else n)))
             self.check_trace(data, null, meant)
 
     def test_trace_record_refuses_what_a_line_cannot_hold(self):
         for path in LINE_CANNOT + [b"", b"nul\0byte"]:
-            with self.assertRaises(plc_trace.ToolError, msg=path):
-                plc_trace.trace_record(0, path)
-        with self.assertRaises(plc_trace.ToolError):
-            plc_trace.trace_record(0, b"nul\0byte", b"\0")
+            with self.assertRaises(trace_draw.ToolError, msg=path):
+                trace_draw.trace_record(0, path)
+        with self.assertRaises(trace_draw.ToolError):
+            trace_draw.trace_record(0, b"nul\0byte", b"\0")
 
     def test_gen_trace(self):
         for null in (False, True):
@@ -118,7 +118,7 @@ class TraceWriterRoundTrip(unittest.TestCase):
             with open(out, "rb") as f:
                 data = f.read()
             files = self.files(null)
-            indices, _, _ = plc_trace.generate_indices(files, "uniform", 0.47, 3, 60)
+            indices, _, _ = trace_draw.generate_indices(files, "uniform", 0.47, 3, 60)
             self.assertGreater(len(set(indices)), len(files) // 2)
             self.check_trace(data, null, [files[i][1] for i in indices])
 
@@ -139,13 +139,13 @@ class TraceWriterRoundTrip(unittest.TestCase):
                  "txt", "--seed", "5", "-q", "-o", out] + flag)
             with open(out, "rb") as f:
                 data = f.read()
-            omap = plc_import.ObjectMap(files, 5)
+            omap = trace_import.ObjectMap(files, 5)
             self.check_trace(data, null, [files[omap.file_of(k)][1] for k in keys])
             run([os.path.join(SCRIPTS, "import-trace"), "--destor", DESTOR, "-c", self.config, msr, "-f",
                  "msr", "-q", "-o", out] + flag)
             with open(out, "rb") as f:
                 data = f.read()
-            vmap = plc_import.VolumeMap(files)
+            vmap = trace_import.VolumeMap(files)
             self.check_trace(data, null, [n for off, ln in reqs for _, _, n in vmap.pieces(off, ln)])
 
     def test_parse_trace_record_reads_as_destor(self):
@@ -158,9 +158,9 @@ class TraceWriterRoundTrip(unittest.TestCase):
         files = self.files(False)
         data = b"# a given trace\n"
         for path, size in files:
-            data += plc_trace.trace_record(0, path)
-            data += plc_trace.trace_record(0, path, offset=7, length=size)  # runs past the end
-            data += plc_trace.trace_record(0, path, offset=size + 1)
+            data += trace_draw.trace_record(0, path)
+            data += trace_draw.trace_record(0, path, offset=7, length=size)  # runs past the end
+            data += trace_draw.trace_record(0, path, offset=size + 1)
         data += b"0\tend\t12\t34\r\n"
         t = os.path.join(self.tmp, "given.trace")
         with open(t, "wb") as f:
@@ -171,16 +171,16 @@ class TraceWriterRoundTrip(unittest.TestCase):
         served = json.loads(p.stdout)
         info = experiment.given_trace_info(t, 0, files)
         self.assertEqual((info["requests"], info["bytes"]), (served["requests"], served["bytes"]))
-        self.assertEqual(plc_trace.parse_trace_record(b"3\tend\t12\t34\t0\t-"), (3, b"end\t12\t34", 0, None))
-        self.assertEqual(plc_trace.parse_trace_record(b"3\tend\t12\t34"), (3, b"end", 12, 34))
-        self.assertEqual(plc_trace.parse_trace_record(b"3\t\t12\t34"), (3, b"\t12\t34", None, None))
-        self.assertEqual(plc_trace.parse_trace_record(b"3\ta\t%s1\t-" % (b"0" * 5000)), (3, b"a", 1, None))
-        self.assertEqual(plc_trace.parse_trace_record(b"3\ta\t%s\t-" % (b"9" * 5000))[2:], (None, None))
-        self.assertEqual(plc_trace.parse_trace_record(b"3\ta\t18446744073709551615\t-")[2], (1 << 64) - 1)
-        self.assertIsNone(plc_trace.parse_trace_record(b"3\ta\t18446744073709551616\t-")[2])
+        self.assertEqual(trace_draw.parse_trace_record(b"3\tend\t12\t34\t0\t-"), (3, b"end\t12\t34", 0, None))
+        self.assertEqual(trace_draw.parse_trace_record(b"3\tend\t12\t34"), (3, b"end", 12, 34))
+        self.assertEqual(trace_draw.parse_trace_record(b"3\t\t12\t34"), (3, b"\t12\t34", None, None))
+        self.assertEqual(trace_draw.parse_trace_record(b"3\ta\t%s1\t-" % (b"0" * 5000)), (3, b"a", 1, None))
+        self.assertEqual(trace_draw.parse_trace_record(b"3\ta\t%s\t-" % (b"9" * 5000))[2:], (None, None))
+        self.assertEqual(trace_draw.parse_trace_record(b"3\ta\t18446744073709551615\t-")[2], (1 << 64) - 1)
+        self.assertIsNone(trace_draw.parse_trace_record(b"3\ta\t18446744073709551616\t-")[2])
         for bad in (b"x\tpath", b"3", b"3\t", b"4294967296\tpath", b"9" * 5000 + b"\tpath"):
-            with self.assertRaises(plc_trace.ToolError):
-                plc_trace.parse_trace_record(bad)
+            with self.assertRaises(trace_draw.ToolError):
+                trace_draw.parse_trace_record(bad)
 
 
 if __name__ == "__main__":

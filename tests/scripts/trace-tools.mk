@@ -1,8 +1,8 @@
 # tests/scripts/trace-tools.mk: the trace replayer and experiment scripts of
-# issue 4 (scripts/gen-trace, replay, experiment and their shared modules
-# scripts/plc_*.py) and their tests; included from Makefile.am. The scripts
-# run from the source tree and are not installed. (docs/, with
-# docs/EXPERIMENTS.md, is already in EXTRA_DIST.)
+# issue 4 (scripts/gen-trace, replay, experiment; their package
+# scripts/destor_tools/ is listed in scripts/local.mk) and their tests;
+# included from Makefile.am. (docs/, with docs/EXPERIMENTS.md, is already
+# in EXTRA_DIST.)
 TESTS += tests/scripts/run-trace-tests.sh
 EXTRA_DIST += \
 	scripts/gen-trace \
@@ -11,11 +11,6 @@ EXTRA_DIST += \
 	scripts/import-trace \
 	scripts/compare \
 	tests/scripts/test_trace_compare.py \
-	scripts/plc_import.py \
-	scripts/plc_sweep.py \
-	scripts/plc_plots.py \
-	scripts/plc_pareto.py \
-	scripts/plc_frontier.py \
 	tests/scripts/test_trace_frontier.py \
 	tests/scripts/test_trace_plots.py \
 	tests/scripts/test_trace_sweeps.py \
@@ -25,12 +20,6 @@ EXTRA_DIST += \
 	tests/fixtures/traces/libcachesim.csv \
 	tests/fixtures/traces/oracle.bin \
 	tests/fixtures/traces/ids.txt \
-	scripts/plc_common.py \
-	scripts/plc_progress.py \
-	scripts/plc_destor.py \
-	scripts/plc_trace.py \
-	scripts/plc_replay.py \
-	scripts/plc_results.py \
 	tests/scripts/test_trace_tools.py \
 	tests/scripts/run-trace-tests.sh \
 	tests/scripts/test_trace_writer.py \

@@ -1,4 +1,4 @@
-"""plc_destor: how the trace tools drive the destor binary and read its
+"""destor_runner: how the trace tools drive the destor binary and read its
 settings.
 
 Why it exists: gen-trace, replay and experiment all run destor (stat, list,
@@ -12,23 +12,23 @@ import json
 import os
 import subprocess
 import threading
+from .errors import ToolError, UsageError
 
-from plc_common import ToolError, UsageError
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 # ---------------------------------------------------------------- destor
 
 def default_destor():
     """The destor the scripts run when not given --destor: the installed one
-    (plc_install, written by make install), else the source tree's first
+    (destor_tools.installed, written by make install), else the source tree's first
     executable of build/destor (scripts/setup.sh builds there) and ./destor
     (an in-tree ./configure && make); build/destor when neither is there, so
     check_destor names it."""
     try:
-        import plc_install
-        return plc_install.DESTOR
+        from . import installed
+        return installed.DESTOR
     except ImportError:
         pass
     tree = [os.path.join(REPO_ROOT, "build", "destor"), os.path.join(REPO_ROOT, "destor")]

@@ -1,4 +1,4 @@
-"""plc_sweep: running many replay points (policy x parameter x seed) in
+"""parallel_sweep: running many replay points (policy x parameter x seed) in
 parallel, locally or on a Dask cluster, resuming after an interruption, and
 summarising seeds as a mean with a 95% confidence interval.
 
@@ -17,18 +17,21 @@ import json
 import math
 import os
 import signal
+import tempfile
+import zipfile
 
-from plc_common import ToolError, UsageError
-import plc_destor
-import plc_replay
+from .errors import ToolError, UsageError
+from . import destor_runner
+from . import policy_replay
 
 # Columns that measure wall-clock time: they differ from run to run, so a
 # comparison of two runs of the same points leaves them out.
 WALL_CLOCK_FIELDS = ("latency_measured_ms_mean", "latency_measured_ms_p50", "latency_measured_ms_p95",
                      "latency_measured_ms_p99", "destor_seconds", "run_seconds")
 
-# what point_runner imports, in dependency order (sent to Dask workers)
-MODULES = ("plc_common", "plc_plots", "plc_destor", "plc_trace", "plc_replay", "plc_sweep")
+# what point_runner imports (sent to Dask workers as one zip of the package)
+MODULES = ("__init__", "errors", "units", "sizes", "formatting", "plot_style", "destor_runner",
+           "trace_draw", "policy_replay", "parallel_sweep")
 
 
 def parse_seeds(text):
@@ -175,7 +178,7 @@ def _unplain(row):
 def point_runner(spec, progress=None):
     """Run one point: one policy of one trace (the function Dask workers
     run).  Returns (row, destor summary)."""
-    rows, raws = plc_replay.replay(spec["trace"], [spec["policy"]], spec["cache_size"], spec["simulate"],
+    rows, raws = policy_replay.replay(spec["trace"], [spec["policy"]], spec["cache_size"], spec["simulate"],
                                    spec.get("cache_dir"), spec.get("config"), spec["destor"],
                                    spec.get("params", ()), progress, spec.get("store"),
                                    label_runs=False)
@@ -237,11 +240,11 @@ def run_points(points, jobs=None, scheduler=None, journal=None, progress=None, l
         else:
             _run_local(points, todo, jobs or default_jobs(), finished, progress)
     except KeyboardInterrupt:
-        plc_destor.stop_children()
+        destor_runner.stop_children()
         raise
     finally:
         signal.signal(signal.SIGTERM, old)
-        plc_destor.resume_children()  # every point's thread has ended here
+        destor_runner.resume_children()  # every point's thread has ended here
     return results
 
 
@@ -264,7 +267,7 @@ def _run_local(points, todo, jobs, finished, progress):
     except BaseException:
         for f in futs:
             f.cancel()
-        plc_destor.stop_children()
+        destor_runner.stop_children()
         pool.shutdown(wait=True)
         raise
     pool.shutdown(wait=True)
@@ -284,8 +287,12 @@ def _run_dask(points, todo, address, finished, progress, label):
         # the workers import these modules from the copies sent here, so a
         # worker needs destor and the shared store, not this source tree
         here = os.path.dirname(os.path.abspath(__file__))
-        for m in MODULES:
-            client.upload_file(os.path.join(here, m + ".py"))
+        with tempfile.TemporaryDirectory(prefix="destor-tools-") as tmp:
+            archive = os.path.join(tmp, "destor_tools.zip")
+            with zipfile.ZipFile(archive, "w") as z:
+                for m in MODULES:
+                    z.write(os.path.join(here, m + ".py"), "destor_tools/%s.py" % m)
+            client.upload_file(archive)
         futs = {client.submit(point_runner, points[i]["spec"], pure=False): i for i in todo}
         _collect(as_completed(list(futs)), futs, points, finished, progress)
     except BaseException:

@@ -15,8 +15,8 @@ Standard library only.
 
 import os
 import re
+from .errors import SmartError
 
-from smart_units import SmartError
 
 SYSFS_SECTOR = 512               # bytes per /sys/block stat sector
 

@@ -1,4 +1,4 @@
-"""plc_frontier: the hit/write frontier experiment (scripts/experiment
+"""frontier_experiment: the hit/write frontier experiment (scripts/experiment
 frontier): which points it runs, its CSV table with the Pareto flags, its
 figure and its report tables.
 
@@ -8,17 +8,19 @@ each policy at its defaults is from the best hit ratio its own write
 volume could buy.  The experiment runs every policy destor lists (online
 ones at their defaults, the parameter sweeps of SWEEPS, offline ones as
 bounds) at one cache size; this module turns those runs into the frontier
-(plc_pareto), twice: over every point, and over the online points only,
+(pareto), twice: over every point, and over the online points only,
 since only those can be deployed.
 """
 
 import math
 
-import plc_pareto
-import plc_plots
-import plc_sweep
-from plc_common import GIB, ToolError, format_bytes
-from plc_plots import policy_label
+from .errors import ToolError
+from .formatting import format_bytes
+from .units import GIB
+from . import pareto
+from . import plot_style
+from . import parallel_sweep
+from .plot_style import policy_label
 
 # The parameter sweeps, as data: (policy, its config key, the values run).
 # A sweep runs only when `destor policies --json` lists the policy; the
@@ -76,7 +78,7 @@ def plan_points(listing, names=None):
         key, values = sweeps[pol]
         keys = {k["name"]: k for k in listed[pol].get("keys") or []}
         if key not in keys:
-            raise ToolError("destor lists policy %s without its key %s, which plc_frontier.SWEEPS "
+            raise ToolError("destor lists policy %s without its key %s, which frontier_experiment.SWEEPS "
                             "sweeps" % (pol, key))
         d = _number(keys[key].get("default"))
         values = list(values)
@@ -109,7 +111,7 @@ def table(runs, rows, seeds):
     if len(seeds) < 2:
         mark(per)
         return per, per
-    agg = plc_sweep.aggregate(per, ["policy", "key", "value"])
+    agg = parallel_sweep.aggregate(per, ["policy", "key", "value"])
     means = agg[0::2]
     mark(means)
     return per + agg, [dict(m, _ci=c) for m, c in zip(means, agg[1::2])]
@@ -119,16 +121,16 @@ def mark(rows):
     """Set each row's frontier flags and its distances below the two
     frontiers (in hit-ratio points: 100 x the ratio's difference)."""
     pts = [(r["ssd_bytes_written"], r["hit_ratio"]) for r in rows]
-    flags = plc_pareto.on_frontier(pts)
+    flags = pareto.on_frontier(pts)
     online = [i for i, r in enumerate(rows) if r["offline"] == "no"]
     opts = [pts[i] for i in online]
-    oflags = dict(zip(online, plc_pareto.on_frontier(opts)))
+    oflags = dict(zip(online, pareto.on_frontier(opts)))
     for i, r in enumerate(rows):
         r["on_frontier"] = _yes(flags[i])
-        r["below_frontier_points"] = 100 * plc_pareto.gap_below(pts, pts[i])
+        r["below_frontier_points"] = 100 * pareto.gap_below(pts, pts[i])
         if i in oflags:
             r["on_online_frontier"] = _yes(oflags[i])
-            r["below_online_frontier_points"] = 100 * plc_pareto.gap_below(opts, pts[i])
+            r["below_online_frontier_points"] = 100 * pareto.gap_below(opts, pts[i])
         else:
             r["on_online_frontier"] = r["below_online_frontier_points"] = None
 
@@ -184,7 +186,7 @@ def _draw(ax, rows, xmax, label_from, label_to):
         _steps(ax, rows, "on_frontier", xmax, {"color": "#000000", "linewidth": 1.2, "linestyle": "--"},
                "Pareto frontier with the offline bounds")
     for pol, pts in _by_policy(rows).items():
-        c, m = plc_plots.policy_style(pol)
+        c, m = plot_style.policy_style(pol)
         xs = [r["ssd_bytes_written"] / GIB for r in pts]
         ys = [100 * r["hit_ratio"] for r in pts]
         off = pts[0]["offline"] == "yes"
@@ -243,7 +245,7 @@ def plot(rows, outdir, formats, cache_size):
     their value, offline bounds hollow, and the two frontiers as steps.
     Both axes start at 0; a second panel zooms on the points that write
     least (zoom_window), with its range stated in its title."""
-    plt = plc_plots.pyplot()
+    plt = plot_style.pyplot()
     zoom = zoom_window(rows)
     if zoom:
         fig, (ax, zx) = plt.subplots(1, 2, figsize=(15.0, 6.0))
@@ -272,7 +274,7 @@ def plot(rows, outdir, formats, cache_size):
                  "value, * = default)" % (cache_size, len(rows)), fontsize=10)
     (zx if zoom else ax).legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
-    return plc_plots.save(fig, outdir, "fig-frontier", formats)
+    return plot_style.save(fig, outdir, "fig-frontier", formats)
 
 
 # ---------------------------------------------------------------- the report

@@ -1,4 +1,4 @@
-"""plc_trace: drawing a read trace over one job of a destor store.
+"""trace_draw: drawing a read trace over one job of a destor store.
 
 Why it exists: gen-trace writes the trace and experiment draws the same one
 in-process, so the Zipf sampler of the paper's equation (1) (P(i)
@@ -11,8 +11,10 @@ import io
 import math
 import random
 
-from plc_common import ToolError, UsageError, format_bytes, parse_budget
-from plc_destor import list_job_files
+from .errors import ToolError, UsageError
+from .formatting import format_bytes
+from .sizes import parse_budget
+from .destor_runner import list_job_files
 
 
 def zipf_weights(n, alpha):

@@ -1,4 +1,4 @@
-"""plc_replay: replaying a trace through destor once per cache policy and
+"""policy_replay: replaying a trace through destor once per cache policy and
 turning destor's JSON summary into a result row.
 
 Why it exists: replay runs one trace and experiment runs many, and both must
@@ -15,12 +15,12 @@ import subprocess
 import threading
 import time
 
-from plc_common import ToolError, UsageError
-from plc_destor import (check_destor, config_line, default_destor, destor_base,
+from .errors import ToolError, UsageError
+from .destor_runner import (check_destor, config_line, default_destor, destor_base,
                         effective_settings, hdd_service_s, reap_destor, resolve_policies, run_destor,
                         start_destor, store_stat)
-from plc_plots import POLICY_LABELS, policy_label  # noqa: F401  (the one table of names)
-from plc_trace import is_compiled, trace_terminator
+from .plot_style import POLICY_LABELS, policy_label  # noqa: F401  (the one table of names)
+from .trace_draw import is_compiled, trace_terminator
 
 # Marker left in a cache directory the replayer created, so it only ever
 # empties directories it owns.

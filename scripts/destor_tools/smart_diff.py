@@ -10,10 +10,11 @@ Standard library only.
 """
 
 import math
+from .errors import SmartError
+from .formatting import smart_bytes
+from .units import MIB, SECONDS_PER_DAY, unit_label, unit_step
+from .wear import lifetime_days, waf, waf_from_pages, write_rate
 
-from smart_units import (MIB, SECONDS_PER_DAY, SmartError, fmt_bytes,
-                         lifetime_days, unit_label, unit_step,
-                         waf, waf_from_pages, write_rate)
 
 
 def _delta(before, after, key, warnings, label):
@@ -130,8 +131,8 @@ def diff_samples(before, after, tbw_bytes=None, units="binary",
                             "interval is within %d%% of one step (run "
                             "longer)" % ("host" if key.startswith("host")
                                          else "NAND",
-                                         fmt_bytes(unit, units),
-                                         fmt_bytes(d, units),
+                                         smart_bytes(unit, units),
+                                         smart_bytes(d, units),
                                          100 if d == 0 else
                                          math.ceil(100.0 * unit / d)))
     lb, la = before.get("life_used_pct"), after.get("life_used_pct")
@@ -206,7 +207,7 @@ def diff_table(res, units="binary"):
         ("NAND bytes written", _bytes_text(res["nand_bytes_written"], units)
          if res["nand_bytes_written"] is not None or
          res["nand_bytes_estimate"] is None else
-         "about %s (host bytes x WAF)" % fmt_bytes(res["nand_bytes_estimate"],
+         "about %s (host bytes x WAF)" % smart_bytes(res["nand_bytes_estimate"],
                                                    units, digits=2)),
         ("write amplification", "%s%s" % (
             fmt_num(res["waf"], 3),
@@ -223,7 +224,7 @@ def diff_table(res, units="binary"):
         rows.append(("lifetime at this rate",
                      "%s days (TBW %s)" % (fmt_num(res["lifetime_days_tbw"],
                                                    1),
-                                           fmt_bytes(res["tbw_bytes"], units,
+                                           smart_bytes(res["tbw_bytes"], units,
                                                      digits=2))))
     rows.append(("lifetime from wear",
                  "n/a" if res["lifetime_days_pct"] is None else
@@ -237,7 +238,7 @@ def diff_table(res, units="binary"):
 def _bytes_text(n, units):
     if n is None:
         return "n/a"
-    return "%s (%s bytes)" % (fmt_bytes(n, units, digits=2),
+    return "%s (%s bytes)" % (smart_bytes(n, units, digits=2),
                               "{:,}".format(n))
 
 

@@ -1,4 +1,4 @@
-"""plc_import: reading the field's block and object traces and mapping them
+"""trace_import: reading the field's block and object traces and mapping them
 onto a job's files as a destor read-file trace.
 
 Why it exists: the PLC-Cache evaluation only had a synthetic Zipf workload;
@@ -19,8 +19,9 @@ import collections
 import random
 import struct
 
-from plc_common import UsageError, ToolError, format_bytes
-from plc_trace import trace_record
+from .errors import ToolError, UsageError
+from .formatting import format_bytes
+from .trace_draw import trace_record
 
 Request = collections.namedtuple("Request", "op key offset length")
 

@@ -16,11 +16,12 @@ import math
 import os
 import time
 
-from smart_ctl import (COLUMNS, EXPECTED, FLOAT_COLUMNS, INT_COLUMNS,
+from .errors import SmartError
+from .formatting import smart_bytes
+from .smart_ctl import (COLUMNS, EXPECTED, FLOAT_COLUMNS, INT_COLUMNS,
                        empty_sample, has_smart_data, parse_smartctl,
                        run_smartctl, smartctl_problems)
-from smart_sysfs import boot_id, sysfs_counters
-from smart_units import SmartError, fmt_bytes
+from .smart_sysfs import boot_id, sysfs_counters
 
 
 # ---------------------------------------------------------------------------
@@ -96,13 +97,13 @@ def has_write_counter(s):
 def summary_line(s, units="binary"):
     parts = [s["timestamp"], s["device"], "source=" + s["source"]]
     if s.get("host_bytes_written") is not None:
-        parts.append("host_written=" + fmt_bytes(s["host_bytes_written"],
+        parts.append("host_written=" + smart_bytes(s["host_bytes_written"],
                                                  units))
     if s.get("nand_bytes_written") is not None:
-        parts.append("nand_written=" + fmt_bytes(s["nand_bytes_written"],
+        parts.append("nand_written=" + smart_bytes(s["nand_bytes_written"],
                                                  units))
     if s.get("sysfs_bytes_written") is not None:
-        parts.append("kernel_written=" + fmt_bytes(s["sysfs_bytes_written"],
+        parts.append("kernel_written=" + smart_bytes(s["sysfs_bytes_written"],
                                                    units))
     if s.get("life_used_pct") is not None:
         parts.append("life_used=%g%%" % s["life_used_pct"])

@@ -1,4 +1,4 @@
-"""plc_pareto: the Pareto frontier of (cost, gain) points, here SSD bytes
+"""pareto: the Pareto frontier of (cost, gain) points, here SSD bytes
 written against hit ratio.
 
 Why it exists: experiment frontier asks which configurations no other one

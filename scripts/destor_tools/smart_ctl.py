@@ -20,8 +20,8 @@ import json
 import os
 import shutil
 import subprocess
+from .units import GIB, MIB
 
-from smart_units import GIB, MIB
 
 NVME_DATA_UNIT = 512000          # bytes per NVMe "data unit"
 DEFAULT_LBA = 512

@@ -1,4 +1,4 @@
-"""plc_results: writing replay result rows as CSV, JSON and a Markdown
+"""result_files: writing replay result rows as CSV, JSON and a Markdown
 comparison table.
 
 Why it exists: replay and experiment write the same row columns and the
@@ -10,8 +10,8 @@ import csv
 import json
 import math
 
-from plc_common import format_bytes
-from plc_replay import ROW_FIELDS, policy_label
+from .formatting import format_bytes
+from .policy_replay import ROW_FIELDS, policy_label
 
 
 def csv_value(v):

@@ -1,4 +1,4 @@
-"""plc_progress: the progress bar with ETA that replay and experiment draw on
+"""progress_bar: the progress bar with ETA that replay and experiment draw on
 stderr while destor replays a trace.
 
 Why it exists: a paper-scale sweep replays for minutes to hours, and both

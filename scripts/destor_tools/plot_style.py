@@ -1,4 +1,4 @@
-"""plc_plots: how every figure of the trace and endurance tools looks.
+"""plot_style: how every figure of the trace and endurance tools looks.
 
 Why it exists: a reader compares figures side by side, so a policy must
 keep its colour and marker from one figure to the next (one table here,
@@ -11,8 +11,9 @@ states its unit.  experiment and endurance-compare draw with these helpers.
 import hashlib
 import math
 import os
+from .errors import UsageError
+from .units import GIB, KIB, MIB
 
-from plc_common import GIB, KIB, MIB, UsageError
 
 FORMATS = ("png", "pdf", "svg")
 
