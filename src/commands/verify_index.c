@@ -156,7 +156,7 @@ static gboolean check_container(Check *ck, Store *store, ContainerLru *lru, Cont
 static gboolean compare(Check *ck, Store *store, ContainerLru *lru, uint32_t committed, GError **err)
 {
     uint32_t slots;
-    if (!container_pool_count(store->pool, &slots, err))
+    if (!container_store_count(store->containers, &slots, err))
         return FALSE;
     g_array_sort(ck->entries, by_location);
     ck->by_fp = g_array_sized_new(FALSE, FALSE, sizeof(guint), ck->entries->len);
