@@ -32,6 +32,7 @@ E2E_TESTS = \
 	tests/e2e/cache_rollback.sh \
 	tests/e2e/cache_follow.sh \
 	tests/e2e/cache_directory.sh \
-	tests/e2e/container_store.sh
+	tests/e2e/container_store.sh \
+	tests/e2e/kill_files_backup.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py
