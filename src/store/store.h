@@ -44,11 +44,12 @@ typedef struct {
 Store *store_open_read(const Config *cfg, GError **err);
 /* Open for backup: create the store if needed (with a new identity), take
  * the writer lock, give a version-1 store an identity (rewriting store.meta
- * as version 2), and check the config agrees with the store's fixed
+ * as version 3), and check the config agrees with the store's fixed
  * parameters. */
 Store *store_open_write(const Config *cfg, GError **err);
 /* Open an existing store (NO_STORE error otherwise) for repair: take the
- * writer lock; the store's own parameters rule, whatever the config says. */
+ * writer lock; the store's own parameters rule, whatever the config says,
+ * except its kind of container store (which must match). */
 Store *store_open_repair(const Config *cfg, GError **err);
 void store_close(Store *s);
 
