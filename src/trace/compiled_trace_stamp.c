@@ -59,7 +59,7 @@ gboolean compiled_trace_check(const CompiledTrace *t, const Store *store, const 
     if (!container_store_count(store->containers, &pool, err))
         return FALSE;
     if (pool < t->n_containers)
-        return stale(err, name, "it was compiled against %u containers, the pool now holds %u", t->n_containers,
+        return stale(err, name, "it was compiled against %u containers, the store now holds %u", t->n_containers,
                      pool);
     for (guint i = 0; i < t->jobs->len; i++) {
         const CompiledTraceJob *j = &g_array_index(t->jobs, CompiledTraceJob, i);
