@@ -48,7 +48,7 @@ static gboolean open_index(JobWriter *w, GError **err)
     w->next_container = count;
     char *dir = g_build_filename(w->store->dir, "index", NULL);
     w->index = fp_index_open(dir, fingerprint_length(w->store->fingerprint),
-                             container_pool_source(w->store->pool), count, err);
+                             container_store_source(w->store->containers), count, err);
     g_free(dir);
     return w->index != NULL && fp_index_begin_job(w->index, err);
 }
@@ -71,7 +71,7 @@ JobWriter *job_writer_begin(Store *store, const char *source_root, GError **err)
     w->store = store;
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
         w->container_buf[i] = g_aligned_alloc(1, store->container_size, CONTAINER_ALIGN);
-    w->container_writer = container_writer_new(store->pool, CONTAINER_BUFFERS);
+    w->container_writer = container_writer_new(store->containers, CONTAINER_BUFFERS);
     if (!open_index(w, err) || !load_refcount(w, err) ||
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
         goto fail;
@@ -179,7 +179,7 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
     gboolean ok = seal_container(w, err);
     while (ok && w->sealed > 0)
         ok = index_oldest(w, err);
-    ok = ok && container_pool_sync(w->store->pool, err) && fp_index_commit_job(w->index, err);
+    ok = ok && container_store_sync(w->store->containers, err) && fp_index_commit_job(w->index, err);
     /* finish frees what it finishes; what is not reached, job_writer_free aborts. */
     if (ok) {
         ok = job_meta_writer_finish(w->meta, &w->m.job_meta_size, err);

@@ -19,10 +19,10 @@
 static gboolean rebuild_fingerprint_index(Store *store, JsonBuilder *json, GError **err)
 {
     uint32_t slots;
-    if (!container_pool_count(store->pool, &slots, err))
+    if (!container_store_count(store->containers, &slots, err))
         return FALSE;
     char *dir = g_build_filename(store->dir, "index", NULL);
-    FpIndex *idx = fp_index_rebuild(dir, fingerprint_length(store->fingerprint), container_pool_source(store->pool),
+    FpIndex *idx = fp_index_rebuild(dir, fingerprint_length(store->fingerprint), container_store_source(store->containers),
                                     slots, err);
     g_free(dir);
     uint64_t entries = 0;

@@ -255,11 +255,11 @@ static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *j
             return TRUE;
         }
     }
-    container_pool_set_readahead(store->pool, RESTORE_READAHEAD);
+    container_store_set_readahead(store->containers, RESTORE_READAHEAD);
     GArray *plan = restore_plan(job, store->container_size, cfg->restore_cache_containers, err);
     if (plan == NULL)
         return FALSE;
-    *prefetch = prefetch_source_new(container_pool_source(store->pool), plan, RESTORE_PREFETCH);
+    *prefetch = prefetch_source_new(container_store_source(store->containers), plan, RESTORE_PREFETCH);
     rs->lru = container_lru_new(prefetch_source_source(*prefetch), cfg->restore_cache_containers);
     return TRUE;
 }

@@ -264,7 +264,7 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         json_builder_set_member_name(v.json, "problems");
         json_builder_begin_array(v.json);
     }
-    v.lru = container_lru_new(container_pool_source(store->pool), 64);
+    v.lru = container_lru_new(container_store_source(store->containers), 64);
     v.container_state = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     gboolean ok = TRUE;
     if (job >= 0) {

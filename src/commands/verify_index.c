@@ -98,7 +98,7 @@ static gboolean check_container(Check *ck, Store *store, ContainerLru *lru, Cont
     const FpIndexEntry *e = &g_array_index(ck->entries, FpIndexEntry, from);
     guint named = to - from;
     if (c >= slots) {
-        char *what = g_strdup_printf("the fingerprint index names %u chunks in container %u, past the pool's "
+        char *what = g_strdup_printf("the fingerprint index names %u chunks in container %u, past the store's "
                                      "end (%u containers)", named, c, slots);
         ck->report(ck->ctx, c, -1, what);
         g_free(what);
@@ -156,7 +156,7 @@ static gboolean check_container(Check *ck, Store *store, ContainerLru *lru, Cont
 static gboolean compare(Check *ck, Store *store, ContainerLru *lru, uint32_t committed, GError **err)
 {
     uint32_t slots;
-    if (!container_pool_count(store->pool, &slots, err))
+    if (!container_store_count(store->containers, &slots, err))
         return FALSE;
     g_array_sort(ck->entries, by_location);
     ck->by_fp = g_array_sized_new(FALSE, FALSE, sizeof(guint), ck->entries->len);

@@ -2,7 +2,6 @@
 #include "config/config.h"
 #include "config/upstream_keys.h"
 #include "storage/container.h"
-#include "storage/container_pool.h"
 #include "util/edit_distance.h"
 #include "util/error.h"
 #include "util/size_parse.h"
@@ -17,6 +16,7 @@ void config_init(Config *cfg)
     cfg->chunk_sizes = (ChunkSizes){ .min_size = 2048, .avg_size = 8192, .max_size = 65536 };
     cfg->container_size = 2u << 20;
     cfg->fingerprint = FP_SHA1;
+    cfg->container_store = CONTAINER_STORE_POOL;
     cfg->restore_cache_containers = 30;
     cache_config_init(&cfg->cache);
 }
@@ -121,6 +121,11 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
             return FALSE;
         if (!fingerprint_algorithm_parse(v, &cfg->fingerprint))
             return bad_value(err, key, v, "expected sha1 or sha256");
+    } else if (!strcmp(key, "container-store")) {
+        if (!value_count(err, key, vals, nvals, 1, "one kind"))
+            return FALSE;
+        if (!container_store_kind_parse(v, &cfg->container_store))
+            return bad_value(err, key, v, "expected pool or files");
     } else if (!strcmp(key, "simulation-level")) {
         if (!value_count(err, key, vals, nvals, 1, "one level"))
             return FALSE;
@@ -177,7 +182,7 @@ static const char *nearest_key(const char *key)
     static const char *const own[] = {
         "working-directory", "chunk-algorithm", "chunk-avg-size", "chunk-min-size", "chunk-max-size",
         "container-size", "fingerprint-algorithm", "simulation-level", "log-level", "store-read-uncached",
-        "backup-workers", "restore-cache",
+        "backup-workers", "restore-cache", "container-store",
     };
     GPtrArray *all = g_ptr_array_new();
     for (size_t i = 0; i < G_N_ELEMENTS(own); i++)

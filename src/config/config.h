@@ -7,6 +7,7 @@
 
 #include "cache/core/cache_config.h"
 #include "chunking/chunker.h"
+#include "storage/container_store.h"
 #include "util/fingerprint.h"
 
 #include <glib.h>
@@ -18,6 +19,7 @@ typedef struct {
     ChunkSizes chunk_sizes;
     size_t container_size;
     FingerprintAlgorithm fingerprint;
+    ContainerStoreKind container_store; /* pool (default) or files */
     gboolean simulate;               /* simulation-level other than "no" */
     unsigned restore_cache_containers; /* in-memory containers for restore */
     unsigned backup_workers;           /* chunk workers of backup; 0: one per CPU */

@@ -1,4 +1,4 @@
-/* cached_source.c: opening the SSD cache over the container pool. */
+/* cached_source.c: opening the SSD cache over the store's containers. */
 #include "read/cached_source.h"
 #include "recipe/job_catalog.h"
 #include "util/error.h"
@@ -30,7 +30,7 @@ static gboolean load_references(Store *store, const CachePolicyOps *policy, uint
 {
     uint32_t nrefs;
     *refs = NULL;
-    if (!container_pool_count(store->pool, pool_count, err))
+    if (!container_store_count(store->containers, pool_count, err))
         return FALSE;
     if (policy == NULL || !policy->needs_reference_count)
         return TRUE;
@@ -103,7 +103,7 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
         return TRUE;
     }
     cs->cache = cache_core_open_config(&cfg->cache, store->id.bytes, store->container_size, pool_count, cs->reference_count,
-                                       container_pool_source(store->pool), &local);
+                                       container_store_source(store->containers), &local);
     if (cs->cache != NULL)
         return TRUE;
     g_clear_pointer(&cs->reference_count, g_free);
@@ -120,7 +120,7 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
 gboolean cached_source_follow(CachedSource *cs, Store *store, GError **err)
 {
     uint32_t now;
-    if (cs->cache == NULL || !container_pool_count(store->pool, &now, err))
+    if (cs->cache == NULL || !container_store_count(store->containers, &now, err))
         return cs->cache == NULL;
     if (now <= cache_core_containers(cs->cache))
         return TRUE;

@@ -7,7 +7,7 @@ static gboolean id_source_read(ContainerSource *src, ContainerId id, uint8_t *bu
     IdSource *s = (IdSource *)src;
     g_assert(buf == NULL);
     if (id >= s->n_containers) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "container %u does not exist (the pool holds %u)", id,
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "container %u does not exist (the store holds %u)", id,
                     s->n_containers);
         return FALSE;
     }

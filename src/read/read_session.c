@@ -21,7 +21,7 @@ static gboolean open_cache(ReadSession *s, const Config *cfg, GError **err)
 static gboolean use_ids(ReadSession *s, const Config *cfg, GArray *log, GError **err)
 {
     uint32_t n;
-    if (!container_pool_count(s->store->pool, &n, err))
+    if (!container_store_count(s->store->containers, &n, err))
         return FALSE;
     id_source_init(&s->ids, s->store->container_size, n, log);
     s->source = &s->ids.source;
@@ -37,7 +37,7 @@ static ReadSession *open_session(const Config *cfg, gboolean recording, GArray *
         return NULL;
     ReadSession *s = g_new0(ReadSession, 1);
     s->store = store;
-    s->source = container_pool_source(store->pool);
+    s->source = container_store_source(store->containers);
     s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
     gboolean ok = TRUE;
     if (!recording && cache_config_enabled(&cfg->cache))
@@ -83,7 +83,7 @@ static gboolean follow_store(ReadSession *s, GError **err)
     if (s->cache != NULL)
         return cached_source_follow(&s->cached, s->store, err);
     if (s->simulate && s->ids.log == NULL)
-        return container_pool_count(s->store->pool, &s->ids.n_containers, err);
+        return container_store_count(s->store->containers, &s->ids.n_containers, err);
     return TRUE;
 }
 

@@ -1,4 +1,4 @@
-/* container_pool.c: the pool file and its ContainerSource. */
+/* container_pool.c: the pool file as a ContainerStore (container_pool.h). */
 #include "storage/container_pool.h"
 #include "storage/container.h"
 #include "util/error.h"
@@ -9,44 +9,48 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct ContainerPool {
-    ContainerSource source; /* first: a ContainerPool * is a ContainerSource * */
+typedef struct {
+    ContainerStore store; /* first: a ContainerPool * is a ContainerStore * */
     int fd;
     int direct_fd; /* writer only: O_DIRECT when the file system allows, else -1 */
     char *path;
     size_t container_size;
     unsigned readahead; /* containers to prefetch after each read */
     gboolean uncached;  /* drop each container from the page cache once read */
-};
+} ContainerPool;
 
-static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err);
-static gboolean container_pool_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err);
+static gboolean pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err);
+static gboolean pool_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err);
+static const ContainerStoreOps pool_ops;
 
-ContainerPool *container_pool_open(const char *path, size_t container_size, gboolean writable, GError **err)
+ContainerStore *container_pool_open(const char *dir, size_t container_size, gboolean writable, GError **err)
 {
+    char *path = g_build_filename(dir, CONTAINER_POOL_FILE, NULL);
     int fd = open(path, (writable ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC, 0644);
     if (fd < 0) {
         destor_set_errno(err, errno, "open container pool %s", path);
+        g_free(path);
         return NULL;
     }
     ContainerPool *pool = g_new0(ContainerPool, 1);
     pool->fd = fd;
     /* Whole-container writes bypass the page cache: they are large, aligned
      * and not read back soon, and copying them into the cache was the
-     * backup's largest cost (docs/ARCHITECTURE.md, "Performance"). */
+     * backup's largest cost (docs/PERFORMANCE.md). */
     pool->direct_fd = writable ? open(path, O_WRONLY | O_DIRECT | O_CLOEXEC) : -1;
-    pool->path = g_strdup(path);
+    pool->path = path;
     pool->container_size = container_size;
-    pool->source.container_size = container_size;
-    pool->source.read = container_pool_read;
-    pool->source.stamp = container_pool_stamp;
-    return pool;
+    pool->store.source.container_size = container_size;
+    pool->store.source.read = pool_read;
+    pool->store.source.stamp = pool_stamp;
+    pool->store.ops = &pool_ops;
+    pool->store.kind = CONTAINER_STORE_POOL;
+    return &pool->store;
 }
 
-void container_pool_close(ContainerPool *pool)
+static void pool_close(ContainerStore *cs)
 {
-    if (pool == NULL)
-        return;
+    ContainerPool *pool = (ContainerPool *)cs;
     close(pool->fd);
     if (pool->direct_fd >= 0)
         close(pool->direct_fd);
@@ -54,25 +58,22 @@ void container_pool_close(ContainerPool *pool)
     g_free(pool);
 }
 
-void container_pool_set_readahead(ContainerPool *pool, unsigned containers)
+static void pool_set_readahead(ContainerStore *cs, unsigned containers)
 {
-    pool->readahead = containers;
+    ((ContainerPool *)cs)->readahead = containers;
 }
 
-void container_pool_set_uncached(ContainerPool *pool, gboolean uncached)
+static void pool_set_uncached(ContainerStore *cs, gboolean uncached)
 {
+    ContainerPool *pool = (ContainerPool *)cs;
     pool->uncached = uncached;
     /* hints: failure only costs accuracy */
     (void)posix_fadvise(pool->fd, 0, 0, uncached ? POSIX_FADV_RANDOM : POSIX_FADV_NORMAL);
 }
 
-ContainerSource *container_pool_source(ContainerPool *pool)
+static gboolean pool_count(ContainerStore *cs, uint32_t *count, GError **err)
 {
-    return &pool->source;
-}
-
-gboolean container_pool_count(ContainerPool *pool, uint32_t *count, GError **err)
-{
+    ContainerPool *pool = (ContainerPool *)cs;
     struct stat st;
     if (fstat(pool->fd, &st) != 0) {
         destor_set_errno(err, errno, "stat %s", pool->path);
@@ -82,17 +83,24 @@ gboolean container_pool_count(ContainerPool *pool, uint32_t *count, GError **err
     return TRUE;
 }
 
-static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
+static gboolean pool_exists(ContainerPool *pool, ContainerId id, GError **err)
 {
-    ContainerPool *pool = (ContainerPool *)src;
     uint32_t count;
-    if (!container_pool_count(pool, &count, err))
+    if (!pool_count(&pool->store, &count, err))
         return FALSE;
     if (id >= count) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
                     "container %u does not exist (the pool holds %u)", id, count);
         return FALSE;
     }
+    return TRUE;
+}
+
+static gboolean pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
+{
+    ContainerPool *pool = (ContainerPool *)src;
+    if (!pool_exists(pool, id, err))
+        return FALSE;
     off_t off = (off_t)id * (off_t)pool->container_size;
     if (pool->readahead > 0) /* a hint: failure only costs speed */
         (void)posix_fadvise(pool->fd, off + (off_t)pool->container_size,
@@ -106,17 +114,11 @@ static gboolean container_pool_read(ContainerSource *src, ContainerId id, uint8_
 
 /* The first bytes of container `id` alone (a torn last container may hold
  * fewer: container_stamp() pads them). */
-static gboolean container_pool_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err)
+static gboolean pool_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err)
 {
     ContainerPool *pool = (ContainerPool *)src;
-    uint32_t count;
-    if (!container_pool_count(pool, &count, err))
+    if (!pool_exists(pool, id, err))
         return FALSE;
-    if (id >= count) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
-                    "container %u does not exist (the pool holds %u)", id, count);
-        return FALSE;
-    }
     uint8_t head[CONTAINER_STAMP_BYTES];
     ssize_t got;
     do
@@ -130,16 +132,65 @@ static gboolean container_pool_stamp(ContainerSource *src, ContainerId id, uint3
     return TRUE;
 }
 
-gboolean container_pool_write(ContainerPool *pool, ContainerId id, const uint8_t *buf, GError **err)
+static gboolean pool_write(ContainerStore *cs, ContainerId id, const uint8_t *buf, GError **err)
 {
+    ContainerPool *pool = (ContainerPool *)cs;
     off_t off = (off_t)id * (off_t)pool->container_size;
     gboolean aligned = ((uintptr_t)buf % CONTAINER_ALIGN) == 0;
     int fd = pool->direct_fd >= 0 && aligned ? pool->direct_fd : pool->fd;
     return file_pwrite_all(fd, buf, pool->container_size, off, pool->path, err);
 }
 
-gboolean container_pool_sync(ContainerPool *pool, GError **err)
+static gboolean pool_sync(ContainerStore *cs, GError **err)
 {
+    ContainerPool *pool = (ContainerPool *)cs;
     /* O_DIRECT bypasses the cache but not the device's: fsync either way. */
     return file_fsync(pool->fd, pool->path, err);
 }
+
+/* A hole in place of the container: the file keeps its size, so the count
+ * and every later id stay as they were. */
+static gboolean pool_free(ContainerStore *cs, ContainerId id, GError **err)
+{
+    ContainerPool *pool = (ContainerPool *)cs;
+    if (!pool_exists(pool, id, err))
+        return FALSE;
+    off_t off = (off_t)id * (off_t)pool->container_size;
+    if (fallocate(pool->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, (off_t)pool->container_size) != 0) {
+        destor_set_errno(err, errno, "free container %u in %s", id, pool->path);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Live: inside the file and not all hole (a file system without SEEK_DATA
+ * reports every byte as data). */
+static gboolean pool_live(ContainerStore *cs, ContainerId id, gboolean *live, GError **err)
+{
+    ContainerPool *pool = (ContainerPool *)cs;
+    uint32_t count;
+    if (!pool_count(cs, &count, err))
+        return FALSE;
+    *live = FALSE;
+    if (id >= count)
+        return TRUE;
+    off_t off = (off_t)id * (off_t)pool->container_size;
+    off_t data = lseek(pool->fd, off, SEEK_DATA);
+    if (data < 0 && errno != ENXIO) {
+        destor_set_errno(err, errno, "seek %s", pool->path);
+        return FALSE;
+    }
+    *live = data >= 0 && data < off + (off_t)pool->container_size;
+    return TRUE;
+}
+
+static const ContainerStoreOps pool_ops = {
+    .count = pool_count,
+    .write = pool_write,
+    .sync = pool_sync,
+    .free = pool_free,
+    .live = pool_live,
+    .set_readahead = pool_set_readahead,
+    .set_uncached = pool_set_uncached,
+    .close = pool_close,
+};

@@ -1,7 +1,7 @@
 /* container_source.h: the container read interface, the one seam on the read
- * path. The store implements it over its container pool; the SSD cache
- * implements it over a store source and its cache directory. read-file and
- * restore only ever see a ContainerSource. */
+ * path. The store's containers implement it (container_store.h); the SSD
+ * cache implements it over a store source and its cache directory.
+ * read-file and restore only ever see a ContainerSource. */
 #ifndef DESTOR_CONTAINER_SOURCE_H
 #define DESTOR_CONTAINER_SOURCE_H
 

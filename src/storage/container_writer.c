@@ -9,7 +9,7 @@ typedef struct {
 } Submission;
 
 struct ContainerWriter {
-    ContainerPool *pool;
+    ContainerStore *store;
     GThread *thread;
     GMutex lock;
     GCond changed;      /* a submission, a finished write, or stop */
@@ -37,7 +37,7 @@ static gpointer writer_run(gpointer data)
         g_mutex_unlock(&w->lock);
         GError *error = NULL;
         if (!drop)
-            container_pool_write(w->pool, s.id, s.buf, &error);
+            container_store_write(w->store, s.id, s.buf, &error);
         double cpu = thread_cpu_seconds();
         g_mutex_lock(&w->lock);
         w->cpu_seconds = cpu;
@@ -51,11 +51,11 @@ static gpointer writer_run(gpointer data)
     return NULL;
 }
 
-ContainerWriter *container_writer_new(ContainerPool *pool, guint depth)
+ContainerWriter *container_writer_new(ContainerStore *store, guint depth)
 {
     g_assert(depth > 0);
     ContainerWriter *w = g_new0(ContainerWriter, 1);
-    w->pool = pool;
+    w->store = store;
     w->ring = g_new0(Submission, depth);
     w->depth = depth;
     g_mutex_init(&w->lock);

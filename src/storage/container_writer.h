@@ -1,4 +1,4 @@
-/* container_writer.h: writes sealed containers to the pool on a thread of
+/* container_writer.h: writes sealed containers to the store on a thread of
  * its own, so the backup's store stage fills the next container while the
  * device takes the last ones. A whole-container write bypasses the page
  * cache and so waits for the device (about 1.5 ms per 2 MiB here); done in
@@ -9,17 +9,17 @@
  * order submitted. The caller keeps each buffer untouched until a wait
  * says its write is done. A failed write is reported by every wait after
  * it, and the writes submitted after it are dropped (not written): the
- * pool never holds a container past one that failed. */
+ * store never holds a container past one that failed. */
 #ifndef DESTOR_CONTAINER_WRITER_H
 #define DESTOR_CONTAINER_WRITER_H
 
-#include "storage/container_pool.h"
+#include "storage/container_store.h"
 
 #include <glib.h>
 
 typedef struct ContainerWriter ContainerWriter;
 
-ContainerWriter *container_writer_new(ContainerPool *pool, guint depth);
+ContainerWriter *container_writer_new(ContainerStore *store, guint depth);
 /* Queue `buf` (container_size bytes) to be written as container `id`.
  * Fewer than `depth` writes may be unfinished. */
 void container_writer_submit(ContainerWriter *w, ContainerId id, const uint8_t *buf);

@@ -1,8 +1,10 @@
-# src/storage: container format and the container pool.
+# src/storage: container format and the container stores (pool, files).
 libdestor_a_SOURCES += \
 	src/storage/container_source.h \
 	src/storage/container.c src/storage/container.h \
+	src/storage/container_store.c src/storage/container_store.h \
 	src/storage/container_pool.c src/storage/container_pool.h \
+	src/storage/container_files.c src/storage/container_files.h \
 	src/storage/container_writer.c src/storage/container_writer.h
 
 check_PROGRAMS += tests/unit/test_container

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #define META_V1_SIZE 32
-#define META_SIZE 48 /* version 2: with the store identity */
+#define META_SIZE 48 /* version 2: with the store identity; 3: and its kind */
 
 static char *meta_path(const char *dir)
 {
@@ -35,7 +35,7 @@ static void new_store_id(StoreId *id)
 }
 
 static gboolean meta_write(const char *dir, size_t container_size, FingerprintAlgorithm fp, const StoreId *id,
-                           GError **err)
+                           ContainerStoreKind kind, GError **err)
 {
     uint8_t m[META_SIZE] = { 0 };
     memcpy(m, STORE_META_MAGIC, 8);
@@ -43,6 +43,7 @@ static gboolean meta_write(const char *dir, size_t container_size, FingerprintAl
     le32_put(m + 12, (uint32_t)container_size);
     le32_put(m + 16, (uint32_t)fp);
     memcpy(m + 20, id->bytes, STORE_ID_LEN);
+    le32_put(m + 36, (uint32_t)kind);
     le32_put(m + 44, checksum_crc32(CHECKSUM_CRC32_START, m, 44));
     char *path = meta_path(dir);
     gboolean ok = file_publish_atomic(path, m, sizeof m, err);
@@ -50,13 +51,14 @@ static gboolean meta_write(const char *dir, size_t container_size, FingerprintAl
     return ok;
 }
 
-/* Version 1 (32 bytes, no identity) or version 2 (48 bytes). */
+/* Version 1 (32 bytes, no identity), version 2 (48 bytes) or version 3
+ * (48 bytes, with the kind of container store). */
 static gboolean meta_valid(const uint8_t *m, size_t len)
 {
     if (len < 12 || memcmp(m, STORE_META_MAGIC, 8) != 0)
         return FALSE;
     uint32_t version = le32_get(m + 8);
-    size_t want = version == 1 ? META_V1_SIZE : version == 2 ? META_SIZE : 0;
+    size_t want = version == 1 ? META_V1_SIZE : version == 2 || version == 3 ? META_SIZE : 0;
     return len == want && le32_get(m + want - 4) == checksum_crc32(CHECKSUM_CRC32_START, m, want - 4);
 }
 
@@ -79,7 +81,12 @@ static gboolean meta_read(Store *s, GError **err)
             memset(&s->id, 0, sizeof s->id);
             if (s->has_id)
                 memcpy(s->id.bytes, m + 20, STORE_ID_LEN);
-            ok = TRUE;
+            uint32_t kind = le32_get(m + 8) >= 3 ? le32_get(m + 36) : CONTAINER_STORE_POOL;
+            s->kind = (ContainerStoreKind)kind;
+            ok = container_store_kind_name(s->kind) != NULL;
+            if (!ok)
+                g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                            "%s names an unknown kind of container store (%u)", path, kind);
         }
     }
     g_free(m);
@@ -95,13 +102,14 @@ static Store *store_new(const Config *cfg)
     return s;
 }
 
-/* A store is created pool first, store.meta last, so a store.meta without
- * a pool means the pool was lost: damage, unless no job was ever committed
- * (a store made by an older version, killed between the two), which the
- * writer may simply create. */
-static gboolean open_pool(Store *s, gboolean writable, GError **err)
+/* A store's containers (the pool file, the containers/ directory) are
+ * created first, store.meta last, so a store.meta without them means they
+ * were lost: damage, unless no job was ever committed (a store made by an
+ * older version, killed between the two), which the writer may simply
+ * create. */
+static gboolean open_containers(Store *s, gboolean writable, GError **err)
 {
-    char *path = g_build_filename(s->dir, "containers.pool", NULL);
+    char *path = g_build_filename(s->dir, container_store_kind_entry(s->kind), NULL);
     gboolean lost = !g_file_test(path, G_FILE_TEST_EXISTS);
     if (lost && writable) {
         GArray *ids = job_catalog_list(s->dir, err);
@@ -116,20 +124,33 @@ static gboolean open_pool(Store *s, gboolean writable, GError **err)
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
                     "%s is missing: the store's containers are lost (restore it from a copy)", path);
     else
-        s->pool = container_pool_open(path, s->container_size, writable, err);
+        s->containers = container_store_open(s->kind, s->dir, s->container_size, writable, err);
     g_free(path);
-    return s->pool != NULL;
+    return s->containers != NULL;
+}
+
+/* The config names the kind of container store it expects: a store of the
+ * other kind is refused, never opened as an empty one. */
+static gboolean check_kind(const Store *s, const Config *cfg, GError **err)
+{
+    if (s->kind == cfg->container_store)
+        return TRUE;
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                "the store in %s keeps its containers %s (container-store %s); container-store %s does not match",
+                s->dir, container_store_kind_described(s->kind), container_store_kind_name(s->kind),
+                container_store_kind_name(cfg->container_store));
+    return FALSE;
 }
 
 Store *store_open_read(const Config *cfg, GError **err)
 {
     Store *s = store_new(cfg);
-    if (!meta_read(s, err) || !open_pool(s, FALSE, err)) {
+    if (!meta_read(s, err) || !check_kind(s, cfg, err) || !open_containers(s, FALSE, err)) {
         store_close(s);
         return NULL;
     }
     if (cfg->store_read_uncached)
-        container_pool_set_uncached(s->pool, TRUE);
+        container_store_set_uncached(s->containers, TRUE);
     return s;
 }
 
@@ -149,7 +170,7 @@ static gboolean take_lock(Store *s, GError **err)
 static Store *open_writer(const Config *cfg, gboolean create, GError **err)
 {
     Store *s = store_new(cfg);
-    if (!create && !meta_read(s, err)) /* NO_STORE before anything is created */
+    if (!create && (!meta_read(s, err) || !check_kind(s, cfg, err))) /* before anything is created */
         goto fail;
     if (g_mkdir_with_parents(s->dir, 0755) != 0) {
         destor_set_errno(err, errno, "create working directory %s", s->dir);
@@ -168,13 +189,16 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
     new_store_id(&id);
     if (fresh) {
         s->container_size = cfg->container_size;
-        if (!open_pool(s, TRUE, err) || !meta_write(s->dir, cfg->container_size, cfg->fingerprint, &id, err))
+        s->kind = cfg->container_store;
+        if (!open_containers(s, TRUE, err) ||
+            !meta_write(s->dir, cfg->container_size, cfg->fingerprint, &id, s->kind, err))
             goto fail;
     }
-    if (!meta_read(s, err))
+    if (!meta_read(s, err) || !check_kind(s, cfg, err))
         goto fail;
     /* A store made before identities existed gets one now, under the lock. */
-    if (!s->has_id && (!meta_write(s->dir, s->container_size, s->fingerprint, &id, err) || !meta_read(s, err)))
+    if (!s->has_id &&
+        (!meta_write(s->dir, s->container_size, s->fingerprint, &id, s->kind, err) || !meta_read(s, err)))
         goto fail;
     if (create && (s->container_size != cfg->container_size || s->fingerprint != cfg->fingerprint)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
@@ -184,7 +208,7 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
                     cfg->container_size, fingerprint_algorithm_name(cfg->fingerprint));
         goto fail;
     }
-    if (s->pool == NULL && !open_pool(s, TRUE, err))
+    if (s->containers == NULL && !open_containers(s, TRUE, err))
         goto fail;
     return s;
 fail:
@@ -206,7 +230,7 @@ void store_close(Store *s)
 {
     if (s == NULL)
         return;
-    container_pool_close(s->pool);
+    container_store_close(s->containers);
     if (s->lock_fd >= 0)
         close(s->lock_fd);
     g_free(s->dir);
@@ -216,7 +240,8 @@ void store_close(Store *s)
 gboolean store_next_container(Store *s, ContainerId *next, GError **err)
 {
     uint32_t slots;
-    GArray *ids = container_pool_count(s->pool, &slots, err) ? job_catalog_list(s->dir, err) : NULL;
+    const char *entry = container_store_kind_entry(s->kind);
+    GArray *ids = container_store_count(s->containers, &slots, err) ? job_catalog_list(s->dir, err) : NULL;
     if (ids == NULL)
         return FALSE;
     /* The newest manifest that reads back (a damaged one is verify's to
@@ -229,10 +254,10 @@ gboolean store_next_container(Store *s, ContainerId *next, GError **err)
             continue;
         if (slots < m.containers_total) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
-                        "%s/containers.pool holds %u containers but job %u committed %u: the pool lost data; "
-                        "backup refused (it would reuse lost container ids); restore containers.pool from a "
+                        "%s/%s holds %u containers but job %u committed %u: the store lost data; "
+                        "backup refused (it would reuse lost container ids); restore %s from a "
                         "copy, 'destor verify' lists what is unreadable",
-                        s->dir, slots, job, m.containers_total);
+                        s->dir, entry, slots, job, m.containers_total, entry);
             ok = FALSE;
         }
         job_manifest_clear(&m);

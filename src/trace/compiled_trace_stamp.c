@@ -56,10 +56,10 @@ gboolean compiled_trace_check(const CompiledTrace *t, const Store *store, const 
         return stale(err, name, "it was compiled for %u-byte containers, the store has %u", t->container_size,
                      (uint32_t)store->container_size);
     uint32_t pool;
-    if (!container_pool_count(store->pool, &pool, err))
+    if (!container_store_count(store->containers, &pool, err))
         return FALSE;
     if (pool < t->n_containers)
-        return stale(err, name, "it was compiled against %u containers, the pool now holds %u", t->n_containers,
+        return stale(err, name, "it was compiled against %u containers, the store now holds %u", t->n_containers,
                      pool);
     for (guint i = 0; i < t->jobs->len; i++) {
         const CompiledTraceJob *j = &g_array_index(t->jobs, CompiledTraceJob, i);

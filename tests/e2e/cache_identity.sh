@@ -64,7 +64,7 @@ note "a re-created store never reads its old incarnation's cache"
 import struct, sys, zlib
 p = sys.argv[1]
 m = open(p, "rb").read()
-assert len(m) == 48 and struct.unpack_from("<I", m, 8)[0] == 2
+assert len(m) == 48 and struct.unpack_from("<I", m, 8)[0] == 3 and struct.unpack_from("<I", m, 36)[0] == 0
 v1 = bytearray(m[:20] + bytes(8))
 struct.pack_into("<I", v1, 8, 1)
 v1 += struct.pack("<I", zlib.crc32(bytes(v1)))

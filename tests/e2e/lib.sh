@@ -11,6 +11,13 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/destor-e2e.XXXXXX")
 trap 'rc=$?; if [ $rc -eq 0 ]; then rm -rf "$SCRATCH"; else echo "scratch kept: $SCRATCH"; fi; exit $rc' EXIT
 CONFIG="$SCRATCH/destor.config"
 printf 'working-directory "%s/working"\n' "$SCRATCH" > "$CONFIG"
+# DESTOR_TEST_CONTAINER_STORE=pool|files: the stores the test makes are of
+# that kind (README, "Testing"); unset, the default (pool).
+case "${DESTOR_TEST_CONTAINER_STORE:-}" in
+'') ;;
+pool | files) printf 'container-store %s\n' "$DESTOR_TEST_CONTAINER_STORE" >> "$CONFIG" ;;
+*) echo "DESTOR_TEST_CONTAINER_STORE must be pool or files, not '$DESTOR_TEST_CONTAINER_STORE'" >&2; exit 2 ;;
+esac
 
 dst() { "$DESTOR_BIN" -c "$CONFIG" "$@"; }
 

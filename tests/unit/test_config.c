@@ -21,6 +21,7 @@ static void test_defaults(void)
     CU_ASSERT_EQUAL(cfg.chunk_algorithm, CHUNK_RABIN);
     CU_ASSERT_EQUAL(cfg.container_size, 2u << 20);
     CU_ASSERT_EQUAL(cfg.fingerprint, FP_SHA1);
+    CU_ASSERT_EQUAL(cfg.container_store, CONTAINER_STORE_POOL);
     CU_ASSERT_TRUE(config_validate(&cfg, NULL));
     config_clear(&cfg);
 }
@@ -42,6 +43,10 @@ static void test_good_lines(void)
     CU_ASSERT_EQUAL(cfg.container_size, 4u << 20);
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-algorithm sha256", &err));
     CU_ASSERT_EQUAL(cfg.fingerprint, FP_SHA256);
+    CU_ASSERT_TRUE(apply(&cfg, "container-store files", &err));
+    CU_ASSERT_EQUAL(cfg.container_store, CONTAINER_STORE_FILES);
+    CU_ASSERT_TRUE(apply(&cfg, "container-store pool", &err));
+    CU_ASSERT_EQUAL(cfg.container_store, CONTAINER_STORE_POOL);
     CU_ASSERT_TRUE(apply(&cfg, "simulation-level all", &err));
     CU_ASSERT_TRUE(cfg.simulate);
     CU_ASSERT_TRUE(apply(&cfg, "backup-workers 3", &err));
@@ -89,6 +94,8 @@ static void test_bad_lines(void)
     expect_bad("store-read-uncached sometimes", "'sometimes' for store-read-uncached");
     expect_bad("working-directory", "a value is required");
     expect_bad("working-directory \"unterminated", "unterminated quote");
+    expect_bad("container-store rados", "'rados' for container-store: expected pool or files");
+    expect_bad("container-store Files", "'Files' for container-store");
 }
 
 /* Issue 28: a line is a key and exactly the values that key takes. */
@@ -104,6 +111,8 @@ static void test_extra_words_refused(void)
     expect_bad("ssd-cache-policy", "ssd-cache-policy: a value is required");
     expect_bad("plc-filter-threshold", "a value is required");
     expect_bad("restore-cache", "a value is required");
+    expect_bad("container-store files pool", "container-store takes one kind; extra 'pool' after 'files'");
+    expect_bad("container-store", "container-store: a value is required");
 }
 
 static void test_unknown_keys_refused(void)
@@ -111,6 +120,7 @@ static void test_unknown_keys_refused(void)
     expect_bad("ssd-cache-polcy plc", "unknown key 'ssd-cache-polcy' (did you mean ssd-cache-policy?)");
     expect_bad("plc-filter-treshold 4", "did you mean plc-filter-threshold?");
     expect_bad("no-such-key 1", "unknown key 'no-such-key'");
+    expect_bad("container-stor files", "did you mean container-store?");
     /* keys of upstream Destor's older config files its parser no longer takes */
     expect_bad("fingerprint-index-feature-method uniform 1", "unknown key");
     expect_bad("fingerprint-index-segment-caching 256", "unknown key");

@@ -1,8 +1,9 @@
 /* test_container.c: container build/seal/verify round trip, checksum and
- * layout failures, the pool file as a ContainerSource, and the checksums
- * every format uses (libdeflate's) against zlib's, the formats' reference. */
+ * layout failures, both container stores (pool, files) behind ContainerStore,
+ * and the checksums every format uses (libdeflate's) against zlib's, the
+ * formats' reference. */
 #include "storage/container.h"
-#include "storage/container_pool.h"
+#include "storage/container_store.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "unit.h"
@@ -141,46 +142,170 @@ static void test_every_flipped_byte_region_detected(void)
     g_free(buf);
 }
 
-static void test_pool_source(void)
+/* Three containers written, synced, counted and read back through the
+ * store of `kind` in a new directory (returned); an id past the end is an
+ * INTEGRITY error. */
+static char *write_three(ContainerStoreKind kind, ContainerStore **out)
 {
     char *dir = g_dir_make_tmp("destor-test-XXXXXX", NULL);
-    char *path = g_build_filename(dir, "containers.pool", NULL);
     GError *err = NULL;
-    ContainerPool *pool = container_pool_open(path, CSIZE, TRUE, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+    ContainerStore *cs = container_store_open(kind, dir, CSIZE, TRUE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cs);
+    CU_ASSERT_EQUAL(cs->kind, kind);
     for (ContainerId id = 0; id < 3; id++) {
         uint8_t *buf = build(id, 5, 1000);
-        CU_ASSERT_TRUE(container_pool_write(pool, id, buf, &err));
+        CU_ASSERT_TRUE(container_store_write(cs, id, buf, &err));
         g_free(buf);
     }
-    CU_ASSERT_TRUE(container_pool_sync(pool, &err));
+    CU_ASSERT_TRUE(container_store_sync(cs, &err));
     uint32_t count = 0;
-    CU_ASSERT_TRUE(container_pool_count(pool, &count, &err));
+    CU_ASSERT_TRUE(container_store_count(cs, &count, &err));
     CU_ASSERT_EQUAL(count, 3);
-    ContainerSource *src = container_pool_source(pool);
+    ContainerSource *src = container_store_source(cs);
     uint8_t *buf = g_malloc(CSIZE);
     CU_ASSERT_TRUE(container_source_read(src, 1, buf, &err));
     CU_ASSERT_EQUAL(container_id_of(buf), 1);
+    uint32_t stamp = 0;
+    CU_ASSERT_TRUE(src->stamp(src, 1, &stamp, &err));
+    CU_ASSERT_EQUAL(stamp, container_stamp(buf, CSIZE));
     CU_ASSERT_FALSE(container_source_read(src, 3, buf, &err));
     CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
     g_clear_error(&err);
-    container_pool_close(pool);
+    g_free(buf);
+    *out = cs;
+    return dir;
+}
+
+static void remove_tree(char *dir)
+{
+    char *cmd = g_strdup_printf("rm -rf '%s'", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    g_free(cmd);
+    g_free(dir);
+}
+
+static void expect_count(ContainerStoreKind kind, const char *dir, uint32_t want)
+{
+    GError *err = NULL;
+    ContainerStore *cs = container_store_open(kind, dir, CSIZE, FALSE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cs);
+    uint32_t count = 0;
+    CU_ASSERT_TRUE(container_store_count(cs, &count, &err));
+    CU_ASSERT_EQUAL(count, want);
+    container_store_close(cs);
+}
+
+static void test_pool_source(void)
+{
+    ContainerStore *pool;
+    char *dir = write_three(CONTAINER_STORE_POOL, &pool);
+    container_store_close(pool);
     /* A torn tail still counts as a slot, so the next id never overwrites it. */
+    char *path = g_build_filename(dir, "containers.pool", NULL);
+    uint8_t head[100] = { 0 };
     FILE *f = fopen(path, "ab");
-    fwrite(buf, 1, 100, f);
+    fwrite(head, 1, sizeof head, f);
     fclose(f);
-    pool = container_pool_open(path, CSIZE, FALSE, &err);
-    CU_ASSERT_TRUE(container_pool_count(pool, &count, &err));
-    CU_ASSERT_EQUAL(count, 4);
-    CU_ASSERT_FALSE(container_source_read(container_pool_source(pool), 3, buf, &err));
+    expect_count(CONTAINER_STORE_POOL, dir, 4);
+    g_free(path);
+    remove_tree(dir);
+}
+
+/* One file per container at containers/SSSSSS/NNNNNNNN; a missing last file
+ * is not counted (its id was never durable), a leftover temporary file is
+ * not a container, and ids spread over subdirectories count from the
+ * highest. */
+static void test_files_source(void)
+{
+    ContainerStore *cs;
+    char *dir = write_three(CONTAINER_STORE_FILES, &cs);
+    GError *err = NULL;
+    char *two = g_build_filename(dir, "containers", "000000", "00000002", NULL);
+    CU_ASSERT_TRUE(g_file_test(two, G_FILE_TEST_IS_REGULAR));
+    uint8_t *buf = build(300, 5, 1000);
+    CU_ASSERT_TRUE(container_store_write(cs, 300, buf, &err)); /* a new subdirectory */
+    CU_ASSERT_TRUE(container_store_sync(cs, &err));
+    container_store_close(cs);
+    char *far = g_build_filename(dir, "containers", "000001", "0000012c", NULL);
+    CU_ASSERT_TRUE(g_file_test(far, G_FILE_TEST_IS_REGULAR));
+    expect_count(CONTAINER_STORE_FILES, dir, 301);
+    CU_ASSERT_EQUAL(g_unlink(far), 0);
+    char *tmp = g_build_filename(dir, "containers", "000000", ".destor-leftover.tmp", NULL);
+    CU_ASSERT_TRUE(g_file_set_contents(tmp, "x", 1, NULL));
+    expect_count(CONTAINER_STORE_FILES, dir, 3);
+    CU_ASSERT_EQUAL(g_unlink(two), 0);
+    expect_count(CONTAINER_STORE_FILES, dir, 2);
+    /* A torn file reads as damage, never as a container. */
+    char *one = g_build_filename(dir, "containers", "000000", "00000001", NULL);
+    CU_ASSERT_EQUAL(truncate(one, 100), 0);
+    cs = container_store_open(CONTAINER_STORE_FILES, dir, CSIZE, FALSE, &err);
+    CU_ASSERT_FALSE(container_source_read(container_store_source(cs), 1, buf, &err));
     CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
     g_clear_error(&err);
-    container_pool_close(pool);
+    container_store_close(cs);
     g_free(buf);
-    g_unlink(path);
-    g_rmdir(dir);
-    g_free(path);
-    g_free(dir);
+    g_free(one);
+    g_free(tmp);
+    g_free(far);
+    g_free(two);
+    remove_tree(dir);
+}
+
+/* free: the container is no longer live nor readable, its neighbours are
+ * untouched, and the count stays (ids are never reused), freeing the newest
+ * container too. */
+static void check_free(ContainerStoreKind kind)
+{
+    ContainerStore *cs;
+    char *dir = write_three(kind, &cs);
+    GError *err = NULL;
+    gboolean live = FALSE;
+    for (ContainerId id = 0; id < 3; id++) {
+        CU_ASSERT_TRUE(container_store_live(cs, id, &live, &err));
+        CU_ASSERT_TRUE(live);
+    }
+    CU_ASSERT_TRUE(container_store_live(cs, 3, &live, &err));
+    CU_ASSERT_FALSE(live);
+    CU_ASSERT_TRUE(container_store_free(cs, 1, &err));
+    CU_ASSERT_TRUE(container_store_free(cs, 2, &err));
+    CU_ASSERT_TRUE(container_store_sync(cs, &err));
+    CU_ASSERT_PTR_NULL(err);
+    g_clear_error(&err);
+    uint8_t *buf = g_malloc(CSIZE);
+    for (ContainerId id = 1; id < 3; id++) {
+        CU_ASSERT_TRUE(container_store_live(cs, id, &live, &err));
+        CU_ASSERT_FALSE(live);
+        CU_ASSERT_FALSE(container_source_read(container_store_source(cs), id, buf, &err));
+        CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
+        g_clear_error(&err);
+    }
+    CU_ASSERT_TRUE(container_source_read(container_store_source(cs), 0, buf, &err));
+    CU_ASSERT_EQUAL(container_id_of(buf), 0);
+    container_store_close(cs);
+    expect_count(kind, dir, 3);
+    g_free(buf);
+    remove_tree(dir);
+}
+
+static void test_free_pool(void)
+{
+    check_free(CONTAINER_STORE_POOL);
+}
+
+static void test_free_files(void)
+{
+    check_free(CONTAINER_STORE_FILES);
+}
+
+static void test_kind_names(void)
+{
+    ContainerStoreKind kind;
+    CU_ASSERT_TRUE(container_store_kind_parse("pool", &kind) && kind == CONTAINER_STORE_POOL);
+    CU_ASSERT_TRUE(container_store_kind_parse("files", &kind) && kind == CONTAINER_STORE_FILES);
+    CU_ASSERT_FALSE(container_store_kind_parse("Files", &kind));
+    CU_ASSERT_FALSE(container_store_kind_parse("", &kind));
+    CU_ASSERT_STRING_EQUAL(container_store_kind_name(CONTAINER_STORE_FILES), "files");
+    CU_ASSERT_PTR_NULL(container_store_kind_name((ContainerStoreKind)CONTAINER_STORE_KINDS));
 }
 
 /* Pages of path[off, off + len) in the page cache, by mincore(). */
@@ -227,31 +352,31 @@ static void test_pool_uncached_reads(void)
     }
     char *path = g_build_filename(dir, "containers.pool", NULL);
     GError *err = NULL;
-    ContainerPool *pool = container_pool_open(path, CSIZE, TRUE, &err);
+    ContainerStore *pool = container_store_open(CONTAINER_STORE_POOL, dir, CSIZE, TRUE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
     for (ContainerId id = 0; id < 3; id++) {
         uint8_t *buf = build(id, 5, 1000);
-        CU_ASSERT_TRUE(container_pool_write(pool, id, buf, &err));
+        CU_ASSERT_TRUE(container_store_write(pool, id, buf, &err));
         g_free(buf);
     }
-    CU_ASSERT_TRUE(container_pool_sync(pool, &err));
-    container_pool_close(pool);
+    CU_ASSERT_TRUE(container_store_sync(pool, &err));
+    container_store_close(pool);
 
     drop_from_page_cache(path);
-    pool = container_pool_open(path, CSIZE, FALSE, &err);
+    pool = container_store_open(CONTAINER_STORE_POOL, dir, CSIZE, FALSE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
     uint8_t *buf = g_malloc(CSIZE);
-    container_pool_set_uncached(pool, TRUE);
-    CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), 1, buf, &err));
+    container_store_set_uncached(pool, TRUE);
+    CU_ASSERT_TRUE(container_source_read(container_store_source(pool), 1, buf, &err));
     CU_ASSERT_EQUAL(container_id_of(buf), 1);
     /* Container 1 and the one after it, where readahead would go. Not
      * container 0: valgrind reads the start of every file it sees mapped. */
     CU_ASSERT_EQUAL(resident_pages(path, CSIZE, 2 * CSIZE), 0);
     /* The check can see pages: a plain read leaves container 1 resident. */
-    container_pool_set_uncached(pool, FALSE);
-    CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), 1, buf, &err));
+    container_store_set_uncached(pool, FALSE);
+    CU_ASSERT_TRUE(container_source_read(container_store_source(pool), 1, buf, &err));
     CU_ASSERT_TRUE(resident_pages(path, CSIZE, CSIZE) > 0);
-    container_pool_close(pool);
+    container_store_close(pool);
     g_free(buf);
     g_unlink(path);
     g_rmdir(dir);
@@ -322,6 +447,10 @@ static void add_suites(void)
     CU_add_test(s, "chunk check against the metadata", test_check_chunk);
     CU_add_test(s, "damage detected", test_every_flipped_byte_region_detected);
     CU_add_test(s, "pool source", test_pool_source);
+    CU_add_test(s, "files source", test_files_source);
+    CU_add_test(s, "free in a pool", test_free_pool);
+    CU_add_test(s, "free in files", test_free_files);
+    CU_add_test(s, "kind names", test_kind_names);
     CU_add_test(s, "pool uncached reads", test_pool_uncached_reads);
     CU_add_test(s, "checksums equal zlib's", test_checksums_match_zlib);
 }

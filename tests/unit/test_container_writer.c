@@ -4,7 +4,7 @@
  * only once the older ones are written, and a failed write is reported by
  * every later wait and stops the writes queued after it. */
 #include "storage/container.h"
-#include "storage/container_pool.h"
+#include "storage/container_store.h"
 #include "storage/container_writer.h"
 #include "util/error.h"
 #include "unit.h"
@@ -53,7 +53,7 @@ static void test_ring_of_writes(void)
 {
     char *dir, *path = pool_path(&dir);
     GError *err = NULL;
-    ContainerPool *pool = container_pool_open(path, CSIZE, TRUE, &err);
+    ContainerStore *pool = container_store_open(CONTAINER_STORE_POOL, dir, CSIZE, TRUE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
     ContainerWriter *w = container_writer_new(pool, DEPTH);
     uint8_t *bufs[CONTAINERS];
@@ -64,7 +64,7 @@ static void test_ring_of_writes(void)
         if (unfinished == DEPTH) { /* the oldest must be written before a fourth goes out */
             ok &= container_writer_wait(w, --unfinished, &err);
             ContainerId oldest = id - DEPTH;
-            CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), oldest, got, &err));
+            CU_ASSERT_TRUE(container_source_read(container_store_source(pool), oldest, got, &err));
             CU_ASSERT_EQUAL(memcmp(got, bufs[oldest], CSIZE), 0);
         }
         bufs[id] = container_for(id);
@@ -76,15 +76,15 @@ static void test_ring_of_writes(void)
     CU_ASSERT_PTR_NULL(err);
     container_writer_free(w);
     uint32_t count = 0;
-    CU_ASSERT_TRUE(container_pool_count(pool, &count, &err));
+    CU_ASSERT_TRUE(container_store_count(pool, &count, &err));
     CU_ASSERT_EQUAL(count, CONTAINERS);
     for (ContainerId id = 0; id < CONTAINERS; id++) {
-        CU_ASSERT_TRUE(container_source_read(container_pool_source(pool), id, got, &err));
+        CU_ASSERT_TRUE(container_source_read(container_store_source(pool), id, got, &err));
         CU_ASSERT_EQUAL(memcmp(got, bufs[id], CSIZE), 0);
         g_aligned_free(bufs[id]);
     }
     g_free(got);
-    container_pool_close(pool);
+    container_store_close(pool);
     remove_pool(dir, path);
 }
 
@@ -96,7 +96,7 @@ static void test_failed_write_stops_the_rest(void)
 {
     char *dir, *path = pool_path(&dir);
     GError *err = NULL;
-    ContainerPool *pool = container_pool_open(path, CSIZE, TRUE, &err);
+    ContainerStore *pool = container_store_open(CONTAINER_STORE_POOL, dir, CSIZE, TRUE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
     uint8_t *past_limit = container_for(2), *first = container_for(0);
     struct rlimit saved, limit;
@@ -123,7 +123,7 @@ static void test_failed_write_stops_the_rest(void)
     CU_ASSERT_EQUAL(st.st_size, 0); /* container 0 was not written */
     g_aligned_free(past_limit);
     g_aligned_free(first);
-    container_pool_close(pool);
+    container_store_close(pool);
     remove_pool(dir, path);
 }
 

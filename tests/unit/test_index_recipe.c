@@ -6,7 +6,7 @@
 #include "recipe/job_meta.h"
 #include "recipe/recipe_index.h"
 #include "storage/container.h"
-#include "storage/container_pool.h"
+#include "storage/container_store.h"
 #include "util/error.h"
 #include "unit.h"
 
@@ -40,12 +40,11 @@ static Fingerprint fp_of(uint32_t i)
 
 static void test_index_persists_and_rebuilds(void)
 {
-    char *pool_path = g_build_filename(tmpdir, "pool", NULL);
     char *idx_dir = g_build_filename(tmpdir, "index", NULL);
     GError *err = NULL;
-    ContainerPool *pool = container_pool_open(pool_path, CSIZE, TRUE, &err);
+    ContainerStore *pool = container_store_open(CONTAINER_STORE_POOL, tmpdir, CSIZE, TRUE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
-    FpIndex *idx = fp_index_open(idx_dir, 20, container_pool_source(pool), 0, &err);
+    FpIndex *idx = fp_index_open(idx_dir, 20, container_store_source(pool), 0, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
     CU_ASSERT_TRUE(fp_index_begin_job(idx, &err));
     uint8_t *buf = g_malloc(CSIZE), data[1000];
@@ -62,7 +61,7 @@ static void test_index_persists_and_rebuilds(void)
     gboolean found;
     Fingerprint f7 = fp_of(7), missing = fp_of(999);
     CU_ASSERT_TRUE(fp_index_lookup(idx, &f7, &loc, &found, &err) && found);
-    CU_ASSERT_TRUE(container_pool_write(pool, 0, buf, &err) && container_pool_sync(pool, &err));
+    CU_ASSERT_TRUE(container_store_write(pool, 0, buf, &err) && container_store_sync(pool, &err));
     CU_ASSERT_TRUE(fp_index_persist_container(idx, buf, CSIZE, &err));
     /* The store's first job (no container at open) skips the DB on lookups:
      * its persisted chunks are still found, an unknown one is not. */
@@ -73,7 +72,7 @@ static void test_index_persists_and_rebuilds(void)
     fp_index_close(idx);
 
     /* A new process finds every fingerprint in the DB. */
-    idx = fp_index_open(idx_dir, 20, container_pool_source(pool), 1, &err);
+    idx = fp_index_open(idx_dir, 20, container_store_source(pool), 1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
     for (uint32_t i = 0; i < 50; i++) {
         Fingerprint fp = fp_of(i);
@@ -95,16 +94,15 @@ static void test_index_persists_and_rebuilds(void)
     fp_index_close(idx);
     char *db = g_build_filename(idx_dir, "fingerprints.db", NULL);
     CU_ASSERT_TRUE(g_file_set_contents(db, "garbage", 7, NULL));
-    idx = fp_index_open(idx_dir, 20, container_pool_source(pool), 1, &err);
+    idx = fp_index_open(idx_dir, 20, container_store_source(pool), 1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
     CU_ASSERT_TRUE(fp_index_lookup(idx, &f7, &loc, &found, &err) && found);
     CU_ASSERT_TRUE(fp_index_count(idx, &n, &err));
     CU_ASSERT_EQUAL(n, 50);
     fp_index_close(idx);
-    container_pool_close(pool);
+    container_store_close(pool);
     g_free(db);
     g_free(buf);
-    g_free(pool_path);
     g_free(idx_dir);
 }
 

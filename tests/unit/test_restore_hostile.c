@@ -66,7 +66,7 @@ static void test_hostile_paths(void)
     fingerprint_compute(FP_SHA1, content, sizeof content - 1, &fp);
     uint32_t off = container_builder_add(&b, &fp, content, sizeof content - 1);
     container_builder_seal(&b, FP_SHA1);
-    CU_ASSERT_TRUE(container_pool_write(store->pool, 0, buf, &err) && container_pool_sync(store->pool, &err));
+    CU_ASSERT_TRUE(container_store_write(store->containers, 0, buf, &err) && container_store_sync(store->containers, &err));
 
     uint32_t id;
     char *dir;

@@ -1,0 +1,364 @@
+/* container_files.c: the `files` kind of container store (container_files.h):
+ * one file per container, so that a store maps one-to-one onto an object
+ * store. Each file is written whole under a unique temporary name, fsynced
+ * and renamed into place: a container file is complete or absent. */
+#include "storage/container_files.h"
+#include "storage/container.h"
+#include "util/error.h"
+#include "util/file_replace.h"
+#include "util/fileio.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SUBDIR_NAME_LEN 6 /* hex digits of id >> 8 */
+#define FILE_NAME_LEN 8   /* hex digits of id */
+
+typedef struct {
+    ContainerStore store; /* first: a ContainerFiles * is a ContainerStore * */
+    int dir_fd;           /* containers/ */
+    char *dir;
+    size_t container_size;
+    unsigned readahead; /* containers to prefetch after each read */
+    gboolean uncached;  /* drop each container from the page cache once read */
+    GMutex lock;        /* the writer thread marks, sync clears: */
+    GHashTable *dirty;  /* subdirectories (id >> 8) with names not yet synced */
+    gboolean dir_dirty; /* containers/ gained a subdirectory since the last sync */
+} ContainerFiles;
+
+/* "SSSSSS/NNNNNNNN" of container `id`, relative to containers/. */
+static void file_name(ContainerId id, char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2])
+{
+    snprintf(name, SUBDIR_NAME_LEN + FILE_NAME_LEN + 2, "%06x/%08x", id >> 8, id);
+}
+
+static gboolean missing(ContainerFiles *f, ContainerId id, const char *name, GError **err)
+{
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "container %u does not exist (no file %s/%s)", id,
+                f->dir, name);
+    return FALSE;
+}
+
+/* Container `id`'s file for reading; -1 with *err set. */
+static int open_container(ContainerFiles *f, ContainerId id, GError **err)
+{
+    char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
+    file_name(id, name);
+    int fd = openat(f->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0 && errno == ENOENT)
+        missing(f, id, name, err);
+    else if (fd < 0)
+        destor_set_errno(err, errno, "open %s/%s", f->dir, name);
+    return fd;
+}
+
+/* Ask the kernel for the next containers' files (a hint: failures ignored). */
+static void read_ahead(ContainerFiles *f, ContainerId id)
+{
+    for (unsigned i = 1; i <= f->readahead && id + i > id; i++) {
+        char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
+        file_name(id + i, name);
+        int fd = openat(f->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+            return;
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+        close(fd);
+    }
+}
+
+static gboolean files_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
+{
+    ContainerFiles *f = (ContainerFiles *)src;
+    int fd = open_container(f, id, err);
+    if (fd < 0)
+        return FALSE;
+    char shown[64];
+    snprintf(shown, sizeof shown, "container %u", id);
+    struct stat st;
+    gboolean ok = FALSE;
+    if (fstat(fd, &st) != 0) {
+        destor_set_errno(err, errno, "stat %s", shown);
+    } else if ((uint64_t)st.st_size != f->container_size) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is %s (its file holds %lld of %zu bytes)",
+                    shown, st.st_size == 0 ? "freed" : "torn", (long long)st.st_size, f->container_size);
+    } else {
+        if (f->uncached)
+            (void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+        read_ahead(f, id);
+        ok = file_pread_all(fd, buf, f->container_size, 0, shown, err);
+        if (f->uncached)
+            (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    }
+    close(fd);
+    return ok && container_verify(buf, f->container_size, id, err);
+}
+
+/* The first bytes of container `id` alone (container_stamp() pads a
+ * shorter file). */
+static gboolean files_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err)
+{
+    ContainerFiles *f = (ContainerFiles *)src;
+    int fd = open_container(f, id, err);
+    if (fd < 0)
+        return FALSE;
+    uint8_t head[CONTAINER_STAMP_BYTES];
+    ssize_t got;
+    do
+        got = pread(fd, head, sizeof head, 0);
+    while (got < 0 && errno == EINTR);
+    if (got < 0)
+        destor_set_errno(err, errno, "read container %u", id);
+    else
+        *stamp = container_stamp(head, (size_t)got);
+    close(fd);
+    return got >= 0;
+}
+
+/* The largest number among the entries of directory `fd` named by exactly
+ * `digits` hex digits (temporary files and anything else skipped), at most
+ * `below` (exclusive; G_MAXINT64 for none). FALSE when there is none. */
+static gboolean largest_entry(int fd, int digits, gint64 below, gint64 *largest, gboolean *found, const char *shown,
+                              GError **err)
+{
+    int copy = dup(fd);
+    DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
+    if (d == NULL) {
+        destor_set_errno(err, errno, "list %s", shown);
+        if (copy >= 0)
+            close(copy);
+        return FALSE;
+    }
+    rewinddir(d);
+    *found = FALSE;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strlen(e->d_name) != (size_t)digits || strspn(e->d_name, "0123456789abcdef") != (size_t)digits)
+            continue;
+        gint64 n = g_ascii_strtoll(e->d_name, NULL, 16);
+        if (n < below && (!*found || n > *largest)) {
+            *largest = n;
+            *found = TRUE;
+        }
+    }
+    closedir(d);
+    return TRUE;
+}
+
+/* One past the largest container file (a freed newest container leaves an
+ * empty file, so freeing never lowers the count). */
+static gboolean files_count(ContainerStore *cs, uint32_t *count, GError **err)
+{
+    ContainerFiles *f = (ContainerFiles *)cs;
+    gint64 sub = G_MAXINT64;
+    gboolean found;
+    *count = 0;
+    for (;;) {
+        if (!largest_entry(f->dir_fd, SUBDIR_NAME_LEN, sub, &sub, &found, f->dir, err))
+            return FALSE;
+        if (!found)
+            return TRUE;
+        char name[SUBDIR_NAME_LEN + 1];
+        snprintf(name, sizeof name, "%06x", (unsigned)sub);
+        int fd = openat(f->dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0) {
+            destor_set_errno(err, errno, "open %s/%s", f->dir, name);
+            return FALSE;
+        }
+        char *shown = g_build_filename(f->dir, name, NULL);
+        gint64 id;
+        gboolean ok = largest_entry(fd, FILE_NAME_LEN, G_MAXINT64, &id, &found, shown, err);
+        g_free(shown);
+        close(fd);
+        if (!ok)
+            return FALSE;
+        if (found && id >> 8 == sub) {
+            *count = (uint32_t)id + 1;
+            return TRUE;
+        }
+    }
+}
+
+static int open_subdir(ContainerFiles *f, ContainerId id, gboolean create, GError **err)
+{
+    char name[SUBDIR_NAME_LEN + 1];
+    snprintf(name, sizeof name, "%06x", id >> 8);
+    if (create && mkdirat(f->dir_fd, name, 0755) == 0) {
+        g_mutex_lock(&f->lock);
+        f->dir_dirty = TRUE;
+        g_mutex_unlock(&f->lock);
+    } else if (create && errno != EEXIST) {
+        destor_set_errno(err, errno, "create %s/%s", f->dir, name);
+        return -1;
+    }
+    int fd = openat(f->dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        destor_set_errno(err, errno, "open %s/%s", f->dir, name);
+    return fd;
+}
+
+static void mark_dirty(ContainerFiles *f, ContainerId id)
+{
+    g_mutex_lock(&f->lock);
+    g_hash_table_add(f->dirty, GUINT_TO_POINTER(id >> 8));
+    g_mutex_unlock(&f->lock);
+}
+
+/* Replace container `id`'s file by `len` bytes of buf, durably; the name
+ * is durable after the next sync. */
+static gboolean replace_file(ContainerFiles *f, ContainerId id, const uint8_t *buf, size_t len, GError **err)
+{
+    int sub = open_subdir(f, id, TRUE, err);
+    if (sub < 0)
+        return FALSE;
+    char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
+    file_name(id, name);
+    char *shown = g_build_filename(f->dir, name, NULL);
+    FileReplace r;
+    gboolean ok = file_replace_begin(&r, sub, name + SUBDIR_NAME_LEN + 1, shown, 0644, err);
+    if (ok && !file_write_all(r.fd, buf, len, shown, err)) {
+        file_replace_abort(&r);
+        ok = FALSE;
+    } else if (ok) {
+        ok = file_replace_commit(&r, TRUE, err);
+    }
+    if (ok)
+        mark_dirty(f, id);
+    g_free(shown);
+    close(sub);
+    return ok;
+}
+
+static gboolean files_write(ContainerStore *cs, ContainerId id, const uint8_t *buf, GError **err)
+{
+    ContainerFiles *f = (ContainerFiles *)cs;
+    return replace_file(f, id, buf, f->container_size, err);
+}
+
+static gboolean sync_subdir(ContainerFiles *f, guint sub, GError **err)
+{
+    char *path = g_strdup_printf("%s/%06x", f->dir, sub);
+    gboolean ok = dir_fsync(path, err);
+    g_free(path);
+    return ok;
+}
+
+/* Every file is fsynced before its rename: what is left is the names, in
+ * the subdirectories written to and, for new subdirectories, containers/. */
+static gboolean files_sync(ContainerStore *cs, GError **err)
+{
+    ContainerFiles *f = (ContainerFiles *)cs;
+    g_mutex_lock(&f->lock);
+    GHashTableIter it;
+    gpointer key;
+    gboolean ok = TRUE;
+    g_hash_table_iter_init(&it, f->dirty);
+    while (ok && g_hash_table_iter_next(&it, &key, NULL)) {
+        ok = sync_subdir(f, GPOINTER_TO_UINT(key), err);
+        if (ok)
+            g_hash_table_iter_remove(&it);
+    }
+    if (ok && f->dir_dirty && (ok = file_fsync(f->dir_fd, f->dir, err)))
+        f->dir_dirty = FALSE;
+    g_mutex_unlock(&f->lock);
+    return ok;
+}
+
+/* Unlink the file; the newest container's is replaced by an empty file
+ * instead, which keeps the count (ids are never reused). */
+static gboolean files_free(ContainerStore *cs, ContainerId id, GError **err)
+{
+    ContainerFiles *f = (ContainerFiles *)cs;
+    uint32_t count;
+    char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
+    file_name(id, name);
+    if (!files_count(cs, &count, err))
+        return FALSE;
+    if (id + 1 == count)
+        return replace_file(f, id, NULL, 0, err);
+    if (unlinkat(f->dir_fd, name, 0) != 0)
+        return errno == ENOENT ? missing(f, id, name, err)
+                               : (destor_set_errno(err, errno, "free %s/%s", f->dir, name), FALSE);
+    mark_dirty(f, id);
+    return TRUE;
+}
+
+static gboolean files_live(ContainerStore *cs, ContainerId id, gboolean *live, GError **err)
+{
+    ContainerFiles *f = (ContainerFiles *)cs;
+    char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
+    file_name(id, name);
+    struct stat st;
+    *live = FALSE;
+    if (fstatat(f->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        *live = st.st_size > 0;
+        return TRUE;
+    }
+    if (errno == ENOENT)
+        return TRUE;
+    destor_set_errno(err, errno, "stat %s/%s", f->dir, name);
+    return FALSE;
+}
+
+static void files_set_readahead(ContainerStore *cs, unsigned containers)
+{
+    ((ContainerFiles *)cs)->readahead = containers;
+}
+
+static void files_set_uncached(ContainerStore *cs, gboolean uncached)
+{
+    ((ContainerFiles *)cs)->uncached = uncached;
+}
+
+static void files_close(ContainerStore *cs)
+{
+    ContainerFiles *f = (ContainerFiles *)cs;
+    close(f->dir_fd);
+    g_hash_table_destroy(f->dirty);
+    g_mutex_clear(&f->lock);
+    g_free(f->dir);
+    g_free(f);
+}
+
+static const ContainerStoreOps files_ops = {
+    .count = files_count,
+    .write = files_write,
+    .sync = files_sync,
+    .free = files_free,
+    .live = files_live,
+    .set_readahead = files_set_readahead,
+    .set_uncached = files_set_uncached,
+    .close = files_close,
+};
+
+ContainerStore *container_files_open(const char *dir, size_t container_size, gboolean writable, GError **err)
+{
+    char *path = g_build_filename(dir, CONTAINER_FILES_DIR, NULL);
+    /* A new containers/ is made durable in the working directory at once:
+     * store.meta, published after it, must never name a store without it. */
+    if (writable && mkdir(path, 0755) == 0 && !dir_fsync(dir, err)) {
+        g_free(path);
+        return NULL;
+    }
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        destor_set_errno(err, errno, "open container directory %s", path);
+        g_free(path);
+        return NULL;
+    }
+    ContainerFiles *f = g_new0(ContainerFiles, 1);
+    f->dir_fd = fd;
+    f->dir = path;
+    f->container_size = container_size;
+    g_mutex_init(&f->lock);
+    f->dirty = g_hash_table_new(g_direct_hash, g_direct_equal);
+    f->store.source.container_size = container_size;
+    f->store.source.read = files_read;
+    f->store.source.stamp = files_stamp;
+    f->store.ops = &files_ops;
+    f->store.kind = CONTAINER_STORE_FILES;
+    return &f->store;
+}

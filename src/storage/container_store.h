@@ -1,0 +1,115 @@
+/* container_store.h: where a store keeps its containers, behind one
+ * interface, so that every caller (backup, repair, verify, the read path,
+ * the SSD cache, garbage collection to come) is the same whatever the kind:
+ *   pool   one file, containers.pool, container i at byte i * container_size
+ *          (container_pool.c; every store made before kinds existed);
+ *   files  one file per container under containers/ (container_files.c).
+ * Containers are only appended, never rewritten, so an index entry or
+ * recipe naming a durable container stays valid whatever happens to later
+ * writes; ids are never reused (a freed id stays counted). */
+#ifndef DESTOR_CONTAINER_STORE_H
+#define DESTOR_CONTAINER_STORE_H
+
+#include "storage/container_source.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+/* Alignment of container buffers that lets writes bypass the page cache;
+ * container sizes are multiples of it too. */
+#define CONTAINER_ALIGN 4096
+
+/* The kinds, as store.meta (version 3) records them. */
+typedef enum {
+    CONTAINER_STORE_POOL = 0,
+    CONTAINER_STORE_FILES = 1,
+} ContainerStoreKind;
+#define CONTAINER_STORE_KINDS 2
+
+typedef struct ContainerStore ContainerStore;
+
+typedef struct {
+    /* Slots, counting a torn or missing last one as taken: the next id to
+     * append at. */
+    gboolean (*count)(ContainerStore *cs, uint32_t *count, GError **err);
+    /* Write container `id` (container_size bytes); durable only after sync.
+     * Called from one writer thread at a time. */
+    gboolean (*write)(ContainerStore *cs, ContainerId id, const uint8_t *buf, GError **err);
+    /* Make every write before it durable, with the names that reach it. */
+    gboolean (*sync)(ContainerStore *cs, GError **err);
+    /* Release container `id`'s space; its id stays taken (never reused). */
+    gboolean (*free)(ContainerStore *cs, ContainerId id, GError **err);
+    /* *live: container `id` holds data (written and not freed). */
+    gboolean (*live)(ContainerStore *cs, ContainerId id, gboolean *live, GError **err);
+    /* Hints (see container_store_set_readahead/_uncached below). */
+    void (*set_readahead)(ContainerStore *cs, unsigned containers);
+    void (*set_uncached)(ContainerStore *cs, gboolean uncached);
+    void (*close)(ContainerStore *cs);
+} ContainerStoreOps;
+
+struct ContainerStore {
+    ContainerSource source; /* first: reads verify each container's checksum */
+    const ContainerStoreOps *ops;
+    ContainerStoreKind kind;
+};
+
+/* The kind's config and store.meta name ("pool", "files"), NULL if none. */
+const char *container_store_kind_name(ContainerStoreKind kind);
+gboolean container_store_kind_parse(const char *name, ContainerStoreKind *kind);
+/* What the kind keeps in the working directory (the pool file, the
+ * directory of container files): its absence once a job is committed means
+ * the containers are lost. */
+const char *container_store_kind_entry(ContainerStoreKind kind);
+/* Where a store of this kind keeps its containers, for messages ("in one
+ * pool file"). */
+const char *container_store_kind_described(ContainerStoreKind kind);
+
+/* Open (with `writable`, create) the containers of the store in `dir`. */
+ContainerStore *container_store_open(ContainerStoreKind kind, const char *dir, size_t container_size,
+                                     gboolean writable, GError **err);
+
+static inline ContainerSource *container_store_source(ContainerStore *cs)
+{
+    return &cs->source;
+}
+static inline gboolean container_store_count(ContainerStore *cs, uint32_t *count, GError **err)
+{
+    return cs->ops->count(cs, count, err);
+}
+static inline gboolean container_store_write(ContainerStore *cs, ContainerId id, const uint8_t *buf, GError **err)
+{
+    return cs->ops->write(cs, id, buf, err);
+}
+static inline gboolean container_store_sync(ContainerStore *cs, GError **err)
+{
+    return cs->ops->sync(cs, err);
+}
+static inline gboolean container_store_free(ContainerStore *cs, ContainerId id, GError **err)
+{
+    return cs->ops->free(cs, id, err);
+}
+static inline gboolean container_store_live(ContainerStore *cs, ContainerId id, gboolean *live, GError **err)
+{
+    return cs->ops->live(cs, id, live, err);
+}
+/* Restore reads containers mostly in ascending order: ask the kernel to
+ * read the next `containers` ahead of each read (0 turns it off). */
+static inline void container_store_set_readahead(ContainerStore *cs, unsigned containers)
+{
+    cs->ops->set_readahead(cs, containers);
+}
+/* Measuring the device rather than RAM: with `uncached`, reads are hinted
+ * random (no kernel readahead) and each container's pages are dropped from
+ * the page cache once read, so every container read costs a device read
+ * (store-read-uncached). */
+static inline void container_store_set_uncached(ContainerStore *cs, gboolean uncached)
+{
+    cs->ops->set_uncached(cs, uncached);
+}
+static inline void container_store_close(ContainerStore *cs)
+{
+    if (cs != NULL)
+        cs->ops->close(cs);
+}
+
+#endif

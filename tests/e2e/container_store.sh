@@ -1,0 +1,173 @@
+#!/bin/sh
+# container_store.sh: `container-store files` gives the same bytes and
+# answers as `pool` (backup, restore, read-file plain and through every
+# online cache policy in real mode, verify --deep, repair), holding each
+# container in a file of its own with the pool's bytes; a store opened with
+# the other kind configured is refused (exit 2) and left as it was; a
+# store.meta of version 2 (made before kinds existed) reads as a pool.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+gen_data "$SCRATCH/data" --preset tiny --versions 2 --seed 21
+
+# Each kind's config: its own working directory, nothing else differs.
+for kind in pool files; do
+    printf 'working-directory "%s/w-%s"\ncontainer-size 128K\ncontainer-store %s\n' "$SCRATCH" "$kind" "$kind" \
+        > "$SCRATCH/$kind.config"
+done
+on() { kind=$1; shift; "$DESTOR_BIN" -c "$SCRATCH/$kind.config" "$@"; }
+
+# The answers of a JSON document without what differs run to run (times,
+# rates, the working directory).
+answers() {
+    "$PYTHON" -c '
+import json, sys
+def varies(k):
+    return (k.endswith(("_ms", "_s", "_us", "_ns", "seconds", "per_s")) or k in ("working_directory", "created", "target")
+            or any(d in k for d in ("time", "latency", "cpu", "rate")))
+def clean(v):
+    if isinstance(v, dict):
+        return {k: clean(x) for k, x in v.items() if not varies(k)}
+    if isinstance(v, list):
+        return [clean(x) for x in v]
+    return v
+print(json.dumps(clean(json.load(sys.stdin)), sort_keys=True))'
+}
+
+for kind in pool files; do
+    on $kind backup --json "$SCRATCH/data/v1" | answers > "$SCRATCH/$kind.backup"
+    on $kind backup --json "$SCRATCH/data/v2" | answers >> "$SCRATCH/$kind.backup"
+    on $kind stat --json | answers > "$SCRATCH/$kind.stat"
+done
+[ -f "$SCRATCH/w-pool/containers.pool" ] && [ ! -e "$SCRATCH/w-pool/containers" ] || fail "pool layout"
+[ -d "$SCRATCH/w-files/containers" ] && [ ! -e "$SCRATCH/w-files/containers.pool" ] || fail "files layout"
+cmp "$SCRATCH/pool.backup" "$SCRATCH/files.backup" || fail "backup answers differ"
+cmp "$SCRATCH/pool.stat" "$SCRATCH/files.stat" || fail "stat answers differ"
+
+# Container i of the pool is byte for byte the file containers/SSSSSS/NNNNNNNN,
+# and there is no other file.
+"$PYTHON" - "$SCRATCH/w-pool/containers.pool" "$SCRATCH/w-files/containers" <<'PY' || fail "container files differ from the pool"
+import os, sys
+pool = open(sys.argv[1], "rb").read()
+size = 128 * 1024
+n = len(pool) // size
+assert n > 2 and len(pool) == n * size, n
+names = sorted(os.path.relpath(os.path.join(d, f), sys.argv[2]) for d, _, fs in os.walk(sys.argv[2]) for f in fs)
+assert names == ["%06x/%08x" % (i >> 8, i) for i in range(n)], names[:5]
+for i in range(n):
+    assert open(os.path.join(sys.argv[2], names[i]), "rb").read() == pool[i * size:(i + 1) * size], i
+PY
+note "backup: the same answers; every container file holds the pool's bytes"
+
+for kind in pool files; do
+    on $kind restore --json 1 "$SCRATCH/r-$kind" | answers > "$SCRATCH/$kind.restore"
+    same_tree "$SCRATCH/data/v2" "$SCRATCH/r-$kind"
+    on $kind list 0 --null > "$SCRATCH/list-$kind"
+done
+cmp "$SCRATCH/pool.restore" "$SCRATCH/files.restore" || fail "restore answers differ"
+cmp "$SCRATCH/list-pool" "$SCRATCH/list-files" || fail "list differs"
+on files list 1 --null > "$SCRATCH/list1"
+
+# read-file, plain: files of job 0 equal their originals.
+file_paths() {
+    "$PYTHON" - "$1" <<'PY'
+import sys
+for rec in open(sys.argv[1], "rb").read().split(b"\0")[:-1]:
+    kind, _size, path = rec.split(b"\t", 2)
+    if kind == b"f" and b"\n" not in path and b"\r" not in path:
+        sys.stdout.buffer.write(path + b"\n")
+PY
+}
+file_paths "$SCRATCH/list-pool" > "$SCRATCH/files0"
+file_paths "$SCRATCH/list1" > "$SCRATCH/files1"
+head -n 12 "$SCRATCH/files0" > "$SCRATCH/some"
+while IFS= read -r path; do
+    for kind in pool files; do
+        on $kind read-file 0 "$path" -o "$SCRATCH/out-$kind"
+    done
+    cmp -s "$SCRATCH/out-files" "$SCRATCH/out-pool" || fail "read-file $path differs"
+    cmp -s "$SCRATCH/out-files" "$SCRATCH/data/v1/${path#/}" || cmp -s "$SCRATCH/out-files" "$SCRATCH/data/v1/$path" ||
+        fail "read-file $path differs from the original"
+done < "$SCRATCH/some"
+
+# Through the SSD cache under every online policy, in real mode: the same
+# hits, misses, admissions and evictions and verified bytes on both kinds.
+sed 's/^/0\t/' "$SCRATCH/files0" > "$SCRATCH/trace"
+sed 's/^/1\t/' "$SCRATCH/files1" >> "$SCRATCH/trace"
+sed 's/^/0\t/' "$SCRATCH/some" >> "$SCRATCH/trace"
+POLICIES=$("$DESTOR_BIN" policies --json | "$PYTHON" -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["policies"] if not p["offline"]))')
+[ -n "$POLICIES" ] || fail "destor policies listed nothing"
+for policy in $POLICIES; do
+    for kind in pool files; do
+        on $kind -p"ssd-cache-policy $policy" -p"ssd-cache-directory $SCRATCH/cache-$kind-$policy" \
+            -p"ssd-cache-size 6" read-file --trace "$SCRATCH/trace" --verify --json | answers > "$SCRATCH/$kind.read"
+    done
+    cmp -s "$SCRATCH/pool.read" "$SCRATCH/files.read" || fail "read-file through $policy: the answers differ"
+    grep -q '"mode": "real"' "$SCRATCH/files.read" || fail "read-file through $policy was not in real mode"
+done
+note "read-file plain and through $(echo $POLICIES | wc -w) policies in real mode: the same bytes and answers"
+
+for kind in pool files; do
+    on $kind verify --deep --json | answers > "$SCRATCH/$kind.verify"
+    on $kind repair --json | answers > "$SCRATCH/$kind.repair"
+    on $kind verify --deep --json | answers >> "$SCRATCH/$kind.verify"
+done
+grep -q '"problem_count": 0' "$SCRATCH/files.verify" || fail "files store does not verify"
+cmp "$SCRATCH/pool.verify" "$SCRATCH/files.verify" || fail "verify answers differ"
+cmp "$SCRATCH/pool.repair" "$SCRATCH/files.repair" || fail "repair answers differ"
+
+# Damage: a flipped byte in container 1 is found the same way on both.
+cp "$SCRATCH/w-pool/containers.pool" "$SCRATCH/pool.saved"
+cp "$SCRATCH/w-files/containers/000000/00000001" "$SCRATCH/one.saved"
+printf 'X' | dd of="$SCRATCH/w-pool/containers.pool" bs=1 seek=$((131072 + 5000)) conv=notrunc status=none
+printf 'X' | dd of="$SCRATCH/w-files/containers/000000/00000001" bs=1 seek=5000 conv=notrunc status=none
+for kind in pool files; do
+    set +e
+    on $kind verify --json > "$SCRATCH/$kind.damaged"
+    rc=$?
+    set -e
+    [ "$rc" -eq 3 ] || fail "verify of a damaged $kind store exited $rc"
+done
+cmp "$SCRATCH/pool.damaged" "$SCRATCH/files.damaged" || fail "verify reports the damage differently"
+cp "$SCRATCH/pool.saved" "$SCRATCH/w-pool/containers.pool"
+cp "$SCRATCH/one.saved" "$SCRATCH/w-files/containers/000000/00000001"
+note "verify --deep and repair: the same answers; damage reported alike"
+
+# The other kind configured: exit 2 naming both, nothing created or changed.
+snapshot() { (cd "$1" && find . -printf '%p %s %T@\n' | sort && find . -type f ! -name LOCK -exec md5sum {} + | sort); }
+for pair in "pool files" "files pool"; do
+    set -- $pair
+    snapshot "$SCRATCH/w-$1" > "$SCRATCH/before"
+    for cmd in "stat" "backup $SCRATCH/data/v1" "restore 0 $SCRATCH/nowhere" "read-file 0 x" "verify" "repair"; do
+        # shellcheck disable=SC2086
+        expect_status 2 on "$1" -p"container-store $2" $cmd
+        grep -q "container-store $1); container-store $2 does not match" "$SCRATCH/err" ||
+            fail "$cmd on a $1 store with $2: $(cat "$SCRATCH/err")"
+    done
+    snapshot "$SCRATCH/w-$1" > "$SCRATCH/after"
+    cmp -s "$SCRATCH/before" "$SCRATCH/after" || fail "a refused command changed the $1 store"
+    [ ! -e "$SCRATCH/nowhere" ] || fail "a refused restore wrote its target"
+done
+note "the other kind configured: exit 2 in both directions, the store untouched"
+
+# A version-2 store.meta (before kinds) is a pool store: it opens and
+# verifies as one, refuses files, and a backup leaves it as it is.
+"$PYTHON" - "$SCRATCH/w-pool/store.meta" <<'PY'
+import struct, sys, zlib
+m = bytearray(open(sys.argv[1], "rb").read())
+assert len(m) == 48 and m[:8] == b"DPLCSTO1" and struct.unpack_from("<I", m, 8)[0] == 3
+assert struct.unpack_from("<I", m, 36)[0] == 0
+struct.pack_into("<I", m, 8, 2)
+struct.pack_into("<I", m, 44, zlib.crc32(bytes(m[:44])))
+open(sys.argv[1], "wb").write(m)
+PY
+expect_status 2 on pool -p"container-store files" stat
+on pool stat --json | answers > "$SCRATCH/v2.stat"
+cmp "$SCRATCH/pool.stat" "$SCRATCH/v2.stat" || fail "a version-2 store reads differently"
+rm -rf "$SCRATCH/r-v2"
+on pool restore 1 "$SCRATCH/r-v2" >/dev/null
+same_tree "$SCRATCH/data/v2" "$SCRATCH/r-v2"
+on pool verify --deep >/dev/null || fail "a version-2 store does not verify"
+cp "$SCRATCH/w-pool/store.meta" "$SCRATCH/meta.v2"
+on pool backup "$SCRATCH/data/v1" >/dev/null
+cmp -s "$SCRATCH/w-pool/store.meta" "$SCRATCH/meta.v2" || fail "a backup rewrote a version-2 store.meta"
+note "a version-2 store.meta reads, verifies and backs up as a pool store, and stays version 2"
