@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """config-man.py: destor.config(5), made from the sample destor.config,
 which documents every key in the comment above it; so the page and the
 sample never disagree. Usage: config-man.py destor.config > destor.config.5

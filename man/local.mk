@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # man/local.mk: the manual pages, and what `make install` puts beside the
 # destor binary. destor(1) and the bench pages are roff kept in man/;
 # destor.config(5) is made from the sample destor.config and each Python

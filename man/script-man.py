@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """script-man.py: the man page (roff, section 1) of one of the Python
 commands in scripts/, made from its own argparse --help, so the page lists
 exactly the options the command takes. Usage: script-man.py SCRIPT > NAME.1

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # apt-install.sh: install Debian packages with apt-get, as root or through
 # sudo (scripts/setup.sh's install step). It exists because apt-get fails at
 # once when another apt or dpkg holds its locks (unattended-upgrades on a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench-cache.sh: the SSD cache's speed and memory in simulation mode, for
 # every registered policy (not a test): 2,000,000 containers, cache 20%,
 # Zipf (alpha 0.47) container accesses on one core. Speed is a ratio to LRU

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench-replay.sh: how much faster a compiled trace replays than the same
 # trace resolved path by path (a figure, not a test). In one run, on one
 # store and one trace, it alternates the two replays REPEAT times per

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench-store.sh: how fast the store is, as ratios against this machine's own
 # single-core SHA-1 speed measured in the same run (a figure, not a test).
 #

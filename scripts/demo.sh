@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # demo.sh: the README's first command. Sets everything up, then runs the main
 # job end to end on the small embedded dataset: generate it (deterministic),
 # back up each version, print the store's statistics, read a few files back

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # fuzz.sh: run one parser fuzz target under libFuzzer with ASan and UBSan.
 #
 # usage: scripts/fuzz.sh TARGET SECONDS [LIBFUZZER_OPTION...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # scripts: the package every Python command imports (scripts/destor_tools/,
 # installed into pkgdatadir by man/local.mk), and the tools for S.M.A.R.T.
 # wear sampling and the endurance comparison (docs/SMART.md) with their

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # setup.sh: install what destor-plc needs on Debian 12 (as root, or with
 # sudo when available) and build it in ./build. Safe to run again.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test.sh: set up, build, and run every test (make check) twice: a plain
 # build in ./build, then a build with AddressSanitizer and UBSan in
 # ./build-sanitizers (any finding fails a test); then make distcheck. Ends

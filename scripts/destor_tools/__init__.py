@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """destor_tools: the code the Python commands in scripts/ share.
 
 Why it exists: gen-trace, import-trace, replay, experiment, compare,

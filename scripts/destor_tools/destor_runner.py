@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """destor_runner: how the trace tools drive the destor binary and read its
 settings.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """errors: the one error root of the scripts, and how a command turns an
 error into one line on stderr and an exit status.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """formatting: bytes as people read them.
 
 Why it exists: every report prints sizes; one formatter, with the trace

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """frontier_experiment: the hit/write frontier experiment (scripts/experiment
 frontier): which points it runs, its CSV table with the Pareto flags, its
 figure and its report tables.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """options: what the commands do to argv before argparse reads it.
 
 Why it exists: every command takes numeric options, and a negative value

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """parallel_sweep: running many replay points (policy x parameter x seed) in
 parallel, locally or on a Dask cluster, resuming after an interruption, and
 summarising seeds as a mean with a 95% confidence interval.

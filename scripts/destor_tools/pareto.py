@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """pareto: the Pareto frontier of (cost, gain) points, here SSD bytes
 written against hit ratio.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """plot_style: how every figure of the trace and endurance tools looks.
 
 Why it exists: a reader compares figures side by side, so a policy must

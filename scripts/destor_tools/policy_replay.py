@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """policy_replay: replaying a trace through destor once per cache policy and
 turning destor's JSON summary into a result row.
 

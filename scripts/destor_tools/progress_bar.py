@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """progress_bar: the progress bar with ETA that replay and experiment draw on
 stderr while destor replays a trace.
 

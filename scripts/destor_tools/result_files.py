@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """result_files: writing replay result rows as CSV, JSON and a Markdown
 comparison table.
 

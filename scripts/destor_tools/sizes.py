@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """sizes: reading sizes given on a command line.
 
 Why it exists: the trace tools read cache and block sizes ('512K', '1.5G',

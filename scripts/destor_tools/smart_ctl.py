@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """smart_ctl: finds smartctl, runs `smartctl --json -a` and turns its JSON
 into the fields of a wear sample (smart-sample, smart-diff,
 endurance-compare; docs/SMART.md).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """smart_diff: the difference between two wear samples of one drive: bytes
 written, write amplification, wear, write rate and projected lifetime, and
 their printing (smart-diff, endurance-compare; docs/SMART.md).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """smart_samples: takes wear samples of a drive and reads and writes them as
 CSV files (smart-sample, smart-diff, endurance-compare; docs/SMART.md).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """smart_sysfs: host byte counters from the kernel's /sys/block statistics,
 and which block device a path lives on (smart-sample, endurance-compare;
 docs/SMART.md).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """trace_draw: drawing a read trace over one job of a destor store.
 
 Why it exists: gen-trace writes the trace and experiment draws the same one

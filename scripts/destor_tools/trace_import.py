@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """trace_import: reading the field's block and object traces and mapping them
 onto a job's files as a destor read-file trace.
 

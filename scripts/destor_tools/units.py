@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """units: byte units and the day, as every script counts them.
 
 Why it exists: the trace tools, gen-dataset and the S.M.A.R.T. tools all

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """wear: the write-rate, lifetime and write-amplification arithmetic of the
 S.M.A.R.T. tools (smart-diff, endurance-compare; docs/SMART.md).
 

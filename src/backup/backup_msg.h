@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* backup_msg.h: what flows through the backup pipeline's queues.
  *
  * The walker sends one BackupItem per entry, in walk order, on the order

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* block_hasher.c: a queue of blocks to hash and the threads that take them
  * (see block_hasher.h). */
 #include "backup/block_hasher.h"

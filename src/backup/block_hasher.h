@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* block_hasher.h: fingerprints the chunks of a large file's blocks, and
  * takes the file's SHA-256, on threads of their own. The worker that reads
  * a file must take its bytes in order (the cut points are serial), so a

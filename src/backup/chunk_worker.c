@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_worker.c: read, cut and fingerprint whole files (see chunk_worker.h).
  *
  * A block holds the undecided tail of the previous block (less than

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_worker.h: the backup's chunk workers, one thread each. A worker
  * takes whole files from the work queue and for each reads it (computing
  * its SHA-256), cuts its chunks and fingerprints them, all in its own read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job_writer.c: dedup, container packing, recipes and commit of one job. */
 #include "backup/job_writer.h"
 #include "index/fp_index.h"

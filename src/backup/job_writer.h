@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job_writer.h: the last backup stage: dedup against the fingerprint index,
  * pack new chunks into containers, write each entry's record to
  * job_meta_data and the recipe index, keep reference counts, and commit the

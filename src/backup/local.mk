@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/backup: the backup pipeline's stages (walk, chunk workers, hashers, the
 # job writer: dedup, containers, commit); src/commands/backup.c wires them.
 libdestor_a_SOURCES += \

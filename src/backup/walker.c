@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* walker.c: tree walk of backup.
  *
  * Everything is opened relative to the open descriptor of its directory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* walker.h: the walk stage. Walks the tree given to backup in a fixed order
  * (entries sorted by name bytes, a directory before its contents), opens
  * each regular file, and sends one BackupItem per entry to the store stage

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/cache: the SSD container cache, its unit tests and its simulation
 # benchmark (docs/CACHE.md), in four folders:
 #   policy/     the policy interface and the store-wide access counts policies read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunker.c: the algorithm-independent half of chunking.
  *
  * Parses algorithm names, validates chunk sizes against the rules each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunker.h: the one interface every chunking algorithm implements.
  *
  * A chunker is a pure function of the bytes since the last cut point: given

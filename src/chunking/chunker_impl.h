@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunker_impl.h: what chunker.c shares with the per-algorithm files.
  *
  * The Chunker struct is defined here (not in chunker.h) so callers only see

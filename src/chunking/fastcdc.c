@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fastcdc.c: gear-hash content-defined chunking with normalized chunking.
  *
  * The gear hash h = (h << 1) + gear[byte] forgets a byte after 64 steps, so

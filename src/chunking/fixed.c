@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fixed.c: fixed-size chunking, the baseline content-defined chunkers are
  * measured against. Every chunk is avg_size bytes except the last; min_size
  * and max_size are not used. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/chunking: sources and unit tests of this module.
 libdestor_a_SOURCES += \
 	src/chunking/chunker.c src/chunking/chunker.h src/chunking/chunker_impl.h \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rabin.c: content-defined chunking with a Rabin fingerprint.
  *
  * The fingerprint of the last RABIN_WINDOW bytes is that byte string read

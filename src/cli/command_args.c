@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* command_args.c: parsing a command's options and operands. */
 #include "cli/command_args.h"
 #include "cli/commands.h"

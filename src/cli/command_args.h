@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* command_args.h: a command's own arguments (what follows its name, or its
  * verb): operands and the options of the command table, parsed once for
  * every command, so an option a command does not take is refused the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* command_handlers.c: each command's operand checks, then the command. */
 #include "cli/command_handlers.h"
 #include "cache/policies/policy_list.h"

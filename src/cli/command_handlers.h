@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* command_handlers.h: what the command table (commands.c) runs for each
  * command: the checks of its operands and option combinations, then the
  * command itself (src/commands, src/trace). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* commands.c: destor's commands: the options each takes, its handler and
  * its help text; the lookup of a command name and of a near miss. */
 #include "cli/commands.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* commands.h: the table of destor's commands: each one's name, the options
  * it takes, its handler and its help text, so dispatch, `destor COMMAND
  * --help`, the rejection of options a command does not take, and "did you

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* destor.c: the command line. Global options (-c FILE, -p"key value"
  * config overrides, --simulate, --help, --version), Destor's legacy forms
  * (destor PATH, -rJOB TARGET, -s), dispatch through the command table

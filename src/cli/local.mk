@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/cli: the command line: global options, the command table (name,
 # options, help and handler of each command) and main.
 libdestor_a_SOURCES += \

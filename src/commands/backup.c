@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* backup.c: wiring of the backup pipeline, progress and the summary. */
 #include "commands/backup.h"
 #include "backup/block_hasher.h"

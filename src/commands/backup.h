@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* backup.h: `destor backup PATH`: run the pipeline (read -> chunk -> hash
  * -> dedup/store, one thread each, bounded queues between) into a new job,
  * commit it, and print Destor-style statistics. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/commands: what each command does (the command table in src/cli names
 # them): backup (wiring the pipeline), restore, read-file, stat and list,
 # verify (and the fingerprint index against the containers), repair.

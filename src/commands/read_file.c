@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* read_file.c: read-file for one path, and the batch mode over a trace,
  * text (paths resolved per request) or compiled (detected by its magic).
  * An offline cache policy (belady, offline-static) needs the whole access

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* read_file.h: `destor read-file`: random access to single files, alone or
  * a whole trace of requests served by one process. Every container goes
  * through one ContainerSource (the container pool, or the SSD cache). */

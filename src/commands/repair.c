@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* repair.c: rebuilding the derived structures of a store (see repair.h). */
 #include "commands/repair.h"
 #include "index/fp_index.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* repair.h: `destor repair`: rebuild, under the writer lock, every
  * structure that is derived from others and can be made again exactly:
  * the fingerprint index (from the containers' metadata sections), each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* restore.c: whole-job restore. Files and directories first, symlinks last
  * (so no write can pass through a restored link), then directory modes and
  * mtimes deepest first (so creating children does not disturb them). Files

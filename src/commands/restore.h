@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* restore.h: `destor restore JOB TARGET`: recreate a job's tree under
  * TARGET byte for byte, with modes and mtimes, never writing outside it. */
 #ifndef DESTOR_RESTORE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stat.c: store and job statistics, and job listing. */
 #include "commands/stat.h"
 #include "recipe/job_catalog.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stat.h: `destor stat` (legacy `destor -s`): what the store holds, per job
  * and in total, as text or JSON. Read-only; runs beside a backup. */
 #ifndef DESTOR_STAT_H

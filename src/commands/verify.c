@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify.c: read-only consistency and integrity checks of the store. */
 #include "commands/verify.h"
 #include "commands/verify_index.h"

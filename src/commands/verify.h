@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify.h: `destor verify [JOB] [--deep] [--json]`: check, without
  * changing anything, that every job's manifest, records and recipe index are
  * well formed and agree, that every chunk a recipe names is in the container

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_index.c: reading the fingerprint index whole and holding it
  * against the containers (see verify_index.h). Memory: one FpIndexEntry
  * (44 bytes) plus 4 bytes per indexed chunk. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_index.h: verify's check of the fingerprint index, derived data
  * that backup trusts for dedup: the whole DB is read (every page's checksum)
  * and compared with the containers: every entry names a container that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* config.c: tokenizer and per-key setters for destor.config. */
 #include "config/config.h"
 #include "config/upstream_keys.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* config.h: destor.config, in Destor's format: one "key value..." per line,
  * a value with blanks in double quotes, '#' starts a comment. `-p"key value"`
  * on the command line applies one more line after the file. The result is

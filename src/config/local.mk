@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/config: destor.config (Destor's format), the keys of upstream Destor
 # that load with a warning, and the parser's unit test.
 libdestor_a_SOURCES += \

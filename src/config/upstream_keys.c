@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* upstream_keys.c: upstream Destor's keys this store accepts but does not
  * implement, and the value forms upstream's parser takes for each (its
  * load_config_from_string); see upstream_keys.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* upstream_keys.h: the keys of upstream Destor's destor.config that this
  * store does not implement (near-exact and similarity indexes, rewriting,
  * retention, FSL traces), each with the values upstream takes. A Destor

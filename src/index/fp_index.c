@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fp_index.c: in-memory table over a Berkeley DB hash file, with rebuild
  * from the container pool after an unclean stop. */
 #include "index/fp_index.h"

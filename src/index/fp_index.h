@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fp_index.h: the exact-dedup fingerprint index.
  *
  * New fingerprints of the running job live in an in-memory table; every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cached_source.c: opening the SSD cache over the store's containers. */
 #include "read/cached_source.h"
 #include "recipe/job_catalog.h"

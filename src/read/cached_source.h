@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cached_source.h: put the SSD cache (ssd-cache-* keys) between a reader
  * and the store's container pool. The cache's size may be a share of the
  * stored containers, and PLC needs their reference counts, so both come

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_lru.c: hash table + recency queue of container buffers. */
 #include "read/container_lru.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_lru.h: a small in-memory LRU of whole containers in front of a
  * ContainerSource, so consecutive chunks of one container cost one read.
  * Restore keeps one across the job (Destor's restore-cache); read-file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* file_output.c: chunk copying from containers to an output descriptor. */
 #include "read/file_output.h"
 #include "storage/container.h"

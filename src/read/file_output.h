@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* file_output.h: assemble one stored file from its recipe and write its
  * bytes to a descriptor, optionally checking the whole-file SHA-256. Shared
  * by restore and read-file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* file_range.h: a byte range of a stored file, as `read-file --offset N
  * --length N` and ranged trace lines request it. The bytes served are
  * [offset, offset + length) cut to the file: a range past the end gives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* id_source.c: container accesses as ids alone. */
 #include "read/id_source.h"
 #include "util/error.h"

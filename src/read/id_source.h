@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* id_source.h: a ContainerSource that moves no bytes and only takes note
  * of container ids. It stands behind the read path when no container data
  * is needed: simulation without an SSD cache (the HDD-only baseline, whose

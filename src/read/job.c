@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job.c: opening a job and finding one path in it. */
 #include "read/job.h"
 #include "util/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job.h: a committed job opened for reading: its manifest, job_meta_data
  * and recipe offset index. Lookup of one path costs one index probe and one
  * record read, whatever the job's size. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prefetch_source.c: a reader thread filling a ring of container buffers. */
 #include "read/prefetch_source.h"
 #include "util/bounded_queue.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prefetch_source.h: a ContainerSource that reads a known sequence of
  * containers ahead, on its own thread, so that reading and checking
  * containers (pread, CRC) overlaps with writing restored files. Restore

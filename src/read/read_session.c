@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* read_session.c: the open store, SSD cache and job table behind read-file. */
 #include "read/read_session.h"
 #include "read/file_output.h"

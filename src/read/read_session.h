@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* read_session.h: what read-file keeps open across requests: the store,
  * the container source (the pool, or the SSD cache in front of it), the
  * jobs opened so far, and the per-request container LRU.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* safe_path.c: component-by-component openat walk under a root. */
 #include "read/safe_path.h"
 

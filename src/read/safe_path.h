@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* safe_path.h: opening stored paths under a target directory without ever
  * leaving it. Stored paths are untrusted: each component must be a plain
  * name (not empty, ".", ".."), and every directory on the way is opened

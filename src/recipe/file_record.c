@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* file_record.c: encoding and strict decoding of job_meta_data records. */
 #include "recipe/file_record.h"
 #include "util/checksum.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* file_record.h: one entry of a job's job_meta_data: a file, directory or
  * symlink with its attributes, whole-file SHA-256 and recipe (the ordered
  * list of chunk references). Encoded as one self-delimiting, checksummed

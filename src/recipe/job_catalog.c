@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job_catalog.c: manifest encoding, job listing, and reference-count files. */
 #include "recipe/job_catalog.h"
 #include "util/checksum.h"

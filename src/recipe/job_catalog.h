@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job_catalog.h: committed jobs and their manifests.
  *
  * A job lives in WORKDIR/jobs/NNNNNNNN/ and exists only once its manifest

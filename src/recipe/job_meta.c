@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job_meta.c: buffered writer and checked reader of job_meta_data. */
 #include "recipe/job_meta.h"
 #include "util/checksum.h"

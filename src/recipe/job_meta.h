@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job_meta.h: a job's job_meta_data file: a 32-byte header followed by one
  * file_record per file, directory or symlink, in backup order. Written
  * sequentially during backup; read sequentially by restore and at random

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/recipe: job_meta_data records, the recipe offset index, job manifests.
 libdestor_a_SOURCES += \
 	src/recipe/file_record.c src/recipe/file_record.h \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* recipe_index.c: the Berkeley DB btree behind the recipe offset index. */
 #include "recipe/recipe_index.h"
 #include "util/bdb_error.h"

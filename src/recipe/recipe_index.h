@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* recipe_index.h: a job's recipe offset index, path -> (offset, length) of
  * the file's record in job_meta_data, kept in a Berkeley DB btree with page
  * checksums. Reading one file's recipe costs one lookup and one pread. */

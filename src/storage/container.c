@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container.c: building, sealing and verifying containers. */
 #include "storage/container.h"
 #include "util/checksum.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container.h: the fixed-size container, unit of storage and of read I/O.
  *
  * Layout (docs/FORMAT.md, "Container"): a 64-byte header, chunk data growing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_files.c: the `files` kind of container store (container_files.h):
  * one file per container, so that a store maps one-to-one onto an object
  * store. Each file is written whole under a unique temporary name, fsynced

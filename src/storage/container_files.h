@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_files.h: the `files` kind of container store (container_store.h):
  * one file per container under containers/ in the working directory,
  * container i at containers/SSSSSS/NNNNNNNN, where NNNNNNNN is i and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_pool.c: the pool file as a ContainerStore (container_pool.h). */
 #include "storage/container_pool.h"
 #include "storage/container.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_pool.h: the `pool` kind of container store (container_store.h):
  * one file, containers.pool, container i at byte i * container_size. Every
  * store made before kinds existed is one. A freed container becomes a hole

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_source.h: the container read interface, the one seam on the read
  * path. The store's containers implement it (container_store.h); the SSD
  * cache implements it over a store source and its cache directory.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_store.c: the kinds of container store, by name (container_store.h). */
 #include "storage/container_store.h"
 #include "storage/container_files.h"

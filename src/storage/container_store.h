@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_store.h: where a store keeps its containers, behind one
  * interface, so that every caller (backup, repair, verify, the read path,
  * the SSD cache, garbage collection to come) is the same whatever the kind:

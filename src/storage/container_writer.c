@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_writer.c: one thread writing a ring of submitted containers in
  * order (see container_writer.h). */
 #include "storage/container_writer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_writer.h: writes sealed containers to the store on a thread of
  * its own, so the backup's store stage fills the next container while the
  * device takes the last ones. A whole-container write bypasses the page

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/storage: container format and the container stores (pool, files).
 libdestor_a_SOURCES += \
 	src/storage/container_source.h \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* store.c: creating and opening the working directory. */
 #include "store/store.h"
 #include "recipe/job_catalog.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* store.h: an open store (the working directory) and what every command
  * shares: its fixed parameters (store.meta), its containers (a ContainerStore
  * of the kind store.meta records), the writer lock, and the committed jobs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* compiled_replay.c: the request loop over a compiled trace. */
 #include "trace/compiled_replay.h"
 #include "util/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* compiled_replay.h: read-file --trace over a compiled trace: the recorded
  * container accesses go straight to the session's container source (the
  * SSD cache, or the pool), request by request, with no path lookups. In

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* compiled_trace.c: the compiled trace's encoding and its checking decoder. */
 #include "trace/compiled_trace.h"
 #include "util/checksum.h"

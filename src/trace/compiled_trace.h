@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* compiled_trace.h: a trace resolved once into its container-access
  * sequence: per request the job, the bytes served and the containers the
  * read path fetches, in order. Replaying it needs no recipe lookups, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* compiled_trace_stamp.c: stamping a compiled trace and checking the stamp. */
 #include "trace/compiled_trace_stamp.h"
 #include "recipe/job_catalog.h"

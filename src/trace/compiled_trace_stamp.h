@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* compiled_trace_stamp.h: what ties a compiled trace to the store it was
  * resolved against. Stamping records the store's container size and pool
  * size and the manifest checksum of every job the trace reads; checking

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/trace: trace formats: text trace records and lines, the replay
 # summary, compiled traces (format, stamp, compile, replay) and export.
 libdestor_a_SOURCES += \

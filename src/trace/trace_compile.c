@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_compile.c: a text trace resolved into a compiled trace. */
 #include "trace/trace_compile.h"
 #include "read/read_session.h"

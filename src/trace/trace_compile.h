@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_compile.h: `destor trace compile TRACE -o FILE`: resolve a text
  * trace once, through the same read path read-file uses (recipe lookups,
  * ranges, the per-request container LRU), into its container-access

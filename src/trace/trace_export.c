@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_export.c: writing the access sequence as CSV, oracleGeneral or
  * plain text. */
 #include "trace/trace_export.h"

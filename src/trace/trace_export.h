@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_export.h: `destor trace export FILE --format F [-o OUT]`: a
  * compiled trace's container-access sequence in a format libCacheSim's
  * cachesim reads, so any of its policies can run on our workloads. One

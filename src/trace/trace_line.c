@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_line.c: the parser of one read-file trace line. */
 #include "trace/trace_line.h"
 #include "read/job.h"

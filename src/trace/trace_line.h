@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_line.h: one request record of a read-file trace:
  *   JOB<TAB>PATH                      the whole file
  *   JOB<TAB>PATH<TAB>OFFSET<TAB>LENGTH a byte range of it

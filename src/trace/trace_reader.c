@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_reader.c: records of a trace file, split from buffered reads. */
 #include "trace/trace_reader.h"
 #include "util/error.h"

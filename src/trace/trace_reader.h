@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_reader.h: the records of a read-file trace, one at a time. Text
  * traces end records at a newline (CRs before it dropped; a NUL inside is
  * an error); --null traces end them at a NUL byte and keep every other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_summary.c: latency figures and the trace summary's text and JSON. */
 #include "trace/trace_summary.h"
 #include "util/json_doc.h"

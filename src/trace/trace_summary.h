@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_summary.h: what read-file --trace reports once a trace is served,
  * whether it came as text (paths resolved per request) or compiled: request
  * and byte counts, container accesses, measured and modelled latency per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bdb_error.c: mapping Berkeley DB failures onto the error domain. */
 #include "util/bdb_error.h"
 #include "util/error.h"

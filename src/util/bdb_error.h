@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bdb_error.h: Berkeley DB return codes as destor errors. A damaged database
  * (page checksum failure, which Berkeley DB reports as EINVAL for the meta
  * page, or a request for recovery) is an INTEGRITY error; anything else is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bounded_queue.c: ring buffer guarded by one mutex and two conditions;
  * a LIFO one pops from the end it pushes to. */
 #include "util/bounded_queue.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bounded_queue.h: a blocking FIFO (or LIFO) of pointers with a fixed
  * capacity, the link between two pipeline stages and the pool of a stage's
  * buffers. A full queue blocks the producer, so a fast stage cannot run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* checksum.h: the checksums on every on-disk structure, in one place.
  *
  * CRC-32 is the gzip/zlib CRC (reflected polynomial 0xEDB88320, initial and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dir_within.c: a ".." walk comparing (st_dev, st_ino). */
 #include "util/dir_within.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dir_within.h: is one directory the same as, or below, another? Answered
  * by walking ".." from the inner one and comparing device and inode
  * numbers, so symlinks, bind mounts of the same tree and odd spellings of a

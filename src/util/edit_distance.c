@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* edit_distance.c: see edit_distance.h. */
 #include "util/edit_distance.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* edit_distance.h: how many typing mistakes apart two words are, for "did
  * you mean" on a mistyped command or config key. */
 #ifndef DESTOR_EDIT_DISTANCE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* error.c: the error domain and the code -> exit status mapping. */
 #include "util/error.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* error.h: the one error domain of destor-plc.
  *
  * Functions that can fail take a GError ** and return FALSE / -1 / NULL;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* file_replace.c: a unique new file beside the target, renamed over it. */
 #include "util/file_replace.h"
 #include "util/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* file_replace.h: the one way destor writes a file that a user or the store
  * reads by name. The bytes go to a new file of a unique name beside the
  * target (created with O_EXCL, so no planted link or earlier file is ever

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fileio.c: retrying read/write loops and fsync helpers. */
 #include "util/fileio.h"
 #include "util/error.h"

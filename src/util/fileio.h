@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fileio.h: whole-buffer I/O and fsync helpers. Files are published by
  * name through util/file_replace.h. */
 #ifndef DESTOR_FILEIO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fingerprint.c: EVP digests for chunks and the helpers that key hash tables
  * by fingerprint. */
 #include "util/fingerprint.h"

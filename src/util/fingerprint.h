@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fingerprint.h: chunk fingerprints (SHA-1 by default, SHA-256 selectable)
  * computed through OpenSSL's EVP interface. A fingerprint always occupies a
  * 32-byte slot; SHA-1 uses the first 20 bytes and zero-fills the rest. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* json_doc.c: the JSON document conventions of destor (see json_doc.h). */
 #include "util/json_doc.h"
 #include "util/error.h"

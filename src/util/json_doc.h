@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* json_doc.h: every JSON document destor prints, built with json-glib.
  *
  * A document is one object on one line. It opens with "kind" (what it

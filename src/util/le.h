@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* le.h: fixed-width little-endian encoding for every on-disk structure.
  * Formats never depend on host byte order or struct padding. */
 #ifndef DESTOR_LE_H

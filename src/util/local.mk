@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # src/util: small shared helpers (errors, queues, file I/O, fingerprints).
 libdestor_a_SOURCES += \
 	src/util/error.c src/util/error.h \

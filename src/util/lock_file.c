@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lock_file.c: flock-based exclusive locks. */
 #include "util/lock_file.h"
 #include "util/error.h"

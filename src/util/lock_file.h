@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lock_file.h: one process at a time: an exclusive, non-blocking flock()
  * on a lock file, held for as long as its descriptor stays open (and
  * released by the kernel if the process dies). Used for the store's single

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* output.c: write errors on standard output become errors of the command. */
 #include "util/output.h"
 #include "util/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* output.h: standard output as a checked channel.
  *
  * stdio hides write errors until the buffer is flushed, so a command that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* output_file.c: write beside OUT and rename, or write into OUT. */
 #include "util/output_file.h"
 #include "util/dir_within.h"

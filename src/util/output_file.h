@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* output_file.h: a command's output file (-o OUT), or standard output.
  * A regular OUT is written through file_replace (a new file of a unique
  * name beside it, renamed over it only once complete and synced), so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* size_parse.c: parse and print byte sizes with binary suffixes. */
 #include "util/size_parse.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* size_parse.h: sizes written by people: "8192", "8K", "2M", "4G", "1T"
  * (binary multiples; a trailing "B" or "iB" is accepted). */
 #ifndef DESTOR_SIZE_PARSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* thread_cpu.h: the calling thread's CPU time, for the per-stage figures
  * backup prints. It is a system call (no vDSO for the thread clock, about
  * 0.5 us here): callers read it per block or per thread, not per chunk. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_cache_sim.c: how fast and how small the SSD cache is in simulation
  * mode. Replays a Zipf-like container trace (the paper's popularity model,
  * P(i) ~ 1 / i^(1 - alpha), alpha 0.47) over a store of 2,000,000

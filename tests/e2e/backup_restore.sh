@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # backup_restore.sh: back up two versions of a generated tree (odd names,
 # empty files, symlinks, duplicates), restore each and compare byte for byte
 # with modes and mtimes, read a random sample with read-file, check that a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # big_files.sh: a 120 MiB file and a sparse file over 4 GiB (with data past
 # the 4 GiB mark) survive backup, restore and read-file --verify.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"

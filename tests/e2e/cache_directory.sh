@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cache_directory.sh: an SSD cache directory that is the working directory,
 # or inside it, is refused before anything is read or created (exit 2)
 # (issue 28 item 10): in the working directory the cache took the store's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cache_follow.sh: a trace replay through the SSD cache serves a job
 # committed after the replay started, as it does without a cache (issue 28
 # item 8): the cache grows its view of the store when the replay opens the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cache_identity.sh: an SSD cache directory never serves another store's
 # containers (issue 10 item 1). Two stores share one ssd-cache-directory,
 # and a store is deleted and re-created while its cache directory is kept:

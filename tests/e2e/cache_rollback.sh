@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cache_rollback.sh: a store put back from a copy (as README says for
 # damaged primary data) and backed up once more reuses container ids for new
 # data, while a persistent SSD cache still holds the old containers under the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # changed_while_read.sh: a file that changes while backup reads it is
 # stored as read, with a warning naming it and exit status 1, as tar does
 # (issue 28: backup said nothing). The fault shim appends a byte to the file

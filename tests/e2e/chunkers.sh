@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # chunkers.sh: every chunker and both fingerprint algorithms round-trip a
 # tree, and a second version dedups against the first.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"

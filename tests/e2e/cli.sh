@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cli.sh: every command has its own --help; an option a command does not
 # take is a usage error; --json works wherever figures are printed; a
 # mistyped command never starts a backup (the legacy `destor PATH` form).

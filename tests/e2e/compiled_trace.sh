@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # compiled_trace.sh: destor trace compile resolves a trace (whole files and
 # ranges, two jobs) into its container-access sequence; read-file --trace
 # over the compiled trace (from a file or standard input) gives the same

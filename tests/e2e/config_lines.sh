@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # config_lines.sh: a config line is a key and exactly the values that key
 # takes (issue 28): an extra word, a missing value or an unknown key is a
 # configuration error (exit 2) naming the file and line or the -p override,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # container_store.sh: `container-store files` gives the same bytes and
 # answers as `pool` (backup, restore, read-file plain and through every
 # online cache policy in real mode, verify --deep, repair), holding each

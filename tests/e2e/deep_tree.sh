@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # deep_tree.sh: a tree deeper than PATH_MAX (25 directories of 200-byte
 # names, about 5,000 bytes of path) backs up with nothing skipped, restores
 # byte for byte and reads back with read-file; an entry that cannot be read

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # errors.sh: bad input gets one "destor: ..." line and the documented exit
 # status (1 runtime, 2 usage/config, 3 integrity), and a failed read changes
 # nothing stored.

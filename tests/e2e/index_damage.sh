@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # index_damage.sh: the fingerprint index is derived data. verify reads it
 # whole and holds it against the containers (exit 3 naming the index when a
 # page fails its checksum or entries are missing); a backup that meets a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # json_paths.sh: every JSON document destor prints parses with a strict
 # parser, names its kind and version, and carries paths holding quotes,
 # backslashes, control characters, newlines and invalid UTF-8 losslessly

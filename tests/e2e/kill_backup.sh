@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # kill_backup.sh: SIGKILL a running backup at 24 points spread over its run.
 # After each kill: `destor verify` passes, every committed job restores byte
 # for byte, and the interrupted job is either absent or complete. At the end

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # kill_cache_o_direct.sh: SIGKILL a trace replay through a persistent SSD
 # cache with ssd-cache-o-direct yes at its slot writes and reads, its
 # fsyncs, its cache.meta writes and renames (strace's syscall injection, so

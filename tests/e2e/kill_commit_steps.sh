@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # kill_commit_steps.sh: SIGKILL a backup at every rename and every fsync it
 # makes (strace's syscall injection), once on a new store and once on a
 # store that already holds a job. After each kill the next backup succeeds

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # kill_files_backup.sh: the commit protocol on a `container-store files`
 # store. Traced, a backup fsyncs each container file before renaming it into
 # place and fsyncs every directory that gained a name (the subdirectories,

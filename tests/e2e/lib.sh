@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # lib.sh: shared helpers of the end-to-end tests (sourced, not run).
 # Each test gets a scratch directory (removed on success, kept on failure),
 # a config file pointing the store there, and `dst` to run destor with it.

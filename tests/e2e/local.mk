@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/e2e: end-to-end shell tests of the destor binary.
 E2E_TESTS = \
 	tests/e2e/backup_restore.sh \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # locking.sh: a second backup beside a running one is refused; read-only
 # commands run beside it and see only committed jobs; a second process on
 # an SSD cache directory in use is refused. No race on timing: the running

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # missing_files.sh: a store whose containers.pool or a job's refcount file
 # is gone is damaged: every command that needs it exits 3 with one line
 # naming the file (not 1, as for a passing I/O hiccup), and a backup never

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # offline_bounds.sh: the offline policies (belady, offline-static) in
 # read-file --trace: on a text trace and on its compiled form, from a file
 # and from standard input, with --simulate or ssd-cache-simulate yes, they

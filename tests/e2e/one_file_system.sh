@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # one_file_system.sh: backup --one-file-system keeps other file systems'
 # mount points as empty directories and reads nothing below them, so a tree
 # holding a /proc mount (size-0 files with endless content) finishes.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # output_errors.sh: output that cannot be written is an error (exit 1 and one
 # "destor:" line), every diagnostic is a single "destor:" line, and what an
 # error message echoes is cut and escaped.

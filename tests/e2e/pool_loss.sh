@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pool_loss.sh: a pool that lost containers never yields wrong bytes.
 # (a) With the pool's tail cut off, a backup refuses to start (exit 3)
 #     instead of writing new containers under the lost ids, and every read

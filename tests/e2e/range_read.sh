@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # range_read.sh: read-file JOB PATH --offset N --length N writes exactly the
 # bytes [N, N+LEN) of the original, cut at its end (none past it), for
 # ranges inside one chunk, across chunk and container boundaries, of zero

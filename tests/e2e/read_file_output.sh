@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # read_file_output.sh: read-file -o OUT writes OUT through a new file and
 # a rename, so a failed read leaves OUT as it was; but an OUT that is not a
 # regular file (a FIFO here, a device such as /dev/null as root) is written

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """read_sample.py: read a seeded random sample of a backed-up tree's files
 back through `destor read-file` and compare the bytes with the originals.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # safe_writes.sh: every file destor writes for a user is made under a new,
 # unique name beside its target and renamed into place only when complete
 # (issue 28). Each block below failed on the code before that change:

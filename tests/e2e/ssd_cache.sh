@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ssd_cache.sh: read-file through the SSD cache under every online policy
 # (`destor policies`) in real
 # mode: the bytes equal the originals, the cache directory never holds more

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # stat_text.sh: text `destor stat` prints one line a job even when the
 # source root holds a newline or a backslash: escaped as diagnostics are
 # (\x0a, \\); --json keeps the bytes (issue 28).

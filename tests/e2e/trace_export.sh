@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # trace_export.sh: destor trace export writes the container-access sequence
 # of a trace as libCacheSim reads it (CSV, oracleGeneral, txt), checked
 # against output worked out by hand. The store is laid out so the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # trace_export_hostile.sh: trace export needs no store, so nothing holds a
 # compiled trace's claimed pool size to a real one. A sound file (CRC
 # right) that claims 2^32-1 containers and reads container 2^32-2 twice must

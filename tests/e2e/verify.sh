@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # verify.sh: destor verify passes on a sound store, and finds (exit 3, with
 # job, path or container named) a flipped byte in a container, in
 # job_meta_data, in a manifest and in the reference counts, without ever

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # verify_during_backup.sh: verify beside a committing backup checks one
 # consistent snapshot of committed jobs and never reports a false problem.
 # Backups commit in a loop while verify runs in another loop (bounded: a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # workers.sh: what backup stores does not depend on how many chunk workers
 # run. Two versions of a tree (small files, files spanning several read
 # blocks, an empty file, odd names) are backed up with 1 worker and with 3;

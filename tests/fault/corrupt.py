@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """corrupt.py: corruption sweeps. Flip bytes at seeded random offsets in
 every on-disk structure of a store with two committed jobs, and in the SSD
 cache's files, one case at a time, restoring the original bytes after each.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/fault: fault injection (LD_PRELOAD shim) and corruption sweeps.
 #
 # io_backup.py  I/O faults (ENOSPC, EIO; once and from then on) over every

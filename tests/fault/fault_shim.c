@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fault_shim.c: an LD_PRELOAD shim for the fault-injection tests (test code
  * only, never linked into destor). It interposes the libc calls destor and
  * the libraries it uses (glib, Berkeley DB) move data with, counts them

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """faultlib.py: shared helpers of the fault-injection and corruption sweeps
 (tests/fault/*.py). Imported, not run.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """io_backup.py: I/O faults during a backup into a store that already holds
 a committed job.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """io_cache.py: I/O faults on the SSD cache's own files while read-file
 reads through it (ssd-cache-policy lru, ssd-cache-size 4, real mode).
 

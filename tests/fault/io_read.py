@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """io_read.py: I/O faults while reading: read-file of one file (to -o OUT
 and to standard output), read-file --trace, and restore.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """mutate_recipes.py: structure-aware mutants of a job's job_meta_data and
 recipe index. corrupt.py flips bytes, which the record CRC-32 catches
 first; here the mutator knows the record layout (docs/FORMAT.md): it

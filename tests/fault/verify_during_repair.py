@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """verify_during_repair.py: `destor verify` while `destor repair` rebuilds
 the fingerprint index (issue 28). Repair marks the index DIRTY, removes it
 and builds it again; a verify that had looked at the index just before, and

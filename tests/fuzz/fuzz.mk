@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/fuzz: fuzz targets of the parsers and their regression runs.
 #
 # Each tests/fuzz/fuzz_TARGET.c defines LLVMFuzzerTestOneInput(). Here they

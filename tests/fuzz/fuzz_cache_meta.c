@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_cache_meta.c: the SSD cache's cache.meta, cache_meta_load(), and
  * (mode bit 2) what a real-mode cache does with it on open.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_compiled_trace.c: compiled traces, compiled_trace_decode().
  *
  * Input: a mode byte, then the file. Mode bit 0: recompute the trailing

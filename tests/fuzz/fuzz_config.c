@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_config.c: destor.config and -p lines.
  *
  * The input is a config file. It is applied as config_load_file() does (split

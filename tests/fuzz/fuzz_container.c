@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_container.c: container headers and layout, container_verify() and
  * then container_chunk_entry() over every entry of a container it accepts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_file_record.c: one job_meta_data record, file_record_decode().
  *
  * Input: a mode byte, then the record. Mode bit 0: write the record's true

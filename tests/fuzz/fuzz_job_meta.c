@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_job_meta.c: a whole job_meta_data file through its reader,
  * job_meta_reader_open() then job_meta_reader_next() to the end, and one
  * job_meta_reader_at() at an offset and length as a (possibly damaged)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_manifest.c: a job manifest, job_manifest_decode() (the checks and
  * decoding of job_manifest_load() on the file's bytes).
  *

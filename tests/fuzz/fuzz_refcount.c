@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_refcount.c: a job's reference-count file, refcount_decode() (the
  * checks and decoding of refcount_load_current() on the file's bytes).
  *

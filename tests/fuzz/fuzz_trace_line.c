@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_trace_line.c: read-file trace files: trace_reader and
  * trace_line_parse().
  *

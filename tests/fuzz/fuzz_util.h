@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_util.h: helpers shared by the fuzz targets (tests/fuzz/fuzz_*.c).
  *
  * Every target defines LLVMFuzzerTestOneInput(). Built with clang and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make-corpus.sh: (re)generate the fuzz seed corpora in tests/fuzz/corpus/
 # from a real store: it backs up a small tree twice with the built destor
 # (container-size 128K), serves a trace through a real-mode SSD cache, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-corpus.sh: replay every fuzz target's seed corpus and saved crash
 # inputs (tests/fuzz/corpus/TARGET, tests/fuzz/regressions/TARGET) through
 # its standalone build. Fails if any input crashes, aborts or trips a

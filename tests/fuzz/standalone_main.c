@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* standalone_main.c: a main() for the fuzz targets without libFuzzer. It
  * runs LLVMFuzzerTestOneInput() once per file named on the command line or
  * found (recursively) under a named directory, in sorted order, so the

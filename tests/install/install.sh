@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # install.sh: `make install` into a fresh prefix gives working commands:
 # destor, the Python commands (which find their modules and the installed
 # destor, not the build tree's), the sample config and the man pages; and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # man_pages.sh: every manual page renders without a warning (groff -ww and
 # man --warnings), and every Python command in scripts/ has one.
 set -eu

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """include_layers.py: the layer rule of src/ (docs/ARCHITECTURE.md), held
 against the code's own #include lines: every source file sits in a folder
 of src/ (none loose), and no two folders include each other, directly or

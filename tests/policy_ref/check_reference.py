@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """check_reference.py: holds every policy of reference_models.py against
 the C policy of the same name, decision by decision: the C side is
 policy_decisions (the real cache core in simulation mode), fed the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy_decisions.c: runs the real cache core (simulation mode) over a
  * container-id sequence and prints the decision taken at every access, so
  * that tests/policy_ref/check_reference.py can hold each policy against its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/policy_ref/policy_ref.mk: the field's policies and the offline bounds
 # held against their independent Python reference models, decision by
 # decision (docs/CACHE.md); included from Makefile.am. policy_decisions

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """reference_models.py: plain Python models of the field's cache policies
 and of the offline bounds (belady, offline-static), written from their
 papers and /work/shared/POLICIES.md with the choices documented in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-reference-models.sh: make check's entry to the per-access comparison of
 # the field's policies (clock, 2q, arc, larc, s3fifo, sieve, tinylfu,
 # wtinylfu), sigpop and the offline bounds (belady, offline-static) with

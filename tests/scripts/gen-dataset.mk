@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/scripts/gen-dataset.mk: scripts/gen-dataset and its tests, included
 # from Makefile.am.
 TESTS += tests/scripts/run-gen-dataset-tests.sh

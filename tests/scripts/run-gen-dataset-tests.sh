@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-gen-dataset-tests.sh: make check's entry to the unittest tests of
 # scripts/gen-dataset. The source tree is $TOP_SRCDIR (set by make check),
 # else found relative to this script. Exits 77 (skip) without Python.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-smart-tests.sh: runs the Python tests of the S.M.A.R.T. / endurance
 # scripts (tests/scripts/test_smart.py) from `make check`, with Debian's
 # interpreter as the project decided.  Exits non-zero when a test fails,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-trace-tests.sh: make check's entry to the unittest tests of
 # scripts/gen-trace, scripts/replay and scripts/experiment (issue 4). The
 # source tree is $TOP_SRCDIR and the binary $DESTOR_BIN (both set by make

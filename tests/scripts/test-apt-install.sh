@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test-apt-install.sh: scripts/apt-install.sh (setup.sh's install step)
 # against a stand-in apt-get on PATH that logs its arguments and reports the
 # package lists locked for its first LOCKED updates, as apt-get does when

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Tests of scripts/gen-dataset: determinism, seeds, sharing between versions,
 # odd names, the non-empty directory refusal and the tiny preset's size.
 # Run: /usr/bin/python3 -m unittest discover -s tests/scripts -p test_gen_dataset.py

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Tests of scripts/smart-sample, smart-diff, endurance-compare and smart_*.py.
 
 Why: the wear figures these scripts print are what the paper's endurance

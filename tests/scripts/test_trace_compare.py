@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Tests of scripts/compare: two result CSVs side by side.
 
 Why: a comparison that pairs the wrong rows or gets a sign wrong reports a

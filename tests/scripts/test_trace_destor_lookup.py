@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Which destor the scripts run without --destor (destor_runner.default_destor).
 
 Why: the scripts once looked only in build/, so after the autotools habit of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Tests of experiment frontier: the Pareto computation (pareto.py), the
 points it plans from destor's policy list and the flags it writes
 (frontier_experiment.py), and a quick end-to-end run.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Tests of scripts/import-trace and trace_import.py.
 
 Why: an imported trace is only worth replaying if every format is read as

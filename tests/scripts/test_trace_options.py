@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Numeric options given a negative or otherwise bad value (destor_tools.options.
 option_values, parse_size and each script's checks).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Tests of plot_style.py and the figures experiment writes.
 
 Why: a figure misleads when a policy changes colour between figures, when

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Tests of sweeps: seeds, parallel points, resuming, Dask (parallel_sweep.py,
 scripts/replay and scripts/experiment).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Tests of scripts/gen-trace, scripts/replay and scripts/experiment (issue 4).
 
 Why: the PLC-Cache reproduction is only as good as its workload and its

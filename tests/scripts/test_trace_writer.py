@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Round trip of the trace writer (trace_draw.trace_record) through the real
 destor read-file --trace.
 

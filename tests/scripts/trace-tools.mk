@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/scripts/trace-tools.mk: the trace replayer and experiment scripts of
 # issue 4 (scripts/gen-trace, replay, experiment; their package
 # scripts/destor_tools/ is listed in scripts/local.mk) and their tests;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_access_counts.c: the cache's store-wide access counts
  * (src/cache/policy/access_counts.h, `cache-counters`) and the slot map
  * (src/cache/structures/slot_map.h) on their own: the count-min sketch's width, its

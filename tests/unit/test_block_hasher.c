@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_block_hasher.c: the block hashers (src/backup/block_hasher.c)
  * against one-shot digests. Several files' blocks are submitted
  * interleaved to three hasher threads, as several workers would: each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_bounded_queue.c: the pipeline's queue (src/util/bounded_queue.c):
  * FIFO order across the ring's wrap, LIFO order, and push_many of more items
  * than the queue holds, drained meanwhile by a consumer thread, arriving

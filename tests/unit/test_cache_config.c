@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cache_config.c: the cache's configuration keys: defaults, every
  * parser, errors naming key and value, "not a cache key", ssd-cache-size
  * resolution to a container count, and checks across keys. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cache_core.c: the cache core in real mode against a ContainerSource
  * built here over a real temporary file of containers (a fixed pattern: the
  * id, pseudo-random bytes, a CRC-32): real and simulation mode give the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cache_stats.c: the measurements of the SSD cache: quadrant
  * classification and breakdown, the device model (service times, SSD reads
  * queued behind writes), request latency, the SSD lifetime arithmetic of the

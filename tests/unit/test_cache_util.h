@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cache_util.h: helpers shared by the SSD cache tests: default policy
  * parameters, a seeded generator of skewed container ids, a simulation-mode
  * cache in one call, and an observer that records evictions/admissions. */

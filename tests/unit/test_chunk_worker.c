@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_chunk_worker.c: a backup chunk worker (src/backup/chunk_worker.c)
  * against the definition: the chunks it sends for a file are those
  * chunker_next cuts from the whole file as one buffer, with the right

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_chunking.c: unit tests of the chunkers (src/chunking).
  *
  * Checks name parsing and size validation, the Rabin arithmetic against a

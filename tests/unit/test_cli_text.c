@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cli_text.c: the text the command line shows: messages cleaned and
  * cut (util/error), JSON paths kept losslessly (util/json_doc), and the
  * command lookup behind "did you mean" (commands.c). */

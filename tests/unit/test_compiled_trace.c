@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_compiled_trace.c: the compiled trace's bytes against docs/FORMAT.md
  * worked by hand, a round trip, and each consistency check of the decoder
  * (with the CRC made right, so the check itself is what refuses). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_config.c: destor.config parsing: Destor's own file loads, good and
  * bad lines, quoting, -p style overrides, and cross-key validation; a line
  * is a key and exactly the values it takes (issue 28). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_container.c: container build/seal/verify round trip, checksum and
  * layout failures, both container stores (pool, files) behind ContainerStore,
  * and the checksums every format uses (libdeflate's) against zlib's, the

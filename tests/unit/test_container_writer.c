@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_container_writer.c: the container writer (src/storage/container_writer.c)
  * with several writes in flight: every submitted container lands in its
  * slot whatever the waits in between, a wait for "at most n left" returns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_file_replace.c: the safe-write helpers (src/util/file_replace.c,
  * dir_within.c). A replacement never opens what is at the target's name
  * (a symlink there is replaced, its target untouched), two replacements of

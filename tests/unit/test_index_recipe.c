@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_index_recipe.c: fingerprint index persistence across reopen and
  * rebuild after an unclean stop; file records, job_meta_data and the recipe
  * offset index (lookup by path without scanning). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_policy.c: the replacement policies (FIFO, LRU, both LFUs, PLC) run
  * by the cache core in simulation mode: hand-worked sequences (hits,
  * victims, admissions, the paper's In-Out Comparison example), properties

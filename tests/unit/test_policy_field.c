@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_policy_field.c: the field's policies beside PLC (clock, 2q, arc,
  * larc, s3fifo, sieve, tinylfu, wtinylfu) and our sigpop, each on a short
  * sequence worked out by hand and checked access by access (hit, admission

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_policy_offline.c: the offline bounds, belady and offline-static,
  * run by the cache core in simulation mode: short sequences worked out by
  * hand and checked access by access (hit, admission, victim, refusal and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_restore_hostile.c: a job whose stored paths try to escape the
  * restore target ("../x", "/abs", "a/../../x", a symlink followed by a file
  * "under" it, a symlink planted in the target beforehand) restores its

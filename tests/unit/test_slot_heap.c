@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_slot_heap.c: the indexed heap over slots that LFU, Belady and sigpop
  * share (src/cache/structures/slot_heap.h), on its own: seeded random sequences of
  * inserts, removals of any slot, key changes (rise, sink, update), bulk

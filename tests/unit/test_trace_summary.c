@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_trace_summary.c: the trace summary's percentiles, which select
  * ranks in linear time instead of sorting: equal to a sorted array's
  * nearest-rank values on random arrays (many ties, odd sizes) and on

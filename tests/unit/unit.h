@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* unit.h: the shared main() of every CUnit test program.
  *
  * A test file defines `static void add_suites(void)` that calls

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # valgrind-unit.sh: run every CUnit unit-test program under Valgrind memcheck.
 #
 # Why: the plain build otherwise has no memory checking at all, and the

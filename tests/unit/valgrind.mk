@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/unit/valgrind.mk: every CUnit program again under Valgrind memcheck
 # (tests/unit/valgrind-unit.sh). ASan finds most of the same bugs in the
 # sanitizer build, but it cannot see reads of uninitialised memory, which

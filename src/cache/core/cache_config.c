@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_config.c: defaults, the table of cache keys and their parsers, and
  * the ssd-cache-size -> containers resolution. */
 #include "cache/core/cache_config.h"

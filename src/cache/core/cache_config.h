@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_config.h: every setting of the SSD container cache, with defaults
  * and one parser per key, so the store's config parser (destor.config and
  * `-p "key value"`) hands cache keys over without knowing them.

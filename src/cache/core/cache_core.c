@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_core.c: opening and closing the cache, and the access path: hit,
  * miss, the policy's decision, eviction, the SSD write, the counters and the
  * device model. Real and simulation mode share every line of it except the

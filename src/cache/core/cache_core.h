@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_core.h: the SSD container cache itself. It owns the cached set (a
  * slot per cached container), the capacity, the per-container counters, all
  * statistics and all I/O, and asks a policy (policy.h) only for decisions.

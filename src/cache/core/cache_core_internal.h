@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_core_internal.h: the CacheCore structure, shared by the files that
  * implement the core (cache_core.c: access path; cache_persist.c: restart;
  * cache_report.c: statistics). Nothing outside src/cache includes it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_meta.c: encode, checksum, publish and decode cache.meta. */
 #include "cache/core/cache_meta.h"
 #include "cache/policy/access_counts.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_meta.h: cache.meta, what a real-mode SSD cache remembers across
  * runs: which container sits in which slot (with a check of its bytes),
  * the policy's saved state, and every container's access count.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_persist.c: a real-mode cache across restarts. At open, entries of
  * cache.meta are taken back (after a clean shutdown as they are; after an
  * unclean one only those whose slot bytes still match their check; after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_report.c: turn the core's counters into a CacheReport (ratios,
  * quadrant breakdown, modelled and wall time, SSD lifetime, memory). */
 #include "cache/core/cache_core_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_stats.c: quadrant classification, SSD lifetime arithmetic, and the
  * text and JSON forms of a cache report. */
 #include "cache/core/cache_stats.h"

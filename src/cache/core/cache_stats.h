@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cache_stats.h: what the SSD cache measures, and its text and JSON forms.
  *
  * The core accumulates CacheCounters as it runs; cache_core_report() turns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* device_model.c: HDD and SSD service times and the SSD write queue. */
 #include "cache/core/device_model.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* device_model.h: the modelled time of cache I/O, so runs can be compared
  * on latency whatever disk the test machine has (and in simulation mode).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ssd_store.c: slot file I/O and the cache directory lock. */
 #include "cache/core/ssd_store.h"
 #include "util/error.h"

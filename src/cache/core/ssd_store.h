@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ssd_store.h: the bytes of a real-mode SSD cache: one slot file in the
  * cache directory and the directory lock. Slot i starts at byte
  * i * (SSD_SLOT_HEADER_SIZE + container_size): a header saying which store

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* arc.c: ARC, Adaptive Replacement Cache (Megiddo & Modha, FAST 2003), as
  * published (Fig. 4 of the paper). Every miss is admitted. Cached: T1 (seen
  * once recently) and T2 (seen at least twice), both LRU. Ghosts (ids only):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* belady.c: Belady's MIN with bypass (Belady 1966), the offline upper bound
  * on hits: it knows the whole container-access sequence (prepare) and
  * keeps, of the containers it could hold, those needed again soonest.

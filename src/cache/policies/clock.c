@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clock.c: CLOCK, or second chance (Corbato 1968). Every miss is admitted.
  * Each cached container has one reference bit, set on a hit; a newcomer
  * starts with it clear. When the cache is full the hand looks at the

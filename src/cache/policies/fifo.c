@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fifo.c: First-In First-Out. Every miss is admitted; when full the victim
  * is the container written into the cache longest ago. Hits change nothing. */
 #include "cache/policy/policy.h"

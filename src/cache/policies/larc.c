@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* larc.c: LARC, Lazy Adaptive Replacement Cache (Huang, Zhang, Li, Zhang,
  * Feng; MSST 2013 and ACM TOS 2016), an admission policy for SSD caches: a
  * container is written into the SSD only on its second miss while its id is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lfu.c: Least Frequently Used, in two variants of one heap. Every miss is
  * admitted; when full the victim is the cached container with the smallest
  * access_count. "lfu" (Perfect LFU) keeps every container's count for good,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lru.c: Least Recently Used. Every miss is admitted; when full the victim
  * is the cached container whose last access (hit or insertion) is oldest. */
 #include "cache/policy/policy.h"

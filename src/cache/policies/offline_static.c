@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* offline_static.c: the best fixed set, an offline bound for policies that
  * never change what they hold: knowing the whole container-access sequence
  * (prepare), keep the C containers accessed most often in it. A set that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plc.c: PLC-Cache (Liu, Chai, Qin, Xiao, MSST 2014), sections IV.B-C.
  *
  * Per container (kept by the core for the whole store): access_count and

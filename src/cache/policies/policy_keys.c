@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy_keys.c: the one parser of every policy's own config keys. A policy
  * declares its keys (policy.h: name, type, range, words, default, doc);
  * this file finds them through the registry, checks values and keeps what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy_list.c: `destor policies [--json]`, read from the registry, so a
  * new policy is listed by being registered. The JSON form is what
  * scripts/plc_destor.py reads to know the policies. */

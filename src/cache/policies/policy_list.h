@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy_list.h: `destor policies [--json]`, every registered policy with
  * its description, citation, online/offline, and its keys with defaults. */
 #ifndef DESTOR_CACHE_POLICY_LIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy_registry.c: the one table of policies, by their ssd-cache-policy
  * name. "none" means no cache at all. Adding a policy: its own file
  * (defining `const CachePolicyOps cache_policy_<symbol>` with its name,

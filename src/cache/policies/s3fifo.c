@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* s3fifo.c: S3-FIFO (Yang, Zhang, Qiu, Yue, Vinayak; SOSP 2023). Every miss
  * is admitted. Three FIFO queues: a small queue S (10% of C), a main queue M
  * (the rest) and a ghost queue G of ids (no data, as many as M holds). Each

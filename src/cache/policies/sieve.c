@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sieve.c: SIEVE (Zhang, Yang, Yue, Vigfusson, Rashmi; NSDI 2024). Every
  * miss is admitted. The cached containers form one FIFO queue in insertion
  * order; a hit sets the container's visited bit and moves nothing. When the

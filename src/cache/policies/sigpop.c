@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sigpop.c: sigpop, "significance-tested popularity admission", a policy of
  * our own, after PLC-Cache's Popularity Filter and In-Out Comparison (Liu,
  * Chai, Qin, Xiao; MSST 2014), TinyLFU's frequency-compared admission aged

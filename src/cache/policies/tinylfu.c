@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tinylfu.c: TinyLFU as an admission policy on its own (Einziger, Friedman
  * & Manes, ACM TOS 2017) in front of an SLRU main cache (slru.h: 20%
  * probation, 80% protected). Every access, hit or miss, is added to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* twoq.c: 2Q, the full version (Johnson & Shasha, VLDB 1994). Every miss
  * is admitted. Three lists:
  *   A1in  FIFO of containers seen once recently (cached), at most Kin;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wtinylfu.c: W-TinyLFU (Einziger, Friedman & Manes, ACM TOS 2017): a small
  * LRU window in front of an SLRU main cache (slru.h) guarded by TinyLFU.
  * Every miss is admitted into the window (the window is on the SSD, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* access_counts.c: the store-wide access counts of the cache
  * (access_counts.h): set-up, aging, reset, and the conversions cache.meta
  * needs when a cache reopens with other `cache-counters`. */

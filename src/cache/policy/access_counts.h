@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* access_counts.h: the cache core's access count of every container of the
  * store (`cache-counters`), the one cache structure besides the slot map
  * whose memory grows with the store, not with the cache. PLC's Popularity

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* count_min16.h: the cache's lean access counts (`cache-counters sketch`,
  * access_counts.h): a count-min sketch of 16-bit saturating counters with
  * conservative update, aged by halving. It stands in for an exact count per

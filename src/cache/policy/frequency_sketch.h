@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* frequency_sketch.h: TinyLFU's approximate frequency of recent accesses
  * (Einziger, Friedman & Manes, ACM TOS 2017), shared by the tinylfu and
  * wtinylfu policies: a count-min sketch of 4 rows of 4-bit counters with

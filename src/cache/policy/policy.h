@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy.h: the replacement-policy interface of the SSD container cache.
  *
  * The cache core (cache_core.h) owns the cached set, the slots, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ghost_list.h: bounded lists of container ids without data ("ghost"
  * entries: 2Q's A1out, ARC's B1 and B2, LARC's candidate list Qr,
  * S3-FIFO's G), each in the order its ids were added. Ghosts are metadata

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* slot_heap.h: an indexed binary heap over cache slots, for the policies
  * that evict by a key (LFU's count and last access, Belady's next access,
  * sigpop's frequency and insertion number), so that the heap code (sifting,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* slot_list.h: an intrusive doubly-linked list over slot numbers, shared by
  * the FIFO and LRU policies (eviction end at the head, newest at the tail).
  * O(1) append, unlink and move; two uint32 links per slot. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* slot_map.h: which slot of the cache holds a container, for the cached
  * containers only, so that the core keeps per stored container only its
  * access count (access_counts.h) and one bit here. The bit says whether

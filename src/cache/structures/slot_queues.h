@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* slot_queues.h: several FIFO/LRU queues over slot numbers that share one
  * pair of links per slot, for the policies that keep their cached containers
  * in more than one list (2Q's A1in and Am, ARC's T1 and T2, S3-FIFO's S and

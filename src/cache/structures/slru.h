@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* slru.h: the segmented LRU main cache of TinyLFU and W-TinyLFU (Einziger,
  * Friedman & Manes, ACM TOS 2017): a probation segment and a protected
  * segment (80% of the main cache), both LRU, kept as two queues of a
