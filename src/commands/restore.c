@@ -6,7 +6,7 @@
  * so nothing existing in the target is ever written through or emptied. */
 #include "commands/restore.h"
 #include "read/cached_source.h"
-#include "read/container_lru.h"
+#include "read/container_chunks.h"
 #include "read/file_output.h"
 #include "read/job.h"
 #include "read/prefetch_source.h"
@@ -28,7 +28,7 @@
 typedef struct {
     int root_fd;
     uint32_t job_id;
-    ContainerLru *lru;
+    ChunkSource *chunks;
     GPtrArray *deferred_links; /* FileRecord* */
     GPtrArray *dirs;           /* FileRecord* */
     uint64_t restored, bytes;
@@ -58,15 +58,15 @@ static GArray *restore_plan(Job *job, size_t container_size, guint lru_capacity,
 {
     RecordingSource rec = { { .read = record_read, .container_size = container_size },
                             g_array_new(FALSE, FALSE, sizeof(ContainerId)) };
-    ContainerLru *lru = container_lru_new_ids_only(&rec.source, lru_capacity);
+    ChunkSource *chunks = container_chunks_new_ids_only(&rec.source, lru_capacity);
     FileRecord *r;
     GError *local = NULL;
     while ((r = job_meta_reader_next(job->meta, &local)) != NULL) {
         if (r->type == ENTRY_FILE && safe_path_is_plain((const char *)r->path->data, r->path->len))
-            file_output_touch(lru, r, NULL, NULL);
+            file_output_touch(chunks, r, NULL, NULL);
         file_record_free(r);
     }
-    container_lru_free(lru);
+    chunk_source_free(chunks);
     job_meta_reader_rewind(job->meta);
     if (local != NULL) {
         g_propagate_error(err, local);
@@ -120,7 +120,7 @@ static gboolean restore_file(Restore *rs, int dir, const char *name, const FileR
         g_free(shown);
         return TRUE;
     }
-    gboolean ok = file_output_write(rs->lru, r, rs->job_id, NULL, fr.fd, shown, FALSE, err);
+    gboolean ok = file_output_write(rs->chunks, r, rs->job_id, NULL, fr.fd, shown, FALSE, err);
     g_free(shown);
     if (!ok) {
         file_replace_abort(&fr);
@@ -252,7 +252,7 @@ static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *j
         if (!cached_source_open(cached, cfg, store, err))
             return FALSE;
         if (cached->cache != NULL) {
-            rs->lru = container_lru_new(cache_core_source(cached->cache), cfg->restore_cache_containers);
+            rs->chunks = container_chunks_new(cache_core_source(cached->cache), cfg->restore_cache_containers);
             return TRUE;
         }
     }
@@ -261,7 +261,7 @@ static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *j
     if (plan == NULL)
         return FALSE;
     *prefetch = prefetch_source_new(container_store_source(store->containers), plan, RESTORE_PREFETCH);
-    rs->lru = container_lru_new(prefetch_source_source(*prefetch), cfg->restore_cache_containers);
+    rs->chunks = container_chunks_new(prefetch_source_source(*prefetch), cfg->restore_cache_containers);
     return TRUE;
 }
 
@@ -269,7 +269,7 @@ static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *j
  * printed also when some entries were refused, before the error. */
 static void print_summary(const Restore *rs, const char *target, double secs, gboolean json)
 {
-    uint64_t fetched = container_lru_fetches(rs->lru);
+    uint64_t fetched = chunk_source_fetches(rs->chunks);
     if (!json) {
         printf("restore job %u into %s: %llu entries, %llu bytes, %llu containers read, %.3f s, %.1f MB/s\n",
                rs->job_id, target, (unsigned long long)rs->restored, (unsigned long long)rs->bytes,
@@ -347,7 +347,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
     g_free(rs.first_problem);
     g_ptr_array_unref(rs.deferred_links);
     g_ptr_array_unref(rs.dirs);
-    container_lru_free(rs.lru);
+    chunk_source_free(rs.chunks);
     prefetch_source_free(prefetch);
     cached_source_close(&cached);
 out:

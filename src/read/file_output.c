@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* file_output.c: chunk copying from containers to an output descriptor. */
+/* file_output.c: chunk copying from a chunk source to an output descriptor. */
 #include "read/file_output.h"
-#include "storage/container.h"
 #include "util/error.h"
 #include "util/fileio.h"
 
@@ -34,47 +33,19 @@ static void chunk_span(const FileRecord *r, uint64_t start, uint64_t end, guint 
     *last = start < end ? i : *first;
 }
 
-gboolean file_output_touch(ContainerLru *lru, const FileRecord *r, const FileRange *range, GError **err)
+gboolean file_output_touch(ChunkSource *chunks, const FileRecord *r, const FileRange *range, GError **err)
 {
     uint64_t start, end, pos;
     guint first, last;
     file_range_clip(range, r->size, &start, &end);
     chunk_span(r, start, end, &first, &last, &pos);
     for (guint i = first; i < last; i++)
-        if (!container_lru_touch(lru, g_array_index(r->chunks, ChunkRef, i).container, err))
+        if (!chunk_source_touch(chunks, &g_array_index(r->chunks, ChunkRef, i), err))
             return FALSE;
     return TRUE;
 }
 
-/* The bytes of the container holding chunk c, checked against the recipe.
- * Bytes that fail the check are read again from the store when they came
- * from a copy (the SSD cache may hold a stale one); a mismatch in the
- * store's own bytes is damage. */
-static const uint8_t *checked_container(ContainerLru *lru, const FileRecord *r, uint32_t job_id, const ChunkRef *c,
-                                        GError **err)
-{
-    size_t csize = container_lru_container_size(lru);
-    const uint8_t *cont = container_lru_get(lru, c->container, err);
-    GError *mismatch = NULL;
-    if (cont == NULL || container_check_chunk(cont, csize, c->container, &c->fp, c->offset, c->length, &mismatch))
-        return cont;
-    GError *again = NULL;
-    const uint8_t *fresh = container_lru_reread(lru, c->container, &again);
-    if (fresh != NULL) {
-        g_clear_error(&mismatch);
-        if (container_check_chunk(fresh, csize, c->container, &c->fp, c->offset, c->length, &mismatch))
-            return fresh;
-    } else if (again != NULL) {
-        g_error_free(mismatch);
-        g_propagate_error(err, again);
-        return NULL;
-    }
-    damaged(err, r, job_id, mismatch->message);
-    g_error_free(mismatch);
-    return NULL;
-}
-
-gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_id, const FileRange *range,
+gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
                            int fd, const char *out_name, gboolean verify, GError **err)
 {
     uint64_t start, end, pos;
@@ -82,7 +53,6 @@ gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_
     file_range_clip(range, r->size, &start, &end);
     chunk_span(r, start, end, &first, &last, &pos);
     g_assert(!verify || range == NULL);
-    size_t csize = container_lru_container_size(lru);
     uint8_t *out = g_malloc(OUT_BUFFER);
     size_t used = 0;
     EVP_MD_CTX *sha = NULL;
@@ -95,19 +65,20 @@ gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_
         const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
         uint64_t chunk_pos = pos;
         pos += c->length;
-        if (c->offset < CONTAINER_HEADER_SIZE || (uint64_t)c->offset + c->length > csize) {
-            ok = damaged(err, r, job_id, "recipe names a chunk outside its container");
-            break;
-        }
-        const uint8_t *cont = checked_container(lru, r, job_id, c, err);
-        if (cont == NULL) {
+        GError *mismatch = NULL;
+        const uint8_t *chunk = chunk_source_read(chunks, c, &mismatch, err);
+        if (chunk == NULL) {
+            if (mismatch != NULL) {
+                damaged(err, r, job_id, mismatch->message);
+                g_error_free(mismatch);
+            }
             ok = FALSE;
             break;
         }
         /* the part of the chunk inside [start, end) */
         uint64_t skip = start > chunk_pos ? start - chunk_pos : 0;
         size_t len = (size_t)(MIN(end, pos) - chunk_pos - skip);
-        const uint8_t *data = cont + c->offset + skip;
+        const uint8_t *data = chunk + skip;
         if (sha)
             EVP_DigestUpdate(sha, data, len);
         if (used + len > OUT_BUFFER) {

@@ -6,20 +6,20 @@
 #define DESTOR_FILE_OUTPUT_H
 
 #include "recipe/file_record.h"
-#include "read/container_lru.h"
+#include "read/chunk_source.h"
 #include "read/file_range.h"
 
 #include <glib.h>
 
 /* Write r's content, or the part `range` covers (NULL: all of it), to fd
- * (named `out_name` in errors), fetching only the containers that hold
- * those bytes. With `verify` (whole files only, range NULL), a content that
+ * (named `out_name` in errors), reading only the chunks that hold those
+ * bytes. With `verify` (whole files only, range NULL), a content that
  * does not match r->sha256 is an INTEGRITY error. */
-gboolean file_output_write(ContainerLru *lru, const FileRecord *r, uint32_t job_id, const FileRange *range,
+gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
                            int fd, const char *out_name, gboolean verify, GError **err);
 
-/* The container accesses of reading r (or its `range`), without moving
- * bytes (simulation: the LRU is ids-only). */
-gboolean file_output_touch(ContainerLru *lru, const FileRecord *r, const FileRange *range, GError **err);
+/* The accesses of reading r (or its `range`), without moving bytes
+ * (simulation: the chunk source is ids-only). */
+gboolean file_output_touch(ChunkSource *chunks, const FileRecord *r, const FileRange *range, GError **err);
 
 #endif

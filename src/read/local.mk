@@ -6,9 +6,16 @@
 libdestor_a_SOURCES += \
 	src/read/cached_source.c src/read/cached_source.h \
 	src/read/container_lru.c src/read/container_lru.h \
+	src/read/chunk_source.h \
+	src/read/container_chunks.c src/read/container_chunks.h \
 	src/read/prefetch_source.c src/read/prefetch_source.h \
 	src/read/file_output.c src/read/file_output.h src/read/file_range.h \
 	src/read/id_source.c src/read/id_source.h \
 	src/read/job.c src/read/job.h \
 	src/read/safe_path.c src/read/safe_path.h \
 	src/read/read_session.c src/read/read_session.h
+
+check_PROGRAMS += tests/unit/test_chunk_source
+tests_unit_test_chunk_source_SOURCES = tests/unit/test_chunk_source.c tests/unit/unit.h
+tests_unit_test_chunk_source_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_chunk_source

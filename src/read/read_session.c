@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* read_session.c: the open store, SSD cache and job table behind read-file. */
 #include "read/read_session.h"
+#include "read/container_chunks.h"
 #include "read/file_output.h"
 #include "util/error.h"
 
@@ -49,8 +50,8 @@ static ReadSession *open_session(const Config *cfg, gboolean recording, GArray *
         read_session_close(s);
         return NULL;
     }
-    s->lru = s->simulate ? container_lru_new_ids_only(s->source, REQUEST_LRU_CONTAINERS)
-                         : container_lru_new(s->source, REQUEST_LRU_CONTAINERS);
+    s->chunks = s->simulate ? container_chunks_new_ids_only(s->source, REQUEST_LRU_CONTAINERS)
+                            : container_chunks_new(s->source, REQUEST_LRU_CONTAINERS);
     return s;
 }
 
@@ -68,7 +69,7 @@ void read_session_close(ReadSession *s)
 {
     if (s == NULL)
         return;
-    container_lru_free(s->lru);
+    chunk_source_free(s->chunks);
     cached_source_close(&s->cached);
     g_hash_table_destroy(s->jobs);
     store_close(s->store);
@@ -124,16 +125,16 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
                     job_id, r->type == ENTRY_DIR ? "directory" : "symlink");
         ok = FALSE;
     } else {
-        container_lru_clear(s->lru); /* each request fetches its containers afresh */
-        uint64_t fetched = container_lru_fetches(s->lru);
+        chunk_source_clear(s->chunks); /* each request fetches its containers afresh */
+        uint64_t fetched = chunk_source_fetches(s->chunks);
         if (s->cache)
             cache_core_request_begin(s->cache);
-        ok = s->simulate ? file_output_touch(s->lru, r, range, err)
-                         : file_output_write(s->lru, r, job_id, range, fd, out_name, verify, err);
+        ok = s->simulate ? file_output_touch(s->chunks, r, range, err)
+                         : file_output_write(s->chunks, r, job_id, range, fd, out_name, verify, err);
         if (s->cache)
             *model_s = cache_core_request_end(s->cache);
         else if (s->simulate) /* HDD only: one modelled read per access */
-            *model_s = (double)(container_lru_fetches(s->lru) - fetched) * s->hdd_access_s;
+            *model_s = (double)(chunk_source_fetches(s->chunks) - fetched) * s->hdd_access_s;
         uint64_t start, end;
         file_range_clip(range, r->size, &start, &end);
         if (ok)

@@ -9,7 +9,7 @@
 
 #include "config/config.h"
 #include "read/cached_source.h"
-#include "read/container_lru.h"
+#include "read/chunk_source.h"
 #include "read/file_range.h"
 #include "read/id_source.h"
 #include "read/job.h"
@@ -24,7 +24,7 @@ typedef struct {
     CachedSource cached;       /* cache NULL with ssd-cache-policy none */
     CacheCore *cache;          /* = cached.cache */
     ContainerSource *source;
-    ContainerLru *lru;
+    ChunkSource *chunks;
     gboolean simulate;         /* ids only: no container bytes are read */
     IdSource ids;              /* the source when simulating without a cache */
     double hdd_access_s;       /* then: the device model's time of one container read */

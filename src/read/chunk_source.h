@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_source.h: the chunk-level read seam. Every read of stored bytes
+ * (read-file, restore, trace replays) asks for one chunk at a time, as its
+ * recipe names it (fingerprint, container, offset, length), and gets those
+ * bytes checked against the recipe. Below the seam today: whole containers
+ * through a small LRU and the ContainerSource behind it (the store, or the
+ * SSD container cache over it: container_chunks.c). A cache of chunks sits
+ * here next, beside it, without the read path changing. */
+#ifndef DESTOR_CHUNK_SOURCE_H
+#define DESTOR_CHUNK_SOURCE_H
+
+#include "recipe/file_record.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct ChunkSource ChunkSource;
+struct ChunkSource {
+    /* The ref->length bytes of chunk `ref`, valid until the next call. NULL
+     * with *err set when they cannot be read (I/O, a damaged container), or
+     * with *mismatch set when what is stored there is not the chunk the
+     * recipe names, even in the origin's own copy (the caller names the
+     * file: the recipe or the store is damaged). */
+    const uint8_t *(*read)(ChunkSource *self, const ChunkRef *ref, GError **mismatch, GError **err);
+    /* Make the access a read would make, moving no bytes (simulation). */
+    gboolean (*touch)(ChunkSource *self, const ChunkRef *ref, GError **err);
+    /* Forget what is held, so the next request's reads reach the source. */
+    void (*clear)(ChunkSource *self);
+    /* Reads that reached the source below so far. */
+    uint64_t (*fetches)(const ChunkSource *self);
+    void (*free)(ChunkSource *self);
+};
+
+static inline const uint8_t *chunk_source_read(ChunkSource *s, const ChunkRef *ref, GError **mismatch,
+                                               GError **err)
+{
+    return s->read(s, ref, mismatch, err);
+}
+
+static inline gboolean chunk_source_touch(ChunkSource *s, const ChunkRef *ref, GError **err)
+{
+    return s->touch(s, ref, err);
+}
+
+static inline void chunk_source_clear(ChunkSource *s)
+{
+    s->clear(s);
+}
+
+static inline uint64_t chunk_source_fetches(const ChunkSource *s)
+{
+    return s->fetches(s);
+}
+
+static inline void chunk_source_free(ChunkSource *s)
+{
+    if (s != NULL)
+        s->free(s);
+}
+
+#endif

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* container_chunks.c: a ChunkSource that slices chunks out of containers. */
+#include "read/container_chunks.h"
+#include "read/container_lru.h"
+#include "storage/container.h"
+#include "util/error.h"
+
+typedef struct {
+    ChunkSource chunks;
+    ContainerLru *lru;
+    gboolean ids_only;
+} ContainerChunks;
+
+/* The container holding `ref`, checked against the recipe; bytes that fail
+ * the check are read again from the store when they came from a copy. */
+static const uint8_t *read_chunk(ChunkSource *self, const ChunkRef *ref, GError **mismatch, GError **err)
+{
+    ContainerChunks *cc = (ContainerChunks *)self;
+    g_assert(!cc->ids_only);
+    size_t csize = container_lru_container_size(cc->lru);
+    if (ref->offset < CONTAINER_HEADER_SIZE || (uint64_t)ref->offset + ref->length > csize) {
+        g_set_error(mismatch, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "recipe names a chunk outside its container");
+        return NULL;
+    }
+    const uint8_t *cont = container_lru_get(cc->lru, ref->container, err);
+    GError *bad = NULL;
+    if (cont == NULL)
+        return NULL;
+    if (!container_check_chunk(cont, csize, ref->container, &ref->fp, ref->offset, ref->length, &bad)) {
+        GError *again = NULL;
+        cont = container_lru_reread(cc->lru, ref->container, &again);
+        if (cont == NULL && again != NULL) {
+            g_error_free(bad);
+            g_propagate_error(err, again);
+            return NULL;
+        }
+        if (cont != NULL) {
+            g_clear_error(&bad);
+            if (!container_check_chunk(cont, csize, ref->container, &ref->fp, ref->offset, ref->length, &bad))
+                cont = NULL;
+        }
+        if (cont == NULL) {
+            g_propagate_error(mismatch, bad);
+            return NULL;
+        }
+    }
+    return cont + ref->offset;
+}
+
+static gboolean touch_chunk(ChunkSource *self, const ChunkRef *ref, GError **err)
+{
+    return container_lru_touch(((ContainerChunks *)self)->lru, ref->container, err);
+}
+
+static void clear(ChunkSource *self)
+{
+    container_lru_clear(((ContainerChunks *)self)->lru);
+}
+
+static uint64_t fetches(const ChunkSource *self)
+{
+    return container_lru_fetches(((const ContainerChunks *)self)->lru);
+}
+
+static void free_chunks(ChunkSource *self)
+{
+    container_lru_free(((ContainerChunks *)self)->lru);
+    g_free(self);
+}
+
+static ChunkSource *make(ContainerLru *lru, gboolean ids_only)
+{
+    ContainerChunks *cc = g_new0(ContainerChunks, 1);
+    cc->chunks = (ChunkSource){ .read = read_chunk, .touch = touch_chunk, .clear = clear, .fetches = fetches,
+                                .free = free_chunks };
+    cc->lru = lru;
+    cc->ids_only = ids_only;
+    return &cc->chunks;
+}
+
+ChunkSource *container_chunks_new(ContainerSource *src, guint capacity)
+{
+    return make(container_lru_new(src, capacity), FALSE);
+}
+
+ChunkSource *container_chunks_new_ids_only(ContainerSource *src, guint capacity)
+{
+    return make(container_lru_new_ids_only(src, capacity), TRUE);
+}
