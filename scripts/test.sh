@@ -2,20 +2,29 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test.sh: set up, build, and run every test (make check) twice: a plain
 # build in ./build, then a build with AddressSanitizer and UBSan in
-# ./build-sanitizers (any finding fails a test); then make distcheck. Ends
-# with one line "N passed, N failed": CUnit test cases plus one per test
-# script, both runs, and one for distcheck.
+# ./build-sanitizers (any finding fails a test); in the plain build the
+# end-to-end tests once more on `container-store files` stores; then make
+# distcheck. Ends with one line "N passed, N failed": CUnit test cases plus
+# one per test script, every run, and one for distcheck.
 set -eu
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 passed=0
 failed=0
 
-# run_suite DIR: make check in DIR, add its results to the totals.
+# run_suite DIR [TEST...]: make check in DIR (of the TESTs only, if given),
+# add their results to the totals.
 run_suite() {
     status=0
-    make -C "$1" -j2 check || status=$?
-    trs=$(find "$1" -name '*.trs')
+    dir=$1
+    shift
+    if [ $# -gt 0 ]; then
+        make -C "$dir" -j2 check TESTS="$*" || status=$?
+        trs=$(for t in "$@"; do echo "$dir/$t.trs"; done)
+    else
+        make -C "$dir" -j2 check || status=$?
+        trs=$(find "$dir" -name '*.trs')
+    fi
     for t in $trs; do
         log="${t%.trs}.log"
         if grep -q -E '^:test-result: (FAIL|ERROR)' "$t"; then
@@ -40,6 +49,12 @@ run_suite() {
 }
 
 run_suite build
+# The end-to-end tests again, every store they make a `container-store
+# files` one (tests about the pool file itself skip, saying so).
+e2e=$(sed -n 's/^\t\(tests\/e2e\/[a-z_]*\.sh\).*/\1/p' tests/e2e/local.mk)
+export DESTOR_TEST_CONTAINER_STORE=files
+run_suite build $e2e
+unset DESTOR_TEST_CONTAINER_STORE
 mkdir -p build-sanitizers
 if [ ! -f build-sanitizers/Makefile ]; then
     (cd build-sanitizers && ../configure -q --enable-sanitizers)

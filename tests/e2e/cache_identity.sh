@@ -60,7 +60,9 @@ cmp "$SCRATCH/data-a/f" "$SCRATCH/restored-a/f" || fail "restore in the re-creat
 note "a re-created store never reads its old incarnation's cache"
 
 # A store made before identities (store.meta version 1): still read, without
-# the SSD cache (one warning); the next backup gives it an identity.
+# the SSD cache (one warning); the next backup gives it an identity. Such a
+# store can only be a pool store.
+require_pool "a version-1 store.meta names a pool store"
 "$PYTHON" - "$SCRATCH/store-b/store.meta" <<'PY'
 import struct, sys, zlib
 p = sys.argv[1]

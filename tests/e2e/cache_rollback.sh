@@ -98,14 +98,6 @@ note "stale copies a version-4 cache.meta still lists are dropped at their hit"
 # A stale copy is only ever replaced by the store's: damage the store's own
 # container and the read is an integrity error (exit 3), not old bytes.
 stale_cache
-"$PYTHON" - "$W/containers.pool" <<'PY'
-import sys
-p = sys.argv[1]
-with open(p, "r+b") as f:
-    f.seek(9 * 131072 + 1000)   # container 9: job 1's second container in both histories
-    b = f.read(1)
-    f.seek(9 * 131072 + 1000)
-    f.write(bytes([b[0] ^ 0xFF]))
-PY
+flip_container_byte "$W" 9 131072 1000   # container 9: job 1's second container in both histories
 expect_status 3 dst read-file 1 f -o "$SCRATCH/out"
 note "damage in the store's own copy is still exit 3"

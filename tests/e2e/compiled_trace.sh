@@ -81,12 +81,13 @@ expect_status 3 dst --simulate read-file --trace "$SCRATCH/cut.ctr"
 
 # The HDD-only simulation reads no container: it passes with the pool's
 # bytes destroyed, where a real replay reports the damage.
-cp "$SCRATCH/working/containers.pool" "$SCRATCH/pool.saved"
-dd if=/dev/zero of="$SCRATCH/working/containers.pool" bs=65536 count=16 conv=notrunc status=none
+C=$(containers_of "$SCRATCH/working")
+cp -a "$C" "$SCRATCH/pool.saved"
+zero_container_bytes "$SCRATCH/working" 0 2097152 0 1048576
 expect_status 0 dst --simulate read-file --trace "$SCRATCH/trace.ctr"
 expect_status 0 dst --simulate read-file --trace "$SCRATCH/trace"
 expect_status 3 dst read-file --trace "$SCRATCH/trace.ctr"
-cp "$SCRATCH/pool.saved" "$SCRATCH/working/containers.pool"
+rm -rf "$C" && cp -a "$SCRATCH/pool.saved" "$C"
 
 # A later backup leaves the compiled trace valid; a store re-created with
 # other data under the same path makes it stale (exit 2).

@@ -51,14 +51,15 @@ chmod 755 "$SCRATCH/unreadable/sub"
 
 # Corrupt a container: reads fail with status 3 and leave OUT untouched.
 echo previous > "$SCRATCH/keep.out"
-cp "$SCRATCH/working/containers.pool" "$SCRATCH/pool.bak"
-printf 'X' | dd of="$SCRATCH/working/containers.pool" bs=1 seek=100000 conv=notrunc status=none
+C=$(containers_of "$SCRATCH/working")
+cp -a "$C" "$SCRATCH/pool.bak"
+flip_container_byte "$SCRATCH/working" 0 2097152 100000
 expect_status 3 dst read-file 0 d/a.bin -o "$SCRATCH/keep.out"
 grep -q 'container 0 is damaged' "$SCRATCH/err" || fail "integrity message must name the container"
 [ "$(cat "$SCRATCH/keep.out")" = previous ] || fail "failed read changed the output file"
 expect_status 3 dst restore 0 "$SCRATCH/r"
-cmp -s "$SCRATCH/working/containers.pool" "$SCRATCH/pool.bak" && fail "test did not corrupt"
-cp "$SCRATCH/pool.bak" "$SCRATCH/working/containers.pool"
+diff -r -q "$C" "$SCRATCH/pool.bak" > /dev/null && fail "test did not corrupt"
+rm -rf "$C" && cp -a "$SCRATCH/pool.bak" "$C"
 expect_status 0 dst read-file 0 d/a.bin --verify
 
 # A trace line that is not JOB<TAB>PATH names the line.

@@ -37,7 +37,7 @@ PY
 dst read-file --trace "$TRACE" --null --json > "$SCRATCH/trace.json"
 dst restore 0 "$SCRATCH/restored" --json > "$SCRATCH/restore.json"
 # A damaged container: verify's problems name the hostile paths.
-"$PYTHON" -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(200); f.write(b"\0" * 64)' "$SCRATCH/working/containers.pool"
+zero_container_bytes "$SCRATCH/working" 0 2097152 200 64
 set +e
 dst verify --deep --json > "$SCRATCH/verify-bad.json" 2>/dev/null
 rc=$?

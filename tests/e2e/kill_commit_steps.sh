@@ -6,6 +6,9 @@
 # promptly (no wait on a half-created Berkeley DB), verify passes, and the
 # newest job restores byte for byte. Skipped when strace cannot inject.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
+# Its injection points are the main thread's renames and fsyncs; a files
+# store renames and fsyncs on its writer thread too: kill_files_backup.sh.
+require_pool "the kill points are counted on a pool store's main thread"
 
 strace_kill_setup
 

@@ -9,7 +9,7 @@ set -eu
 PYTHON=/usr/bin/python3
 
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/destor-e2e.XXXXXX")
-trap 'rc=$?; if [ $rc -eq 0 ]; then rm -rf "$SCRATCH"; else echo "scratch kept: $SCRATCH"; fi; exit $rc' EXIT
+trap 'rc=$?; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$SCRATCH"; else echo "scratch kept: $SCRATCH"; fi; exit $rc' EXIT
 CONFIG="$SCRATCH/destor.config"
 printf 'working-directory "%s/working"\n' "$SCRATCH" > "$CONFIG"
 # DESTOR_TEST_CONTAINER_STORE=pool|files: the stores the test makes are of
@@ -24,6 +24,58 @@ dst() { "$DESTOR_BIN" -c "$CONFIG" "$@"; }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "# $*"; }
+
+# The kind of container store the test's stores are (pool or files), and
+# the places tests that damage or compare containers by hand reach them at.
+store_kind() { echo "${DESTOR_TEST_CONTAINER_STORE:-pool}"; }
+
+# container_at W ID SIZE: "FILE OFFSET" of container ID's first byte in the
+# store at W (containers of SIZE bytes).
+container_at() {
+    if [ "$(store_kind)" = files ]; then
+        printf '%s/containers/%06x/%08x 0\n' "$1" $(($2 >> 8)) "$2"
+    else
+        echo "$1/containers.pool $(($2 * $3))"
+    fi
+}
+
+# flip_container_byte W ID SIZE AT: invert byte AT of container ID.
+flip_container_byte() {
+    set -- $(container_at "$1" "$2" "$3") "$4"
+    "$PYTHON" -c 'import sys
+f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2])); b = f.read(1); f.seek(int(sys.argv[2]))
+f.write(bytes([b[0] ^ 0xFF]))' "$1" $(($2 + $3))
+}
+
+# zero_container_bytes W ID SIZE AT LEN: LEN zero bytes from byte AT of
+# container ID.
+zero_container_bytes() {
+    set -- $(container_at "$1" "$2" "$3") "$4" "$5"
+    "$PYTHON" -c 'import sys
+f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2])); f.write(bytes(int(sys.argv[3])))' "$1" $(($2 + $3)) "$4"
+}
+
+# containers_of W: the path holding every container of the store at W.
+containers_of() {
+    if [ "$(store_kind)" = files ]; then echo "$1/containers"; else echo "$1/containers.pool"; fi
+}
+
+# container_count W SIZE: how many containers the store at W holds.
+container_count() {
+    if [ "$(store_kind)" = files ]; then
+        find "$1/containers" -type f ! -name '.destor-*' | wc -l
+    else
+        echo $(( $(stat -c %s "$1/containers.pool") / $2 ))
+    fi
+}
+
+# require_pool WHY: the rest of this test is about the pool file itself;
+# on another kind of store it is skipped (exit 77), saying why.
+require_pool() {
+    [ "$(store_kind)" = pool ] && return 0
+    echo "# SKIP on a $(store_kind) store: $*"
+    exit 77
+}
 
 # expect_status N CMD...: run CMD, require exit status N and a one-line
 # "destor: ..." message on stderr.

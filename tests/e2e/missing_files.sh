@@ -20,6 +20,8 @@ for cmd in "backup $SCRATCH/src" "verify" "stat"; do
 done
 mv "$SCRATCH/refcount" "$W/jobs/00000000/refcount"
 
+note "missing refcount: exit 3 naming the file; nothing recreated"
+require_pool "what follows takes the pool file away"
 mv "$W/containers.pool" "$SCRATCH/pool"
 for cmd in "backup $SCRATCH/src" "verify" "read-file 0 a.bin" "restore 0 $SCRATCH/r" "stat"; do
     # shellcheck disable=SC2086

@@ -8,7 +8,10 @@
 #     (here: the same slot of another store) is an integrity error on every
 #     read path (read-file, restore), never data: the read path compares
 #     each chunk's recipe entry with the container's own metadata.
+# Both are about the pool file; a files store's missing last file is
+# kill_files_backup.sh's and container_store.sh's.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
+require_pool "a lost pool tail and a planted pool slot"
 
 printf 'container-size 256K\n' >> "$CONFIG"
 gen_data "$SCRATCH/data" --size 4M --versions 3 --seed 5

@@ -42,8 +42,10 @@ corrupt() {
     note "flip in $(basename "$1") at $2 found: $(grep -m1 PROBLEM "$SCRATCH/out")"
 }
 
-corrupt "$W/containers.pool" 5000 "container 0"
-corrupt "$W/containers.pool" 2097152 "container 1"
+set -- $(container_at "$W" 0 2097152)
+corrupt "$1" $(($2 + 5000)) "container 0"
+set -- $(container_at "$W" 1 2097152)
+corrupt "$1" "$2" "container 1"
 corrupt "$W/jobs/00000001/job_meta_data" 200 "job 1"
 corrupt "$W/jobs/00000000/job_meta_data" 5 "job 0"
 corrupt "$W/jobs/00000001/manifest" 30 "job 1"

@@ -3,7 +3,7 @@
 # workers.sh: what backup stores does not depend on how many chunk workers
 # run. Two versions of a tree (small files, files spanning several read
 # blocks, an empty file, odd names) are backed up with 1 worker and with 3;
-# containers.pool, every job_meta_data (the recipes) and refcount are
+# the containers, every job_meta_data (the recipes) and refcount are
 # byte-identical, the manifests too except their creation time and CRC, and
 # verify (which checks every record against the recipe index) passes.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
@@ -22,7 +22,7 @@ for w in 1 3; do
     done
     dst -p"working-directory $SCRATCH/w$w" verify > /dev/null || fail "verify of the $w-worker store"
 done
-cmp "$SCRATCH/w1/containers.pool" "$SCRATCH/w3/containers.pool" || fail "containers differ"
+diff -r "$(containers_of "$SCRATCH/w1")" "$(containers_of "$SCRATCH/w3")" > /dev/null || fail "containers differ"
 for j in 00000000 00000001; do
     for f in job_meta_data refcount; do
         cmp "$SCRATCH/w1/jobs/$j/$f" "$SCRATCH/w3/jobs/$j/$f" || fail "job $j $f differs"
