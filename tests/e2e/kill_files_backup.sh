@@ -11,15 +11,7 @@
 # inject.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-command -v strace >/dev/null 2>&1 || { echo "# strace not installed"; exit 77; }
-# LeakSanitizer cannot run under ptrace: off for the traced runs.
-TRACED_ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-traced() { ASAN_OPTIONS=$TRACED_ASAN_OPTIONS strace "$@"; }
-set +e
-traced -f -o /dev/null -e trace=openat -e inject=openat:signal=KILL:when=1 "$DESTOR_BIN" --version >/dev/null 2>&1
-rc=$?
-set -e
-[ "$rc" -eq 137 ] || { echo "# strace cannot inject signals here (exit $rc)"; exit 77; }
+strace_kill_setup
 
 printf 'container-size 128K\ncontainer-store files\n' >> "$CONFIG"
 on() { w=$1; shift; "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $w" "$@"; }
@@ -87,57 +79,23 @@ print("# %d container files, each fsynced before its rename; %d new subdirectori
 PY
 containers_whole "$SCRATCH/order" || fail "traced store"
 
-# The kills.
-LIMIT=${KILL_LIMIT:-60}
-SYSCALLS="rename renameat renameat2 fsync fdatasync"
-# strace counts a syscall per thread, and container files are written by
-# the backup's writer thread: n is the most any one thread makes, and kill
-# point i is the i-th call of whichever thread gets there first.
+# The kills. strace counts a syscall per thread, and container files are
+# written by the backup's writer thread: n is the most any one thread makes,
+# and kill point i is the i-th call of whichever thread gets there first.
 count_calls() {
     traced -f -qq -o "$SCRATCH/trace" -e trace="$2" "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" \
         backup "$SCRATCH/src" >/dev/null
     grep "$2(" "$SCRATCH/trace" | awk '{ n[$1]++ } END { m = 0; for (t in n) if (n[t] > m) m = n[t]; print m }'
 }
-sweep() {
-    kills=0
-    for sc in $SYSCALLS; do
-        rm -rf "$SCRATCH/count"
-        $2 "$SCRATCH/count"
-        n=$(count_calls "$SCRATCH/count" "$sc")
-        i=1
-        while [ "$i" -le "$n" ]; do
-            W="$SCRATCH/w-$sc-$i"
-            $2 "$W"
-            set +e
-            traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
-                "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" backup "$SCRATCH/src" >/dev/null 2>&1
-            rc=$?
-            set -e
-            [ "$rc" -eq 137 ] || fail "$1: backup not killed at $sc #$i (exit $rc)"
-            kills=$((kills + 1))
-            [ ! -f "$W/store.meta" ] || containers_whole "$W" || fail "$1: after the kill at $sc #$i"
-            [ ! -f "$W/store.meta" ] || on "$W" verify >/dev/null || fail "$1: verify failed after the kill at $sc #$i"
-            set +e
-            timeout "$LIMIT" "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" backup "$SCRATCH/src2" \
-                >/dev/null 2>"$SCRATCH/err"
-            rc=$?
-            set -e
-            [ "$rc" -eq 0 ] || { cat "$SCRATCH/err" >&2; fail "$1: backup after the kill at $sc #$i exited $rc"; }
-            containers_whole "$W" || fail "$1: after the backup that followed the kill at $sc #$i"
-            on "$W" verify >/dev/null || fail "$1: verify failed after the backup that followed the kill at $sc #$i"
-            last=$(on "$W" stat --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"] - 1)')
-            on "$W" restore "$last" "$W.r" >/dev/null
-            same_tree "$SCRATCH/src2" "$W.r"
-            rm -rf "$W" "$W.r"
-            i=$((i + 1))
-        done
-    done
-    [ "$kills" -ge 10 ] || fail "$1: only $kills kill points"
-    note "$1: killed at each of $kills renames and fsyncs; no job published without its containers, verify and the next backup and restore succeeded"
-}
+# What a kill or the next backup leaves: no job published without its
+# containers, and a store that verifies (a kill before store.meta leaves no
+# store yet).
+whole_or_no_store() { [ ! -f "$1/store.meta" ] || { containers_whole "$1" && on "$1" verify >/dev/null; }; }
 
 new_store() { :; }
 store_with_a_job() { on "$1" backup "$SCRATCH/src2" >/dev/null; }
 
-sweep "new files store" new_store
-sweep "files store with a job" store_with_a_job
+for prep in new_store store_with_a_job; do
+    kill_sweep "files store, $prep" $prep count_calls whole_or_no_store
+    note "files store, $prep: killed at each of $kills renames and fsyncs; no job published without its containers, verify and the next backup and restore succeeded"
+done

@@ -166,3 +166,47 @@ strace_kill_setup() {
     [ "$rc" -eq 137 ] || { echo "# strace cannot inject signals here (exit $rc)"; exit 77; }
 }
 traced() { ASAN_OPTIONS=$TRACED_ASAN_OPTIONS strace "$@"; }
+
+# kill_sweep NAME PREPARE COUNT CHECK: SIGKILL a backup of $SCRATCH/src at
+# each rename and fsync it makes (COUNT WORKDIR SYSCALL says how many kill
+# points there are), each time into a store PREPARE WORKDIR made; then CHECK
+# WORKDIR (":" for none) on what the kill left, a backup of $SCRATCH/src2
+# must commit within KILL_LIMIT seconds, CHECK again, verify passes and the
+# newest job restores as src2. Needs strace_kill_setup.
+kill_sweep() {
+    kills=0
+    for sc in rename renameat renameat2 fsync fdatasync; do
+        rm -rf "$SCRATCH/count"
+        $2 "$SCRATCH/count"
+        n=$($3 "$SCRATCH/count" "$sc")
+        i=1
+        while [ "$i" -le "$n" ]; do
+            W="$SCRATCH/w-$sc-$i"
+            $2 "$W"
+            set +e
+            traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
+                "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" backup "$SCRATCH/src" >/dev/null 2>&1
+            rc=$?
+            set -e
+            [ "$rc" -eq 137 ] || fail "$1: backup not killed at $sc #$i (exit $rc)"
+            kills=$((kills + 1))
+            $4 "$W" || fail "$1: after the kill at $sc #$i"
+            set +e
+            timeout "${KILL_LIMIT:-60}" "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" backup "$SCRATCH/src2" \
+                >/dev/null 2>"$SCRATCH/err"
+            rc=$?
+            set -e
+            [ "$rc" -eq 0 ] || { cat "$SCRATCH/err" >&2; fail "$1: backup after the kill at $sc #$i exited $rc"; }
+            $4 "$W" || fail "$1: after the backup that followed the kill at $sc #$i"
+            "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" verify >/dev/null ||
+                fail "$1: verify failed after the kill at $sc #$i"
+            last=$("$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" stat --json |
+                "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"] - 1)')
+            "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" restore "$last" "$W.r" >/dev/null
+            same_tree "$SCRATCH/src2" "$W.r"
+            rm -rf "$W" "$W.r"
+            i=$((i + 1))
+        done
+    done
+    [ "$kills" -ge 10 ] || fail "$1: only $kills kill points"
+}
