@@ -2,10 +2,10 @@
 /* cached_source.c: opening the SSD cache over the store's containers. */
 #include "read/cached_source.h"
 #include "recipe/job_catalog.h"
+#include "util/dir_within.h"
 #include "util/error.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -44,27 +44,6 @@ static gboolean load_references(Store *store, const CachePolicyOps *policy, uint
     return TRUE;
 }
 
-/* `path` absolute, with symlinks resolved as far as it exists (the rest as
- * written, . and .. taken lexically). */
-static char *resolved(const char *path)
-{
-    char *head = g_canonicalize_filename(path, NULL);
-    char *rest = g_strdup("");
-    char *real;
-    while ((real = realpath(head, NULL)) == NULL) { /* "/" always resolves */
-        char *slash = strrchr(head, '/');
-        char *tail = g_strconcat(slash, rest, NULL);
-        g_free(rest);
-        rest = tail;
-        slash[slash == head ? 1 : 0] = '\0';
-    }
-    char *out = strcmp(real, "/") == 0 && *rest ? g_strdup(rest) : g_strconcat(real, rest, NULL);
-    free(real);
-    g_free(head);
-    g_free(rest);
-    return out;
-}
-
 /* The working directory is the store's: a cache there would take the
  * store's writer lock (both are named LOCK) and so stop every backup while
  * it is open, and a cache inside it mixes derived data into the store's
@@ -72,18 +51,13 @@ static char *resolved(const char *path)
  * created. */
 static gboolean check_outside_store(const char *dir, const char *workdir, GError **err)
 {
-    char *cache = resolved(dir), *store = resolved(workdir);
-    size_t len = strlen(store);
-    gboolean inside = strcmp(store, "/") == 0 ||
-                      (strncmp(cache, store, len) == 0 && (cache[len] == '\0' || cache[len] == '/'));
-    if (inside)
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                    "ssd-cache-directory %s is %s working-directory %s: the SSD cache needs a directory of its "
-                    "own, outside the store",
-                    dir, cache[len] == '\0' ? "the" : "inside the", workdir);
-    g_free(cache);
-    g_free(store);
-    return !inside;
+    if (!dir_path_within(dir, workdir))
+        return TRUE;
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                "ssd-cache-directory %s is %s working-directory %s: the SSD cache needs a directory of its own, "
+                "outside the store",
+                dir, dir_path_within(workdir, dir) ? "the" : "inside the", workdir);
+    return FALSE;
 }
 
 gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, GError **err)

@@ -2,7 +2,9 @@
 /* dir_within.c: a ".." walk comparing (st_dev, st_ino). */
 #include "util/dir_within.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,7 +43,17 @@ gboolean dir_fd_within(int dir_fd, const char *outer)
 
 gboolean dir_path_within(const char *inner, const char *outer)
 {
-    int fd = open(inner, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char *path = g_strdup(inner);
+    int fd;
+    while ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 && errno == ENOENT) {
+        char *up = g_path_get_dirname(path);
+        gboolean top = strcmp(up, path) == 0; /* "/" or "." */
+        g_free(path);
+        path = up;
+        if (top)
+            break;
+    }
+    g_free(path);
     if (fd < 0)
         return FALSE;
     gboolean within = dir_fd_within(fd, outer);

@@ -14,8 +14,9 @@
  * missing `outer` contains nothing. */
 gboolean dir_fd_within(int dir_fd, const char *outer);
 
-/* TRUE if directory `inner` is `outer` or lies below it; FALSE when either
- * does not exist. */
+/* TRUE if directory `inner` is `outer` or lies below it. An `inner` that
+ * does not exist yet is judged by its nearest existing ancestor (where it
+ * would be made); a missing `outer` contains nothing. */
 gboolean dir_path_within(const char *inner, const char *outer);
 
 #endif
