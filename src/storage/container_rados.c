@@ -211,6 +211,42 @@ static void rados_close(ContainerStore *cs)
     g_free(r);
 }
 
+static gboolean other_store(ContainerRados *r, const char *why, GError **err)
+{
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                "%s belongs to another store (%s); one store a namespace: check rados-namespace", r->cluster.shown, why);
+    return FALSE;
+}
+
+/* The namespace is the store's: CONTAINER_RADOS_ID_OBJECT holds its
+ * identity. A namespace without containers is free to take. */
+static gboolean rados_claim(ContainerStore *cs, const uint8_t *id, size_t len, gboolean writable, GError **err)
+{
+    ContainerRados *r = (ContainerRados *)cs;
+    g_assert(len > 0 && len <= 64);
+    char held[64];
+    int n = rados_read(r->cluster.io, CONTAINER_RADOS_ID_OBJECT, held, sizeof held, 0);
+    if (n < 0 && n != -ENOENT) {
+        rados_cluster_error(&r->cluster, err, n, "read the store's identity");
+        return FALSE;
+    }
+    if (n == (int)len && memcmp(held, id, len) == 0)
+        return TRUE;
+    if (!writable) /* unclaimed: a store killed before its first container; its reads find none */
+        return n == -ENOENT || other_store(r, "object " CONTAINER_RADOS_ID_OBJECT " names it", err);
+    uint32_t count;
+    if (!rados_count(cs, &count, err))
+        return FALSE;
+    if (count > 0)
+        return other_store(r, n >= 0 ? "object " CONTAINER_RADOS_ID_OBJECT " names it" : "it holds containers but no " CONTAINER_RADOS_ID_OBJECT,
+                           err);
+    g_assert(r->lock != NULL);
+    int rc = rados_write_full(r->cluster.io, CONTAINER_RADOS_ID_OBJECT, (const char *)id, len);
+    if (rc < 0)
+        rados_cluster_error(&r->cluster, err, rc, "record the store's identity");
+    return rc == 0;
+}
+
 static const ContainerStoreOps rados_ops = {
     .count = rados_count,
     .write = rados_container_write,
@@ -220,6 +256,7 @@ static const ContainerStoreOps rados_ops = {
     .set_readahead = rados_set_readahead,
     .set_uncached = rados_set_uncached,
     .close = rados_close,
+    .claim = rados_claim,
 };
 
 ContainerStore *container_rados_open(const ContainerStoreRados *target, size_t container_size, gboolean writable,

@@ -12,6 +12,8 @@
 /* The object holding the writer's lock, beside the containers. */
 #define CONTAINER_RADOS_LOCK_OBJECT "destor.lock"
 #define CONTAINER_RADOS_LOCK_NAME "writer"
+/* The object holding the identity of the store the namespace belongs to. */
+#define CONTAINER_RADOS_ID_OBJECT "destor.store"
 
 ContainerStore *container_rados_open(const ContainerStoreRados *target, size_t container_size, gboolean writable,
                                      GError **err);

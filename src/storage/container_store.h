@@ -59,6 +59,10 @@ typedef struct {
     void (*set_readahead)(ContainerStore *cs, unsigned containers);
     void (*set_uncached)(ContainerStore *cs, gboolean uncached);
     void (*close)(ContainerStore *cs);
+    /* Optional (NULL: the kind lives in the working directory, which is the
+     * store): bind the containers to the store of identity `id`, so that
+     * two stores never share them (see container_store_claim). */
+    gboolean (*claim)(ContainerStore *cs, const uint8_t *id, size_t len, gboolean writable, GError **err);
 } ContainerStoreOps;
 
 struct ContainerStore {
@@ -124,6 +128,16 @@ static inline void container_store_set_readahead(ContainerStore *cs, unsigned co
 static inline void container_store_set_uncached(ContainerStore *cs, gboolean uncached)
 {
     cs->ops->set_uncached(cs, uncached);
+}
+/* The containers are the store `id`'s: a CONFIG error when they hold another
+ * store's identity (or, for a writer, containers of no known store); a
+ * writer records `id` where there is none, or none but an identity without
+ * containers (a store never written to, or made and dropped before its
+ * store.meta was published). */
+static inline gboolean container_store_claim(ContainerStore *cs, const uint8_t *id, size_t len, gboolean writable,
+                                             GError **err)
+{
+    return cs->ops->claim == NULL || cs->ops->claim(cs, id, len, writable, err);
 }
 static inline void container_store_close(ContainerStore *cs)
 {

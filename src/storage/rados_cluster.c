@@ -18,8 +18,10 @@ void rados_cluster_error(const RadosCluster *c, GError **err, int r, const char 
 }
 
 /* The options librados reads after the conf file, so that destor's bounds
- * hold whatever the file says, and the one `destor:` line stays the only
- * thing on stderr (librados's own log goes where the conf sends it). */
+ * hold whatever the file says, the one `destor:` line stays the only thing
+ * on stderr (librados's own log goes where the conf sends it), and no
+ * admin socket is made (a short-lived client needs none, and one shared
+ * by name with another client blocks both). */
 static int set_options(rados_t cluster, unsigned timeout)
 {
     char secs[16];
@@ -32,6 +34,8 @@ static int set_options(rados_t cluster, unsigned timeout)
         r = rados_conf_set(cluster, "log_to_stderr", "false");
     if (r == 0)
         r = rados_conf_set(cluster, "err_to_stderr", "false");
+    if (r == 0)
+        r = rados_conf_set(cluster, "admin_socket", "");
     return r;
 }
 

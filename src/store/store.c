@@ -132,7 +132,8 @@ static gboolean open_containers(Store *s, gboolean writable, GError **err)
     else
         s->containers = container_store_open_at(s->kind, s->dir, &s->rados, s->container_size, writable, err);
     g_free(path);
-    return s->containers != NULL;
+    return s->containers != NULL &&
+           container_store_claim(s->containers, s->id.bytes, sizeof s->id.bytes, writable, err);
 }
 
 /* The config names the kind of container store it expects: a store of the
@@ -196,6 +197,7 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
     if (fresh) {
         s->container_size = cfg->container_size;
         s->kind = cfg->container_store;
+        s->id = id; /* what the containers are claimed for */
         if (!open_containers(s, TRUE, err) ||
             !meta_write(s->dir, cfg->container_size, cfg->fingerprint, &id, s->kind, err))
             goto fail;

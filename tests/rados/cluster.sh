@@ -60,7 +60,6 @@ auth service required = none
 auth client required = none
 run dir = $CLUSTER_DIR/run
 log file = $CLUSTER_DIR/log/\$name.log
-admin socket = $CLUSTER_DIR/run/\$name.asok
 pid file = $CLUSTER_DIR/run/\$name.pid
 osd pool default size = 1
 osd pool default min size = 1
@@ -72,8 +71,10 @@ mon data avail warn = 1
 mon data avail crit = 0
 client mount timeout = 20
 [mon]
+admin socket = $CLUSTER_DIR/run/\$name.asok
 mon data = $CLUSTER_DIR/mon/\$name
 [osd]
+admin socket = $CLUSTER_DIR/run/\$name.asok
 osd data = $CLUSTER_DIR/osd/\$name
 osd objectstore = $store
 osd journal size = 100

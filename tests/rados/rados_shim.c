@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rados_shim.c: an LD_PRELOAD shim for the RADOS tests (test code only,
+ * never linked into destor). It interposes rados_write_op_operate, the one
+ * call that writes a container of a `rados` store, counts the calls, and
+ * at the Nth one kills or stops the process: what a writer killed at every
+ * RADOS write of a backup leaves behind.
+ *
+ * Environment (all optional; with none set the shim only passes calls on):
+ *   RADOS_SHIM_AT          N: act at the Nth call (1-based)
+ *   RADOS_SHIM_ACTION      kill (default): SIGKILL before the call;
+ *                          kill-after: SIGKILL once the call has returned
+ *                          (the object written, nothing committed yet);
+ *                          stop: SIGSTOP before the call, make it once continued
+ *   RADOS_SHIM_COUNT_FILE  at exit, write the number of calls here */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <rados/librados.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*operate_fn)(rados_write_op_t, rados_ioctx_t, const char *, time_t *, int);
+
+static _Atomic unsigned long calls;
+static unsigned long act_at;
+static const char *action = "kill";
+static const char *count_file;
+
+__attribute__((constructor)) static void shim_init(void)
+{
+    const char *at = getenv("RADOS_SHIM_AT");
+    act_at = at != NULL ? strtoul(at, NULL, 10) : 0;
+    if (getenv("RADOS_SHIM_ACTION") != NULL)
+        action = getenv("RADOS_SHIM_ACTION");
+    count_file = getenv("RADOS_SHIM_COUNT_FILE");
+}
+
+__attribute__((destructor)) static void shim_fini(void)
+{
+    if (count_file == NULL)
+        return;
+    FILE *f = fopen(count_file, "w");
+    if (f != NULL) {
+        fprintf(f, "%lu\n", atomic_load(&calls));
+        fclose(f);
+    }
+}
+
+int rados_write_op_operate(rados_write_op_t op, rados_ioctx_t io, const char *oid, time_t *mtime, int flags)
+{
+    static _Atomic(operate_fn) real;
+    operate_fn fn = atomic_load(&real);
+    if (fn == NULL) {
+        fn = (operate_fn)dlsym(RTLD_NEXT, "rados_write_op_operate");
+        atomic_store(&real, fn);
+    }
+    unsigned long n = atomic_fetch_add(&calls, 1) + 1;
+    int here = act_at != 0 && n == act_at;
+    if (here && !strcmp(action, "kill"))
+        raise(SIGKILL);
+    if (here && !strcmp(action, "stop"))
+        raise(SIGSTOP);
+    int r = fn(op, io, oid, mtime, flags);
+    if (here && !strcmp(action, "kill-after"))
+        raise(SIGKILL);
+    return r;
+}
