@@ -5,8 +5,13 @@
 # scripts/test.sh runs them in the plain build only (docs/ARCHITECTURE.md,
 # "Tests").
 RADOS_TESTS = \
+	tests/rados/rados_ops.sh \
 	tests/rados/rados_store.sh
 TESTS += $(RADOS_TESTS)
+# The ops in C, run by rados_ops.sh (it needs the cluster), not on their own.
+check_PROGRAMS += tests/rados/test_rados_ops
+tests_rados_test_rados_ops_SOURCES = tests/rados/test_rados_ops.c tests/unit/unit.h
+tests_rados_test_rados_ops_LDADD = $(UNIT_LIBS)
 EXTRA_DIST += $(RADOS_TESTS) tests/rados/lib.sh tests/rados/cluster.sh tests/rados/rados_shim.c
 
 # The shim that kills or stops destor at a RADOS write: test code only,
@@ -15,5 +20,5 @@ RADOS_SHIM = tests/rados/rados_shim.so
 $(RADOS_SHIM): $(srcdir)/tests/rados/rados_shim.c
 	@$(MKDIR_P) tests/rados
 	$(AM_V_CC)$(CC) -shared -fPIC -O1 -Wall -Wextra -o $@ $(srcdir)/tests/rados/rados_shim.c -ldl
-$(RADOS_TESTS:.sh=.sh.log): $(RADOS_SHIM)
+$(RADOS_TESTS:.sh=.sh.log): $(RADOS_SHIM) tests/rados/test_rados_ops$(EXEEXT)
 CLEANFILES += $(RADOS_SHIM)
