@@ -57,7 +57,7 @@ seconds() {
     start=$(date +%s.%N)
     "$@" > /dev/null
     end=$(date +%s.%N)
-    echo "$end - $start" | bc
+    awk -v s="$start" -v e="$end" 'BEGIN { print e - s }'
 }
 
 : > "$WORK/results"

@@ -8,8 +8,15 @@
 #   rados_setup [memstore|bluestore]   start the cluster; sets RADOS_CONFIG_LINES
 #   on W CMD...                         destor on a rados store in working directory
 #                                       $SCRATCH/W, namespace W (one store a namespace)
+#   wait_stopped PID                    wait for a process the shim stopped
+#   rados_cli ARGS...                   the rados command on the cluster
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 . "$TOP_SRCDIR/tests/rados/cluster.sh"
+
+# The shim (rados_shim.so) is preloaded before the sanitizer build's ASan
+# runtime, which then must not insist on coming first.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export ASAN_OPTIONS
 
 rados_setup() {
     for tool in ceph-mon ceph-osd monmaptool ceph rados uuidgen; do
@@ -29,6 +36,17 @@ on() {
     w=$1
     shift
     "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$w" -p"rados-namespace $w" "$@"
+}
+
+# wait_stopped PID: wait until process PID has stopped itself (the shim's
+# RADOS_SHIM_ACTION=stop), failing after 30 s.
+wait_stopped() {
+    tries=0
+    until [ "$(awk '{ print $3 }' "/proc/$1/stat" 2> /dev/null)" = T ]; do
+        tries=$((tries + 1))
+        [ "$tries" -lt 300 ] || fail "process $1 never reached the RADOS write it was to stop at"
+        sleep 0.1
+    done
 }
 
 # rados_cli ARGS...: the rados command on the test's cluster, bounded.

@@ -56,12 +56,7 @@ env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" RADOS_SHIM_AT=1 RADOS_S
     "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/s" -p"rados-namespace s" -p"rados-lock-duration 3" \
     backup "$SCRATCH/src2" > "$SCRATCH/first.out" 2> "$SCRATCH/first.err" &
 first=$!
-i=0
-until [ "$(ps -o stat= -p "$first" | cut -c1)" = T ]; do
-    i=$((i + 1))
-    [ "$i" -lt 300 ] || fail "the first writer never reached its first container write"
-    sleep 0.1
-done
+wait_stopped "$first"
 expect_status 1 on2 backup "$SCRATCH/src2"
 grep -q "another writer holds the store's lock" "$SCRATCH/err" || fail "second writer: $(cat "$SCRATCH/err")"
 on2 restore 0 "$SCRATCH/r0" > /dev/null

@@ -19,12 +19,7 @@ env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" RADOS_SHIM_AT=2 RADOS_S
     "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/s" -p"rados-namespace s" \
     backup "$SCRATCH/src2" > /dev/null 2> "$SCRATCH/backup.err" &
 writer=$!
-i=0
-until [ "$(ps -o stat= -p "$writer" | cut -c1)" = T ]; do
-    i=$((i + 1))
-    [ "$i" -lt 300 ] || fail "the backup never reached its second container write"
-    sleep 0.1
-done
+wait_stopped "$writer"
 osd_kill
 kill -CONT "$writer"
 set +e
