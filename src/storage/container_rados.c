@@ -4,7 +4,11 @@
  * exclusively and writes it whole, so an object is complete or absent and a
  * container, once written, is never overwritten (not even by a second
  * writer that lost the lock). RADOS acknowledges a write once it is durable
- * on the pool's OSDs: sync only proves the lock is still this writer's. */
+ * on the pool's OSDs. Writes are asynchronous, a few in flight (librados
+ * copies the bytes when the operation is made), so that a round trip to the
+ * OSDs does not hold the container writer: sync waits for every one, and
+ * proves the lock is still this writer's; a failed write fails the next
+ * write or sync. Everything else waits for the writes in flight first. */
 #include "storage/container_rados.h"
 #include "storage/container.h"
 #include "storage/rados_cluster.h"
@@ -17,12 +21,23 @@
 
 #define OBJECT_PREFIX "container."
 #define OBJECT_NAME_LEN (sizeof OBJECT_PREFIX - 1 + 8)
+#define WRITES_IN_FLIGHT 4
+
+typedef struct {
+    rados_write_op_t op;
+    rados_completion_t done;
+    ContainerId id;
+} PendingWrite;
 
 typedef struct {
     ContainerStore store; /* first: a ContainerRados * is a ContainerStore * */
     RadosCluster cluster;
     RadosLock *lock; /* a writer's; NULL for a reader */
     size_t container_size;
+    GMutex writes;       /* guards: */
+    GQueue pending;      /* PendingWrite *, oldest first */
+    int failed;          /* 0, or the result of the first write that failed */
+    ContainerId failed_id;
 } ContainerRados;
 
 static void object_name(ContainerId id, char name[OBJECT_NAME_LEN + 1])
@@ -37,12 +52,54 @@ static gboolean missing(ContainerRados *r, ContainerId id, const char *name, GEr
     return FALSE;
 }
 
+static gboolean write_error(ContainerRados *r, int rc, ContainerId id, GError **err)
+{
+    char name[OBJECT_NAME_LEN + 1];
+    object_name(id, name);
+    if (rc == -EEXIST) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
+                    "container %u (object %s) already exists in %s: another writer wrote it; not overwritten", id,
+                    name, r->cluster.shown);
+    } else {
+        char *what = g_strdup_printf("write container %u (object %s)", id, name);
+        rados_cluster_error(&r->cluster, err, rc, what);
+        g_free(what);
+    }
+    return FALSE;
+}
+
+/* Wait for the oldest write in flight (r->writes held); remember a failure. */
+static void finish_oldest(ContainerRados *r)
+{
+    PendingWrite *w = g_queue_pop_head(&r->pending);
+    g_assert(w != NULL);
+    rados_aio_wait_for_complete(w->done);
+    int rc = rados_aio_get_return_value(w->done);
+    if (rc < 0 && r->failed == 0) {
+        r->failed = rc;
+        r->failed_id = w->id;
+    }
+    rados_aio_release(w->done);
+    rados_release_write_op(w->op);
+    g_free(w);
+}
+
+/* Wait for every write in flight (a failure stays for the next write or sync). */
+static void finish_writes(ContainerRados *r)
+{
+    g_mutex_lock(&r->writes);
+    while (!g_queue_is_empty(&r->pending))
+        finish_oldest(r);
+    g_mutex_unlock(&r->writes);
+}
+
 /* Read `len` bytes of container `id` from its start into buf; *got: how many
  * the object held. */
 static gboolean read_object(ContainerRados *r, ContainerId id, uint8_t *buf, size_t len, size_t *got, GError **err)
 {
     char name[OBJECT_NAME_LEN + 1];
     object_name(id, name);
+    finish_writes(r);
     int n = rados_read(r->cluster.io, name, (char *)buf, len, 0);
     if (n == -ENOENT)
         return missing(r, id, name, err);
@@ -88,6 +145,7 @@ static gboolean rados_container_stamp(ContainerSource *src, ContainerId id, uint
 static gboolean rados_count(ContainerStore *cs, uint32_t *count, GError **err)
 {
     ContainerRados *r = (ContainerRados *)cs;
+    finish_writes(r);
     rados_list_ctx_t list;
     int rc = rados_nobjects_list_open(r->cluster.io, &list);
     if (rc < 0) {
@@ -122,30 +180,43 @@ static gboolean rados_container_write(ContainerStore *cs, ContainerId id, const 
         return FALSE;
     char name[OBJECT_NAME_LEN + 1];
     object_name(id, name);
-    rados_write_op_t op = rados_create_write_op();
-    rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, NULL);
-    rados_write_op_write_full(op, (const char *)buf, r->container_size);
-    int rc = rados_write_op_operate(op, r->cluster.io, name, NULL, 0);
-    rados_release_write_op(op);
-    if (rc == -EEXIST) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
-                    "container %u (object %s) already exists in %s: another writer wrote it; not overwritten", id,
-                    name, r->cluster.shown);
-        return FALSE;
+    g_mutex_lock(&r->writes);
+    while (r->failed == 0 && g_queue_get_length(&r->pending) >= WRITES_IN_FLIGHT)
+        finish_oldest(r);
+    int rc = r->failed;
+    ContainerId failed_id = r->failed_id;
+    if (rc == 0) {
+        PendingWrite *w = g_new0(PendingWrite, 1);
+        w->id = id;
+        w->op = rados_create_write_op();
+        rados_write_op_create(w->op, LIBRADOS_CREATE_EXCLUSIVE, NULL);
+        rados_write_op_write_full(w->op, (const char *)buf, r->container_size); /* copies buf */
+        rados_aio_create_completion2(NULL, NULL, &w->done);
+        rc = rados_aio_write_op_operate(w->op, r->cluster.io, w->done, name, NULL, 0);
+        failed_id = id;
+        if (rc == 0) {
+            g_queue_push_tail(&r->pending, w);
+        } else {
+            rados_aio_release(w->done);
+            rados_release_write_op(w->op);
+            g_free(w);
+        }
     }
-    if (rc < 0) {
-        char *what = g_strdup_printf("write container %u (object %s)", id, name);
-        rados_cluster_error(&r->cluster, err, rc, what);
-        g_free(what);
-        return FALSE;
-    }
-    return TRUE;
+    g_mutex_unlock(&r->writes);
+    return rc == 0 || write_error(r, rc, failed_id, err);
 }
 
 static gboolean rados_sync(ContainerStore *cs, GError **err)
 {
     ContainerRados *r = (ContainerRados *)cs;
     g_assert(r->lock != NULL);
+    finish_writes(r);
+    g_mutex_lock(&r->writes);
+    int rc = r->failed;
+    ContainerId failed_id = r->failed_id;
+    g_mutex_unlock(&r->writes);
+    if (rc < 0)
+        return write_error(r, rc, failed_id, err);
     return rados_lock_renew(r->lock, err);
 }
 
@@ -179,6 +250,7 @@ static gboolean rados_live(ContainerStore *cs, ContainerId id, gboolean *live, G
     object_name(id, name);
     uint64_t size;
     time_t mtime;
+    finish_writes(r);
     int rc = rados_stat(r->cluster.io, name, &size, &mtime);
     *live = rc == 0 && size > 0;
     if (rc == 0 || rc == -ENOENT)
@@ -206,8 +278,10 @@ static void rados_set_uncached(ContainerStore *cs, gboolean uncached)
 static void rados_close(ContainerStore *cs)
 {
     ContainerRados *r = (ContainerRados *)cs;
+    finish_writes(r);
     rados_lock_release(r->lock);
     rados_cluster_close(&r->cluster);
+    g_mutex_clear(&r->writes);
     g_free(r);
 }
 
@@ -225,6 +299,7 @@ static gboolean rados_claim(ContainerStore *cs, const uint8_t *id, size_t len, g
     ContainerRados *r = (ContainerRados *)cs;
     g_assert(len > 0 && len <= 64);
     char held[64];
+    finish_writes(r);
     int n = rados_read(r->cluster.io, CONTAINER_RADOS_ID_OBJECT, held, sizeof held, 0);
     if (n < 0 && n != -ENOENT) {
         rados_cluster_error(&r->cluster, err, n, "read the store's identity");
@@ -264,6 +339,8 @@ ContainerStore *container_rados_open(const ContainerStoreRados *target, size_t c
 {
     ContainerRados *r = g_new0(ContainerRados, 1);
     r->container_size = container_size;
+    g_mutex_init(&r->writes);
+    g_queue_init(&r->pending);
     r->store.source.container_size = container_size;
     r->store.source.read = rados_container_read;
     r->store.source.stamp = rados_container_stamp;

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rados_shim.c: an LD_PRELOAD shim for the RADOS tests (test code only,
- * never linked into destor). It interposes rados_write_op_operate, the one
- * call that writes a container of a `rados` store, counts the calls, and
- * at the Nth one kills or stops the process: what a writer killed at every
- * RADOS write of a backup leaves behind.
+ * never linked into destor). It interposes rados_aio_write_op_operate, the
+ * one call that writes a container of a `rados` store, counts the calls,
+ * and at the Nth one kills or stops the process: what a writer killed at
+ * every RADOS write of a backup leaves behind.
  *
  * Environment (all optional; with none set the shim only passes calls on):
  *   RADOS_SHIM_AT          N: act at the Nth call (1-based)
  *   RADOS_SHIM_ACTION      kill (default): SIGKILL before the call;
- *                          kill-after: SIGKILL once the call has returned
- *                          (the object written, nothing committed yet);
+ *                          kill-after: SIGKILL once the write it started has
+ *                          completed (the object written, nothing committed);
  *                          stop: SIGSTOP before the call, make it once continued
  *   RADOS_SHIM_COUNT_FILE  at exit, write the number of calls here */
 #define _GNU_SOURCE
@@ -21,7 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef int (*operate_fn)(rados_write_op_t, rados_ioctx_t, const char *, time_t *, int);
+typedef int (*operate_fn)(rados_write_op_t, rados_ioctx_t, rados_completion_t, const char *, time_t *, int);
+typedef int (*wait_fn)(rados_completion_t);
 
 static _Atomic unsigned long calls;
 static unsigned long act_at;
@@ -48,22 +49,29 @@ __attribute__((destructor)) static void shim_fini(void)
     }
 }
 
-int rados_write_op_operate(rados_write_op_t op, rados_ioctx_t io, const char *oid, time_t *mtime, int flags)
+/* librados's own function `name`. */
+static void *real(const char *name)
 {
-    static _Atomic(operate_fn) real;
-    operate_fn fn = atomic_load(&real);
-    if (fn == NULL) {
-        fn = (operate_fn)dlsym(RTLD_NEXT, "rados_write_op_operate");
-        atomic_store(&real, fn);
-    }
+    void *fn = dlsym(RTLD_NEXT, name);
+    if (fn == NULL)
+        abort();
+    return fn;
+}
+
+int rados_aio_write_op_operate(rados_write_op_t op, rados_ioctx_t io, rados_completion_t done, const char *oid,
+                               time_t *mtime, int flags)
+{
     unsigned long n = atomic_fetch_add(&calls, 1) + 1;
     int here = act_at != 0 && n == act_at;
     if (here && !strcmp(action, "kill"))
         raise(SIGKILL);
     if (here && !strcmp(action, "stop"))
         raise(SIGSTOP);
-    int r = fn(op, io, oid, mtime, flags);
-    if (here && !strcmp(action, "kill-after"))
+    int r = ((operate_fn)real("rados_aio_write_op_operate"))(op, io, done, oid, mtime, flags);
+    if (here && !strcmp(action, "kill-after")) {
+        if (r == 0)
+            ((wait_fn)real("rados_aio_wait_for_complete"))(done);
         raise(SIGKILL);
+    }
     return r;
 }

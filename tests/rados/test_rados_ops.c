@@ -2,7 +2,7 @@
 /* test_rados_ops.c: the `rados` container store's ops against a real
  * cluster (run by rados_ops.sh, which starts one and names it in
  * CEPH_CONF and RADOS_POOL): write, count, read, stamp, a container never
- * overwritten, free and live (what garbage collection joins through), the
+ * overwritten (and a store that failed a write writing nothing more), free and live (what garbage collection joins through), the
  * writer's lock (a second writer refused, a reader not, released on close,
  * expired when not renewed), the namespace's claim, and a missing pool. */
 #include "storage/container.h"
@@ -85,9 +85,13 @@ static void test_write_read_free(void)
     uint32_t stamp = 0;
     CU_ASSERT_TRUE(src->stamp(src, 1, &stamp, &err));
     CU_ASSERT_EQUAL(stamp, container_stamp(buf, CSIZE));
-    /* Never overwritten: a second write of id 1 is refused, the object kept. */
+    /* Never overwritten: a second write of id 1 is refused (by the write, or
+     * the sync after it, as writes are asynchronous), the object kept; the
+     * store writes nothing more. */
     uint8_t *other = build(2);
-    CU_ASSERT_FALSE(container_store_write(cs, 1, other, &err));
+    CU_ASSERT_FALSE(container_store_write(cs, 1, other, &err) && container_store_sync(cs, &err));
+    expect_error(&err, DESTOR_ERROR_LOCKED);
+    CU_ASSERT_FALSE(container_store_write(cs, 3, other, &err));
     expect_error(&err, DESTOR_ERROR_LOCKED);
     g_free(other);
     CU_ASSERT_TRUE(container_source_read(src, 1, buf, &err));
