@@ -307,8 +307,15 @@ static gboolean rados_claim(ContainerStore *cs, const uint8_t *id, size_t len, g
     }
     if (n == (int)len && memcmp(held, id, len) == 0)
         return TRUE;
-    if (!writable) /* unclaimed: a store killed before its first container; its reads find none */
-        return n == -ENOENT || other_store(r, "object " CONTAINER_RADOS_ID_OBJECT " names it", err);
+    if (!writable && n == -ENOENT) { /* a store claims its namespace before its store.meta is published */
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "%s holds no destor store (no object %s): check rados-namespace; if it is right, the "
+                    "store's containers are lost",
+                    r->cluster.shown, CONTAINER_RADOS_ID_OBJECT);
+        return FALSE;
+    }
+    if (!writable)
+        return other_store(r, "object " CONTAINER_RADOS_ID_OBJECT " names it", err);
     uint32_t count;
     if (!rados_count(cs, &count, err))
         return FALSE;

@@ -130,10 +130,10 @@ static inline void container_store_set_uncached(ContainerStore *cs, gboolean unc
     cs->ops->set_uncached(cs, uncached);
 }
 /* The containers are the store `id`'s: a CONFIG error when they hold another
- * store's identity (or, for a writer, containers of no known store); a
- * writer records `id` where there is none, or none but an identity without
- * containers (a store never written to, or made and dropped before its
- * store.meta was published). */
+ * store's identity, or for a reader none, or for a writer containers of no
+ * known store; a writer records `id` where there is none, or none but an
+ * identity without containers (a store never written to, or made and
+ * dropped before its store.meta was published). */
 static inline gboolean container_store_claim(ContainerStore *cs, const uint8_t *id, size_t len, gboolean writable,
                                              GError **err)
 {

@@ -142,8 +142,8 @@ static void test_one_writer(void)
 }
 
 /* The namespace is one store's: the identity recorded by the first writer;
- * another identity is refused to writers and readers; an identity without
- * containers may be taken over. */
+ * another identity is refused to writers and readers, and no identity to
+ * readers; an identity without containers may be taken over. */
 static void test_claim(void)
 {
     GError *err = NULL;
@@ -165,10 +165,12 @@ static void test_claim(void)
     CU_ASSERT_FALSE(container_store_claim(cs, a, sizeof a, FALSE, &err));
     expect_error(&err, DESTOR_ERROR_CONFIG);
     container_store_close(cs);
-    /* A reader of a namespace nobody wrote: nothing to refuse. */
+    /* A reader of a namespace no store claimed (a store claims it before
+     * its store.meta exists): the wrong namespace, or one lost. */
     cs = open_ns("unclaimed", FALSE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cs);
-    CU_ASSERT_TRUE(container_store_claim(cs, a, sizeof a, FALSE, &err));
+    CU_ASSERT_FALSE(container_store_claim(cs, a, sizeof a, FALSE, &err));
+    expect_error(&err, DESTOR_ERROR_CONFIG);
     container_store_close(cs);
 }
 
