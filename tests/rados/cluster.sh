@@ -48,7 +48,7 @@ cluster_start() {
     store=${2:-memstore}
     mkdir -p "$CLUSTER_DIR/mon" "$CLUSTER_DIR/osd" "$CLUSTER_DIR/run" "$CLUSTER_DIR/log"
     port=$(free_port)
-    fsid=$(uuidgen)
+    fsid=$(/usr/bin/python3 -c 'import uuid; print(uuid.uuid4())')
     CEPH_CONF="$CLUSTER_DIR/ceph.conf"
     cat > "$CEPH_CONF" <<EOF
 [global]

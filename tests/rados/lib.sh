@@ -19,7 +19,7 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 
 rados_setup() {
-    for tool in ceph-mon ceph-osd monmaptool ceph rados uuidgen; do
+    for tool in ceph-mon ceph-osd monmaptool ceph rados; do
         command -v "$tool" > /dev/null 2>&1 || { echo "# SKIP: $tool not installed (scripts/setup.sh)"; exit 77; }
     done
     # Stop the cluster before lib.sh's own exit handling (which keeps the
