@@ -38,6 +38,8 @@ typedef struct {
     GQueue pending;      /* PendingWrite *, oldest first */
     int failed;          /* 0, or the result of the first write that failed */
     ContainerId failed_id;
+    gboolean counted;    /* a writer's count, listed once and kept by its writes */
+    uint32_t count;
 } ContainerRados;
 
 static void object_name(ContainerId id, char name[OBJECT_NAME_LEN + 1])
@@ -140,12 +142,9 @@ static gboolean rados_container_stamp(ContainerSource *src, ContainerId id, uint
 
 /* One past the largest container object in the namespace (other objects,
  * the lock's, skipped; a freed newest container is an empty object, so
- * freeing never lowers the count). A listing of every object: it runs once
- * per writer's open. */
-static gboolean rados_count(ContainerStore *cs, uint32_t *count, GError **err)
+ * freeing never lowers the count): a listing of every object. */
+static gboolean list_count(ContainerRados *r, uint32_t *count, GError **err)
 {
-    ContainerRados *r = (ContainerRados *)cs;
-    finish_writes(r);
     rados_list_ctx_t list;
     int rc = rados_nobjects_list_open(r->cluster.io, &list);
     if (rc < 0) {
@@ -169,6 +168,27 @@ static gboolean rados_count(ContainerStore *cs, uint32_t *count, GError **err)
         rados_cluster_error(&r->cluster, err, rc, "list the containers");
         return FALSE;
     }
+    return TRUE;
+}
+
+/* A writer lists once: while it holds the lock nobody else adds objects, and
+ * its own writes raise the count. A reader lists each time. */
+static gboolean rados_count(ContainerStore *cs, uint32_t *count, GError **err)
+{
+    ContainerRados *r = (ContainerRados *)cs;
+    finish_writes(r);
+    g_mutex_lock(&r->writes);
+    gboolean known = r->counted;
+    *count = r->count;
+    g_mutex_unlock(&r->writes);
+    if (known)
+        return TRUE;
+    if (!list_count(r, count, err))
+        return FALSE;
+    g_mutex_lock(&r->writes);
+    r->counted = r->lock != NULL;
+    r->count = *count;
+    g_mutex_unlock(&r->writes);
     return TRUE;
 }
 
@@ -196,6 +216,7 @@ static gboolean rados_container_write(ContainerStore *cs, ContainerId id, const 
         failed_id = id;
         if (rc == 0) {
             g_queue_push_tail(&r->pending, w);
+            r->count = MAX(r->count, id + 1);
         } else {
             rados_aio_release(w->done);
             rados_release_write_op(w->op);

@@ -4,7 +4,7 @@
 # a backup, on a cluster whose OSD keeps its objects in a file (bluestore),
 # so that it comes back with them. The backup, held at its second container
 # write while the OSD dies, fails with one `destor:` line within its client
-# timeout and commits nothing; once the OSD is back, the committed job
+# timeout and commits nothing, and read-file fails likewise; once the OSD is back, the committed job
 # restores and verifies deeply, and the next backup commits and verifies.
 . "$TOP_SRCDIR/tests/rados/lib.sh"
 rados_setup bluestore
@@ -31,7 +31,12 @@ set -e
 [ "$(grep -c . "$SCRATCH/backup.err")" -eq 1 ] && grep -q "^destor: .*no answer from the Ceph cluster within 5 s" \
     "$SCRATCH/backup.err" || fail "the backup with its OSD killed: $(cat "$SCRATCH/backup.err")"
 [ ! -e "$SCRATCH/s/jobs/00000001/manifest" ] || fail "a job was committed without its OSD"
-note "the OSD killed mid-backup: exit 1, one destor: line, nothing committed"
+# Readers too give up within the timeout, with one line.
+expect_status 1 timeout 60 "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/s" -p"rados-namespace s" \
+    read-file 0 a.bin -o "$SCRATCH/a.out"
+grep -q "no answer from the Ceph cluster within 5 s" "$SCRATCH/err" || fail "read-file without its OSD: $(cat "$SCRATCH/err")"
+[ "$(grep -c . "$SCRATCH/err")" -eq 1 ] || fail "read-file without its OSD: $(cat "$SCRATCH/err")"
+note "the OSD killed mid-backup: exit 1, one destor: line, nothing committed; read-file exits 1 likewise"
 
 osd_start
 on s restore 0 "$SCRATCH/r0" > /dev/null
