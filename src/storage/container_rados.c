@@ -309,7 +309,8 @@ static void rados_close(ContainerStore *cs)
 static gboolean other_store(ContainerRados *r, const char *why, GError **err)
 {
     g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                "%s belongs to another store (%s); one store a namespace: check rados-namespace", r->cluster.shown, why);
+                "%s belongs to another store (%s); one store a namespace: check rados-namespace", r->cluster.shown,
+                why);
     return FALSE;
 }
 
@@ -341,7 +342,8 @@ static gboolean rados_claim(ContainerStore *cs, const uint8_t *id, size_t len, g
     if (!rados_count(cs, &count, err))
         return FALSE;
     if (count > 0)
-        return other_store(r, n >= 0 ? "object " CONTAINER_RADOS_ID_OBJECT " names it" : "it holds containers but no " CONTAINER_RADOS_ID_OBJECT,
+        return other_store(r, n >= 0 ? "object " CONTAINER_RADOS_ID_OBJECT " names it"
+                                     : "it holds containers but no " CONTAINER_RADOS_ID_OBJECT,
                            err);
     g_assert(r->lock != NULL);
     int rc = rados_write_full(r->cluster.io, CONTAINER_RADOS_ID_OBJECT, (const char *)id, len);

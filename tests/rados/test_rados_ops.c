@@ -2,9 +2,11 @@
 /* test_rados_ops.c: the `rados` container store's ops against a real
  * cluster (run by rados_ops.sh, which starts one and names it in
  * CEPH_CONF and RADOS_POOL): write, count, read, stamp, a container never
- * overwritten (and a store that failed a write writing nothing more), free and live (what garbage collection joins through), the
- * writer's lock (a second writer refused, a reader not, released on close,
- * expired when not renewed), the namespace's claim, and a missing pool. */
+ * overwritten (and a store that failed a write writing nothing more), free
+ * and live (what garbage collection joins through), the writer's lock (a
+ * second writer refused, a reader not, renewed past its duration, released
+ * on close; its expiry is rados_errors.sh's), the namespace's claim, and a
+ * missing pool or conf. */
 #include "storage/container.h"
 #include "storage/container_store.h"
 #include "util/error.h"
