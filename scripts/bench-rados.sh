@@ -52,12 +52,21 @@ on() {
     shift 2
     "$DESTOR" -c "$WORK/$kind.config" -p"working-directory $WORK/w-$kind-$run" -p"rados-namespace b$run" "$@"
 }
-# seconds CMD...: wall-clock seconds CMD took (its output dropped).
+# CPU seconds (user + system) the OSD has used so far.
+osd_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$OSD_PID/stat"; }
+# seconds KIND RUN ARGS...: "wall cpu osd_cpu": seconds `on KIND RUN ARGS...`
+# took, its CPU time and the OSD's meanwhile (its output dropped).
 seconds() {
+    kind=$1
+    run=$2
+    shift 2
+    osd0=$(osd_cpu)
     start=$(date +%s.%N)
-    "$@" > /dev/null
+    /usr/bin/time -f '%U %S' -o "$WORK/time" "$DESTOR" -c "$WORK/$kind.config" -p"working-directory $WORK/w-$kind-$run" \
+        -p"rados-namespace b$run" "$@" > /dev/null
     end=$(date +%s.%N)
-    awk -v s="$start" -v e="$end" 'BEGIN { print e - s }'
+    osd1=$(osd_cpu)
+    awk -v s="$start" -v e="$end" -v o0="$osd0" -v o1="$osd1" '{ print e - s, $1 + $2, o1 - o0 }' "$WORK/time"
 }
 
 : > "$WORK/results"
@@ -65,8 +74,13 @@ i=0
 while [ "$i" -lt "$REPEAT" ]; do
     for kind in pool rados; do
         find "$DATA" -type f -exec cat {} + > /dev/null
-        echo "backup $kind $(seconds on $kind "$i" backup "$DATA")" >> "$WORK/results"
+        echo "backup $kind $(seconds $kind "$i" backup "$DATA")" >> "$WORK/results"
     done
+    # The OSD keeps its objects in memory: the runs before the last are
+    # removed, so that every backup meets an OSD of the same size.
+    if [ "$i" -lt $((REPEAT - 1)) ]; then
+        rados -c "$CEPH_CONF" -p "$RADOS_POOL" -N "b$i" ls | xargs rados -c "$CEPH_CONF" -p "$RADOS_POOL" -N "b$i" rm
+    fi
     i=$((i + 1))
 done
 last=$((REPEAT - 1))
@@ -88,7 +102,7 @@ done
 i=0
 while [ "$i" -lt "$REPEAT" ]; do
     for kind in pool rados; do
-        echo "read $kind $(seconds on $kind "$last" -p"ssd-cache-policy lru" -p"ssd-cache-directory $WORK/cache-$kind" \
+        echo "read $kind $(seconds $kind "$last" -p"ssd-cache-policy lru" -p"ssd-cache-directory $WORK/cache-$kind" \
             -p"ssd-cache-size 100%" read-file --trace "$WORK/trace" --json)" >> "$WORK/results"
     done
     i=$((i + 1))
@@ -101,9 +115,10 @@ import json, statistics, sys
 work, size, repeat, reads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 runs = {}
 for line in open(work + "/results"):
-    what, kind, secs = line.split()
-    runs.setdefault((what, kind), []).append(float(secs))
-med = {k: statistics.median(v) for k, v in runs.items()}
+    what, kind, wall, cpu, osd = line.split()
+    runs.setdefault((what, kind), []).append((float(wall), float(cpu), float(osd)))
+med = {k: statistics.median(r[0] for r in v) for k, v in runs.items()}
+cpu = {k: statistics.median(r[1] + r[2] for r in v) for k, v in runs.items()}
 def find(v, key):
     if isinstance(v, dict):
         for k, x in v.items():
@@ -118,9 +133,12 @@ warm = json.load(open(work + "/warm-rados.json"))
 store_read = lambda d: next(find(d, "store_bytes_read"), None)
 print("medians of %d runs, pool and rados alternated; %.1f MiB backed up; rados: one memstore OSD here" % (repeat, size / 2**20))
 for kind in ("pool", "rados"):
-    print("backup  %-5s %8.1f MB/s" % (kind, size / med[("backup", kind)] / 1e6))
+    print("backup  %-5s %8.1f MB/s; CPU %.2f s (destor, and for rados the OSD's too)"
+          % (kind, size / med[("backup", kind)] / 1e6, cpu[("backup", kind)]))
 ratio = med[("backup", "pool")] / med[("backup", "rados")]
 print("backup  rados/pool  %.2f (goal >= 0.7)%s" % (ratio, "" if ratio >= 0.7 else "  BELOW GOAL"))
+print("backup  rados/pool by CPU time  %.2f (what the ratio would be on otherwise idle cores, if CPU-bound)"
+      % (cpu[("backup", "pool")] / cpu[("backup", "rados")]))
 for kind in ("pool", "rados"):
     print("read-file, warm SSD cache, %d reads  %-5s %.3f s" % (reads, kind, med[("read", kind)]))
 ratio = med[("read", "pool")] / med[("read", "rados")]
