@@ -137,7 +137,7 @@ for kind in ("pool", "rados"):
           % (kind, size / med[("backup", kind)] / 1e6, cpu[("backup", kind)]))
 ratio = med[("backup", "pool")] / med[("backup", "rados")]
 print("backup  rados/pool  %.2f (goal >= 0.7)%s" % (ratio, "" if ratio >= 0.7 else "  BELOW GOAL"))
-print("backup  rados/pool by CPU time  %.2f (what the ratio would be on otherwise idle cores, if CPU-bound)"
+print("backup  CPU time pool/rados  %.2f (the OSD's share is work a remote cluster would do)"
       % (cpu[("backup", "pool")] / cpu[("backup", "rados")]))
 for kind in ("pool", "rados"):
     print("read-file, warm SSD cache, %d reads  %-5s %.3f s" % (reads, kind, med[("read", kind)]))
