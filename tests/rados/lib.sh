@@ -25,6 +25,9 @@ rados_setup() {
     # Stop the cluster before lib.sh's own exit handling (which keeps the
     # scratch directory, daemons' logs included, when the test failed).
     trap 'rc=$?; cluster_stop; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$SCRATCH"; else echo "scratch kept: $SCRATCH"; fi; exit $rc' EXIT
+    # Interrupted (make's ^C, a CI timeout): exit, so that the above stops
+    # the daemons rather than leave them running.
+    trap 'exit 130' INT TERM HUP
     cluster_start "$SCRATCH/cluster" "${1:-memstore}"
     # Short client timeouts: a test of an unreachable cluster or a dead OSD
     # ends in seconds.
