@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# rados_kill.sh: destor killed (SIGKILL) at every RADOS write of a backup,
-# before the write and once it has returned, on a new store and on a store
-# with a job. After each kill every committed job restores byte for byte
+# rados_kill.sh: destor killed (SIGKILL) at every RADOS write of a backup
+# (the store's identity in a new namespace, each container), before the
+# write and once it has completed, on a new store and on a store with a job. After each kill every committed job restores byte for byte
 # and verifies deeply; once the dead writer's lock has expired the next
 # backup commits, verifies and restores.
 . "$TOP_SRCDIR/tests/rados/lib.sh"
