@@ -50,7 +50,10 @@ run_suite() {
 
 run_suite build
 # The end-to-end tests again, every store they make a `container-store
-# files` one (tests about the pool file itself skip, saying so).
+# files` one (tests about the pool file itself skip, saying so). The RADOS
+# tests (tests/rados/, each with a Ceph cluster of its own) are not in this
+# list: they ran in `build` above and run again in `build-sanitizers` below,
+# where the sanitizers watch the lock's renewal thread and the librados calls.
 e2e=$(sed -n 's/^\t\(tests\/e2e\/[a-z_]*\.sh\).*/\1/p' tests/e2e/local.mk)
 export DESTOR_TEST_CONTAINER_STORE=files
 run_suite build $e2e

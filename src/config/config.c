@@ -18,6 +18,9 @@ void config_init(Config *cfg)
     cfg->container_size = 2u << 20;
     cfg->fingerprint = FP_SHA1;
     cfg->container_store = CONTAINER_STORE_POOL;
+    cfg->rados_namespace = g_strdup("");
+    cfg->rados_timeout = 30;
+    cfg->rados_lock_duration = 30;
     cfg->restore_cache_containers = 30;
     cache_config_init(&cfg->cache);
 }
@@ -25,6 +28,9 @@ void config_init(Config *cfg)
 void config_clear(Config *cfg)
 {
     g_free(cfg->working_directory);
+    g_free(cfg->rados_conf);
+    g_free(cfg->rados_pool);
+    g_free(cfg->rados_namespace);
     cache_config_clear(&cfg->cache);
     memset(cfg, 0, sizeof *cfg);
 }
@@ -126,7 +132,24 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
         if (!value_count(err, key, vals, nvals, 1, "one kind"))
             return FALSE;
         if (!container_store_kind_parse(v, &cfg->container_store))
-            return bad_value(err, key, v, "expected pool or files");
+            return bad_value(err, key, v, "expected pool, files or rados");
+    } else if (!strcmp(key, "rados-conf") || !strcmp(key, "rados-pool") || !strcmp(key, "rados-namespace")) {
+        gboolean conf = !strcmp(key, "rados-conf"), ns = !strcmp(key, "rados-namespace");
+        if (!value_count(err, key, vals, nvals, 1, conf ? "one path" : "one name"))
+            return FALSE;
+        if (!ns && v[0] == '\0') /* the empty namespace is the pool's default one */
+            return bad_value(err, key, v, "must not be empty");
+        char **field = conf ? &cfg->rados_conf : ns ? &cfg->rados_namespace : &cfg->rados_pool;
+        g_free(*field);
+        *field = g_strdup(v);
+    } else if (!strcmp(key, "rados-timeout") || !strcmp(key, "rados-lock-duration")) {
+        gboolean lock = !strcmp(key, "rados-lock-duration");
+        if (!value_count(err, key, vals, nvals, 1, "a number of seconds"))
+            return FALSE;
+        /* a lock renewed every third of its duration, at least a second apart */
+        if (!size_parse(v, &n) || n < (lock ? 3 : 1) || n > 3600)
+            return bad_value(err, key, v, lock ? "expected 3 to 3600 seconds" : "expected 1 to 3600 seconds");
+        *(lock ? &cfg->rados_lock_duration : &cfg->rados_timeout) = (unsigned)n;
     } else if (!strcmp(key, "simulation-level")) {
         if (!value_count(err, key, vals, nvals, 1, "one level"))
             return FALSE;
@@ -183,7 +206,8 @@ static const char *nearest_key(const char *key)
     static const char *const own[] = {
         "working-directory", "chunk-algorithm", "chunk-avg-size", "chunk-min-size", "chunk-max-size",
         "container-size", "fingerprint-algorithm", "simulation-level", "log-level", "store-read-uncached",
-        "backup-workers", "restore-cache", "container-store",
+        "backup-workers", "restore-cache", "container-store", "rados-conf", "rados-pool", "rados-namespace",
+        "rados-timeout", "rados-lock-duration",
     };
     GPtrArray *all = g_ptr_array_new();
     for (size_t i = 0; i < G_N_ELEMENTS(own); i++)
@@ -326,6 +350,10 @@ gboolean config_validate(const Config *cfg, GError **err)
     }
     if (!cache_config_validate(&cfg->cache, err))
         return FALSE;
+    if (cfg->container_store == CONTAINER_STORE_RADOS && (cfg->rados_conf == NULL || cfg->rados_pool == NULL)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "container-store rados needs rados-conf and rados-pool");
+        return FALSE;
+    }
     if (cfg->working_directory[0] == '\0') {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "working-directory is empty");
         return FALSE;

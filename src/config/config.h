@@ -20,7 +20,12 @@ typedef struct {
     ChunkSizes chunk_sizes;
     size_t container_size;
     FingerprintAlgorithm fingerprint;
-    ContainerStoreKind container_store; /* pool (default) or files */
+    ContainerStoreKind container_store; /* pool (default), files or rados */
+    char *rados_conf;                /* container-store rados: rados-conf, rados-pool, */
+    char *rados_pool;                /* rados-namespace ("" unless set), rados-timeout */
+    char *rados_namespace;           /* and rados-lock-duration (seconds) */
+    unsigned rados_timeout;
+    unsigned rados_lock_duration;
     gboolean simulate;               /* simulation-level other than "no" */
     unsigned restore_cache_containers; /* in-memory containers for restore */
     unsigned backup_workers;           /* chunk workers of backup; 0: one per CPU */

@@ -4,7 +4,9 @@
  * the SSD cache, garbage collection to come) is the same whatever the kind:
  *   pool   one file, containers.pool, container i at byte i * container_size
  *          (container_pool.c; every store made before kinds existed);
- *   files  one file per container under containers/ (container_files.c).
+ *   files  one file per container under containers/ (container_files.c);
+ *   rados  one object per container in a Ceph RADOS pool and namespace
+ *          (container_rados.c).
  * Containers are only appended, never rewritten, so an index entry or
  * recipe naming a durable container stays valid whatever happens to later
  * writes; ids are never reused (a freed id stays counted). */
@@ -24,8 +26,19 @@
 typedef enum {
     CONTAINER_STORE_POOL = 0,
     CONTAINER_STORE_FILES = 1,
+    CONTAINER_STORE_RADOS = 2,
 } ContainerStoreKind;
-#define CONTAINER_STORE_KINDS 2
+#define CONTAINER_STORE_KINDS 3
+
+/* Where a `rados` store's containers are (the other kinds need only the
+ * working directory). */
+typedef struct {
+    const char *conf;       /* the cluster's ceph.conf */
+    const char *pool;
+    const char *ns;         /* the store's namespace in the pool ("": the default one) */
+    unsigned timeout;       /* seconds: connecting, and each monitor or OSD operation */
+    unsigned lock_duration; /* seconds the writer's lock outlives a writer that stopped renewing it */
+} ContainerStoreRados;
 
 typedef struct ContainerStore ContainerStore;
 
@@ -46,6 +59,10 @@ typedef struct {
     void (*set_readahead)(ContainerStore *cs, unsigned containers);
     void (*set_uncached)(ContainerStore *cs, gboolean uncached);
     void (*close)(ContainerStore *cs);
+    /* Optional (NULL: the kind lives in the working directory, which is the
+     * store): bind the containers to the store of identity `id`, so that
+     * two stores never share them (see container_store_claim). */
+    gboolean (*claim)(ContainerStore *cs, const uint8_t *id, size_t len, gboolean writable, GError **err);
 } ContainerStoreOps;
 
 struct ContainerStore {
@@ -59,7 +76,7 @@ const char *container_store_kind_name(ContainerStoreKind kind);
 gboolean container_store_kind_parse(const char *name, ContainerStoreKind *kind);
 /* What the kind keeps in the working directory (the pool file, the
  * directory of container files): its absence once a job is committed means
- * the containers are lost. */
+ * the containers are lost. NULL for a kind that keeps nothing there (rados). */
 const char *container_store_kind_entry(ContainerStoreKind kind);
 /* Where a store of this kind keeps its containers, for messages ("in one
  * pool file"). */
@@ -68,6 +85,11 @@ const char *container_store_kind_described(ContainerStoreKind kind);
 /* Open (with `writable`, create) the containers of the store in `dir`. */
 ContainerStore *container_store_open(ContainerStoreKind kind, const char *dir, size_t container_size,
                                      gboolean writable, GError **err);
+/* The same, for any kind: `rados` names a rados store's cluster, pool and
+ * namespace (required for that kind, ignored by the others). A writable
+ * rados store holds the store's exclusive lock in RADOS until closed. */
+ContainerStore *container_store_open_at(ContainerStoreKind kind, const char *dir, const ContainerStoreRados *rados,
+                                        size_t container_size, gboolean writable, GError **err);
 
 static inline ContainerSource *container_store_source(ContainerStore *cs)
 {
@@ -106,6 +128,16 @@ static inline void container_store_set_readahead(ContainerStore *cs, unsigned co
 static inline void container_store_set_uncached(ContainerStore *cs, gboolean uncached)
 {
     cs->ops->set_uncached(cs, uncached);
+}
+/* The containers are the store `id`'s: a CONFIG error when they hold another
+ * store's identity, or for a reader none, or for a writer containers of no
+ * known store; a writer records `id` where there is none, or none but an
+ * identity without containers (a store never written to, or made and
+ * dropped before its store.meta was published). */
+static inline gboolean container_store_claim(ContainerStore *cs, const uint8_t *id, size_t len, gboolean writable,
+                                             GError **err)
+{
+    return cs->ops->claim == NULL || cs->ops->claim(cs, id, len, writable, err);
 }
 static inline void container_store_close(ContainerStore *cs)
 {

@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# src/storage: container format and the container stores (pool, files).
+# src/storage: container format and the container stores (pool, files, rados).
 libdestor_a_SOURCES += \
 	src/storage/container_source.h \
 	src/storage/container.c src/storage/container.h \
 	src/storage/container_store.c src/storage/container_store.h \
 	src/storage/container_pool.c src/storage/container_pool.h \
 	src/storage/container_files.c src/storage/container_files.h \
+	src/storage/container_rados.c src/storage/container_rados.h \
+	src/storage/rados_cluster.c src/storage/rados_cluster.h \
+	src/storage/rados_lock.c src/storage/rados_lock.h \
 	src/storage/container_writer.c src/storage/container_writer.h
 
 check_PROGRAMS += tests/unit/test_container

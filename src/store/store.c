@@ -99,6 +99,9 @@ static Store *store_new(const Config *cfg)
 {
     Store *s = g_new0(Store, 1);
     s->dir = g_strdup(cfg->working_directory);
+    s->rados = (ContainerStoreRados){ .conf = g_strdup(cfg->rados_conf), .pool = g_strdup(cfg->rados_pool),
+                                      .ns = g_strdup(cfg->rados_namespace), .timeout = cfg->rados_timeout,
+                                      .lock_duration = cfg->rados_lock_duration };
     s->lock_fd = -1;
     return s;
 }
@@ -107,11 +110,13 @@ static Store *store_new(const Config *cfg)
  * created first, store.meta last, so a store.meta without them means they
  * were lost: damage, unless no job was ever committed (a store made by an
  * older version, killed between the two), which the writer may simply
- * create. */
+ * create. A rados store keeps nothing of them here (a lost object is
+ * found when read, lost newest ones by store_next_container). */
 static gboolean open_containers(Store *s, gboolean writable, GError **err)
 {
-    char *path = g_build_filename(s->dir, container_store_kind_entry(s->kind), NULL);
-    gboolean lost = !g_file_test(path, G_FILE_TEST_EXISTS);
+    const char *entry = container_store_kind_entry(s->kind);
+    char *path = entry != NULL ? g_build_filename(s->dir, entry, NULL) : NULL;
+    gboolean lost = path != NULL && !g_file_test(path, G_FILE_TEST_EXISTS);
     if (lost && writable) {
         GArray *ids = job_catalog_list(s->dir, err);
         if (ids == NULL) {
@@ -125,9 +130,10 @@ static gboolean open_containers(Store *s, gboolean writable, GError **err)
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
                     "%s is missing: the store's containers are lost (restore it from a copy)", path);
     else
-        s->containers = container_store_open(s->kind, s->dir, s->container_size, writable, err);
+        s->containers = container_store_open_at(s->kind, s->dir, &s->rados, s->container_size, writable, err);
     g_free(path);
-    return s->containers != NULL;
+    return s->containers != NULL &&
+           container_store_claim(s->containers, s->id.bytes, sizeof s->id.bytes, writable, err);
 }
 
 /* The config names the kind of container store it expects: a store of the
@@ -191,6 +197,7 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
     if (fresh) {
         s->container_size = cfg->container_size;
         s->kind = cfg->container_store;
+        s->id = id; /* what the containers are claimed for */
         if (!open_containers(s, TRUE, err) ||
             !meta_write(s->dir, cfg->container_size, cfg->fingerprint, &id, s->kind, err))
             goto fail;
@@ -234,6 +241,9 @@ void store_close(Store *s)
     container_store_close(s->containers);
     if (s->lock_fd >= 0)
         close(s->lock_fd);
+    g_free((char *)s->rados.conf);
+    g_free((char *)s->rados.pool);
+    g_free((char *)s->rados.ns);
     g_free(s->dir);
     g_free(s);
 }
@@ -242,9 +252,13 @@ gboolean store_next_container(Store *s, ContainerId *next, GError **err)
 {
     uint32_t slots;
     const char *entry = container_store_kind_entry(s->kind);
+    char *where = entry != NULL ? g_build_filename(s->dir, entry, NULL)
+                                : g_strdup_printf("RADOS pool %s namespace '%s'", s->rados.pool, s->rados.ns);
     GArray *ids = container_store_count(s->containers, &slots, err) ? job_catalog_list(s->dir, err) : NULL;
-    if (ids == NULL)
+    if (ids == NULL) {
+        g_free(where);
         return FALSE;
+    }
     /* The newest manifest that reads back (a damaged one is verify's to
      * report; refusing every backup over it would leave the store stuck). */
     gboolean ok = TRUE;
@@ -255,16 +269,17 @@ gboolean store_next_container(Store *s, ContainerId *next, GError **err)
             continue;
         if (slots < m.containers_total) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
-                        "%s/%s holds %u containers but job %u committed %u: the store lost data; "
-                        "backup refused (it would reuse lost container ids); restore %s from a "
+                        "%s holds %u containers but job %u committed %u: the store lost data; "
+                        "backup refused (it would reuse lost container ids); restore it from a "
                         "copy, 'destor verify' lists what is unreadable",
-                        s->dir, entry, slots, job, m.containers_total, entry);
+                        where, slots, job, m.containers_total);
             ok = FALSE;
         }
         job_manifest_clear(&m);
         break;
     }
     g_array_unref(ids);
+    g_free(where);
     *next = slots;
     return ok;
 }

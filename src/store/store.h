@@ -3,8 +3,8 @@
  * shares: its fixed parameters (store.meta), its containers (a ContainerStore
  * of the kind store.meta records), the writer lock, and the committed jobs.
  *
- * Layout (docs/FORMAT.md): store.meta, LOCK, containers.pool or containers/,
- * index/, jobs/NNNNNNNN/. Readers never take the lock and see only jobs whose
+ * Layout (docs/FORMAT.md): store.meta, LOCK, containers.pool or containers/
+ * (or, container-store rados, the containers in RADOS), index/, jobs/NNNNNNNN/. Readers never take the lock and see only jobs whose
  * manifest is published. */
 #ifndef DESTOR_STORE_H
 #define DESTOR_STORE_H
@@ -36,6 +36,7 @@ typedef struct {
     gboolean has_id; /* FALSE: a version-1 store.meta no backup has upgraded yet */
     ContainerStoreKind kind; /* fixed when the store was created; pool before version 3 */
     ContainerStore *containers;
+    ContainerStoreRados rados; /* a rados store's cluster, pool, namespace (the config's) */
     int lock_fd; /* >= 0 for a writer */
 } Store;
 

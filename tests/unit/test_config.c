@@ -61,6 +61,22 @@ static void test_good_lines(void)
     CU_ASSERT_TRUE(cfg.store_read_uncached);
     CU_ASSERT_TRUE(apply(&cfg, "   # only a comment", &err));
     CU_ASSERT_TRUE(apply(&cfg, "", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "container-store rados", &err));
+    CU_ASSERT_EQUAL(cfg.container_store, CONTAINER_STORE_RADOS);
+    CU_ASSERT_STRING_EQUAL(cfg.rados_namespace, "");
+    CU_ASSERT_EQUAL(cfg.rados_timeout, 30);
+    CU_ASSERT_EQUAL(cfg.rados_lock_duration, 30);
+    CU_ASSERT_TRUE(apply(&cfg, "rados-conf \"/etc/ceph/my ceph.conf\"", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "rados-pool destor", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "rados-namespace host-a", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "rados-timeout 5", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "rados-lock-duration 3", &err));
+    CU_ASSERT_STRING_EQUAL(cfg.rados_conf, "/etc/ceph/my ceph.conf");
+    CU_ASSERT_STRING_EQUAL(cfg.rados_pool, "destor");
+    CU_ASSERT_STRING_EQUAL(cfg.rados_namespace, "host-a");
+    CU_ASSERT_EQUAL(cfg.rados_timeout, 5);
+    CU_ASSERT_EQUAL(cfg.rados_lock_duration, 3);
+    CU_ASSERT_TRUE(apply(&cfg, "container-store pool", &err));
     CU_ASSERT_TRUE(apply(&cfg, "rewrite-algorithm cbr 2048", &err)); /* Destor key, ignored */
     CU_ASSERT_PTR_NULL(err);
     config_clear(&cfg);
@@ -95,7 +111,13 @@ static void test_bad_lines(void)
     expect_bad("store-read-uncached sometimes", "'sometimes' for store-read-uncached");
     expect_bad("working-directory", "a value is required");
     expect_bad("working-directory \"unterminated", "unterminated quote");
-    expect_bad("container-store rados", "'rados' for container-store: expected pool or files");
+    expect_bad("container-store ceph", "'ceph' for container-store: expected pool, files or rados");
+    expect_bad("rados-timeout 0", "'0' for rados-timeout: expected 1 to 3600 seconds");
+    expect_bad("rados-timeout 3601", "'3601' for rados-timeout");
+    expect_bad("rados-lock-duration 2", "'2' for rados-lock-duration: expected 3 to 3600 seconds");
+    expect_bad("rados-pool \"\"", "'' for rados-pool: must not be empty");
+    expect_bad("rados-conf", "rados-conf: a value is required (one path)");
+    expect_bad("rados-namespace a b", "rados-namespace takes one name; extra 'b'");
     expect_bad("container-store Files", "'Files' for container-store");
 }
 
@@ -217,6 +239,16 @@ static void test_cross_checks(void)
     CU_ASSERT_FALSE(config_validate(&cfg, &err)); /* chunk larger than a container */
     CU_ASSERT_TRUE(err != NULL && strstr(err->message, "does not fit") != NULL);
     g_clear_error(&err);
+    config_clear(&cfg);
+
+    config_init(&cfg);
+    CU_ASSERT_TRUE(apply(&cfg, "container-store rados", &err));
+    CU_ASSERT_TRUE(apply(&cfg, "rados-conf /etc/ceph/ceph.conf", &err));
+    CU_ASSERT_FALSE(config_validate(&cfg, &err)); /* no pool */
+    CU_ASSERT_TRUE(err != NULL && strstr(err->message, "needs rados-conf and rados-pool") != NULL);
+    g_clear_error(&err);
+    CU_ASSERT_TRUE(apply(&cfg, "rados-pool destor", &err));
+    CU_ASSERT_TRUE(config_validate(&cfg, &err));
     config_clear(&cfg);
 }
 

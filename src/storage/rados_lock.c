@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rados_lock.c: the writer's exclusive RADOS lock and its renewal (rados_lock.h). */
+#include "storage/rados_lock.h"
+#include "storage/container_rados.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+struct RadosLock {
+    RadosCluster *c;
+    char *cookie;
+    unsigned duration;
+    GThread *renewer;
+    GMutex mutex;
+    GCond wake;
+    gboolean stop;
+    int lost; /* 0, or the (negative) result of the renewal that failed */
+};
+
+static int lock_op(RadosLock *l, uint8_t flags)
+{
+    struct timeval d = { .tv_sec = (time_t)l->duration, .tv_usec = 0 };
+    char *desc = g_strdup_printf("destor writer on %s, pid %ld", g_get_host_name(), (long)getpid());
+    int r = rados_lock_exclusive(l->c->io, CONTAINER_RADOS_LOCK_OBJECT, CONTAINER_RADOS_LOCK_NAME, l->cookie, desc,
+                                 &d, flags);
+    g_free(desc);
+    return r;
+}
+
+/* Renew the lock now; a failure is remembered: once lost, never held again. */
+static int renew(RadosLock *l)
+{
+    g_mutex_lock(&l->mutex);
+    int lost = l->lost;
+    g_mutex_unlock(&l->mutex);
+    if (lost < 0)
+        return lost;
+    int r = lock_op(l, LIBRADOS_LOCK_FLAG_MUST_RENEW);
+    g_mutex_lock(&l->mutex);
+    if (r < 0 && l->lost == 0)
+        l->lost = r;
+    g_mutex_unlock(&l->mutex);
+    return r;
+}
+
+static gpointer renew_main(gpointer data)
+{
+    RadosLock *l = data;
+    g_mutex_lock(&l->mutex);
+    while (!l->stop && l->lost == 0) {
+        gint64 at = g_get_monotonic_time() + (gint64)l->duration * G_USEC_PER_SEC / 3;
+        while (!l->stop && g_cond_wait_until(&l->wake, &l->mutex, at))
+            ;
+        if (l->stop)
+            break;
+        g_mutex_unlock(&l->mutex);
+        renew(l);
+        g_mutex_lock(&l->mutex);
+    }
+    g_mutex_unlock(&l->mutex);
+    return NULL;
+}
+
+RadosLock *rados_lock_take(RadosCluster *c, unsigned duration, GError **err)
+{
+    g_assert(duration >= 3);
+    RadosLock *l = g_new0(RadosLock, 1);
+    l->c = c;
+    l->cookie = g_uuid_string_random();
+    l->duration = duration;
+    g_mutex_init(&l->mutex);
+    g_cond_init(&l->wake);
+    int r = lock_op(l, 0);
+    if (r == 0) {
+        l->renewer = g_thread_new("rados-lock", renew_main, l);
+        return l;
+    }
+    if (r == -EBUSY || r == -EEXIST)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
+                    "another writer holds the store's lock in %s (object %s; a lock its holder stops renewing "
+                    "expires within %u s)",
+                    c->shown, CONTAINER_RADOS_LOCK_OBJECT, duration);
+    else
+        rados_cluster_error(c, err, r, "take the writer's lock");
+    g_cond_clear(&l->wake);
+    g_mutex_clear(&l->mutex);
+    g_free(l->cookie);
+    g_free(l);
+    return NULL;
+}
+
+static gboolean lost_error(RadosLock *l, int r, GError **err)
+{
+    if (r == -ENOENT || r == -EBUSY)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
+                    "the store's lock in %s was lost (not renewed within %u s); nothing more is written",
+                    l->c->shown, l->duration);
+    else
+        rados_cluster_error(l->c, err, r, "renew the writer's lock");
+    return FALSE;
+}
+
+gboolean rados_lock_kept(RadosLock *l, GError **err)
+{
+    g_mutex_lock(&l->mutex);
+    int lost = l->lost;
+    g_mutex_unlock(&l->mutex);
+    return lost == 0 || lost_error(l, lost, err);
+}
+
+gboolean rados_lock_renew(RadosLock *l, GError **err)
+{
+    int r = renew(l);
+    return r == 0 || lost_error(l, r, err);
+}
+
+void rados_lock_release(RadosLock *l)
+{
+    if (l == NULL)
+        return;
+    g_mutex_lock(&l->mutex);
+    l->stop = TRUE;
+    g_cond_signal(&l->wake);
+    g_mutex_unlock(&l->mutex);
+    g_thread_join(l->renewer);
+    if (l->lost == 0)
+        (void)rados_unlock(l->c->io, CONTAINER_RADOS_LOCK_OBJECT, CONTAINER_RADOS_LOCK_NAME, l->cookie);
+    g_cond_clear(&l->wake);
+    g_mutex_clear(&l->mutex);
+    g_free(l->cookie);
+    g_free(l);
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# rados_kill.sh: destor killed (SIGKILL) at every RADOS write of a backup
+# (the store's identity in a new namespace, each container), before the
+# write and once it has completed, on a new store and on a store with a job. After each kill every committed job restores byte for byte
+# and verifies deeply; once the dead writer's lock has expired the next
+# backup commits, verifies and restores.
+. "$TOP_SRCDIR/tests/rados/lib.sh"
+rados_setup
+printf 'container-size 128K\nrados-lock-duration 3\n' >> "$CONFIG"
+SHIM="$TOP_BUILDDIR/tests/rados/rados_shim.so"
+mkdir -p "$SCRATCH/src/d" "$SCRATCH/src2"
+pseudo_random 500000 1 > "$SCRATCH/src/d/a.bin"
+echo one > "$SCRATCH/src/b.txt"
+pseudo_random 400000 2 > "$SCRATCH/src2/c.bin"
+cp -r "$SCRATCH/src/d" "$SCRATCH/src2/"
+
+# backup_as W SRC [ENV...]: destor backup of SRC into store W (its own
+# working directory and namespace) with the shim's ENV settings.
+backup_as() {
+    w=$1
+    src=$2
+    shift 2
+    env LD_PRELOAD="$SHIM" "$@" "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$w" -p"rados-namespace $w" \
+        backup "$src"
+}
+
+# committed_sound W JOBS...: the store's jobs are exactly JOBS (sources, in
+# order), each restoring as its source, and the store verifies deeply.
+committed_sound() {
+    w=$1
+    shift
+    jobs=$(on "$w" stat --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"])' 2> /dev/null ||
+        echo 0)
+    [ "$jobs" -eq $# ] || fail "$w: $jobs jobs committed, expected $#"
+    job=0
+    for src in "$@"; do
+        rm -rf "$SCRATCH/r"
+        on "$w" restore "$job" "$SCRATCH/r" > /dev/null
+        same_tree "$src" "$SCRATCH/r"
+        job=$((job + 1))
+    done
+    [ $# -eq 0 ] || on "$w" verify --deep > /dev/null || fail "$w does not verify"
+}
+
+# Until the dead writer's lock expires, a backup is refused with the lock's
+# error, and nothing else.
+backup_after_kill() {
+    tries=0
+    until on "$1" backup "$2" > /dev/null 2> "$SCRATCH/err"; do
+        grep -q "another writer holds the store's lock" "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "$1: backup after the kill"; }
+        tries=$((tries + 1))
+        [ "$tries" -lt 30 ] || fail "$1: the dead writer's lock never expired"
+        sleep 1
+    done
+}
+
+# How many RADOS writes each backup makes.
+backup_as count-new "$SCRATCH/src" RADOS_SHIM_COUNT_FILE="$SCRATCH/n-new" > /dev/null
+backup_as count-new "$SCRATCH/src2" RADOS_SHIM_COUNT_FILE="$SCRATCH/n-old" > /dev/null
+n_new=$(cat "$SCRATCH/n-new")
+n_old=$(cat "$SCRATCH/n-old")
+[ "$n_new" -ge 3 ] && [ "$n_old" -ge 2 ] || fail "too few RADOS writes to sweep: $n_new, $n_old"
+
+kills=0
+for action in kill kill-after; do
+    for store in new old; do
+        eval "n=\$n_$store"
+        i=1
+        while [ "$i" -le "$n" ]; do
+            w="$store-$action-$i"
+            if [ "$store" = old ]; then
+                on "$w" backup "$SCRATCH/src" > /dev/null
+                before="$SCRATCH/src"
+                from="$SCRATCH/src2"
+            else
+                before=
+                from="$SCRATCH/src"
+            fi
+            set +e
+            backup_as "$w" "$from" RADOS_SHIM_AT="$i" RADOS_SHIM_ACTION="$action" > /dev/null 2>&1
+            rc=$?
+            set -e
+            [ "$rc" -eq 137 ] || fail "$w: backup not killed (exit $rc)"
+            kills=$((kills + 1))
+            # shellcheck disable=SC2086
+            committed_sound "$w" $before
+            backup_after_kill "$w" "$from"
+            # shellcheck disable=SC2086
+            committed_sound "$w" $before "$from"
+            rm -rf "${SCRATCH:?}/$w"
+            i=$((i + 1))
+        done
+    done
+done
+note "killed at each of $kills RADOS writes: committed jobs sound, the next backup commits"

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* rados_shim.c: an LD_PRELOAD shim for the RADOS tests (test code only,
+ * never linked into destor). It interposes the calls a `rados` store writes
+ * objects with, rados_aio_write_op_operate (a container) and
+ * rados_write_full (the store's identity, an emptied container), counts
+ * them, and at the Nth one kills or stops the process: what a writer killed
+ * at every RADOS write of a backup leaves behind. (The lock's renewals,
+ * which come with time, are not counted: a sweep must meet the same
+ * writes on every run.)
+ *
+ * Environment (all optional; with none set the shim only passes calls on):
+ *   RADOS_SHIM_AT          N: act at the Nth call (1-based)
+ *   RADOS_SHIM_ACTION      kill (default): SIGKILL before the call;
+ *                          kill-after: SIGKILL once the write it started has
+ *                          completed (the object written, nothing committed);
+ *                          stop: SIGSTOP before the call, make it once continued
+ *   RADOS_SHIM_COUNT_FILE  at exit, write the number of calls here */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <rados/librados.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*operate_fn)(rados_write_op_t, rados_ioctx_t, rados_completion_t, const char *, time_t *, int);
+typedef int (*wait_fn)(rados_completion_t);
+typedef int (*write_full_fn)(rados_ioctx_t, const char *, const char *, size_t);
+
+static _Atomic unsigned long calls;
+static unsigned long act_at;
+static const char *action = "kill";
+static const char *count_file;
+
+__attribute__((constructor)) static void shim_init(void)
+{
+    const char *at = getenv("RADOS_SHIM_AT");
+    act_at = at != NULL ? strtoul(at, NULL, 10) : 0;
+    if (getenv("RADOS_SHIM_ACTION") != NULL)
+        action = getenv("RADOS_SHIM_ACTION");
+    count_file = getenv("RADOS_SHIM_COUNT_FILE");
+}
+
+__attribute__((destructor)) static void shim_fini(void)
+{
+    if (count_file == NULL)
+        return;
+    FILE *f = fopen(count_file, "w");
+    if (f != NULL) {
+        fprintf(f, "%lu\n", atomic_load(&calls));
+        fclose(f);
+    }
+}
+
+/* librados's own function `name`. */
+static void *real(const char *name)
+{
+    void *fn = dlsym(RTLD_NEXT, name);
+    if (fn == NULL)
+        abort();
+    return fn;
+}
+
+/* Count a write; kill or stop before it if it is the chosen one, and say
+ * whether it is (for kill-after). */
+static int before_write(void)
+{
+    unsigned long n = atomic_fetch_add(&calls, 1) + 1;
+    int here = act_at != 0 && n == act_at;
+    if (here && !strcmp(action, "kill"))
+        raise(SIGKILL);
+    if (here && !strcmp(action, "stop"))
+        raise(SIGSTOP);
+    return here;
+}
+
+int rados_write_full(rados_ioctx_t io, const char *oid, const char *buf, size_t len)
+{
+    int here = before_write();
+    int r = ((write_full_fn)real("rados_write_full"))(io, oid, buf, len);
+    if (here && !strcmp(action, "kill-after"))
+        raise(SIGKILL);
+    return r;
+}
+
+int rados_aio_write_op_operate(rados_write_op_t op, rados_ioctx_t io, rados_completion_t done, const char *oid,
+                               time_t *mtime, int flags)
+{
+    int here = before_write();
+    int r = ((operate_fn)real("rados_aio_write_op_operate"))(op, io, done, oid, mtime, flags);
+    if (here && !strcmp(action, "kill-after")) {
+        if (r == 0)
+            ((wait_fn)real("rados_aio_wait_for_complete"))(done);
+        raise(SIGKILL);
+    }
+    return r;
+}
