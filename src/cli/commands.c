@@ -43,6 +43,8 @@ const char command_usage_text[] =
     "                              check the store (read-only); --deep rehashes every chunk\n"
     "  repair [--json]             rebuild the derived structures (fingerprint index,\n"
     "                              recipe indexes, reference counts) from the stored data\n"
+    "  delete JOB... [--json]      delete jobs (readers refuse them at once; gc frees the space)\n"
+    "  gc [--json]                 free the containers no live job references\n"
     "  policies [--json]           the SSD cache policies: description, citation,\n"
     "                              online/offline, their keys with defaults\n"
     "\n"
@@ -189,6 +191,35 @@ static const CommandSpec commands[] = {
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
       "  3  primary data needed for a rebuild is damaged\n" },
+    { "delete", OPT_JSON, FALSE, command_delete,
+      "usage: destor " GLOBAL " delete JOB... [--json]\n"
+      "\n"
+      "Delete the jobs named, in any order, under the writer lock: from then on\n"
+      "restore, read-file, list and verify refuse them, and stat leaves them out.\n"
+      "No container changes: 'destor gc' gives back the space no live job uses.\n"
+      "A deletion is final. Each job must be committed and not deleted, and named\n"
+      "once; otherwise nothing is deleted.\n"
+      "\n"
+      "options:\n"
+      "  --json       the jobs deleted as one destor.delete JSON document\n"
+      "  -h, --help   this help\n"
+      "\n" EXIT_COMMON
+      "  3  data integrity error (a record of a job left is damaged)\n" },
+    { "gc", OPT_JSON, FALSE, command_gc,
+      "usage: destor " GLOBAL " gc [--json]\n"
+      "\n"
+      "Garbage collection under the writer lock: read every live job's records,\n"
+      "free each container none of them references (a hole punched in the pool,\n"
+      "a container file removed; ids are never reused), drop their fingerprint\n"
+      "index entries and the records of deleted jobs. While a reader (restore,\n"
+      "read-file, verify, ...) has the store open nothing is freed and the report\n"
+      "says so; run gc again later. A progress line goes to a terminal.\n"
+      "\n"
+      "options:\n"
+      "  --json       what was read, freed and reclaimed as one destor.gc document\n"
+      "  -h, --help   this help\n"
+      "\n" EXIT_COMMON
+      "  3  data integrity error (a live job's records are damaged: nothing freed)\n" },
     { "policies", OPT_JSON, FALSE, command_policies,
       "usage: destor " GLOBAL " policies [--json]\n"
       "\n"

@@ -3,6 +3,7 @@
 #include "commands/repair.h"
 #include "index/fp_index.h"
 #include "recipe/job_catalog.h"
+#include "recipe/job_tombstone.h"
 #include "recipe/job_meta.h"
 #include "recipe/recipe_index.h"
 #include "store/store.h"
@@ -96,14 +97,21 @@ static gboolean rebuild_jobs(Store *store, JsonBuilder *json, GError **err)
         uint32_t id = g_array_index(ids, uint32_t, i);
         JobManifest m;
         GError *local = NULL;
-        ok = job_manifest_load(store->dir, id, &m, &local);
+        ok = job_manifest_load_any(store->dir, id, &m, &local);
         if (ok) {
             uint32_t size = MAX(n, m.containers_total);
             counts = g_renew(uint32_t, counts, MAX(size, 1));
             for (uint32_t c = n; c < size; c++)
                 counts[c] = 0;
             n = size;
-            ok = rebuild_job(store, id, counts, m.containers_total, &local);
+            /* a deleted job adds nothing; its copy is the live jobs' before it */
+            if (job_is_deleted(store->dir, id)) {
+                char *dir = job_dir_path(store->dir, id);
+                ok = refcount_save(dir, counts, m.containers_total, &local);
+                g_free(dir);
+            } else {
+                ok = rebuild_job(store, id, counts, m.containers_total, &local);
+            }
             job_manifest_clear(&m);
         }
         if (!ok) {

@@ -62,6 +62,11 @@ void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc)
 /* Write the chunks of one sealed container to the DB. */
 gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err);
 
+/* gc: remove every entry whose container `dropped` says is freed (*count:
+ * how many). Call between fp_index_begin_job and fp_index_commit_job. */
+gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId id, void *ctx), void *ctx,
+                                  uint64_t *count, GError **err);
+
 /* Entries in the DB (for stat). */
 gboolean fp_index_count(FpIndex *idx, uint64_t *count, GError **err);
 

@@ -2,6 +2,9 @@
 /* store.c: creating and opening the working directory. */
 #include "store/store.h"
 #include "recipe/job_catalog.h"
+#include "recipe/refcount_recount.h"
+#include "store/freed_list.h"
+#include "store/reader_lock.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "util/file_replace.h"
@@ -100,6 +103,7 @@ static Store *store_new(const Config *cfg)
     Store *s = g_new0(Store, 1);
     s->dir = g_strdup(cfg->working_directory);
     s->lock_fd = -1;
+    s->readers_fd = -1;
     return s;
 }
 
@@ -146,7 +150,12 @@ static gboolean check_kind(const Store *s, const Config *cfg, GError **err)
 Store *store_open_read(const Config *cfg, GError **err)
 {
     Store *s = store_new(cfg);
-    if (!meta_read(s, err) || !check_kind(s, cfg, err) || !open_containers(s, FALSE, err)) {
+    GError *local = NULL;
+    if (!meta_read(s, err) || !check_kind(s, cfg, err) ||
+        ((s->readers_fd = reader_lock_shared(s->dir, &local)) < 0 && local != NULL) ||
+        !open_containers(s, FALSE, err)) {
+        if (local != NULL)
+            g_propagate_error(err, local);
         store_close(s);
         return NULL;
     }
@@ -158,11 +167,22 @@ Store *store_open_read(const Config *cfg, GError **err)
 static gboolean take_lock(Store *s, GError **err)
 {
     char *path = g_build_filename(s->dir, "LOCK", NULL);
-    char *busy = g_strdup_printf("another backup is running in %s (%s is locked)", s->dir, path);
+    char *busy =
+        g_strdup_printf("another backup, delete, gc or repair is running in %s (%s is locked)", s->dir, path);
     s->lock_fd = lock_file_take(path, busy, err);
     g_free(busy);
     g_free(path);
     return s->lock_fd >= 0;
+}
+
+/* What an interrupted gc listed as freed and left in the store. */
+static gboolean finish_frees(Store *s, GError **err)
+{
+    GArray *ids = freed_list_load(s->dir, err);
+    gboolean ok = ids != NULL && freed_list_finish(s->containers, ids, err);
+    if (ids != NULL)
+        g_array_unref(ids);
+    return ok;
 }
 
 /* The writer: with `create`, a new store is made when there is none and
@@ -211,6 +231,9 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
     }
     if (s->containers == NULL && !open_containers(s, TRUE, err))
         goto fail;
+    if (!reader_lock_create(s->dir, &s->readers_lock_new, err) || !refcount_settle(s->dir, err) ||
+        !finish_frees(s, err))
+        goto fail;
     return s;
 fail:
     store_close(s);
@@ -234,6 +257,8 @@ void store_close(Store *s)
     container_store_close(s->containers);
     if (s->lock_fd >= 0)
         close(s->lock_fd);
+    if (s->readers_fd >= 0)
+        close(s->readers_fd);
     g_free(s->dir);
     g_free(s);
 }
@@ -251,7 +276,7 @@ gboolean store_next_container(Store *s, ContainerId *next, GError **err)
     for (guint i = ids->len; i > 0; i--) {
         uint32_t job = g_array_index(ids, uint32_t, i - 1);
         JobManifest m;
-        if (!job_manifest_load(s->dir, job, &m, NULL))
+        if (!job_manifest_load_any(s->dir, job, &m, NULL))
             continue;
         if (slots < m.containers_total) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,

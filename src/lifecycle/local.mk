@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# src/lifecycle: what makes stored bytes go away: deleting jobs and garbage
+# collection (library functions; the commands and a retention rule call them).
+libdestor_a_SOURCES += \
+	src/lifecycle/job_delete.c src/lifecycle/job_delete.h \
+	src/lifecycle/gc.c src/lifecycle/gc.h
