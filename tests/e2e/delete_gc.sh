@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# delete_gc.sh: `destor delete` and `destor gc` on a store of three jobs
+# sharing chunks. A deleted job is refused at once by every reader (exit 2)
+# and left out of stat; bad operands and a store another writer holds
+# change nothing; gc frees exactly the containers no live job names (stat
+# said how many bytes before), ids are never reused, every live job restores
+# byte for byte and verify --deep passes; a second gc finds nothing; repair
+# after gc rebuilds a store that verifies.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+W="$SCRATCH/working"
+mkdir -p "$SCRATCH/a" "$SCRATCH/b" "$SCRATCH/c"
+pseudo_random 600000 41 > "$SCRATCH/a/only_a.bin"
+pseudo_random 500000 42 > "$SCRATCH/a/shared.bin"
+cp "$SCRATCH/a/shared.bin" "$SCRATCH/b/"
+pseudo_random 400000 43 > "$SCRATCH/b/only_b.bin"
+pseudo_random 300000 44 > "$SCRATCH/c/only_c.bin"
+printf 'container-size 128K\n' >> "$CONFIG"
+for t in a b c; do dst backup "$SCRATCH/$t" >/dev/null; done
+
+snapshot() { (cd "$W" && find . -type f ! -name LOCK ! -name READERS -exec sha256sum {} + | sort) > "$1"; }
+
+# bad operands: nothing changes
+snapshot "$SCRATCH/before"
+expect_status 2 dst delete
+expect_status 2 dst delete 7
+grep -q 'job 7 does not exist' "$SCRATCH/err" || fail "unknown job: $(cat "$SCRATCH/err")"
+expect_status 2 dst delete 0 x
+expect_status 2 dst delete 1 1
+grep -q 'named twice' "$SCRATCH/err" || fail "a job named twice: $(cat "$SCRATCH/err")"
+expect_status 2 dst gc extra
+snapshot "$SCRATCH/after"
+cmp -s "$SCRATCH/before" "$SCRATCH/after" || fail "a refused delete or gc changed the store"
+
+# another writer holds the store: delete and gc refuse, nothing changes
+exec 9>"$W/LOCK"
+flock 9
+expect_status 1 dst delete 0
+grep -q 'is running' "$SCRATCH/err" || fail "delete beside a writer: $(cat "$SCRATCH/err")"
+expect_status 1 dst gc
+exec 9>&-
+snapshot "$SCRATCH/after"
+cmp -s "$SCRATCH/before" "$SCRATCH/after" || fail "delete or gc beside a writer changed the store"
+
+# nothing deleted: gc frees nothing
+dst gc --json > "$SCRATCH/gc0.json"
+[ "$(json_field "$SCRATCH/gc0.json" containers_freed)" -eq 0 ] || fail "gc freed containers of live jobs"
+
+# delete in any order: the newest and the oldest
+dst delete 2 0 > "$SCRATCH/out"
+grep -q 'job 2 deleted' "$SCRATCH/out" || fail "delete said: $(cat "$SCRATCH/out")"
+for j in 0 2; do
+    expect_status 2 dst list "$j"
+    grep -q "job $j was deleted" "$SCRATCH/err" || fail "list of deleted job $j: $(cat "$SCRATCH/err")"
+    expect_status 2 dst restore "$j" "$SCRATCH/r$j"
+    expect_status 2 dst read-file "$j" only_a.bin
+    expect_status 2 dst verify "$j"
+done
+expect_status 2 dst delete 0
+grep -q 'job 0 was deleted' "$SCRATCH/err" || fail "a second delete: $(cat "$SCRATCH/err")"
+dst stat --json > "$SCRATCH/stat.json"
+[ "$(json_field "$SCRATCH/stat.json" job_count)" -eq 1 ] || fail "stat counts deleted jobs"
+[ "$(json_field "$SCRATCH/stat.json" deleted_jobs)" -eq 2 ] || fail "stat: deleted_jobs"
+reclaimable=$(json_field "$SCRATCH/stat.json" reclaimable_bytes)
+[ "$reclaimable" -gt 0 ] || fail "stat shows nothing reclaimable after deleting two jobs"
+dst verify --deep >/dev/null || fail "verify after delete"
+count=$(container_count "$W" 131072)
+
+dst gc --json > "$SCRATCH/gc1.json"
+freed=$(json_field "$SCRATCH/gc1.json" containers_freed)
+[ "$freed" -gt 0 ] || fail "gc freed nothing"
+[ "$(json_field "$SCRATCH/gc1.json" reclaimed_bytes)" -eq "$reclaimable" ] ||
+    fail "gc reclaimed $(json_field "$SCRATCH/gc1.json" reclaimed_bytes) bytes, stat said $reclaimable"
+[ "$(json_field "$SCRATCH/gc1.json" jobs_collected)" -eq 2 ] || fail "gc collected the wrong jobs"
+[ ! -e "$W/jobs/00000000/job_meta_data" ] || fail "gc left a deleted job's records"
+[ -e "$W/jobs/00000002/manifest" ] || fail "gc removed a deleted job's manifest (its id would come back)"
+dst stat --json > "$SCRATCH/stat.json"
+[ "$(json_field "$SCRATCH/stat.json" reclaimable_bytes)" -eq 0 ] || fail "stat: reclaimable after gc"
+dst restore 1 "$SCRATCH/r1" >/dev/null
+same_tree "$SCRATCH/b" "$SCRATCH/r1"
+dst verify --deep >/dev/null || fail "verify --deep after gc"
+dst gc --json > "$SCRATCH/gc2.json"
+[ "$(json_field "$SCRATCH/gc2.json" containers_freed)" -eq 0 ] || fail "a second gc freed more"
+[ "$(json_field "$SCRATCH/gc2.json" containers_already_freed)" -eq "$freed" ] || fail "the freed list"
+
+# ids are never reused: a new job (a's data again) gets new containers and
+# a new job id; job 0 stays deleted
+dst backup "$SCRATCH/a" --json > "$SCRATCH/b3.json"
+[ "$(json_field "$SCRATCH/b3.json" job)" -eq 3 ] || fail "a job id came back"
+[ "$(container_count "$W" 131072)" -gt "$count" ] || [ "$(store_kind)" = files ] ||
+    fail "the new job wrote no containers past the old ones"
+dst restore 3 "$SCRATCH/r3" >/dev/null
+same_tree "$SCRATCH/a" "$SCRATCH/r3"
+dst verify --deep >/dev/null || fail "verify --deep after a backup that followed gc"
+dst repair >/dev/null 2>&1 || fail "repair after gc"
+dst verify --deep >/dev/null || fail "verify --deep after repair"
+note "delete refused by readers at once; gc freed $freed containers ($reclaimable bytes, as stat said); live jobs exact"
