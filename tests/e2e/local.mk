@@ -38,6 +38,7 @@ E2E_TESTS = \
 	tests/e2e/container_store.sh \
 	tests/e2e/kill_files_backup.sh \
 	tests/e2e/old_store.sh \
-	tests/e2e/delete_gc.sh
+	tests/e2e/delete_gc.sh \
+	tests/e2e/kill_delete_gc.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py tests/fixtures/store-e803a33
