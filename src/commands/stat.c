@@ -46,7 +46,7 @@ static void job_figures(const JobManifest *m, JsonBuilder *json, GString *text)
  * and that still hold data. */
 static gboolean reclaimable_bytes(Store *store, const uint32_t *refs, uint32_t n, uint64_t *bytes, GError **err)
 {
-    GArray *freed = freed_list_load(store->dir, err);
+    GArray *freed = freed_list_load(store->dir, NULL, err);
     if (freed == NULL)
         return FALSE;
     gboolean ok = TRUE;
@@ -96,6 +96,8 @@ gboolean stat_run(const Config *cfg, gboolean json, GError **err)
         job_manifest_clear(&m);
     }
     uint64_t referenced = 0, ref_sum = 0, reclaimable = 0;
+    if (ok)
+        ok = store_committed_containers(store, &containers, err);
     for (uint32_t i = 0; i < nrefs && i < containers; i++) {
         referenced += refs[i] > 0;
         ref_sum += refs[i];

@@ -22,6 +22,7 @@ typedef struct {
     ContainerLru *lru;
     GHashTable *container_state; /* id -> ContainerState* (checked containers) */
     gboolean deep;
+    uint32_t committed; /* containers the store vouches for (store.h): every id a record names is below */
     Fingerprinter *fpr; /* --deep: one digest context for every chunk */
     JsonBuilder *json; /* the document, its "problems" array open; NULL for text */
     uint64_t problems, jobs, entries, chunks, containers_checked;
@@ -96,13 +97,12 @@ static ContainerState *check_container(Verify *v, ContainerId id, uint32_t job)
 
 /* Chunk i of r: in a sound container, listed there with the same
  * fingerprint and length; with --deep, its bytes hash to the fingerprint. */
-static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const ChunkRef *c,
-                        uint32_t containers_total, EVP_MD_CTX *file_sha)
+static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const ChunkRef *c, EVP_MD_CTX *file_sha)
 {
     v->chunks++;
-    if (c->container >= containers_total) {
-        problem(v, job, r, c->container, c->offset, "recipe names a container the job never had (%u)",
-                containers_total);
+    if (c->container >= v->committed) {
+        problem(v, job, r, c->container, c->offset, "recipe names a container the store never committed (%u)",
+                v->committed);
         return;
     }
     ContainerState *cs = check_container(v, c->container, job);
@@ -157,7 +157,7 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
         EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
     }
     for (guint i = 0; i < r->chunks->len; i++)
-        check_chunk(v, id, r, &g_array_index(r->chunks, ChunkRef, i), job->manifest.containers_total, sha);
+        check_chunk(v, id, r, &g_array_index(r->chunks, ChunkRef, i), sha);
     if (refcount)
         refcount_add_file(refcount, nref, r);
     if (sha != NULL) {
@@ -236,12 +236,7 @@ static void check_snapshot(Verify *v, GArray *ids)
     if (ids->len == 0)
         return;
     const char *dir = v->store->dir;
-    uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1), n = 0, *stored = NULL, nstored = 0;
-    JobManifest m;
-    if (job_manifest_load_any(dir, newest, &m, NULL)) { /* damage is reported by check_job */
-        n = m.containers_total;
-        job_manifest_clear(&m);
-    }
+    uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1), n = v->committed, *stored = NULL, nstored = 0;
     GArray *live = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     for (guint i = 0; i < ids->len; i++)
         if (!job_is_deleted(dir, g_array_index(ids, uint32_t, i)))
@@ -279,6 +274,12 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         return FALSE;
     }
     Verify v = { .store = store, .deep = deep, .fpr = deep ? fingerprinter_new(store->fingerprint) : NULL };
+    if (!store_committed_containers(store, &v.committed, err)) {
+        fingerprinter_free(v.fpr);
+        g_array_unref(ids);
+        store_close(store);
+        return FALSE;
+    }
     if (json) {
         v.json = json_doc_new("destor.verify", 1);
         json_doc_bool(v.json, "deep", deep);

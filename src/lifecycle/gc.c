@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* gc.c: finding the containers no live job references and freeing them in
- * the order gc.h gives. */
+/* gc.c: finding the dead and the sparse containers from the live records,
+ * then emptying and freeing them in the order gc.h gives. */
 #include "lifecycle/gc.h"
 #include "index/fp_index.h"
+#include "lifecycle/live_chunks.h"
 #include "recipe/job_catalog.h"
 #include "recipe/job_meta.h"
 #include "recipe/job_tombstone.h"
+#include "recipe/refcount_recount.h"
 #include "store/freed_list.h"
 #include "store/reader_lock.h"
 #include "util/error.h"
@@ -22,8 +24,11 @@ typedef struct {
     GcReport *r;
     GcProgressFn progress;
     void *ctx;
-    gboolean *referenced; /* r->containers entries */
+    GArray *live;         /* LiveChunk: what live records name (sealed after the scan) */
+    uint64_t *live_bytes; /* per container (r->containers) */
     GArray *freed;        /* ascending: the earlier list, then with this gc's */
+    GArray *dead;         /* ContainerId, ascending */
+    GArray *sparse;       /* ContainerId, ascending */
 } Gc;
 
 static void report_progress(Gc *gc)
@@ -32,7 +37,7 @@ static void report_progress(Gc *gc)
         gc->progress(gc->r, gc->ctx);
 }
 
-/* Mark every container job `job_id`'s records name. */
+/* Every chunk job `job_id`'s records name. */
 static gboolean scan_job(Gc *gc, uint32_t job_id, GError **err)
 {
     char *dir = job_dir_path(gc->store->dir, job_id);
@@ -46,9 +51,9 @@ static gboolean scan_job(Gc *gc, uint32_t job_id, GError **err)
     GError *local = NULL;
     while ((rec = job_meta_reader_next(meta, &local)) != NULL) {
         for (guint i = 0; i < rec->chunks->len; i++) {
-            ContainerId c = g_array_index(rec->chunks, ChunkRef, i).container;
-            if (c < gc->r->containers)
-                gc->referenced[c] = TRUE;
+            const ChunkRef *c = &g_array_index(rec->chunks, ChunkRef, i);
+            if (c->container < gc->r->containers)
+                live_chunks_add(gc->live, c->container, c->offset, c->length);
         }
         file_record_free(rec);
     }
@@ -62,40 +67,47 @@ static gboolean scan_job(Gc *gc, uint32_t job_id, GError **err)
 
 static gboolean scan_live_jobs(Gc *gc, GError **err)
 {
-    GArray *live = job_catalog_list_live(gc->store->dir, err);
-    if (live == NULL)
+    GArray *jobs = job_catalog_list_live(gc->store->dir, err);
+    if (jobs == NULL)
         return FALSE;
-    gc->r->live_jobs = live->len;
+    gc->r->live_jobs = jobs->len;
     gboolean ok = TRUE;
-    for (guint i = 0; i < live->len && ok; i++) {
-        ok = scan_job(gc, g_array_index(live, uint32_t, i), err);
+    for (guint i = 0; i < jobs->len && ok; i++) {
+        ok = scan_job(gc, g_array_index(jobs, uint32_t, i), err);
         gc->r->jobs_scanned++;
         report_progress(gc);
     }
-    g_array_unref(live);
+    g_array_unref(jobs);
+    live_chunks_seal(gc->live);
+    for (guint i = 0; i < gc->live->len; i++) {
+        const LiveChunk *c = &g_array_index(gc->live, LiveChunk, i);
+        gc->live_bytes[c->container] += c->length;
+    }
     return ok;
 }
 
-/* The unreferenced containers still holding data, ascending. */
-static GArray *find_dead(Gc *gc, GError **err)
+/* Sort the containers not freed yet: dead (no live chunk, data still
+ * there) and sparse (live chunks below the threshold). */
+static gboolean classify(Gc *gc, double threshold, GError **err)
 {
-    GArray *dead = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    uint64_t below = (uint64_t)(threshold * (double)gc->store->container_size);
     for (ContainerId c = 0; c < gc->r->containers; c++) {
-        gc->r->referenced += gc->referenced[c];
+        gc->r->referenced += gc->live_bytes[c] > 0;
         if (freed_list_has(gc->freed, c)) {
             gc->r->already_freed++;
             continue;
         }
-        gboolean live = FALSE;
-        if (!gc->referenced[c] && !container_store_live(gc->store->containers, c, &live, err)) {
-            g_array_unref(dead);
-            return NULL;
-        }
-        if (live)
-            g_array_append_val(dead, c);
+        gboolean holds = TRUE;
+        if (gc->live_bytes[c] == 0 && !container_store_live(gc->store->containers, c, &holds, err))
+            return FALSE;
+        if (gc->live_bytes[c] == 0 && holds)
+            g_array_append_val(gc->dead, c);
+        else if (gc->live_bytes[c] > 0 && gc->live_bytes[c] < below)
+            g_array_append_val(gc->sparse, c);
     }
-    gc->r->dead = dead->len;
-    return dead;
+    gc->r->dead = gc->dead->len;
+    gc->r->sparse = gc->sparse->len;
+    return TRUE;
 }
 
 static gint compare_id(gconstpointer a, gconstpointer b)
@@ -109,40 +121,69 @@ static gboolean is_freed(ContainerId id, void *ctx)
     return freed_list_has(ctx, id);
 }
 
-/* Steps 1 to 4 of gc.h for the containers in `dead`. */
-static gboolean free_dead(Gc *gc, const GArray *dead, GError **err)
+/* Step 2: the sparse containers' live chunks into new containers, and the
+ * records pointed at them; the sparse ones join the dead. */
+static gboolean empty_sparse(Gc *gc, FpIndex *idx, GError **err)
+{
+    if (gc->sparse->len == 0)
+        return TRUE;
+    GArray *moved = g_array_sized_new(FALSE, FALSE, sizeof(LiveChunk), gc->live->len);
+    g_array_append_vals(moved, gc->live->data, gc->live->len);
+    gboolean *is_sparse = g_new0(gboolean, MAX(gc->r->containers, 1));
+    for (guint i = 0; i < gc->sparse->len; i++)
+        is_sparse[g_array_index(gc->sparse, ContainerId, i)] = TRUE;
+    gboolean ok = compact_copy(gc->store, idx, gc->sparse, gc->live, moved, &gc->r->compact, err) &&
+                  refcount_mark_dirty(gc->store->dir, err) &&
+                  compact_rewrite_jobs(gc->store, is_sparse, gc->r->containers, gc->live, moved, &gc->r->compact,
+                                       err);
+    if (ok) {
+        g_array_append_vals(gc->dead, gc->sparse->data, gc->sparse->len);
+        g_array_sort(gc->dead, compare_id);
+    }
+    g_free(is_sparse);
+    g_array_unref(moved);
+    return ok;
+}
+
+/* Steps 3 to 5 for the containers in gc->dead. */
+static gboolean free_dead(Gc *gc, FpIndex *idx, GError **err)
 {
     Store *s = gc->store;
-    char *dir = g_build_filename(s->dir, "index", NULL);
-    FpIndex *idx = fp_index_open(dir, fingerprint_length(s->fingerprint), container_store_source(s->containers),
-                                 gc->r->containers, err);
-    g_free(dir);
-    if (idx == NULL || !fp_index_begin_job(idx, err))
-        goto fail;
-    g_array_append_vals(gc->freed, dead->data, dead->len);
+    g_array_append_vals(gc->freed, gc->dead->data, gc->dead->len);
     g_array_sort(gc->freed, compare_id);
-    if (!freed_list_publish(s->dir, gc->freed, err))
-        goto fail;
-    for (guint i = 0; i < dead->len; i++) {
-        if (!container_store_free(s->containers, g_array_index(dead, ContainerId, i), err))
-            goto fail;
+    uint32_t containers;
+    if (!container_store_count(s->containers, &containers, err) ||
+        !freed_list_publish(s->dir, gc->freed, containers, err))
+        return FALSE;
+    for (guint i = 0; i < gc->dead->len; i++) {
+        if (!container_store_free(s->containers, g_array_index(gc->dead, ContainerId, i), err))
+            return FALSE;
         gc->r->freed++;
         gc->r->reclaimed_bytes += s->container_size;
         if (gc->r->freed % PROGRESS_FREES == 0)
             report_progress(gc);
     }
-    if (!container_store_sync(s->containers, err) ||
-        !fp_index_drop_containers(idx, is_freed, gc->freed, &gc->r->index_entries_removed, err) ||
-        !fp_index_commit_job(idx, err))
-        goto fail;
-    fp_index_close(idx);
-    return TRUE;
-fail:
-    fp_index_close(idx);
-    return FALSE;
+    return container_store_sync(s->containers, err) &&
+           fp_index_drop_containers(idx, is_freed, gc->freed, &gc->r->index_entries_removed, err);
 }
 
-/* Step 5: what deleted jobs still hold besides manifest, tombstone and
+/* Steps 1 to 5: what changes containers, under the index's DIRTY mark. */
+static gboolean collect_containers(Gc *gc, GError **err)
+{
+    Store *s = gc->store;
+    if (gc->dead->len == 0 && gc->sparse->len == 0)
+        return TRUE;
+    char *dir = g_build_filename(s->dir, "index", NULL);
+    FpIndex *idx = fp_index_open(dir, fingerprint_length(s->fingerprint), container_store_source(s->containers),
+                                 gc->r->containers, err);
+    g_free(dir);
+    gboolean ok = idx != NULL && fp_index_begin_job(idx, err) && empty_sparse(gc, idx, err) &&
+                  free_dead(gc, idx, err) && fp_index_commit_job(idx, err) && store_settle_refcounts(s, err);
+    fp_index_close(idx);
+    return ok;
+}
+
+/* Step 6: what deleted jobs still hold besides manifest, tombstone and
  * reference counts. */
 static gboolean collect_deleted_jobs(Gc *gc, GError **err)
 {
@@ -171,31 +212,36 @@ static gboolean collect_deleted_jobs(Gc *gc, GError **err)
     return ok;
 }
 
-gboolean lifecycle_gc(Store *store, GcProgressFn progress, void *ctx, GcReport *r, GError **err)
+gboolean lifecycle_gc(Store *store, double live_threshold, GcProgressFn progress, void *ctx, GcReport *r,
+                      GError **err)
 {
     g_assert(store->lock_fd >= 0); /* the writer */
+    g_assert(live_threshold >= 0.0 && live_threshold <= 1.0);
     memset(r, 0, sizeof *r);
     Gc gc = { .store = store, .r = r, .progress = progress, .ctx = ctx };
     if (!container_store_count(store->containers, &r->containers, err))
         return FALSE;
-    gc.referenced = g_new0(gboolean, MAX(r->containers, 1));
-    gc.freed = freed_list_load(store->dir, err);
-    GArray *dead = NULL;
+    gc.live = live_chunks_new();
+    gc.live_bytes = g_new0(uint64_t, MAX(r->containers, 1));
+    gc.dead = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    gc.sparse = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    gc.freed = freed_list_load(store->dir, NULL, err);
     int readers = -1;
-    gboolean ok = gc.freed != NULL && scan_live_jobs(&gc, err) && (dead = find_dead(&gc, err)) != NULL;
+    gboolean ok = gc.freed != NULL && scan_live_jobs(&gc, err) && classify(&gc, live_threshold, err);
     if (ok && !store->readers_lock_new)
         readers = reader_lock_try_exclusive(store->dir, &r->deferred, err);
     r->deferred = r->deferred || store->readers_lock_new;
     ok = ok && (readers >= 0 || r->deferred);
     if (ok && !r->deferred)
-        ok = (dead->len == 0 || free_dead(&gc, dead, err)) && collect_deleted_jobs(&gc, err);
+        ok = collect_containers(&gc, err) && collect_deleted_jobs(&gc, err);
     if (readers >= 0)
         close(readers);
     report_progress(&gc);
-    if (dead != NULL)
-        g_array_unref(dead);
     if (gc.freed != NULL)
         g_array_unref(gc.freed);
-    g_free(gc.referenced);
+    g_array_unref(gc.sparse);
+    g_array_unref(gc.dead);
+    g_free(gc.live_bytes);
+    g_array_unref(gc.live);
     return ok;
 }

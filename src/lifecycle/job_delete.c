@@ -32,5 +32,5 @@ gboolean lifecycle_delete(Store *store, const uint32_t *ids, guint n, GError **e
     for (guint i = 0; i < n; i++)
         if (!job_tombstone_publish(store->dir, ids[i], now, err))
             return FALSE;
-    return refcount_recount(store->dir, err);
+    return store_settle_refcounts(store, err);
 }

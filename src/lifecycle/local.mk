@@ -3,4 +3,6 @@
 # collection (library functions; the commands and a retention rule call them).
 libdestor_a_SOURCES += \
 	src/lifecycle/job_delete.c src/lifecycle/job_delete.h \
+	src/lifecycle/live_chunks.c src/lifecycle/live_chunks.h \
+	src/lifecycle/compact.c src/lifecycle/compact.h \
 	src/lifecycle/gc.c src/lifecycle/gc.h

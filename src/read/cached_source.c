@@ -78,7 +78,7 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
                        "used until the next backup gives it one", store->dir);
         return TRUE;
     }
-    GArray *freed = freed_list_load(store->dir, err);
+    GArray *freed = freed_list_load(store->dir, NULL, err);
     if (freed == NULL) {
         g_clear_pointer(&cs->reference_count, g_free);
         return FALSE;

@@ -68,7 +68,7 @@ static gboolean clear_mark(const char *workdir, GError **err)
     return ok;
 }
 
-gboolean refcount_recount(const char *workdir, GError **err)
+gboolean refcount_recount(const char *workdir, uint32_t n, GError **err)
 {
     GArray *all = job_catalog_list(workdir, err);
     if (all == NULL)
@@ -79,11 +79,6 @@ gboolean refcount_recount(const char *workdir, GError **err)
     }
     uint32_t newest = g_array_index(all, uint32_t, all->len - 1);
     g_array_unref(all);
-    JobManifest m;
-    if (!job_manifest_load_any(workdir, newest, &m, err))
-        return FALSE;
-    uint32_t n = m.containers_total;
-    job_manifest_clear(&m);
     GArray *live = job_catalog_list_live(workdir, err);
     if (live == NULL)
         return FALSE;
@@ -99,7 +94,7 @@ gboolean refcount_recount(const char *workdir, GError **err)
     return ok;
 }
 
-gboolean refcount_settle(const char *workdir, GError **err)
+gboolean refcount_settle(const char *workdir, uint32_t containers, GError **err)
 {
-    return !refcount_is_dirty(workdir) || refcount_recount(workdir, err);
+    return !refcount_is_dirty(workdir) || refcount_recount(workdir, containers, err);
 }

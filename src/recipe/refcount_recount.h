@@ -12,6 +12,7 @@
 #define DESTOR_REFCOUNT_RECOUNT_H
 
 #include <glib.h>
+#include <stdint.h>
 
 #define REFCOUNT_DIRTY_FILE "REFCOUNT-DIRTY"
 
@@ -19,9 +20,10 @@
 gboolean refcount_mark_dirty(const char *workdir, GError **err);
 gboolean refcount_is_dirty(const char *workdir);
 /* Count every live job's records into the newest committed job's refcount
- * (its containers_total entries), publish it, and remove the mark. */
-gboolean refcount_recount(const char *workdir, GError **err);
-/* refcount_recount() when the mark is there (a delete was interrupted). */
-gboolean refcount_settle(const char *workdir, GError **err);
+ * (`containers` entries: the containers the store vouches for, store.h),
+ * publish it, and remove the mark. */
+gboolean refcount_recount(const char *workdir, uint32_t containers, GError **err);
+/* refcount_recount() when the mark is there (a delete or gc was stopped). */
+gboolean refcount_settle(const char *workdir, uint32_t containers, GError **err);
 
 #endif

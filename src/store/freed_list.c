@@ -12,16 +12,17 @@
 
 #define FREED_MAGIC "DPLCFRE1"
 #define FREED_VERSION 1
-#define FREED_HEADER 16
+#define FREED_HEADER 20
 
 static char *list_path(const char *workdir)
 {
     return g_build_filename(workdir, FREED_LIST_FILE, NULL);
 }
 
-static gboolean decode(const uint8_t *p, size_t len, const char *path, GArray *ids, GError **err)
+static gboolean decode(const uint8_t *p, size_t len, const char *path, GArray *ids, uint32_t *containers,
+                       GError **err)
 {
-    uint32_t n = len >= FREED_HEADER ? le32_get(p + 12) : 0;
+    uint32_t n = len >= FREED_HEADER ? le32_get(p + 16) : 0;
     gboolean ok = len >= FREED_HEADER + 4 && memcmp(p, FREED_MAGIC, 8) == 0 && le32_get(p + 8) == FREED_VERSION &&
                   (uint64_t)n * 4 + FREED_HEADER + 4 == len &&
                   le32_get(p + len - 4) == checksum_crc32(CHECKSUM_CRC32_START, p, len - 4);
@@ -32,17 +33,22 @@ static gboolean decode(const uint8_t *p, size_t len, const char *path, GArray *i
     }
     if (!ok)
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "list of freed containers %s is damaged", path);
+    else
+        *containers = le32_get(p + 12);
     return ok;
 }
 
-GArray *freed_list_load(const char *workdir, GError **err)
+GArray *freed_list_load(const char *workdir, uint32_t *containers, GError **err)
 {
     char *path = list_path(workdir);
     GArray *ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
     uint8_t *p = NULL;
     size_t len = 0;
+    uint32_t count = 0;
     gboolean ok = !g_file_test(path, G_FILE_TEST_EXISTS) ||
-                  (file_read_whole(path, &p, &len, err) && decode(p, len, path, ids, err));
+                  (file_read_whole(path, &p, &len, err) && decode(p, len, path, ids, &count, err));
+    if (containers != NULL)
+        *containers = count;
     g_free(p);
     g_free(path);
     if (!ok)
@@ -50,15 +56,17 @@ GArray *freed_list_load(const char *workdir, GError **err)
     return ids;
 }
 
-gboolean freed_list_publish(const char *workdir, const GArray *ids, GError **err)
+gboolean freed_list_publish(const char *workdir, const GArray *ids, uint32_t containers, GError **err)
 {
     size_t len = FREED_HEADER + (size_t)ids->len * 4 + 4;
     uint8_t *p = g_malloc0(len);
     memcpy(p, FREED_MAGIC, 8);
     le32_put(p + 8, FREED_VERSION);
-    le32_put(p + 12, ids->len);
+    le32_put(p + 12, containers);
+    le32_put(p + 16, ids->len);
     for (guint i = 0; i < ids->len; i++) {
         g_assert(i == 0 || g_array_index(ids, ContainerId, i) > g_array_index(ids, ContainerId, i - 1));
+        g_assert(g_array_index(ids, ContainerId, i) < containers);
         le32_put(p + FREED_HEADER + (size_t)i * 4, g_array_index(ids, ContainerId, i));
     }
     le32_put(p + len - 4, checksum_crc32(CHECKSUM_CRC32_START, p, len - 4));

@@ -18,10 +18,13 @@
 #define FREED_LIST_FILE "freed"
 
 /* The freed ids (ContainerId), ascending; a missing file is an empty list,
- * a damaged one an INTEGRITY error. */
-GArray *freed_list_load(const char *workdir, GError **err);
-/* Publish `ids` (ascending, distinct) as the list. */
-gboolean freed_list_publish(const char *workdir, const GArray *ids, GError **err);
+ * a damaged one an INTEGRITY error. *containers (unless NULL): the store's
+ * container count when the list was published (0 without a list): gc's
+ * copies lie past the newest manifest's count, and this vouches for them. */
+GArray *freed_list_load(const char *workdir, uint32_t *containers, GError **err);
+/* Publish `ids` (ascending, distinct) as the list, with the store's
+ * container count now. */
+gboolean freed_list_publish(const char *workdir, const GArray *ids, uint32_t containers, GError **err);
 gboolean freed_list_has(const GArray *ids, ContainerId id);
 /* Free every listed container the store still holds, and sync (writer). */
 gboolean freed_list_finish(ContainerStore *cs, const GArray *ids, GError **err);

@@ -178,7 +178,7 @@ static gboolean take_lock(Store *s, GError **err)
 /* What an interrupted gc listed as freed and left in the store. */
 static gboolean finish_frees(Store *s, GError **err)
 {
-    GArray *ids = freed_list_load(s->dir, err);
+    GArray *ids = freed_list_load(s->dir, NULL, err);
     gboolean ok = ids != NULL && freed_list_finish(s->containers, ids, err);
     if (ids != NULL)
         g_array_unref(ids);
@@ -231,7 +231,7 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
     }
     if (s->containers == NULL && !open_containers(s, TRUE, err))
         goto fail;
-    if (!reader_lock_create(s->dir, &s->readers_lock_new, err) || !refcount_settle(s->dir, err) ||
+    if (!reader_lock_create(s->dir, &s->readers_lock_new, err) || !store_settle_refcounts(s, err) ||
         !finish_frees(s, err))
         goto fail;
     return s;
@@ -263,35 +263,64 @@ void store_close(Store *s)
     g_free(s);
 }
 
-gboolean store_next_container(Store *s, ContainerId *next, GError **err)
+/* The newest manifest that reads back (a damaged one is verify's to
+ * report; refusing every backup over it would leave the store stuck):
+ * its job and count, or *job -1. */
+static gboolean newest_manifest(const Store *s, int64_t *job, uint32_t *count, GError **err)
 {
-    uint32_t slots;
-    const char *entry = container_store_kind_entry(s->kind);
-    GArray *ids = container_store_count(s->containers, &slots, err) ? job_catalog_list(s->dir, err) : NULL;
+    GArray *ids = job_catalog_list(s->dir, err);
     if (ids == NULL)
         return FALSE;
-    /* The newest manifest that reads back (a damaged one is verify's to
-     * report; refusing every backup over it would leave the store stuck). */
-    gboolean ok = TRUE;
-    for (guint i = ids->len; i > 0; i--) {
-        uint32_t job = g_array_index(ids, uint32_t, i - 1);
+    *job = -1;
+    *count = 0;
+    for (guint i = ids->len; i > 0 && *job < 0; i--) {
         JobManifest m;
-        if (!job_manifest_load_any(s->dir, job, &m, NULL))
+        if (!job_manifest_load_any(s->dir, g_array_index(ids, uint32_t, i - 1), &m, NULL))
             continue;
-        if (slots < m.containers_total) {
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
-                        "%s/%s holds %u containers but job %u committed %u: the store lost data; "
-                        "backup refused (it would reuse lost container ids); restore %s from a "
-                        "copy, 'destor verify' lists what is unreadable",
-                        s->dir, entry, slots, job, m.containers_total, entry);
-            ok = FALSE;
-        }
+        *job = m.job_id;
+        *count = m.containers_total;
         job_manifest_clear(&m);
-        break;
     }
     g_array_unref(ids);
+    return TRUE;
+}
+
+gboolean store_committed_containers(const Store *s, uint32_t *n, GError **err)
+{
+    int64_t job;
+    uint32_t by_gc = 0;
+    GArray *freed = newest_manifest(s, &job, n, err) ? freed_list_load(s->dir, &by_gc, err) : NULL;
+    if (freed == NULL)
+        return FALSE;
+    g_array_unref(freed);
+    *n = MAX(*n, by_gc);
+    return TRUE;
+}
+
+gboolean store_settle_refcounts(const Store *s, GError **err)
+{
+    uint32_t n;
+    return !refcount_is_dirty(s->dir) ||
+           (store_committed_containers(s, &n, err) && refcount_recount(s->dir, n, err));
+}
+
+gboolean store_next_container(Store *s, ContainerId *next, GError **err)
+{
+    uint32_t slots, committed, count;
+    int64_t job;
+    const char *entry = container_store_kind_entry(s->kind);
+    if (!container_store_count(s->containers, &slots, err) || !store_committed_containers(s, &committed, err) ||
+        !newest_manifest(s, &job, &count, err))
+        return FALSE;
     *next = slots;
-    return ok;
+    if (slots >= committed)
+        return TRUE;
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                "%s/%s holds %u containers but %u were committed (job %lld, or gc after it): the store lost "
+                "data; backup refused (it would reuse lost container ids); restore %s from a copy, "
+                "'destor verify' lists what is unreadable",
+                s->dir, entry, slots, committed, (long long)job, entry);
+    return FALSE;
 }
 
 void store_dirs(const Config *cfg, const char *dirs[STORE_DIRS])

@@ -69,6 +69,14 @@ void store_close(Store *s);
  * INTEGRITY error (writing would give the lost ids new contents). */
 gboolean store_next_container(Store *s, ContainerId *next, GError **err);
 
+/* The containers the store vouches for: the newest committed job's count
+ * (deleted or not), or more when gc wrote copies since (freed_list.h).
+ * Every id a live record names is below it. */
+gboolean store_committed_containers(const Store *s, uint32_t *n, GError **err);
+/* Count the current reference counts again if a delete or gc left them
+ * marked stale (refcount_recount.h), over the committed containers. */
+gboolean store_settle_refcounts(const Store *s, GError **err);
+
 /* The directories what a command writes must stay out of: the working
  * directory and the SSD cache's (NULL when unset). */
 #define STORE_DIRS 2
