@@ -50,7 +50,7 @@ const char command_usage_text[] =
     "\n"
     "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat).\n"
     "destor PATH backs up PATH only when PATH is neither a command name nor within two\n"
-    "typing mistakes of one (destor stats is an error that suggests stat); to back up a\n"
+    "typing mistakes of one (one of gc; destor stats is an error that suggests stat); to back up a\n"
     "directory named like a command, say so: destor backup stats\n"
     "\n"
     "options:\n"
@@ -246,8 +246,11 @@ const CommandSpec *command_near(const char *word)
     const CommandSpec *best = NULL;
     size_t best_d = 3;
     for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
-        size_t dist = edit_distance(word, commands[i].name, 2);
-        if (dist < best_d) {
+        /* two mistakes in a two-letter name (gc) would take in every
+         * short directory name (src, etc): one there */
+        size_t most = strlen(commands[i].name) <= 2 ? 1 : 2;
+        size_t dist = edit_distance(word, commands[i].name, most);
+        if (dist <= most && dist < best_d) {
             best_d = dist;
             best = &commands[i];
         }

@@ -10,6 +10,7 @@
 #include "recipe/refcount_recount.h"
 #include "store/freed_list.h"
 #include "store/reader_lock.h"
+#include "storage/container.h"
 #include "util/error.h"
 #include "util/fileio.h"
 
@@ -86,6 +87,24 @@ static gboolean scan_live_jobs(Gc *gc, GError **err)
     return ok;
 }
 
+/* Copying the sparse containers' live chunks must need fewer containers
+ * than it empties (counting each chunk's metadata entry and the header);
+ * otherwise gc would copy a lone sparse container, such as the part-full
+ * last copy of the previous gc, again at every run. */
+static gboolean copying_pays(const Gc *gc)
+{
+    uint64_t need = 0, room = gc->store->container_size - CONTAINER_HEADER_SIZE;
+    const LiveChunk *c = (const LiveChunk *)gc->live->data;
+    for (guint i = 0; i < gc->sparse->len; i++) {
+        ContainerId id = g_array_index(gc->sparse, ContainerId, i);
+        for (guint j = live_chunks_first(gc->live, id); j < gc->live->len && c[j].container == id; j++)
+            need += c[j].length + CONTAINER_META_ENTRY_SIZE;
+    }
+    /* chunks do not split, so the copies may take one more; that last one
+     * is then the only sparse copy, which this rule never copies alone */
+    return (need + room - 1) / room < gc->sparse->len;
+}
+
 /* Sort the containers not freed yet: dead (no live chunk, data still
  * there) and sparse (live chunks below the threshold). */
 static gboolean classify(Gc *gc, double threshold, GError **err)
@@ -107,6 +126,8 @@ static gboolean classify(Gc *gc, double threshold, GError **err)
     }
     gc->r->dead = gc->dead->len;
     gc->r->sparse = gc->sparse->len;
+    if (!copying_pays(gc))
+        g_array_set_size(gc->sparse, 0);
     return TRUE;
 }
 

@@ -167,8 +167,8 @@ Store *store_open_read(const Config *cfg, GError **err)
 static gboolean take_lock(Store *s, GError **err)
 {
     char *path = g_build_filename(s->dir, "LOCK", NULL);
-    char *busy =
-        g_strdup_printf("another backup, delete, gc or repair is running in %s (%s is locked)", s->dir, path);
+    char *busy = g_strdup_printf("another writer (backup, delete, gc or repair) is running in %s (%s is locked)",
+                                 s->dir, path);
     s->lock_fd = lock_file_take(path, busy, err);
     g_free(busy);
     g_free(path);

@@ -4,9 +4,11 @@
 # sharing chunks. A deleted job is refused at once by every reader (exit 2)
 # and left out of stat; bad operands and a store another writer holds
 # change nothing; gc frees exactly the containers no live job names (stat
-# said how many bytes before), ids are never reused, every live job restores
-# byte for byte and verify --deep passes; a second gc finds nothing; repair
-# after gc rebuilds a store that verifies.
+# said how many bytes before), then empties the sparse ones (their live
+# chunks copied into fewer new containers, the live job's records
+# rewritten); ids are never reused, every live job restores byte for byte
+# and verify --deep passes; a last gc finds nothing; repair after gc
+# rebuilds a store that verifies.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 W="$SCRATCH/working"
@@ -37,15 +39,17 @@ cmp -s "$SCRATCH/before" "$SCRATCH/after" || fail "a refused delete or gc change
 exec 9>"$W/LOCK"
 flock 9
 expect_status 1 dst delete 0
-grep -q 'is running' "$SCRATCH/err" || fail "delete beside a writer: $(cat "$SCRATCH/err")"
+grep -q 'another writer (backup, delete, gc or repair) is running' "$SCRATCH/err" || fail "delete beside a writer: $(cat "$SCRATCH/err")"
 expect_status 1 dst gc
 exec 9>&-
 snapshot "$SCRATCH/after"
 cmp -s "$SCRATCH/before" "$SCRATCH/after" || fail "delete or gc beside a writer changed the store"
 
-# nothing deleted: gc frees nothing
-dst gc --json > "$SCRATCH/gc0.json"
+# nothing deleted, nothing copied (gc-live-threshold 0): gc frees nothing
+dst -p"gc-live-threshold 0" gc --json > "$SCRATCH/gc0.json"
 [ "$(json_field "$SCRATCH/gc0.json" containers_freed)" -eq 0 ] || fail "gc freed containers of live jobs"
+expect_status 2 dst -p"gc-live-threshold 1.5" gc
+expect_status 2 dst -p"gc-live-threshold half" gc
 
 # delete in any order: the newest and the oldest
 dst delete 2 0 > "$SCRATCH/out"
@@ -67,7 +71,7 @@ reclaimable=$(json_field "$SCRATCH/stat.json" reclaimable_bytes)
 dst verify --deep >/dev/null || fail "verify after delete"
 count=$(container_count "$W" 131072)
 
-dst gc --json > "$SCRATCH/gc1.json"
+dst -p"gc-live-threshold 0" gc --json > "$SCRATCH/gc1.json"
 freed=$(json_field "$SCRATCH/gc1.json" containers_freed)
 [ "$freed" -gt 0 ] || fail "gc freed nothing"
 [ "$(json_field "$SCRATCH/gc1.json" reclaimed_bytes)" -eq "$reclaimable" ] ||
@@ -80,9 +84,26 @@ dst stat --json > "$SCRATCH/stat.json"
 dst restore 1 "$SCRATCH/r1" >/dev/null
 same_tree "$SCRATCH/b" "$SCRATCH/r1"
 dst verify --deep >/dev/null || fail "verify --deep after gc"
+
+# compaction: the containers job 1 shares with the deleted jobs are sparse
+# now; gc copies their live chunks into fewer new ones and frees them
 dst gc --json > "$SCRATCH/gc2.json"
-[ "$(json_field "$SCRATCH/gc2.json" containers_freed)" -eq 0 ] || fail "a second gc freed more"
-[ "$(json_field "$SCRATCH/gc2.json" containers_already_freed)" -eq "$freed" ] || fail "the freed list"
+copied=$(json_field "$SCRATCH/gc2.json" containers_copied)
+written=$(json_field "$SCRATCH/gc2.json" containers_written)
+[ "$copied" -gt 0 ] || fail "gc copied nothing out of sparse containers"
+[ "$written" -lt "$copied" ] || fail "gc wrote $written containers to empty $copied"
+[ "$(json_field "$SCRATCH/gc2.json" containers_freed)" -eq "$copied" ] || fail "gc did not free what it emptied"
+[ "$(json_field "$SCRATCH/gc2.json" jobs_rewritten)" -eq 1 ] || fail "gc rewrote the wrong jobs"
+[ "$(json_field "$SCRATCH/gc2.json" container_bytes_read)" -eq $((copied * 131072)) ] || fail "bytes read"
+rm -rf "$SCRATCH/r1"
+dst restore 1 "$SCRATCH/r1" >/dev/null
+same_tree "$SCRATCH/b" "$SCRATCH/r1"
+dst read-file 1 only_b.bin | cmp -s - "$SCRATCH/b/only_b.bin" || fail "read-file after compaction"
+dst verify --deep >/dev/null || fail "verify --deep after compaction"
+dst gc --json > "$SCRATCH/gc3.json"
+[ "$(json_field "$SCRATCH/gc3.json" containers_freed)" -eq 0 ] || fail "a third gc freed more"
+[ "$(json_field "$SCRATCH/gc3.json" containers_copied)" -eq 0 ] || fail "a third gc copied again"
+[ "$(json_field "$SCRATCH/gc3.json" containers_already_freed)" -eq $((freed + copied)) ] || fail "the freed list"
 
 # ids are never reused: a new job (a's data again) gets new containers and
 # a new job id; job 0 stays deleted
@@ -95,4 +116,5 @@ same_tree "$SCRATCH/a" "$SCRATCH/r3"
 dst verify --deep >/dev/null || fail "verify --deep after a backup that followed gc"
 dst repair >/dev/null 2>&1 || fail "repair after gc"
 dst verify --deep >/dev/null || fail "verify --deep after repair"
-note "delete refused by readers at once; gc freed $freed containers ($reclaimable bytes, as stat said); live jobs exact"
+note "delete refused by readers at once; gc freed $freed containers ($reclaimable bytes, as stat said)," \
+    "then emptied $copied sparse ones into $written; live jobs exact"
