@@ -153,7 +153,12 @@ static gboolean empty_sparse(Gc *gc, FpIndex *idx, GError **err)
     gboolean *is_sparse = g_new0(gboolean, MAX(gc->r->containers, 1));
     for (guint i = 0; i < gc->sparse->len; i++)
         is_sparse[g_array_index(gc->sparse, ContainerId, i)] = TRUE;
+    uint32_t containers;
+    /* the list, as it was, republished with the count that vouches for the
+     * copies before any record names them */
     gboolean ok = compact_copy(gc->store, idx, gc->sparse, gc->live, moved, &gc->r->compact, err) &&
+                  container_store_count(gc->store->containers, &containers, err) &&
+                  freed_list_publish(gc->store->dir, gc->freed, containers, err) &&
                   refcount_mark_dirty(gc->store->dir, err) &&
                   compact_rewrite_jobs(gc->store, is_sparse, gc->r->containers, gc->live, moved, &gc->r->compact,
                                        err);

@@ -12,8 +12,10 @@
  * next writer or gc finishes the work:
  *   1. the fingerprint index is marked DIRTY (a kill from here on rebuilds
  *      it from the containers the store still holds);
- *   2. the copies are written, indexed and synced; the reference counts
- *      are marked stale and the records rewritten (compact.h);
+ *   2. the copies are written, indexed and synced; the freed list is
+ *      published again with the store's count, which vouches for them
+ *      (store_committed_containers); the reference counts are marked
+ *      stale and the records rewritten (compact.h);
  *   3. the list of freed containers (freed_list.h) is published with the
  *      new ids: they are gone from here on, whatever is still on disk;
  *   4. the containers are freed (through the ContainerStore: a hole punched

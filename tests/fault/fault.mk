@@ -35,5 +35,5 @@ $(FAULT_SHIM): $(srcdir)/tests/fault/fault_shim.c
 $(FAULT_TESTS:.py=.py.log): $(FAULT_SHIM) $(srcdir)/tests/fault/faultlib.py
 CLEANFILES += $(FAULT_SHIM)
 # End-to-end tests that use the shim (a file changing while backup reads it).
-SHIM_E2E_TESTS = tests/e2e/changed_while_read.sh
+SHIM_E2E_TESTS = tests/e2e/changed_while_read.sh tests/e2e/gc_disk_full.sh
 $(SHIM_E2E_TESTS:.sh=.sh.log): $(FAULT_SHIM)
