@@ -6,6 +6,7 @@
 #include "recipe/job_catalog.h"
 #include "recipe/job_meta.h"
 #include "storage/container.h"
+#include "storage/container_writer.h"
 #include "util/error.h"
 #include "util/fileio.h"
 
@@ -14,16 +15,23 @@
 #include <unistd.h>
 
 #define JOB_META_NEW JOB_META_FILE ".new"
+/* Copies being filled or written: the device writes one while the next is
+ * filled from the containers read meanwhile. */
+#define OUT_BUFFERS 2
 
 typedef struct {
     Store *store;
     FpIndex *idx;
-    uint8_t *out;
+    ContainerWriter *writer;
+    uint8_t *out[OUT_BUFFERS];
+    guint open;     /* the buffer being filled */
+    guint in_flight; /* writes not known done */
     ContainerBuilder builder;
     CompactReport *r;
 } Copier;
 
-/* Seal, write and index the container being filled. */
+/* Seal and index the container being filled and start its write; go on in
+ * the next buffer once its own write is done. */
 static gboolean flush_container(Copier *cp, GError **err)
 {
     ContainerBuilder *b = &cp->builder;
@@ -31,12 +39,18 @@ static gboolean flush_container(Copier *cp, GError **err)
     if (b->chunk_count == 0)
         return TRUE;
     container_builder_seal(b, cp->store->fingerprint);
-    if (!container_store_write(cp->store->containers, b->id, cp->out, err) ||
-        !fp_index_persist_container(cp->idx, cp->out, size, err))
+    if (!fp_index_persist_container(cp->idx, cp->out[cp->open], size, err)) /* the index is DIRTY */
         return FALSE;
+    container_writer_submit(cp->writer, b->id, cp->out[cp->open]);
     cp->r->containers_written++;
     cp->r->container_bytes_written += size;
-    container_builder_init(b, cp->out, size, b->id + 1);
+    cp->open = (cp->open + 1) % OUT_BUFFERS;
+    if (++cp->in_flight == OUT_BUFFERS) {
+        if (!container_writer_wait(cp->writer, OUT_BUFFERS - 1, err))
+            return FALSE;
+        cp->in_flight--;
+    }
+    container_builder_init(b, cp->out[cp->open], size, b->id + 1);
     return TRUE;
 }
 
@@ -77,9 +91,11 @@ gboolean compact_copy(Store *store, FpIndex *idx, const GArray *from, const GArr
     if (!store_next_container(store, &next, err))
         return FALSE;
     Copier cp = { .store = store, .idx = idx, .r = r };
-    cp.out = g_aligned_alloc(1, size, CONTAINER_ALIGN);
+    for (guint i = 0; i < OUT_BUFFERS; i++)
+        cp.out[i] = g_aligned_alloc(1, size, CONTAINER_ALIGN);
+    cp.writer = container_writer_new(store->containers, OUT_BUFFERS);
     uint8_t *in = g_aligned_alloc(1, size, CONTAINER_ALIGN);
-    container_builder_init(&cp.builder, cp.out, size, next);
+    container_builder_init(&cp.builder, cp.out[0], size, next);
     gboolean ok = TRUE;
     for (guint i = 0; i < from->len && ok; i++) {
         ContainerId id = g_array_index(from, ContainerId, i);
@@ -87,9 +103,12 @@ gboolean compact_copy(Store *store, FpIndex *idx, const GArray *from, const GArr
              copy_container(&cp, id, in, live, moved, err);
         r->container_bytes_read += ok ? size : 0;
     }
-    ok = ok && flush_container(&cp, err) && container_store_sync(store->containers, err);
+    ok = ok && flush_container(&cp, err) && container_writer_wait(cp.writer, 0, err) &&
+         container_store_sync(store->containers, err);
+    container_writer_free(cp.writer); /* before its buffers go */
     g_aligned_free(in);
-    g_aligned_free(cp.out);
+    for (guint i = 0; i < OUT_BUFFERS; i++)
+        g_aligned_free(cp.out[i]);
     return ok;
 }
 
