@@ -276,6 +276,14 @@ void fp_index_close(FpIndex *idx)
     g_free(idx);
 }
 
+gboolean fp_index_marked_dirty(const char *dir)
+{
+    char *path = g_build_filename(dir, DIRTY_NAME, NULL);
+    gboolean dirty = g_file_test(path, G_FILE_TEST_EXISTS);
+    g_free(path);
+    return dirty;
+}
+
 gboolean fp_index_begin_job(FpIndex *idx, GError **err)
 {
     if (!idx->marked)

@@ -48,6 +48,10 @@ void fp_index_close(FpIndex *idx);
  * a page failing its checksum or a malformed entry is an INTEGRITY error. */
 GArray *fp_index_read_all(const char *dir, size_t fp_len, gboolean *exists, GError **err);
 
+/* Is the index in `dir` marked dirty (a backup or gc is running or was
+ * stopped)? Without the writer lock only a hint. */
+gboolean fp_index_marked_dirty(const char *dir);
+
 /* Mark the index dirty (durably) before the job adds anything; opening
  * marks it already (so this is then free), committing clears the mark. */
 gboolean fp_index_begin_job(FpIndex *idx, GError **err);

@@ -2,8 +2,9 @@
 /* freed_list.h: the containers gc freed, WORKDIR/freed (docs/FORMAT.md).
  *
  * gc publishes the list (atomically) before it frees the containers it
- * adds, so a gc killed midway leaves containers listed and maybe not yet
- * freed: the next writer frees them before it opens the fingerprint index
+ * adds, both under the fingerprint index's DIRTY mark, so a gc killed
+ * midway leaves containers listed and maybe not yet freed, and the mark:
+ * the next writer then frees them before it opens the fingerprint index
  * (freed_list_finish), so no index rebuilt from the containers names them
  * again. Ids only grow and are never reused, so the list is also what a
  * cache (of containers now, of chunks later) holds its entries against: a

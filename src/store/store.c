@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* store.c: creating and opening the working directory. */
 #include "store/store.h"
+#include "index/fp_index.h"
 #include "recipe/job_catalog.h"
 #include "recipe/refcount_recount.h"
 #include "store/freed_list.h"
@@ -175,9 +176,16 @@ static gboolean take_lock(Store *s, GError **err)
     return s->lock_fd >= 0;
 }
 
-/* What an interrupted gc listed as freed and left in the store. */
+/* What an interrupted gc listed as freed and left in the store. gc lists
+ * and frees only under the index's DIRTY mark (lifecycle/gc.h), so without
+ * it there is nothing to finish (and no call per freed id at every open). */
 static gboolean finish_frees(Store *s, GError **err)
 {
+    char *index = g_build_filename(s->dir, "index", NULL);
+    gboolean dirty = fp_index_marked_dirty(index);
+    g_free(index);
+    if (!dirty)
+        return TRUE;
     GArray *ids = freed_list_load(s->dir, NULL, err);
     gboolean ok = ids != NULL && freed_list_finish(s->containers, ids, err);
     if (ids != NULL)

@@ -14,10 +14,8 @@ the store kind DESTOR_TEST_CONTAINER_STORE names (pool when unset).
 """
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultlib as fl  # noqa: E402
@@ -26,34 +24,6 @@ import faultlib as fl  # noqa: E402
 def need(cond, msg):
     if not cond:
         fl.die(msg)
-
-
-def held(p, what):
-    """Wait until p has stopped itself (state T), failing if it exits first;
-    the bound only catches a hang."""
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        if p.poll() is not None:
-            out, err = p.communicate()
-            fl.die("%s ended (exit %d) before the point it was to be held at: %s"
-                   % (what, p.returncode, err.decode("utf-8", "replace").strip()))
-        with open("/proc/%d/stat" % p.pid) as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-        if state == "T":
-            return
-        time.sleep(0.02)
-    p.kill()
-    fl.die("%s was never held" % what)
-
-
-def finish(p, what):
-    os.kill(p.pid, signal.SIGCONT)
-    try:
-        out, err = p.communicate(timeout=300)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        fl.die("%s hung after it was let go" % what)
-    return fl.Result(p.args, p.returncode, out, err)
 
 
 def gc(cfg):
@@ -82,7 +52,7 @@ def main():
         target = scratch.path("restored0")
         restore = subprocess.Popen([fl.DESTOR, "-c", cfg, "restore", "0", target], env=fl.run_env(hold),
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-        held(restore, "restore of job 0")
+        fl.held(restore, "restore of job 0")
         r = fl.destor(cfg, "delete", "0")
         need(r.rc == 0, "delete beside a reader: " + r.describe())
         r = fl.destor(cfg, "list", "0")
@@ -90,7 +60,7 @@ def main():
         first = gc(cfg)
         need(first["deferred"] and first["containers_freed"] == 0 and first["containers_dead"] > 0,
              "gc beside a reader freed something or found nothing to free: %s" % first)
-        res = finish(restore, "restore")
+        res = fl.let_go(restore, "restore")
         need(res.rc == 0 and not res.bad_stderr(), "restore held across gc: " + res.describe())
         problems = fl.tree_diff(want0, target)
         need(not problems, "restore held across gc: " + "; ".join(problems[:5]))
