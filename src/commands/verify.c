@@ -9,6 +9,7 @@
 #include "read/job.h"
 #include "read/safe_path.h"
 #include "storage/container.h"
+#include "store/freed_list.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/json_doc.h"
@@ -23,6 +24,7 @@ typedef struct {
     GHashTable *container_state; /* id -> ContainerState* (checked containers) */
     gboolean deep;
     uint32_t committed; /* containers the store vouches for (store.h): every id a record names is below */
+    GArray *freed;      /* the containers gc freed (freed_list.h): no live record names one */
     Fingerprinter *fpr; /* --deep: one digest context for every chunk */
     JsonBuilder *json; /* the document, its "problems" array open; NULL for text */
     uint64_t problems, jobs, entries, chunks, containers_checked;
@@ -103,6 +105,10 @@ static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const Chun
     if (c->container >= v->committed) {
         problem(v, job, r, c->container, c->offset, "recipe names a container the store never committed (%u)",
                 v->committed);
+        return;
+    }
+    if (freed_list_has(v->freed, c->container)) {
+        problem(v, job, r, c->container, c->offset, "recipe names a container gc freed");
         return;
     }
     ContainerState *cs = check_container(v, c->container, job);
@@ -274,7 +280,8 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         return FALSE;
     }
     Verify v = { .store = store, .deep = deep, .fpr = deep ? fingerprinter_new(store->fingerprint) : NULL };
-    if (!store_committed_containers(store, &v.committed, err)) {
+    if (!store_committed_containers(store, &v.committed, err) ||
+        (v.freed = freed_list_load(store->dir, NULL, err)) == NULL) {
         fingerprinter_free(v.fpr);
         g_array_unref(ids);
         store_close(store);
@@ -320,6 +327,7 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         ok = FALSE;
     }
 out:
+    g_array_unref(v.freed);
     fingerprinter_free(v.fpr);
     g_hash_table_destroy(v.container_state);
     container_lru_free(v.lru);

@@ -114,6 +114,19 @@ dst backup "$SCRATCH/a" --json > "$SCRATCH/b3.json"
 dst restore 3 "$SCRATCH/r3" >/dev/null
 same_tree "$SCRATCH/a" "$SCRATCH/r3"
 dst verify --deep >/dev/null || fail "verify --deep after a backup that followed gc"
+# a freed list naming every container (a live one among them): verify says
+# a live record names a container gc freed
+cp "$W/freed" "$SCRATCH/freed.saved"
+"$PYTHON" - "$W/freed" <<'PY'
+import struct, sys, zlib
+p = open(sys.argv[1], "rb").read()
+count = struct.unpack_from("<I", p, 12)[0]
+body = b"DPLCFRE1" + struct.pack("<III", 1, count, count) + b"".join(struct.pack("<I", i) for i in range(count))
+open(sys.argv[1], "wb").write(body + struct.pack("<I", zlib.crc32(body)))
+PY
+expect_status 3 dst verify
+grep -q 'recipe names a container gc freed' "$SCRATCH/out" || fail "verify did not name a freed container"
+cp "$SCRATCH/freed.saved" "$W/freed"
 dst repair >/dev/null 2>&1 || fail "repair after gc"
 dst verify --deep >/dev/null || fail "verify --deep after repair"
 note "delete refused by readers at once; gc freed $freed containers ($reclaimable bytes, as stat said)," \
