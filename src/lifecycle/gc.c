@@ -41,11 +41,7 @@ static void report_progress(Gc *gc)
 /* Every chunk job `job_id`'s records name. */
 static gboolean scan_job(Gc *gc, uint32_t job_id, GError **err)
 {
-    char *dir = job_dir_path(gc->store->dir, job_id);
-    char *path = g_build_filename(dir, JOB_META_FILE, NULL);
-    JobMetaReader *meta = job_meta_reader_open(path, job_id, err);
-    g_free(path);
-    g_free(dir);
+    JobMetaReader *meta = job_catalog_open_records(gc->store->dir, job_id, err);
     if (meta == NULL)
         return FALSE;
     FileRecord *rec;

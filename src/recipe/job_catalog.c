@@ -172,6 +172,16 @@ GArray *job_catalog_list_live(const char *workdir, GError **err)
     return ids;
 }
 
+JobMetaReader *job_catalog_open_records(const char *workdir, uint32_t job_id, GError **err)
+{
+    char *dir = job_dir_path(workdir, job_id);
+    char *path = g_build_filename(dir, JOB_META_FILE, NULL);
+    JobMetaReader *meta = job_meta_reader_open(path, job_id, err);
+    g_free(path);
+    g_free(dir);
+    return meta;
+}
+
 static gboolean remove_tree(const char *path, GError **err)
 {
     GDir *d = g_dir_open(path, 0, NULL);

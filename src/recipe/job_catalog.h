@@ -12,6 +12,7 @@
 #define DESTOR_JOB_CATALOG_H
 
 #include "recipe/file_record.h"
+#include "recipe/job_meta.h"
 
 #include <glib.h>
 #include <stddef.h>
@@ -60,6 +61,9 @@ gboolean job_manifest_decode(const uint8_t *buf, size_t len, uint32_t job_id, co
 GArray *job_catalog_list(const char *workdir, GError **err);
 /* Ids of committed jobs not deleted, ascending: what readers see. */
 GArray *job_catalog_list_live(const char *workdir, GError **err);
+
+/* The records (job_meta_data) of committed job `job_id`, for reading. */
+JobMetaReader *job_catalog_open_records(const char *workdir, uint32_t job_id, GError **err);
 
 /* Id for a new job (one past the newest committed); removes the leftovers
  * of an interrupted job that used the same id. Creates the job directory. */

@@ -35,11 +35,7 @@ gboolean refcount_is_dirty(const char *workdir)
 /* Add job `job_id`'s records to counts[0..n). */
 static gboolean count_job(const char *workdir, uint32_t job_id, uint32_t *counts, uint32_t n, GError **err)
 {
-    char *dir = job_dir_path(workdir, job_id);
-    char *path = g_build_filename(dir, JOB_META_FILE, NULL);
-    JobMetaReader *meta = job_meta_reader_open(path, job_id, err);
-    g_free(path);
-    g_free(dir);
+    JobMetaReader *meta = job_catalog_open_records(workdir, job_id, err);
     if (meta == NULL)
         return FALSE;
     FileRecord *r;

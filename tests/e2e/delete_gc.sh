@@ -12,12 +12,7 @@
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 W="$SCRATCH/working"
-mkdir -p "$SCRATCH/a" "$SCRATCH/b" "$SCRATCH/c"
-pseudo_random 600000 41 > "$SCRATCH/a/only_a.bin"
-pseudo_random 500000 42 > "$SCRATCH/a/shared.bin"
-cp "$SCRATCH/a/shared.bin" "$SCRATCH/b/"
-pseudo_random 400000 43 > "$SCRATCH/b/only_b.bin"
-pseudo_random 300000 44 > "$SCRATCH/c/only_c.bin"
+lifecycle_trees
 printf 'container-size 128K\n' >> "$CONFIG"
 for t in a b c; do dst backup "$SCRATCH/$t" >/dev/null; done
 

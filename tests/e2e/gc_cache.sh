@@ -10,12 +10,7 @@
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 printf 'container-size 128K\n' >> "$CONFIG"
-mkdir -p "$SCRATCH/a" "$SCRATCH/b" "$SCRATCH/c"
-pseudo_random 300000 51 > "$SCRATCH/a/only_a.bin"
-pseudo_random 200000 52 > "$SCRATCH/a/shared.bin"
-cp "$SCRATCH/a/shared.bin" "$SCRATCH/b/"
-pseudo_random 200000 53 > "$SCRATCH/b/only_b.bin"
-pseudo_random 150000 54 > "$SCRATCH/c/only_c.bin"
+lifecycle_trees
 T="$SCRATCH/template"
 on() { W=$1; shift; "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" "$@"; }
 for t in a b c; do on "$T" backup "$SCRATCH/$t" >/dev/null; done

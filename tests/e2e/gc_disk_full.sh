@@ -12,11 +12,7 @@ SHIM="$TOP_BUILDDIR/tests/fault/fault_shim.so"
 [ -f "$SHIM" ] || fail "no fault shim at $SHIM (make builds it before this test)"
 
 printf 'container-size 128K\n' >> "$CONFIG"
-mkdir -p "$SCRATCH/a" "$SCRATCH/b"
-pseudo_random 300000 61 > "$SCRATCH/a/only_a.bin"
-pseudo_random 200000 62 > "$SCRATCH/a/shared.bin"
-cp "$SCRATCH/a/shared.bin" "$SCRATCH/b/"
-pseudo_random 200000 63 > "$SCRATCH/b/only_b.bin"
+lifecycle_trees
 T="$SCRATCH/template"
 on() { W=$1; shift; "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" "$@"; }
 for t in a b; do on "$T" backup "$SCRATCH/$t" >/dev/null; done
