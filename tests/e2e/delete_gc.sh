@@ -40,6 +40,13 @@ exec 9>&-
 snapshot "$SCRATCH/after"
 cmp -s "$SCRATCH/before" "$SCRATCH/after" || fail "delete or gc beside a writer changed the store"
 
+# a store no writer of this version opened has no READERS: readers running
+# then hold no lock gc could see, so the gc that creates it frees nothing
+rm "$W/READERS"
+dst gc --json > "$SCRATCH/gc_new.json"
+[ "$(json_field "$SCRATCH/gc_new.json" deferred)" = True ] || fail "gc that made READERS did not defer"
+[ -e "$W/READERS" ] || fail "gc did not create READERS"
+
 # nothing deleted, nothing copied (gc-live-threshold 0): gc frees nothing
 dst -p"gc-live-threshold 0" gc --json > "$SCRATCH/gc0.json"
 [ "$(json_field "$SCRATCH/gc0.json" containers_freed)" -eq 0 ] || fail "gc freed containers of live jobs"
