@@ -209,17 +209,21 @@ static const CommandSpec commands[] = {
       "usage: destor " GLOBAL " gc [--json]\n"
       "\n"
       "Garbage collection under the writer lock: read every live job's records,\n"
-      "free each container none of them references (a hole punched in the pool,\n"
-      "a container file removed; ids are never reused), drop their fingerprint\n"
+      "copy the live chunks out of containers less than gc-live-threshold live\n"
+      "(destor.config) into new ones and point the records at the copies, free\n"
+      "each container no live record references (a hole punched in the pool, a\n"
+      "container file removed; ids are never reused), drop their fingerprint\n"
       "index entries and the records of deleted jobs. While a reader (restore,\n"
-      "read-file, verify, ...) has the store open nothing is freed and the report\n"
-      "says so; run gc again later. A progress line goes to a terminal.\n"
+      "read-file, verify, ...) has the store open nothing is copied or freed and\n"
+      "the report says so; run gc again later. A progress line goes to a terminal.\n"
       "\n"
       "options:\n"
-      "  --json       what was read, freed and reclaimed as one destor.gc document\n"
+      "  --json       what was read, written, freed and reclaimed, as one destor.gc\n"
+      "               document\n"
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
-      "  3  data integrity error (a live job's records are damaged: nothing freed)\n" },
+      "  3  data integrity error (a live job's records, or a container to copy, are\n"
+      "     damaged: nothing freed)\n" },
     { "policies", OPT_JSON, FALSE, command_policies,
       "usage: destor " GLOBAL " policies [--json]\n"
       "\n"
