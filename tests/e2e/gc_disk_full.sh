@@ -12,7 +12,16 @@ SHIM="$TOP_BUILDDIR/tests/fault/fault_shim.so"
 [ -f "$SHIM" ] || fail "no fault shim at $SHIM (make builds it before this test)"
 
 printf 'container-size 128K\n' >> "$CONFIG"
-lifecycle_trees
+# job 0: live and dead files alternating (each container about 40% live);
+# job 1 (b): the live ones, which job 0's deletion leaves spread thin
+mkdir -p "$SCRATCH/a" "$SCRATCH/b"
+i=0
+while [ "$i" -lt 16 ]; do
+    pseudo_random 50000 $((100 + i)) > "$SCRATCH/a/f$i.live"
+    pseudo_random 70000 $((200 + i)) > "$SCRATCH/a/f$i.mortal"
+    cp "$SCRATCH/a/f$i.live" "$SCRATCH/b/"
+    i=$((i + 1))
+done
 T="$SCRATCH/template"
 on() { W=$1; shift; "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" "$@"; }
 for t in a b; do on "$T" backup "$SCRATCH/$t" >/dev/null; done
