@@ -3,6 +3,8 @@
 #include "cli/command_handlers.h"
 #include "cache/policies/policy_list.h"
 #include "commands/backup.h"
+#include "commands/delete.h"
+#include "commands/gc.h"
 #include "commands/read_file.h"
 #include "commands/repair.h"
 #include "commands/restore.h"
@@ -107,6 +109,24 @@ gboolean command_verify(const Config *cfg, const SubArgs *sa, GError **err)
 gboolean command_repair(const Config *cfg, const SubArgs *sa, GError **err)
 {
     return command_args_want(sa, 0, "repair [--json]", err) && repair_run(cfg, sa->json, err);
+}
+
+gboolean command_delete(const Config *cfg, const SubArgs *sa, GError **err)
+{
+    if (sa->positional->len == 0)
+        return command_usage_error(err, "%s", "usage: destor delete JOB... [--json]");
+    uint32_t *ids = g_new(uint32_t, sa->positional->len);
+    gboolean ok = TRUE;
+    for (guint i = 0; i < sa->positional->len && ok; i++)
+        ok = job_id_parse(sa->positional->pdata[i], &ids[i], err);
+    ok = ok && delete_run(cfg, ids, sa->positional->len, sa->json, err);
+    g_free(ids);
+    return ok;
+}
+
+gboolean command_gc(const Config *cfg, const SubArgs *sa, GError **err)
+{
+    return command_args_want(sa, 0, "gc [--json]", err) && gc_run(cfg, sa->json, err);
 }
 
 gboolean command_policies(const Config *cfg, const SubArgs *sa, GError **err)

@@ -43,13 +43,15 @@ const char command_usage_text[] =
     "                              check the store (read-only); --deep rehashes every chunk\n"
     "  repair [--json]             rebuild the derived structures (fingerprint index,\n"
     "                              recipe indexes, reference counts) from the stored data\n"
+    "  delete JOB... [--json]      delete jobs (readers refuse them at once; gc frees the space)\n"
+    "  gc [--json]                 free the containers no live job references\n"
     "  policies [--json]           the SSD cache policies: description, citation,\n"
     "                              online/offline, their keys with defaults\n"
     "\n"
     "legacy Destor forms: destor PATH (backup), destor -rJOB TARGET (restore), destor -s (stat).\n"
     "destor PATH backs up PATH only when PATH is neither a command name nor within two\n"
-    "typing mistakes of one (destor stats is an error that suggests stat); to back up a\n"
-    "directory named like a command, say so: destor backup stats\n"
+    "typing mistakes of one, one of gc (destor stats is an error that suggests stat); to\n"
+    "back up a directory named like a command, say so: destor backup stats\n"
     "\n"
     "options:\n"
     "  -c FILE            config file (default ./destor.config if present)\n"
@@ -189,6 +191,39 @@ static const CommandSpec commands[] = {
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
       "  3  primary data needed for a rebuild is damaged\n" },
+    { "delete", OPT_JSON, FALSE, command_delete,
+      "usage: destor " GLOBAL " delete JOB... [--json]\n"
+      "\n"
+      "Delete the jobs named, in any order, under the writer lock: from then on\n"
+      "restore, read-file, list and verify refuse them, and stat leaves them out.\n"
+      "No container changes: 'destor gc' gives back the space no live job uses.\n"
+      "A deletion is final. Each job must be committed and not deleted, and named\n"
+      "once; otherwise nothing is deleted.\n"
+      "\n"
+      "options:\n"
+      "  --json       the jobs deleted as one destor.delete JSON document\n"
+      "  -h, --help   this help\n"
+      "\n" EXIT_COMMON
+      "  3  data integrity error (a record of a job left is damaged)\n" },
+    { "gc", OPT_JSON, FALSE, command_gc,
+      "usage: destor " GLOBAL " gc [--json]\n"
+      "\n"
+      "Garbage collection under the writer lock: read every live job's records,\n"
+      "copy the live chunks out of containers less than gc-live-threshold live\n"
+      "(destor.config) into new ones and point the records at the copies, free\n"
+      "each container no live record references (a hole punched in the pool, a\n"
+      "container file removed; ids are never reused), drop their fingerprint\n"
+      "index entries and the records of deleted jobs. While a reader (restore,\n"
+      "read-file, verify, ...) has the store open nothing is copied or freed and\n"
+      "the report says so; run gc again later. A progress line goes to a terminal.\n"
+      "\n"
+      "options:\n"
+      "  --json       what was read, written, freed and reclaimed, as one destor.gc\n"
+      "               document\n"
+      "  -h, --help   this help\n"
+      "\n" EXIT_COMMON
+      "  3  data integrity error (a live job's records, or a container to copy, are\n"
+      "     damaged: nothing freed)\n" },
     { "policies", OPT_JSON, FALSE, command_policies,
       "usage: destor " GLOBAL " policies [--json]\n"
       "\n"
@@ -215,8 +250,11 @@ const CommandSpec *command_near(const char *word)
     const CommandSpec *best = NULL;
     size_t best_d = 3;
     for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
-        size_t dist = edit_distance(word, commands[i].name, 2);
-        if (dist < best_d) {
+        /* two mistakes in a two-letter name (gc) would take in every
+         * short directory name (src, etc): one there */
+        size_t most = strlen(commands[i].name) <= 2 ? 1 : 2;
+        size_t dist = edit_distance(word, commands[i].name, most);
+        if (dist <= most && dist < best_d) {
             best_d = dist;
             best = &commands[i];
         }

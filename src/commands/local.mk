@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # src/commands: what each command does (the command table in src/cli names
 # them): backup (wiring the pipeline), restore, read-file, stat and list,
-# verify (and the fingerprint index against the containers), repair.
+# verify (and the fingerprint index against the containers), repair,
+# delete and gc.
 libdestor_a_SOURCES += \
 	src/commands/backup.c src/commands/backup.h \
 	src/commands/restore.c src/commands/restore.h \
@@ -9,7 +10,9 @@ libdestor_a_SOURCES += \
 	src/commands/stat.c src/commands/stat.h \
 	src/commands/verify.c src/commands/verify.h \
 	src/commands/verify_index.c src/commands/verify_index.h \
-	src/commands/repair.c src/commands/repair.h
+	src/commands/repair.c src/commands/repair.h \
+	src/commands/delete.c src/commands/delete.h \
+	src/commands/gc.c src/commands/gc.h
 
 check_PROGRAMS += tests/unit/test_restore_hostile
 tests_unit_test_restore_hostile_SOURCES = tests/unit/test_restore_hostile.c tests/unit/unit.h

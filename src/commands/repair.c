@@ -3,8 +3,10 @@
 #include "commands/repair.h"
 #include "index/fp_index.h"
 #include "recipe/job_catalog.h"
+#include "recipe/job_tombstone.h"
 #include "recipe/job_meta.h"
 #include "recipe/recipe_index.h"
+#include "store/freed_list.h"
 #include "store/store.h"
 #include "util/bdb_error.h"
 #include "util/error.h"
@@ -90,20 +92,31 @@ static gboolean rebuild_jobs(Store *store, JsonBuilder *json, GError **err)
     GArray *ids = job_catalog_list(store->dir, err);
     if (ids == NULL)
         return FALSE;
-    uint32_t *counts = NULL, n = 0;
-    gboolean ok = TRUE;
+    uint32_t *counts = NULL, n = 0, by_gc = 0;
+    /* records gc rewrote may name its copies, past their job's own count */
+    GArray *freed = freed_list_load(store->dir, &by_gc, err);
+    gboolean ok = freed != NULL;
+    if (freed != NULL)
+        g_array_unref(freed);
     for (guint i = 0; i < ids->len && ok; i++) {
         uint32_t id = g_array_index(ids, uint32_t, i);
         JobManifest m;
         GError *local = NULL;
-        ok = job_manifest_load(store->dir, id, &m, &local);
+        ok = job_manifest_load_any(store->dir, id, &m, &local);
         if (ok) {
-            uint32_t size = MAX(n, m.containers_total);
+            uint32_t size = MAX(MAX(n, m.containers_total), by_gc);
             counts = g_renew(uint32_t, counts, MAX(size, 1));
             for (uint32_t c = n; c < size; c++)
                 counts[c] = 0;
             n = size;
-            ok = rebuild_job(store, id, counts, m.containers_total, &local);
+            /* a deleted job adds nothing; its copy is the live jobs' before it */
+            if (job_is_deleted(store->dir, id)) {
+                char *dir = job_dir_path(store->dir, id);
+                ok = refcount_save(dir, counts, size, &local);
+                g_free(dir);
+            } else {
+                ok = rebuild_job(store, id, counts, size, &local);
+            }
             job_manifest_clear(&m);
         }
         if (!ok) {

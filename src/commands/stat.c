@@ -2,6 +2,8 @@
 /* stat.c: store and job statistics, and job listing. */
 #include "commands/stat.h"
 #include "recipe/job_catalog.h"
+#include "recipe/job_tombstone.h"
+#include "store/freed_list.h"
 #include "read/job.h"
 #include "store/store.h"
 #include "util/error.h"
@@ -40,6 +42,23 @@ static void job_figures(const JobManifest *m, JsonBuilder *json, GString *text)
     }
 }
 
+/* What gc would free now: containers the current counts give no reference
+ * and that still hold data. */
+static gboolean reclaimable_bytes(Store *store, const uint32_t *refs, uint32_t n, uint64_t *bytes, GError **err)
+{
+    GArray *freed = freed_list_load(store->dir, NULL, err);
+    if (freed == NULL)
+        return FALSE;
+    gboolean ok = TRUE;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        gboolean live = FALSE;
+        if (refs[i] == 0 && !freed_list_has(freed, i) && (ok = container_store_live(store->containers, i, &live, err)))
+            *bytes += live ? store->container_size : 0;
+    }
+    g_array_unref(freed);
+    return ok;
+}
+
 gboolean stat_run(const Config *cfg, gboolean json, GError **err)
 {
     Store *store = store_open_read(cfg, err);
@@ -60,26 +79,36 @@ gboolean stat_run(const Config *cfg, gboolean json, GError **err)
         json_builder_begin_array(doc);
     }
     uint64_t logical = 0, stored = 0, files = 0;
+    uint32_t deleted = 0;
     for (guint i = 0; ok && i < ids->len; i++) {
         JobManifest m;
-        if (!(ok = job_manifest_load(store->dir, g_array_index(ids, uint32_t, i), &m, err)))
+        if (!(ok = job_manifest_load_any(store->dir, g_array_index(ids, uint32_t, i), &m, err)))
             break;
-        logical += m.logical_bytes;
-        stored += m.stored_bytes;
-        files += m.files;
         containers = m.containers_total;
-        job_figures(&m, doc, jobs);
+        if (job_is_deleted(store->dir, m.job_id)) {
+            deleted++;
+        } else {
+            logical += m.logical_bytes;
+            stored += m.stored_bytes;
+            files += m.files;
+            job_figures(&m, doc, jobs);
+        }
         job_manifest_clear(&m);
     }
-    uint64_t referenced = 0, ref_sum = 0;
+    uint64_t referenced = 0, ref_sum = 0, reclaimable = 0;
+    if (ok)
+        ok = store_committed_containers(store, &containers, err);
     for (uint32_t i = 0; i < nrefs && i < containers; i++) {
         referenced += refs[i] > 0;
         ref_sum += refs[i];
     }
+    if (ok)
+        ok = reclaimable_bytes(store, refs, MIN(nrefs, containers), &reclaimable, err);
     double mean_refs = referenced ? (double)ref_sum / (double)referenced : 0.0;
     if (ok && json) {
         json_builder_end_array(doc);
-        json_doc_uint(doc, "job_count", ids->len);
+        json_doc_uint(doc, "job_count", ids->len - deleted);
+        json_doc_uint(doc, "deleted_jobs", deleted);
         json_doc_uint(doc, "files", files);
         json_doc_uint(doc, "logical_bytes", logical);
         json_doc_uint(doc, "stored_bytes", stored);
@@ -87,6 +116,7 @@ gboolean stat_run(const Config *cfg, gboolean json, GError **err)
         json_doc_uint(doc, "containers", containers);
         json_doc_uint(doc, "containers_referenced", referenced);
         json_doc_double(doc, "mean_reference_count", mean_refs);
+        json_doc_uint(doc, "reclaimable_bytes", reclaimable);
         json_doc_print(doc, stdout);
         doc = NULL;
     } else if (ok) {
@@ -96,11 +126,13 @@ gboolean stat_run(const Config *cfg, gboolean json, GError **err)
                size_format(store->container_size, c, sizeof c), fingerprint_algorithm_name(store->fingerprint));
         g_free(dir);
         printf("%s", jobs->str);
-        printf("total: %u jobs, %llu files, %s logical, %s stored, dedup ratio %.2f\n", ids->len,
+        printf("total: %u jobs, %llu files, %s logical, %s stored, dedup ratio %.2f\n", ids->len - deleted,
                (unsigned long long)files, size_format(logical, a, sizeof a), size_format(stored, b, sizeof b),
                ratio(logical, stored));
         printf("containers: %u committed, %llu referenced, mean reference count %.2f files\n", containers,
                (unsigned long long)referenced, mean_refs);
+        if (deleted > 0 || reclaimable > 0)
+            printf("deleted: %u jobs; 'destor gc' would reclaim %s\n", deleted, size_format(reclaimable, a, sizeof a));
     }
     if (doc != NULL)
         g_object_unref(doc);

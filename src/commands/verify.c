@@ -3,10 +3,13 @@
 #include "commands/verify.h"
 #include "commands/verify_index.h"
 #include "recipe/job_catalog.h"
+#include "recipe/job_tombstone.h"
+#include "recipe/refcount_recount.h"
 #include "read/container_lru.h"
 #include "read/job.h"
 #include "read/safe_path.h"
 #include "storage/container.h"
+#include "store/freed_list.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/json_doc.h"
@@ -20,6 +23,8 @@ typedef struct {
     ContainerLru *lru;
     GHashTable *container_state; /* id -> ContainerState* (checked containers) */
     gboolean deep;
+    uint32_t committed; /* containers the store vouches for (store.h): every id a record names is below */
+    GArray *freed;      /* the containers gc freed (freed_list.h): no live record names one */
     Fingerprinter *fpr; /* --deep: one digest context for every chunk */
     JsonBuilder *json; /* the document, its "problems" array open; NULL for text */
     uint64_t problems, jobs, entries, chunks, containers_checked;
@@ -94,13 +99,16 @@ static ContainerState *check_container(Verify *v, ContainerId id, uint32_t job)
 
 /* Chunk i of r: in a sound container, listed there with the same
  * fingerprint and length; with --deep, its bytes hash to the fingerprint. */
-static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const ChunkRef *c,
-                        uint32_t containers_total, EVP_MD_CTX *file_sha)
+static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const ChunkRef *c, EVP_MD_CTX *file_sha)
 {
     v->chunks++;
-    if (c->container >= containers_total) {
-        problem(v, job, r, c->container, c->offset, "recipe names a container the job never had (%u)",
-                containers_total);
+    if (c->container >= v->committed) {
+        problem(v, job, r, c->container, c->offset, "recipe names a container the store never committed (%u)",
+                v->committed);
+        return;
+    }
+    if (freed_list_has(v->freed, c->container)) {
+        problem(v, job, r, c->container, c->offset, "recipe names a container gc freed");
         return;
     }
     ContainerState *cs = check_container(v, c->container, job);
@@ -155,7 +163,7 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
         EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
     }
     for (guint i = 0; i < r->chunks->len; i++)
-        check_chunk(v, id, r, &g_array_index(r->chunks, ChunkRef, i), job->manifest.containers_total, sha);
+        check_chunk(v, id, r, &g_array_index(r->chunks, ChunkRef, i), sha);
     if (refcount)
         refcount_add_file(refcount, nref, r);
     if (sha != NULL) {
@@ -170,7 +178,7 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
 static void check_job(Verify *v, uint32_t job_id, uint32_t *refcount, uint32_t nref)
 {
     GError *local = NULL;
-    Job *job = job_open(v->store, job_id, &local);
+    Job *job = job_open_any(v->store, job_id, &local);
     v->jobs++;
     if (job == NULL) {
         problem(v, job_id, NULL, -1, -1, "%s", local->message);
@@ -223,29 +231,42 @@ static void index_problem(void *ctx, int64_t container, int64_t offset, const ch
 /* Every job of the snapshot `ids` (committed when verify started; a job
  * committed since is ignored entirely), and the reference counts as of the
  * snapshot's newest job, read before any job is walked. */
+/* Every job of the snapshot `ids` (committed when verify started; a job
+ * committed since is ignored entirely) not deleted at its start (a job
+ * deleted since is still walked: gc frees nothing while verify holds the
+ * readers' lock), and the reference counts as of the snapshot's newest job,
+ * read before any job is walked; they are held against the recipes only when
+ * no delete ran or was left unfinished meanwhile. */
 static void check_snapshot(Verify *v, GArray *ids)
 {
     if (ids->len == 0)
         return;
-    uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1), n = 0, *stored = NULL, nstored = 0;
-    JobManifest m;
-    if (job_manifest_load(v->store->dir, newest, &m, NULL)) { /* damage is reported by check_job */
-        n = m.containers_total;
-        job_manifest_clear(&m);
-    }
-    GError *local = NULL;
-    gboolean have_stored = refcount_load_job(v->store->dir, newest, &stored, &nstored, &local);
-    if (!have_stored) {
-        problem(v, newest, NULL, -1, -1, "%s", local->message);
-        g_error_free(local);
-    }
-    uint32_t *refcount = g_new0(uint32_t, MAX(n, 1));
+    const char *dir = v->store->dir;
+    uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1), n = v->committed, *stored = NULL, nstored = 0;
+    GArray *live = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     for (guint i = 0; i < ids->len; i++)
-        check_job(v, g_array_index(ids, uint32_t, i), refcount, n);
-    if (have_stored)
+        if (!job_is_deleted(dir, g_array_index(ids, uint32_t, i)))
+            g_array_append_val(live, g_array_index(ids, uint32_t, i));
+    GError *local = NULL;
+    gboolean settled = !refcount_is_dirty(dir);
+    gboolean have_stored = settled && refcount_load_job(dir, newest, &stored, &nstored, &local);
+    for (guint i = 0; settled && i < live->len; i++)
+        settled = !job_is_deleted(dir, g_array_index(live, uint32_t, i));
+    settled = settled && !refcount_is_dirty(dir);
+    if (!settled)
+        destor_note("reference counts not checked: a delete ran meanwhile or was interrupted (the next backup, "
+                    "delete, gc or repair counts them again)");
+    else if (!have_stored)
+        problem(v, newest, NULL, -1, -1, "%s", local->message);
+    g_clear_error(&local);
+    uint32_t *refcount = g_new0(uint32_t, MAX(n, 1));
+    for (guint i = 0; i < live->len; i++)
+        check_job(v, g_array_index(live, uint32_t, i), refcount, n);
+    if (settled && have_stored)
         check_refcounts(v, stored, nstored, refcount, n);
     g_free(refcount);
     g_free(stored);
+    g_array_unref(live);
 }
 
 gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json, GError **err)
@@ -259,6 +280,13 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         return FALSE;
     }
     Verify v = { .store = store, .deep = deep, .fpr = deep ? fingerprinter_new(store->fingerprint) : NULL };
+    if (!store_committed_containers(store, &v.committed, err) ||
+        (v.freed = freed_list_load(store->dir, NULL, err)) == NULL) {
+        fingerprinter_free(v.fpr);
+        g_array_unref(ids);
+        store_close(store);
+        return FALSE;
+    }
     if (json) {
         v.json = json_doc_new("destor.verify", 1);
         json_doc_bool(v.json, "deep", deep);
@@ -299,6 +327,7 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         ok = FALSE;
     }
 out:
+    g_array_unref(v.freed);
     fingerprinter_free(v.fpr);
     g_hash_table_destroy(v.container_state);
     container_lru_free(v.lru);

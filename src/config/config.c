@@ -22,6 +22,7 @@ void config_init(Config *cfg)
     cfg->rados_timeout = 30;
     cfg->rados_lock_duration = 30;
     cfg->restore_cache_containers = 30;
+    cfg->gc_live_threshold = 0.5;
     cache_config_init(&cfg->cache);
 }
 
@@ -193,6 +194,14 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
         if (!size_parse(count, &n) || n == 0 || n > 4096)
             return bad_value(err, key, count, "expected a container count from 1 to 4096");
         cfg->restore_cache_containers = (unsigned)n;
+    } else if (!strcmp(key, "gc-live-threshold")) {
+        char *end = NULL;
+        if (!value_count(err, key, vals, nvals, 1, "a fraction from 0 to 1"))
+            return FALSE;
+        double f = g_ascii_strtod(v, &end);
+        if (end == v || *end != '\0' || !(f >= 0.0 && f <= 1.0))
+            return bad_value(err, key, v, "expected a fraction from 0 (never copy) to 1");
+        cfg->gc_live_threshold = f;
     } else {
         *known = FALSE;
         return FALSE;
@@ -207,7 +216,7 @@ static const char *nearest_key(const char *key)
         "working-directory", "chunk-algorithm", "chunk-avg-size", "chunk-min-size", "chunk-max-size",
         "container-size", "fingerprint-algorithm", "simulation-level", "log-level", "store-read-uncached",
         "backup-workers", "restore-cache", "container-store", "rados-conf", "rados-pool", "rados-namespace",
-        "rados-timeout", "rados-lock-duration",
+        "rados-timeout", "rados-lock-duration", "gc-live-threshold",
     };
     GPtrArray *all = g_ptr_array_new();
     for (size_t i = 0; i < G_N_ELEMENTS(own); i++)

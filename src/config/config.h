@@ -30,6 +30,8 @@ typedef struct {
     unsigned restore_cache_containers; /* in-memory containers for restore */
     unsigned backup_workers;           /* chunk workers of backup; 0: one per CPU */
     gboolean store_read_uncached;    /* every container read reaches the disk */
+    double gc_live_threshold;        /* gc copies the live chunks out of containers
+                                        with less than this fraction live */
     gboolean verbose;                /* log-level debug or verbose */
     CacheConfig cache;               /* ssd-cache-*, plc-*, model-*, ssd-tbw */
 } Config;

@@ -125,7 +125,8 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
     }
     g_free(buf);
     if (ok && skipped > 0)
-        destor_note("index rebuilt; %u torn container(s) from an interrupted backup ignored", skipped);
+        destor_note("index rebuilt; %u container(s) that do not read back ignored (torn by an interrupted backup, "
+                    "or freed by gc)", skipped);
     return ok;
 }
 
@@ -275,6 +276,14 @@ void fp_index_close(FpIndex *idx)
     g_free(idx);
 }
 
+gboolean fp_index_marked_dirty(const char *dir)
+{
+    char *path = g_build_filename(dir, DIRTY_NAME, NULL);
+    gboolean dirty = g_file_test(path, G_FILE_TEST_EXISTS);
+    g_free(path);
+    return dirty;
+}
+
 gboolean fp_index_begin_job(FpIndex *idx, GError **err)
 {
     if (!idx->marked)
@@ -419,4 +428,34 @@ GArray *fp_index_read_all(const char *dir, size_t fp_len, gboolean *exists, GErr
         return NULL;
     }
     return entries;
+}
+
+gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId id, void *ctx), void *ctx,
+                                  uint64_t *count, GError **err)
+{
+    g_assert(idx->marked); /* a kill midway leaves the index to be rebuilt */
+    DBC *cursor = NULL;
+    *count = 0;
+    int ret = idx->db->cursor(idx->db, NULL, &cursor, 0);
+    if (ret != 0)
+        return bdb_fail(err, ret, "read", idx->db_path);
+    gboolean ok = TRUE;
+    while (ok) {
+        DBT key = { 0 }, data = { 0 };
+        ret = cursor->get(cursor, &key, &data, DB_NEXT);
+        if (ret == DB_NOTFOUND)
+            break;
+        if (ret != 0 || data.size != 12) {
+            ok = ret != 0 ? bdb_fail(err, ret, "read", idx->db_path)
+                          : (g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s holds a malformed entry",
+                                         idx->db_path),
+                             FALSE);
+        } else if (dropped(le32_get(data.data), ctx)) {
+            ret = cursor->del(cursor, 0);
+            ok = ret == 0 || bdb_fail(err, ret, "remove an entry from", idx->db_path);
+            *count += ok;
+        }
+    }
+    cursor->close(cursor);
+    return ok;
 }

@@ -48,6 +48,10 @@ void fp_index_close(FpIndex *idx);
  * a page failing its checksum or a malformed entry is an INTEGRITY error. */
 GArray *fp_index_read_all(const char *dir, size_t fp_len, gboolean *exists, GError **err);
 
+/* Is the index in `dir` marked dirty (a backup or gc is running or was
+ * stopped)? Without the writer lock only a hint. */
+gboolean fp_index_marked_dirty(const char *dir);
+
 /* Mark the index dirty (durably) before the job adds anything; opening
  * marks it already (so this is then free), committing clears the mark. */
 gboolean fp_index_begin_job(FpIndex *idx, GError **err);
@@ -61,6 +65,11 @@ gboolean fp_index_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc
 void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc);
 /* Write the chunks of one sealed container to the DB. */
 gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err);
+
+/* gc: remove every entry whose container `dropped` says is freed (*count:
+ * how many). Call between fp_index_begin_job and fp_index_commit_job. */
+gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId id, void *ctx), void *ctx,
+                                  uint64_t *count, GError **err);
 
 /* Entries in the DB (for stat). */
 gboolean fp_index_count(FpIndex *idx, uint64_t *count, GError **err);

@@ -2,6 +2,7 @@
 /* cached_source.c: opening the SSD cache over the store's containers. */
 #include "read/cached_source.h"
 #include "recipe/job_catalog.h"
+#include "store/freed_list.h"
 #include "util/dir_within.h"
 #include "util/error.h"
 
@@ -77,8 +78,15 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
                        "used until the next backup gives it one", store->dir);
         return TRUE;
     }
-    cs->cache = cache_core_open_config(&cfg->cache, store->id.bytes, store->container_size, pool_count, cs->reference_count,
-                                       container_store_source(store->containers), &local);
+    GArray *freed = freed_list_load(store->dir, NULL, err);
+    if (freed == NULL) {
+        g_clear_pointer(&cs->reference_count, g_free);
+        return FALSE;
+    }
+    cs->cache = cache_core_open_config(&cfg->cache, store->id.bytes, store->container_size, pool_count,
+                                       cs->reference_count, container_store_source(store->containers),
+                                       (const ContainerId *)freed->data, freed->len, &local);
+    g_array_unref(freed); /* read at open only */
     if (cs->cache != NULL)
         return TRUE;
     g_clear_pointer(&cs->reference_count, g_free);

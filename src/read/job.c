@@ -20,10 +20,10 @@ gboolean job_id_parse(const char *text, uint32_t *id, GError **err)
     return TRUE;
 }
 
-Job *job_open(const Store *store, uint32_t job_id, GError **err)
+static Job *open_job(const Store *store, uint32_t job_id, gboolean deleted_too, GError **err)
 {
     Job *job = g_new0(Job, 1);
-    if (!job_manifest_load(store->dir, job_id, &job->manifest, err)) {
+    if (!(deleted_too ? job_manifest_load_any : job_manifest_load)(store->dir, job_id, &job->manifest, err)) {
         job_close(job);
         return NULL;
     }
@@ -41,6 +41,16 @@ Job *job_open(const Store *store, uint32_t job_id, GError **err)
         return NULL;
     }
     return job;
+}
+
+Job *job_open(const Store *store, uint32_t job_id, GError **err)
+{
+    return open_job(store, job_id, FALSE, err);
+}
+
+Job *job_open_any(const Store *store, uint32_t job_id, GError **err)
+{
+    return open_job(store, job_id, TRUE, err);
 }
 
 void job_close(Job *job)

@@ -17,7 +17,10 @@ typedef struct {
     RecipeIndex *recipes;
 } Job;
 
+/* A missing or deleted job is a USAGE error. */
 Job *job_open(const Store *store, uint32_t job_id, GError **err);
+/* A deleted job too, while its records are there (verify of a snapshot). */
+Job *job_open_any(const Store *store, uint32_t job_id, GError **err);
 void job_close(Job *job);
 
 /* The entry stored under `path` ("a/b", leading "/" or "./" ignored). A path

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job_catalog.c: manifest encoding, job listing, and reference-count files. */
 #include "recipe/job_catalog.h"
+#include "recipe/job_tombstone.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "util/file_replace.h"
@@ -91,6 +92,16 @@ gboolean job_manifest_decode(const uint8_t *p, size_t len, uint32_t job_id, cons
 
 gboolean job_manifest_load(const char *workdir, uint32_t job_id, JobManifest *m, GError **err)
 {
+    if (job_is_deleted(workdir, job_id)) {
+        memset(m, 0, sizeof *m);
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "job %u was deleted from %s", job_id, workdir);
+        return FALSE;
+    }
+    return job_manifest_load_any(workdir, job_id, m, err);
+}
+
+gboolean job_manifest_load_any(const char *workdir, uint32_t job_id, JobManifest *m, GError **err)
+{
     char *dir = job_dir_path(workdir, job_id);
     char *path = g_build_filename(dir, JOB_MANIFEST_FILE, NULL);
     uint8_t *p = NULL;
@@ -150,6 +161,25 @@ GArray *job_catalog_list(const char *workdir, GError **err)
     g_free(jobs);
     g_array_sort(ids, compare_u32);
     return ids;
+}
+
+GArray *job_catalog_list_live(const char *workdir, GError **err)
+{
+    GArray *ids = job_catalog_list(workdir, err);
+    for (guint i = ids ? ids->len : 0; i > 0; i--)
+        if (job_is_deleted(workdir, g_array_index(ids, uint32_t, i - 1)))
+            g_array_remove_index(ids, i - 1);
+    return ids;
+}
+
+JobMetaReader *job_catalog_open_records(const char *workdir, uint32_t job_id, GError **err)
+{
+    char *dir = job_dir_path(workdir, job_id);
+    char *path = g_build_filename(dir, JOB_META_FILE, NULL);
+    JobMetaReader *meta = job_meta_reader_open(path, job_id, err);
+    g_free(path);
+    g_free(dir);
+    return meta;
 }
 
 static gboolean remove_tree(const char *path, GError **err)

@@ -5,11 +5,14 @@
  * file is there: the manifest is published last, by atomic rename, after
  * everything it vouches for is durable. Each job directory also holds the
  * store's per-container reference counts as of that job ("refcount"): the
- * newest committed job's copy is the current one. */
+ * newest committed job's copy is the current one (that job may have been
+ * deleted since: a deleted job keeps its manifest and refcount, and
+ * `destor delete` recounts the newest copy over the jobs still live). */
 #ifndef DESTOR_JOB_CATALOG_H
 #define DESTOR_JOB_CATALOG_H
 
 #include "recipe/file_record.h"
+#include "recipe/job_meta.h"
 
 #include <glib.h>
 #include <stddef.h>
@@ -45,15 +48,22 @@ void job_manifest_clear(JobManifest *m);
 char *job_dir_path(const char *workdir, uint32_t job_id);
 
 gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError **err);
-/* Load job `job_id`'s manifest; a missing job is a USAGE error. */
+/* Load job `job_id`'s manifest; a missing or deleted job is a USAGE error. */
 gboolean job_manifest_load(const char *workdir, uint32_t job_id, JobManifest *m, GError **err);
+/* The same for a deleted job too (ids, container counts, repair). */
+gboolean job_manifest_load_any(const char *workdir, uint32_t job_id, JobManifest *m, GError **err);
 /* The checks and decoding of job_manifest_load() on a manifest's bytes;
  * `path` names the file in the INTEGRITY error. *m is zeroed first. */
 gboolean job_manifest_decode(const uint8_t *buf, size_t len, uint32_t job_id, const char *path,
                              JobManifest *m, GError **err);
 
-/* Ids of committed jobs, ascending. */
+/* Ids of committed jobs, deleted ones included, ascending. */
 GArray *job_catalog_list(const char *workdir, GError **err);
+/* Ids of committed jobs not deleted, ascending: what readers see. */
+GArray *job_catalog_list_live(const char *workdir, GError **err);
+
+/* The records (job_meta_data) of committed job `job_id`, for reading. */
+JobMetaReader *job_catalog_open_records(const char *workdir, uint32_t job_id, GError **err);
 
 /* Id for a new job (one past the newest committed); removes the leftovers
  * of an interrupted job that used the same id. Creates the job directory. */

@@ -4,7 +4,9 @@ libdestor_a_SOURCES += \
 	src/recipe/file_record.c src/recipe/file_record.h \
 	src/recipe/job_meta.c src/recipe/job_meta.h \
 	src/recipe/recipe_index.c src/recipe/recipe_index.h \
-	src/recipe/job_catalog.c src/recipe/job_catalog.h
+	src/recipe/job_catalog.c src/recipe/job_catalog.h \
+	src/recipe/job_tombstone.c src/recipe/job_tombstone.h \
+	src/recipe/refcount_recount.c src/recipe/refcount_recount.h
 
 check_PROGRAMS += tests/unit/test_index_recipe
 tests_unit_test_index_recipe_SOURCES = tests/unit/test_index_recipe.c tests/unit/unit.h

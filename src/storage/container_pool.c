@@ -18,10 +18,13 @@ typedef struct {
     size_t container_size;
     unsigned readahead; /* containers to prefetch after each read */
     gboolean uncached;  /* drop each container from the page cache once read */
+    ContainerId punch_first; /* frees not punched yet: ids [punch_first, punch_end) */
+    ContainerId punch_end;
 } ContainerPool;
 
 static gboolean pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err);
 static gboolean pool_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err);
+static gboolean punch_pending(ContainerPool *pool, GError **err);
 static const ContainerStoreOps pool_ops;
 
 ContainerStore *container_pool_open(const char *dir, size_t container_size, gboolean writable, GError **err)
@@ -52,6 +55,11 @@ ContainerStore *container_pool_open(const char *dir, size_t container_size, gboo
 static void pool_close(ContainerStore *cs)
 {
     ContainerPool *pool = (ContainerPool *)cs;
+    GError *local = NULL;
+    if (!punch_pending(pool, &local)) { /* a space leak only: the id is freed once listed */
+        destor_warning("%s", local->message);
+        g_error_free(local);
+    }
     close(pool->fd);
     if (pool->direct_fd >= 0)
         close(pool->direct_fd);
@@ -142,25 +150,48 @@ static gboolean pool_write(ContainerStore *cs, ContainerId id, const uint8_t *bu
     return file_pwrite_all(fd, buf, pool->container_size, off, pool->path, err);
 }
 
+/* One hole in place of the gathered containers: the file keeps its size,
+ * so the count and every later id stay as they were. A file system that
+ * discards freed blocks does so once per call, so adjacent frees (gc frees
+ * in ascending order) cost one call, not one each. */
+static gboolean punch_pending(ContainerPool *pool, GError **err)
+{
+    if (pool->punch_end == pool->punch_first)
+        return TRUE;
+    off_t off = (off_t)pool->punch_first * (off_t)pool->container_size;
+    off_t len = (off_t)(pool->punch_end - pool->punch_first) * (off_t)pool->container_size;
+    ContainerId first = pool->punch_first;
+    pool->punch_first = pool->punch_end = 0;
+    if (fallocate(pool->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, len) != 0) {
+        destor_set_errno(err, errno, "free containers %u to %u in %s", first,
+                         first + (ContainerId)(len / (off_t)pool->container_size) - 1, pool->path);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 static gboolean pool_sync(ContainerStore *cs, GError **err)
 {
     ContainerPool *pool = (ContainerPool *)cs;
     /* O_DIRECT bypasses the cache but not the device's: fsync either way. */
-    return file_fsync(pool->fd, pool->path, err);
+    return punch_pending(pool, err) && file_fsync(pool->fd, pool->path, err);
 }
 
-/* A hole in place of the container: the file keeps its size, so the count
- * and every later id stay as they were. */
+/* Gathered with the frees of the ids just before it; punched when the run
+ * breaks, at the next sync or live, or at close. */
 static gboolean pool_free(ContainerStore *cs, ContainerId id, GError **err)
 {
     ContainerPool *pool = (ContainerPool *)cs;
     if (!pool_exists(pool, id, err))
         return FALSE;
-    off_t off = (off_t)id * (off_t)pool->container_size;
-    if (fallocate(pool->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, (off_t)pool->container_size) != 0) {
-        destor_set_errno(err, errno, "free container %u in %s", id, pool->path);
-        return FALSE;
+    if (pool->punch_end != pool->punch_first && id == pool->punch_end) {
+        pool->punch_end++;
+        return TRUE;
     }
+    if (!punch_pending(pool, err))
+        return FALSE;
+    pool->punch_first = id;
+    pool->punch_end = id + 1;
     return TRUE;
 }
 
@@ -170,7 +201,7 @@ static gboolean pool_live(ContainerStore *cs, ContainerId id, gboolean *live, GE
 {
     ContainerPool *pool = (ContainerPool *)cs;
     uint32_t count;
-    if (!pool_count(cs, &count, err))
+    if (!punch_pending(pool, err) || !pool_count(cs, &count, err))
         return FALSE;
     *live = FALSE;
     if (id >= count)

@@ -51,7 +51,9 @@ typedef struct {
     gboolean (*write)(ContainerStore *cs, ContainerId id, const uint8_t *buf, GError **err);
     /* Make every write before it durable, with the names that reach it. */
     gboolean (*sync)(ContainerStore *cs, GError **err);
-    /* Release container `id`'s space; its id stays taken (never reused). */
+    /* Release container `id`'s space; its id stays taken (never reused).
+     * A store may gather the frees of adjacent ids and release them together
+     * by the next sync or live call (or at close). */
     gboolean (*free)(ContainerStore *cs, ContainerId id, GError **err);
     /* *live: container `id` holds data (written and not freed). */
     gboolean (*live)(ContainerStore *cs, ContainerId id, gboolean *live, GError **err);

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* store.c: creating and opening the working directory. */
 #include "store/store.h"
+#include "index/fp_index.h"
 #include "recipe/job_catalog.h"
+#include "recipe/refcount_recount.h"
+#include "store/freed_list.h"
+#include "store/reader_lock.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "util/file_replace.h"
@@ -103,6 +107,7 @@ static Store *store_new(const Config *cfg)
                                       .ns = g_strdup(cfg->rados_namespace), .timeout = cfg->rados_timeout,
                                       .lock_duration = cfg->rados_lock_duration };
     s->lock_fd = -1;
+    s->readers_fd = -1;
     return s;
 }
 
@@ -152,7 +157,12 @@ static gboolean check_kind(const Store *s, const Config *cfg, GError **err)
 Store *store_open_read(const Config *cfg, GError **err)
 {
     Store *s = store_new(cfg);
-    if (!meta_read(s, err) || !check_kind(s, cfg, err) || !open_containers(s, FALSE, err)) {
+    GError *local = NULL;
+    if (!meta_read(s, err) || !check_kind(s, cfg, err) ||
+        ((s->readers_fd = reader_lock_shared(s->dir, &local)) < 0 && local != NULL) ||
+        !open_containers(s, FALSE, err)) {
+        if (local != NULL)
+            g_propagate_error(err, local);
         store_close(s);
         return NULL;
     }
@@ -164,11 +174,29 @@ Store *store_open_read(const Config *cfg, GError **err)
 static gboolean take_lock(Store *s, GError **err)
 {
     char *path = g_build_filename(s->dir, "LOCK", NULL);
-    char *busy = g_strdup_printf("another backup is running in %s (%s is locked)", s->dir, path);
+    char *busy = g_strdup_printf("another writer (backup, delete, gc or repair) is running in %s (%s is locked)",
+                                 s->dir, path);
     s->lock_fd = lock_file_take(path, busy, err);
     g_free(busy);
     g_free(path);
     return s->lock_fd >= 0;
+}
+
+/* What an interrupted gc listed as freed and left in the store. gc lists
+ * and frees only under the index's DIRTY mark (lifecycle/gc.h), so without
+ * it there is nothing to finish (and no call per freed id at every open). */
+static gboolean finish_frees(Store *s, GError **err)
+{
+    char *index = g_build_filename(s->dir, "index", NULL);
+    gboolean dirty = fp_index_marked_dirty(index);
+    g_free(index);
+    if (!dirty)
+        return TRUE;
+    GArray *ids = freed_list_load(s->dir, NULL, err);
+    gboolean ok = ids != NULL && freed_list_finish(s->containers, ids, err);
+    if (ids != NULL)
+        g_array_unref(ids);
+    return ok;
 }
 
 /* The writer: with `create`, a new store is made when there is none and
@@ -218,6 +246,9 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
     }
     if (s->containers == NULL && !open_containers(s, TRUE, err))
         goto fail;
+    if (!reader_lock_create(s->dir, &s->readers_lock_new, err) || !store_settle_refcounts(s, err) ||
+        !finish_frees(s, err))
+        goto fail;
     return s;
 fail:
     store_close(s);
@@ -244,44 +275,73 @@ void store_close(Store *s)
     g_free((char *)s->rados.conf);
     g_free((char *)s->rados.pool);
     g_free((char *)s->rados.ns);
+    if (s->readers_fd >= 0)
+        close(s->readers_fd);
     g_free(s->dir);
     g_free(s);
 }
 
-gboolean store_next_container(Store *s, ContainerId *next, GError **err)
+/* The newest manifest that reads back (a damaged one is verify's to
+ * report; refusing every backup over it would leave the store stuck):
+ * its job and count, or *job -1. */
+static gboolean newest_manifest(const Store *s, int64_t *job, uint32_t *count, GError **err)
 {
-    uint32_t slots;
-    const char *entry = container_store_kind_entry(s->kind);
-    char *where = entry != NULL ? g_build_filename(s->dir, entry, NULL)
-                                : g_strdup_printf("RADOS pool %s namespace '%s'", s->rados.pool, s->rados.ns);
-    GArray *ids = container_store_count(s->containers, &slots, err) ? job_catalog_list(s->dir, err) : NULL;
-    if (ids == NULL) {
-        g_free(where);
+    GArray *ids = job_catalog_list(s->dir, err);
+    if (ids == NULL)
         return FALSE;
-    }
-    /* The newest manifest that reads back (a damaged one is verify's to
-     * report; refusing every backup over it would leave the store stuck). */
-    gboolean ok = TRUE;
-    for (guint i = ids->len; i > 0; i--) {
-        uint32_t job = g_array_index(ids, uint32_t, i - 1);
+    *job = -1;
+    *count = 0;
+    for (guint i = ids->len; i > 0 && *job < 0; i--) {
         JobManifest m;
-        if (!job_manifest_load(s->dir, job, &m, NULL))
+        if (!job_manifest_load_any(s->dir, g_array_index(ids, uint32_t, i - 1), &m, NULL))
             continue;
-        if (slots < m.containers_total) {
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
-                        "%s holds %u containers but job %u committed %u: the store lost data; "
-                        "backup refused (it would reuse lost container ids); restore it from a "
-                        "copy, 'destor verify' lists what is unreadable",
-                        where, slots, job, m.containers_total);
-            ok = FALSE;
-        }
+        *job = m.job_id;
+        *count = m.containers_total;
         job_manifest_clear(&m);
-        break;
     }
     g_array_unref(ids);
-    g_free(where);
+    return TRUE;
+}
+
+gboolean store_committed_containers(const Store *s, uint32_t *n, GError **err)
+{
+    int64_t job;
+    uint32_t by_gc = 0;
+    GArray *freed = newest_manifest(s, &job, n, err) ? freed_list_load(s->dir, &by_gc, err) : NULL;
+    if (freed == NULL)
+        return FALSE;
+    g_array_unref(freed);
+    *n = MAX(*n, by_gc);
+    return TRUE;
+}
+
+gboolean store_settle_refcounts(const Store *s, GError **err)
+{
+    uint32_t n;
+    return !refcount_is_dirty(s->dir) ||
+           (store_committed_containers(s, &n, err) && refcount_recount(s->dir, n, err));
+}
+
+gboolean store_next_container(Store *s, ContainerId *next, GError **err)
+{
+    uint32_t slots, committed, count;
+    int64_t job;
+    const char *entry = container_store_kind_entry(s->kind);
+    if (!container_store_count(s->containers, &slots, err) || !store_committed_containers(s, &committed, err) ||
+        !newest_manifest(s, &job, &count, err))
+        return FALSE;
     *next = slots;
-    return ok;
+    if (slots >= committed)
+        return TRUE;
+    char *where = entry != NULL ? g_build_filename(s->dir, entry, NULL)
+                                : g_strdup_printf("RADOS pool %s namespace '%s'", s->rados.pool, s->rados.ns);
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                "%s holds %u containers but %u were committed (job %lld, or gc after it): the store lost "
+                "data; backup refused (it would reuse lost container ids); restore it from a copy, "
+                "'destor verify' lists what is unreadable",
+                where, slots, committed, (long long)job);
+    g_free(where);
+    return FALSE;
 }
 
 void store_dirs(const Config *cfg, const char *dirs[STORE_DIRS])

@@ -4,8 +4,10 @@
  * of the kind store.meta records), the writer lock, and the committed jobs.
  *
  * Layout (docs/FORMAT.md): store.meta, LOCK, containers.pool or containers/
- * (or, container-store rados, the containers in RADOS), index/, jobs/NNNNNNNN/. Readers never take the lock and see only jobs whose
- * manifest is published. */
+ * (or, container-store rados, the containers in RADOS), index/,
+ * jobs/NNNNNNNN/, READERS, freed. Readers never take the writer lock, see
+ * only jobs whose manifest is published and not deleted, and hold the
+ * readers' lock shared (reader_lock.h) while the store is open. */
 #ifndef DESTOR_STORE_H
 #define DESTOR_STORE_H
 
@@ -38,19 +40,26 @@ typedef struct {
     ContainerStore *containers;
     ContainerStoreRados rados; /* a rados store's cluster, pool, namespace (the config's) */
     int lock_fd; /* >= 0 for a writer */
+    int readers_fd; /* >= 0: a reader holding the readers' lock shared */
+    gboolean readers_lock_new; /* a writer created READERS at this open: readers
+                                  already running hold no lock gc could see */
 } Store;
 
 /* Open an existing store for reading. A directory without store.meta is a
  * NO_STORE error. Every open refuses (a CONFIG error) a config whose
  * container-store is not the store's kind. */
 Store *store_open_read(const Config *cfg, GError **err);
+/* Every writer's open below also creates READERS, counts the current
+ * reference counts again after an interrupted delete (refcount_recount.h),
+ * and frees the containers an interrupted gc listed but had not freed yet
+ * (freed_list.h), before anything reads them. */
 /* Open for backup: create the store if needed (with a new identity), take
  * the writer lock, give a version-1 store an identity (rewriting store.meta
  * as version 3), and check the config agrees with the store's fixed
  * parameters. */
 Store *store_open_write(const Config *cfg, GError **err);
-/* Open an existing store (NO_STORE error otherwise) for repair: take the
- * writer lock; the store's own parameters rule, whatever the config says,
+/* Open an existing store (NO_STORE error otherwise) for repair, delete and
+ * gc: take the writer lock; the store's own parameters rule, whatever the config says,
  * except its kind of container store (which must match). */
 Store *store_open_repair(const Config *cfg, GError **err);
 void store_close(Store *s);
@@ -61,6 +70,14 @@ void store_close(Store *s);
  * newest manifest that reads back says were committed has lost data: an
  * INTEGRITY error (writing would give the lost ids new contents). */
 gboolean store_next_container(Store *s, ContainerId *next, GError **err);
+
+/* The containers the store vouches for: the newest committed job's count
+ * (deleted or not), or more when gc wrote copies since (freed_list.h).
+ * Every id a live record names is below it. */
+gboolean store_committed_containers(const Store *s, uint32_t *n, GError **err);
+/* Count the current reference counts again if a delete or gc left them
+ * marked stale (refcount_recount.h), over the committed containers. */
+gboolean store_settle_refcounts(const Store *s, GError **err);
 
 /* The directories what a command writes must stay out of: the working
  * directory and the SSD cache's (NULL when unset). */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* compiled_trace_stamp.c: stamping a compiled trace and checking the stamp. */
 #include "trace/compiled_trace_stamp.h"
+#include "store/freed_list.h"
 #include "recipe/job_catalog.h"
 #include "util/error.h"
 
@@ -45,6 +46,23 @@ static gboolean stale(GError **err, const char *name, const char *fmt, ...)
     return FALSE;
 }
 
+/* gc may have copied the chunks of a listed job elsewhere and freed the
+ * containers the trace names (freed_list.h): those ids read as freed. */
+static gboolean check_not_freed(const CompiledTrace *t, const Store *store, const char *name, GError **err)
+{
+    GArray *freed = freed_list_load(store->dir, NULL, err);
+    if (freed == NULL)
+        return FALSE;
+    gboolean ok = TRUE;
+    for (guint i = 0; i < t->ids->len && ok && freed->len > 0; i++) {
+        ContainerId id = g_array_index(t->ids, ContainerId, i);
+        if (freed_list_has(freed, id))
+            ok = stale(err, name, "container %u it reads was freed by gc since", id);
+    }
+    g_array_unref(freed);
+    return ok;
+}
+
 gboolean compiled_trace_check(const CompiledTrace *t, const Store *store, const char *name, GError **err)
 {
     /* A trace compiled against a store without identity (version-1
@@ -79,5 +97,5 @@ gboolean compiled_trace_check(const CompiledTrace *t, const Store *store, const 
         if (now != j->manifest_checksum)
             return stale(err, name, "job %u's manifest has changed since (checksum %08x)", j->job_id, now);
     }
-    return TRUE;
+    return check_not_freed(t, store, name, err);
 }

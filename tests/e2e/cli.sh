@@ -5,7 +5,7 @@
 # mistyped command never starts a backup (the legacy `destor PATH` form).
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-COMMANDS="backup restore read-file trace stat list verify repair policies"
+COMMANDS="backup restore read-file trace stat list verify repair delete gc policies"
 # Every row of the command table (src/cli/commands.c: name, options,
 # handler, help) is a command this test runs, and no other.
 table=$(sed -n 's/^    { "\([a-z-]*\)", .*/\1/p' "$TOP_SRCDIR/src/cli/commands.c" | tr '\n' ' ')
@@ -49,7 +49,9 @@ dst list 0 --json > "$SCRATCH/l.json"
 dst repair --json > "$SCRATCH/p.json"
 printf '0\tf\n' > "$SCRATCH/trace"
 dst read-file --trace "$SCRATCH/trace" --json > "$SCRATCH/t.json"
-for k in b:backup r:restore f:read-file s:stat v:verify l:list t:trace-summary p:repair; do
+dst delete 1 --json > "$SCRATCH/d.json"
+dst gc --json > "$SCRATCH/g.json"
+for k in b:backup r:restore f:read-file s:stat v:verify l:list t:trace-summary p:repair d:delete g:gc; do
     [ "$("$PYTHON" -c 'import json,sys; d = json.loads(open(sys.argv[1]).read(), strict=True); print(d["kind"])' "$SCRATCH/${k%%:*}.json")" = "destor.${k#*:}" ] ||
         fail "${k#*:} --json is not a destor.${k#*:} document"
 done

@@ -210,3 +210,15 @@ kill_sweep() {
     done
     [ "$kills" -ge 10 ] || fail "$1: only $kills kill points"
 }
+
+# lifecycle_trees: $SCRATCH/a, b and c for the delete and gc tests: a and b
+# share shared.bin, each also has data of its own (so deleting a and c
+# leaves containers dead and containers part live), c shares nothing.
+lifecycle_trees() {
+    mkdir -p "$SCRATCH/a" "$SCRATCH/b" "$SCRATCH/c"
+    pseudo_random 300000 51 > "$SCRATCH/a/only_a.bin"
+    pseudo_random 200000 52 > "$SCRATCH/a/shared.bin"
+    cp "$SCRATCH/a/shared.bin" "$SCRATCH/b/"
+    pseudo_random 200000 53 > "$SCRATCH/b/only_b.bin"
+    pseudo_random 150000 54 > "$SCRATCH/c/only_c.bin"
+}

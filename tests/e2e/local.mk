@@ -37,6 +37,11 @@ E2E_TESTS = \
 	tests/e2e/trace_export_hostile.sh \
 	tests/e2e/container_store.sh \
 	tests/e2e/kill_files_backup.sh \
-	tests/e2e/old_store.sh
+	tests/e2e/old_store.sh \
+	tests/e2e/delete_gc.sh \
+	tests/e2e/kill_delete_gc.sh \
+	tests/e2e/gc_disk_full.sh \
+	tests/e2e/gc_cache.sh \
+	tests/e2e/lifecycle_property.py
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py tests/fixtures/store-e803a33

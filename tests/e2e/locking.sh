@@ -31,7 +31,7 @@ pid=$!
 wait_locked "$SCRATCH/working/LOCK"
 kill -0 "$pid" 2>/dev/null || fail "the held backup ended before the test could race it"
 expect_status 1 dst backup "$SCRATCH/small/v1"
-grep -q 'another backup is running' "$SCRATCH/err" || fail "lock message"
+grep -q 'another writer (backup, delete, gc or repair) is running' "$SCRATCH/err" || fail "lock message"
 expect_status 0 dst stat --json
 [ "$(json_field "$SCRATCH/out" job_count)" -eq 1 ] || fail "stat saw an uncommitted job"
 expect_status 2 dst read-file 1 anything     # job 1 is not committed yet

@@ -8,6 +8,7 @@
 # corrupt.py    byte flips in every store structure and the cache files
 # verify_during_repair.py  verify held (FAULT_ACTION=stop) across repair's
 #               rebuild of the fingerprint index
+# read_during_gc.py  restore held (FAULT_ACTION=stop) across delete and gc
 # mutate_recipes.py  structure-aware mutants of job_meta_data and the recipe
 #               index (fields changed and the CRC made right again)
 #
@@ -19,7 +20,8 @@ FAULT_TESTS = \
 	tests/fault/io_cache.py \
 	tests/fault/corrupt.py \
 	tests/fault/verify_during_repair.py \
-	tests/fault/mutate_recipes.py
+	tests/fault/mutate_recipes.py \
+	tests/fault/read_during_gc.py
 TESTS += $(FAULT_TESTS)
 EXTRA_DIST += $(FAULT_TESTS) tests/fault/faultlib.py tests/fault/fault_shim.c
 
@@ -33,5 +35,5 @@ $(FAULT_SHIM): $(srcdir)/tests/fault/fault_shim.c
 $(FAULT_TESTS:.py=.py.log): $(FAULT_SHIM) $(srcdir)/tests/fault/faultlib.py
 CLEANFILES += $(FAULT_SHIM)
 # End-to-end tests that use the shim (a file changing while backup reads it).
-SHIM_E2E_TESTS = tests/e2e/changed_while_read.sh
+SHIM_E2E_TESTS = tests/e2e/changed_while_read.sh tests/e2e/gc_disk_full.sh
 $(SHIM_E2E_TESTS:.sh=.sh.log): $(FAULT_SHIM)

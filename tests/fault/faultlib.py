@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -221,6 +222,35 @@ def copy_tree(src, dst):
 # alone.
 BDB_FILES = ".db"
 
+
+
+def held(p, what):
+    """Wait until p (a Popen run with FAULT_ACTION=stop) has stopped itself
+    (state T), failing if it exits first; the bound only catches a hang."""
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if p.poll() is not None:
+            out, err = p.communicate()
+            die("%s ended (exit %d) before the point it was to be held at: %s"
+                % (what, p.returncode, err.decode("utf-8", "replace").strip()))
+        with open("/proc/%d/stat" % p.pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        if state == "T":
+            return
+        time.sleep(0.02)
+    p.kill()
+    die("%s was never held" % what)
+
+
+def let_go(p, what):
+    """Continue a process held() and wait for it: its Result."""
+    os.kill(p.pid, signal.SIGCONT)
+    try:
+        out, err = p.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        die("%s hung after it was let go" % what)
+    return Result(p.args, p.returncode, out, err)
 
 def fault_env(shim_path, kind, at, errno, repeat=1, path=None, count_file=None, exclude=None):
     env = {"LD_PRELOAD": shim_path, "FAULT_CALL": kind, "FAULT_AT": str(at), "FAULT_ERRNO": errno,

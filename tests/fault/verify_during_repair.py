@@ -14,10 +14,8 @@ Then verify goes on, then repair; both must succeed, and so must a verify
 after them.
 """
 import os
-import signal
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultlib as fl  # noqa: E402
@@ -26,34 +24,6 @@ import faultlib as fl  # noqa: E402
 def need(cond, msg):
     if not cond:
         fl.die(msg)
-
-
-def held(p, what):
-    """Wait until p has stopped itself (state T), failing if it exits first;
-    the bound only catches a hang."""
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        if p.poll() is not None:
-            out, err = p.communicate()
-            fl.die("%s ended (exit %d) before the point it was to be held at: %s"
-                   % (what, p.returncode, err.decode("utf-8", "replace").strip()))
-        with open("/proc/%d/stat" % p.pid) as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-        if state == "T":
-            return
-        time.sleep(0.02)
-    p.kill()
-    fl.die("%s was never held" % what)
-
-
-def finish(p, what):
-    os.kill(p.pid, signal.SIGCONT)
-    try:
-        out, err = p.communicate(timeout=300)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        fl.die("%s hung after it was let go" % what)
-    return fl.Result(p.args, p.returncode, out, err)
 
 
 def main():
@@ -69,15 +39,15 @@ def main():
         cmd = lambda *a: [fl.DESTOR, "-c", cfg] + list(a)  # noqa: E731
         pipes = dict(stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
         verify = subprocess.Popen(cmd("verify"), env=fl.run_env(hold), **pipes)
-        held(verify, "verify")
+        fl.held(verify, "verify")
         need(not os.path.exists(os.path.join(index, "DIRTY")), "the index was DIRTY before repair ran")
         repair = subprocess.Popen(cmd("repair"), env=fl.run_env(hold), **pipes)
-        held(repair, "repair")
+        fl.held(repair, "repair")
         need(os.path.exists(os.path.join(index, "DIRTY")) and
                  not os.path.exists(os.path.join(index, "fingerprints.db")),
                  "repair was not held between removing the index and creating the new one")
-        v = finish(verify, "verify")
-        r = finish(repair, "repair")
+        v = fl.let_go(verify, "verify")
+        r = fl.let_go(repair, "repair")
         need(r.rc == 0 and not r.bad_stderr(), "repair: " + r.describe())
         need(v.rc == 0 and not v.bad_stderr(), "verify during repair: " + v.describe())
         need("fingerprint index not checked: a backup or repair is rebuilding it" in v.err_text(),

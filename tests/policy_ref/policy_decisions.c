@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     }
     cfg.simulate = TRUE;
     static const uint8_t store_id[SSD_STORE_ID_LEN]; /* simulation: no store to name */
-    CacheCore *c = cache_core_open_config(&cfg, store_id, 4096, n, NULL, NULL, &err);
+    CacheCore *c = cache_core_open_config(&cfg, store_id, 4096, n, NULL, NULL, NULL, 0, &err);
     cache_config_clear(&cfg);
     if (c == NULL) {
         fprintf(stderr, "policy_decisions: %s\n", err->message);

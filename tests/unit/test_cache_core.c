@@ -1233,22 +1233,22 @@ static void test_open_from_config(void)
     CacheConfig cfg;
     cache_config_init(&cfg);
     GError *err = NULL;
-    CU_ASSERT_PTR_NULL(cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err));
+    CU_ASSERT_PTR_NULL(cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, NULL, 0, &err));
     CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE)); /* policy none */
     g_clear_error(&err);
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-policy", "plc", NULL), CACHE_CONFIG_OK);
-    CU_ASSERT_PTR_NULL(cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err));
+    CU_ASSERT_PTR_NULL(cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, NULL, 0, &err));
     CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG)); /* no directory */
     g_clear_error(&err);
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-directory", f.cachedir, NULL), CACHE_CONFIG_OK);
-    CacheCore *c = cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, &err);
+    CacheCore *c = cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, &f.src->base, NULL, 0, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_EQUAL(cache_core_capacity(c), 10); /* 20% of 50 */
     CU_ASSERT_EQUAL(cache_core_mode(c), CACHE_MODE_REAL);
     cache_core_close(c, NULL);
     cfg.simulate = TRUE;
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-size", "64K", NULL), CACHE_CONFIG_OK);
-    c = cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, NULL, &err);
+    c = cache_core_open_config(&cfg, store_a, TEST_CONTAINER_SIZE, 50, NULL, NULL, NULL, 0, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_EQUAL(cache_core_capacity(c), 16);
     CU_ASSERT_EQUAL(cache_core_mode(c), CACHE_MODE_SIMULATE);

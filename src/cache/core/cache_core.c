@@ -194,12 +194,15 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
         for (uint32_t s = c->capacity; s-- > 0;)
             cache_core_push_free(c, s);
     }
+    c->opt.freed = NULL; /* the caller's, read at open only */
+    c->opt.n_freed = 0;
     return c;
 }
 
 CacheCore *cache_core_open_config(const CacheConfig *cfg, const uint8_t *store_id, size_t container_size,
                                   uint32_t n_containers, const uint32_t *reference_count,
-                                  ContainerSource *backing, GError **err)
+                                  ContainerSource *backing, const ContainerId *freed, uint32_t n_freed,
+                                  GError **err)
 {
     CacheCoreOptions o;
     if (!cache_config_validate(cfg, err))
@@ -216,6 +219,8 @@ CacheCore *cache_core_open_config(const CacheConfig *cfg, const uint8_t *store_i
     o.reference_count = reference_count;
     o.container_size = container_size;
     o.backing = backing;
+    o.freed = freed;
+    o.n_freed = n_freed;
     memcpy(o.store_id, store_id, SSD_STORE_ID_LEN);
     return cache_core_open(&o, err);
 }
@@ -284,6 +289,21 @@ void cache_core_stale_dropped(CacheCore *c, ContainerId id)
     destor_warning("SSD cache %s held container %u with other bytes than the store holds now (was the store put "
                    "back from a copy?); dropped, reading it from the store",
                    c->directory, id);
+}
+
+gboolean cache_core_freed(const CacheCore *c, ContainerId id)
+{
+    uint32_t lo = 0, hi = c->opt.n_freed;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->opt.freed[mid] == id)
+            return TRUE;
+        if (c->opt.freed[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return FALSE;
 }
 
 gboolean cache_core_header_matches(const CacheCore *c, const SsdSlotHeader *h, ContainerId id, uint64_t check)

@@ -59,6 +59,10 @@ typedef struct {
     uint8_t store_id[SSD_STORE_ID_LEN]; /* real mode: the store's identity; a cached
                                         copy recorded under another is never served */
     ContainerSource *backing;        /* real mode: the store's source */
+    const ContainerId *freed;        /* ascending: containers gc freed (the store's
+                                        freed list); a saved entry of one is dropped
+                                        at open (ssd_freed_dropped); may be NULL */
+    uint32_t n_freed;
     gboolean o_direct;
     gboolean track_quadrants;
     AccessCountsMode counters;       /* cache-counters */
@@ -89,10 +93,12 @@ uint64_t cache_core_policy_counter(CacheCore *c, const char *name);
 /* Open from the configuration once the store is open: resolves the policy
  * name and ssd-cache-size; cfg->simulate selects simulation mode. A USAGE
  * error if the policy is "none" (check cache_config_enabled() first).
- * store_id: SSD_STORE_ID_LEN bytes, the store's identity (real mode). */
+ * store_id: SSD_STORE_ID_LEN bytes, the store's identity (real mode);
+ * freed, n_freed: as in CacheCoreOptions. */
 CacheCore *cache_core_open_config(const CacheConfig *cfg, const uint8_t *store_id, size_t container_size,
                                   uint32_t n_containers, const uint32_t *reference_count,
-                                  ContainerSource *backing, GError **err);
+                                  ContainerSource *backing, const ContainerId *freed, uint32_t n_freed,
+                                  GError **err);
 
 /* One container access. buf: container_size bytes to fill (real mode), or
  * NULL to count only (real mode still moves the bytes through an internal

@@ -68,6 +68,8 @@ void cache_core_foreign_dropped(CacheCore *c, uint32_t n);
 /* Count a cached copy dropped because the store now holds other bytes
  * under its id, and warn about it once per run. */
 void cache_core_stale_dropped(CacheCore *c, ContainerId id);
+/* Is `id` among the containers gc freed (CacheCoreOptions.freed)? */
+gboolean cache_core_freed(const CacheCore *c, ContainerId id);
 
 /* Does a slot header describe the copy the core expects in it? */
 gboolean cache_core_header_matches(const CacheCore *c, const SsdSlotHeader *h, ContainerId id, uint64_t check);

@@ -53,7 +53,8 @@ static gboolean store_stamp(CacheCore *c, ContainerId id, uint32_t *stamp)
  * stamp): then a stale copy is caught at its hit (cache_reread). */
 static gboolean same_history(CacheCore *c, const CacheMeta *m)
 {
-    if (!m->has_anchor || m->anchor_id == CACHE_NO_CONTAINER || c->backing->stamp == NULL)
+    if (!m->has_anchor || m->anchor_id == CACHE_NO_CONTAINER || c->backing->stamp == NULL ||
+        cache_core_freed(c, m->anchor_id)) /* gc freed it: nothing to tell by */
         return TRUE;
     uint32_t now;
     return m->anchor_id < c->n && store_stamp(c, m->anchor_id, &now) && now == m->anchor_stamp;
@@ -122,6 +123,11 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
             destor_warning("SSD cache metadata %s: access counts unusable; counting from 0", path);
         for (uint32_t i = 0; i < m.n_entries; i++) {
             const CacheMetaEntry *e = &m.entries[i];
+            if (e->id < c->n && cache_core_freed(c, e->id)) { /* never asked for again */
+                access_counts_reset(&c->counts, e->id);
+                c->counters.ssd_freed_dropped++;
+                continue;
+            }
             if (cache_policy_env_occupied(&c->env, e->slot) || !entry_usable(c, &m, e, rolled_back)) {
                 if (rolled_back && e->id < c->n) { /* its count was another container's */
                     access_counts_reset(&c->counts, e->id);

@@ -81,12 +81,13 @@ void cache_report_text(const CacheReport *r, GString *out)
     for (size_t i = 0; i < r->n_policy_counters; i++)
         text_count(out, r->policy_counter_names[i].label, r->policy_counters[i]);
     if (c->ssd_write_errors || c->ssd_read_errors || c->ssd_corrupt_dropped || c->ssd_foreign_dropped ||
-        c->ssd_stale_dropped) {
+        c->ssd_stale_dropped || c->ssd_freed_dropped) {
         text_count(out, "SSD write errors", c->ssd_write_errors);
         text_count(out, "SSD read errors", c->ssd_read_errors);
         text_count(out, "damaged copies dropped", c->ssd_corrupt_dropped);
         text_count(out, "other store's copies dropped", c->ssd_foreign_dropped);
         text_count(out, "stale copies dropped", c->ssd_stale_dropped);
+        text_count(out, "copies of freed containers dropped", c->ssd_freed_dropped);
     }
     if (r->quadrants) {
         g_string_append_printf(out, "  quadrants of SSD-written bytes (popular: accesses >= %u, "
@@ -178,6 +179,7 @@ void cache_report_json(const CacheReport *r, JsonBuilder *b)
     json_doc_uint(b, "ssd_corrupt_dropped", c->ssd_corrupt_dropped);
     json_doc_uint(b, "ssd_foreign_dropped", c->ssd_foreign_dropped);
     json_doc_uint(b, "ssd_stale_dropped", c->ssd_stale_dropped);
+    json_doc_uint(b, "ssd_freed_dropped", c->ssd_freed_dropped);
     json_doc_bool(b, "quadrants_tracked", r->quadrants);
     json_doc_uint(b, "quadrant_access_threshold", r->quadrant_access_threshold);
     json_doc_uint(b, "quadrant_repeat_threshold", r->quadrant_repeat_threshold);

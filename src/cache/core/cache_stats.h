@@ -30,6 +30,8 @@ typedef struct {
     uint64_t ssd_foreign_dropped;    /* copies of another store (or incarnation) */
     uint64_t ssd_stale_dropped;      /* copies of containers the store now holds
                                         other bytes under (put back from a copy) */
+    uint64_t ssd_freed_dropped;      /* copies of containers gc freed since they
+                                        were cached, dropped at open */
     double model_access_s;           /* sum of modelled access latencies */
     double model_request_s, model_request_max_s;
     double wall_request_s, wall_request_max_s;

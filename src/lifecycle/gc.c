@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* gc.c: finding the dead and the sparse containers from the live records,
+ * then emptying and freeing them in the order gc.h gives. */
+#include "lifecycle/gc.h"
+#include "index/fp_index.h"
+#include "lifecycle/live_chunks.h"
+#include "recipe/job_catalog.h"
+#include "recipe/job_meta.h"
+#include "recipe/job_tombstone.h"
+#include "recipe/refcount_recount.h"
+#include "store/freed_list.h"
+#include "store/reader_lock.h"
+#include "storage/container.h"
+#include "util/error.h"
+#include "util/fileio.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROGRESS_FREES 64
+
+typedef struct {
+    Store *store;
+    GcReport *r;
+    GcProgressFn progress;
+    void *ctx;
+    GArray *live;         /* LiveChunk: what live records name (sealed after the scan) */
+    uint64_t *live_bytes; /* per container (r->containers) */
+    GArray *freed;        /* ascending: the earlier list, then with this gc's */
+    GArray *dead;         /* ContainerId, ascending */
+    GArray *sparse;       /* ContainerId, ascending */
+} Gc;
+
+static void report_progress(Gc *gc)
+{
+    if (gc->progress != NULL)
+        gc->progress(gc->r, gc->ctx);
+}
+
+/* Every chunk job `job_id`'s records name. */
+static gboolean scan_job(Gc *gc, uint32_t job_id, GError **err)
+{
+    JobMetaReader *meta = job_catalog_open_records(gc->store->dir, job_id, err);
+    if (meta == NULL)
+        return FALSE;
+    FileRecord *rec;
+    GError *local = NULL;
+    while ((rec = job_meta_reader_next(meta, &local)) != NULL) {
+        for (guint i = 0; i < rec->chunks->len; i++) {
+            const ChunkRef *c = &g_array_index(rec->chunks, ChunkRef, i);
+            if (c->container < gc->r->containers)
+                live_chunks_add(gc->live, c->container, c->offset, c->length);
+        }
+        file_record_free(rec);
+    }
+    gc->r->recipe_bytes_read += job_meta_reader_offset(meta);
+    job_meta_reader_close(meta);
+    if (local == NULL)
+        return TRUE;
+    g_propagate_prefixed_error(err, local, "gc stopped, nothing freed: job %u: ", job_id);
+    return FALSE;
+}
+
+static gboolean scan_live_jobs(Gc *gc, GError **err)
+{
+    GArray *jobs = job_catalog_list_live(gc->store->dir, err);
+    if (jobs == NULL)
+        return FALSE;
+    gc->r->live_jobs = jobs->len;
+    gboolean ok = TRUE;
+    for (guint i = 0; i < jobs->len && ok; i++) {
+        ok = scan_job(gc, g_array_index(jobs, uint32_t, i), err);
+        gc->r->jobs_scanned++;
+        report_progress(gc);
+    }
+    g_array_unref(jobs);
+    live_chunks_seal(gc->live);
+    for (guint i = 0; i < gc->live->len; i++) {
+        const LiveChunk *c = &g_array_index(gc->live, LiveChunk, i);
+        gc->live_bytes[c->container] += c->length;
+    }
+    return ok;
+}
+
+/* Copying the sparse containers' live chunks must need fewer containers
+ * than it empties (counting each chunk's metadata entry and the header);
+ * otherwise gc would copy a lone sparse container, such as the part-full
+ * last copy of the previous gc, again at every run. */
+static gboolean copying_pays(const Gc *gc)
+{
+    uint64_t need = 0, room = gc->store->container_size - CONTAINER_HEADER_SIZE;
+    const LiveChunk *c = (const LiveChunk *)gc->live->data;
+    for (guint i = 0; i < gc->sparse->len; i++) {
+        ContainerId id = g_array_index(gc->sparse, ContainerId, i);
+        for (guint j = live_chunks_first(gc->live, id); j < gc->live->len && c[j].container == id; j++)
+            need += c[j].length + CONTAINER_META_ENTRY_SIZE;
+    }
+    /* chunks do not split, so the copies may take one more; that last one
+     * is then the only sparse copy, which this rule never copies alone */
+    return (need + room - 1) / room < gc->sparse->len;
+}
+
+/* Sort the containers not freed yet: dead (no live chunk, data still
+ * there) and sparse (live chunks below the threshold). */
+static gboolean classify(Gc *gc, double threshold, GError **err)
+{
+    uint64_t below = (uint64_t)(threshold * (double)gc->store->container_size);
+    for (ContainerId c = 0; c < gc->r->containers; c++) {
+        gc->r->referenced += gc->live_bytes[c] > 0;
+        if (freed_list_has(gc->freed, c)) {
+            gc->r->already_freed++;
+            continue;
+        }
+        gboolean holds = TRUE;
+        if (gc->live_bytes[c] == 0 && !container_store_live(gc->store->containers, c, &holds, err))
+            return FALSE;
+        if (gc->live_bytes[c] == 0 && holds)
+            g_array_append_val(gc->dead, c);
+        else if (gc->live_bytes[c] > 0 && gc->live_bytes[c] < below)
+            g_array_append_val(gc->sparse, c);
+    }
+    gc->r->dead = gc->dead->len;
+    gc->r->sparse = gc->sparse->len;
+    if (!copying_pays(gc))
+        g_array_set_size(gc->sparse, 0);
+    return TRUE;
+}
+
+static gint compare_id(gconstpointer a, gconstpointer b)
+{
+    ContainerId x = *(const ContainerId *)a, y = *(const ContainerId *)b;
+    return x < y ? -1 : x > y;
+}
+
+static gboolean is_freed(ContainerId id, void *ctx)
+{
+    return freed_list_has(ctx, id);
+}
+
+/* Step 2: the sparse containers' live chunks into new containers, and the
+ * records pointed at them; the sparse ones join the dead. */
+static gboolean empty_sparse(Gc *gc, FpIndex *idx, GError **err)
+{
+    if (gc->sparse->len == 0)
+        return TRUE;
+    GArray *moved = g_array_sized_new(FALSE, FALSE, sizeof(LiveChunk), gc->live->len);
+    g_array_append_vals(moved, gc->live->data, gc->live->len);
+    gboolean *is_sparse = g_new0(gboolean, MAX(gc->r->containers, 1));
+    for (guint i = 0; i < gc->sparse->len; i++)
+        is_sparse[g_array_index(gc->sparse, ContainerId, i)] = TRUE;
+    uint32_t containers;
+    /* the list, as it was, republished with the count that vouches for the
+     * copies before any record names them */
+    gboolean ok = compact_copy(gc->store, idx, gc->sparse, gc->live, moved, &gc->r->compact, err) &&
+                  container_store_count(gc->store->containers, &containers, err) &&
+                  freed_list_publish(gc->store->dir, gc->freed, containers, err) &&
+                  refcount_mark_dirty(gc->store->dir, err) &&
+                  compact_rewrite_jobs(gc->store, is_sparse, gc->r->containers, gc->live, moved, &gc->r->compact,
+                                       err);
+    if (ok) {
+        g_array_append_vals(gc->dead, gc->sparse->data, gc->sparse->len);
+        g_array_sort(gc->dead, compare_id);
+    }
+    g_free(is_sparse);
+    g_array_unref(moved);
+    return ok;
+}
+
+/* Steps 3 to 5 for the containers in gc->dead. */
+static gboolean free_dead(Gc *gc, FpIndex *idx, GError **err)
+{
+    Store *s = gc->store;
+    g_array_append_vals(gc->freed, gc->dead->data, gc->dead->len);
+    g_array_sort(gc->freed, compare_id);
+    uint32_t containers;
+    if (!container_store_count(s->containers, &containers, err) ||
+        !freed_list_publish(s->dir, gc->freed, containers, err))
+        return FALSE;
+    for (guint i = 0; i < gc->dead->len; i++) {
+        if (!container_store_free(s->containers, g_array_index(gc->dead, ContainerId, i), err))
+            return FALSE;
+        gc->r->freed++;
+        gc->r->reclaimed_bytes += s->container_size;
+        if (gc->r->freed % PROGRESS_FREES == 0)
+            report_progress(gc);
+    }
+    return container_store_sync(s->containers, err) &&
+           fp_index_drop_containers(idx, is_freed, gc->freed, &gc->r->index_entries_removed, err);
+}
+
+/* Steps 1 to 5: what changes containers, under the index's DIRTY mark. */
+static gboolean collect_containers(Gc *gc, GError **err)
+{
+    Store *s = gc->store;
+    if (gc->dead->len == 0 && gc->sparse->len == 0)
+        return TRUE;
+    char *dir = g_build_filename(s->dir, "index", NULL);
+    FpIndex *idx = fp_index_open(dir, fingerprint_length(s->fingerprint), container_store_source(s->containers),
+                                 gc->r->containers, err);
+    g_free(dir);
+    gboolean ok = idx != NULL && fp_index_begin_job(idx, err) && empty_sparse(gc, idx, err) &&
+                  free_dead(gc, idx, err) && fp_index_commit_job(idx, err) && store_settle_refcounts(s, err);
+    fp_index_close(idx);
+    return ok;
+}
+
+/* Step 6: what deleted jobs still hold besides manifest, tombstone and
+ * reference counts. */
+static gboolean collect_deleted_jobs(Gc *gc, GError **err)
+{
+    GArray *all = job_catalog_list(gc->store->dir, err);
+    gboolean ok = all != NULL;
+    for (guint i = 0; ok && i < all->len; i++) {
+        uint32_t id = g_array_index(all, uint32_t, i);
+        if (!job_is_deleted(gc->store->dir, id))
+            continue;
+        char *dir = job_dir_path(gc->store->dir, id);
+        char *meta = g_build_filename(dir, JOB_META_FILE, NULL);
+        char *ridx = g_build_filename(dir, JOB_RECIPE_INDEX_FILE, NULL);
+        gboolean had = g_file_test(meta, G_FILE_TEST_EXISTS) || g_file_test(ridx, G_FILE_TEST_EXISTS);
+        if ((unlink(ridx) != 0 && errno != ENOENT) || (unlink(meta) != 0 && errno != ENOENT)) {
+            destor_set_errno(err, errno, "remove the records of deleted job %u in %s", id, dir);
+            ok = FALSE;
+        }
+        ok = ok && (!had || dir_fsync(dir, err));
+        gc->r->jobs_collected += ok && had;
+        g_free(ridx);
+        g_free(meta);
+        g_free(dir);
+    }
+    if (all != NULL)
+        g_array_unref(all);
+    return ok;
+}
+
+gboolean lifecycle_gc(Store *store, double live_threshold, GcProgressFn progress, void *ctx, GcReport *r,
+                      GError **err)
+{
+    g_assert(store->lock_fd >= 0); /* the writer */
+    g_assert(live_threshold >= 0.0 && live_threshold <= 1.0);
+    memset(r, 0, sizeof *r);
+    Gc gc = { .store = store, .r = r, .progress = progress, .ctx = ctx };
+    if (!container_store_count(store->containers, &r->containers, err))
+        return FALSE;
+    gc.live = live_chunks_new();
+    gc.live_bytes = g_new0(uint64_t, MAX(r->containers, 1));
+    gc.dead = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    gc.sparse = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    gc.freed = freed_list_load(store->dir, NULL, err);
+    int readers = -1;
+    gboolean ok = gc.freed != NULL && scan_live_jobs(&gc, err) && classify(&gc, live_threshold, err);
+    if (ok && !store->readers_lock_new)
+        readers = reader_lock_try_exclusive(store->dir, &r->deferred, err);
+    r->deferred = r->deferred || store->readers_lock_new;
+    ok = ok && (readers >= 0 || r->deferred);
+    if (ok && !r->deferred)
+        ok = collect_containers(&gc, err) && collect_deleted_jobs(&gc, err);
+    if (readers >= 0)
+        close(readers);
+    report_progress(&gc);
+    if (gc.freed != NULL)
+        g_array_unref(gc.freed);
+    g_array_unref(gc.sparse);
+    g_array_unref(gc.dead);
+    g_free(gc.live_bytes);
+    g_array_unref(gc.live);
+    return ok;
+}
