@@ -9,7 +9,8 @@ RADOS_TESTS = \
 	tests/rados/rados_store.sh \
 	tests/rados/rados_errors.sh \
 	tests/rados/rados_kill.sh \
-	tests/rados/rados_osd_kill.sh
+	tests/rados/rados_osd_kill.sh \
+	tests/rados/rados_gc.sh
 TESTS += $(RADOS_TESTS)
 # The ops in C, run by rados_ops.sh (it needs the cluster), not on their own.
 check_PROGRAMS += tests/rados/test_rados_ops
