@@ -17,6 +17,7 @@ CACHE_SOURCES = \
 	src/cache/structures/slot_map.h \
 	src/cache/structures/slot_queues.h \
 	src/cache/structures/slru.h \
+	src/cache/policies/adapt.c \
 	src/cache/policies/arc.c \
 	src/cache/policies/belady.c \
 	src/cache/policies/clock.c \

@@ -26,6 +26,7 @@
     X(tinylfu)        \
     X(wtinylfu)       \
     X(sigpop)         \
+    X(adapt)          \
     X(belady)         \
     X(offline_static)
 
