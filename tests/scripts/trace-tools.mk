@@ -18,6 +18,8 @@ EXTRA_DIST += \
 	tests/scripts/test_trace_import.py \
 	tests/fixtures/traces/msr.csv \
 	tests/fixtures/traces/fiu.txt \
+	tests/fixtures/traces/arc.lis \
+	tests/fixtures/traces/umass.spc \
 	tests/fixtures/traces/libcachesim.csv \
 	tests/fixtures/traces/oracle.bin \
 	tests/fixtures/traces/ids.txt \
