@@ -36,6 +36,7 @@ ROW_FIELDS = [
     "hits", "misses", "hit_ratio", "admissions", "evictions",
     "ssd_containers_written", "ssd_bytes_written", "ssd_bytes_read", "store_bytes_read",
     "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison",
+    "refused_write_budget", "write_budget_bytes",
     "latency_measured_ms_mean", "latency_measured_ms_p50", "latency_measured_ms_p95",
     "latency_measured_ms_p99",
     "latency_model_ms_mean", "latency_model_ms_p95", "latency_model_ms_p99", "latency_model_ms_max",
@@ -52,6 +53,7 @@ _CACHE_COPY = [
     "capacity_containers", "hits", "misses", "hit_ratio", "admissions", "evictions",
     "ssd_containers_written", "ssd_bytes_written", "ssd_bytes_read", "store_bytes_read",
     "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison",
+    "refused_write_budget", "write_budget_bytes",
     "qa_share", "qb_share", "qc_share", "qd_share", "qa_bytes", "qb_bytes", "qc_bytes", "qd_bytes",
     "ssd_write_rate_model_mib_s",
 ]
