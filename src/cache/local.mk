@@ -26,6 +26,7 @@ CACHE_SOURCES = \
 	src/cache/policies/lfu.c \
 	src/cache/policies/lru.c \
 	src/cache/policies/offline_static.c \
+	src/cache/policies/opt_budget.c \
 	src/cache/policies/plc.c \
 	src/cache/policies/policy_keys.c \
 	src/cache/policies/policy_list.c \

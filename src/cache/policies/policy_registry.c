@@ -28,7 +28,8 @@
     X(sigpop)         \
     X(adapt)          \
     X(belady)         \
-    X(offline_static)
+    X(offline_static) \
+    X(opt_budget)
 
 #define DECLARE(sym) extern const CachePolicyOps cache_policy_##sym;
 REGISTERED(DECLARE)
