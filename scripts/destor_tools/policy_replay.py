@@ -21,6 +21,7 @@ from .destor_runner import (check_destor, config_line, default_destor, destor_ba
                         effective_settings, hdd_service_s, reap_destor, resolve_policies, run_destor,
                         start_destor, store_stat)
 from .plot_style import POLICY_LABELS, policy_label  # noqa: F401  (the one table of names)
+from .sizes import parse_size
 from .trace_draw import is_compiled, trace_terminator
 
 # Marker left in a cache directory the replayer created, so it only ever
@@ -239,6 +240,21 @@ def check_cache_size(text):
     if t.isdigit() and int(t) == 0:
         raise UsageError("cache size must be above 0")
     return t
+
+
+def capacity_containers(text, containers, container_size):
+    """The containers a cache of size `text` holds in a store of
+    `containers` containers of `container_size` bytes, resolved as destor
+    resolves ssd-cache-size (a share rounds down, at least 1; a size holds
+    whole containers), cut to the store's count as the cache cuts it."""
+    t = check_cache_size(text)
+    if t.endswith("%"):
+        n = max(1, int(containers * float(t[:-1]) / 100.0)) if containers else 0
+    elif t.isdigit():
+        n = int(t)
+    else:
+        n = parse_size(t) // container_size if container_size else 0
+    return min(n, containers)
 
 
 def _destor_help(destor, cache={}):
