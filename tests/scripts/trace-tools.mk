@@ -13,6 +13,7 @@ EXTRA_DIST += \
 	scripts/compare \
 	tests/scripts/test_trace_compare.py \
 	tests/scripts/test_trace_frontier.py \
+	tests/scripts/test_trace_robustness.py \
 	tests/scripts/test_trace_plots.py \
 	tests/scripts/test_trace_sweeps.py \
 	tests/scripts/test_trace_import.py \
