@@ -12,21 +12,30 @@ advance can count on.
 The workloads are fixed here, defined by their own parameters (not by any
 policy's results): the paper's Zipf (alpha 0.47) over a fixed popularity
 order; the same with a new popularity order every quarter of that trace
-(a working-set shift); and the LRU stack model with the same alpha
-(trace_draw, `recency`), where the re-read file is the i-th most recent.
-A trace given with --trace is one more workload, `given`.
+(a working-set shift); the LRU stack model with the same alpha
+(trace_draw, `recency`), where the re-read file is the i-th most recent;
+and the same stack model over objects, `recency-objects`: as many objects
+as the store has containers, each read as one whole file (import-trace's
+object mapping), as many requests as the zipf trace. Files lie many to a
+container, so a file-level stack mixes into a container stream where
+frequency still wins; an object stack over about one file per container
+stays recency-driven at container level. A trace given with --trace is
+one more workload, `given`.
 """
 
+import io
 import math
-import os
 
 from .formatting import format_bytes
 from .plot_style import policy_label, policy_style
 from . import plot_style
+from . import trace_draw
+from . import trace_import
 
 # name -> (distribution, shift): shift True draws a new permutation every
 # ceil(requests of the stationary trace / 4) requests
-WORKLOADS = (("zipf", "zipf", False), ("zipf-shift", "zipf", True), ("recency", "recency", False))
+WORKLOADS = (("zipf", "zipf", False), ("zipf-shift", "zipf", True), ("recency", "recency", False),
+             ("recency-objects", "recency-objects", False))
 CACHE_SIZES = ("20%", "10%")
 GOAL_LOSS_POINTS = 0.5
 REFERENCE_WRITER = "plc"
@@ -49,6 +58,22 @@ def workload_spec(name):
 
 def shift_for(stationary_requests):
     return max(1, int(math.ceil(stationary_requests / 4.0)))
+
+
+def object_stack_trace(files, job, objects, requests, alpha, seed):
+    """(trace bytes, info) of recency-objects: `requests` draws of the LRU
+    stack model over `objects` ids, each id one of the job's files by
+    import-trace's object mapping (seeded with `seed`)."""
+    sampler = trace_draw.TraceSampler(objects, "recency", alpha, seed)
+    reqs = [trace_import.Request("r", sampler.next(), None, None) for _ in range(requests)]
+    body = io.BytesIO()
+    counts = trace_import.import_trace(reqs, files, job, "object", seed, out=body)
+    head = trace_import.header("recency-objects (LRU stack model, alpha %g, %d objects, seed %d)"
+                               % (alpha, objects, seed), "txt", "object", seed, "skip", job, files, counts)
+    info = {"job": job, "dist": "recency-objects", "alpha": alpha, "seed": seed, "objects": objects,
+            "files": len(files), "skipped_files": 0, "job_file_bytes": sum(s for _, s in files),
+            "requests": counts["records_out"], "bytes": counts["bytes_out"], "shift_every": None}
+    return head + body.getvalue(), info
 
 
 def table(rows):

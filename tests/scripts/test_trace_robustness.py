@@ -71,7 +71,8 @@ class RobustnessRunTests(unittest.TestCase):
             with open(os.path.join(out, "robustness.csv"), newline="") as f:
                 rows = list(csv.DictReader(f))
             cases = {(r["workload"], r["cache_size"]) for r in rows}
-            self.assertEqual(cases, {(w, c) for w in ("zipf", "zipf-shift", "recency") for c in ("20%", "10%")})
+            self.assertEqual(cases, {(w, c) for w in ("zipf", "zipf-shift", "recency", "recency-objects")
+                                     for c in ("20%", "10%")})
             for case in cases:
                 got = [r for r in rows if (r["workload"], r["cache_size"]) == case]
                 self.assertEqual(sorted(r["policy"] for r in got), ["adapt", "lfu", "lru", "plc"])
@@ -82,6 +83,9 @@ class RobustnessRunTests(unittest.TestCase):
             self.assertEqual(doc["traces"]["zipf-shift"]["shift_every"],
                              rx.shift_for(doc["traces"]["zipf"]["requests"]))
             self.assertEqual(doc["traces"]["recency"]["dist"], "recency")
+            objects = doc["traces"]["recency-objects"]
+            self.assertEqual(objects["requests"], doc["traces"]["zipf"]["requests"])
+            self.assertEqual(objects["objects"], doc["rows"][0]["store_containers"])
             with open(os.path.join(out, "REPORT.md")) as f:
                 self.assertIn("| policy | worst loss (points) |", f.read())
             with open(os.path.join(out, "fig-robustness.png"), "rb") as f:
