@@ -156,8 +156,8 @@ def plot(table_rows, outdir, formats):
     markers = "osD^v<>ph*"
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(max(7.0, 0.6 * len(names) + 2), 8), sharex=True)
     xs = range(len(names))
-    ax1.bar(xs, [w["loss"] for w in worst], color=[policy_style(n)[0] for n in names], alpha=0.35,
-            label="worst case")
+    ax1.bar(xs, [w["loss"] for w in worst], color=[policy_style(n)[0] for n in names], alpha=0.35)
+    ax1.bar([0], [0], color="#999999", alpha=0.35, label="worst case (bar, in the policy's colour)")
     for k, (wl, cs) in enumerate(cases):
         pts = {r["policy"]: r for r in table_rows if r["workload"] == wl and r["cache_size"] == cs}
         ax1.plot(xs, [pts[n]["loss_points"] if n in pts else float("nan") for n in names],
