@@ -32,6 +32,13 @@ SWEEPS = (
     ("sigpop", "sigpop-z", (0, 0.5, 1, 2, 3, 4)),
 )
 
+# The offline frontier: opt-budget at budgets of these multiples of the
+# cache's capacity in container writes (offline-static writes at most one
+# capacity, belady about ten on the paper's runs), and at its default
+# (unlimited: belady's hits with the fewest writes). Joined, its points are
+# the upper hull of what any policy can hit with so many writes.
+OFFLINE_SWEEP = ("opt-budget", "opt-budget-writes", (1, 2, 4, 8, 16))
+
 # Columns of the CSV, in order.  on_online_frontier and its distance are
 # empty for an offline point (it is not deployable); with several seeds the
 # per-seed rows leave every frontier column empty: the frontier is on the
@@ -53,17 +60,21 @@ def value_text(v):
     return "%g" % v
 
 
-def plan_points(listing, names=None):
+def plan_points(listing, names=None, capacity=None):
     """The points to run, from `destor policies --json`'s list: dicts with
     policy, offline, key and value (None at plain defaults), default
     (whether every key is at its default), params (config lines) and x
     (the value, or "default").  `names` restricts the policies (default:
     every one listed); online policies come first, each in registry
-    order."""
+    order.  With the cache's `capacity` (containers), OFFLINE_SWEEP's
+    budgets are run too."""
     listed = {p["name"]: p for p in listing}
     chosen = [p["name"] for p in listing] if names is None else list(names)
     chosen.sort(key=lambda n: bool(listed[n]["offline"]))
     sweeps = {pol: (key, values) for pol, key, values in SWEEPS}
+    pol, key, multiples = OFFLINE_SWEEP
+    if capacity:
+        sweeps[pol] = (key, tuple(m * capacity for m in multiples))
     points = []
 
     def point(pol, key=None, value=None, default=True):
@@ -188,12 +199,16 @@ def _draw(ax, rows, xmax, label_from, label_to):
                "Pareto frontier with the offline bounds")
     for pol, pts in _by_policy(rows).items():
         c, m = plot_style.policy_style(pol)
+        off = pts[0]["offline"] == "yes"
+        swept = any(r["key"] is not None for r in pts)
+        if off and swept:  # the offline frontier: joined in order of writes
+            pts = sorted(pts, key=lambda r: r["ssd_bytes_written"])
         xs = [r["ssd_bytes_written"] / GIB for r in pts]
         ys = [100 * r["hit_ratio"] for r in pts]
-        off = pts[0]["offline"] == "yes"
-        swept = pts[0]["key"] is not None
         label = policy_label(pol)
-        if off:
+        if off and swept:
+            label = "bound: %s, the offline frontier (budgets in writes)" % label
+        elif off:
             label = "bound: %s" % label
         elif swept:
             label = "%s, %s %s..%s" % (label, pts[0]["key"], value_text(pts[0]["value"]),
@@ -216,8 +231,8 @@ def _draw(ax, rows, xmax, label_from, label_to):
             labels = {}
             for r, x, y in zip(pts, xs, ys):
                 if label_from < x <= label_to:
-                    labels.setdefault((x, y), []).append(value_text(r["value"]) +
-                                                         ("*" if r["default"] == "yes" else ""))
+                    text = "default" if r["value"] is None else value_text(r["value"])
+                    labels.setdefault((x, y), []).append(text + ("*" if r["default"] == "yes" else ""))
             for (x, y), vals in labels.items():
                 ax.annotate(", ".join(vals), (x, y), xytext=(4, 4), textcoords="offset points", fontsize=7,
                             color=c)

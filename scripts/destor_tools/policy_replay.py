@@ -21,6 +21,7 @@ from .destor_runner import (check_destor, config_line, default_destor, destor_ba
                         effective_settings, hdd_service_s, reap_destor, resolve_policies, run_destor,
                         start_destor, store_stat)
 from .plot_style import POLICY_LABELS, policy_label  # noqa: F401  (the one table of names)
+from .sizes import parse_size
 from .trace_draw import is_compiled, trace_terminator
 
 # Marker left in a cache directory the replayer created, so it only ever
@@ -36,6 +37,7 @@ ROW_FIELDS = [
     "hits", "misses", "hit_ratio", "admissions", "evictions",
     "ssd_containers_written", "ssd_bytes_written", "ssd_bytes_read", "store_bytes_read",
     "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison",
+    "refused_write_budget", "write_budget_bytes",
     "latency_measured_ms_mean", "latency_measured_ms_p50", "latency_measured_ms_p95",
     "latency_measured_ms_p99",
     "latency_model_ms_mean", "latency_model_ms_p95", "latency_model_ms_p99", "latency_model_ms_max",
@@ -52,6 +54,7 @@ _CACHE_COPY = [
     "capacity_containers", "hits", "misses", "hit_ratio", "admissions", "evictions",
     "ssd_containers_written", "ssd_bytes_written", "ssd_bytes_read", "store_bytes_read",
     "refused_popularity_filter", "refused_delayed_eviction", "refused_inout_comparison",
+    "refused_write_budget", "write_budget_bytes",
     "qa_share", "qb_share", "qc_share", "qd_share", "qa_bytes", "qb_bytes", "qc_bytes", "qd_bytes",
     "ssd_write_rate_model_mib_s",
 ]
@@ -237,6 +240,21 @@ def check_cache_size(text):
     if t.isdigit() and int(t) == 0:
         raise UsageError("cache size must be above 0")
     return t
+
+
+def capacity_containers(text, containers, container_size):
+    """The containers a cache of size `text` holds in a store of
+    `containers` containers of `container_size` bytes, resolved as destor
+    resolves ssd-cache-size (a share rounds down, at least 1; a size holds
+    whole containers), cut to the store's count as the cache cuts it."""
+    t = check_cache_size(text)
+    if t.endswith("%"):
+        n = max(1, int(containers * float(t[:-1]) / 100.0)) if containers else 0
+    elif t.isdigit():
+        n = int(t)
+    else:
+        n = parse_size(t) // container_size if container_size else 0
+    return min(n, containers)
 
 
 def _destor_help(destor, cache={}):

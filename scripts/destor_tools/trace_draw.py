@@ -4,7 +4,8 @@
 Why it exists: gen-trace writes the trace and experiment draws the same one
 in-process, so the Zipf sampler of the paper's equation (1) (P(i)
 proportional to 1/i^(1-alpha), rank -> file by a seeded random permutation),
-byte budgets, working-set shifts and the trace file format live here once.
+byte budgets, working-set shifts, the recency (LRU stack) model and the
+trace file format live here once.
 """
 
 import bisect
@@ -34,12 +35,75 @@ def zipf_probabilities(n, alpha):
     return [x / s for x in w]
 
 
+DISTRIBUTIONS = ("zipf", "uniform", "recency")
+
+
+class RecencyStack:
+    """The files in order of their last request, most recent first (rank
+    0), starting from `order`: a Fenwick tree over time stamps (each file
+    at the stamp of its last request), so taking the file at a rank and
+    making it the most recent is O(log) per request.  When the stamps run
+    out the present ones are renumbered 1..n in their order."""
+
+    def __init__(self, order):
+        self.n = len(order)
+        self._build(list(reversed(order)))  # oldest first
+
+    def _build(self, oldest_first):
+        self.size = 2 * self.n + 1
+        self.tree = [0] * (self.size + 1)
+        self.file_at = [None] * (self.size + 1)
+        self.stamp = {}
+        for t, f in enumerate(oldest_first, 1):
+            self.file_at[t] = f
+            self.stamp[f] = t
+            self._add(t, 1)
+        self.next = self.n + 1
+
+    def _add(self, i, d):
+        while i <= self.size:
+            self.tree[i] += d
+            i += i & -i
+
+    def _kth(self, k):
+        """The stamp of the k-th present stamp, 1-based, oldest first."""
+        pos, step = 0, 1 << self.size.bit_length()
+        while step:
+            if pos + step <= self.size and self.tree[pos + step] < k:
+                pos += step
+                k -= self.tree[pos]
+            step >>= 1
+        return pos + 1
+
+    def take(self, rank):
+        """The file at `rank` (0: most recent), made the most recent."""
+        assert 0 <= rank < self.n, rank
+        t = self._kth(self.n - rank)
+        f = self.file_at[t]
+        if self.next > self.size:
+            order = [self.file_at[i] for i in sorted(self.stamp.values()) if i != t] + [f]
+            self._build(order)
+            return f
+        self._add(t, -1)
+        self.file_at[t] = None
+        self.file_at[self.next] = f
+        self.stamp[f] = self.next
+        self._add(self.next, 1)
+        self.next += 1
+        return f
+
+
 class TraceSampler:
     """Draws file indices 0..n-1.  zipf: rank i (1-based) is drawn with
     probability P(i) of equation (1), and the file with rank i is perm[i-1],
     a seeded random permutation of the files.  uniform: every file equally.
     shift_every K: after every K draws a new permutation is drawn, so the
     popular set moves (the distribution over ranks stays the same).
+    recency: the LRU stack model (Spirn, 1977): rank i is drawn with P(i)
+    of equation (1) as for zipf, but the file of rank i is the i-th most
+    recently requested one (the stack starts as the permutation, perm[0]
+    most recent). With ranks of non-increasing probability LRU is the best
+    online policy on it, so it is the recency-driven counterpart of zipf.
 
     Everything comes from one random.Random(seed): the first permutation,
     then the draws, then each new permutation at a shift, in that order."""
@@ -47,10 +111,13 @@ class TraceSampler:
     def __init__(self, n, dist="zipf", alpha=0.47, seed=1, shift_every=None, keep_epochs=False):
         if n <= 0:
             raise ToolError("no requestable files")
-        if dist not in ("zipf", "uniform"):
-            raise UsageError("unknown distribution %r (zipf or uniform)" % dist)
+        if dist not in DISTRIBUTIONS:
+            raise UsageError("unknown distribution %r (%s)" % (dist, ", ".join(DISTRIBUTIONS)))
         if shift_every is not None and shift_every <= 0:
             raise UsageError("--shift-every must be a positive number of requests")
+        if shift_every is not None and dist == "recency":
+            raise UsageError("--shift-every does not apply to the recency distribution (its ranks follow "
+                             "the requests)")
         self.n = n
         self.dist = dist
         self.alpha = alpha
@@ -61,7 +128,8 @@ class TraceSampler:
         self.perm = list(range(n))
         self.rng.shuffle(self.perm)
         self.epochs = [(0, list(self.perm))] if keep_epochs else None
-        if dist == "zipf":
+        self.stack = RecencyStack(self.perm) if dist == "recency" else None
+        if dist != "uniform":
             w = zipf_weights(n, alpha)
             self.cum = []
             acc = 0.0
@@ -84,6 +152,8 @@ class TraceSampler:
             if self.epochs is not None:
                 self.epochs.append((self.drawn, list(self.perm)))
         self.drawn += 1
+        if self.stack is not None:
+            return self.stack.take(self.rank())
         return self.perm[self.rank()]
 
 
@@ -202,6 +272,8 @@ def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budg
     file, info dict).  `listing` may pass a precomputed (files, skipped).
     With want_ranks, info["ranks"] holds the rank table (see rank_table).
     With null, records end with NUL and paths holding newlines are kept."""
+    if want_ranks and dist == "recency":
+        raise UsageError("--ranks has no fixed rank table under the recency distribution")
     files, skipped = listing if listing is not None else list_job_files(destor, job, config, params, null)
     if not files:
         raise ToolError("job %s has no regular file a trace can name" % job)
@@ -211,7 +283,7 @@ def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budg
     indices, total, shifts = generate_indices(files, dist, alpha, seed, requests, budget, shift_every,
                                               epochs)
     info = {
-        "job": job, "dist": dist, "alpha": alpha if dist == "zipf" else None, "seed": seed,
+        "job": job, "dist": dist, "alpha": alpha if dist != "uniform" else None, "seed": seed,
         "files": len(files), "skipped_files": skipped, "job_file_bytes": job_bytes,
         "requests_asked": requests, "bytes_budget": budget, "shift_every": shift_every,
         "requests": len(indices), "bytes": total, "shifts": shifts,
@@ -221,6 +293,9 @@ def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budg
     if dist == "zipf":
         hdr.append(("alpha", "%g (P(i) proportional to 1/i^(1-alpha), i = 1..F; rank -> file "
                              "by a seeded random permutation)" % alpha))
+    elif dist == "recency":
+        hdr.append(("alpha", "%g (LRU stack model: rank i, drawn with P(i) proportional to "
+                             "1/i^(1-alpha), is the i-th most recently requested file)" % alpha))
     hdr += [("seed", seed),
             ("files (F)", "%d regular files, %s" % (len(files), format_bytes(job_bytes))),
             ("skipped", "%d files whose path holds a newline or CR" % skipped),

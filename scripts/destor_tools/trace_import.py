@@ -3,8 +3,9 @@
 onto a job's files as a destor read-file trace.
 
 Why it exists: the PLC-Cache evaluation only had a synthetic Zipf workload;
-researchers replay published traces (MSR Cambridge, FIU, libCacheSim's csv
-and oracleGeneral formats, plain lists of object ids).  scripts/import-trace
+researchers replay published traces (MSR Cambridge, FIU, the ARC paper's
+.lis traces, the UMass/SPC traces, libCacheSim's csv and oracleGeneral
+formats, plain lists of object ids).  scripts/import-trace
 is the command line; the readers (one generator of Request per format), the
 two mappings (volume: byte ranges over the job's files laid end to end;
 object: each distinct id becomes one file by a seeded permutation) and the
@@ -26,9 +27,9 @@ from .trace_draw import trace_record
 
 Request = collections.namedtuple("Request", "op key offset length")
 
-FORMATS = ("msr", "fiu", "csv", "oracle-general", "txt")
-BLOCK_FORMATS = ("msr", "fiu")
-SECTOR = 512  # FIU traces count LBAs and sizes in 512-byte sectors
+FORMATS = ("msr", "fiu", "lis", "spc", "csv", "oracle-general", "txt")
+BLOCK_FORMATS = ("msr", "fiu", "lis", "spc")
+SECTOR = 512  # FIU, lis and SPC traces count LBAs (lis: sizes too) in 512-byte sectors
 
 # op column values of libCacheSim csv traces read as reads; any other value
 # is a write (set, put, add, delete, ...)
@@ -81,6 +82,51 @@ def read_fiu(lines, block_size):
             raise _bad("fiu", n, "negative lba or size")
         off = lba * SECTOR
         yield Request(op.lower(), (f[6], f[7], off // block_size), off, sectors * SECTOR)
+
+
+def _ints(fmt, n, fields, what):
+    try:
+        v = [int(x) for x in fields]
+    except ValueError:
+        raise _bad(fmt, n, "%s must be integers" % what)
+    if any(x < 0 for x in v):
+        raise _bad(fmt, n, "negative %s" % what)
+    return v
+
+
+def read_lis(lines, block_size):
+    """The ARC paper's traces (Megiddo & Modha, FAST 2003; P1..P14, DS1,
+    S1..S3, OLTP...): START COUNT IGNORED REQNO, whitespace-separated;
+    COUNT 512-byte blocks from block START; every request a read."""
+    for n, line in enumerate(lines, 1):
+        f = line.split()
+        if not f:
+            continue
+        if len(f) != 4:
+            raise _bad("lis", n, "expected 4 whitespace-separated fields, got %d" % len(f))
+        start, count = _ints("lis", n, f[:2], "start and count")
+        off = start * SECTOR
+        yield Request("r", ("lis", off // block_size), off, count * SECTOR)
+
+
+def read_spc(lines, block_size):
+    """UMass Trace Repository / SPC format (Financial1, WebSearch1, ...):
+    ASU,LBA,SIZE,OPCODE,TIMESTAMP and maybe more fields; LBA in 512-byte
+    sectors of application-specific unit ASU, SIZE in bytes, OPCODE r or
+    w (either case)."""
+    for n, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        f = [x.strip() for x in line.split(",")]
+        if len(f) < 5:
+            raise _bad("spc", n, "expected at least 5 comma-separated fields, got %d" % len(f))
+        op = f[3].lower()
+        if op not in ("r", "w"):
+            raise _bad("spc", n, "opcode %r is neither r nor w" % f[3])
+        asu, lba, size = _ints("spc", n, f[:3], "ASU, LBA and size")
+        off = lba * SECTOR
+        yield Request(op, ("spc", asu, off // block_size), off, size)
 
 
 def parse_csv_spec(text):
@@ -195,6 +241,10 @@ def open_requests(path, fmt, csv_spec=None, block_size=4096):
         return read_msr(lines, block_size)
     if fmt == "fiu":
         return read_fiu(lines, block_size)
+    if fmt == "lis":
+        return read_lis(lines, block_size)
+    if fmt == "spc":
+        return read_spc(lines, block_size)
     if fmt == "csv":
         return read_csv(lines, parse_csv_spec(csv_spec))
     return read_txt(lines)
@@ -278,8 +328,8 @@ def import_trace(requests, files, job, mapping, seed=1, writes="skip", out=None,
             continue
         if vmap is not None:
             if r.offset is None:
-                raise UsageError("--map volume needs a block trace (msr or fiu); "
-                                 "object traces take --map object")
+                raise UsageError("--map volume needs a block trace (%s); object traces take "
+                                 "--map object" % ", ".join(BLOCK_FORMATS))
             for i, off, n in vmap.pieces(r.offset, r.length):
                 buf.append(trace_record(job, files[i][0], end, off, n))
                 counts["records_out"] += 1

@@ -17,6 +17,7 @@ CACHE_SOURCES = \
 	src/cache/structures/slot_map.h \
 	src/cache/structures/slot_queues.h \
 	src/cache/structures/slru.h \
+	src/cache/policies/adapt.c \
 	src/cache/policies/arc.c \
 	src/cache/policies/belady.c \
 	src/cache/policies/clock.c \
@@ -25,6 +26,7 @@ CACHE_SOURCES = \
 	src/cache/policies/lfu.c \
 	src/cache/policies/lru.c \
 	src/cache/policies/offline_static.c \
+	src/cache/policies/opt_budget.c \
 	src/cache/policies/plc.c \
 	src/cache/policies/policy_keys.c \
 	src/cache/policies/policy_list.c \

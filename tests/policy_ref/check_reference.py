@@ -38,6 +38,11 @@ VARIANTS = (
     ("sigpop", ("sigpop-age-window", "0"), {"age_window": 0.0}),
     ("sigpop", ("cache-counters", "sketch"), {"counters": "sketch"}),
     ("sigpop", ("cache-counters", "compact", "sigpop-age-window", "0"), {"counters": "compact", "age_window": 0.0}),
+    ("adapt", ("adapt-learning-rate", "2"), {"lam": 2.0}),
+    ("adapt", ("adapt-weight-floor", "0.2"), {"floor": 0.2}),
+    ("adapt", ("adapt-ghost-share", "1.5"), {"share": 1.5}),
+    ("adapt", ("adapt-admit-threshold", "0.9"), {"theta": 0.9}),
+    ("adapt", ("adapt-admit-threshold", "0"), {"theta": 0.0}),
     ("sigpop", ("cache-counters", "sketch", "sigpop-age-window", "0.5"),
      {"counters": "sketch", "age_window": 0.5}),
 )

@@ -587,6 +587,109 @@ class Sigpop:
         return _admitted(victim)
 
 
+class Adapt:
+    """adapt (ours; docs/CACHE.md). Eviction by one of two experts, recency
+    (least recently accessed) or frequency (lowest count recorded at the
+    last access, least recent among equals), the one of larger weight (ties
+    to recency); the victim's id joins its expert's ghost list. A miss in
+    expert k's ghost list: w_k *= exp(-lam), renormalized, clamped to
+    [floor, 1 - floor]; admitted. A miss among the refused candidates:
+    outcome 1, admitted. Else a newcomer: admitted iff r >= theta, else a
+    candidate (a full candidate list first drops its oldest: outcome 0).
+    An admitted newcomer's first hit is outcome 1, its eviction unhit
+    outcome 0 (learnt after the decision). r += (o - r) / C, from 1.
+    The two ghost lists share floor(share x C) ids (at least 1): a full pool
+    drops the adding expert's oldest, else the other's; the candidates keep
+    as many."""
+
+    STORE_SIZED = True
+
+    def __init__(self, capacity, n_containers, lam=0.45, floor=0.01, share=0.5, theta=0.5):
+        self.cap = capacity
+        self.c = float(max(1, capacity))
+        self.decay = math.exp(-lam)
+        self.floor = floor
+        self.theta = theta
+        self.gmax = max(1, int(math.floor(share * capacity)))
+        self.counts = ExactCounts(n_containers)
+        self.wr = 0.5
+        self.r = 1.0
+        self.tick = 0
+        self.last = OrderedDict()   # cached id -> tick, least recent first
+        self.key = {}               # cached id -> count recorded at its last access
+        self.newcomer = set()
+        self.ghosts = (OrderedDict(), OrderedDict())  # recency's, frequency's
+        self.cands = OrderedDict()
+
+    def _learn(self, o):
+        self.r += (o - self.r) / self.c
+
+    def _penalize(self, k):
+        wr, wf = self.wr, 1.0 - self.wr
+        if k == 0:
+            wr *= self.decay
+        else:
+            wf *= self.decay
+        wr = wr / (wr + wf)
+        self.wr = min(max(wr, self.floor), 1.0 - self.floor)
+
+    def _touch(self, x):
+        self.tick += 1
+        self.last[x] = self.tick
+        self.last.move_to_end(x)
+        self.key[x] = self.counts.get(x)
+
+    def _admissible(self, x):
+        for k in (0, 1):
+            if x in self.ghosts[k]:
+                del self.ghosts[k][x]
+                self._penalize(k)
+                return True, False
+        if x in self.cands:
+            del self.cands[x]
+            self._learn(1.0)
+            return True, False
+        if self.r >= self.theta:
+            return True, True
+        if len(self.cands) == self.gmax:
+            self.cands.popitem(last=False)
+            self._learn(0.0)
+        self.cands[x] = True
+        return False, False
+
+    def access(self, x):
+        self.counts.add(x)
+        if x in self.last:
+            self._touch(x)
+            if x in self.newcomer:
+                self.newcomer.discard(x)
+                self._learn(1.0)
+            return "h"
+        ok, fresh = self._admissible(x)
+        if not ok:
+            return "r"
+        victim = None
+        if len(self.last) == self.cap:
+            k = 0 if self.wr >= 0.5 else 1
+            if k == 0:
+                victim = _oldest(self.last)
+            else:
+                victim = min(self.last, key=lambda y: (self.key[y], self.last[y]))
+            own, other = self.ghosts[k], self.ghosts[1 - k]
+            if len(own) + len(other) == self.gmax:
+                (own if own else other).popitem(last=False)
+            own[victim] = True
+            del self.last[victim]
+            del self.key[victim]
+            if victim in self.newcomer:
+                self.newcomer.discard(victim)
+                self._learn(0.0)
+        self._touch(x)
+        if fresh:
+            self.newcomer.add(x)
+        return _admitted(victim)
+
+
 MODELS = {
     "clock": Clock,
     "2q": TwoQ,
@@ -597,6 +700,7 @@ MODELS = {
     "tinylfu": TinyLfu,
     "wtinylfu": WTinyLfu,
     "sigpop": Sigpop,
+    "adapt": Adapt,
     "belady": Belady,
     "offline-static": OfflineStatic,
 }

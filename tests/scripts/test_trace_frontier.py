@@ -205,15 +205,19 @@ class FrontierRunTests(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
-    def expected(self):
+    def expected(self, capacity):
         """(policy, key, value) of every point, from destor's own list: the
-        online policies in registry order, then the offline ones."""
+        online policies in registry order, then the offline ones; opt-budget
+        at its default (unlimited), then at 1, 2, 4, 8 and 16 capacities of
+        writes."""
         sweeps = {"plc": ("plc-filter-threshold", ["2", "3", "4", "5", "6", "8"]),
                   "sigpop": ("sigpop-z", ["0", "0.5", "1", "2", "3", "4"])}
         out = []
         for p in sorted(self.listed, key=lambda p: p["offline"]):
             k, vals = sweeps.get(p["name"], ("", [""]))
             out += [(p["name"], k, v) for v in vals]
+            if p["name"] == "opt-budget":
+                out += [(p["name"], "opt-budget-writes", str(m * capacity)) for m in (1, 2, 4, 8, 16)]
         return out
 
     def check_flags(self, rows):
@@ -234,7 +238,9 @@ class FrontierRunTests(unittest.TestCase):
         run([os.path.join(SCRIPTS, "experiment"), "frontier", "--quick", "--destor", DESTOR, "--out", out,
              "--jobs", "2"])
         rows = read_csv(os.path.join(out, "frontier.csv"))
-        self.assertEqual([(r["policy"], r["key"], r["value"]) for r in rows], self.expected())
+        with open(os.path.join(out, "frontier.json")) as f:
+            capacity = json.load(f)["rows"][0]["capacity_containers"]
+        self.assertEqual([(r["policy"], r["key"], r["value"]) for r in rows], self.expected(capacity))
         self.assertEqual(set(r["seed"] for r in rows), {"1"})
         self.check_flags(rows)
         with open(os.path.join(out, "fig-frontier.png"), "rb") as f:

@@ -217,6 +217,37 @@ class GeneratorTests(unittest.TestCase):
         self.assertLess(z, 4.0)
         self.assertIn(b"# distribution: uniform", data)
 
+    def test_recency_stack_matches_a_list(self):
+        # the Fenwick stack against a plain move-to-front list, through
+        # several renumberings of its stamps
+        import random
+        rng = random.Random(3)
+        order = list(range(37))
+        stack = trace_draw.RecencyStack(order)
+        plain = list(order)
+        for _ in range(500):
+            r = rng.randrange(len(plain))
+            f = plain.pop(r)
+            plain.insert(0, f)
+            self.assertEqual(stack.take(r), f)
+
+    def test_recency_rereads_recent_files(self):
+        data, _ = self.gen("--dist", "recency", "--requests", "3000", "--seed", "5", name="r.trace")
+        self.assertIn(b"# distribution: recency", data)
+        seen, depths = [], []
+        for _, p in self.requests(data):
+            if p in seen:
+                depths.append(seen.index(p))
+                seen.remove(p)
+            seen.insert(0, p)
+        # equation (1) over stack depths: depth 0 (the file just read) is the
+        # likeliest, and it is drawn about P(1) of the time
+        p1 = trace_draw.zipf_probabilities(self.nfiles, 0.47)[0]
+        self.assertAlmostEqual(depths.count(0) / 3000.0, p1, delta=4 * math.sqrt(p1 / 3000.0))
+        self.assertEqual(max(set(depths), key=depths.count), 0)
+        with self.assertRaises(UsageError):
+            trace_draw.TraceSampler(10, "recency", shift_every=5)
+
     def test_skips_and_header(self):
         data, err = self.gen("--requests", "3000", "--seed", "1", "--job", "3", name="h.trace")
         self.assertIn("skipped 2 file(s)", err)

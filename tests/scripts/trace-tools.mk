@@ -13,11 +13,14 @@ EXTRA_DIST += \
 	scripts/compare \
 	tests/scripts/test_trace_compare.py \
 	tests/scripts/test_trace_frontier.py \
+	tests/scripts/test_trace_robustness.py \
 	tests/scripts/test_trace_plots.py \
 	tests/scripts/test_trace_sweeps.py \
 	tests/scripts/test_trace_import.py \
 	tests/fixtures/traces/msr.csv \
 	tests/fixtures/traces/fiu.txt \
+	tests/fixtures/traces/arc.lis \
+	tests/fixtures/traces/umass.spc \
 	tests/fixtures/traces/libcachesim.csv \
 	tests/fixtures/traces/oracle.bin \
 	tests/fixtures/traces/ids.txt \

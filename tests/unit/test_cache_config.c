@@ -149,6 +149,8 @@ static void test_every_key(void)
     CU_ASSERT_EQUAL(cfg.ssd_tbw_bytes, (uint64_t)5 << 40);
     expect_ok("ssd-tbw", "0.5");
     CU_ASSERT_EQUAL(cfg.ssd_tbw_bytes, (uint64_t)1 << 39);
+    expect_ok("ssd-cache-write-budget", "108000.5");
+    CU_ASSERT_DOUBLE_EQUAL(cfg.write_budget, 108000.5, 1e-9);
 }
 
 static void test_invalid_values(void)
@@ -171,6 +173,8 @@ static void test_invalid_values(void)
     expect_invalid("model-hdd-mb-per-s", "0");
     expect_invalid("model-hdd-seek-ms", "nan");
     expect_invalid("ssd-tbw", "lots");
+    expect_invalid("ssd-cache-write-budget", "-1");
+    expect_invalid("ssd-cache-write-budget", "64K");
     GError *err = NULL;
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-directory", "", &err), CACHE_CONFIG_INVALID);
     CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));

@@ -1278,6 +1278,45 @@ static void test_stats_json(void)
     fixture_free(&f);
 }
 
+/* ssd-cache-write-budget: a bucket of write credit, one cache deep and full
+ * at open, gains the budget at every request; a miss is admitted only while
+ * a container's worth is there. LRU, 2 slots, half a container a request,
+ * ten misses of one access each: credit 2 -> admit (1), 1.5 -> admit
+ * (0.5), 1 -> admit (0), 0.5 -> refuse, 1 -> admit (0), ... so requests
+ * 1, 2, 3, 5, 7, 9 admit and 4, 6, 8, 10 are refused. An offline policy
+ * refuses the budget. */
+static void test_write_budget(void)
+{
+    CacheCoreOptions o = test_options(test_policy("lru"), NULL, 2, 20, NULL);
+    o.write_budget = 0.5 * TEST_CONTAINER_SIZE;
+    GError *err = NULL;
+    CacheCore *c = cache_core_open(&o, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    static const gboolean admitted[10] = { 1, 1, 1, 0, 1, 0, 1, 0, 1, 0 };
+    for (uint32_t i = 0; i < 10; i++) {
+        uint64_t before = cache_core_counters(c)->admissions;
+        cache_core_request_begin(c);
+        CU_ASSERT_TRUE(cache_access(c, i, NULL, NULL));
+        cache_core_request_end(c);
+        CU_ASSERT_EQUAL(cache_core_counters(c)->admissions - before, admitted[i]);
+    }
+    CacheReport r;
+    cache_core_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.refused_write_budget, 4);
+    CU_ASSERT_EQUAL(r.c.refused, 4);
+    CU_ASSERT_EQUAL(r.c.ssd_bytes_written, 6 * (uint64_t)TEST_CONTAINER_SIZE);
+    CU_ASSERT_DOUBLE_EQUAL(r.write_budget_bytes, 5.0 * TEST_CONTAINER_SIZE, 1e-9);
+    /* never more than the budget over the requests plus one cache fill */
+    CU_ASSERT(r.c.ssd_bytes_written <= r.write_budget_bytes + 2.0 * TEST_CONTAINER_SIZE);
+    cache_core_close(c, NULL);
+
+    o = test_options(test_policy("belady"), NULL, 2, 20, NULL);
+    o.write_budget = 1;
+    CU_ASSERT_PTR_NULL(cache_core_open(&o, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
+    g_clear_error(&err);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("cache core", NULL, NULL);
@@ -1306,6 +1345,7 @@ static void add_suites(void)
     CU_add_test(s, "O_DIRECT size check", test_o_direct_needs_aligned_size);
     CU_add_test(s, "open from config", test_open_from_config);
     CU_add_test(s, "stats JSON", test_stats_json);
+    CU_add_test(s, "write budget", test_write_budget);
 }
 
 UNIT_MAIN(add_suites)

@@ -7,7 +7,9 @@
  * and offline-static's the best fixed set found by enumerating the sets;
  * belady gets at least as many hits as every other registered policy on
  * uniform and Zipf sequences; and accesses that leave the prepared
- * sequence are caught. */
+ * sequence are caught. opt-budget, at every budget on tiny sequences, writes
+ * within it and gets the most hits of any schedule with as many writes,
+ * its bound above the most within the budget (exhaustive search). */
 #include "test_cache_util.h"
 #include "unit.h"
 
@@ -345,6 +347,88 @@ static void test_exhaustive(void)
     CU_ASSERT_EQUAL(worse_static, 0);
 }
 
+/* ---------- opt-budget against exhaustive search ---------- */
+
+/* The most hits any schedule gets from `pos` on, holding `set`, with at
+ * most `left` more writes: at a miss refuse, or write into a free slot or
+ * over any cached container. memo: -1 unknown. */
+static int best_hits_within(const uint32_t *seq, size_t len, uint32_t cap, size_t pos, unsigned set, int left,
+                            int memo[TINY_LEN + 1][1 << TINY_IDS][TINY_LEN + 1])
+{
+    if (pos == len)
+        return 0;
+    if (memo[pos][set][left] >= 0)
+        return memo[pos][set][left];
+    unsigned x = 1u << seq[pos];
+    int best;
+    if (set & x) {
+        best = 1 + best_hits_within(seq, len, cap, pos + 1, set, left, memo);
+    } else {
+        best = best_hits_within(seq, len, cap, pos + 1, set, left, memo);
+        if (left > 0 && members(set) < cap)
+            best = MAX(best, best_hits_within(seq, len, cap, pos + 1, set | x, left - 1, memo));
+        for (unsigned y = 1; left > 0 && y < (1u << TINY_IDS); y <<= 1)
+            if (set & y)
+                best = MAX(best, best_hits_within(seq, len, cap, pos + 1, (set & ~y) | x, left - 1, memo));
+    }
+    return memo[pos][set][left] = best;
+}
+
+/* For every budget B of writes on tiny sequences: opt-budget writes at
+ * most B; its hits are the most any schedule gets with as many writes as
+ * it made (a vertex of the frontier's hull); its hull_hits_bound is at
+ * least the most any schedule gets within B; and it gets the planned hits
+ * (no container it gave up is hit again). */
+static void test_opt_budget_exhaustive(void)
+{
+    static int memo[TINY_LEN + 1][1 << TINY_IDS][TINY_LEN + 1];
+    uint64_t rng = 25;
+    unsigned runs = 0, not_vertex = 0, over_bound = 0, over_budget = 0, off_plan = 0;
+    for (int t = 0; t < 400; t++) {
+        uint32_t ids = 3 + (uint32_t)(test_rand(&rng) % 3);
+        uint32_t cap = 1 + (uint32_t)(test_rand(&rng) % 2);
+        size_t len = 1 + test_rand(&rng) % TINY_LEN;
+        uint32_t seq[TINY_LEN];
+        for (size_t i = 0; i < len; i++)
+            seq[i] = (uint32_t)(test_rand(&rng) % ids);
+        memset(memo, -1, sizeof memo);
+        for (int budget = 0; budget <= (int)len; budget++) {
+            CachePolicySettings *s = cache_policy_settings_new();
+            char buf[16];
+            g_snprintf(buf, sizeof buf, "%d", budget);
+            test_set(s, "opt-budget-writes", buf);
+            CacheCoreOptions o = test_options(test_policy("opt-budget"), NULL, cap, TINY_IDS, NULL);
+            o.policy_settings = s;
+            CacheCore *c = cache_core_open(&o, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+            CU_ASSERT_TRUE(cache_core_prepare(c, seq, len, NULL));
+            test_run(c, seq, len);
+            uint64_t hits = cache_core_counters(c)->hits, written = cache_core_counters(c)->ssd_containers_written;
+            uint64_t bound = cache_core_policy_counter(c, "hull_hits_bound");
+            int best_within = best_hits_within(seq, len, cap, 0, 0, budget, memo);
+            int best_same = best_hits_within(seq, len, cap, 0, 0, (int)written, memo);
+            over_budget += written > (uint64_t)budget;
+            not_vertex += hits != (uint64_t)best_same;
+            over_bound += bound < (uint64_t)best_within;
+            off_plan += hits != cache_core_policy_counter(c, "planned_hits") ||
+                        cache_core_policy_counter(c, "off_sequence_accesses") != 0;
+            if ((written > (uint64_t)budget || hits != (uint64_t)best_same || bound < (uint64_t)best_within) &&
+                runs < 1000000)
+                fprintf(stderr, "\nopt-budget B=%d C=%u: %" G_GUINT64_FORMAT " hits, %" G_GUINT64_FORMAT
+                        " written, bound %" G_GUINT64_FORMAT "; best with as many writes %d, within B %d\n",
+                        budget, cap, hits, written, bound, best_same, best_within);
+            cache_core_close(c, NULL);
+            cache_policy_settings_free(s);
+            runs++;
+        }
+    }
+    CU_ASSERT(runs > 2000);
+    CU_ASSERT_EQUAL(over_budget, 0);
+    CU_ASSERT_EQUAL(not_vertex, 0);
+    CU_ASSERT_EQUAL(over_bound, 0);
+    CU_ASSERT_EQUAL(off_plan, 0);
+}
+
 /* ---------- belady against every registered policy ---------- */
 
 /* n ids with Zipf(alpha) popularity, the most popular at a random id. */
@@ -428,6 +512,7 @@ static void add_suites(void)
     CU_add_test(s, "offline-static by hand", test_static_by_hand);
     CU_add_test(s, "offline-static, fewer than C", test_static_fewer_than_capacity);
     CU_add_test(s, "exhaustive search", test_exhaustive);
+    CU_add_test(s, "opt-budget against exhaustive search", test_opt_budget_exhaustive);
     CU_add_test(s, "belady >= every policy", test_belady_beats_registry);
 }
 

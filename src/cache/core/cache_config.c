@@ -202,6 +202,7 @@ static const CacheKey cache_keys[] = {
     { "model-ssd-write-latency-us", K_DOUBLE, AT(device.ssd_write_latency_us), 0, 1e8 },
     { "model-ssd-write-mb-per-s", K_DOUBLE, AT(device.ssd_write_mb_per_s), 1e-3, 1e7 },
     { "ssd-tbw", K_TBW, 0, 0, 0 },
+    { "ssd-cache-write-budget", K_DOUBLE, AT(write_budget), 0, 1e18 },
 };
 
 static const CacheKey *find_key(const char *key)

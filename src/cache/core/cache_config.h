@@ -80,6 +80,7 @@ typedef struct {
     uint32_t quadrant_repeat_threshold;
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
+    double write_budget; /* ssd-cache-write-budget: bytes per request; 0: none */
 } CacheConfig;
 
 typedef enum {

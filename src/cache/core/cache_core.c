@@ -37,6 +37,13 @@ void cache_core_options_from_config(CacheCoreOptions *o, const CacheConfig *cfg)
     o->quadrant_repeat_threshold = cfg->quadrant_repeat_threshold;
     o->device = cfg->device;
     o->ssd_tbw_bytes = cfg->ssd_tbw_bytes;
+    o->write_budget = cfg->write_budget;
+}
+
+/* The write budget's depth: one cache's worth of bytes. */
+static double budget_depth(const CacheCore *c)
+{
+    return (double)c->capacity * (double)c->opt.container_size;
 }
 
 static gboolean source_read(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err)
@@ -136,6 +143,12 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
                     o->policy->name);
         return NULL;
     }
+    if (o->write_budget > 0 && o->policy->offline) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "SSD cache: ssd-cache-write-budget applies to online policies, not to the offline %s",
+                    o->policy->name);
+        return NULL;
+    }
 
     CacheCore *c = g_new0(CacheCore, 1);
     g_mutex_init(&c->lock);
@@ -152,6 +165,7 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->prepared = !c->ops->offline;
     c->n = o->n_containers;
     c->capacity = o->capacity < o->n_containers ? o->capacity : o->n_containers;
+    c->write_credit = o->write_budget > 0 ? budget_depth(c) : 0.0;
     c->backing = o->backing;
     c->anchor_id = CACHE_NO_CONTAINER;
 
@@ -351,6 +365,13 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
     size_t size = c->opt.container_size;
     CacheSlot slot = CACHE_NO_SLOT, victim = CACHE_NO_SLOT;
     CacheDecision d = CACHE_REFUSE;
+    if (c->opt.write_budget > 0 && c->write_credit < (double)size) {
+        /* out of credit: the policy is not asked, its state stays as it was */
+        c->counters.refused_write_budget++;
+        c->counters.refused++;
+        notify(c, CACHE_EVENT_REFUSE, id, CACHE_NO_SLOT, d);
+        return;
+    }
     if (c->capacity > 0)
         d = c->ops->admit(c->pst, id, c->n_free == 0, &victim);
 
@@ -395,6 +416,8 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
     c->ops->inserted(c->pst, slot);
     c->counters.ssd_containers_written++;
     c->counters.ssd_bytes_written += size;
+    if (c->opt.write_budget > 0)
+        c->write_credit -= (double)size;
     if (c->quad && c->quad[id].writes < UINT32_MAX)
         c->quad[id].writes++;
     device_model_ssd_write(&c->model, size);
@@ -530,6 +553,11 @@ uint32_t cache_core_containers(CacheCore *c)
 
 static void request_begin_locked(CacheCore *c)
 {
+    if (c->opt.write_budget > 0) {
+        c->write_credit += c->opt.write_budget;
+        if (c->write_credit > budget_depth(c))
+            c->write_credit = budget_depth(c);
+    }
     c->in_request = TRUE;
     c->request_model_start = c->model.now;
     c->request_wall_start = g_get_monotonic_time();

@@ -69,6 +69,11 @@ typedef struct {
     uint32_t quadrant_access_threshold, quadrant_repeat_threshold;
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
+    /* ssd-cache-write-budget, bytes per request (0: none): a bucket of write
+     * credit, as deep as the cache and full at open, gains this at every
+     * request; a miss is admitted only while a container's worth is there.
+     * Online policies only. */
+    double write_budget;
 } CacheCoreOptions;
 
 typedef struct CacheCore CacheCore;

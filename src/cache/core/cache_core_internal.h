@@ -46,6 +46,7 @@ struct CacheCore {
     DeviceModel model;
     gint64 opened_us;
     gboolean in_request;
+    double write_credit;     /* bytes the write budget allows now (opt.write_budget) */
     double request_model_start;
     gint64 request_wall_start;
 

@@ -78,6 +78,14 @@ void cache_report_text(const CacheReport *r, GString *out)
     text_size(out, "bytes read from store", c->store_bytes_read);
     text_count(out, "evictions", c->evictions);
     text_count(out, "refused", c->refused);
+    if (r->write_budget > 0) {
+        text_count(out, "refused: no write credit", c->refused_write_budget);
+        g_string_append_printf(out, "  %-30s %.0f B per request, %s over the requests (+ one cache fill); "
+                                    "written %.3f of it\n",
+                               "write budget", r->write_budget,
+                               size_format((uint64_t)r->write_budget_bytes, buf, sizeof buf),
+                               ratio((double)c->ssd_bytes_written, r->write_budget_bytes));
+    }
     for (size_t i = 0; i < r->n_policy_counters; i++)
         text_count(out, r->policy_counter_names[i].label, r->policy_counters[i]);
     if (c->ssd_write_errors || c->ssd_read_errors || c->ssd_corrupt_dropped || c->ssd_foreign_dropped ||
@@ -168,6 +176,9 @@ void cache_report_json(const CacheReport *r, JsonBuilder *b)
     json_doc_uint(b, "store_bytes_read", c->store_bytes_read);
     json_doc_uint(b, "evictions", c->evictions);
     json_doc_uint(b, "refused", c->refused);
+    json_doc_uint(b, "refused_write_budget", c->refused_write_budget);
+    json_doc_double(b, "write_budget_bytes_per_request", r->write_budget);
+    json_doc_double(b, "write_budget_bytes", r->write_budget_bytes);
     json_builder_set_member_name(b, "policy_counters");
     json_builder_begin_object(b);
     for (size_t i = 0; i < r->n_policy_counters; i++)

@@ -26,6 +26,8 @@ typedef struct {
     uint64_t evictions;
     uint64_t refused;                /* misses not admitted (the policy's own
                                         counters may say why) */
+    uint64_t refused_write_budget;   /* of them, refused for want of write
+                                        credit (ssd-cache-write-budget) */
     uint64_t ssd_write_errors, ssd_read_errors, ssd_corrupt_dropped;
     uint64_t ssd_foreign_dropped;    /* copies of another store (or incarnation) */
     uint64_t ssd_stale_dropped;      /* copies of containers the store now holds
@@ -78,6 +80,9 @@ typedef struct {
     double wall_elapsed_s;
 
     uint64_t ssd_tbw_bytes;
+    double write_budget;       /* ssd-cache-write-budget, bytes per request (0: none) */
+    double write_budget_bytes; /* write_budget x requests: what the rate allows
+                                  beyond the initial fill of one cache */
     double write_rate_model_bps, lifetime_days_model; /* lifetime: inf if no writes */
     double write_rate_wall_bps, lifetime_days_wall;   /* NaN in simulation mode */
 

@@ -26,8 +26,10 @@
     X(tinylfu)        \
     X(wtinylfu)       \
     X(sigpop)         \
+    X(adapt)          \
     X(belady)         \
-    X(offline_static)
+    X(offline_static) \
+    X(opt_budget)
 
 #define DECLARE(sym) extern const CachePolicyOps cache_policy_##sym;
 REGISTERED(DECLARE)
