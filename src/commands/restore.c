@@ -120,7 +120,7 @@ static gboolean restore_file(Restore *rs, int dir, const char *name, const FileR
         g_free(shown);
         return TRUE;
     }
-    gboolean ok = file_output_write(rs->chunks, r, rs->job_id, NULL, fr.fd, shown, FALSE, err);
+    gboolean ok = file_output_write(rs->chunks, r, rs->job_id, NULL, fr.fd, shown, FILE_DIGEST_NONE, err);
     g_free(shown);
     if (!ok) {
         file_replace_abort(&fr);

@@ -11,7 +11,6 @@
 #include "util/error.h"
 #include "util/json_doc.h"
 
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +20,7 @@ typedef struct {
     GHashTable *container_state; /* id -> ContainerState* (checked containers) */
     gboolean deep;
     Fingerprinter *fpr; /* --deep: one digest context for every chunk */
+    FileHasher *file;   /* --deep: and one for every file's digest */
     JsonBuilder *json; /* the document, its "problems" array open; NULL for text */
     uint64_t problems, jobs, entries, chunks, containers_checked;
 } Verify;
@@ -95,7 +95,7 @@ static ContainerState *check_container(Verify *v, ContainerId id, uint32_t job)
 /* Chunk i of r: in a sound container, listed there with the same
  * fingerprint and length; with --deep, its bytes hash to the fingerprint. */
 static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const ChunkRef *c,
-                        uint32_t containers_total, EVP_MD_CTX *file_sha)
+                        uint32_t containers_total)
 {
     v->chunks++;
     if (c->container >= containers_total) {
@@ -124,7 +124,7 @@ static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const Chun
         fingerprinter_compute(v->fpr, buf + c->offset, c->length, &actual);
         if (memcmp(actual.bytes, c->fp.bytes, FP_SLOT) != 0)
             problem(v, job, r, c->container, c->offset, "chunk bytes do not match their fingerprint");
-        EVP_DigestUpdate(file_sha, buf + c->offset, c->length);
+        file_hasher_add(v->file, buf + c->offset, c->length); /* only files have chunks */
     }
 }
 
@@ -149,21 +149,19 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
     /* the path restore refuses (exit 3) is damage verify must name too */
     if (!safe_path_is_plain((const char *)r->path->data, r->path->len))
         problem(v, id, r, -1, (int64_t)offset, "unsafe stored path (absolute, empty or with '.' or '..')");
-    EVP_MD_CTX *sha = NULL;
-    if (v->deep && r->type == ENTRY_FILE) {
-        sha = EVP_MD_CTX_new();
-        EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
-    }
+    gboolean digest = v->deep && r->type == ENTRY_FILE;
+    if (digest)
+        file_hasher_begin(v->file);
     for (guint i = 0; i < r->chunks->len; i++)
-        check_chunk(v, id, r, &g_array_index(r->chunks, ChunkRef, i), job->manifest.containers_total, sha);
+        check_chunk(v, id, r, &g_array_index(r->chunks, ChunkRef, i), job->manifest.containers_total);
     if (refcount)
         refcount_add_file(refcount, nref, r);
-    if (sha != NULL) {
-        uint8_t digest[32];
-        EVP_DigestFinal_ex(sha, digest, NULL);
-        EVP_MD_CTX_free(sha);
-        if (memcmp(digest, r->sha256, 32) != 0)
-            problem(v, id, r, -1, (int64_t)offset, "file content does not match its SHA-256");
+    if (digest) {
+        uint8_t actual[FILE_DIGEST_SLOT];
+        file_hasher_end(v->file, actual);
+        if (memcmp(actual, r->digest, FILE_DIGEST_SLOT) != 0)
+            problem(v, id, r, -1, (int64_t)offset, "file content does not match its %s",
+                    file_digest_name(v->store->file_digest));
     }
 }
 
@@ -258,7 +256,8 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         store_close(store);
         return FALSE;
     }
-    Verify v = { .store = store, .deep = deep, .fpr = deep ? fingerprinter_new(store->fingerprint) : NULL };
+    Verify v = { .store = store, .deep = deep, .fpr = deep ? fingerprinter_new(store->fingerprint) : NULL,
+                 .file = deep ? file_hasher_new(store->file_digest) : NULL };
     if (json) {
         v.json = json_doc_new("destor.verify", 1);
         json_doc_bool(v.json, "deep", deep);
@@ -300,6 +299,7 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
     }
 out:
     fingerprinter_free(v.fpr);
+    file_hasher_free(v.file);
     g_hash_table_destroy(v.container_state);
     container_lru_free(v.lru);
     if (v.json != NULL)

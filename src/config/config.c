@@ -127,6 +127,11 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
             return FALSE;
         if (!container_store_kind_parse(v, &cfg->container_store))
             return bad_value(err, key, v, "expected pool or files");
+    } else if (!strcmp(key, "file-digest")) {
+        if (!value_count(err, key, vals, nvals, 1, "one name"))
+            return FALSE;
+        if (!file_digest_parse(v, &cfg->file_digest))
+            return bad_value(err, key, v, "expected xxh3 or sha256");
     } else if (!strcmp(key, "simulation-level")) {
         if (!value_count(err, key, vals, nvals, 1, "one level"))
             return FALSE;
@@ -183,7 +188,7 @@ static const char *nearest_key(const char *key)
     static const char *const own[] = {
         "working-directory", "chunk-algorithm", "chunk-avg-size", "chunk-min-size", "chunk-max-size",
         "container-size", "fingerprint-algorithm", "simulation-level", "log-level", "store-read-uncached",
-        "backup-workers", "restore-cache", "container-store",
+        "backup-workers", "restore-cache", "container-store", "file-digest",
     };
     GPtrArray *all = g_ptr_array_new();
     for (size_t i = 0; i < G_N_ELEMENTS(own); i++)

@@ -130,7 +130,8 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
         if (s->cache)
             cache_core_request_begin(s->cache);
         ok = s->simulate ? file_output_touch(s->chunks, r, range, err)
-                         : file_output_write(s->chunks, r, job_id, range, fd, out_name, verify, err);
+                         : file_output_write(s->chunks, r, job_id, range, fd, out_name,
+                                             verify ? s->store->file_digest : FILE_DIGEST_NONE, err);
         if (s->cache)
             *model_s = cache_core_request_end(s->cache);
         else if (s->simulate) /* HDD only: one modelled read per access */

@@ -37,6 +37,7 @@ E2E_TESTS = \
 	tests/e2e/trace_export_hostile.sh \
 	tests/e2e/container_store.sh \
 	tests/e2e/kill_files_backup.sh \
-	tests/e2e/old_store.sh
+	tests/e2e/old_store.sh \
+	tests/e2e/file_digest.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py tests/fixtures/store-e803a33
