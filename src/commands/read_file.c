@@ -153,7 +153,7 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
             g_prefix_error(err, "%s:%d: ", trace_path, lineno);
     }
     sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;
-    sum->accesses = chunk_source_fetches(s->chunks);
+    sum->accesses = read_session_fetches(s);
     trace_reader_free(reader);
     close(null_fd);
     return ok;

@@ -19,3 +19,8 @@ check_PROGRAMS += tests/unit/test_chunk_source
 tests_unit_test_chunk_source_SOURCES = tests/unit/test_chunk_source.c tests/unit/unit.h
 tests_unit_test_chunk_source_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_chunk_source
+
+check_PROGRAMS += tests/unit/test_prefetch_source
+tests_unit_test_prefetch_source_SOURCES = tests/unit/test_prefetch_source.c tests/unit/unit.h
+tests_unit_test_prefetch_source_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_prefetch_source
