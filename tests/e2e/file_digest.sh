@@ -141,3 +141,26 @@ PY
 expect_status 3 dst list 0
 grep -q "unknown file digest (7)" "$SCRATCH/err" || fail "unknown digest said: $(cat "$SCRATCH/err")"
 note "a config asking for the other digest is refused (exit 2), a bad name exit 2, an unknown stored digest exit 3"
+
+# A file over many containers is read ahead on two threads (read-file,
+# READ_PREFETCH_MIN): its bytes and digest check out, a forged digest is
+# still caught, and a flipped byte in one of its containers is an
+# integrity error (exit 3) at its turn, never other bytes.
+BIG="$SCRATCH/big.config"
+sed "s#/working\"#/w-big\"#" "$CONFIG" > "$BIG"
+mkdir -p "$SCRATCH/bigdata"
+pseudo_random 3000000 27 > "$SCRATCH/bigdata/big.bin"
+"$DESTOR_BIN" -c "$BIG" backup "$SCRATCH/bigdata" >/dev/null
+"$DESTOR_BIN" -c "$BIG" read-file 0 big.bin --verify | cmp - "$SCRATCH/bigdata/big.bin" ||
+    fail "a file read ahead gives other bytes"
+cp -R "$SCRATCH/w-big" "$SCRATCH/w-big.saved"
+[ "$(forge_digest "$SCRATCH/w-big" 0)" = big.bin ] || fail "forged another record than big.bin's"
+expect_status 3 "$DESTOR_BIN" -c "$BIG" read-file 0 big.bin --verify
+grep -q "does not match its stored xxh3-128" "$SCRATCH/err" || fail "read ahead, forged digest: $(cat "$SCRATCH/err")"
+rm -rf "$SCRATCH/w-big"
+mv "$SCRATCH/w-big.saved" "$SCRATCH/w-big"
+flip_container_byte "$SCRATCH/w-big" 12 131072 5000
+expect_status 3 "$DESTOR_BIN" -c "$BIG" read-file 0 big.bin -o "$SCRATCH/big.out"
+grep -q "container 12" "$SCRATCH/err" || fail "read ahead, damaged container: $(cat "$SCRATCH/err")"
+[ ! -e "$SCRATCH/big.out" ] || fail "a read that failed left its output"
+note "a file read ahead: its bytes verify, a forged digest and a damaged container are exit 3"
