@@ -159,7 +159,8 @@ static const CommandSpec commands[] = {
       "\n"
       "options:\n"
       "  --null       end each record with NUL instead of newline (any path)\n"
-      "  --json       one destor.list JSON document (any path, losslessly)\n"
+      "  --json       one destor.list JSON document (any path, losslessly; each\n"
+      "               file's digest and its algorithm)\n"
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
       "  3  data integrity error\n" },
