@@ -36,14 +36,14 @@ typedef struct DataBlock {
     gboolean last;      /* the file's last block (its chunks may be none) */
     BoundedQueue *home; /* the pool to give the block back to */
     /* A block left to a BlockHasher (block_hasher.h): */
-    gint fps_pending;           /* its fingerprints, and its bytes in the file's SHA-256, are not in
+    gint fps_pending;           /* its fingerprints, and its bytes in the file's digest, are not in
                                    yet (atomic; set before submit, cleared under the hasher's lock) */
-    struct FileDigest *digest;  /* the file's SHA-256, taken over the blocks in order */
+    struct FileDigest *digest;  /* the file's digest, taken over the blocks in order */
     guint seq;                  /* the block's place in its file, from 0 */
     size_t fresh, fresh_len;    /* data[fresh..fresh + fresh_len) was read into this block
                                    (what comes before it is the last block's tail) */
     struct DataBlock *waiting_next; /* fingerprinted, waiting for its turn in the file's
-                                       SHA-256: the next such block, by seq */
+                                       digest: the next such block, by seq */
 } DataBlock;
 
 typedef struct {

@@ -6,47 +6,55 @@
 #include "util/bounded_queue.h"
 #include "util/thread_cpu.h"
 
-#include <openssl/evp.h>
-
 struct BlockHasher {
     FingerprintAlgorithm alg;
-    EVP_MD *sha256;     /* fetched once */
+    FileDigestAlgorithm digest;
     BoundedQueue *todo; /* DataBlocks; `stop_marker` ends a thread */
     GMutex lock;        /* guards the clearing of fps_pending, every FileDigest's next
-                           and waiting, and fp_seconds */
+                           and waiting, `spare`, and fp_seconds */
+    FileDigest *spare;  /* files' digests done with, for the next files (spare_next) */
     GCond hashed;       /* a block was hashed */
     double fp_seconds;  /* the threads' time on chunk fingerprints, added as each returns */
 };
 
 struct FileDigest {
-    EVP_MD_CTX *ctx;
+    FileHasher *hasher;
     guint next;         /* the block whose bytes come next */
     DataBlock *waiting; /* fingerprinted blocks after `next`, by seq (waiting_next) */
     uint8_t *out;
+    FileDigest *spare_next;
 };
 
 static DataBlock stop_marker;
 
-BlockHasher *block_hasher_new(FingerprintAlgorithm alg, guint capacity)
+BlockHasher *block_hasher_new(FingerprintAlgorithm alg, FileDigestAlgorithm digest, guint capacity)
 {
     BlockHasher *h = g_new0(BlockHasher, 1);
     h->alg = alg;
-    h->sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
-    if (h->sha256 == NULL)
-        g_error("OpenSSL has no SHA-256 digest");
+    h->digest = digest;
     h->todo = bounded_queue_new(capacity);
     g_mutex_init(&h->lock);
     g_cond_init(&h->hashed);
     return h;
 }
 
-FileDigest *block_hasher_file(BlockHasher *h, uint8_t *sha256_out)
+/* A file's digest is taken from the spares: a hasher is set up once
+ * (SHA-256 fetched from OpenSSL, an XXH3 state allocated), not per file. */
+FileDigest *block_hasher_file(BlockHasher *h, uint8_t *digest_out)
 {
-    FileDigest *f = g_new0(FileDigest, 1);
-    f->ctx = EVP_MD_CTX_new();
-    if (f->ctx == NULL || !EVP_DigestInit_ex2(f->ctx, h->sha256, NULL))
-        g_error("OpenSSL cannot start a SHA-256 digest");
-    f->out = sha256_out;
+    g_mutex_lock(&h->lock);
+    FileDigest *f = h->spare;
+    if (f != NULL)
+        h->spare = f->spare_next;
+    g_mutex_unlock(&h->lock);
+    if (f == NULL) {
+        f = g_new0(FileDigest, 1);
+        f->hasher = file_hasher_new(h->digest);
+    }
+    g_assert(f->waiting == NULL);
+    f->next = 0;
+    f->out = digest_out;
+    file_hasher_begin(f->hasher);
     return f;
 }
 
@@ -58,12 +66,12 @@ static void block_done(BlockHasher *h, DataBlock *b)
     g_cond_broadcast(&h->hashed);
 }
 
-/* b is fingerprinted: add its fresh bytes to its file's SHA-256 if the
+/* b is fingerprinted: add its fresh bytes to its file's digest if the
  * blocks before it are in, and then those of the file's blocks that were
  * waiting for b; else leave b waiting for its turn, to the hasher that
  * digests the block before it. A hasher never waits here for another: it
  * goes on to the next block. After the file's last block, the digest is
- * written out and freed. Called with h->lock held. */
+ * written out and kept for another file. Called with h->lock held. */
 static void digest_in_order(BlockHasher *h, DataBlock *b)
 {
     FileDigest *f = b->digest;
@@ -77,16 +85,15 @@ static void digest_in_order(BlockHasher *h, DataBlock *b)
     }
     while (b != NULL) {
         g_mutex_unlock(&h->lock);
-        EVP_DigestUpdate(f->ctx, b->data + b->fresh, b->fresh_len);
+        file_hasher_add(f->hasher, b->data + b->fresh, b->fresh_len);
         gboolean last = b->last;
-        if (last) {
-            EVP_DigestFinal_ex(f->ctx, f->out, NULL);
-            EVP_MD_CTX_free(f->ctx);
-        }
+        if (last)
+            file_hasher_end(f->hasher, f->out);
         g_mutex_lock(&h->lock);
         block_done(h, b);
         if (last) {
-            g_free(f);
+            f->spare_next = h->spare;
+            h->spare = f;
             return;
         }
         f->next++;
@@ -158,7 +165,12 @@ void block_hasher_free(BlockHasher *h)
     if (h == NULL)
         return;
     bounded_queue_free(h->todo);
-    EVP_MD_free(h->sha256);
+    while (h->spare != NULL) {
+        FileDigest *f = h->spare;
+        h->spare = f->spare_next;
+        file_hasher_free(f->hasher);
+        g_free(f);
+    }
     g_mutex_clear(&h->lock);
     g_cond_clear(&h->hashed);
     g_free(h);

@@ -11,7 +11,6 @@
 #include "util/thread_cpu.h"
 
 #include <errno.h>
-#include <openssl/evp.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,7 +33,8 @@ static BoundedQueue *new_pool(guint n, size_t cap)
 }
 
 void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const Chunker *chunker,
-                       size_t max_chunk, FingerprintAlgorithm alg, BlockHasher *hasher)
+                       size_t max_chunk, FingerprintAlgorithm alg, FileDigestAlgorithm digest,
+                       BlockHasher *hasher)
 {
     memset(cw, 0, sizeof *cw);
     cw->work = work;
@@ -42,6 +42,7 @@ void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const 
     cw->chunker = chunker;
     cw->max_chunk = max_chunk;
     cw->alg = alg;
+    cw->digest = digest;
     cw->hasher = hasher;
     cw->pool = new_pool(blocks, READ_BLOCK + max_chunk);
     for (guint t = 0; t < SMALL_TIERS; t++)
@@ -113,11 +114,10 @@ static size_t cut_block(ChunkWorker *cw, Fingerprinter *fpr, DataBlock *b, size_
     return pos;
 }
 
-/* What a worker thread reuses from file to file: the whole-file SHA-256
- * (fetched once, not looked up per file) and the chunk fingerprinter. */
+/* What a worker thread reuses from file to file: the whole-file digest
+ * (set up once, not per file) and the chunk fingerprinter. */
 typedef struct {
-    EVP_MD *sha256;
-    EVP_MD_CTX *sha;
+    FileHasher *file;
     Fingerprinter *fpr;
 } WorkerHashes;
 
@@ -165,7 +165,7 @@ static gboolean changed_while_read(const BackupItem *it, uint64_t size_at_stat, 
 }
 
 /* Send b on to the store stage; a large file's block by way of the
- * hashers, which fingerprint its chunks and add it to the file's SHA-256. */
+ * hashers, which fingerprint its chunks and add it to the file's digest. */
 static void send_block(ChunkWorker *cw, BackupItem *it, DataBlock *b, FileDigest *digest)
 {
     if (digest != NULL)
@@ -175,15 +175,15 @@ static void send_block(ChunkWorker *cw, BackupItem *it, DataBlock *b, FileDigest
 
 /* A file the walker saw at least SMALL_BLOCK long is only read and cut
  * here; its blocks go to the hasher for their fingerprints and the file's
- * SHA-256 (block_hasher.h). A smaller one is hashed here, whole: handing it
+ * digest (block_hasher.h). A smaller one is hashed here, whole: handing it
  * over would cost more than hashing it. */
 static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
 {
     const uint64_t size_at_stat = it->file->size;
     const gboolean small = size_at_stat < SMALL_BLOCK;
-    FileDigest *digest = small ? NULL : block_hasher_file(cw->hasher, it->file->sha256);
+    FileDigest *digest = small ? NULL : block_hasher_file(cw->hasher, it->file->digest);
     if (small)
-        EVP_DigestInit_ex2(h->sha, h->sha256, NULL);
+        file_hasher_begin(h->file);
     /* A file that grows past its small block goes on in large ones: the
      * small block's undecided tail moves to a large block like any tail. */
     DataBlock *b = take_block(small ? small_pool(cw, size_at_stat) : cw->pool);
@@ -196,7 +196,7 @@ static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
         b->fresh_len = have - b->fresh;
         b->seq = seq;
         if (it->read_errno == 0 && small)
-            EVP_DigestUpdate(h->sha, b->data + b->fresh, b->fresh_len);
+            file_hasher_add(h->file, b->data + b->fresh, b->fresh_len);
         size_t used = it->read_errno == 0 ? cut_block(cw, small ? h->fpr : NULL, b, have, eof) : 0;
         b->last = eof || it->read_errno != 0;
         if (b->last)
@@ -209,7 +209,7 @@ static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
     }
     if (it->read_errno == 0) {
         if (small)
-            EVP_DigestFinal_ex(h->sha, it->file->sha256, NULL);
+            file_hasher_end(h->file, it->file->digest);
         it->changed = changed_while_read(it, size_at_stat, total);
         it->file->size = total; /* what was read, should the file change meanwhile */
     } else {
@@ -223,14 +223,11 @@ static void process_file(ChunkWorker *cw, BackupItem *it, WorkerHashes *h)
 gpointer chunk_worker_run(gpointer worker)
 {
     ChunkWorker *cw = worker;
-    WorkerHashes h = { EVP_MD_fetch(NULL, "SHA256", NULL), EVP_MD_CTX_new(), fingerprinter_new(cw->alg) };
-    if (h.sha256 == NULL || h.sha == NULL)
-        g_error("OpenSSL has no SHA-256 digest");
+    WorkerHashes h = { file_hasher_new(cw->digest), fingerprinter_new(cw->alg) };
     BackupItem *it;
     while ((it = bounded_queue_pop(cw->work))->file != NULL)
         process_file(cw, it, &h);
     fingerprinter_free(h.fpr);
-    EVP_MD_CTX_free(h.sha);
-    EVP_MD_free(h.sha256);
+    file_hasher_free(h.file);
     return NULL;
 }

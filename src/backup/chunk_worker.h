@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_worker.h: the backup's chunk workers, one thread each. A worker
  * takes whole files from the work queue and for each reads it (computing
- * its SHA-256), cuts its chunks and fingerprints them, all in its own read
+ * its digest, file_digest.h), cuts its chunks and fingerprints them, all in its own read
  * blocks, and sends the blocks on the file's queue to the store stage.
  * Several workers run at once on different files; which worker takes a
  * file changes nothing stored, because chunk boundaries depend only on the
@@ -12,6 +12,7 @@
 #include "backup/block_hasher.h"
 #include "chunking/chunker.h"
 #include "util/bounded_queue.h"
+#include "util/file_digest.h"
 #include "util/fingerprint.h"
 
 #include <glib.h>
@@ -35,6 +36,7 @@ typedef struct {
     const Chunker *chunker;
     size_t max_chunk;       /* bytes a cut decision may look at */
     FingerprintAlgorithm alg;
+    FileDigestAlgorithm digest; /* of the whole file (small files are digested here) */
     BlockHasher *hasher;    /* fingerprints the chunks of large blocks; small ones are done here */
     double cut_seconds;     /* thread CPU time spent cutting and fingerprinting chunks
                                (small blocks sampled: chunk_worker.c) */
@@ -44,7 +46,8 @@ typedef struct {
 /* Allocate the worker's pools: `blocks` blocks of READ_BLOCK + max_chunk
  * and the small tiers' blocks. A file uses at most one small block. */
 void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const Chunker *chunker,
-                       size_t max_chunk, FingerprintAlgorithm alg, BlockHasher *hasher);
+                       size_t max_chunk, FingerprintAlgorithm alg, FileDigestAlgorithm digest,
+                       BlockHasher *hasher);
 gpointer chunk_worker_run(gpointer worker);
 /* Free the pool; every block must be back in it. */
 void chunk_worker_clear(ChunkWorker *cw);

@@ -115,7 +115,7 @@ static const CommandSpec commands[] = {
       "\n"
       "options:\n"
       "  -o OUT         write to OUT instead of stdout (- is stdout)\n"
-      "  --verify       check the whole file's SHA-256 (every request of a trace)\n"
+      "  --verify       check the whole file's digest (every request of a trace)\n"
       "  --offset N     start at byte N;  --length N  at most N bytes\n"
       "  --trace FILE   serve the requests of FILE (- is stdin)\n"
       "  --null         trace records end with NUL instead of newline\n"
@@ -124,7 +124,7 @@ static const CommandSpec commands[] = {
       "                 destor.read-file for one file (needs -o OUT)\n"
       "  -h, --help     this help\n"
       "\n" EXIT_COMMON
-      "  3  data integrity error (damaged container, SHA-256 mismatch)\n" },
+      "  3  data integrity error (damaged container, file digest mismatch)\n" },
     { "trace", OPT_NULL | OPT_OUTPUT | OPT_FORMAT, TRUE, command_trace,
       "usage: destor " GLOBAL " trace compile TRACE -o FILE [--null]\n"
       "       destor " GLOBAL " trace export FILE --format libcachesim-csv|oracle-general|txt [-o OUT]\n"
@@ -161,7 +161,8 @@ static const CommandSpec commands[] = {
       "\n"
       "options:\n"
       "  --null       end each record with NUL instead of newline (any path)\n"
-      "  --json       one destor.list JSON document (any path, losslessly)\n"
+      "  --json       one destor.list JSON document (any path, losslessly; each\n"
+      "               file's digest and its algorithm)\n"
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
       "  3  data integrity error\n" },
@@ -173,7 +174,7 @@ static const CommandSpec commands[] = {
       "Each problem is one PROBLEM line.\n"
       "\n"
       "options:\n"
-      "  --deep       also rehash every chunk and every file's SHA-256\n"
+      "  --deep       also rehash every chunk and every file's digest\n"
       "  --json       one destor.verify JSON document\n"
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON

@@ -236,7 +236,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     G_STATIC_ASSERT(WALK_BATCH <= QUEUE_DEPTH / 2);
     BoundedQueue *q_order = bounded_queue_new_batched(QUEUE_DEPTH);
     BoundedQueue *q_work = bounded_queue_new_batched(QUEUE_DEPTH);
-    BlockHasher *hasher = block_hasher_new(store->fingerprint, nworkers * blocks + nhashers);
+    BlockHasher *hasher = block_hasher_new(store->fingerprint, store->file_digest, nworkers * blocks + nhashers);
     StoreStage ss = { .in = q_order, .writer = writer, .hasher = hasher };
     Walker *walker = g_new0(Walker, 1);
     walker_init(walker, path, q_order, q_work, nworkers, blocks + 1, opt->one_file_system);
@@ -252,7 +252,8 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     stages[nstages].name = "write";
     stages[0] = (StageThread){ "walk", walk_stage_run, walker, NULL, 0 };
     for (guint i = 0; i < nworkers; i++) {
-        chunk_worker_init(&workers[i], q_work, blocks, chunker, max_chunk, store->fingerprint, hasher);
+        chunk_worker_init(&workers[i], q_work, blocks, chunker, max_chunk, store->fingerprint, store->file_digest,
+                          hasher);
         stages[1 + i] = (StageThread){ "chunk", chunk_worker_run, &workers[i], NULL, 0 };
     }
     for (guint i = 0; i < nhashers; i++)

@@ -57,7 +57,7 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     }
     if (opt->verify && opt->range != NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
-                    "--verify checks a whole file's SHA-256; it cannot be combined with --offset or --length");
+                    "--verify checks a whole file's digest; it cannot be combined with --offset or --length");
         return FALSE;
     }
     const char *output = opt->output != NULL && strcmp(opt->output, "-") != 0 ? opt->output : NULL;
@@ -153,7 +153,7 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
             g_prefix_error(err, "%s:%d: ", trace_path, lineno);
     }
     sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;
-    sum->accesses = chunk_source_fetches(s->chunks);
+    sum->accesses = read_session_fetches(s);
     trace_reader_free(reader);
     close(null_fd);
     return ok;

@@ -11,7 +11,7 @@
 #include <glib.h>
 
 typedef struct {
-    gboolean verify;     /* check each file's whole-file SHA-256 */
+    gboolean verify;     /* check each file's whole-file digest */
     gboolean json;       /* trace summary as JSON */
     const char *output;  /* single file: path to write, NULL for stdout */
     gboolean null_terminated; /* trace records end with NUL, not newline */

@@ -23,7 +23,8 @@
 #include <unistd.h>
 
 #define RESTORE_READAHEAD 8 /* containers the kernel reads ahead */
-#define RESTORE_PREFETCH 4  /* containers read and checked ahead by a thread */
+#define RESTORE_PREFETCH 4  /* containers read and checked ahead */
+#define RESTORE_PREFETCH_THREADS 1 /* restore waits for the file system (seconds a GiB): one reader keeps up */
 
 typedef struct {
     int root_fd;
@@ -120,7 +121,7 @@ static gboolean restore_file(Restore *rs, int dir, const char *name, const FileR
         g_free(shown);
         return TRUE;
     }
-    gboolean ok = file_output_write(rs->chunks, r, rs->job_id, NULL, fr.fd, shown, FALSE, err);
+    gboolean ok = file_output_write(rs->chunks, r, rs->job_id, NULL, fr.fd, shown, FILE_DIGEST_NONE, err);
     g_free(shown);
     if (!ok) {
         file_replace_abort(&fr);
@@ -260,7 +261,8 @@ static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *j
     GArray *plan = restore_plan(job, store->container_size, cfg->restore_cache_containers, err);
     if (plan == NULL)
         return FALSE;
-    *prefetch = prefetch_source_new(container_store_source(store->containers), plan, RESTORE_PREFETCH);
+    *prefetch = prefetch_source_new(container_store_source(store->containers), plan, RESTORE_PREFETCH,
+                                    RESTORE_PREFETCH_THREADS);
     rs->chunks = container_chunks_new(prefetch_source_source(*prefetch), cfg->restore_cache_containers);
     return TRUE;
 }

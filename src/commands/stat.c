@@ -75,6 +75,7 @@ gboolean stat_run(const Config *cfg, gboolean json, GError **err)
         json_doc_path(doc, "working_directory", store->dir, strlen(store->dir));
         json_doc_uint(doc, "container_size", store->container_size);
         json_doc_string(doc, "fingerprint", fingerprint_algorithm_name(store->fingerprint));
+        json_doc_string(doc, "file_digest", file_digest_name(store->file_digest));
         json_builder_set_member_name(doc, "jobs");
         json_builder_begin_array(doc);
     }
@@ -171,6 +172,12 @@ gboolean list_run(const Config *cfg, uint32_t job_id, gboolean null_terminated, 
             json_doc_string(doc, "type", entry_type_name(r->type));
             json_doc_uint(doc, "size", r->size);
             json_doc_path(doc, "path", r->path->data, r->path->len);
+            if (r->type == ENTRY_FILE) {
+                char hex[2 * FILE_DIGEST_SLOT + 1];
+                file_digest_hex(store->file_digest, r->digest, hex);
+                json_doc_string(doc, "digest_algorithm", file_digest_name(store->file_digest));
+                json_doc_string(doc, "digest", hex);
+            }
             json_builder_end_object(doc);
             file_record_free(r);
             continue;

@@ -14,7 +14,6 @@
 #include "util/error.h"
 #include "util/json_doc.h"
 
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +25,7 @@ typedef struct {
     uint32_t committed; /* containers the store vouches for (store.h): every id a record names is below */
     GArray *freed;      /* the containers gc freed (freed_list.h): no live record names one */
     Fingerprinter *fpr; /* --deep: one digest context for every chunk */
+    FileHasher *file;   /* --deep: and one for every file's digest */
     JsonBuilder *json; /* the document, its "problems" array open; NULL for text */
     uint64_t problems, jobs, entries, chunks, containers_checked;
 } Verify;
@@ -99,7 +99,7 @@ static ContainerState *check_container(Verify *v, ContainerId id, uint32_t job)
 
 /* Chunk i of r: in a sound container, listed there with the same
  * fingerprint and length; with --deep, its bytes hash to the fingerprint. */
-static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const ChunkRef *c, EVP_MD_CTX *file_sha)
+static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const ChunkRef *c)
 {
     v->chunks++;
     if (c->container >= v->committed) {
@@ -132,7 +132,7 @@ static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const Chun
         fingerprinter_compute(v->fpr, buf + c->offset, c->length, &actual);
         if (memcmp(actual.bytes, c->fp.bytes, FP_SLOT) != 0)
             problem(v, job, r, c->container, c->offset, "chunk bytes do not match their fingerprint");
-        EVP_DigestUpdate(file_sha, buf + c->offset, c->length);
+        file_hasher_add(v->file, buf + c->offset, c->length); /* only files have chunks */
     }
 }
 
@@ -157,21 +157,19 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
     /* the path restore refuses (exit 3) is damage verify must name too */
     if (!safe_path_is_plain((const char *)r->path->data, r->path->len))
         problem(v, id, r, -1, (int64_t)offset, "unsafe stored path (absolute, empty or with '.' or '..')");
-    EVP_MD_CTX *sha = NULL;
-    if (v->deep && r->type == ENTRY_FILE) {
-        sha = EVP_MD_CTX_new();
-        EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
-    }
+    gboolean digest = v->deep && r->type == ENTRY_FILE;
+    if (digest)
+        file_hasher_begin(v->file);
     for (guint i = 0; i < r->chunks->len; i++)
-        check_chunk(v, id, r, &g_array_index(r->chunks, ChunkRef, i), sha);
+        check_chunk(v, id, r, &g_array_index(r->chunks, ChunkRef, i));
     if (refcount)
         refcount_add_file(refcount, nref, r);
-    if (sha != NULL) {
-        uint8_t digest[32];
-        EVP_DigestFinal_ex(sha, digest, NULL);
-        EVP_MD_CTX_free(sha);
-        if (memcmp(digest, r->sha256, 32) != 0)
-            problem(v, id, r, -1, (int64_t)offset, "file content does not match its SHA-256");
+    if (digest) {
+        uint8_t actual[FILE_DIGEST_SLOT];
+        file_hasher_end(v->file, actual);
+        if (memcmp(actual, r->digest, FILE_DIGEST_SLOT) != 0)
+            problem(v, id, r, -1, (int64_t)offset, "file content does not match its %s",
+                    file_digest_name(v->store->file_digest));
     }
 }
 
@@ -279,10 +277,12 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         store_close(store);
         return FALSE;
     }
-    Verify v = { .store = store, .deep = deep, .fpr = deep ? fingerprinter_new(store->fingerprint) : NULL };
+    Verify v = { .store = store, .deep = deep, .fpr = deep ? fingerprinter_new(store->fingerprint) : NULL,
+                 .file = deep ? file_hasher_new(store->file_digest) : NULL };
     if (!store_committed_containers(store, &v.committed, err) ||
         (v.freed = freed_list_load(store->dir, NULL, err)) == NULL) {
         fingerprinter_free(v.fpr);
+        file_hasher_free(v.file);
         g_array_unref(ids);
         store_close(store);
         return FALSE;
@@ -329,6 +329,7 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
 out:
     g_array_unref(v.freed);
     fingerprinter_free(v.fpr);
+    file_hasher_free(v.file);
     g_hash_table_destroy(v.container_state);
     container_lru_free(v.lru);
     if (v.json != NULL)

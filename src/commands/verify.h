@@ -3,7 +3,7 @@
  * changing anything, that every job's manifest, records and recipe index are
  * well formed and agree, that every chunk a recipe names is in the container
  * it says, and (--deep) that chunk bytes match their fingerprints and files
- * their SHA-256. Each problem is reported with job, path, container and
+ * their digest. Each problem is reported with job, path, container and
  * offset; any problem makes the command fail with an INTEGRITY error. */
 #ifndef DESTOR_VERIFY_H
 #define DESTOR_VERIFY_H

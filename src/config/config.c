@@ -151,6 +151,11 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
         if (!size_parse(v, &n) || n < (lock ? 3 : 1) || n > 3600)
             return bad_value(err, key, v, lock ? "expected 3 to 3600 seconds" : "expected 1 to 3600 seconds");
         *(lock ? &cfg->rados_lock_duration : &cfg->rados_timeout) = (unsigned)n;
+    } else if (!strcmp(key, "file-digest")) {
+        if (!value_count(err, key, vals, nvals, 1, "one name"))
+            return FALSE;
+        if (!file_digest_parse(v, &cfg->file_digest))
+            return bad_value(err, key, v, "expected xxh3 or sha256");
     } else if (!strcmp(key, "simulation-level")) {
         if (!value_count(err, key, vals, nvals, 1, "one level"))
             return FALSE;
@@ -216,7 +221,7 @@ static const char *nearest_key(const char *key)
         "working-directory", "chunk-algorithm", "chunk-avg-size", "chunk-min-size", "chunk-max-size",
         "container-size", "fingerprint-algorithm", "simulation-level", "log-level", "store-read-uncached",
         "backup-workers", "restore-cache", "container-store", "rados-conf", "rados-pool", "rados-namespace",
-        "rados-timeout", "rados-lock-duration", "gc-live-threshold",
+        "rados-timeout", "rados-lock-duration", "gc-live-threshold", "file-digest",
     };
     GPtrArray *all = g_ptr_array_new();
     for (size_t i = 0; i < G_N_ELEMENTS(own); i++)

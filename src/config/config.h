@@ -9,6 +9,7 @@
 #include "cache/core/cache_config.h"
 #include "chunking/chunker.h"
 #include "storage/container_store.h"
+#include "util/file_digest.h"
 #include "util/fingerprint.h"
 
 #include <glib.h>
@@ -26,6 +27,7 @@ typedef struct {
     char *rados_namespace;           /* and rados-lock-duration (seconds) */
     unsigned rados_timeout;
     unsigned rados_lock_duration;
+    FileDigestAlgorithm file_digest; /* NONE: not set (a new store's is xxh3, an old store keeps its own) */
     gboolean simulate;               /* simulation-level other than "no" */
     unsigned restore_cache_containers; /* in-memory containers for restore */
     unsigned backup_workers;           /* chunk workers of backup; 0: one per CPU */

@@ -75,7 +75,8 @@ static Slot *lookup_or_fetch(ContainerLru *lru, ContainerId id, GError **err)
         s->link.data = s;
     }
     lru->fetches++;
-    if (!container_source_read(lru->src, id, s->buf, err)) {
+    if (!(lru->ids_only ? container_source_read(lru->src, id, NULL, err)
+                        : container_source_read_buffer(lru->src, id, &s->buf, err))) {
         slot_free(s);
         return NULL;
     }

@@ -4,7 +4,6 @@
 #include "util/error.h"
 #include "util/fileio.h"
 
-#include <openssl/evp.h>
 #include <string.h>
 
 #define OUT_BUFFER (1u << 20)
@@ -46,19 +45,19 @@ gboolean file_output_touch(ChunkSource *chunks, const FileRecord *r, const FileR
 }
 
 gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
-                           int fd, const char *out_name, gboolean verify, GError **err)
+                           int fd, const char *out_name, FileDigestAlgorithm verify, GError **err)
 {
     uint64_t start, end, pos;
     guint first, last;
     file_range_clip(range, r->size, &start, &end);
     chunk_span(r, start, end, &first, &last, &pos);
-    g_assert(!verify || range == NULL);
+    g_assert(verify == FILE_DIGEST_NONE || range == NULL);
     uint8_t *out = g_malloc(OUT_BUFFER);
     size_t used = 0;
-    EVP_MD_CTX *sha = NULL;
-    if (verify) {
-        sha = EVP_MD_CTX_new();
-        EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
+    FileHasher *hasher = NULL;
+    if (verify != FILE_DIGEST_NONE) {
+        hasher = file_hasher_new(verify);
+        file_hasher_begin(hasher);
     }
     gboolean ok = TRUE;
     for (guint i = first; i < last && ok; i++) {
@@ -79,8 +78,8 @@ gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t jo
         uint64_t skip = start > chunk_pos ? start - chunk_pos : 0;
         size_t len = (size_t)(MIN(end, pos) - chunk_pos - skip);
         const uint8_t *data = chunk + skip;
-        if (sha)
-            EVP_DigestUpdate(sha, data, len);
+        if (hasher)
+            file_hasher_add(hasher, data, len);
         if (used + len > OUT_BUFFER) {
             ok = file_write_all(fd, out, used, out_name, err);
             used = 0;
@@ -94,13 +93,16 @@ gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t jo
     }
     if (ok && used > 0)
         ok = file_write_all(fd, out, used, out_name, err);
-    if (ok && sha) {
-        uint8_t digest[32];
-        EVP_DigestFinal_ex(sha, digest, NULL);
-        if (memcmp(digest, r->sha256, 32) != 0)
-            ok = damaged(err, r, job_id, "content does not match its stored SHA-256");
+    if (ok && hasher) {
+        uint8_t actual[FILE_DIGEST_SLOT];
+        file_hasher_end(hasher, actual);
+        if (memcmp(actual, r->digest, FILE_DIGEST_SLOT) != 0) {
+            char *what = g_strdup_printf("content does not match its stored %s", file_digest_name(verify));
+            ok = damaged(err, r, job_id, what);
+            g_free(what);
+        }
     }
-    EVP_MD_CTX_free(sha);
+    file_hasher_free(hasher);
     g_free(out);
     return ok;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* file_output.h: assemble one stored file from its recipe and write its
- * bytes to a descriptor, optionally checking the whole-file SHA-256. Shared
+ * bytes to a descriptor, optionally checking the whole-file digest. Shared
  * by restore and read-file. */
 #ifndef DESTOR_FILE_OUTPUT_H
 #define DESTOR_FILE_OUTPUT_H
@@ -13,10 +13,11 @@
 
 /* Write r's content, or the part `range` covers (NULL: all of it), to fd
  * (named `out_name` in errors), reading only the chunks that hold those
- * bytes. With `verify` (whole files only, range NULL), a content that
- * does not match r->sha256 is an INTEGRITY error. */
+ * bytes. With `verify` the store's file digest (whole files only, range
+ * NULL; FILE_DIGEST_NONE: no check), a content whose digest is not
+ * r->digest is an INTEGRITY error. */
 gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
-                           int fd, const char *out_name, gboolean verify, GError **err);
+                           int fd, const char *out_name, FileDigestAlgorithm verify, GError **err);
 
 /* The accesses of reading r (or its `range`), without moving bytes
  * (simulation: the chunk source is ids-only). */

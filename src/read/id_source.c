@@ -3,6 +3,8 @@
 #include "read/id_source.h"
 #include "util/error.h"
 
+#include <string.h>
+
 static gboolean id_source_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
 {
     IdSource *s = (IdSource *)src;
@@ -19,6 +21,7 @@ static gboolean id_source_read(ContainerSource *src, ContainerId id, uint8_t *bu
 
 void id_source_init(IdSource *s, size_t container_size, uint32_t n_containers, GArray *log)
 {
+    memset(s, 0, sizeof *s);
     s->source.read = id_source_read;
     s->source.container_size = container_size;
     s->n_containers = n_containers;

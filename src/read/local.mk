@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # src/read: the read services under every command that reads: jobs opened
-# for reading, the per-request container LRU, restore's prefetcher, the SSD
+# for reading, the per-request container LRU, the prefetcher, the SSD
 # cache over the pool, id-only sources, file assembly, safe paths, and the
 # read session that serves requests one by one.
 libdestor_a_SOURCES += \
@@ -19,3 +19,8 @@ check_PROGRAMS += tests/unit/test_chunk_source
 tests_unit_test_chunk_source_SOURCES = tests/unit/test_chunk_source.c tests/unit/unit.h
 tests_unit_test_chunk_source_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_chunk_source
+
+check_PROGRAMS += tests/unit/test_prefetch_source
+tests_unit_test_prefetch_source_SOURCES = tests/unit/test_prefetch_source.c tests/unit/unit.h
+tests_unit_test_prefetch_source_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_prefetch_source

@@ -1,80 +1,124 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* prefetch_source.c: a reader thread filling a ring of container buffers. */
+/* prefetch_source.c: reader threads filling a ring of container buffers in
+ * plan order. */
 #include "read/prefetch_source.h"
-#include "util/bounded_queue.h"
 
 #include <string.h>
 
+/* The plan's read i goes to slot i % depth once read i - depth is consumed. */
 typedef struct {
-    ContainerId id;
     uint8_t *buf;
-    GError *error; /* the backing read's failure, handed to the consumer */
-} Prefetched;
-
-/* Pushed by the thread as its last item, however it stops. */
-static Prefetched end_of_prefetch;
+    GError *error;   /* the backing read's failure, handed to the consumer */
+    gboolean filled; /* buf (or error) holds the read the consumer waits for */
+} Slot;
 
 struct PrefetchSource {
     ContainerSource source; /* first: a PrefetchSource * is a ContainerSource * */
     ContainerSource *backing;
     GArray *order;
-    guint next;              /* index in order of the next planned read */
-    BoundedQueue *free_bufs; /* buffers the thread may fill */
-    BoundedQueue *ready;     /* Prefetched*, in plan order, then end_of_prefetch */
-    GThread *thread;
-    gint stop;
     guint depth;
+    Slot *slots;
+    GMutex lock;   /* guards next, claimed, stop and every slot's filled and error */
+    GCond changed; /* a slot was filled or freed, or stop was set */
+    guint next;    /* index in order of the next planned read the consumer takes */
+    guint claimed; /* index in order of the next read a thread takes on */
+    gboolean stop;
+    GThread *threads[PREFETCH_THREADS_MAX];
+    guint nthreads;
 };
 
+/* Each thread takes the next planned read whose slot is free, reads it
+ * (the backing source reads concurrently: container_source.h) and marks
+ * the slot filled; reads complete in any order, the consumer takes them in
+ * plan order. */
 static gpointer prefetch_thread(gpointer data)
 {
     PrefetchSource *p = data;
-    for (guint i = 0; i < p->order->len; i++) {
-        uint8_t *buf = bounded_queue_pop(p->free_bufs);
-        if (g_atomic_int_get(&p->stop)) {
-            bounded_queue_push(p->free_bufs, buf);
-            break;
+    g_mutex_lock(&p->lock);
+    while (!p->stop && p->claimed < p->order->len) {
+        guint i = p->claimed;
+        if (i >= p->next + p->depth) { /* its slot still holds read i - depth */
+            g_cond_wait(&p->changed, &p->lock);
+            continue;
         }
-        Prefetched *item = g_new0(Prefetched, 1);
-        item->id = g_array_index(p->order, ContainerId, i);
-        item->buf = buf;
-        container_source_read(p->backing, item->id, buf, &item->error);
-        bounded_queue_push(p->ready, item);
+        p->claimed++;
+        Slot *s = &p->slots[i % p->depth];
+        g_assert(!s->filled && s->error == NULL);
+        g_mutex_unlock(&p->lock);
+        GError *error = NULL;
+        container_source_read(p->backing, g_array_index(p->order, ContainerId, i), s->buf, &error);
+        g_mutex_lock(&p->lock);
+        s->error = error;
+        s->filled = TRUE;
+        g_cond_broadcast(&p->changed);
     }
-    bounded_queue_push(p->ready, &end_of_prefetch);
+    g_mutex_unlock(&p->lock);
     return NULL;
+}
+
+/* The next planned read, `id`: its slot's buffer exchanged for *buf, or
+ * (buf_copy) copied into buf_copy. */
+static gboolean take_planned(PrefetchSource *p, uint8_t **buf, uint8_t *buf_copy, GError **err)
+{
+    Slot *s = &p->slots[p->next % p->depth];
+    g_mutex_lock(&p->lock);
+    while (!s->filled)
+        g_cond_wait(&p->changed, &p->lock);
+    GError *error = s->error;
+    s->error = NULL;
+    g_mutex_unlock(&p->lock);
+    if (error != NULL) {
+        g_propagate_error(err, error);
+    } else if (buf_copy != NULL) {
+        memcpy(buf_copy, s->buf, p->source.container_size);
+    } else {
+        uint8_t *mine = s->buf;
+        s->buf = *buf;
+        *buf = mine;
+    }
+    g_mutex_lock(&p->lock);
+    s->filled = FALSE;
+    p->next++;
+    g_cond_broadcast(&p->changed);
+    g_mutex_unlock(&p->lock);
+    return error == NULL;
+}
+
+static gboolean planned(const PrefetchSource *p, ContainerId id)
+{
+    return p->next < p->order->len && g_array_index(p->order, ContainerId, p->next) == id;
 }
 
 static gboolean prefetch_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
 {
     PrefetchSource *p = (PrefetchSource *)src;
-    if (p->next >= p->order->len || g_array_index(p->order, ContainerId, p->next) != id)
-        return container_source_read(p->backing, id, buf, err);
-    Prefetched *item = bounded_queue_pop(p->ready);
-    p->next++;
-    gboolean ok = item->error == NULL;
-    if (ok)
-        memcpy(buf, item->buf, src->container_size);
-    else
-        g_propagate_error(err, item->error);
-    bounded_queue_push(p->free_bufs, item->buf);
-    g_free(item);
-    return ok;
+    return planned(p, id) ? take_planned(p, NULL, buf, err) : container_source_read(p->backing, id, buf, err);
 }
 
-PrefetchSource *prefetch_source_new(ContainerSource *backing, GArray *order, guint depth)
+static gboolean prefetch_read_exchange(ContainerSource *src, ContainerId id, uint8_t **buf, GError **err)
 {
+    PrefetchSource *p = (PrefetchSource *)src;
+    return planned(p, id) ? take_planned(p, buf, NULL, err) : container_source_read(p->backing, id, *buf, err);
+}
+
+PrefetchSource *prefetch_source_new(ContainerSource *backing, GArray *order, guint depth, guint threads)
+{
+    g_assert(depth > 0 && threads > 0 && threads <= PREFETCH_THREADS_MAX);
     PrefetchSource *p = g_new0(PrefetchSource, 1);
     p->source.read = prefetch_read;
+    p->source.read_exchange = prefetch_read_exchange;
     p->source.container_size = backing->container_size;
     p->backing = backing;
     p->order = order;
     p->depth = depth;
-    p->free_bufs = bounded_queue_new(depth);
-    p->ready = bounded_queue_new(depth + 1); /* room for end_of_prefetch */
+    p->slots = g_new0(Slot, depth);
     for (guint i = 0; i < depth; i++)
-        bounded_queue_push(p->free_bufs, g_malloc(backing->container_size));
-    p->thread = g_thread_new("prefetch", prefetch_thread, p);
+        p->slots[i].buf = g_malloc(backing->container_size);
+    g_mutex_init(&p->lock);
+    g_cond_init(&p->changed);
+    p->nthreads = MIN(threads, MAX(order->len, 1u));
+    for (guint t = 0; t < p->nthreads; t++)
+        p->threads[t] = g_thread_new("prefetch", prefetch_thread, p);
     return p;
 }
 
@@ -87,20 +131,20 @@ void prefetch_source_free(PrefetchSource *p)
 {
     if (p == NULL)
         return;
-    /* Hand back whatever the thread filled until it says it is done; it
-     * stops at its next free buffer once `stop` is set. */
-    g_atomic_int_set(&p->stop, 1);
-    Prefetched *item;
-    while ((item = bounded_queue_pop(p->ready)) != &end_of_prefetch) {
-        g_clear_error(&item->error);
-        bounded_queue_push(p->free_bufs, item->buf);
-        g_free(item);
+    /* A thread finishes the read it holds, then stops. */
+    g_mutex_lock(&p->lock);
+    p->stop = TRUE;
+    g_cond_broadcast(&p->changed);
+    g_mutex_unlock(&p->lock);
+    for (guint t = 0; t < p->nthreads; t++)
+        g_thread_join(p->threads[t]);
+    for (guint i = 0; i < p->depth; i++) {
+        g_clear_error(&p->slots[i].error);
+        g_free(p->slots[i].buf);
     }
-    g_thread_join(p->thread);
-    for (guint i = 0; i < p->depth; i++)
-        g_free(bounded_queue_pop(p->free_bufs));
-    bounded_queue_free(p->free_bufs);
-    bounded_queue_free(p->ready);
+    g_free(p->slots);
+    g_mutex_clear(&p->lock);
+    g_cond_clear(&p->changed);
     g_array_unref(p->order);
     g_free(p);
 }

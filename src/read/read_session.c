@@ -3,6 +3,7 @@
 #include "read/read_session.h"
 #include "read/container_chunks.h"
 #include "read/file_output.h"
+#include "read/prefetch_source.h"
 #include "util/error.h"
 
 #include <string.h>
@@ -104,6 +105,44 @@ static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)
     return job;
 }
 
+uint64_t read_session_fetches(const ReadSession *s)
+{
+    return chunk_source_fetches(s->chunks) + s->ahead_fetches;
+}
+
+/* The container reads serving r (or its range) will make through a
+ * per-request LRU, in order. */
+static GArray *request_plan(ReadSession *s, const FileRecord *r, const FileRange *range)
+{
+    IdSource ids;
+    GArray *plan = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    id_source_init(&ids, s->store->container_size, UINT32_MAX, plan);
+    ChunkSource *chunks = container_chunks_new_ids_only(&ids.source, REQUEST_LRU_CONTAINERS);
+    /* An id no store can hold ends the plan there: the real read reports it. */
+    (void)file_output_touch(chunks, r, range, NULL);
+    chunk_source_free(chunks);
+    return plan;
+}
+
+/* Write r (or its range) from the store; its containers read ahead when
+ * there are enough of them. */
+static gboolean write_from_store(ReadSession *s, const FileRecord *r, uint32_t job_id, const FileRange *range,
+                                 int fd, const char *out_name, FileDigestAlgorithm verify, GError **err)
+{
+    GArray *plan = request_plan(s, r, range);
+    if (plan->len < READ_PREFETCH_MIN) {
+        g_array_unref(plan);
+        return file_output_write(s->chunks, r, job_id, range, fd, out_name, verify, err);
+    }
+    PrefetchSource *ahead = prefetch_source_new(s->source, plan, READ_PREFETCH_DEPTH, READ_PREFETCH_THREADS);
+    ChunkSource *chunks = container_chunks_new(prefetch_source_source(ahead), REQUEST_LRU_CONTAINERS);
+    gboolean ok = file_output_write(chunks, r, job_id, range, fd, out_name, verify, err);
+    s->ahead_fetches += chunk_source_fetches(chunks);
+    chunk_source_free(chunks);
+    prefetch_source_free(ahead);
+    return ok;
+}
+
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
                               int fd, const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
                               GError **err)
@@ -129,8 +168,13 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
         uint64_t fetched = chunk_source_fetches(s->chunks);
         if (s->cache)
             cache_core_request_begin(s->cache);
-        ok = s->simulate ? file_output_touch(s->chunks, r, range, err)
-                         : file_output_write(s->chunks, r, job_id, range, fd, out_name, verify, err);
+        FileDigestAlgorithm check = verify ? s->store->file_digest : FILE_DIGEST_NONE;
+        if (s->simulate)
+            ok = file_output_touch(s->chunks, r, range, err);
+        else if (s->cache != NULL) /* the cache decides what it reads */
+            ok = file_output_write(s->chunks, r, job_id, range, fd, out_name, check, err);
+        else
+            ok = write_from_store(s, r, job_id, range, fd, out_name, check, err);
         if (s->cache)
             *model_s = cache_core_request_end(s->cache);
         else if (s->simulate) /* HDD only: one modelled read per access */

@@ -18,6 +18,14 @@
 #include <glib.h>
 
 #define REQUEST_LRU_CONTAINERS 8
+/* A request served from the store (no SSD cache, not simulated) that
+ * reads at least READ_PREFETCH_MIN containers has them read and checked
+ * ahead by READ_PREFETCH_THREADS threads (prefetch_source.h): reading a
+ * 1 GiB file is then about as fast as cat of it. Below that, starting the
+ * threads would cost more than they save. */
+#define READ_PREFETCH_MIN 4
+#define READ_PREFETCH_THREADS 2
+#define READ_PREFETCH_DEPTH 4
 
 typedef struct {
     Store *store;
@@ -29,6 +37,7 @@ typedef struct {
     IdSource ids;              /* the source when simulating without a cache */
     double hdd_access_s;       /* then: the device model's time of one container read */
     GHashTable *jobs;          /* job id -> Job* */
+    uint64_t ahead_fetches;    /* container reads of requests read ahead (READ_PREFETCH_MIN) */
 } ReadSession;
 
 /* Open the store and, as configured, the SSD cache. In simulation mode
@@ -40,6 +49,8 @@ ReadSession *read_session_open(const Config *cfg, GError **err);
 ReadSession *read_session_open_recording(const Config *cfg, GArray *log, GError **err);
 /* Close; saves the SSD cache's metadata (a warning if that fails). */
 void read_session_close(ReadSession *s);
+/* Container reads of the requests served so far (per-request LRU misses). */
+uint64_t read_session_fetches(const ReadSession *s);
 
 /* Serve one request: write the file at `path` of job `job_id`, or the part
  * `range` covers (NULL: all), to fd (not touched in simulation mode). Adds

@@ -17,7 +17,7 @@ enum {
     R_PATH_LEN = 28,  /* u32 */
     R_SIZE = 32,      /* u64 */
     R_CHUNKS = 40,    /* u64 */
-    R_SHA256 = 48,    /* 32 bytes */
+    R_DIGEST = 48,    /* FILE_DIGEST_SLOT bytes */
     R_LINK_LEN = 80,  /* u32 */
     R_RESERVED = 84,  /* u32 */
 };
@@ -60,7 +60,7 @@ void file_record_encode(const FileRecord *r, GByteArray *out)
     le32_put(p + R_PATH_LEN, r->path->len);
     le64_put(p + R_SIZE, r->size);
     le64_put(p + R_CHUNKS, r->chunks->len);
-    memcpy(p + R_SHA256, r->sha256, 32);
+    memcpy(p + R_DIGEST, r->digest, FILE_DIGEST_SLOT);
     le32_put(p + R_LINK_LEN, r->link->len);
     uint8_t *q = p + RECORD_HEADER_SIZE;
     memcpy(q, r->path->data, r->path->len);
@@ -116,7 +116,7 @@ FileRecord *file_record_decode(const uint8_t *buf, size_t len, const char *where
     r->mtime_sec = (int64_t)le64_get(buf + R_MTIME);
     r->mtime_nsec = le32_get(buf + R_MTIME_NS);
     r->size = le64_get(buf + R_SIZE);
-    memcpy(r->sha256, buf + R_SHA256, 32);
+    memcpy(r->digest, buf + R_DIGEST, FILE_DIGEST_SLOT);
     const uint8_t *q = buf + RECORD_HEADER_SIZE + path_len;
     g_byte_array_append(r->link, q, (guint)link_len);
     q += link_len;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* file_record.h: one entry of a job's job_meta_data: a file, directory or
- * symlink with its attributes, whole-file SHA-256 and recipe (the ordered
+ * symlink with its attributes, whole-file digest and recipe (the ordered
  * list of chunk references). Encoded as one self-delimiting, checksummed
  * record (docs/FORMAT.md, "job_meta_data"), so it can be read alone from
  * the offset the recipe index gives. */
@@ -8,6 +8,7 @@
 #define DESTOR_FILE_RECORD_H
 
 #include "storage/container_source.h"
+#include "util/file_digest.h"
 #include "util/fingerprint.h"
 
 #include <glib.h>
@@ -36,7 +37,7 @@ typedef struct {
     int64_t mtime_sec;
     uint32_t mtime_nsec;
     uint64_t size;
-    uint8_t sha256[32];
+    uint8_t digest[FILE_DIGEST_SLOT]; /* the store's file digest (file_digest.h) */
     GByteArray *path; /* relative, '/'-separated, raw bytes, no NUL */
     GByteArray *link; /* symlink target, empty otherwise */
     GArray *chunks;   /* of ChunkRef */

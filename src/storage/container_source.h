@@ -21,7 +21,9 @@ struct ContainerSource {
      * verified. Returns FALSE with a DESTOR_ERROR on failure: IO for a failed
      * read, INTEGRITY for a damaged container, USAGE for an id past the end.
      * buf may be NULL only for a source in simulation mode (the SSD cache
-     * with --simulate), which then records the access and moves no bytes. */
+     * with --simulate), which then records the access and moves no bytes.
+     * The store's containers (container_store.h) may be read by several
+     * threads at once (a prefetch source's readers, prefetch_source.h). */
     gboolean (*read)(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err);
     size_t container_size;
     /* Optional (NULL: the source keeps no copies of its own). The bytes the
@@ -33,6 +35,13 @@ struct ContainerSource {
     /* Optional (NULL: cannot tell). *stamp = container_stamp() of container
      * `id` as the source holds it now, without reading the rest of it. */
     gboolean (*stamp)(ContainerSource *self, ContainerId id, uint32_t *stamp, GError **err);
+    /* Optional (NULL: read into the buffer). As read, but the source may
+     * hand over a buffer of its own holding the container instead of
+     * copying it: it takes *buf (g_malloc'd, container_size bytes) and
+     * leaves another such buffer in its place. A source that reads ahead
+     * into buffers of its own (prefetch_source.h) saves a copy of every
+     * container so. */
+    gboolean (*read_exchange)(ContainerSource *self, ContainerId id, uint8_t **buf, GError **err);
 };
 
 /* A container's stamp: the CRC-32 of its first CONTAINER_STAMP_BYTES bytes
@@ -50,6 +59,15 @@ static inline gboolean container_source_read(ContainerSource *src, ContainerId i
                                              uint8_t *buf, GError **err)
 {
     return src->read(src, id, buf, err);
+}
+
+/* Container `id` into *buf (a g_malloc'd buffer of container_size bytes),
+ * or into a buffer the source exchanges for it (read_exchange). */
+static inline gboolean container_source_read_buffer(ContainerSource *src, ContainerId id, uint8_t **buf,
+                                                    GError **err)
+{
+    g_assert(*buf != NULL);
+    return src->read_exchange != NULL ? src->read_exchange(src, id, buf, err) : src->read(src, id, *buf, err);
 }
 
 /* The reread op, if any: TRUE when buf was filled again from the origin;

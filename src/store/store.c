@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #define META_V1_SIZE 32
-#define META_SIZE 48 /* version 2: with the store identity; 3: and its kind */
+#define META_SIZE 48 /* version 2: with the store identity; 3: and its kind; 4: and its file digest */
 
 static char *meta_path(const char *dir)
 {
@@ -39,31 +39,33 @@ static void new_store_id(StoreId *id)
     g_free(text);
 }
 
-static gboolean meta_write(const char *dir, size_t container_size, FingerprintAlgorithm fp, const StoreId *id,
-                           ContainerStoreKind kind, GError **err)
+/* store.meta (version 4) of s's container size, kind and file digest. */
+static gboolean meta_write(const Store *s, FingerprintAlgorithm fp, const StoreId *id, GError **err)
 {
     uint8_t m[META_SIZE] = { 0 };
     memcpy(m, STORE_META_MAGIC, 8);
     le32_put(m + 8, STORE_META_VERSION);
-    le32_put(m + 12, (uint32_t)container_size);
+    le32_put(m + 12, (uint32_t)s->container_size);
     le32_put(m + 16, (uint32_t)fp);
     memcpy(m + 20, id->bytes, STORE_ID_LEN);
-    le32_put(m + 36, (uint32_t)kind);
+    le32_put(m + 36, (uint32_t)s->kind);
+    le32_put(m + 40, (uint32_t)s->file_digest);
     le32_put(m + 44, checksum_crc32(CHECKSUM_CRC32_START, m, 44));
-    char *path = meta_path(dir);
+    char *path = meta_path(s->dir);
     gboolean ok = file_publish_atomic(path, m, sizeof m, err);
     g_free(path);
     return ok;
 }
 
-/* Version 1 (32 bytes, no identity), version 2 (48 bytes) or version 3
- * (48 bytes, with the kind of container store). */
+/* Version 1 (32 bytes, no identity), version 2 (48 bytes), version 3
+ * (48 bytes, with the kind of container store) or version 4 (and the file
+ * digest). */
 static gboolean meta_valid(const uint8_t *m, size_t len)
 {
     if (len < 12 || memcmp(m, STORE_META_MAGIC, 8) != 0)
         return FALSE;
     uint32_t version = le32_get(m + 8);
-    size_t want = version == 1 ? META_V1_SIZE : version == 2 || version == 3 ? META_SIZE : 0;
+    size_t want = version == 1 ? META_V1_SIZE : version >= 2 && version <= 4 ? META_SIZE : 0;
     return len == want && le32_get(m + want - 4) == checksum_crc32(CHECKSUM_CRC32_START, m, want - 4);
 }
 
@@ -88,10 +90,15 @@ static gboolean meta_read(Store *s, GError **err)
                 memcpy(s->id.bytes, m + 20, STORE_ID_LEN);
             uint32_t kind = le32_get(m + 8) >= 3 ? le32_get(m + 36) : CONTAINER_STORE_POOL;
             s->kind = (ContainerStoreKind)kind;
-            ok = container_store_kind_name(s->kind) != NULL;
-            if (!ok)
+            uint32_t digest = le32_get(m + 8) >= 4 ? le32_get(m + 40) : FILE_DIGEST_SHA256;
+            s->file_digest = (FileDigestAlgorithm)digest;
+            ok = container_store_kind_name(s->kind) != NULL && file_digest_name(s->file_digest) != NULL;
+            if (container_store_kind_name(s->kind) == NULL)
                 g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
                             "%s names an unknown kind of container store (%u)", path, kind);
+            else if (!ok)
+                g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                            "%s names an unknown file digest (%u)", path, digest);
         }
     }
     g_free(m);
@@ -226,15 +233,14 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
         s->container_size = cfg->container_size;
         s->kind = cfg->container_store;
         s->id = id; /* what the containers are claimed for */
-        if (!open_containers(s, TRUE, err) ||
-            !meta_write(s->dir, cfg->container_size, cfg->fingerprint, &id, s->kind, err))
+        s->file_digest = cfg->file_digest != FILE_DIGEST_NONE ? cfg->file_digest : FILE_DIGEST_XXH3;
+        if (!open_containers(s, TRUE, err) || !meta_write(s, cfg->fingerprint, &id, err))
             goto fail;
     }
     if (!meta_read(s, err) || !check_kind(s, cfg, err))
         goto fail;
     /* A store made before identities existed gets one now, under the lock. */
-    if (!s->has_id &&
-        (!meta_write(s->dir, s->container_size, s->fingerprint, &id, s->kind, err) || !meta_read(s, err)))
+    if (!s->has_id && (!meta_write(s, s->fingerprint, &id, err) || !meta_read(s, err)))
         goto fail;
     if (create && (s->container_size != cfg->container_size || s->fingerprint != cfg->fingerprint)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
@@ -242,6 +248,13 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
                     "the config asks for %zu and %s (use a new working-directory)",
                     s->dir, s->container_size, fingerprint_algorithm_name(s->fingerprint),
                     cfg->container_size, fingerprint_algorithm_name(cfg->fingerprint));
+        goto fail;
+    }
+    if (create && cfg->file_digest != FILE_DIGEST_NONE && cfg->file_digest != s->file_digest) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "the store in %s was created with file-digest %s; the config asks for %s "
+                    "(use a new working-directory, or leave file-digest unset to use the store's)",
+                    s->dir, file_digest_name(s->file_digest), file_digest_name(cfg->file_digest));
         goto fail;
     }
     if (s->containers == NULL && !open_containers(s, TRUE, err))

@@ -13,13 +13,14 @@
 
 #include "config/config.h"
 #include "storage/container_store.h"
+#include "util/file_digest.h"
 #include "util/fingerprint.h"
 
 #include <glib.h>
 #include <stdint.h>
 
 #define STORE_META_MAGIC "DPLCSTO1"
-#define STORE_META_VERSION 3
+#define STORE_META_VERSION 4
 #define STORE_ID_LEN 16
 
 /* The store's identity: a random UUID made when the store is created (or,
@@ -37,6 +38,7 @@ typedef struct {
     StoreId id;
     gboolean has_id; /* FALSE: a version-1 store.meta no backup has upgraded yet */
     ContainerStoreKind kind; /* fixed when the store was created; pool before version 3 */
+    FileDigestAlgorithm file_digest; /* fixed when the store was created; SHA-256 before version 4 */
     ContainerStore *containers;
     ContainerStoreRados rados; /* a rados store's cluster, pool, namespace (the config's) */
     int lock_fd; /* >= 0 for a writer */
@@ -53,10 +55,11 @@ Store *store_open_read(const Config *cfg, GError **err);
  * reference counts again after an interrupted delete (refcount_recount.h),
  * and frees the containers an interrupted gc listed but had not freed yet
  * (freed_list.h), before anything reads them. */
-/* Open for backup: create the store if needed (with a new identity), take
- * the writer lock, give a version-1 store an identity (rewriting store.meta
- * as version 3), and check the config agrees with the store's fixed
- * parameters. */
+/* Open for backup: create the store if needed (with a new identity and the
+ * config's file-digest, XXH3-128 unless it says otherwise), take the writer
+ * lock, give a version-1 store an identity (rewriting store.meta as version
+ * 4, SHA-256 kept), and check the config agrees with the store's fixed
+ * parameters (a file-digest the config does not set is the store's own). */
 Store *store_open_write(const Config *cfg, GError **err);
 /* Open an existing store (NO_STORE error otherwise) for repair, delete and
  * gc: take the writer lock; the store's own parameters rule, whatever the config says,

@@ -12,6 +12,7 @@ libdestor_a_SOURCES += \
 	src/util/dir_within.c src/util/dir_within.h \
 	src/util/bounded_queue.c src/util/bounded_queue.h \
 	src/util/fingerprint.c src/util/fingerprint.h \
+	src/util/file_digest.c src/util/file_digest.h \
 	src/util/checksum.h \
 	src/util/size_parse.c src/util/size_parse.h \
 	src/util/lock_file.c src/util/lock_file.h \
@@ -33,3 +34,8 @@ tests_unit_test_file_replace_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_file_replace
 
 libdestor_a_SOURCES += src/util/edit_distance.c src/util/edit_distance.h
+
+check_PROGRAMS += tests/unit/test_file_digest
+tests_unit_test_file_digest_SOURCES = tests/unit/test_file_digest.c tests/unit/unit.h tests/unit/digest_reference.h
+tests_unit_test_file_digest_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_file_digest

@@ -55,7 +55,7 @@ dst read-file --trace "$SCRATCH/trace" --verify --json > "$SCRATCH/trace.json"
 note "trace of $n requests served"
 
 # The same with NUL-terminated records: every regular file, names holding a
-# newline or CR included, each read and checked against its SHA-256.
+# newline or CR included, each read and checked against its file digest.
 "$PYTHON" - "$SCRATCH/list" > "$SCRATCH/trace0" <<'PY'
 import sys
 recs = [r.split(b"\t", 2) for r in open(sys.argv[1], "rb").read().split(b"\0")[:-1]]

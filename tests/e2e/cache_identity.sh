@@ -13,6 +13,8 @@ for s in a b; do
     pseudo_random 3145728 "$( [ $s = a ] && echo 101 || echo 202 )" > "$SCRATCH/data-$s/f"
     printf 'working-directory "%s/store-%s"\nssd-cache-policy lru\nssd-cache-directory "%s"\nssd-cache-size 100%%\n' \
         "$SCRATCH" "$s" "$CACHE" > "$SCRATCH/$s.config"
+    # b becomes a version-1 store below: SHA-256 file digests, as those held
+    [ $s = b ] && echo 'file-digest sha256' >> "$SCRATCH/$s.config"
     "$DESTOR_BIN" -c "$SCRATCH/$s.config" backup "$SCRATCH/data-$s" >/dev/null
 done
 # Same file name and size in both stores, so the same container ids.
@@ -67,7 +69,8 @@ require_pool "a version-1 store.meta names a pool store"
 import struct, sys, zlib
 p = sys.argv[1]
 m = open(p, "rb").read()
-assert len(m) == 48 and struct.unpack_from("<I", m, 8)[0] == 3 and struct.unpack_from("<I", m, 36)[0] == 0
+assert len(m) == 48 and struct.unpack_from("<I", m, 8)[0] == 4 and struct.unpack_from("<I", m, 36)[0] == 0
+assert struct.unpack_from("<I", m, 40)[0] == 1
 v1 = bytearray(m[:20] + bytes(8))
 struct.pack_into("<I", v1, 8, 1)
 v1 += struct.pack("<I", zlib.crc32(bytes(v1)))
@@ -78,6 +81,9 @@ cmp "$SCRATCH/data-b/f" "$SCRATCH/out-b1" || fail "a version-1 store read wrong 
 grep -q '^destor: warning: .*no identity' "$SCRATCH/err-b1" || { cat "$SCRATCH/err-b1" >&2; fail "no warning that the cache is not used"; }
 "$DESTOR_BIN" -c "$SCRATCH/b.config" backup "$SCRATCH/data-b" >/dev/null
 [ "$(stat -c %s "$SCRATCH/store-b/store.meta")" -eq 48 ] || fail "backup did not give the version-1 store an identity"
+"$PYTHON" -c 'import struct, sys; m = open(sys.argv[1], "rb").read(); sys.exit(struct.unpack_from("<II", m, 36) != (0, 1))' \
+    "$SCRATCH/store-b/store.meta" || fail "the identity given to a version-1 store changed its file digest from SHA-256"
+"$DESTOR_BIN" -c "$SCRATCH/b.config" read-file 0 f --verify | cmp - "$SCRATCH/data-b/f" || fail "the upgraded store's job 0 does not verify"
 "$DESTOR_BIN" -c "$SCRATCH/b.config" read-file 0 f -o "$SCRATCH/out-b2" 2>"$SCRATCH/err-b2"
 cmp "$SCRATCH/data-b/f" "$SCRATCH/out-b2" || fail "the upgraded store read wrong bytes"
 grep -q 'no identity' "$SCRATCH/err-b2" && fail "the upgraded store still has no identity"

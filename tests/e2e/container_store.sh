@@ -11,9 +11,10 @@
 gen_data "$SCRATCH/data" --preset tiny --versions 2 --seed 21
 
 # Each kind's config: its own working directory, nothing else differs.
+# SHA-256 file digests, as the version-2 store.meta made below holds.
 for kind in pool files; do
-    printf 'working-directory "%s/w-%s"\ncontainer-size 128K\ncontainer-store %s\n' "$SCRATCH" "$kind" "$kind" \
-        > "$SCRATCH/$kind.config"
+    printf 'working-directory "%s/w-%s"\ncontainer-size 128K\ncontainer-store %s\nfile-digest sha256\n' \
+        "$SCRATCH" "$kind" "$kind" > "$SCRATCH/$kind.config"
 done
 on() { kind=$1; shift; "$DESTOR_BIN" -c "$SCRATCH/$kind.config" "$@"; }
 
@@ -155,9 +156,10 @@ note "the other kind configured: exit 2 in both directions, the store untouched"
 "$PYTHON" - "$SCRATCH/w-pool/store.meta" <<'PY'
 import struct, sys, zlib
 m = bytearray(open(sys.argv[1], "rb").read())
-assert len(m) == 48 and m[:8] == b"DPLCSTO1" and struct.unpack_from("<I", m, 8)[0] == 3
-assert struct.unpack_from("<I", m, 36)[0] == 0
+assert len(m) == 48 and m[:8] == b"DPLCSTO1" and struct.unpack_from("<I", m, 8)[0] == 4
+assert struct.unpack_from("<I", m, 36)[0] == 0 and struct.unpack_from("<I", m, 40)[0] == 1
 struct.pack_into("<I", m, 8, 2)
+struct.pack_into("<I", m, 40, 0)
 struct.pack_into("<I", m, 44, zlib.crc32(bytes(m[:44])))
 open(sys.argv[1], "wb").write(m)
 PY

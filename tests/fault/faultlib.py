@@ -197,14 +197,15 @@ def gen_data(out, *args):
                    check=True, stdout=subprocess.DEVNULL)
 
 
-def two_version_store(scratch, seed, *gen_args):
+def two_version_store(scratch, seed, *gen_args, config_lines=()):
     """Generate a tiny two-version dataset and back both versions up into a
-    store of 128 KiB containers. Returns (config, workdir, v1, v2)."""
+    store of 128 KiB containers (and config_lines). Returns (config,
+    workdir, v1, v2)."""
     data = scratch.path("data")
     gen_data(data, "--preset", "tiny", "--size", "4M", "--versions", "2", "--seed", str(seed), *gen_args)
     v1, v2 = os.path.join(data, "v1"), os.path.join(data, "v2")
     work = scratch.path("w")
-    cfg = write_config(scratch.path("destor.config"), work, "container-size 128K")
+    cfg = write_config(scratch.path("destor.config"), work, "container-size 128K", *config_lines)
     for v in (v1, v2):
         r = destor(cfg, "backup", v)
         if r.rc != 0:

@@ -5,8 +5,8 @@ recipe index. corrupt.py flips bytes, which the record CRC-32 catches
 first; here the mutator knows the record layout (docs/FORMAT.md): it
 changes a field (type, mode, mtime, path and its length, size, chunk count,
 a chunk reference's fingerprint, container, offset or length, the record
-length, the SHA-256), swaps in another file's chunk reference, shuffles a
-file's references, plants a path that leaves the target ('..', absolute,
+length, the SHA-256: the store is made with file-digest sha256), swaps in
+another file's chunk reference, shuffles a file's references, plants a path that leaves the target ('..', absolute,
 below a symlink that points out), duplicates, drops or swaps records, cuts
 the file, and then, mostly, makes the record CRC right again so the
 mutation reaches the checks behind it. The recipe index is either left as
@@ -255,7 +255,8 @@ def main():
     scratch = fl.Scratch("mutate-recipes")
     ok = False
     try:
-        _, work, _, _ = fl.two_version_store(scratch, 29, "--odd-names")
+        # SHA-256 file digests: the model checks them with hashlib
+        _, work, _, _ = fl.two_version_store(scratch, 29, "--odd-names", config_lines=("file-digest sha256",))
         ok = run(scratch, work)
     finally:
         scratch.finish(ok)

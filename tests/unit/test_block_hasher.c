@@ -5,10 +5,11 @@
  * block starts with a tail of the block before (not part of its fresh
  * bytes), the last block of one file has no chunks, and the blocks are
  * waited for in an order of their own. Every chunk fingerprint must be the
- * digest of its bytes, and every file's SHA-256 that of its bytes in order,
- * which fails if a hasher adds a block to a file's digest before the block
- * ahead of it. */
+ * digest of its bytes, and every file's digest (XXH3-128 and SHA-256) that
+ * of its bytes in order, which fails if a hasher adds a block to a file's
+ * digest before the block ahead of it. */
 #include "backup/block_hasher.h"
+#include "digest_reference.h"
 #include "unit.h"
 #include "util/thread_cpu.h"
 
@@ -23,7 +24,7 @@
 
 typedef struct {
     uint8_t bytes[BLOCKS * FRESH];
-    uint8_t sha256[32];
+    uint8_t digest[FILE_DIGEST_SLOT];
     DataBlock blocks[BLOCKS];
 } TestFile;
 
@@ -60,23 +61,21 @@ static size_t wrong_fingerprints(const DataBlock *b)
     return wrong;
 }
 
-static void test_interleaved_files(void)
+/* One round: FILES files of new bytes (seeded), their blocks submitted
+ * interleaved to h's running threads and waited for last block first. */
+static void interleaved_round(BlockHasher *h, FileDigestAlgorithm alg, guint32 seed)
 {
     TestFile *files = g_new0(TestFile, FILES);
-    GRand *r = g_rand_new_with_seed(7);
+    GRand *r = g_rand_new_with_seed(seed);
     for (int f = 0; f < FILES; f++) {
         for (size_t i = 0; i < sizeof files[f].bytes; i++)
             files[f].bytes[i] = (uint8_t)g_rand_int(r);
         for (int k = 0; k < BLOCKS; k++)
             make_block(&files[f], f, k);
     }
-    BlockHasher *h = block_hasher_new(FP_SHA1, FILES * BLOCKS + 3);
-    GThread *threads[3];
-    for (int t = 0; t < 3; t++)
-        threads[t] = g_thread_new("hash", block_hasher_run, h);
     FileDigest *digests[FILES];
     for (int f = 0; f < FILES; f++)
-        digests[f] = block_hasher_file(h, files[f].sha256);
+        digests[f] = block_hasher_file(h, files[f].digest);
     for (int k = 0; k < BLOCKS; k++) /* block k of every file, then block k + 1 */
         for (int f = 0; f < FILES; f++)
             block_hasher_submit(h, &files[f].blocks[k], digests[f]);
@@ -90,24 +89,39 @@ static void test_interleaved_files(void)
             chunks += b->chunks->len;
         }
     }
-    block_hasher_stop(h, 3);
-    for (int t = 0; t < 3; t++)
-        g_thread_join(threads[t]);
     CU_ASSERT_EQUAL(bad_fps, 0);
     CU_ASSERT_EQUAL(chunks, (FILES * BLOCKS - 1) * 7); /* 20,000 or 20,100 bytes: 7 chunks a block */
-    CU_ASSERT(block_hasher_fingerprint_seconds(h) > 0);
     for (int f = 0; f < FILES; f++) {
-        uint8_t want[32];
-        EVP_Digest(files[f].bytes, sizeof files[f].bytes, want, NULL, EVP_sha256(), NULL);
-        CU_ASSERT_EQUAL(memcmp(want, files[f].sha256, 32), 0);
+        uint8_t want[FILE_DIGEST_SLOT];
+        digest_reference(alg, files[f].bytes, sizeof files[f].bytes, want);
+        CU_ASSERT_EQUAL(memcmp(want, files[f].digest, FILE_DIGEST_SLOT), 0);
         for (int k = 0; k < BLOCKS; k++) {
             g_free(files[f].blocks[k].data);
             g_array_unref(files[f].blocks[k].chunks);
         }
     }
-    block_hasher_free(h);
     g_rand_free(r);
     g_free(files);
+}
+
+/* Both file digests; two rounds each, the second taking the digests the
+ * first gave back (a digest must start afresh for its next file). */
+static void test_interleaved_files(void)
+{
+    const FileDigestAlgorithm algs[] = { FILE_DIGEST_XXH3, FILE_DIGEST_SHA256 };
+    for (size_t a = 0; a < G_N_ELEMENTS(algs); a++) {
+        BlockHasher *h = block_hasher_new(FP_SHA1, algs[a], FILES * BLOCKS + 3);
+        GThread *threads[3];
+        for (int t = 0; t < 3; t++)
+            threads[t] = g_thread_new("hash", block_hasher_run, h);
+        interleaved_round(h, algs[a], 7);
+        interleaved_round(h, algs[a], 8);
+        block_hasher_stop(h, 3);
+        for (int t = 0; t < 3; t++)
+            g_thread_join(threads[t]);
+        CU_ASSERT(block_hasher_fingerprint_seconds(h) > 0);
+        block_hasher_free(h);
+    }
 }
 
 /* Regression: the hashers' time on chunk fingerprints must not hold the
@@ -122,7 +136,7 @@ static void test_fingerprint_time_excludes_sha256(void)
     uint8_t *bytes = g_malloc(N * SIZE);
     for (size_t i = 0; i < (size_t)N * SIZE; i++)
         bytes[i] = (uint8_t)(i * 2654435761u >> 13);
-    BlockHasher *h = block_hasher_new(FP_SHA1, N + 1);
+    BlockHasher *h = block_hasher_new(FP_SHA1, FILE_DIGEST_SHA256, N + 1);
     GThread *thread = g_thread_new("hash", block_hasher_run, h);
     uint8_t got[32], want[32];
     FileDigest *file = block_hasher_file(h, got);
@@ -152,7 +166,7 @@ static void test_fingerprint_time_excludes_sha256(void)
 /* A block never submitted is waited for at once. */
 static void test_unsubmitted_block(void)
 {
-    BlockHasher *h = block_hasher_new(FP_SHA256, 1);
+    BlockHasher *h = block_hasher_new(FP_SHA256, FILE_DIGEST_XXH3, 1);
     DataBlock b = { 0 };
     block_hasher_wait(h, &b);
     CU_ASSERT_FALSE(b.fps_pending);
@@ -192,7 +206,7 @@ static void test_hasher_goes_on_while_block_waits(void)
             g_array_append_val(all[k]->chunks, c);
         }
     }
-    BlockHasher *h = block_hasher_new(FP_SHA1, 4);
+    BlockHasher *h = block_hasher_new(FP_SHA1, FILE_DIGEST_SHA256, 4);
     GThread *thread = g_thread_new("hash", block_hasher_run, h);
     uint8_t sha_a[32], sha_b[32], want[32];
     FileDigest *fa = block_hasher_file(h, sha_a), *fb = block_hasher_file(h, sha_b);

@@ -2,7 +2,8 @@
 /* test_chunk_worker.c: a backup chunk worker (src/backup/chunk_worker.c)
  * against the definition: the chunks it sends for a file are those
  * chunker_next cuts from the whole file as one buffer, with the right
- * fingerprints, and the file's size and SHA-256 are those of its bytes.
+ * fingerprints, and the file's size and digest (XXH3-128 or SHA-256,
+ * alternately) are those of its bytes.
  * Also for a file that grew after the walker saw it small, which starts in
  * a small block and goes on in large ones, for files at the edges of the
  * small blocks' size classes, and for the empty file (large
@@ -10,6 +11,7 @@
  * fingerprinter the worker reuses against the one-shot digest. */
 #include "backup/backup_msg.h"
 #include "backup/chunk_worker.h"
+#include "digest_reference.h"
 #include "unit.h"
 
 #include <fcntl.h>
@@ -29,9 +31,12 @@ static uint8_t *random_bytes(size_t len, guint32 seed)
 }
 
 /* Back `len` bytes up through one worker, the walker having seen the file
- * as `size_at_stat` bytes; check what comes out. */
+ * as `size_at_stat` bytes; check what comes out. The file digest alternates
+ * from call to call. */
 static void check_file(ChunkAlgorithm alg, size_t len, uint64_t size_at_stat)
 {
+    static guint calls;
+    FileDigestAlgorithm digest = calls++ % 2 ? FILE_DIGEST_SHA256 : FILE_DIGEST_XXH3;
     ChunkSizes sizes = { 2048, 8192, 65536 };
     Chunker *chunker = chunker_new(alg, &sizes);
     uint8_t *data = random_bytes(len, (guint32)len);
@@ -43,10 +48,10 @@ static void check_file(ChunkAlgorithm alg, size_t len, uint64_t size_at_stat)
 
     BoundedQueue *work = bounded_queue_new(4);
     ChunkWorker cw;
-    BlockHasher *hasher = block_hasher_new(FP_SHA1, 6);
+    BlockHasher *hasher = block_hasher_new(FP_SHA1, digest, 6);
     GThread *hashers[2] = { g_thread_new("hash", block_hasher_run, hasher),
                             g_thread_new("hash", block_hasher_run, hasher) };
-    chunk_worker_init(&cw, work, 4, chunker, sizes.max_size, FP_SHA1, hasher);
+    chunk_worker_init(&cw, work, 4, chunker, sizes.max_size, FP_SHA1, digest, hasher);
     BackupItem it = { .file = file_record_new(ENTRY_FILE, "f", 1), .fd = fd, .out = bounded_queue_new(6) };
     it.file->size = size_at_stat;
     BackupItem end = { .fd = -1 };
@@ -80,9 +85,9 @@ static void check_file(ChunkAlgorithm alg, size_t len, uint64_t size_at_stat)
     CU_ASSERT_EQUAL(pos, len);
     CU_ASSERT_EQUAL(it.read_errno, 0);
     CU_ASSERT_EQUAL(it.file->size, len);
-    uint8_t sha[32];
-    EVP_Digest(data, len, sha, NULL, EVP_sha256(), NULL);
-    CU_ASSERT_EQUAL(memcmp(sha, it.file->sha256, 32), 0);
+    uint8_t want[FILE_DIGEST_SLOT];
+    digest_reference(digest, data, len, want);
+    CU_ASSERT_EQUAL(memcmp(want, it.file->digest, FILE_DIGEST_SLOT), 0);
 
     bounded_queue_free(it.out);
     file_record_free(it.file);

@@ -48,6 +48,11 @@ static void test_good_lines(void)
     CU_ASSERT_EQUAL(cfg.container_store, CONTAINER_STORE_FILES);
     CU_ASSERT_TRUE(apply(&cfg, "container-store pool", &err));
     CU_ASSERT_EQUAL(cfg.container_store, CONTAINER_STORE_POOL);
+    CU_ASSERT_EQUAL(cfg.file_digest, FILE_DIGEST_NONE); /* unset: the store's own */
+    CU_ASSERT_TRUE(apply(&cfg, "file-digest sha256", &err));
+    CU_ASSERT_EQUAL(cfg.file_digest, FILE_DIGEST_SHA256);
+    CU_ASSERT_TRUE(apply(&cfg, "file-digest xxh3", &err));
+    CU_ASSERT_EQUAL(cfg.file_digest, FILE_DIGEST_XXH3);
     CU_ASSERT_TRUE(apply(&cfg, "simulation-level all", &err));
     CU_ASSERT_TRUE(cfg.simulate);
     CU_ASSERT_TRUE(apply(&cfg, "backup-workers 3", &err));
@@ -136,6 +141,9 @@ static void test_extra_words_refused(void)
     expect_bad("restore-cache", "a value is required");
     expect_bad("container-store files pool", "container-store takes one kind; extra 'pool' after 'files'");
     expect_bad("container-store", "container-store: a value is required");
+    expect_bad("file-digest md5", "'md5' for file-digest: expected xxh3 or sha256");
+    expect_bad("file-digest xxh3 sha256", "file-digest takes one name; extra 'sha256' after 'xxh3'");
+    expect_bad("file-digest", "file-digest: a value is required");
 }
 
 static void test_unknown_keys_refused(void)

@@ -118,7 +118,7 @@ static FileRecord *sample_record(const char *path, int nchunks)
         g_array_append_val(r->chunks, c);
         r->size += 10;
     }
-    memset(r->sha256, 0xab, 32);
+    memset(r->digest, 0xab, FILE_DIGEST_SLOT);
     return r;
 }
 
