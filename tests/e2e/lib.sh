@@ -222,3 +222,32 @@ lifecycle_trees() {
     pseudo_random 200000 53 > "$SCRATCH/b/only_b.bin"
     pseudo_random 150000 54 > "$SCRATCH/c/only_c.bin"
 }
+
+# answers: stdin's JSON document, printed sorted, without what differs run
+# to run (times, rates, the working directory).
+answers() {
+    "$PYTHON" -c '
+import json, sys
+def varies(k):
+    return (k.endswith(("_ms", "_s", "_us", "_ns", "seconds", "per_s")) or k in ("working_directory", "created", "target")
+            or any(d in k for d in ("time", "latency", "cpu", "rate")))
+def clean(v):
+    if isinstance(v, dict):
+        return {k: clean(x) for k, x in v.items() if not varies(k)}
+    if isinstance(v, list):
+        return [clean(x) for x in v]
+    return v
+print(json.dumps(clean(json.load(sys.stdin)), sort_keys=True))'
+}
+
+# file_paths LIST: the regular files' paths of a `list --null` output, one a
+# line (paths with a newline or carriage return left out).
+file_paths() {
+    "$PYTHON" - "$1" <<'PY'
+import sys
+for rec in open(sys.argv[1], "rb").read().split(b"\0")[:-1]:
+    kind, _size, path = rec.split(b"\t", 2)
+    if kind == b"f" and b"\n" not in path and b"\r" not in path:
+        sys.stdout.buffer.write(path + b"\n")
+PY
+}

@@ -20,23 +20,6 @@ run() {
     if [ "$kind" = pool ]; then "$DESTOR_BIN" -c "$SCRATCH/pool.config" "$@"; else on r "$@"; fi
 }
 
-# The answers of a JSON document without what differs run to run (times,
-# rates, the working directory).
-answers() {
-    "$PYTHON" -c '
-import json, sys
-def varies(k):
-    return (k.endswith(("_ms", "_s", "_us", "_ns", "seconds", "per_s")) or k in ("working_directory", "created", "target")
-            or any(d in k for d in ("time", "latency", "cpu", "rate")))
-def clean(v):
-    if isinstance(v, dict):
-        return {k: clean(x) for k, x in v.items() if not varies(k)}
-    if isinstance(v, list):
-        return [clean(x) for x in v]
-    return v
-print(json.dumps(clean(json.load(sys.stdin)), sort_keys=True))'
-}
-
 for kind in pool rados; do
     run $kind backup --json "$SCRATCH/data/v1" | answers > "$SCRATCH/$kind.backup"
     run $kind backup --json "$SCRATCH/data/v2" | answers >> "$SCRATCH/$kind.backup"
@@ -75,15 +58,6 @@ cmp "$SCRATCH/list-pool" "$SCRATCH/list-rados" || fail "list differs"
 run rados list 1 --null > "$SCRATCH/list1"
 
 # read-file, plain: files of job 0 equal their originals.
-file_paths() {
-    "$PYTHON" - "$1" <<'PY'
-import sys
-for rec in open(sys.argv[1], "rb").read().split(b"\0")[:-1]:
-    kind, _size, path = rec.split(b"\t", 2)
-    if kind == b"f" and b"\n" not in path and b"\r" not in path:
-        sys.stdout.buffer.write(path + b"\n")
-PY
-}
 file_paths "$SCRATCH/list-pool" > "$SCRATCH/files0"
 file_paths "$SCRATCH/list1" > "$SCRATCH/files1"
 head -n 12 "$SCRATCH/files0" > "$SCRATCH/some"
