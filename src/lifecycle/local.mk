@@ -8,6 +8,6 @@ libdestor_a_SOURCES += \
 	src/lifecycle/gc.c src/lifecycle/gc.h
 
 check_PROGRAMS += tests/unit/test_lifecycle
-tests_unit_test_lifecycle_SOURCES = tests/unit/test_lifecycle.c tests/unit/unit.h
+tests_unit_test_lifecycle_SOURCES = tests/unit/test_lifecycle.c tests/unit/unit.h tests/unit/unit_tmpdir.h
 tests_unit_test_lifecycle_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_lifecycle

@@ -9,6 +9,6 @@ libdestor_a_SOURCES += \
 	src/recipe/refcount_recount.c src/recipe/refcount_recount.h
 
 check_PROGRAMS += tests/unit/test_index_recipe
-tests_unit_test_index_recipe_SOURCES = tests/unit/test_index_recipe.c tests/unit/unit.h
+tests_unit_test_index_recipe_SOURCES = tests/unit/test_index_recipe.c tests/unit/unit.h tests/unit/unit_tmpdir.h
 tests_unit_test_index_recipe_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_index_recipe

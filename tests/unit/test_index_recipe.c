@@ -10,27 +10,12 @@
 #include "storage/container_store.h"
 #include "util/error.h"
 #include "unit.h"
+#include "unit_tmpdir.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
 
 #define CSIZE (128u * 1024)
-
-static char *tmpdir;
-
-static int make_tmp(void)
-{
-    tmpdir = g_dir_make_tmp("destor-test-XXXXXX", NULL);
-    return tmpdir == NULL;
-}
-
-static int remove_tmp(void)
-{
-    char *cmd = g_strdup_printf("rm -rf '%s'", tmpdir);
-    int rc = system(cmd);
-    g_free(cmd);
-    return rc;
-}
 
 static Fingerprint fp_of(uint32_t i)
 {

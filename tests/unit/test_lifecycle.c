@@ -10,25 +10,10 @@
 #include "util/error.h"
 #include "util/file_replace.h"
 #include "unit.h"
+#include "unit_tmpdir.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
-
-static char *tmpdir;
-
-static int make_tmp(void)
-{
-    tmpdir = g_dir_make_tmp("destor-test-XXXXXX", NULL);
-    return tmpdir == NULL;
-}
-
-static int remove_tmp(void)
-{
-    char *cmd = g_strdup_printf("rm -rf '%s'", tmpdir);
-    int rc = system(cmd);
-    g_free(cmd);
-    return rc;
-}
 
 static void test_live_chunks(void)
 {
