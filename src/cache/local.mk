@@ -49,6 +49,7 @@ CACHE_SOURCES = \
 	src/cache/core/cache_report.c \
 	src/cache/core/cache_stats.c \
 	src/cache/core/cache_stats.h \
+	src/cache/core/chunk_log.h \
 	src/cache/core/device_model.c \
 	src/cache/core/device_model.h \
 	src/cache/core/ssd_store.c \
