@@ -90,3 +90,6 @@ check_PROGRAMS += $(CHUNK_LOG_TESTS)
 TESTS += $(CHUNK_LOG_TESTS)
 tests_unit_test_chunk_log_SOURCES = tests/unit/test_chunk_log.c
 tests_unit_test_chunk_log_LDADD = $(UNIT_LIBS)
+check_PROGRAMS += tests/bench/bench_chunk_log
+tests_bench_bench_chunk_log_SOURCES = tests/bench/bench_chunk_log.c
+tests_bench_bench_chunk_log_LDADD = $(UNIT_LIBS)
