@@ -55,6 +55,8 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_log_format.h \
 	src/cache/core/chunk_log_index.c \
 	src/cache/core/chunk_log_index.h \
+	src/cache/core/chunk_log_readers.c \
+	src/cache/core/chunk_log_readers.h \
 	src/cache/core/device_model.c \
 	src/cache/core/device_model.h \
 	src/cache/core/ssd_store.c \

@@ -5,9 +5,11 @@
  *   bench_chunk_log fill DIR MIB [SEGMENT]
  *       a log with O_DIRECT in DIR of MIB MiB (segments of SEGMENT bytes,
  *       default the product's 4 MiB) filled with distinct 64 KiB chunks
- *   bench_chunk_log read DIR MIB [SEGMENT]
- *       every chunk in it once, in a random order, through chunk_log_get
- *       (each an O_DIRECT range read and a fingerprint check); prints
+ *   bench_chunk_log read DIR MIB [SEGMENT] [BATCH]
+ *       every chunk in it once, in a random order, each an O_DIRECT range
+ *       read and a fingerprint check: with BATCH 1 (the default) through
+ *       chunk_log_get, one at a time; else BATCH chunks at a time (a
+ *       request of BATCH x 64 KiB) through chunk_log_get_many; prints
  *       "read BYTES bytes in SECONDS s" and the index's bytes per chunk */
 #include "cache/core/chunk_log.h"
 #include "util/error.h"
@@ -53,6 +55,10 @@ int main(int argc, char **argv)
     }
     uint64_t mib = g_ascii_strtoull(argv[3], NULL, 10);
     uint32_t segment = argc > 4 ? (uint32_t)g_ascii_strtoull(argv[4], NULL, 10) : CHUNK_LOG_DEFAULT_SEGMENT;
+    if (segment == 0)
+        segment = CHUNK_LOG_DEFAULT_SEGMENT;
+    guint batch = argc > 5 ? (guint)g_ascii_strtoull(argv[5], NULL, 10) : 1;
+    batch = MAX(batch, 1);
     ChunkLog *log = open_log(argv[2], mib, segment);
     GError *err = NULL;
     uint8_t *buf = g_malloc(CHUNK);
@@ -87,14 +93,29 @@ int main(int argc, char **argv)
         g_rand_free(r);
         gint64 t0 = g_get_monotonic_time();
         uint64_t bytes = 0;
-        for (guint i = 0; i < fps->len; i++) {
-            uint32_t len = 0;
-            if (chunk_log_get(log, &g_array_index(fps, Fingerprint, i), buf, &len) != CHUNK_LOG_HIT) {
-                fprintf(stderr, "bench_chunk_log: chunk %u missing or damaged\n", i);
-                return 1;
+        ChunkLogRead *reads = g_new0(ChunkLogRead, batch);
+        uint8_t *bufs = g_malloc((size_t)batch * CHUNK);
+        for (guint i = 0; i < fps->len; i += batch) {
+            guint n = MIN(batch, fps->len - i);
+            if (batch == 1) {
+                reads[0].result = chunk_log_get(log, &g_array_index(fps, Fingerprint, i), buf, &reads[0].len);
+            } else {
+                for (guint k = 0; k < n; k++) {
+                    reads[k].fp = &g_array_index(fps, Fingerprint, i + k);
+                    reads[k].buf = bufs + (size_t)k * CHUNK;
+                }
+                chunk_log_get_many(log, reads, n);
             }
-            bytes += len;
+            for (guint k = 0; k < n; k++) {
+                if (reads[k].result != CHUNK_LOG_HIT) {
+                    fprintf(stderr, "bench_chunk_log: chunk %u missing or damaged\n", i + k);
+                    return 1;
+                }
+                bytes += reads[k].len;
+            }
         }
+        g_free(reads);
+        g_free(bufs);
         double s = (double)(g_get_monotonic_time() - t0) / 1e6;
         printf("read %" G_GUINT64_FORMAT " bytes in %.6f s\n", bytes, s);
         printf("index %.1f bytes per chunk\n", (double)chunk_log_index_bytes(log) / (double)MAX(fps->len, 1));

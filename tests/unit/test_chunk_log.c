@@ -113,6 +113,42 @@ static uint32_t check_range(ChunkLog *log, uint32_t seed, uint32_t from, uint32_
     return held;
 }
 
+/* The same through chunk_log_get_many, in one batch, with chunk `absent`
+ * of the series asked for too and every chunk asked for twice. */
+static uint32_t check_batch(ChunkLog *log, uint32_t seed, uint32_t from, uint32_t to, uint32_t *damaged)
+{
+    uint32_t n = 2 * (to - from);
+    ChunkLogRead *reads = g_new0(ChunkLogRead, n);
+    Fingerprint *fps = g_new(Fingerprint, to - from);
+    uint8_t *want = g_malloc(MAXLEN);
+    for (uint32_t i = from; i < to; i++) {
+        make_chunk(seed, i, want, &fps[i - from]);
+        for (uint32_t twice = 0; twice < 2; twice++) {
+            ChunkLogRead *r = &reads[2 * (i - from) + twice];
+            r->fp = &fps[i - from];
+            r->buf = g_malloc(MAXLEN);
+        }
+    }
+    chunk_log_get_many(log, reads, n);
+    uint32_t held = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        ChunkLogRead *r = &reads[k];
+        uint32_t len = make_chunk(seed, from + k / 2, want, &fps[k / 2]);
+        if (r->result == CHUNK_LOG_HIT) {
+            CU_ASSERT_EQUAL(r->len, len);
+            CU_ASSERT(memcmp(r->buf, want, len) == 0);
+            held++;
+        } else if (r->result == CHUNK_LOG_DAMAGED && damaged) {
+            (*damaged)++;
+        }
+        g_free(r->buf);
+    }
+    g_free(want);
+    g_free(fps);
+    g_free(reads);
+    return held;
+}
+
 static void test_index_random(void)
 {
     ChunkLogIndex x;
@@ -224,6 +260,8 @@ static void test_round_trip_and_reopen(void)
     put_range(log, 1, 0, 40);
     CU_ASSERT_EQUAL(chunk_log_chunks(log), 40);
     CU_ASSERT_EQUAL(check_range(log, 1, 0, 40, NULL), 40); /* some from the open segment, some from the SSD */
+    CU_ASSERT_EQUAL(check_batch(log, 1, 0, 45, NULL), 80);  /* 0..39 twice each; 40..44 absent */
+    CU_ASSERT_EQUAL(chunk_log_counters(log)->damaged_reads, 0);
     uint64_t written = chunk_log_counters(log)->device_bytes_written;
     put_range(log, 1, 0, 40); /* all there: nothing written */
     CU_ASSERT_EQUAL(chunk_log_counters(log)->device_bytes_written, written);
@@ -276,6 +314,35 @@ static char *crash_copy(ChunkLog *log, const char *dir, const char *name)
     copy_file(dir, copy, CHUNK_LOG_FILE);
     copy_file(dir, copy, CHUNK_LOG_META_FILE);
     return copy;
+}
+
+static void test_o_direct(void)
+{
+    char *dir = subdir("direct");
+    ChunkLogOptions o = options(dir, 8, CHUNK_LOG_CLEAN);
+    o.o_direct = TRUE;
+    GError *err = NULL;
+    ChunkLog *log = chunk_log_open(&o, &err);
+    if (log == NULL) { /* a file system without O_DIRECT: nothing to test here */
+        CU_ASSERT(err != NULL && strstr(err->message, "O_DIRECT") != NULL);
+        g_clear_error(&err);
+        g_free(dir);
+        return;
+    }
+    put_range(log, 8, 0, 120);
+    uint32_t held = check_range(log, 8, 0, 120, NULL);
+    CU_ASSERT_EQUAL(held, chunk_log_chunks(log));
+    CU_ASSERT_EQUAL(check_batch(log, 8, 0, 120, NULL), 2 * held);
+    char *copy = crash_copy(log, dir, "direct-copy");
+    close_ok(log);
+    ChunkLogOptions oc = o;
+    oc.directory = copy;
+    log = open_ok(&oc); /* rebuilt from the segments, read with O_DIRECT */
+    CU_ASSERT_EQUAL(check_batch(log, 8, 0, 120, NULL), 2 * held);
+    CU_ASSERT_EQUAL(chunk_log_counters(log)->damaged_reads, 0);
+    close_ok(log);
+    g_free(copy);
+    g_free(dir);
 }
 
 static void test_crash_rebuild(void)
@@ -417,6 +484,15 @@ static void test_damage(void)
     put_range(log, 5, 3, 4); /* fetched again and put back */
     CU_ASSERT_EQUAL(check_range(log, 5, 0, 40, NULL), 40);
     close_ok(log);
+    /* the same through the reader threads: a miss, asked for twice in the batch */
+    flip(dir, find_chunk(dir, 5, 9) + 2);
+    log = open_ok(&o);
+    damaged = 0;
+    CU_ASSERT_EQUAL(check_batch(log, 5, 0, 40, &damaged), 78);
+    CU_ASSERT_EQUAL(damaged, 2);
+    CU_ASSERT_FALSE(chunk_log_contains(log, &(Fingerprint){ { 0 } }, NULL));
+    CU_ASSERT_EQUAL(check_range(log, 5, 9, 10, NULL), 0);
+    close_ok(log);
 
     /* a damaged segment header after a crash: its chunks are gone, counted */
     log = open_ok(&o);
@@ -520,6 +596,7 @@ static void add_suites(void)
     CU_add_test(s, "segment format", test_segment_format);
     CU_add_test(s, "round trip and reopen", test_round_trip_and_reopen);
     CU_add_test(s, "rebuild after a crash", test_crash_rebuild);
+    CU_add_test(s, "O_DIRECT", test_o_direct);
     CU_add_test(s, "evict the oldest segment", test_evict);
     CU_add_test(s, "clean the emptiest segment", test_clean);
     CU_add_test(s, "damaged chunk and segment", test_damage);

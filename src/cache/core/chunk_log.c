@@ -3,6 +3,7 @@
 #include "cache/core/chunk_log.h"
 #include "cache/core/chunk_log_format.h"
 #include "cache/core/chunk_log_index.h"
+#include "cache/core/chunk_log_readers.h"
 #include "cache/core/ssd_store.h"
 #include "util/error.h"
 #include "util/file_replace.h"
@@ -50,6 +51,7 @@ struct ChunkLog {
     uint64_t open_user, open_cleaner;
     uint8_t *scratch; /* aligned, seg_size + ALIGN: reads of segments and O_DIRECT chunk reads */
     Fingerprinter *fpr;
+    ChunkLogReaders *readers;
     ChunkLogCounters c;
 };
 
@@ -170,6 +172,46 @@ ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint3
     *len = n;
     log->c.bytes_served += n;
     return CHUNK_LOG_HIT;
+}
+
+void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
+{
+    ChunkLogReadJob *jobs = g_new(ChunkLogReadJob, n ? n : 1);
+    size_t *of = g_new(size_t, n ? n : 1);
+    size_t n_jobs = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = chunk_log_index_find(&log->index, reads[i].fp);
+        const ChunkLogEntry *en = e == CHUNK_LOG_NO_ENTRY ? NULL : chunk_log_index_entry(&log->index, e);
+        if (en == NULL || en->segment == log->open_home) { /* nothing to read from the SSD */
+            reads[i].result = chunk_log_get(log, reads[i].fp, reads[i].buf, &reads[i].len);
+            continue;
+        }
+        log->c.gets++;
+        jobs[n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
+                                          .fp = reads[i].fp, .dst = reads[i].buf };
+        of[n_jobs++] = i;
+    }
+    if (n_jobs > 0 && log->readers == NULL)
+        log->readers = chunk_log_readers_new(log->fd, log->log_path, log->opt.o_direct, chunk_log_max_chunk(log),
+                                             log->opt.fp_alg,
+                                             log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS);
+    chunk_log_readers_run(log->readers, jobs, n_jobs);
+    for (size_t k = 0; k < n_jobs; k++) {
+        ChunkLogRead *r = &reads[of[k]];
+        if (jobs[k].ok) {
+            r->result = CHUNK_LOG_HIT;
+            r->len = jobs[k].len;
+            log->c.bytes_served += jobs[k].len;
+            continue;
+        }
+        r->result = CHUNK_LOG_DAMAGED;
+        log->c.damaged_reads++;
+        uint32_t e = chunk_log_index_find(&log->index, r->fp); /* gone already when asked for twice */
+        if (e != CHUNK_LOG_NO_ENTRY)
+            remove_entry(log, e);
+    }
+    g_free(jobs);
+    g_free(of);
 }
 
 /* ---- writing and reclaiming ---- */
@@ -652,10 +694,11 @@ gboolean chunk_log_close(ChunkLog *log, GError **err)
     if (log == NULL)
         return TRUE;
     gboolean ok = TRUE;
-    if (log->fd >= 0) {
+    if (log->fd >= 0)
         ok = chunk_log_sync(log, err) && save_meta(log, TRUE, err);
+    chunk_log_readers_free(log->readers); /* before the descriptor they read goes */
+    if (log->fd >= 0)
         close(log->fd);
-    }
     if (log->lock_fd >= 0)
         close(log->lock_fd);
     if (log->fpr)

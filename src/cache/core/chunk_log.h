@@ -47,6 +47,11 @@
 #define CHUNK_LOG_MIN_SEGMENT (64u * 1024u)
 /* Largest segment (offsets are 32-bit). */
 #define CHUNK_LOG_MAX_SEGMENT (1024u * 1024u * 1024u)
+/* Reads chunk_log_get_many keeps in flight: an SSD needs a queue depth of
+ * a few to reach its read bandwidth with 64 KiB reads (NVMe and SATA NCQ
+ * both take 32 and more; 4 is where most reach it), fixed from that before
+ * any measurement. */
+#define CHUNK_LOG_DEFAULT_READERS 4u
 /* The default ssd-cache-segment-size, 4 MiB (see docs/CACHE.md): a whole
  * number of SSD erase blocks (commonly 256 KiB to 4 MiB), and large enough
  * that one sequential write reaches a SATA/NVMe SSD's sequential write
@@ -76,6 +81,7 @@ typedef struct {
     ChunkLogReclaim reclaim;
     ChunkLogDropped dropped;        /* may be NULL */
     void *dropped_ctx;
+    unsigned readers;               /* reader threads of chunk_log_get_many (0: CHUNK_LOG_DEFAULT_READERS) */
 } ChunkLogOptions;
 
 /* Counters since open (the cache's own write amplification is
@@ -135,6 +141,21 @@ typedef enum {
  * length from chunk_log_contains); *len gets its length on a hit. An
  * unreadable chunk is a damaged one (the SSD failing is a miss). */
 ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint32_t *len);
+
+/* One chunk of chunk_log_get_many. */
+typedef struct {
+    const Fingerprint *fp; /* in */
+    void *buf;             /* in: room for the chunk (chunk_log_max_chunk() bytes, or its length) */
+    uint32_t len;          /* out: its length on a hit */
+    ChunkLogGet result;    /* out */
+} ChunkLogRead;
+
+/* chunk_log_get for each of n chunks (a request's chunks), their SSD reads
+ * made together by the log's reader threads, each chunk checked as
+ * chunk_log_get checks it, with the same counters. The threads only read
+ * and hash: the index changes (a damaged chunk dropped) on the caller's
+ * thread. */
+void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n);
 
 /* The policy evicted the chunk: its bytes become dead space. FALSE when it
  * was not there. */
