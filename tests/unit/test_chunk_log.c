@@ -7,6 +7,7 @@
 #include "cache/core/chunk_log.h"
 #include "cache/core/chunk_log_format.h"
 #include "cache/core/chunk_log_index.h"
+#include "cache/core/ssd_store.h"
 #include "util/error.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
@@ -570,6 +571,16 @@ static void test_foreign(void)
     CU_ASSERT_FALSE(g_file_test(meta, G_FILE_TEST_EXISTS));
     close_ok(log);
     GError *err = NULL;
+    /* and the other way: the container cache opening a chunk cache's directory removes the log */
+    char *log_file = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
+    CU_ASSERT_TRUE(g_file_test(log_file, G_FILE_TEST_EXISTS));
+    SsdStore *ss = ssd_store_open(dir, 128 * 1024, 4, FALSE, &err);
+    CU_ASSERT_PTR_NOT_NULL(ss);
+    ssd_store_close(ss);
+    CU_ASSERT_FALSE(g_file_test(log_file, G_FILE_TEST_EXISTS));
+    g_free(log_file);
+    log = open_ok(&o);
+    close_ok(log);
     CU_ASSERT_TRUE(chunk_log_remove_files(dir, &err));
     CU_ASSERT_FALSE(chunk_log_remove_files(dir, &err));
     /* options it cannot work with */
