@@ -556,6 +556,19 @@ static void test_foreign(void)
     CU_ASSERT_EQUAL(chunk_log_chunks(log), 0);
     put_range(log, 7, 0, 20);
     close_ok(log);
+    /* without chunklog.meta, the scan tells the other store's segments by their headers */
+    char *meta_file = g_build_filename(dir, CHUNK_LOG_META_FILE, NULL);
+    CU_ASSERT_EQUAL(g_unlink(meta_file), 0);
+    log = open_ok(&o);
+    CU_ASSERT_EQUAL(chunk_log_chunks(log), 0);
+    CU_ASSERT_EQUAL(chunk_log_counters(log)->damaged_segments, 0);
+    CU_ASSERT_EQUAL(check_range(log, 7, 0, 20, NULL), 0);
+    close_ok(log);
+    CU_ASSERT_EQUAL(g_unlink(meta_file), 0);
+    log = open_ok(&other); /* and its own come back */
+    CU_ASSERT_EQUAL(check_range(log, 7, 0, 20, NULL), 20);
+    close_ok(log);
+    g_free(meta_file);
     ChunkLogOptions bigger = other;
     bigger.segment_size = 2 * SEG; /* another segment size: started empty */
     bigger.capacity_bytes = 8ull * SEG;

@@ -166,16 +166,18 @@ gboolean chunk_log_drop(ChunkLog *log, const Fingerprint *fp);
 void chunk_log_foreach(const ChunkLog *log, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length),
                        void *ctx);
 
-/* Write the open segment now (even when not full) and fsync chunks.log;
- * then chunklog.meta is saved, still marked in use. FALSE on an I/O error. */
+/* Write the open segment now (even when not full) and fsync chunks.log
+ * (chunklog.meta stays marked in use until the close: after a crash the
+ * index is rebuilt from the segments). FALSE on an I/O error. */
 gboolean chunk_log_sync(ChunkLog *log, GError **err);
 
 uint64_t chunk_log_chunks(const ChunkLog *log);     /* chunks in the log */
 uint64_t chunk_log_live_bytes(const ChunkLog *log); /* their bytes */
 uint32_t chunk_log_segments(const ChunkLog *log);   /* capacity in segments */
 const ChunkLogCounters *chunk_log_counters(const ChunkLog *log);
-/* Bytes of memory the in-memory index takes (entry array and hash table;
- * the per-segment array and the open segment's buffer are separate). */
+/* Bytes of memory the in-memory index takes (entry array and hash table),
+ * and the rest: the per-segment array, the open segment's and the read
+ * buffers, the reader threads' buffers once started. */
 size_t chunk_log_index_bytes(const ChunkLog *log);
 size_t chunk_log_fixed_bytes(const ChunkLog *log);
 
