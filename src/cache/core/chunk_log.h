@@ -68,7 +68,8 @@ typedef enum {
 /* Called for each live chunk the log drops by itself: reclamation of a
  * segment (evict, or clean that chose to drop). Not called for
  * chunk_log_drop, nor for a damaged chunk chunk_log_get reports as a miss
- * (the caller learns those from the call). */
+ * (the caller learns those from the call). Called from inside
+ * chunk_log_put: it must not call into the log. */
 typedef void (*ChunkLogDropped)(void *ctx, const Fingerprint *fp, uint32_t length);
 
 typedef struct {
