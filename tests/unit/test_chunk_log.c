@@ -511,6 +511,41 @@ static void test_damage(void)
     g_free(dir);
 }
 
+/* A torn segment write after a crash: part of segment 0 holds another
+ * segment's bytes (the new write landed only partly): the chunks whose
+ * bytes changed are misses, the others are served, none wrong; with the
+ * table's end overwritten the segment is not taken at all. */
+static void test_torn(void)
+{
+    char *dir = subdir("torn");
+    ChunkLogOptions o = options(dir, 16, CHUNK_LOG_EVICT);
+    ChunkLog *log = open_ok(&o);
+    put_range(log, 10, 0, 60);
+    char *copy = crash_copy(log, dir, "torn-copy");
+    close_ok(log);
+    char *p = g_build_filename(copy, CHUNK_LOG_FILE, NULL);
+    int fd = open(p, O_RDWR);
+    CU_ASSERT_FATAL(fd >= 0);
+    uint8_t *other = g_malloc(SEG);
+    CU_ASSERT_EQUAL(pread(fd, other, SEG, 2 * SEG), SEG);
+    CU_ASSERT_EQUAL(pwrite(fd, other + SEG / 4, SEG / 4, SEG / 4), SEG / 4); /* the middle of segment 0 */
+    CU_ASSERT_EQUAL(pwrite(fd, other + SEG - 4096, 4096, 2 * SEG - 4096), 4096); /* the tail of segment 1 */
+    close(fd);
+    ChunkLogOptions oc = options(copy, 16, CHUNK_LOG_EVICT);
+    log = open_ok(&oc);
+    CU_ASSERT_EQUAL(chunk_log_counters(log)->damaged_segments, 1); /* segment 1: its table is another's */
+    uint32_t damaged = 0;
+    uint32_t held = check_range(log, 10, 0, 60, &damaged); /* every hit's bytes compared */
+    CU_ASSERT(damaged > 0);
+    CU_ASSERT(held > 0);
+    CU_ASSERT_EQUAL(held, chunk_log_chunks(log));
+    close_ok(log);
+    g_free(other);
+    g_free(p);
+    g_free(copy);
+    g_free(dir);
+}
+
 static void test_truncated(void)
 {
     char *dir = subdir("trunc");
@@ -732,6 +767,7 @@ static void add_suites(void)
     CU_add_test(s, "evict the oldest segment", test_evict);
     CU_add_test(s, "clean the emptiest segment", test_clean);
     CU_add_test(s, "damaged chunk and segment", test_damage);
+    CU_add_test(s, "torn segment write", test_torn);
     CU_add_test(s, "truncated log", test_truncated);
     CU_add_test(s, "foreign directory and bad options", test_foreign);
     CU_add_test(s, "random operations against a model", test_random_operations);
