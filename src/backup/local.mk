@@ -6,6 +6,10 @@ libdestor_a_SOURCES += \
 	src/backup/walker.c src/backup/walker.h \
 	src/backup/block_hasher.c src/backup/block_hasher.h \
 	src/backup/chunk_worker.c src/backup/chunk_worker.h \
+	src/backup/rewrite_policy.c src/backup/rewrite_policy.h \
+	src/backup/rewrite_stage.c src/backup/rewrite_stage.h \
+	src/backup/har_history.c src/backup/har_history.h \
+	src/backup/fragmentation.c src/backup/fragmentation.h \
 	src/backup/job_writer.c src/backup/job_writer.h
 
 check_PROGRAMS += tests/unit/test_chunk_worker
