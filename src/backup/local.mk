@@ -21,3 +21,8 @@ check_PROGRAMS += tests/unit/test_block_hasher
 TESTS += tests/unit/test_block_hasher
 tests_unit_test_block_hasher_SOURCES = tests/unit/test_block_hasher.c
 tests_unit_test_block_hasher_LDADD = $(UNIT_LIBS)
+
+check_PROGRAMS += tests/unit/test_rewrite_policy
+TESTS += tests/unit/test_rewrite_policy
+tests_unit_test_rewrite_policy_SOURCES = tests/unit/test_rewrite_policy.c tests/unit/unit.h
+tests_unit_test_rewrite_policy_LDADD = $(UNIT_LIBS)
