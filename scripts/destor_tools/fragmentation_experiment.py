@@ -74,7 +74,11 @@ def add_arguments(ap):
     ap.add_argument("--restore-runs", type=int, default=3, help="timed restores per cache (median; default 3)")
     ap.add_argument("--policies", default=DEFAULT_POLICIES,
                     help="SSD cache policies for the read trace (default %s)" % DEFAULT_POLICIES)
-    ap.add_argument("--cache-size", default="20%", help="SSD cache size (default 20%%)")
+    ap.add_argument("--cache-size", default="20%",
+                    help="SSD cache size: N containers, a size, or a share (default 20%%) of the containers "
+                         "of the first setting's store (no rewriting when it is first), the same capacity for "
+                         "every setting: rewriting stores more containers, and a share of each store's own "
+                         "would give it a larger cache")
     ap.add_argument("--requests", type=int, default=2000, help="read-trace requests (default 2000)")
     ap.add_argument("--container-size", default=None,
                     help="container-size of the stores (default destor's, 2M)")
@@ -148,15 +152,24 @@ def restore_last(a, alg, base, job, version, scratch):
     return rows
 
 
+def cache_capacity(a, params):
+    """The SSD cache's capacity in containers, fixed on the first store."""
+    if not a.cache_size.endswith("%"):
+        return a.cache_size
+    st = destor_runner.store_stat(a.destor, None, params)
+    share = float(a.cache_size[:-1]) / 100.0
+    return str(max(1, int(round(share * st["containers"]))))
+
+
 def cache_rows(a, alg, params, job, scratch):
     trace, info = trace_draw.make_trace(a.destor, job, dist="zipf", alpha=0.47, seed=a.seed, requests=a.requests,
                                         params=params)
     path = os.path.join(scratch, "trace-%s.txt" % alg.replace("+", "_"))
     with open(path, "wb") as f:
         f.write(trace)
-    rows, _ = policy_replay.replay(path, a.policies.split(","), cache_size=a.cache_size, simulate=True,
+    rows, _ = policy_replay.replay(path, a.policies.split(","), cache_size=a.cache_containers, simulate=True,
                                    destor=a.destor, params=params)
-    return [{"algorithm": alg, "policy": r["policy"], "cache_size": a.cache_size, "requests": r["requests"],
+    return [{"algorithm": alg, "policy": r["policy"], "cache_size": a.cache_containers, "requests": r["requests"],
              "hit_ratio": r["hit_ratio"], "ssd_bytes_written": r["ssd_bytes_written"],
              "container_accesses": r["container_accesses"]} for r in rows]
 
@@ -176,6 +189,9 @@ def plots(a, backups, restores, caches, algs):
     ax2.set_xlabel("version")
     ax2.set_ylabel("dedup ratio, versions 1..v (logical / stored)")
     ax2.set_title("Cumulative dedup ratio")
+    from matplotlib.ticker import MaxNLocator
+    for ax in (ax1, ax2):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax1.legend(fontsize=8)
     ax2.legend(fontsize=8)
     fig.tight_layout()
@@ -209,7 +225,7 @@ def plots(a, backups, restores, caches, algs):
                     color=plot_style.policy_style(pol)[0])
     axes[2].set_xticks([i + width * (len(pols) - 1) / 2 for i in range(len(algs))])
     axes[2].set_xticklabels(algs, rotation=20, fontsize=8)
-    axes[2].set_ylabel("SSD cache hit ratio (read trace, %s cache)" % a.cache_size)
+    axes[2].set_ylabel("SSD cache hit ratio (read trace,\n%s-container cache)" % a.cache_containers)
     axes[2].set_title("SSD cache hit ratio")
     axes[2].legend(fontsize=8)
     fig.tight_layout()
@@ -270,6 +286,8 @@ def run(a, here):
         backups += backup_all(a, alg, versions, base)
         job = len(versions) - 1
         restores += restore_last(a, alg, base, job, len(versions), os.path.join(a.out, "stores"))
+        if not hasattr(a, "cache_containers"):
+            a.cache_containers = cache_capacity(a, params)
         caches += cache_rows(a, alg, params, job, os.path.join(a.out, "stores"))
     result_files.write_csv(os.path.join(a.out, "fragmentation.csv"), backups, BACKUP_FIELDS)
     result_files.write_csv(os.path.join(a.out, "restore.csv"), restores, RESTORE_FIELDS)
@@ -278,7 +296,7 @@ def run(a, here):
     result_files.write_json(os.path.join(a.out, "fragmentation.json"),
                             {"dataset": root, "versions": len(versions), "algorithms": algs,
                              "restore_caches": a.restore_caches, "policies": a.policies.split(","),
-                             "cache_size": a.cache_size, "backups": backups, "restores": restores,
+                             "cache_size": a.cache_size, "cache_containers": a.cache_containers, "backups": backups, "restores": restores,
                              "cache": caches, "goal": g})
     made = plots(a, backups, restores, caches, algs)
     report(a, root, versions, backups, restores, caches, algs, g, made)
