@@ -34,8 +34,10 @@ void fragmentation_meter_add_file(FragmentationMeter *m, const FileRecord *r)
     for (guint i = 0; i < r->chunks->len; i++) {
         const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
         gpointer key = GUINT_TO_POINTER(c->container);
-        GList *link = g_hash_table_lookup(m->where, key);
         m->bytes += c->length;
+        if (m->lru.head != NULL && m->lru.head->data == key)
+            continue; /* the common case: the chunk before was in the same container */
+        GList *link = g_hash_table_lookup(m->where, key);
         if (link != NULL) {
             g_queue_unlink(&m->lru, link);
             g_queue_push_head_link(&m->lru, link);
