@@ -41,8 +41,9 @@ ALGORITHMS = {
     "cbr": ["rewrite-algorithm cbr"],
     "har": ["rewrite-enable-har yes"],
     "capping+har": ["rewrite-algorithm capping", "rewrite-enable-har yes"],
+    "har+caf": ["rewrite-enable-har yes", "rewrite-enable-cache-aware yes"],
 }
-DEFAULT_ALGORITHMS = "no,capping,cfl,cbr,har,capping+har"
+DEFAULT_ALGORITHMS = "no,capping,cfl,cbr,har,capping+har"  # and har+caf on request
 DEFAULT_POLICIES = "lru,plc,sigpop,arc"
 DEFAULT_RESTORE_CACHES = ["lru 30"]
 GOAL_READ_FACTOR = 2.0   # issue 26: capping's last restore reads >= 2x fewer containers
@@ -67,7 +68,8 @@ def add_arguments(ap):
     ap.add_argument("--versions", type=int, default=20, help="versions to generate (default 20)")
     ap.add_argument("--seed", type=int, default=1, help="gen-dataset and trace seed (default 1)")
     ap.add_argument("--algorithms", default=DEFAULT_ALGORITHMS,
-                    help="comma-separated rewriting settings among %s (default all)" % ", ".join(ALGORITHMS))
+                    help="comma-separated rewriting settings among %s (default %s)" % (", ".join(ALGORITHMS),
+                                                                                         DEFAULT_ALGORITHMS))
     ap.add_argument("--restore-cache", dest="restore_caches", action="append", metavar='"KIND N"',
                     help="a restore-cache value to restore the last version with (repeatable; default "
                          "\"lru 30\"); any kind destor takes, e.g. \"opt 30\", \"asm 30\" where it has them")

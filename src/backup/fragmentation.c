@@ -29,27 +29,38 @@ void fragmentation_meter_free(FragmentationMeter *m)
     g_free(m);
 }
 
+gboolean fragmentation_meter_touch(FragmentationMeter *m, ContainerId container, uint32_t length)
+{
+    gpointer key = GUINT_TO_POINTER(container);
+    m->bytes += length;
+    if (m->lru.head != NULL && m->lru.head->data == key)
+        return TRUE; /* the common case: the chunk before was in the same container */
+    GList *link = g_hash_table_lookup(m->where, key);
+    if (link != NULL) {
+        g_queue_unlink(&m->lru, link);
+        g_queue_push_head_link(&m->lru, link);
+        return TRUE;
+    }
+    m->reads++;
+    if (m->lru.length == m->capacity) {
+        gpointer victim = g_queue_pop_tail(&m->lru);
+        g_hash_table_remove(m->where, victim);
+    }
+    g_queue_push_head(&m->lru, key);
+    g_hash_table_insert(m->where, key, m->lru.head);
+    return FALSE;
+}
+
+gboolean fragmentation_meter_holds(const FragmentationMeter *m, ContainerId container)
+{
+    return g_hash_table_contains(m->where, GUINT_TO_POINTER(container));
+}
+
 void fragmentation_meter_add_file(FragmentationMeter *m, const FileRecord *r)
 {
     for (guint i = 0; i < r->chunks->len; i++) {
         const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
-        gpointer key = GUINT_TO_POINTER(c->container);
-        m->bytes += c->length;
-        if (m->lru.head != NULL && m->lru.head->data == key)
-            continue; /* the common case: the chunk before was in the same container */
-        GList *link = g_hash_table_lookup(m->where, key);
-        if (link != NULL) {
-            g_queue_unlink(&m->lru, link);
-            g_queue_push_head_link(&m->lru, link);
-            continue;
-        }
-        m->reads++;
-        if (m->lru.length == m->capacity) {
-            gpointer victim = g_queue_pop_tail(&m->lru);
-            g_hash_table_remove(m->where, victim);
-        }
-        g_queue_push_head(&m->lru, key);
-        g_hash_table_insert(m->where, key, m->lru.head);
+        fragmentation_meter_touch(m, c->container, c->length);
     }
 }
 

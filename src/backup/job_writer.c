@@ -79,7 +79,7 @@ static gboolean record_entry(void *ctx, const FileRecord *r, GError **err);
 
 /* With rewrite-algorithm or rewrite-enable-har, chunks go through the
  * rewrite buffer, which calls back store_chunk and record_entry. */
-static gboolean begin_rewriting(JobWriter *w, const RewriteConfig *rc, GError **err)
+static gboolean begin_rewriting(JobWriter *w, const RewriteConfig *rc, unsigned restore_cache, GError **err)
 {
     if (!rewrite_config_active(rc))
         return TRUE;
@@ -91,7 +91,7 @@ static gboolean begin_rewriting(JobWriter *w, const RewriteConfig *rc, GError **
         w->har = har_usage_new();
     }
     RewriteSink sink = { store_chunk, record_entry, w };
-    w->rewrite = rewrite_stage_new(rc, w->store->container_size, w->next_container, sparse, &sink);
+    w->rewrite = rewrite_stage_new(rc, w->store->container_size, w->next_container, sparse, restore_cache, &sink);
     return TRUE;
 }
 
@@ -111,7 +111,7 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
     w->recipes = w->meta ? recipe_index_create(ridx, err) : NULL;
     g_free(meta);
     g_free(ridx);
-    if (w->recipes == NULL || !begin_rewriting(w, &cfg->rewrite, err))
+    if (w->recipes == NULL || !begin_rewriting(w, &cfg->rewrite, cfg->restore_cache_containers, err))
         goto fail;
     w->frag = fragmentation_meter_new(cfg->restore_cache_containers);
     w->m.created_unix = time(NULL);

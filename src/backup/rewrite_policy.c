@@ -5,10 +5,13 @@
 
 #include <math.h>
 
-void rewrite_policy_init(RewritePolicy *p, const RewriteConfig *cfg, size_t container_size, GHashTable *har_sparse)
+void rewrite_policy_init(RewritePolicy *p, const RewriteConfig *cfg, size_t container_size, GHashTable *har_sparse,
+                         unsigned restore_cache_containers)
 {
     *p = (RewritePolicy){ .cfg = cfg, .container_size = container_size, .har_sparse = har_sparse,
                           .referenced = g_hash_table_new(g_direct_hash, g_direct_equal) };
+    if (cfg->cache_aware)
+        p->restore_cache = fragmentation_meter_new(restore_cache_containers);
 }
 
 void rewrite_policy_clear(RewritePolicy *p)
@@ -17,7 +20,9 @@ void rewrite_policy_clear(RewritePolicy *p)
         g_hash_table_unref(p->har_sparse);
     if (p->referenced)
         g_hash_table_unref(p->referenced);
+    fragmentation_meter_free(p->restore_cache);
     p->har_sparse = p->referenced = NULL;
+    p->restore_cache = NULL;
 }
 
 double rewrite_policy_cfl(const RewritePolicy *p)
@@ -120,6 +125,22 @@ static void cbr(RewritePolicy *p, RewriteItem *items, guint n, GArray *u, uint64
     }
 }
 
+/* The cache-aware filter (Fu et al., ATC'14): restore reads the segment in
+ * stream order through an LRU restore cache; a duplicate marked for
+ * rewriting whose container that cache holds at that point costs restore
+ * no read, so it is kept. Chunks the job writes itself are modelled as one
+ * container, the job's, that a sequential restore always has at hand. */
+static void cache_aware_filter(FragmentationMeter *cache, RewriteItem *items, guint n)
+{
+    const ContainerId own = REWRITE_NOT_STORED;
+    for (guint i = 0; i < n; i++) {
+        if (items[i].rewrite && fragmentation_meter_holds(cache, items[i].container))
+            items[i].rewrite = FALSE;
+        gboolean placed_here = items[i].container == REWRITE_NOT_STORED || items[i].rewrite;
+        fragmentation_meter_touch(cache, placed_here ? own : items[i].container, items[i].length);
+    }
+}
+
 void rewrite_policy_decide(RewritePolicy *p, RewriteItem *items, guint n)
 {
     uint64_t segment_bytes = 0;
@@ -147,6 +168,8 @@ void rewrite_policy_decide(RewritePolicy *p, RewriteItem *items, guint n)
         }
         g_array_unref(u);
     }
+    if (p->restore_cache != NULL)
+        cache_aware_filter(p->restore_cache, items, n);
     for (guint i = 0; i < n; i++) {
         g_assert(!items[i].rewrite || items[i].container != REWRITE_NOT_STORED);
         g_assert(!items[i].repeat || items[i].container == REWRITE_NOT_STORED);

@@ -7,6 +7,7 @@
 #ifndef DESTOR_REWRITE_POLICY_H
 #define DESTOR_REWRITE_POLICY_H
 
+#include "backup/fragmentation.h"
 #include "config/rewrite_config.h"
 #include "storage/container_source.h"
 
@@ -32,10 +33,14 @@ typedef struct {
     uint64_t bytes;           /* the job's chunk bytes decided so far */
     uint64_t stored_bytes;    /* of them, written (new or rewritten) */
     uint64_t rewritten_bytes; /* of them, rewritten */
+    FragmentationMeter *restore_cache; /* rewrite-enable-cache-aware: the restore cache over
+                                          the decided stream (NULL: off) */
 } RewritePolicy;
 
-/* har_sparse is taken (may be NULL). */
-void rewrite_policy_init(RewritePolicy *p, const RewriteConfig *cfg, size_t container_size, GHashTable *har_sparse);
+/* har_sparse is taken (may be NULL); restore_cache_containers sizes the
+ * cache-aware filter's model of the restore cache. */
+void rewrite_policy_init(RewritePolicy *p, const RewriteConfig *cfg, size_t container_size, GHashTable *har_sparse,
+                         unsigned restore_cache_containers);
 void rewrite_policy_clear(RewritePolicy *p);
 /* Decide items[0..n) (one segment, in stream order) and add them to the
  * job's totals. Only items with a stored copy are ever rewritten. */

@@ -31,11 +31,11 @@ struct RewriteStage {
 };
 
 RewriteStage *rewrite_stage_new(const RewriteConfig *cfg, size_t container_size, ContainerId own_from,
-                                GHashTable *har_sparse, const RewriteSink *sink)
+                                GHashTable *har_sparse, unsigned restore_cache_containers, const RewriteSink *sink)
 {
     g_assert(cfg->buffer_chunks > 0);
     RewriteStage *s = g_new0(RewriteStage, 1);
-    rewrite_policy_init(&s->policy, cfg, container_size, har_sparse);
+    rewrite_policy_init(&s->policy, cfg, container_size, har_sparse, restore_cache_containers);
     s->capacity = cfg->buffer_chunks;
     s->own_from = own_from;
     s->sink = *sink;

@@ -33,9 +33,10 @@ typedef struct {
 typedef struct RewriteStage RewriteStage;
 
 /* har_sparse is taken (NULL: no HAR). Chunks stored in containers from
- * own_from on (the job's own) are never rewritten. */
+ * own_from on (the job's own) are never rewritten. restore_cache_containers:
+ * the restore cache the cache-aware filter models. */
 RewriteStage *rewrite_stage_new(const RewriteConfig *cfg, size_t container_size, ContainerId own_from,
-                                GHashTable *har_sparse, const RewriteSink *sink);
+                                GHashTable *har_sparse, unsigned restore_cache_containers, const RewriteSink *sink);
 void rewrite_stage_free(RewriteStage *s);
 /* Take the next chunk of r (appending its reference to r->chunks, placed
  * later); `stored` is where the index found it, NULL if it did not. */

@@ -25,6 +25,7 @@ void rewrite_config_init(RewriteConfig *rc)
         .har = FALSE,
         .har_utilization_threshold = 0.5,
         .har_rewrite_limit = 0.05,
+        .cache_aware = FALSE,
     };
 }
 
@@ -46,6 +47,7 @@ static const struct {
     { "rewrite-enable-har", K_YESNO, offsetof(RewriteConfig, har), FALSE },
     { "rewrite-har-utilization-threshold", K_FRACTION, offsetof(RewriteConfig, har_utilization_threshold), TRUE },
     { "rewrite-har-rewrite-limit", K_FRACTION, offsetof(RewriteConfig, har_rewrite_limit), FALSE },
+    { "rewrite-enable-cache-aware", K_YESNO, offsetof(RewriteConfig, cache_aware), FALSE },
 };
 
 /* Upstream's names of each algorithm, short and long. */

@@ -29,6 +29,8 @@ typedef struct {
     gboolean har;                 /* history-aware rewriting */
     double har_utilization_threshold; /* a container used less than this by the last job is sparse */
     double har_rewrite_limit;     /* share of the last job's bytes HAR may plan to rewrite */
+    gboolean cache_aware;         /* the cache-aware filter: keep a duplicate whose container the
+                                     restore cache would hold at that point anyway */
 } RewriteConfig;
 
 void rewrite_config_init(RewriteConfig *rc);

@@ -52,7 +52,6 @@ static const UpstreamKey keys[] = {
     { "fingerprint-index-segment-selection", U_WORD, selection, selection_counted,
       "base | mix, or top and optionally a whole number" },
     { "fingerprint-index-segment-prefetching", U_COUNT, NULL, NULL, "a whole number" },
-    { "rewrite-enable-cache-aware", U_YESNO, NULL, NULL, "yes | no" },
     { "restore-opt-window-size", U_COUNT, NULL, NULL, "a whole number" },
     { "backup-retention-time", U_INT, NULL, NULL, "a whole number (negative: keep every backup)" },
 };

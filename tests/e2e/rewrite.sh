@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# rewrite.sh: rewriting during backup (capping, CFL, CBR, HAR). Over
+# rewrite.sh: rewriting during backup (capping, CFL, CBR, HAR, the
+# cache-aware filter). Over
 # generated versioned trees of several seeds, each algorithm (set so that it
 # does rewrite: the test fails if none does) backs up every version; after
 # each backup verify --deep passes and every job so far restores byte for
@@ -20,6 +21,7 @@ set_algorithm() {
     cbr) printf 'rewrite-algorithm cbr 256\nrewrite-cbr-limit 0.5\nrewrite-cbr-minimal-utility 0.1\n' ;;
     har) printf 'rewrite-enable-har yes\nrewrite-har-utilization-threshold 1\nrewrite-har-rewrite-limit 1\n' ;;
     capping+har) printf 'rewrite-algorithm cap\nrewrite-capping-level 3\nrewrite-enable-har yes\n' ;;
+    capping+caf) printf 'rewrite-algorithm cap 256\nrewrite-capping-level 2\nrewrite-enable-cache-aware yes\nrestore-cache lru 4\n' ;;
     esac
 }
 
@@ -36,7 +38,7 @@ restore_all() {
 
 for seed in 11 12 13; do
     gen_data "$SCRATCH/data$seed" --preset tiny --versions $VERSIONS --seed $seed
-    for alg in no capping cfl cbr har capping+har; do
+    for alg in no capping cfl cbr har capping+har capping+caf; do
         C="$SCRATCH/$alg-$seed.config"
         cp "$CONFIG" "$C"
         printf 'working-directory "%s/w-%s-%s"\ncontainer-size 128K\n' "$SCRATCH" "$alg" "$seed" >> "$C"
@@ -94,7 +96,8 @@ grep -q "^destor: warning: .*container_utilization: not a container utilization 
 for line in "rewrite-algorithm often" "rewrite-algorithm cap 0" "rewrite-algorithm no 5" \
     "rewrite-capping-level 0" "rewrite-cfl-require 0" "rewrite-cfl-usage-threshold 2" \
     "rewrite-enable-cfl-switch 1" "rewrite-cbr-limit -1" "rewrite-cbr-minimal-utility x" \
-    "rewrite-enable-har sometimes" "rewrite-har-utilization-threshold 0" "rewrite-har-rewrite-limit 1.5"; do
+    "rewrite-enable-har sometimes" "rewrite-har-utilization-threshold 0" "rewrite-har-rewrite-limit 1.5" \
+    "rewrite-enable-cache-aware 1"; do
     expect_status 2 dst -p"$line" backup "$SCRATCH/data11/v1"
     grep -q "^destor: .*${line%% *}" "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "'$line': error does not name the key"; }
 done

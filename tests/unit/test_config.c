@@ -94,6 +94,8 @@ static void test_good_lines(void)
     CU_ASSERT_DOUBLE_EQUAL(cfg.rewrite.cfl_require, 0.7, 1e-12);
     CU_ASSERT_TRUE(apply(&cfg, "rewrite-enable-har yes", &err));
     CU_ASSERT_TRUE(cfg.rewrite.har);
+    CU_ASSERT_TRUE(apply(&cfg, "rewrite-enable-cache-aware yes", &err));
+    CU_ASSERT_TRUE(cfg.rewrite.cache_aware);
     CU_ASSERT_TRUE(apply(&cfg, "rewrite-har-rewrite-limit 0", &err));
     CU_ASSERT_DOUBLE_EQUAL(cfg.rewrite.har_rewrite_limit, 0.0, 1e-12);
     CU_ASSERT_PTR_NULL(err);
@@ -187,7 +189,7 @@ static void test_unknown_keys_refused(void)
     expect_bad("fingerprint-index exact logical ddfs", "fingerprint-index (a Destor key");
     expect_bad("fingerprint-index exact", "fingerprint-index (a Destor key");
     expect_bad("rewrite-enable-har yes 0.5", "rewrite-enable-har takes one value");
-    expect_bad("rewrite-enable-cache-aware sure", "rewrite-enable-cache-aware (a Destor key");
+    expect_bad("rewrite-enable-cache-aware sure", "invalid value 'sure' for rewrite-enable-cache-aware");
     expect_bad("fingerprint-index-segment-selection base 3", "fingerprint-index-segment-selection (a Destor key");
     expect_bad("backup-retention-time forever", "backup-retention-time (a Destor key");
 }
@@ -249,10 +251,10 @@ static void test_upstream_keys_documented(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(text, line));
         g_free(line);
     }
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n#   rewrite-enable-cache-aware yes | no"));
-    /* upstream's 33 keys less the 8 we implement and the 10 rewrite keys (rewrite_config.c) */
-    CU_ASSERT_PTR_NOT_NULL(upstream_key_at(14));
-    CU_ASSERT_PTR_NULL(upstream_key_at(15));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nrewrite-enable-cache-aware no\n"));
+    /* upstream's 33 keys less the 8 we implement and the 11 rewrite keys (rewrite_config.c) */
+    CU_ASSERT_PTR_NOT_NULL(upstream_key_at(13));
+    CU_ASSERT_PTR_NULL(upstream_key_at(14));
     g_free(text);
     g_free(path);
 }

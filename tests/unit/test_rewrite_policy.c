@@ -40,7 +40,7 @@ static void test_capping(void)
     RewriteConfig rc = config(REWRITE_CAPPING);
     rc.capping_level = 2;
     RewritePolicy p;
-    rewrite_policy_init(&p, &rc, CONTAINER, NULL);
+    rewrite_policy_init(&p, &rc, CONTAINER, NULL, 30);
     RewriteItem items[16];
     guint n = put(items, 0, 5, 7, KIB);     /* container 7: 5 KiB */
     n = put(items, n, 1, 3, KIB);           /* container 3: 1 KiB, the least */
@@ -76,7 +76,7 @@ static void test_cfl(void)
     rc.cfl_require = 0.6;
     rc.cfl_usage_threshold = 0.05; /* 5 KiB of a 100 KiB container */
     RewritePolicy p;
-    rewrite_policy_init(&p, &rc, CONTAINER, NULL);
+    rewrite_policy_init(&p, &rc, CONTAINER, NULL, 30);
     RewriteItem items[64];
     /* 40 KiB spread over 8 containers: CFL is 1/8 once decided, but the
      * first segment sees an empty job (CFL 1) and rewrites nothing */
@@ -102,7 +102,7 @@ static void test_cbr_limit(void)
     rc.cbr_limit = 0.25;
     rc.cbr_minimal_utility = 0.5;
     RewritePolicy p;
-    rewrite_policy_init(&p, &rc, CONTAINER, NULL);
+    rewrite_policy_init(&p, &rc, CONTAINER, NULL, 30);
     RewriteItem items[128];
     guint n = put(items, 0, 60, 1, KIB);   /* utility 0.4: never */
     n = put(items, n, 20, 2, KIB);         /* utility 0.8 */
@@ -125,7 +125,7 @@ static void test_har_and_switch(void)
     g_hash_table_add(sparse, GUINT_TO_POINTER(5));
     g_hash_table_add(sparse, GUINT_TO_POINTER(0)); /* id 0 is a key like any other */
     RewritePolicy p;
-    rewrite_policy_init(&p, &rc, CONTAINER, sparse);
+    rewrite_policy_init(&p, &rc, CONTAINER, sparse, 30);
     RewriteItem items[16];
     guint n = put(items, 0, 3, 5, KIB);
     n = put(items, n, 2, 0, KIB);
@@ -141,12 +141,60 @@ static void test_har_and_switch(void)
     rc.capping_level = 1;
     rc.cfl_switch = TRUE;
     rc.cfl_require = 0.6;
-    rewrite_policy_init(&p, &rc, CONTAINER, NULL);
+    rewrite_policy_init(&p, &rc, CONTAINER, NULL, 30);
     n = put(items, 0, 2, 1, KIB);
     n = put(items, n, 1, 2, KIB);
     rewrite_policy_decide(&p, items, n); /* empty job: CFL 1, off */
     CU_ASSERT_EQUAL(rewritten_in(items, n, 2), 0);
     rewrite_policy_decide(&p, items, n); /* CFL 1/2 now: on */
+    CU_ASSERT_EQUAL(rewritten_in(items, n, 2), 1);
+    rewrite_policy_clear(&p);
+}
+
+/* The cache-aware filter keeps what the restore cache would hold anyway. */
+static void test_cache_aware(void)
+{
+    RewriteConfig rc = config(REWRITE_NO);
+    rc.har = TRUE;
+    rc.cache_aware = TRUE;
+    GHashTable *sparse = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_hash_table_add(sparse, GUINT_TO_POINTER(5));
+    RewritePolicy p;
+    rewrite_policy_init(&p, &rc, CONTAINER, sparse, 2); /* a restore cache of 2 containers */
+    RewriteItem items[16];
+    guint n = put(items, 0, 1, 7, KIB);    /* 7 kept: in the cache */
+    n = put(items, n, 1, 5, KIB);          /* 5: rewritten (not in the cache yet) */
+    n = put(items, n, 1, 7, KIB);
+    n = put(items, n, 1, 5, KIB);          /* 5 again: still not read, still rewritten */
+    rewrite_policy_decide(&p, items, n);
+    CU_ASSERT_EQUAL(rewritten_in(items, n, 5), 2); /* rewritten, so never read: never held */
+    rewrite_policy_clear(&p);
+
+    /* capping: container 2 is read in one segment and capped in the next,
+     * while the restore cache still holds it: kept */
+    rc = config(REWRITE_CAPPING);
+    rc.capping_level = 1;
+    rc.cache_aware = TRUE;
+    rewrite_policy_init(&p, &rc, CONTAINER, NULL, 4);
+    n = put(items, 0, 3, 2, KIB);
+    n = put(items, n, 1, 1, KIB);          /* capped, rewritten: 1 is not held */
+    rewrite_policy_decide(&p, items, n);
+    CU_ASSERT_EQUAL(rewritten_in(items, n, 1), 1);
+    CU_ASSERT_EQUAL(rewritten_in(items, n, 2), 0);
+    n = put(items, 0, 3, 3, KIB);
+    n = put(items, n, 1, 2, KIB);          /* capped, but 2 is held: kept */
+    rewrite_policy_decide(&p, items, n);
+    CU_ASSERT_EQUAL(rewritten_in(items, n, 2), 0);
+    rewrite_policy_clear(&p);
+    /* the same without the filter rewrites it */
+    rc.cache_aware = FALSE;
+    rewrite_policy_init(&p, &rc, CONTAINER, NULL, 4);
+    n = put(items, 0, 3, 2, KIB);
+    n = put(items, n, 1, 1, KIB);
+    rewrite_policy_decide(&p, items, n);
+    n = put(items, 0, 3, 3, KIB);
+    n = put(items, n, 1, 2, KIB);
+    rewrite_policy_decide(&p, items, n);
     CU_ASSERT_EQUAL(rewritten_in(items, n, 2), 1);
     rewrite_policy_clear(&p);
 }
@@ -158,6 +206,7 @@ static void add_suites(void)
     CU_add_test(s, "cfl acts below its requirement", test_cfl);
     CU_add_test(s, "cbr within its limit", test_cbr_limit);
     CU_add_test(s, "har and the cfl switch", test_har_and_switch);
+    CU_add_test(s, "cache-aware filter", test_cache_aware);
 }
 
 UNIT_MAIN(add_suites)
