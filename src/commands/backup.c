@@ -122,8 +122,15 @@ static void show_progress(const JobProgress *p, gint64 start, gboolean final)
     fflush(stdout);
 }
 
-static void print_summary(const JobManifest *m, double secs, const StageThread *stages, int nstages,
-                          double cut_secs, double commit_secs)
+/* The dedup ratio the job would have had without rewriting. */
+static double ratio_without_rewrite(const JobManifest *m, const JobRewriteReport *rw)
+{
+    uint64_t kept = m->stored_bytes - rw->rewritten_bytes;
+    return kept ? (double)m->logical_bytes / (double)kept : 0.0;
+}
+
+static void print_summary(const JobManifest *m, const JobRewriteReport *rw, double secs, const StageThread *stages,
+                          int nstages, double cut_secs, double commit_secs)
 {
     char logical[32], stored[32];
     double ratio = m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0;
@@ -141,6 +148,15 @@ static void print_summary(const JobManifest *m, double secs, const StageThread *
                m->logical_bytes ? 100.0 * (1.0 - (double)m->stored_bytes / (double)m->logical_bytes) : 0.0);
     else
         printf("  dedup ratio      all data already stored\n");
+    if (rw->rewritten_chunks > 0 || rw->rewritten_bytes > 0) {
+        char rewritten[32];
+        printf("  rewritten        %llu chunks, %llu bytes (%s); dedup ratio %.2f without rewriting (%.1f%% lost)\n",
+               (unsigned long long)rw->rewritten_chunks, (unsigned long long)rw->rewritten_bytes,
+               size_format(rw->rewritten_bytes, rewritten, sizeof rewritten), ratio_without_rewrite(m, rw),
+               m->stored_bytes ? 100.0 * (double)rw->rewritten_bytes / (double)m->stored_bytes : 0.0);
+    }
+    printf("  fragmentation    %.3f containers read per MiB restored (%llu reads, restore cache model)\n",
+           rw->containers_per_mib, (unsigned long long)rw->restore_reads);
     printf("  time             %.3f s, %.1f MB/s (1 MB = 10^6 bytes)\n", secs,
            secs > 0 ? (double)m->logical_bytes / 1e6 / secs : 0.0);
     printf("  stage CPU time  ");
@@ -151,8 +167,8 @@ static void print_summary(const JobManifest *m, double secs, const StageThread *
 }
 
 /* The same figures as one destor.backup JSON document (docs/FORMAT.md). */
-static void print_summary_json(const JobManifest *m, double secs, const StageThread *stages, int nstages,
-                               double cut_secs, double commit_secs)
+static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw, double secs,
+                               const StageThread *stages, int nstages, double cut_secs, double commit_secs)
 {
     JsonBuilder *b = json_doc_new("destor.backup", 1);
     json_doc_uint(b, "job", m->job_id);
@@ -167,6 +183,13 @@ static void print_summary_json(const JobManifest *m, double secs, const StageThr
     json_doc_uint(b, "stored_bytes", m->stored_bytes);
     json_doc_uint(b, "new_containers", m->containers_total - m->first_new_container);
     json_doc_double(b, "dedup_ratio", m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0);
+    json_doc_uint(b, "rewritten_chunks", rw->rewritten_chunks);
+    json_doc_uint(b, "rewritten_bytes", rw->rewritten_bytes);
+    json_doc_double(b, "dedup_ratio_without_rewrite", ratio_without_rewrite(m, rw));
+    json_doc_double(b, "dedup_ratio_lost",
+                    m->stored_bytes ? (double)rw->rewritten_bytes / (double)m->stored_bytes : 0.0);
+    json_doc_uint(b, "restore_container_reads", rw->restore_reads);
+    json_doc_double(b, "containers_per_mib", rw->containers_per_mib);
     json_doc_double(b, "elapsed_ms", 1e3 * secs);
     json_doc_double(b, "commit_ms", 1e3 * commit_secs);
     json_doc_double(b, "chunk_and_hash_cpu_ms", 1e3 * cut_secs);
@@ -214,7 +237,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     Store *store = store_open_write(cfg, err);
     if (store == NULL)
         return FALSE;
-    JobWriter *writer = job_writer_begin(store, path, err);
+    JobWriter *writer = job_writer_begin(store, cfg, path, err);
     if (writer == NULL) {
         store_close(store);
         return FALSE;
@@ -289,7 +312,8 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     if (ok) {
         gint64 end = g_get_monotonic_time();
         stages[nstages].cpu_seconds = job_writer_write_cpu_seconds(writer); /* its writes are done */
-        (opt->json ? print_summary_json : print_summary)(&m, (double)(end - start) / 1e6, stages,
+        JobRewriteReport rw = job_writer_rewrite_report(writer);
+        (opt->json ? print_summary_json : print_summary)(&m, &rw, (double)(end - start) / 1e6, stages,
                                                          (int)nstages + 1, cut_secs,
                                                          (double)(end - commit_start) / 1e6);
         if (m.skipped > 0) {

@@ -24,6 +24,7 @@ void config_init(Config *cfg)
     cfg->restore_cache_containers = 30;
     cfg->gc_live_threshold = 0.5;
     cache_config_init(&cfg->cache);
+    rewrite_config_init(&cfg->rewrite);
 }
 
 void config_clear(Config *cfg)
@@ -229,6 +230,7 @@ static const char *nearest_key(const char *key)
     for (size_t i = 0; upstream_key_at(i) != NULL; i++)
         g_ptr_array_add(all, (gpointer)upstream_key_at(i));
     cache_config_keys(all);
+    rewrite_config_keys(all);
     const char *best = NULL;
     size_t best_d = 3;
     for (guint i = 0; i < all->len; i++) {
@@ -254,6 +256,8 @@ static gboolean apply_tokens(Config *cfg, char **tok, guint ntok, GString *unsup
         return TRUE;
     if (known)
         return FALSE;
+    if (rewrite_config_is_key(key))
+        return rewrite_config_set(&cfg->rewrite, key, vals, nvals, err);
     if (cache_config_is_key(key)) {
         /* Each cache key, a policy's too, takes one value. */
         return value_count(err, key, vals, nvals, 1, "one value") &&

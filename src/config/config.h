@@ -8,6 +8,7 @@
 
 #include "cache/core/cache_config.h"
 #include "chunking/chunker.h"
+#include "config/rewrite_config.h"
 #include "storage/container_store.h"
 #include "util/file_digest.h"
 #include "util/fingerprint.h"
@@ -36,6 +37,7 @@ typedef struct {
                                         with less than this fraction live */
     gboolean verbose;                /* log-level debug or verbose */
     CacheConfig cache;               /* ssd-cache-*, plc-*, model-*, ssd-tbw */
+    RewriteConfig rewrite;           /* rewrite-* (rewrite_config.h) */
 } Config;
 
 void config_init(Config *cfg);

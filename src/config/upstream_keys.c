@@ -33,10 +33,6 @@ static const char *const segmenting[] = { "fixed", "file-defined", "content-defi
 static const char *const segmenting_counted[] = { "fixed", "content-defined", NULL };
 static const char *const selection[] = { "base", "top", "mix", NULL };
 static const char *const selection_counted[] = { "top", NULL };
-static const char *const rewriting[] = { "no", "cfl", "cfl-based selective deduplication", "cbr",
-                                         "context-based rewriting", "cap", "capping", NULL };
-static const char *const rewriting_counted[] = { "cfl", "cfl-based selective deduplication", "cbr",
-                                                 "context-based rewriting", "cap", "capping", NULL };
 
 static const UpstreamKey keys[] = {
     { "trace-format", U_WORD, trace_formats, NULL, "destor | fsl" },
@@ -56,18 +52,6 @@ static const UpstreamKey keys[] = {
     { "fingerprint-index-segment-selection", U_WORD, selection, selection_counted,
       "base | mix, or top and optionally a whole number" },
     { "fingerprint-index-segment-prefetching", U_COUNT, NULL, NULL, "a whole number" },
-    { "rewrite-algorithm", U_WORD, rewriting, rewriting_counted,
-      "no, or cfl | cbr | cap (or their long names) and optionally a whole number" },
-    { "rewrite-enable-cfl-switch", U_YESNO, NULL, NULL, "yes | no" },
-    { "rewrite-cfl-require", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-cfl-usage-threshold", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-cbr-limit", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-cbr-minimal-utility", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-capping-level", U_COUNT, NULL, NULL, "a whole number" },
-    { "rewrite-enable-har", U_YESNO, NULL, NULL, "yes | no" },
-    { "rewrite-har-utilization-threshold", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-har-rewrite-limit", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-enable-cache-aware", U_YESNO, NULL, NULL, "yes | no" },
     { "restore-opt-window-size", U_COUNT, NULL, NULL, "a whole number" },
     { "backup-retention-time", U_INT, NULL, NULL, "a whole number (negative: keep every backup)" },
 };

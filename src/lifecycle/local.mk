@@ -5,6 +5,7 @@ libdestor_a_SOURCES += \
 	src/lifecycle/job_delete.c src/lifecycle/job_delete.h \
 	src/lifecycle/live_chunks.c src/lifecycle/live_chunks.h \
 	src/lifecycle/compact.c src/lifecycle/compact.h \
+	src/lifecycle/index_survivors.c src/lifecycle/index_survivors.h \
 	src/lifecycle/gc.c src/lifecycle/gc.h
 
 check_PROGRAMS += tests/unit/test_lifecycle

@@ -29,6 +29,8 @@ E2E_TESTS = \
 	tests/e2e/safe_writes.sh \
 	tests/e2e/changed_while_read.sh \
 	tests/e2e/config_lines.sh \
+	tests/e2e/rewrite.sh \
+	tests/e2e/kill_rewrite.sh \
 	tests/e2e/stat_text.sh \
 	tests/e2e/cache_rollback.sh \
 	tests/e2e/cache_follow.sh \
