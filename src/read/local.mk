@@ -30,3 +30,8 @@ check_PROGRAMS += tests/unit/test_prefetch_source
 tests_unit_test_prefetch_source_SOURCES = tests/unit/test_prefetch_source.c tests/unit/unit.h
 tests_unit_test_prefetch_source_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_prefetch_source
+
+check_PROGRAMS += tests/unit/test_restore_cache
+tests_unit_test_restore_cache_SOURCES = tests/unit/test_restore_cache.c tests/unit/unit.h
+tests_unit_test_restore_cache_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_restore_cache
