@@ -2,6 +2,7 @@
 # tests/e2e: end-to-end shell tests of the destor binary.
 E2E_TESTS = \
 	tests/e2e/backup_restore.sh \
+	tests/e2e/restore_caches.sh \
 	tests/e2e/chunkers.sh \
 	tests/e2e/errors.sh \
 	tests/e2e/output_errors.sh \
