@@ -3,6 +3,7 @@
 E2E_TESTS = \
 	tests/e2e/backup_restore.sh \
 	tests/e2e/restore_caches.sh \
+	tests/e2e/retention.sh \
 	tests/e2e/chunkers.sh \
 	tests/e2e/errors.sh \
 	tests/e2e/output_errors.sh \
