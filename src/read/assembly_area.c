@@ -11,6 +11,7 @@ typedef struct {
     size_t at;       /* where its bytes are in the area */
     GError *error;   /* its bytes could not be had */
     gboolean damage; /* error is a mismatch (the stored bytes are not the chunk) */
+    gboolean ready;  /* its container was read: its bytes (or error) are here */
 } Placed;
 
 typedef struct {
@@ -22,7 +23,9 @@ typedef struct {
     size_t area_size;
     GArray *placed;  /* Placed, the chunks of the current area in read order */
     guint next;      /* the first of them not read yet */
-    gboolean loaded; /* their bytes are in the area (clear() drops them) */
+    GArray *order;   /* guint: for each container the area needs, in the order of
+                        first need, the index of its first chunk */
+    guint loaded;    /* containers of `order` read so far */
     ChunkRef pending; /* read from the stream, not placed: the next area's first */
     gboolean has_pending, ended;
     uint64_t fetches;
@@ -33,8 +36,9 @@ static void drop_area(Assembly *a)
     for (guint i = 0; i < a->placed->len; i++)
         g_clear_error(&g_array_index(a->placed, Placed, i).error);
     g_array_set_size(a->placed, 0);
+    g_array_set_size(a->order, 0);
     a->next = 0;
-    a->loaded = FALSE;
+    a->loaded = 0;
 }
 
 /* The next area-full of chunks from the stream, placed, not loaded. */
@@ -115,37 +119,56 @@ static void copy_chunk(Assembly *a, Placed *p, gboolean *reread)
     memcpy(a->area + p->at, a->buf + p->ref.offset, p->ref.length);
 }
 
-/* Read each container the chunks [from, end) need once, in the order of
- * their first chunk, and copy its chunks into place. A container that
- * cannot be read marks its chunks; the reads come to them in turn. */
-static void load_area(Assembly *a, guint from)
+/* The containers the chunks [from, end) need, in the order of first need,
+ * none read yet. */
+static void order_containers(Assembly *a, guint from)
 {
     Placed *placed = (Placed *)(void *)a->placed->data;
-    guint end = a->placed->len;
-    GHashTable *read = g_hash_table_new(g_direct_hash, g_direct_equal);
-    for (guint i = from; i < end; i++)
+    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_array_set_size(a->order, 0);
+    a->loaded = 0;
+    for (guint i = from; i < a->placed->len; i++) {
         g_clear_error(&placed[i].error);
-    for (guint i = from; i < end; i++) {
-        ContainerId id = placed[i].ref.container;
-        if (!g_hash_table_add(read, GUINT_TO_POINTER(id)))
-            continue; /* read for an earlier chunk */
-        GError *failed = NULL;
-        a->fetches++;
-        gboolean ok = a->ids_only ? container_source_read(a->src, id, NULL, &failed)
-                                  : container_source_read_buffer(a->src, id, &a->buf, &failed);
-        gboolean reread = FALSE;
-        for (guint k = i; k < end; k++) {
-            if (placed[k].ref.container != id)
-                continue;
-            if (!ok)
-                set_problem(&placed[k], failed, FALSE);
-            else if (!a->ids_only)
-                copy_chunk(a, &placed[k], &reread);
-        }
-        g_clear_error(&failed);
+        placed[i].ready = FALSE;
+        if (g_hash_table_add(seen, GUINT_TO_POINTER(placed[i].ref.container)))
+            g_array_append_val(a->order, i);
     }
-    g_hash_table_destroy(read);
-    a->loaded = TRUE;
+    g_hash_table_destroy(seen);
+}
+
+/* Read the next container of `order` once and copy every chunk of the
+ * area it holds into place. A container that cannot be read marks its
+ * chunks; the reads come to them in turn. */
+static void load_next(Assembly *a)
+{
+    g_assert(a->loaded < a->order->len);
+    Placed *placed = (Placed *)(void *)a->placed->data;
+    guint first = g_array_index(a->order, guint, a->loaded++);
+    ContainerId id = placed[first].ref.container;
+    GError *failed = NULL;
+    a->fetches++;
+    gboolean ok = a->ids_only ? container_source_read(a->src, id, NULL, &failed)
+                              : container_source_read_buffer(a->src, id, &a->buf, &failed);
+    gboolean reread = FALSE;
+    for (guint k = first; k < a->placed->len; k++) {
+        if (placed[k].ref.container != id)
+            continue;
+        if (!ok)
+            set_problem(&placed[k], failed, FALSE);
+        else if (!a->ids_only)
+            copy_chunk(a, &placed[k], &reread);
+        placed[k].ready = TRUE;
+    }
+    g_clear_error(&failed);
+}
+
+/* Chunk p's bytes in place: the containers are read in the order of first
+ * need, as far as p's, so the reads interleave with the writes of the
+ * chunks they complete (a prefetcher reads ahead meanwhile). */
+static void ready(Assembly *a, Placed *p)
+{
+    while (!p->ready)
+        load_next(a);
 }
 
 static gboolean same_chunk(const ChunkRef *x, const ChunkRef *y)
@@ -163,14 +186,14 @@ static Placed *find(Assembly *a, const ChunkRef *ref, GError **err)
         for (guint i = a->next; i < a->placed->len; i++) {
             Placed *p = &g_array_index(a->placed, Placed, i);
             if (same_chunk(&p->ref, ref)) {
-                if (!a->loaded)
-                    load_area(a, a->next);
                 a->next = i + 1;
+                ready(a, p);
                 return p;
             }
         }
         if (!plan_area(a, err))
             return NULL;
+        order_containers(a, 0);
         if (a->placed->len == 0) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
                         "the assembly area was asked for a chunk of container %u its plan does not hold",
@@ -206,7 +229,8 @@ static gboolean touch_chunk(ChunkSource *self, const ChunkRef *ref, GError **err
 /* The chunks not read yet are assembled again, reading their containers. */
 static void clear(ChunkSource *self)
 {
-    ((Assembly *)self)->loaded = FALSE;
+    Assembly *a = (Assembly *)self;
+    order_containers(a, a->next);
 }
 
 static uint64_t fetches(const ChunkSource *self)
@@ -219,6 +243,7 @@ static void free_area(ChunkSource *self)
     Assembly *a = (Assembly *)self;
     drop_area(a);
     g_array_unref(a->placed);
+    g_array_unref(a->order);
     chunk_stream_free(a->future);
     g_free(a->area);
     g_free(a->buf);
@@ -240,5 +265,6 @@ ChunkSource *assembly_area_new(ContainerSource *src, guint area_containers, Chun
         a->buf = g_malloc(src->container_size);
     }
     a->placed = g_array_new(FALSE, FALSE, sizeof(Placed));
+    a->order = g_array_new(FALSE, FALSE, sizeof(guint));
     return &a->chunks;
 }

@@ -3,10 +3,12 @@
  * Bhagwat, FAST'13), the asm restore cache. The restore's chunks, known in
  * advance (a ChunkStream), are laid out in an area of `area_containers`
  * containers' worth of bytes as far as they fit; each container those
- * chunks come from is then read once, into one read buffer, and every
- * chunk of the area it holds copied into place, checked against the
- * container's metadata. The reads are served from the area in order, and
- * the next area-full is assembled when they reach its end. Memory: the
+ * chunks come from is read once, into one read buffer, in the order the
+ * area first needs it, and every chunk of the area it holds copied into
+ * place, checked against the container's metadata. Reads are served from
+ * the area in order, each once the containers up to its own are read (so
+ * container reads interleave with the writes they complete), and the next
+ * area-full is laid out when they reach the end. Memory: the
  * area and the read buffer, area_containers + 1 container-sized buffers. */
 #ifndef DESTOR_ASSEMBLY_AREA_H
 #define DESTOR_ASSEMBLY_AREA_H
