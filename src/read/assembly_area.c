@@ -56,6 +56,7 @@ static gboolean plan_area(Assembly *a, GError **err)
             if (!chunk_stream_next(a->future, &ref, &local)) {
                 a->ended = TRUE;
                 if (local != NULL) {
+                    drop_area(a); /* nothing of a cut area is served */
                     g_propagate_error(err, local);
                     return FALSE;
                 }
