@@ -8,7 +8,9 @@
 # shared containers; each version is restored, and a random file read whole
 # with read-file, through each kind at a random size (opt at a random
 # window too), straight from the store and through an SSD cache, and must
-# equal its tree. Bad values are configuration errors (exit 2).
+# equal its tree; a restore whose target refuses a directory's files (their
+# chunks skipped) restores the rest exactly. Bad values are configuration
+# errors (exit 2).
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 printf 'container-size 128K\nchunk-avg-size 4096\nchunk-min-size 1024\nchunk-max-size 16384\n' >> "$CONFIG"
@@ -97,6 +99,19 @@ for seed in 1 2 3; do
     note "seed $seed, v5 at 4 containers: lru read $lru containers, opt $opt, asm $(json_field "$SCRATCH/asm.json" containers_read)"
 done
 note "$checks restores and read-files through lru, opt and asm matched their trees"
+
+# the target refuses a directory's files (a regular file stands at its
+# name): restore skips their chunks, the caches that planned them follow
+# past, and every other file is restored exactly
+for kind in lru opt asm; do
+    out="$SCRATCH/refused-$kind"
+    mkdir -p "$out"
+    echo in the way > "$out/d1"
+    expect_status 1 dst -p"working-directory $SCRATCH/w1" -p"restore-cache $kind 2" restore 5 "$out"
+    grep -q "not restoring 'd1/" "$SCRATCH/err" || fail "$kind: no file of d1 refused"
+    diff -r -x d1 "$SCRATCH/t1/v5" "$out" >/dev/null || { diff -r -x d1 "$SCRATCH/t1/v5" "$out" | head >&2; fail "$kind: the files around the refused ones differ"; }
+done
+note "files the target refuses are skipped by every kind, the rest restored exactly"
 
 # bad values: configuration errors, nothing restored
 for bad in "restore-cache asm 1" "restore-cache mru 4" "restore-cache lru 0" "restore-cache opt" \
