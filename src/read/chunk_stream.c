@@ -40,7 +40,8 @@ typedef struct {
     guint next;
 } RestoreStream;
 
-gboolean chunk_stream_restores(const FileRecord *r)
+/* Whether restore reads the chunks of r. */
+static gboolean restores(const FileRecord *r)
 {
     return r->type == ENTRY_FILE && safe_path_is_plain((const char *)r->path->data, r->path->len);
 }
@@ -53,7 +54,7 @@ static gboolean restore_next(ChunkStream *self, ChunkRef *ref, GError **err)
         s->next = 0;
         if ((s->r = job_meta_reader_next(s->records, err)) == NULL)
             return FALSE;
-        if (!chunk_stream_restores(s->r))
+        if (!restores(s->r))
             s->next = s->r->chunks->len;
     }
     *ref = g_array_index(s->r->chunks, ChunkRef, s->next++);

@@ -33,10 +33,9 @@ static inline void chunk_stream_free(ChunkStream *s)
 /* The chunks of r, which must outlive the stream. */
 ChunkStream *chunk_stream_file(const FileRecord *r);
 /* The chunks restore reads from job `job_id`: those of its regular files
- * with a plain stored path (safe_path.h), in record order, read through a
- * records reader of the stream's own. */
+ * with a plain stored path (safe_path.h; restore refuses the others before
+ * reading them), in record order, read through a records reader of the
+ * stream's own. */
 ChunkStream *chunk_stream_restore(const Store *store, uint32_t job_id, GError **err);
-/* Whether restore reads the chunks of r (what chunk_stream_restore lists). */
-gboolean chunk_stream_restores(const FileRecord *r);
 
 #endif
