@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ssd_store.c: slot file I/O and the cache directory lock. */
 #include "cache/core/ssd_store.h"
+#include "cache/core/chunk_log.h"
 #include "util/error.h"
 #include "util/lock_file.h"
 #include "util/fileio.h"
@@ -69,6 +70,16 @@ SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capaci
     s->o_direct = o_direct;
     if (!take_lock(s, err))
         goto fail;
+    char *log_path = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
+    gboolean had_log = g_file_test(log_path, G_FILE_TEST_EXISTS);
+    g_free(log_path);
+    if (had_log) { /* a chunk cache's directory (ssd-cache-granularity chunk) */
+        destor_warning("SSD cache %s holds a chunk cache (ssd-cache-granularity chunk); rebuilding it as a "
+                       "container cache",
+                       dir);
+        if (!chunk_log_remove_files(dir, err))
+            goto fail;
+    }
 
     int flags = O_RDWR | O_CREAT | O_CLOEXEC | (o_direct ? O_DIRECT : 0);
     s->fd = open(s->slot_path, flags, 0644);
