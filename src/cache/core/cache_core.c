@@ -225,6 +225,11 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
             return NULL;
         }
     } else {
+        if (c->codec && (c->packed = alloc_aligned(o->container_size)) == NULL) {
+            destor_set_errno(err, ENOMEM, "allocate the SSD cache buffer");
+            free_core(c);
+            return NULL;
+        }
         for (uint32_t s = c->capacity; s-- > 0;)
             cache_core_push_free(c, s);
     }
@@ -431,8 +436,6 @@ static uint32_t stored_length(CacheCore *c, ContainerId id, const uint8_t *data)
         return compress_copy(c, data);
     if (c->sim_stored[id] == 0) {
         GError *local = NULL;
-        if (c->packed == NULL && (c->packed = alloc_aligned(size)) == NULL)
-            g_error("out of memory for the SSD cache's compression buffer");
         uint8_t *bytes = g_malloc(size);
         if (container_source_read(c->backing, id, bytes, &local)) {
             c->sim_stored[id] = compress_copy(c, bytes);
