@@ -344,6 +344,34 @@ static void test_restart_and_identity(void)
     g_free(dir);
 }
 
+/* The keys: names, the level checked against the codec at validation. */
+static void test_config_keys(void)
+{
+    static const struct {
+        const char *codec, *level;
+        gboolean set_ok, valid;
+    } cases[] = {
+        { "lz4", "0", TRUE, TRUE },   { "lz4", "9", TRUE, TRUE },    { "zstd", "19", TRUE, TRUE },
+        { "zstd", "20", TRUE, FALSE }, { "none", "0", TRUE, TRUE },   { "none", "1", TRUE, FALSE },
+        { "gzip", "0", FALSE, FALSE }, { "LZ4", "0", TRUE, TRUE },  { "lz4", "-1", FALSE, FALSE },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        CacheConfig cfg;
+        cache_config_init(&cfg);
+        CU_ASSERT_EQUAL(cfg.compression, CACHE_CODEC_NONE);
+        GError *err = NULL;
+        gboolean set = cache_config_set(&cfg, "ssd-cache-compression", cases[i].codec, &err) == CACHE_CONFIG_OK &&
+                       cache_config_set(&cfg, "ssd_cache_compression_level", cases[i].level, &err) == CACHE_CONFIG_OK;
+        CU_ASSERT_EQUAL(set, cases[i].set_ok);
+        if (set)
+            CU_ASSERT_EQUAL(cache_config_validate(&cfg, &err), cases[i].valid);
+        if (!cases[i].valid)
+            CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));
+        g_clear_error(&err);
+        cache_config_clear(&cfg);
+    }
+}
+
 static void test_simulation_needs_store(void)
 {
     CacheCoreOptions o = options(CACHE_CODEC_LZ4, CACHE_MODE_SIMULATE, 4);
@@ -363,6 +391,7 @@ static void add_suites(void)
     CU_add_test(s, "damaged compressed copy", test_damaged_compressed_copy);
     CU_add_test(s, "restart and identity", test_restart_and_identity);
     CU_add_test(s, "simulation needs the store", test_simulation_needs_store);
+    CU_add_test(s, "config keys", test_config_keys);
 }
 
 UNIT_MAIN(add_suites)

@@ -301,11 +301,14 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
         if (!ok)
             bad_value(err, k->key, value, "exact, compact or sketch");
         break;
-    case K_COMPRESSION:
-        ok = value != NULL && cache_codec_parse(value, &cfg->compression);
+    case K_COMPRESSION: {
+        char *name = g_ascii_strdown(value ? value : "", -1); /* as policy names */
+        ok = cache_codec_parse(name, &cfg->compression);
+        g_free(name);
         if (!ok)
             bad_value(err, k->key, value, "none, lz4 or zstd");
         break;
+    }
     }
     return ok ? CACHE_CONFIG_OK : CACHE_CONFIG_INVALID;
 }
