@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # cache_compression.sh: ssd-cache-compression none, lz4 and zstd on the
 # real read path. Every replay is verified (each file's SHA-256); real and
-# simulation mode give the same hits, misses and bytes written; lz4 and
-# zstd store some copies compressed and write fewer bytes than the
-# containers hold, none writes them whole; copies damaged on the SSD
+# simulation mode (text and compiled traces) give the same hits, misses
+# and bytes written; lz4 and zstd store some copies compressed and write
+# fewer bytes than the containers hold, none writes them whole; copies
+# damaged on the SSD
 # (header fields intact, compressed bytes changed) are misses refetched
 # and counted, never wrong bytes; a cache written with one compression and
 # opened with another starts empty and says so; bad settings exit 2.
@@ -17,18 +18,22 @@ mv "$SCRATCH/whole" "$SCRATCH/trace"
 cached() { dst -p"ssd-cache-policy lru" -p"ssd-cache-size 6" -p"ssd-cache-directory $SCRATCH/cache-$comp" \
     -p"ssd-cache-compression $comp" "$@"; }
 
+dst trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.ctr" >/dev/null
 for comp in none lz4 zstd; do
     cached read-file --trace "$SCRATCH/trace" --verify --json > "$SCRATCH/real-$comp.json"
     cached read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/sim-$comp.json"
+    # a compiled trace's simulation runs the core's own loop: the same figures
+    cached read-file --trace "$SCRATCH/trace.ctr" --simulate --json > "$SCRATCH/compiled-$comp.json"
     cached read-file --trace "$SCRATCH/trace" --verify --json > "$SCRATCH/again-$comp.json" 2>"$SCRATCH/err"
     [ ! -s "$SCRATCH/err" ] || { cat "$SCRATCH/err" >&2; fail "$comp: the second replay warned"; }
     "$PYTHON" - "$SCRATCH" "$comp" <<'PY' || fail "$comp: figures"
 import json, sys
 d, comp = sys.argv[1:3]
-real, sim, again = (json.load(open("%s/%s-%s.json" % (d, k, comp)))["cache"] for k in ("real", "sim", "again"))
+real, sim, again, compiled = (json.load(open("%s/%s-%s.json" % (d, k, comp)))["cache"]
+                              for k in ("real", "sim", "again", "compiled"))
 for k in ("hits", "misses", "admissions", "evictions", "ssd_bytes_written", "ssd_logical_bytes_written",
           "ssd_compressed_written", "ssd_bytes_read", "cached_stored_bytes"):
-    assert real[k] == sim[k], (k, real[k], sim[k])
+    assert real[k] == sim[k] == compiled[k], (k, real[k], sim[k], compiled[k])
 assert abs(real["model_elapsed_ms"] - sim["model_elapsed_ms"]) < 1e-6 * max(1, real["model_elapsed_ms"])
 for c in (real, again):
     assert c["compression"] == comp, c["compression"]
