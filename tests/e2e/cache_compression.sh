@@ -5,10 +5,10 @@
 # simulation mode (text and compiled traces) give the same hits, misses
 # and bytes written; lz4 and zstd store some copies compressed and write
 # fewer bytes than the containers hold, none writes them whole; copies
-# damaged on the SSD
-# (header fields intact, compressed bytes changed) are misses refetched
-# and counted, never wrong bytes; a cache written with one compression and
-# opened with another starts empty and says so; bad settings exit 2.
+# damaged on the SSD (header fields intact, compressed bytes changed) are
+# misses refetched and counted, never wrong bytes; a cache written with
+# one compression and opened with another starts empty and says so; bad
+# settings exit 2.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 two_job_trace 23 7 0.6 400
