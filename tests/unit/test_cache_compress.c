@@ -344,6 +344,64 @@ static void test_restart_and_identity(void)
     g_free(dir);
 }
 
+/* Random operation sequences over one cache directory: accesses, a byte
+ * flipped anywhere in the slot file, a clean close, an abandon (as if
+ * killed), a reopen with another compression or policy. After every step:
+ * every read gives the container's bytes, hits + misses = accesses, no more
+ * cached than the capacity, and (clean or not) a reopened cache holds only
+ * copies that read back right. */
+static void test_property_random_operations(void)
+{
+    static const char *const policies[] = { "lru", "fifo", "clock", "s3fifo" };
+    char *dir = cachedir();
+    char *slots = g_build_filename(dir, SSD_STORE_SLOT_FILE, NULL);
+    uint64_t st = 2323;
+    for (int round = 0; round < 6; round++) {
+        CacheCodecKind kind = (CacheCodecKind)(test_rand(&st) % CACHE_CODEC_KINDS);
+        uint32_t cap = 2 + (uint32_t)(test_rand(&st) % 6);
+        CacheCoreOptions o = options(kind, CACHE_MODE_REAL, cap);
+        o.policy = test_policy(policies[test_rand(&st) % G_N_ELEMENTS(policies)]);
+        o.directory = dir;
+        o.o_direct = FALSE;
+        CacheCore *c = cache_core_open(&o, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        unsigned wrong = 0;
+        for (int step = 0; step < 150; step++) {
+            uint64_t r = test_rand(&st) % 100;
+            if (r < 8 && g_file_test(slots, G_FILE_TEST_EXISTS)) {
+                GStatBuf sb;
+                if (g_stat(slots, &sb) == 0 && sb.st_size > 0)
+                    flip(dir, (off_t)(test_rand(&st) % (uint64_t)sb.st_size), (uint8_t)(1 + test_rand(&st) % 255));
+            } else {
+                ContainerId id = test_skewed_id(&st, NCONT);
+                if (!read_right(c, id))
+                    wrong++;
+            }
+            const CacheCounters *k = cache_core_counters(c);
+            CU_ASSERT_EQUAL(k->hits + k->misses, k->accesses);
+            CU_ASSERT(cache_core_cached(c) <= cache_core_capacity(c));
+        }
+        CU_ASSERT_EQUAL(wrong, 0);
+        if (test_rand(&st) % 2) {
+            CU_ASSERT_TRUE(cache_core_close(c, NULL));
+        } else {
+            cache_core_abandon(c);
+        }
+        /* whatever the next open keeps must read back right */
+        c = cache_core_open(&o, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        for (ContainerId id = 0; id < NCONT; id++) {
+            if (cache_core_contains(c, id)) {
+                CU_ASSERT_TRUE(read_right(c, id));
+            }
+        }
+        CU_ASSERT_TRUE(cache_core_close(c, NULL));
+    }
+    rm_cache(dir);
+    g_free(slots);
+    g_free(dir);
+}
+
 /* The keys: names, the level checked against the codec at validation. */
 static void test_config_keys(void)
 {
@@ -392,6 +450,7 @@ static void add_suites(void)
     CU_add_test(s, "restart and identity", test_restart_and_identity);
     CU_add_test(s, "simulation needs the store", test_simulation_needs_store);
     CU_add_test(s, "config keys", test_config_keys);
+    CU_add_test(s, "property: random operations", test_property_random_operations);
 }
 
 UNIT_MAIN(add_suites)
