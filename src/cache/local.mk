@@ -65,6 +65,7 @@ CACHE_SOURCES = \
 libdestor_a_SOURCES += $(CACHE_SOURCES)
 
 CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_policy_offline \
+	tests/unit/test_policy_minisim \
 	tests/unit/test_cache_core \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
 	tests/unit/test_access_counts
@@ -76,6 +77,8 @@ tests_unit_test_policy_field_SOURCES = tests/unit/test_policy_field.c tests/unit
 tests_unit_test_policy_field_LDADD = $(UNIT_LIBS)
 tests_unit_test_policy_offline_SOURCES = tests/unit/test_policy_offline.c tests/unit/test_cache_util.h
 tests_unit_test_policy_offline_LDADD = $(UNIT_LIBS)
+tests_unit_test_policy_minisim_SOURCES = tests/unit/test_policy_minisim.c tests/unit/test_cache_util.h
+tests_unit_test_policy_minisim_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_core_SOURCES = tests/unit/test_cache_core.c tests/unit/test_cache_util.h
 tests_unit_test_cache_core_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_config_SOURCES = tests/unit/test_cache_config.c

@@ -709,7 +709,7 @@ class Minisim:
 
     STORE_SIZED = True
 
-    def __init__(self, capacity, n_containers, mini_slots=64, window=8.0, price=1.0, share=0.5):
+    def __init__(self, capacity, n_containers, mini_slots=32, window=8.0, price=1.0, share=0.5):
         self.cap = capacity
         c = max(1, capacity)
         self.sample_all = c <= mini_slots

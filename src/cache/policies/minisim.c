@@ -44,10 +44,12 @@
  * Defaults, fixed from the definition before any workload was run (the
  * commit that adds this file says so; docs/CACHE.md): p = 1, a write and a
  * hit each being one container transfer (adapt's theta argument); g = 0.5,
- * half of ARC's C ghosts and the middle of LARC's 0.1 C .. 0.9 C; m = 64,
- * fixed-size SHARDS, chosen so that the policy stays within 8 bytes per
- * stored container at a cache of 20% of a store of 1,000 containers or
- * more (20 + about 11 bytes a slot + 1.7 KiB); W = 8 mini-cache
+ * half of ARC's C ghosts and the middle of LARC's 0.1 C .. 0.9 C; m = 32,
+ * fixed-size SHARDS, the largest power of two that keeps the policy within
+ * 8 bytes per stored container at caches of 20% and 10% of every store of
+ * 1,000 containers or more (20 bytes a slot, 10.5 to 14.5 for the ghost
+ * list, 1.1 KiB for the mini caches: at most 7.7 B per container; 64, first
+ * committed, reached 8.35 at 1,294 containers); W = 8 mini-cache
  * capacities of sampled accesses, eight turnovers of a mini cache. F's
  * constants are sigpop's defaults.
  *
@@ -407,7 +409,7 @@ static size_t minisim_memory(const void *st)
 }
 
 static const CachePolicyKey minisim_keys[N_KEYS] = {
-    [KEY_MINI_SLOTS] = { "minisim-mini-slots", CACHE_KEY_UINT, 1, 1 << 20, NULL, "64",
+    [KEY_MINI_SLOTS] = { "minisim-mini-slots", CACHE_KEY_UINT, 1, 1 << 20, NULL, "32",
                          "slots of each miniature cache; containers sampled at this / the capacity (all if fewer)" },
     [KEY_WINDOW] = { "minisim-window", CACHE_KEY_REAL, 1, 1000000, NULL, "8",
                      "the candidates' scores decay with a window of this x the mini slots sampled accesses" },
