@@ -54,13 +54,18 @@
  * constants are sigpop's defaults.
  *
  * Counters: switches, misses_by_recency, refused_cold,
- * refused_not_significant, refused_no_ghost_hit, sampled_accesses. No
- * saved state: after a restart the core re-inserts the restored slots and
- * the mini caches start empty. */
+ * refused_not_significant, refused_no_ghost_hit, sampled_accesses. Saved
+ * state, version 1: capacity u32, n_containers u32, the rule u8 (0 F, 1
+ * R), the clock u64, D (IEEE double bits u64), the mini clock u64, the mini
+ * slots u32; per slot its recorded count u32 and tick u64 (0 for a free
+ * slot); the ghost list (length u32, ids u32 oldest first); mini F and
+ * mini R (each: length u32, then id u32 and tick u64 per entry, in array
+ * order); the mini ghost list (length u32, ids u32 oldest first). */
 #include "cache/policy/frequency_sketch.h"
 #include "cache/policy/policy.h"
 #include "cache/structures/ghost_list.h"
 #include "cache/structures/slot_heap.h"
+#include "util/le.h"
 
 #include <math.h>
 #include <string.h>
@@ -400,6 +405,154 @@ static void minisim_removed(void *st, CacheSlot slot)
     minisim_heap_remove(&s->heap, slot);
 }
 
+/* ---- saved state (layout at the top) ---- */
+
+#define STATE_HEAD 37
+#define STATE_SLOT 12
+
+static uint64_t double_bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+static double bits_double(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+static void mini_save(const Mini *m, GByteArray *out)
+{
+    guint at = out->len;
+    g_byte_array_set_size(out, at + 4 + 12 * (guint)m->len);
+    uint8_t *b = out->data + at;
+    le32_put(b, m->len);
+    for (uint32_t i = 0; i < m->len; i++) {
+        le32_put(b + 4 + 12 * i, m->id[i]);
+        le64_put(b + 8 + 12 * i, m->tick[i]);
+    }
+}
+
+static void minisim_save_state(void *st, GByteArray *out)
+{
+    Minisim *s = st;
+    uint32_t cap = s->env->capacity;
+    guint at = out->len;
+    g_byte_array_set_size(out, at + STATE_HEAD + STATE_SLOT * (guint)cap);
+    uint8_t *b = out->data + at;
+    le32_put(b, cap);
+    le32_put(b + 4, s->env->n_containers);
+    b[8] = (uint8_t)s->rule;
+    le64_put(b + 9, s->clock);
+    le64_put(b + 17, double_bits(s->d));
+    le64_put(b + 25, s->mini_clock);
+    le32_put(b + 33, s->mini_f.cap);
+    b += STATE_HEAD;
+    for (uint32_t slot = 0; slot < cap; slot++, b += STATE_SLOT) {
+        gboolean in = cache_policy_env_occupied(s->env, slot);
+        le32_put(b, in ? s->key[slot] : 0);
+        le64_put(b + 4, in ? s->tick[slot] : 0);
+    }
+    ghost_list_save(&s->ghost, 1, out);
+    mini_save(&s->mini_f, out);
+    mini_save(&s->mini_r, out);
+    at = out->len;
+    g_byte_array_set_size(out, at + 4 + 4 * (guint)s->mini_ghost.len);
+    le32_put(out->data + at, s->mini_ghost.len);
+    for (uint32_t i = 0; i < s->mini_ghost.len; i++)
+        le32_put(out->data + at + 4 + 4 * i, s->mini_ghost.id[i]);
+}
+
+/* A mini cache at blob[*at]: at most its slots, ids of the store, distinct,
+ * ticks 1 .. the mini clock. */
+static gboolean mini_load(const Minisim *s, Mini *m, const uint8_t *blob, size_t len, size_t *at)
+{
+    if (len - *at < 4)
+        return FALSE;
+    uint32_t n = le32_get(blob + *at);
+    *at += 4;
+    if (n > m->cap || (len - *at) / 12 < n)
+        return FALSE;
+    for (uint32_t i = 0; i < n; i++, *at += 12) {
+        ContainerId id = le32_get(blob + *at);
+        uint64_t tick = le64_get(blob + *at + 4);
+        if (id >= s->env->n_containers || mini_find(m, id) >= 0 || tick == 0 || tick > s->mini_clock)
+            return FALSE;
+        mini_put(m, m->len, id, tick);
+    }
+    return TRUE;
+}
+
+static gboolean mini_ghost_load(const Minisim *s, MiniGhost *g, const uint8_t *blob, size_t len, size_t *at)
+{
+    if (len - *at < 4)
+        return FALSE;
+    uint32_t n = le32_get(blob + *at);
+    *at += 4;
+    if (n > g->max || (len - *at) / 4 != n)
+        return FALSE;
+    for (uint32_t i = 0; i < n; i++, *at += 4) {
+        ContainerId id = le32_get(blob + *at);
+        for (uint32_t j = 0; j < g->len; j++)
+            if (g->id[j] == id)
+                return FALSE;
+        if (id >= s->env->n_containers)
+            return FALSE;
+        g->id[g->len++] = id;
+    }
+    return TRUE;
+}
+
+/* The blob must describe this cache (capacity, store size, mini slots)
+ * exactly. A restored slot the blob saved as free joins as a fresh
+ * insertion; a saved slot that was not restored is ignored; a recorded
+ * count above the container's (with exact counts: other than it) or a
+ * tick above the clock is refused. */
+static gboolean minisim_load_state(void *st, const uint8_t *blob, size_t len)
+{
+    Minisim *s = st;
+    const CachePolicyEnv *env = s->env;
+    size_t at = STATE_HEAD + (size_t)STATE_SLOT * env->capacity;
+    if (len < at || le32_get(blob) != env->capacity || le32_get(blob + 4) != env->n_containers || blob[8] > 1 ||
+        le32_get(blob + 33) != s->mini_f.cap)
+        return FALSE;
+    double d = bits_double(le64_get(blob + 17));
+    if (!isfinite(d) || (d > 0 && blob[8] != RULE_RECENCY) || (d < 0 && blob[8] != RULE_FREQUENCY))
+        return FALSE;
+    s->rule = blob[8];
+    s->clock = le64_get(blob + 9);
+    s->d = d;
+    s->mini_clock = le64_get(blob + 25);
+    const uint8_t *b = blob + STATE_HEAD;
+    for (uint32_t slot = 0; slot < env->capacity; slot++, b += STATE_SLOT) {
+        uint32_t key = le32_get(b);
+        uint64_t tick = le64_get(b + 4);
+        if (tick == 0 || !cache_policy_env_occupied(env, slot))
+            continue;
+        uint32_t f = cache_policy_env_slot_count(env, slot);
+        if (tick > s->clock || key > f || (env->counts->mode == ACCESS_COUNTS_EXACT && key != f))
+            return FALSE;
+        for (uint32_t i = 0; i < s->heap.size; i++)
+            if (s->tick[s->heap.entry[i].slot] == tick)
+                return FALSE; /* ticks are distinct */
+        s->key[slot] = key;
+        s->tick[slot] = tick;
+        minisim_heap_append(&s->heap, (HeapEntry){ slot });
+    }
+    minisim_heap_rebuild(&s->heap);
+    if (!ghost_list_load(&s->ghost, 1, blob, len, &at) || !mini_load(s, &s->mini_f, blob, len, &at) ||
+        !mini_load(s, &s->mini_r, blob, len, &at) || !mini_ghost_load(s, &s->mini_ghost, blob, len, &at) ||
+        at != len)
+        return FALSE;
+    for (uint32_t slot = 0; slot < env->capacity; slot++)
+        if (cache_policy_env_occupied(env, slot) && s->tick[slot] == 0)
+            minisim_inserted(s, slot);
+    return TRUE;
+}
+
 static size_t minisim_memory(const void *st)
 {
     const Minisim *s = st;
@@ -449,6 +602,9 @@ const CachePolicyOps cache_policy_minisim = {
     .removed = minisim_removed,
     .count_age_window = minisim_count_age_window,
     .counts_aged = minisim_counts_aged,
+    .state_version = 1,
+    .save_state = minisim_save_state,
+    .load_state = minisim_load_state,
     .bytes_per_slot = MINISIM_BYTES_PER_SLOT,
     .memory = minisim_memory,
 };
