@@ -48,7 +48,7 @@
  * fixed-size SHARDS, the largest power of two that keeps the policy within
  * 8 bytes per stored container at caches of 20% and 10% of every store of
  * 1,000 containers or more (20 bytes a slot, 10.5 to 14.5 for the ghost
- * list, 1.1 KiB for the mini caches: at most 7.7 B per container; 64, first
+ * list, under 1 KiB for the mini caches: at most 7.8 B per container; 64, first
  * committed, reached 8.35 at 1,294 containers); W = 8 mini-cache
  * capacities of sampled accesses, eight turnovers of a mini cache. F's
  * constants are sigpop's defaults.
