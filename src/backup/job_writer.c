@@ -111,9 +111,9 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
     w->recipes = w->meta ? recipe_index_create(ridx, err) : NULL;
     g_free(meta);
     g_free(ridx);
-    if (w->recipes == NULL || !begin_rewriting(w, &cfg->rewrite, cfg->restore_cache_containers, err))
+    if (w->recipes == NULL || !begin_rewriting(w, &cfg->rewrite, cfg->restore_cache.containers, err))
         goto fail;
-    w->frag = fragmentation_meter_new(cfg->restore_cache_containers);
+    w->frag = fragmentation_meter_new(cfg->restore_cache.containers);
     w->m.created_unix = time(NULL);
     w->m.container_size = (uint32_t)store->container_size;
     w->m.first_new_container = w->next_container;

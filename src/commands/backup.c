@@ -5,6 +5,7 @@
 #include "backup/job_writer.h"
 #include "backup/chunk_worker.h"
 #include "backup/walker.h"
+#include "lifecycle/retention.h"
 #include "util/error.h"
 #include "util/json_doc.h"
 #include "util/size_parse.h"
@@ -166,9 +167,49 @@ static void print_summary(const JobManifest *m, const JobRewriteReport *rw, doub
     printf("  chunk and hash   %.3f s CPU (cutting and fingerprinting chunks, in the workers and hashers)\n", cut_secs);
 }
 
-/* The same figures as one destor.backup JSON document (docs/FORMAT.md). */
+/* What backup-retention-time did, on stderr (the summary is stdout's). */
+static void print_retention(guint keep, const RetentionReport *r)
+{
+    GString *jobs = g_string_new(NULL);
+    for (guint i = 0; i < r->deleted->len; i++)
+        g_string_append_printf(jobs, "%s%u", i ? ", " : "", g_array_index(r->deleted, uint32_t, i));
+    char reclaimed[32];
+    if (r->deleted->len == 0)
+        fprintf(stderr, "destor: backup-retention-time %u: no job deleted\n", keep);
+    else if (r->gc.deferred)
+        fprintf(stderr, "destor: backup-retention-time %u: deleted job%s %s; gc deferred (a reader has the store "
+                "open): the next gc frees their space\n", keep, r->deleted->len > 1 ? "s" : "", jobs->str);
+    else
+        fprintf(stderr, "destor: backup-retention-time %u: deleted job%s %s; gc freed %u containers (%s)\n", keep,
+                r->deleted->len > 1 ? "s" : "", jobs->str, r->gc.freed,
+                size_format(r->gc.reclaimed_bytes, reclaimed, sizeof reclaimed));
+    g_string_free(jobs, TRUE);
+}
+
+static void retention_json(JsonBuilder *b, guint keep, const RetentionReport *r)
+{
+    json_builder_set_member_name(b, "retention");
+    json_builder_begin_object(b);
+    json_doc_uint(b, "keep", keep);
+    json_builder_set_member_name(b, "deleted_jobs");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < r->deleted->len; i++)
+        json_builder_add_int_value(b, g_array_index(r->deleted, uint32_t, i));
+    json_builder_end_array(b);
+    json_doc_bool(b, "gc_ran", r->collected);
+    json_doc_bool(b, "gc_deferred", r->collected && r->gc.deferred);
+    json_doc_uint(b, "containers_freed", r->gc.freed);
+    json_doc_uint(b, "reclaimed_bytes", r->gc.reclaimed_bytes);
+    json_doc_uint(b, "containers_copied", r->gc.compact.containers_copied);
+    json_doc_uint(b, "jobs_collected", r->gc.jobs_collected);
+    json_builder_end_object(b);
+}
+
+/* The same figures as one destor.backup JSON document (docs/FORMAT.md),
+ * with what retention did when it ran (keep > 0). */
 static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw, double secs,
-                               const StageThread *stages, int nstages, double cut_secs, double commit_secs)
+                               const StageThread *stages, int nstages, double cut_secs, double commit_secs,
+                               guint keep, const RetentionReport *kept)
 {
     JsonBuilder *b = json_doc_new("destor.backup", 1);
     json_doc_uint(b, "job", m->job_id);
@@ -208,6 +249,8 @@ static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw,
             json_doc_double(b, stages[i].name, 1e3 * cpu);
     }
     json_builder_end_object(b);
+    if (keep > 0)
+        retention_json(b, keep, kept);
     json_doc_print(b, stdout);
 }
 
@@ -313,10 +356,29 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         gint64 end = g_get_monotonic_time();
         stages[nstages].cpu_seconds = job_writer_write_cpu_seconds(writer); /* its writes are done */
         JobRewriteReport rw = job_writer_rewrite_report(writer);
-        (opt->json ? print_summary_json : print_summary)(&m, &rw, (double)(end - start) / 1e6, stages,
-                                                         (int)nstages + 1, cut_secs,
-                                                         (double)(end - commit_start) / 1e6);
-        if (m.skipped > 0) {
+        job_writer_free(writer); /* its index closed: retention's gc opens it */
+        writer = NULL;
+        /* backup-retention-time, after a backup that read everything */
+        guint keep = cfg->backup_retention > 0 && m.skipped == 0 && walker->changed == 0
+                         ? (guint)cfg->backup_retention : 0;
+        RetentionReport kept = { 0 };
+        GError *retention_err = NULL;
+        gboolean retained = keep == 0 ||
+                            lifecycle_retain(store, keep, cfg->gc_live_threshold, &kept, &retention_err);
+        if (opt->json)
+            print_summary_json(&m, &rw, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+                               (double)(end - commit_start) / 1e6, retained ? keep : 0, &kept);
+        else
+            print_summary(&m, &rw, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+                          (double)(end - commit_start) / 1e6);
+        if (keep > 0 && retained && !opt->json)
+            print_retention(keep, &kept);
+        retention_report_clear(&kept);
+        if (!retained) {
+            g_propagate_prefixed_error(err, retention_err, "job %u committed, but backup-retention-time %u failed: ",
+                                       m.job_id, keep);
+            ok = FALSE;
+        } else if (m.skipped > 0) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
                         "%llu entries could not be read and are not in job %u (committed without them); "
                         "the first: %s", (unsigned long long)m.skipped, m.job_id,

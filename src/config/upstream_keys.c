@@ -10,7 +10,6 @@
 
 typedef enum {
     U_COUNT,      /* a whole number */
-    U_INT,        /* a whole number, maybe negative */
     U_REAL,       /* a decimal number */
     U_YESNO,      /* yes or no */
     U_WORD,       /* one of words; a count may follow one of counted */
@@ -52,8 +51,6 @@ static const UpstreamKey keys[] = {
     { "fingerprint-index-segment-selection", U_WORD, selection, selection_counted,
       "base | mix, or top and optionally a whole number" },
     { "fingerprint-index-segment-prefetching", U_COUNT, NULL, NULL, "a whole number" },
-    { "restore-opt-window-size", U_COUNT, NULL, NULL, "a whole number" },
-    { "backup-retention-time", U_INT, NULL, NULL, "a whole number (negative: keep every backup)" },
 };
 
 /* fingerprint-index's third value and the category it belongs to. */
@@ -113,8 +110,6 @@ static gboolean form_ok(const UpstreamKey *k, char *const *v, guint n)
     switch (k->form) {
     case U_COUNT:
         return n == 1 && is_count(v[0]);
-    case U_INT:
-        return n == 1 && is_count(v[0][0] == '-' ? v[0] + 1 : v[0]);
     case U_REAL:
         return n == 1 && is_real(v[0]);
     case U_YESNO:

@@ -60,7 +60,7 @@ static void test_good_lines(void)
     CU_ASSERT_TRUE(apply(&cfg, "backup-workers auto", &err));
     CU_ASSERT_EQUAL(cfg.backup_workers, 0);
     CU_ASSERT_TRUE(apply(&cfg, "restore-cache lru 64", &err));
-    CU_ASSERT_EQUAL(cfg.restore_cache_containers, 64);
+    CU_ASSERT_EQUAL(cfg.restore_cache.containers, 64);
     CU_ASSERT_FALSE(cfg.store_read_uncached);
     CU_ASSERT_TRUE(apply(&cfg, "store-read-uncached yes", &err));
     CU_ASSERT_TRUE(cfg.store_read_uncached);
@@ -126,7 +126,13 @@ static void test_bad_lines(void)
     expect_bad("container-size 32M", "'32M' for container-size");
     expect_bad("fingerprint-algorithm md5", "'md5' for fingerprint-algorithm");
     expect_bad("simulation-level maybe", "'maybe' for simulation-level");
-    expect_bad("restore-cache opt 10", "'opt' for restore-cache");
+    expect_bad("restore-cache mru 10", "'mru' for restore-cache: expected lru, opt or asm");
+    expect_bad("restore-cache asm 1", "'1' for restore-cache: asm needs at least 2");
+    expect_bad("restore-cache opt 0", "'0' for restore-cache");
+    expect_bad("restore-opt-window-size 0", "'0' for restore-opt-window-size");
+    expect_bad("restore-opt-window-size many", "'many' for restore-opt-window-size");
+    expect_bad("backup-retention-time 0", "'0' for backup-retention-time");
+    expect_bad("backup-retention-time 2.5", "'2.5' for backup-retention-time");
     expect_bad("backup-workers 0", "'0' for backup-workers");
     expect_bad("store-read-uncached sometimes", "'sometimes' for store-read-uncached");
     expect_bad("working-directory", "a value is required");
@@ -191,7 +197,7 @@ static void test_unknown_keys_refused(void)
     expect_bad("rewrite-enable-har yes 0.5", "rewrite-enable-har takes one value");
     expect_bad("rewrite-enable-cache-aware sure", "invalid value 'sure' for rewrite-enable-cache-aware");
     expect_bad("fingerprint-index-segment-selection base 3", "fingerprint-index-segment-selection (a Destor key");
-    expect_bad("backup-retention-time forever", "backup-retention-time (a Destor key");
+    expect_bad("backup-retention-time forever", "'forever' for backup-retention-time");
 }
 
 static void test_override_named(void)
@@ -217,7 +223,7 @@ static void test_forms_accepted(void)
     CU_ASSERT_TRUE(apply(&cfg, "chunk-algorithm normalized rabin", &err));
     CU_ASSERT_EQUAL(cfg.chunk_algorithm, CHUNK_FASTCDC);
     CU_ASSERT_TRUE(apply(&cfg, "restore-cache 12", &err));
-    CU_ASSERT_EQUAL(cfg.restore_cache_containers, 12);
+    CU_ASSERT_EQUAL(cfg.restore_cache.containers, 12);
     CU_ASSERT_TRUE(apply(&cfg, "ssd-cache-size 50%", &err));
     CU_ASSERT_EQUAL(cfg.cache.size.kind, CACHE_SIZE_PERCENT);
     /* another policy's key than the selected one: a file may hold several */
@@ -232,6 +238,22 @@ static void test_forms_accepted(void)
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-segment-selection top 2", &err));
     CU_ASSERT_TRUE(apply(&cfg, "rewrite-algorithm \"context-based rewriting\" 2048", &err));
     CU_ASSERT_TRUE(apply(&cfg, "backup-retention-time -1", &err));
+    CU_ASSERT_EQUAL(cfg.backup_retention, -1);
+    CU_ASSERT_TRUE(apply(&cfg, "backup-retention-time 3", &err));
+    CU_ASSERT_EQUAL(cfg.backup_retention, 3);
+    Config fresh; /* Destor's defaults; without the line read-file keeps its per-request LRU */
+    config_init(&fresh);
+    CU_ASSERT_TRUE(!fresh.restore_cache.set && fresh.restore_cache.kind == RESTORE_CACHE_LRU &&
+                   fresh.restore_cache.containers == 30 && fresh.restore_cache.opt_window == 1000000 &&
+                   fresh.backup_retention == -1);
+    config_clear(&fresh);
+    CU_ASSERT_TRUE(apply(&cfg, "restore-cache opt 16", &err));
+    CU_ASSERT_TRUE(cfg.restore_cache.kind == RESTORE_CACHE_OPT && cfg.restore_cache.containers == 16);
+    CU_ASSERT_TRUE(cfg.restore_cache.set);
+    CU_ASSERT_TRUE(apply(&cfg, "restore-cache ASM 2", &err));
+    CU_ASSERT_TRUE(cfg.restore_cache.kind == RESTORE_CACHE_ASM && cfg.restore_cache.containers == 2);
+    CU_ASSERT_TRUE(apply(&cfg, "restore-opt-window-size 5000", &err));
+    CU_ASSERT_EQUAL(cfg.restore_cache.opt_window, 5000);
     CU_ASSERT_PTR_NULL(err);
     config_clear(&cfg);
 }
@@ -252,9 +274,9 @@ static void test_upstream_keys_documented(void)
         g_free(line);
     }
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nrewrite-enable-cache-aware no\n"));
-    /* upstream's 33 keys less the 8 we implement and the 11 rewrite keys (rewrite_config.c) */
-    CU_ASSERT_PTR_NOT_NULL(upstream_key_at(13));
-    CU_ASSERT_PTR_NULL(upstream_key_at(14));
+    /* upstream's 33 keys less the 10 we implement and the 11 rewrite keys (rewrite_config.c) */
+    CU_ASSERT_PTR_NOT_NULL(upstream_key_at(11));
+    CU_ASSERT_PTR_NULL(upstream_key_at(12));
     g_free(text);
     g_free(path);
 }
