@@ -43,6 +43,10 @@ VARIANTS = (
     ("adapt", ("adapt-ghost-share", "1.5"), {"share": 1.5}),
     ("adapt", ("adapt-admit-threshold", "0.9"), {"theta": 0.9}),
     ("adapt", ("adapt-admit-threshold", "0"), {"theta": 0.0}),
+    ("minisim", ("minisim-mini-slots", "3"), {"mini_slots": 3}),
+    ("minisim", ("minisim-mini-slots", "20", "minisim-window", "1"), {"mini_slots": 20, "window": 1.0}),
+    ("minisim", ("minisim-write-price", "0"), {"price": 0.0}),
+    ("minisim", ("minisim-write-price", "5", "minisim-ghost-share", "1.5"), {"price": 5.0, "share": 1.5}),
     ("sigpop", ("cache-counters", "sketch", "sigpop-age-window", "0.5"),
      {"counters": "sketch", "age_window": 0.5}),
 )

@@ -690,6 +690,144 @@ class Adapt:
         return _admitted(victim)
 
 
+class Minisim:
+    """minisim (ours; docs/CACHE.md). Two candidates: F (a miss of count
+    a < 2 refused; else a free slot; else it replaces the lowest count b,
+    least recently accessed among equals, iff a - b > 2 sqrt(a + b)) and R
+    (a miss admitted only if among the ids refused lately, which it leaves;
+    a refused miss joins them, the oldest dropped; victim the least recently
+    accessed). With C <= m every id is sampled and the mini caches have C
+    slots, else id is sampled iff mix64(id) >> 32 < floor(m / C x 2^32) and
+    they have m. A sampled access, before the real decision: both minis take
+    it (ghost max(1, floor(share x slots)) ids; F reads the counts now),
+    scoring +1 a hit, -price an admission; D = D (1 - 1/(window x slots))
+    + (R's - F's); the real cache follows R while D > 0, F while D < 0.
+    The real cache applies the rule followed, with F's count recorded at
+    the last access or aging and ticks of its own, and its own ghost of
+    max(1, floor(share x C)) refused misses under either rule. Counts
+    exact, halved every floor(16 n) accesses before the decision."""
+
+    STORE_SIZED = True
+
+    def __init__(self, capacity, n_containers, mini_slots=32, window=8.0, price=1.0, share=0.5):
+        self.cap = capacity
+        c = max(1, capacity)
+        self.sample_all = c <= mini_slots
+        self.threshold = 0 if self.sample_all else int(math.floor(mini_slots / c * 4294967296.0))
+        self.mcap = c if self.sample_all else mini_slots
+        self.price = price
+        self.decay = 1.0 - 1.0 / (window * self.mcap)
+        self.d = 0.0
+        self.rule = "F"
+        self.counts = ExactCounts(n_containers)
+        self.window = max(1, int(16.0 * n_containers))
+        self.since = 0
+        self.clock = 0
+        self.key = {}     # cached id -> count recorded
+        self.tick = {}    # cached id -> tick
+        self.ghost = OrderedDict()
+        self.gmax = max(1, int(math.floor(share * capacity)))
+        self.mclock = 0
+        self.mf = {}      # id -> tick
+        self.mr = {}
+        self.mghost = OrderedDict()
+        self.mgmax = max(1, int(math.floor(share * self.mcap)))
+
+    @staticmethod
+    def _significant(a, b):
+        return a - b > 2.0 * math.sqrt(a + b)
+
+    def _step_f(self, x):
+        if x in self.mf:
+            self.mf[x] = self.mclock
+            return 1.0
+        a = self.counts.get(x)
+        if a < 2:
+            return 0.0
+        if len(self.mf) < self.mcap:
+            self.mf[x] = self.mclock
+            return -self.price
+        v = min(self.mf, key=lambda y: (self.counts.get(y), self.mf[y]))
+        if not self._significant(a, self.counts.get(v)):
+            return 0.0
+        del self.mf[v]
+        self.mf[x] = self.mclock
+        return -self.price
+
+    def _step_r(self, x):
+        if x in self.mr:
+            self.mr[x] = self.mclock
+            return 1.0
+        if x not in self.mghost:
+            if len(self.mghost) == self.mgmax:
+                self.mghost.popitem(last=False)
+            self.mghost[x] = True
+            return 0.0
+        del self.mghost[x]
+        if len(self.mr) == self.mcap:
+            del self.mr[min(self.mr, key=lambda y: self.mr[y])]
+        self.mr[x] = self.mclock
+        return -self.price
+
+    def _simulate(self, x):
+        if not self.sample_all and (Sketch._mix(x) >> 32) >= self.threshold:
+            return
+        self.mclock += 1
+        df = self._step_f(x)
+        dr = self._step_r(x)
+        self.d = self.d * self.decay + (dr - df)
+        if self.d > 0:
+            self.rule = "R"
+        elif self.d < 0:
+            self.rule = "F"
+
+    def _victim(self):
+        if self.rule == "F":
+            return min(self.key, key=lambda y: (self.key[y], self.tick[y]))
+        return min(self.tick, key=lambda y: self.tick[y])
+
+    def _touch(self, x):
+        self.clock += 1
+        self.tick[x] = self.clock
+        self.key[x] = self.counts.get(x)
+
+    def _refuse(self, x):
+        if len(self.ghost) == self.gmax:
+            self.ghost.popitem(last=False)
+        self.ghost[x] = True
+        return "r"
+
+    def access(self, x):
+        self.counts.add(x)
+        self.since += 1
+        if self.since >= self.window:
+            self.counts.halve()
+            self.since = 0
+            self.key = {y: self.counts.get(y) for y in self.key}
+        self._simulate(x)
+        if x in self.tick:
+            self._touch(x)
+            return "h"
+        ghost_hit = self.ghost.pop(x, None) is not None
+        full = len(self.tick) == self.cap
+        if self.rule == "R":
+            if not ghost_hit:
+                return self._refuse(x)
+        else:
+            a = self.counts.get(x)
+            if a < 2:
+                return self._refuse(x)
+            if full and not self._significant(a, self.key[self._victim()]):
+                return self._refuse(x)
+        victim = None
+        if full:
+            victim = self._victim()
+            del self.tick[victim]
+            del self.key[victim]
+        self._touch(x)
+        return _admitted(victim)
+
+
 MODELS = {
     "clock": Clock,
     "2q": TwoQ,
@@ -701,6 +839,7 @@ MODELS = {
     "wtinylfu": WTinyLfu,
     "sigpop": Sigpop,
     "adapt": Adapt,
+    "minisim": Minisim,
     "belady": Belady,
     "offline-static": OfflineStatic,
 }

@@ -27,6 +27,7 @@
     X(wtinylfu)       \
     X(sigpop)         \
     X(adapt)          \
+    X(minisim)        \
     X(belady)         \
     X(offline_static) \
     X(opt_budget)
