@@ -11,16 +11,24 @@ CACHE_SOURCES = \
 	src/cache/policy/count_min16.h \
 	src/cache/policy/frequency_sketch.h \
 	src/cache/policy/policy.h \
+	src/cache/policy/chunk_policy.h \
 	src/cache/structures/ghost_list.h \
 	src/cache/structures/slot_heap.h \
 	src/cache/structures/slot_list.h \
 	src/cache/structures/slot_map.h \
 	src/cache/structures/slot_queues.h \
 	src/cache/structures/slru.h \
+	src/cache/structures/chunk_table.h \
+	src/cache/structures/index_list.h \
+	src/cache/structures/key_table.h \
+	src/cache/structures/meta_cache.h \
 	src/cache/policies/adapt.c \
 	src/cache/policies/arc.c \
 	src/cache/policies/belady.c \
+	src/cache/policies/cdac_lru.c \
+	src/cache/policies/chunk_lru.c \
 	src/cache/policies/clock.c \
+	src/cache/policies/d_lru.c \
 	src/cache/policies/fifo.c \
 	src/cache/policies/larc.c \
 	src/cache/policies/lfu.c \
@@ -49,6 +57,10 @@ CACHE_SOURCES = \
 	src/cache/core/cache_report.c \
 	src/cache/core/cache_stats.c \
 	src/cache/core/cache_stats.h \
+	src/cache/core/chunk_cache.c \
+	src/cache/core/chunk_cache.h \
+	src/cache/core/chunk_cache_internal.h \
+	src/cache/core/chunk_cache_report.c \
 	src/cache/core/device_model.c \
 	src/cache/core/device_model.h \
 	src/cache/core/ssd_store.c \

@@ -64,7 +64,7 @@ static GArray *restore_plan(Job *job, size_t container_size, guint lru_capacity,
     GError *local = NULL;
     while ((r = job_meta_reader_next(job->meta, &local)) != NULL) {
         if (r->type == ENTRY_FILE && safe_path_is_plain((const char *)r->path->data, r->path->len))
-            file_output_touch(chunks, r, NULL, NULL);
+            file_output_touch(chunks, r, 0, NULL, NULL);
         file_record_free(r);
     }
     chunk_source_free(chunks);

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # src/read: the read services under every command that reads: jobs opened
 # for reading, the per-request container LRU, the prefetcher, the SSD
-# cache over the pool, id-only sources, file assembly, safe paths, and the
+# cache over the pool, the SSD chunk cache as a chunk source, id-only sources, file assembly, safe paths, and the
 # read session that serves requests one by one.
 libdestor_a_SOURCES += \
 	src/read/cached_source.c src/read/cached_source.h \
+	src/read/chunk_cache_source.c src/read/chunk_cache_source.h \
 	src/read/container_lru.c src/read/container_lru.h \
 	src/read/chunk_source.h \
 	src/read/container_chunks.c src/read/container_chunks.h \

@@ -9,6 +9,7 @@
 
 #include "config/config.h"
 #include "read/cached_source.h"
+#include "read/chunk_cache_source.h"
 #include "read/chunk_source.h"
 #include "read/file_range.h"
 #include "read/id_source.h"
@@ -31,6 +32,8 @@ typedef struct {
     Store *store;
     CachedSource cached;       /* cache NULL with ssd-cache-policy none */
     CacheCore *cache;          /* = cached.cache */
+    ChunkCache *chunk_cache;   /* ssd-cache-granularity chunk: the SSD cache
+                                  instead (cache stays NULL) */
     ContainerSource *source;
     ChunkSource *chunks;
     gboolean simulate;         /* ids only: no container bytes are read */
