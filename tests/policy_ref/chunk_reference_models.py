@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""chunk_reference_models.py: independent reference models of the chunk
+policies (ssd-cache-granularity chunk; docs/CACHE.md), written from the
+papers' descriptions and docs/CACHE.md's choices, not from the C code.
+
+A model is a class built with (capacity_bytes, avg_chunk, **keys) whose
+access(chunk, length, address, touch_offset, touch_length) returns the
+decision in chunk_decisions' format: "h" hit, "m" miss of a cached chunk,
+"r" refused, "a" admitted followed by " CHUNK" for each chunk evicted first,
+in order. The data cache holds unique chunks (by id) up to capacity_bytes;
+a chunk longer than the capacity is refused."""
+
+from collections import OrderedDict
+
+
+def _meta_entries(capacity_bytes, avg_chunk, factor):
+    n = factor * capacity_bytes / (avg_chunk or 1)
+    return max(1, int(n))
+
+
+class _DataCache:
+    """The core's part: chunk id -> length, bytes used."""
+
+    def __init__(self, capacity):
+        self.capacity = capacity
+        self.size = {}
+        self.used = 0
+
+    def fits(self, length):
+        return self.used + length <= self.capacity
+
+    def add(self, chunk, length):
+        self.size[chunk] = length
+        self.used += length
+
+    def drop(self, chunk):
+        self.used -= self.size.pop(chunk)
+
+
+class ChunkLru:
+    def __init__(self, capacity_bytes, avg_chunk):
+        self.data = _DataCache(capacity_bytes)
+        self.order = OrderedDict()  # oldest first
+
+    def access(self, chunk, length, address, off, tlen):
+        if chunk in self.data.size:
+            self.order.move_to_end(chunk)
+            return "h"
+        if length > self.data.capacity:
+            return "r"
+        out = "a"
+        while not self.data.fits(length):
+            victim, _ = self.order.popitem(last=False)
+            self.data.drop(victim)
+            out += " %d" % victim
+        self.data.add(chunk, length)
+        self.order[chunk] = True
+        return out
+
+
+class DLru:
+    """CacheDedup's D-LRU: an LRU metadata cache of addresses (each naming
+    its chunk) and an LRU data cache of chunks, replaced independently."""
+
+    def __init__(self, capacity_bytes, avg_chunk, factor=2.0):
+        self.data = _DataCache(capacity_bytes)
+        self.data_order = OrderedDict()
+        self.meta = OrderedDict()  # address -> chunk, oldest first
+        self.meta_cap = _meta_entries(capacity_bytes, avg_chunk, factor)
+
+    def _remember(self, address, chunk):
+        if address in self.meta:
+            self.meta[address] = chunk
+            self.meta.move_to_end(address)
+            return
+        if len(self.meta) >= self.meta_cap:
+            self.meta.popitem(last=False)
+        self.meta[address] = chunk
+
+    def access(self, chunk, length, address, off, tlen):
+        known = self.meta.get(address) == chunk
+        if chunk in self.data.size:
+            self._remember(address, chunk)
+            self.data_order.move_to_end(chunk)
+            return "h" if known else "m"
+        if length > self.data.capacity:
+            return "r"
+        out = "a"
+        while not self.data.fits(length):
+            victim, _ = self.data_order.popitem(last=False)
+            self.data.drop(victim)
+            out += " %d" % victim
+        self.data.add(chunk, length)
+        self.data_order[chunk] = True
+        self._remember(address, chunk)
+        return out
+
+
+class CdacLru:
+    """CDAC-LRU (the CDAC paper, section 3) on D-LRU's two caches: a chunk
+    is free once no address in the metadata cache M points to it; space is
+    made by examining M's LRU address with BHI, then RCE (docs/CACHE.md
+    fixes what the paper leaves open)."""
+
+    def __init__(self, capacity_bytes, avg_chunk, lam=0.5, alpha=0.5, sub_block=4096, factor=2.0):
+        self.data = _DataCache(capacity_bytes)
+        self.lam, self.alpha, self.sub = lam, alpha, sub_block
+        self.meta_cap = _meta_entries(capacity_bytes, avg_chunk, factor)
+        self.meta = OrderedDict()  # address -> dict(chunk, cs, flag, bits, parts)
+        self.refs = {}   # chunk -> addresses in M pointing to it
+        self.cb = {}     # chunk -> C_B (aged)
+        self.free = OrderedDict()  # chunks with no address, oldest first
+
+    def _touch(self, e, length, off, tlen):
+        n, part = -(-length // self.sub), self.sub
+        if n > 64:
+            n, part = 64, -(-length // 64)
+        e["parts"] = n
+        if tlen:
+            for i in range(off // part, min((off + tlen - 1) // part, n - 1) + 1):
+                e["bits"] |= 1 << i
+        e["flag"] = 1
+
+    def _delete(self, address):
+        e = self.meta.pop(address)
+        c = e["chunk"]
+        self.refs[c] -= 1
+        self.cb[c] = max(0, self.cb[c] - 1)
+        if self.refs[c] == 0:
+            self.free[c] = True
+
+    def _add(self, address, chunk, length, off, tlen):
+        if len(self.meta) >= self.meta_cap:
+            self._delete(next(iter(self.meta)))
+        e = {"chunk": chunk, "cs": 0, "flag": 0, "bits": 0, "parts": 0}
+        self._touch(e, length, off, tlen)
+        self.meta[address] = e
+        self.free.pop(chunk, None)
+        self.refs[chunk] += 1
+        self.cb[chunk] += 1
+
+    def _victim(self):
+        guard = 2 * len(self.meta)
+        step = 0
+        while not self.free:
+            address = next(iter(self.meta))
+            e = self.meta[address]
+            c = e["chunk"]
+            share = bin(e["bits"]).count("1") / e["parts"] if e["parts"] else 0.0
+            if step < guard:
+                if e["flag"] and share >= self.alpha:
+                    e["flag"], e["bits"] = 0, 0
+                    self.meta.move_to_end(address)
+                    step += 1
+                    continue
+                if self.cb[c] > 1:
+                    if e["cs"] == 0:
+                        e["cs"] = self.cb[c]
+                        self.cb[c] -= 1
+                        self.meta.move_to_end(address)
+                        step += 1
+                        continue
+                    if (e["cs"] - self.cb[c]) / e["cs"] <= self.lam:
+                        e["cs"] = self.cb[c]
+                        self.meta.move_to_end(address)
+                        step += 1
+                        continue
+            self._delete(address)
+            step += 1
+        return next(iter(self.free))
+
+    def access(self, chunk, length, address, off, tlen):
+        e = self.meta.get(address)
+        if e is not None and e["chunk"] != chunk:
+            self._delete(address)
+            e = None
+        if chunk in self.data.size:
+            if e is not None:
+                self._touch(e, length, off, tlen)
+                self.meta.move_to_end(address)
+                return "h"
+            self._add(address, chunk, length, off, tlen)
+            return "m"
+        if length > self.data.capacity:
+            return "r"
+        out = "a"
+        while not self.data.fits(length):
+            v = self._victim()
+            del self.free[v]
+            del self.refs[v], self.cb[v]
+            self.data.drop(v)
+            out += " %d" % v
+        self.data.add(chunk, length)
+        self.refs[chunk] = 0
+        self.cb[chunk] = 0
+        self._add(address, chunk, length, off, tlen)
+        return out
+
+
+MODELS = {
+    "lru": ChunkLru,
+    "d-lru": DLru,
+    "cdac-lru": CdacLru,
+}
