@@ -22,12 +22,15 @@ CACHE_SOURCES = \
 	src/cache/structures/index_list.h \
 	src/cache/structures/key_table.h \
 	src/cache/structures/meta_cache.h \
+	src/cache/structures/sized_arc.h \
 	src/cache/policies/adapt.c \
 	src/cache/policies/arc.c \
 	src/cache/policies/belady.c \
 	src/cache/policies/cdac_lru.c \
+	src/cache/policies/chunk_arc.c \
 	src/cache/policies/chunk_lru.c \
 	src/cache/policies/clock.c \
+	src/cache/policies/d_arc.c \
 	src/cache/policies/d_lru.c \
 	src/cache/policies/fifo.c \
 	src/cache/policies/larc.c \

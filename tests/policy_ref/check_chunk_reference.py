@@ -26,6 +26,7 @@ CAPACITIES = (4096, 65536, 262144, 1048576, 4194304)
 # (policy, C keys, model arguments), run at capacities 262144 and 1048576
 VARIANTS = (
     ("d-lru", ("d-lru-metadata-factor", "0.5"), {"factor": 0.5}),
+    ("d-arc", ("d-arc-metadata-factor", "0.5"), {"factor": 0.5}),
     ("cdac-lru", ("cdac-lru-lambda", "0.2"), {"lam": 0.2}),
     ("cdac-lru", ("cdac-lru-alpha", "0.9"), {"alpha": 0.9}),
     ("cdac-lru", ("cdac-lru-alpha", "0"), {"alpha": 0.0}),

@@ -197,8 +197,141 @@ class CdacLru:
         return out
 
 
+class _SizedArc:
+    """ARC with sizes: every list count a sum of sizes (docs/CACHE.md)."""
+
+    def __init__(self, capacity):
+        self.c = float(capacity)
+        self.p = 0.0
+        self.lists = {k: OrderedDict() for k in ("t1", "t2", "b1", "b2")}  # key -> (size, payload)
+        self.b2_hit = False
+
+    def size(self, name):
+        return float(sum(v[0] for v in self.lists[name].values()))
+
+    def where(self, key):
+        for name, l in self.lists.items():
+            if key in l:
+                return name
+        return None
+
+    def hit(self, key):
+        name = self.where(key)
+        v = self.lists[name].pop(key)
+        self.lists["t2"][key] = v
+
+    def miss(self, key, s):
+        name = self.where(key)
+        self.b2_hit = False
+        if name is None:
+            return False
+        b1, b2 = self.size("b1"), self.size("b2")
+        if name == "b1":
+            self.p = min(self.c, self.p + s * (1.0 if b1 >= b2 else b2 / b1))
+        else:
+            self.p = max(0.0, self.p - s * (1.0 if b2 >= b1 else b1 / b2))
+            self.b2_hit = True
+        del self.lists[name][key]
+        return True
+
+    def victim(self):
+        t1, t2 = self.lists["t1"], self.lists["t2"]
+        size1 = self.size("t1")
+        if t1 and (not t2 or size1 > self.p or (self.b2_hit and size1 >= self.p)):
+            return next(iter(t1))
+        return next(iter(t2)) if t2 else None
+
+    def evict(self, key):
+        name = self.where(key)
+        v = self.lists[name].pop(key)
+        self.lists["b1" if name == "t1" else "b2"][key] = v
+
+    def forget(self, key):
+        del self.lists[self.where(key)][key]
+
+    def insert(self, key, s, payload, was_ghost):
+        self.lists["t2" if was_ghost else "t1"][key] = (s, payload)
+        while self.lists["b1"] and self.size("t1") + self.size("b1") > self.c:
+            self.lists["b1"].popitem(last=False)
+        while self.lists["b2"] and sum(self.size(k) for k in self.lists) > 2 * self.c:
+            self.lists["b2"].popitem(last=False)
+
+    def resident(self, key):
+        return self.where(key) in ("t1", "t2")
+
+    def payload(self, key):
+        return self.lists[self.where(key)][key][1]
+
+
+class ChunkArc:
+    def __init__(self, capacity_bytes, avg_chunk):
+        self.data = _DataCache(capacity_bytes)
+        self.arc = _SizedArc(capacity_bytes)
+
+    def access(self, chunk, length, address, off, tlen):
+        if chunk in self.data.size:
+            self.arc.hit(chunk)
+            return "h"
+        if length > self.data.capacity:
+            return "r"
+        ghost = self.arc.miss(chunk, length)
+        out = "a"
+        while not self.data.fits(length):
+            v = self.arc.victim()
+            self.arc.evict(v)
+            self.data.drop(v)
+            out += " %d" % v
+        self.data.add(chunk, length)
+        self.arc.insert(chunk, length, None, ghost)
+        return out
+
+
+class DArc:
+    """CacheDedup's D-ARC: D-LRU's two caches, each replaced by ARC (the
+    data cache in bytes, the metadata cache in addresses)."""
+
+    def __init__(self, capacity_bytes, avg_chunk, factor=2.0):
+        self.data = _DataCache(capacity_bytes)
+        self.arc = _SizedArc(capacity_bytes)
+        self.meta = _SizedArc(_meta_entries(capacity_bytes, avg_chunk, factor))
+
+    def _remember(self, address, chunk):
+        m = self.meta
+        if m.resident(address) and m.payload(address) == chunk:
+            m.hit(address)
+            return
+        if m.resident(address):
+            m.forget(address)
+        ghost = m.miss(address, 1)
+        while m.size("t1") + m.size("t2") + 1 > m.c:
+            m.evict(m.victim())
+        m.insert(address, 1, chunk, ghost)
+
+    def access(self, chunk, length, address, off, tlen):
+        known = self.meta.resident(address) and self.meta.payload(address) == chunk
+        if chunk in self.data.size:
+            self._remember(address, chunk)
+            self.arc.hit(chunk)
+            return "h" if known else "m"
+        if length > self.data.capacity:
+            return "r"
+        ghost = self.arc.miss(chunk, length)
+        out = "a"
+        while not self.data.fits(length):
+            v = self.arc.victim()
+            self.arc.evict(v)
+            self.data.drop(v)
+            out += " %d" % v
+        self.data.add(chunk, length)
+        self.arc.insert(chunk, length, None, ghost)
+        self._remember(address, chunk)
+        return out
+
+
 MODELS = {
     "lru": ChunkLru,
+    "arc": ChunkArc,
     "d-lru": DLru,
+    "d-arc": DArc,
     "cdac-lru": CdacLru,
 }

@@ -43,7 +43,9 @@ static const CachePolicyOps *const registry[] = { REGISTERED(ENTRY) };
  * name may serve both granularities (lru, arc): one entry in each table. */
 #define REGISTERED_CHUNK(X) \
     X(lru)                  \
+    X(arc)                  \
     X(d_lru)                \
+    X(d_arc)                \
     X(cdac_lru)
 
 #define DECLARE_CHUNK(sym) extern const ChunkPolicyOps chunk_policy_##sym;
