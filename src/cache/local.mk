@@ -26,6 +26,9 @@ CACHE_SOURCES = \
 	src/cache/policies/adapt.c \
 	src/cache/policies/arc.c \
 	src/cache/policies/belady.c \
+	src/cache/policies/cdac.c \
+	src/cache/policies/cdac.h \
+	src/cache/policies/cdac_arc.c \
 	src/cache/policies/cdac_lru.c \
 	src/cache/policies/chunk_arc.c \
 	src/cache/policies/chunk_lru.c \

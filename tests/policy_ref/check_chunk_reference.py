@@ -32,6 +32,10 @@ VARIANTS = (
     ("cdac-lru", ("cdac-lru-alpha", "0"), {"alpha": 0.0}),
     ("cdac-lru", ("cdac-lru-sub-block", "512"), {"sub_block": 512}),
     ("cdac-lru", ("cdac-lru-metadata-factor", "0.3"), {"factor": 0.3}),
+    ("cdac-arc", ("cdac-arc-lambda", "0.2"), {"lam": 0.2}),
+    ("cdac-arc", ("cdac-arc-alpha", "0.9"), {"alpha": 0.9}),
+    ("cdac-arc", ("cdac-arc-sub-block", "512"), {"sub_block": 512}),
+    ("cdac-arc", ("cdac-arc-metadata-factor", "0.3"), {"factor": 0.3}),
 )
 
 

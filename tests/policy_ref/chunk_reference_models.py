@@ -99,8 +99,9 @@ class DLru:
 class CdacLru:
     """CDAC-LRU (the CDAC paper, section 3) on D-LRU's two caches: a chunk
     is free once no address in the metadata cache M points to it; space is
-    made by examining M's LRU address with BHI, then RCE (docs/CACHE.md
-    fixes what the paper leaves open)."""
+    made by examining the address M would replace next with BHI, then RCE
+    (docs/CACHE.md fixes what the paper leaves open). M's order is LRU here;
+    CdacArc replaces the order methods (the _m* ones)."""
 
     def __init__(self, capacity_bytes, avg_chunk, lam=0.5, alpha=0.5, sub_block=4096, factor=2.0):
         self.data = _DataCache(capacity_bytes)
@@ -110,6 +111,30 @@ class CdacLru:
         self.refs = {}   # chunk -> addresses in M pointing to it
         self.cb = {}     # chunk -> C_B (aged)
         self.free = OrderedDict()  # chunks with no address, oldest first
+
+    # M's order: LRU
+    def _mfind(self, address):
+        return self.meta.get(address)
+
+    def _mremove(self, address):
+        return self.meta.pop(address)
+
+    def _mnext(self):
+        return next(iter(self.meta))
+
+    def _mrequeue(self, address):
+        self.meta.move_to_end(address)
+
+    def _mhit(self, address):
+        self.meta.move_to_end(address)
+
+    def _mlive(self):
+        return len(self.meta)
+
+    def _minsert(self, address, e):
+        while self._mlive() + 1 > self.meta_cap:
+            self._delete(self._mnext())
+        self.meta[address] = e
 
     def _touch(self, e, length, off, tlen):
         n, part = -(-length // self.sub), self.sub
@@ -122,7 +147,7 @@ class CdacLru:
         e["flag"] = 1
 
     def _delete(self, address):
-        e = self.meta.pop(address)
+        e = self._mremove(address)
         c = e["chunk"]
         self.refs[c] -= 1
         self.cb[c] = max(0, self.cb[c] - 1)
@@ -130,54 +155,49 @@ class CdacLru:
             self.free[c] = True
 
     def _add(self, address, chunk, length, off, tlen):
-        if len(self.meta) >= self.meta_cap:
-            self._delete(next(iter(self.meta)))
         e = {"chunk": chunk, "cs": 0, "flag": 0, "bits": 0, "parts": 0}
+        self._minsert(address, e)
         self._touch(e, length, off, tlen)
-        self.meta[address] = e
         self.free.pop(chunk, None)
         self.refs[chunk] += 1
         self.cb[chunk] += 1
 
     def _victim(self):
-        guard = 2 * len(self.meta)
+        guard = 2 * self._mlive()
         step = 0
         while not self.free:
-            address = next(iter(self.meta))
-            e = self.meta[address]
+            address = self._mnext()
+            e = self._mfind(address)
             c = e["chunk"]
             share = bin(e["bits"]).count("1") / e["parts"] if e["parts"] else 0.0
-            if step < guard:
+            step += 1
+            if step - 1 < guard:
                 if e["flag"] and share >= self.alpha:
                     e["flag"], e["bits"] = 0, 0
-                    self.meta.move_to_end(address)
-                    step += 1
+                    self._mrequeue(address)
                     continue
                 if self.cb[c] > 1:
                     if e["cs"] == 0:
                         e["cs"] = self.cb[c]
                         self.cb[c] -= 1
-                        self.meta.move_to_end(address)
-                        step += 1
+                        self._mrequeue(address)
                         continue
                     if (e["cs"] - self.cb[c]) / e["cs"] <= self.lam:
                         e["cs"] = self.cb[c]
-                        self.meta.move_to_end(address)
-                        step += 1
+                        self._mrequeue(address)
                         continue
             self._delete(address)
-            step += 1
         return next(iter(self.free))
 
     def access(self, chunk, length, address, off, tlen):
-        e = self.meta.get(address)
+        e = self._mfind(address)
         if e is not None and e["chunk"] != chunk:
             self._delete(address)
             e = None
         if chunk in self.data.size:
             if e is not None:
                 self._touch(e, length, off, tlen)
-                self.meta.move_to_end(address)
+                self._mhit(address)
                 return "h"
             self._add(address, chunk, length, off, tlen)
             return "m"
@@ -328,10 +348,48 @@ class DArc:
         return out
 
 
+class CdacArc(CdacLru):
+    """CDAC-ARC: CDAC with M ordered by ARC over addresses (size 1 each):
+    the address examined is the one ARC would replace; a hit moves it to
+    T2, a retained one to the MRU end of its own list; a deleted address
+    becomes a ghost; a ghost coming back enters T2."""
+
+    def __init__(self, capacity_bytes, avg_chunk, **kw):
+        CdacLru.__init__(self, capacity_bytes, avg_chunk, **kw)
+        self.m = _SizedArc(self.meta_cap)
+
+    def _mfind(self, address):
+        return self.m.payload(address) if self.m.resident(address) else None
+
+    def _mremove(self, address):
+        e = self.m.payload(address)
+        self.m.evict(address)
+        return e
+
+    def _mnext(self):
+        return self.m.victim()
+
+    def _mrequeue(self, address):
+        self.m.lists[self.m.where(address)].move_to_end(address)
+
+    def _mhit(self, address):
+        self.m.hit(address)
+
+    def _mlive(self):
+        return len(self.m.lists["t1"]) + len(self.m.lists["t2"])
+
+    def _minsert(self, address, e):
+        ghost = self.m.miss(address, 1)
+        while self._mlive() + 1 > self.m.c:
+            self._delete(self._mnext())
+        self.m.insert(address, 1, e, ghost)
+
+
 MODELS = {
     "lru": ChunkLru,
     "arc": ChunkArc,
     "d-lru": DLru,
     "d-arc": DArc,
     "cdac-lru": CdacLru,
+    "cdac-arc": CdacArc,
 }
