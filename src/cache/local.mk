@@ -76,7 +76,7 @@ libdestor_a_SOURCES += $(CACHE_SOURCES)
 CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_policy_offline \
 	tests/unit/test_cache_core \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
-	tests/unit/test_access_counts
+	tests/unit/test_access_counts tests/unit/test_chunk_cache
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
 TESTS += $(CACHE_TESTS)
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/unit/test_cache_util.h
@@ -95,5 +95,7 @@ tests_unit_test_slot_heap_SOURCES = tests/unit/test_slot_heap.c
 tests_unit_test_slot_heap_LDADD = $(UNIT_LIBS)
 tests_unit_test_access_counts_SOURCES = tests/unit/test_access_counts.c tests/unit/test_cache_util.h
 tests_unit_test_access_counts_LDADD = $(UNIT_LIBS)
+tests_unit_test_chunk_cache_SOURCES = tests/unit/test_chunk_cache.c
+tests_unit_test_chunk_cache_LDADD = $(UNIT_LIBS)
 tests_bench_bench_cache_sim_SOURCES = tests/bench/bench_cache_sim.c
 tests_bench_bench_cache_sim_LDADD = $(UNIT_LIBS)
