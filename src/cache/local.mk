@@ -67,6 +67,14 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_cache.h \
 	src/cache/core/chunk_cache_internal.h \
 	src/cache/core/chunk_cache_report.c \
+	src/cache/core/chunk_log.c \
+	src/cache/core/chunk_log.h \
+	src/cache/core/chunk_log_format.c \
+	src/cache/core/chunk_log_format.h \
+	src/cache/core/chunk_log_index.c \
+	src/cache/core/chunk_log_index.h \
+	src/cache/core/chunk_log_readers.c \
+	src/cache/core/chunk_log_readers.h \
 	src/cache/core/device_model.c \
 	src/cache/core/device_model.h \
 	src/cache/core/ssd_store.c \
@@ -99,3 +107,11 @@ tests_unit_test_chunk_cache_SOURCES = tests/unit/test_chunk_cache.c
 tests_unit_test_chunk_cache_LDADD = $(UNIT_LIBS)
 tests_bench_bench_cache_sim_SOURCES = tests/bench/bench_cache_sim.c
 tests_bench_bench_cache_sim_LDADD = $(UNIT_LIBS)
+CHUNK_LOG_TESTS = tests/unit/test_chunk_log
+check_PROGRAMS += $(CHUNK_LOG_TESTS)
+TESTS += $(CHUNK_LOG_TESTS)
+tests_unit_test_chunk_log_SOURCES = tests/unit/test_chunk_log.c
+tests_unit_test_chunk_log_LDADD = $(UNIT_LIBS)
+check_PROGRAMS += tests/bench/bench_chunk_log
+tests_bench_bench_chunk_log_SOURCES = tests/bench/bench_chunk_log.c
+tests_bench_bench_chunk_log_LDADD = $(UNIT_LIBS)

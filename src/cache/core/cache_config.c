@@ -26,6 +26,8 @@ void cache_config_init(CacheConfig *cfg)
     cfg->quadrant_repeat_threshold = 5;
     device_model_params_default(&cfg->device);
     cfg->ssd_tbw_bytes = (uint64_t)36500 << 30; /* Intel 520 60 GB: 36,500 GB (paper I.A) */
+    cfg->segment_size = CHUNK_LOG_DEFAULT_SEGMENT;
+    cfg->segment_reclaim = CHUNK_LOG_EVICT; /* Nitro's write-evict units */
 }
 
 void cache_config_clear(CacheConfig *cfg)
@@ -171,10 +173,21 @@ gboolean cache_parse_tbw(const char *key, const char *value, uint64_t *out, GErr
     return TRUE;
 }
 
+gboolean cache_parse_segment_size(const char *key, const char *value, uint32_t *out, GError **err)
+{
+    uint64_t bytes = 0;
+    if (value == NULL || !size_parse(value, &bytes) || bytes % 4096 != 0 || bytes < CHUNK_LOG_MIN_SEGMENT ||
+        bytes > CHUNK_LOG_MAX_SEGMENT)
+        return bad_value(err, key, value, "a multiple of 4K from 64K to 1G, like 4M");
+    *out = (uint32_t)bytes;
+    return TRUE;
+}
+
 /* ---- the key table ---- */
 
 typedef enum {
     K_POLICY, K_DIRECTORY, K_SIZE, K_BOOL, K_U32, K_DOUBLE, K_TBW, K_COUNTERS, K_GRANULARITY, K_CHUNK_FETCH,
+    K_SEGMENT_SIZE, K_SEGMENT_RECLAIM,
 } KeyKind;
 
 typedef struct {
@@ -207,6 +220,8 @@ static const CacheKey cache_keys[] = {
     { "model-ssd-write-mb-per-s", K_DOUBLE, AT(device.ssd_write_mb_per_s), 1e-3, 1e7 },
     { "ssd-tbw", K_TBW, 0, 0, 0 },
     { "ssd-cache-write-budget", K_DOUBLE, AT(write_budget), 0, 1e18 },
+    { "ssd-cache-segment-size", K_SEGMENT_SIZE, 0, 0, 0 },
+    { "ssd-cache-segment-reclaim", K_SEGMENT_RECLAIM, 0, 0, 0 },
 };
 
 static const CacheKey *find_key(const char *key)
@@ -329,6 +344,16 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
             cfg->chunk_fetch = w;
         break;
     }
+    case K_SEGMENT_SIZE:
+        ok = cache_parse_segment_size(k->key, value, &cfg->segment_size, err);
+        break;
+    case K_SEGMENT_RECLAIM:
+        ok = value != NULL && (strcmp(value, "evict") == 0 || strcmp(value, "clean") == 0);
+        if (ok)
+            cfg->segment_reclaim = strcmp(value, "clean") == 0 ? CHUNK_LOG_CLEAN : CHUNK_LOG_EVICT;
+        else
+            bad_value(err, k->key, value, "evict or clean");
+        break;
     }
     return ok ? CACHE_CONFIG_OK : CACHE_CONFIG_INVALID;
 }

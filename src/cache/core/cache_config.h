@@ -46,11 +46,15 @@
  *   model-ssd-write-mb-per-s    MB/s                                (200)
  *   ssd-tbw                     TB (2^40 B, may be fractional) or a
  *                               size like 36500G                    (36500G)
+ *   ssd-cache-segment-size      the chunk log's write unit, 64K..1G,
+ *                               a multiple of 4K (chunk_log.h)      (4M)
+ *   ssd-cache-segment-reclaim   evict | clean (chunk_log.h)         (evict)
  */
 #ifndef DESTOR_CACHE_CONFIG_H
 #define DESTOR_CACHE_CONFIG_H
 
 #include "cache/policy/access_counts.h"
+#include "cache/core/chunk_log.h"
 #include "cache/core/device_model.h"
 #include "cache/policy/chunk_policy.h"
 #include "cache/policy/policy.h"
@@ -93,6 +97,8 @@ typedef struct {
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
     double write_budget; /* ssd-cache-write-budget: bytes per request; 0: none */
+    uint32_t segment_size; /* ssd-cache-segment-size: the chunk log's segments */
+    ChunkLogReclaim segment_reclaim; /* ssd-cache-segment-reclaim */
 } CacheConfig;
 
 typedef enum {
@@ -131,5 +137,6 @@ gboolean cache_parse_double(const char *key, const char *value, double min, doub
                             double *out, GError **err);
 gboolean cache_parse_size_spec(const char *key, const char *value, CacheSizeSpec *out, GError **err);
 gboolean cache_parse_tbw(const char *key, const char *value, uint64_t *out, GError **err);
+gboolean cache_parse_segment_size(const char *key, const char *value, uint32_t *out, GError **err);
 
 #endif
