@@ -66,6 +66,7 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_cache.c \
 	src/cache/core/chunk_cache.h \
 	src/cache/core/chunk_cache_internal.h \
+	src/cache/core/chunk_cache_real.c \
 	src/cache/core/chunk_cache_report.c \
 	src/cache/core/chunk_log.c \
 	src/cache/core/chunk_log.h \

@@ -16,7 +16,8 @@
 
 /* Open the chunk cache configured in cfg over store. */
 ChunkCache *chunk_cache_source_open_cache(const Config *cfg, Store *store, GError **err);
-/* A ChunkSource over cache (not owned). Simulation: touch() only. */
+/* A ChunkSource over cache (not owned). Simulation: touch() only; real
+ * mode: read() too. */
 ChunkSource *chunk_cache_source_new(ChunkCache *cache);
 
 #endif

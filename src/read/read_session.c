@@ -12,7 +12,7 @@ static gboolean open_cache(ReadSession *s, const Config *cfg, GError **err)
 {
     if (cfg->cache.granularity == CACHE_GRANULARITY_CHUNK) {
         s->chunk_cache = chunk_cache_source_open_cache(cfg, s->store, err);
-        s->simulate = TRUE; /* the chunk cache runs in simulation only so far */
+        s->simulate = cfg->cache.simulate;
         return s->chunk_cache != NULL;
     }
     if (!cached_source_open(&s->cached, cfg, s->store, err))
@@ -77,7 +77,12 @@ void read_session_close(ReadSession *s)
     if (s == NULL)
         return;
     chunk_source_free(s->chunks);
-    chunk_cache_close(s->chunk_cache);
+    GError *local = NULL;
+    if (!chunk_cache_close(s->chunk_cache, &local)) {
+        destor_warning("SSD chunk cache state not saved (the next run rebuilds it from the log): %s",
+                       local->message);
+        g_error_free(local);
+    }
     cached_source_close(&s->cached);
     g_hash_table_destroy(s->jobs);
     store_close(s->store);
@@ -180,7 +185,7 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
         FileDigestAlgorithm check = verify ? s->store->file_digest : FILE_DIGEST_NONE;
         if (s->simulate)
             ok = file_output_touch(s->chunks, r, job_id, range, err);
-        else if (s->cache != NULL) /* the cache decides what it reads */
+        else if (s->cache != NULL || s->chunk_cache != NULL) /* the cache decides what it reads */
             ok = file_output_write(s->chunks, r, job_id, range, fd, out_name, check, err);
         else
             ok = write_from_store(s, r, job_id, range, fd, out_name, check, err);

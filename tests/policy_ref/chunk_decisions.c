@@ -114,6 +114,6 @@ int main(int argc, char **argv)
     if (open_request)
         chunk_cache_request_end(c);
     g_string_free(d.evicted, TRUE);
-    chunk_cache_close(c);
+    chunk_cache_close(c, NULL);
     return 0;
 }

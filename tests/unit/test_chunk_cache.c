@@ -71,7 +71,7 @@ static void test_dedup_in_cache(void)
     CU_ASSERT_DOUBLE_EQUAL(r.request_hit_ratio, 0.5, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(r.write_amplification, 1.0, 1e-12);
     CU_ASSERT(r.bytes_per_cached_chunk > sizeof(Fingerprint));
-    chunk_cache_close(c);
+    chunk_cache_close(c, NULL);
 }
 
 /* d-lru: the second file's address is not in the metadata cache, so its
@@ -91,7 +91,7 @@ static void test_dlru_metadata_miss(void)
     CU_ASSERT_EQUAL(r.c.admissions, 1);
     CU_ASSERT_EQUAL(r.c.hdd_reads, 2);
     CU_ASSERT_EQUAL(r.c.ssd_bytes_written, 8000);
-    chunk_cache_close(c);
+    chunk_cache_close(c, NULL);
 }
 
 /* Miss path: chunk fetch reads each missed chunk's range; container fetch
@@ -110,7 +110,7 @@ static void test_miss_path(void)
         CU_ASSERT_EQUAL(r.c.hdd_reads, f ? 2 : 3);
         CU_ASSERT_EQUAL(r.c.hdd_bytes_read, f ? 2u << 20 : 18000);
         CU_ASSERT(r.c.model_request_s > 0);
-        chunk_cache_close(c);
+        chunk_cache_close(c, NULL);
     }
 }
 
@@ -127,7 +127,7 @@ static void test_byte_hit_ratio(void)
     chunk_cache_report(c, &rep);
     CU_ASSERT_EQUAL(rep.c.bytes_requested, 12500);
     CU_ASSERT_EQUAL(rep.c.bytes_hit, 2500);
-    chunk_cache_close(c);
+    chunk_cache_close(c, NULL);
 }
 
 /* Random sequences under every chunk policy: the bytes cached never exceed
@@ -184,7 +184,7 @@ static void test_random_sequences(void)
             CU_ASSERT(rep.c.hdd_reads == rep.c.misses);
             CU_ASSERT(rep.cached_bytes <= cap);
             g_rand_free(rng);
-            chunk_cache_close(c);
+            chunk_cache_close(c, NULL);
         }
     }
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_cache.c: opening the chunk cache and its access path: lookup, the
  * policy's decisions, eviction until the newcomer fits, the modelled miss
- * path and the counters. */
+ * path and the counters. Real mode's byte moves are in chunk_cache_real.c. */
 #include "cache/core/chunk_cache_internal.h"
+#include "cache/core/chunk_log_format.h"
 #include "util/error.h"
 
 #include <string.h>
@@ -34,6 +35,10 @@ gboolean chunk_cache_options_from_config(ChunkCacheOptions *o, const CacheConfig
     o->mode = cfg->simulate ? CACHE_MODE_SIMULATE : CACHE_MODE_REAL;
     o->device = cfg->device;
     o->ssd_tbw_bytes = cfg->ssd_tbw_bytes;
+    o->directory = cfg->directory;
+    o->segment_size = cfg->segment_size;
+    o->reclaim = cfg->segment_reclaim;
+    o->o_direct = cfg->o_direct;
     return TRUE;
 }
 
@@ -43,8 +48,8 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
         usage(err, "no chunk policy");
         return NULL;
     }
-    if (o->mode == CACHE_MODE_REAL) {
-        usage(err, "real mode is not built yet for ssd-cache-granularity chunk: use --simulate");
+    if (o->mode == CACHE_MODE_REAL && (o->directory == NULL || o->backing == NULL)) {
+        usage(err, "real mode needs a cache directory and a backing store");
         return NULL;
     }
     ChunkCache *c = g_new0(ChunkCache, 1);
@@ -62,13 +67,28 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
     c->pst = c->ops->create(&c->env);
     chunk_table_init(&c->table);
     device_model_init(&c->model, &o->device);
+    c->container_in_buf = CACHE_NO_CONTAINER;
+    /* the largest chunk a segment of the log holds, in both modes */
+    c->max_chunk = (o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT) - CHUNK_LOG_SEGMENT_HEADER -
+                   CHUNK_LOG_TABLE_ENTRY;
+    c->opt.directory = NULL; /* read at open only */
+    if (o->mode == CACHE_MODE_REAL) {
+        c->opt.directory = o->directory;
+        gboolean ok = chunk_cache_real_open(c, err);
+        c->opt.directory = NULL;
+        if (!ok) {
+            chunk_cache_close(c, NULL);
+            return NULL;
+        }
+    }
     return c;
 }
 
-void chunk_cache_close(ChunkCache *c)
+gboolean chunk_cache_close(ChunkCache *c, GError **err)
 {
     if (c == NULL)
-        return;
+        return TRUE;
+    gboolean ok = chunk_cache_real_close(c, err);
     c->ops->destroy(c->pst);
     g_free(c->values);
     g_free(c->policy_counters);
@@ -80,6 +100,7 @@ void chunk_cache_close(ChunkCache *c)
     chunk_table_free(&c->table);
     g_mutex_clear(&c->lock);
     g_free(c);
+    return ok;
 }
 
 static void notify(ChunkCache *c, ChunkEventKind kind, const Fingerprint *fp, uint32_t length)
@@ -121,9 +142,41 @@ static void unbind(ChunkCache *c, ChunkSlot s)
 static void evict(ChunkCache *c, ChunkSlot s)
 {
     notify(c, CHUNK_EVENT_EVICT, &c->fp[s], c->length[s]);
+    if (c->log)
+        chunk_log_drop(c->log, &c->fp[s]);
     c->ops->removed(c->pst, s);
     unbind(c, s);
     c->counters.evictions++;
+}
+
+ChunkSlot chunk_cache_slot(const ChunkCache *c, const Fingerprint *fp)
+{
+    uint32_t s = chunk_table_get(&c->table, c->fp, fp);
+    return s == CHUNK_TABLE_EMPTY ? CHUNK_NO_SLOT : s;
+}
+
+void chunk_cache_drop_slot(ChunkCache *c, ChunkSlot s)
+{
+    c->ops->removed(c->pst, s);
+    unbind(c, s);
+}
+
+/* Occupy a free slot with a chunk (maps only; the caller tells the policy). */
+static ChunkSlot bind(ChunkCache *c, const Fingerprint *fp, uint32_t length, ContainerId container, uint32_t offset)
+{
+    ChunkSlot s = take_slot(c);
+    c->fp[s] = *fp;
+    c->length[s] = length;
+    c->container[s] = container;
+    c->offset[s] = offset;
+    chunk_table_put(&c->table, c->fp, s);
+    c->used_bytes += length;
+    return s;
+}
+
+ChunkSlot chunk_cache_bind(ChunkCache *c, const Fingerprint *fp, uint32_t length)
+{
+    return bind(c, fp, length, CACHE_NO_CONTAINER, 0);
 }
 
 /* HDD reads of a miss of `ref`, by the configured miss path. */
@@ -145,10 +198,11 @@ static void miss_read(ChunkCache *c, const ChunkRef *ref)
     c->counters.model_access_s += device_model_hdd_read(&c->model, bytes);
 }
 
-/* A chunk the data cache does not hold missed: admit it, evicting until it fits. */
-static void handle_miss(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a)
+/* A chunk the data cache does not hold missed: admit it, evicting until it
+ * fits; real mode writes data (its bytes) into the log. */
+static void handle_miss(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a, const uint8_t *data)
 {
-    if (ref->length > c->opt.capacity_bytes || !c->ops->admit(c->pst, a)) {
+    if (ref->length > c->opt.capacity_bytes || ref->length > c->max_chunk || !c->ops->admit(c->pst, a)) {
         c->counters.refused++;
         notify(c, CHUNK_EVENT_REFUSE, &ref->fp, ref->length);
         return;
@@ -164,13 +218,19 @@ static void handle_miss(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a
         }
         evict(c, v);
     }
-    ChunkSlot s = take_slot(c);
-    c->fp[s] = ref->fp;
-    c->length[s] = ref->length;
-    c->container[s] = ref->container;
-    c->offset[s] = ref->offset;
-    chunk_table_put(&c->table, c->fp, s);
-    c->used_bytes += ref->length;
+    if (c->log) {
+        GError *local = NULL;
+        g_assert(data != NULL);
+        if (!chunk_log_put(c->log, &ref->fp, data, ref->length, &local)) {
+            destor_warning("SSD chunk cache: %s; chunk not cached", local->message);
+            g_error_free(local);
+            c->counters.ssd_write_errors++;
+            c->counters.refused++;
+            notify(c, CHUNK_EVENT_REFUSE, &ref->fp, ref->length);
+            return;
+        }
+    }
+    ChunkSlot s = bind(c, &ref->fp, ref->length, ref->container, ref->offset);
     c->ops->inserted(c->pst, s, a);
     c->counters.admissions++;
     c->counters.admitted_bytes += ref->length;
@@ -179,18 +239,21 @@ static void handle_miss(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a
     notify(c, CHUNK_EVENT_ADMIT, &ref->fp, ref->length);
 }
 
-static gboolean touch_locked(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, GError **err)
+/* The policy's view of an access. */
+static ChunkAccess access_of(const ChunkRef *ref, const ChunkCachePosition *pos)
 {
-    if (ref->length == 0)
-        return usage(err, "a chunk of 0 bytes");
     ChunkAccess a = { .chunk = chunk_table_key(&ref->fp), .address = pos->address, .length = ref->length,
                       .touch_offset = pos->touch_offset, .touch_length = pos->touch_length };
     g_assert(a.touch_offset + (uint64_t)a.touch_length <= a.length);
-    ChunkSlot s = chunk_table_get(&c->table, c->fp, &ref->fp);
-    if (s == CHUNK_TABLE_EMPTY)
-        s = CHUNK_NO_SLOT;
-    gboolean hit = c->ops->lookup(c->pst, s, &a);
-    g_assert(!hit || s != CHUNK_NO_SLOT);
+    return a;
+}
+
+/* Access `ref` with `data` its bytes (real mode) or NULL: the counts, the
+ * modelled times and, on a miss, admission (the log's puts and drops). */
+static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, ChunkSlot s,
+                         gboolean hit, const uint8_t *data)
+{
+    ChunkAccess a = access_of(ref, pos);
     c->counters.accesses++;
     c->counters.bytes_requested += a.touch_length;
     if (hit) {
@@ -199,7 +262,7 @@ static gboolean touch_locked(ChunkCache *c, const ChunkRef *ref, const ChunkCach
         c->counters.ssd_bytes_read += ref->length;
         c->counters.model_access_s += device_model_ssd_read(&c->model, ref->length);
         notify(c, CHUNK_EVENT_HIT, &ref->fp, ref->length);
-        return TRUE;
+        return;
     }
     c->counters.misses++;
     c->request_missed = TRUE;
@@ -208,9 +271,55 @@ static gboolean touch_locked(ChunkCache *c, const ChunkRef *ref, const ChunkCach
         c->counters.misses_cached++;
         notify(c, CHUNK_EVENT_MISS_CACHED, &ref->fp, ref->length);
     } else {
-        handle_miss(c, ref, &a);
+        handle_miss(c, ref, &a, data);
     }
+}
+
+/* The policy's lookup of an access: *slot where the chunk is cached. */
+static gboolean lookup(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, ChunkSlot *slot)
+{
+    ChunkAccess a = access_of(ref, pos);
+    *slot = chunk_cache_slot(c, &ref->fp);
+    gboolean hit = c->ops->lookup(c->pst, *slot, &a);
+    g_assert(!hit || *slot != CHUNK_NO_SLOT);
+    return hit;
+}
+
+static gboolean touch_locked(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, GError **err)
+{
+    if (ref->length == 0)
+        return usage(err, "a chunk of 0 bytes");
+    if (c->log)
+        return usage(err, "a cache in real mode reads bytes (chunk_cache_read)");
+    ChunkSlot s;
+    gboolean hit = lookup(c, ref, pos, &s);
+    chunk_cache_account(c, ref, pos, s, hit, NULL);
     return TRUE;
+}
+
+gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
+                          GError **err)
+{
+    g_mutex_lock(&c->lock);
+    gboolean ok = FALSE;
+    ChunkSlot s;
+    if (c->log == NULL) {
+        usage(err, "a cache in simulation mode holds no bytes to read");
+    } else if (ref->length == 0) {
+        usage(err, "a chunk of 0 bytes");
+    } else {
+        gboolean hit = lookup(c, ref, pos, &s);
+        if (hit && !chunk_cache_real_get(c, ref, buf)) {
+            chunk_cache_drop_slot(c, s); /* damaged or lost: a miss, fetched again */
+            s = CHUNK_NO_SLOT;
+            hit = FALSE;
+        }
+        ok = hit || chunk_cache_real_fetch(c, ref, buf, err);
+        if (ok)
+            chunk_cache_account(c, ref, pos, s, hit, buf);
+    }
+    g_mutex_unlock(&c->lock);
+    return ok;
 }
 
 gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, GError **err)
@@ -230,6 +339,7 @@ void chunk_cache_request_begin(ChunkCache *c)
     c->n_request_read = c->next_request_read = 0;
     c->request_model_start = c->model.now;
     c->request_wall_start = g_get_monotonic_time();
+    c->container_in_buf = CACHE_NO_CONTAINER;
     g_mutex_unlock(&c->lock);
 }
 

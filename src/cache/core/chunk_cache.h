@@ -17,9 +17,21 @@
  * seek, half a rotation and the transfer; the report counts HDD reads and
  * bytes beside hits and SSD writes.
  *
- * Simulation mode moves no bytes; the decisions and counts are the same as
- * real mode's on the same access sequence. Calls are serialised by an
- * internal mutex.
+ * Real mode keeps the chunks' bytes in the chunk log (chunk_log.h) in the
+ * cache directory; every chunk served from it was checked against its
+ * fingerprint by the log, and one the log reports damaged is dropped,
+ * counted and read from the store instead. The log is written in whole
+ * segments; with ssd-cache-segment-reclaim clean it is given twice the
+ * cache's bytes plus two segments, so that a segment at most half live
+ * always exists and the cleaner never drops a chunk the policy keeps: real
+ * mode then makes exactly the decisions simulation makes on the same
+ * sequence. With evict (Nitro's whole-segment eviction) the log has the
+ * cache's bytes and drops the live chunks of the segments it reclaims; the
+ * core tells the policy (counted in log_dropped), and real mode differs
+ * from simulation by those. Simulation moves no bytes and counts SSD bytes
+ * written as the chunks admitted; real mode counts what the log wrote
+ * (whole segments, the cleaner's rewrites, its metadata). Calls are
+ * serialised by an internal mutex.
  *
  * Memory per cached chunk: the fingerprint slot (32 bytes), length,
  * container and offset (12), the index bucket share (4 bytes a bucket, at
@@ -30,6 +42,7 @@
 #define DESTOR_CHUNK_CACHE_H
 
 #include "cache/core/cache_core.h"
+#include "cache/core/chunk_log.h"
 #include "cache/policy/chunk_policy.h"
 #include "recipe/file_record.h"
 
@@ -50,6 +63,14 @@ typedef struct {
     CacheMode mode;
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
+    /* real mode */
+    const char *directory;
+    uint8_t store_id[CHUNK_LOG_STORE_ID_LEN];
+    FingerprintAlgorithm fp_alg;
+    ContainerSource *backing;   /* the store's containers */
+    uint32_t segment_size;      /* both modes: a chunk no segment holds is refused */
+    ChunkLogReclaim reclaim;
+    gboolean o_direct;
 } ChunkCacheOptions;
 
 typedef struct ChunkCache ChunkCache;
@@ -60,10 +81,13 @@ typedef struct ChunkCache ChunkCache;
 gboolean chunk_cache_options_from_config(ChunkCacheOptions *o, const CacheConfig *cfg, size_t container_size,
                                          uint32_t n_containers, uint32_t avg_chunk_size, GError **err);
 
-/* Open a chunk cache. Real mode is refused (a USAGE error) until the chunk
- * log drives it. */
+/* Open a chunk cache. Real mode opens (or rebuilds) the chunk log in the
+ * directory and hands the chunks it holds to the policy, in the log's
+ * order, as long as they fit (a warm start; the rest are dropped). */
 ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err);
-void chunk_cache_close(ChunkCache *c);
+/* Real mode: write the log's open segment and save its index (FALSE with
+ * err when that failed; the next open rebuilds it). Frees c either way. */
+gboolean chunk_cache_close(ChunkCache *c, GError **err);
 
 /* Where an access comes from and what of the chunk it reads. */
 typedef struct {
@@ -74,6 +98,13 @@ typedef struct {
 
 /* One chunk access, counted and modelled (no bytes: simulation). */
 gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, GError **err);
+
+/* Real mode: the same access, with the chunk's ref->length bytes, checked
+ * against its fingerprint, in buf: from the SSD on a hit, else from the
+ * store by the miss path. An error is the store's (INTEGRITY when its
+ * bytes are not the chunk's); SSD trouble is a miss, never an error. */
+gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
+                          GError **err);
 
 /* Bracket one request's accesses (its modelled latency; request hit ratio). */
 void chunk_cache_request_begin(ChunkCache *c);
@@ -92,6 +123,9 @@ typedef struct {
     uint64_t ssd_bytes_written;        /* bytes that reached the SSD */
     uint64_t ssd_bytes_read;
     uint64_t hdd_reads, hdd_bytes_read;
+    uint64_t damaged;                  /* chunks the log found damaged: dropped, refetched */
+    uint64_t log_dropped;              /* live chunks the log's reclamation dropped */
+    uint64_t ssd_write_errors;         /* puts that failed: chunk not cached */
     double model_access_s, model_request_s, model_request_max_s;
     double wall_request_s;
 } ChunkCacheCounters;
@@ -110,6 +144,9 @@ typedef struct {
     uint64_t ssd_tbw_bytes;
     double lifetime_days_model;
     size_t memory_bytes, policy_memory_bytes;
+    gboolean real;
+    uint64_t log_capacity_bytes;
+    ChunkLogCounters log;              /* real mode */
     double bytes_per_cached_chunk, bytes_per_stored_chunk;
 } ChunkCacheReport;
 

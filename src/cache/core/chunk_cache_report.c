@@ -20,7 +20,7 @@ static void memory(const ChunkCache *c, ChunkCacheReport *r)
     size_t per_slot = sizeof(Fingerprint) + 3 * sizeof(uint32_t) + sizeof(uint32_t); /* + free stack */
     r->policy_memory_bytes = c->ops->memory(c->pst);
     r->memory_bytes = sizeof *c + (size_t)c->n_slots * per_slot + chunk_table_bytes(&c->table) +
-                      r->policy_memory_bytes;
+                      r->policy_memory_bytes + (c->log ? chunk_log_index_bytes(c->log) : 0);
     r->bytes_per_cached_chunk = r->cached_chunks ? (double)r->memory_bytes / r->cached_chunks : 0.0;
     r->bytes_per_stored_chunk = 0.0; /* nothing is kept per stored chunk (chunk_cache.h) */
 }
@@ -39,6 +39,12 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
     r->cached_bytes = c->used_bytes;
     r->cached_chunks = c->n_taken - c->n_free;
     r->c = c->counters;
+    r->real = c->log != NULL;
+    if (r->real) { /* what reached the SSD: whole segments, the cleaner's rewrites, the log's metadata */
+        r->log = *chunk_log_counters(c->log);
+        r->log_capacity_bytes = c->log_capacity;
+        r->c.ssd_bytes_written = r->log.device_bytes_written;
+    }
     r->hit_ratio = ratio((double)r->c.hits, (double)r->c.accesses);
     r->byte_hit_ratio = ratio((double)r->c.bytes_hit, (double)r->c.bytes_requested);
     r->request_hit_ratio = ratio((double)r->c.requests_hit, (double)r->c.requests);
@@ -88,6 +94,17 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
     text_size(out, "bytes written to SSD", k->ssd_bytes_written);
     g_string_append_printf(out, "  %-30s %.3f\n", "write amplification", r.write_amplification);
     text_size(out, "bytes read from SSD", k->ssd_bytes_read);
+    if (r.real) {
+        text_size(out, "chunk log size", r.log_capacity_bytes);
+        text_size(out, "  chunk bytes written", r.log.user_bytes_written);
+        text_size(out, "  cleaner bytes written", r.log.cleaner_bytes_written);
+        text_count(out, "  segments written", r.log.segments_written);
+        text_count(out, "  segments evicted", r.log.segments_evicted);
+        text_count(out, "  segments cleaned", r.log.segments_cleaned);
+        text_count(out, "  live chunks the log dropped", k->log_dropped);
+        text_count(out, "damaged chunks (refetched)", k->damaged);
+        text_count(out, "SSD write errors", k->ssd_write_errors);
+    }
     text_count(out, "HDD reads", k->hdd_reads);
     text_size(out, "HDD bytes read", k->hdd_bytes_read);
     for (size_t i = 0; i < r.n_policy_counters; i++)
@@ -134,6 +151,23 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
     json_doc_uint(b, "ssd_bytes_read", k->ssd_bytes_read);
     json_doc_uint(b, "hdd_reads", k->hdd_reads);
     json_doc_uint(b, "hdd_bytes_read", k->hdd_bytes_read);
+    json_doc_uint(b, "damaged", k->damaged);
+    json_doc_uint(b, "log_dropped", k->log_dropped);
+    json_doc_uint(b, "ssd_write_errors", k->ssd_write_errors);
+    if (r.real) {
+        json_builder_set_member_name(b, "chunk_log");
+        json_builder_begin_object(b);
+        json_doc_uint(b, "capacity_bytes", r.log_capacity_bytes);
+        json_doc_uint(b, "user_bytes_written", r.log.user_bytes_written);
+        json_doc_uint(b, "cleaner_bytes_written", r.log.cleaner_bytes_written);
+        json_doc_uint(b, "device_bytes_written", r.log.device_bytes_written);
+        json_doc_uint(b, "segments_written", r.log.segments_written);
+        json_doc_uint(b, "segments_evicted", r.log.segments_evicted);
+        json_doc_uint(b, "segments_cleaned", r.log.segments_cleaned);
+        json_doc_uint(b, "damaged_reads", r.log.damaged_reads);
+        json_doc_uint(b, "damaged_segments", r.log.damaged_segments);
+        json_builder_end_object(b);
+    }
     json_builder_set_member_name(b, "policy_counters");
     json_builder_begin_object(b);
     for (size_t i = 0; i < r.n_policy_counters; i++)
