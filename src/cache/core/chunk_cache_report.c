@@ -174,9 +174,9 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
         json_doc_uint(b, r.policy_counter_names[i].name, r.policy_counters[i]);
     json_builder_end_object(b);
     json_doc_double(b, "model_elapsed_ms", 1e3 * r.model_elapsed_s);
-    json_doc_double(b, "model_request_mean_ms", k->requests ? 1e3 * k->model_request_s / k->requests : 0.0);
-    json_doc_double(b, "model_request_max_ms", 1e3 * k->model_request_max_s);
-    json_doc_double(b, "wall_request_mean_ms", k->requests ? 1e3 * k->wall_request_s / k->requests : 0.0);
+    json_doc_double(b, "request_latency_model_ms_mean", k->requests ? 1e3 * k->model_request_s / k->requests : 0.0);
+    json_doc_double(b, "request_latency_model_ms_max", 1e3 * k->model_request_max_s);
+    json_doc_double(b, "request_latency_wall_ms_mean", k->requests ? 1e3 * k->wall_request_s / k->requests : 0.0);
     json_doc_double(b, "ssd_lifetime_model_days", r.lifetime_days_model);
     json_doc_uint(b, "memory_bytes", r.memory_bytes);
     json_doc_uint(b, "policy_memory_bytes", r.policy_memory_bytes);
