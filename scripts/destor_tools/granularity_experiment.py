@@ -34,10 +34,13 @@ from .sizes import parse_size
 
 CONTAINER_POLICIES = ["lru", "arc", "plc", "tinylfu"]
 CHUNK_POLICIES = ["lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc"]
+# chunk policies also run with ssd-cache-chunk-fetch container (a miss reads
+# its whole container, once per request)
+CONTAINER_FETCH_POLICIES = ["lru", "cdac-arc"]
 SHARES = [0.2, 0.4, 0.6, 0.8]
 ALPHA = 0.9
 RANGE_SHARE = 0.3
-FIELDS = ["granularity", "policy", "share", "cache_bytes", "hit_ratio", "request_hit_ratio", "byte_hit_ratio",
+FIELDS = ["granularity", "policy", "fetch", "share", "cache_bytes", "hit_ratio", "request_hit_ratio", "byte_hit_ratio",
           "ssd_bytes_written", "hdd_reads", "hdd_bytes_read", "memory_bytes", "memory_bytes_per_object",
           "latency_model_ms_mean"]
 
@@ -114,19 +117,19 @@ def draw_trace(a, cfg, path):
             f.write(line + b"\n")
 
 
-def replay(a, cfg, trace, granularity, policy, size):
+def replay(a, cfg, trace, granularity, policy, size, fetch="chunk"):
     import json
     out = run([a.destor, "-c", cfg, "-p", "ssd-cache-granularity %s" % granularity, "-p",
-               "ssd-cache-policy %s" % policy, "-p", "ssd-cache-size %s" % size, "read-file", "--trace", trace,
-               "--simulate", "--json"])
+               "ssd-cache-policy %s" % policy, "-p", "ssd-cache-size %s" % size, "-p",
+               "ssd-cache-chunk-fetch %s" % fetch, "read-file", "--trace", trace, "--simulate", "--json"])
     return json.loads(out.decode("utf-8"))["cache"]
 
 
-def row(granularity, policy, share, cache_bytes, c):
+def row(granularity, policy, fetch, share, cache_bytes, c):
     chunk = granularity == "chunk"
     cached = c["cached_chunks"] if chunk else c["cached_containers"]
     return {
-        "granularity": granularity, "policy": policy, "share": share, "cache_bytes": cache_bytes,
+        "granularity": granularity, "policy": policy, "fetch": fetch, "share": share, "cache_bytes": cache_bytes,
         "hit_ratio": c["hit_ratio"], "request_hit_ratio": c["request_hit_ratio"],
         "byte_hit_ratio": c["byte_hit_ratio"] if chunk else None,
         "ssd_bytes_written": c["ssd_bytes_written"], "hdd_reads": c["hdd_reads"],
@@ -141,14 +144,15 @@ def plot(rows, outdir):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
-    for gran, marker in (("container", "s"), ("chunk", "o")):
-        for policy in sorted({r["policy"] for r in rows if r["granularity"] == gran}):
-            pts = sorted((r for r in rows if r["granularity"] == gran and r["policy"] == policy),
-                         key=lambda r: r["share"])
-            label = "%s %s" % (gran, policy)
-            x = [r["ssd_bytes_written"] / 2**20 for r in pts]
-            axes[0].plot(x, [r["request_hit_ratio"] for r in pts], marker=marker, label=label)
-            axes[1].plot(x, [r["hdd_bytes_read"] / 2**20 for r in pts], marker=marker, label=label)
+    series = sorted({(r["granularity"], r["policy"], r["fetch"]) for r in rows})
+    for gran, policy, fetch in series:
+        marker = "s" if gran == "container" else "o" if fetch == "chunk" else "^"
+        pts = sorted((r for r in rows if (r["granularity"], r["policy"], r["fetch"]) == (gran, policy, fetch)),
+                     key=lambda r: r["share"])
+        label = "%s %s" % (gran, policy) + (" (fetch container)" if gran == "chunk" and fetch != "chunk" else "")
+        x = [r["ssd_bytes_written"] / 2**20 for r in pts]
+        axes[0].plot(x, [r["request_hit_ratio"] for r in pts], marker=marker, label=label)
+        axes[1].plot(x, [r["hdd_bytes_read"] / 2**20 for r in pts], marker=marker, label=label)
     axes[0].set_ylabel("request hit ratio")
     axes[1].set_ylabel("HDD MiB read")
     for ax in axes:
@@ -168,7 +172,8 @@ def cdac_lines(rows):
            "|---|---|---|---|"]
     ratios = []
     for share in SHARES:
-        at = {r["policy"]: r for r in rows if r["granularity"] == "chunk" and r["share"] == share}
+        at = {r["policy"]: r for r in rows
+              if r["granularity"] == "chunk" and r["fetch"] == "chunk" and r["share"] == share}
         cells = []
         for a, b in (("cdac-lru", "d-lru"), ("cdac-arc", "d-arc")):
             if a in at and b in at and at[b]["hit_ratio"] > 0:
@@ -193,11 +198,12 @@ def report(a, outdir, rows, working_set, trace, fig):
              "rounded to whole containers, the same bytes for both designs." % (
                  a.requests, ALPHA, RANGE_SHARE * 100, working_set, a.container_size,
                  ", ".join("%d%%" % (s * 100) for s in SHARES)), "",
-             "| granularity | policy | share | cache | hit | request hit | byte hit | SSD written | HDD reads | "
-             "HDD read | memory | per object | latency ms |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| granularity | policy | miss reads | share | cache | hit | request hit | byte hit | SSD written | "
+             "HDD reads | HDD read | memory | per object | latency ms |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append("| %s | %s | %d%% | %s | %.3f | %.3f | %s | %s | %d | %s | %s | %s | %.3f |" % (
-            r["granularity"], r["policy"], r["share"] * 100, format_bytes(r["cache_bytes"]),
+        lines.append("| %s | %s | %s | %d%% | %s | %.3f | %.3f | %s | %s | %d | %s | %s | %s | %.3f |" % (
+            r["granularity"], r["policy"], r["fetch"], r["share"] * 100, format_bytes(r["cache_bytes"]),
             r["hit_ratio"], r["request_hit_ratio"], result_files.fmt(r["byte_hit_ratio"], "%.3f"),
             format_bytes(r["ssd_bytes_written"]), r["hdd_reads"],
             format_bytes(r["hdd_bytes_read"]), format_bytes(r["memory_bytes"]),
@@ -225,13 +231,15 @@ def main(argv):
     rows = []
     for share in SHARES:
         containers = max(1, int(round(share * working_set / cs)))
-        for gran, policies in (("container", CONTAINER_POLICIES), ("chunk", CHUNK_POLICIES)):
-            for policy in policies:
-                c = replay(a, cfg, trace, gran, policy, str(containers))
-                rows.append(row(gran, policy, share, containers * cs, c))
-                print("%-9s %-8s %3d%%: hit %.3f, request hit %.3f, SSD %d B, HDD %d B" % (
-                    gran, policy, share * 100, c["hit_ratio"], c["request_hit_ratio"], c["ssd_bytes_written"],
-                    c["hdd_bytes_read"]), flush=True)
+        points = [("container", p, "container") for p in CONTAINER_POLICIES] + \
+                 [("chunk", p, "chunk") for p in CHUNK_POLICIES] + \
+                 [("chunk", p, "container") for p in CONTAINER_FETCH_POLICIES]
+        for gran, policy, fetch in points:
+            c = replay(a, cfg, trace, gran, policy, str(containers), fetch)
+            rows.append(row(gran, policy, fetch, share, containers * cs, c))
+            print("%-9s %-8s fetch %-9s %3d%%: hit %.3f, request hit %.3f, SSD %d B, HDD %d B" % (
+                gran, policy, fetch, share * 100, c["hit_ratio"], c["request_hit_ratio"],
+                c["ssd_bytes_written"], c["hdd_bytes_read"]), flush=True)
     result_files.write_csv(os.path.join(outdir, "granularity.csv"), rows, FIELDS)
     result_files.write_json(os.path.join(outdir, "granularity.json"), {
         "experiment": "granularity", "mode": "simulate", "args": vars(a), "working_set_bytes": working_set,
