@@ -8,7 +8,8 @@
 # second time from the SSD; chunk bytes damaged on the SSD are refetched
 # and counted, never served; with evict the log's own drops are counted
 # and the bytes stay right; a container cache's directory opened at chunk
-# granularity is rebuilt with a note on stderr.
+# granularity is rebuilt, and a chunk cache's at container granularity
+# loses its chunk log, each with a note on stderr.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 two_job_trace 33 8 0.9 300
@@ -87,3 +88,9 @@ dst -p"ssd-cache-policy lru" -p"ssd-cache-directory $CACHE" -p"ssd-cache-size 4"
 [ -e "$CACHE/cache.meta" ] || [ -e "$CACHE/slots.dat" ] || fail "no container cache in $CACHE"
 real -p"ssd-cache-policy lru" -p"ssd-cache-size 10%" read-file --trace "$SCRATCH/whole" --verify >/dev/null 2>"$SCRATCH/rebuild.err"
 grep -q "^destor: " "$SCRATCH/rebuild.err" || fail "no note on stderr when a container cache's directory was rebuilt"
+
+# And back: the chunk cache's directory at container granularity loses its
+# chunk log, said on stderr.
+dst -p"ssd-cache-policy lru" -p"ssd-cache-directory $CACHE" -p"ssd-cache-size 4" read-file --trace "$SCRATCH/whole" --verify >/dev/null 2>"$SCRATCH/back.err"
+grep -q "^destor: .*chunk-granularity cache" "$SCRATCH/back.err" || fail "no note on stderr when a chunk cache's directory was reused"
+[ ! -e "$CACHE/chunks.log" ] || fail "the chunk log was left beside the container cache"

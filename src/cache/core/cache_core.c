@@ -4,6 +4,7 @@
  * device model. Real and simulation mode share every line of it except the
  * byte moves. */
 #include "cache/core/cache_core_internal.h"
+#include "cache/core/chunk_log.h"
 #include "util/checksum.h"
 #include "util/error.h"
 
@@ -118,6 +119,21 @@ static gboolean usage(GError **err, const char *msg)
     return FALSE;
 }
 
+/* A directory the chunk cache (ssd-cache-granularity chunk) used: its
+ * chunk log is removed, said on stderr, and containers are cached there
+ * from now on (the directory lock is held). */
+static gboolean drop_chunk_log(CacheCore *c, GError **err)
+{
+    GError *local = NULL;
+    if (chunk_log_remove_files(c->directory, &local))
+        destor_warning("SSD cache %s held a chunk-granularity cache (its chunk log): removed; caching containers "
+                       "there now", c->directory);
+    if (local == NULL)
+        return TRUE;
+    g_propagate_error(err, local);
+    return FALSE;
+}
+
 CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
 {
     if (o->policy == NULL) {
@@ -200,7 +216,7 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
             return NULL;
         }
         c->ssd = ssd_store_open(c->directory, o->container_size, c->capacity, o->o_direct, err);
-        if (c->ssd == NULL || !cache_persist_restore(c, err)) {
+        if (c->ssd == NULL || !drop_chunk_log(c, err) || !cache_persist_restore(c, err)) {
             free_core(c);
             return NULL;
         }
