@@ -6,6 +6,7 @@
  * so nothing existing in the target is ever written through or emptied. */
 #include "commands/restore.h"
 #include "read/cached_source.h"
+#include "read/chunk_cache_source.h"
 #include "read/container_chunks.h"
 #include "read/file_output.h"
 #include "read/job.h"
@@ -254,6 +255,10 @@ static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *j
             return FALSE;
         if (cached->cache != NULL) {
             rs->chunks = container_chunks_new(cache_core_source(cached->cache), cfg->restore_cache_containers);
+            return TRUE;
+        }
+        if (cached->chunk_cache != NULL) { /* ssd-cache-granularity chunk */
+            rs->chunks = chunk_cache_source_new(cached->chunk_cache);
             return TRUE;
         }
     }

@@ -10,13 +10,13 @@
 
 static gboolean open_cache(ReadSession *s, const Config *cfg, GError **err)
 {
-    if (cfg->cache.granularity == CACHE_GRANULARITY_CHUNK) {
-        s->chunk_cache = chunk_cache_source_open_cache(cfg, s->store, err);
-        s->simulate = cfg->cache.simulate;
-        return s->chunk_cache != NULL;
-    }
     if (!cached_source_open(&s->cached, cfg, s->store, err))
         return FALSE;
+    s->chunk_cache = s->cached.chunk_cache;
+    if (s->chunk_cache != NULL) {
+        s->simulate = cfg->cache.simulate;
+        return TRUE;
+    }
     s->cache = s->cached.cache;
     if (s->cache == NULL) /* the SSD failed: read from the store */
         return TRUE;
@@ -77,12 +77,6 @@ void read_session_close(ReadSession *s)
     if (s == NULL)
         return;
     chunk_source_free(s->chunks);
-    GError *local = NULL;
-    if (!chunk_cache_close(s->chunk_cache, &local)) {
-        destor_warning("SSD chunk cache state not saved (the next run rebuilds it from the log): %s",
-                       local->message);
-        g_error_free(local);
-    }
     cached_source_close(&s->cached);
     g_hash_table_destroy(s->jobs);
     store_close(s->store);

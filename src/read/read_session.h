@@ -32,8 +32,8 @@ typedef struct {
     Store *store;
     CachedSource cached;       /* cache NULL with ssd-cache-policy none */
     CacheCore *cache;          /* = cached.cache */
-    ChunkCache *chunk_cache;   /* ssd-cache-granularity chunk: the SSD cache
-                                  instead (cache stays NULL) */
+    ChunkCache *chunk_cache;   /* = cached.chunk_cache (ssd-cache-granularity
+                                  chunk: cache stays NULL) */
     ContainerSource *source;
     ChunkSource *chunks;
     gboolean simulate;         /* ids only: no container bytes are read */

@@ -83,6 +83,10 @@ grep -q "^destor: .*cdac-lru serves chunk granularity only" "$SCRATCH/err" || fa
 expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy plc" read-file --trace "$SCRATCH/trace" --simulate
 grep -q "^destor: .*plc serves container granularity only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
 expect_status 2 dst -p"ssd-cache-granularity block" policies
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-write-budget 4096" \
+    read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: .*ssd-cache-write-budget applies to ssd-cache-granularity container only" "$SCRATCH/err" ||
+    fail "no write-budget error: $(cat "$SCRATCH/err")"
 dst trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.bin"
 expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" read-file --trace "$SCRATCH/trace.bin" --simulate
 grep -q "^destor: .*compiled trace holds container accesses" "$SCRATCH/err" || fail "no compiled-trace error: $(cat "$SCRATCH/err")"

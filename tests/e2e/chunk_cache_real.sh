@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # chunk_cache_real.sh: the chunk cache in real mode (the chunk log on the
-# SSD directory). Every chunk policy serves a two-job trace with --verify
-# (each file's digest checked) and, with ssd-cache-segment-reclaim clean,
-# makes exactly the decisions simulation makes, the log dropping nothing;
-# a file read twice through the cache is byte for byte the original, the
-# second time from the SSD; chunk bytes damaged on the SSD are refetched
-# and counted, never served; with evict the log's own drops are counted
-# and the bytes stay right; a container cache's directory opened at chunk
+# SSD directory). Every chunk policy serves a two-job trace (byte ranges
+# too; every chunk checked against its fingerprint) and, with
+# ssd-cache-segment-reclaim clean, makes exactly the decisions simulation
+# makes, the log dropping nothing; a file read twice through the cache is
+# byte for byte the original, the second time from the SSD; restore
+# through the chunk cache gives the same tree; chunk bytes damaged on the
+# SSD are refetched and counted, never served (--verify checks every
+# file's digest); with evict the log's own drops are counted and the
+# bytes stay right; a container cache's directory opened at chunk
 # granularity is rebuilt, and a chunk cache's at container granularity
 # loses its chunk log, each with a note on stderr.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
@@ -47,6 +49,14 @@ for pass in 1 2; do
     cmp "$SCRATCH/out$pass" "$SCRATCH/data/v2/$path" || fail "pass $pass: read-file through the chunk cache gave other bytes"
 done
 [ -s "$CACHE/chunks.log" ] || fail "no chunk log in $CACHE"
+
+# restore reads through the chunk cache too: the same tree, cold and warm.
+rm -rf "$CACHE"
+for pass in 1 2; do
+    real -p"ssd-cache-policy cdac-arc" -p"ssd-cache-size 50%" restore 1 "$SCRATCH/r$pass" >/dev/null
+    same_tree "$SCRATCH/data/v2" "$SCRATCH/r$pass"
+done
+[ -s "$CACHE/chunks.log" ] || fail "restore left no chunk log in $CACHE"
 
 # Damage every chunk byte on the SSD after the first segment header: each
 # damaged chunk is a miss read from the store, counted, and the files'

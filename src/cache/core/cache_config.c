@@ -375,6 +375,11 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
                     cfg->policy, chunk ? "container" : "chunk", chunk ? "chunk" : "container");
         return FALSE;
     }
+    if (chunk && cfg->write_budget > 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "ssd-cache-write-budget applies to ssd-cache-granularity container only (not built for chunks)");
+        return FALSE;
+    }
     if (cache_config_enabled(cfg) && !cfg->simulate && cfg->directory == NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "ssd-cache-policy %s needs ssd-cache-directory (or simulation mode)", cfg->policy);
