@@ -72,8 +72,17 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
         (!check_outside_store(cfg->cache.directory, store->dir, err) || !check_directory(cfg->cache.directory, err)))
         return FALSE;
     if (cfg->cache.granularity == CACHE_GRANULARITY_CHUNK) {
-        cs->chunk_cache = chunk_cache_source_open_cache(cfg, store, err);
-        return cs->chunk_cache != NULL;
+        GError *trouble = NULL;
+        cs->chunk_cache = chunk_cache_source_open_cache(cfg, store, &trouble);
+        if (cs->chunk_cache != NULL)
+            return TRUE;
+        if (!g_error_matches(trouble, DESTOR_ERROR, DESTOR_ERROR_IO)) {
+            g_propagate_error(err, trouble);
+            return FALSE;
+        }
+        destor_warning("SSD chunk cache unavailable, reading from the store without it: %s", trouble->message);
+        g_error_free(trouble);
+        return TRUE;
     }
     cs->policy = cfg->cache.policy_ops;
     if (!load_references(store, cs->policy, &pool_count, &cs->reference_count, err))
