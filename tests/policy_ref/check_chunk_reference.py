@@ -36,6 +36,7 @@ VARIANTS = (
     ("cdac-arc", ("cdac-arc-alpha", "0.9"), {"alpha": 0.9}),
     ("cdac-arc", ("cdac-arc-sub-block", "512"), {"sub_block": 512}),
     ("cdac-arc", ("cdac-arc-metadata-factor", "0.3"), {"factor": 0.3}),
+    ("tinylfu", ("tinylfu-chunk-sample-factor", "2"), {"sample_factor": 2}),
 )
 
 

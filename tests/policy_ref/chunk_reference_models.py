@@ -12,6 +12,8 @@ a chunk longer than the capacity is refused."""
 
 from collections import OrderedDict
 
+from reference_models import Sketch
+
 
 def _meta_entries(capacity_bytes, avg_chunk, factor):
     n = factor * capacity_bytes / (avg_chunk or 1)
@@ -385,6 +387,42 @@ class CdacArc(CdacLru):
         self.m.insert(address, 1, e, ghost)
 
 
+class ChunkTinyLfu:
+    """TinyLFU admission over an LRU of chunks: every access is added to the
+    sketch (the chunk id folded to 32 bits); a miss that does not fit is
+    admitted only if its estimate exceeds the LRU chunk's."""
+
+    def __init__(self, capacity_bytes, avg_chunk, sample_factor=10):
+        self.data = _DataCache(capacity_bytes)
+        n = max(1, capacity_bytes // (avg_chunk or 1))
+        self.sketch = Sketch(n, sample_factor * n)
+        self.order = OrderedDict()
+
+    @staticmethod
+    def _key(chunk):
+        return (chunk ^ (chunk >> 32)) & 0xFFFFFFFF
+
+    def access(self, chunk, length, address, off, tlen):
+        self.sketch.add(self._key(chunk))
+        if chunk in self.data.size:
+            self.order.move_to_end(chunk)
+            return "h"
+        if length > self.data.capacity:
+            return "r"
+        if not self.data.fits(length) and self.order:
+            lru = next(iter(self.order))
+            if self.sketch.estimate(self._key(chunk)) <= self.sketch.estimate(self._key(lru)):
+                return "r"
+        out = "a"
+        while not self.data.fits(length):
+            victim, _ = self.order.popitem(last=False)
+            self.data.drop(victim)
+            out += " %d" % victim
+        self.data.add(chunk, length)
+        self.order[chunk] = True
+        return out
+
+
 MODELS = {
     "lru": ChunkLru,
     "arc": ChunkArc,
@@ -392,4 +430,5 @@ MODELS = {
     "d-arc": DArc,
     "cdac-lru": CdacLru,
     "cdac-arc": CdacArc,
+    "tinylfu": ChunkTinyLfu,
 }

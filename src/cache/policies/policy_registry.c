@@ -47,7 +47,8 @@ static const CachePolicyOps *const registry[] = { REGISTERED(ENTRY) };
     X(d_lru)                \
     X(d_arc)                \
     X(cdac_lru)             \
-    X(cdac_arc)
+    X(cdac_arc)             \
+    X(tinylfu)
 
 #define DECLARE_CHUNK(sym) extern const ChunkPolicyOps chunk_policy_##sym;
 REGISTERED_CHUNK(DECLARE_CHUNK)
