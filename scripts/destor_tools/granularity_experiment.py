@@ -33,7 +33,7 @@ from .formatting import format_bytes
 from .sizes import parse_size
 
 CONTAINER_POLICIES = ["lru", "arc", "plc", "tinylfu"]
-CHUNK_POLICIES = ["lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc"]
+CHUNK_POLICIES = ["lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu"]
 # chunk policies also run with ssd-cache-chunk-fetch container (a miss reads
 # its whole container, once per request)
 CONTAINER_FETCH_POLICIES = ["lru", "cdac-arc"]
