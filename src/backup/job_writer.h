@@ -6,6 +6,7 @@
 #ifndef DESTOR_JOB_WRITER_H
 #define DESTOR_JOB_WRITER_H
 
+#include "config/config.h"
 #include "recipe/file_record.h"
 #include "recipe/job_catalog.h"
 #include "store/store.h"
@@ -21,7 +22,16 @@ typedef struct {
     _Atomic uint64_t bytes; /* logical bytes consumed so far */
 } JobProgress;
 
-JobWriter *job_writer_begin(Store *store, const char *source_root, GError **err);
+/* What rewriting (rewrite_stage.h) did and how fragmented the job is
+ * (fragmentation.h), for the backup summary. */
+typedef struct {
+    uint64_t rewritten_chunks, rewritten_bytes;
+    uint64_t restore_reads;     /* containers a restore with the restore cache reads */
+    double containers_per_mib;  /* of them, per MiB restored */
+} JobRewriteReport;
+
+/* cfg: rewrite-* and restore-cache (the fragmentation level's cache). */
+JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_root, GError **err);
 /* Dedup and store one chunk of regular file `r` (its next, in file order)
  * and append its reference to r->chunks. FALSE on a fatal error. */
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
@@ -36,6 +46,7 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
 void job_writer_free(JobWriter *w);
 
 const JobProgress *job_writer_progress(const JobWriter *w);
+JobRewriteReport job_writer_rewrite_report(const JobWriter *w);
 /* CPU time of the thread that writes the job's containers, so far. */
 double job_writer_write_cpu_seconds(const JobWriter *w);
 

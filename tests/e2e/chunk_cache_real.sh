@@ -102,5 +102,5 @@ grep -q "^destor: " "$SCRATCH/rebuild.err" || fail "no note on stderr when a con
 # And back: the chunk cache's directory at container granularity loses its
 # chunk log, said on stderr.
 dst -p"ssd-cache-policy lru" -p"ssd-cache-directory $CACHE" -p"ssd-cache-size 4" read-file --trace "$SCRATCH/whole" --verify >/dev/null 2>"$SCRATCH/back.err"
-grep -q "^destor: .*chunk-granularity cache" "$SCRATCH/back.err" || fail "no note on stderr when a chunk cache's directory was reused"
+grep -q "^destor: .*holds a chunk cache" "$SCRATCH/back.err" || fail "no note on stderr when a chunk cache's directory was reused"
 [ ! -e "$CACHE/chunks.log" ] || fail "the chunk log was left beside the container cache"

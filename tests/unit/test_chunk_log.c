@@ -7,6 +7,7 @@
 #include "cache/core/chunk_log.h"
 #include "cache/core/chunk_log_format.h"
 #include "cache/core/chunk_log_index.h"
+#include "cache/core/ssd_store.h"
 #include "util/error.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
@@ -510,6 +511,41 @@ static void test_damage(void)
     g_free(dir);
 }
 
+/* A torn segment write after a crash: part of segment 0 holds another
+ * segment's bytes (the new write landed only partly): the chunks whose
+ * bytes changed are misses, the others are served, none wrong; with the
+ * table's end overwritten the segment is not taken at all. */
+static void test_torn(void)
+{
+    char *dir = subdir("torn");
+    ChunkLogOptions o = options(dir, 16, CHUNK_LOG_EVICT);
+    ChunkLog *log = open_ok(&o);
+    put_range(log, 10, 0, 60);
+    char *copy = crash_copy(log, dir, "torn-copy");
+    close_ok(log);
+    char *p = g_build_filename(copy, CHUNK_LOG_FILE, NULL);
+    int fd = open(p, O_RDWR);
+    CU_ASSERT_FATAL(fd >= 0);
+    uint8_t *other = g_malloc(SEG);
+    CU_ASSERT_EQUAL(pread(fd, other, SEG, 2 * SEG), SEG);
+    CU_ASSERT_EQUAL(pwrite(fd, other + SEG / 4, SEG / 4, SEG / 4), SEG / 4); /* the middle of segment 0 */
+    CU_ASSERT_EQUAL(pwrite(fd, other + SEG - 4096, 4096, 2 * SEG - 4096), 4096); /* the tail of segment 1 */
+    close(fd);
+    ChunkLogOptions oc = options(copy, 16, CHUNK_LOG_EVICT);
+    log = open_ok(&oc);
+    CU_ASSERT_EQUAL(chunk_log_counters(log)->damaged_segments, 1); /* segment 1: its table is another's */
+    uint32_t damaged = 0;
+    uint32_t held = check_range(log, 10, 0, 60, &damaged); /* every hit's bytes compared */
+    CU_ASSERT(damaged > 0);
+    CU_ASSERT(held > 0);
+    CU_ASSERT_EQUAL(held, chunk_log_chunks(log));
+    close_ok(log);
+    g_free(other);
+    g_free(p);
+    g_free(copy);
+    g_free(dir);
+}
+
 static void test_truncated(void)
 {
     char *dir = subdir("trunc");
@@ -555,6 +591,19 @@ static void test_foreign(void)
     CU_ASSERT_EQUAL(chunk_log_chunks(log), 0);
     put_range(log, 7, 0, 20);
     close_ok(log);
+    /* without chunklog.meta, the scan tells the other store's segments by their headers */
+    char *meta_file = g_build_filename(dir, CHUNK_LOG_META_FILE, NULL);
+    CU_ASSERT_EQUAL(g_unlink(meta_file), 0);
+    log = open_ok(&o);
+    CU_ASSERT_EQUAL(chunk_log_chunks(log), 0);
+    CU_ASSERT_EQUAL(chunk_log_counters(log)->damaged_segments, 0);
+    CU_ASSERT_EQUAL(check_range(log, 7, 0, 20, NULL), 0);
+    close_ok(log);
+    CU_ASSERT_EQUAL(g_unlink(meta_file), 0);
+    log = open_ok(&other); /* and its own come back */
+    CU_ASSERT_EQUAL(check_range(log, 7, 0, 20, NULL), 20);
+    close_ok(log);
+    g_free(meta_file);
     ChunkLogOptions bigger = other;
     bigger.segment_size = 2 * SEG; /* another segment size: started empty */
     bigger.capacity_bytes = 8ull * SEG;
@@ -570,6 +619,16 @@ static void test_foreign(void)
     CU_ASSERT_FALSE(g_file_test(meta, G_FILE_TEST_EXISTS));
     close_ok(log);
     GError *err = NULL;
+    /* and the other way: the container cache opening a chunk cache's directory removes the log */
+    char *log_file = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
+    CU_ASSERT_TRUE(g_file_test(log_file, G_FILE_TEST_EXISTS));
+    SsdStore *ss = ssd_store_open(dir, 128 * 1024, 4, FALSE, &err);
+    CU_ASSERT_PTR_NOT_NULL(ss);
+    ssd_store_close(ss);
+    CU_ASSERT_FALSE(g_file_test(log_file, G_FILE_TEST_EXISTS));
+    g_free(log_file);
+    log = open_ok(&o);
+    close_ok(log);
     CU_ASSERT_TRUE(chunk_log_remove_files(dir, &err));
     CU_ASSERT_FALSE(chunk_log_remove_files(dir, &err));
     /* options it cannot work with */
@@ -588,6 +647,114 @@ static void test_foreign(void)
     g_free(dir);
 }
 
+/* The model of the property test: which chunks of the series the log must
+ * hold (put, not dropped by us, not reported dropped by the log). */
+static gboolean *model_in;
+
+static void model_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    (void)length;
+    uint32_t *index_of = g_hash_table_lookup(ctx, fp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(index_of);
+    CU_ASSERT_TRUE(model_in[*index_of]); /* only what it held */
+    model_in[*index_of] = FALSE;
+}
+
+/* Random puts, drops, gets, batches, syncs and clean reopens against the
+ * model, in both reclaim modes: after every step the log holds exactly the
+ * model's chunks, its live bytes are theirs, and every get gives the
+ * chunk's bytes. */
+static void test_random_operations(void)
+{
+    const uint32_t n = 300, seed = 9;
+    uint8_t *buf = g_malloc(MAXLEN), *got = g_malloc(SEG);
+    Fingerprint *fps = g_new(Fingerprint, n);
+    uint32_t *lens = g_new(uint32_t, n);
+    GHashTable *index_of = g_hash_table_new_full(fingerprint_hash, fingerprint_equal, NULL, g_free);
+    for (uint32_t i = 0; i < n; i++) {
+        lens[i] = make_chunk(seed, i, buf, &fps[i]);
+        uint32_t *v = g_new(uint32_t, 1);
+        *v = i;
+        g_hash_table_insert(index_of, &fps[i], v);
+    }
+    for (int mode = 0; mode < 2; mode++) {
+        char *dir = subdir(mode ? "random-clean" : "random-evict");
+        ChunkLogOptions o = options(dir, 5, mode ? CHUNK_LOG_CLEAN : CHUNK_LOG_EVICT);
+        o.dropped = model_dropped;
+        o.dropped_ctx = index_of;
+        model_in = g_new0(gboolean, n);
+        ChunkLog *log = open_ok(&o);
+        GRand *r = g_rand_new_with_seed(100 + mode);
+        GError *err = NULL;
+        uint64_t reclaimed = 0, cleaned = 0; /* segments evicted and cleaned, over the reopens */
+        for (int step = 0; step < 4000; step++) {
+            uint32_t i = (uint32_t)g_rand_int_range(r, 0, n);
+            int op = g_rand_int_range(r, 0, 100);
+            if (op < 45) {
+                make_chunk(seed, i, buf, &fps[i]);
+                model_in[i] = TRUE; /* before: a reclaim during the put may drop others, never this one */
+                CU_ASSERT_TRUE(chunk_log_put(log, &fps[i], buf, lens[i], &err));
+            } else if (op < 70) {
+                CU_ASSERT_EQUAL(chunk_log_drop(log, &fps[i]), model_in[i]);
+                model_in[i] = FALSE;
+            } else if (op < 90) {
+                uint32_t len = 0;
+                ChunkLogGet g = chunk_log_get(log, &fps[i], got, &len);
+                CU_ASSERT_EQUAL(g, model_in[i] ? CHUNK_LOG_HIT : CHUNK_LOG_ABSENT);
+                if (g == CHUNK_LOG_HIT) {
+                    make_chunk(seed, i, buf, &fps[i]);
+                    CU_ASSERT(len == lens[i] && memcmp(got, buf, len) == 0);
+                }
+            } else if (op < 95) {
+                ChunkLogRead reads[3];
+                uint8_t *bufs = g_malloc(3 * (size_t)MAXLEN);
+                uint32_t which[3];
+                for (int k = 0; k < 3; k++) {
+                    which[k] = (uint32_t)g_rand_int_range(r, 0, n);
+                    reads[k] = (ChunkLogRead){ .fp = &fps[which[k]], .buf = bufs + (size_t)k * MAXLEN };
+                }
+                chunk_log_get_many(log, reads, 3);
+                for (int k = 0; k < 3; k++)
+                    CU_ASSERT_EQUAL(reads[k].result, model_in[which[k]] ? CHUNK_LOG_HIT : CHUNK_LOG_ABSENT);
+                g_free(bufs);
+            } else if (op < 98) {
+                CU_ASSERT_TRUE(chunk_log_sync(log, &err));
+            } else {
+                reclaimed += chunk_log_counters(log)->segments_evicted;
+                cleaned += chunk_log_counters(log)->segments_cleaned;
+                close_ok(log);
+                log = open_ok(&o);
+            }
+            uint64_t count = 0, bytes = 0;
+            for (uint32_t k = 0; k < n; k++)
+                if (model_in[k]) {
+                    count++;
+                    bytes += lens[k];
+                }
+            CU_ASSERT_EQUAL(chunk_log_chunks(log), count);
+            CU_ASSERT_EQUAL(chunk_log_live_bytes(log), bytes);
+            CU_ASSERT(chunk_log_live_bytes(log) <= 5ull * SEG);
+        }
+        for (uint32_t k = 0; k < n; k++)
+            CU_ASSERT_EQUAL(chunk_log_contains(log, &fps[k], NULL), model_in[k]);
+        const ChunkLogCounters *c = chunk_log_counters(log);
+        reclaimed += c->segments_evicted;
+        cleaned += c->segments_cleaned;
+        CU_ASSERT(reclaimed > 0);
+        CU_ASSERT(mode ? cleaned > 0 : cleaned == 0);
+        CU_ASSERT_EQUAL(c->damaged_reads, 0);
+        close_ok(log);
+        g_rand_free(r);
+        g_free(model_in);
+        g_free(dir);
+    }
+    g_hash_table_destroy(index_of);
+    g_free(fps);
+    g_free(lens);
+    g_free(buf);
+    g_free(got);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("chunk_log", make_tmp, remove_tmp);
@@ -600,8 +767,10 @@ static void add_suites(void)
     CU_add_test(s, "evict the oldest segment", test_evict);
     CU_add_test(s, "clean the emptiest segment", test_clean);
     CU_add_test(s, "damaged chunk and segment", test_damage);
+    CU_add_test(s, "torn segment write", test_torn);
     CU_add_test(s, "truncated log", test_truncated);
     CU_add_test(s, "foreign directory and bad options", test_foreign);
+    CU_add_test(s, "random operations against a model", test_random_operations);
 }
 
 UNIT_MAIN(add_suites)

@@ -482,6 +482,7 @@ static void scan_segments(ChunkLog *log)
     uint64_t in_file = fstat(log->fd, &st) == 0 ? (uint64_t)st.st_size / log->seg_size : 0;
     uint32_t n = (uint32_t)MIN(in_file, (uint64_t)log->n_segments);
     uint8_t *hdr = g_malloc(CHUNK_LOG_SEGMENT_HEADER);
+    uint32_t foreign = 0;
     for (uint32_t s = 0; s < n; s++) {
         GError *local = NULL;
         const uint8_t *p = read_scratch(log, seg_off(log, s), CHUNK_LOG_SEGMENT_HEADER, &local);
@@ -494,8 +495,7 @@ static void scan_segments(ChunkLog *log)
         if (memcmp(p, "\0\0\0\0\0\0\0\0", 8) == 0)
             continue; /* never written */
         memcpy(hdr, p, CHUNK_LOG_SEGMENT_HEADER);
-        if (!chunk_log_segment_header_decode(hdr, log->seg_size, &h) ||
-            memcmp(h.store_id, log->opt.store_id, CHUNK_LOG_STORE_ID_LEN) != 0 || h.fp_alg != log->opt.fp_alg) {
+        if (!chunk_log_segment_header_decode(hdr, log->seg_size, &h)) {
             log->c.damaged_segments++;
             continue;
         }
@@ -505,6 +505,10 @@ static void scan_segments(ChunkLog *log)
         if (table == NULL || !chunk_log_segment_table_ok(hdr, table, h.n_entries)) {
             g_clear_error(&local);
             log->c.damaged_segments++;
+            continue;
+        }
+        if (memcmp(h.store_id, log->opt.store_id, CHUNK_LOG_STORE_ID_LEN) != 0 || h.fp_alg != log->opt.fp_alg) {
+            foreign++; /* intact, but another store's or fingerprint function's: free for this one */
             continue;
         }
         log->seg[s].state = SEG_WRITTEN;
@@ -526,6 +530,9 @@ static void scan_segments(ChunkLog *log)
         }
     }
     g_free(hdr);
+    if (foreign > 0)
+        destor_warning("SSD cache %s: %u segments of another store or fingerprint function were dropped", log->dir,
+                       foreign);
 }
 
 /* ---- open and close ---- */
@@ -741,7 +748,11 @@ size_t chunk_log_index_bytes(const ChunkLog *log)
 
 size_t chunk_log_fixed_bytes(const ChunkLog *log)
 {
-    return sizeof *log + sizeof(Segment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN;
+    size_t readers = log->readers != NULL && log->opt.o_direct
+                         ? (log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS) *
+                               ((size_t)chunk_log_max_chunk(log) + 2 * ALIGN)
+                         : 0;
+    return sizeof *log + sizeof(Segment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN + readers;
 }
 
 gboolean chunk_log_remove_files(const char *dir, GError **err)

@@ -68,7 +68,8 @@ typedef enum {
 /* Called for each live chunk the log drops by itself: reclamation of a
  * segment (evict, or clean that chose to drop). Not called for
  * chunk_log_drop, nor for a damaged chunk chunk_log_get reports as a miss
- * (the caller learns those from the call). */
+ * (the caller learns those from the call). Called from inside
+ * chunk_log_put: it must not call into the log. */
 typedef void (*ChunkLogDropped)(void *ctx, const Fingerprint *fp, uint32_t length);
 
 typedef struct {
@@ -166,16 +167,18 @@ gboolean chunk_log_drop(ChunkLog *log, const Fingerprint *fp);
 void chunk_log_foreach(const ChunkLog *log, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length),
                        void *ctx);
 
-/* Write the open segment now (even when not full) and fsync chunks.log;
- * then chunklog.meta is saved, still marked in use. FALSE on an I/O error. */
+/* Write the open segment now (even when not full) and fsync chunks.log
+ * (chunklog.meta stays marked in use until the close: after a crash the
+ * index is rebuilt from the segments). FALSE on an I/O error. */
 gboolean chunk_log_sync(ChunkLog *log, GError **err);
 
 uint64_t chunk_log_chunks(const ChunkLog *log);     /* chunks in the log */
 uint64_t chunk_log_live_bytes(const ChunkLog *log); /* their bytes */
 uint32_t chunk_log_segments(const ChunkLog *log);   /* capacity in segments */
 const ChunkLogCounters *chunk_log_counters(const ChunkLog *log);
-/* Bytes of memory the in-memory index takes (entry array and hash table;
- * the per-segment array and the open segment's buffer are separate). */
+/* Bytes of memory the in-memory index takes (entry array and hash table),
+ * and the rest: the per-segment array, the open segment's and the read
+ * buffers, the reader threads' buffers once started. */
 size_t chunk_log_index_bytes(const ChunkLog *log);
 size_t chunk_log_fixed_bytes(const ChunkLog *log);
 
