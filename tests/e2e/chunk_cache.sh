@@ -87,6 +87,10 @@ expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"
     read-file --trace "$SCRATCH/trace" --simulate
 grep -q "^destor: .*ssd-cache-write-budget applies to ssd-cache-granularity container only" "$SCRATCH/err" ||
     fail "no write-budget error: $(cat "$SCRATCH/err")"
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-compression lz4" \
+    read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: .*ssd-cache-compression applies to ssd-cache-granularity container only" "$SCRATCH/err" ||
+    fail "no compression error: $(cat "$SCRATCH/err")"
 dst trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.bin"
 expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" read-file --trace "$SCRATCH/trace.bin" --simulate
 grep -q "^destor: .*compiled trace holds container accesses" "$SCRATCH/err" || fail "no compiled-trace error: $(cat "$SCRATCH/err")"
