@@ -18,6 +18,7 @@ EXTRA_DIST += \
 	scripts/destor_tools/policy_replay.py \
 	scripts/destor_tools/parallel_sweep.py \
 	scripts/destor_tools/result_files.py \
+	scripts/destor_tools/granularity_experiment.py \
 	scripts/destor_tools/plot_style.py \
 	scripts/destor_tools/pareto.py \
 	scripts/destor_tools/frontier_experiment.py \

@@ -11,16 +11,31 @@ CACHE_SOURCES = \
 	src/cache/policy/count_min16.h \
 	src/cache/policy/frequency_sketch.h \
 	src/cache/policy/policy.h \
+	src/cache/policy/chunk_policy.h \
 	src/cache/structures/ghost_list.h \
 	src/cache/structures/slot_heap.h \
 	src/cache/structures/slot_list.h \
 	src/cache/structures/slot_map.h \
 	src/cache/structures/slot_queues.h \
 	src/cache/structures/slru.h \
+	src/cache/structures/chunk_table.h \
+	src/cache/structures/index_list.h \
+	src/cache/structures/key_table.h \
+	src/cache/structures/meta_cache.h \
+	src/cache/structures/sized_arc.h \
 	src/cache/policies/adapt.c \
 	src/cache/policies/arc.c \
 	src/cache/policies/belady.c \
+	src/cache/policies/cdac.c \
+	src/cache/policies/cdac.h \
+	src/cache/policies/cdac_arc.c \
+	src/cache/policies/cdac_lru.c \
+	src/cache/policies/chunk_arc.c \
+	src/cache/policies/chunk_lru.c \
+	src/cache/policies/chunk_tinylfu.c \
 	src/cache/policies/clock.c \
+	src/cache/policies/d_arc.c \
+	src/cache/policies/d_lru.c \
 	src/cache/policies/fifo.c \
 	src/cache/policies/larc.c \
 	src/cache/policies/lfu.c \
@@ -52,6 +67,11 @@ CACHE_SOURCES = \
 	src/cache/core/cache_report.c \
 	src/cache/core/cache_stats.c \
 	src/cache/core/cache_stats.h \
+	src/cache/core/chunk_cache.c \
+	src/cache/core/chunk_cache.h \
+	src/cache/core/chunk_cache_internal.h \
+	src/cache/core/chunk_cache_real.c \
+	src/cache/core/chunk_cache_report.c \
 	src/cache/core/chunk_log.c \
 	src/cache/core/chunk_log.h \
 	src/cache/core/chunk_log_format.c \
@@ -70,7 +90,7 @@ CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/tes
 	tests/unit/test_policy_minisim \
 	tests/unit/test_cache_core tests/unit/test_cache_compress \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
-	tests/unit/test_access_counts
+	tests/unit/test_access_counts tests/unit/test_chunk_cache
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
 TESTS += $(CACHE_TESTS)
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/unit/test_cache_util.h
@@ -93,6 +113,8 @@ tests_unit_test_slot_heap_SOURCES = tests/unit/test_slot_heap.c
 tests_unit_test_slot_heap_LDADD = $(UNIT_LIBS)
 tests_unit_test_access_counts_SOURCES = tests/unit/test_access_counts.c tests/unit/test_cache_util.h
 tests_unit_test_access_counts_LDADD = $(UNIT_LIBS)
+tests_unit_test_chunk_cache_SOURCES = tests/unit/test_chunk_cache.c
+tests_unit_test_chunk_cache_LDADD = $(UNIT_LIBS)
 tests_bench_bench_cache_sim_SOURCES = tests/bench/bench_cache_sim.c
 tests_bench_bench_cache_sim_LDADD = $(UNIT_LIBS)
 CHUNK_LOG_TESTS = tests/unit/test_chunk_log

@@ -6,6 +6,7 @@
  * so nothing existing in the target is ever written through or emptied. */
 #include "commands/restore.h"
 #include "read/cached_source.h"
+#include "read/chunk_cache_source.h"
 #include "read/chunk_stream.h"
 #include "read/file_output.h"
 #include "read/job.h"
@@ -218,6 +219,10 @@ static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Cached
         }
         if (!cached_source_open(cached, cfg, store, err))
             return FALSE;
+        if (cached->chunk_cache != NULL) { /* ssd-cache-granularity chunk: it reads chunk by chunk */
+            rs->chunks = chunk_cache_source_new(cached->chunk_cache);
+            return TRUE;
+        }
         if (cached->cache != NULL)
             below = cache_core_source(cached->cache);
     }

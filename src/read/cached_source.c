@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cached_source.c: opening the SSD cache over the store's containers. */
 #include "read/cached_source.h"
+#include "read/chunk_cache_source.h"
 #include "recipe/job_catalog.h"
 #include "store/freed_list.h"
 #include "util/dir_within.h"
@@ -65,10 +66,24 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
 {
     uint32_t pool_count;
     cs->cache = NULL;
+    cs->chunk_cache = NULL;
     cs->reference_count = NULL;
     if (!cfg->cache.simulate && cfg->cache.directory != NULL &&
         (!check_outside_store(cfg->cache.directory, store->dir, err) || !check_directory(cfg->cache.directory, err)))
         return FALSE;
+    if (cfg->cache.granularity == CACHE_GRANULARITY_CHUNK) {
+        GError *trouble = NULL;
+        cs->chunk_cache = chunk_cache_source_open_cache(cfg, store, &trouble);
+        if (cs->chunk_cache != NULL)
+            return TRUE;
+        if (!g_error_matches(trouble, DESTOR_ERROR, DESTOR_ERROR_IO)) {
+            g_propagate_error(err, trouble);
+            return FALSE;
+        }
+        destor_warning("SSD chunk cache unavailable, reading from the store without it: %s", trouble->message);
+        g_error_free(trouble);
+        return TRUE;
+    }
     cs->policy = cfg->cache.policy_ops;
     if (!load_references(store, cs->policy, &pool_count, &cs->reference_count, err))
         return FALSE;
@@ -103,6 +118,7 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
 gboolean cached_source_follow(CachedSource *cs, Store *store, GError **err)
 {
     uint32_t now;
+    /* the chunk cache keeps nothing per container: no growing */
     if (cs->cache == NULL || !container_store_count(store->containers, &now, err))
         return cs->cache == NULL;
     if (now <= cache_core_containers(cs->cache))
@@ -129,8 +145,14 @@ void cached_source_close(CachedSource *cs)
     if (cs->cache != NULL && !cache_core_close(cs->cache, &local)) {
         destor_warning("SSD cache state not saved (the next run checks every entry): %s",
                    local->message);
-        g_error_free(local);
+        g_clear_error(&local);
     }
     cs->cache = NULL;
+    if (cs->chunk_cache != NULL && !chunk_cache_close(cs->chunk_cache, &local)) {
+        destor_warning("SSD chunk cache state not saved (the next run rebuilds it from the log): %s",
+                       local->message);
+        g_clear_error(&local);
+    }
+    cs->chunk_cache = NULL;
     g_clear_pointer(&cs->reference_count, g_free);
 }

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cached_source.h: put the SSD cache (ssd-cache-* keys) between a reader
- * and the store's container pool. The cache's size may be a share of the
+ * and the store's container pool: the container cache, or with
+ * ssd-cache-granularity chunk the chunk cache (chunk_cache_source.h). The cache's size may be a share of the
  * stored containers, and PLC needs their reference counts, so both come
  * from the store here. Shared by read-file and restore. */
 #ifndef DESTOR_CACHED_SOURCE_H
 #define DESTOR_CACHED_SOURCE_H
 
 #include "cache/core/cache_core.h"
+#include "cache/core/chunk_cache.h"
 #include "config/config.h"
 #include "store/store.h"
 
@@ -14,7 +16,9 @@
 #include <stdint.h>
 
 typedef struct {
-    CacheCore *cache;
+    CacheCore *cache;          /* the container cache, or NULL */
+    ChunkCache *chunk_cache;   /* ssd-cache-granularity chunk: the chunk cache
+                                  instead (cache NULL) */
     uint32_t *reference_count; /* must outlive the cache; NULL unless the
                                   policy reads them (needs_reference_count) */
     const CachePolicyOps *policy; /* the configured policy */

@@ -4,8 +4,9 @@
  * recipe names it (fingerprint, container, offset, length), and gets those
  * bytes checked against the recipe. Below the seam today: whole containers
  * through a small LRU and the ContainerSource behind it (the store, or the
- * SSD container cache over it: container_chunks.c). A cache of chunks sits
- * here next, beside it, without the read path changing. */
+ * SSD container cache over it: container_chunks.c), or the SSD chunk
+ * cache (ssd-cache-granularity chunk: chunk_cache_source.c), which also
+ * wants to know where each chunk is read from (locate). */
 #ifndef DESTOR_CHUNK_SOURCE_H
 #define DESTOR_CHUNK_SOURCE_H
 
@@ -13,6 +14,15 @@
 
 #include <glib.h>
 #include <stdint.h>
+
+/* Where the next read or touch comes from: the file (file_output_file_key:
+ * its path and job), the chunk's index in its recipe, and the bytes of the
+ * chunk the request wants. */
+typedef struct {
+    uint64_t file;
+    uint32_t index;
+    uint32_t offset, length; /* [offset, offset + length) of the chunk */
+} ChunkPosition;
 
 typedef struct ChunkSource ChunkSource;
 struct ChunkSource {
@@ -29,7 +39,16 @@ struct ChunkSource {
     /* Reads that reached the source below so far. */
     uint64_t (*fetches)(const ChunkSource *self);
     void (*free)(ChunkSource *self);
+    /* Optional (NULL: the source does not care): the position of the chunk
+     * the next read or touch asks for. */
+    void (*locate)(ChunkSource *self, const ChunkPosition *pos);
 };
+
+static inline void chunk_source_locate(ChunkSource *s, const ChunkPosition *pos)
+{
+    if (s->locate != NULL)
+        s->locate(s, pos);
+}
 
 static inline const uint8_t *chunk_source_read(ChunkSource *s, const ChunkRef *ref, GError **mismatch,
                                                GError **err)

@@ -5,6 +5,7 @@
 #include "util/fileio.h"
 
 #include <string.h>
+#include <xxhash.h>
 
 #define OUT_BUFFER (1u << 20)
 
@@ -32,15 +33,40 @@ static void chunk_span(const FileRecord *r, uint64_t start, uint64_t end, guint 
     *last = start < end ? i : *first;
 }
 
-gboolean file_output_touch(ChunkSource *chunks, const FileRecord *r, const FileRange *range, GError **err)
+uint64_t file_output_file_key(const FileRecord *r, uint32_t job_id)
+{
+    return XXH3_64bits_withSeed(r->path->data, r->path->len, job_id);
+}
+
+/* Tell the source where chunk i (at file offset chunk_pos) is read from,
+ * and which of its bytes [start, end) wants. */
+static void locate(ChunkSource *chunks, uint64_t file, guint i, const ChunkRef *c, uint64_t chunk_pos,
+                   uint64_t start, uint64_t end)
+{
+    if (chunks->locate == NULL)
+        return;
+    uint64_t skip = start > chunk_pos ? start - chunk_pos : 0;
+    uint64_t stop = MIN(end, chunk_pos + c->length);
+    ChunkPosition p = { .file = file, .index = i, .offset = (uint32_t)skip,
+                        .length = (uint32_t)(stop - chunk_pos - skip) };
+    chunk_source_locate(chunks, &p);
+}
+
+gboolean file_output_touch(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
+                           GError **err)
 {
     uint64_t start, end, pos;
     guint first, last;
     file_range_clip(range, r->size, &start, &end);
     chunk_span(r, start, end, &first, &last, &pos);
-    for (guint i = first; i < last; i++)
-        if (!chunk_source_touch(chunks, &g_array_index(r->chunks, ChunkRef, i), err))
+    uint64_t file = chunks->locate ? file_output_file_key(r, job_id) : 0;
+    for (guint i = first; i < last; i++) {
+        const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
+        locate(chunks, file, i, c, pos, start, end);
+        pos += c->length;
+        if (!chunk_source_touch(chunks, c, err))
             return FALSE;
+    }
     return TRUE;
 }
 
@@ -60,9 +86,11 @@ gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t jo
         file_hasher_begin(hasher);
     }
     gboolean ok = TRUE;
+    uint64_t file = chunks->locate ? file_output_file_key(r, job_id) : 0;
     for (guint i = first; i < last && ok; i++) {
         const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
         uint64_t chunk_pos = pos;
+        locate(chunks, file, i, c, chunk_pos, start, end);
         pos += c->length;
         GError *mismatch = NULL;
         const uint8_t *chunk = chunk_source_read(chunks, c, &mismatch, err);

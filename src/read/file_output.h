@@ -19,8 +19,13 @@
 gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
                            int fd, const char *out_name, FileDigestAlgorithm verify, GError **err);
 
-/* The accesses of reading r (or its `range`), without moving bytes
- * (simulation: the chunk source is ids-only). */
-gboolean file_output_touch(ChunkSource *chunks, const FileRecord *r, const FileRange *range, GError **err);
+/* The accesses of reading r of job `job_id` (or its `range`), without
+ * moving bytes (simulation: the chunk source is ids-only). */
+gboolean file_output_touch(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
+                           GError **err);
+
+/* The file's key in a ChunkPosition: XXH3-64 of its path seeded with its
+ * job, so the same path in two jobs is two files. */
+uint64_t file_output_file_key(const FileRecord *r, uint32_t job_id);
 
 #endif

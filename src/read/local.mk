@@ -3,10 +3,11 @@
 # for reading, the per-request container LRU, the restore caches (lru, opt,
 # the forward assembly area) and the chunk streams they look ahead in, the
 # prefetcher, the SSD
-# cache over the pool, id-only sources, file assembly, safe paths, and the
+# cache over the pool, the SSD chunk cache as a chunk source, id-only sources, file assembly, safe paths, and the
 # read session that serves requests one by one.
 libdestor_a_SOURCES += \
 	src/read/cached_source.c src/read/cached_source.h \
+	src/read/chunk_cache_source.c src/read/chunk_cache_source.h \
 	src/read/container_lru.c src/read/container_lru.h \
 	src/read/chunk_stream.c src/read/chunk_stream.h \
 	src/read/opt_window.c src/read/opt_window.h \

@@ -13,6 +13,11 @@ static gboolean open_cache(ReadSession *s, const Config *cfg, GError **err)
 {
     if (!cached_source_open(&s->cached, cfg, s->store, err))
         return FALSE;
+    s->chunk_cache = s->cached.chunk_cache;
+    if (s->chunk_cache != NULL) {
+        s->simulate = cfg->cache.simulate;
+        return TRUE;
+    }
     s->cache = s->cached.cache;
     if (s->cache == NULL) /* the SSD failed: read from the store */
         return TRUE;
@@ -47,13 +52,14 @@ static ReadSession *open_session(const Config *cfg, gboolean recording, GArray *
     gboolean ok = TRUE;
     if (!recording && cache_config_enabled(&cfg->cache))
         ok = open_cache(s, cfg, err);
-    if (ok && s->cache == NULL && (recording || cfg->cache.simulate))
+    if (ok && s->cache == NULL && s->chunk_cache == NULL && (recording || cfg->cache.simulate))
         ok = use_ids(s, cfg, log, err);
     if (!ok) {
         read_session_close(s);
         return NULL;
     }
-    s->chunks = s->simulate ? container_chunks_new_ids_only(s->source, REQUEST_LRU_CONTAINERS)
+    s->chunks = s->chunk_cache ? chunk_cache_source_new(s->chunk_cache)
+              : s->simulate ? container_chunks_new_ids_only(s->source, REQUEST_LRU_CONTAINERS)
                             : container_chunks_new(s->source, REQUEST_LRU_CONTAINERS);
     return s;
 }
@@ -121,7 +127,7 @@ static GArray *request_plan(ReadSession *s, const FileRecord *r, const FileRange
     id_source_init(&ids, s->store->container_size, UINT32_MAX, plan);
     ChunkSource *chunks = container_chunks_new_ids_only(&ids.source, REQUEST_LRU_CONTAINERS);
     /* An id no store can hold ends the plan there: the real read reports it. */
-    (void)file_output_touch(chunks, r, range, NULL);
+    (void)file_output_touch(chunks, r, 0, range, NULL);
     chunk_source_free(chunks);
     return plan;
 }
@@ -165,7 +171,7 @@ static gboolean write_whole(ReadSession *s, const FileRecord *r, uint32_t job_id
         }
     }
     ChunkSource *chunks = restore_cache_new(rc, src, chunk_stream_file(r), s->simulate);
-    gboolean ok = s->simulate ? file_output_touch(chunks, r, NULL, err)
+    gboolean ok = s->simulate ? file_output_touch(chunks, r, job_id, NULL, err)
                               : file_output_write(chunks, r, job_id, NULL, fd, out_name, verify, err);
     *fetched = chunk_source_fetches(chunks);
     s->ahead_fetches += *fetched;
@@ -199,17 +205,21 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
         uint64_t fetched = chunk_source_fetches(s->chunks), own = 0;
         if (s->cache)
             cache_core_request_begin(s->cache);
+        if (s->chunk_cache)
+            chunk_cache_request_begin(s->chunk_cache);
         FileDigestAlgorithm check = verify ? s->store->file_digest : FILE_DIGEST_NONE;
-        if (range == NULL && s->restore_cache.set)
+        if (range == NULL && s->restore_cache.set && s->chunk_cache == NULL)
             ok = write_whole(s, r, job_id, fd, out_name, check, &own, err);
         else if (s->simulate)
-            ok = file_output_touch(s->chunks, r, range, err);
-        else if (s->cache != NULL) /* the cache decides what it reads */
+            ok = file_output_touch(s->chunks, r, job_id, range, err);
+        else if (s->cache != NULL || s->chunk_cache != NULL) /* the cache decides what it reads */
             ok = file_output_write(s->chunks, r, job_id, range, fd, out_name, check, err);
         else
             ok = write_from_store(s, r, job_id, range, fd, out_name, check, err);
         if (s->cache)
             *model_s = cache_core_request_end(s->cache);
+        else if (s->chunk_cache)
+            *model_s = chunk_cache_request_end(s->chunk_cache);
         else if (s->simulate) /* HDD only: one modelled read per access */
             *model_s = (double)(chunk_source_fetches(s->chunks) - fetched + own) * s->hdd_access_s;
         uint64_t start, end;

@@ -11,6 +11,7 @@
 
 #include "config/config.h"
 #include "read/cached_source.h"
+#include "read/chunk_cache_source.h"
 #include "read/chunk_source.h"
 #include "read/file_range.h"
 #include "read/id_source.h"
@@ -33,6 +34,8 @@ typedef struct {
     Store *store;
     CachedSource cached;       /* cache NULL with ssd-cache-policy none */
     CacheCore *cache;          /* = cached.cache */
+    ChunkCache *chunk_cache;   /* = cached.chunk_cache (ssd-cache-granularity
+                                  chunk: cache stays NULL) */
     ContainerSource *source;
     ChunkSource *chunks;
     gboolean simulate;         /* ids only: no container bytes are read */

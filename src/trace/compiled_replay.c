@@ -9,6 +9,12 @@ gboolean compiled_replay(ReadSession *s, const CompiledTrace *t, TraceSummary *s
     const uint32_t *counts = (const uint32_t *)(const void *)t->req_accesses->data;
     const uint64_t *bytes = (const uint64_t *)(const void *)t->req_bytes->data;
     uint64_t n_req = compiled_trace_requests(t);
+    if (s->chunk_cache != NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "a compiled trace holds container accesses, not chunks: with ssd-cache-granularity chunk, "
+                    "replay the text trace");
+        return FALSE;
+    }
     uint8_t *buf = s->simulate ? NULL : g_malloc(s->store->container_size);
     gboolean ok = TRUE;
     size_t next = 0;

@@ -95,11 +95,11 @@ static void latency_json(JsonBuilder *b, const char *key, const LatencyFigures *
     json_builder_end_object(b);
 }
 
-void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCore *cache, gboolean simulate,
-                         gboolean json)
+void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCore *cache, ChunkCache *chunk_cache,
+                         gboolean simulate, gboolean json)
 {
     uint64_t accesses = t->accesses;
-    gboolean modelled = cache != NULL || simulate;
+    gboolean modelled = cache != NULL || chunk_cache != NULL || simulate;
     LatencyFigures m = latency_figures(t->latency_usec);
     LatencyFigures d = latency_figures(t->model_latency_usec);
     if (json) {
@@ -116,6 +116,8 @@ void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCor
         json_builder_set_member_name(b, "cache");
         if (cache != NULL)
             cache_core_json(cache, b);
+        else if (chunk_cache != NULL)
+            chunk_cache_json(chunk_cache, b);
         else
             json_builder_add_null_value(b);
         json_doc_print(b, stdout);
@@ -129,8 +131,10 @@ void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCor
            m.p99, simulate ? " (the simulator, no I/O)" : "");
     if (modelled)
         printf("latency (modelled)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us%s\n", d.mean, d.p50, d.p95,
-               d.p99, cache == NULL ? " (HDD only, device model)" : "");
+               d.p99, cache == NULL && chunk_cache == NULL ? " (HDD only, device model)" : "");
     if (cache != NULL)
         cache_core_print_stats(cache, stdout);
+    if (chunk_cache != NULL)
+        chunk_cache_print_stats(chunk_cache, stdout);
 }
 

@@ -8,6 +8,7 @@
 #define DESTOR_TRACE_SUMMARY_H
 
 #include "cache/core/cache_core.h"
+#include "cache/core/chunk_cache.h"
 
 #include <glib.h>
 #include <stdint.h>
@@ -41,7 +42,7 @@ LatencyFigures latency_figures(GArray *values);
  * statistics follow, in JSON as the nested object "cache") and in
  * simulation without one; `simulate` marks what no bytes moved for. JSON:
  * one destor.trace-summary document, times in ms (docs/FORMAT.md). */
-void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCore *cache, gboolean simulate,
-                         gboolean json);
+void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCore *cache, ChunkCache *chunk_cache,
+                         gboolean simulate, gboolean json);
 
 #endif

@@ -20,6 +20,8 @@ E2E_TESTS = \
 	tests/e2e/missing_files.sh \
 	tests/e2e/pool_loss.sh \
 	tests/e2e/ssd_cache.sh \
+	tests/e2e/chunk_cache.sh \
+	tests/e2e/chunk_cache_real.sh \
 	tests/e2e/range_read.sh \
 	tests/e2e/compiled_trace.sh \
 	tests/e2e/offline_bounds.sh \
@@ -39,6 +41,7 @@ E2E_TESTS = \
 	tests/e2e/cache_directory.sh \
 	tests/e2e/kill_cache_o_direct.sh \
 	tests/e2e/kill_chunk_log.sh \
+	tests/e2e/kill_chunk_cache.sh \
 	tests/e2e/cache_compression.sh \
 	tests/e2e/trace_export_hostile.sh \
 	tests/e2e/container_store.sh \

@@ -12,3 +12,12 @@ EXTRA_DIST += \
 	tests/policy_ref/run-reference-models.sh \
 	tests/policy_ref/check_reference.py \
 	tests/policy_ref/reference_models.py
+# The chunk policies (ssd-cache-granularity chunk), the same way.
+check_PROGRAMS += tests/policy_ref/chunk_decisions
+tests_policy_ref_chunk_decisions_SOURCES = tests/policy_ref/chunk_decisions.c
+tests_policy_ref_chunk_decisions_LDADD = $(UNIT_LIBS)
+TESTS += tests/policy_ref/run-chunk-reference-models.sh
+EXTRA_DIST += \
+	tests/policy_ref/run-chunk-reference-models.sh \
+	tests/policy_ref/check_chunk_reference.py \
+	tests/policy_ref/chunk_reference_models.py

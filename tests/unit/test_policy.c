@@ -4,6 +4,7 @@
  * victims, admissions, the paper's In-Out Comparison example), properties
  * over long seeded random sequences, and agreement with plain reference
  * models written here. */
+#include "cache/policy/chunk_policy.h"
 #include "cache/policy/policy.h"
 #include "test_cache_util.h"
 #include "unit.h"
@@ -32,7 +33,17 @@ static void test_registry(void)
         for (size_t j = 0; j < i; j++)
             CU_ASSERT_STRING_NOT_EQUAL(cache_policy_at(j)->name, at->name);
     }
-    CU_ASSERT_PTR_NULL(all[n + 1]);
+    /* then the chunk policies' names no container policy has, each once */
+    size_t k = n + 1;
+    for (size_t i = 0; i < chunk_policy_count(); i++) {
+        const ChunkPolicyOps *cops = NULL;
+        CU_ASSERT_TRUE(chunk_policy_lookup(chunk_policy_at(i)->name, &cops));
+        CU_ASSERT_PTR_EQUAL(cops, chunk_policy_at(i));
+        if (!cache_policy_lookup(cops->name, &ops))
+            CU_ASSERT_STRING_EQUAL(all[k++], cops->name);
+    }
+    CU_ASSERT_PTR_NULL(all[k]);
+    CU_ASSERT_FALSE(chunk_policy_lookup("none", &(const ChunkPolicyOps *){ NULL }));
     CU_ASSERT_FALSE(cache_policy_lookup("nosuch", &ops));
     CU_ASSERT_FALSE(cache_policy_lookup(NULL, &ops));
 }

@@ -38,6 +38,7 @@ void cache_config_clear(CacheConfig *cfg)
     cache_policy_settings_free(cfg->policy_settings);
     cfg->policy = NULL;
     cfg->policy_ops = NULL;
+    cfg->chunk_policy_ops = NULL;
     cfg->directory = NULL;
     cfg->policy_settings = NULL;
 }
@@ -47,6 +48,7 @@ void cache_config_copy(CacheConfig *dst, const CacheConfig *src)
     *dst = *src;
     dst->policy = g_strdup(src->policy);
     dst->policy_ops = src->policy_ops;
+    dst->chunk_policy_ops = src->chunk_policy_ops;
     dst->directory = g_strdup(src->directory);
     dst->policy_settings = cache_policy_settings_copy(src->policy_settings);
 }
@@ -185,8 +187,8 @@ gboolean cache_parse_segment_size(const char *key, const char *value, uint32_t *
 /* ---- the key table ---- */
 
 typedef enum {
-    K_POLICY, K_DIRECTORY, K_SIZE, K_BOOL, K_U32, K_DOUBLE, K_TBW, K_COUNTERS, K_SEGMENT_SIZE,
-    K_SEGMENT_RECLAIM, K_COMPRESSION,
+    K_POLICY, K_DIRECTORY, K_SIZE, K_BOOL, K_U32, K_DOUBLE, K_TBW, K_COUNTERS, K_GRANULARITY, K_CHUNK_FETCH,
+    K_SEGMENT_SIZE, K_SEGMENT_RECLAIM, K_COMPRESSION,
 } KeyKind;
 
 typedef struct {
@@ -200,6 +202,8 @@ typedef struct {
 
 static const CacheKey cache_keys[] = {
     { "ssd-cache-policy", K_POLICY, 0, 0, 0 },
+    { "ssd-cache-granularity", K_GRANULARITY, 0, 0, 0 },
+    { "ssd-cache-chunk-fetch", K_CHUNK_FETCH, 0, 0, 0 },
     { "ssd-cache-directory", K_DIRECTORY, 0, 0, 0 },
     { "ssd-cache-size", K_SIZE, 0, 0, 0 },
     { "ssd-cache-simulate", K_BOOL, AT(simulate), 0, 0 },
@@ -258,8 +262,11 @@ void cache_config_keys(GPtrArray *out)
 static gboolean set_policy(CacheConfig *cfg, const char *key, const char *value, GError **err)
 {
     const CachePolicyOps *ops = NULL;
+    const ChunkPolicyOps *chunk_ops = NULL;
     char *name = g_ascii_strdown(value ? value : "", -1);
-    if (!cache_policy_lookup(name, &ops)) {
+    gboolean container = cache_policy_lookup(name, &ops);
+    gboolean chunk = chunk_policy_lookup(name, &chunk_ops);
+    if (!container && !chunk) {
         char *names = g_strjoinv(" | ", (char **)cache_policy_names());
         bad_value(err, key, value, names);
         g_free(names);
@@ -269,7 +276,17 @@ static gboolean set_policy(CacheConfig *cfg, const char *key, const char *value,
     g_free(cfg->policy);
     cfg->policy = name;
     cfg->policy_ops = ops;
+    cfg->chunk_policy_ops = chunk_ops;
     return TRUE;
+}
+
+/* One of `words` (NULL-terminated): its index, or -1. */
+static int word_index(const char *value, const char *const *words)
+{
+    for (int i = 0; value && words[i]; i++)
+        if (g_ascii_strcasecmp(value, words[i]) == 0)
+            return i;
+    return -1;
 }
 
 CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char *value, GError **err)
@@ -316,6 +333,22 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
         if (!ok)
             bad_value(err, k->key, value, "exact, compact or sketch");
         break;
+    case K_GRANULARITY: {
+        static const char *const words[] = { "container", "chunk", NULL };
+        int w = word_index(value, words);
+        ok = w >= 0 || bad_value(err, k->key, value, "container or chunk");
+        if (ok)
+            cfg->granularity = (CacheGranularity)w;
+        break;
+    }
+    case K_CHUNK_FETCH: {
+        static const char *const words[] = { "chunk", "container", NULL };
+        int w = word_index(value, words);
+        ok = w >= 0 || bad_value(err, k->key, value, "chunk or container");
+        if (ok)
+            cfg->chunk_fetch = w;
+        break;
+    }
     case K_SEGMENT_SIZE:
         ok = cache_parse_segment_size(k->key, value, &cfg->segment_size, err);
         break;
@@ -340,13 +373,31 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
 
 gboolean cache_config_enabled(const CacheConfig *cfg)
 {
-    return cfg->policy_ops != NULL;
+    return cfg->policy_ops != NULL || cfg->chunk_policy_ops != NULL;
 }
 
 gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
 {
     /* the name was resolved when set: "none" alone has no ops */
-    g_assert((cfg->policy_ops == NULL) == (strcmp(cfg->policy, "none") == 0));
+    g_assert(cache_config_enabled(cfg) == (strcmp(cfg->policy, "none") != 0));
+    gboolean chunk = cfg->granularity == CACHE_GRANULARITY_CHUNK;
+    if (cache_config_enabled(cfg) && (chunk ? cfg->chunk_policy_ops == NULL : cfg->policy_ops == NULL)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "ssd-cache-policy %s serves %s granularity only, and ssd-cache-granularity is %s "
+                    "(`destor policies` lists each policy's granularity)",
+                    cfg->policy, chunk ? "container" : "chunk", chunk ? "chunk" : "container");
+        return FALSE;
+    }
+    if (chunk && cfg->write_budget > 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "ssd-cache-write-budget applies to ssd-cache-granularity container only (not built for chunks)");
+        return FALSE;
+    }
+    if (chunk && cfg->compression != CACHE_CODEC_NONE) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "ssd-cache-compression applies to ssd-cache-granularity container only (not built for chunks)");
+        return FALSE;
+    }
     if (cache_config_enabled(cfg) && !cfg->simulate && cfg->directory == NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "ssd-cache-policy %s needs ssd-cache-directory (or simulation mode)", cfg->policy);

@@ -21,6 +21,10 @@
  *
  * Keys (underscores are accepted for dashes; docs/CACHE.md has the details):
  *   ssd-cache-policy            none | a registered policy          (none)
+ *   ssd-cache-granularity       container | chunk: what the SSD
+ *                               caches (chunk_cache.h)              (container)
+ *   ssd-cache-chunk-fetch       chunk | container: what a chunk
+ *                               miss reads from the HDD store       (chunk)
  *   ssd-cache-directory         PATH                               (unset)
  *   ssd-cache-size              N | 512M | 4G | 20%                 (20%)
  *   ssd-cache-simulate          yes | no                            (no)
@@ -58,6 +62,7 @@
 #include "cache/core/chunk_log.h"
 #include "cache/core/cache_codec.h"
 #include "cache/core/device_model.h"
+#include "cache/policy/chunk_policy.h"
 #include "cache/policy/policy.h"
 
 #include <glib.h>
@@ -76,9 +81,16 @@ typedef struct {
     double percent;   /* (0, 100] */
 } CacheSizeSpec;
 
+typedef enum { CACHE_GRANULARITY_CONTAINER = 0, CACHE_GRANULARITY_CHUNK = 1 } CacheGranularity;
+
 typedef struct {
     char *policy;    /* a name of cache_policy_names() */
-    const CachePolicyOps *policy_ops; /* `policy`, resolved once when set (NULL: none) */
+    const CachePolicyOps *policy_ops; /* `policy` as a container policy, resolved once
+                                         when set (NULL: none, or a chunk-only policy) */
+    const ChunkPolicyOps *chunk_policy_ops; /* `policy` as a chunk policy (NULL: none,
+                                         or a container-only policy) */
+    CacheGranularity granularity;
+    int chunk_fetch;  /* ChunkFetch (chunk_cache.h): 0 chunk, 1 container */
     char *directory; /* NULL when unset */
     CacheSizeSpec size;
     gboolean simulate;
@@ -112,9 +124,11 @@ gboolean cache_config_is_key(const char *key);
 /* Appends the name of every cache key, each policy's own keys too. */
 void cache_config_keys(GPtrArray *out);
 
-/* Checks across keys: a real-mode cache with a policy needs a directory. */
+/* Checks across keys: a real-mode cache with a policy needs a directory;
+ * the policy must serve the configured granularity. */
 gboolean cache_config_validate(const CacheConfig *cfg, GError **err);
-/* TRUE when ssd-cache-policy is not "none". */
+/* TRUE when ssd-cache-policy is not "none" (of either granularity; the
+ * policy's own granularity is checked by cache_config_validate). */
 gboolean cache_config_enabled(const CacheConfig *cfg);
 
 /* ssd-cache-size in containers for a store of n_containers containers of

@@ -569,6 +569,7 @@ static gboolean access_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError
             goto out;
         count_access(c, id);
         c->counters.misses++;
+        c->request_missed = TRUE;
         c->counters.store_bytes_read += size;
         c->counters.model_access_s += device_model_hdd_read(&c->model, size);
         handle_miss(c, id, data);
@@ -669,6 +670,8 @@ static void request_begin_locked(CacheCore *c)
             c->write_credit = budget_depth(c);
     }
     c->in_request = TRUE;
+    c->request_missed = FALSE;
+    c->request_accesses = c->counters.accesses;
     c->request_model_start = c->model.now;
     c->request_wall_start = g_get_monotonic_time();
 }
@@ -691,6 +694,8 @@ static double request_end_locked(CacheCore *c, double *wall_s)
         *wall_s = wall;
         CacheCounters *k = &c->counters;
         k->requests++;
+        if (!c->request_missed && k->accesses > c->request_accesses)
+            k->requests_hit++;
         k->model_request_s += model;
         k->wall_request_s += wall;
         if (model > k->model_request_max_s)

@@ -53,6 +53,8 @@ struct CacheCore {
     DeviceModel model;
     gint64 opened_us;
     gboolean in_request;
+    gboolean request_missed;  /* a miss in the open request */
+    uint64_t request_accesses; /* counters.accesses when it began */
     double write_credit;     /* bytes the write budget allows now (opt.write_budget) */
     double request_model_start;
     gint64 request_wall_start;

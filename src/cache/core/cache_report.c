@@ -80,6 +80,7 @@ void cache_core_report(CacheCore *c, CacheReport *r)
     r->n_policy_counters = MIN(c->ops->n_counters, CACHE_REPORT_MAX_POLICY_COUNTERS);
     memcpy(r->policy_counters, c->policy_counters, r->n_policy_counters * sizeof(uint64_t));
     r->hit_ratio = r->c.accesses ? (double)r->c.hits / (double)r->c.accesses : 0.0;
+    r->request_hit_ratio = r->c.requests ? (double)r->c.requests_hit / (double)r->c.requests : 0.0;
     quadrants(c, r);
     compression(c, r);
 

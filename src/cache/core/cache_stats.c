@@ -71,6 +71,7 @@ void cache_report_text(const CacheReport *r, GString *out)
     text_count(out, "hits", c->hits);
     text_count(out, "misses", c->misses);
     g_string_append_printf(out, "  %-30s %.2f%%\n", "hit ratio", 100.0 * r->hit_ratio);
+    g_string_append_printf(out, "  %-30s %.2f%%\n", "request hit ratio", 100.0 * r->request_hit_ratio);
     text_count(out, "admissions", c->admissions);
     text_count(out, "containers written to SSD", c->ssd_containers_written);
     text_size(out, "bytes written to SSD", c->ssd_bytes_written);
@@ -184,6 +185,8 @@ void cache_report_json(const CacheReport *r, JsonBuilder *b)
     json_doc_uint(b, "hits", c->hits);
     json_doc_uint(b, "misses", c->misses);
     json_doc_double(b, "hit_ratio", r->hit_ratio);
+    json_doc_uint(b, "requests_hit", c->requests_hit);
+    json_doc_double(b, "request_hit_ratio", r->request_hit_ratio);
     json_doc_uint(b, "admissions", c->admissions);
     json_doc_uint(b, "ssd_containers_written", c->ssd_containers_written);
     json_doc_uint(b, "ssd_bytes_written", c->ssd_bytes_written);
@@ -200,6 +203,8 @@ void cache_report_json(const CacheReport *r, JsonBuilder *b)
     json_doc_uint(b, "cached_stored_bytes", r->cached_stored_bytes);
     json_doc_uint(b, "ssd_bytes_read", c->ssd_bytes_read);
     json_doc_uint(b, "store_bytes_read", c->store_bytes_read);
+    json_doc_uint(b, "hdd_reads", c->misses); /* each miss reads its container from the store */
+    json_doc_uint(b, "hdd_bytes_read", c->store_bytes_read);
     json_doc_uint(b, "evictions", c->evictions);
     json_doc_uint(b, "refused", c->refused);
     json_doc_uint(b, "refused_write_budget", c->refused_write_budget);

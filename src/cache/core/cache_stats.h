@@ -19,6 +19,8 @@
 
 typedef struct {
     uint64_t requests;               /* cache_core_request_end() calls */
+    uint64_t requests_hit;           /* of them, requests of at least one access,
+                                        every access a hit (the SSD served all) */
     uint64_t accesses, hits, misses; /* container accesses */
     uint64_t admissions;             /* misses the policy admitted */
     uint64_t ssd_containers_written, ssd_bytes_written; /* bytes as they reach the
@@ -87,6 +89,7 @@ typedef struct {
     uint64_t cached_bytes;        /* container bytes of the cached copies */
     uint64_t cached_stored_bytes; /* their bytes on the SSD, padded to pages */
     double hit_ratio;
+    double request_hit_ratio;  /* requests_hit / requests */
 
     gboolean quadrants; /* FALSE when not tracked */
     uint32_t quadrant_access_threshold, quadrant_repeat_threshold;

@@ -4,6 +4,7 @@
  * this file finds them through the registry, checks values and keeps what
  * the configuration set, so neither the config parser nor the core knows
  * any policy's keys. */
+#include "cache/policy/chunk_policy.h"
 #include "cache/policy/policy.h"
 #include "util/error.h"
 
@@ -57,6 +58,16 @@ const CachePolicyKey *cache_policy_find_key(const char *key, const CachePolicyOp
                 found = &ops->keys[k];
                 if (owner)
                     *owner = ops;
+            }
+        }
+    }
+    for (size_t i = 0; i < chunk_policy_count() && !found; i++) {
+        const ChunkPolicyOps *ops = chunk_policy_at(i);
+        for (size_t k = 0; k < ops->n_keys && !found; k++) {
+            if (strcmp(ops->keys[k].name, norm) == 0) {
+                found = &ops->keys[k];
+                if (owner)
+                    *owner = NULL;
             }
         }
     }
@@ -121,8 +132,14 @@ gboolean cache_policy_settings_set(CachePolicySettings *s, const char *key, cons
 
 void cache_policy_settings_resolve(const CachePolicySettings *s, const CachePolicyOps *ops, CachePolicyValue *out)
 {
-    for (size_t i = 0; i < ops->n_keys; i++) {
-        const CachePolicyKey *k = &ops->keys[i];
+    cache_policy_settings_resolve_keys(s, ops->keys, ops->n_keys, out);
+}
+
+void cache_policy_settings_resolve_keys(const CachePolicySettings *s, const CachePolicyKey *keys, size_t n,
+                                        CachePolicyValue *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        const CachePolicyKey *k = &keys[i];
         const char *text = s ? g_hash_table_lookup(s->values, k->name) : NULL;
         if (text == NULL || !cache_policy_key_parse(k, text, &out[i], NULL)) {
             /* a default that does not parse is a bug in the policy's file */

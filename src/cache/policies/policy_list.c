@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy_list.c: `destor policies [--json]`, read from the registry, so a
- * new policy is listed by being registered. The JSON form is what
- * scripts/plc_destor.py reads to know the policies. */
+ * new policy is listed by being registered. The JSON form is what the
+ * scripts read to know the policies: "policies" the container-granularity
+ * ones (as before the chunk cache), "chunk_policies" those serving
+ * ssd-cache-granularity chunk; each entry names its granularity. */
 #include "cache/policies/policy_list.h"
+#include "cache/policy/chunk_policy.h"
 #include "cache/policy/policy.h"
 #include "util/error.h"
 
@@ -35,6 +38,32 @@ static void key_json(JsonBuilder *b, const CachePolicyKey *k)
     json_builder_end_object(b);
 }
 
+static void chunk_json(JsonBuilder *b, const ChunkPolicyOps *ops)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "name");
+    json_builder_add_string_value(b, ops->name);
+    json_builder_set_member_name(b, "description");
+    json_builder_add_string_value(b, ops->description);
+    json_builder_set_member_name(b, "citation");
+    json_builder_add_string_value(b, ops->citation);
+    json_builder_set_member_name(b, "granularity");
+    json_builder_add_string_value(b, "chunk");
+    json_builder_set_member_name(b, "offline");
+    json_builder_add_boolean_value(b, FALSE);
+    json_builder_set_member_name(b, "keys");
+    json_builder_begin_array(b);
+    for (size_t k = 0; k < ops->n_keys; k++)
+        key_json(b, &ops->keys[k]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "counters");
+    json_builder_begin_array(b);
+    for (size_t k = 0; k < ops->n_counters; k++)
+        json_builder_add_string_value(b, ops->counters[k].name);
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+}
+
 static char *as_json(void)
 {
     JsonBuilder *b = json_builder_new();
@@ -50,6 +79,8 @@ static char *as_json(void)
         json_builder_add_string_value(b, ops->description);
         json_builder_set_member_name(b, "citation");
         json_builder_add_string_value(b, ops->citation);
+        json_builder_set_member_name(b, "granularity");
+        json_builder_add_string_value(b, "container");
         json_builder_set_member_name(b, "offline");
         json_builder_add_boolean_value(b, ops->offline);
         json_builder_set_member_name(b, "keys");
@@ -65,6 +96,11 @@ static char *as_json(void)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    json_builder_set_member_name(b, "chunk_policies");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < chunk_policy_count(); i++)
+        chunk_json(b, chunk_policy_at(i));
+    json_builder_end_array(b);
     json_builder_end_object(b);
     JsonGenerator *g = json_generator_new();
     json_generator_set_pretty(g, TRUE);
@@ -79,11 +115,19 @@ static char *as_json(void)
 
 static char *as_text(void)
 {
-    GString *out = g_string_new(NULL);
+    GString *out = g_string_new("ssd-cache-granularity container:\n");
     for (size_t i = 0; i < cache_policy_count(); i++) {
         const CachePolicyOps *ops = cache_policy_at(i);
         g_string_append_printf(out, "%s (%s)\n  %s\n  %s\n", ops->name, ops->offline ? "offline" : "online",
                                ops->description, ops->citation);
+        for (size_t k = 0; k < ops->n_keys; k++)
+            g_string_append_printf(out, "  %s %s\n      %s\n", ops->keys[k].name, ops->keys[k].default_value,
+                                   ops->keys[k].doc);
+    }
+    g_string_append(out, "ssd-cache-granularity chunk:\n");
+    for (size_t i = 0; i < chunk_policy_count(); i++) {
+        const ChunkPolicyOps *ops = chunk_policy_at(i);
+        g_string_append_printf(out, "%s (online, chunk)\n  %s\n  %s\n", ops->name, ops->description, ops->citation);
         for (size_t k = 0; k < ops->n_keys; k++)
             g_string_append_printf(out, "  %s %s\n      %s\n", ops->keys[k].name, ops->keys[k].default_value,
                                    ops->keys[k].doc);

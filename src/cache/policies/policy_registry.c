@@ -5,6 +5,7 @@
  * keys, counters and state) and one X(<symbol>) line below; everything else
  * (config keys, `destor policies`, statistics, cache.meta, the
  * registry-wide tests) finds it through this table. */
+#include "cache/policy/chunk_policy.h"
 #include "cache/policy/policy.h"
 
 #include <string.h>
@@ -39,6 +40,45 @@ static const CachePolicyOps *const registry[] = { REGISTERED(ENTRY) };
 
 #define N_POLICIES (sizeof registry / sizeof registry[0])
 
+/* The chunk-granularity policies (chunk_policy.h), in listing order. A
+ * name may serve both granularities (lru, arc): one entry in each table. */
+#define REGISTERED_CHUNK(X) \
+    X(lru)                  \
+    X(arc)                  \
+    X(d_lru)                \
+    X(d_arc)                \
+    X(cdac_lru)             \
+    X(cdac_arc)             \
+    X(tinylfu)
+
+#define DECLARE_CHUNK(sym) extern const ChunkPolicyOps chunk_policy_##sym;
+REGISTERED_CHUNK(DECLARE_CHUNK)
+#define ENTRY_CHUNK(sym) &chunk_policy_##sym,
+static const ChunkPolicyOps *const chunk_registry[] = { REGISTERED_CHUNK(ENTRY_CHUNK) };
+
+#define N_CHUNK_POLICIES (sizeof chunk_registry / sizeof chunk_registry[0])
+
+gboolean chunk_policy_lookup(const char *name, const ChunkPolicyOps **ops)
+{
+    for (size_t i = 0; name != NULL && i < N_CHUNK_POLICIES; i++) {
+        if (strcmp(chunk_registry[i]->name, name) == 0) {
+            *ops = chunk_registry[i];
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
+size_t chunk_policy_count(void)
+{
+    return N_CHUNK_POLICIES;
+}
+
+const ChunkPolicyOps *chunk_policy_at(size_t i)
+{
+    return i < N_CHUNK_POLICIES ? chunk_registry[i] : NULL;
+}
+
 gboolean cache_policy_lookup(const char *name, const CachePolicyOps **ops)
 {
     if (name != NULL && strcmp(name, "none") == 0) {
@@ -66,12 +106,18 @@ const CachePolicyOps *cache_policy_at(size_t i)
 
 const char *const *cache_policy_names(void)
 {
-    static const char *names[N_POLICIES + 2];
+    static const char *names[N_POLICIES + N_CHUNK_POLICIES + 2];
     static gsize done = 0;
     if (g_once_init_enter(&done)) {
-        names[0] = "none";
+        size_t n = 0;
+        const CachePolicyOps *ops;
+        names[n++] = "none";
         for (size_t i = 0; i < N_POLICIES; i++)
-            names[i + 1] = registry[i]->name;
+            names[n++] = registry[i]->name;
+        for (size_t i = 0; i < N_CHUNK_POLICIES; i++) /* chunk-only names */
+            if (!cache_policy_lookup(chunk_registry[i]->name, &ops))
+                names[n++] = chunk_registry[i]->name;
+        names[n] = NULL;
         g_once_init_leave(&done, 1);
     }
     return names;

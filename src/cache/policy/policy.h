@@ -184,7 +184,8 @@ struct CachePolicyOps {
 /* policy_registry.c: name -> ops. Returns FALSE for an unknown name. For
  * "none" (no cache) returns TRUE with *ops = NULL. */
 gboolean cache_policy_lookup(const char *name, const CachePolicyOps **ops);
-/* The registered names, "none" first, NULL-terminated (for messages). */
+/* The registered names of either granularity, "none" first, each once,
+ * NULL-terminated (for messages). */
 const char *const *cache_policy_names(void);
 /* The registered policies ("none" excluded), in registry order. */
 size_t cache_policy_count(void);
@@ -194,8 +195,9 @@ const CachePolicyOps *cache_policy_at(size_t i);
 CachePolicySettings *cache_policy_settings_new(void);
 CachePolicySettings *cache_policy_settings_copy(const CachePolicySettings *s);
 void cache_policy_settings_free(CachePolicySettings *s);
-/* The registered key named `key` (underscores accepted for dashes), or
- * NULL; *owner is its policy. */
+/* The registered key named `key` (underscores accepted for dashes), of a
+ * policy of either granularity, or NULL; *owner is its policy when that is
+ * a container policy, NULL for a chunk policy's key. */
 const CachePolicyKey *cache_policy_find_key(const char *key, const CachePolicyOps **owner);
 /* Check and record a value. FALSE with a DESTOR_ERROR_CONFIG naming key and
  * value when the value is out of range, or when no policy has the key. */
@@ -203,6 +205,9 @@ gboolean cache_policy_settings_set(CachePolicySettings *s, const char *key, cons
 /* The values of ops' keys (defaults where unset), n_keys of them. */
 void cache_policy_settings_resolve(const CachePolicySettings *s, const CachePolicyOps *ops,
                                    CachePolicyValue *out);
+/* The same for any table of n keys (a chunk policy's). */
+void cache_policy_settings_resolve_keys(const CachePolicySettings *s, const CachePolicyKey *keys, size_t n,
+                                        CachePolicyValue *out);
 /* Parse one value of `key` (also used for defaults). */
 gboolean cache_policy_key_parse(const CachePolicyKey *key, const char *value, CachePolicyValue *out,
                                 GError **err);

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# bench-granularity.sh: the chunk cache's simulation speed against the
+# container cache's on the same store and trace (not a test). A generated
+# two-job store (scripts/gen-dataset, PRESET) and a Zipf trace of REQUESTS
+# whole-file reads are replayed with read-file --trace --simulate, policy
+# lru, ssd-cache-size 20%, alternating container and chunk granularity
+# ROUNDS times; accesses/s is accesses (container or chunk) over the
+# replay's elapsed time, and the medians are compared. Goal (issue 22):
+# chunk mode at least 1/4 of container mode's accesses/s. Both replay the
+# text trace: a compiled trace holds container accesses only, so the
+# chunk cache cannot replay one (the issue asks for the compiled trace;
+# this is the nearest like-for-like). Environment: ROUNDS (5), REQUESTS
+# (3000), PRESET (small).
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+[ -f "$TOP/build/Makefile" ] || "$TOP/scripts/setup.sh"
+make -s -C "$TOP/build" destor
+DESTOR="$TOP/build/destor"
+ROUNDS=${ROUNDS:-5}
+REQUESTS=${REQUESTS:-3000}
+PRESET=${PRESET:-small}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+/usr/bin/python3 "$TOP/scripts/gen-dataset" --out "$WORK/data" --preset "$PRESET" --versions 2 --seed 3 >/dev/null
+printf 'working-directory "%s/store"\ncontainer-size 2M\n' "$WORK" > "$WORK/c.cfg"
+for v in 1 2; do "$DESTOR" -c "$WORK/c.cfg" backup "$WORK/data/v$v" >/dev/null; done
+for job in 0 1; do "$DESTOR" -c "$WORK/c.cfg" list $job --null > "$WORK/list$job"; done
+/usr/bin/python3 - "$WORK/list0" "$WORK/list1" "$REQUESTS" > "$WORK/trace" <<'PY'
+import random, sys
+files = []
+for job, name in enumerate(sys.argv[1:3]):
+    for rec in open(name, "rb").read().split(b"\0")[:-1]:
+        kind, size, path = rec.split(b"\t", 2)
+        if kind == b"f" and b"\n" not in path and b"\r" not in path:
+            files.append(b"%d\t%s" % (job, path))
+rng = random.Random(9)
+rng.shuffle(files)
+weights = [1.0 / (i + 1) ** 0.9 for i in range(len(files))]
+for f in rng.choices(files, weights, k=int(sys.argv[3])):
+    sys.stdout.buffer.write(f + b"\n")
+PY
+round=1
+: > "$WORK/rates"
+while [ "$round" -le "$ROUNDS" ]; do
+    for gran in container chunk; do
+        "$DESTOR" -c "$WORK/c.cfg" -p"ssd-cache-granularity $gran" -p"ssd-cache-policy lru" -p"ssd-cache-size 20%" \
+            read-file --trace "$WORK/trace" --simulate --json |
+            /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(sys.argv[1], d["cache"]["accesses"] / (d["elapsed_ms"] / 1e3))' "$gran" >> "$WORK/rates"
+    done
+    round=$((round + 1))
+done
+/usr/bin/python3 - "$WORK/rates" "$(cat /proc/loadavg)" <<'PY'
+import statistics, sys
+rates = {}
+for line in open(sys.argv[1]):
+    g, r = line.split()
+    rates.setdefault(g, []).append(float(r))
+c, k = statistics.median(rates["container"]), statistics.median(rates["chunk"])
+print("container granularity: %.0f container accesses/s (median of %d)" % (c, len(rates["container"])))
+print("chunk granularity:     %.0f chunk accesses/s (median of %d)" % (k, len(rates["chunk"])))
+print("ratio chunk / container: %.2f (goal >= 0.25): %s; load average %s" % (
+    k / c, "met" if k / c >= 0.25 else "MISSED", sys.argv[2]))
+PY

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_cache.h: the SSD cache at chunk granularity (ssd-cache-granularity
+ * chunk; docs/CACHE.md "Chunk granularity"). It caches unique chunks keyed
+ * by fingerprint: a chunk shared by many files and jobs is cached once. A
+ * request for a file range is the chunks that cover it (recipe offsets),
+ * each one access, a hit or a miss.
+ *
+ * The core owns the data cache (fingerprint -> slot: the chunk's length,
+ * container and offset), the capacity in bytes, every counter and the
+ * device model; a chunk policy (chunk_policy.h) decides hits of the
+ * dedup-aware policies, admission and eviction.
+ *
+ * The miss path (ssd-cache-chunk-fetch): `chunk` reads only the chunk's
+ * range from the HDD store (one HDD read: a seek and a small transfer);
+ * `container` reads its whole container, once per request however many of
+ * its chunks the request misses. The device model charges each HDD read a
+ * seek, half a rotation and the transfer; the report counts HDD reads and
+ * bytes beside hits and SSD writes.
+ *
+ * Real mode keeps the chunks' bytes in the chunk log (chunk_log.h) in the
+ * cache directory; every chunk served from it was checked against its
+ * fingerprint by the log, and one the log reports damaged is dropped,
+ * counted and read from the store instead. The log is written in whole
+ * segments; with ssd-cache-segment-reclaim clean it is given twice the
+ * cache's bytes plus two segments, so that a segment at most half live
+ * always exists and the cleaner never drops a chunk the policy keeps: real
+ * mode then makes exactly the decisions simulation makes on the same
+ * sequence. With evict (Nitro's whole-segment eviction) the log has the
+ * cache's bytes and drops the live chunks of the segments it reclaims; the
+ * core tells the policy (counted in log_dropped), and real mode differs
+ * from simulation by those. Simulation moves no bytes and counts SSD bytes
+ * written as the chunks admitted; real mode counts what the log wrote
+ * (whole segments, the cleaner's rewrites, its metadata). Calls are
+ * serialised by an internal mutex.
+ *
+ * Memory per cached chunk: the fingerprint slot (32 bytes), length,
+ * container and offset (12), the index bucket share (4 bytes a bucket, at
+ * most half used) and the policy's share; per stored chunk the core keeps
+ * nothing (the dedup-aware policies' metadata caches are bounded by their
+ * own capacity, counted in the policy's share). */
+#ifndef DESTOR_CHUNK_CACHE_H
+#define DESTOR_CHUNK_CACHE_H
+
+#include "cache/core/cache_core.h"
+#include "cache/core/chunk_log.h"
+#include "cache/policy/chunk_policy.h"
+#include "recipe/file_record.h"
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum { CHUNK_FETCH_CHUNK = 0, CHUNK_FETCH_CONTAINER = 1 } ChunkFetch;
+
+typedef struct {
+    const ChunkPolicyOps *policy;               /* required */
+    const CachePolicySettings *policy_settings; /* NULL: defaults */
+    uint64_t capacity_bytes;
+    uint32_t avg_chunk_size;                    /* the store's chunk-avg-size */
+    size_t container_size;
+    ChunkFetch fetch;
+    CacheMode mode;
+    DeviceModelParams device;
+    uint64_t ssd_tbw_bytes;
+    /* real mode */
+    const char *directory;
+    uint8_t store_id[CHUNK_LOG_STORE_ID_LEN];
+    FingerprintAlgorithm fp_alg;
+    ContainerSource *backing;   /* the store's containers */
+    uint32_t segment_size;      /* both modes: a chunk no segment holds is refused */
+    ChunkLogReclaim reclaim;
+    gboolean o_direct;
+} ChunkCacheOptions;
+
+typedef struct ChunkCache ChunkCache;
+
+/* Options from the configuration: ssd-cache-size as bytes (a share or a
+ * number of containers is that many containers' bytes, the same SSD the
+ * container cache would get), the chunk policy, the miss path. */
+gboolean chunk_cache_options_from_config(ChunkCacheOptions *o, const CacheConfig *cfg, size_t container_size,
+                                         uint32_t n_containers, uint32_t avg_chunk_size, GError **err);
+
+/* Open a chunk cache. Real mode opens (or rebuilds) the chunk log in the
+ * directory and hands the chunks it holds to the policy, in the log's
+ * order, as long as they fit (a warm start; the rest are dropped). */
+ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err);
+/* Real mode: write the log's open segment and save its index (FALSE with
+ * err when that failed; the next open rebuilds it). Frees c either way. */
+gboolean chunk_cache_close(ChunkCache *c, GError **err);
+
+/* Where an access comes from and what of the chunk it reads. */
+typedef struct {
+    uint64_t address;      /* chunk_address() of (job, file, index) */
+    uint32_t touch_offset; /* bytes of the chunk read: [offset, offset + length) */
+    uint32_t touch_length;
+} ChunkCachePosition;
+
+/* One chunk access, counted and modelled (no bytes: simulation). */
+gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, GError **err);
+
+/* Real mode: the same access, with the chunk's ref->length bytes, checked
+ * against its fingerprint, in buf: from the SSD on a hit, else from the
+ * store by the miss path. An error is the store's (INTEGRITY when its
+ * bytes are not the chunk's); SSD trouble is a miss, never an error. */
+gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
+                          GError **err);
+
+/* Bracket one request's accesses (its modelled latency; request hit ratio). */
+void chunk_cache_request_begin(ChunkCache *c);
+double chunk_cache_request_end(ChunkCache *c);
+
+/* ---- statistics (chunk_cache_report.c) ---- */
+typedef struct {
+    uint64_t requests, requests_hit;   /* requests of at least one chunk, every
+                                          access a hit: served wholly from the SSD */
+    uint64_t accesses, hits, misses;   /* chunk accesses */
+    uint64_t misses_cached;            /* of the misses: the chunk was cached but the
+                                          policy's metadata did not know the address */
+    uint64_t admissions, refused, evictions;
+    uint64_t bytes_requested, bytes_hit; /* bytes of the chunks' touched parts */
+    uint64_t admitted_bytes;           /* chunk bytes admitted */
+    uint64_t ssd_bytes_written;        /* bytes that reached the SSD */
+    uint64_t ssd_bytes_read;
+    uint64_t hdd_reads, hdd_bytes_read;
+    uint64_t damaged;                  /* chunks the log found damaged: dropped, refetched */
+    uint64_t log_dropped;              /* live chunks the log's reclamation dropped */
+    uint64_t ssd_write_errors;         /* puts that failed: chunk not cached */
+    double model_access_s, model_request_s, model_request_max_s;
+    double wall_request_s;
+} ChunkCacheCounters;
+
+typedef struct {
+    const char *policy, *mode, *fetch;
+    const CachePolicyCounter *policy_counter_names;
+    uint64_t policy_counters[CACHE_REPORT_MAX_POLICY_COUNTERS];
+    size_t n_policy_counters;
+    uint64_t capacity_bytes, cached_bytes;
+    uint32_t cached_chunks;
+    ChunkCacheCounters c;
+    double hit_ratio, byte_hit_ratio, request_hit_ratio;
+    double write_amplification;        /* ssd_bytes_written / admitted_bytes */
+    double model_elapsed_s;
+    uint64_t ssd_tbw_bytes;
+    double lifetime_days_model;
+    size_t memory_bytes, policy_memory_bytes;
+    gboolean real;
+    uint64_t log_capacity_bytes;
+    ChunkLogCounters log;              /* real mode */
+    double bytes_per_cached_chunk, bytes_per_stored_chunk;
+} ChunkCacheReport;
+
+void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r);
+void chunk_cache_print_stats(ChunkCache *c, FILE *fp);
+void chunk_cache_json(ChunkCache *c, JsonBuilder *b);
+
+/* ---- inspection (tests, tools) ---- */
+typedef enum {
+    CHUNK_EVENT_HIT,
+    CHUNK_EVENT_MISS_CACHED, /* a miss; the chunk was cached already: no write */
+    CHUNK_EVENT_REFUSE,
+    CHUNK_EVENT_EVICT,       /* `chunk` left (before the newcomer is written) */
+    CHUNK_EVENT_ADMIT,
+} ChunkEventKind;
+
+typedef struct {
+    ChunkEventKind kind;
+    const Fingerprint *fp;
+    uint32_t length;
+} ChunkEvent;
+
+typedef void (*ChunkObserver)(const ChunkEvent *ev, void *user);
+void chunk_cache_set_observer(ChunkCache *c, ChunkObserver fn, void *user);
+uint64_t chunk_cache_used_bytes(const ChunkCache *c);
+/* HDD reads the misses made so far. */
+uint64_t chunk_cache_hdd_reads(ChunkCache *c);
+gboolean chunk_cache_contains(const ChunkCache *c, const Fingerprint *fp);
+
+#endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_cache_internal.h: the ChunkCache structure, shared by the files
+ * that implement it (chunk_cache.c: access path; chunk_cache_report.c:
+ * statistics). Nothing outside src/cache includes it. */
+#ifndef DESTOR_CHUNK_CACHE_INTERNAL_H
+#define DESTOR_CHUNK_CACHE_INTERNAL_H
+
+#include "cache/core/chunk_cache.h"
+#include "cache/structures/chunk_table.h"
+
+/* Containers a request remembers having read whole (ssd-cache-chunk-fetch
+ * container): a later miss in one of them costs no second HDD read. As
+ * many as the container read path's per-request LRU (read_session.h). */
+#define CHUNK_CACHE_REQUEST_CONTAINERS 8
+
+struct ChunkCache {
+    GMutex lock;
+    ChunkCacheOptions opt;
+    const ChunkPolicyOps *ops;
+    void *pst;
+    CachePolicyValue *values;
+    uint64_t *policy_counters;
+    ChunkPolicyEnv env;
+
+    /* the data cache: per slot */
+    Fingerprint *fp;
+    uint32_t *length;   /* 0: a free slot */
+    ContainerId *container;
+    uint32_t *offset;
+    uint32_t n_slots;   /* slots the arrays hold */
+    uint32_t *free_slots; /* stack of free slots below n_slots */
+    uint32_t n_free;
+    uint32_t n_taken;   /* slots ever used: each below it is occupied or free */
+    uint64_t used_bytes;
+    uint32_t max_chunk; /* a longer chunk is never cached: no log segment holds it */
+    ChunkTable table;
+
+    ChunkCacheCounters counters;
+    DeviceModel model;
+    gboolean in_request, request_missed;
+    uint64_t request_accesses; /* counters.accesses when the request began */
+    double request_model_start;
+    gint64 request_wall_start;
+    ContainerId request_read[CHUNK_CACHE_REQUEST_CONTAINERS]; /* fetch container */
+    uint32_t n_request_read, next_request_read;
+
+    /* real mode */
+    ChunkLog *log;
+    uint64_t log_capacity;
+    uint8_t *container_buf;   /* fetch container: the request's last container */
+    ContainerId container_in_buf;
+    gboolean damaged_warned;  /* the one warning about damaged chunks is out */
+
+    ChunkObserver observer;
+    void *observer_data;
+};
+
+/* chunk_cache.c, for chunk_cache_real.c */
+/* The slot holding fp, or CHUNK_NO_SLOT; empty an occupied one (the
+ * policy told). */
+ChunkSlot chunk_cache_slot(const ChunkCache *c, const Fingerprint *fp);
+void chunk_cache_drop_slot(ChunkCache *c, ChunkSlot s);
+
+/* Occupy a slot with a chunk the log holds (warm start; the caller tells
+ * the policy). */
+ChunkSlot chunk_cache_bind(ChunkCache *c, const Fingerprint *fp, uint32_t length);
+
+/* chunk_cache_real.c: real mode's byte moves. Open the log and warm the
+ * policy from it; close it (nothing in simulation). */
+gboolean chunk_cache_real_open(ChunkCache *c, GError **err);
+gboolean chunk_cache_real_close(ChunkCache *c, GError **err);
+/* The cached chunk ref into buf, checked by the log; FALSE: damaged
+ * or lost (counted; the caller drops the slot). */
+gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf);
+/* The chunk from the store by the miss path, checked. */
+gboolean chunk_cache_real_fetch(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, GError **err);
+
+#endif

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_cache_real.c: the chunk cache's real mode: the chunk log on the
+ * SSD (opened with the cache's identity, its capacity by the reclaim rule
+ * of chunk_cache.h), the warm start from what it holds, hits read from it
+ * and checked, misses read from the store by the configured miss path. */
+#include "cache/core/chunk_cache_internal.h"
+#include "storage/chunk_read.h"
+#include "storage/container.h"
+#include "util/error.h"
+
+#include <string.h>
+
+/* The log dropped a live chunk by itself (reclaiming a segment). */
+static void log_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    ChunkCache *c = ctx;
+    (void)length;
+    ChunkSlot s = chunk_cache_slot(c, fp);
+    if (s == CHUNK_NO_SLOT)
+        return;
+    chunk_cache_drop_slot(c, s);
+    c->counters.log_dropped++;
+}
+
+typedef struct {
+    GArray *fps;      /* Fingerprint */
+    GArray *lengths;  /* uint32_t */
+} LogChunks;
+
+static void collect(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    LogChunks *l = ctx;
+    g_array_append_val(l->fps, *fp);
+    g_array_append_val(l->lengths, length);
+}
+
+/* Hand the chunks the log holds to the policy, in the log's order, while
+ * they fit; drop the rest from the log. Each enters at an address of its
+ * own (its recipe position is not known here). */
+static void warm_start(ChunkCache *c)
+{
+    LogChunks l = { g_array_new(FALSE, FALSE, sizeof(Fingerprint)), g_array_new(FALSE, FALSE, sizeof(uint32_t)) };
+    chunk_log_foreach(c->log, collect, &l);
+    for (guint i = 0; i < l.fps->len; i++) {
+        const Fingerprint *fp = &g_array_index(l.fps, Fingerprint, i);
+        uint32_t len = g_array_index(l.lengths, uint32_t, i);
+        if (len == 0 || c->used_bytes + len > c->opt.capacity_bytes) {
+            chunk_log_drop(c->log, fp);
+            continue;
+        }
+        ChunkAccess a = { .chunk = chunk_table_key(fp), .length = len, .touch_offset = 0, .touch_length = len };
+        a.address = chunk_address(a.chunk, 0);
+        ChunkSlot s = chunk_cache_bind(c, fp, len);
+        c->ops->inserted(c->pst, s, &a);
+    }
+    g_array_unref(l.fps);
+    g_array_unref(l.lengths);
+}
+
+gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
+{
+    const ChunkCacheOptions *o = &c->opt;
+    ChunkLogOptions lo;
+    memset(&lo, 0, sizeof lo);
+    lo.directory = o->directory;
+    lo.segment_size = o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
+    /* clean: twice the cache plus two segments, so a segment at most half
+     * live always exists and the cleaner never drops a live chunk */
+    lo.capacity_bytes = o->reclaim == CHUNK_LOG_CLEAN ? 2 * o->capacity_bytes + 2 * (uint64_t)lo.segment_size
+                                                      : o->capacity_bytes;
+    if (lo.capacity_bytes < 2 * (uint64_t)lo.segment_size)
+        lo.capacity_bytes = 2 * (uint64_t)lo.segment_size; /* the log's least */
+    lo.o_direct = o->o_direct;
+    lo.fp_alg = o->fp_alg;
+    memcpy(lo.store_id, o->store_id, CHUNK_LOG_STORE_ID_LEN);
+    lo.reclaim = o->reclaim;
+    lo.dropped = log_dropped;
+    lo.dropped_ctx = c;
+    c->log_capacity = lo.capacity_bytes;
+    c->log = chunk_log_open(&lo, err);
+    if (c->log == NULL)
+        return FALSE;
+    if (o->fetch == CHUNK_FETCH_CONTAINER)
+        c->container_buf = g_malloc(o->container_size);
+    warm_start(c);
+    return TRUE;
+}
+
+gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
+{
+    gboolean ok = c->log == NULL || chunk_log_close(c->log, err);
+    c->log = NULL;
+    g_free(c->container_buf);
+    c->container_buf = NULL;
+    return ok;
+}
+
+gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
+{
+    uint32_t len = 0;
+    ChunkLogGet got = chunk_log_get(c->log, &ref->fp, buf, &len);
+    if (got == CHUNK_LOG_HIT && len == ref->length)
+        return TRUE;
+    c->counters.damaged++;
+    if (got == CHUNK_LOG_HIT) /* another length than the recipe's: not this chunk */
+        chunk_log_drop(c->log, &ref->fp);
+    if (!c->damaged_warned)
+        destor_warning("SSD chunk cache: a cached chunk of container %u could not be served (%s); it and any "
+                       "other such chunk are read from the store (counted in damaged)",
+                       ref->container, got == CHUNK_LOG_ABSENT ? "lost" : "damaged");
+    c->damaged_warned = TRUE;
+    return FALSE;
+}
+
+gboolean chunk_cache_real_fetch(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, GError **err)
+{
+    if (c->opt.fetch == CHUNK_FETCH_CHUNK)
+        return chunk_read(c->opt.backing, ref->container, ref->offset, ref->length, c->opt.fp_alg, &ref->fp, buf,
+                          NULL, err);
+    size_t size = c->opt.container_size;
+    if (c->container_in_buf != ref->container) {
+        c->container_in_buf = CACHE_NO_CONTAINER;
+        if (!container_source_read(c->opt.backing, ref->container, c->container_buf, err))
+            return FALSE;
+        c->container_in_buf = ref->container;
+    }
+    if (!container_check_chunk(c->container_buf, size, ref->container, &ref->fp, ref->offset, ref->length, err))
+        return FALSE;
+    memcpy(buf, c->container_buf + ref->offset, ref->length);
+    return TRUE;
+}

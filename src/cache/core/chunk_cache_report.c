@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_cache_report.c: the chunk cache's counters as a report (ratios,
+ * write amplification, modelled time, SSD lifetime, memory per cached and
+ * per stored chunk), and its text and JSON forms. JSON keys shared with the
+ * container cache's report mean the same (docs/CACHE.md). */
+#include "cache/core/chunk_cache_internal.h"
+#include "util/json_doc.h"
+#include "util/size_parse.h"
+
+#include <string.h>
+
+static double ratio(double num, double den)
+{
+    return den > 0 ? num / den : 0.0;
+}
+
+/* Every byte the core keeps in RAM, and the policy's. */
+static void memory(const ChunkCache *c, ChunkCacheReport *r)
+{
+    size_t per_slot = sizeof(Fingerprint) + 3 * sizeof(uint32_t) + sizeof(uint32_t); /* + free stack */
+    r->policy_memory_bytes = c->ops->memory(c->pst);
+    r->memory_bytes = sizeof *c + (size_t)c->n_slots * per_slot + chunk_table_bytes(&c->table) +
+                      r->policy_memory_bytes + (c->log ? chunk_log_index_bytes(c->log) : 0);
+    r->bytes_per_cached_chunk = r->cached_chunks ? (double)r->memory_bytes / r->cached_chunks : 0.0;
+    r->bytes_per_stored_chunk = 0.0; /* nothing is kept per stored chunk (chunk_cache.h) */
+}
+
+void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
+{
+    g_mutex_lock(&c->lock);
+    memset(r, 0, sizeof *r);
+    r->policy = c->ops->name;
+    r->mode = c->opt.mode == CACHE_MODE_REAL ? "real" : "simulate";
+    r->fetch = c->opt.fetch == CHUNK_FETCH_CHUNK ? "chunk" : "container";
+    r->policy_counter_names = c->ops->counters;
+    r->n_policy_counters = MIN(c->ops->n_counters, CACHE_REPORT_MAX_POLICY_COUNTERS);
+    memcpy(r->policy_counters, c->policy_counters, r->n_policy_counters * sizeof(uint64_t));
+    r->capacity_bytes = c->opt.capacity_bytes;
+    r->cached_bytes = c->used_bytes;
+    r->cached_chunks = c->n_taken - c->n_free;
+    r->c = c->counters;
+    r->real = c->log != NULL;
+    if (r->real) { /* what reached the SSD: whole segments, the cleaner's rewrites, the log's metadata */
+        r->log = *chunk_log_counters(c->log);
+        r->log_capacity_bytes = c->log_capacity;
+        r->c.ssd_bytes_written = r->log.device_bytes_written;
+    }
+    r->hit_ratio = ratio((double)r->c.hits, (double)r->c.accesses);
+    r->byte_hit_ratio = ratio((double)r->c.bytes_hit, (double)r->c.bytes_requested);
+    r->request_hit_ratio = ratio((double)r->c.requests_hit, (double)r->c.requests);
+    r->write_amplification = ratio((double)r->c.ssd_bytes_written, (double)r->c.admitted_bytes);
+    r->model_elapsed_s = c->model.now > c->model.ssd_free_at ? c->model.now : c->model.ssd_free_at;
+    r->ssd_tbw_bytes = c->opt.ssd_tbw_bytes;
+    r->lifetime_days_model = cache_lifetime_days(
+        r->ssd_tbw_bytes, r->model_elapsed_s > 0 ? (double)r->c.ssd_bytes_written / r->model_elapsed_s : 0.0);
+    memory(c, r);
+    g_mutex_unlock(&c->lock);
+}
+
+static void text_count(GString *out, const char *label, uint64_t v)
+{
+    g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT "\n", label, v);
+}
+
+static void text_size(GString *out, const char *label, uint64_t bytes)
+{
+    char buf[32];
+    g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " (%s)\n", label, bytes,
+                           size_format(bytes, buf, sizeof buf));
+}
+
+void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
+{
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    const ChunkCacheCounters *k = &r.c;
+    char a[32], b[32];
+    GString *out = g_string_new(NULL);
+    g_string_append_printf(out, "SSD cache: granularity chunk, policy %s, %s mode, %u chunks cached (%s of %s), "
+                                "chunk fetch %s\n",
+                           r.policy, r.mode, r.cached_chunks, size_format(r.cached_bytes, a, sizeof a),
+                           size_format(r.capacity_bytes, b, sizeof b), r.fetch);
+    text_count(out, "requests", k->requests);
+    text_count(out, "chunk accesses", k->accesses);
+    text_count(out, "hits", k->hits);
+    text_count(out, "misses", k->misses);
+    text_count(out, "misses of cached chunks", k->misses_cached);
+    g_string_append_printf(out, "  %-30s %.2f%%\n", "hit ratio", 100.0 * r.hit_ratio);
+    g_string_append_printf(out, "  %-30s %.2f%%\n", "byte hit ratio", 100.0 * r.byte_hit_ratio);
+    g_string_append_printf(out, "  %-30s %.2f%%\n", "request hit ratio", 100.0 * r.request_hit_ratio);
+    text_count(out, "admissions", k->admissions);
+    text_count(out, "refused", k->refused);
+    text_count(out, "evictions", k->evictions);
+    text_size(out, "bytes written to SSD", k->ssd_bytes_written);
+    g_string_append_printf(out, "  %-30s %.3f\n", "write amplification", r.write_amplification);
+    text_size(out, "bytes read from SSD", k->ssd_bytes_read);
+    if (r.real) {
+        text_size(out, "chunk log size", r.log_capacity_bytes);
+        text_size(out, "  chunk bytes written", r.log.user_bytes_written);
+        text_size(out, "  cleaner bytes written", r.log.cleaner_bytes_written);
+        text_count(out, "  segments written", r.log.segments_written);
+        text_count(out, "  segments evicted", r.log.segments_evicted);
+        text_count(out, "  segments cleaned", r.log.segments_cleaned);
+        text_count(out, "  live chunks the log dropped", k->log_dropped);
+        text_count(out, "damaged chunks (refetched)", k->damaged);
+        text_count(out, "SSD write errors", k->ssd_write_errors);
+    }
+    text_count(out, "HDD reads", k->hdd_reads);
+    text_size(out, "HDD bytes read", k->hdd_bytes_read);
+    for (size_t i = 0; i < r.n_policy_counters; i++)
+        text_count(out, r.policy_counter_names[i].label, r.policy_counters[i]);
+    g_string_append_printf(out, "  %-30s %.3f ms\n", "modelled mean request",
+                           k->requests ? 1e3 * k->model_request_s / k->requests : 0.0);
+    text_size(out, "memory", r.memory_bytes);
+    g_string_append_printf(out, "  %-30s %.1f B per cached chunk, %.1f B per stored chunk\n", "memory per chunk",
+                           r.bytes_per_cached_chunk, r.bytes_per_stored_chunk);
+    fputs(out->str, fp);
+    g_string_free(out, TRUE);
+}
+
+void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
+{
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    const ChunkCacheCounters *k = &r.c;
+    json_builder_begin_object(b);
+    json_doc_string(b, "granularity", "chunk");
+    json_doc_string(b, "policy", r.policy);
+    json_doc_string(b, "mode", r.mode);
+    json_doc_string(b, "chunk_fetch", r.fetch);
+    json_doc_uint(b, "capacity_bytes", r.capacity_bytes);
+    json_doc_uint(b, "cached_bytes", r.cached_bytes);
+    json_doc_uint(b, "cached_chunks", r.cached_chunks);
+    json_doc_uint(b, "requests", k->requests);
+    json_doc_uint(b, "requests_hit", k->requests_hit);
+    json_doc_uint(b, "accesses", k->accesses);
+    json_doc_uint(b, "hits", k->hits);
+    json_doc_uint(b, "misses", k->misses);
+    json_doc_uint(b, "misses_cached", k->misses_cached);
+    json_doc_double(b, "hit_ratio", r.hit_ratio);
+    json_doc_double(b, "byte_hit_ratio", r.byte_hit_ratio);
+    json_doc_double(b, "request_hit_ratio", r.request_hit_ratio);
+    json_doc_uint(b, "bytes_requested", k->bytes_requested);
+    json_doc_uint(b, "bytes_hit", k->bytes_hit);
+    json_doc_uint(b, "admissions", k->admissions);
+    json_doc_uint(b, "refused", k->refused);
+    json_doc_uint(b, "evictions", k->evictions);
+    json_doc_uint(b, "admitted_bytes", k->admitted_bytes);
+    json_doc_uint(b, "ssd_bytes_written", k->ssd_bytes_written);
+    json_doc_double(b, "write_amplification", r.write_amplification);
+    json_doc_uint(b, "ssd_bytes_read", k->ssd_bytes_read);
+    json_doc_uint(b, "hdd_reads", k->hdd_reads);
+    json_doc_uint(b, "hdd_bytes_read", k->hdd_bytes_read);
+    json_doc_uint(b, "damaged", k->damaged);
+    json_doc_uint(b, "log_dropped", k->log_dropped);
+    json_doc_uint(b, "ssd_write_errors", k->ssd_write_errors);
+    if (r.real) {
+        json_builder_set_member_name(b, "chunk_log");
+        json_builder_begin_object(b);
+        json_doc_uint(b, "capacity_bytes", r.log_capacity_bytes);
+        json_doc_uint(b, "user_bytes_written", r.log.user_bytes_written);
+        json_doc_uint(b, "cleaner_bytes_written", r.log.cleaner_bytes_written);
+        json_doc_uint(b, "device_bytes_written", r.log.device_bytes_written);
+        json_doc_uint(b, "segments_written", r.log.segments_written);
+        json_doc_uint(b, "segments_evicted", r.log.segments_evicted);
+        json_doc_uint(b, "segments_cleaned", r.log.segments_cleaned);
+        json_doc_uint(b, "damaged_reads", r.log.damaged_reads);
+        json_doc_uint(b, "damaged_segments", r.log.damaged_segments);
+        json_builder_end_object(b);
+    }
+    json_builder_set_member_name(b, "policy_counters");
+    json_builder_begin_object(b);
+    for (size_t i = 0; i < r.n_policy_counters; i++)
+        json_doc_uint(b, r.policy_counter_names[i].name, r.policy_counters[i]);
+    json_builder_end_object(b);
+    json_doc_double(b, "model_elapsed_ms", 1e3 * r.model_elapsed_s);
+    json_doc_double(b, "request_latency_model_ms_mean", k->requests ? 1e3 * k->model_request_s / k->requests : 0.0);
+    json_doc_double(b, "request_latency_model_ms_max", 1e3 * k->model_request_max_s);
+    json_doc_double(b, "request_latency_wall_ms_mean", k->requests ? 1e3 * k->wall_request_s / k->requests : 0.0);
+    json_doc_double(b, "ssd_lifetime_model_days", r.lifetime_days_model);
+    json_doc_uint(b, "memory_bytes", r.memory_bytes);
+    json_doc_uint(b, "policy_memory_bytes", r.policy_memory_bytes);
+    json_doc_double(b, "bytes_per_cached_chunk", r.bytes_per_cached_chunk);
+    json_doc_double(b, "bytes_per_stored_chunk", r.bytes_per_stored_chunk);
+    json_builder_end_object(b);
+}

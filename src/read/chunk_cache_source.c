@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_cache_source.c: a ChunkSource that sends every chunk access to the
+ * SSD chunk cache. */
+#include "read/chunk_cache_source.h"
+#include "cache/structures/chunk_table.h"
+#include "util/error.h"
+
+#include <string.h>
+
+typedef struct {
+    ChunkSource chunks;
+    ChunkCache *cache;
+    ChunkPosition pos;
+    gboolean located; /* pos is the next access's */
+    uint8_t *buf;     /* real mode: the last chunk read */
+    size_t buf_size;
+} ChunkCacheSource;
+
+ChunkCache *chunk_cache_source_open_cache(const Config *cfg, Store *store, GError **err)
+{
+    uint32_t n_containers;
+    ChunkCacheOptions o;
+    if (!container_store_count(store->containers, &n_containers, err) ||
+        !chunk_cache_options_from_config(&o, &cfg->cache, store->container_size, n_containers,
+                                         cfg->chunk_sizes.avg_size, err))
+        return NULL;
+    if (o.mode == CACHE_MODE_REAL && !store->has_id) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "the store in %s has no identity yet (made by an older destor): back up once before using "
+                    "the SSD chunk cache",
+                    store->dir);
+        return NULL;
+    }
+    G_STATIC_ASSERT(STORE_ID_LEN == CHUNK_LOG_STORE_ID_LEN);
+    memcpy(o.store_id, store->id.bytes, STORE_ID_LEN);
+    o.fp_alg = store->fingerprint;
+    o.backing = container_store_source(store->containers);
+    return chunk_cache_open(&o, err);
+}
+
+static void locate(ChunkSource *self, const ChunkPosition *pos)
+{
+    ChunkCacheSource *s = (ChunkCacheSource *)self;
+    s->pos = *pos;
+    s->located = TRUE;
+}
+
+/* The position of the access to ref: as located, or (a caller that does not
+ * locate) the whole chunk at an address of its own fingerprint. */
+static ChunkCachePosition position(ChunkCacheSource *s, const ChunkRef *ref)
+{
+    ChunkCachePosition p = { 0, 0, ref->length };
+    if (s->located) {
+        p.address = chunk_address(s->pos.file, s->pos.index);
+        p.touch_offset = s->pos.offset;
+        p.touch_length = s->pos.length;
+    } else {
+        p.address = chunk_address(chunk_table_key(&ref->fp), 0);
+    }
+    s->located = FALSE;
+    return p;
+}
+
+static gboolean touch(ChunkSource *self, const ChunkRef *ref, GError **err)
+{
+    ChunkCacheSource *s = (ChunkCacheSource *)self;
+    ChunkCachePosition p = position(s, ref);
+    return chunk_cache_touch(s->cache, ref, &p, err);
+}
+
+/* Real mode: the chunk's bytes through the cache. The store's bytes not
+ * being the recipe's chunk is the caller's mismatch (it names the file). */
+static const uint8_t *read_chunk(ChunkSource *self, const ChunkRef *ref, GError **mismatch, GError **err)
+{
+    ChunkCacheSource *s = (ChunkCacheSource *)self;
+    ChunkCachePosition p = position(s, ref);
+    if (s->buf_size < ref->length) {
+        s->buf = g_realloc(s->buf, ref->length);
+        s->buf_size = ref->length;
+    }
+    GError *local = NULL;
+    if (chunk_cache_read(s->cache, ref, &p, s->buf, &local))
+        return s->buf;
+    g_propagate_error(g_error_matches(local, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY) ? mismatch : err, local);
+    return NULL;
+}
+
+static void clear(ChunkSource *self)
+{
+    ((ChunkCacheSource *)self)->located = FALSE;
+}
+
+static uint64_t fetches(const ChunkSource *self)
+{
+    return chunk_cache_hdd_reads(((const ChunkCacheSource *)self)->cache);
+}
+
+static void free_source(ChunkSource *self)
+{
+    g_free(((ChunkCacheSource *)self)->buf);
+    g_free(self);
+}
+
+ChunkSource *chunk_cache_source_new(ChunkCache *cache)
+{
+    ChunkCacheSource *s = g_new0(ChunkCacheSource, 1);
+    s->chunks = (ChunkSource){ .read = read_chunk, .touch = touch, .clear = clear, .fetches = fetches,
+                               .free = free_source, .locate = locate };
+    s->cache = cache;
+    return &s->chunks;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_cache_source.h: the SSD chunk cache (ssd-cache-granularity chunk,
+ * cache/core/chunk_cache.h) as the read path's ChunkSource: each chunk a
+ * request reads is one chunk-cache access at the position file_output
+ * locates it at. Opened from the configuration over the store (its size a
+ * share of the stored containers' bytes). */
+#ifndef DESTOR_CHUNK_CACHE_SOURCE_H
+#define DESTOR_CHUNK_CACHE_SOURCE_H
+
+#include "cache/core/chunk_cache.h"
+#include "config/config.h"
+#include "read/chunk_source.h"
+#include "store/store.h"
+
+#include <glib.h>
+
+/* Open the chunk cache configured in cfg over store. */
+ChunkCache *chunk_cache_source_open_cache(const Config *cfg, Store *store, GError **err);
+/* A ChunkSource over cache (not owned). Simulation: touch() only; real
+ * mode: read() too. */
+ChunkSource *chunk_cache_source_new(ChunkCache *cache);
+
+#endif

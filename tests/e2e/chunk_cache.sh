@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# chunk_cache.sh: the SSD cache at chunk granularity (ssd-cache-granularity
+# chunk) on a two-job store and a skewed trace with byte ranges: every
+# chunk policy `destor policies --json` lists under chunk_policies replays
+# the trace in simulation with its counts adding up; a cache as large as
+# the store writes each unique chunk at most once (dedup in the cache) and
+# the same trace replayed twice hits on the second pass; container fetch
+# reads fewer, larger pieces from the HDD than chunk fetch; a policy of the
+# other granularity, a compiled trace and real mode are clear errors.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+two_job_trace 21 4 0.9 600
+
+dst policies --json | "$PYTHON" -c '
+import json, sys
+doc = json.load(sys.stdin)
+assert all(p["granularity"] == "container" for p in doc["policies"]), doc["policies"]
+names = [p["name"] for p in doc["chunk_policies"]]
+for want in ("lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu"):
+    assert want in names, names
+for p in doc["chunk_policies"]:
+    assert p["granularity"] == "chunk" and p["description"] and p["citation"], p
+    for k in p["keys"]:
+        assert k["name"].startswith(p["name"] + "-") and k["default"] and k["doc"], k
+'
+dst policies | grep -q '^cdac-arc (online, chunk)$' || fail "destor policies (text) does not list cdac-arc as a chunk policy"
+
+POLICIES=$("$DESTOR_BIN" policies --json | "$PYTHON" -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["chunk_policies"]))')
+for policy in $POLICIES; do
+    dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy $policy" -p"ssd-cache-size 30%" \
+        read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/$policy.json"
+    "$PYTHON" - "$SCRATCH/$policy.json" "$policy" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c = doc["cache"]
+assert c["granularity"] == "chunk" and c["policy"] == sys.argv[2] and c["mode"] == "simulate", c
+assert c["requests"] == doc["requests"] == 600, (c["requests"], doc["requests"])
+assert c["hits"] + c["misses"] == c["accesses"] > 0, c
+assert c["admissions"] + c["refused"] + c["misses_cached"] == c["misses"], c
+assert c["cached_bytes"] <= c["capacity_bytes"], c
+assert c["ssd_bytes_written"] == c["admitted_bytes"] and c["write_amplification"] == 1.0, c
+assert c["hdd_reads"] == c["misses"], c
+assert 0 < c["hit_ratio"] < 1 and 0 < c["byte_hit_ratio"] <= 1 and 0 <= c["request_hit_ratio"] <= 1, c
+assert c["bytes_hit"] <= c["bytes_requested"], c
+assert c["bytes_per_cached_chunk"] > 32 and c["memory_bytes"] > 0, c
+PY
+done
+
+# A cache as large as the store: lru writes each unique chunk once, so the
+# bytes written are the unique bytes touched, and a second pass over the
+# same trace hits on every chunk it read whole the first time.
+cat "$SCRATCH/trace" "$SCRATCH/trace" > "$SCRATCH/twice"
+dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-size 100%" \
+    read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/once.json"
+dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-size 100%" \
+    read-file --trace "$SCRATCH/twice" --simulate --json > "$SCRATCH/twice.json"
+"$PYTHON" - "$SCRATCH/once.json" "$SCRATCH/twice.json" <<'PY'
+import json, sys
+once, twice = (json.load(open(f))["cache"] for f in sys.argv[1:])
+assert once["evictions"] == 0 and once["admissions"] == once["misses"], once
+assert twice["ssd_bytes_written"] == once["ssd_bytes_written"], (once, twice)
+assert twice["misses"] == once["misses"] and twice["hits"] == once["hits"] + once["accesses"], (once, twice)
+PY
+
+# The miss path: whole containers are fewer, larger HDD reads.
+for fetch in chunk container; do
+    dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy d-lru" -p"ssd-cache-size 10%" \
+        -p"ssd-cache-chunk-fetch $fetch" read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/f-$fetch.json"
+done
+"$PYTHON" - "$SCRATCH/f-chunk.json" "$SCRATCH/f-container.json" <<'PY'
+import json, sys
+ch, co = (json.load(open(f))["cache"] for f in sys.argv[1:])
+assert ch["chunk_fetch"] == "chunk" and co["chunk_fetch"] == "container"
+assert ch["hits"] == co["hits"] and ch["misses"] == co["misses"], (ch, co)  # same decisions
+assert co["hdd_reads"] < ch["hdd_reads"] and co["hdd_bytes_read"] > ch["hdd_bytes_read"], (ch, co)
+assert co["hdd_bytes_read"] % (128 * 1024) == 0, co
+PY
+
+# Wrong granularity, compiled traces and real mode: clear errors.
+expect_status 2 dst -p"ssd-cache-policy cdac-lru" read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: .*cdac-lru serves chunk granularity only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy plc" read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: .*plc serves container granularity only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
+expect_status 2 dst -p"ssd-cache-granularity block" policies
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-write-budget 4096" \
+    read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: .*ssd-cache-write-budget applies to ssd-cache-granularity container only" "$SCRATCH/err" ||
+    fail "no write-budget error: $(cat "$SCRATCH/err")"
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-compression lz4" \
+    read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: .*ssd-cache-compression applies to ssd-cache-granularity container only" "$SCRATCH/err" ||
+    fail "no compression error: $(cat "$SCRATCH/err")"
+dst trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.bin"
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" read-file --trace "$SCRATCH/trace.bin" --simulate
+grep -q "^destor: .*compiled trace holds container accesses" "$SCRATCH/err" || fail "no compiled-trace error: $(cat "$SCRATCH/err")"

@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# chunk_cache_real.sh: the chunk cache in real mode (the chunk log on the
+# SSD directory). Every chunk policy serves a two-job trace (byte ranges
+# too; every chunk checked against its fingerprint) and, with
+# ssd-cache-segment-reclaim clean, makes exactly the decisions simulation
+# makes, the log dropping nothing; a file read twice through the cache is
+# byte for byte the original, the second time from the SSD; restore
+# through the chunk cache gives the same tree; chunk bytes damaged on the
+# SSD are refetched and counted, never served (--verify checks every
+# file's digest); with evict the log's own drops are counted and the
+# bytes stay right; a container cache's directory opened at chunk
+# granularity is rebuilt, and a chunk cache's at container granularity
+# loses its chunk log, each with a note on stderr.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+two_job_trace 33 8 0.9 300
+CACHE="$SCRATCH/ssd"
+awk -F'\t' 'NF == 2' "$SCRATCH/trace" > "$SCRATCH/whole"   # --verify checks whole files
+real() { dst -p"ssd-cache-granularity chunk" -p"ssd-cache-directory $CACHE" -p"ssd-cache-segment-size 64K" "$@"; }
+
+POLICIES=$("$DESTOR_BIN" policies --json | "$PYTHON" -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["chunk_policies"]))')
+for policy in $POLICIES; do
+    rm -rf "$CACHE"
+    real -p"ssd-cache-policy $policy" -p"ssd-cache-size 25%" -p"ssd-cache-segment-reclaim clean" \
+        read-file --trace "$SCRATCH/trace" --json > "$SCRATCH/real.json"
+    dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy $policy" -p"ssd-cache-size 25%" -p"ssd-cache-segment-size 64K" \
+        read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/sim.json"
+    "$PYTHON" - "$SCRATCH/real.json" "$SCRATCH/sim.json" "$policy" <<'PY'
+import json, sys
+real, sim = (json.load(open(f))["cache"] for f in sys.argv[1:3])
+assert real["mode"] == "real" and sim["mode"] == "simulate", (real, sim)
+for k in ("hits", "misses", "misses_cached", "admissions", "refused", "evictions", "hdd_reads", "hdd_bytes_read",
+          "bytes_hit", "admitted_bytes", "cached_chunks", "cached_bytes"):
+    assert real[k] == sim[k], (sys.argv[3], k, real[k], sim[k])
+assert real["log_dropped"] == 0 and real["damaged"] == 0 and real["ssd_write_errors"] == 0, real
+log = real["chunk_log"]
+assert log["user_bytes_written"] + log["cleaner_bytes_written"] <= log["device_bytes_written"], log
+assert real["ssd_bytes_written"] == log["device_bytes_written"] >= real["admitted_bytes"] - 65536, real
+assert real["hits"] > 0, real
+PY
+done
+
+# One file read twice: the original bytes both times, the second from the SSD.
+path=$(awk -F'\t' '$1 == 1 { print $2; exit }' "$SCRATCH/trace")
+rm -rf "$CACHE"
+for pass in 1 2; do
+    real -p"ssd-cache-policy lru" -p"ssd-cache-size 100%" read-file 1 "$path" -o "$SCRATCH/out$pass"
+    cmp "$SCRATCH/out$pass" "$SCRATCH/data/v2/$path" || fail "pass $pass: read-file through the chunk cache gave other bytes"
+done
+[ -s "$CACHE/chunks.log" ] || fail "no chunk log in $CACHE"
+
+# restore reads through the chunk cache too: the same tree, cold and warm.
+rm -rf "$CACHE"
+for pass in 1 2; do
+    real -p"ssd-cache-policy cdac-arc" -p"ssd-cache-size 50%" restore 1 "$SCRATCH/r$pass" >/dev/null
+    same_tree "$SCRATCH/data/v2" "$SCRATCH/r$pass"
+done
+[ -s "$CACHE/chunks.log" ] || fail "restore left no chunk log in $CACHE"
+
+# Damage every chunk byte on the SSD after the first segment header: each
+# damaged chunk is a miss read from the store, counted, and the files'
+# digests still check.
+real -p"ssd-cache-policy lru" -p"ssd-cache-size 100%" read-file --trace "$SCRATCH/whole" --verify >/dev/null
+size=$(wc -c < "$CACHE/chunks.log")
+"$PYTHON" - "$CACHE/chunks.log" <<'PY'
+import sys
+with open(sys.argv[1], "r+b") as f:
+    data = bytearray(f.read())
+    for i in range(4096, len(data), 997):
+        data[i] ^= 0x5A
+    f.seek(0)
+    f.write(data)
+PY
+real -p"ssd-cache-policy lru" -p"ssd-cache-size 100%" read-file --trace "$SCRATCH/whole" --verify --json > "$SCRATCH/damaged.json"
+"$PYTHON" - "$SCRATCH/damaged.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["cache"]
+assert c["damaged"] > 0 or c["chunk_log"]["damaged_segments"] > 0, c
+PY
+[ "$(wc -c < "$CACHE/chunks.log")" -ge "$size" ] || fail "the chunk log shrank"
+
+# evict (Nitro's whole segments): the log drops live chunks by itself; the
+# policy is told, the drops are counted and the bytes stay right.
+rm -rf "$CACHE"
+real -p"ssd-cache-policy d-lru" -p"ssd-cache-size 10%" -p"ssd-cache-segment-reclaim evict" \
+    read-file --trace "$SCRATCH/whole" --verify --json > "$SCRATCH/evict.json"
+"$PYTHON" - "$SCRATCH/evict.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["cache"]
+assert c["chunk_log"]["segments_evicted"] > 0 and c["log_dropped"] > 0, c
+assert c["cached_bytes"] <= c["capacity_bytes"], c
+PY
+
+# A container cache's directory at chunk granularity: rebuilt, said on stderr.
+rm -rf "$CACHE"
+dst -p"ssd-cache-policy lru" -p"ssd-cache-directory $CACHE" -p"ssd-cache-size 4" read-file --trace "$SCRATCH/trace" >/dev/null
+[ -e "$CACHE/cache.meta" ] || [ -e "$CACHE/slots.dat" ] || fail "no container cache in $CACHE"
+real -p"ssd-cache-policy lru" -p"ssd-cache-size 10%" read-file --trace "$SCRATCH/whole" --verify >/dev/null 2>"$SCRATCH/rebuild.err"
+grep -q "^destor: " "$SCRATCH/rebuild.err" || fail "no note on stderr when a container cache's directory was rebuilt"
+
+# And back: the chunk cache's directory at container granularity loses its
+# chunk log, said on stderr.
+dst -p"ssd-cache-policy lru" -p"ssd-cache-directory $CACHE" -p"ssd-cache-size 4" read-file --trace "$SCRATCH/whole" --verify >/dev/null 2>"$SCRATCH/back.err"
+grep -q "^destor: .*holds a chunk cache" "$SCRATCH/back.err" || fail "no note on stderr when a chunk cache's directory was reused"
+[ ! -e "$CACHE/chunks.log" ] || fail "the chunk log was left beside the container cache"

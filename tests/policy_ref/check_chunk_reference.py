@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""check_chunk_reference.py: holds every chunk policy of
+chunk_reference_models.py against the C chunk policy of the same name,
+decision by decision: the C side is chunk_decisions (the real chunk cache
+core in simulation mode), fed the same chunk-access sequence. Sequences:
+seeded files of variable-size chunks, many chunks shared between files
+(dedup), requests for whole files or byte ranges, files picked uniformly or
+by Zipf (alpha 0.8 and 1.2); capacities from under one chunk to most of the
+working set; default keys and some non-default ones (VARIANTS). Prints one
+line per run and, on the first disagreement, the access number, both
+decisions and the ten accesses before it; exits 1 if any run disagrees.
+
+Usage: check_chunk_reference.py DRIVER [--policies a,b] [--requests N]"""
+
+import argparse
+import random
+import subprocess
+import sys
+
+from chunk_reference_models import MODELS
+
+AVG_CHUNK = 8192
+CAPACITIES = (4096, 65536, 262144, 1048576, 4194304)
+
+# (policy, C keys, model arguments), run at capacities 262144 and 1048576
+VARIANTS = (
+    ("d-lru", ("d-lru-metadata-factor", "0.5"), {"factor": 0.5}),
+    ("d-arc", ("d-arc-metadata-factor", "0.5"), {"factor": 0.5}),
+    ("cdac-lru", ("cdac-lru-lambda", "0.2"), {"lam": 0.2}),
+    ("cdac-lru", ("cdac-lru-alpha", "0.9"), {"alpha": 0.9}),
+    ("cdac-lru", ("cdac-lru-alpha", "0"), {"alpha": 0.0}),
+    ("cdac-lru", ("cdac-lru-sub-block", "512"), {"sub_block": 512}),
+    ("cdac-lru", ("cdac-lru-metadata-factor", "0.3"), {"factor": 0.3}),
+    ("cdac-arc", ("cdac-arc-lambda", "0.2"), {"lam": 0.2}),
+    ("cdac-arc", ("cdac-arc-alpha", "0.9"), {"alpha": 0.9}),
+    ("cdac-arc", ("cdac-arc-sub-block", "512"), {"sub_block": 512}),
+    ("cdac-arc", ("cdac-arc-metadata-factor", "0.3"), {"factor": 0.3}),
+    ("tinylfu", ("tinylfu-chunk-sample-factor", "2"), {"sample_factor": 2}),
+)
+
+
+def workload(rng, n_files, n_requests, alpha):
+    """Requests (lists of accesses): (chunk, length, address, offset, length)."""
+    pool = 3 * n_files
+    lengths = [rng.randrange(512, 3 * AVG_CHUNK) for _ in range(pool)]
+    files = []
+    for _ in range(n_files):
+        files.append([rng.randrange(pool) if rng.random() < 0.6 else rng.randrange(pool // 4)
+                      for _ in range(rng.randrange(1, 12))])
+    weights = [1.0 / (i + 1) ** alpha for i in range(n_files)] if alpha else None
+    requests = []
+    for f in rng.choices(range(n_files), weights, k=n_requests):
+        chunks = files[f]
+        size = sum(lengths[c] for c in chunks)
+        start, end = 0, size
+        if rng.random() < 0.3:  # a byte range
+            start = rng.randrange(size)
+            end = rng.randrange(start + 1, size + 1)
+        pos, req = 0, []
+        for i, c in enumerate(chunks):
+            lo, hi = pos, pos + lengths[c]
+            pos = hi
+            if hi <= start or lo >= end:
+                continue
+            off = max(start, lo) - lo
+            req.append((c, lengths[c], f * 4096 + i, off, min(end, hi) - lo - off))
+        requests.append(req)
+    return requests
+
+
+def run_c(driver, capacity, policy, keys, requests):
+    lines = []
+    for req in requests:
+        lines.extend("%d %d %d %d %d" % a for a in req)
+        lines.append("-")
+    args = [driver, str(capacity), str(AVG_CHUNK), "ssd-cache-policy", policy,
+            "ssd-cache-granularity", "chunk"] + list(keys)
+    out = subprocess.run(args, input="\n".join(lines) + "\n", capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("chunk_decisions failed: %s" % out.stderr)
+    return out.stdout.splitlines()
+
+
+def run_model(policy, capacity, kwargs, requests):
+    m = MODELS[policy](capacity, AVG_CHUNK, **kwargs)
+    return [m.access(*a) for req in requests for a in req]
+
+
+def compare(driver, policy, capacity, keys, kwargs, requests, label):
+    c_side = run_c(driver, capacity, policy, keys, requests)
+    py_side = run_model(policy, capacity, kwargs, requests)
+    flat = [a for req in requests for a in req]
+    hits = sum(1 for d in py_side if d == "h")
+    if c_side == py_side:
+        print("ok   %-9s %-28s cap %8d: %d accesses, %d hits" % (policy, label, capacity, len(flat), hits))
+        return True
+    i = next(k for k in range(min(len(c_side), len(py_side)) + 1)
+             if k >= len(c_side) or k >= len(py_side) or c_side[k] != py_side[k])
+    print("FAIL %-9s %-28s cap %8d: access %d %s: C %r, model %r" % (
+        policy, label, capacity, i + 1, flat[i] if i < len(flat) else None,
+        c_side[i] if i < len(c_side) else None, py_side[i] if i < len(py_side) else None))
+    for k in range(max(0, i - 10), i):
+        print("     %d %s -> %s" % (k + 1, flat[k], py_side[k]))
+    return False
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("driver")
+    ap.add_argument("--policies", default=",".join(MODELS))
+    ap.add_argument("--requests", type=int, default=1500)
+    a = ap.parse_args()
+    ok = True
+    policies = a.policies.split(",")
+    for seed, alpha in ((1, 0.0), (2, 0.8), (3, 1.2)):
+        requests = workload(random.Random(seed), 200, a.requests, alpha)
+        for policy in policies:
+            for cap in CAPACITIES:
+                ok &= compare(a.driver, policy, cap, (), {}, requests, "seed %d alpha %.1f" % (seed, alpha))
+    requests = workload(random.Random(7), 200, a.requests, 0.8)
+    for policy, keys, kwargs in VARIANTS:
+        if policy in policies:
+            for cap in (262144, 1048576):
+                ok &= compare(a.driver, policy, cap, keys, kwargs, requests, " ".join(keys))
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

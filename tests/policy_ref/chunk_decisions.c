@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_decisions.c: runs the real chunk cache core (simulation mode) over
+ * a chunk-access sequence and prints the decision taken at every access,
+ * so that tests/policy_ref/check_chunk_reference.py can hold each chunk
+ * policy against its independent Python reference model, access by access.
+ *
+ * Usage: chunk_decisions CAPACITY_BYTES AVG_CHUNK KEY VALUE [KEY VALUE]... < accesses
+ * KEY VALUE are cache configuration lines (ssd-cache-policy, policy keys).
+ * accesses: one per line, "CHUNK LENGTH ADDRESS TOUCH_OFFSET TOUCH_LENGTH"
+ * in decimal (CHUNK names the chunk: its fingerprint is CHUNK's 8 bytes,
+ * little-endian, then zeros). A line "-" ends a request. Output, one line
+ * per access: "h" hit, "m" miss of a cached chunk (no write), "r" refused
+ * miss, "a" admitted, each admission followed by " CHUNK" for every chunk
+ * it evicted, in order. Exit 2 on bad arguments or input, 1 if the cache
+ * fails. */
+#include "cache/core/cache_config.h"
+#include "cache/core/chunk_cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char kind;
+    GString *evicted;
+} Decision;
+
+static uint64_t chunk_of(const Fingerprint *fp)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | fp->bytes[i];
+    return v;
+}
+
+static void observe(const ChunkEvent *ev, void *user)
+{
+    Decision *d = user;
+    switch (ev->kind) {
+    case CHUNK_EVENT_HIT: d->kind = 'h'; break;
+    case CHUNK_EVENT_MISS_CACHED: d->kind = 'm'; break;
+    case CHUNK_EVENT_REFUSE: d->kind = 'r'; break;
+    case CHUNK_EVENT_EVICT:
+        g_string_append_printf(d->evicted, " %" G_GUINT64_FORMAT, chunk_of(ev->fp));
+        break;
+    case CHUNK_EVENT_ADMIT: d->kind = 'a'; break;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 5 || argc % 2 != 1) {
+        fprintf(stderr, "usage: chunk_decisions CAPACITY_BYTES AVG_CHUNK KEY VALUE [KEY VALUE]... < accesses\n");
+        return 2;
+    }
+    CacheConfig cfg;
+    cache_config_init(&cfg);
+    GError *err = NULL;
+    for (int i = 3; i + 1 < argc; i += 2) {
+        if (cache_config_set(&cfg, argv[i], argv[i + 1], &err) != CACHE_CONFIG_OK) {
+            fprintf(stderr, "chunk_decisions: bad key %s %s%s%s\n", argv[i], argv[i + 1], err ? ": " : "",
+                    err ? err->message : "");
+            return 2;
+        }
+    }
+    cfg.simulate = TRUE;
+    cfg.granularity = CACHE_GRANULARITY_CHUNK;
+    ChunkCacheOptions o;
+    if (!chunk_cache_options_from_config(&o, &cfg, 1 << 20, 1, (uint32_t)strtoul(argv[2], NULL, 10), &err)) {
+        fprintf(stderr, "chunk_decisions: %s\n", err->message);
+        return 2;
+    }
+    o.capacity_bytes = strtoull(argv[1], NULL, 10);
+    ChunkCache *c = chunk_cache_open(&o, &err);
+    cache_config_clear(&cfg);
+    if (c == NULL) {
+        fprintf(stderr, "chunk_decisions: %s\n", err->message);
+        return 1;
+    }
+    Decision d = { 0, g_string_new(NULL) };
+    chunk_cache_set_observer(c, observe, &d);
+    char line[256];
+    gboolean open_request = FALSE;
+    while (fgets(line, sizeof line, stdin) != NULL) {
+        if (line[0] == '-') {
+            if (open_request)
+                chunk_cache_request_end(c);
+            open_request = FALSE;
+            continue;
+        }
+        unsigned long long chunk, length, address, off, len;
+        if (sscanf(line, "%llu %llu %llu %llu %llu", &chunk, &length, &address, &off, &len) != 5 || length == 0 ||
+            off + len > length) {
+            fprintf(stderr, "chunk_decisions: bad access line: %s", line);
+            return 2;
+        }
+        if (!open_request)
+            chunk_cache_request_begin(c);
+        open_request = TRUE;
+        ChunkRef ref;
+        memset(&ref, 0, sizeof ref);
+        for (int i = 0; i < 8; i++)
+            ref.fp.bytes[i] = (uint8_t)(chunk >> (8 * i));
+        ref.length = (uint32_t)length;
+        ChunkCachePosition pos = { address, (uint32_t)off, (uint32_t)len };
+        d.kind = '?';
+        g_string_truncate(d.evicted, 0);
+        if (!chunk_cache_touch(c, &ref, &pos, &err)) {
+            fprintf(stderr, "chunk_decisions: %s\n", err->message);
+            return 1;
+        }
+        printf("%c%s\n", d.kind, d.evicted->str);
+    }
+    if (open_request)
+        chunk_cache_request_end(c);
+    g_string_free(d.evicted, TRUE);
+    chunk_cache_close(c, NULL);
+    return 0;
+}

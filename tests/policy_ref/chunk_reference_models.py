@@ -1,0 +1,434 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""chunk_reference_models.py: independent reference models of the chunk
+policies (ssd-cache-granularity chunk; docs/CACHE.md), written from the
+papers' descriptions and docs/CACHE.md's choices, not from the C code.
+
+A model is a class built with (capacity_bytes, avg_chunk, **keys) whose
+access(chunk, length, address, touch_offset, touch_length) returns the
+decision in chunk_decisions' format: "h" hit, "m" miss of a cached chunk,
+"r" refused, "a" admitted followed by " CHUNK" for each chunk evicted first,
+in order. The data cache holds unique chunks (by id) up to capacity_bytes;
+a chunk longer than the capacity is refused."""
+
+from collections import OrderedDict
+
+from reference_models import Sketch
+
+
+def _meta_entries(capacity_bytes, avg_chunk, factor):
+    n = factor * capacity_bytes / (avg_chunk or 1)
+    return max(1, int(n))
+
+
+class _DataCache:
+    """The core's part: chunk id -> length, bytes used."""
+
+    def __init__(self, capacity):
+        self.capacity = capacity
+        self.size = {}
+        self.used = 0
+
+    def fits(self, length):
+        return self.used + length <= self.capacity
+
+    def add(self, chunk, length):
+        self.size[chunk] = length
+        self.used += length
+
+    def drop(self, chunk):
+        self.used -= self.size.pop(chunk)
+
+
+class ChunkLru:
+    def __init__(self, capacity_bytes, avg_chunk):
+        self.data = _DataCache(capacity_bytes)
+        self.order = OrderedDict()  # oldest first
+
+    def access(self, chunk, length, address, off, tlen):
+        if chunk in self.data.size:
+            self.order.move_to_end(chunk)
+            return "h"
+        if length > self.data.capacity:
+            return "r"
+        out = "a"
+        while not self.data.fits(length):
+            victim, _ = self.order.popitem(last=False)
+            self.data.drop(victim)
+            out += " %d" % victim
+        self.data.add(chunk, length)
+        self.order[chunk] = True
+        return out
+
+
+class DLru:
+    """CacheDedup's D-LRU: an LRU metadata cache of addresses (each naming
+    its chunk) and an LRU data cache of chunks, replaced independently."""
+
+    def __init__(self, capacity_bytes, avg_chunk, factor=2.0):
+        self.data = _DataCache(capacity_bytes)
+        self.data_order = OrderedDict()
+        self.meta = OrderedDict()  # address -> chunk, oldest first
+        self.meta_cap = _meta_entries(capacity_bytes, avg_chunk, factor)
+
+    def _remember(self, address, chunk):
+        if address in self.meta:
+            self.meta[address] = chunk
+            self.meta.move_to_end(address)
+            return
+        if len(self.meta) >= self.meta_cap:
+            self.meta.popitem(last=False)
+        self.meta[address] = chunk
+
+    def access(self, chunk, length, address, off, tlen):
+        known = self.meta.get(address) == chunk
+        if chunk in self.data.size:
+            self._remember(address, chunk)
+            self.data_order.move_to_end(chunk)
+            return "h" if known else "m"
+        if length > self.data.capacity:
+            return "r"
+        out = "a"
+        while not self.data.fits(length):
+            victim, _ = self.data_order.popitem(last=False)
+            self.data.drop(victim)
+            out += " %d" % victim
+        self.data.add(chunk, length)
+        self.data_order[chunk] = True
+        self._remember(address, chunk)
+        return out
+
+
+class CdacLru:
+    """CDAC-LRU (the CDAC paper, section 3) on D-LRU's two caches: a chunk
+    is free once no address in the metadata cache M points to it; space is
+    made by examining the address M would replace next with BHI, then RCE
+    (docs/CACHE.md fixes what the paper leaves open). M's order is LRU here;
+    CdacArc replaces the order methods (the _m* ones)."""
+
+    def __init__(self, capacity_bytes, avg_chunk, lam=0.5, alpha=0.5, sub_block=4096, factor=2.0):
+        self.data = _DataCache(capacity_bytes)
+        self.lam, self.alpha, self.sub = lam, alpha, sub_block
+        self.meta_cap = _meta_entries(capacity_bytes, avg_chunk, factor)
+        self.meta = OrderedDict()  # address -> dict(chunk, cs, flag, bits, parts)
+        self.refs = {}   # chunk -> addresses in M pointing to it
+        self.cb = {}     # chunk -> C_B (aged)
+        self.free = OrderedDict()  # chunks with no address, oldest first
+
+    # M's order: LRU
+    def _mfind(self, address):
+        return self.meta.get(address)
+
+    def _mremove(self, address):
+        return self.meta.pop(address)
+
+    def _mnext(self):
+        return next(iter(self.meta))
+
+    def _mrequeue(self, address):
+        self.meta.move_to_end(address)
+
+    def _mhit(self, address):
+        self.meta.move_to_end(address)
+
+    def _mlive(self):
+        return len(self.meta)
+
+    def _minsert(self, address, e):
+        while self._mlive() + 1 > self.meta_cap:
+            self._delete(self._mnext())
+        self.meta[address] = e
+
+    def _touch(self, e, length, off, tlen):
+        n, part = -(-length // self.sub), self.sub
+        if n > 64:
+            n, part = 64, -(-length // 64)
+        e["parts"] = n
+        if tlen:
+            for i in range(off // part, min((off + tlen - 1) // part, n - 1) + 1):
+                e["bits"] |= 1 << i
+        e["flag"] = 1
+
+    def _delete(self, address):
+        e = self._mremove(address)
+        c = e["chunk"]
+        self.refs[c] -= 1
+        self.cb[c] = max(0, self.cb[c] - 1)
+        if self.refs[c] == 0:
+            self.free[c] = True
+
+    def _add(self, address, chunk, length, off, tlen):
+        e = {"chunk": chunk, "cs": 0, "flag": 0, "bits": 0, "parts": 0}
+        self._minsert(address, e)
+        self._touch(e, length, off, tlen)
+        self.free.pop(chunk, None)
+        self.refs[chunk] += 1
+        self.cb[chunk] += 1
+
+    def _victim(self):
+        guard = 2 * self._mlive()
+        step = 0
+        while not self.free:
+            address = self._mnext()
+            e = self._mfind(address)
+            c = e["chunk"]
+            share = bin(e["bits"]).count("1") / e["parts"] if e["parts"] else 0.0
+            step += 1
+            if step - 1 < guard:
+                if e["flag"] and share >= self.alpha:
+                    e["flag"], e["bits"] = 0, 0
+                    self._mrequeue(address)
+                    continue
+                if self.cb[c] > 1:
+                    if e["cs"] == 0:
+                        e["cs"] = self.cb[c]
+                        self.cb[c] -= 1
+                        self._mrequeue(address)
+                        continue
+                    if (e["cs"] - self.cb[c]) / e["cs"] <= self.lam:
+                        e["cs"] = self.cb[c]
+                        self._mrequeue(address)
+                        continue
+            self._delete(address)
+        return next(iter(self.free))
+
+    def access(self, chunk, length, address, off, tlen):
+        e = self._mfind(address)
+        if e is not None and e["chunk"] != chunk:
+            self._delete(address)
+            e = None
+        if chunk in self.data.size:
+            if e is not None:
+                self._touch(e, length, off, tlen)
+                self._mhit(address)
+                return "h"
+            self._add(address, chunk, length, off, tlen)
+            return "m"
+        if length > self.data.capacity:
+            return "r"
+        out = "a"
+        while not self.data.fits(length):
+            v = self._victim()
+            del self.free[v]
+            del self.refs[v], self.cb[v]
+            self.data.drop(v)
+            out += " %d" % v
+        self.data.add(chunk, length)
+        self.refs[chunk] = 0
+        self.cb[chunk] = 0
+        self._add(address, chunk, length, off, tlen)
+        return out
+
+
+class _SizedArc:
+    """ARC with sizes: every list count a sum of sizes (docs/CACHE.md)."""
+
+    def __init__(self, capacity):
+        self.c = float(capacity)
+        self.p = 0.0
+        self.lists = {k: OrderedDict() for k in ("t1", "t2", "b1", "b2")}  # key -> (size, payload)
+        self.b2_hit = False
+
+    def size(self, name):
+        return float(sum(v[0] for v in self.lists[name].values()))
+
+    def where(self, key):
+        for name, l in self.lists.items():
+            if key in l:
+                return name
+        return None
+
+    def hit(self, key):
+        name = self.where(key)
+        v = self.lists[name].pop(key)
+        self.lists["t2"][key] = v
+
+    def miss(self, key, s):
+        name = self.where(key)
+        self.b2_hit = False
+        if name is None:
+            return False
+        b1, b2 = self.size("b1"), self.size("b2")
+        if name == "b1":
+            self.p = min(self.c, self.p + s * (1.0 if b1 >= b2 else b2 / b1))
+        else:
+            self.p = max(0.0, self.p - s * (1.0 if b2 >= b1 else b1 / b2))
+            self.b2_hit = True
+        del self.lists[name][key]
+        return True
+
+    def victim(self):
+        t1, t2 = self.lists["t1"], self.lists["t2"]
+        size1 = self.size("t1")
+        if t1 and (not t2 or size1 > self.p or (self.b2_hit and size1 >= self.p)):
+            return next(iter(t1))
+        return next(iter(t2)) if t2 else None
+
+    def evict(self, key):
+        name = self.where(key)
+        v = self.lists[name].pop(key)
+        self.lists["b1" if name == "t1" else "b2"][key] = v
+
+    def forget(self, key):
+        del self.lists[self.where(key)][key]
+
+    def insert(self, key, s, payload, was_ghost):
+        self.lists["t2" if was_ghost else "t1"][key] = (s, payload)
+        while self.lists["b1"] and self.size("t1") + self.size("b1") > self.c:
+            self.lists["b1"].popitem(last=False)
+        while self.lists["b2"] and sum(self.size(k) for k in self.lists) > 2 * self.c:
+            self.lists["b2"].popitem(last=False)
+
+    def resident(self, key):
+        return self.where(key) in ("t1", "t2")
+
+    def payload(self, key):
+        return self.lists[self.where(key)][key][1]
+
+
+class ChunkArc:
+    def __init__(self, capacity_bytes, avg_chunk):
+        self.data = _DataCache(capacity_bytes)
+        self.arc = _SizedArc(capacity_bytes)
+
+    def access(self, chunk, length, address, off, tlen):
+        if chunk in self.data.size:
+            self.arc.hit(chunk)
+            return "h"
+        if length > self.data.capacity:
+            return "r"
+        ghost = self.arc.miss(chunk, length)
+        out = "a"
+        while not self.data.fits(length):
+            v = self.arc.victim()
+            self.arc.evict(v)
+            self.data.drop(v)
+            out += " %d" % v
+        self.data.add(chunk, length)
+        self.arc.insert(chunk, length, None, ghost)
+        return out
+
+
+class DArc:
+    """CacheDedup's D-ARC: D-LRU's two caches, each replaced by ARC (the
+    data cache in bytes, the metadata cache in addresses)."""
+
+    def __init__(self, capacity_bytes, avg_chunk, factor=2.0):
+        self.data = _DataCache(capacity_bytes)
+        self.arc = _SizedArc(capacity_bytes)
+        self.meta = _SizedArc(_meta_entries(capacity_bytes, avg_chunk, factor))
+
+    def _remember(self, address, chunk):
+        m = self.meta
+        if m.resident(address) and m.payload(address) == chunk:
+            m.hit(address)
+            return
+        if m.resident(address):
+            m.forget(address)
+        ghost = m.miss(address, 1)
+        while m.size("t1") + m.size("t2") + 1 > m.c:
+            m.evict(m.victim())
+        m.insert(address, 1, chunk, ghost)
+
+    def access(self, chunk, length, address, off, tlen):
+        known = self.meta.resident(address) and self.meta.payload(address) == chunk
+        if chunk in self.data.size:
+            self._remember(address, chunk)
+            self.arc.hit(chunk)
+            return "h" if known else "m"
+        if length > self.data.capacity:
+            return "r"
+        ghost = self.arc.miss(chunk, length)
+        out = "a"
+        while not self.data.fits(length):
+            v = self.arc.victim()
+            self.arc.evict(v)
+            self.data.drop(v)
+            out += " %d" % v
+        self.data.add(chunk, length)
+        self.arc.insert(chunk, length, None, ghost)
+        self._remember(address, chunk)
+        return out
+
+
+class CdacArc(CdacLru):
+    """CDAC-ARC: CDAC with M ordered by ARC over addresses (size 1 each):
+    the address examined is the one ARC would replace; a hit moves it to
+    T2, a retained one to the MRU end of its own list; a deleted address
+    becomes a ghost; a ghost coming back enters T2."""
+
+    def __init__(self, capacity_bytes, avg_chunk, **kw):
+        CdacLru.__init__(self, capacity_bytes, avg_chunk, **kw)
+        self.m = _SizedArc(self.meta_cap)
+
+    def _mfind(self, address):
+        return self.m.payload(address) if self.m.resident(address) else None
+
+    def _mremove(self, address):
+        e = self.m.payload(address)
+        self.m.evict(address)
+        return e
+
+    def _mnext(self):
+        return self.m.victim()
+
+    def _mrequeue(self, address):
+        self.m.lists[self.m.where(address)].move_to_end(address)
+
+    def _mhit(self, address):
+        self.m.hit(address)
+
+    def _mlive(self):
+        return len(self.m.lists["t1"]) + len(self.m.lists["t2"])
+
+    def _minsert(self, address, e):
+        ghost = self.m.miss(address, 1)
+        while self._mlive() + 1 > self.m.c:
+            self._delete(self._mnext())
+        self.m.insert(address, 1, e, ghost)
+
+
+class ChunkTinyLfu:
+    """TinyLFU admission over an LRU of chunks: every access is added to the
+    sketch (the chunk id folded to 32 bits); a miss that does not fit is
+    admitted only if its estimate exceeds the LRU chunk's."""
+
+    def __init__(self, capacity_bytes, avg_chunk, sample_factor=10):
+        self.data = _DataCache(capacity_bytes)
+        n = max(1, capacity_bytes // (avg_chunk or 1))
+        self.sketch = Sketch(n, sample_factor * n)
+        self.order = OrderedDict()
+
+    @staticmethod
+    def _key(chunk):
+        return (chunk ^ (chunk >> 32)) & 0xFFFFFFFF
+
+    def access(self, chunk, length, address, off, tlen):
+        self.sketch.add(self._key(chunk))
+        if chunk in self.data.size:
+            self.order.move_to_end(chunk)
+            return "h"
+        if length > self.data.capacity:
+            return "r"
+        if not self.data.fits(length) and self.order:
+            lru = next(iter(self.order))
+            if self.sketch.estimate(self._key(chunk)) <= self.sketch.estimate(self._key(lru)):
+                return "r"
+        out = "a"
+        while not self.data.fits(length):
+            victim, _ = self.order.popitem(last=False)
+            self.data.drop(victim)
+            out += " %d" % victim
+        self.data.add(chunk, length)
+        self.order[chunk] = True
+        return out
+
+
+MODELS = {
+    "lru": ChunkLru,
+    "arc": ChunkArc,
+    "d-lru": DLru,
+    "d-arc": DArc,
+    "cdac-lru": CdacLru,
+    "cdac-arc": CdacArc,
+    "tinylfu": ChunkTinyLfu,
+}

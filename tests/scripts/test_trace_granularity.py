@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Tests of scripts/experiment granularity (granularity_experiment.py).
+
+Why: the granularity experiment is what answers "which cache design should
+guard my SSD": the CDAC-against-CacheDedup ratios are checked on rows
+worked out by hand, and a quick run on the tiny dataset checks that both
+designs and every policy ran at every share on the same SSD bytes, with
+the outputs written.
+"""
+
+import csv
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from test_trace_tools import SCRIPTS, DESTOR, have_destor, run
+
+from destor_tools import granularity_experiment as gx  # noqa: E402
+
+
+def chunk_row(policy, share, hit, byte_hit):
+    return {"granularity": "chunk", "policy": policy, "fetch": "chunk", "share": share, "hit_ratio": hit,
+            "byte_hit_ratio": byte_hit}
+
+
+class CdacTableTests(unittest.TestCase):
+
+    def test_ratios(self):
+        rows = [chunk_row("cdac-lru", 0.2, 0.30, 0.3), chunk_row("d-lru", 0.2, 0.20, 0.2),
+                chunk_row("cdac-arc", 0.2, 0.10, 0.1), chunk_row("d-arc", 0.2, 0.40, 0.4)]
+        lines = gx.cdac_lines(rows)
+        self.assertIn("1.500x", lines[2])
+        self.assertIn("0.250x", lines[2])
+        self.assertTrue(lines[-1].startswith("CDAC over D-*: at most 1.500x, on average 0.875x"), lines[-1])
+
+    def test_missing_points_are_dashes(self):
+        lines = gx.cdac_lines([chunk_row("cdac-lru", 0.4, 0.3, 0.3)])
+        self.assertTrue(all("x (" not in l for l in lines[2:]))
+
+
+@unittest.skipUnless(have_destor(), "destor not built")
+class GranularityRunTests(unittest.TestCase):
+
+    def test_quick_run(self):
+        tmp = tempfile.mkdtemp(prefix="trace-granularity-")
+        try:
+            out = os.path.join(tmp, "g")
+            run([os.path.join(SCRIPTS, "experiment"), "granularity", "--quick", "--destor", DESTOR, "--out", out])
+            with open(os.path.join(out, "granularity.csv"), newline="") as f:
+                rows = list(csv.DictReader(f))
+            points = len(gx.CONTAINER_POLICIES) + len(gx.CHUNK_POLICIES) + len(gx.CONTAINER_FETCH_POLICIES)
+            self.assertEqual(len(rows), points * len(gx.SHARES))
+            for share in gx.SHARES:
+                at = [r for r in rows if float(r["share"]) == share]
+                self.assertEqual(len({r["cache_bytes"] for r in at}), 1)  # the same SSD for both designs
+                self.assertEqual({r["granularity"] for r in at}, {"container", "chunk"})
+            for r in rows:
+                self.assertGreaterEqual(float(r["request_hit_ratio"]), 0.0)
+                self.assertLessEqual(float(r["request_hit_ratio"]), 1.0)
+                self.assertEqual(r["byte_hit_ratio"] == "", r["granularity"] == "container")
+            with open(os.path.join(out, "granularity.json")) as f:
+                self.assertGreater(json.load(f)["working_set_bytes"], 0)
+            self.assertTrue(os.path.isfile(os.path.join(out, "fig-granularity.png")))
+            with open(os.path.join(out, "REPORT.md")) as f:
+                self.assertIn("CDAC over D-*", f.read())
+        finally:
+            shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    unittest.main()

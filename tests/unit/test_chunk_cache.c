@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test_chunk_cache.c: the chunk cache core (ssd-cache-granularity chunk)
+ * by hand and over random operation sequences: dedup in the cache (a chunk
+ * shared by two files is cached and written once), the capacity in bytes
+ * is never exceeded whatever the policy, byte and request hit ratios, the
+ * miss path's HDD reads (chunk range or whole container once per
+ * request), the configuration's granularity checks, and the chunk policy
+ * registry. */
+#include "cache/core/cache_config.h"
+#include "cache/core/chunk_cache.h"
+#include "unit.h"
+
+#include <string.h>
+
+static ChunkRef ref_of(uint32_t chunk, uint32_t length, ContainerId container)
+{
+    ChunkRef r;
+    memset(&r, 0, sizeof r);
+    memcpy(r.fp.bytes, &chunk, sizeof chunk);
+    r.fp.bytes[31] = 0x5a; /* a fingerprint that is not all zeros past the id */
+    r.length = length;
+    r.container = container;
+    r.offset = 4096;
+    return r;
+}
+
+static ChunkCache *open_cache(const char *policy, uint64_t capacity, ChunkFetch fetch)
+{
+    ChunkCacheOptions o;
+    memset(&o, 0, sizeof o);
+    CU_ASSERT_TRUE_FATAL(chunk_policy_lookup(policy, &o.policy));
+    o.capacity_bytes = capacity;
+    o.avg_chunk_size = 8192;
+    o.container_size = 1 << 20;
+    o.fetch = fetch;
+    o.mode = CACHE_MODE_SIMULATE;
+    device_model_params_default(&o.device);
+    o.ssd_tbw_bytes = 1;
+    GError *err = NULL;
+    ChunkCache *c = chunk_cache_open(&o, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    return c;
+}
+
+static void touch(ChunkCache *c, uint32_t chunk, uint32_t length, ContainerId container, uint64_t address)
+{
+    ChunkRef r = ref_of(chunk, length, container);
+    ChunkCachePosition p = { address, 0, length };
+    GError *err = NULL;
+    CU_ASSERT_TRUE(chunk_cache_touch(c, &r, &p, &err));
+}
+
+/* One chunk in two files: lru caches and writes it once; the second file's
+ * access is a hit. */
+static void test_dedup_in_cache(void)
+{
+    ChunkCache *c = open_cache("lru", 1 << 20, CHUNK_FETCH_CHUNK);
+    chunk_cache_request_begin(c);
+    touch(c, 1, 8000, 0, chunk_address(1, 0));
+    chunk_cache_request_end(c);
+    chunk_cache_request_begin(c);
+    touch(c, 1, 8000, 0, chunk_address(2, 0));
+    chunk_cache_request_end(c);
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.hits, 1);
+    CU_ASSERT_EQUAL(r.c.misses, 1);
+    CU_ASSERT_EQUAL(r.c.ssd_bytes_written, 8000);
+    CU_ASSERT_EQUAL(r.cached_chunks, 1);
+    CU_ASSERT_EQUAL(r.c.requests_hit, 1);
+    CU_ASSERT_DOUBLE_EQUAL(r.request_hit_ratio, 0.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(r.write_amplification, 1.0, 1e-12);
+    CU_ASSERT(r.bytes_per_cached_chunk > sizeof(Fingerprint));
+    chunk_cache_close(c, NULL);
+}
+
+/* d-lru: the second file's address is not in the metadata cache, so its
+ * access misses (read from the HDD) but writes nothing; its next access
+ * hits. */
+static void test_dlru_metadata_miss(void)
+{
+    ChunkCache *c = open_cache("d-lru", 1 << 20, CHUNK_FETCH_CHUNK);
+    touch(c, 1, 8000, 0, chunk_address(1, 0));
+    touch(c, 1, 8000, 0, chunk_address(2, 0));
+    touch(c, 1, 8000, 0, chunk_address(2, 0));
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.misses, 2);
+    CU_ASSERT_EQUAL(r.c.misses_cached, 1);
+    CU_ASSERT_EQUAL(r.c.hits, 1);
+    CU_ASSERT_EQUAL(r.c.admissions, 1);
+    CU_ASSERT_EQUAL(r.c.hdd_reads, 2);
+    CU_ASSERT_EQUAL(r.c.ssd_bytes_written, 8000);
+    chunk_cache_close(c, NULL);
+}
+
+/* Miss path: chunk fetch reads each missed chunk's range; container fetch
+ * reads a container once per request however many of its chunks miss. */
+static void test_miss_path(void)
+{
+    for (int f = 0; f < 2; f++) {
+        ChunkCache *c = open_cache("lru", 1 << 20, f ? CHUNK_FETCH_CONTAINER : CHUNK_FETCH_CHUNK);
+        chunk_cache_request_begin(c);
+        touch(c, 1, 5000, 7, chunk_address(1, 0));
+        touch(c, 2, 6000, 7, chunk_address(1, 1));
+        touch(c, 3, 7000, 8, chunk_address(1, 2));
+        chunk_cache_request_end(c);
+        ChunkCacheReport r;
+        chunk_cache_report(c, &r);
+        CU_ASSERT_EQUAL(r.c.hdd_reads, f ? 2 : 3);
+        CU_ASSERT_EQUAL(r.c.hdd_bytes_read, f ? 2u << 20 : 18000);
+        CU_ASSERT(r.c.model_request_s > 0);
+        chunk_cache_close(c, NULL);
+    }
+}
+
+/* A byte range of a chunk counts only its bytes in the byte hit ratio. */
+static void test_byte_hit_ratio(void)
+{
+    ChunkCache *c = open_cache("lru", 1 << 20, CHUNK_FETCH_CHUNK);
+    ChunkRef r = ref_of(9, 10000, 0);
+    ChunkCachePosition whole = { 1, 0, 10000 }, part = { 1, 2000, 2500 };
+    GError *err = NULL;
+    CU_ASSERT_TRUE(chunk_cache_touch(c, &r, &whole, &err));
+    CU_ASSERT_TRUE(chunk_cache_touch(c, &r, &part, &err));
+    ChunkCacheReport rep;
+    chunk_cache_report(c, &rep);
+    CU_ASSERT_EQUAL(rep.c.bytes_requested, 12500);
+    CU_ASSERT_EQUAL(rep.c.bytes_hit, 2500);
+    chunk_cache_close(c, NULL);
+}
+
+/* Random sequences under every chunk policy: the bytes cached never exceed
+ * the capacity, every admission's chunk is then cached, a chunk longer
+ * than the cache is refused, and the counts add up. */
+static uint64_t used_after_admit;
+static gboolean over_capacity;
+static uint64_t capacity_now;
+static ChunkCache *observed;
+
+static void watch(const ChunkEvent *ev, void *user)
+{
+    (void)user;
+    if (ev->kind == CHUNK_EVENT_ADMIT) {
+        used_after_admit = chunk_cache_used_bytes(observed);
+        over_capacity |= used_after_admit > capacity_now;
+    }
+}
+
+static void test_random_sequences(void)
+{
+    for (size_t p = 0; p < chunk_policy_count(); p++) {
+        for (uint64_t cap = 3000; cap < (4u << 20); cap *= 7) {
+            ChunkCache *c = open_cache(chunk_policy_at(p)->name, cap, CHUNK_FETCH_CHUNK);
+            observed = c;
+            capacity_now = cap;
+            over_capacity = FALSE;
+            chunk_cache_set_observer(c, watch, NULL);
+            GRand *rng = g_rand_new_with_seed((guint32)(p * 131 + cap));
+            for (int i = 0; i < 20000; i++) {
+                if (i % 7 == 0)
+                    chunk_cache_request_begin(c);
+                uint32_t chunk = (uint32_t)g_rand_int_range(rng, 0, 400);
+                uint32_t length = 500 + (chunk * 7919u) % 20000; /* a chunk's length is fixed */
+                uint64_t file = (uint64_t)g_rand_int_range(rng, 0, 60);
+                ChunkRef r = ref_of(chunk, length, chunk / 10);
+                uint32_t off = (uint32_t)g_rand_int_range(rng, 0, (gint32)length);
+                ChunkCachePosition pos = { chunk_address(file, chunk % 13), off,
+                                           (uint32_t)g_rand_int_range(rng, 0, (gint32)(length - off)) + 1 };
+                GError *err = NULL;
+                CU_ASSERT_TRUE(chunk_cache_touch(c, &r, &pos, &err));
+                CU_ASSERT(chunk_cache_used_bytes(c) <= cap);
+                if (length > cap)
+                    CU_ASSERT_FALSE(chunk_cache_contains(c, &r.fp));
+                if (i % 7 == 6)
+                    chunk_cache_request_end(c);
+            }
+            CU_ASSERT_FALSE(over_capacity);
+            ChunkCacheReport rep;
+            chunk_cache_report(c, &rep);
+            CU_ASSERT_EQUAL(rep.c.hits + rep.c.misses, 20000);
+            CU_ASSERT_EQUAL(rep.c.admissions + rep.c.refused + rep.c.misses_cached, rep.c.misses);
+            CU_ASSERT_EQUAL(rep.c.ssd_bytes_written, rep.c.admitted_bytes);
+            CU_ASSERT(rep.c.hdd_reads == rep.c.misses);
+            CU_ASSERT(rep.cached_bytes <= cap);
+            g_rand_free(rng);
+            chunk_cache_close(c, NULL);
+        }
+    }
+}
+
+/* A policy of the wrong granularity is a configuration error naming both. */
+static void test_granularity_config(void)
+{
+    CacheConfig cfg;
+    GError *err = NULL;
+    cache_config_init(&cfg);
+    cfg.simulate = TRUE;
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-policy", "d-lru", &err), CACHE_CONFIG_OK);
+    CU_ASSERT_FALSE(cache_config_validate(&cfg, &err));
+    CU_ASSERT(err != NULL && strstr(err->message, "d-lru") && strstr(err->message, "granularity"));
+    g_clear_error(&err);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-granularity", "chunk", &err), CACHE_CONFIG_OK);
+    CU_ASSERT_TRUE(cache_config_validate(&cfg, &err));
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-policy", "plc", &err), CACHE_CONFIG_OK);
+    CU_ASSERT_FALSE(cache_config_validate(&cfg, &err));
+    g_clear_error(&err);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-granularity", "block", &err), CACHE_CONFIG_INVALID);
+    g_clear_error(&err);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-chunk-fetch", "container", &err), CACHE_CONFIG_OK);
+    CU_ASSERT_EQUAL(cfg.chunk_fetch, CHUNK_FETCH_CONTAINER);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-chunk-fetch", "all", &err), CACHE_CONFIG_INVALID);
+    g_clear_error(&err);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "cdac-arc-alpha", "0.7", &err), CACHE_CONFIG_OK);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "cdac-arc-alpha", "1.7", &err), CACHE_CONFIG_INVALID);
+    g_clear_error(&err);
+    cache_config_clear(&cfg);
+}
+
+/* Every chunk policy is complete and its keys are its own. */
+static void test_chunk_registry(void)
+{
+    CU_ASSERT(chunk_policy_count() >= 6);
+    for (size_t i = 0; i < chunk_policy_count(); i++) {
+        const ChunkPolicyOps *ops = chunk_policy_at(i);
+        CU_ASSERT(ops->name && ops->description && ops->citation);
+        CU_ASSERT(ops->create && ops->destroy && ops->lookup && ops->admit && ops->victim && ops->inserted &&
+                  ops->removed && ops->memory);
+        CU_ASSERT(ops->n_counters <= CACHE_REPORT_MAX_POLICY_COUNTERS);
+        for (size_t k = 0; k < ops->n_keys; k++) {
+            CachePolicyValue v;
+            const CachePolicyOps *owner = (const CachePolicyOps *)1;
+            CU_ASSERT(g_str_has_prefix(ops->keys[k].name, ops->name));
+            CU_ASSERT_TRUE(cache_policy_key_parse(&ops->keys[k], ops->keys[k].default_value, &v, NULL));
+            CU_ASSERT_PTR_EQUAL(cache_policy_find_key(ops->keys[k].name, &owner), &ops->keys[k]);
+            CU_ASSERT_PTR_NULL(owner);
+        }
+    }
+}
+
+static void add_suites(void)
+{
+    CU_pSuite s = CU_add_suite("chunk_cache", NULL, NULL);
+    CU_add_test(s, "dedup in the cache", test_dedup_in_cache);
+    CU_add_test(s, "d-lru metadata miss", test_dlru_metadata_miss);
+    CU_add_test(s, "miss path", test_miss_path);
+    CU_add_test(s, "byte hit ratio", test_byte_hit_ratio);
+    CU_add_test(s, "random sequences", test_random_sequences);
+    CU_add_test(s, "granularity config", test_granularity_config);
+    CU_add_test(s, "chunk registry", test_chunk_registry);
+}
+
+UNIT_MAIN(add_suites)
