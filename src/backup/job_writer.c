@@ -41,7 +41,7 @@ struct JobWriter {
     JobProgress progress;
 };
 
-static gboolean open_index(JobWriter *w, GError **err)
+static gboolean open_index(JobWriter *w, const FpIndexParams *params, GError **err)
 {
     ContainerId count;
     if (!store_next_container(w->store, &count, err))
@@ -49,7 +49,7 @@ static gboolean open_index(JobWriter *w, GError **err)
     w->next_container = count;
     char *dir = g_build_filename(w->store->dir, "index", NULL);
     w->index = fp_index_open(dir, fingerprint_length(w->store->fingerprint),
-                             container_store_source(w->store->containers), count, err);
+                             container_store_source(w->store->containers), count, params, err);
     g_free(dir);
     return w->index != NULL && fp_index_begin_job(w->index, err);
 }
@@ -66,14 +66,14 @@ static gboolean load_refcount(JobWriter *w, GError **err)
     return TRUE;
 }
 
-JobWriter *job_writer_begin(Store *store, const char *source_root, GError **err)
+JobWriter *job_writer_begin(Store *store, const char *source_root, const FpIndexParams *index, GError **err)
 {
     JobWriter *w = g_new0(JobWriter, 1);
     w->store = store;
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
         w->container_buf[i] = g_aligned_alloc(1, store->container_size, CONTAINER_ALIGN);
     w->container_writer = container_writer_new(store->containers, CONTAINER_BUFFERS);
-    if (!open_index(w, err) || !load_refcount(w, err) ||
+    if (!open_index(w, index, err) || !load_refcount(w, err) ||
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
         goto fail;
     char *meta = g_build_filename(w->job_dir, JOB_META_FILE, NULL);
@@ -216,6 +216,11 @@ void job_writer_free(JobWriter *w)
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
         g_aligned_free(w->container_buf[i]);
     g_free(w);
+}
+
+void job_writer_index_stats(const JobWriter *w, FpIndexStats *st)
+{
+    fp_index_stats(w->index, st);
 }
 
 double job_writer_write_cpu_seconds(const JobWriter *w)

@@ -6,6 +6,7 @@
 #ifndef DESTOR_JOB_WRITER_H
 #define DESTOR_JOB_WRITER_H
 
+#include "index/fp_index_params.h"
 #include "recipe/file_record.h"
 #include "recipe/job_catalog.h"
 #include "store/store.h"
@@ -21,7 +22,8 @@ typedef struct {
     _Atomic uint64_t bytes; /* logical bytes consumed so far */
 } JobProgress;
 
-JobWriter *job_writer_begin(Store *store, const char *source_root, GError **err);
+/* `index`: the fingerprint index design the job's lookups use. */
+JobWriter *job_writer_begin(Store *store, const char *source_root, const FpIndexParams *index, GError **err);
 /* Dedup and store one chunk of regular file `r` (its next, in file order)
  * and append its reference to r->chunks. FALSE on a fatal error. */
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
@@ -36,6 +38,8 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
 void job_writer_free(JobWriter *w);
 
 const JobProgress *job_writer_progress(const JobWriter *w);
+/* What the job's fingerprint index did (read it after the commit). */
+void job_writer_index_stats(const JobWriter *w, FpIndexStats *st);
 /* CPU time of the thread that writes the job's containers, so far. */
 double job_writer_write_cpu_seconds(const JobWriter *w);
 

@@ -122,8 +122,30 @@ static void show_progress(const JobProgress *p, gint64 start, gboolean final)
     fflush(stdout);
 }
 
-static void print_summary(const JobManifest *m, double secs, const StageThread *stages, int nstages,
-                          double cut_secs, double commit_secs)
+/* The job's fingerprint index: its design and what it did. */
+typedef struct {
+    const FpIndexParams *params;
+    FpIndexStats st;
+} IndexReport;
+
+static void print_index(const IndexReport *ix)
+{
+    char ram[32], table[32], cache[32], db[32];
+    const FpIndexStats *st = &ix->st;
+    printf("  index            %s", fp_index_kind_name(ix->params->kind));
+    if (ix->params->kind == FP_INDEX_SAMPLED)
+        printf(" (sampling %s %u, cache %u containers)", sampling_method_name(ix->params->sampling),
+               ix->params->sampling_ratio, ix->params->cache_containers);
+    printf(": RAM %s (table %s, cache %s, DB cache %s)\n", size_format(st->ram_bytes, ram, sizeof ram),
+           size_format(st->table_bytes, table, sizeof table), size_format(st->cache_bytes, cache, sizeof cache),
+           size_format(st->db_cache_bytes, db, sizeof db));
+    printf("  index lookups    %llu to the DB, %llu container prefetches; %llu duplicates missed (stored again)\n",
+           (unsigned long long)st->db_reads, (unsigned long long)st->prefetches,
+           (unsigned long long)st->missed_duplicates);
+}
+
+static void print_summary(const JobManifest *m, const IndexReport *ix, double secs, const StageThread *stages,
+                          int nstages, double cut_secs, double commit_secs)
 {
     char logical[32], stored[32];
     double ratio = m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0;
@@ -141,6 +163,7 @@ static void print_summary(const JobManifest *m, double secs, const StageThread *
                m->logical_bytes ? 100.0 * (1.0 - (double)m->stored_bytes / (double)m->logical_bytes) : 0.0);
     else
         printf("  dedup ratio      all data already stored\n");
+    print_index(ix);
     printf("  time             %.3f s, %.1f MB/s (1 MB = 10^6 bytes)\n", secs,
            secs > 0 ? (double)m->logical_bytes / 1e6 / secs : 0.0);
     printf("  stage CPU time  ");
@@ -151,8 +174,8 @@ static void print_summary(const JobManifest *m, double secs, const StageThread *
 }
 
 /* The same figures as one destor.backup JSON document (docs/FORMAT.md). */
-static void print_summary_json(const JobManifest *m, double secs, const StageThread *stages, int nstages,
-                               double cut_secs, double commit_secs)
+static void print_summary_json(const JobManifest *m, const IndexReport *ix, double secs, const StageThread *stages,
+                               int nstages, double cut_secs, double commit_secs)
 {
     JsonBuilder *b = json_doc_new("destor.backup", 1);
     json_doc_uint(b, "job", m->job_id);
@@ -185,6 +208,22 @@ static void print_summary_json(const JobManifest *m, double secs, const StageThr
             json_doc_double(b, stages[i].name, 1e3 * cpu);
     }
     json_builder_end_object(b);
+    json_builder_set_member_name(b, "index");
+    json_builder_begin_object(b);
+    json_doc_string(b, "kind", fp_index_kind_name(ix->params->kind));
+    if (ix->params->kind == FP_INDEX_SAMPLED) {
+        json_doc_string(b, "sampling", sampling_method_name(ix->params->sampling));
+        json_doc_uint(b, "sampling_ratio", ix->params->sampling_ratio);
+        json_doc_uint(b, "cache_containers", ix->params->cache_containers);
+    }
+    json_doc_uint(b, "ram_bytes", ix->st.ram_bytes);
+    json_doc_uint(b, "table_bytes", ix->st.table_bytes);
+    json_doc_uint(b, "cache_bytes", ix->st.cache_bytes);
+    json_doc_uint(b, "db_cache_bytes", ix->st.db_cache_bytes);
+    json_doc_uint(b, "db_reads", ix->st.db_reads);
+    json_doc_uint(b, "prefetches", ix->st.prefetches);
+    json_doc_uint(b, "missed_duplicates", ix->st.missed_duplicates);
+    json_builder_end_object(b);
     json_doc_print(b, stdout);
 }
 
@@ -214,7 +253,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     Store *store = store_open_write(cfg, err);
     if (store == NULL)
         return FALSE;
-    JobWriter *writer = job_writer_begin(store, path, err);
+    JobWriter *writer = job_writer_begin(store, path, &cfg->fp_index, err);
     if (writer == NULL) {
         store_close(store);
         return FALSE;
@@ -289,7 +328,9 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     if (ok) {
         gint64 end = g_get_monotonic_time();
         stages[nstages].cpu_seconds = job_writer_write_cpu_seconds(writer); /* its writes are done */
-        (opt->json ? print_summary_json : print_summary)(&m, (double)(end - start) / 1e6, stages,
+        IndexReport ix = { .params = &cfg->fp_index };
+        job_writer_index_stats(writer, &ix.st);
+        (opt->json ? print_summary_json : print_summary)(&m, &ix, (double)(end - start) / 1e6, stages,
                                                          (int)nstages + 1, cut_secs,
                                                          (double)(end - commit_start) / 1e6);
         if (m.skipped > 0) {
