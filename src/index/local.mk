@@ -7,3 +7,8 @@ libdestor_a_SOURCES += src/index/fp_index.c src/index/fp_index.h src/index/fp_de
 	src/index/locality_cache.c src/index/locality_cache.h \
 	src/index/sampling.c src/index/sampling.h \
 	src/index/samples_file.c src/index/samples_file.h
+
+check_PROGRAMS += tests/unit/test_fp_sampled
+tests_unit_test_fp_sampled_SOURCES = tests/unit/test_fp_sampled.c tests/unit/unit.h tests/unit/unit_tmpdir.h
+tests_unit_test_fp_sampled_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_fp_sampled
