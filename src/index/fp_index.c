@@ -19,6 +19,10 @@
 
 #define DB_NAME "fingerprints.db"
 #define DIRTY_NAME "DIRTY"
+/* Present while the pool may hold a fingerprint twice (a near-exact index
+ * missed a duplicate): gc, dropping the entries of freed containers, then
+ * rebuilds the DB so a copy that survives is named again. */
+#define DUPLICATES_NAME "DUPLICATES"
 /* The DB's cache: the exact index reads the DB on every lookup the job's
  * table misses; a near-exact design only writes it. */
 #define DB_CACHE_EXACT (64u << 20)
@@ -28,6 +32,8 @@ struct FpIndex {
     char *dir;
     char *db_path;
     char *dirty_path;
+    char *dups_path;
+    gboolean dups_marked;   /* DUPLICATES is known to exist */
     DB *db;
     size_t fp_len;
     uint32_t db_cache;      /* bytes of the DB's cache */
@@ -103,8 +109,11 @@ static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t siz
             if (!db_lookup(idx, &fp, &old, &found, err))
                 return FALSE;
             /* the newest copy: ids only grow within a job */
-            g_assert(!found || old.container < loc.container);
+            g_assert(!found || old.container <= loc.container);
             idx->missed += found;
+            if (found && !idx->dups_marked &&
+                !(idx->dups_marked = file_publish_atomic(idx->dups_path, "duplicates\n", 11, err)))
+                return FALSE;
         }
         if (!db_put(idx, &fp, &loc, err))
             return FALSE;
@@ -130,6 +139,7 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
         return FALSE;
     uint8_t *buf = g_malloc(pool->container_size);
     uint32_t skipped = 0;
+    uint64_t missed = idx->missed;
     gboolean ok = TRUE;
     for (uint32_t id = 0; id < count && ok; id++) {
         GError *local = NULL;
@@ -144,9 +154,17 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
             skipped++;
             continue;
         }
-        ok = put_container(idx, buf, pool->container_size, FALSE, err);
+        ok = put_container(idx, buf, pool->container_size, idx->dups_marked, err);
     }
     g_free(buf);
+    if (ok && idx->dups_marked && idx->missed == missed) { /* no fingerprint is stored twice any more */
+        if (unlink(idx->dups_path) != 0 && errno != ENOENT) {
+            destor_set_errno(err, errno, "remove %s", idx->dups_path);
+            return FALSE;
+        }
+        idx->dups_marked = FALSE;
+    }
+    idx->missed = missed; /* a rebuild misses nothing */
     if (ok && skipped > 0)
         destor_note("index rebuilt; %u container(s) that do not read back ignored (torn by an interrupted backup, "
                     "or freed by gc)", skipped);
@@ -251,6 +269,8 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
     idx->dir = g_strdup(dir);
     idx->db_path = g_build_filename(dir, DB_NAME, NULL);
     idx->dirty_path = g_build_filename(dir, DIRTY_NAME, NULL);
+    idx->dups_path = g_build_filename(dir, DUPLICATES_NAME, NULL);
+    idx->dups_marked = g_file_test(idx->dups_path, G_FILE_TEST_EXISTS);
     idx->fp_len = fp_len;
     gboolean exact = params == NULL || params->kind == FP_INDEX_EXACT;
     idx->ops = exact ? &fp_design_exact : &fp_design_sampled;
@@ -300,6 +320,7 @@ void fp_index_close(FpIndex *idx)
     g_free(idx->dir);
     g_free(idx->db_path);
     g_free(idx->dirty_path);
+    g_free(idx->dups_path);
     g_free(idx);
 }
 
@@ -528,5 +549,9 @@ gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId 
         }
     }
     cursor->close(cursor);
+    /* A dropped entry may have named the newest of two copies, and the
+     * older one survive: only the containers say (docs/ARCHITECTURE.md). */
+    if (ok && *count > 0 && idx->dups_marked)
+        ok = rebuild(idx, idx->pool, idx->containers, err);
     return ok;
 }
