@@ -34,6 +34,7 @@ struct FpIndex {
     char *dirty_path;
     char *dups_path;
     gboolean dups_marked;   /* DUPLICATES is known to exist */
+    gboolean dups_mine;     /* this job published it (and removes it if it stored no second copy) */
     DB *db;
     size_t fp_len;
     uint32_t db_cache;      /* bytes of the DB's cache */
@@ -77,24 +78,30 @@ static void encode_loc(uint8_t out[12], const ChunkLocation *loc)
     le32_put(out + 8, loc->length);
 }
 
-static gboolean db_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc, GError **err)
+/* Put fp's location; *existed (when not NULL) says whether the DB held fp
+ * already (its entry is replaced all the same): one DB operation for a new
+ * fingerprint, as a plain put. */
+static gboolean db_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc, gboolean *existed,
+                       GError **err)
 {
     uint8_t val[12];
     encode_loc(val, loc);
     DBT key = { .data = (void *)fp->bytes, .size = (u_int32_t)idx->fp_len };
     DBT data = { .data = val, .size = sizeof val };
-    int ret = idx->db->put(idx->db, NULL, &key, &data, 0);
+    int ret = idx->db->put(idx->db, NULL, &key, &data, existed ? DB_NOOVERWRITE : 0);
+    if (existed != NULL && (*existed = ret == DB_KEYEXIST))
+        ret = idx->db->put(idx->db, NULL, &key, &data, 0);
     return ret == 0 ? TRUE : bdb_fail(err, ret, "write to", idx->db_path);
 }
 
-static gboolean db_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err);
 static gboolean fp_index_commit_db(FpIndex *idx, GError **err);
 
 /* Put a container's chunks in the DB: a fingerprint stored twice (a
  * near-exact index missed the first copy) keeps the newest copy, here and
  * in a rebuild (which puts containers in id order). With count_missed,
- * first count the chunks the DB already had: the duplicates the exact
- * index would have found. */
+ * count the chunks the DB already had: the duplicates the exact index would
+ * have found (ids only grow, so the entry replaced named an older copy, or
+ * one of the same container in a rebuild). */
 static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t size, gboolean count_missed,
                               GError **err)
 {
@@ -103,20 +110,11 @@ static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t siz
     for (uint32_t i = 0; i < n; i++) {
         Fingerprint fp;
         container_chunk_entry(container, size, i, &fp, &loc.offset, &loc.length);
-        if (count_missed) {
-            ChunkLocation old;
-            gboolean found;
-            if (!db_lookup(idx, &fp, &old, &found, err))
-                return FALSE;
-            /* the newest copy: ids only grow within a job */
-            g_assert(!found || old.container <= loc.container);
-            idx->missed += found;
-            if (found && !idx->dups_marked &&
-                !(idx->dups_marked = file_publish_atomic(idx->dups_path, "duplicates\n", 11, err)))
-                return FALSE;
-        }
-        if (!db_put(idx, &fp, &loc, err))
+        gboolean existed = FALSE;
+        g_assert(!count_missed || idx->dups_marked); /* durable before a second copy can be put */
+        if (!db_put(idx, &fp, &loc, count_missed ? &existed : NULL, err))
             return FALSE;
+        idx->missed += existed;
     }
     return TRUE;
 }
@@ -157,12 +155,14 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
         ok = put_container(idx, buf, pool->container_size, idx->dups_marked, err);
     }
     g_free(buf);
-    if (ok && idx->dups_marked && idx->missed == missed) { /* no fingerprint is stored twice any more */
+    /* No fingerprint is stored twice any more (a near-exact job that is
+     * running keeps its mark: it may store a second copy yet). */
+    if (ok && idx->dups_marked && idx->missed == missed && (idx->design == NULL || idx->ops == &fp_design_exact)) {
         if (unlink(idx->dups_path) != 0 && errno != ENOENT) {
             destor_set_errno(err, errno, "remove %s", idx->dups_path);
             return FALSE;
         }
-        idx->dups_marked = FALSE;
+        idx->dups_marked = idx->dups_mine = FALSE;
     }
     idx->missed = missed; /* a rebuild misses nothing */
     if (ok && skipped > 0)
@@ -290,6 +290,9 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
     FpIndexParams exact_params;
     fp_index_params_default(&exact_params);
     ok = ok && (idx->design = idx->ops->open(idx, params ? params : &exact_params, err)) != NULL;
+    /* A near-exact job may store a second copy of a fingerprint. */
+    if (ok && idx->ops != &fp_design_exact && !idx->dups_marked)
+        ok = idx->dups_marked = idx->dups_mine = file_publish_atomic(idx->dups_path, "duplicates\n", 11, err);
     if (!ok) {
         fp_index_close(idx);
         return NULL;
@@ -411,8 +414,18 @@ void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc)
 
 gboolean fp_index_commit_job(FpIndex *idx, GError **err)
 {
-    /* DIRTY goes last: a kill before leaves both to be rebuilt. */
-    return idx->ops->commit(idx->design, err) && fp_index_commit_db(idx, err);
+    /* DIRTY goes last: a kill before leaves both to be rebuilt (and
+     * DUPLICATES, if this job published it, stays: a conservative mark). */
+    if (!idx->ops->commit(idx->design, err) || !fp_index_commit_db(idx, err))
+        return FALSE;
+    if (idx->dups_mine && idx->missed == 0) {
+        if (unlink(idx->dups_path) != 0 && errno != ENOENT) {
+            destor_set_errno(err, errno, "remove %s", idx->dups_path);
+            return FALSE;
+        }
+        idx->dups_marked = idx->dups_mine = FALSE;
+    }
+    return TRUE;
 }
 
 /* Pages of the DB's cache in use, in bytes. */
