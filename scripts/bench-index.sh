@@ -10,7 +10,8 @@
 #   (the first version's unique size, e.g. 512M; overrides the preset's) and
 #   VERSIONS (default 3) for scripts/gen-dataset (seed SEED, default 1);
 #   SAMPLING (default: the config's default, uniform 32) and CACHE (default
-#   32) for the near-exact index; TMPDIR: where the data and stores go;
+#   32) for the near-exact index; INDEX (default near-exact physical; or
+#   near-exact logical silo) its design; TMPDIR: where the data and stores go;
 #   KEEP: when set, the scratch directory is kept.
 #
 # Two stores of 2 MiB containers, one per index, back up v1, v2, ... in
@@ -36,7 +37,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 "$PYTHON" "$TOP/scripts/gen-dataset" --out "$WORK/data" --preset "$PRESET" ${SIZE:+--size "$SIZE"} \
     --versions "$VERSIONS" --seed "$SEED" >/dev/null
 printf 'container-size 2M\n' > "$WORK/config"
-near="-pfingerprint-index near-exact physical"
+near="-pfingerprint-index ${INDEX:-near-exact physical}"
 sampling=${SAMPLING:+-pfingerprint-index-sampling-method $SAMPLING}
 v=1
 while [ "$v" -le "$VERSIONS" ]; do
@@ -51,8 +52,8 @@ import json, sys
 work, versions = sys.argv[1], int(sys.argv[2])
 runs = {k: [json.load(open("%s/%s.%d.json" % (work, k, v))) for v in range(1, versions + 1)] for k in ("exact", "near")}
 near_ix = runs["near"][0]["index"]
-print("near-exact: sampling %s %d, cache %d containers; machine: %d CPUs, load %s"
-      % (near_ix["sampling"], near_ix["sampling_ratio"], near_ix["cache_containers"],
+print("%s: sampling %s %d, cache %d containers; machine: %d CPUs, load %s"
+      % (near_ix["kind"], near_ix["sampling"], near_ix["sampling_ratio"], near_ix["cache_containers"],
          __import__("os").cpu_count(), open("/proc/loadavg").read().split()[0]))
 print("%-3s %10s | %10s %9s %8s %8s | %10s %9s %8s %8s %8s" % (
     "v", "logical", "exact st.", "RAM KiB", "DB rd", "s", "near st.", "RAM KiB", "prefetch", "missed", "s"))

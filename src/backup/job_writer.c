@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job_writer.c: dedup, container packing, recipes and commit of one job. */
 #include "backup/job_writer.h"
+#include "backup/backup_msg.h"
 #include "index/fp_index.h"
 #include "recipe/job_meta.h"
 #include "recipe/recipe_index.h"
@@ -38,6 +39,7 @@ struct JobWriter {
     ContainerId next_container;
 
     GArray *refcount;   /* uint32 per container id */
+    GArray *segment;    /* Fingerprint: a block's, for an index that looks ahead */
     JobProgress progress;
 };
 
@@ -118,6 +120,18 @@ static gboolean seal_container(JobWriter *w, GError **err)
     w->open_buf = (w->open_buf + 1) % CONTAINER_BUFFERS;
     w->container.chunk_count = 0;
     return w->sealed < CONTAINER_BUFFERS || index_oldest(w, err);
+}
+
+gboolean job_writer_segment(JobWriter *w, const GArray *chunks, GError **err)
+{
+    if (!fp_index_takes_segments(w->index))
+        return TRUE;
+    if (w->segment == NULL)
+        w->segment = g_array_new(FALSE, FALSE, sizeof(Fingerprint));
+    g_array_set_size(w->segment, chunks->len);
+    for (guint i = 0; i < chunks->len; i++)
+        g_array_index(w->segment, Fingerprint, i) = g_array_index(chunks, BlockChunk, i).fp;
+    return fp_index_segment(w->index, (const Fingerprint *)w->segment->data, chunks->len, err);
 }
 
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
@@ -210,6 +224,8 @@ void job_writer_free(JobWriter *w)
     fp_index_close(w->index);
     if (w->refcount)
         g_array_unref(w->refcount);
+    if (w->segment)
+        g_array_unref(w->segment);
     job_manifest_clear(&w->m);
     g_free(w->job_dir);
     container_writer_free(w->container_writer); /* before its buffers go */

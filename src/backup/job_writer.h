@@ -24,6 +24,10 @@ typedef struct {
 
 /* `index`: the fingerprint index design the job's lookups use. */
 JobWriter *job_writer_begin(Store *store, const char *source_root, const FpIndexParams *index, GError **err);
+/* The chunks (BlockChunk) whose job_writer_add_chunk calls come next, for
+ * an index that looks ahead (fingerprint-index near-exact logical silo).
+ * FALSE on a fatal error. */
+gboolean job_writer_segment(JobWriter *w, const GArray *chunks, GError **err);
 /* Dedup and store one chunk of regular file `r` (its next, in file order)
  * and append its reference to r->chunks. FALSE on a fatal error. */
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,

@@ -67,6 +67,8 @@ static void store_item(StoreStage *s, BackupItem *it)
         do {
             b = bounded_queue_pop(it->out);
             block_hasher_wait(s->hasher, b);
+            if (s->error == NULL)
+                job_writer_segment(s->writer, b->chunks, &s->error);
             for (guint i = 0; i < b->chunks->len && s->error == NULL; i++) {
                 const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
                 if (!job_writer_add_chunk(s->writer, r, &c->fp, b->data + c->offset, c->length, &s->error))
@@ -133,7 +135,7 @@ static void print_index(const IndexReport *ix)
     char ram[32], table[32], cache[32], db[32];
     const FpIndexStats *st = &ix->st;
     printf("  index            %s", fp_index_kind_name(ix->params->kind));
-    if (ix->params->kind == FP_INDEX_SAMPLED)
+    if (ix->params->kind != FP_INDEX_EXACT)
         printf(" (sampling %s %u, cache %u containers)", sampling_method_name(ix->params->sampling),
                ix->params->sampling_ratio, ix->params->cache_containers);
     printf(": RAM %s (table %s, cache %s, DB cache %s)\n", size_format(st->ram_bytes, ram, sizeof ram),
@@ -211,7 +213,7 @@ static void print_summary_json(const JobManifest *m, const IndexReport *ix, doub
     json_builder_set_member_name(b, "index");
     json_builder_begin_object(b);
     json_doc_string(b, "kind", fp_index_kind_name(ix->params->kind));
-    if (ix->params->kind == FP_INDEX_SAMPLED) {
+    if (ix->params->kind != FP_INDEX_EXACT) {
         json_doc_string(b, "sampling", sampling_method_name(ix->params->sampling));
         json_doc_uint(b, "sampling_ratio", ix->params->sampling_ratio);
         json_doc_uint(b, "cache_containers", ix->params->cache_containers);

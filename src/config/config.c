@@ -90,11 +90,17 @@ static gboolean value_count(GError **err, const char *key, char **vals, guint nv
 }
 
 /* fingerprint-index, Destor's form: exact | near-exact, physical | logical,
- * optionally the design's name. The physical designs are implemented; a
- * logical one is upstream's (upstream_keys.c: loads with a warning). */
+ * optionally the design's name. The physical designs and near-exact logical
+ * silo are implemented; another logical one is upstream's (upstream_keys.c:
+ * loads with a warning). */
 static gboolean set_fingerprint_index(Config *cfg, char **vals, guint nvals, gboolean *known, GError **err)
 {
     const char *key = "fingerprint-index";
+    if (nvals == 3 && !g_ascii_strcasecmp(vals[0], "near-exact") && !g_ascii_strcasecmp(vals[1], "logical") &&
+        !g_ascii_strcasecmp(vals[2], "silo")) {
+        cfg->fp_index.kind = FP_INDEX_SILO;
+        return TRUE;
+    }
     if (nvals >= 2 && nvals <= 3 && !g_ascii_strcasecmp(vals[1], "logical")) {
         *known = FALSE;
         return FALSE;

@@ -18,12 +18,17 @@
 /* The sampled index's table of samples, saved beside the DB at commit;
  * any other design's commit removes it (the DB changed without it). */
 #define FP_SAMPLES_FILE "samples"
+/* The same for the SiLo design's segment table. */
+#define FP_SEGMENTS_FILE "segments"
 
 typedef struct FpDesign FpDesign;
 
 typedef struct {
     FpDesign *(*open)(FpIndex *idx, const FpIndexParams *p, GError **err);
     gboolean (*lookup)(FpDesign *d, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err);
+    /* The next n lookups are of these fingerprints, in order (a segment
+     * of the stream); NULL for a design that does not look ahead. */
+    gboolean (*segment)(FpDesign *d, const Fingerprint *fps, guint n, GError **err);
     /* A new chunk of the job, in its open container. */
     void (*add)(FpDesign *d, const Fingerprint *fp, const ChunkLocation *loc);
     /* A sealed container of the job, now in the pool, before the DB has it. */
@@ -36,6 +41,7 @@ typedef struct {
 
 extern const FpDesignOps fp_design_exact;
 extern const FpDesignOps fp_design_sampled;
+extern const FpDesignOps fp_design_silo;
 
 /* What fp_index.c offers the designs. */
 gboolean fp_index_db_get(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err);

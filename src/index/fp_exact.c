@@ -56,13 +56,17 @@ static void exact_persisted(FpDesign *d, const uint8_t *container, size_t size)
     (void)size;
 }
 
+/* What the near-exact designs keep beside the DB no longer matches it. */
 static gboolean exact_commit(FpDesign *d, GError **err)
 {
-    char *path = g_build_filename(fp_index_dir(d->idx), FP_SAMPLES_FILE, NULL);
-    gboolean ok = unlink(path) == 0 || errno == ENOENT;
-    if (!ok)
-        destor_set_errno(err, errno, "remove %s", path);
-    g_free(path);
+    gboolean ok = TRUE;
+    for (guint i = 0; i < 2 && ok; i++) {
+        char *path = g_build_filename(fp_index_dir(d->idx), i ? FP_SEGMENTS_FILE : FP_SAMPLES_FILE, NULL);
+        ok = unlink(path) == 0 || errno == ENOENT;
+        if (!ok)
+            destor_set_errno(err, errno, "remove %s", path);
+        g_free(path);
+    }
     return ok;
 }
 

@@ -273,7 +273,7 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
     idx->dups_marked = g_file_test(idx->dups_path, G_FILE_TEST_EXISTS);
     idx->fp_len = fp_len;
     gboolean exact = params == NULL || params->kind == FP_INDEX_EXACT;
-    idx->ops = exact ? &fp_design_exact : &fp_design_sampled;
+    idx->ops = exact ? &fp_design_exact : params->kind == FP_INDEX_SAMPLED ? &fp_design_sampled : &fp_design_silo;
     idx->db_cache = exact ? DB_CACHE_EXACT : DB_CACHE_WRITE_ONLY;
     idx->pool = pool;
     idx->containers = container_count;
@@ -405,6 +405,16 @@ gboolean fp_index_db_get(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc
 gboolean fp_index_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err)
 {
     return idx->ops->lookup(idx->design, fp, loc, found, err);
+}
+
+gboolean fp_index_takes_segments(const FpIndex *idx)
+{
+    return idx->ops->segment != NULL;
+}
+
+gboolean fp_index_segment(FpIndex *idx, const Fingerprint *fps, guint n, GError **err)
+{
+    return idx->ops->segment == NULL || n == 0 || idx->ops->segment(idx->design, fps, n, err);
 }
 
 void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc)

@@ -68,6 +68,12 @@ gboolean fp_index_commit_job(FpIndex *idx, GError **err);
  * stored chunk (a missed duplicate), never the reverse. */
 gboolean fp_index_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err);
 
+/* Does the design look ahead (fp_index_segment)? */
+gboolean fp_index_takes_segments(const FpIndex *idx);
+/* The next n lookups are of these fingerprints, in order: a design that
+ * looks ahead (SiLo) prepares for them; the others ignore it. */
+gboolean fp_index_segment(FpIndex *idx, const Fingerprint *fps, guint n, GError **err);
+
 /* Remember a new chunk in memory (visible to lookups at once). */
 void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc);
 /* Write the chunks of one sealed container, already in the pool, to the DB

@@ -14,7 +14,15 @@ void fp_index_params_default(FpIndexParams *p)
 
 const char *fp_index_kind_name(FpIndexKind kind)
 {
-    return kind == FP_INDEX_EXACT ? "exact physical" : "near-exact physical";
+    switch (kind) {
+    case FP_INDEX_EXACT:
+        return "exact physical";
+    case FP_INDEX_SAMPLED:
+        return "near-exact physical";
+    case FP_INDEX_SILO:
+        return "near-exact logical silo";
+    }
+    g_assert_not_reached();
 }
 
 gboolean sampling_method_parse(const char *name, SamplingMethod *out)

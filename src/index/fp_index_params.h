@@ -10,6 +10,7 @@
 typedef enum {
     FP_INDEX_EXACT,   /* exact physical (ddfs): every fingerprint, in the DB */
     FP_INDEX_SAMPLED, /* near-exact physical ("sampled index") */
+    FP_INDEX_SILO,    /* near-exact logical silo: similar segments' containers */
 } FpIndexKind;
 
 /* Destor's fingerprint-index-sampling-method: which chunks of a container
