@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # fp_index.sh: the fingerprint index designs end to end. Each design
-# (exact, and near-exact with each sampling method) backs up versions that
+# (exact, near-exact physical with each sampling method, silo) backs up versions that
 # restore byte for byte and verify --deep; a store switches design between
 # jobs; a near-exact backup that misses duplicates stores them again, says
 # how many, and delete, gc, verify and repair accept the two copies; a
 # sample table that lies (every sample pointed at another container, forged
-# samples for fingerprints one byte off) never makes a chunk a duplicate;
+# samples for fingerprints one byte off, and the same for silo's segment
+# table) never makes a chunk a duplicate;
 # bad values of each key exit 2.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
@@ -46,18 +47,22 @@ for v in v2 v3; do on exact backup --json "$SCRATCH/data/$v" > "$SCRATCH/j"; don
 [ "$(index_field "$SCRATCH/j" db_reads)" -gt 0 ] || fail "exact: no DB reads on a later version"
 exact_stored=$(json_field "$SCRATCH/j" stored_bytes)
 restores_all exact $V
-for m in uniform random min optmin; do
+SILO="fingerprint-index near-exact logical silo"
+for m in uniform random min optmin silo; do
+    design=$NEAR
+    kind="near-exact physical"
+    [ "$m" = silo ] && { design=$SILO; kind="near-exact logical silo"; m=min; }
     for v in v1 v2 v3; do
-        on "near-$m" -p"$NEAR" -p"fingerprint-index-sampling-method $m 4" -p"fingerprint-index-cache-size 4" \
+        on "near-$m-${kind##* }" -p"$design" -p"fingerprint-index-sampling-method $m 4" -p"fingerprint-index-cache-size 4" \
             backup --json "$SCRATCH/data/$v" > "$SCRATCH/j"
     done
-    [ "$(index_field "$SCRATCH/j" kind)" = "near-exact physical" ] || fail "$m: report names another index"
+    [ "$(index_field "$SCRATCH/j" kind)" = "$kind" ] || fail "$m: report names another index"
     [ "$(index_field "$SCRATCH/j" sampling)" = "$m" ] || fail "$m: report names another sampling method"
     [ "$(index_field "$SCRATCH/j" prefetches)" -gt 0 ] || fail "$m: no container prefetched on a later version"
     [ "$(index_field "$SCRATCH/j" db_reads)" -eq 0 ] || fail "$m: a near-exact lookup read the DB"
     [ "$(index_field "$SCRATCH/j" ram_bytes)" -gt 0 ] || fail "$m: no RAM reported"
-    restores_all "near-$m" $V
-    note "near-exact $m 4: v3 stored $(json_field "$SCRATCH/j" stored_bytes) bytes (exact: $exact_stored), $(index_field "$SCRATCH/j" missed_duplicates) duplicates missed"
+    restores_all "near-$m-${kind##* }" $V
+    note "$kind $m 4: v3 stored $(json_field "$SCRATCH/j" stored_bytes) bytes (exact: $exact_stored), $(index_field "$SCRATCH/j" missed_duplicates) duplicates missed"
 done
 
 # Switching design between jobs of one store (the index is derived data;
@@ -65,14 +70,21 @@ done
 on switch backup "$SCRATCH/data/v1" >/dev/null
 on switch -p"$NEAR" backup "$SCRATCH/data/v2" >/dev/null
 [ -f "$SCRATCH/switch/index/samples" ] || fail "near-exact saved no samples"
+on switch -p"$SILO" backup "$SCRATCH/data/v2" >/dev/null
+[ -f "$SCRATCH/switch/index/segments" ] || fail "silo saved no segments"
 on switch backup "$SCRATCH/data/v3" >/dev/null
 [ ! -e "$SCRATCH/switch/index/samples" ] || fail "an exact job left the near-exact samples stale"
+[ ! -e "$SCRATCH/switch/index/segments" ] || fail "an exact job left the silo segments stale"
 on switch -p"$NEAR" -p"fingerprint-index-sampling-method min 2" backup --json "$SCRATCH/data/v3" > "$SCRATCH/j"
 # v3 is stored whole: whatever it stores again is a missed duplicate, and counted
 [ "$(json_field "$SCRATCH/j" new_chunks)" -eq "$(index_field "$SCRATCH/j" missed_duplicates)" ] ||
     fail "switch: new chunks of a stored version not all counted as missed duplicates"
 [ "$(index_field "$SCRATCH/j" prefetches)" -gt 0 ] || fail "switch: the samples were not rebuilt"
-restores_all switch $V "$SCRATCH/data/v3"
+on switch -p"$SILO" backup --json "$SCRATCH/data/v3" > "$SCRATCH/j"
+[ "$(json_field "$SCRATCH/j" new_chunks)" -eq "$(index_field "$SCRATCH/j" missed_duplicates)" ] ||
+    fail "switch: silo's new chunks of a stored version not all counted as missed duplicates"
+restores_all switch "$SCRATCH/data/v1" "$SCRATCH/data/v2" "$SCRATCH/data/v2" "$SCRATCH/data/v3" "$SCRATCH/data/v3" \
+    "$SCRATCH/data/v3"
 
 # Missed duplicates: one sample per container and a one-container cache
 # miss most of a repeated file. Two copies of a fingerprint then exist;
@@ -125,3 +137,39 @@ on liar -p"$NEAR" -p"fingerprint-index-sampling-method uniform 2" backup --json 
 [ "$(index_field "$SCRATCH/j" prefetches)" -gt 0 ] || fail "liar: the forged samples were not followed"
 restores_all liar "$SCRATCH/data/v1" "$SCRATCH/data/v2"
 note "liar: a forged sample table was followed ($(index_field "$SCRATCH/j" prefetches) prefetches) and made no false duplicate"
+
+# The same for the silo design's segments: every segment pointed at other
+# containers, every feature one byte off its real one.
+on liar2 -p"$SILO" -p"fingerprint-index-sampling-method min 2" backup "$SCRATCH/data/v1" >/dev/null
+"$PYTHON" - "$SCRATCH/liar2/index/segments" <<'PY'
+import struct, sys, zlib
+path = sys.argv[1]
+data = open(path, "rb").read()
+assert data[:8] == b"DPLCSEG1" and zlib.crc32(data[:-4]) == struct.unpack("<I", data[-4:])[0]
+fp_len, containers = struct.unpack("<II", data[16:24])
+p = 24
+nseg = struct.unpack("<Q", data[p:p + 8])[0]
+p += 8
+segs = []
+for _ in range(nseg):
+    n = struct.unpack("<I", data[p:p + 4])[0]
+    ids = list(struct.unpack("<%dI" % n, data[p + 4:p + 4 + 4 * n]))
+    p += 4 + 4 * n
+    segs.append([(c + 1) % containers for c in ids])
+nfeat = struct.unpack("<Q", data[p:p + 8])[0]
+p += 8
+feats = []
+for _ in range(nfeat):
+    fp, s = data[p:p + fp_len], struct.unpack("<I", data[p + fp_len:p + fp_len + 4])[0]
+    p += fp_len + 4
+    feats += [(fp, s), (bytes([fp[0] ^ 1]) + fp[1:], s), (fp[:-1] + bytes([fp[-1] ^ 1]), s)]
+out = data[:24] + struct.pack("<Q", len(segs))
+for ids in segs:
+    out += struct.pack("<I", len(ids)) + b"".join(struct.pack("<I", c) for c in ids)
+out += struct.pack("<Q", len(feats)) + b"".join(fp + struct.pack("<I", s) for fp, s in feats)
+open(path, "wb").write(out + struct.pack("<I", zlib.crc32(out)))
+PY
+on liar2 -p"$SILO" -p"fingerprint-index-sampling-method min 2" backup --json "$SCRATCH/data/v2" > "$SCRATCH/j"
+[ "$(index_field "$SCRATCH/j" prefetches)" -gt 0 ] || fail "liar2: the forged segments were not followed"
+restores_all liar2 "$SCRATCH/data/v1" "$SCRATCH/data/v2"
+note "liar2: a forged segment table was followed ($(index_field "$SCRATCH/j" prefetches) prefetches) and made no false duplicate"

@@ -3,7 +3,7 @@
 """fp_index_property.py: random sequences of backups of generated versioned
 trees, each backup with an index design drawn at random (exact, or
 near-exact with a random sampling method, ratio and cache size, small
-enough to miss duplicates), mixed with delete, gc and repair, checked
+enough to miss duplicates; the sampled index or silo), mixed with delete, gc and repair, checked
 against the trees: every live job restores as its tree, verify --deep
 passes after every step that changes the store, and the sum of the
 duplicates the backups say they missed is not zero (so two copies of a
@@ -70,7 +70,8 @@ def read_tree(root):
 def index_args(rng):
     if rng.random() < 0.3:
         return ["-p", "fingerprint-index exact physical"]
-    return ["-p", "fingerprint-index near-exact physical",
+    design = rng.choice(["near-exact physical", "near-exact logical silo"])
+    return ["-p", "fingerprint-index " + design,
             "-p", "fingerprint-index-sampling-method %s %d" % (rng.choice(["uniform", "random", "min", "optmin"]),
                                                                rng.choice([1, 3, 16, 1000])),
             "-p", "fingerprint-index-cache-size %d" % rng.choice([1, 2, 64])]

@@ -210,6 +210,8 @@ static void test_forms_accepted(void)
     CU_ASSERT_EQUAL(cfg.fp_index.kind, FP_INDEX_EXACT);
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index near-exact physical \"sampled index\"", &err));
     CU_ASSERT_EQUAL(cfg.fp_index.kind, FP_INDEX_SAMPLED);
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index near-exact logical silo", &err));
+    CU_ASSERT_EQUAL(cfg.fp_index.kind, FP_INDEX_SILO);
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-sampling-method optmin", &err));
     CU_ASSERT_EQUAL(cfg.fp_index.sampling, SAMPLING_OPTMIN);
     CU_ASSERT_EQUAL(cfg.fp_index.sampling_ratio, FP_INDEX_DEFAULT_RATIO);
