@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test_fp_sampled.c: the bounded fingerprint index's parts (the exact-size
+/* test_fp_sampled.c: the bounded fingerprint indexes' parts (the exact-size
  * fingerprint table against a GHashTable model, Destor's sampling methods)
  * and the near-exact sampled index against a real pool, with adversarial
  * fingerprints: ones sharing the table's probe bytes, the sampling bytes or
  * all but one byte with stored ones, and a forged sample table naming
- * containers that do not hold them. A positive answer must always be a
+ * containers that do not hold them, and the silo design with a forged
+ * segment table. A positive answer must always be a
  * chunk the named container's metadata holds (a false duplicate is data
  * loss); a stored chunk not found is a missed duplicate, counted. */
 #include "index/fp_index.h"
 #include "index/fp_table.h"
 #include "index/samples_file.h"
+#include "index/segments_file.h"
 #include "index/sampling.h"
 #include "storage/container.h"
 #include "storage/container_store.h"
@@ -160,11 +162,11 @@ static void check_answer(ContainerStore *pool, const Fingerprint *fp, const Chun
     g_free(buf);
 }
 
-static FpIndex *open_sampled(ContainerStore *pool, const char *idx_dir, unsigned cache)
+static FpIndex *open_design(ContainerStore *pool, const char *idx_dir, unsigned cache, FpIndexKind kind)
 {
     FpIndexParams p;
     fp_index_params_default(&p);
-    p.kind = FP_INDEX_SAMPLED;
+    p.kind = kind;
     p.sampling_ratio = 8;
     p.cache_containers = cache;
     GError *err = NULL;
@@ -172,6 +174,11 @@ static FpIndex *open_sampled(ContainerStore *pool, const char *idx_dir, unsigned
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
     CU_ASSERT_TRUE(fp_index_begin_job(idx, &err));
     return idx;
+}
+
+static FpIndex *open_sampled(ContainerStore *pool, const char *idx_dir, unsigned cache)
+{
+    return open_design(pool, idx_dir, cache, FP_INDEX_SAMPLED);
 }
 
 static void test_adversarial_lookups(void)
@@ -302,6 +309,92 @@ static void test_missed_duplicate_counted(void)
     g_free(idx_dir);
 }
 
+/* The silo design with a forged segment table: every feature of a segment
+ * (fingerprints one byte off stored ones, announced as the coming segment)
+ * names a segment whose containers do not hold them. Never found; the
+ * stored chunks they imitate are found with their true location or missed. */
+static void test_silo_forged_segments(void)
+{
+    char *idx_dir = g_build_filename(tmpdir, "silo", "index", NULL);
+    ContainerStore *pool = make_store(idx_dir);
+    GPtrArray *segments = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+    FpTable *features = fp_table_new();
+    GArray *adversaries = g_array_new(FALSE, FALSE, sizeof(Fingerprint));
+    for (ContainerId c = 0; c < CONTAINERS; c++) {
+        GArray *ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+        ContainerId wrong[] = { (c + 1) % CONTAINERS, CONTAINERS + 5 }; /* another, and one that does not exist */
+        g_array_append_vals(ids, wrong, 2);
+        g_ptr_array_add(segments, ids);
+    }
+    for (uint32_t k = 0; k < CONTAINERS * PER_CONTAINER; k++) {
+        Fingerprint a[] = { flipped(fp_of(k), 19), flipped(fp_of(k), 0), flipped(fp_of(k), 2) };
+        for (guint i = 0; i < G_N_ELEMENTS(a); i++) {
+            ChunkLocation seg = { .container = k / PER_CONTAINER };
+            fp_table_put(features, &a[i], &seg);
+            g_array_append_val(adversaries, a[i]);
+        }
+    }
+    char *path = g_build_filename(idx_dir, "segments", NULL);
+    SamplesStamp st = { SAMPLING_UNIFORM, 8, 20, CONTAINERS };
+    GError *err = NULL;
+    CU_ASSERT_TRUE(segments_file_save(path, &st, segments, features, &err));
+    FpIndex *idx = open_design(pool, idx_dir, 2, FP_INDEX_SILO);
+    CU_ASSERT_TRUE(fp_index_takes_segments(idx));
+    ChunkLocation loc;
+    gboolean found;
+    for (guint i = 0; i < adversaries->len; i += 3 * PER_CONTAINER) {
+        guint n = MIN(3 * PER_CONTAINER, adversaries->len - i);
+        const Fingerprint *seg = &g_array_index(adversaries, Fingerprint, i);
+        CU_ASSERT_TRUE(fp_index_segment(idx, seg, n, &err));
+        for (guint k = 0; k < n; k++) {
+            CU_ASSERT_TRUE(fp_index_lookup(idx, &seg[k], &loc, &found, &err));
+            CU_ASSERT_FALSE(found);
+            Fingerprint real = fp_of((i + k) / 3);
+            CU_ASSERT_TRUE(fp_index_lookup(idx, &real, &loc, &found, &err));
+            if (found)
+                check_answer(pool, &real, &loc);
+        }
+    }
+    FpIndexStats s;
+    fp_index_stats(idx, &s);
+    CU_ASSERT_TRUE(s.prefetches > 0); /* the forged segments were followed, and refuted */
+    fp_index_close(idx);
+    g_ptr_array_unref(segments);
+    fp_table_free(features);
+    g_array_unref(adversaries);
+    g_free(path);
+    container_store_close(pool);
+    g_free(idx_dir);
+}
+
+/* Without a segment table the silo design starts from the containers, one
+ * segment each: a segment announced with a container's chunks finds them. */
+static void test_silo_cold_start(void)
+{
+    char *idx_dir = g_build_filename(tmpdir, "cold", "index", NULL);
+    ContainerStore *pool = make_store(idx_dir);
+    FpIndex *idx = open_design(pool, idx_dir, 2, FP_INDEX_SILO);
+    GError *err = NULL;
+    Fingerprint fps[PER_CONTAINER];
+    for (ContainerId c = 0; c < CONTAINERS; c++) {
+        for (guint i = 0; i < PER_CONTAINER; i++)
+            fps[i] = fp_of(c * PER_CONTAINER + i);
+        CU_ASSERT_TRUE(fp_index_segment(idx, fps, PER_CONTAINER, &err));
+        for (guint i = 0; i < PER_CONTAINER; i++) {
+            ChunkLocation loc;
+            gboolean found;
+            CU_ASSERT_TRUE(fp_index_lookup(idx, &fps[i], &loc, &found, &err) && found);
+            if (found) {
+                CU_ASSERT_EQUAL(loc.container, c);
+                check_answer(pool, &fps[i], &loc);
+            }
+        }
+    }
+    fp_index_close(idx);
+    container_store_close(pool);
+    g_free(idx_dir);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("fp_sampled", make_tmp, remove_tmp);
@@ -310,6 +403,8 @@ static void add_suites(void)
     CU_add_test(s, "adversarial fingerprints and a forged sample table", test_adversarial_lookups);
     CU_add_test(s, "honest samples find their containers", test_samples_find_containers);
     CU_add_test(s, "a missed duplicate is counted, the DB keeps the newest", test_missed_duplicate_counted);
+    CU_add_test(s, "silo: a forged segment table", test_silo_forged_segments);
+    CU_add_test(s, "silo: a cold start from the containers", test_silo_cold_start);
 }
 
 UNIT_MAIN(add_suites)
