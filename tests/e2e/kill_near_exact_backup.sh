@@ -1,19 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# kill_near_exact_backup.sh: a backup with the near-exact sampled index,
-# killed (SIGKILL, strace's syscall injection) at every rename and fsync it
-# makes, on a new store and on one with a job: its extra steps (the
-# DUPLICATES mark, the samples saved beside the DB) leave a store that
-# verifies, and the next near-exact backup commits and restores byte for
-# byte (kill_sweep). Skipped when strace cannot inject.
+# kill_near_exact_backup.sh: a backup with each near-exact index (the
+# sampled index, silo), killed (SIGKILL, strace's syscall injection) at
+# every rename and fsync it makes, on a new store and on one with a job:
+# their extra steps (the DUPLICATES mark, the samples or segments saved
+# beside the DB) leave a store that verifies, and the next backup commits
+# and restores byte for byte (kill_sweep). Skipped when strace cannot
+# inject.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 strace_kill_setup
 
 # One sample per container and a one-container cache: the second backup
 # misses duplicates, so DUPLICATES is written too.
-printf 'container-size 128K\nfingerprint-index near-exact physical\n' >> "$CONFIG"
-printf 'fingerprint-index-sampling-method random 65536\nfingerprint-index-cache-size 1\n' >> "$CONFIG"
+cp "$CONFIG" "$SCRATCH/base.config"
+use_design() {
+    cp "$SCRATCH/base.config" "$CONFIG"
+    printf 'container-size 128K\nfingerprint-index %s\n' "$1" >> "$CONFIG"
+    printf 'fingerprint-index-sampling-method random 65536\nfingerprint-index-cache-size 1\n' >> "$CONFIG"
+}
 on() { w=$1; shift; "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $w" "$@"; }
 
 mkdir -p "$SCRATCH/src/d" "$SCRATCH/src2"
@@ -32,12 +37,15 @@ verifies_or_no_store() { [ ! -f "$1/store.meta" ] || on "$1" verify >/dev/null; 
 new_store() { :; }
 store_with_a_job() { on "$1" backup "$SCRATCH/src2" >/dev/null; }
 
-# The sweep's setting misses duplicates: check it does, or the DUPLICATES step is not swept.
-store_with_a_job "$SCRATCH/probe"
-on "$SCRATCH/probe" backup "$SCRATCH/src" >/dev/null
-[ -f "$SCRATCH/probe/index/DUPLICATES" ] || fail "the sweep's backup misses no duplicate"
-
-for prep in new_store store_with_a_job; do
-    kill_sweep "near-exact, $prep" $prep count_calls verifies_or_no_store
-    note "near-exact, $prep: killed at each of $kills renames and fsyncs; verify, the next backup and restore succeeded"
+for design in "near-exact physical" "near-exact logical silo"; do
+    use_design "$design"
+    # The sweep's setting misses duplicates: check it does, or the DUPLICATES step is not swept.
+    rm -rf "$SCRATCH/probe"
+    store_with_a_job "$SCRATCH/probe"
+    on "$SCRATCH/probe" backup "$SCRATCH/src" >/dev/null
+    [ -f "$SCRATCH/probe/index/DUPLICATES" ] || fail "$design: the sweep's backup misses no duplicate"
+    for prep in new_store store_with_a_job; do
+        kill_sweep "$design, $prep" $prep count_calls verifies_or_no_store
+        note "$design, $prep: killed at each of $kills renames and fsyncs; verify, the next backup and restore succeeded"
+    done
 done
