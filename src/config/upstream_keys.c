@@ -69,14 +69,14 @@ static const UpstreamKey keys[] = {
 };
 
 /* fingerprint-index's third value and the category it belongs to; only
- * the logical ones reach this table (config.c sets the physical ones). */
+ * the logical ones reach this table (config.c sets the physical ones and
+ * near-exact logical silo). */
 static const struct {
     const char *name, *exactness, *locality;
 } index_kinds[] = {
     { "block locality caching", "exact", "logical" },
     { "extreme binning", "near-exact", "logical" },
     { "sparse index", "near-exact", "logical" },
-    { "silo", "near-exact", "logical" },
 };
 
 static gboolean is_count(const char *s)
