@@ -239,10 +239,45 @@ static void silo_persisted(FpDesign *d, const uint8_t *container, size_t size)
     locality_cache_insert(d->cache, container, size);
 }
 
+static void mark_named(const Fingerprint *fp, const ChunkLocation *seg, void *named)
+{
+    (void)fp;
+    ((guint *)named)[seg->container] = 1;
+}
+
+static void renumber(ChunkLocation *seg, void *to)
+{
+    seg->container = ((const guint *)to)[seg->container];
+}
+
+/* Forget the segments no feature names any more (newer segments took all
+ * their features): the table grows with the distinct features, not with
+ * every segment ever backed up. */
+static void drop_unnamed_segments(FpDesign *d)
+{
+    guint n = d->segments->len, kept = 0;
+    if (n == 0)
+        return;
+    guint *to = g_new0(guint, n);
+    fp_table_foreach(d->features, mark_named, to);
+    GPtrArray *named = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+    for (guint i = 0; i < n; i++) {
+        if (to[i]) {
+            to[i] = kept++;
+            g_ptr_array_add(named, g_array_ref(g_ptr_array_index(d->segments, i)));
+        }
+    }
+    g_ptr_array_unref(d->segments);
+    d->segments = named;
+    fp_table_update(d->features, renumber, to);
+    g_free(to);
+}
+
 static gboolean silo_commit(FpDesign *d, GError **err)
 {
     g_assert(fp_table_size(d->unwritten) == 0); /* every container of the job is written */
     finish_segment(d);
+    drop_unnamed_segments(d);
     SamplesStamp st = stamp_of(d);
     return segments_file_save(d->path, &st, d->segments, d->features, err);
 }

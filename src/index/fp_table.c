@@ -128,6 +128,13 @@ void fp_table_foreach(const FpTable *t, void (*fn)(const Fingerprint *fp, const 
             fn(&t->slots[i].fp, &t->slots[i].loc, ctx);
 }
 
+void fp_table_update(FpTable *t, void (*fn)(ChunkLocation *loc, void *ctx), void *ctx)
+{
+    for (guint i = 0; i <= t->mask; i++)
+        if (t->slots[i].used)
+            fn(&t->slots[i].loc, ctx);
+}
+
 guint fp_table_size(const FpTable *t)
 {
     return t->size;

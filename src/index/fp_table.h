@@ -31,6 +31,9 @@ void fp_table_remove(FpTable *t, const Fingerprint *fp);
 void fp_table_foreach(const FpTable *t, void (*fn)(const Fingerprint *fp, const ChunkLocation *loc, void *ctx),
                       void *ctx);
 
+/* Call fn on every entry's location, which it may change in place. */
+void fp_table_update(FpTable *t, void (*fn)(ChunkLocation *loc, void *ctx), void *ctx);
+
 guint fp_table_size(const FpTable *t);
 /* Bytes the table holds (its slot array and header). */
 size_t fp_table_bytes(const FpTable *t);
