@@ -22,6 +22,7 @@ EXTRA_DIST += \
 	scripts/destor_tools/pareto.py \
 	scripts/destor_tools/frontier_experiment.py \
 	scripts/destor_tools/robustness_experiment.py \
+	scripts/destor_tools/fragmentation_experiment.py \
 	scripts/destor_tools/smart_ctl.py \
 	scripts/destor_tools/smart_sysfs.py \
 	scripts/destor_tools/smart_samples.py \

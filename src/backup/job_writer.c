@@ -2,6 +2,9 @@
 /* job_writer.c: dedup, container packing, recipes and commit of one job. */
 #include "backup/job_writer.h"
 #include "backup/backup_msg.h"
+#include "backup/fragmentation.h"
+#include "backup/har_history.h"
+#include "backup/rewrite_stage.h"
 #include "index/fp_index.h"
 #include "recipe/job_meta.h"
 #include "recipe/recipe_index.h"
@@ -41,6 +44,10 @@ struct JobWriter {
     GArray *refcount;   /* uint32 per container id */
     GArray *segment;    /* Fingerprint: a block's, for an index that looks ahead */
     JobProgress progress;
+
+    RewriteStage *rewrite;      /* rewrite buffer, with rewriting on */
+    HarUsage *har;              /* this job's container use, with HAR on */
+    FragmentationMeter *frag;
 };
 
 static gboolean open_index(JobWriter *w, const FpIndexParams *params, GError **err)
@@ -68,14 +75,36 @@ static gboolean load_refcount(JobWriter *w, GError **err)
     return TRUE;
 }
 
-JobWriter *job_writer_begin(Store *store, const char *source_root, const FpIndexParams *index, GError **err)
+static gboolean store_chunk(void *ctx, const Fingerprint *fp, const uint8_t *data, size_t len, ChunkLocation *loc,
+                            GError **err);
+static gboolean record_entry(void *ctx, const FileRecord *r, GError **err);
+
+/* With rewrite-algorithm or rewrite-enable-har, chunks go through the
+ * rewrite buffer, which calls back store_chunk and record_entry. */
+static gboolean begin_rewriting(JobWriter *w, const RewriteConfig *rc, unsigned restore_cache, GError **err)
+{
+    if (!rewrite_config_active(rc))
+        return TRUE;
+    GHashTable *sparse = NULL;
+    if (rc->har) {
+        sparse = har_sparse_load(w->store->dir, w->m.job_id, rc, err);
+        if (sparse == NULL)
+            return FALSE;
+        w->har = har_usage_new();
+    }
+    RewriteSink sink = { store_chunk, record_entry, w };
+    w->rewrite = rewrite_stage_new(rc, w->store->container_size, w->next_container, sparse, restore_cache, &sink);
+    return TRUE;
+}
+
+JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_root, GError **err)
 {
     JobWriter *w = g_new0(JobWriter, 1);
     w->store = store;
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
         w->container_buf[i] = g_aligned_alloc(1, store->container_size, CONTAINER_ALIGN);
     w->container_writer = container_writer_new(store->containers, CONTAINER_BUFFERS);
-    if (!open_index(w, index, err) || !load_refcount(w, err) ||
+    if (!open_index(w, &cfg->fp_index, err) || !load_refcount(w, err) ||
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
         goto fail;
     char *meta = g_build_filename(w->job_dir, JOB_META_FILE, NULL);
@@ -84,8 +113,9 @@ JobWriter *job_writer_begin(Store *store, const char *source_root, const FpIndex
     w->recipes = w->meta ? recipe_index_create(ridx, err) : NULL;
     g_free(meta);
     g_free(ridx);
-    if (w->recipes == NULL)
+    if (w->recipes == NULL || !begin_rewriting(w, &cfg->rewrite, cfg->restore_cache.containers, err))
         goto fail;
+    w->frag = fragmentation_meter_new(cfg->restore_cache.containers);
     w->m.created_unix = time(NULL);
     w->m.container_size = (uint32_t)store->container_size;
     w->m.first_new_container = w->next_container;
@@ -134,6 +164,27 @@ gboolean job_writer_segment(JobWriter *w, const GArray *chunks, GError **err)
     return fp_index_segment(w->index, (const Fingerprint *)w->segment->data, chunks->len, err);
 }
 
+/* Pack one chunk into the open container as a new chunk (a rewritten one
+ * too: the index then names this copy). */
+static gboolean store_chunk(void *ctx, const Fingerprint *fp, const uint8_t *data, size_t len, ChunkLocation *loc,
+                            GError **err)
+{
+    JobWriter *w = ctx;
+    if (w->container.chunk_count > 0 && !container_builder_fits(&w->container, len) && !seal_container(w, err))
+        return FALSE;
+    if (w->container.chunk_count == 0) {
+        container_builder_init(&w->container, w->container_buf[w->open_buf], w->store->container_size, w->next_container++);
+        g_array_set_size(w->refcount, MAX(w->refcount->len, w->next_container));
+    }
+    loc->container = w->container.id;
+    loc->offset = container_builder_add(&w->container, fp, data, len);
+    loc->length = (uint32_t)len;
+    fp_index_add(w->index, fp, loc);
+    w->m.new_chunks++;
+    w->m.stored_bytes += len;
+    return TRUE;
+}
+
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
                               GError **err)
 {
@@ -141,36 +192,30 @@ gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp
     gboolean found;
     if (!fp_index_lookup(w->index, fp, &loc, &found, err))
         return FALSE;
-    if (!found) {
-        if (w->container.chunk_count > 0 && !container_builder_fits(&w->container, len) &&
-            !seal_container(w, err))
-            return FALSE;
-        if (w->container.chunk_count == 0) {
-            container_builder_init(&w->container, w->container_buf[w->open_buf], w->store->container_size, w->next_container++);
-            g_array_set_size(w->refcount, MAX(w->refcount->len, w->next_container));
-        }
-        loc.container = w->container.id;
-        loc.offset = container_builder_add(&w->container, fp, data, len);
-        loc.length = (uint32_t)len;
-        fp_index_add(w->index, fp, &loc);
-        w->m.new_chunks++;
-        w->m.stored_bytes += len;
-    }
-    ChunkRef ref = { .fp = *fp, .container = loc.container, .offset = loc.offset, .length = loc.length };
-    g_array_append_val(r->chunks, ref);
     w->m.chunks++;
     atomic_fetch_add_explicit(&w->progress.bytes, len, memory_order_relaxed);
+    if (w->rewrite != NULL)
+        return rewrite_stage_add_chunk(w->rewrite, r, fp, data, len, found ? &loc : NULL, err);
+    if (!found && !store_chunk(w, fp, data, len, &loc, err))
+        return FALSE;
+    ChunkRef ref = { .fp = *fp, .container = loc.container, .offset = loc.offset, .length = loc.length };
+    g_array_append_val(r->chunks, ref);
     return TRUE;
 }
 
-gboolean job_writer_add_entry(JobWriter *w, const FileRecord *r, GError **err)
+/* Write one entry whose chunks are all placed. */
+static gboolean record_entry(void *ctx, const FileRecord *r, GError **err)
 {
+    JobWriter *w = ctx;
     uint64_t offset;
     uint32_t length;
     if (!job_meta_writer_append(w->meta, r, &offset, &length, err) ||
         !recipe_index_put(w->recipes, r->path->data, r->path->len, offset, length, err))
         return FALSE;
     refcount_add_file((uint32_t *)w->refcount->data, w->refcount->len, r);
+    fragmentation_meter_add_file(w->frag, r);
+    if (w->har != NULL)
+        har_usage_add_file(w->har, r);
     switch (r->type) {
     case ENTRY_FILE:
         w->m.files++;
@@ -187,11 +232,16 @@ gboolean job_writer_add_entry(JobWriter *w, const FileRecord *r, GError **err)
     return TRUE;
 }
 
+gboolean job_writer_add_entry(JobWriter *w, const FileRecord *r, GError **err)
+{
+    return w->rewrite != NULL ? rewrite_stage_add_entry(w->rewrite, r, err) : record_entry(w, r, err);
+}
+
 gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest, GError **err)
 {
     /* Order matters: every structure is durable before the manifest that
      * makes the job visible is published. */
-    gboolean ok = seal_container(w, err);
+    gboolean ok = (w->rewrite == NULL || rewrite_stage_flush(w->rewrite, err)) && seal_container(w, err);
     while (ok && w->sealed > 0)
         ok = index_oldest(w, err);
     ok = ok && container_store_sync(w->store->containers, err) && fp_index_commit_job(w->index, err);
@@ -207,6 +257,7 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
     w->m.containers_total = w->next_container;
     w->m.skipped = skipped;
     ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
+         (w->har == NULL || har_usage_save(w->har, w->job_dir, (uint32_t)w->store->container_size, err)) &&
          dir_fsync(w->job_dir, err) && job_manifest_publish(w->job_dir, &w->m, err);
     if (ok) {
         *manifest = w->m;
@@ -219,6 +270,9 @@ void job_writer_free(JobWriter *w)
 {
     if (w == NULL)
         return;
+    rewrite_stage_free(w->rewrite); /* its waiting records before the writers go */
+    har_usage_free(w->har);
+    fragmentation_meter_free(w->frag);
     job_meta_writer_abort(w->meta);
     recipe_index_close(w->recipes);
     fp_index_close(w->index);
@@ -242,6 +296,14 @@ void job_writer_index_stats(const JobWriter *w, FpIndexStats *st)
 double job_writer_write_cpu_seconds(const JobWriter *w)
 {
     return container_writer_cpu_seconds(w->container_writer);
+}
+
+JobRewriteReport job_writer_rewrite_report(const JobWriter *w)
+{
+    RewriteTotals t = w->rewrite ? rewrite_stage_totals(w->rewrite) : (RewriteTotals){ 0 };
+    return (JobRewriteReport){ .rewritten_chunks = t.rewritten_chunks, .rewritten_bytes = t.rewritten_bytes,
+                               .restore_reads = fragmentation_meter_reads(w->frag),
+                               .containers_per_mib = fragmentation_meter_per_mib(w->frag) };
 }
 
 const JobProgress *job_writer_progress(const JobWriter *w)

@@ -6,6 +6,7 @@
 #ifndef DESTOR_JOB_WRITER_H
 #define DESTOR_JOB_WRITER_H
 
+#include "config/config.h"
 #include "index/fp_index_params.h"
 #include "recipe/file_record.h"
 #include "recipe/job_catalog.h"
@@ -22,8 +23,17 @@ typedef struct {
     _Atomic uint64_t bytes; /* logical bytes consumed so far */
 } JobProgress;
 
-/* `index`: the fingerprint index design the job's lookups use. */
-JobWriter *job_writer_begin(Store *store, const char *source_root, const FpIndexParams *index, GError **err);
+/* What rewriting (rewrite_stage.h) did and how fragmented the job is
+ * (fragmentation.h), for the backup summary. */
+typedef struct {
+    uint64_t rewritten_chunks, rewritten_bytes;
+    uint64_t restore_reads;     /* containers a restore with the restore cache reads */
+    double containers_per_mib;  /* of them, per MiB restored */
+} JobRewriteReport;
+
+/* cfg: fingerprint-index* (the index design), rewrite-* and restore-cache
+ * (the fragmentation level's cache). */
+JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_root, GError **err);
 /* The chunks (BlockChunk) whose job_writer_add_chunk calls come next, for
  * an index that looks ahead (fingerprint-index near-exact logical silo).
  * FALSE on a fatal error. */
@@ -42,6 +52,7 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
 void job_writer_free(JobWriter *w);
 
 const JobProgress *job_writer_progress(const JobWriter *w);
+JobRewriteReport job_writer_rewrite_report(const JobWriter *w);
 /* What the job's fingerprint index did (read it after the commit). */
 void job_writer_index_stats(const JobWriter *w, FpIndexStats *st);
 /* CPU time of the thread that writes the job's containers, so far. */

@@ -6,6 +6,10 @@ libdestor_a_SOURCES += \
 	src/backup/walker.c src/backup/walker.h \
 	src/backup/block_hasher.c src/backup/block_hasher.h \
 	src/backup/chunk_worker.c src/backup/chunk_worker.h \
+	src/backup/rewrite_policy.c src/backup/rewrite_policy.h \
+	src/backup/rewrite_stage.c src/backup/rewrite_stage.h \
+	src/backup/har_history.c src/backup/har_history.h \
+	src/backup/fragmentation.c src/backup/fragmentation.h \
 	src/backup/job_writer.c src/backup/job_writer.h
 
 check_PROGRAMS += tests/unit/test_chunk_worker
@@ -17,3 +21,8 @@ check_PROGRAMS += tests/unit/test_block_hasher
 TESTS += tests/unit/test_block_hasher
 tests_unit_test_block_hasher_SOURCES = tests/unit/test_block_hasher.c
 tests_unit_test_block_hasher_LDADD = $(UNIT_LIBS)
+
+check_PROGRAMS += tests/unit/test_rewrite_policy
+TESTS += tests/unit/test_rewrite_policy
+tests_unit_test_rewrite_policy_SOURCES = tests/unit/test_rewrite_policy.c tests/unit/unit.h
+tests_unit_test_rewrite_policy_LDADD = $(UNIT_LIBS)

@@ -38,6 +38,8 @@ CACHE_SOURCES = \
 	src/cache/policies/tinylfu.c \
 	src/cache/policies/twoq.c \
 	src/cache/policies/wtinylfu.c \
+	src/cache/core/cache_codec.c \
+	src/cache/core/cache_codec.h \
 	src/cache/core/cache_config.c \
 	src/cache/core/cache_config.h \
 	src/cache/core/cache_core.c \
@@ -49,6 +51,14 @@ CACHE_SOURCES = \
 	src/cache/core/cache_report.c \
 	src/cache/core/cache_stats.c \
 	src/cache/core/cache_stats.h \
+	src/cache/core/chunk_log.c \
+	src/cache/core/chunk_log.h \
+	src/cache/core/chunk_log_format.c \
+	src/cache/core/chunk_log_format.h \
+	src/cache/core/chunk_log_index.c \
+	src/cache/core/chunk_log_index.h \
+	src/cache/core/chunk_log_readers.c \
+	src/cache/core/chunk_log_readers.h \
 	src/cache/core/device_model.c \
 	src/cache/core/device_model.h \
 	src/cache/core/ssd_store.c \
@@ -56,7 +66,7 @@ CACHE_SOURCES = \
 libdestor_a_SOURCES += $(CACHE_SOURCES)
 
 CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_policy_offline \
-	tests/unit/test_cache_core \
+	tests/unit/test_cache_core tests/unit/test_cache_compress \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
 	tests/unit/test_access_counts
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
@@ -69,6 +79,8 @@ tests_unit_test_policy_offline_SOURCES = tests/unit/test_policy_offline.c tests/
 tests_unit_test_policy_offline_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_core_SOURCES = tests/unit/test_cache_core.c tests/unit/test_cache_util.h
 tests_unit_test_cache_core_LDADD = $(UNIT_LIBS)
+tests_unit_test_cache_compress_SOURCES = tests/unit/test_cache_compress.c tests/unit/test_cache_util.h tests/unit/unit_tmpdir.h
+tests_unit_test_cache_compress_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_config_SOURCES = tests/unit/test_cache_config.c
 tests_unit_test_cache_config_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_stats_SOURCES = tests/unit/test_cache_stats.c
@@ -79,3 +91,11 @@ tests_unit_test_access_counts_SOURCES = tests/unit/test_access_counts.c tests/un
 tests_unit_test_access_counts_LDADD = $(UNIT_LIBS)
 tests_bench_bench_cache_sim_SOURCES = tests/bench/bench_cache_sim.c
 tests_bench_bench_cache_sim_LDADD = $(UNIT_LIBS)
+CHUNK_LOG_TESTS = tests/unit/test_chunk_log
+check_PROGRAMS += $(CHUNK_LOG_TESTS)
+TESTS += $(CHUNK_LOG_TESTS)
+tests_unit_test_chunk_log_SOURCES = tests/unit/test_chunk_log.c
+tests_unit_test_chunk_log_LDADD = $(UNIT_LIBS)
+check_PROGRAMS += tests/bench/bench_chunk_log
+tests_bench_bench_chunk_log_SOURCES = tests/bench/bench_chunk_log.c
+tests_bench_bench_chunk_log_LDADD = $(UNIT_LIBS)

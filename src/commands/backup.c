@@ -5,6 +5,7 @@
 #include "backup/job_writer.h"
 #include "backup/chunk_worker.h"
 #include "backup/walker.h"
+#include "lifecycle/retention.h"
 #include "util/error.h"
 #include "util/json_doc.h"
 #include "util/size_parse.h"
@@ -146,8 +147,15 @@ static void print_index(const IndexReport *ix)
            (unsigned long long)st->missed_duplicates);
 }
 
-static void print_summary(const JobManifest *m, const IndexReport *ix, double secs, const StageThread *stages,
-                          int nstages, double cut_secs, double commit_secs)
+/* The dedup ratio the job would have had without rewriting. */
+static double ratio_without_rewrite(const JobManifest *m, const JobRewriteReport *rw)
+{
+    uint64_t kept = m->stored_bytes - rw->rewritten_bytes;
+    return kept ? (double)m->logical_bytes / (double)kept : 0.0;
+}
+
+static void print_summary(const JobManifest *m, const JobRewriteReport *rw, const IndexReport *ix, double secs,
+                          const StageThread *stages, int nstages, double cut_secs, double commit_secs)
 {
     char logical[32], stored[32];
     double ratio = m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0;
@@ -166,6 +174,15 @@ static void print_summary(const JobManifest *m, const IndexReport *ix, double se
     else
         printf("  dedup ratio      all data already stored\n");
     print_index(ix);
+    if (rw->rewritten_chunks > 0 || rw->rewritten_bytes > 0) {
+        char rewritten[32];
+        printf("  rewritten        %llu chunks, %llu bytes (%s); dedup ratio %.2f without rewriting (%.1f%% lost)\n",
+               (unsigned long long)rw->rewritten_chunks, (unsigned long long)rw->rewritten_bytes,
+               size_format(rw->rewritten_bytes, rewritten, sizeof rewritten), ratio_without_rewrite(m, rw),
+               m->stored_bytes ? 100.0 * (double)rw->rewritten_bytes / (double)m->stored_bytes : 0.0);
+    }
+    printf("  fragmentation    %.3f containers read per MiB restored (%llu reads, restore cache model)\n",
+           rw->containers_per_mib, (unsigned long long)rw->restore_reads);
     printf("  time             %.3f s, %.1f MB/s (1 MB = 10^6 bytes)\n", secs,
            secs > 0 ? (double)m->logical_bytes / 1e6 / secs : 0.0);
     printf("  stage CPU time  ");
@@ -175,9 +192,49 @@ static void print_summary(const JobManifest *m, const IndexReport *ix, double se
     printf("  chunk and hash   %.3f s CPU (cutting and fingerprinting chunks, in the workers and hashers)\n", cut_secs);
 }
 
-/* The same figures as one destor.backup JSON document (docs/FORMAT.md). */
-static void print_summary_json(const JobManifest *m, const IndexReport *ix, double secs, const StageThread *stages,
-                               int nstages, double cut_secs, double commit_secs)
+/* What backup-retention-time did, on stderr (the summary is stdout's). */
+static void print_retention(guint keep, const RetentionReport *r)
+{
+    GString *jobs = g_string_new(NULL);
+    for (guint i = 0; i < r->deleted->len; i++)
+        g_string_append_printf(jobs, "%s%u", i ? ", " : "", g_array_index(r->deleted, uint32_t, i));
+    char reclaimed[32];
+    if (r->deleted->len == 0)
+        fprintf(stderr, "destor: backup-retention-time %u: no job deleted\n", keep);
+    else if (r->gc.deferred)
+        fprintf(stderr, "destor: backup-retention-time %u: deleted job%s %s; gc deferred (a reader has the store "
+                "open): the next gc frees their space\n", keep, r->deleted->len > 1 ? "s" : "", jobs->str);
+    else
+        fprintf(stderr, "destor: backup-retention-time %u: deleted job%s %s; gc freed %u containers (%s)\n", keep,
+                r->deleted->len > 1 ? "s" : "", jobs->str, r->gc.freed,
+                size_format(r->gc.reclaimed_bytes, reclaimed, sizeof reclaimed));
+    g_string_free(jobs, TRUE);
+}
+
+static void retention_json(JsonBuilder *b, guint keep, const RetentionReport *r)
+{
+    json_builder_set_member_name(b, "retention");
+    json_builder_begin_object(b);
+    json_doc_uint(b, "keep", keep);
+    json_builder_set_member_name(b, "deleted_jobs");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < r->deleted->len; i++)
+        json_builder_add_int_value(b, g_array_index(r->deleted, uint32_t, i));
+    json_builder_end_array(b);
+    json_doc_bool(b, "gc_ran", r->collected);
+    json_doc_bool(b, "gc_deferred", r->collected && r->gc.deferred);
+    json_doc_uint(b, "containers_freed", r->gc.freed);
+    json_doc_uint(b, "reclaimed_bytes", r->gc.reclaimed_bytes);
+    json_doc_uint(b, "containers_copied", r->gc.compact.containers_copied);
+    json_doc_uint(b, "jobs_collected", r->gc.jobs_collected);
+    json_builder_end_object(b);
+}
+
+/* The same figures as one destor.backup JSON document (docs/FORMAT.md),
+ * with what retention did when it ran (keep > 0). */
+static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw, const IndexReport *ix, double secs,
+                               const StageThread *stages, int nstages, double cut_secs, double commit_secs,
+                               guint keep, const RetentionReport *kept)
 {
     JsonBuilder *b = json_doc_new("destor.backup", 1);
     json_doc_uint(b, "job", m->job_id);
@@ -192,6 +249,13 @@ static void print_summary_json(const JobManifest *m, const IndexReport *ix, doub
     json_doc_uint(b, "stored_bytes", m->stored_bytes);
     json_doc_uint(b, "new_containers", m->containers_total - m->first_new_container);
     json_doc_double(b, "dedup_ratio", m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0);
+    json_doc_uint(b, "rewritten_chunks", rw->rewritten_chunks);
+    json_doc_uint(b, "rewritten_bytes", rw->rewritten_bytes);
+    json_doc_double(b, "dedup_ratio_without_rewrite", ratio_without_rewrite(m, rw));
+    json_doc_double(b, "dedup_ratio_lost",
+                    m->stored_bytes ? (double)rw->rewritten_bytes / (double)m->stored_bytes : 0.0);
+    json_doc_uint(b, "restore_container_reads", rw->restore_reads);
+    json_doc_double(b, "containers_per_mib", rw->containers_per_mib);
     json_doc_double(b, "elapsed_ms", 1e3 * secs);
     json_doc_double(b, "commit_ms", 1e3 * commit_secs);
     json_doc_double(b, "chunk_and_hash_cpu_ms", 1e3 * cut_secs);
@@ -226,6 +290,8 @@ static void print_summary_json(const JobManifest *m, const IndexReport *ix, doub
     json_doc_uint(b, "prefetches", ix->st.prefetches);
     json_doc_uint(b, "missed_duplicates", ix->st.missed_duplicates);
     json_builder_end_object(b);
+    if (keep > 0)
+        retention_json(b, keep, kept);
     json_doc_print(b, stdout);
 }
 
@@ -255,7 +321,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     Store *store = store_open_write(cfg, err);
     if (store == NULL)
         return FALSE;
-    JobWriter *writer = job_writer_begin(store, path, &cfg->fp_index, err);
+    JobWriter *writer = job_writer_begin(store, cfg, path, err);
     if (writer == NULL) {
         store_close(store);
         return FALSE;
@@ -330,12 +396,32 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     if (ok) {
         gint64 end = g_get_monotonic_time();
         stages[nstages].cpu_seconds = job_writer_write_cpu_seconds(writer); /* its writes are done */
+        JobRewriteReport rw = job_writer_rewrite_report(writer);
         IndexReport ix = { .params = &cfg->fp_index };
         job_writer_index_stats(writer, &ix.st);
-        (opt->json ? print_summary_json : print_summary)(&m, &ix, (double)(end - start) / 1e6, stages,
-                                                         (int)nstages + 1, cut_secs,
-                                                         (double)(end - commit_start) / 1e6);
-        if (m.skipped > 0) {
+        job_writer_free(writer); /* its index closed: retention's gc opens it */
+        writer = NULL;
+        /* backup-retention-time, after a backup that read everything */
+        guint keep = cfg->backup_retention > 0 && m.skipped == 0 && walker->changed == 0
+                         ? (guint)cfg->backup_retention : 0;
+        RetentionReport kept = { 0 };
+        GError *retention_err = NULL;
+        gboolean retained = keep == 0 ||
+                            lifecycle_retain(store, keep, cfg->gc_live_threshold, &kept, &retention_err);
+        if (opt->json)
+            print_summary_json(&m, &rw, &ix, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+                               (double)(end - commit_start) / 1e6, retained ? keep : 0, &kept);
+        else
+            print_summary(&m, &rw, &ix, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+                          (double)(end - commit_start) / 1e6);
+        if (keep > 0 && retained && !opt->json)
+            print_retention(keep, &kept);
+        retention_report_clear(&kept);
+        if (!retained) {
+            g_propagate_prefixed_error(err, retention_err, "job %u committed, but backup-retention-time %u failed: ",
+                                       m.job_id, keep);
+            ok = FALSE;
+        } else if (m.skipped > 0) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
                         "%llu entries could not be read and are not in job %u (committed without them); "
                         "the first: %s", (unsigned long long)m.skipped, m.job_id,

@@ -37,6 +37,7 @@ static void print_json(const GcReport *r)
     json_doc_uint(doc, "containers_freed", r->freed);
     json_doc_uint(doc, "reclaimed_bytes", r->reclaimed_bytes);
     json_doc_uint(doc, "index_entries_removed", r->index_entries_removed);
+    json_doc_uint(doc, "index_entries_restored", r->index_entries_restored);
     json_doc_uint(doc, "jobs_collected", r->jobs_collected);
     json_doc_bool(doc, "deferred", r->deferred);
     json_doc_print(doc, stdout);
@@ -62,6 +63,9 @@ static void print_text(const GcReport *r)
     printf("gc: freed %u containers (%s reclaimed), removed %llu index entries, collected %u deleted jobs\n",
            r->freed, size_format(r->reclaimed_bytes, reclaimed, sizeof reclaimed),
            (unsigned long long)r->index_entries_removed, r->jobs_collected);
+    if (r->index_entries_restored > 0)
+        printf("gc: put %llu index entries back at the older copy of a rewritten chunk\n",
+               (unsigned long long)r->index_entries_restored);
 }
 
 gboolean gc_run(const Config *cfg, gboolean json, GError **err)

@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/json_doc.h"
 #include "util/output_file.h"
+#include "util/size_parse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,17 +24,45 @@
 #include <string.h>
 #include <unistd.h>
 
-/* What read-file -o OUT --json prints: one destor.read-file document. */
-static void print_single_json(uint32_t job_id, const char *path, const char *output, uint64_t bytes,
-                              double elapsed_ms, gboolean verified)
+/* The cache a request of `range` went through: restore-cache's for a
+ * whole file when the config sets it, else the per-request LRU. */
+static void request_cache(const ReadSession *s, const FileRange *range, const char **kind, unsigned *containers)
 {
+    gboolean own = range == NULL && s->restore_cache.set;
+    *kind = own ? restore_cache_kind_name(s->restore_cache.kind) : "lru";
+    *containers = own ? s->restore_cache.containers : REQUEST_LRU_CONTAINERS;
+}
+
+/* What read-file -o OUT prints: one line, or with --json one
+ * destor.read-file document. */
+static void print_single(const ReadSession *s, uint32_t job_id, const char *path, const char *output,
+                         const FileRange *range, uint64_t bytes, double elapsed_ms, gboolean verified, gboolean json)
+{
+    uint64_t fetched = read_session_fetches(s);
+    uint64_t fetched_bytes = fetched * s->store->container_size;
+    double mbps = elapsed_ms > 0 ? (double)bytes / 1e3 / elapsed_ms : 0.0;
+    const char *kind;
+    unsigned containers;
+    request_cache(s, range, &kind, &containers);
+    if (!json) {
+        char size[32];
+        printf("read-file job %u %s: %llu bytes, %llu containers read (%s, restore-cache %s %u), %.3f s, "
+               "%.1f MB/s\n", job_id, path, (unsigned long long)bytes, (unsigned long long)fetched,
+               size_format(fetched_bytes, size, sizeof size), kind, containers, elapsed_ms / 1e3, mbps);
+        return;
+    }
     JsonBuilder *b = json_doc_new("destor.read-file", 1);
     json_doc_uint(b, "job", job_id);
     json_doc_path(b, "path", path, strlen(path));
     json_doc_path(b, "output", output, strlen(output));
     json_doc_uint(b, "bytes", bytes);
     json_doc_bool(b, "verified", verified);
+    json_doc_uint(b, "containers_read", fetched);
+    json_doc_uint(b, "container_bytes_read", fetched_bytes);
+    json_doc_string(b, "restore_cache", kind);
+    json_doc_uint(b, "restore_cache_containers", containers);
     json_doc_double(b, "elapsed_ms", elapsed_ms);
+    json_doc_double(b, "mb_per_s", mbps);
     json_doc_print(b, stdout);
 }
 
@@ -82,8 +111,10 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     gboolean ok = read_session_request(s, job_id, path, opt->range, out.fd, out.name, opt->verify, &bytes, &model_s,
                                        err);
     ok = output_file_finish(&out, ok, err);
-    if (ok && opt->json)
-        print_single_json(job_id, path, output, bytes, (double)(g_get_monotonic_time() - start) / 1e3, opt->verify);
+    /* the file's bytes go to stdout without -o */
+    if (ok && output != NULL)
+        print_single(s, job_id, path, output, opt->range, bytes, (double)(g_get_monotonic_time() - start) / 1e3,
+                     opt->verify, opt->json);
     read_session_close(s);
     return ok;
 }

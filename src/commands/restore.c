@@ -6,15 +6,17 @@
  * so nothing existing in the target is ever written through or emptied. */
 #include "commands/restore.h"
 #include "read/cached_source.h"
-#include "read/container_chunks.h"
+#include "read/chunk_stream.h"
 #include "read/file_output.h"
 #include "read/job.h"
 #include "read/prefetch_source.h"
+#include "read/restore_cache.h"
 #include "read/safe_path.h"
 #include "util/dir_within.h"
 #include "util/error.h"
 #include "util/file_replace.h"
 #include "util/json_doc.h"
+#include "util/size_parse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,45 +39,6 @@ typedef struct {
     uint64_t failed; /* entries the target would not take (I/O, space, conflicts) */
     char *first_problem; /* the first warning, for the final error */
 } Restore;
-
-/* A source that only notes which containers are asked for, in order. */
-typedef struct {
-    ContainerSource source;
-    GArray *ids;
-} RecordingSource;
-
-static gboolean record_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
-{
-    (void)buf;
-    (void)err;
-    g_array_append_val(((RecordingSource *)src)->ids, id);
-    return TRUE;
-}
-
-/* The exact sequence of container reads the restore will make: replay the
- * recipes of the entries it will write through an ids-only LRU of the same
- * capacity. */
-static GArray *restore_plan(Job *job, size_t container_size, guint lru_capacity, GError **err)
-{
-    RecordingSource rec = { { .read = record_read, .container_size = container_size },
-                            g_array_new(FALSE, FALSE, sizeof(ContainerId)) };
-    ChunkSource *chunks = container_chunks_new_ids_only(&rec.source, lru_capacity);
-    FileRecord *r;
-    GError *local = NULL;
-    while ((r = job_meta_reader_next(job->meta, &local)) != NULL) {
-        if (r->type == ENTRY_FILE && safe_path_is_plain((const char *)r->path->data, r->path->len))
-            file_output_touch(chunks, r, NULL, NULL);
-        file_record_free(r);
-    }
-    chunk_source_free(chunks);
-    job_meta_reader_rewind(job->meta);
-    if (local != NULL) {
-        g_propagate_error(err, local);
-        g_array_unref(rec.ids);
-        return NULL;
-    }
-    return rec.ids;
-}
 
 /* Skip an entry with a warning: errnum 0 for an unsafe stored path, else
  * the error the target gave. */
@@ -239,11 +202,14 @@ static gboolean target_apart_from_store(const Config *cfg, int root_fd, const ch
     return TRUE;
 }
 
-/* Through the SSD cache when there is one (it decides what it reads);
- * straight from the pool otherwise, read and checked ahead. */
-static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *job, CachedSource *cached,
+/* The restore cache (restore-cache) over the SSD cache when there is one
+ * (it decides what it reads); else over the pool, its reads learnt first
+ * (the job's chunks through an ids-only restore cache of the same kind and
+ * size) and read and checked ahead in that order. */
+static gboolean open_source(Restore *rs, const Config *cfg, Store *store, CachedSource *cached,
                             PrefetchSource **prefetch, GError **err)
 {
+    ContainerSource *below = NULL;
     if (cache_config_enabled(&cfg->cache)) {
         if (cfg->cache.simulate) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
@@ -252,30 +218,41 @@ static gboolean open_source(Restore *rs, const Config *cfg, Store *store, Job *j
         }
         if (!cached_source_open(cached, cfg, store, err))
             return FALSE;
-        if (cached->cache != NULL) {
-            rs->chunks = container_chunks_new(cache_core_source(cached->cache), cfg->restore_cache_containers);
-            return TRUE;
-        }
+        if (cached->cache != NULL)
+            below = cache_core_source(cached->cache);
     }
-    container_store_set_readahead(store->containers, RESTORE_READAHEAD);
-    GArray *plan = restore_plan(job, store->container_size, cfg->restore_cache_containers, err);
-    if (plan == NULL)
-        return FALSE;
-    *prefetch = prefetch_source_new(container_store_source(store->containers), plan, RESTORE_PREFETCH,
-                                    RESTORE_PREFETCH_THREADS);
-    rs->chunks = container_chunks_new(prefetch_source_source(*prefetch), cfg->restore_cache_containers);
+    ChunkStream *future[3] = { NULL, NULL, NULL };
+    for (guint i = 0; i < (below != NULL ? 1u : 3u); i++)
+        if ((future[i] = chunk_stream_restore(store, rs->job_id, err)) == NULL) {
+            for (guint j = 0; j < i; j++)
+                chunk_stream_free(future[j]);
+            return FALSE;
+        }
+    if (below == NULL) {
+        container_store_set_readahead(store->containers, RESTORE_READAHEAD);
+        GArray *plan = restore_cache_plan(&cfg->restore_cache, store->container_size, future[1], future[2]);
+        *prefetch = prefetch_source_new(container_store_source(store->containers), plan, RESTORE_PREFETCH,
+                                        RESTORE_PREFETCH_THREADS);
+        below = prefetch_source_source(*prefetch);
+    }
+    rs->chunks = restore_cache_new(&cfg->restore_cache, below, future[0], FALSE);
     return TRUE;
 }
 
 /* One line of text, or one destor.restore JSON document (docs/FORMAT.md);
  * printed also when some entries were refused, before the error. */
-static void print_summary(const Restore *rs, const char *target, double secs, gboolean json)
+static void print_summary(const Restore *rs, const RestoreCacheConfig *cache, size_t container_size,
+                          const char *target, double secs, gboolean json)
 {
     uint64_t fetched = chunk_source_fetches(rs->chunks);
+    double mbps = secs > 0 ? (double)rs->bytes / 1e6 / secs : 0.0;
     if (!json) {
-        printf("restore job %u into %s: %llu entries, %llu bytes, %llu containers read, %.3f s, %.1f MB/s\n",
+        char read[32];
+        printf("restore job %u into %s: %llu entries, %llu bytes, %llu containers read (%s, restore-cache %s %u), "
+               "%.3f s, %.1f MB/s\n",
                rs->job_id, target, (unsigned long long)rs->restored, (unsigned long long)rs->bytes,
-               (unsigned long long)fetched, secs, secs > 0 ? (double)rs->bytes / 1e6 / secs : 0.0);
+               (unsigned long long)fetched, size_format(fetched * container_size, read, sizeof read),
+               restore_cache_kind_name(cache->kind), cache->containers, secs, mbps);
         return;
     }
     JsonBuilder *b = json_doc_new("destor.restore", 1);
@@ -284,8 +261,12 @@ static void print_summary(const Restore *rs, const char *target, double secs, gb
     json_doc_uint(b, "entries", rs->restored);
     json_doc_uint(b, "bytes", rs->bytes);
     json_doc_uint(b, "containers_read", fetched);
+    json_doc_uint(b, "container_bytes_read", fetched * container_size);
+    json_doc_string(b, "restore_cache", restore_cache_kind_name(cache->kind));
+    json_doc_uint(b, "restore_cache_containers", cache->containers);
     json_doc_uint(b, "not_restored", rs->unsafe + rs->failed);
     json_doc_double(b, "elapsed_ms", 1e3 * secs);
+    json_doc_double(b, "mb_per_s", mbps);
     json_doc_print(b, stdout);
 }
 
@@ -314,7 +295,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
     }
     CachedSource cached = { 0 };
     PrefetchSource *prefetch = NULL;
-    if (!open_source(&rs, cfg, store, job, &cached, &prefetch, err))
+    if (!open_source(&rs, cfg, store, &cached, &prefetch, err))
         goto out;
     rs.deferred_links = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
     rs.dirs = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
@@ -335,7 +316,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
     if (ok) {
         finish_deferred(&rs);
         double secs = (double)(g_get_monotonic_time() - start) / 1e6;
-        print_summary(&rs, target, secs, json);
+        print_summary(&rs, &cfg->restore_cache, store->container_size, target, secs, json);
         if (rs.unsafe > 0 || rs.failed > 0) {
             /* Unsafe stored paths mean a damaged store (exit 3); a target
              * that refused entries is a runtime failure (exit 1). */

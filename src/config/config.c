@@ -21,10 +21,14 @@ void config_init(Config *cfg)
     cfg->rados_namespace = g_strdup("");
     cfg->rados_timeout = 30;
     cfg->rados_lock_duration = 30;
-    cfg->restore_cache_containers = 30;
+    /* Destor's defaults: lru 30 here (as before), the opt window of
+     * 1000000 chunks and retention -1 (every backup kept) as upstream. */
+    cfg->restore_cache = (RestoreCacheConfig){ RESTORE_CACHE_LRU, 30, 1000000, FALSE };
+    cfg->backup_retention = -1;
     cfg->gc_live_threshold = 0.5;
     fp_index_params_default(&cfg->fp_index);
     cache_config_init(&cfg->cache);
+    rewrite_config_init(&cfg->rewrite);
 }
 
 void config_clear(Config *cfg)
@@ -122,6 +126,24 @@ static gboolean set_fingerprint_index(Config *cfg, char **vals, guint nvals, gbo
 }
 
 /* Our own keys. *known is FALSE when key is not one of them. */
+const char *restore_cache_kind_name(RestoreCacheKind kind)
+{
+    static const char *const names[] = { [RESTORE_CACHE_LRU] = "lru", [RESTORE_CACHE_OPT] = "opt",
+                                         [RESTORE_CACHE_ASM] = "asm" };
+    g_assert((size_t)kind < G_N_ELEMENTS(names));
+    return names[kind];
+}
+
+static gboolean restore_cache_kind_parse(const char *v, RestoreCacheKind *kind)
+{
+    for (RestoreCacheKind k = RESTORE_CACHE_LRU; k <= RESTORE_CACHE_ASM; k++)
+        if (!g_ascii_strcasecmp(v, restore_cache_kind_name(k))) {
+            *kind = k;
+            return TRUE;
+        }
+    return FALSE;
+}
+
 static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, gboolean *known, GError **err)
 {
     const char *v = nvals > 0 ? vals[0] : NULL;
@@ -223,15 +245,35 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
         else
             cfg->backup_workers = (unsigned)n;
     } else if (!strcmp(key, "restore-cache")) {
-        /* Destor's form, restore-cache lru 30 (only lru here), or the count alone. */
-        if (nvals != 1 && !value_count(err, key, vals, nvals, 2, "lru and a container count"))
+        /* Destor's form, restore-cache lru|opt|asm N, or the count alone (lru). */
+        if (nvals != 1 && !value_count(err, key, vals, nvals, 2, "lru, opt or asm and a container count"))
             return FALSE;
         const char *count = vals[nvals - 1];
-        if (nvals == 2 && g_ascii_strcasecmp(v, "lru") != 0)
-            return bad_value(err, key, v, "only lru is supported");
+        RestoreCacheKind kind = RESTORE_CACHE_LRU;
+        if (nvals == 2 && !restore_cache_kind_parse(v, &kind))
+            return bad_value(err, key, v, "expected lru, opt or asm");
         if (!size_parse(count, &n) || n == 0 || n > 4096)
             return bad_value(err, key, count, "expected a container count from 1 to 4096");
-        cfg->restore_cache_containers = (unsigned)n;
+        if (kind == RESTORE_CACHE_ASM && n < 2) /* one buffer reads, the rest assemble */
+            return bad_value(err, key, count, "asm needs at least 2 containers (one read buffer, the rest the area)");
+        cfg->restore_cache.kind = kind;
+        cfg->restore_cache.containers = (unsigned)n;
+        cfg->restore_cache.set = TRUE;
+    } else if (!strcmp(key, "restore-opt-window-size")) {
+        if (!value_count(err, key, vals, nvals, 1, "a number of chunks"))
+            return FALSE;
+        if (!size_parse(v, &n) || n == 0 || n > 100000000)
+            return bad_value(err, key, v, "expected a chunk count from 1 to 100000000");
+        cfg->restore_cache.opt_window = (unsigned)n;
+    } else if (!strcmp(key, "backup-retention-time")) {
+        char *end = NULL;
+        if (!value_count(err, key, vals, nvals, 1, "a number of backups"))
+            return FALSE;
+        gint64 keep = g_ascii_strtoll(v, &end, 10);
+        if (end == v || *end != '\0' || keep == 0 || keep > G_MAXINT32 || keep < G_MININT32)
+            return bad_value(err, key, v, "expected the number of backups to keep (1 or more), or a negative "
+                                          "number to keep every backup");
+        cfg->backup_retention = keep < 0 ? -1 : (int)keep;
     } else if (!strcmp(key, "fingerprint-index")) {
         return set_fingerprint_index(cfg, vals, nvals, known, err);
     } else if (!strcmp(key, "fingerprint-index-sampling-method")) {
@@ -271,7 +313,7 @@ static const char *nearest_key(const char *key)
     static const char *const own[] = {
         "working-directory", "chunk-algorithm", "chunk-avg-size", "chunk-min-size", "chunk-max-size",
         "container-size", "fingerprint-algorithm", "simulation-level", "log-level", "store-read-uncached",
-        "backup-workers", "restore-cache", "container-store", "rados-conf", "rados-pool", "rados-namespace",
+        "backup-workers", "restore-cache", "restore-opt-window-size", "backup-retention-time", "container-store", "rados-conf", "rados-pool", "rados-namespace",
         "rados-timeout", "rados-lock-duration", "gc-live-threshold", "file-digest", "fingerprint-index",
         "fingerprint-index-sampling-method", "fingerprint-index-cache-size",
     };
@@ -281,6 +323,7 @@ static const char *nearest_key(const char *key)
     for (size_t i = 0; upstream_key_at(i) != NULL; i++)
         g_ptr_array_add(all, (gpointer)upstream_key_at(i));
     cache_config_keys(all);
+    rewrite_config_keys(all);
     const char *best = NULL;
     size_t best_d = 3;
     for (guint i = 0; i < all->len; i++) {
@@ -306,6 +349,8 @@ static gboolean apply_tokens(Config *cfg, char **tok, guint ntok, GString *unsup
         return TRUE;
     if (known)
         return FALSE;
+    if (rewrite_config_is_key(key))
+        return rewrite_config_set(&cfg->rewrite, key, vals, nvals, err);
     if (cache_config_is_key(key)) {
         /* Each cache key, a policy's too, takes one value. */
         return value_count(err, key, vals, nvals, 1, "one value") &&

@@ -8,6 +8,7 @@
 
 #include "cache/core/cache_config.h"
 #include "chunking/chunker.h"
+#include "config/rewrite_config.h"
 #include "index/fp_index_params.h"
 #include "storage/container_store.h"
 #include "util/file_digest.h"
@@ -15,6 +16,18 @@
 
 #include <glib.h>
 #include <stddef.h>
+
+/* restore-cache's kinds (Destor's names): the container LRU, Belady's
+ * optimal container cache over the recipe's known future, and the forward
+ * assembly area (src/read/restore_cache.h). */
+typedef enum { RESTORE_CACHE_LRU, RESTORE_CACHE_OPT, RESTORE_CACHE_ASM } RestoreCacheKind;
+
+typedef struct {
+    RestoreCacheKind kind;
+    unsigned containers;  /* memory: this many container-sized buffers */
+    unsigned opt_window;  /* restore-opt-window-size: chunks opt looks ahead */
+    gboolean set;         /* a restore-cache line was given: read-file uses it too */
+} RestoreCacheConfig;
 
 typedef struct {
     char *working_directory;
@@ -30,7 +43,9 @@ typedef struct {
     unsigned rados_lock_duration;
     FileDigestAlgorithm file_digest; /* NONE: not set (a new store's is xxh3, an old store keeps its own) */
     gboolean simulate;               /* simulation-level other than "no" */
-    unsigned restore_cache_containers; /* in-memory containers for restore */
+    RestoreCacheConfig restore_cache; /* restore-cache, restore-opt-window-size */
+    int backup_retention;            /* backup-retention-time: live jobs kept after
+                                        a backup; negative: every one */
     unsigned backup_workers;           /* chunk workers of backup; 0: one per CPU */
     gboolean store_read_uncached;    /* every container read reaches the disk */
     double gc_live_threshold;        /* gc copies the live chunks out of containers
@@ -38,7 +53,11 @@ typedef struct {
     gboolean verbose;                /* log-level debug or verbose */
     FpIndexParams fp_index;          /* fingerprint-index, -sampling-method, -cache-size */
     CacheConfig cache;               /* ssd-cache-*, plc-*, model-*, ssd-tbw */
+    RewriteConfig rewrite;           /* rewrite-* (rewrite_config.h) */
 } Config;
+
+/* "lru", "opt" or "asm". */
+const char *restore_cache_kind_name(RestoreCacheKind kind);
 
 void config_init(Config *cfg);
 void config_clear(Config *cfg);

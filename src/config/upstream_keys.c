@@ -10,7 +10,6 @@
 
 typedef enum {
     U_COUNT,      /* a whole number */
-    U_INT,        /* a whole number, maybe negative */
     U_REAL,       /* a decimal number */
     U_YESNO,      /* yes or no */
     U_WORD,       /* one of words; a count may follow one of counted */
@@ -32,10 +31,6 @@ static const char *const segmenting[] = { "fixed", "file-defined", "content-defi
 static const char *const segmenting_counted[] = { "fixed", "content-defined", NULL };
 static const char *const selection[] = { "base", "top", "mix", NULL };
 static const char *const selection_counted[] = { "top", NULL };
-static const char *const rewriting[] = { "no", "cfl", "cfl-based selective deduplication", "cbr",
-                                         "context-based rewriting", "cap", "capping", NULL };
-static const char *const rewriting_counted[] = { "cfl", "cfl-based selective deduplication", "cbr",
-                                                 "context-based rewriting", "cap", "capping", NULL };
 
 static const UpstreamKey keys[] = {
     { "trace-format", U_WORD, trace_formats, NULL, "destor | fsl" },
@@ -52,20 +47,6 @@ static const UpstreamKey keys[] = {
     { "fingerprint-index-segment-selection", U_WORD, selection, selection_counted,
       "base | mix, or top and optionally a whole number" },
     { "fingerprint-index-segment-prefetching", U_COUNT, NULL, NULL, "a whole number" },
-    { "rewrite-algorithm", U_WORD, rewriting, rewriting_counted,
-      "no, or cfl | cbr | cap (or their long names) and optionally a whole number" },
-    { "rewrite-enable-cfl-switch", U_YESNO, NULL, NULL, "yes | no" },
-    { "rewrite-cfl-require", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-cfl-usage-threshold", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-cbr-limit", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-cbr-minimal-utility", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-capping-level", U_COUNT, NULL, NULL, "a whole number" },
-    { "rewrite-enable-har", U_YESNO, NULL, NULL, "yes | no" },
-    { "rewrite-har-utilization-threshold", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-har-rewrite-limit", U_REAL, NULL, NULL, "a number" },
-    { "rewrite-enable-cache-aware", U_YESNO, NULL, NULL, "yes | no" },
-    { "restore-opt-window-size", U_COUNT, NULL, NULL, "a whole number" },
-    { "backup-retention-time", U_INT, NULL, NULL, "a whole number (negative: keep every backup)" },
 };
 
 /* fingerprint-index's third value and the category it belongs to; only
@@ -124,8 +105,6 @@ static gboolean form_ok(const UpstreamKey *k, char *const *v, guint n)
     switch (k->form) {
     case U_COUNT:
         return n == 1 && is_count(v[0]);
-    case U_INT:
-        return n == 1 && is_count(v[0][0] == '-' ? v[0] + 1 : v[0]);
     case U_REAL:
         return n == 1 && is_real(v[0]);
     case U_YESNO:

@@ -545,8 +545,19 @@ GArray *fp_index_read_all(const char *dir, size_t fp_len, gboolean *exists, GErr
     return entries;
 }
 
+uint64_t fp_index_prefix(const Fingerprint *fp)
+{
+    return le64_get(fp->bytes);
+}
+
+gboolean fp_index_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc, GError **err)
+{
+    g_assert(idx->marked);
+    return db_put(idx, fp, loc, NULL, err);
+}
+
 gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId id, void *ctx), void *ctx,
-                                  uint64_t *count, GError **err)
+                                  GArray *removed, uint64_t *count, GError **err)
 {
     g_assert(idx->marked); /* a kill midway leaves the index to be rebuilt */
     DBC *cursor = NULL;
@@ -566,6 +577,10 @@ gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId 
                                          idx->db_path),
                              FALSE);
         } else if (dropped(le32_get(data.data), ctx)) {
+            if (removed != NULL && key.size >= 8) {
+                uint64_t prefix = le64_get(key.data);
+                g_array_append_val(removed, prefix);
+            }
             ret = cursor->del(cursor, 0);
             ok = ret == 0 || bdb_fail(err, ret, "remove an entry from", idx->db_path);
             *count += ok;

@@ -81,9 +81,16 @@ void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc)
 gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err);
 
 /* gc: remove every entry whose container `dropped` says is freed (*count:
- * how many). Call between fp_index_begin_job and fp_index_commit_job. */
+ * how many), appending the first 8 bytes of each removed fingerprint (as a
+ * uint64_t) to `removed` unless it is NULL: another copy of one may live on
+ * (a rewritten chunk's older copy) and be put back with fp_index_put. Call
+ * between fp_index_begin_job and fp_index_commit_job. */
 gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId id, void *ctx), void *ctx,
-                                  uint64_t *count, GError **err);
+                                  GArray *removed, uint64_t *count, GError **err);
+/* gc: write one entry to the DB (under the DIRTY mark). */
+gboolean fp_index_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc, GError **err);
+/* The first 8 bytes of a fingerprint, as fp_index_drop_containers gives them. */
+uint64_t fp_index_prefix(const Fingerprint *fp);
 
 /* What the index did in this job: its RAM, disk lookups, missed duplicates. */
 void fp_index_stats(FpIndex *idx, FpIndexStats *st);

@@ -2,6 +2,7 @@
 /* gc.c: finding the dead and the sparse containers from the live records,
  * then emptying and freeing them in the order gc.h gives. */
 #include "lifecycle/gc.h"
+#include "lifecycle/index_survivors.h"
 #include "index/fp_index.h"
 #include "lifecycle/live_chunks.h"
 #include "recipe/job_catalog.h"
@@ -185,8 +186,13 @@ static gboolean free_dead(Gc *gc, FpIndex *idx, GError **err)
         if (gc->r->freed % PROGRESS_FREES == 0)
             report_progress(gc);
     }
-    return container_store_sync(s->containers, err) &&
-           fp_index_drop_containers(idx, is_freed, gc->freed, &gc->r->index_entries_removed, err);
+    GArray *removed = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    gboolean ok = container_store_sync(s->containers, err) &&
+                  fp_index_drop_containers(idx, is_freed, gc->freed, removed, &gc->r->index_entries_removed, err) &&
+                  container_store_count(s->containers, &containers, err) &&
+                  index_survivors_restore(s, idx, removed, gc->freed, containers, &gc->r->index_entries_restored, err);
+    g_array_unref(removed);
+    return ok;
 }
 
 /* Steps 1 to 5: what changes containers, under the index's DIRTY mark. */

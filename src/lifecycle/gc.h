@@ -51,6 +51,7 @@ typedef struct {
     uint32_t freed;            /* dead and emptied containers freed now */
     uint64_t reclaimed_bytes;  /* freed * container size */
     uint64_t index_entries_removed;
+    uint64_t index_entries_restored; /* put back at a surviving copy (index_survivors.h) */
     uint32_t jobs_collected;   /* deleted jobs whose records were removed */
     gboolean deferred;         /* a reader held the store: nothing freed */
 } GcReport;

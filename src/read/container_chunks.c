@@ -2,6 +2,7 @@
 /* container_chunks.c: a ChunkSource that slices chunks out of containers. */
 #include "read/container_chunks.h"
 #include "read/container_lru.h"
+#include "read/opt_window.h"
 #include "storage/container.h"
 #include "util/error.h"
 
@@ -9,7 +10,14 @@ typedef struct {
     ChunkSource chunks;
     ContainerLru *lru;
     gboolean ids_only;
+    OptWindow *future; /* opt: the reads to come; NULL: LRU */
 } ContainerChunks;
+
+/* opt: this read leaves the window of reads to come. */
+static gboolean advance(ContainerChunks *cc, const ChunkRef *ref, GError **err)
+{
+    return cc->future == NULL || opt_window_advance(cc->future, ref->container, ref->offset, err);
+}
 
 /* The container holding `ref`, checked against the recipe; bytes that fail
  * the check are read again from the store when they came from a copy. */
@@ -22,6 +30,8 @@ static const uint8_t *read_chunk(ChunkSource *self, const ChunkRef *ref, GError 
         g_set_error(mismatch, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "recipe names a chunk outside its container");
         return NULL;
     }
+    if (!advance(cc, ref, err))
+        return NULL;
     const uint8_t *cont = container_lru_get(cc->lru, ref->container, err);
     GError *bad = NULL;
     if (cont == NULL)
@@ -49,7 +59,8 @@ static const uint8_t *read_chunk(ChunkSource *self, const ChunkRef *ref, GError 
 
 static gboolean touch_chunk(ChunkSource *self, const ChunkRef *ref, GError **err)
 {
-    return container_lru_touch(((ContainerChunks *)self)->lru, ref->container, err);
+    ContainerChunks *cc = (ContainerChunks *)self;
+    return advance(cc, ref, err) && container_lru_touch(cc->lru, ref->container, err);
 }
 
 static void clear(ChunkSource *self)
@@ -64,8 +75,10 @@ static uint64_t fetches(const ChunkSource *self)
 
 static void free_chunks(ChunkSource *self)
 {
-    container_lru_free(((ContainerChunks *)self)->lru);
-    g_free(self);
+    ContainerChunks *cc = (ContainerChunks *)self;
+    container_lru_free(cc->lru);
+    opt_window_free(cc->future);
+    g_free(cc);
 }
 
 static ChunkSource *make(ContainerLru *lru, gboolean ids_only)
@@ -86,4 +99,18 @@ ChunkSource *container_chunks_new(ContainerSource *src, guint capacity)
 ChunkSource *container_chunks_new_ids_only(ContainerSource *src, guint capacity)
 {
     return make(container_lru_new_ids_only(src, capacity), TRUE);
+}
+
+static uint64_t next_use(void *ctx, ContainerId id)
+{
+    return opt_window_next_use(ctx, id);
+}
+
+ChunkSource *container_chunks_new_opt(ContainerSource *src, guint capacity, guint window, ChunkStream *future,
+                                      gboolean ids_only)
+{
+    OptWindow *w = opt_window_new(future, window);
+    ChunkSource *chunks = make(container_lru_new_by_next_use(src, capacity, ids_only, next_use, w), ids_only);
+    ((ContainerChunks *)chunks)->future = w;
+    return chunks;
 }

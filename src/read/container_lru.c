@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* container_lru.c: hash table + recency queue of container buffers. */
+/* container_lru.c: hash table + recency queue of container buffers; the
+ * victim is the queue's tail, or, given next uses, the farthest used. */
 #include "read/container_lru.h"
 
 typedef struct {
@@ -15,6 +16,8 @@ struct ContainerLru {
     GQueue recency;    /* head = most recent */
     uint64_t fetches;
     gboolean ids_only; /* slots hold no bytes */
+    ContainerNextUse next_use; /* NULL: evict the least recent */
+    void *next_use_ctx;
 };
 
 ContainerLru *container_lru_new(ContainerSource *src, guint capacity)
@@ -48,6 +51,36 @@ ContainerLru *container_lru_new_ids_only(ContainerSource *src, guint capacity)
     return lru;
 }
 
+ContainerLru *container_lru_new_by_next_use(ContainerSource *src, guint capacity, gboolean ids_only,
+                                            ContainerNextUse next_use, void *ctx)
+{
+    ContainerLru *lru = container_lru_new(src, capacity);
+    lru->ids_only = ids_only;
+    lru->next_use = next_use;
+    lru->next_use_ctx = ctx;
+    return lru;
+}
+
+/* The slot to give up: the least recent, or the one used farthest ahead
+ * (the least recent of those never used again). */
+static GList *victim(ContainerLru *lru)
+{
+    GList *pick = lru->recency.tail;
+    if (lru->next_use == NULL)
+        return pick;
+    uint64_t farthest = 0;
+    for (GList *l = lru->recency.tail; l != NULL; l = l->prev) {
+        uint64_t when = lru->next_use(lru->next_use_ctx, ((Slot *)l->data)->id);
+        if (when > farthest) {
+            farthest = when;
+            pick = l;
+        }
+        if (when == G_MAXUINT64)
+            break;
+    }
+    return pick;
+}
+
 void container_lru_free(ContainerLru *lru)
 {
     if (lru == NULL)
@@ -66,7 +99,8 @@ static Slot *lookup_or_fetch(ContainerLru *lru, ContainerId id, GError **err)
         return s;
     }
     if (g_hash_table_size(lru->slots) >= lru->capacity) {
-        GList *old = g_queue_pop_tail_link(&lru->recency);
+        GList *old = victim(lru);
+        g_queue_unlink(&lru->recency, old);
         s = old->data;
         g_hash_table_remove(lru->slots, GUINT_TO_POINTER(s->id));
     } else {

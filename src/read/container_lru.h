@@ -19,6 +19,13 @@ ContainerLru *container_lru_new(ContainerSource *src, guint capacity);
  * buffer (a simulating cache), so the source sees exactly the accesses a
  * real LRU of this capacity would make. */
 ContainerLru *container_lru_new_ids_only(ContainerSource *src, guint capacity);
+/* The same cache with Belady's choice of victim (the opt restore cache):
+ * a miss in a full cache drops the container whose next use, as
+ * next_use(ctx, id) tells, is farthest; among those never used again, the
+ * least recently used. */
+typedef uint64_t (*ContainerNextUse)(void *ctx, ContainerId id);
+ContainerLru *container_lru_new_by_next_use(ContainerSource *src, guint capacity, gboolean ids_only,
+                                            ContainerNextUse next_use, void *ctx);
 void container_lru_free(ContainerLru *lru);
 
 /* The container's bytes (valid until the next get or clear). */

@@ -1,11 +1,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # src/read: the read services under every command that reads: jobs opened
-# for reading, the per-request container LRU, the prefetcher, the SSD
+# for reading, the per-request container LRU, the restore caches (lru, opt,
+# the forward assembly area) and the chunk streams they look ahead in, the
+# prefetcher, the SSD
 # cache over the pool, id-only sources, file assembly, safe paths, and the
 # read session that serves requests one by one.
 libdestor_a_SOURCES += \
 	src/read/cached_source.c src/read/cached_source.h \
 	src/read/container_lru.c src/read/container_lru.h \
+	src/read/chunk_stream.c src/read/chunk_stream.h \
+	src/read/opt_window.c src/read/opt_window.h \
+	src/read/assembly_area.c src/read/assembly_area.h \
+	src/read/restore_cache.c src/read/restore_cache.h \
 	src/read/chunk_source.h \
 	src/read/container_chunks.c src/read/container_chunks.h \
 	src/read/prefetch_source.c src/read/prefetch_source.h \
@@ -24,3 +30,8 @@ check_PROGRAMS += tests/unit/test_prefetch_source
 tests_unit_test_prefetch_source_SOURCES = tests/unit/test_prefetch_source.c tests/unit/unit.h
 tests_unit_test_prefetch_source_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_prefetch_source
+
+check_PROGRAMS += tests/unit/test_restore_cache
+tests_unit_test_restore_cache_SOURCES = tests/unit/test_restore_cache.c tests/unit/unit.h
+tests_unit_test_restore_cache_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_restore_cache

@@ -4,6 +4,7 @@
 #include "read/container_chunks.h"
 #include "read/file_output.h"
 #include "read/prefetch_source.h"
+#include "read/restore_cache.h"
 #include "util/error.h"
 
 #include <string.h>
@@ -42,6 +43,7 @@ static ReadSession *open_session(const Config *cfg, gboolean recording, GArray *
     s->store = store;
     s->source = container_store_source(store->containers);
     s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
+    s->restore_cache = cfg->restore_cache;
     gboolean ok = TRUE;
     if (!recording && cache_config_enabled(&cfg->cache))
         ok = open_cache(s, cfg, err);
@@ -143,6 +145,35 @@ static gboolean write_from_store(ReadSession *s, const FileRecord *r, uint32_t j
     return ok;
 }
 
+/* A whole file through a restore cache of its own (restore-cache set):
+ * over the SSD cache, the ids of a simulation, or the store, read ahead in
+ * the order the cache will read when that is enough containers. *fetched:
+ * its container reads. */
+static gboolean write_whole(ReadSession *s, const FileRecord *r, uint32_t job_id, int fd, const char *out_name,
+                            FileDigestAlgorithm verify, uint64_t *fetched, GError **err)
+{
+    const RestoreCacheConfig *rc = &s->restore_cache;
+    ContainerSource *src = s->source;
+    PrefetchSource *ahead = NULL;
+    if (!s->simulate && s->cache == NULL) {
+        GArray *plan = restore_cache_plan(rc, s->store->container_size, chunk_stream_file(r), chunk_stream_file(r));
+        if (plan->len < READ_PREFETCH_MIN) {
+            g_array_unref(plan);
+        } else {
+            ahead = prefetch_source_new(s->source, plan, READ_PREFETCH_DEPTH, READ_PREFETCH_THREADS);
+            src = prefetch_source_source(ahead);
+        }
+    }
+    ChunkSource *chunks = restore_cache_new(rc, src, chunk_stream_file(r), s->simulate);
+    gboolean ok = s->simulate ? file_output_touch(chunks, r, NULL, err)
+                              : file_output_write(chunks, r, job_id, NULL, fd, out_name, verify, err);
+    *fetched = chunk_source_fetches(chunks);
+    s->ahead_fetches += *fetched;
+    chunk_source_free(chunks);
+    prefetch_source_free(ahead);
+    return ok;
+}
+
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
                               int fd, const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
                               GError **err)
@@ -165,11 +196,13 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
         ok = FALSE;
     } else {
         chunk_source_clear(s->chunks); /* each request fetches its containers afresh */
-        uint64_t fetched = chunk_source_fetches(s->chunks);
+        uint64_t fetched = chunk_source_fetches(s->chunks), own = 0;
         if (s->cache)
             cache_core_request_begin(s->cache);
         FileDigestAlgorithm check = verify ? s->store->file_digest : FILE_DIGEST_NONE;
-        if (s->simulate)
+        if (range == NULL && s->restore_cache.set)
+            ok = write_whole(s, r, job_id, fd, out_name, check, &own, err);
+        else if (s->simulate)
             ok = file_output_touch(s->chunks, r, range, err);
         else if (s->cache != NULL) /* the cache decides what it reads */
             ok = file_output_write(s->chunks, r, job_id, range, fd, out_name, check, err);
@@ -178,7 +211,7 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
         if (s->cache)
             *model_s = cache_core_request_end(s->cache);
         else if (s->simulate) /* HDD only: one modelled read per access */
-            *model_s = (double)(chunk_source_fetches(s->chunks) - fetched) * s->hdd_access_s;
+            *model_s = (double)(chunk_source_fetches(s->chunks) - fetched + own) * s->hdd_access_s;
         uint64_t start, end;
         file_range_clip(range, r->size, &start, &end);
         if (ok)

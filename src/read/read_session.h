@@ -3,7 +3,9 @@
  * the container source (the pool, or the SSD cache in front of it), the
  * jobs opened so far, and the per-request container LRU.
  * One request = find the recipe, fetch each container, write the bytes; in
- * simulation mode only the container ids reach the cache. */
+ * simulation mode only the container ids reach the cache. A whole file is
+ * read through the restore cache restore-cache configures when the config
+ * sets it (restore_cache.h), a byte range through the per-request LRU. */
 #ifndef DESTOR_READ_SESSION_H
 #define DESTOR_READ_SESSION_H
 
@@ -37,7 +39,9 @@ typedef struct {
     IdSource ids;              /* the source when simulating without a cache */
     double hdd_access_s;       /* then: the device model's time of one container read */
     GHashTable *jobs;          /* job id -> Job* */
-    uint64_t ahead_fetches;    /* container reads of requests read ahead (READ_PREFETCH_MIN) */
+    uint64_t ahead_fetches;    /* container reads of requests served by a source of their own (read
+                                  ahead, READ_PREFETCH_MIN, or a restore cache) */
+    RestoreCacheConfig restore_cache; /* whole files' when restore-cache is set (.set) */
 } ReadSession;
 
 /* Open the store and, as configured, the SSD cache. In simulation mode

@@ -87,6 +87,17 @@ static gboolean fail(GError **err, ContainerId id, const char *what)
     return FALSE;
 }
 
+gboolean container_range_check(size_t size, ContainerId id, uint32_t offset, uint32_t len, GError **err)
+{
+    if (len == 0 || offset < CONTAINER_HEADER_SIZE || offset > size || len > size - offset) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "container %u: no chunk can lie at offset %u length %u (containers hold %zu bytes)", id, offset,
+                    len, size);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 gboolean container_verify(const uint8_t *buf, size_t size, ContainerId expected_id, GError **err)
 {
     if (memcmp(buf + H_MAGIC, CONTAINER_MAGIC, 8) != 0)

@@ -42,6 +42,11 @@ uint32_t container_builder_add(ContainerBuilder *b, const Fingerprint *fp, const
 /* Write the header and checksum. The buffer is then a complete container. */
 void container_builder_seal(ContainerBuilder *b, FingerprintAlgorithm alg);
 
+/* Does [offset, offset + len) lie inside a container of `size` bytes, past
+ * its header, with len > 0? A USAGE error naming the container otherwise
+ * (a range read's arguments). */
+gboolean container_range_check(size_t size, ContainerId id, uint32_t offset, uint32_t len, GError **err);
+
 /* Check magic, version, id, size fields, layout and checksum of a container
  * read from disk. Sets an INTEGRITY error naming the container and the fault. */
 gboolean container_verify(const uint8_t *buf, size_t size, ContainerId expected_id, GError **err);

@@ -24,6 +24,8 @@ typedef struct {
 
 static gboolean pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err);
 static gboolean pool_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err);
+static gboolean pool_read_range(ContainerSource *src, ContainerId id, uint32_t offset, uint32_t len, uint8_t *buf,
+                                GError **err);
 static gboolean punch_pending(ContainerPool *pool, GError **err);
 static const ContainerStoreOps pool_ops;
 
@@ -47,6 +49,7 @@ ContainerStore *container_pool_open(const char *dir, size_t container_size, gboo
     pool->store.source.container_size = container_size;
     pool->store.source.read = pool_read;
     pool->store.source.stamp = pool_stamp;
+    pool->store.source.read_range = pool_read_range;
     pool->store.ops = &pool_ops;
     pool->store.kind = CONTAINER_STORE_POOL;
     return &pool->store;
@@ -119,6 +122,21 @@ static gboolean pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GE
     if (pool->uncached)
         (void)posix_fadvise(pool->fd, off, (off_t)pool->container_size, POSIX_FADV_DONTNEED);
     return container_verify(buf, pool->container_size, id, err);
+}
+
+/* One chunk's range of container `id`: one pread of just those bytes. */
+static gboolean pool_read_range(ContainerSource *src, ContainerId id, uint32_t offset, uint32_t len, uint8_t *buf,
+                                GError **err)
+{
+    ContainerPool *pool = (ContainerPool *)src;
+    if (!container_range_check(pool->container_size, id, offset, len, err) || !pool_exists(pool, id, err))
+        return FALSE;
+    off_t off = (off_t)id * (off_t)pool->container_size + offset;
+    if (!file_pread_all(pool->fd, buf, len, off, pool->path, err))
+        return FALSE;
+    if (pool->uncached)
+        (void)posix_fadvise(pool->fd, off, len, POSIX_FADV_DONTNEED);
+    return TRUE;
 }
 
 /* The first bytes of container `id` alone (a torn last container may hold

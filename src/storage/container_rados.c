@@ -95,14 +95,15 @@ static void finish_writes(ContainerRados *r)
     g_mutex_unlock(&r->writes);
 }
 
-/* Read `len` bytes of container `id` from its start into buf; *got: how many
- * the object held. */
-static gboolean read_object(ContainerRados *r, ContainerId id, uint8_t *buf, size_t len, size_t *got, GError **err)
+/* Read `len` bytes of container `id` from `offset` into buf; *got: how
+ * many the object held there. */
+static gboolean read_object(ContainerRados *r, ContainerId id, uint8_t *buf, size_t len, uint64_t offset, size_t *got,
+                            GError **err)
 {
     char name[OBJECT_NAME_LEN + 1];
     object_name(id, name);
     finish_writes(r);
-    int n = rados_read(r->cluster.io, name, (char *)buf, len, 0);
+    int n = rados_read(r->cluster.io, name, (char *)buf, len, offset);
     if (n == -ENOENT)
         return missing(r, id, name, err);
     if (n < 0) {
@@ -119,7 +120,7 @@ static gboolean rados_container_read(ContainerSource *src, ContainerId id, uint8
 {
     ContainerRados *r = (ContainerRados *)src;
     size_t got;
-    if (!read_object(r, id, buf, r->container_size, &got, err))
+    if (!read_object(r, id, buf, r->container_size, 0, &got, err))
         return FALSE;
     if (got != r->container_size) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "container %u is %s (its object holds %zu of %zu bytes)",
@@ -134,9 +135,27 @@ static gboolean rados_container_stamp(ContainerSource *src, ContainerId id, uint
 {
     uint8_t head[CONTAINER_STAMP_BYTES];
     size_t got;
-    if (!read_object((ContainerRados *)src, id, head, sizeof head, &got, err))
+    if (!read_object((ContainerRados *)src, id, head, sizeof head, 0, &got, err))
         return FALSE;
     *stamp = container_stamp(head, got);
+    return TRUE;
+}
+
+/* One chunk's range: one rados_read at its offset. */
+static gboolean rados_container_read_range(ContainerSource *src, ContainerId id, uint32_t offset, uint32_t len,
+                                           uint8_t *buf, GError **err)
+{
+    ContainerRados *r = (ContainerRados *)src;
+    size_t got;
+    if (!container_range_check(r->container_size, id, offset, len, err) ||
+        !read_object(r, id, buf, len, offset, &got, err))
+        return FALSE;
+    if (got != len) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "container %u is %s (its object holds %zu of the %u bytes at offset %u)", id,
+                    got == 0 ? "freed or short" : "short", got, len, offset);
+        return FALSE;
+    }
     return TRUE;
 }
 
@@ -374,6 +393,7 @@ ContainerStore *container_rados_open(const ContainerStoreRados *target, size_t c
     r->store.source.container_size = container_size;
     r->store.source.read = rados_container_read;
     r->store.source.stamp = rados_container_stamp;
+    r->store.source.read_range = rados_container_read_range;
     r->store.ops = &rados_ops;
     r->store.kind = CONTAINER_STORE_RADOS;
     if (!rados_cluster_connect(&r->cluster, target, err) ||

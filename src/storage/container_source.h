@@ -42,6 +42,17 @@ struct ContainerSource {
      * into buffers of its own (prefetch_source.h) saves a copy of every
      * container so. */
     gboolean (*read_exchange)(ContainerSource *self, ContainerId id, uint8_t **buf, GError **err);
+    /* Optional (NULL: whole containers only). Read the `len` bytes at
+     * `offset` of container `id` into buf, and only those: one read of the
+     * range (pread; rados_read with an offset), for a chunk miss that
+     * fetches one chunk (ssd-cache-chunk-fetch chunk). Nothing is verified,
+     * since a container's checksum covers the whole container: callers use
+     * chunk_read.h, which checks the chunk's fingerprint. INTEGRITY when the
+     * container is missing, freed or too short for the range; USAGE when
+     * the range does not lie in container_size. The store's kinds (pool,
+     * files, rados) implement it. */
+    gboolean (*read_range)(ContainerSource *self, ContainerId id, uint32_t offset, uint32_t len, uint8_t *buf,
+                           GError **err);
 };
 
 /* A container's stamp: the CRC-32 of its first CONTAINER_STAMP_BYTES bytes

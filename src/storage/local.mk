@@ -3,6 +3,7 @@
 libdestor_a_SOURCES += \
 	src/storage/container_source.h \
 	src/storage/container.c src/storage/container.h \
+	src/storage/chunk_read.c src/storage/chunk_read.h \
 	src/storage/container_store.c src/storage/container_store.h \
 	src/storage/container_pool.c src/storage/container_pool.h \
 	src/storage/container_files.c src/storage/container_files.h \
@@ -20,3 +21,8 @@ check_PROGRAMS += tests/unit/test_container_writer
 tests_unit_test_container_writer_SOURCES = tests/unit/test_container_writer.c tests/unit/unit.h
 tests_unit_test_container_writer_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_container_writer
+
+check_PROGRAMS += tests/unit/test_chunk_read
+tests_unit_test_chunk_read_SOURCES = tests/unit/test_chunk_read.c tests/unit/unit.h tests/unit/unit_tmpdir.h
+tests_unit_test_chunk_read_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_chunk_read

@@ -24,19 +24,21 @@ bad_line 'fingerprint-index exact' 'fingerprint-index takes exact | near-exact a
 bad_line 'fingerprint-index near-exact logical ddfs' 'fingerprint-index (a Destor key this store does not support) takes'
 bad_line 'fingerprint-index-sampling-method uniform 0' 'expected a sampling ratio from 1 to 65536'
 bad_line 'fingerprint-index-cache-size 0' 'expected a container count from 1 to 65536'
-bad_line 'rewrite-algorithm cbr 2048 extra' 'rewrite-algorithm (a Destor key this store does not support) takes'
+bad_line 'rewrite-algorithm cbr 2048 extra' 'rewrite-algorithm takes'
+bad_line 'rewrite-enable-cache-aware 2' "invalid value '2' for rewrite-enable-cache-aware"
+bad_line 'trace-format csv' 'trace-format (a Destor key this store does not support) takes'
 
 # Upstream Destor's keys, in its forms: one warning for the file naming them.
 cat > "$SCRATCH/upstream.config" <<'CFG'
 working-directory "working"
 fingerprint-index near-exact logical "sparse index"
 restore-cache lru 30
-rewrite-algorithm cbr 2048
+trace-format destor
 chunk-algorithm normalized rabin
 CFG
 expect_status 0 "$DESTOR_BIN" -c "$SCRATCH/upstream.config" policies
 [ "$(grep -c . "$SCRATCH/err")" -eq 1 ] || { cat "$SCRATCH/err" >&2; fail "expected one warning line"; }
-grep -q "^destor: warning: .*upstream.config: Destor keys this store does not support, ignored: fingerprint-index (line 2), rewrite-algorithm (line 4)$" \
+grep -q "^destor: warning: .*upstream.config: Destor keys this store does not support, ignored: fingerprint-index (line 2), trace-format (line 4)$" \
     "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "warning must name the unsupported keys and lines"; }
 
 # The shipped file loads without a word.

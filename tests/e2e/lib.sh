@@ -172,7 +172,7 @@ traced() { ASAN_OPTIONS=$TRACED_ASAN_OPTIONS strace "$@"; }
 # points there are), each time into a store PREPARE WORKDIR made; then CHECK
 # WORKDIR (":" for none) on what the kill left, a backup of $SCRATCH/src2
 # must commit within KILL_LIMIT seconds, CHECK again, verify passes and the
-# newest job restores as src2. Needs strace_kill_setup.
+# newest job (the highest live id) restores as src2. Needs strace_kill_setup.
 kill_sweep() {
     kills=0
     for sc in rename renameat renameat2 fsync fdatasync; do
@@ -201,7 +201,7 @@ kill_sweep() {
             "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" verify >/dev/null ||
                 fail "$1: verify failed after the kill at $sc #$i"
             last=$("$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" stat --json |
-                "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"] - 1)')
+                "$PYTHON" -c 'import json,sys; print(max(j["job"] for j in json.load(sys.stdin)["jobs"]))')
             "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" restore "$last" "$W.r" >/dev/null
             same_tree "$SCRATCH/src2" "$W.r"
             rm -rf "$W" "$W.r"

@@ -2,6 +2,8 @@
 # tests/e2e: end-to-end shell tests of the destor binary.
 E2E_TESTS = \
 	tests/e2e/backup_restore.sh \
+	tests/e2e/restore_caches.sh \
+	tests/e2e/retention.sh \
 	tests/e2e/chunkers.sh \
 	tests/e2e/errors.sh \
 	tests/e2e/output_errors.sh \
@@ -29,17 +31,22 @@ E2E_TESTS = \
 	tests/e2e/safe_writes.sh \
 	tests/e2e/changed_while_read.sh \
 	tests/e2e/config_lines.sh \
+	tests/e2e/rewrite.sh \
+	tests/e2e/kill_rewrite.sh \
 	tests/e2e/stat_text.sh \
 	tests/e2e/cache_rollback.sh \
 	tests/e2e/cache_follow.sh \
 	tests/e2e/cache_directory.sh \
 	tests/e2e/kill_cache_o_direct.sh \
+	tests/e2e/kill_chunk_log.sh \
+	tests/e2e/cache_compression.sh \
 	tests/e2e/trace_export_hostile.sh \
 	tests/e2e/container_store.sh \
 	tests/e2e/kill_files_backup.sh \
 	tests/e2e/old_store.sh \
 	tests/e2e/delete_gc.sh \
 	tests/e2e/kill_delete_gc.sh \
+	tests/e2e/kill_retention.sh \
 	tests/e2e/gc_disk_full.sh \
 	tests/e2e/gc_cache.sh \
 	tests/e2e/lifecycle_property.py \

@@ -37,3 +37,8 @@ CLEANFILES += $(FAULT_SHIM)
 # End-to-end tests that use the shim (a file changing while backup reads it).
 SHIM_E2E_TESTS = tests/e2e/changed_while_read.sh tests/e2e/gc_disk_full.sh
 $(SHIM_E2E_TESTS:.sh=.sh.log): $(FAULT_SHIM)
+# The chunk log's kill sweep drives the log through a small program of its
+# own (tests/e2e/kill_chunk_log.sh).
+check_PROGRAMS += tests/fault/chunk_log_driver
+tests_fault_chunk_log_driver_SOURCES = tests/fault/chunk_log_driver.c
+tests_fault_chunk_log_driver_LDADD = $(UNIT_LIBS)

@@ -6,7 +6,10 @@
  * and live (what garbage collection joins through), the writer's lock (a
  * second writer refused, a reader not, renewed past its duration, released
  * on close; its expiry is rados_errors.sh's), the namespace's claim, and a
- * missing pool or conf. */
+ * missing pool or conf; and the range read of one chunk (chunk_read.h):
+ * one rados_read of the chunk's bytes at its offset, checked against its
+ * fingerprint. */
+#include "storage/chunk_read.h"
 #include "storage/container.h"
 #include "storage/container_store.h"
 #include "util/error.h"
@@ -87,6 +90,27 @@ static void test_write_read_free(void)
     uint32_t stamp = 0;
     CU_ASSERT_TRUE(src->stamp(src, 1, &stamp, &err));
     CU_ASSERT_EQUAL(stamp, container_stamp(buf, CSIZE));
+    /* each chunk by its range alone, as the container's metadata places it */
+    for (uint32_t i = 0; i < container_chunk_count(buf); i++) {
+        Fingerprint fp;
+        uint32_t off, len;
+        container_chunk_entry(buf, CSIZE, i, &fp, &off, &len);
+        uint8_t *chunk = g_malloc(len);
+        ChunkReadCost cost = { 0, 0 };
+        CU_ASSERT_TRUE(chunk_read(src, 1, off, len, FP_SHA1, &fp, chunk, &cost, &err));
+        CU_ASSERT(memcmp(chunk, buf + off, len) == 0);
+        CU_ASSERT(cost.reads == 1 && cost.bytes_read == len);
+        fp.bytes[0] ^= 1; /* not this chunk: damage, never its bytes */
+        CU_ASSERT_FALSE(chunk_read(src, 1, off, len, FP_SHA1, &fp, chunk, NULL, &err));
+        expect_error(&err, DESTOR_ERROR_INTEGRITY);
+        g_free(chunk);
+    }
+    uint8_t small[16];
+    Fingerprint none = { { 0 } };
+    CU_ASSERT_FALSE(src->read_range(src, 1, CSIZE - 8, 16, small, &err)); /* past the container's end */
+    expect_error(&err, DESTOR_ERROR_USAGE);
+    CU_ASSERT_FALSE(chunk_read(src, 7, 64, 16, FP_SHA1, &none, small, NULL, &err)); /* no such container */
+    expect_error(&err, DESTOR_ERROR_INTEGRITY);
     /* Never overwritten: a second write of id 1 is refused (by the write, or
      * the sync after it, as writes are asynchronous), the object kept; the
      * store writes nothing more. */
@@ -112,6 +136,8 @@ static void test_write_read_free(void)
     CU_ASSERT_FALSE(container_source_read(src, 0, buf, &err));
     expect_error(&err, DESTOR_ERROR_INTEGRITY);
     CU_ASSERT_FALSE(container_source_read(src, 2, buf, &err));
+    expect_error(&err, DESTOR_ERROR_INTEGRITY);
+    CU_ASSERT_FALSE(src->read_range(src, 2, 64, 100, buf, &err)); /* freed: an empty object */
     expect_error(&err, DESTOR_ERROR_INTEGRITY);
     CU_ASSERT_FALSE(container_store_free(cs, 0, &err));
     expect_error(&err, DESTOR_ERROR_INTEGRITY);

@@ -14,6 +14,7 @@ EXTRA_DIST += \
 	tests/scripts/test_trace_compare.py \
 	tests/scripts/test_trace_frontier.py \
 	tests/scripts/test_trace_robustness.py \
+	tests/scripts/test_trace_fragmentation.py \
 	tests/scripts/test_trace_plots.py \
 	tests/scripts/test_trace_sweeps.py \
 	tests/scripts/test_trace_import.py \

@@ -151,6 +151,16 @@ static void test_every_key(void)
     CU_ASSERT_EQUAL(cfg.ssd_tbw_bytes, (uint64_t)1 << 39);
     expect_ok("ssd-cache-write-budget", "108000.5");
     CU_ASSERT_DOUBLE_EQUAL(cfg.write_budget, 108000.5, 1e-9);
+    CU_ASSERT_EQUAL(cfg.segment_size, 4u << 20); /* the default */
+    CU_ASSERT_EQUAL(cfg.segment_reclaim, CHUNK_LOG_EVICT);
+    expect_ok("ssd-cache-segment-size", "256K");
+    CU_ASSERT_EQUAL(cfg.segment_size, 256u << 10);
+    expect_ok("ssd_cache_segment_size", "1G");
+    CU_ASSERT_EQUAL(cfg.segment_size, 1u << 30);
+    expect_ok("ssd-cache-segment-reclaim", "clean");
+    CU_ASSERT_EQUAL(cfg.segment_reclaim, CHUNK_LOG_CLEAN);
+    expect_ok("ssd-cache-segment-reclaim", "evict");
+    CU_ASSERT_EQUAL(cfg.segment_reclaim, CHUNK_LOG_EVICT);
 }
 
 static void test_invalid_values(void)
@@ -175,6 +185,11 @@ static void test_invalid_values(void)
     expect_invalid("ssd-tbw", "lots");
     expect_invalid("ssd-cache-write-budget", "-1");
     expect_invalid("ssd-cache-write-budget", "64K");
+    expect_invalid("ssd-cache-segment-size", "32K");   /* below the smallest */
+    expect_invalid("ssd-cache-segment-size", "65537"); /* not a multiple of 4K */
+    expect_invalid("ssd-cache-segment-size", "2G");
+    expect_invalid("ssd-cache-segment-size", "big");
+    expect_invalid("ssd-cache-segment-reclaim", "lru");
     GError *err = NULL;
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-directory", "", &err), CACHE_CONFIG_INVALID);
     CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));

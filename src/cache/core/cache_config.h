@@ -25,6 +25,9 @@
  *   ssd-cache-size              N | 512M | 4G | 20%                 (20%)
  *   ssd-cache-simulate          yes | no                            (no)
  *   ssd-cache-o-direct          yes | no                            (no)
+ *   ssd-cache-compression       none | lz4 | zstd (cache_codec.h)   (none)
+ *   ssd-cache-compression-level zstd's level 0..19; lz4's
+ *                               acceleration 0..65537; 0: default   (0)
  *   ssd-cache-quadrants         yes | no: track the quadrant data   (yes)
  *   cache-counters              exact | compact | sketch: every
  *                               container's access count
@@ -40,13 +43,20 @@
  *   model-ssd-read-mb-per-s     MB/s                                (500)
  *   model-ssd-write-latency-us  us                                  (85)
  *   model-ssd-write-mb-per-s    MB/s                                (200)
+ *   model-lz4-decompress-mb-per-s  MB/s                            (4970)
+ *   model-zstd-decompress-mb-per-s MB/s                            (1380)
  *   ssd-tbw                     TB (2^40 B, may be fractional) or a
  *                               size like 36500G                    (36500G)
+ *   ssd-cache-segment-size      the chunk log's write unit, 64K..1G,
+ *                               a multiple of 4K (chunk_log.h)      (4M)
+ *   ssd-cache-segment-reclaim   evict | clean (chunk_log.h)         (evict)
  */
 #ifndef DESTOR_CACHE_CONFIG_H
 #define DESTOR_CACHE_CONFIG_H
 
 #include "cache/policy/access_counts.h"
+#include "cache/core/chunk_log.h"
+#include "cache/core/cache_codec.h"
 #include "cache/core/device_model.h"
 #include "cache/policy/policy.h"
 
@@ -73,6 +83,8 @@ typedef struct {
     CacheSizeSpec size;
     gboolean simulate;
     gboolean o_direct;
+    CacheCodecKind compression;  /* ssd-cache-compression */
+    uint32_t compression_level;  /* ssd-cache-compression-level (0: the codec's default) */
     gboolean track_quadrants;
     AccessCountsMode counters;
     CachePolicySettings *policy_settings; /* the policies' own keys */
@@ -81,6 +93,8 @@ typedef struct {
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
     double write_budget; /* ssd-cache-write-budget: bytes per request; 0: none */
+    uint32_t segment_size; /* ssd-cache-segment-size: the chunk log's segments */
+    ChunkLogReclaim segment_reclaim; /* ssd-cache-segment-reclaim */
 } CacheConfig;
 
 typedef enum {
@@ -117,5 +131,6 @@ gboolean cache_parse_double(const char *key, const char *value, double min, doub
                             double *out, GError **err);
 gboolean cache_parse_size_spec(const char *key, const char *value, CacheSizeSpec *out, GError **err);
 gboolean cache_parse_tbw(const char *key, const char *value, uint64_t *out, GError **err);
+gboolean cache_parse_segment_size(const char *key, const char *value, uint32_t *out, GError **err);
 
 #endif

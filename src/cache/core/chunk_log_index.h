@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_log_index.h: the chunk log's in-memory index, fingerprint -> where
+ * the chunk sits (segment, offset, length). An array of entries (a freed
+ * entry is reused) and an open-addressing table of entry numbers (linear
+ * probing, deletion by backward shift, kept under 70% full), so its memory
+ * is exactly known: sizeof(ChunkLogEntry) per entry slot plus 4 bytes per
+ * table slot. Fingerprints are cryptographic digests, so their first bytes
+ * are the hash. */
+#ifndef DESTOR_CACHE_CHUNK_LOG_INDEX_H
+#define DESTOR_CACHE_CHUNK_LOG_INDEX_H
+
+#include "util/fingerprint.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CHUNK_LOG_NO_ENTRY UINT32_MAX
+
+typedef struct {
+    Fingerprint fp;
+    uint32_t segment; /* segment number (the open segment's too) */
+    uint32_t offset;  /* byte offset in the segment; next free entry when free */
+    uint32_t length;  /* 0: the entry is free */
+} ChunkLogEntry;
+
+typedef struct {
+    ChunkLogEntry *entries;
+    uint32_t n_entries; /* entries handed out (used or on the free list) */
+    uint32_t cap_entries;
+    uint32_t free_head; /* first free entry, CHUNK_LOG_NO_ENTRY for none */
+    uint32_t used;
+    uint32_t *table; /* entry number + 1; 0 empty */
+    uint32_t mask;   /* table size - 1 */
+} ChunkLogIndex;
+
+void chunk_log_index_init(ChunkLogIndex *x);
+void chunk_log_index_clear(ChunkLogIndex *x);
+/* The entry number of fp, or CHUNK_LOG_NO_ENTRY. */
+uint32_t chunk_log_index_find(const ChunkLogIndex *x, const Fingerprint *fp);
+/* Add fp (not in the index); returns its entry number. */
+uint32_t chunk_log_index_add(ChunkLogIndex *x, const Fingerprint *fp, uint32_t segment, uint32_t offset,
+                             uint32_t length);
+void chunk_log_index_remove(ChunkLogIndex *x, uint32_t e);
+/* Bytes of memory the entries and the table take. */
+size_t chunk_log_index_bytes_of(const ChunkLogIndex *x);
+
+static inline ChunkLogEntry *chunk_log_index_entry(const ChunkLogIndex *x, uint32_t e)
+{
+    return &x->entries[e];
+}
+
+#endif

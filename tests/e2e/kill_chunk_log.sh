@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# kill_chunk_log.sh: SIGKILL the chunk cache's segment log (chunk_log.h) at
+# every segment write (pwrite64), every open, write, fsync and rename of
+# its chunklog.meta save, and every truncate, with segments reclaimed by
+# eviction and by the cleaner (strace's syscall injection, so the points
+# are the same on any machine). The log is driven by
+# tests/fault/chunk_log_driver, which runs the product's chunk_log code.
+# After each kill the log must reopen, serve only chunks that some run put,
+# byte for byte (a damaged one may be a miss), take a full run after it,
+# and serve right bytes again. A kill falls between system calls, so no
+# write is torn: nothing the log lists may then be damaged (torn and
+# flipped bytes are the unit tests' part, tests/unit/test_chunk_log.c). The store's fault sweeps do not apply: the
+# log is a cache, not the store; `verify` sees the store only.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+# The log does not depend on the kind of container store: one run is enough.
+[ "$(store_kind)" = pool ] || { note "the chunk log is the same on every container store: run on pool only"; exit 77; }
+strace_kill_setup
+DRIVER="${TOP_BUILDDIR:?}/tests/fault/chunk_log_driver"
+[ -x "$DRIVER" ] || fail "no $DRIVER (make check builds it)"
+N=60
+# O_DIRECT too when the scratch directory's file system takes it.
+if CHUNK_LOG_O_DIRECT=1 "$DRIVER" run "$SCRATCH/probe" evict 9 3 2>/dev/null; then
+    directs="0 1"
+else
+    directs=0
+    note "no O_DIRECT in $SCRATCH: swept without it"
+fi
+rm -rf "$SCRATCH/probe"
+
+kills=0
+for direct in $directs; do
+    if [ "$direct" = 1 ]; then export CHUNK_LOG_O_DIRECT=1; else unset CHUNK_LOG_O_DIRECT; fi
+    for mode in evict clean; do
+        for sc in pwrite64 write fsync fdatasync rename renameat renameat2 ftruncate openat; do
+            C="$SCRATCH/count"
+            rm -rf "$C"
+            "$DRIVER" run "$C" "$mode" 1 "$N"
+            traced -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DRIVER" run "$C" "$mode" 2 "$N"
+            n=$(grep -c "$sc(" "$SCRATCH/trace" || true)
+            i=1
+            while [ "$i" -le "$n" ]; do
+                W="$SCRATCH/w"
+                rm -rf "$W"
+                "$DRIVER" run "$W" "$mode" 1 "$N"
+                set +e
+                traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
+                    "$DRIVER" run "$W" "$mode" 2 "$N" >/dev/null 2>&1
+                rc=$?
+                set -e
+                [ "$rc" -eq 137 ] || fail "$mode: run not killed at $sc #$i (exit $rc)"
+                kills=$((kills + 1))
+                "$DRIVER" check "$W" "$mode" "$N" 1 2 >"$SCRATCH/held" ||
+                    fail "$mode, O_DIRECT $direct: wrong chunks served after the kill at $sc #$i"
+                # a kill lands between system calls: every write was whole or
+                # never made, so nothing the log lists may be damaged
+                grep -q ' damaged 0$' "$SCRATCH/held" ||
+                    fail "$mode: $(cat "$SCRATCH/held") after the kill at $sc #$i"
+                "$DRIVER" run "$W" "$mode" 3 "$N" || fail "$mode: no run after the kill at $sc #$i"
+                "$DRIVER" check "$W" "$mode" "$N" 1 2 3 >"$SCRATCH/held" ||
+                    fail "$mode, O_DIRECT $direct: wrong chunks served after the run that followed the kill at $sc #$i"
+                grep -q '^held [1-9]' "$SCRATCH/held" || fail "$mode: nothing held after a full run ($sc #$i)"
+                i=$((i + 1))
+            done
+        done
+    done
+done
+[ "$kills" -ge 40 ] || fail "only $kills kill points: the sweep no longer reaches the log's writes"
+note "$kills kills"
