@@ -3,9 +3,11 @@
 """fp_index_property.py: random sequences of backups of generated versioned
 trees, each backup with an index design drawn at random (exact, or
 near-exact with a random sampling method, ratio and cache size, small
-enough to miss duplicates; the sampled index or silo), mixed with delete, gc and repair, checked
+enough to miss duplicates; the sampled index or silo) and a rewriting
+drawn at random (none, capping, CFL, CBR, HAR), mixed with delete, gc and repair, checked
 against the trees: every live job restores as its tree, verify --deep
-passes after every step that changes the store, and the sum of the
+passes after every step that changes the store (each restore through a
+restore cache drawn at random: lru, opt or asm), and the sum of the
 duplicates the backups say they missed is not zero (so two copies of a
 fingerprint were exercised). Seeded, so a failure names the seed and step
 that repeat it. Runs on the store kind DESTOR_TEST_CONTAINER_STORE names."""
@@ -77,11 +79,16 @@ def index_args(rng):
             "-p", "fingerprint-index-cache-size %d" % rng.choice([1, 2, 64])]
 
 
-def check_all(config, scratch, live, where):
+REWRITES = ([], ["-p", "rewrite-algorithm capping 4"], ["-p", "rewrite-algorithm cfl"], ["-p", "rewrite-algorithm cbr"],
+            ["-p", "rewrite-enable-har yes"])
+
+
+def check_all(config, scratch, live, rng, where):
     for job, tree in live.items():
         target = os.path.join(scratch, "restored")
         shutil.rmtree(target, ignore_errors=True)
-        run(config, "restore", str(job), target, where=where)
+        cache = "restore-cache %s 4" % rng.choice(["lru", "opt", "asm"])
+        run(config, "-p", cache, "restore", str(job), target, where="%s (%s)" % (where, cache))
         if read_tree(target) != tree:
             fail("%s: job %d does not restore as its tree" % (where, job))
     run(config, "verify", "--deep", where=where)
@@ -102,7 +109,8 @@ def one_seed(seed, kind):
             tree = version(rng, blobs, tree)
             src = os.path.join(scratch, "src")
             write_tree(src, tree)
-            out = json.loads(run(config, *index_args(rng), "backup", "--json", src, where=where))
+            args = index_args(rng) + rng.choice(REWRITES)
+            out = json.loads(run(config, *args, "backup", "--json", src, where="%s (%s)" % (where, " ".join(args))))
             missed += out["index"]["missed_duplicates"]
             live[next_job] = tree
             next_job += 1
@@ -114,7 +122,7 @@ def one_seed(seed, kind):
             run(config, "-p", "gc-live-threshold " + rng.choice(["0", "0.5", "1"]), "gc", where=where)
         else:
             run(config, "repair", where=where)
-        check_all(config, scratch, live, where + " (after %s)" % op)
+        check_all(config, scratch, live, rng, where + " (after %s)" % op)
     shutil.rmtree(scratch)
     return missed
 
