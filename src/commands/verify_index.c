@@ -35,10 +35,9 @@ static gboolean take_stamp(const Store *store, IndexStamp *st, GError **err)
     if (ids == NULL)
         return FALSE;
     st->newest_job = ids->len ? (int64_t)g_array_index(ids, uint32_t, ids->len - 1) : -1;
-    /* The newest job with a manifest: gc removes a deleted job's manifest
-     * (a newest job deleted and collected left every container unchecked
-     * for chunks missing from the index); a damaged one is verify's job
-     * report. */
+    /* The newest job whose manifest loads: a deleted job's does not (with
+     * the newest job deleted, every container went unchecked for chunks
+     * missing from the index); a damaged one is verify's job report. */
     for (guint i = ids->len; i > 0; i--) {
         JobManifest m;
         if (job_manifest_load(store->dir, g_array_index(ids, uint32_t, i - 1), &m, NULL)) {
