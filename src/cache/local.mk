@@ -59,6 +59,10 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_buckets_index.h \
 	src/cache/core/chunk_buckets_sketch.c \
 	src/cache/core/chunk_buckets_sketch.h \
+	src/cache/core/chunk_layout.c \
+	src/cache/core/chunk_layout.h \
+	src/cache/core/chunk_layout_buckets.c \
+	src/cache/core/chunk_layout_log.c \
 	src/cache/core/chunk_log.c \
 	src/cache/core/chunk_log.h \
 	src/cache/core/chunk_log_format.c \
@@ -115,3 +119,8 @@ tests_unit_test_chunk_buckets_LDADD = $(UNIT_LIBS)
 check_PROGRAMS += tests/bench/bench_chunk_buckets
 tests_bench_bench_chunk_buckets_SOURCES = tests/bench/bench_chunk_buckets.c
 tests_bench_bench_chunk_buckets_LDADD = $(UNIT_LIBS)
+CHUNK_LAYOUT_TESTS = tests/unit/test_chunk_layout
+check_PROGRAMS += $(CHUNK_LAYOUT_TESTS)
+TESTS += $(CHUNK_LAYOUT_TESTS)
+tests_unit_test_chunk_layout_SOURCES = tests/unit/test_chunk_layout.c
+tests_unit_test_chunk_layout_LDADD = $(UNIT_LIBS)
