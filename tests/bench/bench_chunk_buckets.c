@@ -11,9 +11,18 @@
  *       a bucket, buckets for CHUNKS chunks of 4 sub-slots, an 8 KiB chunk
  *       of 2 KiB sub-slots); then LOOKUPS lookups, half of chunks in it
  *       and half of others, in a seeded random order; prints
- *       "lookups N in SECONDS s found F" and "index BYTES bytes per chunk". */
+ *       "lookups N in SECONDS s found F" and "index BYTES bytes per chunk".
+ *   bench_chunk_buckets memory log|buckets DIR MIB none|lz4|zstd
+ *       a real layout of MIB MiB in DIR, through the layout seam
+ *       (chunk_layout.h), given twice its capacity in distinct chunks of
+ *       2..14 KiB (8 KiB on average, chunk-avg-size's default), each half
+ *       random and half a repeated pattern (about 2:1 under lz4, the
+ *       paper's mean compressibility); prints "memory BYTES bytes per
+ *       cached chunk (CHUNKS held, INDEX index bytes)": the in-memory
+ *       index (the buckets' sketch included) over the chunks it holds. */
 #include "cache/core/chunk_buckets.h"
 #include "cache/core/chunk_buckets_index.h"
+#include "cache/core/chunk_layout.h"
 #include "cache/core/chunk_log_index.h"
 
 #include <glib.h>
@@ -28,10 +37,56 @@ static void fp_of(uint64_t i, Fingerprint *fp)
     fingerprint_compute(FP_SHA1, &i, sizeof i, fp);
 }
 
+static int memory(const char *kind, const char *dir, uint64_t mib, const char *codec)
+{
+    ChunkLayoutOptions o;
+    memset(&o, 0, sizeof o);
+    o.directory = dir;
+    o.capacity_bytes = mib << 20;
+    o.fp_alg = FP_SHA1;
+    memset(o.store_id, 0x42, sizeof o.store_id);
+    o.reclaim = CHUNK_LOG_EVICT;
+    ChunkLayoutKind k;
+    if (!chunk_layout_parse(kind, &k) || !cache_codec_parse(codec, &o.compression)) {
+        fprintf(stderr, "bench_chunk_buckets: bad layout or compression\n");
+        return 2;
+    }
+    const ChunkLayoutOps *ops = chunk_layout_ops(k);
+    GError *err = NULL;
+    void *l = ops->open(&o, &err);
+    if (l == NULL) {
+        fprintf(stderr, "bench_chunk_buckets: %s\n", err->message);
+        return 1;
+    }
+    uint8_t *buf = g_malloc(14336);
+    GRand *r = g_rand_new_with_seed(11);
+    uint64_t n = 2 * (mib << 20) / 8192;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t len = (uint32_t)g_rand_int_range(r, 2048, 14337);
+        for (uint32_t b = 0; b < len; b++)
+            buf[b] = b < len / 2 ? (uint8_t)g_rand_int(r) : (uint8_t)(b % 16);
+        Fingerprint fp;
+        fingerprint_compute(FP_SHA1, buf, len, &fp);
+        if (!ops->put(l, &fp, buf, len, &err)) {
+            fprintf(stderr, "bench_chunk_buckets: %s\n", err->message);
+            return 1;
+        }
+    }
+    uint64_t held = ops->chunks(l);
+    size_t bytes = ops->index_bytes(l);
+    printf("memory %.2f bytes per cached chunk (%" G_GUINT64_FORMAT " held, %zu index bytes)\n",
+           (double)bytes / (double)MAX(held, 1), held, bytes);
+    g_rand_free(r);
+    g_free(buf);
+    return ops->close(l, &err) ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 6 && strcmp(argv[1], "memory") == 0)
+        return memory(argv[2], argv[3], g_ascii_strtoull(argv[4], NULL, 10), argv[5]);
     if (argc != 4 || (strcmp(argv[1], "log") != 0 && strcmp(argv[1], "buckets") != 0)) {
-        fprintf(stderr, "usage: bench_chunk_buckets log|buckets CHUNKS LOOKUPS\n");
+        fprintf(stderr, "usage: bench_chunk_buckets log|buckets CHUNKS LOOKUPS | memory log|buckets DIR MIB CODEC\n");
         return 2;
     }
     gboolean log = strcmp(argv[1], "log") == 0;

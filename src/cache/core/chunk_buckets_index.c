@@ -5,6 +5,9 @@
 #include "util/le.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static gboolean bit(const uint8_t *a, uint64_t i)
 {
@@ -45,7 +48,9 @@ void chunk_buckets_index_clear(ChunkBucketsIndex *x)
 
 uint32_t chunk_buckets_bucket_of(const ChunkBucketsIndex *x, const Fingerprint *fp)
 {
-    return (uint32_t)(le64_get(fp->bytes + 2) % x->n_buckets);
+    /* bytes 2..5 scaled onto [0, n_buckets): no division (Lemire's
+     * multiply-shift range reduction) */
+    return (uint32_t)(((uint64_t)le32_get(fp->bytes + 2) * x->n_buckets) >> 32);
 }
 
 gboolean chunk_buckets_index_used(const ChunkBucketsIndex *x, uint32_t bucket, uint32_t s)
@@ -96,10 +101,27 @@ uint32_t chunk_buckets_index_unmark(ChunkBucketsIndex *x, uint32_t bucket, uint3
     return n;
 }
 
+/* The prefixes are compared 8 at a time (SSE2, in every x86-64) where
+ * there is SSE2, one at a time elsewhere; the head bit only on a match. */
 int chunk_buckets_index_find(const ChunkBucketsIndex *x, uint32_t bucket, uint16_t p, uint32_t from)
 {
     const uint16_t *pre = x->prefix + at(x, bucket, 0);
-    for (uint32_t s = from; s < x->slots; s++)
+    uint32_t s = from;
+#ifdef __SSE2__
+    const __m128i want = _mm_set1_epi16((short)p);
+    for (; s + 8 <= x->slots; s += 8) {
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)(pre + s)), want));
+        while (m != 0) {
+            uint32_t k = s + (uint32_t)__builtin_ctz(m) / 2;
+            if (bit(x->head, at(x, bucket, k)))
+                return (int)k;
+            m &= m - 1; /* the two mask bits of one slot */
+            m &= m - 1;
+        }
+    }
+#endif
+    for (; s < x->slots; s++)
         if (pre[s] == p && bit(x->head, at(x, bucket, s)))
             return (int)s;
     return -1;

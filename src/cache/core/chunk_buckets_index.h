@@ -26,7 +26,7 @@ void chunk_buckets_index_init(ChunkBucketsIndex *x, uint32_t n_buckets, uint32_t
 void chunk_buckets_index_clear(ChunkBucketsIndex *x);
 
 /* Fingerprints are cryptographic digests: bytes 0..1 are the prefix,
- * bytes 2..9 choose the bucket (every supported digest has >= 20 bytes). */
+ * bytes 2..5 choose the bucket (every supported digest has >= 20 bytes). */
 static inline uint16_t chunk_buckets_prefix_of(const Fingerprint *fp)
 {
     return (uint16_t)(fp->bytes[0] | fp->bytes[1] << 8);
