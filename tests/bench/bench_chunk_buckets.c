@@ -19,7 +19,8 @@
  *       random and half a repeated pattern (about 2:1 under lz4, the
  *       paper's mean compressibility); prints "memory BYTES bytes per
  *       cached chunk (CHUNKS held, INDEX index bytes)": the in-memory
- *       index (the buckets' sketch included) over the chunks it holds. */
+ *       index (the buckets' sketch included) over the chunks it holds;
+ *       and "written W device bytes per chunk byte put". */
 #include "cache/core/chunk_buckets.h"
 #include "cache/core/chunk_buckets_index.h"
 #include "cache/core/chunk_layout.h"
@@ -74,8 +75,12 @@ static int memory(const char *kind, const char *dir, uint64_t mib, const char *c
     }
     uint64_t held = ops->chunks(l);
     size_t bytes = ops->index_bytes(l);
+    ChunkLayoutCounters c;
+    ops->counters(l, &c);
     printf("memory %.2f bytes per cached chunk (%" G_GUINT64_FORMAT " held, %zu index bytes)\n",
            (double)bytes / (double)MAX(held, 1), held, bytes);
+    printf("written %.2f device bytes per chunk byte put\n",
+           (double)c.device_bytes_written / (double)MAX(c.user_bytes_written, 1));
     g_rand_free(r);
     g_free(buf);
     return ops->close(l, &err) ? 0 : 1;
