@@ -4,8 +4,8 @@
 # (chunk_buckets.h, ssd-cache-layout buckets) at every bucket write
 # (pwrite64: a put's compressed write of its bucket, or a refresh of a
 # bucket without its dropped chunks at sync), every fsync, every open and
-# every truncate, with each compression (strace's syscall injection, so the
-# points are the same on any machine). The layout is driven by
+# every truncate, with each compression and lz4 with O_DIRECT (strace's
+# syscall injection, so the points are the same on any machine). The layout is driven by
 # tests/fault/chunk_buckets_driver, which runs the product's code. After
 # each kill the layout must reopen, serve only chunks that some run put,
 # byte for byte, take a full run after it, and serve right bytes again. A
@@ -21,9 +21,19 @@ strace_kill_setup
 DRIVER="${TOP_BUILDDIR:?}/tests/fault/chunk_buckets_driver"
 [ -x "$DRIVER" ] || fail "no $DRIVER (make check builds it)"
 N=30
+# O_DIRECT too (with lz4) when the scratch directory's file system takes it.
+if CHUNK_BUCKETS_O_DIRECT=1 "$DRIVER" run "$SCRATCH/probe" lz4 9 3 2>/dev/null; then
+    runs="none:0 lz4:0 zstd:0 lz4:1"
+else
+    runs="none:0 lz4:0 zstd:0"
+    note "no O_DIRECT in $SCRATCH: swept without it"
+fi
+rm -rf "$SCRATCH/probe"
 
 kills=0
-for codec in none lz4 zstd; do
+for r in $runs; do
+    codec=${r%:*}
+    if [ "${r#*:}" = 1 ]; then export CHUNK_BUCKETS_O_DIRECT=1; else unset CHUNK_BUCKETS_O_DIRECT; fi
     for sc in pwrite64 fsync openat ftruncate; do
         C="$SCRATCH/count"
         rm -rf "$C"

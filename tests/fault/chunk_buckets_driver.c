@@ -12,7 +12,7 @@
  *       compressed write of its bucket, evicting inside full buckets;
  *       drop two of every three after the put as a policy would, and sync
  *       every 10 puts (the buckets refreshed without the dropped ones);
- *       close.
+ *       close. With CHUNK_BUCKETS_O_DIRECT set, opened with O_DIRECT.
  *   chunk_buckets_driver check DIR none|lz4|zstd N SEED...
  *       open the layout and get every chunk it holds: each must be one of
  *       chunks 0..N-1 of the SEEDs, byte for byte (regenerated here, not
@@ -53,6 +53,7 @@ static ChunkBuckets *open_layout(const char *dir, const char *codec_name)
     o.slots = SLOTS;
     o.capacity_bytes = 4 * chunk_buckets_bucket_size(SLOTS, SUB);
     o.fp_alg = FP_SHA1;
+    o.o_direct = g_getenv("CHUNK_BUCKETS_O_DIRECT") != NULL;
     memset(o.store_id, 0x33, sizeof o.store_id);
     if (!cache_codec_parse(codec_name, &o.compression)) {
         fprintf(stderr, "chunk_buckets_driver: unknown compression %s\n", codec_name);

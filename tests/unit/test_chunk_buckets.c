@@ -270,6 +270,50 @@ static void test_round_trip_zstd(void)
     round_trip(CACHE_CODEC_ZSTD);
 }
 
+static uint32_t fill(ChunkBuckets *b, uint32_t n);
+static uint32_t check_series(ChunkBuckets *b, uint32_t n, uint32_t *damaged);
+
+/* With O_DIRECT: the default geometry (whole 4 KiB pages), chunks read
+ * through aligned spans; then the same file opened without it. */
+static void test_o_direct(void)
+{
+    char *dir = path_in(tmpdir, "direct");
+    ChunkBucketsOptions o = options(dir, 4, CACHE_CODEC_LZ4);
+    o.o_direct = TRUE;
+    o.subslot_size = 0; /* the defaults: 8 KiB + 128 x 2 KiB a bucket */
+    o.slots = 0;
+    o.capacity_bytes = 4 * chunk_buckets_bucket_size(CHUNK_BUCKETS_DEFAULT_SLOTS, CHUNK_BUCKETS_DEFAULT_SUBSLOT);
+    GError *err = NULL;
+    ChunkBuckets *b = chunk_buckets_open(&o, &err);
+    if (b == NULL) { /* a file system without O_DIRECT: nothing to test here */
+        CU_ASSERT(err != NULL && strstr(err->message, "O_DIRECT") != NULL);
+        g_clear_error(&err);
+        g_free(dir);
+        return;
+    }
+    uint32_t n = fill(b, 40), damaged = 0;
+    uint32_t held = (uint32_t)chunk_buckets_chunks(b);
+    CU_ASSERT(held > 30);
+    CU_ASSERT_EQUAL(check_series(b, n, &damaged), held);
+    close_ok(b);
+    b = open_ok(&o);
+    CU_ASSERT_EQUAL(check_series(b, n, &damaged), held);
+    close_ok(b);
+    o.o_direct = FALSE;
+    b = open_ok(&o);
+    CU_ASSERT_EQUAL(check_series(b, n, &damaged), held);
+    CU_ASSERT_EQUAL(damaged, 0);
+    close_ok(b);
+    /* a geometry that is not whole pages is refused with O_DIRECT */
+    ChunkBucketsOptions odd = options(dir, 4, CACHE_CODEC_LZ4);
+    odd.o_direct = TRUE;
+    odd.slots = 65;
+    CU_ASSERT_PTR_NULL(chunk_buckets_open(&odd, &err));
+    CU_ASSERT(err && err->code == DESTOR_ERROR_CONFIG);
+    g_clear_error(&err);
+    g_free(dir);
+}
+
 /* ---- prefix collisions ---- */
 
 /* Two real chunks whose SHA-1s share the 16-bit prefix: searched for
@@ -744,6 +788,7 @@ static void add_suites(void)
     CU_add_test(s, "round trip, none", test_round_trip_none);
     CU_add_test(s, "round trip, lz4", test_round_trip_lz4);
     CU_add_test(s, "round trip, zstd", test_round_trip_zstd);
+    CU_add_test(s, "O_DIRECT", test_o_direct);
     CU_add_test(s, "prefix collisions", test_prefix_collisions);
     CU_add_test(s, "replacement inside a bucket", test_replacement);
     CU_add_test(s, "damaged compressed sub-slots", test_damaged_subslots);

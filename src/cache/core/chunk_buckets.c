@@ -21,6 +21,8 @@
 
 G_STATIC_ASSERT(CHUNK_BUCKETS_STORE_ID_LEN == CHUNK_BUCKETS_ID_LEN);
 
+#define ALIGN SSD_STORE_DIRECT_ALIGN
+
 struct ChunkBuckets {
     ChunkBucketsOptions opt;
     char *dir;
@@ -36,8 +38,8 @@ struct ChunkBuckets {
     uint8_t *dirty;      /* bit per bucket: drops not yet written */
     ChunkBucketsSketch sketch;
     uint64_t next_seq;
-    uint8_t *bucket_buf; /* one bucket */
-    uint8_t *raw_buf;    /* one chunk, compressed or decoded */
+    uint8_t *bucket_buf; /* one bucket (aligned) */
+    uint8_t *raw_buf;    /* one chunk's stored bytes, with room for an aligned read's margins (aligned) */
     CacheCodec *codec;
     Fingerprinter *fpr;
     ChunkBucketsCounters c;
@@ -184,13 +186,22 @@ ChunkBucketsGet chunk_buckets_get(ChunkBuckets *b, const Fingerprint *fp, void *
         drop_damaged(b, bucket, (uint32_t)s);
         return CHUNK_BUCKETS_DAMAGED;
     }
+    /* the stored bytes into raw_buf: exactly, or with O_DIRECT the
+     * aligned span around them (inside the bucket: it is aligned) */
     off_t off = bucket_off(b, bucket) + b->meta_size + (off_t)s * b->subslot;
-    uint8_t *into = e.codec == CACHE_CODEC_NONE ? buf : b->raw_buf;
+    off_t start = b->opt.o_direct ? off - off % ALIGN : off;
+    size_t span = (size_t)(off - start) + e.stored_len;
+    if (b->opt.o_direct)
+        span = (span + ALIGN - 1) / ALIGN * ALIGN;
+    g_assert(span <= (size_t)chunk_buckets_max_chunk(b) + 2 * ALIGN);
     GError *local = NULL;
-    gboolean ok = file_pread_all(b->fd, into, e.stored_len, off, b->path, &local);
+    gboolean ok = file_pread_all(b->fd, b->raw_buf, span, start, b->path, &local);
     g_clear_error(&local);
-    if (ok && e.codec != CACHE_CODEC_NONE)
-        ok = cache_codec_decompress(b->codec, (CacheCodecKind)e.codec, b->raw_buf, e.stored_len, buf, e.raw_len);
+    const uint8_t *stored = b->raw_buf + (off - start);
+    if (ok && e.codec == CACHE_CODEC_NONE)
+        memcpy(buf, stored, e.raw_len);
+    else if (ok)
+        ok = cache_codec_decompress(b->codec, (CacheCodecKind)e.codec, stored, e.stored_len, buf, e.raw_len);
     if (!ok || !fp_matches(b, fp, buf, e.raw_len)) {
         drop_damaged(b, bucket, (uint32_t)s);
         return CHUNK_BUCKETS_DAMAGED;
@@ -398,6 +409,8 @@ static gboolean check_options(const ChunkBucketsOptions *o, uint32_t slots, uint
         why = "the sub-slot size must be a multiple of 512 of at least 512 bytes";
     else if (slots < 1 || slots > 65535)
         why = "a bucket has 1..65535 sub-slots";
+    else if (o->o_direct && chunk_buckets_bucket_size(slots, subslot) % ALIGN != 0)
+        why = "with ssd-cache-o-direct a bucket must be a multiple of 4 KiB";
     else if (o->capacity_bytes < chunk_buckets_bucket_size(slots, subslot))
         why = "ssd-cache-size is smaller than one bucket";
     else if (o->capacity_bytes / chunk_buckets_bucket_size(slots, subslot) > UINT32_MAX / 2)
@@ -531,8 +544,14 @@ ChunkBuckets *chunk_buckets_open(const ChunkBucketsOptions *opt, GError **err)
     b->dirty = g_malloc0((b->n_buckets + 7) / 8);
     chunk_buckets_sketch_init(&b->sketch, n_slots);
     b->next_seq = 1;
-    b->bucket_buf = g_malloc0(b->bucket_size);
-    b->raw_buf = g_malloc0((size_t)chunk_buckets_max_chunk(b) + 64);
+    /* raw_buf: a compressed chunk may take all of max_chunk, and an
+     * aligned read adds at most an ALIGN on each side */
+    if (posix_memalign((void **)&b->bucket_buf, ALIGN, b->bucket_size) != 0 ||
+        posix_memalign((void **)&b->raw_buf, ALIGN, (size_t)chunk_buckets_max_chunk(b) + 2 * ALIGN) != 0) {
+        destor_set_errno(err, ENOMEM, "allocate the chunk buckets' buffers");
+        goto fail;
+    }
+    memset(b->bucket_buf, 0, b->bucket_size);
     b->codec = cache_codec_new(opt->compression, opt->compression_level);
     b->fpr = fingerprinter_new(opt->fp_alg);
 
@@ -543,9 +562,13 @@ ChunkBuckets *chunk_buckets_open(const ChunkBucketsOptions *opt, GError **err)
     g_free(lock_path);
     if (b->lock_fd < 0 || !remove_other_layouts(b, err))
         goto fail;
-    b->fd = open(b->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    b->fd = open(b->path, O_RDWR | O_CREAT | O_CLOEXEC | (opt->o_direct ? O_DIRECT : 0), 0644);
     if (b->fd < 0) {
-        destor_set_errno(err, errno, "open %s", b->path);
+        if (opt->o_direct && errno == EINVAL)
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
+                        "open %s: the file system does not support O_DIRECT (ssd-cache-o-direct)", b->path);
+        else
+            destor_set_errno(err, errno, "open %s", b->path);
         goto fail;
     }
     if (!load(b, err))
@@ -587,8 +610,8 @@ gboolean chunk_buckets_close(ChunkBuckets *b, GError **err)
     chunk_buckets_sketch_clear(&b->sketch);
     chunk_buckets_index_clear(&b->x);
     g_free(b->dirty);
-    g_free(b->bucket_buf);
-    g_free(b->raw_buf);
+    free(b->bucket_buf);
+    free(b->raw_buf);
     g_free(b->path);
     g_free(b->dir);
     g_free(b);
@@ -627,7 +650,7 @@ size_t chunk_buckets_index_bytes(const ChunkBuckets *b)
 
 size_t chunk_buckets_fixed_bytes(const ChunkBuckets *b)
 {
-    return sizeof *b + (size_t)b->bucket_size + chunk_buckets_max_chunk(b) + 64;
+    return sizeof *b + (size_t)b->bucket_size + chunk_buckets_max_chunk(b) + 2 * ALIGN;
 }
 
 gboolean chunk_buckets_remove_files(const char *dir, GError **err)

@@ -66,6 +66,8 @@ typedef struct {
     uint32_t slots;               /* sub-slots per bucket, 1..65535 (0: the default) */
     FingerprintAlgorithm fp_alg;  /* the store's fingerprint function */
     uint8_t store_id[CHUNK_BUCKETS_STORE_ID_LEN];
+    gboolean o_direct;            /* open chunks.buckets with O_DIRECT (the bucket size must then be
+                                   * a multiple of 4 KiB, as the defaults' is) */
     CacheCodecKind compression;   /* ssd-cache-compression */
     int compression_level;        /* ssd-cache-compression-level (0: the codec's default) */
     ChunkBucketsDropped dropped;  /* may be NULL */

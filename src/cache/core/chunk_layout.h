@@ -37,7 +37,7 @@ typedef struct {
     uint64_t capacity_bytes;
     FingerprintAlgorithm fp_alg;
     uint8_t store_id[CHUNK_LOG_STORE_ID_LEN];
-    gboolean o_direct;          /* log only */
+    gboolean o_direct;          /* ssd-cache-o-direct */
     uint32_t segment_size;      /* log only (0: CHUNK_LOG_DEFAULT_SEGMENT) */
     ChunkLogReclaim reclaim;    /* log only */
     CacheCodecKind compression; /* buckets only: the log stores chunks as they are */

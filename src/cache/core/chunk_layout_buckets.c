@@ -14,6 +14,7 @@ static void *bk_open(const ChunkLayoutOptions *opt, GError **err)
     memset(&o, 0, sizeof o);
     o.directory = opt->directory;
     o.capacity_bytes = opt->capacity_bytes;
+    o.o_direct = opt->o_direct;
     o.fp_alg = opt->fp_alg;
     memcpy(o.store_id, opt->store_id, CHUNK_BUCKETS_STORE_ID_LEN);
     o.compression = opt->compression;
