@@ -72,6 +72,18 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_cache_internal.h \
 	src/cache/core/chunk_cache_real.c \
 	src/cache/core/chunk_cache_report.c \
+	src/cache/core/chunk_buckets.c \
+	src/cache/core/chunk_buckets.h \
+	src/cache/core/chunk_buckets_format.c \
+	src/cache/core/chunk_buckets_format.h \
+	src/cache/core/chunk_buckets_index.c \
+	src/cache/core/chunk_buckets_index.h \
+	src/cache/core/chunk_buckets_sketch.c \
+	src/cache/core/chunk_buckets_sketch.h \
+	src/cache/core/chunk_layout.c \
+	src/cache/core/chunk_layout.h \
+	src/cache/core/chunk_layout_buckets.c \
+	src/cache/core/chunk_layout_log.c \
 	src/cache/core/chunk_log.c \
 	src/cache/core/chunk_log.h \
 	src/cache/core/chunk_log_format.c \
@@ -125,3 +137,16 @@ tests_unit_test_chunk_log_LDADD = $(UNIT_LIBS)
 check_PROGRAMS += tests/bench/bench_chunk_log
 tests_bench_bench_chunk_log_SOURCES = tests/bench/bench_chunk_log.c
 tests_bench_bench_chunk_log_LDADD = $(UNIT_LIBS)
+CHUNK_BUCKETS_TESTS = tests/unit/test_chunk_buckets
+check_PROGRAMS += $(CHUNK_BUCKETS_TESTS)
+TESTS += $(CHUNK_BUCKETS_TESTS)
+tests_unit_test_chunk_buckets_SOURCES = tests/unit/test_chunk_buckets.c
+tests_unit_test_chunk_buckets_LDADD = $(UNIT_LIBS)
+check_PROGRAMS += tests/bench/bench_chunk_buckets
+tests_bench_bench_chunk_buckets_SOURCES = tests/bench/bench_chunk_buckets.c
+tests_bench_bench_chunk_buckets_LDADD = $(UNIT_LIBS)
+CHUNK_LAYOUT_TESTS = tests/unit/test_chunk_layout
+check_PROGRAMS += $(CHUNK_LAYOUT_TESTS)
+TESTS += $(CHUNK_LAYOUT_TESTS)
+tests_unit_test_chunk_layout_SOURCES = tests/unit/test_chunk_layout.c
+tests_unit_test_chunk_layout_LDADD = $(UNIT_LIBS)

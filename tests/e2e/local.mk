@@ -40,6 +40,7 @@ E2E_TESTS = \
 	tests/e2e/cache_follow.sh \
 	tests/e2e/cache_directory.sh \
 	tests/e2e/kill_cache_o_direct.sh \
+	tests/e2e/kill_chunk_buckets.sh \
 	tests/e2e/kill_chunk_log.sh \
 	tests/e2e/kill_chunk_cache.sh \
 	tests/e2e/cache_compression.sh \

@@ -42,3 +42,8 @@ $(SHIM_E2E_TESTS:.sh=.sh.log): $(FAULT_SHIM)
 check_PROGRAMS += tests/fault/chunk_log_driver
 tests_fault_chunk_log_driver_SOURCES = tests/fault/chunk_log_driver.c
 tests_fault_chunk_log_driver_LDADD = $(UNIT_LIBS)
+# The bucketized chunk layout's kill sweep, the same way
+# (tests/e2e/kill_chunk_buckets.sh).
+check_PROGRAMS += tests/fault/chunk_buckets_driver
+tests_fault_chunk_buckets_driver_SOURCES = tests/fault/chunk_buckets_driver.c
+tests_fault_chunk_buckets_driver_LDADD = $(UNIT_LIBS)

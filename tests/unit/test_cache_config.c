@@ -161,6 +161,11 @@ static void test_every_key(void)
     CU_ASSERT_EQUAL(cfg.segment_reclaim, CHUNK_LOG_CLEAN);
     expect_ok("ssd-cache-segment-reclaim", "evict");
     CU_ASSERT_EQUAL(cfg.segment_reclaim, CHUNK_LOG_EVICT);
+    CU_ASSERT_EQUAL(cfg.layout, CHUNK_LAYOUT_LOG);
+    expect_ok("ssd-cache-layout", "buckets");
+    CU_ASSERT_EQUAL(cfg.layout, CHUNK_LAYOUT_BUCKETS);
+    expect_ok("ssd_cache_layout", "log");
+    CU_ASSERT_EQUAL(cfg.layout, CHUNK_LAYOUT_LOG);
 }
 
 static void test_invalid_values(void)
@@ -190,6 +195,8 @@ static void test_invalid_values(void)
     expect_invalid("ssd-cache-segment-size", "2G");
     expect_invalid("ssd-cache-segment-size", "big");
     expect_invalid("ssd-cache-segment-reclaim", "lru");
+    expect_invalid("ssd-cache-layout", "bucket");
+    expect_invalid("ssd-cache-layout", "");
     GError *err = NULL;
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-directory", "", &err), CACHE_CONFIG_INVALID);
     CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));

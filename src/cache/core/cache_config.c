@@ -29,6 +29,7 @@ void cache_config_init(CacheConfig *cfg)
     cfg->ssd_tbw_bytes = (uint64_t)36500 << 30; /* Intel 520 60 GB: 36,500 GB (paper I.A) */
     cfg->segment_size = CHUNK_LOG_DEFAULT_SEGMENT;
     cfg->segment_reclaim = CHUNK_LOG_EVICT; /* Nitro's write-evict units */
+    cfg->layout = CHUNK_LAYOUT_LOG;
 }
 
 void cache_config_clear(CacheConfig *cfg)
@@ -188,7 +189,7 @@ gboolean cache_parse_segment_size(const char *key, const char *value, uint32_t *
 
 typedef enum {
     K_POLICY, K_DIRECTORY, K_SIZE, K_BOOL, K_U32, K_DOUBLE, K_TBW, K_COUNTERS, K_GRANULARITY, K_CHUNK_FETCH,
-    K_SEGMENT_SIZE, K_SEGMENT_RECLAIM, K_COMPRESSION,
+    K_SEGMENT_SIZE, K_SEGMENT_RECLAIM, K_COMPRESSION, K_LAYOUT,
 } KeyKind;
 
 typedef struct {
@@ -227,6 +228,7 @@ static const CacheKey cache_keys[] = {
     { "ssd-cache-write-budget", K_DOUBLE, AT(write_budget), 0, 1e18 },
     { "ssd-cache-segment-size", K_SEGMENT_SIZE, 0, 0, 0 },
     { "ssd-cache-segment-reclaim", K_SEGMENT_RECLAIM, 0, 0, 0 },
+    { "ssd-cache-layout", K_LAYOUT, 0, 0, 0 },
 };
 
 static const CacheKey *find_key(const char *key)
@@ -358,6 +360,11 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
             cfg->segment_reclaim = strcmp(value, "clean") == 0 ? CHUNK_LOG_CLEAN : CHUNK_LOG_EVICT;
         else
             bad_value(err, k->key, value, "evict or clean");
+        break;
+    case K_LAYOUT:
+        ok = chunk_layout_parse(value, &cfg->layout);
+        if (!ok)
+            bad_value(err, k->key, value, "log or buckets");
         break;
     case K_COMPRESSION: {
         char *name = g_ascii_strdown(value ? value : "", -1); /* as policy names */

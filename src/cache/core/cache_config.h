@@ -54,11 +54,14 @@
  *   ssd-cache-segment-size      the chunk log's write unit, 64K..1G,
  *                               a multiple of 4K (chunk_log.h)      (4M)
  *   ssd-cache-segment-reclaim   evict | clean (chunk_log.h)         (evict)
+ *   ssd-cache-layout            log | buckets: the chunk cache's
+ *                               layout on the SSD (chunk_layout.h)  (log)
  */
 #ifndef DESTOR_CACHE_CONFIG_H
 #define DESTOR_CACHE_CONFIG_H
 
 #include "cache/policy/access_counts.h"
+#include "cache/core/chunk_layout.h"
 #include "cache/core/chunk_log.h"
 #include "cache/core/cache_codec.h"
 #include "cache/core/device_model.h"
@@ -107,6 +110,7 @@ typedef struct {
     double write_budget; /* ssd-cache-write-budget: bytes per request; 0: none */
     uint32_t segment_size; /* ssd-cache-segment-size: the chunk log's segments */
     ChunkLogReclaim segment_reclaim; /* ssd-cache-segment-reclaim */
+    ChunkLayoutKind layout;          /* ssd-cache-layout */
 } CacheConfig;
 
 typedef enum {

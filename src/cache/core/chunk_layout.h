@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_layout.h: the seam between the chunk cache core and its on-SSD
+ * layouts (ssd-cache-layout log | buckets): one ops table that the
+ * segment log (chunk_log.h, through chunk_layout_log.c) and the
+ * bucketized layout (chunk_buckets.h, through chunk_layout_buckets.c)
+ * both implement, so the core holds a layout without knowing which.
+ *
+ * A directory written with one layout and opened with the other is
+ * rebuilt empty, said on stderr (each adapter removes the other's files
+ * before opening its own). */
+#ifndef DESTOR_CACHE_CHUNK_LAYOUT_H
+#define DESTOR_CACHE_CHUNK_LAYOUT_H
+
+#include "cache/core/cache_codec.h"
+#include "cache/core/chunk_log.h"
+#include "util/fingerprint.h"
+
+#include <glib.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    CHUNK_LAYOUT_LOG = 0,     /* segments written whole (Nitro's WEUs): chunk_log.h */
+    CHUNK_LAYOUT_BUCKETS = 1, /* AustereCache's buckets of sub-slots: chunk_buckets.h */
+} ChunkLayoutKind;
+
+/* "log", "buckets" */
+const char *chunk_layout_name(ChunkLayoutKind kind);
+/* FALSE for any other name. */
+gboolean chunk_layout_parse(const char *name, ChunkLayoutKind *out);
+
+typedef void (*ChunkLayoutDropped)(void *ctx, const Fingerprint *fp, uint32_t length);
+
+/* What either layout is opened with; each takes the fields it knows. */
+typedef struct {
+    const char *directory;
+    uint64_t capacity_bytes;
+    FingerprintAlgorithm fp_alg;
+    uint8_t store_id[CHUNK_LOG_STORE_ID_LEN];
+    gboolean o_direct;          /* ssd-cache-o-direct */
+    uint32_t segment_size;      /* log only (0: CHUNK_LOG_DEFAULT_SEGMENT) */
+    ChunkLogReclaim reclaim;    /* log only */
+    CacheCodecKind compression; /* buckets only: the log stores chunks as they are */
+    int compression_level;
+    ChunkLayoutDropped dropped; /* chunks the layout evicts by itself; may be NULL */
+    void *dropped_ctx;
+} ChunkLayoutOptions;
+
+typedef enum {
+    CHUNK_LAYOUT_HIT = 0,
+    CHUNK_LAYOUT_ABSENT = 1,
+    CHUNK_LAYOUT_DAMAGED = 2, /* dropped, counted; the caller fetches it again */
+} ChunkLayoutGet;
+
+/* The counters both layouts have. */
+typedef struct {
+    uint64_t user_bytes_written;   /* chunk bytes put */
+    uint64_t device_bytes_written; /* every byte written to the SSD */
+    uint64_t chunks_dropped_by_layout;
+    uint64_t damaged_reads;
+    uint64_t prefix_collisions;    /* buckets only (0 for the log) */
+    uint64_t gets;
+    uint64_t bytes_served;
+} ChunkLayoutCounters;
+
+typedef struct {
+    ChunkLayoutKind kind;
+    void *(*open)(const ChunkLayoutOptions *opt, GError **err);
+    gboolean (*close)(void *layout, GError **err);
+    gboolean (*contains)(void *layout, const Fingerprint *fp, uint32_t *length);
+    gboolean (*put)(void *layout, const Fingerprint *fp, const void *buf, uint32_t len, GError **err);
+    ChunkLayoutGet (*get)(void *layout, const Fingerprint *fp, void *buf, uint32_t *len);
+    gboolean (*drop)(void *layout, const Fingerprint *fp);
+    void (*foreach)(void *layout, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length), void *ctx);
+    gboolean (*sync)(void *layout, GError **err);
+    uint32_t (*max_chunk)(void *layout);
+    uint64_t (*chunks)(void *layout);
+    void (*counters)(void *layout, ChunkLayoutCounters *out);
+    size_t (*index_bytes)(void *layout); /* the in-memory index */
+} ChunkLayoutOps;
+
+extern const ChunkLayoutOps chunk_layout_log_ops;
+extern const ChunkLayoutOps chunk_layout_buckets_ops;
+
+const ChunkLayoutOps *chunk_layout_ops(ChunkLayoutKind kind);
+
+#endif

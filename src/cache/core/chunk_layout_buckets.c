@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_layout_buckets.c: the bucketized layout (chunk_buckets.h) behind
+ * the layout seam (chunk_layout.h); it removes a chunk log itself. */
+#include "cache/core/chunk_buckets.h"
+#include "cache/core/chunk_layout.h"
+
+#include <string.h>
+
+G_STATIC_ASSERT(CHUNK_LOG_STORE_ID_LEN == CHUNK_BUCKETS_STORE_ID_LEN);
+
+static void *bk_open(const ChunkLayoutOptions *opt, GError **err)
+{
+    ChunkBucketsOptions o;
+    memset(&o, 0, sizeof o);
+    o.directory = opt->directory;
+    o.capacity_bytes = opt->capacity_bytes;
+    o.o_direct = opt->o_direct;
+    o.fp_alg = opt->fp_alg;
+    memcpy(o.store_id, opt->store_id, CHUNK_BUCKETS_STORE_ID_LEN);
+    o.compression = opt->compression;
+    o.compression_level = opt->compression_level;
+    o.dropped = opt->dropped;
+    o.dropped_ctx = opt->dropped_ctx;
+    return chunk_buckets_open(&o, err);
+}
+
+static gboolean bk_close(void *b, GError **err)
+{
+    return chunk_buckets_close(b, err);
+}
+
+static gboolean bk_contains(void *b, const Fingerprint *fp, uint32_t *length)
+{
+    return chunk_buckets_contains(b, fp, length);
+}
+
+static gboolean bk_put(void *b, const Fingerprint *fp, const void *buf, uint32_t len, GError **err)
+{
+    return chunk_buckets_put(b, fp, buf, len, err);
+}
+
+static ChunkLayoutGet bk_get(void *b, const Fingerprint *fp, void *buf, uint32_t *len)
+{
+    switch (chunk_buckets_get(b, fp, buf, len)) {
+    case CHUNK_BUCKETS_HIT:
+        return CHUNK_LAYOUT_HIT;
+    case CHUNK_BUCKETS_DAMAGED:
+        return CHUNK_LAYOUT_DAMAGED;
+    case CHUNK_BUCKETS_ABSENT:
+        break;
+    }
+    return CHUNK_LAYOUT_ABSENT;
+}
+
+static gboolean bk_drop(void *b, const Fingerprint *fp)
+{
+    return chunk_buckets_drop(b, fp);
+}
+
+static void bk_foreach(void *b, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length), void *ctx)
+{
+    chunk_buckets_foreach(b, fn, ctx);
+}
+
+static gboolean bk_sync(void *b, GError **err)
+{
+    return chunk_buckets_sync(b, err);
+}
+
+static uint32_t bk_max_chunk(void *b)
+{
+    return chunk_buckets_max_chunk(b);
+}
+
+static uint64_t bk_chunks(void *b)
+{
+    return chunk_buckets_chunks(b);
+}
+
+static void bk_counters(void *b, ChunkLayoutCounters *out)
+{
+    const ChunkBucketsCounters *c = chunk_buckets_counters(b);
+    memset(out, 0, sizeof *out);
+    out->user_bytes_written = c->user_bytes_written;
+    out->device_bytes_written = c->device_bytes_written;
+    out->chunks_dropped_by_layout = c->chunks_dropped_by_layout;
+    out->damaged_reads = c->damaged_reads;
+    out->prefix_collisions = c->prefix_collisions;
+    out->gets = c->gets;
+    out->bytes_served = c->bytes_served;
+}
+
+static size_t bk_index_bytes(void *b)
+{
+    return chunk_buckets_index_bytes(b);
+}
+
+const ChunkLayoutOps chunk_layout_buckets_ops = {
+    .kind = CHUNK_LAYOUT_BUCKETS, .open = bk_open, .close = bk_close, .contains = bk_contains,
+    .put = bk_put, .get = bk_get, .drop = bk_drop, .foreach = bk_foreach, .sync = bk_sync,
+    .max_chunk = bk_max_chunk, .chunks = bk_chunks, .counters = bk_counters, .index_bytes = bk_index_bytes,
+};

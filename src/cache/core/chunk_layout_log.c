@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_layout_log.c: the segment log (chunk_log.h) behind the layout
+ * seam (chunk_layout.h); a directory holding buckets is rebuilt as a log,
+ * said on stderr. */
+#include "cache/core/chunk_buckets.h"
+#include "cache/core/chunk_layout.h"
+#include "util/error.h"
+
+#include <string.h>
+
+static void *log_open(const ChunkLayoutOptions *opt, GError **err)
+{
+    char *buckets = g_build_filename(opt->directory, CHUNK_BUCKETS_FILE, NULL);
+    gboolean had = g_file_test(buckets, G_FILE_TEST_EXISTS);
+    g_free(buckets);
+    if (had) {
+        destor_warning("SSD cache %s holds chunk buckets (ssd-cache-layout buckets); rebuilding it as a chunk log "
+                       "(ssd-cache-layout log)",
+                       opt->directory);
+        if (!chunk_buckets_remove_files(opt->directory, err) && err != NULL && *err != NULL)
+            return NULL;
+    }
+    ChunkLogOptions o;
+    memset(&o, 0, sizeof o);
+    o.directory = opt->directory;
+    o.capacity_bytes = opt->capacity_bytes;
+    o.segment_size = opt->segment_size ? opt->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
+    o.o_direct = opt->o_direct;
+    o.fp_alg = opt->fp_alg;
+    memcpy(o.store_id, opt->store_id, CHUNK_LOG_STORE_ID_LEN);
+    o.reclaim = opt->reclaim;
+    o.dropped = opt->dropped;
+    o.dropped_ctx = opt->dropped_ctx;
+    return chunk_log_open(&o, err);
+}
+
+static gboolean log_close(void *l, GError **err)
+{
+    return chunk_log_close(l, err);
+}
+
+static gboolean log_contains(void *l, const Fingerprint *fp, uint32_t *length)
+{
+    return chunk_log_contains(l, fp, length);
+}
+
+static gboolean log_put(void *l, const Fingerprint *fp, const void *buf, uint32_t len, GError **err)
+{
+    return chunk_log_put(l, fp, buf, len, err);
+}
+
+static ChunkLayoutGet log_get(void *l, const Fingerprint *fp, void *buf, uint32_t *len)
+{
+    switch (chunk_log_get(l, fp, buf, len)) {
+    case CHUNK_LOG_HIT:
+        return CHUNK_LAYOUT_HIT;
+    case CHUNK_LOG_DAMAGED:
+        return CHUNK_LAYOUT_DAMAGED;
+    case CHUNK_LOG_ABSENT:
+        break;
+    }
+    return CHUNK_LAYOUT_ABSENT;
+}
+
+static gboolean log_drop(void *l, const Fingerprint *fp)
+{
+    return chunk_log_drop(l, fp);
+}
+
+static void log_foreach(void *l, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length), void *ctx)
+{
+    chunk_log_foreach(l, fn, ctx);
+}
+
+static gboolean log_sync(void *l, GError **err)
+{
+    return chunk_log_sync(l, err);
+}
+
+static uint32_t log_max_chunk(void *l)
+{
+    return chunk_log_max_chunk(l);
+}
+
+static uint64_t log_chunks(void *l)
+{
+    return chunk_log_chunks(l);
+}
+
+static void log_counters(void *l, ChunkLayoutCounters *out)
+{
+    const ChunkLogCounters *c = chunk_log_counters(l);
+    memset(out, 0, sizeof *out);
+    out->user_bytes_written = c->user_bytes_written;
+    out->device_bytes_written = c->device_bytes_written;
+    out->chunks_dropped_by_layout = c->chunks_dropped_by_log;
+    out->damaged_reads = c->damaged_reads;
+    out->gets = c->gets;
+    out->bytes_served = c->bytes_served;
+}
+
+static size_t log_index_bytes(void *l)
+{
+    return chunk_log_index_bytes(l);
+}
+
+const ChunkLayoutOps chunk_layout_log_ops = {
+    .kind = CHUNK_LAYOUT_LOG, .open = log_open, .close = log_close, .contains = log_contains,
+    .put = log_put, .get = log_get, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
+    .max_chunk = log_max_chunk, .chunks = log_chunks, .counters = log_counters, .index_bytes = log_index_bytes,
+};

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# kill_chunk_buckets.sh: SIGKILL the chunk cache's bucketized layout
+# (chunk_buckets.h, ssd-cache-layout buckets) at every bucket write
+# (pwrite64: a put's compressed write of its bucket, or a refresh of a
+# bucket without its dropped chunks at sync), every fsync, every open and
+# every truncate, with each compression and lz4 with O_DIRECT (strace's
+# syscall injection, so the points are the same on any machine). The layout is driven by
+# tests/fault/chunk_buckets_driver, which runs the product's code. After
+# each kill the layout must reopen, serve only chunks that some run put,
+# byte for byte, take a full run after it, and serve right bytes again. A
+# kill falls between system calls, so no write is torn: nothing the layout
+# lists may then be damaged (torn and flipped bytes are the unit tests'
+# part, tests/unit/test_chunk_buckets.c). The layout is a cache, not the
+# store: the store's fault sweeps do not apply.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+# The layout does not depend on the kind of container store: one run is enough.
+[ "$(store_kind)" = pool ] || { note "the chunk buckets are the same on every container store: run on pool only"; exit 77; }
+strace_kill_setup
+DRIVER="${TOP_BUILDDIR:?}/tests/fault/chunk_buckets_driver"
+[ -x "$DRIVER" ] || fail "no $DRIVER (make check builds it)"
+N=30
+# O_DIRECT too (with lz4) when the scratch directory's file system takes it.
+if CHUNK_BUCKETS_O_DIRECT=1 "$DRIVER" run "$SCRATCH/probe" lz4 9 3 2>/dev/null; then
+    runs="none:0 lz4:0 zstd:0 lz4:1"
+else
+    runs="none:0 lz4:0 zstd:0"
+    note "no O_DIRECT in $SCRATCH: swept without it"
+fi
+rm -rf "$SCRATCH/probe"
+
+kills=0
+for r in $runs; do
+    codec=${r%:*}
+    if [ "${r#*:}" = 1 ]; then export CHUNK_BUCKETS_O_DIRECT=1; else unset CHUNK_BUCKETS_O_DIRECT; fi
+    for sc in pwrite64 fsync openat ftruncate; do
+        C="$SCRATCH/count"
+        rm -rf "$C"
+        "$DRIVER" run "$C" "$codec" 1 "$N"
+        traced -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DRIVER" run "$C" "$codec" 2 "$N"
+        n=$(grep -c "$sc(" "$SCRATCH/trace" || true)
+        i=1
+        while [ "$i" -le "$n" ]; do
+            W="$SCRATCH/w"
+            rm -rf "$W"
+            "$DRIVER" run "$W" "$codec" 1 "$N"
+            set +e
+            traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
+                "$DRIVER" run "$W" "$codec" 2 "$N" >/dev/null 2>&1
+            rc=$?
+            set -e
+            [ "$rc" -eq 137 ] || fail "$codec: run not killed at $sc #$i (exit $rc)"
+            kills=$((kills + 1))
+            "$DRIVER" check "$W" "$codec" "$N" 1 2 >"$SCRATCH/held" ||
+                fail "$codec: wrong chunks served after the kill at $sc #$i"
+            grep -q ' damaged 0$' "$SCRATCH/held" || fail "$codec: $(cat "$SCRATCH/held") after the kill at $sc #$i"
+            "$DRIVER" run "$W" "$codec" 3 "$N" || fail "$codec: no run after the kill at $sc #$i"
+            "$DRIVER" check "$W" "$codec" "$N" 1 2 3 >"$SCRATCH/held" ||
+                fail "$codec: wrong chunks served after the run that followed the kill at $sc #$i"
+            grep -q '^held [1-9]' "$SCRATCH/held" || fail "$codec: nothing held after a full run ($sc #$i)"
+            i=$((i + 1))
+        done
+    done
+done
+[ "$kills" -ge 60 ] || fail "only $kills kill points: the sweep no longer reaches the layout's writes"
+note "$kills kills"

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* chunk_buckets_driver.c: drives the product's bucketized chunk layout
+ * (cache/core/chunk_buckets.h) for the kill sweep
+ * tests/e2e/kill_chunk_buckets.sh, which SIGKILLs `run` at each of its
+ * system calls and then asks `check` whether what the layout serves is
+ * right.
+ *
+ *   chunk_buckets_driver run DIR none|lz4|zstd SEED N
+ *       open the layout in DIR (4 buckets of 64 sub-slots of 512 bytes,
+ *       SHA-1, the given compression), put chunks 0..N-1 of series SEED
+ *       (1..12000 bytes, half of them compressible), each put a
+ *       compressed write of its bucket, evicting inside full buckets;
+ *       drop two of every three after the put as a policy would, and sync
+ *       every 10 puts (the buckets refreshed without the dropped ones);
+ *       close. With CHUNK_BUCKETS_O_DIRECT set, opened with O_DIRECT.
+ *   chunk_buckets_driver check DIR none|lz4|zstd N SEED...
+ *       open the layout and get every chunk it holds: each must be one of
+ *       chunks 0..N-1 of the SEEDs, byte for byte (regenerated here, not
+ *       taken from the layout); a damaged chunk is a miss and allowed.
+ *       Prints "held H damaged D"; exits 1 on any wrong byte or unknown
+ *       chunk, 0 otherwise. */
+#include "cache/core/chunk_buckets.h"
+#include "cache/core/chunk_buckets_format.h"
+#include "util/error.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUB 512u
+#define SLOTS 64u
+#define MAXLEN 12000u
+
+static uint32_t make_chunk(uint32_t seed, uint32_t i, uint8_t *buf, Fingerprint *fp)
+{
+    GRand *r = g_rand_new_with_seed(seed * 7919u + i);
+    uint32_t len = (uint32_t)g_rand_int_range(r, 1, MAXLEN + 1);
+    gboolean squeezable = i % 2 == 0;
+    for (uint32_t k = 0; k < len; k++)
+        buf[k] = squeezable && k >= 64 ? (uint8_t)(k % 13 + seed) : (uint8_t)g_rand_int(r);
+    g_rand_free(r);
+    fingerprint_compute(FP_SHA1, buf, len, fp);
+    return len;
+}
+
+static ChunkBuckets *open_layout(const char *dir, const char *codec_name)
+{
+    ChunkBucketsOptions o;
+    memset(&o, 0, sizeof o);
+    o.directory = dir;
+    o.subslot_size = SUB;
+    o.slots = SLOTS;
+    o.capacity_bytes = 4 * chunk_buckets_bucket_size(SLOTS, SUB);
+    o.fp_alg = FP_SHA1;
+    o.o_direct = g_getenv("CHUNK_BUCKETS_O_DIRECT") != NULL;
+    memset(o.store_id, 0x33, sizeof o.store_id);
+    if (!cache_codec_parse(codec_name, &o.compression)) {
+        fprintf(stderr, "chunk_buckets_driver: unknown compression %s\n", codec_name);
+        exit(2);
+    }
+    GError *err = NULL;
+    ChunkBuckets *b = chunk_buckets_open(&o, &err);
+    if (b == NULL) {
+        fprintf(stderr, "chunk_buckets_driver: %s\n", err->message);
+        exit(1);
+    }
+    return b;
+}
+
+static int run(const char *dir, const char *codec, uint32_t seed, uint32_t n)
+{
+    ChunkBuckets *b = open_layout(dir, codec);
+    uint8_t *buf = g_malloc(MAXLEN);
+    GError *err = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        Fingerprint fp;
+        uint32_t len = make_chunk(seed, i, buf, &fp);
+        if (!chunk_buckets_put(b, &fp, buf, len, &err)) {
+            fprintf(stderr, "chunk_buckets_driver: %s\n", err->message);
+            return 1;
+        }
+        if (i % 3 != 0)
+            chunk_buckets_drop(b, &fp);
+        if ((i + 1) % 10 == 0 && !chunk_buckets_sync(b, &err)) {
+            fprintf(stderr, "chunk_buckets_driver: %s\n", err->message);
+            return 1;
+        }
+    }
+    g_free(buf);
+    if (!chunk_buckets_close(b, &err)) {
+        fprintf(stderr, "chunk_buckets_driver: %s\n", err->message);
+        return 1;
+    }
+    return 0;
+}
+
+static void list_one(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    (void)length;
+    g_ptr_array_add(ctx, g_memdup2(fp, sizeof *fp));
+}
+
+static int check(const char *dir, const char *codec, uint32_t n, char **seeds, int n_seeds)
+{
+    GHashTable *expected = g_hash_table_new_full(fingerprint_hash, fingerprint_equal, g_free, g_free);
+    uint8_t *want = g_malloc(MAXLEN);
+    for (int s = 0; s < n_seeds; s++)
+        for (uint32_t i = 0; i < n; i++) {
+            Fingerprint fp;
+            make_chunk((uint32_t)atoi(seeds[s]), i, want, &fp);
+            uint32_t *at = g_new(uint32_t, 2);
+            at[0] = (uint32_t)atoi(seeds[s]);
+            at[1] = i;
+            g_hash_table_replace(expected, g_memdup2(&fp, sizeof fp), at);
+        }
+    ChunkBuckets *b = open_layout(dir, codec);
+    uint8_t *buf = g_malloc(chunk_buckets_max_chunk(b));
+    GPtrArray *fps = g_ptr_array_new_with_free_func(g_free);
+    chunk_buckets_foreach(b, list_one, fps);
+    int rc = 0;
+    uint32_t held = 0, damaged = 0;
+    for (guint k = 0; k < fps->len; k++) {
+        const Fingerprint *fp = g_ptr_array_index(fps, k);
+        const uint32_t *at = g_hash_table_lookup(expected, fp);
+        if (at == NULL) {
+            fprintf(stderr, "chunk_buckets_driver: the layout holds a chunk no run put\n");
+            rc = 1;
+            continue;
+        }
+        Fingerprint again;
+        uint32_t want_len = make_chunk(at[0], at[1], want, &again), len = 0;
+        switch (chunk_buckets_get(b, fp, buf, &len)) {
+        case CHUNK_BUCKETS_HIT:
+            if (len != want_len || memcmp(buf, want, len) != 0) {
+                fprintf(stderr, "chunk_buckets_driver: wrong bytes served for chunk %u of seed %u\n", at[1], at[0]);
+                rc = 1;
+            }
+            held++;
+            break;
+        case CHUNK_BUCKETS_DAMAGED:
+            damaged++;
+            break;
+        case CHUNK_BUCKETS_ABSENT:
+            fprintf(stderr, "chunk_buckets_driver: a listed chunk is absent\n");
+            rc = 1;
+            break;
+        }
+    }
+    printf("held %u damaged %u\n", held, damaged);
+    GError *err = NULL;
+    if (!chunk_buckets_close(b, &err)) {
+        fprintf(stderr, "chunk_buckets_driver: %s\n", err->message);
+        rc = 1;
+    }
+    g_ptr_array_free(fps, TRUE);
+    g_hash_table_destroy(expected);
+    g_free(buf);
+    g_free(want);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 6 && strcmp(argv[1], "run") == 0)
+        return run(argv[2], argv[3], (uint32_t)atoi(argv[4]), (uint32_t)atoi(argv[5]));
+    if (argc >= 6 && strcmp(argv[1], "check") == 0)
+        return check(argv[2], argv[3], (uint32_t)atoi(argv[4]), argv + 5, argc - 5);
+    fprintf(stderr, "usage: chunk_buckets_driver run DIR none|lz4|zstd SEED N | check DIR none|lz4|zstd N SEED...\n");
+    return 2;
+}

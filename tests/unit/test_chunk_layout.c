@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test_chunk_layout.c: the layout seam (cache/core/chunk_layout.h): both
+ * layouts through their ops tables give the same answers to the same
+ * operations (right bytes, drops, the `dropped` callback, reopen), and a
+ * directory written with one layout opened with the other is rebuilt
+ * empty, never serving the other's bytes. */
+#include "cache/core/chunk_buckets.h"
+#include "cache/core/chunk_layout.h"
+#include "cache/core/chunk_log.h"
+#include "unit.h"
+#include "unit_tmpdir.h"
+
+#include <string.h>
+
+#define MAXLEN 30000u
+
+static uint32_t make_chunk(uint32_t i, uint8_t *buf, Fingerprint *fp)
+{
+    GRand *r = g_rand_new_with_seed(4242u + i);
+    uint32_t len = (uint32_t)g_rand_int_range(r, 1, MAXLEN + 1);
+    for (uint32_t k = 0; k < len; k++)
+        buf[k] = k % 3 ? (uint8_t)g_rand_int(r) : (uint8_t)k;
+    g_rand_free(r);
+    fingerprint_compute(FP_SHA1, buf, len, fp);
+    return len;
+}
+
+static uint32_t told;
+static void on_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    (void)ctx;
+    (void)fp;
+    CU_ASSERT(length > 0);
+    told++;
+}
+
+static ChunkLayoutOptions options(const char *dir)
+{
+    ChunkLayoutOptions o;
+    memset(&o, 0, sizeof o);
+    o.directory = dir;
+    o.capacity_bytes = 8u << 20;
+    o.fp_alg = FP_SHA1;
+    memset(o.store_id, 0x21, sizeof o.store_id);
+    o.segment_size = 256u * 1024u;
+    o.reclaim = CHUNK_LOG_EVICT;
+    o.compression = CACHE_CODEC_LZ4;
+    o.dropped = on_dropped;
+    return o;
+}
+
+static void *open_ok(const ChunkLayoutOps *ops, const ChunkLayoutOptions *o)
+{
+    GError *err = NULL;
+    void *l = ops->open(o, &err);
+    if (err)
+        fprintf(stderr, "open: %s\n", err->message);
+    g_clear_error(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    return l;
+}
+
+static void test_names(void)
+{
+    ChunkLayoutKind k;
+    CU_ASSERT_TRUE(chunk_layout_parse("log", &k) && k == CHUNK_LAYOUT_LOG);
+    CU_ASSERT_TRUE(chunk_layout_parse("buckets", &k) && k == CHUNK_LAYOUT_BUCKETS);
+    CU_ASSERT_FALSE(chunk_layout_parse("Buckets", &k));
+    CU_ASSERT_FALSE(chunk_layout_parse(NULL, &k));
+    CU_ASSERT_STRING_EQUAL(chunk_layout_name(CHUNK_LAYOUT_BUCKETS), "buckets");
+    CU_ASSERT_EQUAL(chunk_layout_ops(CHUNK_LAYOUT_BUCKETS)->kind, CHUNK_LAYOUT_BUCKETS);
+    CU_ASSERT_EQUAL(chunk_layout_ops(CHUNK_LAYOUT_LOG)->kind, CHUNK_LAYOUT_LOG);
+}
+
+/* The same operations through each layout. */
+static void test_both_layouts(void)
+{
+    uint8_t *buf = g_malloc(MAXLEN), *got = g_malloc(256u * 1024u);
+    for (int kind = CHUNK_LAYOUT_LOG; kind <= CHUNK_LAYOUT_BUCKETS; kind++) {
+        const ChunkLayoutOps *ops = chunk_layout_ops((ChunkLayoutKind)kind);
+        char *dir = g_build_filename(tmpdir, chunk_layout_name((ChunkLayoutKind)kind), NULL);
+        ChunkLayoutOptions o = options(dir);
+        void *l = open_ok(ops, &o);
+        CU_ASSERT(ops->max_chunk(l) >= MAXLEN);
+        told = 0;
+        enum { N = 60 };
+        for (uint32_t i = 0; i < N; i++) {
+            Fingerprint fp;
+            uint32_t len = make_chunk(i, buf, &fp);
+            GError *err = NULL;
+            CU_ASSERT_TRUE(ops->put(l, &fp, buf, len, &err));
+            g_clear_error(&err);
+            if (i % 4 == 3)
+                CU_ASSERT_TRUE(ops->drop(l, &fp));
+        }
+        for (int round = 0; round < 2; round++) {
+            uint64_t hits = 0;
+            for (uint32_t i = 0; i < N; i++) {
+                Fingerprint fp;
+                uint32_t want = make_chunk(i, buf, &fp), len = 0, clen = 0;
+                gboolean in = ops->contains(l, &fp, &clen);
+                ChunkLayoutGet g = ops->get(l, &fp, got, &len);
+                CU_ASSERT_EQUAL(g, in ? CHUNK_LAYOUT_HIT : CHUNK_LAYOUT_ABSENT);
+                if (i % 4 == 3)
+                    CU_ASSERT_EQUAL(g, CHUNK_LAYOUT_ABSENT);
+                if (g == CHUNK_LAYOUT_HIT) {
+                    CU_ASSERT(len == want && clen == want && memcmp(got, buf, len) == 0);
+                    hits++;
+                }
+            }
+            CU_ASSERT_EQUAL(hits, ops->chunks(l));
+            CU_ASSERT_EQUAL(hits + told, N - N / 4);
+            ChunkLayoutCounters c;
+            ops->counters(l, &c);
+            CU_ASSERT(c.device_bytes_written > 0 || round == 1);
+            CU_ASSERT_EQUAL(c.damaged_reads, 0);
+            CU_ASSERT(ops->index_bytes(l) > 0);
+            GError *err = NULL;
+            CU_ASSERT_TRUE(ops->sync(l, &err));
+            CU_ASSERT_TRUE(ops->close(l, &err));
+            g_clear_error(&err);
+            l = open_ok(ops, &o);
+        }
+        GError *err = NULL;
+        CU_ASSERT_TRUE(ops->close(l, &err));
+        g_free(dir);
+    }
+    g_free(buf);
+    g_free(got);
+}
+
+static void count_one(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    (void)fp;
+    (void)length;
+    (*(uint32_t *)ctx)++;
+}
+
+/* Written with one layout, opened with the other: empty, the other's
+ * files gone; and back. */
+static void test_switch_layouts(void)
+{
+    char *dir = g_build_filename(tmpdir, "switch", NULL);
+    ChunkLayoutOptions o = options(dir);
+    uint8_t *buf = g_malloc(MAXLEN);
+    for (int round = 0; round < 4; round++) {
+        const ChunkLayoutOps *ops = chunk_layout_ops(round % 2 ? CHUNK_LAYOUT_BUCKETS : CHUNK_LAYOUT_LOG);
+        void *l = open_ok(ops, &o);
+        CU_ASSERT_EQUAL(ops->chunks(l), 0);
+        uint32_t listed = 0;
+        ops->foreach(l, count_one, &listed);
+        CU_ASSERT_EQUAL(listed, 0);
+        for (uint32_t i = 0; i < 10; i++) {
+            Fingerprint fp;
+            uint32_t len = make_chunk(i, buf, &fp);
+            GError *err = NULL;
+            CU_ASSERT_TRUE(ops->put(l, &fp, buf, len, &err));
+            g_clear_error(&err);
+        }
+        GError *err = NULL;
+        CU_ASSERT_TRUE(ops->close(l, &err));
+        char *log = g_build_filename(dir, CHUNK_LOG_FILE, NULL), *bk = g_build_filename(dir, CHUNK_BUCKETS_FILE, NULL);
+        CU_ASSERT_EQUAL(g_file_test(bk, G_FILE_TEST_EXISTS), round % 2 == 1);
+        CU_ASSERT_EQUAL(g_file_test(log, G_FILE_TEST_EXISTS), round % 2 == 0);
+        g_free(log);
+        g_free(bk);
+    }
+    g_free(buf);
+    g_free(dir);
+}
+
+static void add_suites(void)
+{
+    CU_pSuite s = CU_add_suite("chunk_layout", make_tmp, remove_tmp);
+    CU_add_test(s, "names", test_names);
+    CU_add_test(s, "both layouts through the seam", test_both_layouts);
+    CU_add_test(s, "a directory of the other layout", test_switch_layouts);
+}
+
+UNIT_MAIN(add_suites)
