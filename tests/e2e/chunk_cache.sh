@@ -91,6 +91,18 @@ expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"
     read-file --trace "$SCRATCH/trace" --simulate
 grep -q "^destor: .*ssd-cache-compression applies to ssd-cache-granularity container only" "$SCRATCH/err" ||
     fail "no compression error: $(cat "$SCRATCH/err")"
+# ssd-cache-layout buckets is not wired into the chunk cache yet: refused,
+# never silently ignored, at either granularity and in real mode too.
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-layout buckets" \
+    read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: .*ssd-cache-layout buckets is not wired into the chunk cache yet" "$SCRATCH/err" ||
+    fail "no layout error: $(cat "$SCRATCH/err")"
+expect_status 2 dst -p"ssd-cache-policy lru" -p"ssd-cache-layout buckets" read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: .*ssd-cache-layout buckets applies to ssd-cache-granularity chunk only" "$SCRATCH/err" ||
+    fail "no container-granularity layout error: $(cat "$SCRATCH/err")"
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-layout buckets" \
+    -p"ssd-cache-directory $SCRATCH/ssd-buckets" read-file --trace "$SCRATCH/trace"
+[ ! -e "$SCRATCH/ssd-buckets/chunks.buckets" ] || fail "a refused layout wrote its file"
 dst trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.bin"
 expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" read-file --trace "$SCRATCH/trace.bin" --simulate
 grep -q "^destor: .*compiled trace holds container accesses" "$SCRATCH/err" || fail "no compiled-trace error: $(cat "$SCRATCH/err")"

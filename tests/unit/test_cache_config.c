@@ -252,6 +252,24 @@ static void test_validate(void)
     c.simulate = FALSE;
     cache_config_set(&c, "ssd-cache-directory", "/tmp/x", NULL);
     CU_ASSERT_TRUE(cache_config_validate(&c, NULL));
+    /* ssd-cache-layout buckets is refused at either granularity (not wired
+     * into the chunk cache yet): never a silent setting */
+    cache_config_set(&c, "ssd-cache-layout", "buckets", NULL);
+    CU_ASSERT_FALSE(cache_config_validate(&c, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, "ssd-cache-granularity chunk only") : NULL);
+    g_clear_error(&err);
+    cache_config_set(&c, "ssd-cache-granularity", "chunk", NULL);
+    cache_config_set(&c, "ssd-cache-policy", "lru", NULL);
+    CU_ASSERT_FALSE(cache_config_validate(&c, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, "not wired into the chunk cache yet") : NULL);
+    g_clear_error(&err);
+    cache_config_set(&c, "ssd-cache-layout", "log", NULL);
+    CU_ASSERT_TRUE(cache_config_validate(&c, NULL));
+    cache_config_set(&c, "ssd-cache-granularity", "container", NULL);
+    cache_config_set(&c, "ssd-cache-policy", "lru", NULL);
+    CU_ASSERT_TRUE(cache_config_validate(&c, NULL));
     CacheConfig copy;
     cache_config_copy(&copy, &c);
     CU_ASSERT_STRING_EQUAL(copy.directory, "/tmp/x");

@@ -405,6 +405,16 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
                     "ssd-cache-compression applies to ssd-cache-granularity container only (not built for chunks)");
         return FALSE;
     }
+    if (cfg->layout == CHUNK_LAYOUT_BUCKETS) {
+        /* the layout exists as a library (chunk_buckets.h) but the chunk
+         * cache core still uses the log directly: refuse it rather than
+         * ignore it */
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    chunk ? "ssd-cache-layout buckets is not wired into the chunk cache yet (use log)"
+                          : "ssd-cache-layout buckets applies to ssd-cache-granularity chunk only, and it is "
+                            "not wired into the chunk cache yet (use log)");
+        return FALSE;
+    }
     if (cache_config_enabled(cfg) && !cfg->simulate && cfg->directory == NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "ssd-cache-policy %s needs ssd-cache-directory (or simulation mode)", cfg->policy);

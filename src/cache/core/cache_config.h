@@ -56,6 +56,8 @@
  *   ssd-cache-segment-reclaim   evict | clean (chunk_log.h)         (evict)
  *   ssd-cache-layout            log | buckets: the chunk cache's
  *                               layout on the SSD (chunk_layout.h)  (log)
+ *                               buckets is refused by validate: not
+ *                               wired into the chunk cache yet
  */
 #ifndef DESTOR_CACHE_CONFIG_H
 #define DESTOR_CACHE_CONFIG_H
