@@ -56,8 +56,8 @@
  *   ssd-cache-segment-reclaim   evict | clean (chunk_log.h)         (evict)
  *   ssd-cache-layout            log | buckets: the chunk cache's
  *                               layout on the SSD (chunk_layout.h)  (log)
- *                               buckets is refused by validate: not
- *                               wired into the chunk cache yet
+ *                               buckets: chunk granularity, policy
+ *                               austere only (and austere only with it)
  */
 #ifndef DESTOR_CACHE_CONFIG_H
 #define DESTOR_CACHE_CONFIG_H

@@ -20,7 +20,7 @@ static void memory(const ChunkCache *c, ChunkCacheReport *r)
     size_t per_slot = sizeof(Fingerprint) + 3 * sizeof(uint32_t) + sizeof(uint32_t); /* + free stack */
     r->policy_memory_bytes = c->ops->memory(c->pst);
     r->memory_bytes = sizeof *c + (size_t)c->n_slots * per_slot + chunk_table_bytes(&c->table) +
-                      r->policy_memory_bytes + (c->log ? chunk_log_index_bytes(c->log) : 0);
+                      r->policy_memory_bytes + r->layout_index_bytes;
     r->bytes_per_cached_chunk = r->cached_chunks ? (double)r->memory_bytes / r->cached_chunks : 0.0;
     r->bytes_per_stored_chunk = 0.0; /* nothing is kept per stored chunk (chunk_cache.h) */
 }
@@ -39,11 +39,18 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
     r->cached_bytes = c->used_bytes;
     r->cached_chunks = c->n_taken - c->n_free;
     r->c = c->counters;
-    r->real = c->log != NULL;
-    if (r->real) { /* what reached the SSD: whole segments, the cleaner's rewrites, the log's metadata */
-        r->log = *chunk_log_counters(c->log);
+    r->layout = chunk_layout_name(c->opt.layout);
+    r->real = c->layout != NULL;
+    if (r->real) { /* what reached the SSD: the layout's device bytes (log: whole segments, the cleaner's
+                    * rewrites, its metadata; buckets: whole buckets) */
+        c->lops->counters(c->layout, &r->layout_counters);
+        r->layout_index_bytes = c->lops->index_bytes(c->layout);
+        if (!c->buckets) /* the log's own counters (segments); the one place the core names the log */
+            r->log = *chunk_log_counters((ChunkLog *)c->layout);
         r->log_capacity_bytes = c->log_capacity;
-        r->c.ssd_bytes_written = r->log.device_bytes_written;
+        r->c.ssd_bytes_written = r->layout_counters.device_bytes_written;
+    } else if (c->bmodel) {
+        r->layout_index_bytes = chunk_buckets_model_index_bytes(c->bmodel);
     }
     r->hit_ratio = ratio((double)r->c.hits, (double)r->c.accesses);
     r->byte_hit_ratio = ratio((double)r->c.bytes_hit, (double)r->c.bytes_requested);
@@ -76,9 +83,9 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
     const ChunkCacheCounters *k = &r.c;
     char a[32], b[32];
     GString *out = g_string_new(NULL);
-    g_string_append_printf(out, "SSD cache: granularity chunk, policy %s, %s mode, %u chunks cached (%s of %s), "
-                                "chunk fetch %s\n",
-                           r.policy, r.mode, r.cached_chunks, size_format(r.cached_bytes, a, sizeof a),
+    g_string_append_printf(out, "SSD cache: granularity chunk, policy %s, layout %s, %s mode, %u chunks cached "
+                                "(%s of %s), chunk fetch %s\n",
+                           r.policy, r.layout, r.mode, r.cached_chunks, size_format(r.cached_bytes, a, sizeof a),
                            size_format(r.capacity_bytes, b, sizeof b), r.fetch);
     text_count(out, "requests", k->requests);
     text_count(out, "chunk accesses", k->accesses);
@@ -94,7 +101,12 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
     text_size(out, "bytes written to SSD", k->ssd_bytes_written);
     g_string_append_printf(out, "  %-30s %.3f\n", "write amplification", r.write_amplification);
     text_size(out, "bytes read from SSD", k->ssd_bytes_read);
-    if (r.real) {
+    if (r.real && strcmp(r.layout, "buckets") == 0) {
+        text_size(out, "  chunk bytes written", r.layout_counters.user_bytes_written);
+        text_count(out, "  prefix collisions", r.layout_counters.prefix_collisions);
+        text_count(out, "damaged chunks (refetched)", k->damaged);
+        text_count(out, "SSD write errors", k->ssd_write_errors);
+    } else if (r.real) {
         text_size(out, "chunk log size", r.log_capacity_bytes);
         text_size(out, "  chunk bytes written", r.log.user_bytes_written);
         text_size(out, "  cleaner bytes written", r.log.cleaner_bytes_written);
@@ -128,6 +140,7 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
     json_doc_string(b, "policy", r.policy);
     json_doc_string(b, "mode", r.mode);
     json_doc_string(b, "chunk_fetch", r.fetch);
+    json_doc_string(b, "layout", r.layout);
     json_doc_uint(b, "capacity_bytes", r.capacity_bytes);
     json_doc_uint(b, "cached_bytes", r.cached_bytes);
     json_doc_uint(b, "cached_chunks", r.cached_chunks);
@@ -154,7 +167,17 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
     json_doc_uint(b, "damaged", k->damaged);
     json_doc_uint(b, "log_dropped", k->log_dropped);
     json_doc_uint(b, "ssd_write_errors", k->ssd_write_errors);
-    if (r.real) {
+    json_doc_uint(b, "layout_index_bytes", r.layout_index_bytes);
+    if (r.real && strcmp(r.layout, "buckets") == 0) {
+        json_builder_set_member_name(b, "chunk_buckets");
+        json_builder_begin_object(b);
+        json_doc_uint(b, "user_bytes_written", r.layout_counters.user_bytes_written);
+        json_doc_uint(b, "device_bytes_written", r.layout_counters.device_bytes_written);
+        json_doc_uint(b, "chunks_dropped_by_layout", r.layout_counters.chunks_dropped_by_layout);
+        json_doc_uint(b, "damaged_reads", r.layout_counters.damaged_reads);
+        json_doc_uint(b, "prefix_collisions", r.layout_counters.prefix_collisions);
+        json_builder_end_object(b);
+    } else if (r.real) {
         json_builder_set_member_name(b, "chunk_log");
         json_builder_begin_object(b);
         json_doc_uint(b, "capacity_bytes", r.log_capacity_bytes);
