@@ -62,6 +62,27 @@ import json, sys
 c = json.load(open(sys.argv[1]))["cache"]
 assert c["hits"] > 0 and c["misses"] == 0 and c["damaged"] == 0, (sys.argv[2], c)
 PY
+    # the compression report, over a cold pass of the whole trace (the
+    # generated files are mostly random: some chunks compress), against none's
+    rm -rf "$CACHE"
+    real -p"ssd-cache-size 4M" -p"ssd-cache-compression $codec" read-file --trace "$SCRATCH/whole" --verify \
+        --json > "$SCRATCH/codec-$codec.json"
+    "$PYTHON" - "$SCRATCH/codec-$codec.json" "$codec" "$SCRATCH/codec-none.json" <<'PY'
+import json, sys
+c, codec = json.load(open(sys.argv[1]))["cache"], sys.argv[2]
+none = json.load(open(sys.argv[3]))["cache"]
+assert c["compression"] == codec, c
+b = c["chunk_buckets"]
+assert c["ssd_logical_bytes_written"] == b["user_bytes_written"] == c["admitted_bytes"], c
+if codec == "none":
+    assert c["ssd_compressed_written"] == 0 and c["compression_ratio"] <= 1.0, c
+    assert c["capacity_logical_bytes"] <= c["capacity_bytes"], c   # sub-slot padding
+else:
+    assert c["ssd_compressed_written"] > 0 and c["compression_ratio"] > none["compression_ratio"], (c, none)
+    assert c["capacity_logical_bytes"] > none["capacity_logical_bytes"], (c, none)
+    assert c["cpu_compress_ms"] > 0, c
+assert c["cached_stored_bytes"] > 0 and c["cached_stored_bytes"] % 2048 == 0, c
+PY
     [ -s "$CACHE/chunks.buckets" ] || fail "no chunks.buckets in $CACHE"
 done
 

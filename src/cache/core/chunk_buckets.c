@@ -10,6 +10,7 @@
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/le.h"
+#include "util/thread_cpu.h"
 #include "util/lock_file.h"
 
 #include <errno.h>
@@ -201,8 +202,11 @@ ChunkBucketsGet chunk_buckets_get(ChunkBuckets *b, const Fingerprint *fp, void *
     const uint8_t *stored = b->raw_buf + (off - start);
     if (ok && e.codec == CACHE_CODEC_NONE)
         memcpy(buf, stored, e.raw_len);
-    else if (ok)
+    else if (ok) {
+        double t0 = thread_cpu_seconds();
         ok = cache_codec_decompress(b->codec, (CacheCodecKind)e.codec, stored, e.stored_len, buf, e.raw_len);
+        b->c.cpu_decompress_s += thread_cpu_seconds() - t0;
+    }
     if (!ok || !fp_matches(b, fp, buf, e.raw_len)) {
         drop_damaged(b, bucket, (uint32_t)s);
         return CHUNK_BUCKETS_DAMAGED;
@@ -295,9 +299,11 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
         return TRUE;
     uint32_t raw_slots = slots_for(b, len);
     /* compressed only when that saves at least one sub-slot */
+    double t0 = thread_cpu_seconds();
     size_t clen = raw_slots > 1 ? cache_codec_compress(b->codec, buf, len, b->raw_buf,
                                                        (size_t)(raw_slots - 1) * b->subslot)
                                 : 0;
+    b->c.cpu_compress_s += thread_cpu_seconds() - t0;
     const uint8_t *stored = clen > 0 ? b->raw_buf : buf;
     uint32_t stored_len = clen > 0 ? (uint32_t)clen : len;
     uint32_t n = slots_for(b, stored_len);

@@ -313,6 +313,11 @@ static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkC
         c->counters.bytes_hit += a.touch_length;
         c->counters.ssd_bytes_read += ref->length;
         c->counters.model_access_s += device_model_ssd_read(&c->model, ref->length);
+        if (c->opt.compression != CACHE_CODEC_NONE) /* every hit charged as decoded: an upper bound */
+            c->counters.model_access_s += device_model_decompress(
+                &c->model, ref->length,
+                c->opt.compression == CACHE_CODEC_ZSTD ? c->opt.device.zstd_decompress_mb_per_s
+                                                       : c->opt.device.lz4_decompress_mb_per_s);
         notify(c, CHUNK_EVENT_HIT, &ref->fp, ref->length);
         return;
     }

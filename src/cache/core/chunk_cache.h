@@ -165,6 +165,13 @@ typedef struct {
     ChunkLayoutCounters layout_counters; /* real mode, either layout */
     uint64_t layout_index_bytes;       /* the layout's in-memory index (buckets: also in simulation) */
     double bytes_per_cached_chunk, bytes_per_stored_chunk;
+    /* ssd-cache-compression (the container cache's report names) */
+    const char *compression;
+    int compression_level;
+    double compression_ratio;          /* chunk bytes put / the bytes they took on the SSD (sub-slots) */
+    uint64_t cached_stored_bytes;      /* the cached chunks' bytes on the SSD (buckets: whole sub-slots) */
+    uint64_t capacity_logical_bytes;   /* capacity_bytes x cached_bytes / cached_stored_bytes: the chunk
+                                          bytes the SSD holds at the current ratio */
 } ChunkCacheReport;
 
 void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r);

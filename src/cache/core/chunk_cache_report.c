@@ -52,6 +52,22 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
     } else if (c->bmodel) {
         r->layout_index_bytes = chunk_buckets_model_index_bytes(c->bmodel);
     }
+    r->compression = cache_codec_name(c->opt.compression);
+    r->compression_level = c->opt.compression_level;
+    if (r->real)
+        r->cached_stored_bytes = r->layout_counters.stored_bytes_held;
+    else if (c->bmodel)
+        r->cached_stored_bytes = c->bmodel->x.used_slots * c->bmodel->subslot;
+    else
+        r->cached_stored_bytes = r->cached_bytes;
+    r->compression_ratio = r->layout_counters.stored_bytes_written
+                               ? (double)r->layout_counters.user_bytes_written /
+                                     (double)r->layout_counters.stored_bytes_written
+                               : 1.0;
+    r->capacity_logical_bytes =
+        r->cached_stored_bytes
+            ? (uint64_t)((double)r->capacity_bytes * (double)r->cached_bytes / (double)r->cached_stored_bytes)
+            : r->capacity_bytes;
     r->hit_ratio = ratio((double)r->c.hits, (double)r->c.accesses);
     r->byte_hit_ratio = ratio((double)r->c.bytes_hit, (double)r->c.bytes_requested);
     r->request_hit_ratio = ratio((double)r->c.requests_hit, (double)r->c.requests);
@@ -103,6 +119,13 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
     text_size(out, "bytes read from SSD", k->ssd_bytes_read);
     if (r.real && strcmp(r.layout, "buckets") == 0) {
         text_size(out, "  chunk bytes written", r.layout_counters.user_bytes_written);
+        text_size(out, "  sub-slot bytes written", r.layout_counters.stored_bytes_written);
+        g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n",
+                               "  compression", r.compression, r.compression_ratio,
+                               r.layout_counters.chunks_compressed);
+        g_string_append_printf(out, "  %-30s %.1f ms compress, %.1f ms decompress\n", "  compression CPU",
+                               1e3 * r.layout_counters.cpu_compress_s, 1e3 * r.layout_counters.cpu_decompress_s);
+        text_size(out, "  logical capacity", r.capacity_logical_bytes);
         text_count(out, "  prefix collisions", r.layout_counters.prefix_collisions);
         text_count(out, "damaged chunks (refetched)", k->damaged);
         text_count(out, "SSD write errors", k->ssd_write_errors);
@@ -168,6 +191,15 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
     json_doc_uint(b, "log_dropped", k->log_dropped);
     json_doc_uint(b, "ssd_write_errors", k->ssd_write_errors);
     json_doc_uint(b, "layout_index_bytes", r.layout_index_bytes);
+    json_doc_string(b, "compression", r.compression);
+    json_doc_uint(b, "compression_level", (uint64_t)r.compression_level);
+    json_doc_uint(b, "ssd_logical_bytes_written", r.layout_counters.user_bytes_written);
+    json_doc_uint(b, "ssd_compressed_written", r.layout_counters.chunks_compressed);
+    json_doc_double(b, "compression_ratio", r.compression_ratio);
+    json_doc_double(b, "cpu_compress_ms", 1e3 * r.layout_counters.cpu_compress_s);
+    json_doc_double(b, "cpu_decompress_ms", 1e3 * r.layout_counters.cpu_decompress_s);
+    json_doc_uint(b, "capacity_logical_bytes", r.capacity_logical_bytes);
+    json_doc_uint(b, "cached_stored_bytes", r.cached_stored_bytes);
     if (r.real && strcmp(r.layout, "buckets") == 0) {
         json_builder_set_member_name(b, "chunk_buckets");
         json_builder_begin_object(b);
