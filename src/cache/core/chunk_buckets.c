@@ -313,11 +313,12 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
         return TRUE;
     uint32_t raw_slots = slots_for(b, len);
     /* compressed only when that saves at least one sub-slot */
-    double t0 = thread_cpu_seconds();
-    size_t clen = raw_slots > 1 ? cache_codec_compress(b->codec, buf, len, b->raw_buf,
-                                                       (size_t)(raw_slots - 1) * b->subslot)
-                                : 0;
-    b->c.cpu_compress_s += thread_cpu_seconds() - t0;
+    size_t clen = 0;
+    if (raw_slots > 1 && b->opt.compression != CACHE_CODEC_NONE) {
+        double t0 = thread_cpu_seconds();
+        clen = cache_codec_compress(b->codec, buf, len, b->raw_buf, (size_t)(raw_slots - 1) * b->subslot);
+        b->c.cpu_compress_s += thread_cpu_seconds() - t0;
+    }
     const uint8_t *stored = clen > 0 ? b->raw_buf : buf;
     uint32_t stored_len = clen > 0 ? (uint32_t)clen : len;
     uint32_t n = slots_for(b, stored_len);
