@@ -70,6 +70,7 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_cache.c \
 	src/cache/core/chunk_cache.h \
 	src/cache/core/chunk_cache_internal.h \
+	src/cache/core/chunk_cache_offer.c \
 	src/cache/core/chunk_cache_real.c \
 	src/cache/core/chunk_cache_report.c \
 	src/cache/core/chunk_buckets.c \

@@ -48,6 +48,9 @@ class ChunkLru:
         if chunk in self.data.size:
             self.order.move_to_end(chunk)
             return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         out = "a"
@@ -85,6 +88,9 @@ class DLru:
             self._remember(address, chunk)
             self.data_order.move_to_end(chunk)
             return "h" if known else "m"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         out = "a"
@@ -203,6 +209,9 @@ class CdacLru:
                 return "h"
             self._add(address, chunk, length, off, tlen)
             return "m"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         out = "a"
@@ -294,6 +303,9 @@ class ChunkArc:
         if chunk in self.data.size:
             self.arc.hit(chunk)
             return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         ghost = self.arc.miss(chunk, length)
@@ -335,6 +347,9 @@ class DArc:
             self._remember(address, chunk)
             self.arc.hit(chunk)
             return "h" if known else "m"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         ghost = self.arc.miss(chunk, length)
@@ -407,6 +422,9 @@ class ChunkTinyLfu:
         if chunk in self.data.size:
             self.order.move_to_end(chunk)
             return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         if not self.data.fits(length) and self.order:
@@ -421,6 +439,29 @@ class ChunkTinyLfu:
         self.data.add(chunk, length)
         self.order[chunk] = True
         return out
+
+
+_M64 = (1 << 64) - 1
+
+
+def chunk_address(key, index):
+    """chunk_policy.h's source address of chunk `index` of file `key`: a
+    bijective 64-bit mix (the splitmix64 finaliser) of the two."""
+    x = (key ^ (index * 0x9E3779B97F4A7C15)) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+
+def offer(model, chunk, length):
+    """ssd-cache-chunk-fetch container's offer of a chunk the miss's
+    container holds: no access (no hit, no lookup, no sketch count); "c"
+    when the chunk is cached already (nothing changes), else the policy's
+    admission as for a miss, at the chunk's own address (its id, index 0),
+    touching the whole chunk."""
+    if chunk in model.data.size:
+        return "c"
+    return model._miss(chunk, length, chunk_address(chunk, 0), 0, length)
 
 
 MODELS = {

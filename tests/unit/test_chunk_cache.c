@@ -4,7 +4,7 @@
  * shared by two files is cached and written once), the capacity in bytes
  * is never exceeded whatever the policy, byte and request hit ratios, the
  * miss path's HDD reads (chunk range or whole container once per
- * request), the configuration's granularity checks, and the chunk policy
+ * request), container fetch's offers, the configuration's granularity checks, and the chunk policy
  * registry. */
 #include "cache/core/cache_config.h"
 #include "cache/core/chunk_cache.h"
@@ -190,6 +190,45 @@ static void test_random_sequences(void)
 }
 
 /* A policy of the wrong granularity is a configuration error naming both. */
+/* Offers (fetch container's other chunks): a chunk cached already changes
+ * nothing, a new one is an admission that costs SSD bytes and is then a
+ * hit; tinylfu refuses one it never saw accessed once the cache is full;
+ * offers of 0 bytes are usage errors. */
+static void test_offers(void)
+{
+    ChunkCache *c = open_cache("lru", 20000, CHUNK_FETCH_CONTAINER);
+    GError *err = NULL;
+    ChunkRef a = ref_of(1, 8000, 0), b = ref_of(2, 8000, 0), z = ref_of(3, 0, 0);
+    touch(c, 1, 8000, 0, chunk_address(1, 0));
+    CU_ASSERT_TRUE(chunk_cache_offer(c, &a, &err));
+    CU_ASSERT_TRUE(chunk_cache_offer(c, &b, &err));
+    CU_ASSERT_FALSE(chunk_cache_offer(c, &z, &err));
+    g_clear_error(&err);
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.offered, 2);
+    CU_ASSERT_EQUAL(r.c.offers_cached, 1);
+    CU_ASSERT_EQUAL(r.c.offers_admitted, 1);
+    CU_ASSERT_EQUAL(r.c.admissions, 2);
+    CU_ASSERT_EQUAL(r.c.ssd_bytes_written, 16000);
+    CU_ASSERT_EQUAL(r.c.accesses, 1); /* an offer is no access */
+    touch(c, 2, 8000, 0, chunk_address(2, 0));
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.hits, 1);
+    chunk_cache_close(c, NULL);
+
+    c = open_cache("tinylfu", 16000, CHUNK_FETCH_CONTAINER);
+    for (int i = 0; i < 3; i++)
+        touch(c, 1, 8000, 0, chunk_address(1, 0));
+    touch(c, 2, 8000, 0, chunk_address(2, 0));
+    ChunkRef n = ref_of(9, 8000, 0);
+    CU_ASSERT_TRUE(chunk_cache_offer(c, &n, &err));
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.offers_refused, 1);
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &n.fp));
+    chunk_cache_close(c, NULL);
+}
+
 static void test_granularity_config(void)
 {
     CacheConfig cfg;
@@ -246,6 +285,7 @@ static void add_suites(void)
     CU_add_test(s, "miss path", test_miss_path);
     CU_add_test(s, "byte hit ratio", test_byte_hit_ratio);
     CU_add_test(s, "random sequences", test_random_sequences);
+    CU_add_test(s, "offers", test_offers);
     CU_add_test(s, "granularity config", test_granularity_config);
     CU_add_test(s, "chunk registry", test_chunk_registry);
 }
