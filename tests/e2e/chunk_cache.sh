@@ -18,7 +18,7 @@ import json, sys
 doc = json.load(sys.stdin)
 assert all(p["granularity"] == "container" for p in doc["policies"]), doc["policies"]
 names = [p["name"] for p in doc["chunk_policies"]]
-for want in ("lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu"):
+for want in ("lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu", "plc"):
     assert want in names, names
 for p in doc["chunk_policies"]:
     assert p["granularity"] == "chunk" and p["description"] and p["citation"], p
@@ -96,8 +96,8 @@ PY
 # Wrong granularity, compiled traces and real mode: clear errors.
 expect_status 2 dst -p"ssd-cache-policy cdac-lru" read-file --trace "$SCRATCH/trace" --simulate
 grep -q "^destor: .*cdac-lru serves chunk granularity only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
-expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy plc" read-file --trace "$SCRATCH/trace" --simulate
-grep -q "^destor: .*plc serves container granularity only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy s3fifo" read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: .*s3fifo serves container granularity only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
 expect_status 2 dst -p"ssd-cache-granularity block" policies
 expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-write-budget 4096" \
     read-file --trace "$SCRATCH/trace" --simulate

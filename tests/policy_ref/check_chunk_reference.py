@@ -38,6 +38,11 @@ VARIANTS = (
     ("cdac-arc", ("cdac-arc-sub-block", "512"), {"sub_block": 512}),
     ("cdac-arc", ("cdac-arc-metadata-factor", "0.3"), {"factor": 0.3}),
     ("tinylfu", ("tinylfu-chunk-sample-factor", "2"), {"sample_factor": 2}),
+    ("plc", ("plc-chunk-filter-threshold", "1"), {"threshold": 1}),
+    ("plc", ("plc-chunk-filter-threshold", "0"), {"threshold": 0}),
+    ("plc", ("plc-chunk-delay-threshold", "0"), {"delay": 0}),
+    ("plc", ("plc-chunk-delay-threshold", "5"), {"delay": 5}),
+    ("plc", ("plc-chunk-sample-factor", "2"), {"sample_factor": 2}),
 )
 
 

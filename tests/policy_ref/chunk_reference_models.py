@@ -441,6 +441,72 @@ class ChunkTinyLfu:
         return out
 
 
+class ChunkPlc:
+    """PLC-Cache counting chunks (docs/CACHE.md "plc and sigpop counting
+    chunks"): access counts are sketch estimates (every access added
+    first); a clock of cached chunks in a ring, the hand on the first; a
+    hit raises the chunk's priority; a miss passes the popularity filter
+    (estimate > threshold), then, if it does not fit, CLOCK_EVICT names a
+    victim whose delay count is decremented (refused while still > 0) and
+    which the newcomer must match: estimate >= clamp(victim's estimate,
+    threshold, 2 * threshold). Admitted, the victim leaves, then further
+    CLOCK_EVICT victims until the newcomer fits; it enters behind the hand
+    with priority estimate - threshold and delay delay_threshold."""
+
+    def __init__(self, capacity_bytes, avg_chunk, threshold=4, delay=2, sample_factor=10):
+        self.data = _DataCache(capacity_bytes)
+        n = max(1, capacity_bytes // (avg_chunk or 1))
+        self.sketch = Sketch(n, sample_factor * n)
+        self.t, self.delay0 = threshold, delay
+        self.ring = OrderedDict()  # chunk -> [priority, delay], the hand on the first
+
+    @staticmethod
+    def _key(chunk):
+        return (chunk ^ (chunk >> 32)) & 0xFFFFFFFF
+
+    def _clock(self):
+        while True:
+            chunk, e = next(iter(self.ring.items()))
+            if e[0] == 0:
+                return chunk
+            e[0] -= 1
+            self.ring.move_to_end(chunk)
+
+    def access(self, chunk, length, address, off, tlen):
+        self.sketch.add(self._key(chunk))
+        if chunk in self.data.size:
+            self.ring[chunk][0] += 1
+            return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
+        if length > self.data.capacity:
+            return "r"
+        mine = self.sketch.estimate(self._key(chunk))
+        if mine <= self.t:
+            return "r"
+        out = "a"
+        if not self.data.fits(length) and self.ring:
+            v = self._clock()
+            e = self.ring[v]
+            e[1] = max(0, e[1] - 1)
+            if e[1] > 0:
+                return "r"
+            if mine < min(max(self.sketch.estimate(self._key(v)), self.t), 2 * self.t):
+                return "r"
+            del self.ring[v]
+            self.data.drop(v)
+            out += " %d" % v
+        while not self.data.fits(length):
+            v = self._clock()
+            del self.ring[v]
+            self.data.drop(v)
+            out += " %d" % v
+        self.data.add(chunk, length)
+        self.ring[chunk] = [mine - self.t, self.delay0]
+        return out
+
+
 _M64 = (1 << 64) - 1
 
 
@@ -472,4 +538,5 @@ MODELS = {
     "cdac-lru": CdacLru,
     "cdac-arc": CdacArc,
     "tinylfu": ChunkTinyLfu,
+    "plc": ChunkPlc,
 }

@@ -4,7 +4,7 @@
  * shared by two files is cached and written once), the capacity in bytes
  * is never exceeded whatever the policy, byte and request hit ratios, the
  * miss path's HDD reads (chunk range or whole container once per
- * request), container fetch's offers, the configuration's granularity checks, and the chunk policy
+ * request), container fetch's offers, chunk plc's three refusals, the configuration's granularity checks, and the chunk policy
  * registry. */
 #include "cache/core/cache_config.h"
 #include "cache/core/chunk_cache.h"
@@ -229,6 +229,38 @@ static void test_offers(void)
     chunk_cache_close(c, NULL);
 }
 
+/* Chunk plc (threshold 4, delay 2 by default): a chunk is admitted on its
+ * fifth access only (Popularity Filter); when full, the clock's victim
+ * must be picked twice (Delayed Eviction) and the newcomer must be at
+ * least as popular as it (In-Out Comparison). */
+static void test_chunk_plc(void)
+{
+    /* room for two chunks of 80000 bytes; the sketch (sized for 19 chunks)
+     * ages only after 190 accesses, far beyond this test */
+    ChunkCache *c = open_cache("plc", 160000, CHUNK_FETCH_CHUNK);
+    ChunkRef one = ref_of(1, 80000, 0), two = ref_of(2, 80000, 0), three = ref_of(3, 80000, 0);
+    for (int k = 0; k < 4; k++) {
+        touch(c, 1, 80000, 0, chunk_address(1, 0));
+        CU_ASSERT_FALSE(chunk_cache_contains(c, &one.fp));
+    }
+    touch(c, 1, 80000, 0, chunk_address(1, 0));
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &one.fp));
+    for (int k = 0; k < 5; k++)
+        touch(c, 2, 80000, 0, chunk_address(2, 0));
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &two.fp)); /* full now */
+    for (int k = 0; k < 5; k++)
+        touch(c, 3, 80000, 0, chunk_address(3, 0)); /* the 5th: delay 2 -> 1, refused */
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &three.fp));
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.policy_counters[0], 4 + 4 + 4); /* filter: accesses 1-4 of each chunk */
+    CU_ASSERT_EQUAL(r.policy_counters[1], 1);          /* delayed eviction */
+    touch(c, 3, 80000, 0, chunk_address(3, 0));        /* delay 0; estimate 6 >= clamp(5, 4, 8): replaces */
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &three.fp));
+    CU_ASSERT(chunk_cache_used_bytes(c) <= 160000);
+    chunk_cache_close(c, NULL);
+}
+
 static void test_granularity_config(void)
 {
     CacheConfig cfg;
@@ -241,7 +273,7 @@ static void test_granularity_config(void)
     g_clear_error(&err);
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-granularity", "chunk", &err), CACHE_CONFIG_OK);
     CU_ASSERT_TRUE(cache_config_validate(&cfg, &err));
-    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-policy", "plc", &err), CACHE_CONFIG_OK);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-policy", "s3fifo", &err), CACHE_CONFIG_OK);
     CU_ASSERT_FALSE(cache_config_validate(&cfg, &err));
     g_clear_error(&err);
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-granularity", "block", &err), CACHE_CONFIG_INVALID);
@@ -286,6 +318,7 @@ static void add_suites(void)
     CU_add_test(s, "byte hit ratio", test_byte_hit_ratio);
     CU_add_test(s, "random sequences", test_random_sequences);
     CU_add_test(s, "offers", test_offers);
+    CU_add_test(s, "chunk plc", test_chunk_plc);
     CU_add_test(s, "granularity config", test_granularity_config);
     CU_add_test(s, "chunk registry", test_chunk_registry);
 }
