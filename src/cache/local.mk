@@ -33,6 +33,7 @@ CACHE_SOURCES = \
 	src/cache/policies/chunk_arc.c \
 	src/cache/policies/chunk_lru.c \
 	src/cache/policies/chunk_plc.c \
+	src/cache/policies/chunk_sigpop.c \
 	src/cache/policies/chunk_tinylfu.c \
 	src/cache/policies/clock.c \
 	src/cache/policies/d_arc.c \

@@ -18,7 +18,7 @@ import json, sys
 doc = json.load(sys.stdin)
 assert all(p["granularity"] == "container" for p in doc["policies"]), doc["policies"]
 names = [p["name"] for p in doc["chunk_policies"]]
-for want in ("lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu", "plc"):
+for want in ("lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu", "plc", "sigpop"):
     assert want in names, names
 for p in doc["chunk_policies"]:
     assert p["granularity"] == "chunk" and p["description"] and p["citation"], p

@@ -43,6 +43,11 @@ VARIANTS = (
     ("plc", ("plc-chunk-delay-threshold", "0"), {"delay": 0}),
     ("plc", ("plc-chunk-delay-threshold", "5"), {"delay": 5}),
     ("plc", ("plc-chunk-sample-factor", "2"), {"sample_factor": 2}),
+    ("sigpop", ("sigpop-chunk-z", "0"), {"z": 0.0}),
+    ("sigpop", ("sigpop-chunk-z", "0.5"), {"z": 0.5}),
+    ("sigpop", ("sigpop-chunk-min-count", "0"), {"min_count": 0}),
+    ("sigpop", ("sigpop-chunk-min-count", "5"), {"min_count": 5}),
+    ("sigpop", ("sigpop-chunk-sample-factor", "2"), {"sample_factor": 2}),
 )
 
 

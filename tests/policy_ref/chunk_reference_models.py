@@ -10,6 +10,7 @@ decision in chunk_decisions' format: "h" hit, "m" miss of a cached chunk,
 in order. The data cache holds unique chunks (by id) up to capacity_bytes;
 a chunk longer than the capacity is refused."""
 
+import math
 from collections import OrderedDict
 
 from reference_models import Sketch
@@ -507,6 +508,67 @@ class ChunkPlc:
         return out
 
 
+class ChunkSigpop:
+    """sigpop counting chunks (docs/CACHE.md "plc and sigpop counting
+    chunks"): f is the sketch estimate (every access added first; when the
+    sketch halves, every cached chunk's recorded f is read again); the
+    victim is the cached chunk of lowest recorded f, the earliest admitted
+    among equals; a miss of count a below min_count is refused; one that
+    fits is admitted; else it must beat the victim's b by a - b > z
+    sqrt(a + b), then the lowest leave until it fits."""
+
+    def __init__(self, capacity_bytes, avg_chunk, z=2.0, min_count=2, sample_factor=10):
+        self.data = _DataCache(capacity_bytes)
+        n = max(1, capacity_bytes // (avg_chunk or 1))
+        self.sketch = Sketch(n, sample_factor * n)
+        self.z, self.min_count = z, min_count
+        self.rec = {}  # chunk -> [f, insertion number]
+        self.seq = 0
+
+    @staticmethod
+    def _key(chunk):
+        return (chunk ^ (chunk >> 32)) & 0xFFFFFFFF
+
+    def _count(self, chunk):
+        before = self.sketch.adds
+        self.sketch.add(self._key(chunk))
+        if self.sketch.adds <= before:
+            for c, r in self.rec.items():
+                r[0] = self.sketch.estimate(self._key(c))
+        return self.sketch.estimate(self._key(chunk))
+
+    def _victim(self):
+        return min(self.rec, key=lambda c: tuple(self.rec[c]))
+
+    def access(self, chunk, length, address, off, tlen):
+        f = self._count(chunk)
+        if chunk in self.data.size:
+            self.rec[chunk][0] = f
+            return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
+        if length > self.data.capacity:
+            return "r"
+        a = self.sketch.estimate(self._key(chunk))
+        if a < self.min_count:
+            return "r"
+        if not self.data.fits(length) and self.rec:
+            b = self.rec[self._victim()][0]
+            if not a - b > self.z * math.sqrt(a + b):
+                return "r"
+        out = "a"
+        while not self.data.fits(length):
+            v = self._victim()
+            del self.rec[v]
+            self.data.drop(v)
+            out += " %d" % v
+        self.data.add(chunk, length)
+        self.seq += 1
+        self.rec[chunk] = [a, self.seq]
+        return out
+
+
 _M64 = (1 << 64) - 1
 
 
@@ -539,4 +601,5 @@ MODELS = {
     "cdac-arc": CdacArc,
     "tinylfu": ChunkTinyLfu,
     "plc": ChunkPlc,
+    "sigpop": ChunkSigpop,
 }

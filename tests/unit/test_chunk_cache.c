@@ -4,7 +4,7 @@
  * shared by two files is cached and written once), the capacity in bytes
  * is never exceeded whatever the policy, byte and request hit ratios, the
  * miss path's HDD reads (chunk range or whole container once per
- * request), container fetch's offers, chunk plc's three refusals, the configuration's granularity checks, and the chunk policy
+ * request), container fetch's offers, chunk plc's three refusals, chunk sigpop's test, the configuration's granularity checks, and the chunk policy
  * registry. */
 #include "cache/core/cache_config.h"
 #include "cache/core/chunk_cache.h"
@@ -261,6 +261,36 @@ static void test_chunk_plc(void)
     chunk_cache_close(c, NULL);
 }
 
+/* Chunk sigpop (z 2, min-count 2): a chunk's first access is cold; when
+ * full, a newcomer replaces the least counted chunk only when a - b > 2
+ * sqrt(a + b), and the earliest admitted of equally counted chunks leaves. */
+static void test_chunk_sigpop(void)
+{
+    ChunkCache *c = open_cache("sigpop", 160000, CHUNK_FETCH_CHUNK);
+    ChunkRef one = ref_of(1, 80000, 0), two = ref_of(2, 80000, 0), three = ref_of(3, 80000, 0);
+    touch(c, 1, 80000, 0, chunk_address(1, 0));
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &one.fp)); /* cold */
+    touch(c, 1, 80000, 0, chunk_address(1, 0));
+    touch(c, 2, 80000, 0, chunk_address(2, 0));
+    touch(c, 2, 80000, 0, chunk_address(2, 0));
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &one.fp));
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &two.fp)); /* full, both f = 2 */
+    for (int k = 0; k < 7; k++) /* a = 1 cold; a = 2..7 vs b = 2: at most 5 > 2 sqrt(9) = 6 fails */
+        touch(c, 3, 80000, 0, chunk_address(3, 0));
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &three.fp));
+    touch(c, 3, 80000, 0, chunk_address(3, 0)); /* a = 8: 6 > 2 sqrt(10) = 6.32 fails */
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &three.fp));
+    touch(c, 3, 80000, 0, chunk_address(3, 0)); /* a = 9: 7 > 2 sqrt(11) = 6.63: replaces chunk 1 */
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &three.fp));
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &one.fp));
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &two.fp));
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.policy_counters[0], 3); /* cold: the first access of each chunk */
+    CU_ASSERT_EQUAL(r.policy_counters[1], 7);                 /* not significant: a = 2..8 */
+    chunk_cache_close(c, NULL);
+}
+
 static void test_granularity_config(void)
 {
     CacheConfig cfg;
@@ -319,6 +349,7 @@ static void add_suites(void)
     CU_add_test(s, "random sequences", test_random_sequences);
     CU_add_test(s, "offers", test_offers);
     CU_add_test(s, "chunk plc", test_chunk_plc);
+    CU_add_test(s, "chunk sigpop", test_chunk_sigpop);
     CU_add_test(s, "granularity config", test_granularity_config);
     CU_add_test(s, "chunk registry", test_chunk_registry);
 }

@@ -50,7 +50,8 @@ static const CachePolicyOps *const registry[] = { REGISTERED(ENTRY) };
     X(cdac_lru)             \
     X(cdac_arc)             \
     X(tinylfu)              \
-    X(plc)
+    X(plc)                  \
+    X(sigpop)
 
 #define DECLARE_CHUNK(sym) extern const ChunkPolicyOps chunk_policy_##sym;
 REGISTERED_CHUNK(DECLARE_CHUNK)
