@@ -29,8 +29,10 @@ dst policies | grep -q '^cdac-arc (online, chunk)$' || fail "destor policies (te
 
 POLICIES=$("$DESTOR_BIN" policies --json | "$PYTHON" -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["chunk_policies"]))')
 for policy in $POLICIES; do
-    dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy $policy" -p"ssd-cache-size 30%" \
-        read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/$policy.json"
+    layout=log size=30%
+    [ "$policy" = austere ] && layout=buckets size=1M   # austere goes with buckets: at least one bucket
+    dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy $policy" -p"ssd-cache-size $size" \
+        -p"ssd-cache-layout $layout" read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/$policy.json"
     "$PYTHON" - "$SCRATCH/$policy.json" "$policy" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -105,7 +107,7 @@ grep -q "^destor: .*ssd-cache-write-budget applies to ssd-cache-granularity cont
     fail "no write-budget error: $(cat "$SCRATCH/err")"
 expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-compression lz4" \
     read-file --trace "$SCRATCH/trace" --simulate
-grep -q "^destor: .*ssd-cache-compression applies to ssd-cache-granularity container only" "$SCRATCH/err" ||
+grep -q "^destor: .*ssd-cache-compression at ssd-cache-granularity chunk needs ssd-cache-layout buckets" "$SCRATCH/err" ||
     fail "no compression error: $(cat "$SCRATCH/err")"
 dst trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.bin"
 expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" read-file --trace "$SCRATCH/trace.bin" --simulate

@@ -31,7 +31,15 @@
  * real mode takes it from the container the miss read, and fingerprints
  * each offered chunk before the log gets it).
  *
- * Real mode keeps the chunks' bytes in the chunk log (chunk_log.h) in the
+ * ssd-cache-layout buckets (AustereCache's, chunk_buckets.h) goes with
+ * the policy `austere`, which leaves replacement to the layout: a chunk is
+ * evicted when the layout needs its sub-slots for a newcomer of its
+ * bucket (told to the core through the layout's `dropped` callback).
+ * Simulation runs the same bucket index and sketch without the data
+ * (chunk_buckets_model.h), so it evicts what real mode evicts.
+ *
+ * Real mode keeps the chunks' bytes in the layout (chunk_layout.h: the
+ * chunk log, chunk_log.h, by default) in the
  * cache directory; every chunk served from it was checked against its
  * fingerprint by the log, and one the log reports damaged is dropped,
  * counted and read from the store instead. The log is written in whole
@@ -56,6 +64,7 @@
 #define DESTOR_CHUNK_CACHE_H
 
 #include "cache/core/cache_core.h"
+#include "cache/core/chunk_layout.h"
 #include "cache/core/chunk_log.h"
 #include "cache/policy/chunk_policy.h"
 #include "recipe/file_record.h"
@@ -85,6 +94,11 @@ typedef struct {
     uint32_t segment_size;      /* both modes: a chunk no segment holds is refused */
     ChunkLogReclaim reclaim;
     gboolean o_direct;
+    /* both modes: the layout on the SSD (ssd-cache-layout); buckets only
+     * with the policy `austere` (its replacement is the layout's) */
+    ChunkLayoutKind layout;
+    CacheCodecKind compression; /* buckets, real mode only */
+    int compression_level;
 } ChunkCacheOptions;
 
 typedef struct ChunkCache ChunkCache;
@@ -168,9 +182,19 @@ typedef struct {
     double lifetime_days_model;
     size_t memory_bytes, policy_memory_bytes;
     gboolean real;
+    const char *layout;                /* "log" or "buckets" */
     uint64_t log_capacity_bytes;
-    ChunkLogCounters log;              /* real mode */
+    ChunkLogCounters log;              /* real mode, layout log */
+    ChunkLayoutCounters layout_counters; /* real mode, either layout */
+    uint64_t layout_index_bytes;       /* the layout's in-memory index (buckets: also in simulation) */
     double bytes_per_cached_chunk, bytes_per_stored_chunk;
+    /* ssd-cache-compression (the container cache's report names) */
+    const char *compression;
+    int compression_level;
+    double compression_ratio;          /* chunk bytes put / the bytes they took on the SSD (sub-slots) */
+    uint64_t cached_stored_bytes;      /* the cached chunks' bytes on the SSD (buckets: whole sub-slots) */
+    uint64_t capacity_logical_bytes;   /* capacity_bytes x cached_bytes / cached_stored_bytes: the chunk
+                                          bytes the SSD holds at the current ratio */
 } ChunkCacheReport;
 
 void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r);

@@ -5,6 +5,7 @@
 #ifndef DESTOR_CHUNK_CACHE_INTERNAL_H
 #define DESTOR_CHUNK_CACHE_INTERNAL_H
 
+#include "cache/core/chunk_buckets_model.h"
 #include "cache/core/chunk_cache.h"
 #include "cache/structures/chunk_table.h"
 
@@ -44,8 +45,13 @@ struct ChunkCache {
     ContainerId request_read[CHUNK_CACHE_REQUEST_CONTAINERS]; /* fetch container */
     uint32_t n_request_read, next_request_read;
 
-    /* real mode */
-    ChunkLog *log;
+    /* ssd-cache-layout buckets: the layout evicts (policy austere) */
+    gboolean buckets;
+    ChunkBucketsModel *bmodel; /* buckets in simulation: the decisions without data */
+
+    /* real mode: the layout on the SSD, through the seam */
+    const ChunkLayoutOps *lops;
+    void *layout;             /* NULL in simulation */
     uint64_t log_capacity;
     uint8_t *container_buf;   /* fetch container: the request's last container */
     ContainerId container_in_buf;
@@ -62,6 +68,8 @@ struct ChunkCache {
 };
 
 /* chunk_cache.c, for chunk_cache_real.c */
+/* The layout (or its model) dropped a cached chunk by itself. */
+void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t length);
 /* The slot holding fp, or CHUNK_NO_SLOT; empty an occupied one (the
  * policy told). */
 ChunkSlot chunk_cache_slot(const ChunkCache *c, const Fingerprint *fp);

@@ -93,7 +93,7 @@ gboolean chunk_cache_offer_locked(ChunkCache *c, const ChunkRef *ref, const uint
 void chunk_cache_offer_container(ChunkCache *c, const ChunkRef *missed)
 {
     const uint8_t *buf = NULL;
-    if (c->log != NULL) {
+    if (c->layout != NULL) {
         buf = chunk_cache_real_container(c, missed->container);
         g_assert(buf != NULL); /* the miss was just read from it */
     }
@@ -124,7 +124,7 @@ gboolean chunk_cache_offer(ChunkCache *c, const ChunkRef *ref, GError **err)
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "SSD chunk cache: an offer of 0 bytes");
         return FALSE;
     }
-    if (c->log != NULL) {
+    if (c->layout != NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "SSD chunk cache: real mode offers from the store");
         return FALSE;
     }

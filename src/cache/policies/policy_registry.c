@@ -51,7 +51,8 @@ static const CachePolicyOps *const registry[] = { REGISTERED(ENTRY) };
     X(cdac_arc)             \
     X(tinylfu)              \
     X(plc)                  \
-    X(sigpop)
+    X(sigpop)               \
+    X(austere)
 
 #define DECLARE_CHUNK(sym) extern const ChunkPolicyOps chunk_policy_##sym;
 REGISTERED_CHUNK(DECLARE_CHUNK)
