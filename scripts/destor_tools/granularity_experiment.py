@@ -32,17 +32,18 @@ from .errors import ToolError
 from .formatting import format_bytes
 from .sizes import parse_size
 
-CONTAINER_POLICIES = ["lru", "arc", "plc", "tinylfu"]
-CHUNK_POLICIES = ["lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu"]
+CONTAINER_POLICIES = ["lru", "arc", "plc", "sigpop", "tinylfu"]
+CHUNK_POLICIES = ["lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu", "plc", "sigpop"]
 # chunk policies also run with ssd-cache-chunk-fetch container (a miss reads
-# its whole container, once per request)
-CONTAINER_FETCH_POLICIES = ["lru", "cdac-arc"]
+# its whole container, once per request, and offers its other chunks to the
+# policy): the admit-all ones and the write-aware ones
+CONTAINER_FETCH_POLICIES = ["lru", "cdac-arc", "tinylfu", "plc", "sigpop"]
 SHARES = [0.2, 0.4, 0.6, 0.8]
 ALPHA = 0.9
 RANGE_SHARE = 0.3
 FIELDS = ["granularity", "policy", "fetch", "share", "cache_bytes", "hit_ratio", "request_hit_ratio", "byte_hit_ratio",
           "ssd_bytes_written", "hdd_reads", "hdd_bytes_read", "memory_bytes", "memory_bytes_per_object",
-          "latency_model_ms_mean"]
+          "latency_model_ms_mean", "offers_admitted"]
 
 
 def parse_args(argv):
@@ -136,6 +137,7 @@ def row(granularity, policy, fetch, share, cache_bytes, c):
         "hdd_bytes_read": c["hdd_bytes_read"], "memory_bytes": c["memory_bytes"],
         "memory_bytes_per_object": c["memory_bytes"] / cached if cached else None,
         "latency_model_ms_mean": c["request_latency_model_ms_mean"],
+        "offers_admitted": c.get("offers_admitted") if chunk else None,
     }
 
 
@@ -199,15 +201,16 @@ def report(a, outdir, rows, working_set, trace, fig):
                  a.requests, ALPHA, RANGE_SHARE * 100, working_set, a.container_size,
                  ", ".join("%d%%" % (s * 100) for s in SHARES)), "",
              "| granularity | policy | miss reads | share | cache | hit | request hit | byte hit | SSD written | "
-             "HDD reads | HDD read | memory | per object | latency ms |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "HDD reads | HDD read | memory | per object | latency ms | offers admitted |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append("| %s | %s | %s | %d%% | %s | %.3f | %.3f | %s | %s | %d | %s | %s | %s | %.3f |" % (
+        lines.append("| %s | %s | %s | %d%% | %s | %.3f | %.3f | %s | %s | %d | %s | %s | %s | %.3f | %s |" % (
             r["granularity"], r["policy"], r["fetch"], r["share"] * 100, format_bytes(r["cache_bytes"]),
             r["hit_ratio"], r["request_hit_ratio"], result_files.fmt(r["byte_hit_ratio"], "%.3f"),
             format_bytes(r["ssd_bytes_written"]), r["hdd_reads"],
             format_bytes(r["hdd_bytes_read"]), format_bytes(r["memory_bytes"]),
-            result_files.fmt(r["memory_bytes_per_object"], "%.0f B"), r["latency_model_ms_mean"]))
+            result_files.fmt(r["memory_bytes_per_object"], "%.0f B"), r["latency_model_ms_mean"],
+            result_files.fmt(r["offers_admitted"], "%d")))
     lines += ["", "## CDAC against CacheDedup (the CDAC paper's comparison, in kind)", ""] + cdac_lines(rows)
     lines += ["", "![both designs](%s)" % os.path.basename(fig), ""]
     path = os.path.join(outdir, "REPORT.md")

@@ -32,6 +32,9 @@ CACHE_SOURCES = \
 	src/cache/policies/cdac_lru.c \
 	src/cache/policies/chunk_arc.c \
 	src/cache/policies/chunk_lru.c \
+	src/cache/policies/chunk_austere.c \
+	src/cache/policies/chunk_plc.c \
+	src/cache/policies/chunk_sigpop.c \
 	src/cache/policies/chunk_tinylfu.c \
 	src/cache/policies/clock.c \
 	src/cache/policies/d_arc.c \
@@ -70,6 +73,7 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_cache.c \
 	src/cache/core/chunk_cache.h \
 	src/cache/core/chunk_cache_internal.h \
+	src/cache/core/chunk_cache_offer.c \
 	src/cache/core/chunk_cache_real.c \
 	src/cache/core/chunk_cache_report.c \
 	src/cache/core/chunk_buckets.c \
@@ -78,6 +82,10 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_buckets_format.h \
 	src/cache/core/chunk_buckets_index.c \
 	src/cache/core/chunk_buckets_index.h \
+	src/cache/core/chunk_buckets_model.c \
+	src/cache/core/chunk_buckets_model.h \
+	src/cache/core/chunk_buckets_place.c \
+	src/cache/core/chunk_buckets_place.h \
 	src/cache/core/chunk_buckets_sketch.c \
 	src/cache/core/chunk_buckets_sketch.h \
 	src/cache/core/chunk_layout.c \

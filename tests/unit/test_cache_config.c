@@ -252,6 +252,45 @@ static void test_validate(void)
     c.simulate = FALSE;
     cache_config_set(&c, "ssd-cache-directory", "/tmp/x", NULL);
     CU_ASSERT_TRUE(cache_config_validate(&c, NULL));
+    /* ssd-cache-layout buckets: chunk granularity only, with the policy
+     * austere only and that policy only with it; compression at chunk
+     * granularity only with buckets, in real mode */
+    const struct {
+        const char *granularity, *policy, *layout, *compression;
+        gboolean simulate;
+        const char *error; /* NULL: valid */
+    } cases[] = {
+        { "container", "lru", "buckets", "none", FALSE, "applies to ssd-cache-granularity chunk only" },
+        { "chunk", "lru", "buckets", "none", FALSE, "needs ssd-cache-policy austere" },
+        { "chunk", "austere", "log", "none", FALSE, "austere needs ssd-cache-layout buckets" },
+        { "chunk", "austere", "buckets", "none", FALSE, NULL },
+        { "chunk", "austere", "buckets", "none", TRUE, NULL },
+        { "chunk", "austere", "buckets", "lz4", FALSE, NULL },
+        { "chunk", "austere", "buckets", "zstd", TRUE, "needs real mode" },
+        { "chunk", "lru", "log", "lz4", FALSE, "needs ssd-cache-layout buckets" },
+        { "chunk", "lru", "log", "none", FALSE, NULL },
+        { "container", "austere", "log", "none", FALSE, "austere serves chunk granularity only" },
+        { "container", "lru", "log", "lz4", FALSE, NULL },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-granularity", cases[i].granularity, NULL), CACHE_CONFIG_OK);
+        CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-policy", cases[i].policy, NULL), CACHE_CONFIG_OK);
+        CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-layout", cases[i].layout, NULL), CACHE_CONFIG_OK);
+        CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-compression", cases[i].compression, NULL), CACHE_CONFIG_OK);
+        c.simulate = cases[i].simulate;
+        gboolean ok = cache_config_validate(&c, &err);
+        CU_ASSERT_EQUAL(ok, cases[i].error == NULL);
+        if (cases[i].error != NULL) {
+            CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));
+            CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, cases[i].error) : NULL);
+        }
+        g_clear_error(&err);
+    }
+    c.simulate = FALSE;
+    cache_config_set(&c, "ssd-cache-granularity", "container", NULL);
+    cache_config_set(&c, "ssd-cache-policy", "lru", NULL);
+    cache_config_set(&c, "ssd-cache-layout", "log", NULL);
+    cache_config_set(&c, "ssd-cache-compression", "none", NULL);
     CacheConfig copy;
     cache_config_copy(&copy, &c);
     CU_ASSERT_STRING_EQUAL(copy.directory, "/tmp/x");

@@ -400,9 +400,30 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
                     "ssd-cache-write-budget applies to ssd-cache-granularity container only (not built for chunks)");
         return FALSE;
     }
-    if (chunk && cfg->compression != CACHE_CODEC_NONE) {
+    if (cfg->layout == CHUNK_LAYOUT_BUCKETS && !chunk) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                    "ssd-cache-compression applies to ssd-cache-granularity container only (not built for chunks)");
+                    "ssd-cache-layout buckets applies to ssd-cache-granularity chunk only");
+        return FALSE;
+    }
+    gboolean austere = strcmp(cfg->policy, CHUNK_POLICY_AUSTERE) == 0;
+    if (chunk && cache_config_enabled(cfg) && austere != (cfg->layout == CHUNK_LAYOUT_BUCKETS)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    austere ? "ssd-cache-policy austere needs ssd-cache-layout buckets (its replacement is the "
+                              "layout's)"
+                            : "ssd-cache-layout buckets needs ssd-cache-policy austere (the layout evicts in "
+                              "its buckets itself)");
+        return FALSE;
+    }
+    if (chunk && cfg->compression != CACHE_CODEC_NONE && cfg->layout != CHUNK_LAYOUT_BUCKETS) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "ssd-cache-compression at ssd-cache-granularity chunk needs ssd-cache-layout buckets (the chunk "
+                    "log stores chunks as they are)");
+        return FALSE;
+    }
+    if (chunk && cfg->compression != CACHE_CODEC_NONE && cfg->simulate) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "ssd-cache-compression at ssd-cache-granularity chunk needs real mode (simulation has no "
+                    "bytes to compress)");
         return FALSE;
     }
     if (cache_config_enabled(cfg) && !cfg->simulate && cfg->directory == NULL) {

@@ -56,6 +56,8 @@
  *   ssd-cache-segment-reclaim   evict | clean (chunk_log.h)         (evict)
  *   ssd-cache-layout            log | buckets: the chunk cache's
  *                               layout on the SSD (chunk_layout.h)  (log)
+ *                               buckets: chunk granularity, policy
+ *                               austere only (and austere only with it)
  */
 #ifndef DESTOR_CACHE_CONFIG_H
 #define DESTOR_CACHE_CONFIG_H

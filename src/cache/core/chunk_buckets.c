@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_buckets.c: the bucketized chunk layout (chunk_buckets.h). */
 #include "cache/core/chunk_buckets.h"
+#include "cache/core/chunk_buckets_place.h"
 #include "cache/core/chunk_buckets_format.h"
 #include "cache/core/chunk_buckets_index.h"
 #include "cache/core/chunk_buckets_sketch.h"
@@ -9,6 +10,7 @@
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/le.h"
+#include "util/thread_cpu.h"
 #include "util/lock_file.h"
 
 #include <errno.h>
@@ -200,8 +202,11 @@ ChunkBucketsGet chunk_buckets_get(ChunkBuckets *b, const Fingerprint *fp, void *
     const uint8_t *stored = b->raw_buf + (off - start);
     if (ok && e.codec == CACHE_CODEC_NONE)
         memcpy(buf, stored, e.raw_len);
-    else if (ok)
+    else if (ok) {
+        double t0 = thread_cpu_seconds();
         ok = cache_codec_decompress(b->codec, (CacheCodecKind)e.codec, stored, e.stored_len, buf, e.raw_len);
+        b->c.cpu_decompress_s += thread_cpu_seconds() - t0;
+    }
     if (!ok || !fp_matches(b, fp, buf, e.raw_len)) {
         drop_damaged(b, bucket, (uint32_t)s);
         return CHUNK_BUCKETS_DAMAGED;
@@ -253,59 +258,30 @@ static gboolean write_bucket(ChunkBuckets *b, uint32_t bucket, GError **err)
     return TRUE;
 }
 
-/* The first sub-slot of the run of n to put a chunk in: a free run when
- * there is one, else the run whose chunks have the lowest total sketch
- * count (the earliest of those); its chunks are then evicted. */
-static uint32_t choose_run(ChunkBuckets *b, uint32_t bucket, uint32_t n)
+/* The full fingerprint of the chunk whose head is s, from bucket_buf. */
+static void fp_in_buf(void *ctx, uint32_t s, Fingerprint *out)
 {
-    unsigned *cost = g_new0(unsigned, b->slots); /* per sub-slot: its chunk's count, on its head only */
-    for (uint32_t s = 0; s < b->slots; s++) {
-        if (!chunk_buckets_index_head(&b->x, bucket, s))
-            continue;
-        ChunkBucketsEntry e;
-        chunk_buckets_entry_get(b->bucket_buf, s, &e);
-        cost[s] = 1 + chunk_buckets_sketch_estimate(&b->sketch, &e.fp);
-    }
-    uint32_t best = 0;
-    uint64_t best_cost = UINT64_MAX;
-    for (uint32_t start = 0; start + n <= b->slots; start++) {
-        uint64_t c = 0;
-        /* a chunk that begins before the run and reaches into it */
-        if (chunk_buckets_index_used(&b->x, bucket, start) && !chunk_buckets_index_head(&b->x, bucket, start)) {
-            uint32_t h = start;
-            while (!chunk_buckets_index_head(&b->x, bucket, h))
-                h--;
-            c += cost[h];
-        }
-        for (uint32_t k = start; k < start + n; k++)
-            c += cost[k];
-        if (c < best_cost) {
-            best_cost = c;
-            best = start;
-            if (c == 0)
-                break;
-        }
-    }
-    g_free(cost);
-    g_assert(best_cost != UINT64_MAX);
-    return best;
+    ChunkBuckets *b = ctx;
+    ChunkBucketsEntry e;
+    chunk_buckets_entry_get(b->bucket_buf, s, &e);
+    *out = e.fp;
 }
 
-static void evict_run(ChunkBuckets *b, uint32_t bucket, uint32_t start, uint32_t n)
+typedef struct {
+    ChunkBuckets *b;
+    uint32_t bucket;
+} EvictCtx;
+
+static void evict_head(void *ctx, uint32_t s)
 {
-    uint32_t s = start;
-    while (s > 0 && chunk_buckets_index_used(&b->x, bucket, s) && !chunk_buckets_index_head(&b->x, bucket, s))
-        s--;
-    for (; s < start + n; s++) {
-        if (!chunk_buckets_index_head(&b->x, bucket, s))
-            continue;
-        ChunkBucketsEntry e;
-        chunk_buckets_entry_get(b->bucket_buf, s, &e);
-        chunk_buckets_index_unmark(&b->x, bucket, s);
-        b->c.chunks_dropped_by_layout++;
-        if (b->opt.dropped)
-            b->opt.dropped(b->opt.dropped_ctx, &e.fp, e.raw_len);
-    }
+    EvictCtx *v = ctx;
+    ChunkBuckets *b = v->b;
+    ChunkBucketsEntry e;
+    chunk_buckets_entry_get(b->bucket_buf, s, &e);
+    chunk_buckets_index_unmark(&b->x, v->bucket, s);
+    b->c.chunks_dropped_by_layout++;
+    if (b->opt.dropped)
+        b->opt.dropped(b->opt.dropped_ctx, &e.fp, e.raw_len);
 }
 
 gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *buf, uint32_t len, GError **err)
@@ -323,15 +299,18 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
         return TRUE;
     uint32_t raw_slots = slots_for(b, len);
     /* compressed only when that saves at least one sub-slot */
+    double t0 = thread_cpu_seconds();
     size_t clen = raw_slots > 1 ? cache_codec_compress(b->codec, buf, len, b->raw_buf,
                                                        (size_t)(raw_slots - 1) * b->subslot)
                                 : 0;
+    b->c.cpu_compress_s += thread_cpu_seconds() - t0;
     const uint8_t *stored = clen > 0 ? b->raw_buf : buf;
     uint32_t stored_len = clen > 0 ? (uint32_t)clen : len;
     uint32_t n = slots_for(b, stored_len);
     g_assert(n >= 1 && n <= MIN(b->slots, CHUNK_BUCKETS_MAX_SLOTS));
-    uint32_t start = choose_run(b, bucket, n);
-    evict_run(b, bucket, start, n);
+    uint32_t start = chunk_buckets_choose_run(&b->x, &b->sketch, bucket, n, fp_in_buf, b);
+    EvictCtx v = { b, bucket };
+    chunk_buckets_run_heads(&b->x, bucket, start, n, evict_head, &v);
     uint8_t *data = b->bucket_buf + b->meta_size + (size_t)start * b->subslot;
     memset(data, 0, (size_t)n * b->subslot);
     memcpy(data, stored, stored_len);

@@ -86,6 +86,7 @@ typedef struct {
     uint64_t damaged_buckets;       /* buckets whose metadata area failed its check (at open or later) */
     uint64_t gets;                  /* chunk_buckets_get calls that found the fingerprint on the SSD */
     uint64_t bytes_served;
+    double cpu_compress_s, cpu_decompress_s; /* thread CPU time in the codec */
 } ChunkBucketsCounters;
 
 typedef struct ChunkBuckets ChunkBuckets;

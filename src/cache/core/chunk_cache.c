@@ -3,6 +3,7 @@
  * policy's decisions, eviction until the newcomer fits, the modelled miss
  * path and the counters. Real mode's byte moves are in chunk_cache_real.c. */
 #include "cache/core/chunk_cache_internal.h"
+#include "cache/core/chunk_buckets_format.h"
 #include "cache/core/chunk_log_format.h"
 #include "util/error.h"
 
@@ -39,6 +40,9 @@ gboolean chunk_cache_options_from_config(ChunkCacheOptions *o, const CacheConfig
     o->segment_size = cfg->segment_size;
     o->reclaim = cfg->segment_reclaim;
     o->o_direct = cfg->o_direct;
+    o->layout = cfg->layout;
+    o->compression = cfg->compression;
+    o->compression_level = (int)MIN(cfg->compression_level, (uint32_t)INT32_MAX);
     return TRUE;
 }
 
@@ -50,6 +54,17 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
     }
     if (o->mode == CACHE_MODE_REAL && (o->directory == NULL || o->backing == NULL)) {
         usage(err, "real mode needs a cache directory and a backing store");
+        return NULL;
+    }
+    gboolean austere = strcmp(o->policy->name, CHUNK_POLICY_AUSTERE) == 0;
+    if (austere != (o->layout == CHUNK_LAYOUT_BUCKETS)) {
+        usage(err, austere ? "policy austere needs ssd-cache-layout buckets"
+                           : "ssd-cache-layout buckets needs ssd-cache-policy austere");
+        return NULL;
+    }
+    if (o->layout == CHUNK_LAYOUT_BUCKETS && o->mode == CACHE_MODE_SIMULATE && o->compression != CACHE_CODEC_NONE) {
+        usage(err, "ssd-cache-compression with ssd-cache-layout buckets needs real mode (simulation has no bytes "
+                   "to compress)");
         return NULL;
     }
     ChunkCache *c = g_new0(ChunkCache, 1);
@@ -68,9 +83,22 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
     chunk_table_init(&c->table);
     device_model_init(&c->model, &o->device);
     c->container_in_buf = CACHE_NO_CONTAINER;
-    /* the largest chunk a segment of the log holds, in both modes */
-    c->max_chunk = (o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT) - CHUNK_LOG_SEGMENT_HEADER -
-                   CHUNK_LOG_TABLE_ENTRY;
+    c->buckets = o->layout == CHUNK_LAYOUT_BUCKETS;
+    c->lops = chunk_layout_ops(o->layout);
+    /* the largest chunk the layout holds, in both modes: a segment of the
+     * log, or a bucket's sub-slots */
+    c->max_chunk = c->buckets ? MIN(CHUNK_BUCKETS_DEFAULT_SLOTS, CHUNK_BUCKETS_MAX_SLOTS) * CHUNK_BUCKETS_DEFAULT_SUBSLOT
+                              : (o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT) -
+                                    CHUNK_LOG_SEGMENT_HEADER - CHUNK_LOG_TABLE_ENTRY;
+    if (c->buckets && o->mode == CACHE_MODE_SIMULATE) {
+        c->bmodel = g_new0(ChunkBucketsModel, 1);
+        if (!chunk_buckets_model_init(c->bmodel, o->capacity_bytes, chunk_cache_layout_dropped, c, err)) {
+            g_free(c->bmodel);
+            c->bmodel = NULL;
+            chunk_cache_close(c, NULL);
+            return NULL;
+        }
+    }
     c->opt.directory = NULL; /* read at open only */
     if (o->mode == CACHE_MODE_REAL) {
         c->opt.directory = o->directory;
@@ -89,6 +117,9 @@ gboolean chunk_cache_close(ChunkCache *c, GError **err)
     if (c == NULL)
         return TRUE;
     gboolean ok = chunk_cache_real_close(c, err);
+    if (c->bmodel)
+        chunk_buckets_model_clear(c->bmodel);
+    g_free(c->bmodel);
     c->ops->destroy(c->pst);
     g_free(c->values);
     g_free(c->policy_counters);
@@ -98,6 +129,7 @@ gboolean chunk_cache_close(ChunkCache *c, GError **err)
     g_free(c->offset);
     g_free(c->free_slots);
     chunk_table_free(&c->table);
+    chunk_cache_offers_free(c);
     g_mutex_clear(&c->lock);
     g_free(c);
     return ok;
@@ -142,8 +174,8 @@ static void unbind(ChunkCache *c, ChunkSlot s)
 static void evict(ChunkCache *c, ChunkSlot s)
 {
     notify(c, CHUNK_EVENT_EVICT, &c->fp[s], c->length[s]);
-    if (c->log)
-        chunk_log_drop(c->log, &c->fp[s]);
+    if (c->layout)
+        c->lops->drop(c->layout, &c->fp[s]);
     c->ops->removed(c->pst, s);
     unbind(c, s);
     c->counters.evictions++;
@@ -179,14 +211,31 @@ ChunkSlot chunk_cache_bind(ChunkCache *c, const Fingerprint *fp, uint32_t length
     return bind(c, fp, length, CACHE_NO_CONTAINER, 0);
 }
 
-/* HDD reads of a miss of `ref`, by the configured miss path. */
-static void miss_read(ChunkCache *c, const ChunkRef *ref)
+void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    ChunkCache *c = ctx;
+    (void)length;
+    ChunkSlot s = chunk_cache_slot(c, fp);
+    if (s == CHUNK_NO_SLOT)
+        return;
+    if (c->buckets) { /* the layout's replacement: an eviction (the policy austere has none of its own) */
+        notify(c, CHUNK_EVENT_EVICT, &c->fp[s], c->length[s]);
+        c->counters.evictions++;
+    } else {
+        c->counters.log_dropped++;
+    }
+    chunk_cache_drop_slot(c, s);
+}
+
+/* HDD reads of a miss of `ref`, by the configured miss path. TRUE: its
+ * container was read whole now (its other chunks are offered). */
+static gboolean miss_read(ChunkCache *c, const ChunkRef *ref)
 {
     size_t bytes = ref->length;
     if (c->opt.fetch == CHUNK_FETCH_CONTAINER) {
         for (uint32_t i = 0; i < c->n_request_read; i++)
             if (c->request_read[i] == ref->container)
-                return; /* read whole earlier in this request */
+                return FALSE; /* read whole earlier in this request */
         c->request_read[c->next_request_read] = ref->container;
         c->next_request_read = (c->next_request_read + 1) % CHUNK_CACHE_REQUEST_CONTAINERS;
         if (c->n_request_read < CHUNK_CACHE_REQUEST_CONTAINERS)
@@ -196,38 +245,45 @@ static void miss_read(ChunkCache *c, const ChunkRef *ref)
     c->counters.hdd_reads++;
     c->counters.hdd_bytes_read += bytes;
     c->counters.model_access_s += device_model_hdd_read(&c->model, bytes);
+    return c->opt.fetch == CHUNK_FETCH_CONTAINER;
 }
 
-/* A chunk the data cache does not hold missed: admit it, evicting until it
- * fits; real mode writes data (its bytes) into the log. */
-static void handle_miss(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a, const uint8_t *data)
+/* Count a refusal: of a miss, or of an offer. */
+static gboolean refuse(ChunkCache *c, const ChunkRef *ref, gboolean offer)
 {
-    if (ref->length > c->opt.capacity_bytes || ref->length > c->max_chunk || !c->ops->admit(c->pst, a)) {
+    if (offer)
+        c->counters.offers_refused++;
+    else
         c->counters.refused++;
-        notify(c, CHUNK_EVENT_REFUSE, &ref->fp, ref->length);
-        return;
-    }
-    while (c->used_bytes + ref->length > c->opt.capacity_bytes) {
+    notify(c, CHUNK_EVENT_REFUSE, &ref->fp, ref->length);
+    return FALSE;
+}
+
+gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a, const uint8_t *data,
+                           gboolean offer)
+{
+    if (ref->length > c->opt.capacity_bytes || ref->length > c->max_chunk || !c->ops->admit(c->pst, a))
+        return refuse(c, ref, offer);
+    /* with buckets the layout evicts in the newcomer's bucket (below) */
+    while (!c->buckets && c->used_bytes + ref->length > c->opt.capacity_bytes) {
         ChunkSlot v = c->ops->victim(c->pst);
         if (v == CHUNK_NO_SLOT || v >= c->n_slots || c->length[v] == 0) {
             destor_warning("SSD chunk cache: policy %s named no cached chunk to evict; chunk not cached",
                            c->ops->name);
-            c->counters.refused++;
-            notify(c, CHUNK_EVENT_REFUSE, &ref->fp, ref->length);
-            return;
+            return refuse(c, ref, offer);
         }
         evict(c, v);
     }
-    if (c->log) {
+    if (c->bmodel)
+        chunk_buckets_model_put(c->bmodel, &ref->fp, ref->length);
+    if (c->layout) {
         GError *local = NULL;
         g_assert(data != NULL);
-        if (!chunk_log_put(c->log, &ref->fp, data, ref->length, &local)) {
+        if (!c->lops->put(c->layout, &ref->fp, data, ref->length, &local)) {
             destor_warning("SSD chunk cache: %s; chunk not cached", local->message);
             g_error_free(local);
             c->counters.ssd_write_errors++;
-            c->counters.refused++;
-            notify(c, CHUNK_EVENT_REFUSE, &ref->fp, ref->length);
-            return;
+            return refuse(c, ref, offer);
         }
     }
     ChunkSlot s = bind(c, &ref->fp, ref->length, ref->container, ref->offset);
@@ -237,6 +293,7 @@ static void handle_miss(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a
     c->counters.ssd_bytes_written += ref->length;
     device_model_ssd_write(&c->model, ref->length);
     notify(c, CHUNK_EVENT_ADMIT, &ref->fp, ref->length);
+    return TRUE;
 }
 
 /* The policy's view of an access. */
@@ -257,22 +314,31 @@ static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkC
     c->counters.accesses++;
     c->counters.bytes_requested += a.touch_length;
     if (hit) {
+        if (c->bmodel)
+            chunk_buckets_model_hit(c->bmodel, &ref->fp); /* the layout's get counts it in real mode */
         c->counters.hits++;
         c->counters.bytes_hit += a.touch_length;
         c->counters.ssd_bytes_read += ref->length;
         c->counters.model_access_s += device_model_ssd_read(&c->model, ref->length);
+        if (c->opt.compression != CACHE_CODEC_NONE) /* every hit charged as decoded: an upper bound */
+            c->counters.model_access_s += device_model_decompress(
+                &c->model, ref->length,
+                c->opt.compression == CACHE_CODEC_ZSTD ? c->opt.device.zstd_decompress_mb_per_s
+                                                       : c->opt.device.lz4_decompress_mb_per_s);
         notify(c, CHUNK_EVENT_HIT, &ref->fp, ref->length);
         return;
     }
     c->counters.misses++;
     c->request_missed = TRUE;
-    miss_read(c, ref);
+    gboolean whole = miss_read(c, ref);
     if (s != CHUNK_NO_SLOT) {
         c->counters.misses_cached++;
         notify(c, CHUNK_EVENT_MISS_CACHED, &ref->fp, ref->length);
     } else {
-        handle_miss(c, ref, &a, data);
+        chunk_cache_admit(c, ref, &a, data, FALSE);
     }
+    if (whole) /* the requested chunk first, then the container's others */
+        chunk_cache_offer_container(c, ref);
 }
 
 /* The policy's lookup of an access: *slot where the chunk is cached. */
@@ -289,7 +355,7 @@ static gboolean touch_locked(ChunkCache *c, const ChunkRef *ref, const ChunkCach
 {
     if (ref->length == 0)
         return usage(err, "a chunk of 0 bytes");
-    if (c->log)
+    if (c->layout)
         return usage(err, "a cache in real mode reads bytes (chunk_cache_read)");
     ChunkSlot s;
     gboolean hit = lookup(c, ref, pos, &s);
@@ -303,7 +369,7 @@ gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePo
     g_mutex_lock(&c->lock);
     gboolean ok = FALSE;
     ChunkSlot s;
-    if (c->log == NULL) {
+    if (c->layout == NULL) {
         usage(err, "a cache in simulation mode holds no bytes to read");
     } else if (ref->length == 0) {
         usage(err, "a chunk of 0 bytes");

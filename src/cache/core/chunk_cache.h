@@ -17,7 +17,29 @@
  * seek, half a rotation and the transfer; the report counts HDD reads and
  * bytes beside hits and SSD writes.
  *
- * Real mode keeps the chunks' bytes in the chunk log (chunk_log.h) in the
+ * Offers (fetch container): a miss that reads its container whole then
+ * offers the container's other chunks to the policy, after the requested
+ * chunk, in the container's offset order: every chunk the container's own
+ * metadata lists (the simplest honest rule: the container is in hand; no
+ * recipe is consulted), except one the data cache holds (no change, not
+ * even recency) and the requested one. An offer is an admission the policy
+ * may refuse (its admit), at an address of its own (no recipe position:
+ * the dedup-aware policies' metadata does not learn it), and it is no
+ * access: no hit, miss or sketch count. Admitted offers are SSD writes
+ * like any admission. The chunk lists come from the containers' metadata
+ * (simulation reads each container once from the store and keeps its list;
+ * real mode takes it from the container the miss read, and fingerprints
+ * each offered chunk before the log gets it).
+ *
+ * ssd-cache-layout buckets (AustereCache's, chunk_buckets.h) goes with
+ * the policy `austere`, which leaves replacement to the layout: a chunk is
+ * evicted when the layout needs its sub-slots for a newcomer of its
+ * bucket (told to the core through the layout's `dropped` callback).
+ * Simulation runs the same bucket index and sketch without the data
+ * (chunk_buckets_model.h), so it evicts what real mode evicts.
+ *
+ * Real mode keeps the chunks' bytes in the layout (chunk_layout.h: the
+ * chunk log, chunk_log.h, by default) in the
  * cache directory; every chunk served from it was checked against its
  * fingerprint by the log, and one the log reports damaged is dropped,
  * counted and read from the store instead. The log is written in whole
@@ -42,6 +64,7 @@
 #define DESTOR_CHUNK_CACHE_H
 
 #include "cache/core/cache_core.h"
+#include "cache/core/chunk_layout.h"
 #include "cache/core/chunk_log.h"
 #include "cache/policy/chunk_policy.h"
 #include "recipe/file_record.h"
@@ -71,6 +94,11 @@ typedef struct {
     uint32_t segment_size;      /* both modes: a chunk no segment holds is refused */
     ChunkLogReclaim reclaim;
     gboolean o_direct;
+    /* both modes: the layout on the SSD (ssd-cache-layout); buckets only
+     * with the policy `austere` (its replacement is the layout's) */
+    ChunkLayoutKind layout;
+    CacheCodecKind compression; /* buckets, real mode only */
+    int compression_level;
 } ChunkCacheOptions;
 
 typedef struct ChunkCache ChunkCache;
@@ -106,6 +134,11 @@ gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCacheP
 gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
                           GError **err);
 
+/* Offer one chunk the caller read (simulation): admitted if the policy
+ * wants it and it is not cached, as fetch container offers a container's
+ * other chunks. For drivers that have no store (tests/policy_ref). */
+gboolean chunk_cache_offer(ChunkCache *c, const ChunkRef *ref, GError **err);
+
 /* Bracket one request's accesses (its modelled latency; request hit ratio). */
 void chunk_cache_request_begin(ChunkCache *c);
 double chunk_cache_request_end(ChunkCache *c);
@@ -126,6 +159,10 @@ typedef struct {
     uint64_t damaged;                  /* chunks the log found damaged: dropped, refetched */
     uint64_t log_dropped;              /* live chunks the log's reclamation dropped */
     uint64_t ssd_write_errors;         /* puts that failed: chunk not cached */
+    uint64_t offered;                  /* fetch container: other chunks of containers read whole */
+    uint64_t offers_cached;            /*   of them cached already (nothing done) */
+    uint64_t offers_admitted, offers_refused; /* the policy's answers to the rest */
+    uint64_t offers_mismatched;        /*   bytes not their fingerprint's: never cached */
     double model_access_s, model_request_s, model_request_max_s;
     double wall_request_s;
 } ChunkCacheCounters;
@@ -145,9 +182,19 @@ typedef struct {
     double lifetime_days_model;
     size_t memory_bytes, policy_memory_bytes;
     gboolean real;
+    const char *layout;                /* "log" or "buckets" */
     uint64_t log_capacity_bytes;
-    ChunkLogCounters log;              /* real mode */
+    ChunkLogCounters log;              /* real mode, layout log */
+    ChunkLayoutCounters layout_counters; /* real mode, either layout */
+    uint64_t layout_index_bytes;       /* the layout's in-memory index (buckets: also in simulation) */
     double bytes_per_cached_chunk, bytes_per_stored_chunk;
+    /* ssd-cache-compression (the container cache's report names) */
+    const char *compression;
+    int compression_level;
+    double compression_ratio;          /* chunk bytes put / the bytes they took on the SSD (sub-slots) */
+    uint64_t cached_stored_bytes;      /* the cached chunks' bytes on the SSD (buckets: whole sub-slots) */
+    uint64_t capacity_logical_bytes;   /* capacity_bytes x cached_bytes / cached_stored_bytes: the chunk
+                                          bytes the SSD holds at the current ratio */
 } ChunkCacheReport;
 
 void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r);

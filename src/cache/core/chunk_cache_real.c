@@ -1,26 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* chunk_cache_real.c: the chunk cache's real mode: the chunk log on the
- * SSD (opened with the cache's identity, its capacity by the reclaim rule
- * of chunk_cache.h), the warm start from what it holds, hits read from it
- * and checked, misses read from the store by the configured miss path. */
+/* chunk_cache_real.c: the chunk cache's real mode: the layout on the SSD
+ * through the seam (chunk_layout.h: the chunk log, its capacity by the
+ * reclaim rule of chunk_cache.h, or the buckets), opened with the cache's
+ * identity, the warm start from what it holds, hits read from it and
+ * checked, misses read from the store by the configured miss path. */
 #include "cache/core/chunk_cache_internal.h"
 #include "storage/chunk_read.h"
 #include "storage/container.h"
 #include "util/error.h"
 
 #include <string.h>
-
-/* The log dropped a live chunk by itself (reclaiming a segment). */
-static void log_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
-{
-    ChunkCache *c = ctx;
-    (void)length;
-    ChunkSlot s = chunk_cache_slot(c, fp);
-    if (s == CHUNK_NO_SLOT)
-        return;
-    chunk_cache_drop_slot(c, s);
-    c->counters.log_dropped++;
-}
 
 typedef struct {
     GArray *fps;      /* Fingerprint */
@@ -34,18 +23,19 @@ static void collect(void *ctx, const Fingerprint *fp, uint32_t length)
     g_array_append_val(l->lengths, length);
 }
 
-/* Hand the chunks the log holds to the policy, in the log's order, while
- * they fit; drop the rest from the log. Each enters at an address of its
- * own (its recipe position is not known here). */
+/* Hand the chunks the layout holds to the policy, in the layout's order,
+ * while they fit (buckets: all, the layout keeps its own capacity); drop
+ * the rest from the layout. Each enters at an address of its own (its
+ * recipe position is not known here). */
 static void warm_start(ChunkCache *c)
 {
     LogChunks l = { g_array_new(FALSE, FALSE, sizeof(Fingerprint)), g_array_new(FALSE, FALSE, sizeof(uint32_t)) };
-    chunk_log_foreach(c->log, collect, &l);
+    c->lops->foreach(c->layout, collect, &l);
     for (guint i = 0; i < l.fps->len; i++) {
         const Fingerprint *fp = &g_array_index(l.fps, Fingerprint, i);
         uint32_t len = g_array_index(l.lengths, uint32_t, i);
-        if (len == 0 || c->used_bytes + len > c->opt.capacity_bytes) {
-            chunk_log_drop(c->log, fp);
+        if (len == 0 || (!c->buckets && c->used_bytes + len > c->opt.capacity_bytes)) {
+            c->lops->drop(c->layout, fp);
             continue;
         }
         ChunkAccess a = { .chunk = chunk_table_key(fp), .length = len, .touch_offset = 0, .touch_length = len };
@@ -60,25 +50,30 @@ static void warm_start(ChunkCache *c)
 gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
 {
     const ChunkCacheOptions *o = &c->opt;
-    ChunkLogOptions lo;
+    ChunkLayoutOptions lo;
     memset(&lo, 0, sizeof lo);
     lo.directory = o->directory;
-    lo.segment_size = o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
-    /* clean: twice the cache plus two segments, so a segment at most half
-     * live always exists and the cleaner never drops a live chunk */
-    lo.capacity_bytes = o->reclaim == CHUNK_LOG_CLEAN ? 2 * o->capacity_bytes + 2 * (uint64_t)lo.segment_size
-                                                      : o->capacity_bytes;
-    if (lo.capacity_bytes < 2 * (uint64_t)lo.segment_size)
-        lo.capacity_bytes = 2 * (uint64_t)lo.segment_size; /* the log's least */
+    lo.capacity_bytes = o->capacity_bytes;
+    if (!c->buckets) {
+        lo.segment_size = o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
+        /* clean: twice the cache plus two segments, so a segment at most
+         * half live always exists and the cleaner never drops a live chunk */
+        if (o->reclaim == CHUNK_LOG_CLEAN)
+            lo.capacity_bytes = 2 * o->capacity_bytes + 2 * (uint64_t)lo.segment_size;
+        if (lo.capacity_bytes < 2 * (uint64_t)lo.segment_size)
+            lo.capacity_bytes = 2 * (uint64_t)lo.segment_size; /* the log's least */
+        lo.reclaim = o->reclaim;
+    }
     lo.o_direct = o->o_direct;
     lo.fp_alg = o->fp_alg;
     memcpy(lo.store_id, o->store_id, CHUNK_LOG_STORE_ID_LEN);
-    lo.reclaim = o->reclaim;
-    lo.dropped = log_dropped;
+    lo.compression = o->compression;
+    lo.compression_level = o->compression_level;
+    lo.dropped = chunk_cache_layout_dropped;
     lo.dropped_ctx = c;
     c->log_capacity = lo.capacity_bytes;
-    c->log = chunk_log_open(&lo, err);
-    if (c->log == NULL)
+    c->layout = c->lops->open(&lo, err);
+    if (c->layout == NULL)
         return FALSE;
     if (o->fetch == CHUNK_FETCH_CONTAINER)
         c->container_buf = g_malloc(o->container_size);
@@ -88,8 +83,8 @@ gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
 
 gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
 {
-    gboolean ok = c->log == NULL || chunk_log_close(c->log, err);
-    c->log = NULL;
+    gboolean ok = c->layout == NULL || c->lops->close(c->layout, err);
+    c->layout = NULL;
     g_free(c->container_buf);
     c->container_buf = NULL;
     return ok;
@@ -98,16 +93,16 @@ gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
 gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
 {
     uint32_t len = 0;
-    ChunkLogGet got = chunk_log_get(c->log, &ref->fp, buf, &len);
-    if (got == CHUNK_LOG_HIT && len == ref->length)
+    ChunkLayoutGet got = c->lops->get(c->layout, &ref->fp, buf, &len);
+    if (got == CHUNK_LAYOUT_HIT && len == ref->length)
         return TRUE;
     c->counters.damaged++;
-    if (got == CHUNK_LOG_HIT) /* another length than the recipe's: not this chunk */
-        chunk_log_drop(c->log, &ref->fp);
+    if (got == CHUNK_LAYOUT_HIT) /* another length than the recipe's: not this chunk */
+        c->lops->drop(c->layout, &ref->fp);
     if (!c->damaged_warned)
         destor_warning("SSD chunk cache: a cached chunk of container %u could not be served (%s); it and any "
                        "other such chunk are read from the store (counted in damaged)",
-                       ref->container, got == CHUNK_LOG_ABSENT ? "lost" : "damaged");
+                       ref->container, got == CHUNK_LAYOUT_ABSENT ? "lost" : "damaged");
     c->damaged_warned = TRUE;
     return FALSE;
 }
@@ -128,4 +123,9 @@ gboolean chunk_cache_real_fetch(ChunkCache *c, const ChunkRef *ref, uint8_t *buf
         return FALSE;
     memcpy(buf, c->container_buf + ref->offset, ref->length);
     return TRUE;
+}
+
+const uint8_t *chunk_cache_real_container(const ChunkCache *c, ContainerId id)
+{
+    return c->container_buf != NULL && c->container_in_buf == id ? c->container_buf : NULL;
 }

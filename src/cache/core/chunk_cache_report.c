@@ -19,10 +19,12 @@ static void memory(const ChunkCache *c, ChunkCacheReport *r)
 {
     size_t per_slot = sizeof(Fingerprint) + 3 * sizeof(uint32_t) + sizeof(uint32_t); /* + free stack */
     r->policy_memory_bytes = c->ops->memory(c->pst);
+    size_t offers = chunk_cache_offers_memory(c);
     r->memory_bytes = sizeof *c + (size_t)c->n_slots * per_slot + chunk_table_bytes(&c->table) +
-                      r->policy_memory_bytes + (c->log ? chunk_log_index_bytes(c->log) : 0);
+                      r->policy_memory_bytes + r->layout_index_bytes + offers;
     r->bytes_per_cached_chunk = r->cached_chunks ? (double)r->memory_bytes / r->cached_chunks : 0.0;
-    r->bytes_per_stored_chunk = 0.0; /* nothing is kept per stored chunk (chunk_cache.h) */
+    /* per stored chunk only fetch container's lists of the containers read whole */
+    r->bytes_per_stored_chunk = c->container_chunk_entries ? (double)offers / c->container_chunk_entries : 0.0;
 }
 
 void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
@@ -39,12 +41,35 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
     r->cached_bytes = c->used_bytes;
     r->cached_chunks = c->n_taken - c->n_free;
     r->c = c->counters;
-    r->real = c->log != NULL;
-    if (r->real) { /* what reached the SSD: whole segments, the cleaner's rewrites, the log's metadata */
-        r->log = *chunk_log_counters(c->log);
+    r->layout = chunk_layout_name(c->opt.layout);
+    r->real = c->layout != NULL;
+    if (r->real) { /* what reached the SSD: the layout's device bytes (log: whole segments, the cleaner's
+                    * rewrites, its metadata; buckets: whole buckets) */
+        c->lops->counters(c->layout, &r->layout_counters);
+        r->layout_index_bytes = c->lops->index_bytes(c->layout);
+        if (!c->buckets) /* the log's own counters (segments); the one place the core names the log */
+            r->log = *chunk_log_counters((ChunkLog *)c->layout);
         r->log_capacity_bytes = c->log_capacity;
-        r->c.ssd_bytes_written = r->log.device_bytes_written;
+        r->c.ssd_bytes_written = r->layout_counters.device_bytes_written;
+    } else if (c->bmodel) {
+        r->layout_index_bytes = chunk_buckets_model_index_bytes(c->bmodel);
     }
+    r->compression = cache_codec_name(c->opt.compression);
+    r->compression_level = c->opt.compression_level;
+    if (r->real)
+        r->cached_stored_bytes = r->layout_counters.stored_bytes_held;
+    else if (c->bmodel)
+        r->cached_stored_bytes = c->bmodel->x.used_slots * c->bmodel->subslot;
+    else
+        r->cached_stored_bytes = r->cached_bytes;
+    r->compression_ratio = r->layout_counters.stored_bytes_written
+                               ? (double)r->layout_counters.user_bytes_written /
+                                     (double)r->layout_counters.stored_bytes_written
+                               : 1.0;
+    r->capacity_logical_bytes =
+        r->cached_stored_bytes
+            ? (uint64_t)((double)r->capacity_bytes * (double)r->cached_bytes / (double)r->cached_stored_bytes)
+            : r->capacity_bytes;
     r->hit_ratio = ratio((double)r->c.hits, (double)r->c.accesses);
     r->byte_hit_ratio = ratio((double)r->c.bytes_hit, (double)r->c.bytes_requested);
     r->request_hit_ratio = ratio((double)r->c.requests_hit, (double)r->c.requests);
@@ -76,9 +101,9 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
     const ChunkCacheCounters *k = &r.c;
     char a[32], b[32];
     GString *out = g_string_new(NULL);
-    g_string_append_printf(out, "SSD cache: granularity chunk, policy %s, %s mode, %u chunks cached (%s of %s), "
-                                "chunk fetch %s\n",
-                           r.policy, r.mode, r.cached_chunks, size_format(r.cached_bytes, a, sizeof a),
+    g_string_append_printf(out, "SSD cache: granularity chunk, policy %s, layout %s, %s mode, %u chunks cached "
+                                "(%s of %s), chunk fetch %s\n",
+                           r.policy, r.layout, r.mode, r.cached_chunks, size_format(r.cached_bytes, a, sizeof a),
                            size_format(r.capacity_bytes, b, sizeof b), r.fetch);
     text_count(out, "requests", k->requests);
     text_count(out, "chunk accesses", k->accesses);
@@ -91,10 +116,28 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
     text_count(out, "admissions", k->admissions);
     text_count(out, "refused", k->refused);
     text_count(out, "evictions", k->evictions);
+    if (k->offered) {
+        text_count(out, "offered (container fetch)", k->offered);
+        text_count(out, "  offers admitted", k->offers_admitted);
+        text_count(out, "  offers refused", k->offers_refused);
+        text_count(out, "  offers already cached", k->offers_cached);
+    }
     text_size(out, "bytes written to SSD", k->ssd_bytes_written);
     g_string_append_printf(out, "  %-30s %.3f\n", "write amplification", r.write_amplification);
     text_size(out, "bytes read from SSD", k->ssd_bytes_read);
-    if (r.real) {
+    if (r.real && strcmp(r.layout, "buckets") == 0) {
+        text_size(out, "  chunk bytes written", r.layout_counters.user_bytes_written);
+        text_size(out, "  sub-slot bytes written", r.layout_counters.stored_bytes_written);
+        g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n",
+                               "  compression", r.compression, r.compression_ratio,
+                               r.layout_counters.chunks_compressed);
+        g_string_append_printf(out, "  %-30s %.1f ms compress, %.1f ms decompress\n", "  compression CPU",
+                               1e3 * r.layout_counters.cpu_compress_s, 1e3 * r.layout_counters.cpu_decompress_s);
+        text_size(out, "  logical capacity", r.capacity_logical_bytes);
+        text_count(out, "  prefix collisions", r.layout_counters.prefix_collisions);
+        text_count(out, "damaged chunks (refetched)", k->damaged);
+        text_count(out, "SSD write errors", k->ssd_write_errors);
+    } else if (r.real) {
         text_size(out, "chunk log size", r.log_capacity_bytes);
         text_size(out, "  chunk bytes written", r.log.user_bytes_written);
         text_size(out, "  cleaner bytes written", r.log.cleaner_bytes_written);
@@ -128,6 +171,7 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
     json_doc_string(b, "policy", r.policy);
     json_doc_string(b, "mode", r.mode);
     json_doc_string(b, "chunk_fetch", r.fetch);
+    json_doc_string(b, "layout", r.layout);
     json_doc_uint(b, "capacity_bytes", r.capacity_bytes);
     json_doc_uint(b, "cached_bytes", r.cached_bytes);
     json_doc_uint(b, "cached_chunks", r.cached_chunks);
@@ -145,6 +189,11 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
     json_doc_uint(b, "admissions", k->admissions);
     json_doc_uint(b, "refused", k->refused);
     json_doc_uint(b, "evictions", k->evictions);
+    json_doc_uint(b, "offered", k->offered);
+    json_doc_uint(b, "offers_admitted", k->offers_admitted);
+    json_doc_uint(b, "offers_refused", k->offers_refused);
+    json_doc_uint(b, "offers_cached", k->offers_cached);
+    json_doc_uint(b, "offers_mismatched", k->offers_mismatched);
     json_doc_uint(b, "admitted_bytes", k->admitted_bytes);
     json_doc_uint(b, "ssd_bytes_written", k->ssd_bytes_written);
     json_doc_double(b, "write_amplification", r.write_amplification);
@@ -154,7 +203,26 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
     json_doc_uint(b, "damaged", k->damaged);
     json_doc_uint(b, "log_dropped", k->log_dropped);
     json_doc_uint(b, "ssd_write_errors", k->ssd_write_errors);
-    if (r.real) {
+    json_doc_uint(b, "layout_index_bytes", r.layout_index_bytes);
+    json_doc_string(b, "compression", r.compression);
+    json_doc_uint(b, "compression_level", (uint64_t)r.compression_level);
+    json_doc_uint(b, "ssd_logical_bytes_written", r.layout_counters.user_bytes_written);
+    json_doc_uint(b, "ssd_compressed_written", r.layout_counters.chunks_compressed);
+    json_doc_double(b, "compression_ratio", r.compression_ratio);
+    json_doc_double(b, "cpu_compress_ms", 1e3 * r.layout_counters.cpu_compress_s);
+    json_doc_double(b, "cpu_decompress_ms", 1e3 * r.layout_counters.cpu_decompress_s);
+    json_doc_uint(b, "capacity_logical_bytes", r.capacity_logical_bytes);
+    json_doc_uint(b, "cached_stored_bytes", r.cached_stored_bytes);
+    if (r.real && strcmp(r.layout, "buckets") == 0) {
+        json_builder_set_member_name(b, "chunk_buckets");
+        json_builder_begin_object(b);
+        json_doc_uint(b, "user_bytes_written", r.layout_counters.user_bytes_written);
+        json_doc_uint(b, "device_bytes_written", r.layout_counters.device_bytes_written);
+        json_doc_uint(b, "chunks_dropped_by_layout", r.layout_counters.chunks_dropped_by_layout);
+        json_doc_uint(b, "damaged_reads", r.layout_counters.damaged_reads);
+        json_doc_uint(b, "prefix_collisions", r.layout_counters.prefix_collisions);
+        json_builder_end_object(b);
+    } else if (r.real) {
         json_builder_set_member_name(b, "chunk_log");
         json_builder_begin_object(b);
         json_doc_uint(b, "capacity_bytes", r.log_capacity_bytes);

@@ -61,6 +61,11 @@ typedef struct {
     uint64_t prefix_collisions;    /* buckets only (0 for the log) */
     uint64_t gets;
     uint64_t bytes_served;
+    uint64_t stored_bytes_written; /* what the puts' chunks took (buckets: compressed, whole sub-slots;
+                                      the log: the chunk bytes) */
+    uint64_t chunks_compressed;    /* puts stored compressed (0 for the log) */
+    uint64_t stored_bytes_held;    /* bytes the chunks held take (buckets: their sub-slots) */
+    double cpu_compress_s, cpu_decompress_s; /* thread CPU time in the codec (0 for the log) */
 } ChunkLayoutCounters;
 
 typedef struct {

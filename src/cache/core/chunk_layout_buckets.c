@@ -88,6 +88,11 @@ static void bk_counters(void *b, ChunkLayoutCounters *out)
     out->prefix_collisions = c->prefix_collisions;
     out->gets = c->gets;
     out->bytes_served = c->bytes_served;
+    out->stored_bytes_written = c->stored_bytes_written;
+    out->chunks_compressed = c->chunks_compressed;
+    out->stored_bytes_held = chunk_buckets_used_slots(b) * chunk_buckets_subslot_size(b);
+    out->cpu_compress_s = c->cpu_compress_s;
+    out->cpu_decompress_s = c->cpu_decompress_s;
 }
 
 static size_t bk_index_bytes(void *b)

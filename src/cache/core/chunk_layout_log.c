@@ -97,6 +97,8 @@ static void log_counters(void *l, ChunkLayoutCounters *out)
     out->damaged_reads = c->damaged_reads;
     out->gets = c->gets;
     out->bytes_served = c->bytes_served;
+    out->stored_bytes_written = c->user_bytes_written; /* stored as they are */
+    out->stored_bytes_held = chunk_log_live_bytes(l);
 }
 
 static size_t log_index_bytes(void *l)

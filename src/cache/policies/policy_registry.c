@@ -49,7 +49,10 @@ static const CachePolicyOps *const registry[] = { REGISTERED(ENTRY) };
     X(d_arc)                \
     X(cdac_lru)             \
     X(cdac_arc)             \
-    X(tinylfu)
+    X(tinylfu)              \
+    X(plc)                  \
+    X(sigpop)               \
+    X(austere)
 
 #define DECLARE_CHUNK(sym) extern const ChunkPolicyOps chunk_policy_##sym;
 REGISTERED_CHUNK(DECLARE_CHUNK)

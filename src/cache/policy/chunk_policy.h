@@ -27,6 +27,10 @@
 #include <glib.h>
 #include <stdint.h>
 
+/* The policy that leaves replacement to ssd-cache-layout buckets
+ * (AustereCache's bucket-local eviction); the only one that layout takes. */
+#define CHUNK_POLICY_AUSTERE "austere"
+
 typedef uint32_t ChunkSlot;
 #define CHUNK_NO_SLOT UINT32_MAX
 
