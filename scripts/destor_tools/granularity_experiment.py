@@ -40,11 +40,12 @@ from .errors import ToolError
 from .formatting import format_bytes
 from .sizes import parse_size
 
-CONTAINER_POLICIES = ["lru", "arc", "plc", "tinylfu"]
-CHUNK_POLICIES = ["lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu"]
+CONTAINER_POLICIES = ["lru", "arc", "plc", "sigpop", "tinylfu"]
+CHUNK_POLICIES = ["lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu", "plc", "sigpop"]
 # chunk policies also run with ssd-cache-chunk-fetch container (a miss reads
-# its whole container, once per request)
-CONTAINER_FETCH_POLICIES = ["lru", "cdac-arc"]
+# its whole container, once per request, and offers its other chunks to the
+# policy): the admit-all ones and the write-aware ones
+CONTAINER_FETCH_POLICIES = ["lru", "cdac-arc", "tinylfu", "plc", "sigpop"]
 # issue 23's axes: compression for the container cache's lru and for the
 # chunk cache's bucket layout (policy austere)
 CODECS = ["none", "lz4", "zstd"]
@@ -55,8 +56,8 @@ ALPHA = 0.9
 RANGE_SHARE = 0.3
 FIELDS = ["granularity", "policy", "fetch", "share", "cache_bytes", "hit_ratio", "request_hit_ratio", "byte_hit_ratio",
           "ssd_bytes_written", "hdd_reads", "hdd_bytes_read", "memory_bytes", "memory_bytes_per_object",
-          "latency_model_ms_mean", "layout", "compression", "mode", "compression_ratio", "capacity_logical_bytes",
-          "cpu_compress_ms", "cpu_decompress_ms"]
+          "latency_model_ms_mean", "offers_admitted", "layout", "compression", "mode", "compression_ratio",
+          "capacity_logical_bytes", "cpu_compress_ms", "cpu_decompress_ms"]
 
 
 def parse_args(argv):
@@ -163,6 +164,7 @@ def row(granularity, policy, fetch, share, cache_bytes, c):
         "hdd_bytes_read": c["hdd_bytes_read"], "memory_bytes": c["memory_bytes"],
         "memory_bytes_per_object": c["memory_bytes"] / cached if cached else None,
         "latency_model_ms_mean": c["request_latency_model_ms_mean"],
+        "offers_admitted": c.get("offers_admitted") if chunk else None,
         "layout": c.get("layout", ""), "compression": c.get("compression", "none"), "mode": c["mode"],
         "compression_ratio": c.get("compression_ratio"), "capacity_logical_bytes": c.get("capacity_logical_bytes"),
         "cpu_compress_ms": c.get("cpu_compress_ms"), "cpu_decompress_ms": c.get("cpu_decompress_ms"),
@@ -249,15 +251,16 @@ def report(a, outdir, rows, working_set, trace, fig):
                  a.requests, ALPHA, RANGE_SHARE * 100, working_set, a.container_size,
                  ", ".join("%d%%" % (s * 100) for s in SHARES)), "",
              "| granularity | policy | miss reads | share | cache | hit | request hit | byte hit | SSD written | "
-             "HDD reads | HDD read | memory | per object | latency ms |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "HDD reads | HDD read | memory | per object | latency ms | offers admitted |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append("| %s | %s | %s | %d%% | %s | %.3f | %.3f | %s | %s | %d | %s | %s | %s | %.3f |" % (
+        lines.append("| %s | %s | %s | %d%% | %s | %.3f | %.3f | %s | %s | %d | %s | %s | %s | %.3f | %s |" % (
             r["granularity"], r["policy"], r["fetch"], r["share"] * 100, format_bytes(r["cache_bytes"]),
             r["hit_ratio"], r["request_hit_ratio"], result_files.fmt(r["byte_hit_ratio"], "%.3f"),
             format_bytes(r["ssd_bytes_written"]), r["hdd_reads"],
             format_bytes(r["hdd_bytes_read"]), format_bytes(r["memory_bytes"]),
-            result_files.fmt(r["memory_bytes_per_object"], "%.0f B"), r["latency_model_ms_mean"]))
+            result_files.fmt(r["memory_bytes_per_object"], "%.0f B"), r["latency_model_ms_mean"],
+            result_files.fmt(r["offers_admitted"], "%d")))
     lines += ["", "## CDAC against CacheDedup (the CDAC paper's comparison, in kind)", ""] + cdac_lines(rows)
     lines += ["", "## Compression and layout (issue 23)", ""] + compression_lines(rows)
     lines += ["", "![both designs](%s)" % os.path.basename(fig), ""]
@@ -288,6 +291,9 @@ def main(argv):
         for gran, policy, fetch in points:
             c = replay(a, cfg, trace, gran, policy, str(containers), fetch)
             rows.append(row(gran, policy, fetch, share, containers * cs, c))
+            print("%-9s %-8s fetch %-9s %3d%%: hit %.3f, request hit %.3f, SSD %d B, HDD %d B" % (
+                gran, policy, fetch, share * 100, c["hit_ratio"], c["request_hit_ratio"],
+                c["ssd_bytes_written"], c["hdd_bytes_read"]), flush=True)
         # issue 23: compression for the container cache's lru (the none
         # point is above) and every codec for the bucket layout (real mode)
         extra = [("container", COMPRESSION_CONTAINER_POLICY, "container", "log", codec, None)
@@ -304,9 +310,6 @@ def main(argv):
             print("%-9s %-8s %-7s %-4s %3d%%: hit %.3f, SSD %d B, compression ratio %.3f" % (
                 gran, policy, layout, codec, share * 100, c["hit_ratio"], c["ssd_bytes_written"],
                 c.get("compression_ratio", 1.0)), flush=True)
-            print("%-9s %-8s fetch %-9s %3d%%: hit %.3f, request hit %.3f, SSD %d B, HDD %d B" % (
-                gran, policy, fetch, share * 100, c["hit_ratio"], c["request_hit_ratio"],
-                c["ssd_bytes_written"], c["hdd_bytes_read"]), flush=True)
     result_files.write_csv(os.path.join(outdir, "granularity.csv"), rows, FIELDS)
     result_files.write_json(os.path.join(outdir, "granularity.json"), {
         "experiment": "granularity", "mode": "simulate (bucket-layout rows: real)", "args": vars(a),

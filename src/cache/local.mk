@@ -33,6 +33,8 @@ CACHE_SOURCES = \
 	src/cache/policies/chunk_arc.c \
 	src/cache/policies/chunk_lru.c \
 	src/cache/policies/chunk_austere.c \
+	src/cache/policies/chunk_plc.c \
+	src/cache/policies/chunk_sigpop.c \
 	src/cache/policies/chunk_tinylfu.c \
 	src/cache/policies/clock.c \
 	src/cache/policies/d_arc.c \
@@ -71,6 +73,7 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_cache.c \
 	src/cache/core/chunk_cache.h \
 	src/cache/core/chunk_cache_internal.h \
+	src/cache/core/chunk_cache_offer.c \
 	src/cache/core/chunk_cache_real.c \
 	src/cache/core/chunk_cache_report.c \
 	src/cache/core/chunk_buckets.c \

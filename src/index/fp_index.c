@@ -593,3 +593,17 @@ gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId 
         ok = rebuild(idx, idx->pool, idx->containers, err);
     return ok;
 }
+
+gboolean fp_index_read_sound(ContainerSource *pool, ContainerId id, uint8_t *buf, gboolean *sound, GError **err)
+{
+    GError *local = NULL;
+    *sound = container_source_read(pool, id, buf, &local);
+    if (*sound)
+        return TRUE;
+    if (local->code != DESTOR_ERROR_INTEGRITY) {
+        g_propagate_error(err, local);
+        return FALSE;
+    }
+    g_error_free(local);
+    return TRUE;
+}

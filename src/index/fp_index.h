@@ -52,6 +52,12 @@ void fp_index_close(FpIndex *idx);
  * a page failing its checksum or a malformed entry is an INTEGRITY error. */
 GArray *fp_index_read_all(const char *dir, size_t fp_len, gboolean *exists, GError **err);
 
+/* Read container `id` of `pool` into `buf`, as the designs and rebuilds do:
+ * a container that does not read back sound (torn, or freed by gc since
+ * something named it) sets *sound FALSE and is not an error. FALSE only
+ * when the read fails otherwise (I/O). */
+gboolean fp_index_read_sound(ContainerSource *pool, ContainerId id, uint8_t *buf, gboolean *sound, GError **err);
+
 /* Is the index in `dir` marked dirty (a backup or gc is running or was
  * stopped)? Without the writer lock only a hint. */
 gboolean fp_index_marked_dirty(const char *dir);

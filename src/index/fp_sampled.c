@@ -62,15 +62,11 @@ static gboolean rebuild_samples(FpDesign *d, GError **err)
 {
     ContainerSource *pool = fp_index_pool(d->idx);
     for (uint32_t id = 0; id < fp_index_containers(d->idx); id++) {
-        GError *local = NULL;
-        if (!container_source_read(pool, id, d->buf, &local)) {
-            if (local->code != DESTOR_ERROR_INTEGRITY) {
-                g_propagate_error(err, local);
-                return FALSE;
-            }
-            g_error_free(local);
+        gboolean sound;
+        if (!fp_index_read_sound(pool, id, d->buf, &sound, err))
+            return FALSE;
+        if (!sound) /* a torn or freed slot */
             continue;
-        }
         add_samples(d, d->buf, pool->container_size);
     }
     return TRUE;
@@ -113,25 +109,6 @@ static FpDesign *sampled_open(FpIndex *idx, const FpIndexParams *p, GError **err
     return d;
 }
 
-/* Bring container `id`'s chunk list into the cache. A container that does
- * not read back (freed by gc since the sample was taken) holds nothing. */
-static gboolean prefetch(FpDesign *d, ContainerId id, GError **err)
-{
-    ContainerSource *pool = fp_index_pool(d->idx);
-    GError *local = NULL;
-    d->prefetches++;
-    if (!container_source_read(pool, id, d->buf, &local)) {
-        if (local->code != DESTOR_ERROR_INTEGRITY) {
-            g_propagate_error(err, local);
-            return FALSE;
-        }
-        g_error_free(local);
-        return TRUE;
-    }
-    locality_cache_insert(d->cache, d->buf, pool->container_size);
-    return TRUE;
-}
-
 static gboolean sampled_lookup(FpDesign *d, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err)
 {
     const ChunkLocation *mine = fp_table_get(d->unwritten, fp);
@@ -146,7 +123,8 @@ static gboolean sampled_lookup(FpDesign *d, const Fingerprint *fp, ChunkLocation
     *found = FALSE;
     if (sample == NULL || locality_cache_holds(d->cache, sample->container))
         return TRUE;
-    if (!prefetch(d, sample->container, err))
+    d->prefetches++;
+    if (!locality_cache_prefetch(d->cache, fp_index_pool(d->idx), sample->container, d->buf, err))
         return FALSE;
     /* Only the container's own metadata answers: found means it holds fp. */
     *found = locality_cache_lookup(d->cache, fp, loc);

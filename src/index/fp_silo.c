@@ -84,15 +84,11 @@ static gboolean cold_start(FpDesign *d, GError **err)
 {
     ContainerSource *pool = fp_index_pool(d->idx);
     for (uint32_t id = 0; id < fp_index_containers(d->idx); id++) {
-        GError *local = NULL;
-        if (!container_source_read(pool, id, d->buf, &local)) {
-            if (local->code != DESTOR_ERROR_INTEGRITY) {
-                g_propagate_error(err, local);
-                return FALSE;
-            }
-            g_error_free(local);
+        gboolean sound;
+        if (!fp_index_read_sound(pool, id, d->buf, &sound, err))
+            return FALSE;
+        if (!sound) /* a torn or freed slot */
             continue;
-        }
         guint n = container_chunk_count(d->buf);
         if (n == 0)
             continue;
@@ -164,25 +160,6 @@ static FpDesign *silo_open(FpIndex *idx, const FpIndexParams *p, GError **err)
     return d;
 }
 
-/* Container `id`'s chunk list into the cache; one freed since the segment
- * was remembered (it does not read back) holds nothing. */
-static gboolean prefetch(FpDesign *d, ContainerId id, GError **err)
-{
-    ContainerSource *pool = fp_index_pool(d->idx);
-    GError *local = NULL;
-    d->prefetches++;
-    if (!container_source_read(pool, id, d->buf, &local)) {
-        if (local->code != DESTOR_ERROR_INTEGRITY) {
-            g_propagate_error(err, local);
-            return FALSE;
-        }
-        g_error_free(local);
-        return TRUE;
-    }
-    locality_cache_insert(d->cache, d->buf, pool->container_size);
-    return TRUE;
-}
-
 static gboolean silo_segment(FpDesign *d, const Fingerprint *fps, guint n, GError **err)
 {
     finish_segment(d);
@@ -199,7 +176,8 @@ static gboolean silo_segment(FpDesign *d, const Fingerprint *fps, guint n, GErro
         for (guint k = 0; k < c->len && budget > 0; k++) {
             ContainerId id = g_array_index(c, ContainerId, k);
             if (!locality_cache_holds(d->cache, id)) {
-                if (!prefetch(d, id, err))
+                d->prefetches++;
+                if (!locality_cache_prefetch(d->cache, fp_index_pool(d->idx), id, d->buf, err))
                     return FALSE;
                 budget--;
             }

@@ -97,3 +97,14 @@ size_t locality_cache_bytes(const LocalityCache *c)
 {
     return fp_table_bytes(c->chunks) + c->list_bytes + c->lru.length * (sizeof(GList) + 3 * sizeof(gpointer));
 }
+
+gboolean locality_cache_prefetch(LocalityCache *c, ContainerSource *pool, ContainerId id, uint8_t *buf,
+                                 GError **err)
+{
+    gboolean sound;
+    if (!fp_index_read_sound(pool, id, buf, &sound, err))
+        return FALSE;
+    if (sound)
+        locality_cache_insert(c, buf, pool->container_size);
+    return TRUE;
+}

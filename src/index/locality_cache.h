@@ -22,6 +22,11 @@ gboolean locality_cache_lookup(LocalityCache *c, const Fingerprint *fp, ChunkLoc
 /* Cache the chunk list of a sealed container (`size` bytes at `container`),
  * evicting the least recently used container if full. */
 void locality_cache_insert(LocalityCache *c, const uint8_t *container, size_t size);
+/* Read container `id` of `pool` into `buf` (a container's size) and cache
+ * its chunk list; one that does not read back sound (freed by gc since it
+ * was named) holds nothing. FALSE only on an I/O failure. */
+gboolean locality_cache_prefetch(LocalityCache *c, ContainerSource *pool, ContainerId id, uint8_t *buf,
+                                 GError **err);
 gboolean locality_cache_holds(const LocalityCache *c, ContainerId id);
 size_t locality_cache_bytes(const LocalityCache *c);
 

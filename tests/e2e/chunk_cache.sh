@@ -6,7 +6,8 @@
 # the trace in simulation with its counts adding up; a cache as large as
 # the store writes each unique chunk at most once (dedup in the cache) and
 # the same trace replayed twice hits on the second pass; container fetch
-# reads fewer, larger pieces from the HDD than chunk fetch; a policy of the
+# reads fewer, larger pieces from the HDD than chunk fetch and offers the
+# containers' other chunks to the policy; a policy of the
 # other granularity, a compiled trace and real mode are clear errors.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
@@ -17,7 +18,7 @@ import json, sys
 doc = json.load(sys.stdin)
 assert all(p["granularity"] == "container" for p in doc["policies"]), doc["policies"]
 names = [p["name"] for p in doc["chunk_policies"]]
-for want in ("lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu"):
+for want in ("lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinylfu", "plc", "sigpop"):
     assert want in names, names
 for p in doc["chunk_policies"]:
     assert p["granularity"] == "chunk" and p["description"] and p["citation"], p
@@ -74,16 +75,31 @@ done
 import json, sys
 ch, co = (json.load(open(f))["cache"] for f in sys.argv[1:])
 assert ch["chunk_fetch"] == "chunk" and co["chunk_fetch"] == "container"
-assert ch["hits"] == co["hits"] and ch["misses"] == co["misses"], (ch, co)  # same decisions
+assert ch["accesses"] == co["accesses"] and ch["offered"] == 0, (ch, co)
 assert co["hdd_reads"] < ch["hdd_reads"] and co["hdd_bytes_read"] > ch["hdd_bytes_read"], (ch, co)
 assert co["hdd_bytes_read"] % (128 * 1024) == 0, co
+# container fetch offers each container's other chunks: every offer is
+# answered once, and admitted offers are admissions that cost SSD writes
+assert co["offered"] > 0 and co["offers_admitted"] > 0, co
+assert co["offered"] == co["offers_cached"] + co["offers_admitted"] + co["offers_refused"], co
+assert co["offers_mismatched"] == 0, co
+assert co["admissions"] == co["misses"] - co["misses_cached"] - co["refused"] + co["offers_admitted"], co
+assert co["ssd_bytes_written"] == co["admitted_bytes"] and co["bytes_per_stored_chunk"] > 32, co
+PY
+# tinylfu refuses offers it has never seen accessed once the cache is full
+dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy tinylfu" -p"ssd-cache-size 10%" \
+    -p"ssd-cache-chunk-fetch container" read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/f-tinylfu.json"
+"$PYTHON" - "$SCRATCH/f-tinylfu.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["cache"]
+assert t["offers_refused"] > 0 and t["offered"] == t["offers_cached"] + t["offers_admitted"] + t["offers_refused"], t
 PY
 
 # Wrong granularity, compiled traces and real mode: clear errors.
 expect_status 2 dst -p"ssd-cache-policy cdac-lru" read-file --trace "$SCRATCH/trace" --simulate
 grep -q "^destor: .*cdac-lru serves chunk granularity only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
-expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy plc" read-file --trace "$SCRATCH/trace" --simulate
-grep -q "^destor: .*plc serves container granularity only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy s3fifo" read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: .*s3fifo serves container granularity only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
 expect_status 2 dst -p"ssd-cache-granularity block" policies
 expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-write-budget 4096" \
     read-file --trace "$SCRATCH/trace" --simulate

@@ -45,6 +45,23 @@ if sys.argv[3] == "800K":
 PY
 done
 
+# Container fetch through the buckets: the offered chunks go into the
+# layout as any admission; real mode still makes simulation's decisions
+# and every file's digest checks.
+rm -rf "$CACHE"
+real -p"ssd-cache-size 800K" -p"ssd-cache-chunk-fetch container" read-file --trace "$SCRATCH/whole" --verify \
+    --json > "$SCRATCH/real.json"
+bk -p"ssd-cache-size 800K" -p"ssd-cache-chunk-fetch container" read-file --trace "$SCRATCH/whole" --simulate \
+    --json > "$SCRATCH/sim.json"
+"$PYTHON" - "$SCRATCH/real.json" "$SCRATCH/sim.json" <<'PY'
+import json, sys
+real, sim = (json.load(open(f))["cache"] for f in sys.argv[1:3])
+for k in ("hits", "misses", "admissions", "refused", "evictions", "offered", "offers_admitted", "offers_refused",
+          "offers_cached", "cached_bytes"):
+    assert real[k] == sim[k], (k, real[k], sim[k])
+assert real["offers_admitted"] > 0 and real["offers_mismatched"] == 0 and real["damaged"] == 0, real
+PY
+
 # One file read twice, each compression: the original bytes both times,
 # the second from the SSD.
 awk -F'\t' '$1 == 1 { print; exit }' "$SCRATCH/whole" > "$SCRATCH/one"

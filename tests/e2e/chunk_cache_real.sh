@@ -4,7 +4,7 @@
 # SSD directory). Every chunk policy serves a two-job trace (byte ranges
 # too; every chunk checked against its fingerprint) and, with
 # ssd-cache-segment-reclaim clean, makes exactly the decisions simulation
-# makes, the log dropping nothing; a file read twice through the cache is
+# makes, the log dropping nothing, with container fetch's offers too; a file read twice through the cache is
 # byte for byte the original, the second time from the SSD; restore
 # through the chunk cache gives the same tree; chunk bytes damaged on the
 # SSD are refetched and counted, never served (--verify checks every
@@ -39,6 +39,27 @@ log = real["chunk_log"]
 assert log["user_bytes_written"] + log["cleaner_bytes_written"] <= log["device_bytes_written"], log
 assert real["ssd_bytes_written"] == log["device_bytes_written"] >= real["admitted_bytes"] - 65536, real
 assert real["hits"] > 0, real
+PY
+done
+
+# Container fetch: the misses' containers' other chunks are offered; real
+# mode puts the admitted ones from the container it read (each
+# fingerprinted) and makes the decisions simulation makes; every file's
+# digest checks, and a second pass hits on offered chunks.
+for policy in lru tinylfu cdac-lru; do
+    rm -rf "$CACHE"
+    real -p"ssd-cache-policy $policy" -p"ssd-cache-size 25%" -p"ssd-cache-segment-reclaim clean" \
+        -p"ssd-cache-chunk-fetch container" read-file --trace "$SCRATCH/whole" --verify --json > "$SCRATCH/real.json"
+    dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy $policy" -p"ssd-cache-size 25%" -p"ssd-cache-segment-size 64K" \
+        -p"ssd-cache-chunk-fetch container" read-file --trace "$SCRATCH/whole" --simulate --json > "$SCRATCH/sim.json"
+    "$PYTHON" - "$SCRATCH/real.json" "$SCRATCH/sim.json" "$policy" <<'PY'
+import json, sys
+real, sim = (json.load(open(f))["cache"] for f in sys.argv[1:3])
+for k in ("hits", "misses", "misses_cached", "admissions", "refused", "evictions", "hdd_reads", "hdd_bytes_read",
+          "offered", "offers_admitted", "offers_refused", "offers_cached", "admitted_bytes", "cached_bytes"):
+    assert real[k] == sim[k], (sys.argv[3], k, real[k], sim[k])
+assert real["offers_admitted"] > 0 and real["offers_mismatched"] == 0 and real["damaged"] == 0, real
+assert real["ssd_bytes_written"] >= real["admitted_bytes"] - 65536, real  # all but the open segment
 PY
 done
 

@@ -4,7 +4,9 @@
 # (ssd-cache-granularity chunk, policy cdac-lru, 64 KiB segments) at its
 # segment writes (pwrite64), the writes, fsyncs and renames of its index
 # save, with segments reclaimed by eviction and by the cleaner (strace's
-# syscall injection). After each kill the next replay of the same trace
+# syscall injection); the cleaner's pass reads whole containers
+# (ssd-cache-chunk-fetch container), so the puts of offered chunks are
+# among the writes killed. After each kill the next replay of the same trace
 # with --verify (every file's digest checked) must succeed on what the
 # kill left, a third must too, and the store must still verify: the cache
 # never serves wrong bytes and never touches the store. The log's own
@@ -14,8 +16,9 @@
 strace_kill_setup
 two_job_trace 41 5 0.9 150
 awk -F'\t' 'NF == 2' "$SCRATCH/trace" > "$SCRATCH/whole"
+fetch_of() { if [ "$1" = clean ]; then echo container; else echo chunk; fi; }
 replay() {
-    "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-granularity chunk" -p"ssd-cache-policy cdac-lru" \
+    "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-granularity chunk" -p"ssd-cache-policy cdac-lru" -p"ssd-cache-chunk-fetch $(fetch_of "$2")" \
         -p"ssd-cache-directory $1" -p"ssd-cache-segment-size 64K" -p"ssd-cache-size 10%" \
         -p"ssd-cache-segment-reclaim $2" read-file --trace "$SCRATCH/whole" --verify
 }
@@ -24,7 +27,7 @@ for reclaim in evict clean; do
     for sc in pwrite64 write fsync rename; do
         rm -rf "$SCRATCH/count"
         traced -f -qq -o "$SCRATCH/calls" -e trace="$sc" \
-            "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-granularity chunk" -p"ssd-cache-policy cdac-lru" \
+            "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-granularity chunk" -p"ssd-cache-policy cdac-lru" -p"ssd-cache-chunk-fetch $(fetch_of "$reclaim")" \
             -p"ssd-cache-directory $SCRATCH/count" -p"ssd-cache-segment-size 64K" -p"ssd-cache-size 10%" \
             -p"ssd-cache-segment-reclaim $reclaim" read-file --trace "$SCRATCH/whole" --verify >/dev/null 2>&1
         n=$(grep -c "$sc(" "$SCRATCH/calls" || true)
@@ -35,7 +38,7 @@ for reclaim in evict clean; do
             C="$SCRATCH/c-$reclaim-$sc-$i"
             set +e
             traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
-                "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-granularity chunk" -p"ssd-cache-policy cdac-lru" \
+                "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-granularity chunk" -p"ssd-cache-policy cdac-lru" -p"ssd-cache-chunk-fetch $(fetch_of "$reclaim")" \
                 -p"ssd-cache-directory $C" -p"ssd-cache-segment-size 64K" -p"ssd-cache-size 10%" \
                 -p"ssd-cache-segment-reclaim $reclaim" read-file --trace "$SCRATCH/whole" --verify >/dev/null 2>&1
             rc=$?

@@ -5,7 +5,8 @@ chunk_reference_models.py against the C chunk policy of the same name,
 decision by decision: the C side is chunk_decisions (the real chunk cache
 core in simulation mode), fed the same chunk-access sequence. Sequences:
 seeded files of variable-size chunks, many chunks shared between files
-(dedup), requests for whole files or byte ranges, files picked uniformly or
+(dedup), requests for whole files or byte ranges, container-fetch offers
+of neighbouring chunks after some accesses, files picked uniformly or
 by Zipf (alpha 0.8 and 1.2); capacities from under one chunk to most of the
 working set; default keys and some non-default ones (VARIANTS). Prints one
 line per run and, on the first disagreement, the access number, both
@@ -18,7 +19,7 @@ import random
 import subprocess
 import sys
 
-from chunk_reference_models import MODELS
+from chunk_reference_models import MODELS, offer
 
 AVG_CHUNK = 8192
 CAPACITIES = (4096, 65536, 262144, 1048576, 4194304)
@@ -37,11 +38,24 @@ VARIANTS = (
     ("cdac-arc", ("cdac-arc-sub-block", "512"), {"sub_block": 512}),
     ("cdac-arc", ("cdac-arc-metadata-factor", "0.3"), {"factor": 0.3}),
     ("tinylfu", ("tinylfu-chunk-sample-factor", "2"), {"sample_factor": 2}),
+    ("plc", ("plc-chunk-filter-threshold", "1"), {"threshold": 1}),
+    ("plc", ("plc-chunk-filter-threshold", "0"), {"threshold": 0}),
+    ("plc", ("plc-chunk-delay-threshold", "0"), {"delay": 0}),
+    ("plc", ("plc-chunk-delay-threshold", "5"), {"delay": 5}),
+    ("plc", ("plc-chunk-sample-factor", "2"), {"sample_factor": 2}),
+    ("sigpop", ("sigpop-chunk-z", "0"), {"z": 0.0}),
+    ("sigpop", ("sigpop-chunk-z", "0.5"), {"z": 0.5}),
+    ("sigpop", ("sigpop-chunk-min-count", "0"), {"min_count": 0}),
+    ("sigpop", ("sigpop-chunk-min-count", "5"), {"min_count": 5}),
+    ("sigpop", ("sigpop-chunk-sample-factor", "2"), {"sample_factor": 2}),
 )
 
 
-def workload(rng, n_files, n_requests, alpha):
-    """Requests (lists of accesses): (chunk, length, address, offset, length)."""
+def workload(rng, n_files, n_requests, alpha, offers=False):
+    """Requests (lists of accesses): (chunk, length, address, offset, length).
+    With offers, some accesses are followed by offers (chunk, length) of the
+    chunks numbered after it, as a container fetch offers the chunks stored
+    beside a missed one."""
     pool = 3 * n_files
     lengths = [rng.randrange(512, 3 * AVG_CHUNK) for _ in range(pool)]
     files = []
@@ -65,6 +79,8 @@ def workload(rng, n_files, n_requests, alpha):
                 continue
             off = max(start, lo) - lo
             req.append((c, lengths[c], f * 4096 + i, off, min(end, hi) - lo - off))
+            if offers and rng.random() < 0.3:
+                req.extend(((c + j) % pool, lengths[(c + j) % pool]) for j in range(1, rng.randrange(2, 8)))
         requests.append(req)
     return requests
 
@@ -72,7 +88,7 @@ def workload(rng, n_files, n_requests, alpha):
 def run_c(driver, capacity, policy, keys, requests):
     lines = []
     for req in requests:
-        lines.extend("%d %d %d %d %d" % a for a in req)
+        lines.extend(("%d %d %d %d %d" if len(a) == 5 else "o %d %d") % a for a in req)
         lines.append("-")
     args = [driver, str(capacity), str(AVG_CHUNK), "ssd-cache-policy", policy,
             "ssd-cache-granularity", "chunk"] + list(keys)
@@ -84,7 +100,7 @@ def run_c(driver, capacity, policy, keys, requests):
 
 def run_model(policy, capacity, kwargs, requests):
     m = MODELS[policy](capacity, AVG_CHUNK, **kwargs)
-    return [m.access(*a) for req in requests for a in req]
+    return [m.access(*a) if len(a) == 5 else offer(m, *a) for req in requests for a in req]
 
 
 def compare(driver, policy, capacity, keys, kwargs, requests, label):
@@ -118,6 +134,10 @@ def main():
         for policy in policies:
             for cap in CAPACITIES:
                 ok &= compare(a.driver, policy, cap, (), {}, requests, "seed %d alpha %.1f" % (seed, alpha))
+    requests = workload(random.Random(5), 200, a.requests, 0.8, offers=True)
+    for policy in policies:
+        for cap in CAPACITIES:
+            ok &= compare(a.driver, policy, cap, (), {}, requests, "seed 5 alpha 0.8 offers")
     requests = workload(random.Random(7), 200, a.requests, 0.8)
     for policy, keys, kwargs in VARIANTS:
         if policy in policies:

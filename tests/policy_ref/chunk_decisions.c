@@ -8,10 +8,13 @@
  * KEY VALUE are cache configuration lines (ssd-cache-policy, policy keys).
  * accesses: one per line, "CHUNK LENGTH ADDRESS TOUCH_OFFSET TOUCH_LENGTH"
  * in decimal (CHUNK names the chunk: its fingerprint is CHUNK's 8 bytes,
- * little-endian, then zeros). A line "-" ends a request. Output, one line
+ * little-endian, then zeros), or "o CHUNK LENGTH": an offer of that chunk
+ * (chunk_cache_offer, as ssd-cache-chunk-fetch container offers a
+ * container's other chunks). A line "-" ends a request. Output, one line
  * per access: "h" hit, "m" miss of a cached chunk (no write), "r" refused
  * miss, "a" admitted, each admission followed by " CHUNK" for every chunk
- * it evicted, in order. Exit 2 on bad arguments or input, 1 if the cache
+ * it evicted, in order; an offer of a chunk cached already prints "c".
+ * Exit 2 on bad arguments or input, 1 if the cache
  * fails. */
 #include "cache/core/cache_config.h"
 #include "cache/core/chunk_cache.h"
@@ -89,6 +92,25 @@ int main(int argc, char **argv)
             continue;
         }
         unsigned long long chunk, length, address, off, len;
+        ChunkRef ref;
+        memset(&ref, 0, sizeof ref);
+        if (line[0] == 'o') {
+            if (sscanf(line, "o %llu %llu", &chunk, &length) != 2 || length == 0) {
+                fprintf(stderr, "chunk_decisions: bad offer line: %s", line);
+                return 2;
+            }
+            for (int i = 0; i < 8; i++)
+                ref.fp.bytes[i] = (uint8_t)(chunk >> (8 * i));
+            ref.length = (uint32_t)length;
+            d.kind = 'c';
+            g_string_truncate(d.evicted, 0);
+            if (!chunk_cache_offer(c, &ref, &err)) {
+                fprintf(stderr, "chunk_decisions: %s\n", err->message);
+                return 1;
+            }
+            printf("%c%s\n", d.kind, d.evicted->str);
+            continue;
+        }
         if (sscanf(line, "%llu %llu %llu %llu %llu", &chunk, &length, &address, &off, &len) != 5 || length == 0 ||
             off + len > length) {
             fprintf(stderr, "chunk_decisions: bad access line: %s", line);
@@ -97,8 +119,6 @@ int main(int argc, char **argv)
         if (!open_request)
             chunk_cache_request_begin(c);
         open_request = TRUE;
-        ChunkRef ref;
-        memset(&ref, 0, sizeof ref);
         for (int i = 0; i < 8; i++)
             ref.fp.bytes[i] = (uint8_t)(chunk >> (8 * i));
         ref.length = (uint32_t)length;

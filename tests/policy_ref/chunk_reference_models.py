@@ -10,6 +10,7 @@ decision in chunk_decisions' format: "h" hit, "m" miss of a cached chunk,
 in order. The data cache holds unique chunks (by id) up to capacity_bytes;
 a chunk longer than the capacity is refused."""
 
+import math
 from collections import OrderedDict
 
 from reference_models import Sketch
@@ -48,6 +49,9 @@ class ChunkLru:
         if chunk in self.data.size:
             self.order.move_to_end(chunk)
             return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         out = "a"
@@ -85,6 +89,9 @@ class DLru:
             self._remember(address, chunk)
             self.data_order.move_to_end(chunk)
             return "h" if known else "m"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         out = "a"
@@ -203,6 +210,9 @@ class CdacLru:
                 return "h"
             self._add(address, chunk, length, off, tlen)
             return "m"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         out = "a"
@@ -294,6 +304,9 @@ class ChunkArc:
         if chunk in self.data.size:
             self.arc.hit(chunk)
             return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         ghost = self.arc.miss(chunk, length)
@@ -335,6 +348,9 @@ class DArc:
             self._remember(address, chunk)
             self.arc.hit(chunk)
             return "h" if known else "m"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         ghost = self.arc.miss(chunk, length)
@@ -407,6 +423,9 @@ class ChunkTinyLfu:
         if chunk in self.data.size:
             self.order.move_to_end(chunk)
             return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
         if not self.data.fits(length) and self.order:
@@ -423,6 +442,156 @@ class ChunkTinyLfu:
         return out
 
 
+class ChunkPlc:
+    """PLC-Cache counting chunks (docs/CACHE.md "plc and sigpop counting
+    chunks"): access counts are sketch estimates (every access added
+    first); a clock of cached chunks in a ring, the hand on the first; a
+    hit raises the chunk's priority; a miss passes the popularity filter
+    (estimate > threshold), then, if it does not fit, CLOCK_EVICT names a
+    victim whose delay count is decremented (refused while still > 0) and
+    which the newcomer must match: estimate >= clamp(victim's estimate,
+    threshold, 2 * threshold). Admitted, the victim leaves, then further
+    CLOCK_EVICT victims until the newcomer fits; it enters behind the hand
+    with priority estimate - threshold and delay delay_threshold."""
+
+    def __init__(self, capacity_bytes, avg_chunk, threshold=4, delay=2, sample_factor=10):
+        self.data = _DataCache(capacity_bytes)
+        n = max(1, capacity_bytes // (avg_chunk or 1))
+        self.sketch = Sketch(n, sample_factor * n)
+        self.t, self.delay0 = threshold, delay
+        self.ring = OrderedDict()  # chunk -> [priority, delay], the hand on the first
+
+    @staticmethod
+    def _key(chunk):
+        return (chunk ^ (chunk >> 32)) & 0xFFFFFFFF
+
+    def _clock(self):
+        while True:
+            chunk, e = next(iter(self.ring.items()))
+            if e[0] == 0:
+                return chunk
+            e[0] -= 1
+            self.ring.move_to_end(chunk)
+
+    def access(self, chunk, length, address, off, tlen):
+        self.sketch.add(self._key(chunk))
+        if chunk in self.data.size:
+            self.ring[chunk][0] += 1
+            return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
+        if length > self.data.capacity:
+            return "r"
+        mine = self.sketch.estimate(self._key(chunk))
+        if mine <= self.t:
+            return "r"
+        out = "a"
+        if not self.data.fits(length) and self.ring:
+            v = self._clock()
+            e = self.ring[v]
+            e[1] = max(0, e[1] - 1)
+            if e[1] > 0:
+                return "r"
+            if mine < min(max(self.sketch.estimate(self._key(v)), self.t), 2 * self.t):
+                return "r"
+            del self.ring[v]
+            self.data.drop(v)
+            out += " %d" % v
+        while not self.data.fits(length):
+            v = self._clock()
+            del self.ring[v]
+            self.data.drop(v)
+            out += " %d" % v
+        self.data.add(chunk, length)
+        self.ring[chunk] = [mine - self.t, self.delay0]
+        return out
+
+
+class ChunkSigpop:
+    """sigpop counting chunks (docs/CACHE.md "plc and sigpop counting
+    chunks"): f is the sketch estimate (every access added first; when the
+    sketch halves, every cached chunk's recorded f is read again); the
+    victim is the cached chunk of lowest recorded f, the earliest admitted
+    among equals; a miss of count a below min_count is refused; one that
+    fits is admitted; else it must beat the victim's b by a - b > z
+    sqrt(a + b), then the lowest leave until it fits."""
+
+    def __init__(self, capacity_bytes, avg_chunk, z=2.0, min_count=2, sample_factor=10):
+        self.data = _DataCache(capacity_bytes)
+        n = max(1, capacity_bytes // (avg_chunk or 1))
+        self.sketch = Sketch(n, sample_factor * n)
+        self.z, self.min_count = z, min_count
+        self.rec = {}  # chunk -> [f, insertion number]
+        self.seq = 0
+
+    @staticmethod
+    def _key(chunk):
+        return (chunk ^ (chunk >> 32)) & 0xFFFFFFFF
+
+    def _count(self, chunk):
+        before = self.sketch.adds
+        self.sketch.add(self._key(chunk))
+        if self.sketch.adds <= before:
+            for c, r in self.rec.items():
+                r[0] = self.sketch.estimate(self._key(c))
+        return self.sketch.estimate(self._key(chunk))
+
+    def _victim(self):
+        return min(self.rec, key=lambda c: tuple(self.rec[c]))
+
+    def access(self, chunk, length, address, off, tlen):
+        f = self._count(chunk)
+        if chunk in self.data.size:
+            self.rec[chunk][0] = f
+            return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
+        if length > self.data.capacity:
+            return "r"
+        a = self.sketch.estimate(self._key(chunk))
+        if a < self.min_count:
+            return "r"
+        if not self.data.fits(length) and self.rec:
+            b = self.rec[self._victim()][0]
+            if not a - b > self.z * math.sqrt(a + b):
+                return "r"
+        out = "a"
+        while not self.data.fits(length):
+            v = self._victim()
+            del self.rec[v]
+            self.data.drop(v)
+            out += " %d" % v
+        self.data.add(chunk, length)
+        self.seq += 1
+        self.rec[chunk] = [a, self.seq]
+        return out
+
+
+_M64 = (1 << 64) - 1
+
+
+def chunk_address(key, index):
+    """chunk_policy.h's source address of chunk `index` of file `key`: a
+    bijective 64-bit mix (the splitmix64 finaliser) of the two."""
+    x = (key ^ (index * 0x9E3779B97F4A7C15)) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+
+def offer(model, chunk, length):
+    """ssd-cache-chunk-fetch container's offer of a chunk the miss's
+    container holds: no access (no hit, no lookup, no sketch count); "c"
+    when the chunk is cached already (nothing changes), else the policy's
+    admission as for a miss, at the chunk's own address (its id, index 0),
+    touching the whole chunk."""
+    if chunk in model.data.size:
+        return "c"
+    return model._miss(chunk, length, chunk_address(chunk, 0), 0, length)
+
+
 MODELS = {
     "lru": ChunkLru,
     "arc": ChunkArc,
@@ -431,4 +600,6 @@ MODELS = {
     "cdac-lru": CdacLru,
     "cdac-arc": CdacArc,
     "tinylfu": ChunkTinyLfu,
+    "plc": ChunkPlc,
+    "sigpop": ChunkSigpop,
 }

@@ -4,7 +4,7 @@
  * shared by two files is cached and written once), the capacity in bytes
  * is never exceeded whatever the policy, byte and request hit ratios, the
  * miss path's HDD reads (chunk range or whole container once per
- * request), the configuration's granularity checks, and the chunk policy
+ * request), container fetch's offers, chunk plc's three refusals, chunk sigpop's test, the configuration's granularity checks, and the chunk policy
  * registry. */
 #include "cache/core/cache_config.h"
 #include "cache/core/chunk_cache.h"
@@ -206,6 +206,107 @@ static void test_random_sequences(void)
 }
 
 /* A policy of the wrong granularity is a configuration error naming both. */
+/* Offers (fetch container's other chunks): a chunk cached already changes
+ * nothing, a new one is an admission that costs SSD bytes and is then a
+ * hit; tinylfu refuses one it never saw accessed once the cache is full;
+ * offers of 0 bytes are usage errors. */
+static void test_offers(void)
+{
+    ChunkCache *c = open_cache("lru", 20000, CHUNK_FETCH_CONTAINER);
+    GError *err = NULL;
+    ChunkRef a = ref_of(1, 8000, 0), b = ref_of(2, 8000, 0), z = ref_of(3, 0, 0);
+    touch(c, 1, 8000, 0, chunk_address(1, 0));
+    CU_ASSERT_TRUE(chunk_cache_offer(c, &a, &err));
+    CU_ASSERT_TRUE(chunk_cache_offer(c, &b, &err));
+    CU_ASSERT_FALSE(chunk_cache_offer(c, &z, &err));
+    g_clear_error(&err);
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.offered, 2);
+    CU_ASSERT_EQUAL(r.c.offers_cached, 1);
+    CU_ASSERT_EQUAL(r.c.offers_admitted, 1);
+    CU_ASSERT_EQUAL(r.c.admissions, 2);
+    CU_ASSERT_EQUAL(r.c.ssd_bytes_written, 16000);
+    CU_ASSERT_EQUAL(r.c.accesses, 1); /* an offer is no access */
+    touch(c, 2, 8000, 0, chunk_address(2, 0));
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.hits, 1);
+    chunk_cache_close(c, NULL);
+
+    c = open_cache("tinylfu", 16000, CHUNK_FETCH_CONTAINER);
+    for (int i = 0; i < 3; i++)
+        touch(c, 1, 8000, 0, chunk_address(1, 0));
+    touch(c, 2, 8000, 0, chunk_address(2, 0));
+    ChunkRef n = ref_of(9, 8000, 0);
+    CU_ASSERT_TRUE(chunk_cache_offer(c, &n, &err));
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.offers_refused, 1);
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &n.fp));
+    chunk_cache_close(c, NULL);
+}
+
+/* Chunk plc (threshold 4, delay 2 by default): a chunk is admitted on its
+ * fifth access only (Popularity Filter); when full, the clock's victim
+ * must be picked twice (Delayed Eviction) and the newcomer must be at
+ * least as popular as it (In-Out Comparison). */
+static void test_chunk_plc(void)
+{
+    /* room for two chunks of 80000 bytes; the sketch (sized for 19 chunks)
+     * ages only after 190 accesses, far beyond this test */
+    ChunkCache *c = open_cache("plc", 160000, CHUNK_FETCH_CHUNK);
+    ChunkRef one = ref_of(1, 80000, 0), two = ref_of(2, 80000, 0), three = ref_of(3, 80000, 0);
+    for (int k = 0; k < 4; k++) {
+        touch(c, 1, 80000, 0, chunk_address(1, 0));
+        CU_ASSERT_FALSE(chunk_cache_contains(c, &one.fp));
+    }
+    touch(c, 1, 80000, 0, chunk_address(1, 0));
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &one.fp));
+    for (int k = 0; k < 5; k++)
+        touch(c, 2, 80000, 0, chunk_address(2, 0));
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &two.fp)); /* full now */
+    for (int k = 0; k < 5; k++)
+        touch(c, 3, 80000, 0, chunk_address(3, 0)); /* the 5th: delay 2 -> 1, refused */
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &three.fp));
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.policy_counters[0], 4 + 4 + 4); /* filter: accesses 1-4 of each chunk */
+    CU_ASSERT_EQUAL(r.policy_counters[1], 1);          /* delayed eviction */
+    touch(c, 3, 80000, 0, chunk_address(3, 0));        /* delay 0; estimate 6 >= clamp(5, 4, 8): replaces */
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &three.fp));
+    CU_ASSERT(chunk_cache_used_bytes(c) <= 160000);
+    chunk_cache_close(c, NULL);
+}
+
+/* Chunk sigpop (z 2, min-count 2): a chunk's first access is cold; when
+ * full, a newcomer replaces the least counted chunk only when a - b > 2
+ * sqrt(a + b), and the earliest admitted of equally counted chunks leaves. */
+static void test_chunk_sigpop(void)
+{
+    ChunkCache *c = open_cache("sigpop", 160000, CHUNK_FETCH_CHUNK);
+    ChunkRef one = ref_of(1, 80000, 0), two = ref_of(2, 80000, 0), three = ref_of(3, 80000, 0);
+    touch(c, 1, 80000, 0, chunk_address(1, 0));
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &one.fp)); /* cold */
+    touch(c, 1, 80000, 0, chunk_address(1, 0));
+    touch(c, 2, 80000, 0, chunk_address(2, 0));
+    touch(c, 2, 80000, 0, chunk_address(2, 0));
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &one.fp));
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &two.fp)); /* full, both f = 2 */
+    for (int k = 0; k < 7; k++) /* a = 1 cold; a = 2..7 vs b = 2: at most 5 > 2 sqrt(9) = 6 fails */
+        touch(c, 3, 80000, 0, chunk_address(3, 0));
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &three.fp));
+    touch(c, 3, 80000, 0, chunk_address(3, 0)); /* a = 8: 6 > 2 sqrt(10) = 6.32 fails */
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &three.fp));
+    touch(c, 3, 80000, 0, chunk_address(3, 0)); /* a = 9: 7 > 2 sqrt(11) = 6.63: replaces chunk 1 */
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &three.fp));
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &one.fp));
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &two.fp));
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.policy_counters[0], 3); /* cold: the first access of each chunk */
+    CU_ASSERT_EQUAL(r.policy_counters[1], 7);                 /* not significant: a = 2..8 */
+    chunk_cache_close(c, NULL);
+}
+
 static void test_granularity_config(void)
 {
     CacheConfig cfg;
@@ -218,7 +319,7 @@ static void test_granularity_config(void)
     g_clear_error(&err);
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-granularity", "chunk", &err), CACHE_CONFIG_OK);
     CU_ASSERT_TRUE(cache_config_validate(&cfg, &err));
-    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-policy", "plc", &err), CACHE_CONFIG_OK);
+    CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-policy", "s3fifo", &err), CACHE_CONFIG_OK);
     CU_ASSERT_FALSE(cache_config_validate(&cfg, &err));
     g_clear_error(&err);
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-granularity", "block", &err), CACHE_CONFIG_INVALID);
@@ -262,6 +363,9 @@ static void add_suites(void)
     CU_add_test(s, "miss path", test_miss_path);
     CU_add_test(s, "byte hit ratio", test_byte_hit_ratio);
     CU_add_test(s, "random sequences", test_random_sequences);
+    CU_add_test(s, "offers", test_offers);
+    CU_add_test(s, "chunk plc", test_chunk_plc);
+    CU_add_test(s, "chunk sigpop", test_chunk_sigpop);
     CU_add_test(s, "granularity config", test_granularity_config);
     CU_add_test(s, "chunk registry", test_chunk_registry);
 }

@@ -129,6 +129,7 @@ gboolean chunk_cache_close(ChunkCache *c, GError **err)
     g_free(c->offset);
     g_free(c->free_slots);
     chunk_table_free(&c->table);
+    chunk_cache_offers_free(c);
     g_mutex_clear(&c->lock);
     g_free(c);
     return ok;
@@ -226,14 +227,15 @@ void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t lengt
     chunk_cache_drop_slot(c, s);
 }
 
-/* HDD reads of a miss of `ref`, by the configured miss path. */
-static void miss_read(ChunkCache *c, const ChunkRef *ref)
+/* HDD reads of a miss of `ref`, by the configured miss path. TRUE: its
+ * container was read whole now (its other chunks are offered). */
+static gboolean miss_read(ChunkCache *c, const ChunkRef *ref)
 {
     size_t bytes = ref->length;
     if (c->opt.fetch == CHUNK_FETCH_CONTAINER) {
         for (uint32_t i = 0; i < c->n_request_read; i++)
             if (c->request_read[i] == ref->container)
-                return; /* read whole earlier in this request */
+                return FALSE; /* read whole earlier in this request */
         c->request_read[c->next_request_read] = ref->container;
         c->next_request_read = (c->next_request_read + 1) % CHUNK_CACHE_REQUEST_CONTAINERS;
         if (c->n_request_read < CHUNK_CACHE_REQUEST_CONTAINERS)
@@ -243,26 +245,32 @@ static void miss_read(ChunkCache *c, const ChunkRef *ref)
     c->counters.hdd_reads++;
     c->counters.hdd_bytes_read += bytes;
     c->counters.model_access_s += device_model_hdd_read(&c->model, bytes);
+    return c->opt.fetch == CHUNK_FETCH_CONTAINER;
 }
 
-/* A chunk the data cache does not hold missed: admit it, evicting until it
- * fits; real mode writes data (its bytes) into the log. */
-static void handle_miss(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a, const uint8_t *data)
+/* Count a refusal: of a miss, or of an offer. */
+static gboolean refuse(ChunkCache *c, const ChunkRef *ref, gboolean offer)
 {
-    if (ref->length > c->opt.capacity_bytes || ref->length > c->max_chunk || !c->ops->admit(c->pst, a)) {
+    if (offer)
+        c->counters.offers_refused++;
+    else
         c->counters.refused++;
-        notify(c, CHUNK_EVENT_REFUSE, &ref->fp, ref->length);
-        return;
-    }
+    notify(c, CHUNK_EVENT_REFUSE, &ref->fp, ref->length);
+    return FALSE;
+}
+
+gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a, const uint8_t *data,
+                           gboolean offer)
+{
+    if (ref->length > c->opt.capacity_bytes || ref->length > c->max_chunk || !c->ops->admit(c->pst, a))
+        return refuse(c, ref, offer);
     /* with buckets the layout evicts in the newcomer's bucket (below) */
     while (!c->buckets && c->used_bytes + ref->length > c->opt.capacity_bytes) {
         ChunkSlot v = c->ops->victim(c->pst);
         if (v == CHUNK_NO_SLOT || v >= c->n_slots || c->length[v] == 0) {
             destor_warning("SSD chunk cache: policy %s named no cached chunk to evict; chunk not cached",
                            c->ops->name);
-            c->counters.refused++;
-            notify(c, CHUNK_EVENT_REFUSE, &ref->fp, ref->length);
-            return;
+            return refuse(c, ref, offer);
         }
         evict(c, v);
     }
@@ -275,9 +283,7 @@ static void handle_miss(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a
             destor_warning("SSD chunk cache: %s; chunk not cached", local->message);
             g_error_free(local);
             c->counters.ssd_write_errors++;
-            c->counters.refused++;
-            notify(c, CHUNK_EVENT_REFUSE, &ref->fp, ref->length);
-            return;
+            return refuse(c, ref, offer);
         }
     }
     ChunkSlot s = bind(c, &ref->fp, ref->length, ref->container, ref->offset);
@@ -287,6 +293,7 @@ static void handle_miss(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a
     c->counters.ssd_bytes_written += ref->length;
     device_model_ssd_write(&c->model, ref->length);
     notify(c, CHUNK_EVENT_ADMIT, &ref->fp, ref->length);
+    return TRUE;
 }
 
 /* The policy's view of an access. */
@@ -323,13 +330,15 @@ static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkC
     }
     c->counters.misses++;
     c->request_missed = TRUE;
-    miss_read(c, ref);
+    gboolean whole = miss_read(c, ref);
     if (s != CHUNK_NO_SLOT) {
         c->counters.misses_cached++;
         notify(c, CHUNK_EVENT_MISS_CACHED, &ref->fp, ref->length);
     } else {
-        handle_miss(c, ref, &a, data);
+        chunk_cache_admit(c, ref, &a, data, FALSE);
     }
+    if (whole) /* the requested chunk first, then the container's others */
+        chunk_cache_offer_container(c, ref);
 }
 
 /* The policy's lookup of an access: *slot where the chunk is cached. */

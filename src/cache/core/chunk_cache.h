@@ -17,6 +17,20 @@
  * seek, half a rotation and the transfer; the report counts HDD reads and
  * bytes beside hits and SSD writes.
  *
+ * Offers (fetch container): a miss that reads its container whole then
+ * offers the container's other chunks to the policy, after the requested
+ * chunk, in the container's offset order: every chunk the container's own
+ * metadata lists (the simplest honest rule: the container is in hand; no
+ * recipe is consulted), except one the data cache holds (no change, not
+ * even recency) and the requested one. An offer is an admission the policy
+ * may refuse (its admit), at an address of its own (no recipe position:
+ * the dedup-aware policies' metadata does not learn it), and it is no
+ * access: no hit, miss or sketch count. Admitted offers are SSD writes
+ * like any admission. The chunk lists come from the containers' metadata
+ * (simulation reads each container once from the store and keeps its list;
+ * real mode takes it from the container the miss read, and fingerprints
+ * each offered chunk before the log gets it).
+ *
  * ssd-cache-layout buckets (AustereCache's, chunk_buckets.h) goes with
  * the policy `austere`, which leaves replacement to the layout: a chunk is
  * evicted when the layout needs its sub-slots for a newcomer of its
@@ -120,6 +134,11 @@ gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCacheP
 gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
                           GError **err);
 
+/* Offer one chunk the caller read (simulation): admitted if the policy
+ * wants it and it is not cached, as fetch container offers a container's
+ * other chunks. For drivers that have no store (tests/policy_ref). */
+gboolean chunk_cache_offer(ChunkCache *c, const ChunkRef *ref, GError **err);
+
 /* Bracket one request's accesses (its modelled latency; request hit ratio). */
 void chunk_cache_request_begin(ChunkCache *c);
 double chunk_cache_request_end(ChunkCache *c);
@@ -140,6 +159,10 @@ typedef struct {
     uint64_t damaged;                  /* chunks the log found damaged: dropped, refetched */
     uint64_t log_dropped;              /* live chunks the log's reclamation dropped */
     uint64_t ssd_write_errors;         /* puts that failed: chunk not cached */
+    uint64_t offered;                  /* fetch container: other chunks of containers read whole */
+    uint64_t offers_cached;            /*   of them cached already (nothing done) */
+    uint64_t offers_admitted, offers_refused; /* the policy's answers to the rest */
+    uint64_t offers_mismatched;        /*   bytes not their fingerprint's: never cached */
     double model_access_s, model_request_s, model_request_max_s;
     double wall_request_s;
 } ChunkCacheCounters;

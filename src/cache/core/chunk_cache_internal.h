@@ -57,6 +57,12 @@ struct ChunkCache {
     ContainerId container_in_buf;
     gboolean damaged_warned;  /* the one warning about damaged chunks is out */
 
+    /* fetch container: the chunk lists of the containers read whole
+     * (chunk_cache_offer.c), ContainerId -> ChunkCacheContainerChunks */
+    GHashTable *container_chunks;
+    uint64_t container_chunk_entries;
+    gboolean offer_warned;
+
     ChunkObserver observer;
     void *observer_data;
 };
@@ -72,6 +78,25 @@ void chunk_cache_drop_slot(ChunkCache *c, ChunkSlot s);
 /* Occupy a slot with a chunk the log holds (warm start; the caller tells
  * the policy). */
 ChunkSlot chunk_cache_bind(ChunkCache *c, const Fingerprint *fp, uint32_t length);
+
+/* Admit a chunk the data cache does not hold (a miss, or an offer: then a
+ * refusal is counted in offers_refused, not refused), evicting until it
+ * fits; real mode puts data into the log. TRUE: admitted. */
+gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a, const uint8_t *data,
+                           gboolean offer);
+
+/* chunk_cache_offer.c: offer the other chunks of missed's container, read
+ * whole by this miss, in its offset order; offer one chunk; free the lists
+ * and their bytes. */
+typedef struct ChunkCacheContainerChunks ChunkCacheContainerChunks;
+void chunk_cache_offer_container(ChunkCache *c, const ChunkRef *missed);
+gboolean chunk_cache_offer_locked(ChunkCache *c, const ChunkRef *ref, const uint8_t *data);
+void chunk_cache_offers_free(ChunkCache *c);
+size_t chunk_cache_offers_memory(const ChunkCache *c);
+
+/* chunk_cache_real.c: the container the last miss read whole (fetch
+ * container), if it is `id`; else NULL. */
+const uint8_t *chunk_cache_real_container(const ChunkCache *c, ContainerId id);
 
 /* chunk_cache_real.c: real mode's byte moves. Open the log and warm the
  * policy from it; close it (nothing in simulation). */

@@ -124,3 +124,8 @@ gboolean chunk_cache_real_fetch(ChunkCache *c, const ChunkRef *ref, uint8_t *buf
     memcpy(buf, c->container_buf + ref->offset, ref->length);
     return TRUE;
 }
+
+const uint8_t *chunk_cache_real_container(const ChunkCache *c, ContainerId id)
+{
+    return c->container_buf != NULL && c->container_in_buf == id ? c->container_buf : NULL;
+}

@@ -19,10 +19,12 @@ static void memory(const ChunkCache *c, ChunkCacheReport *r)
 {
     size_t per_slot = sizeof(Fingerprint) + 3 * sizeof(uint32_t) + sizeof(uint32_t); /* + free stack */
     r->policy_memory_bytes = c->ops->memory(c->pst);
+    size_t offers = chunk_cache_offers_memory(c);
     r->memory_bytes = sizeof *c + (size_t)c->n_slots * per_slot + chunk_table_bytes(&c->table) +
-                      r->policy_memory_bytes + r->layout_index_bytes;
+                      r->policy_memory_bytes + r->layout_index_bytes + offers;
     r->bytes_per_cached_chunk = r->cached_chunks ? (double)r->memory_bytes / r->cached_chunks : 0.0;
-    r->bytes_per_stored_chunk = 0.0; /* nothing is kept per stored chunk (chunk_cache.h) */
+    /* per stored chunk only fetch container's lists of the containers read whole */
+    r->bytes_per_stored_chunk = c->container_chunk_entries ? (double)offers / c->container_chunk_entries : 0.0;
 }
 
 void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
@@ -114,6 +116,12 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
     text_count(out, "admissions", k->admissions);
     text_count(out, "refused", k->refused);
     text_count(out, "evictions", k->evictions);
+    if (k->offered) {
+        text_count(out, "offered (container fetch)", k->offered);
+        text_count(out, "  offers admitted", k->offers_admitted);
+        text_count(out, "  offers refused", k->offers_refused);
+        text_count(out, "  offers already cached", k->offers_cached);
+    }
     text_size(out, "bytes written to SSD", k->ssd_bytes_written);
     g_string_append_printf(out, "  %-30s %.3f\n", "write amplification", r.write_amplification);
     text_size(out, "bytes read from SSD", k->ssd_bytes_read);
@@ -181,6 +189,11 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
     json_doc_uint(b, "admissions", k->admissions);
     json_doc_uint(b, "refused", k->refused);
     json_doc_uint(b, "evictions", k->evictions);
+    json_doc_uint(b, "offered", k->offered);
+    json_doc_uint(b, "offers_admitted", k->offers_admitted);
+    json_doc_uint(b, "offers_refused", k->offers_refused);
+    json_doc_uint(b, "offers_cached", k->offers_cached);
+    json_doc_uint(b, "offers_mismatched", k->offers_mismatched);
     json_doc_uint(b, "admitted_bytes", k->admitted_bytes);
     json_doc_uint(b, "ssd_bytes_written", k->ssd_bytes_written);
     json_doc_double(b, "write_amplification", r.write_amplification);

@@ -50,6 +50,8 @@ static const CachePolicyOps *const registry[] = { REGISTERED(ENTRY) };
     X(cdac_lru)             \
     X(cdac_arc)             \
     X(tinylfu)              \
+    X(plc)                  \
+    X(sigpop)               \
     X(austere)
 
 #define DECLARE_CHUNK(sym) extern const ChunkPolicyOps chunk_policy_##sym;
