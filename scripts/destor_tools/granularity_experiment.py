@@ -13,6 +13,14 @@ CDAC-ARC against D-LRU and D-ARC as the CDAC paper compares them) and
 fig-granularity.png (both designs' points: request hit ratio and HDD bytes
 read against SSD bytes written).
 
+Issue 23's axes: compression (none, lz4, zstd) for the container cache
+(lru, in simulation: it measures the store's bytes) and the chunk cache in
+AustereCache's bucket layout (ssd-cache-layout buckets, policy austere, in
+real mode in a scratch cache directory: simulation has no chunk bytes to
+compress; its SSD bytes are the device's, metadata areas included), beside
+the log layout's points above; each row says its layout, compression and
+mode, and reports the compression ratio, logical capacity and codec CPU.
+
 Why it exists: users ask which design should guard their SSD in front of a
 deduplicated store; this puts both on the same data and trace.
 
@@ -38,12 +46,18 @@ CHUNK_POLICIES = ["lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinyl
 # its whole container, once per request, and offers its other chunks to the
 # policy): the admit-all ones and the write-aware ones
 CONTAINER_FETCH_POLICIES = ["lru", "cdac-arc", "tinylfu", "plc", "sigpop"]
+# issue 23's axes: compression for the container cache's lru and for the
+# chunk cache's bucket layout (policy austere)
+CODECS = ["none", "lz4", "zstd"]
+COMPRESSION_CONTAINER_POLICY = "lru"
+BUCKET_BYTES = 264 * 1024  # one bucket (chunk_buckets.h defaults): a smaller cache has no bucket point
 SHARES = [0.2, 0.4, 0.6, 0.8]
 ALPHA = 0.9
 RANGE_SHARE = 0.3
 FIELDS = ["granularity", "policy", "fetch", "share", "cache_bytes", "hit_ratio", "request_hit_ratio", "byte_hit_ratio",
           "ssd_bytes_written", "hdd_reads", "hdd_bytes_read", "memory_bytes", "memory_bytes_per_object",
-          "latency_model_ms_mean", "offers_admitted"]
+          "latency_model_ms_mean", "offers_admitted", "layout", "compression", "mode", "compression_ratio",
+          "capacity_logical_bytes", "cpu_compress_ms", "cpu_decompress_ms"]
 
 
 def parse_args(argv):
@@ -118,11 +132,24 @@ def draw_trace(a, cfg, path):
             f.write(line + b"\n")
 
 
-def replay(a, cfg, trace, granularity, policy, size, fetch="chunk"):
+def replay(a, cfg, trace, granularity, policy, size, fetch="chunk", layout="log", compression="none",
+           real_dir=None):
+    """One point; real_dir: real mode in that (emptied) cache directory, else simulation."""
     import json
-    out = run([a.destor, "-c", cfg, "-p", "ssd-cache-granularity %s" % granularity, "-p",
-               "ssd-cache-policy %s" % policy, "-p", "ssd-cache-size %s" % size, "-p",
-               "ssd-cache-chunk-fetch %s" % fetch, "read-file", "--trace", trace, "--simulate", "--json"])
+    import shutil
+    cmd = [a.destor, "-c", cfg, "-p", "ssd-cache-granularity %s" % granularity, "-p",
+           "ssd-cache-policy %s" % policy, "-p", "ssd-cache-size %s" % size, "-p",
+           "ssd-cache-chunk-fetch %s" % fetch, "-p", "ssd-cache-compression %s" % compression]
+    if granularity == "chunk":
+        cmd += ["-p", "ssd-cache-layout %s" % layout]
+    if real_dir:
+        shutil.rmtree(real_dir, ignore_errors=True)
+        cmd += ["-p", "ssd-cache-directory %s" % real_dir, "read-file", "--trace", trace, "--json"]
+    else:
+        cmd += ["read-file", "--trace", trace, "--simulate", "--json"]
+    out = run(cmd)
+    if real_dir:
+        shutil.rmtree(real_dir, ignore_errors=True)
     return json.loads(out.decode("utf-8"))["cache"]
 
 
@@ -138,6 +165,9 @@ def row(granularity, policy, fetch, share, cache_bytes, c):
         "memory_bytes_per_object": c["memory_bytes"] / cached if cached else None,
         "latency_model_ms_mean": c["request_latency_model_ms_mean"],
         "offers_admitted": c.get("offers_admitted") if chunk else None,
+        "layout": c.get("layout", ""), "compression": c.get("compression", "none"), "mode": c["mode"],
+        "compression_ratio": c.get("compression_ratio"), "capacity_logical_bytes": c.get("capacity_logical_bytes"),
+        "cpu_compress_ms": c.get("cpu_compress_ms"), "cpu_decompress_ms": c.get("cpu_decompress_ms"),
     }
 
 
@@ -146,12 +176,13 @@ def plot(rows, outdir):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
-    series = sorted({(r["granularity"], r["policy"], r["fetch"]) for r in rows})
-    for gran, policy, fetch in series:
+    def key(r):
+        return (r["granularity"], r["policy"], r["fetch"], r.get("compression", "none"))
+    for gran, policy, fetch, codec in sorted({key(r) for r in rows}):
         marker = "s" if gran == "container" else "o" if fetch == "chunk" else "^"
-        pts = sorted((r for r in rows if (r["granularity"], r["policy"], r["fetch"]) == (gran, policy, fetch)),
-                     key=lambda r: r["share"])
-        label = "%s %s" % (gran, policy) + (" (fetch container)" if gran == "chunk" and fetch != "chunk" else "")
+        pts = sorted((r for r in rows if key(r) == (gran, policy, fetch, codec)), key=lambda r: r["share"])
+        label = "%s %s" % (gran, policy) + (" (fetch container)" if gran == "chunk" and fetch != "chunk" else "") + \
+            ("" if codec == "none" else " " + codec)
         x = [r["ssd_bytes_written"] / 2**20 for r in pts]
         axes[0].plot(x, [r["request_hit_ratio"] for r in pts], marker=marker, label=label)
         axes[1].plot(x, [r["hdd_bytes_read"] / 2**20 for r in pts], marker=marker, label=label)
@@ -193,6 +224,25 @@ def cdac_lines(rows):
     return out
 
 
+def compression_lines(rows):
+    """The compression and memory table: container lru and chunk buckets at each codec."""
+    out = ["| design | compression | mode | share | hit | request hit | SSD written | compression ratio | "
+           "logical capacity | CPU compress ms | CPU decompress ms | latency ms | memory per object |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if r.get("compression") is None or not (r["policy"] == "austere" or (
+                r["granularity"] == "container" and r["policy"] == COMPRESSION_CONTAINER_POLICY)):
+            continue
+        design = "container lru" if r["granularity"] == "container" else "chunk buckets (austere)"
+        out.append("| %s | %s | %s | %d%% | %.3f | %.3f | %s | %s | %s | %s | %s | %.3f | %s |" % (
+            design, r["compression"], r["mode"], r["share"] * 100, r["hit_ratio"], r["request_hit_ratio"],
+            format_bytes(r["ssd_bytes_written"]), result_files.fmt(r["compression_ratio"], "%.3f"),
+            format_bytes(r["capacity_logical_bytes"]) if r["capacity_logical_bytes"] is not None else "-",
+            result_files.fmt(r["cpu_compress_ms"], "%.1f"), result_files.fmt(r["cpu_decompress_ms"], "%.1f"),
+            r["latency_model_ms_mean"], result_files.fmt(r["memory_bytes_per_object"], "%.0f B")))
+    return out
+
+
 def report(a, outdir, rows, working_set, trace, fig):
     lines = ["# Container cache and chunk cache: one store, one trace", "",
              "Simulation; %d requests (Zipf %.1f over every job's files, %d%% byte ranges), working set %d "
@@ -212,6 +262,7 @@ def report(a, outdir, rows, working_set, trace, fig):
             result_files.fmt(r["memory_bytes_per_object"], "%.0f B"), r["latency_model_ms_mean"],
             result_files.fmt(r["offers_admitted"], "%d")))
     lines += ["", "## CDAC against CacheDedup (the CDAC paper's comparison, in kind)", ""] + cdac_lines(rows)
+    lines += ["", "## Compression and layout (issue 23)", ""] + compression_lines(rows)
     lines += ["", "![both designs](%s)" % os.path.basename(fig), ""]
     path = os.path.join(outdir, "REPORT.md")
     with open(path, "w") as f:
@@ -243,9 +294,26 @@ def main(argv):
             print("%-9s %-8s fetch %-9s %3d%%: hit %.3f, request hit %.3f, SSD %d B, HDD %d B" % (
                 gran, policy, fetch, share * 100, c["hit_ratio"], c["request_hit_ratio"],
                 c["ssd_bytes_written"], c["hdd_bytes_read"]), flush=True)
+        # issue 23: compression for the container cache's lru (the none
+        # point is above) and every codec for the bucket layout (real mode)
+        extra = [("container", COMPRESSION_CONTAINER_POLICY, "container", "log", codec, None)
+                 for codec in CODECS if codec != "none"]
+        if containers * cs >= BUCKET_BYTES:
+            extra += [("chunk", "austere", "chunk", "buckets", codec, os.path.join(outdir, "ssd-scratch"))
+                      for codec in CODECS]
+        else:
+            print("%3d%%: %s holds no cache bucket: no bucket-layout point" % (
+                share * 100, format_bytes(containers * cs)), flush=True)
+        for gran, policy, fetch, layout, codec, real_dir in extra:
+            c = replay(a, cfg, trace, gran, policy, str(containers), fetch, layout, codec, real_dir)
+            rows.append(row(gran, policy, fetch, share, containers * cs, c))
+            print("%-9s %-8s %-7s %-4s %3d%%: hit %.3f, SSD %d B, compression ratio %.3f" % (
+                gran, policy, layout, codec, share * 100, c["hit_ratio"], c["ssd_bytes_written"],
+                c.get("compression_ratio", 1.0)), flush=True)
     result_files.write_csv(os.path.join(outdir, "granularity.csv"), rows, FIELDS)
     result_files.write_json(os.path.join(outdir, "granularity.json"), {
-        "experiment": "granularity", "mode": "simulate", "args": vars(a), "working_set_bytes": working_set,
+        "experiment": "granularity", "mode": "simulate (bucket-layout rows: real)", "args": vars(a),
+        "working_set_bytes": working_set,
         "rows": rows})
     fig = plot(rows, outdir)
     path = report(a, outdir, rows, working_set, trace, fig)

@@ -51,7 +51,16 @@ class GranularityRunTests(unittest.TestCase):
             with open(os.path.join(out, "granularity.csv"), newline="") as f:
                 rows = list(csv.DictReader(f))
             points = len(gx.CONTAINER_POLICIES) + len(gx.CHUNK_POLICIES) + len(gx.CONTAINER_FETCH_POLICIES)
-            self.assertEqual(len(rows), points * len(gx.SHARES))
+            plain = [r for r in rows if r["compression"] == "none" and r["layout"] != "buckets"]
+            self.assertEqual(len(plain), points * len(gx.SHARES))
+            codecs = len(gx.CODECS)
+            self.assertEqual(len([r for r in rows if r["granularity"] == "container" and r["compression"] != "none"]),
+                             (codecs - 1) * len(gx.SHARES))
+            buckets = [r for r in rows if r["layout"] == "buckets"]
+            self.assertEqual(len(buckets) % codecs, 0)
+            for r in buckets:  # real mode, policy austere, only where a bucket fits
+                self.assertEqual((r["policy"], r["mode"]), ("austere", "real"))
+                self.assertGreaterEqual(int(r["cache_bytes"]), gx.BUCKET_BYTES)
             for share in gx.SHARES:
                 at = [r for r in rows if float(r["share"]) == share]
                 self.assertEqual(len({r["cache_bytes"] for r in at}), 1)  # the same SSD for both designs

@@ -220,9 +220,12 @@ ChunkBucketsGet chunk_buckets_get(ChunkBuckets *b, const Fingerprint *fp, void *
 /* ---- writing ---- */
 
 /* Clear the table entries of bucket_buf's chunks that memory no longer
- * holds (dropped, evicted), seal it and write it whole. On a write error
- * the bucket's chunks are forgotten and told to `dropped`. */
-static gboolean write_bucket(ChunkBuckets *b, uint32_t bucket, GError **err)
+ * holds (dropped, evicted), seal the metadata area and write sub-slots
+ * data_start .. data_start + data_n - 1 (none when data_n is 0; with
+ * O_DIRECT the aligned span around them, its other bytes as read), then
+ * the metadata area: never the whole bucket. On a write error the
+ * bucket's chunks are forgotten and told to `dropped`. */
+static gboolean write_bucket(ChunkBuckets *b, uint32_t bucket, uint32_t data_start, uint32_t data_n, GError **err)
 {
     for (uint32_t s = 0; s < b->slots; s++)
         if (!chunk_buckets_index_head(&b->x, bucket, s))
@@ -237,7 +240,18 @@ static gboolean write_bucket(ChunkBuckets *b, uint32_t bucket, GError **err)
     h.bucket = bucket;
     h.seq = b->next_seq;
     chunk_buckets_seal(b->bucket_buf, &h);
-    if (!file_pwrite_all(b->fd, b->bucket_buf, (size_t)b->bucket_size, bucket_off(b, bucket), b->path, err)) {
+    size_t from = b->meta_size + (size_t)data_start * b->subslot, to = from + (size_t)data_n * b->subslot;
+    if (b->opt.o_direct) {
+        from -= from % ALIGN;
+        to = (to + ALIGN - 1) / ALIGN * ALIGN;
+    }
+    g_assert(data_n == 0 || to <= b->bucket_size);
+    gboolean ok = data_n == 0 || file_pwrite_all(b->fd, b->bucket_buf + from, to - from,
+                                                 bucket_off(b, bucket) + (off_t)from, b->path, err);
+    if (data_n > 0 && ok)
+        b->c.device_bytes_written += to - from;
+    ok = ok && file_pwrite_all(b->fd, b->bucket_buf, b->meta_size, bucket_off(b, bucket), b->path, err);
+    if (!ok) {
         for (uint32_t s = 0; s < b->slots; s++) {
             if (!chunk_buckets_index_head(&b->x, bucket, s))
                 continue;
@@ -253,7 +267,7 @@ static gboolean write_bucket(ChunkBuckets *b, uint32_t bucket, GError **err)
     }
     b->next_seq++;
     b->c.buckets_written++;
-    b->c.device_bytes_written += b->bucket_size;
+    b->c.device_bytes_written += b->meta_size;
     set_bit(b->dirty, bucket, FALSE);
     return TRUE;
 }
@@ -299,18 +313,27 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
         return TRUE;
     uint32_t raw_slots = slots_for(b, len);
     /* compressed only when that saves at least one sub-slot */
-    double t0 = thread_cpu_seconds();
-    size_t clen = raw_slots > 1 ? cache_codec_compress(b->codec, buf, len, b->raw_buf,
-                                                       (size_t)(raw_slots - 1) * b->subslot)
-                                : 0;
-    b->c.cpu_compress_s += thread_cpu_seconds() - t0;
+    size_t clen = 0;
+    if (raw_slots > 1 && b->opt.compression != CACHE_CODEC_NONE) {
+        double t0 = thread_cpu_seconds();
+        clen = cache_codec_compress(b->codec, buf, len, b->raw_buf, (size_t)(raw_slots - 1) * b->subslot);
+        b->c.cpu_compress_s += thread_cpu_seconds() - t0;
+    }
     const uint8_t *stored = clen > 0 ? b->raw_buf : buf;
     uint32_t stored_len = clen > 0 ? (uint32_t)clen : len;
     uint32_t n = slots_for(b, stored_len);
     g_assert(n >= 1 && n <= MIN(b->slots, CHUNK_BUCKETS_MAX_SLOTS));
     uint32_t start = chunk_buckets_choose_run(&b->x, &b->sketch, bucket, n, fp_in_buf, b);
     EvictCtx v = { b, bucket };
+    uint64_t dropped_before = b->c.chunks_dropped_by_layout;
     chunk_buckets_run_heads(&b->x, bucket, start, n, evict_head, &v);
+    /* The sub-slots may still be named on the SSD by chunks evicted now or
+     * dropped since the bucket was last written: first write the metadata
+     * area without them, so a kill before the new chunk's metadata is
+     * written leaves no entry over its bytes (never a damaged read). */
+    if ((b->c.chunks_dropped_by_layout != dropped_before || bit(b->dirty, bucket)) &&
+        !write_bucket(b, bucket, 0, 0, err))
+        return FALSE;
     uint8_t *data = b->bucket_buf + b->meta_size + (size_t)start * b->subslot;
     memset(data, 0, (size_t)n * b->subslot);
     memcpy(data, stored, stored_len);
@@ -321,7 +344,7 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
         chunk_buckets_entry_clear(b->bucket_buf, start + k);
     chunk_buckets_entry_put(b->bucket_buf, start, &e);
     chunk_buckets_index_mark(&b->x, bucket, start, n, chunk_buckets_prefix_of(fp));
-    if (!write_bucket(b, bucket, err))
+    if (!write_bucket(b, bucket, start, n, err))
         return FALSE;
     chunk_buckets_sketch_add(&b->sketch, fp);
     b->c.user_bytes_written += len;
@@ -372,8 +395,8 @@ gboolean chunk_buckets_sync(ChunkBuckets *b, GError **err)
     for (uint32_t bucket = 0; bucket < b->n_buckets; bucket++) {
         if (!bit(b->dirty, bucket))
             continue;
-        read_bucket(b, bucket, TRUE);
-        if (!write_bucket(b, bucket, ok ? err : NULL))
+        read_bucket(b, bucket, FALSE); /* drops change the metadata area only */
+        if (!write_bucket(b, bucket, 0, 0, ok ? err : NULL))
             ok = FALSE;
     }
     return ok && file_fsync(b->fd, b->path, err);
@@ -557,7 +580,9 @@ ChunkBuckets *chunk_buckets_open(const ChunkBucketsOptions *opt, GError **err)
         destor_set_errno(err, errno, "stat %s", b->path);
         goto fail;
     }
-    if ((uint64_t)st.st_size > (uint64_t)bucket_off(b, b->n_buckets) &&
+    /* every bucket's bytes exist (sparse where never written): puts write
+     * only parts of a bucket, and read it whole first */
+    if ((uint64_t)st.st_size != (uint64_t)bucket_off(b, b->n_buckets) &&
         ftruncate(b->fd, bucket_off(b, b->n_buckets)) != 0) {
         destor_set_errno(err, errno, "truncate %s", b->path);
         goto fail;

@@ -17,9 +17,12 @@
  * miss, counted in damaged_reads): never wrong bytes.
  *
  * Files in the cache directory (docs/FORMAT.md, "Chunk buckets"):
- *   chunks.buckets  bucket i at byte i * bucket size; each written whole,
- *                   in one write, whenever it changes (a put, or the drops
- *                   made in it since it was last written, at sync/close)
+ *   chunks.buckets  bucket i at byte i * bucket size (sparse where never
+ *                   written); a put writes the metadata area without the
+ *                   chunks it evicts (when it evicts, or drops are
+ *                   pending), then the new chunk's sub-slots, then the
+ *                   metadata area with it; drops alone are written at
+ *                   sync/close (metadata area only). Never a whole bucket.
  *   LOCK            the directory lock (shared with the other layouts)
  * There is no index file: open reads every bucket's metadata area.
  *
@@ -77,7 +80,7 @@ typedef struct {
 typedef struct {
     uint64_t user_bytes_written;    /* chunk bytes put (before compression) */
     uint64_t stored_bytes_written;  /* sub-slot bytes those took (compressed, padded to sub-slots) */
-    uint64_t device_bytes_written;  /* every byte written to the SSD: buckets whole */
+    uint64_t device_bytes_written;  /* every byte written to the SSD: sub-slots and metadata areas */
     uint64_t buckets_written;
     uint64_t chunks_compressed;     /* puts stored compressed */
     uint64_t chunks_dropped_by_layout; /* evicted to make room (the `dropped` callback) */
@@ -115,7 +118,8 @@ gboolean chunk_buckets_contains(ChunkBuckets *b, const Fingerprint *fp, uint32_t
 gboolean chunk_buckets_maybe_contains(const ChunkBuckets *b, const Fingerprint *fp);
 
 /* Add a chunk (len in 1 .. chunk_buckets_max_chunk()): compress it, make
- * room in its bucket (the `dropped` callback) and write the bucket whole.
+ * room in its bucket (the `dropped` callback), write its sub-slots and the
+ * bucket's metadata area (see the top).
  * TRUE and nothing written when it is already there. FALSE on an I/O
  * error. */
 gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *buf, uint32_t len, GError **err);
