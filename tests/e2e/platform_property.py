@@ -12,7 +12,9 @@ and asm at a random size, opt at a random window), and must equal its
 tree. Each algorithm other than `no` must rewrite something over the run,
 and with the whole restore in view opt never reads more containers than
 lru at the same size (Belady's optimality), so a cache or a rewrite that
-silently does nothing is caught. Seeded: a failure names the seed and
+silently does nothing is caught. After each backup, list --json and stat
+--json give the job's rewriting and fragmentation figures as the backup
+reported them. Seeded: a failure names the seed and
 combination that repeat it. Runs on the store kind
 DESTOR_TEST_CONTAINER_STORE names.
 
@@ -122,6 +124,20 @@ def read_tree(root):
     return out
 
 
+def check_recorded(config, job, summary, where):
+    """list --json and stat --json give job's rewriting and fragmentation
+    figures as its backup reported them (the manifest records them)."""
+    listed = json.loads(run(config, "list", str(job), "--json", where=where + ", list"))
+    stat = {j["job"]: j for j in json.loads(run(config, "stat", "--json", where=where + ", stat"))["jobs"]}
+    for doc, name in ((listed, "list"), (stat[job], "stat")):
+        for key in ("rewritten_chunks", "rewritten_bytes", "restore_container_reads"):
+            if doc[key] != summary[key]:
+                fail("%s: %s says %s %s, the backup %s" % (where, name, key, doc[key], summary[key]))
+        if abs(doc["containers_per_mib"] - summary["containers_per_mib"]) > 1e-9 * max(1, summary["containers_per_mib"]):
+            fail("%s: %s says containers_per_mib %s, the backup %s"
+                 % (where, name, doc["containers_per_mib"], summary["containers_per_mib"]))
+
+
 def one_store(scratch, kind, seed, trees, rewriting, index):
     """Back up every tree under one rewriting x index pair, then restore
     each through every restore cache. Returns the chunks rewritten."""
@@ -142,6 +158,7 @@ def one_store(scratch, kind, seed, trees, rewriting, index):
             fail("%s rewrote %d chunks" % (where, summary["rewritten_chunks"]))
         rewritten += summary["rewritten_chunks"]
         run(config, "verify", "--deep", where=where + ", verify --deep")
+        check_recorded(config, v, summary, where)
     target = os.path.join(scratch, "restored")
     for v, tree in enumerate(trees):
         reads = {}
