@@ -44,10 +44,19 @@ REWRITINGS = [
     ("capping+har", ["rewrite-algorithm capping 32", "rewrite-capping-level 2", "rewrite-enable-har yes",
                      "rewrite-har-utilization-threshold 1"]),
 ]
-# Index designs. The exact index is the store's default.
+# Index designs (issue 26's fingerprint-index, Destor's forms), sampled
+# coarsely and with a small cache so that the near-exact ones miss
+# duplicates. The exact index is the store's default. A design this build
+# declares unsupported (Destor's key accepted with a warning, not
+# implemented) is left out with a note; any other refusal of its lines fails.
 INDEXES = [
     ("exact", []),
+    ("near-exact", ["fingerprint-index near-exact physical", "fingerprint-index-sampling-method uniform 4",
+                    "fingerprint-index-cache-size 2"]),
+    ("silo", ["fingerprint-index near-exact logical silo", "fingerprint-index-sampling-method min 4",
+              "fingerprint-index-cache-size 2"]),
 ]
+UNSUPPORTED = "Destor keys this store does not support, ignored: fingerprint-index"
 RESTORE_CACHES = ("lru", "opt", "asm")
 
 
@@ -190,14 +199,36 @@ def one_store(scratch, kind, seed, trees, rewriting, index):
     return rewritten
 
 
+def supported(index):
+    """Does this build implement the index design? Its lines must load
+    (stat of a store not there yet: exit 2, that error alone)."""
+    empty = tempfile.mkdtemp(prefix="destor-platform-probe.")
+    args = [DESTOR, "-c", "/dev/null", "-p", 'working-directory "%s"' % os.path.join(empty, "none")]
+    for line in index[1]:
+        args += ["-p", line]
+    p = subprocess.run(args + ["stat"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    shutil.rmtree(empty)
+    err = p.stderr.decode("utf-8", "replace")
+    if UNSUPPORTED in err:
+        return False
+    if p.returncode != 2 or "no store in working directory" not in err or "warning" in err:
+        fail("index %s: its lines do not load: %s" % (index[0], err.strip()))
+    return True
+
+
 def main():
     kind = os.environ.get("DESTOR_TEST_CONTAINER_STORE", "pool")
-    for seed in SEEDS:
+    indexes = [ix for ix in INDEXES if supported(ix)]
+    for ix in INDEXES:
+        if ix not in indexes:
+            print("# index %s: this build does not implement it (fingerprint-index ignored); not tested" % ix[0])
+    for i, seed in enumerate(SEEDS):
         scratch = tempfile.mkdtemp(prefix="destor-platform.")
         trees = versions(random.Random(seed))
         for v, tree in enumerate(trees):
             write_tree(os.path.join(scratch, "v%d" % v), tree)
-        for index in INDEXES:
+        # the exact index on every seed, each other design on one (run time)
+        for index in [ix for j, ix in enumerate(indexes) if j == 0 or j % len(SEEDS) == i]:
             for rewriting in REWRITINGS:
                 n = one_store(scratch, kind, seed, trees, rewriting, index)
                 if rewriting[0] != "no" and n == 0:
