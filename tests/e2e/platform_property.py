@@ -42,7 +42,7 @@ REWRITINGS = [
     ("cbr", ["rewrite-algorithm cbr 32", "rewrite-cbr-limit 0.5", "rewrite-cbr-minimal-utility 0.1"]),
     ("har", ["rewrite-enable-har yes", "rewrite-har-utilization-threshold 1", "rewrite-har-rewrite-limit 1"]),
     ("capping+har", ["rewrite-algorithm capping 32", "rewrite-capping-level 2", "rewrite-enable-har yes",
-                     "rewrite-har-utilization-threshold 1"]),
+                     "rewrite-har-utilization-threshold 1", "rewrite-har-rewrite-limit 1"]),
 ]
 # Index designs (issue 26's fingerprint-index, Destor's forms), sampled
 # coarsely and with a small cache so that the near-exact ones miss
