@@ -38,6 +38,8 @@ CACHE_SOURCES = \
 	src/cache/policies/tinylfu.c \
 	src/cache/policies/twoq.c \
 	src/cache/policies/wtinylfu.c \
+	src/cache/core/cache_codec.c \
+	src/cache/core/cache_codec.h \
 	src/cache/core/cache_config.c \
 	src/cache/core/cache_config.h \
 	src/cache/core/cache_core.c \
@@ -64,7 +66,7 @@ CACHE_SOURCES = \
 libdestor_a_SOURCES += $(CACHE_SOURCES)
 
 CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_policy_offline \
-	tests/unit/test_cache_core \
+	tests/unit/test_cache_core tests/unit/test_cache_compress \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
 	tests/unit/test_access_counts
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
@@ -77,6 +79,8 @@ tests_unit_test_policy_offline_SOURCES = tests/unit/test_policy_offline.c tests/
 tests_unit_test_policy_offline_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_core_SOURCES = tests/unit/test_cache_core.c tests/unit/test_cache_util.h
 tests_unit_test_cache_core_LDADD = $(UNIT_LIBS)
+tests_unit_test_cache_compress_SOURCES = tests/unit/test_cache_compress.c tests/unit/test_cache_util.h tests/unit/unit_tmpdir.h
+tests_unit_test_cache_compress_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_config_SOURCES = tests/unit/test_cache_config.c
 tests_unit_test_cache_config_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_stats_SOURCES = tests/unit/test_cache_stats.c

@@ -63,17 +63,24 @@ note "a trace with --verify serves the new job after the rollback"
 # (version 4): nothing to tell at open, so the stale copies are hits until a
 # recipe's chunk check fails on their bytes; then each is dropped, read from
 # the store and counted.
-stale_cache
-"$PYTHON" - "$SCRATCH/cache/cache.meta" <<'PY'
+# as_version_4: rewrite cache.meta (version 6: a 104-byte header, 28-byte
+# entries) as version 4 wrote it (88 bytes, 24-byte entries; docs/FORMAT.md).
+as_version_4() {
+    "$PYTHON" - "$SCRATCH/cache/cache.meta" <<'PY'
 import struct, sys, zlib
 p = sys.argv[1]
 m = open(p, "rb").read()
-assert m[:8] == b"DPLCSSD1" and struct.unpack_from("<I", m, 8)[0] == 5
-v4 = bytearray(m[:88] + m[96:-4])
+assert m[:8] == b"DPLCSSD1" and struct.unpack_from("<I", m, 8)[0] == 6
+n = struct.unpack_from("<I", m, 28)[0]
+entries = b"".join(m[104 + 28 * i:104 + 28 * i + 24] for i in range(n))
+v4 = bytearray(m[:88] + entries + m[104 + 28 * n:-4])
 struct.pack_into("<I", v4, 8, 4)
 v4 += struct.pack("<I", zlib.crc32(bytes(v4)))
 open(p, "wb").write(bytes(v4))
 PY
+}
+stale_cache
+as_version_4
 dst read-file --trace "$SCRATCH/trace" --json > "$SCRATCH/t4.json" 2>"$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "trace over a version-4 cache.meta failed"; }
 grep -q 'rolled back' "$SCRATCH/err" && fail "a version-4 cache.meta cannot tell a rollback"
 # job 1 has 9 containers (ids 9-17), all cached by the first history
@@ -81,15 +88,7 @@ grep -q 'rolled back' "$SCRATCH/err" && fail "a version-4 cache.meta cannot tell
 dst read-file 1 f -o "$SCRATCH/out" 2>"$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "read-file after the stale hits failed"; }
 cmp "$SCRATCH/d3/f" "$SCRATCH/out" || fail "read-file after the stale hits: wrong bytes"
 stale_cache
-"$PYTHON" - "$SCRATCH/cache/cache.meta" <<'PY'
-import struct, sys, zlib
-p = sys.argv[1]
-m = open(p, "rb").read()
-v4 = bytearray(m[:88] + m[96:-4])
-struct.pack_into("<I", v4, 8, 4)
-v4 += struct.pack("<I", zlib.crc32(bytes(v4)))
-open(p, "wb").write(bytes(v4))
-PY
+as_version_4
 rm -rf "$SCRATCH/restored"
 dst restore 1 "$SCRATCH/restored" >/dev/null 2>"$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "restore over a version-4 cache.meta failed"; }
 cmp "$SCRATCH/d3/f" "$SCRATCH/restored/f" || fail "restore over stale hits: wrong bytes"

@@ -4,13 +4,15 @@
 # cache with ssd-cache-o-direct yes at its slot writes and reads, its
 # fsyncs, its cache.meta writes and renames (strace's syscall injection, so
 # the points are the same on any machine), for an admit-everything policy
-# (lru) and PLC. The one cache directory lives through every kill. After
+# (lru) and PLC, and for lru with ssd-cache-compression lz4 (a compressed
+# copy's padded write, then its header). The one cache directory lives
+# through every kill (a change of compression empties it, said on stderr). After
 # each kill the next replay through it succeeds with every file's SHA-256
 # checked (--verify) and sane figures (hits + misses = accesses, never more
 # cached than the capacity); every few kills a restore and a read-file -o
 # through it give the original bytes. KILL_CACHE_POINTS=N kills at N points
-# of each syscall instead of 3, KILL_CACHE_POLICIES="..." sweeps other
-# policies (a longer sweep by hand). Skipped when
+# of each syscall instead of 3, KILL_CACHE_RUNS="POLICY:COMPRESSION ..."
+# sweeps other policies and compressions (a longer sweep by hand). Skipped when
 # strace cannot inject or no directory here supports O_DIRECT.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
@@ -44,8 +46,9 @@ big=$(cat "$SCRATCH/list0.big")
 # The cache directory: in the scratch directory if its file system takes
 # O_DIRECT, else in the build directory (a disk), else skip.
 cached() { dst -p"ssd-cache-policy $policy" -p"ssd-cache-size 4" -p"ssd-cache-directory $CACHE" \
-    -p"ssd-cache-o-direct yes" "$@"; }
+    -p"ssd-cache-o-direct yes" -p"ssd-cache-compression $comp" "$@"; }
 policy=lru
+comp=none
 for base in "$SCRATCH" "${TOP_BUILDDIR:-$SCRATCH}"; do
     CACHE=$(mktemp -d "$base/odirect-cache.XXXXXX")
     if cached read-file --trace "$SCRATCH/trace" --json 2>/dev/null | grep -q '"cache":{'; then
@@ -68,7 +71,7 @@ check() {
     rc=$?
     set -e
     [ "$rc" -eq 0 ] || { cat "$SCRATCH/err" >&2; fail "$policy: the replay after $1 exited $rc"; }
-    "$PYTHON" - "$SCRATCH/after.json" <<'PY' || fail "$policy: insane cache figures after $1"
+    "$PYTHON" - "$SCRATCH/after.json" > "$SCRATCH/compressed.now" <<'PY' || fail "$policy: insane cache figures after $1"
 import json, sys
 j = json.load(open(sys.argv[1]))
 c = j["cache"]
@@ -78,12 +81,17 @@ assert c["accesses"] == j["container_accesses"], c
 assert c["hits"] + c["misses"] == c["accesses"], c
 assert 0 <= c["cached_containers"] <= c["capacity_containers"] == 4, c
 assert c["ssd_read_errors"] == 0 and c["ssd_write_errors"] == 0, c
+print(c["ssd_compressed_written"])
 PY
+    cat "$SCRATCH/compressed.now" >> "$SCRATCH/compressed-$comp"
 }
 
 kills=0
 checked=0
-for policy in ${KILL_CACHE_POLICIES:-lru plc}; do
+RUNS=${KILL_CACHE_RUNS:-lru:none plc:none lru:lz4}
+for run in $RUNS; do
+    policy=${run%%:*}
+    comp=${run#*:}
     for sc in pwrite64 pread64 fsync write rename; do
         # how often one replay makes SC on the cache's files, from a copy
         rm -rf "$SCRATCH/count"
@@ -92,7 +100,7 @@ for policy in ${KILL_CACHE_POLICIES:-lru plc}; do
         traced -f -qq -o "$SCRATCH/calls" -e trace="$sc" -P "$count/slots.dat" \
             -P "$count/cache.meta" -P "$count/cache.meta.tmp" \
             "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-policy $policy" -p"ssd-cache-size 4" \
-            -p"ssd-cache-directory $count" -p"ssd-cache-o-direct yes" \
+            -p"ssd-cache-directory $count" -p"ssd-cache-o-direct yes" -p"ssd-cache-compression $comp" \
             read-file --trace "$SCRATCH/trace" >/dev/null
         n=$(grep -c "$sc(" "$SCRATCH/calls" || true)
         [ "$n" -gt 0 ] || continue
@@ -105,7 +113,7 @@ for policy in ${KILL_CACHE_POLICIES:-lru plc}; do
             traced -f -qq -o /dev/null -e trace="$sc" -P "$CACHE/slots.dat" \
                 -P "$CACHE/cache.meta" -P "$CACHE/cache.meta.tmp" -e inject="$sc":signal=KILL:when="$i" \
                 "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-policy $policy" -p"ssd-cache-size 4" \
-                -p"ssd-cache-directory $CACHE" -p"ssd-cache-o-direct yes" \
+                -p"ssd-cache-directory $CACHE" -p"ssd-cache-o-direct yes" -p"ssd-cache-compression $comp" \
                 read-file --trace "$SCRATCH/trace" >/dev/null 2>&1
             rc=$?
             set -e
@@ -125,7 +133,11 @@ for policy in ${KILL_CACHE_POLICIES:-lru plc}; do
         done
     done
 done
+case " $RUNS " in
+    *:lz4*|*:zstd*) [ "$(cat "$SCRATCH"/compressed-lz4 "$SCRATCH"/compressed-zstd 2>/dev/null | sort -n | tail -1)" -gt 0 ] ||
+        fail "no replay with compression stored a compressed copy: the sweep did not reach compressed writes" ;;
+esac
 [ "$checked" -ge $((POINTS * 4)) ] || fail "strace saw too few calls on the cache's files ($checked points)"
 [ $((kills * 4)) -ge $((checked * 3)) ] || fail "only $kills of $checked points ended in a kill"
 note "$kills of $checked replays killed at slot writes/reads, fsyncs, cache.meta writes and renames" \
-    "(O_DIRECT; ${KILL_CACHE_POLICIES:-lru plc}); each next replay verified every file through the cache"
+    "(O_DIRECT; $RUNS); each next replay verified every file through the cache"

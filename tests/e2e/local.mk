@@ -39,6 +39,7 @@ E2E_TESTS = \
 	tests/e2e/cache_directory.sh \
 	tests/e2e/kill_cache_o_direct.sh \
 	tests/e2e/kill_chunk_log.sh \
+	tests/e2e/cache_compression.sh \
 	tests/e2e/trace_export_hostile.sh \
 	tests/e2e/container_store.sh \
 	tests/e2e/kill_files_backup.sh \

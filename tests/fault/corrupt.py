@@ -47,7 +47,8 @@ import faultlib as fl  # noqa: E402
 
 CSIZE = 128 * 1024
 SLOT_HEADER = 4096       # before each container in slots.dat (docs/FORMAT.md)
-CACHE_META_HEADER = 80   # cache.meta version 2
+# cache.meta's header and entry sizes by version (docs/FORMAT.md)
+CACHE_META_HEADER = {1: 64, 2: 80, 3: 80, 4: 88, 5: 96, 6: 104}
 SEED = int(os.environ.get("FAULT_SEED", "20240607"))
 
 
@@ -74,10 +75,12 @@ def parse_job_meta(path):
 def parse_cache_meta(path):
     """{slot: container id} from cache.meta (layout in src/cache/core/cache_meta.h)."""
     data = open(path, "rb").read()
+    version, = struct.unpack_from("<I", data, 8)
     n_entries, = struct.unpack_from("<I", data, 28)
+    header, entry = CACHE_META_HEADER[version], 28 if version >= 6 else 24
     slots = {}
     for i in range(n_entries):
-        cid, slot = struct.unpack_from("<II", data, CACHE_META_HEADER + 24 * i)
+        cid, slot = struct.unpack_from("<II", data, header + entry * i)
         slots[slot] = cid
     return slots
 

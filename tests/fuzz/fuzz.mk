@@ -6,10 +6,11 @@
 # replays tests/fuzz/corpus/TARGET/ and tests/fuzz/regressions/TARGET/ (the
 # crashes scripts/fuzz.sh found) through them. scripts/fuzz.sh builds the
 # same sources as libFuzzer binaries under clang with ASan and UBSan.
-FUZZ_TARGETS = config file_record job_meta container manifest refcount trace_line cache_meta compiled_trace
+FUZZ_TARGETS = config file_record job_meta container manifest refcount trace_line cache_meta compiled_trace cache_codec
 FUZZ_BINS = tests/fuzz/fuzz_config tests/fuzz/fuzz_file_record tests/fuzz/fuzz_job_meta \
 	tests/fuzz/fuzz_container tests/fuzz/fuzz_manifest tests/fuzz/fuzz_refcount \
-	tests/fuzz/fuzz_trace_line tests/fuzz/fuzz_cache_meta tests/fuzz/fuzz_compiled_trace
+	tests/fuzz/fuzz_trace_line tests/fuzz/fuzz_cache_meta tests/fuzz/fuzz_compiled_trace \
+	tests/fuzz/fuzz_cache_codec
 FUZZ_COMMON = tests/fuzz/standalone_main.c tests/fuzz/fuzz_util.h
 FUZZ_LIBS = $(DESTOR_LIBS) $(ZLIB_LIBS)
 
@@ -36,3 +37,5 @@ tests_fuzz_fuzz_cache_meta_SOURCES = tests/fuzz/fuzz_cache_meta.c $(FUZZ_COMMON)
 tests_fuzz_fuzz_cache_meta_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_compiled_trace_SOURCES = tests/fuzz/fuzz_compiled_trace.c $(FUZZ_COMMON)
 tests_fuzz_fuzz_compiled_trace_LDADD = $(FUZZ_LIBS)
+tests_fuzz_fuzz_cache_codec_SOURCES = tests/fuzz/fuzz_cache_codec.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_cache_codec_LDADD = $(FUZZ_LIBS)

@@ -91,6 +91,7 @@ static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
         le32_put(h + 8, SSD_SLOT_VERSION);
         le32_put(h + 12, s);
         le64_put(h + 32, slot_check(h + SSD_SLOT_HEADER_SIZE, CSIZE));
+        le32_put(h + 44, CSIZE); /* a raw copy (codec 0 at 40) */
         le32_put(h + SSD_SLOT_HEADER_SIZE - 4, fuzz_crc(h, SSD_SLOT_HEADER_SIZE - 4));
     }
     g_free(fuzz_write_file(SSD_STORE_SLOT_FILE, slots, (size_t)capacity * stride));
@@ -143,7 +144,14 @@ static size_t header_of(const uint8_t *file)
     return v <= 1  ? CACHE_META_V1_HEADER_SIZE
            : v < 4 ? CACHE_META_V2_HEADER_SIZE
            : v < 5 ? CACHE_META_V4_HEADER_SIZE
+           : v < 6 ? CACHE_META_V5_HEADER_SIZE
                    : CACHE_META_HEADER_SIZE;
+}
+
+/* The bytes of an entry, by the version the file states. */
+static size_t entry_of(const uint8_t *file)
+{
+    return le32_get(file + 8) < 6 ? CACHE_META_V5_ENTRY_SIZE : CACHE_META_ENTRY_SIZE;
 }
 
 static size_t cell_of(const uint8_t *file)
@@ -160,27 +168,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     size_t fixed = CACHE_META_HEADER_SIZE + 4;
     size_t header = len >= fixed ? header_of(file) : 0, cell = len >= fixed ? cell_of(file) : 4;
+    size_t entry = len >= fixed ? entry_of(file) : CACHE_META_ENTRY_SIZE;
     if (len >= fixed)
         fixed = header + 4;
     if ((mode & 8) && len >= fixed)
         le64_put(file + 16, CSIZE);
     if ((mode & 2) && len >= fixed) {
-        uint64_t entries = (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE;
+        uint64_t entries = (uint64_t)le32_get(file + 28) * entry;
         if (entries <= len - fixed && (len - fixed - entries) % cell == 0)
             le32_put(file + 32, (uint32_t)((len - fixed - entries) / cell));
     }
     if ((mode & 16) && len >= fixed) {
         uint8_t *bytes = g_malloc(CSIZE);
         uint64_t n = le32_get(file + 28);
-        for (uint64_t i = 0; i < n && fixed + (i + 1) * CACHE_META_ENTRY_SIZE <= len; i++) {
-            uint8_t *e = file + header + i * CACHE_META_ENTRY_SIZE;
+        for (uint64_t i = 0; i < n && fixed + (i + 1) * entry <= len; i++) {
+            uint8_t *e = file + header + i * entry;
             container_bytes(bytes, le32_get(e));
             le64_put(e + 8, slot_check(bytes, CSIZE));
         }
         g_free(bytes);
     }
     if ((mode & 64) && len >= fixed && le32_get(file + 8) >= 3) {
-        uint64_t head = header + (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE +
+        uint64_t head = header + (uint64_t)le32_get(file + 28) * entry +
                         (uint64_t)le32_get(file + 32) * cell;
         if (head + 16 <= len) {
             uint32_t state_len = (uint32_t)(len - head - 16);
@@ -192,7 +201,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char name[CACHE_META_POLICY_LEN + 1] = { 0 };
         memcpy(name, file + 48, CACHE_META_POLICY_LEN);
         const CachePolicyOps *ops = NULL;
-        uint64_t head = header + (uint64_t)le32_get(file + 28) * CACHE_META_ENTRY_SIZE +
+        uint64_t head = header + (uint64_t)le32_get(file + 28) * entry +
                         (uint64_t)le32_get(file + 32) * cell;
         if (cache_policy_lookup(name, &ops) && ops != NULL && head + 16 <= len)
             le32_put(file + head, ops->state_version);

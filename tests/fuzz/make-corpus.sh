@@ -48,6 +48,9 @@ for policy in plc lru lfu fifo; do
     "$DESTOR" -c "$W/cfg" -p"ssd-cache-policy $policy" -p"ssd-cache-directory $W/cache-$policy" \
         -p"ssd-cache-size 2" read-file --trace "$W/trace" > /dev/null
 done
+# a cache written with ssd-cache-compression lz4 (cache.meta records it)
+"$DESTOR" -c "$W/cfg" -p"ssd-cache-policy lru" -p"ssd-cache-directory $W/cache-lru-lz4" \
+    -p"ssd-cache-size 2" -p"ssd-cache-compression lz4" read-file --trace "$W/trace" > /dev/null
 # cache.meta version 4 with 16-bit counts: compact (sigpop, which ages) and sketch (plc)
 for pc in sigpop:compact plc:sketch; do
     "$DESTOR" -c "$W/cfg" -p"ssd-cache-policy ${pc%:*}" -p"ssd-cache-directory $W/cache-${pc%:*}-${pc#*:}" \
@@ -166,13 +169,33 @@ put("compiled_trace", "ranges-crc", b"\x01" + read("ranges.ctr"))
 
 # cache.meta of each policy; 237 = CRC | deep open | harness container size |
 # harness store identity | state section fills the tail | its state version.
-for policy in ("plc", "lru", "lfu", "fifo", "sigpop-compact", "plc-sketch"):
+for policy in ("plc", "lru", "lfu", "fifo", "sigpop-compact", "plc-sketch", "lru-lz4"):
     m = read("cache-" + policy, "cache.meta")
     put("cache_meta", policy, b"\x00" + m)
     put("cache_meta", policy + "-deep", b"\xed" + m)
     unclean = bytearray(m)
     struct.pack_into("<I", unclean, 12, 0)
     put("cache_meta", policy + "-deep-unclean", b"\xfd" + bytes(unclean))
+
+# cache_codec (fuzz_cache_codec.c): the mode byte's bits 0-1 pick the codec
+# (0 lz4, 1 zstd, 2 none, 3 lz4), bits 2-7 the expected length (63: the
+# input's own); text and random bodies, damage and truncation in the tail.
+import random
+r = random.Random(23)
+text = b"".join(b"container %d chunk %d: the quick brown fox jumps over the lazy dog\n" % (i, i * 7)
+                for i in range(300))
+noise = bytes(r.getrandbits(8) for _ in range(3000))
+for name, data in (("lz4-text", bytes([0 | 63 << 2]) + text),
+                   ("zstd-text", bytes([1 | 63 << 2]) + text),
+                   ("none-text", bytes([2 | 63 << 2]) + text),
+                   ("lz4-noise", bytes([0 | 5 << 2]) + noise),
+                   ("zstd-noise", bytes([1 | 10 << 2]) + noise),
+                   ("lz4-text-truncate", bytes([3 | 63 << 2]) + text[:-8] + bytes([1, 2, 3, 4, 5, 6, 0x90, 0xff])),
+                   ("zstd-text-damage", bytes([1 | 63 << 2]) + text[:-8] + bytes([0, 7, 0, 9, 1, 1, 3, 0x81])),
+                   ("lz4-zeros-64k", bytes([0 | 10 << 2]) + bytes(70000)),
+                   ("zstd-frame-magic", bytes([1 | 3 << 2]) + bytes([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x40]) + text[:200]),
+                   ("empty", bytes([0]))):
+    put("cache_codec", name, data)
 PY
 for t in "$OUT"/*; do
     echo "$(basename "$t"): $(ls "$t" | wc -l) seeds, $(du -sk "$t" | cut -f1) KiB"

@@ -9,7 +9,7 @@ set -u
 : "${TOP_SRCDIR:?TOP_SRCDIR must name the source directory}"
 : "${TOP_BUILDDIR:?TOP_BUILDDIR must name the build directory}"
 
-TARGETS="config file_record job_meta container manifest refcount trace_line cache_meta compiled_trace"
+TARGETS="config file_record job_meta container manifest refcount trace_line cache_meta compiled_trace cache_codec"
 # Sanitizer findings must fail the run (harmless without sanitizers).
 ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
 UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"

@@ -93,7 +93,8 @@ static void test_memory_by_counters(void)
     CU_ASSERT_EQUAL(ex.counts_bytes, 4 * 5000);
     CU_ASSERT_EQUAL(ex.bytes_per_slot, sk.bytes_per_slot);
     CU_ASSERT_EQUAL(ex.memory_bytes - sk.memory_bytes, 20000 - 16384);
-    CU_ASSERT_EQUAL(ex.bytes_per_slot, 4 + 4 + 16 + (ex.policy_memory_bytes + 15) / 16); /* id, free stack, map, policy */
+    /* id, free stack, stored length, map, policy */
+    CU_ASSERT_EQUAL(ex.bytes_per_slot, 4 + 4 + 4 + 16 + (ex.policy_memory_bytes + 15) / 16);
 
     /* PLC reads the store's reference counts: 4 bytes a container more */
     CU_ASSERT_TRUE(test_policy("plc")->needs_reference_count);

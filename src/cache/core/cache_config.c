@@ -2,6 +2,7 @@
 /* cache_config.c: defaults, the table of cache keys and their parsers, and
  * the ssd-cache-size -> containers resolution. */
 #include "cache/core/cache_config.h"
+#include "cache/core/cache_codec.h"
 #include "util/error.h"
 #include "util/size_parse.h"
 
@@ -185,7 +186,7 @@ gboolean cache_parse_segment_size(const char *key, const char *value, uint32_t *
 
 typedef enum {
     K_POLICY, K_DIRECTORY, K_SIZE, K_BOOL, K_U32, K_DOUBLE, K_TBW, K_COUNTERS, K_SEGMENT_SIZE,
-    K_SEGMENT_RECLAIM,
+    K_SEGMENT_RECLAIM, K_COMPRESSION,
 } KeyKind;
 
 typedef struct {
@@ -203,6 +204,8 @@ static const CacheKey cache_keys[] = {
     { "ssd-cache-size", K_SIZE, 0, 0, 0 },
     { "ssd-cache-simulate", K_BOOL, AT(simulate), 0, 0 },
     { "ssd-cache-o-direct", K_BOOL, AT(o_direct), 0, 0 },
+    { "ssd-cache-compression", K_COMPRESSION, 0, 0, 0 },
+    { "ssd-cache-compression-level", K_U32, AT(compression_level), 0, 0 },
     { "ssd-cache-quadrants", K_BOOL, AT(track_quadrants), 0, 0 },
     { "cache-counters", K_COUNTERS, 0, 0, 0 },
     { "quadrant-access-threshold", K_U32, AT(quadrant_access_threshold), 0, 0 },
@@ -214,6 +217,8 @@ static const CacheKey cache_keys[] = {
     { "model-ssd-read-mb-per-s", K_DOUBLE, AT(device.ssd_read_mb_per_s), 1e-3, 1e7 },
     { "model-ssd-write-latency-us", K_DOUBLE, AT(device.ssd_write_latency_us), 0, 1e8 },
     { "model-ssd-write-mb-per-s", K_DOUBLE, AT(device.ssd_write_mb_per_s), 1e-3, 1e7 },
+    { "model-lz4-decompress-mb-per-s", K_DOUBLE, AT(device.lz4_decompress_mb_per_s), 1e-3, 1e7 },
+    { "model-zstd-decompress-mb-per-s", K_DOUBLE, AT(device.zstd_decompress_mb_per_s), 1e-3, 1e7 },
     { "ssd-tbw", K_TBW, 0, 0, 0 },
     { "ssd-cache-write-budget", K_DOUBLE, AT(write_budget), 0, 1e18 },
     { "ssd-cache-segment-size", K_SEGMENT_SIZE, 0, 0, 0 },
@@ -321,6 +326,14 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
         else
             bad_value(err, k->key, value, "evict or clean");
         break;
+    case K_COMPRESSION: {
+        char *name = g_ascii_strdown(value ? value : "", -1); /* as policy names */
+        ok = cache_codec_parse(name, &cfg->compression);
+        g_free(name);
+        if (!ok)
+            bad_value(err, k->key, value, "none, lz4 or zstd");
+        break;
+    }
     }
     return ok ? CACHE_CONFIG_OK : CACHE_CONFIG_INVALID;
 }
@@ -337,6 +350,12 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
     if (cache_config_enabled(cfg) && !cfg->simulate && cfg->directory == NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "ssd-cache-policy %s needs ssd-cache-directory (or simulation mode)", cfg->policy);
+        return FALSE;
+    }
+    const char *why = NULL;
+    if (!cache_codec_level_ok(cfg->compression, (int)MIN(cfg->compression_level, (uint32_t)INT32_MAX), &why)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "ssd-cache-compression-level: invalid value \"%u\" (%s)",
+                    cfg->compression_level, why);
         return FALSE;
     }
     return TRUE;

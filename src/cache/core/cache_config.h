@@ -25,6 +25,9 @@
  *   ssd-cache-size              N | 512M | 4G | 20%                 (20%)
  *   ssd-cache-simulate          yes | no                            (no)
  *   ssd-cache-o-direct          yes | no                            (no)
+ *   ssd-cache-compression       none | lz4 | zstd (cache_codec.h)   (none)
+ *   ssd-cache-compression-level zstd's level 0..19; lz4's
+ *                               acceleration 0..65537; 0: default   (0)
  *   ssd-cache-quadrants         yes | no: track the quadrant data   (yes)
  *   cache-counters              exact | compact | sketch: every
  *                               container's access count
@@ -40,6 +43,8 @@
  *   model-ssd-read-mb-per-s     MB/s                                (500)
  *   model-ssd-write-latency-us  us                                  (85)
  *   model-ssd-write-mb-per-s    MB/s                                (200)
+ *   model-lz4-decompress-mb-per-s  MB/s                            (4970)
+ *   model-zstd-decompress-mb-per-s MB/s                            (1380)
  *   ssd-tbw                     TB (2^40 B, may be fractional) or a
  *                               size like 36500G                    (36500G)
  *   ssd-cache-segment-size      the chunk log's write unit, 64K..1G,
@@ -51,6 +56,7 @@
 
 #include "cache/policy/access_counts.h"
 #include "cache/core/chunk_log.h"
+#include "cache/core/cache_codec.h"
 #include "cache/core/device_model.h"
 #include "cache/policy/policy.h"
 
@@ -77,6 +83,8 @@ typedef struct {
     CacheSizeSpec size;
     gboolean simulate;
     gboolean o_direct;
+    CacheCodecKind compression;  /* ssd-cache-compression */
+    uint32_t compression_level;  /* ssd-cache-compression-level (0: the codec's default) */
     gboolean track_quadrants;
     AccessCountsMode counters;
     CachePolicySettings *policy_settings; /* the policies' own keys */

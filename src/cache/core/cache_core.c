@@ -6,6 +6,7 @@
 #include "cache/core/cache_core_internal.h"
 #include "util/checksum.h"
 #include "util/error.h"
+#include "util/thread_cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,8 @@ void cache_core_options_from_config(CacheCoreOptions *o, const CacheConfig *cfg)
     o->mode = cfg->simulate ? CACHE_MODE_SIMULATE : CACHE_MODE_REAL;
     o->directory = cfg->directory;
     o->o_direct = cfg->o_direct;
+    o->compression = cfg->compression;
+    o->compression_level = cfg->compression_level;
     o->track_quadrants = cfg->track_quadrants;
     o->counters = cfg->counters;
     o->quadrant_access_threshold = cfg->quadrant_access_threshold;
@@ -61,9 +64,11 @@ void cache_core_push_free(CacheCore *c, CacheSlot slot)
     c->free_slots[c->n_free++] = slot;
 }
 
-void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check)
+void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check, uint32_t stored)
 {
+    g_assert(stored == c->opt.container_size || (stored > 0 && stored <= ssd_store_compress_cap(c->opt.container_size)));
     c->slot_id[slot] = id;
+    c->slot_stored[slot] = stored;
     if (c->slot_check)
         c->slot_check[slot] = check;
     slot_map_put(&c->slot_of, id, slot);
@@ -104,6 +109,10 @@ static void free_core(CacheCore *c)
     slot_map_free(&c->slot_of);
     g_free(c->slot_id);
     g_free(c->slot_check);
+    g_free(c->slot_stored);
+    g_free(c->sim_stored);
+    cache_codec_free(c->codec);
+    free(c->packed);
     g_free(c->free_slots);
     g_free(c->quad);
     free(c->scratch);
@@ -143,6 +152,10 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
                     o->policy->name);
         return NULL;
     }
+    if (o->compression != CACHE_CODEC_NONE && o->backing == NULL) {
+        usage(err, "ssd-cache-compression needs the store's bytes (in simulation too: it measures them)");
+        return NULL;
+    }
     if (o->write_budget > 0 && o->policy->offline) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
                     "SSD cache: ssd-cache-write-budget applies to online policies, not to the offline %s",
@@ -172,6 +185,12 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     access_counts_init(&c->counts, o->counters, c->n);
     slot_map_init(&c->slot_of, c->capacity, c->n);
     c->slot_id = g_new(ContainerId, c->capacity ? c->capacity : 1);
+    c->slot_stored = g_new0(uint32_t, c->capacity ? c->capacity : 1);
+    if (o->compression != CACHE_CODEC_NONE) {
+        c->codec = cache_codec_new(o->compression, (int)o->compression_level);
+        if (o->mode == CACHE_MODE_SIMULATE)
+            c->sim_stored = g_new0(uint32_t, c->n ? c->n : 1);
+    }
     for (uint32_t s = 0; s < c->capacity; s++)
         c->slot_id[s] = CACHE_NO_CONTAINER;
     c->free_slots = g_new(uint32_t, c->capacity ? c->capacity : 1);
@@ -194,7 +213,8 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     if (o->mode == CACHE_MODE_REAL) {
         c->slot_check = g_new0(uint64_t, c->capacity ? c->capacity : 1);
         c->scratch = alloc_aligned(o->container_size);
-        if (c->scratch == NULL) {
+        c->packed = alloc_aligned(o->container_size);
+        if (c->scratch == NULL || c->packed == NULL) {
             destor_set_errno(err, ENOMEM, "allocate the SSD cache buffer");
             free_core(c);
             return NULL;
@@ -205,6 +225,11 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
             return NULL;
         }
     } else {
+        if (c->codec && (c->packed = alloc_aligned(o->container_size)) == NULL) {
+            destor_set_errno(err, ENOMEM, "allocate the SSD cache buffer");
+            free_core(c);
+            return NULL;
+        }
         for (uint32_t s = c->capacity; s-- > 0;)
             cache_core_push_free(c, s);
     }
@@ -326,29 +351,56 @@ gboolean cache_core_header_matches(const CacheCore *c, const SsdSlotHeader *h, C
            h->check == check;
 }
 
+CacheCopyState cache_core_load_copy(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check, uint8_t *buf,
+                                    GError **err)
+{
+    size_t size = c->opt.container_size;
+    SsdSlotHeader h;
+    if (!ssd_store_read(c->ssd, slot, &h, buf, c->packed, err))
+        return CACHE_COPY_IO_ERROR;
+    if (h.valid && memcmp(h.store_id, c->opt.store_id, SSD_STORE_ID_LEN) != 0)
+        return CACHE_COPY_FOREIGN;
+    if (!cache_core_header_matches(c, &h, id, check))
+        return CACHE_COPY_DAMAGED;
+    if (h.codec != CACHE_CODEC_NONE) {
+        if (h.codec >= CACHE_CODEC_KINDS)
+            return CACHE_COPY_UNDECODABLE;
+        if (c->codec == NULL) /* written compressed, opened without: decode all the same */
+            c->codec = cache_codec_new(CACHE_CODEC_NONE, 0);
+        double t0 = thread_cpu_seconds();
+        gboolean decoded = cache_codec_decompress(c->codec, (CacheCodecKind)h.codec, c->packed, h.stored_len, buf, size);
+        c->counters.cpu_decompress_s += thread_cpu_seconds() - t0;
+        if (!decoded)
+            return CACHE_COPY_UNDECODABLE;
+    }
+    return cache_copy_check(buf, size) == check ? CACHE_COPY_OK : CACHE_COPY_DAMAGED;
+}
+
 /* Real mode: read the copy in `slot` and check it. FALSE: drop it. */
 static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
 {
     GError *local = NULL;
-    SsdSlotHeader h;
-    if (!ssd_store_read(c->ssd, slot, &h, buf, &local)) {
+    switch (cache_core_load_copy(c, slot, c->slot_id[slot], c->slot_check[slot], buf, &local)) {
+    case CACHE_COPY_OK:
+        return TRUE;
+    case CACHE_COPY_IO_ERROR:
         destor_warning("SSD cache: %s; serving container %u from the store", local->message, c->slot_id[slot]);
         g_error_free(local);
         c->counters.ssd_read_errors++;
         return FALSE;
-    }
-    if (h.valid && memcmp(h.store_id, c->opt.store_id, SSD_STORE_ID_LEN) != 0) {
+    case CACHE_COPY_FOREIGN:
         cache_core_foreign_dropped(c, 1);
         return FALSE;
+    case CACHE_COPY_UNDECODABLE:
+        c->counters.ssd_decode_failed++;
+        break;
+    case CACHE_COPY_DAMAGED:
+        break;
     }
-    if (!cache_core_header_matches(c, &h, c->slot_id[slot], c->slot_check[slot]) ||
-        cache_copy_check(buf, c->opt.container_size) != c->slot_check[slot]) {
-        destor_warning("SSD cache: the copy of container %u in %s slot %u is damaged; dropped",
-                  c->slot_id[slot], c->directory, slot);
-        c->counters.ssd_corrupt_dropped++;
-        return FALSE;
-    }
-    return TRUE;
+    destor_warning("SSD cache: the copy of container %u in %s slot %u is damaged; dropped", c->slot_id[slot],
+                   c->directory, slot);
+    c->counters.ssd_corrupt_dropped++;
+    return FALSE;
 }
 
 static inline void count_access(CacheCore *c, ContainerId id)
@@ -357,6 +409,44 @@ static inline void count_access(CacheCore *c, ContainerId id)
     if (c->quad && c->quad[id].accesses < UINT32_MAX)
         c->quad[id].accesses++;
     c->counters.accesses++;
+}
+
+/* Compress data (container_size bytes) into c->packed: its length there,
+ * or container_size when it is to be stored as it is. */
+static uint32_t compress_copy(CacheCore *c, const uint8_t *data)
+{
+    size_t size = c->opt.container_size;
+    double t0 = thread_cpu_seconds();
+    size_t n = cache_codec_compress(c->codec, data, size, c->packed, ssd_store_compress_cap(size));
+    c->counters.cpu_compress_s += thread_cpu_seconds() - t0;
+    return n > 0 ? (uint32_t)n : (uint32_t)size;
+}
+
+/* The stored length of an admitted copy of `id`. Real mode compresses the
+ * bytes at hand into c->packed. Simulation moves no bytes through the
+ * cache, so it reads the container from the store once, at its first
+ * admission, and compresses it the same way: both modes store and count
+ * the same lengths. */
+static uint32_t stored_length(CacheCore *c, ContainerId id, const uint8_t *data)
+{
+    size_t size = c->opt.container_size;
+    if (c->codec == NULL || c->opt.compression == CACHE_CODEC_NONE)
+        return (uint32_t)size;
+    if (c->ssd)
+        return compress_copy(c, data);
+    if (c->sim_stored[id] == 0) {
+        GError *local = NULL;
+        uint8_t *bytes = g_malloc(size);
+        if (container_source_read(c->backing, id, bytes, &local)) {
+            c->sim_stored[id] = compress_copy(c, bytes);
+        } else {
+            destor_warning("SSD cache simulation: %s; counting container %u as incompressible", local->message, id);
+            g_error_free(local);
+            c->sim_stored[id] = (uint32_t)size;
+        }
+        g_free(bytes);
+    }
+    return c->sim_stored[id];
 }
 
 /* The miss path after the store read: decide, evict, write. */
@@ -399,12 +489,14 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
 
     c->counters.admissions++;
     uint64_t check = 0;
+    uint32_t stored = stored_length(c, id, data);
     if (c->ssd) {
         GError *local = NULL;
         check = cache_copy_check(data, size);
-        SsdSlotHeader h = { .valid = TRUE, .id = id, .check = check };
+        SsdSlotHeader h = { .valid = TRUE, .id = id, .check = check, .stored_len = stored };
+        h.codec = stored == size ? CACHE_CODEC_NONE : c->opt.compression;
         memcpy(h.store_id, c->opt.store_id, SSD_STORE_ID_LEN);
-        if (!ssd_store_write(c->ssd, slot, &h, data, &local)) {
+        if (!ssd_store_write(c->ssd, slot, &h, stored == size ? data : c->packed, &local)) {
             destor_warning("SSD cache: %s; container %u not cached", local->message, id);
             g_error_free(local);
             c->counters.ssd_write_errors++;
@@ -412,16 +504,27 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
             return;
         }
     }
-    cache_core_bind(c, slot, id, check);
+    cache_core_bind(c, slot, id, check, stored);
     c->ops->inserted(c->pst, slot);
+    size_t written = ssd_store_written_bytes(size, stored);
     c->counters.ssd_containers_written++;
-    c->counters.ssd_bytes_written += size;
+    c->counters.ssd_bytes_written += written;
+    c->counters.ssd_logical_bytes_written += size;
+    if (stored != size)
+        c->counters.ssd_compressed_written++;
     if (c->opt.write_budget > 0)
-        c->write_credit -= (double)size;
+        c->write_credit -= (double)written;
     if (c->quad && c->quad[id].writes < UINT32_MAX)
         c->quad[id].writes++;
-    device_model_ssd_write(&c->model, size);
+    device_model_ssd_write(&c->model, written);
     notify(c, CACHE_EVENT_ADMIT, id, slot, d);
+}
+
+/* The modelled decompression rate of the cache's compressed copies. */
+static double decompress_rate(const CacheCore *c)
+{
+    return c->opt.compression == CACHE_CODEC_ZSTD ? c->opt.device.zstd_decompress_mb_per_s
+                                                   : c->opt.device.lz4_decompress_mb_per_s;
 }
 
 /* One access, the lock held. */
@@ -454,8 +557,11 @@ static gboolean access_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError
     if (slot != CACHE_NO_SLOT) {
         count_access(c, id);
         c->counters.hits++;
-        c->counters.ssd_bytes_read += size;
-        c->counters.model_access_s += device_model_ssd_read(&c->model, size);
+        size_t stored = c->slot_stored[slot];
+        c->counters.ssd_bytes_read += ssd_store_written_bytes(size, stored);
+        c->counters.model_access_s += device_model_ssd_read(&c->model, ssd_store_written_bytes(size, stored));
+        if (stored != size)
+            c->counters.model_access_s += device_model_decompress(&c->model, size, decompress_rate(c));
         c->ops->hit(c->pst, slot);
         notify(c, CACHE_EVENT_HIT, id, slot, CACHE_ADMIT_FREE);
     } else {
@@ -528,6 +634,10 @@ gboolean cache_core_grow(CacheCore *c, uint32_t n_containers, const uint32_t *re
         ok = FALSE;
     } else {
         access_counts_grow(&c->counts, n_containers);
+        if (c->sim_stored) {
+            c->sim_stored = g_renew(uint32_t, c->sim_stored, n_containers);
+            memset(c->sim_stored + c->n, 0, (size_t)(n_containers - c->n) * sizeof *c->sim_stored);
+        }
         slot_map_grow(&c->slot_of, n_containers);
         if (c->quad) {
             c->quad = g_renew(CacheQuadrantRecord, c->quad, n_containers);

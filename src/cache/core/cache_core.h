@@ -4,14 +4,15 @@
  * statistics and all I/O, and asks a policy (policy.h) only for decisions.
  *
  * One access = one container read:
- *   hit:  real mode reads the container's copy from the SSD slot file and
- *         checks it (the slot header names this store and this container;
- *         crc32 + adler32 of the bytes; a bad copy is dropped and the access
- *         becomes a miss: the cache never serves wrong bytes);
+ *   hit:  real mode reads the container's copy from the SSD slot file,
+ *         decompresses it if it was stored compressed, and checks it (the
+ *         slot header names this store and this container; crc32 + adler32
+ *         of the container's bytes; a bad or undecodable copy is dropped and
+ *         the access becomes a miss: the cache never serves wrong bytes);
  *   miss: real mode reads it from the backing ContainerSource (the store);
  *         the policy decides whether it is admitted and what it replaces;
- *         an admitted container is written to its slot in one
- *         container-sized write.
+ *         an admitted container is written to its slot in one write (of
+ *         the container, or of its compressed form padded to SSD pages).
  * Simulation mode runs exactly the same decisions on ids alone and moves no
  * bytes; counts and modelled times are identical to real mode on the same
  * access sequence.
@@ -26,7 +27,9 @@
  * exact, 2 compact, 2 to 4 sketch) and a bit (is it cached?), plus the
  * store's 4-byte reference_count; with quadrant tracking 8 more. Per slot:
  * the slot map (a hash table of the cached containers, slot_map.h, 16 to
- * 32 bytes), 8 more, and the policy's few. */
+ * 32 bytes), 12 more (id, free stack, stored length; real mode 8 more for
+ * the check), and the policy's few. With compression in simulation, 4
+ * bytes per stored container: its measured stored length. */
 #ifndef DESTOR_CACHE_CORE_H
 #define DESTOR_CACHE_CORE_H
 
@@ -64,6 +67,11 @@ typedef struct {
                                         at open (ssd_freed_dropped); may be NULL */
     uint32_t n_freed;
     gboolean o_direct;
+    CacheCodecKind compression;      /* ssd-cache-compression: an admitted copy is
+                                        stored compressed when that saves an SSD
+                                        page (ssd_store.h); simulation measures it
+                                        on the store's bytes (backing required) */
+    uint32_t compression_level;      /* ssd-cache-compression-level */
     gboolean track_quadrants;
     AccessCountsMode counters;       /* cache-counters */
     uint32_t quadrant_access_threshold, quadrant_repeat_threshold;

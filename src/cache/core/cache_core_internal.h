@@ -8,6 +8,7 @@
 #include "cache/core/cache_core.h"
 #include "cache/structures/slot_map.h"
 #include "cache/core/ssd_store.h"
+#include "cache/core/cache_codec.h"
 
 struct CacheCore {
     ContainerSource source; /* first: the cache is a ContainerSource */
@@ -28,6 +29,7 @@ struct CacheCore {
     SlotMap slot_of;        /* the slot of each cached container */
     ContainerId *slot_id;   /* capacity: container in each slot, or CACHE_NO_CONTAINER */
     uint64_t *slot_check;   /* capacity, real mode: cache_copy_check() of the slot */
+    uint32_t *slot_stored;  /* capacity: the copy's stored length (container_size: raw) */
     uint32_t *free_slots;   /* stack; popped from the top: lowest slot first */
     uint32_t n_free;
     CacheQuadrantRecord *quad; /* n, or NULL when not tracked */
@@ -35,6 +37,11 @@ struct CacheCore {
     SsdStore *ssd;          /* real mode */
     ContainerSource *backing;
     uint8_t *scratch;       /* real mode, container_size, for buf == NULL */
+    CacheCodec *codec;      /* ssd-cache-compression (none: NULL) */
+    uint8_t *packed;        /* real mode with a codec: container_size, a compressed copy */
+    uint32_t *sim_stored;   /* simulation with a codec, n: each container's stored
+                               length, measured from the store at its first
+                               admission (0: not yet) */
 
     CacheCounters counters;
     gboolean foreign_warned; /* the one warning about another store's cache is out */
@@ -56,8 +63,24 @@ struct CacheCore {
 
 /* cache_core.c */
 void cache_core_push_free(CacheCore *c, CacheSlot slot);
-/* Occupy `slot` with `id` (maps only; the policy is told by the caller). */
-void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check);
+/* Occupy `slot` with `id`, whose copy takes `stored` bytes before padding
+ * (maps only; the policy is told by the caller). */
+void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check, uint32_t stored);
+
+/* What reading a cached copy back found. */
+typedef enum {
+    CACHE_COPY_OK,        /* buf holds the container, its check right */
+    CACHE_COPY_IO_ERROR,  /* *err set */
+    CACHE_COPY_FOREIGN,   /* a sound header of another store */
+    CACHE_COPY_UNDECODABLE, /* the header is this copy's, its compressed bytes do not decode */
+    CACHE_COPY_DAMAGED,   /* anything else: header or bytes not the ones recorded */
+} CacheCopyState;
+
+/* Real mode: read slot's copy, decompress it if compressed (its header
+ * says how), and check it is container `id` with `check`, into buf
+ * (container_size bytes). The CPU time decompressing is counted. */
+CacheCopyState cache_core_load_copy(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check, uint8_t *buf,
+                                    GError **err);
 
 /* Empty `slot` and tell the policy (a copy that may not be served). */
 void cache_core_drop_slot(CacheCore *c, CacheSlot slot);

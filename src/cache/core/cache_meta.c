@@ -45,12 +45,14 @@ gboolean cache_meta_save(const char *path, const CacheMeta *m, GError **err)
     le64_put(buf + 80, m->counts_since_aging);
     le32_put(buf + 88, m->anchor_id);
     le32_put(buf + 92, m->anchor_stamp);
+    le32_put(buf + 96, m->compression);
     uint8_t *p = buf + CACHE_META_HEADER_SIZE;
     for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
         le32_put(p, m->entries[i].id);
         le32_put(p + 4, m->entries[i].slot);
         le64_put(p + 8, m->entries[i].check);
         le64_put(p + 16, m->entries[i].word);
+        le32_put(p + 24, m->entries[i].stored_len);
     }
     for (uint32_t i = 0; i < m->n_counts; i++, p += cell) {
         if (cell == 4)
@@ -109,7 +111,9 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     size_t header = m->version == 1   ? CACHE_META_V1_HEADER_SIZE
                     : m->version < 4 ? CACHE_META_V2_HEADER_SIZE
                     : m->version < 5 ? CACHE_META_V4_HEADER_SIZE
+                    : m->version < 6 ? CACHE_META_V5_HEADER_SIZE
                                      : CACHE_META_HEADER_SIZE;
+    size_t entry = m->version < 6 ? CACHE_META_V5_ENTRY_SIZE : CACHE_META_ENTRY_SIZE;
     if (len < header + 4) {
         damaged(err, path, "too short");
         goto out;
@@ -134,11 +138,12 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
         m->anchor_id = le32_get(buf + 88);
         m->anchor_stamp = le32_get(buf + 92);
     }
+    m->compression = m->version >= 6 ? le32_get(buf + 96) : 0;
     size_t cell = access_counts_cell_bytes(m->counts_mode);
     m->policy_word = le64_get(buf + 40);
     memcpy(m->policy, buf + 48, CACHE_META_POLICY_LEN);
     m->policy[CACHE_META_POLICY_LEN] = '\0';
-    uint64_t want = header + (uint64_t)m->n_entries * CACHE_META_ENTRY_SIZE +
+    uint64_t want = header + (uint64_t)m->n_entries * entry +
                     (uint64_t)m->n_counts * cell + 4;
     uint64_t state_at = want - 4;
     if (m->version >= 3) {
@@ -157,11 +162,12 @@ gboolean cache_meta_load(const char *path, CacheMeta *m, gboolean *found, GError
     m->entries = g_new(CacheMetaEntry, m->n_entries ? m->n_entries : 1);
     m->counts = g_new(uint32_t, m->n_counts ? m->n_counts : 1);
     const uint8_t *p = buf + header;
-    for (uint32_t i = 0; i < m->n_entries; i++, p += CACHE_META_ENTRY_SIZE) {
+    for (uint32_t i = 0; i < m->n_entries; i++, p += entry) {
         m->entries[i].id = le32_get(p);
         m->entries[i].slot = le32_get(p + 4);
         m->entries[i].check = le64_get(p + 8);
         m->entries[i].word = le64_get(p + 16);
+        m->entries[i].stored_len = m->version >= 6 ? le32_get(p + 24) : 0;
     }
     for (uint32_t i = 0; i < m->n_counts; i++, p += cell)
         m->counts[i] = cell == 4 ? le32_get(p) : le16_get(p);

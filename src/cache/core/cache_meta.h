@@ -4,7 +4,7 @@
  * the policy's saved state, and every container's access count.
  *
  * Layout, all little-endian:
- *   header (96 bytes; 88 in version 4, 80 in 2 and 3, 64 in 1)
+ *   header (104 bytes; 96 in version 5, 88 in 4, 80 in 2 and 3, 64 in 1)
  *     0  magic "DPLCSSD1"          8  version u32 (4)
  *    12  flags u32 (bit 0: clean shutdown)
  *    16  container_size u64       24  capacity u32
@@ -17,8 +17,13 @@
  *    88  anchor: the highest cached container id u32 (none: 0xFFFFFFFF)
  *    92  its stamp u32 (container_stamp() of the store's container when it
  *        was cached): the store's history the entries belong to (version 5)
- *   n_entries x 24 bytes: id u32, slot u32, check u64 (crc32 of the
- *     slot's bytes in the low half, adler32 in the high), policy word u64
+ *    96  ssd-cache-compression the copies were written with u32
+ *        (CacheCodecKind; 0 none, 1 lz4, 2 zstd; version 6)
+ *   100  zero u32
+ *   n_entries x 28 bytes (24 before version 6): id u32, slot u32, check u64
+ *     (crc32 of the container's bytes in the low half, adler32 in the
+ *     high), policy word u64, the copy's stored length u32 (version 6: the
+ *     slot header's; container_size for a raw copy)
  *   n_counts cells of the access counts (access_counts.h): exact, u32 each,
  *     the count of container 0, 1, ...; compact, u16 each, the same; sketch,
  *     u16 each, the two rows of the count-min sketch one after the other
@@ -41,13 +46,15 @@
 
 #define CACHE_META_FILE "cache.meta"
 #define CACHE_META_MAGIC "DPLCSSD1"
-#define CACHE_META_VERSION 5
-#define CACHE_META_HEADER_SIZE 96
+#define CACHE_META_VERSION 6
+#define CACHE_META_HEADER_SIZE 104
+#define CACHE_META_V5_HEADER_SIZE 96
 #define CACHE_META_V4_HEADER_SIZE 88
 #define CACHE_META_V2_HEADER_SIZE 80
 #define CACHE_META_V1_HEADER_SIZE 64
 #define CACHE_META_STORE_ID_LEN 16
-#define CACHE_META_ENTRY_SIZE 24
+#define CACHE_META_ENTRY_SIZE 28
+#define CACHE_META_V5_ENTRY_SIZE 24
 #define CACHE_META_POLICY_LEN 16
 
 typedef struct {
@@ -55,6 +62,7 @@ typedef struct {
     uint32_t slot;
     uint64_t check; /* cache_copy_check() of the container_size bytes in the slot */
     uint64_t word; /* the policy's saved per-slot state */
+    uint32_t stored_len; /* the copy's bytes before padding; 0 before version 6 (a raw copy) */
 } CacheMetaEntry;
 
 typedef struct {
@@ -75,6 +83,7 @@ typedef struct {
     gboolean has_anchor;    /* FALSE before version 5: the history is unknown */
     ContainerId anchor_id;  /* CACHE_NO_CONTAINER (UINT32_MAX): no entries */
     uint32_t anchor_stamp;
+    uint32_t compression;   /* CacheCodecKind the copies were written with (0 before version 6) */
     uint32_t state_version; /* the policy's, with its blob */
     uint32_t state_len;
     uint8_t *state;         /* NULL before version 3 */

@@ -60,27 +60,37 @@ static gboolean same_history(CacheCore *c, const CacheMeta *m)
     return m->anchor_id < c->n && store_stamp(c, m->anchor_id, &now) && now == m->anchor_stamp;
 }
 
+/* An entry's stored length: a raw copy before version 6. A length that
+ * cannot be a copy's is damage: the entry is not usable. */
+static uint32_t stored_of(const CacheCore *c, const CacheMetaEntry *e)
+{
+    return e->stored_len == 0 ? (uint32_t)c->opt.container_size : e->stored_len;
+}
+
+static gboolean stored_sound(const CacheCore *c, const CacheMetaEntry *e)
+{
+    uint32_t n = stored_of(c, e);
+    return n == c->opt.container_size || n <= ssd_store_compress_cap(c->opt.container_size);
+}
+
 /* Is entry e usable: in range, not a duplicate, and (after an unclean
  * shutdown, or a rollback) are the slot's bytes still the ones it
  * describes, and (after a rollback) still the store's? */
 static gboolean entry_usable(CacheCore *c, const CacheMeta *m, const CacheMetaEntry *e, gboolean rolled_back)
 {
-    if (e->id >= c->n || e->slot >= c->capacity)
+    if (e->id >= c->n || e->slot >= c->capacity || !stored_sound(c, e))
         return FALSE;
     if (cache_core_contains(c, e->id))
         return FALSE;
     if (m->clean && !rolled_back)
         return TRUE;
     GError *local = NULL;
-    SsdSlotHeader h;
-    if (!ssd_store_read(c->ssd, e->slot, &h, c->scratch, &local)) {
+    if (cache_core_load_copy(c, e->slot, e->id, e->check, c->scratch, &local) != CACHE_COPY_OK) {
         g_clear_error(&local);
         return FALSE;
     }
     uint32_t now;
-    return cache_core_header_matches(c, &h, e->id, e->check) &&
-           cache_copy_check(c->scratch, c->opt.container_size) == e->check &&
-           (!rolled_back || (store_stamp(c, e->id, &now) &&
+    return (!rolled_back || (store_stamp(c, e->id, &now) &&
                              now == container_stamp(c->scratch, c->opt.container_size)));
 }
 
@@ -114,6 +124,13 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
         cache_meta_clear(&m);
         found = FALSE;
     }
+    if (found && m.compression != (uint32_t)c->opt.compression) {
+        destor_warning("SSD cache %s was written with ssd-cache-compression %s, opened with %s; starting empty",
+                       c->directory, m.compression < CACHE_CODEC_KINDS ? cache_codec_name(m.compression) : "unknown",
+                       cache_codec_name(c->opt.compression));
+        cache_meta_clear(&m);
+        found = FALSE;
+    }
 
     Restored *restored = g_new(Restored, found && m.n_entries ? m.n_entries : 1);
     uint32_t n_restored = 0;
@@ -135,7 +152,7 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
                 }
                 continue;
             }
-            cache_core_bind(c, e->slot, e->id, e->check);
+            cache_core_bind(c, e->slot, e->id, e->check, stored_of(c, e));
             restored[n_restored].slot = e->slot;
             restored[n_restored].word = e->word;
             n_restored++;
@@ -198,16 +215,14 @@ static void update_anchor(CacheCore *c)
         return;
     c->anchor_id = CACHE_NO_CONTAINER;
     GError *local = NULL;
-    SsdSlotHeader h;
-    if (top == CACHE_NO_CONTAINER || !ssd_store_read(c->ssd, at, &h, c->scratch, &local)) {
+    if (top == CACHE_NO_CONTAINER)
+        return;
+    if (cache_core_load_copy(c, at, top, c->slot_check[at], c->scratch, &local) != CACHE_COPY_OK) {
         g_clear_error(&local);
         return;
     }
-    if (cache_core_header_matches(c, &h, top, c->slot_check[at]) &&
-        cache_copy_check(c->scratch, c->opt.container_size) == c->slot_check[at]) {
-        c->anchor_id = top;
-        c->anchor_stamp = container_stamp(c->scratch, c->opt.container_size);
-    }
+    c->anchor_id = top;
+    c->anchor_stamp = container_stamp(c->scratch, c->opt.container_size);
 }
 
 gboolean cache_persist_save(CacheCore *c, gboolean clean, GError **err)
@@ -218,6 +233,7 @@ gboolean cache_persist_save(CacheCore *c, gboolean clean, GError **err)
     m.has_store_id = TRUE;
     memcpy(m.store_id, c->opt.store_id, SSD_STORE_ID_LEN);
     m.container_size = c->opt.container_size;
+    m.compression = (uint32_t)c->opt.compression;
     m.capacity = c->capacity;
     g_strlcpy(m.policy, c->ops->name, sizeof m.policy);
     uint64_t *words = g_new0(uint64_t, c->capacity ? c->capacity : 1);
@@ -238,6 +254,7 @@ gboolean cache_persist_save(CacheCore *c, gboolean clean, GError **err)
         e->slot = s;
         e->check = c->slot_check[s];
         e->word = words[s];
+        e->stored_len = c->slot_stored[s];
     }
     m.counts_mode = c->counts.mode;
     m.n_counts = (uint32_t)access_counts_cells(&c->counts);

@@ -30,6 +30,23 @@ static void quadrants(const CacheCore *c, CacheReport *r)
         r->quadrant_share[k] = total ? (double)r->quadrant_bytes[k] / (double)total : 0.0;
 }
 
+static void compression(const CacheCore *c, CacheReport *r)
+{
+    uint64_t size = c->opt.container_size;
+    r->compression = cache_codec_name(c->opt.compression);
+    r->compression_level = c->opt.compression_level;
+    r->compression_ratio = r->c.ssd_bytes_written
+                               ? (double)r->c.ssd_logical_bytes_written / (double)r->c.ssd_bytes_written
+                               : 1.0;
+    r->capacity_bytes = (uint64_t)c->capacity * size;
+    r->capacity_logical_bytes = r->capacity_bytes; /* one slot per container (ssd_store.h) */
+    for (CacheSlot s = 0; s < c->capacity; s++)
+        if (c->slot_id[s] != CACHE_NO_CONTAINER) {
+            r->cached_bytes += size;
+            r->cached_stored_bytes += ssd_store_written_bytes(size, c->slot_stored[s]);
+        }
+}
+
 static void memory(const CacheCore *c, CacheReport *r)
 {
     r->counters = access_counts_mode_name(c->counts.mode);
@@ -42,7 +59,7 @@ static void memory(const CacheCore *c, CacheReport *r)
     r->policy_memory_bytes = c->ops->memory ? c->ops->memory(c->pst) : c->ops->bytes_per_slot * (size_t)c->capacity;
     size_t policy_per_slot = c->capacity ? (r->policy_memory_bytes + c->capacity - 1) / c->capacity : 0;
     size_t map_per_slot = c->capacity ? (slot_map_bytes(&c->slot_of) + c->capacity - 1) / c->capacity : 0;
-    r->bytes_per_slot = sizeof(ContainerId) + sizeof(uint32_t) /* free stack */
+    r->bytes_per_slot = sizeof(ContainerId) + sizeof(uint32_t) /* free stack */ + sizeof(uint32_t) /* stored length */
                         + (c->slot_check ? sizeof(uint64_t) : 0) + map_per_slot + policy_per_slot;
     r->memory_bytes = (size_t)c->n * fixed_per_container + r->counts_bytes + bits_bytes +
                       (size_t)c->capacity * (r->bytes_per_slot - policy_per_slot) + r->policy_memory_bytes;
@@ -64,6 +81,7 @@ void cache_core_report(CacheCore *c, CacheReport *r)
     memcpy(r->policy_counters, c->policy_counters, r->n_policy_counters * sizeof(uint64_t));
     r->hit_ratio = r->c.accesses ? (double)r->c.hits / (double)r->c.accesses : 0.0;
     quadrants(c, r);
+    compression(c, r);
 
     /* the replay ends when the last queued SSD write is done */
     r->model_elapsed_s = c->model.now > c->model.ssd_free_at ? c->model.now : c->model.ssd_free_at;
@@ -85,6 +103,8 @@ void cache_core_report(CacheCore *c, CacheReport *r)
         r->lifetime_days_wall = NAN;
     }
     memory(c, r);
+    if (c->sim_stored) /* simulation's measured stored lengths */
+        r->memory_bytes += (size_t)c->n * sizeof(uint32_t);
     g_mutex_unlock(&c->lock);
 }
 

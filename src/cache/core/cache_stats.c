@@ -61,7 +61,7 @@ static void text_days(GString *out, const char *label, double rate, double days)
 void cache_report_text(const CacheReport *r, GString *out)
 {
     const CacheCounters *c = &r->c;
-    char buf[32];
+    char buf[32], buf2[32];
     g_string_append_printf(out, "SSD cache: policy %s, %s mode, %u of %u containers cached "
                                 "(capacity %u, container %s)\n",
                            r->policy, r->mode, r->cached, r->n_containers, r->capacity,
@@ -74,6 +74,20 @@ void cache_report_text(const CacheReport *r, GString *out)
     text_count(out, "admissions", c->admissions);
     text_count(out, "containers written to SSD", c->ssd_containers_written);
     text_size(out, "bytes written to SSD", c->ssd_bytes_written);
+    if (c->ssd_logical_bytes_written != c->ssd_bytes_written || strcmp(r->compression, "none") != 0) {
+        g_string_append_printf(out, "  %-30s %s (level %u): %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                                    " copies stored compressed, ratio %.3f\n",
+                               "compression", r->compression, r->compression_level, c->ssd_compressed_written,
+                               c->ssd_containers_written, r->compression_ratio);
+        text_size(out, "  container bytes written", c->ssd_logical_bytes_written);
+        g_string_append_printf(out, "  %-30s %.3f s compressing, %.3f s decompressing (thread CPU)\n",
+                               "  compression CPU", c->cpu_compress_s, c->cpu_decompress_s);
+        text_size(out, "  capacity (physical)", r->capacity_bytes);
+        text_size(out, "  capacity (logical)", r->capacity_logical_bytes);
+        g_string_append_printf(out, "  %-30s %s of containers in %s on the SSD\n", "  cached now",
+                               size_format(r->cached_bytes, buf, sizeof buf),
+                               size_format(r->cached_stored_bytes, buf2, sizeof buf2));
+    }
     text_size(out, "bytes read from SSD", c->ssd_bytes_read);
     text_size(out, "bytes read from store", c->store_bytes_read);
     text_count(out, "evictions", c->evictions);
@@ -88,11 +102,12 @@ void cache_report_text(const CacheReport *r, GString *out)
     }
     for (size_t i = 0; i < r->n_policy_counters; i++)
         text_count(out, r->policy_counter_names[i].label, r->policy_counters[i]);
-    if (c->ssd_write_errors || c->ssd_read_errors || c->ssd_corrupt_dropped || c->ssd_foreign_dropped ||
+    if (c->ssd_write_errors || c->ssd_read_errors || c->ssd_corrupt_dropped || c->ssd_decode_failed || c->ssd_foreign_dropped ||
         c->ssd_stale_dropped || c->ssd_freed_dropped) {
         text_count(out, "SSD write errors", c->ssd_write_errors);
         text_count(out, "SSD read errors", c->ssd_read_errors);
         text_count(out, "damaged copies dropped", c->ssd_corrupt_dropped);
+        text_count(out, "  of which undecodable", c->ssd_decode_failed);
         text_count(out, "other store's copies dropped", c->ssd_foreign_dropped);
         text_count(out, "stale copies dropped", c->ssd_stale_dropped);
         text_count(out, "copies of freed containers dropped", c->ssd_freed_dropped);
@@ -172,6 +187,17 @@ void cache_report_json(const CacheReport *r, JsonBuilder *b)
     json_doc_uint(b, "admissions", c->admissions);
     json_doc_uint(b, "ssd_containers_written", c->ssd_containers_written);
     json_doc_uint(b, "ssd_bytes_written", c->ssd_bytes_written);
+    json_doc_string(b, "compression", r->compression);
+    json_doc_uint(b, "compression_level", r->compression_level);
+    json_doc_uint(b, "ssd_logical_bytes_written", c->ssd_logical_bytes_written);
+    json_doc_uint(b, "ssd_compressed_written", c->ssd_compressed_written);
+    json_doc_double(b, "compression_ratio", r->compression_ratio);
+    json_doc_double(b, "cpu_compress_ms", 1e3 * c->cpu_compress_s);
+    json_doc_double(b, "cpu_decompress_ms", 1e3 * c->cpu_decompress_s);
+    json_doc_uint(b, "capacity_bytes", r->capacity_bytes);
+    json_doc_uint(b, "capacity_logical_bytes", r->capacity_logical_bytes);
+    json_doc_uint(b, "cached_bytes", r->cached_bytes);
+    json_doc_uint(b, "cached_stored_bytes", r->cached_stored_bytes);
     json_doc_uint(b, "ssd_bytes_read", c->ssd_bytes_read);
     json_doc_uint(b, "store_bytes_read", c->store_bytes_read);
     json_doc_uint(b, "evictions", c->evictions);
@@ -188,6 +214,7 @@ void cache_report_json(const CacheReport *r, JsonBuilder *b)
     json_doc_uint(b, "ssd_write_errors", c->ssd_write_errors);
     json_doc_uint(b, "ssd_read_errors", c->ssd_read_errors);
     json_doc_uint(b, "ssd_corrupt_dropped", c->ssd_corrupt_dropped);
+    json_doc_uint(b, "ssd_decode_failed", c->ssd_decode_failed);
     json_doc_uint(b, "ssd_foreign_dropped", c->ssd_foreign_dropped);
     json_doc_uint(b, "ssd_stale_dropped", c->ssd_stale_dropped);
     json_doc_uint(b, "ssd_freed_dropped", c->ssd_freed_dropped);

@@ -21,7 +21,13 @@ typedef struct {
     uint64_t requests;               /* cache_core_request_end() calls */
     uint64_t accesses, hits, misses; /* container accesses */
     uint64_t admissions;             /* misses the policy admitted */
-    uint64_t ssd_containers_written, ssd_bytes_written;
+    uint64_t ssd_containers_written, ssd_bytes_written; /* bytes as they reach the
+                                        SSD: compressed copies padded to pages */
+    uint64_t ssd_logical_bytes_written; /* the containers' own bytes of those writes */
+    uint64_t ssd_compressed_written; /* copies stored compressed (the rest as they are) */
+    uint64_t ssd_decode_failed;      /* of ssd_corrupt_dropped: compressed copies
+                                        that did not decompress */
+    double cpu_compress_s, cpu_decompress_s; /* thread CPU time in the codec */
     uint64_t ssd_bytes_read, store_bytes_read;
     uint64_t evictions;
     uint64_t refused;                /* misses not admitted (the policy's own
@@ -69,6 +75,17 @@ typedef struct {
     uint32_t capacity, cached, n_containers;
     uint64_t container_size;
     CacheCounters c;
+    /* ssd-cache-compression. This layout keeps one slot per container
+     * whatever its stored size, so the logical capacity equals the
+     * physical one; the cached copies' stored bytes show what a packed
+     * layout would free. */
+    const char *compression;      /* "none", "lz4", "zstd" */
+    uint32_t compression_level;
+    double compression_ratio;     /* ssd_logical_bytes_written / ssd_bytes_written (1 when none written) */
+    uint64_t capacity_bytes;      /* physical: capacity x container_size */
+    uint64_t capacity_logical_bytes; /* container bytes the slots can hold */
+    uint64_t cached_bytes;        /* container bytes of the cached copies */
+    uint64_t cached_stored_bytes; /* their bytes on the SSD, padded to pages */
     double hit_ratio;
 
     gboolean quadrants; /* FALSE when not tracked */

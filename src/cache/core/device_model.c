@@ -11,6 +11,8 @@ void device_model_params_default(DeviceModelParams *p)
     p->ssd_read_mb_per_s = 500.0;
     p->ssd_write_latency_us = 85.0;
     p->ssd_write_mb_per_s = 200.0;
+    p->lz4_decompress_mb_per_s = 4970.0;
+    p->zstd_decompress_mb_per_s = 1380.0;
 }
 
 void device_model_init(DeviceModel *m, const DeviceModelParams *p)
@@ -67,4 +69,11 @@ void device_model_ssd_write(DeviceModel *m, size_t bytes)
     double t = device_model_ssd_write_service(&m->p, bytes);
     m->ssd_free_at = start + t;
     m->ssd_write_busy += t;
+}
+
+double device_model_decompress(DeviceModel *m, size_t bytes, double mb_per_s)
+{
+    double t = transfer(bytes, mb_per_s);
+    m->now += t;
+    return t;
 }

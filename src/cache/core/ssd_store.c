@@ -24,9 +24,24 @@ struct SsdStore {
     int fd;
     size_t container_size;
     gboolean o_direct;
-    uint8_t *bounce; /* aligned buffer for O_DIRECT with unaligned callers */
+    uint8_t *bounce; /* aligned, container_size: O_DIRECT with unaligned callers,
+                        and the padding of a compressed copy */
     uint8_t *header; /* aligned, SSD_SLOT_HEADER_SIZE */
 };
+
+size_t ssd_store_compress_cap(size_t container_size)
+{
+    size_t pages = (container_size + SSD_STORE_DIRECT_ALIGN - 1) / SSD_STORE_DIRECT_ALIGN;
+    return pages > 0 ? (pages - 1) * SSD_STORE_DIRECT_ALIGN : 0;
+}
+
+size_t ssd_store_written_bytes(size_t container_size, size_t stored_len)
+{
+    if (stored_len == container_size)
+        return container_size;
+    g_assert(stored_len <= ssd_store_compress_cap(container_size));
+    return (stored_len + SSD_STORE_DIRECT_ALIGN - 1) / SSD_STORE_DIRECT_ALIGN * SSD_STORE_DIRECT_ALIGN;
+}
 
 static off_t slot_offset(const SsdStore *s, uint32_t slot)
 {
@@ -102,7 +117,7 @@ SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capaci
         destor_set_errno(err, errno, "truncate %s", s->slot_path);
         goto fail;
     }
-    if ((o_direct && posix_memalign((void **)&s->bounce, SSD_STORE_DIRECT_ALIGN, container_size) != 0) ||
+    if (posix_memalign((void **)&s->bounce, SSD_STORE_DIRECT_ALIGN, container_size) != 0 ||
         posix_memalign((void **)&s->header, SSD_STORE_DIRECT_ALIGN, SSD_SLOT_HEADER_SIZE) != 0) {
         destor_set_errno(err, ENOMEM, "allocate an SSD cache buffer");
         goto fail;
@@ -144,13 +159,18 @@ static void header_encode(uint8_t *p, const SsdSlotHeader *h)
     le32_put(p + 12, h->id);
     memcpy(p + 16, h->store_id, SSD_STORE_ID_LEN);
     le64_put(p + 32, h->check);
+    le32_put(p + 40, h->codec);
+    le32_put(p + 44, h->stored_len);
     le32_put(p + SSD_SLOT_HEADER_SIZE - 4, checksum_crc32(CHECKSUM_CRC32_START, p, SSD_SLOT_HEADER_SIZE - 4));
 }
 
-static void header_decode(const uint8_t *p, SsdSlotHeader *h)
+/* A version 1 header (before compression) describes a raw copy. A length
+ * that does not fit the slot makes the header invalid. */
+static void header_decode(const uint8_t *p, size_t container_size, SsdSlotHeader *h)
 {
     memset(h, 0, sizeof *h);
-    h->valid = memcmp(p, SSD_SLOT_MAGIC, 8) == 0 && le32_get(p + 8) == SSD_SLOT_VERSION &&
+    uint32_t version = le32_get(p + 8);
+    h->valid = memcmp(p, SSD_SLOT_MAGIC, 8) == 0 && (version == 1 || version == SSD_SLOT_VERSION) &&
                le32_get(p + SSD_SLOT_HEADER_SIZE - 4) ==
                    checksum_crc32(CHECKSUM_CRC32_START, p, SSD_SLOT_HEADER_SIZE - 4);
     if (!h->valid)
@@ -158,33 +178,47 @@ static void header_decode(const uint8_t *p, SsdSlotHeader *h)
     h->id = le32_get(p + 12);
     memcpy(h->store_id, p + 16, SSD_STORE_ID_LEN);
     h->check = le64_get(p + 32);
+    h->codec = version == 1 ? 0 : le32_get(p + 40);
+    h->stored_len = version == 1 ? (uint32_t)container_size : le32_get(p + 44);
+    gboolean raw = h->codec == 0;
+    h->valid = raw ? h->stored_len == container_size
+                   : h->stored_len > 0 && h->stored_len <= ssd_store_compress_cap(container_size);
 }
 
 gboolean ssd_store_write(SsdStore *s, uint32_t slot, const SsdSlotHeader *hdr, const uint8_t *buf,
                          GError **err)
 {
+    size_t len = ssd_store_written_bytes(s->container_size, hdr->stored_len);
+    g_assert((hdr->codec == 0) == (hdr->stored_len == s->container_size));
     const uint8_t *src = buf;
-    if (needs_bounce(s, buf)) {
-        memcpy(s->bounce, buf, s->container_size);
+    if (len != hdr->stored_len || needs_bounce(s, buf)) {
+        memcpy(s->bounce, buf, hdr->stored_len);
+        memset(s->bounce + hdr->stored_len, 0, len - hdr->stored_len);
         src = s->bounce;
     }
     off_t off = slot_offset(s, slot);
-    if (!file_pwrite_all(s->fd, src, s->container_size, off + SSD_SLOT_HEADER_SIZE, s->slot_path, err))
+    if (!file_pwrite_all(s->fd, src, len, off + SSD_SLOT_HEADER_SIZE, s->slot_path, err))
         return FALSE;
     header_encode(s->header, hdr);
     return file_pwrite_all(s->fd, s->header, SSD_SLOT_HEADER_SIZE, off, s->slot_path, err);
 }
 
-gboolean ssd_store_read(SsdStore *s, uint32_t slot, SsdSlotHeader *hdr, uint8_t *buf, GError **err)
+gboolean ssd_store_read(SsdStore *s, uint32_t slot, SsdSlotHeader *hdr, uint8_t *raw_buf, uint8_t *packed_buf,
+                        GError **err)
 {
-    uint8_t *dst = needs_bounce(s, buf) ? s->bounce : buf;
     off_t off = slot_offset(s, slot);
-    if (!file_pread_all(s->fd, s->header, SSD_SLOT_HEADER_SIZE, off, s->slot_path, err) ||
-        !file_pread_all(s->fd, dst, s->container_size, off + SSD_SLOT_HEADER_SIZE, s->slot_path, err))
+    if (!file_pread_all(s->fd, s->header, SSD_SLOT_HEADER_SIZE, off, s->slot_path, err))
         return FALSE;
-    header_decode(s->header, hdr);
+    header_decode(s->header, s->container_size, hdr);
+    if (!hdr->valid)
+        return TRUE;
+    uint8_t *buf = hdr->codec == 0 ? raw_buf : packed_buf;
+    size_t len = ssd_store_written_bytes(s->container_size, hdr->stored_len);
+    uint8_t *dst = needs_bounce(s, buf) ? s->bounce : buf;
+    if (!file_pread_all(s->fd, dst, len, off + SSD_SLOT_HEADER_SIZE, s->slot_path, err))
+        return FALSE;
     if (dst != buf)
-        memcpy(buf, dst, s->container_size);
+        memcpy(buf, dst, hdr->stored_len);
     return TRUE;
 }
 

@@ -2,8 +2,13 @@
 /* ssd_store.h: the bytes of a real-mode SSD cache: one slot file in the
  * cache directory and the directory lock. Slot i starts at byte
  * i * (SSD_SLOT_HEADER_SIZE + container_size): a header saying which store
- * and which container the slot holds (docs/FORMAT.md), then the container,
- * written in one container-sized write (optionally O_DIRECT).
+ * and which container the slot holds and how it is stored (docs/FORMAT.md),
+ * then the copy, written in one write (optionally O_DIRECT): the container
+ * as it is (container_size bytes), or compressed (ssd-cache-compression),
+ * zero-padded to whole SSD pages of SSD_STORE_DIRECT_ALIGN bytes. A
+ * compressed copy is kept only when it saves at least one page
+ * (ssd_store_compress_cap()); the slot keeps its full size either way, so
+ * compression saves bytes written, not slots.
  *
  * The lock is flock(LOCK_EX | LOCK_NB) on <dir>/LOCK, held while the store
  * is open: a second process (or a second open in this one) gets a
@@ -23,7 +28,7 @@
 /* One O_DIRECT block: the container after it stays aligned. */
 #define SSD_SLOT_HEADER_SIZE 4096
 #define SSD_SLOT_MAGIC "DPLCSLT1"
-#define SSD_SLOT_VERSION 1
+#define SSD_SLOT_VERSION 2 /* 1: no codec and length (always a raw copy) */
 #define SSD_STORE_ID_LEN 16
 
 /* What a slot's header says about the container after it. */
@@ -32,7 +37,18 @@ typedef struct {
     uint32_t id;                      /* container id in its store */
     uint8_t store_id[SSD_STORE_ID_LEN]; /* the store's identity (store.meta) */
     uint64_t check;                   /* cache_copy_check() of the container bytes */
+    uint32_t codec;                   /* CacheCodecKind of the copy (0: as it is) */
+    uint32_t stored_len;              /* bytes of the copy before padding: container_size
+                                         for a raw copy, the compressed length otherwise */
 } SsdSlotHeader;
+
+/* The most a compressed copy of a container_size object may take to be
+ * kept: one SSD page less than the raw copy once padded to pages (0: the
+ * object is one page or less, compression cannot save a page). */
+size_t ssd_store_compress_cap(size_t container_size);
+/* The bytes written for a copy of stored_len bytes: container_size for a
+ * raw copy, stored_len rounded up to whole pages for a compressed one. */
+size_t ssd_store_written_bytes(size_t container_size, size_t stored_len);
 
 typedef struct SsdStore SsdStore;
 
@@ -44,13 +60,19 @@ SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capaci
 /* Release the lock and close. */
 void ssd_store_close(SsdStore *s);
 
-/* Write the container, then its header (a crash between the two leaves a
- * header that does not match the bytes, which a reader drops). */
+/* Write the copy (hdr->stored_len bytes of buf: the container, or its
+ * compressed form under hdr->codec), padded, then its header (a crash
+ * between the two leaves a header that does not match the bytes, which a
+ * reader drops). */
 gboolean ssd_store_write(SsdStore *s, uint32_t slot, const SsdSlotHeader *hdr, const uint8_t *buf,
                          GError **err);
-/* Read a slot's header and container. FALSE only on an I/O error; a header
- * that is damaged or was never written comes back with valid FALSE. */
-gboolean ssd_store_read(SsdStore *s, uint32_t slot, SsdSlotHeader *hdr, uint8_t *buf, GError **err);
+/* Read a slot's header, then its copy: a raw one into raw_buf, a compressed
+ * one into packed_buf (hdr->stored_len bytes of it are the copy); both
+ * container_size bytes. FALSE only on an I/O error; a header that is
+ * damaged, was never written, or gives a length past the slot comes back
+ * with valid FALSE and no copy read. */
+gboolean ssd_store_read(SsdStore *s, uint32_t slot, SsdSlotHeader *hdr, uint8_t *raw_buf, uint8_t *packed_buf,
+                        GError **err);
 gboolean ssd_store_sync(SsdStore *s, GError **err);
 
 const char *ssd_store_dir(const SsdStore *s);
