@@ -27,7 +27,7 @@ read_all() {
         (cd "$SCRATCH/data/v$v" && find . -type f | sort) > "$SCRATCH/files"
         while IFS= read -r f; do
             set +e
-            dst read-file $((v - 1)) "$f" -o "$SCRATCH/got" 2>"$SCRATCH/rerr"
+            dst read-file $((v - 1)) "$f" -o "$SCRATCH/got" >/dev/null 2>"$SCRATCH/rerr"
             rc=$?
             set -e
             case $rc in
