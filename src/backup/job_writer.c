@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job_writer.c: dedup, container packing, recipes and commit of one job. */
 #include "backup/job_writer.h"
+#include "backup/backup_msg.h"
 #include "backup/fragmentation.h"
 #include "backup/har_history.h"
 #include "backup/rewrite_stage.h"
@@ -41,6 +42,7 @@ struct JobWriter {
     ContainerId next_container;
 
     GArray *refcount;   /* uint32 per container id */
+    GArray *segment;    /* Fingerprint: a block's, for an index that looks ahead */
     JobProgress progress;
 
     RewriteStage *rewrite;      /* rewrite buffer, with rewriting on */
@@ -48,7 +50,7 @@ struct JobWriter {
     FragmentationMeter *frag;
 };
 
-static gboolean open_index(JobWriter *w, GError **err)
+static gboolean open_index(JobWriter *w, const FpIndexParams *params, GError **err)
 {
     ContainerId count;
     if (!store_next_container(w->store, &count, err))
@@ -56,7 +58,7 @@ static gboolean open_index(JobWriter *w, GError **err)
     w->next_container = count;
     char *dir = g_build_filename(w->store->dir, "index", NULL);
     w->index = fp_index_open(dir, fingerprint_length(w->store->fingerprint),
-                             container_store_source(w->store->containers), count, err);
+                             container_store_source(w->store->containers), count, params, err);
     g_free(dir);
     return w->index != NULL && fp_index_begin_job(w->index, err);
 }
@@ -102,7 +104,7 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
         w->container_buf[i] = g_aligned_alloc(1, store->container_size, CONTAINER_ALIGN);
     w->container_writer = container_writer_new(store->containers, CONTAINER_BUFFERS);
-    if (!open_index(w, err) || !load_refcount(w, err) ||
+    if (!open_index(w, &cfg->fp_index, err) || !load_refcount(w, err) ||
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
         goto fail;
     char *meta = g_build_filename(w->job_dir, JOB_META_FILE, NULL);
@@ -149,6 +151,18 @@ static gboolean seal_container(JobWriter *w, GError **err)
     w->open_buf = (w->open_buf + 1) % CONTAINER_BUFFERS;
     w->container.chunk_count = 0;
     return w->sealed < CONTAINER_BUFFERS || index_oldest(w, err);
+}
+
+gboolean job_writer_segment(JobWriter *w, const GArray *chunks, GError **err)
+{
+    if (!fp_index_takes_segments(w->index))
+        return TRUE;
+    if (w->segment == NULL)
+        w->segment = g_array_new(FALSE, FALSE, sizeof(Fingerprint));
+    g_array_set_size(w->segment, chunks->len);
+    for (guint i = 0; i < chunks->len; i++)
+        g_array_index(w->segment, Fingerprint, i) = g_array_index(chunks, BlockChunk, i).fp;
+    return fp_index_segment(w->index, (const Fingerprint *)w->segment->data, chunks->len, err);
 }
 
 /* Pack one chunk into the open container as a new chunk (a rewritten one
@@ -271,12 +285,19 @@ void job_writer_free(JobWriter *w)
     fp_index_close(w->index);
     if (w->refcount)
         g_array_unref(w->refcount);
+    if (w->segment)
+        g_array_unref(w->segment);
     job_manifest_clear(&w->m);
     g_free(w->job_dir);
     container_writer_free(w->container_writer); /* before its buffers go */
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
         g_aligned_free(w->container_buf[i]);
     g_free(w);
+}
+
+void job_writer_index_stats(const JobWriter *w, FpIndexStats *st)
+{
+    fp_index_stats(w->index, st);
 }
 
 double job_writer_write_cpu_seconds(const JobWriter *w)

@@ -7,6 +7,7 @@
 #define DESTOR_JOB_WRITER_H
 
 #include "config/config.h"
+#include "index/fp_index_params.h"
 #include "recipe/file_record.h"
 #include "recipe/job_catalog.h"
 #include "store/store.h"
@@ -30,8 +31,13 @@ typedef struct {
     double containers_per_mib;  /* of them, per MiB restored */
 } JobRewriteReport;
 
-/* cfg: rewrite-* and restore-cache (the fragmentation level's cache). */
+/* cfg: fingerprint-index* (the index design), rewrite-* and restore-cache
+ * (the fragmentation level's cache). */
 JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_root, GError **err);
+/* The chunks (BlockChunk) whose job_writer_add_chunk calls come next, for
+ * an index that looks ahead (fingerprint-index near-exact logical silo).
+ * FALSE on a fatal error. */
+gboolean job_writer_segment(JobWriter *w, const GArray *chunks, GError **err);
 /* Dedup and store one chunk of regular file `r` (its next, in file order)
  * and append its reference to r->chunks. FALSE on a fatal error. */
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
@@ -47,6 +53,8 @@ void job_writer_free(JobWriter *w);
 
 const JobProgress *job_writer_progress(const JobWriter *w);
 JobRewriteReport job_writer_rewrite_report(const JobWriter *w);
+/* What the job's fingerprint index did (read it after the commit). */
+void job_writer_index_stats(const JobWriter *w, FpIndexStats *st);
 /* CPU time of the thread that writes the job's containers, so far. */
 double job_writer_write_cpu_seconds(const JobWriter *w);
 

@@ -68,6 +68,8 @@ static void store_item(StoreStage *s, BackupItem *it)
         do {
             b = bounded_queue_pop(it->out);
             block_hasher_wait(s->hasher, b);
+            if (s->error == NULL)
+                job_writer_segment(s->writer, b->chunks, &s->error);
             for (guint i = 0; i < b->chunks->len && s->error == NULL; i++) {
                 const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
                 if (!job_writer_add_chunk(s->writer, r, &c->fp, b->data + c->offset, c->length, &s->error))
@@ -123,6 +125,28 @@ static void show_progress(const JobProgress *p, gint64 start, gboolean final)
     fflush(stdout);
 }
 
+/* The job's fingerprint index: its design and what it did. */
+typedef struct {
+    const FpIndexParams *params;
+    FpIndexStats st;
+} IndexReport;
+
+static void print_index(const IndexReport *ix)
+{
+    char ram[32], table[32], cache[32], db[32];
+    const FpIndexStats *st = &ix->st;
+    printf("  index            %s", fp_index_kind_name(ix->params->kind));
+    if (ix->params->kind != FP_INDEX_EXACT)
+        printf(" (sampling %s %u, cache %u containers)", sampling_method_name(ix->params->sampling),
+               ix->params->sampling_ratio, ix->params->cache_containers);
+    printf(": RAM %s (table %s, cache %s, DB cache %s)\n", size_format(st->ram_bytes, ram, sizeof ram),
+           size_format(st->table_bytes, table, sizeof table), size_format(st->cache_bytes, cache, sizeof cache),
+           size_format(st->db_cache_bytes, db, sizeof db));
+    printf("  index lookups    %llu to the DB, %llu container prefetches; %llu duplicates missed (stored again)\n",
+           (unsigned long long)st->db_reads, (unsigned long long)st->prefetches,
+           (unsigned long long)st->missed_duplicates);
+}
+
 /* The dedup ratio the job would have had without rewriting. */
 static double ratio_without_rewrite(const JobManifest *m, const JobRewriteReport *rw)
 {
@@ -130,8 +154,8 @@ static double ratio_without_rewrite(const JobManifest *m, const JobRewriteReport
     return kept ? (double)m->logical_bytes / (double)kept : 0.0;
 }
 
-static void print_summary(const JobManifest *m, const JobRewriteReport *rw, double secs, const StageThread *stages,
-                          int nstages, double cut_secs, double commit_secs)
+static void print_summary(const JobManifest *m, const JobRewriteReport *rw, const IndexReport *ix, double secs,
+                          const StageThread *stages, int nstages, double cut_secs, double commit_secs)
 {
     char logical[32], stored[32];
     double ratio = m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0;
@@ -149,6 +173,7 @@ static void print_summary(const JobManifest *m, const JobRewriteReport *rw, doub
                m->logical_bytes ? 100.0 * (1.0 - (double)m->stored_bytes / (double)m->logical_bytes) : 0.0);
     else
         printf("  dedup ratio      all data already stored\n");
+    print_index(ix);
     if (rw->rewritten_chunks > 0 || rw->rewritten_bytes > 0) {
         char rewritten[32];
         printf("  rewritten        %llu chunks, %llu bytes (%s); dedup ratio %.2f without rewriting (%.1f%% lost)\n",
@@ -207,7 +232,7 @@ static void retention_json(JsonBuilder *b, guint keep, const RetentionReport *r)
 
 /* The same figures as one destor.backup JSON document (docs/FORMAT.md),
  * with what retention did when it ran (keep > 0). */
-static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw, double secs,
+static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw, const IndexReport *ix, double secs,
                                const StageThread *stages, int nstages, double cut_secs, double commit_secs,
                                guint keep, const RetentionReport *kept)
 {
@@ -248,6 +273,22 @@ static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw,
         if (!seen)
             json_doc_double(b, stages[i].name, 1e3 * cpu);
     }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "index");
+    json_builder_begin_object(b);
+    json_doc_string(b, "kind", fp_index_kind_name(ix->params->kind));
+    if (ix->params->kind != FP_INDEX_EXACT) {
+        json_doc_string(b, "sampling", sampling_method_name(ix->params->sampling));
+        json_doc_uint(b, "sampling_ratio", ix->params->sampling_ratio);
+        json_doc_uint(b, "cache_containers", ix->params->cache_containers);
+    }
+    json_doc_uint(b, "ram_bytes", ix->st.ram_bytes);
+    json_doc_uint(b, "table_bytes", ix->st.table_bytes);
+    json_doc_uint(b, "cache_bytes", ix->st.cache_bytes);
+    json_doc_uint(b, "db_cache_bytes", ix->st.db_cache_bytes);
+    json_doc_uint(b, "db_reads", ix->st.db_reads);
+    json_doc_uint(b, "prefetches", ix->st.prefetches);
+    json_doc_uint(b, "missed_duplicates", ix->st.missed_duplicates);
     json_builder_end_object(b);
     if (keep > 0)
         retention_json(b, keep, kept);
@@ -356,6 +397,8 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         gint64 end = g_get_monotonic_time();
         stages[nstages].cpu_seconds = job_writer_write_cpu_seconds(writer); /* its writes are done */
         JobRewriteReport rw = job_writer_rewrite_report(writer);
+        IndexReport ix = { .params = &cfg->fp_index };
+        job_writer_index_stats(writer, &ix.st);
         job_writer_free(writer); /* its index closed: retention's gc opens it */
         writer = NULL;
         /* backup-retention-time, after a backup that read everything */
@@ -366,10 +409,10 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         gboolean retained = keep == 0 ||
                             lifecycle_retain(store, keep, cfg->gc_live_threshold, &kept, &retention_err);
         if (opt->json)
-            print_summary_json(&m, &rw, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+            print_summary_json(&m, &rw, &ix, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
                                (double)(end - commit_start) / 1e6, retained ? keep : 0, &kept);
         else
-            print_summary(&m, &rw, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+            print_summary(&m, &rw, &ix, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
                           (double)(end - commit_start) / 1e6);
         if (keep > 0 && retained && !opt->json)
             print_retention(keep, &kept);

@@ -35,12 +35,18 @@ static gboolean take_stamp(const Store *store, IndexStamp *st, GError **err)
     if (ids == NULL)
         return FALSE;
     st->newest_job = ids->len ? (int64_t)g_array_index(ids, uint32_t, ids->len - 1) : -1;
-    g_array_unref(ids);
-    JobManifest m;
-    if (st->newest_job >= 0 && job_manifest_load(store->dir, (uint32_t)st->newest_job, &m, NULL)) {
-        st->committed = m.containers_total; /* a damaged manifest is verify's job report */
-        job_manifest_clear(&m);
+    /* The newest job whose manifest loads: a deleted job's does not (with
+     * the newest job deleted, every container went unchecked for chunks
+     * missing from the index); a damaged one is verify's job report. */
+    for (guint i = ids->len; i > 0; i--) {
+        JobManifest m;
+        if (job_manifest_load(store->dir, g_array_index(ids, uint32_t, i - 1), &m, NULL)) {
+            st->committed = m.containers_total;
+            job_manifest_clear(&m);
+            break;
+        }
     }
+    g_array_unref(ids);
     return TRUE;
 }
 

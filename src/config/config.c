@@ -26,6 +26,7 @@ void config_init(Config *cfg)
     cfg->restore_cache = (RestoreCacheConfig){ RESTORE_CACHE_LRU, 30, 1000000, FALSE };
     cfg->backup_retention = -1;
     cfg->gc_live_threshold = 0.5;
+    fp_index_params_default(&cfg->fp_index);
     cache_config_init(&cfg->cache);
     rewrite_config_init(&cfg->rewrite);
 }
@@ -90,6 +91,38 @@ static gboolean value_count(GError **err, const char *key, char **vals, guint nv
                     vals[want], vals[want - 1]);
     }
     return FALSE;
+}
+
+/* fingerprint-index, Destor's form: exact | near-exact, physical | logical,
+ * optionally the design's name. The physical designs and near-exact logical
+ * silo are implemented; another logical one is upstream's (upstream_keys.c:
+ * loads with a warning). */
+static gboolean set_fingerprint_index(Config *cfg, char **vals, guint nvals, gboolean *known, GError **err)
+{
+    const char *key = "fingerprint-index";
+    if (nvals == 3 && !g_ascii_strcasecmp(vals[0], "near-exact") && !g_ascii_strcasecmp(vals[1], "logical") &&
+        !g_ascii_strcasecmp(vals[2], "silo")) {
+        cfg->fp_index.kind = FP_INDEX_SILO;
+        return TRUE;
+    }
+    if (nvals >= 2 && nvals <= 3 && !g_ascii_strcasecmp(vals[1], "logical")) {
+        *known = FALSE;
+        return FALSE;
+    }
+    if (nvals < 2 && !value_count(err, key, vals, nvals, 2, "exact | near-exact and physical | logical"))
+        return FALSE;
+    if (nvals > 3)
+        return value_count(err, key, vals, nvals, 3, "exact | near-exact, physical | logical and a design");
+    gboolean exact = !g_ascii_strcasecmp(vals[0], "exact");
+    if (!exact && g_ascii_strcasecmp(vals[0], "near-exact"))
+        return bad_value(err, key, vals[0], "expected exact or near-exact");
+    if (g_ascii_strcasecmp(vals[1], "physical"))
+        return bad_value(err, key, vals[1], "expected physical or logical");
+    const char *design = exact ? "ddfs" : "sampled index";
+    if (nvals == 3 && g_ascii_strcasecmp(vals[2], design))
+        return bad_value(err, key, vals[2], exact ? "exact physical is ddfs" : "near-exact physical is \"sampled index\"");
+    cfg->fp_index.kind = exact ? FP_INDEX_EXACT : FP_INDEX_SAMPLED;
+    return TRUE;
 }
 
 /* Our own keys. *known is FALSE when key is not one of them. */
@@ -241,6 +274,24 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
             return bad_value(err, key, v, "expected the number of backups to keep (1 or more), or a negative "
                                           "number to keep every backup");
         cfg->backup_retention = keep < 0 ? -1 : (int)keep;
+    } else if (!strcmp(key, "fingerprint-index")) {
+        return set_fingerprint_index(cfg, vals, nvals, known, err);
+    } else if (!strcmp(key, "fingerprint-index-sampling-method")) {
+        /* Destor's form: a method, optionally the ratio (one sample in N). */
+        if (nvals != 1 && !value_count(err, key, vals, nvals, 2, "a method and optionally a ratio"))
+            return FALSE;
+        if (!sampling_method_parse(v, &cfg->fp_index.sampling))
+            return bad_value(err, key, v, "expected uniform, random, min or optmin");
+        if (nvals == 2 && (!size_parse(vals[1], &n) || n == 0 || n > 65536))
+            return bad_value(err, key, vals[1], "expected a sampling ratio from 1 to 65536");
+        if (nvals == 2)
+            cfg->fp_index.sampling_ratio = (unsigned)n;
+    } else if (!strcmp(key, "fingerprint-index-cache-size")) {
+        if (!value_count(err, key, vals, nvals, 1, "a container count"))
+            return FALSE;
+        if (!size_parse(v, &n) || n == 0 || n > 65536)
+            return bad_value(err, key, v, "expected a container count from 1 to 65536");
+        cfg->fp_index.cache_containers = (unsigned)n;
     } else if (!strcmp(key, "gc-live-threshold")) {
         char *end = NULL;
         if (!value_count(err, key, vals, nvals, 1, "a fraction from 0 to 1"))
@@ -263,7 +314,8 @@ static const char *nearest_key(const char *key)
         "working-directory", "chunk-algorithm", "chunk-avg-size", "chunk-min-size", "chunk-max-size",
         "container-size", "fingerprint-algorithm", "simulation-level", "log-level", "store-read-uncached",
         "backup-workers", "restore-cache", "restore-opt-window-size", "backup-retention-time", "container-store", "rados-conf", "rados-pool", "rados-namespace",
-        "rados-timeout", "rados-lock-duration", "gc-live-threshold", "file-digest",
+        "rados-timeout", "rados-lock-duration", "gc-live-threshold", "file-digest", "fingerprint-index",
+        "fingerprint-index-sampling-method", "fingerprint-index-cache-size",
     };
     GPtrArray *all = g_ptr_array_new();
     for (size_t i = 0; i < G_N_ELEMENTS(own); i++)

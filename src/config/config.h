@@ -9,6 +9,7 @@
 #include "cache/core/cache_config.h"
 #include "chunking/chunker.h"
 #include "config/rewrite_config.h"
+#include "index/fp_index_params.h"
 #include "storage/container_store.h"
 #include "util/file_digest.h"
 #include "util/fingerprint.h"
@@ -50,6 +51,7 @@ typedef struct {
     double gc_live_threshold;        /* gc copies the live chunks out of containers
                                         with less than this fraction live */
     gboolean verbose;                /* log-level debug or verbose */
+    FpIndexParams fp_index;          /* fingerprint-index, -sampling-method, -cache-size */
     CacheConfig cache;               /* ssd-cache-*, plc-*, model-*, ssd-tbw */
     RewriteConfig rewrite;           /* rewrite-* (rewrite_config.h) */
 } Config;

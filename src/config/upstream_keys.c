@@ -14,7 +14,7 @@ typedef enum {
     U_YESNO,      /* yes or no */
     U_WORD,       /* one of words; a count may follow one of counted */
     U_TWO_COUNTS, /* two whole numbers */
-    U_INDEX,      /* exact|near-exact physical|logical [SPECIFIC] */
+    U_INDEX,      /* exact|near-exact logical [SPECIFIC] (physical ones: config.c) */
 } UpstreamForm;
 
 typedef struct {
@@ -27,7 +27,6 @@ typedef struct {
 
 static const char *const trace_formats[] = { "destor", "fsl", NULL };
 static const char *const key_values[] = { "htable", NULL };
-static const char *const sampling[] = { "optmin", "random", "min", "uniform", NULL };
 static const char *const segmenting[] = { "fixed", "file-defined", "content-defined", NULL };
 static const char *const segmenting_counted[] = { "fixed", "content-defined", NULL };
 static const char *const selection[] = { "base", "top", "mix", NULL };
@@ -38,13 +37,10 @@ static const UpstreamKey keys[] = {
     { "fingerprint-index", U_INDEX, NULL, NULL,
       "exact | near-exact, then physical | logical, then optionally ddfs, \"sampled index\", "
       "\"block locality caching\", \"extreme binning\", \"sparse index\" or silo of that category" },
-    { "fingerprint-index-cache-size", U_COUNT, NULL, NULL, "a whole number" },
     { "fingerprint-index-key-value", U_WORD, key_values, NULL, "htable" },
     { "fingerprint-index-key-size", U_COUNT, NULL, NULL, "a whole number" },
     { "fingerprint-index-value-length", U_COUNT, NULL, NULL, "a whole number" },
     { "fingerprint-index-bloom-filter", U_COUNT, NULL, NULL, "a whole number" },
-    { "fingerprint-index-sampling-method", U_WORD, sampling, sampling,
-      "optmin | random | min | uniform, and optionally a whole number" },
     { "fingerprint-index-segment-algorithm", U_WORD, segmenting, segmenting_counted,
       "file-defined, or fixed | content-defined and optionally a whole number" },
     { "fingerprint-index-segment-boundary", U_TWO_COUNTS, NULL, NULL, "two whole numbers" },
@@ -53,16 +49,15 @@ static const UpstreamKey keys[] = {
     { "fingerprint-index-segment-prefetching", U_COUNT, NULL, NULL, "a whole number" },
 };
 
-/* fingerprint-index's third value and the category it belongs to. */
+/* fingerprint-index's third value and the category it belongs to; only
+ * the logical ones reach this table (config.c sets the physical ones and
+ * near-exact logical silo). */
 static const struct {
     const char *name, *exactness, *locality;
 } index_kinds[] = {
-    { "ddfs", "exact", "physical" },
-    { "sampled index", "near-exact", "physical" },
     { "block locality caching", "exact", "logical" },
     { "extreme binning", "near-exact", "logical" },
     { "sparse index", "near-exact", "logical" },
-    { "silo", "near-exact", "logical" },
 };
 
 static gboolean is_count(const char *s)
@@ -94,7 +89,7 @@ static gboolean one_of(const char *s, const char *const *words)
 static gboolean index_form_ok(char *const *v, guint n)
 {
     if (n < 2 || n > 3 || !one_of(v[0], (const char *const[]){ "exact", "near-exact", NULL }) ||
-        !one_of(v[1], (const char *const[]){ "physical", "logical", NULL }))
+        !one_of(v[1], (const char *const[]){ "logical", NULL }))
         return FALSE;
     if (n == 2)
         return TRUE;

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fp_index.h: the exact-dedup fingerprint index.
  *
- * New fingerprints of the running job live in an in-memory table; every
- * fingerprint ever stored lives in a Berkeley DB hash file in the working
- * directory, so a later job in a new process finds them. The DB is derived
+ * Every fingerprint ever stored lives in a Berkeley DB hash file in the
+ * working directory; a backup's lookups go to the design the config
+ * chooses (fp_design.h): the exact index (the job's new fingerprints in
+ * memory, then the DB) or the near-exact sampled index (samples and a
+ * locality cache in memory; the DB only written). The DB is derived
  * data: a DIRTY marker exists while it may disagree with the container pool
  * (a job is running or was killed), and opening a dirty, missing or damaged
  * index rebuilds it from the containers' metadata sections. */
 #ifndef DESTOR_FP_INDEX_H
 #define DESTOR_FP_INDEX_H
 
+#include "index/fp_index_params.h"
 #include "storage/container_source.h"
 #include "util/fingerprint.h"
 
@@ -30,14 +33,15 @@ typedef struct {
 typedef struct FpIndex FpIndex;
 
 /* Open (creating) the index in `dir`; the caller holds the store's writer
- * lock. Removes what a killed process left of creating the DB; if the index
+ * lock. `params` chooses the design that answers lookups (NULL: exact; gc
+ * and repair, which look nothing up). Removes what a killed process left of creating the DB; if the index
  * was left dirty, rebuilds it from the `container_count` containers of
  * `pool` first. A clean index that is missing, fails to open as damaged, or
  * lacks the chunks of the newest sound container (a cheap spot check) is
  * rebuilt too, with one destor: line on stderr saying so. A lookup or write
  * that meets a damaged page later rebuilds it the same way and goes on. */
-FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool,
-                       uint32_t container_count, GError **err);
+FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
+                       const FpIndexParams *params, GError **err);
 /* The same, rebuilding the DB from the pool whatever its state (repair). */
 FpIndex *fp_index_rebuild(const char *dir, size_t fp_len, ContainerSource *pool,
                           uint32_t container_count, GError **err);
@@ -55,15 +59,25 @@ gboolean fp_index_marked_dirty(const char *dir);
 /* Mark the index dirty (durably) before the job adds anything; opening
  * marks it already (so this is then free), committing clears the mark. */
 gboolean fp_index_begin_job(FpIndex *idx, GError **err);
-/* Flush the DB and clear the dirty mark; call after the containers it names
- * are fsynced. */
+/* Flush the DB, save what the design keeps beside it, and clear the dirty
+ * mark; call after the containers it names are fsynced. */
 gboolean fp_index_commit_job(FpIndex *idx, GError **err);
 
+/* Is fp stored? Found only with the location of a chunk a container holds
+ * under the full fingerprint; a near-exact design may say not found for a
+ * stored chunk (a missed duplicate), never the reverse. */
 gboolean fp_index_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err);
+
+/* Does the design look ahead (fp_index_segment)? */
+gboolean fp_index_takes_segments(const FpIndex *idx);
+/* The next n lookups are of these fingerprints, in order: a design that
+ * looks ahead (SiLo) prepares for them; the others ignore it. */
+gboolean fp_index_segment(FpIndex *idx, const Fingerprint *fps, guint n, GError **err);
 
 /* Remember a new chunk in memory (visible to lookups at once). */
 void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc);
-/* Write the chunks of one sealed container to the DB. */
+/* Write the chunks of one sealed container, already in the pool, to the DB
+ * (a fingerprint stored twice keeps its newest copy there). */
 gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err);
 
 /* gc: remove every entry whose container `dropped` says is freed (*count:
@@ -77,6 +91,9 @@ gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId 
 gboolean fp_index_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc, GError **err);
 /* The first 8 bytes of a fingerprint, as fp_index_drop_containers gives them. */
 uint64_t fp_index_prefix(const Fingerprint *fp);
+
+/* What the index did in this job: its RAM, disk lookups, missed duplicates. */
+void fp_index_stats(FpIndex *idx, FpIndexStats *st);
 
 /* Entries in the DB (for stat). */
 gboolean fp_index_count(FpIndex *idx, uint64_t *count, GError **err);

@@ -203,7 +203,7 @@ static gboolean collect_containers(Gc *gc, GError **err)
         return TRUE;
     char *dir = g_build_filename(s->dir, "index", NULL);
     FpIndex *idx = fp_index_open(dir, fingerprint_length(s->fingerprint), container_store_source(s->containers),
-                                 gc->r->containers, err);
+                                 gc->r->containers, NULL, err);
     g_free(dir);
     gboolean ok = idx != NULL && fp_index_begin_job(idx, err) && empty_sparse(gc, idx, err) &&
                   free_dead(gc, idx, err) && fp_index_commit_job(idx, err) && store_settle_refcounts(s, err);

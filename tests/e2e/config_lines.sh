@@ -20,7 +20,10 @@ bad_line 'ssd-cache-policy lru plc' "extra 'plc'"
 bad_line 'working-directory /data/store two' "extra 'two'"
 bad_line 'ssd-cache-polcy plc' "unknown key 'ssd-cache-polcy' (did you mean ssd-cache-policy?)"
 bad_line 'ssd-cache-size' 'a value is required'
-bad_line 'fingerprint-index exact' 'fingerprint-index (a Destor key this store does not support) takes'
+bad_line 'fingerprint-index exact' 'fingerprint-index takes exact | near-exact and physical | logical'
+bad_line 'fingerprint-index near-exact logical ddfs' 'fingerprint-index (a Destor key this store does not support) takes'
+bad_line 'fingerprint-index-sampling-method uniform 0' 'expected a sampling ratio from 1 to 65536'
+bad_line 'fingerprint-index-cache-size 0' 'expected a container count from 1 to 65536'
 bad_line 'rewrite-algorithm cbr 2048 extra' 'rewrite-algorithm takes'
 bad_line 'rewrite-enable-cache-aware 2' "invalid value '2' for rewrite-enable-cache-aware"
 bad_line 'trace-format csv' 'trace-format (a Destor key this store does not support) takes'

@@ -51,6 +51,9 @@ E2E_TESTS = \
 	tests/e2e/gc_cache.sh \
 	tests/e2e/lifecycle_property.py \
 	tests/e2e/platform_property.py \
-	tests/e2e/file_digest.sh
+	tests/e2e/file_digest.sh \
+	tests/e2e/fp_index.sh \
+	tests/e2e/kill_near_exact_backup.sh \
+	tests/e2e/fp_index_property.py
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) tests/e2e/lib.sh tests/e2e/read_sample.py tests/fixtures/store-e803a33

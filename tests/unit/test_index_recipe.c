@@ -30,7 +30,7 @@ static void test_index_persists_and_rebuilds(void)
     GError *err = NULL;
     ContainerStore *pool = container_store_open(CONTAINER_STORE_POOL, tmpdir, CSIZE, TRUE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
-    FpIndex *idx = fp_index_open(idx_dir, 20, container_store_source(pool), 0, &err);
+    FpIndex *idx = fp_index_open(idx_dir, 20, container_store_source(pool), 0, NULL, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
     CU_ASSERT_TRUE(fp_index_begin_job(idx, &err));
     uint8_t *buf = g_malloc(CSIZE), data[1000];
@@ -58,7 +58,7 @@ static void test_index_persists_and_rebuilds(void)
     fp_index_close(idx);
 
     /* A new process finds every fingerprint in the DB. */
-    idx = fp_index_open(idx_dir, 20, container_store_source(pool), 1, &err);
+    idx = fp_index_open(idx_dir, 20, container_store_source(pool), 1, NULL, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
     for (uint32_t i = 0; i < 50; i++) {
         Fingerprint fp = fp_of(i);
@@ -80,7 +80,7 @@ static void test_index_persists_and_rebuilds(void)
     fp_index_close(idx);
     char *db = g_build_filename(idx_dir, "fingerprints.db", NULL);
     CU_ASSERT_TRUE(g_file_set_contents(db, "garbage", 7, NULL));
-    idx = fp_index_open(idx_dir, 20, container_store_source(pool), 1, &err);
+    idx = fp_index_open(idx_dir, 20, container_store_source(pool), 1, NULL, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
     CU_ASSERT_TRUE(fp_index_lookup(idx, &f7, &loc, &found, &err) && found);
     CU_ASSERT_TRUE(fp_index_count(idx, &n, &err));
