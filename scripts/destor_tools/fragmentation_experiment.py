@@ -72,7 +72,7 @@ def add_arguments(ap):
                                                                                          DEFAULT_ALGORITHMS))
     ap.add_argument("--restore-cache", dest="restore_caches", action="append", metavar='"KIND N"',
                     help="a restore-cache value to restore the last version with (repeatable; default "
-                         "\"lru 30\"); any kind destor takes, e.g. \"opt 30\", \"asm 30\" where it has them")
+                         "\"lru 30\"); any kind destor takes: lru, opt or asm, e.g. \"opt 30\", \"asm 30\"")
     ap.add_argument("--restore-runs", type=int, default=3, help="timed restores per cache (median; default 3)")
     ap.add_argument("--policies", default=DEFAULT_POLICIES,
                     help="SSD cache policies for the read trace (default %s)" % DEFAULT_POLICIES)

@@ -116,6 +116,7 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
     if (w->recipes == NULL || !begin_rewriting(w, &cfg->rewrite, cfg->restore_cache.containers, err))
         goto fail;
     w->frag = fragmentation_meter_new(cfg->restore_cache.containers);
+    w->m.fragmentation_cache_containers = cfg->restore_cache.containers;
     w->m.created_unix = time(NULL);
     w->m.container_size = (uint32_t)store->container_size;
     w->m.first_new_container = w->next_container;
@@ -256,6 +257,12 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
     }
     w->m.containers_total = w->next_container;
     w->m.skipped = skipped;
+    /* the backup summary's rewriting and fragmentation figures, kept for list and stat */
+    JobRewriteReport rw = job_writer_rewrite_report(w);
+    w->m.rewritten_chunks = rw.rewritten_chunks;
+    w->m.rewritten_bytes = rw.rewritten_bytes;
+    w->m.restore_container_reads = rw.restore_reads;
+    w->m.has_fragmentation = TRUE;
     ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
          (w->har == NULL || har_usage_save(w->har, w->job_dir, (uint32_t)w->store->container_size, err)) &&
          dir_fsync(w->job_dir, err) && job_manifest_publish(w->job_dir, &w->m, err);

@@ -19,6 +19,26 @@ static double ratio(uint64_t logical, uint64_t stored)
     return stored ? (double)logical / (double)stored : 0.0;
 }
 
+/* A job's rewriting and fragmentation figures as its backup recorded them
+ * (docs/FORMAT.md, destor.stat); null in a version 1 manifest's job. */
+static void job_fragmentation_json(const JobManifest *m, JsonBuilder *json)
+{
+    static const char *const keys[] = { "rewritten_chunks", "rewritten_bytes", "restore_container_reads",
+                                        "containers_per_mib", "fragmentation_cache_containers" };
+    if (!m->has_fragmentation) {
+        for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+            json_builder_set_member_name(json, keys[i]);
+            json_builder_add_null_value(json);
+        }
+        return;
+    }
+    json_doc_uint(json, keys[0], m->rewritten_chunks);
+    json_doc_uint(json, keys[1], m->rewritten_bytes);
+    json_doc_uint(json, keys[2], m->restore_container_reads);
+    json_doc_double(json, keys[3], job_manifest_containers_per_mib(m));
+    json_doc_uint(json, keys[4], m->fragmentation_cache_containers);
+}
+
 /* One job's line of the text form, or its object in the JSON "jobs". */
 static void job_figures(const JobManifest *m, JsonBuilder *json, GString *text)
 {
@@ -31,6 +51,7 @@ static void job_figures(const JobManifest *m, JsonBuilder *json, GString *text)
         json_doc_uint(json, "containers_total", m->containers_total);
         json_doc_int(json, "created", m->created_unix);
         json_doc_path(json, "source_root", m->source_root, strlen(m->source_root));
+        job_fragmentation_json(m, json);
         json_builder_end_object(json);
     } else {
         /* one line a job: a newline in the root must not start another */
@@ -163,6 +184,7 @@ gboolean list_run(const Config *cfg, uint32_t job_id, gboolean null_terminated, 
     if (ok && json) {
         doc = json_doc_new("destor.list", 1);
         json_doc_uint(doc, "job", job_id);
+        job_fragmentation_json(&job->manifest, doc);
         json_builder_set_member_name(doc, "entries");
         json_builder_begin_array(doc);
     }

@@ -22,6 +22,12 @@ void job_manifest_clear(JobManifest *m)
     memset(m, 0, sizeof *m);
 }
 
+double job_manifest_containers_per_mib(const JobManifest *m)
+{
+    return m->logical_bytes ? (double)m->restore_container_reads / ((double)m->logical_bytes / (1024.0 * 1024.0))
+                            : 0.0;
+}
+
 char *job_dir_path(const char *workdir, uint32_t job_id)
 {
     char name[16];
@@ -50,6 +56,10 @@ gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError 
     le32_put(p + 92, m->first_new_container);
     le64_put(p + 96, m->job_meta_size);
     le32_put(p + 104, m->container_size);
+    le64_put(p + 128, m->rewritten_chunks);
+    le64_put(p + 136, m->rewritten_bytes);
+    le64_put(p + 144, m->restore_container_reads);
+    le32_put(p + 152, m->fragmentation_cache_containers);
     le32_put(p + MANIFEST_FIXED_SIZE, (uint32_t)root_len);
     memcpy(p + MANIFEST_FIXED_SIZE + 4, m->source_root, root_len);
     le32_put(p + len - 4, checksum_crc32(CHECKSUM_CRC32_START, p, len - 4));
@@ -64,9 +74,10 @@ gboolean job_manifest_decode(const uint8_t *p, size_t len, uint32_t job_id, cons
                              JobManifest *m, GError **err)
 {
     memset(m, 0, sizeof *m);
-    if (len < MANIFEST_FIXED_SIZE + 8 || memcmp(p, MANIFEST_MAGIC, 8) != 0 ||
-        le32_get(p + 8) != MANIFEST_VERSION ||
-        le32_get(p + MANIFEST_FIXED_SIZE) != len - MANIFEST_FIXED_SIZE - 8 ||
+    uint32_t version = len >= 12 ? le32_get(p + 8) : 0;
+    size_t fixed = MANIFEST_FIXED_SIZE_OF(version);
+    if (len < fixed + 8 || memcmp(p, MANIFEST_MAGIC, 8) != 0 || version < 1 || version > MANIFEST_VERSION ||
+        le32_get(p + fixed) != len - fixed - 8 ||
         le32_get(p + len - 4) != checksum_crc32(CHECKSUM_CRC32_START, p, len - 4) || le32_get(p + 12) != job_id) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "manifest of job %u (%s) is damaged", job_id, path);
         return FALSE;
@@ -85,7 +96,14 @@ gboolean job_manifest_decode(const uint8_t *p, size_t len, uint32_t job_id, cons
     m->first_new_container = le32_get(p + 92);
     m->job_meta_size = le64_get(p + 96);
     m->container_size = le32_get(p + 104);
-    m->source_root = g_strndup((const char *)p + MANIFEST_FIXED_SIZE + 4, len - MANIFEST_FIXED_SIZE - 8);
+    if (version >= 2) {
+        m->has_fragmentation = TRUE;
+        m->rewritten_chunks = le64_get(p + 128);
+        m->rewritten_bytes = le64_get(p + 136);
+        m->restore_container_reads = le64_get(p + 144);
+        m->fragmentation_cache_containers = le32_get(p + 152);
+    }
+    m->source_root = g_strndup((const char *)p + fixed + 4, len - fixed - 8);
     m->checksum = le32_get(p + len - 4);
     return TRUE;
 }

@@ -19,8 +19,14 @@
 #include <stdint.h>
 
 #define MANIFEST_MAGIC "DPLCMAN1"
-#define MANIFEST_VERSION 1
-#define MANIFEST_FIXED_SIZE 128
+/* Version 2 added the job's rewriting and fragmentation figures after
+ * version 1's 128 fixed bytes; version 1 manifests (older stores) still
+ * open, without them. */
+#define MANIFEST_VERSION 2
+#define MANIFEST_V1_FIXED_SIZE 128
+#define MANIFEST_FIXED_SIZE 160
+/* The fixed part's size of a manifest of `version` (1 or 2). */
+#define MANIFEST_FIXED_SIZE_OF(version) ((version) == 1 ? MANIFEST_V1_FIXED_SIZE : MANIFEST_FIXED_SIZE)
 
 #define JOB_MANIFEST_FILE "manifest"
 #define JOB_META_FILE "job_meta_data"
@@ -38,12 +44,21 @@ typedef struct {
     uint32_t first_new_container; /* first container this job wrote */
     uint64_t job_meta_size;
     uint32_t container_size;
+    /* Version 2: what rewriting did and the fragmentation it left (the
+     * backup summary's figures, as of the backup). has_fragmentation is
+     * FALSE for a version 1 manifest, which does not record them. */
+    gboolean has_fragmentation;
+    uint64_t rewritten_chunks, rewritten_bytes;
+    uint64_t restore_container_reads;      /* a restore's reads, modelled as an LRU of: */
+    uint32_t fragmentation_cache_containers; /* ... this many containers (restore-cache N) */
     char *source_root; /* the PATH given to backup */
     uint32_t checksum; /* the manifest file's CRC-32 trailer: identifies this
                           job's commit (compiled traces are stamped with it) */
 } JobManifest;
 
 void job_manifest_clear(JobManifest *m);
+/* Containers read per MiB restored (0 without logical bytes). */
+double job_manifest_containers_per_mib(const JobManifest *m);
 
 char *job_dir_path(const char *workdir, uint32_t job_id);
 

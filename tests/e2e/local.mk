@@ -55,6 +55,7 @@ E2E_TESTS = \
 	tests/e2e/gc_disk_full.sh \
 	tests/e2e/gc_cache.sh \
 	tests/e2e/lifecycle_property.py \
+	tests/e2e/platform_property.py \
 	tests/e2e/file_digest.sh \
 	tests/e2e/fp_index.sh \
 	tests/e2e/kill_near_exact_backup.sh \

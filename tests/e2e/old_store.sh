@@ -52,3 +52,23 @@ old verify --deep > /dev/null
 "$PYTHON" -c 'import struct, sys; d = open(sys.argv[1], "rb").read(); sys.exit(0 if struct.unpack_from("<I", d, 8)[0] == 2 else 1)' \
     "$W/store.meta" || fail "a backup rewrote the old store's store.meta to another version"
 note "a backup extends it as a version-2 pool store"
+
+# Its version 1 manifests do not record rewriting or fragmentation: list
+# and stat say null for them, and give the new job's (a version 2 manifest).
+old stat --json > "$SCRATCH/stat.json"
+old list 1 --json > "$SCRATCH/list.json"
+"$PYTHON" - "$SCRATCH/stat.json" "$SCRATCH/list.json" "$W/jobs/00000002/manifest" <<'PY' || fail "the figures of old and new jobs"
+import json, struct, sys
+keys = ("rewritten_chunks", "rewritten_bytes", "restore_container_reads", "containers_per_mib",
+        "fragmentation_cache_containers")
+jobs = {j["job"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+listed = json.load(open(sys.argv[2]))
+assert all(jobs[j][k] is None for j in (0, 1) for k in keys), jobs
+assert all(listed[k] is None for k in keys), listed
+new = jobs[2]
+assert new["rewritten_chunks"] == 0 and new["rewritten_bytes"] == 0, new
+assert new["restore_container_reads"] >= 1 and new["containers_per_mib"] > 0, new
+assert new["fragmentation_cache_containers"] == 30, new  # restore-cache's default
+assert struct.unpack_from("<I", open(sys.argv[3], "rb").read(), 8)[0] == 2
+PY
+note "old jobs' rewriting figures are null, a new job's recorded in a version 2 manifest"

@@ -5,8 +5,9 @@
  * Input: a mode byte, then the manifest. The job id asked for is the one in
  * the manifest (bytes 12..15) unless mode bit 2 is set (then 0, as when a
  * manifest sits in another job's directory). Mode bit 0: write the true
- * source-root length (len - 136) at offset 128; bit 1: recompute the
- * trailing CRC. */
+ * source-root length (len - fixed part - 8) after the fixed part (128
+ * bytes in version 1, 160 in version 2); bit 1: recompute the trailing
+ * CRC. */
 #include "fuzz_util.h"
 
 #include "recipe/job_catalog.h"
@@ -19,8 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *buf = fuzz_mode_input(data, size, 1, &mode, &len);
     if (buf == NULL)
         return 0;
-    if ((mode & 1) && len >= MANIFEST_FIXED_SIZE + 8)
-        le32_put(buf + MANIFEST_FIXED_SIZE, (uint32_t)(len - MANIFEST_FIXED_SIZE - 8));
+    size_t fixed = len >= 12 ? MANIFEST_FIXED_SIZE_OF(le32_get(buf + 8)) : MANIFEST_FIXED_SIZE;
+    if ((mode & 1) && len >= fixed + 8)
+        le32_put(buf + fixed, (uint32_t)(len - fixed - 8));
     if ((mode & 2) && len >= 4)
         le32_put(buf + len - 4, fuzz_crc(buf, len - 4));
     uint32_t job_id = (mode & 4) || len < 16 ? 0 : le32_get(buf + 12);
