@@ -192,26 +192,32 @@ def plot(rows, outdir, shares):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 6.6))
     def key(r):
         return (r["granularity"], r["policy"], r["fetch"], r.get("compression", "none"))
-    for gran, policy, fetch, codec in sorted({key(r) for r in rows}):
+    series = sorted({key(r) for r in rows})
+    colours = plt.get_cmap("tab20")
+    for i, (gran, policy, fetch, codec) in enumerate(series):
         marker = "s" if gran == "container" else "o" if fetch == "chunk" else "^"
+        # tab20's colours, then dashed lines: no two series look alike
+        style = {"color": colours(i % 20), "linestyle": "-" if i < 20 else "--"}
         pts = sorted((r for r in rows if key(r) == (gran, policy, fetch, codec)), key=lambda r: r["share"])
         label = "%s %s" % (gran, policy) + (" (fetch container)" if gran == "chunk" and fetch != "chunk" else "") + \
             ("" if codec == "none" else " " + codec)
         x = [r["ssd_bytes_written"] / 2**20 for r in pts]
-        axes[0].plot(x, [r["request_hit_ratio"] for r in pts], marker=marker, label=label)
-        axes[1].plot(x, [r["hdd_bytes_read"] / 2**20 for r in pts], marker=marker, label=label)
+        axes[0].plot(x, [r["request_hit_ratio"] for r in pts], marker=marker, label=label, **style)
+        axes[1].plot(x, [r["hdd_bytes_read"] / 2**20 for r in pts], marker=marker, label=label, **style)
     axes[0].set_ylabel("request hit ratio")
     axes[1].set_ylabel("HDD MiB read")
     for ax in axes:
-        ax.set_xlabel("SSD MiB written")
+        ax.set_xscale("log")  # SSD writes span three decades (write-aware admission against whole containers)
+        ax.set_xlabel("SSD MiB written (log scale)")
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=7, ncol=2)
+    handles, labels = axes[0].get_legend_handles_labels()  # below both panels, clear of the points
+    fig.legend(handles, labels, loc="lower center", fontsize=7, ncol=4)
     fig.suptitle("Container cache and chunk cache on one store and trace (shares %g-%g%% of the working set)" % (
         shares[0] * 100, shares[-1] * 100))
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
     path = os.path.join(outdir, "fig-granularity.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
