@@ -26,8 +26,10 @@ deduplicated store; this puts both on the same data and trace.
 
 Fixed before any run (not tuned to results): the trace draws files of every
 job by Zipf alpha 0.9, 30% of requests byte ranges; shares 20/40/60/80% of
-the working set (the CDAC paper's range); each point's SSD is a whole
-number of containers (at least one), the same bytes for both designs."""
+the working set by default (the CDAC paper's range; --shares sets others,
+and the CDAC average is taken over those within 20-80%); each point's SSD
+is a whole number of containers (at least one), the same bytes for both
+designs."""
 
 import argparse
 import os
