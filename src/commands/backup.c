@@ -135,7 +135,7 @@ static void print_index(const IndexReport *ix)
     const FpIndexStats *st = &ix->st;
     printf("  index            %s", fp_index_kind_name(ix->params->kind));
     if (ix->params->kind != FP_INDEX_EXACT)
-        printf(" (sampling %s %u, cache %u containers)", sampling_method_name(ix->params->sampling),
+        printf(" (sampling %s %u, cache %u containers)", sampling_method_name(fp_index_sampling(ix->params)),
                ix->params->sampling_ratio, ix->params->cache_containers);
     if (ix->params->kind == FP_INDEX_SILO) {
         const SegmentParams *sp = &ix->params->segment;
@@ -286,7 +286,7 @@ static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw,
     json_builder_begin_object(b);
     json_doc_string(b, "kind", fp_index_kind_name(ix->params->kind));
     if (ix->params->kind != FP_INDEX_EXACT) {
-        json_doc_string(b, "sampling", sampling_method_name(ix->params->sampling));
+        json_doc_string(b, "sampling", sampling_method_name(fp_index_sampling(ix->params)));
         json_doc_uint(b, "sampling_ratio", ix->params->sampling_ratio);
         json_doc_uint(b, "cache_containers", ix->params->cache_containers);
     }

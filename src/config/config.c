@@ -351,6 +351,7 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
             return FALSE;
         if (!sampling_method_parse(v, &cfg->fp_index.sampling))
             return bad_value(err, key, v, "expected uniform, random, min or optmin");
+        cfg->fp_index.sampling_set = TRUE;
         if (nvals == 2 && (!size_parse(vals[1], &n) || n == 0 || n > 65536))
             return bad_value(err, key, vals[1], "expected a sampling ratio from 1 to 65536");
         if (nvals == 2)

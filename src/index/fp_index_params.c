@@ -31,6 +31,11 @@ void fp_index_params_default(FpIndexParams *p)
                                        .prefetching = SEGMENT_DEFAULT_PREFETCHING } };
 }
 
+SamplingMethod fp_index_sampling(const FpIndexParams *p)
+{
+    return p->sampling_set || p->kind != FP_INDEX_SILO ? p->sampling : SAMPLING_MIN;
+}
+
 const char *fp_index_kind_name(FpIndexKind kind)
 {
     switch (kind) {

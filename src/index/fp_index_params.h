@@ -52,7 +52,8 @@ typedef struct {
 
 typedef struct {
     FpIndexKind kind;
-    SamplingMethod sampling;
+    SamplingMethod sampling;   /* fp_index_sampling() says which one applies */
+    gboolean sampling_set;     /* a fingerprint-index-sampling-method line chose it */
     unsigned sampling_ratio;   /* >= 1 */
     unsigned cache_containers; /* locality cache, >= 1 */
     SegmentParams segment;     /* silo only */
@@ -75,6 +76,11 @@ typedef struct {
 #define SEGMENT_MAX_CHUNKS 100000u
 
 void fp_index_params_default(FpIndexParams *p);
+/* The sampling method in effect: the one a line chose, else silo's min
+ * (Destor's SiLo: a segment's smallest fingerprints, which an insertion
+ * earlier in the stream does not move, as it moves uniform's positions)
+ * and uniform for the sampled index. */
+SamplingMethod fp_index_sampling(const FpIndexParams *p);
 const char *fp_index_kind_name(FpIndexKind kind);
 gboolean sampling_method_parse(const char *name, SamplingMethod *out);
 const char *sampling_method_name(SamplingMethod m);

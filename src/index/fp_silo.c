@@ -139,6 +139,7 @@ static FpDesign *silo_open(FpIndex *idx, const FpIndexParams *p, GError **err)
     FpDesign *d = g_new0(FpDesign, 1);
     d->idx = idx;
     d->p = *p;
+    d->p.sampling = fp_index_sampling(p);
     d->features = fp_table_new();
     d->segments = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     d->cache = locality_cache_new(p->cache_containers);

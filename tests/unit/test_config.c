@@ -254,8 +254,10 @@ static void test_forms_accepted(void)
     CU_ASSERT_EQUAL(cfg.fp_index.kind, FP_INDEX_SAMPLED);
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index near-exact logical silo", &err));
     CU_ASSERT_EQUAL(cfg.fp_index.kind, FP_INDEX_SILO);
+    CU_ASSERT_EQUAL(fp_index_sampling(&cfg.fp_index), SAMPLING_MIN); /* SiLo's, unless a line says */
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-sampling-method optmin", &err));
     CU_ASSERT_EQUAL(cfg.fp_index.sampling, SAMPLING_OPTMIN);
+    CU_ASSERT_EQUAL(fp_index_sampling(&cfg.fp_index), SAMPLING_OPTMIN);
     CU_ASSERT_EQUAL(cfg.fp_index.sampling_ratio, FP_INDEX_DEFAULT_RATIO);
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-cache-size 7", &err));
     CU_ASSERT_EQUAL(cfg.fp_index.cache_containers, 7);
