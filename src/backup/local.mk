@@ -27,3 +27,8 @@ check_PROGRAMS += tests/unit/test_rewrite_policy
 TESTS += tests/unit/test_rewrite_policy
 tests_unit_test_rewrite_policy_SOURCES = tests/unit/test_rewrite_policy.c tests/unit/unit.h
 tests_unit_test_rewrite_policy_LDADD = $(UNIT_LIBS)
+
+check_PROGRAMS += tests/unit/test_segment_stage
+TESTS += tests/unit/test_segment_stage
+tests_unit_test_segment_stage_SOURCES = tests/unit/test_segment_stage.c tests/unit/unit.h
+tests_unit_test_segment_stage_LDADD = $(UNIT_LIBS)
