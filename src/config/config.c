@@ -362,9 +362,10 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
         if (!size_parse(v, &n) || n == 0 || n > 65536)
             return bad_value(err, key, v, "expected a container count from 1 to 65536");
         cfg->fp_index.cache_containers = (unsigned)n;
-    } else if (g_str_has_prefix(key, "fingerprint-index-segment-") &&
-               (!strcmp(key + 26, "algorithm") || !strcmp(key + 26, "boundary") || !strcmp(key + 26, "selection") ||
-                !strcmp(key + 26, "prefetching"))) {
+    } else if (!strcmp(key, "fingerprint-index-segment-algorithm") ||
+               !strcmp(key, "fingerprint-index-segment-boundary") ||
+               !strcmp(key, "fingerprint-index-segment-selection") ||
+               !strcmp(key, "fingerprint-index-segment-prefetching")) {
         return set_segment_key(cfg, key, vals, nvals, err);
     } else if (!strcmp(key, "gc-live-threshold")) {
         char *end = NULL;

@@ -168,15 +168,12 @@ static FpDesign *silo_open(FpIndex *idx, const FpIndexParams *p, GError **err)
     return d;
 }
 
-/* The containers of segment `seg` and of the prefetching - 1 segments
- * after it (the next of the same earlier backup), appended to ids once
- * each, while ids holds less than a cache's worth (more would evict what
- * this segment needs). */
-static void collect_segments(FpDesign *d, guint seg, GArray *ids)
+/* The containers of segments from..to-1 (at most the segment count),
+ * appended to ids once each, while ids holds less than a cache's worth
+ * (more would evict what this segment needs). */
+static void collect_segments(FpDesign *d, guint from, guint to, GArray *ids)
 {
-    g_assert(seg < d->segments->len);
-    guint end = MIN(d->segments->len, seg + d->p.segment.prefetching);
-    for (guint s = seg; s < end && ids->len < d->p.cache_containers; s++) {
+    for (guint s = from; s < MIN(to, d->segments->len) && ids->len < d->p.cache_containers; s++) {
         const GArray *c = g_ptr_array_index(d->segments, s);
         for (guint k = 0; k < c->len && ids->len < d->p.cache_containers; k++) {
             ContainerId id = g_array_index(c, ContainerId, k);
@@ -187,6 +184,20 @@ static void collect_segments(FpDesign *d, guint seg, GArray *ids)
                 g_array_append_val(ids, id);
         }
     }
+}
+
+/* The chosen segments' containers, then (prefetching) those of the
+ * prefetching - 1 segments after each (the next of the same earlier
+ * backup, Destor's prefetch_segments): the chosen ones come first when a
+ * cache's worth is not enough for all. */
+static void collect_chosen(FpDesign *d, const guint *chosen, guint n, GArray *ids)
+{
+    for (guint i = 0; i < n; i++) {
+        g_assert(chosen[i] < d->segments->len);
+        collect_segments(d, chosen[i], chosen[i] + 1, ids);
+    }
+    for (guint i = 0; i < n; i++)
+        collect_segments(d, chosen[i] + 1, chosen[i] + d->p.segment.prefetching, ids);
 }
 
 /* Bring the collected containers into the cache, the last first, so that
@@ -244,10 +255,14 @@ static gboolean select_top(FpDesign *d, GError **err)
         c[i++] = (Candidate){ GPOINTER_TO_UINT(key) - 1, GPOINTER_TO_UINT(value) };
     g_hash_table_unref(shared);
     qsort(c, n, sizeof *c, by_shared);
-    GArray *ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
-    for (i = 0; i < n && i < d->p.segment.top_k; i++)
-        collect_segments(d, c[i].seg, ids);
+    guint k = MIN(n, d->p.segment.top_k);
+    guint *chosen = g_new(guint, MAX(k, 1));
+    for (i = 0; i < k; i++)
+        chosen[i] = c[i].seg;
     g_free(c);
+    GArray *ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    collect_chosen(d, chosen, k, ids);
+    g_free(chosen);
     gboolean ok = bring_in(d, ids, err);
     g_array_unref(ids);
     return ok;
@@ -277,8 +292,9 @@ static gboolean silo_lookup(FpDesign *d, const Fingerprint *fp, ChunkLocation *l
          * that segment (and the ones after it) in, then is asked again */
         const ChunkLocation *seg = fp_table_get(d->features, fp);
         if (seg != NULL) {
+            guint chosen = seg->container;
             GArray *ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
-            collect_segments(d, seg->container, ids);
+            collect_chosen(d, &chosen, 1, ids);
             gboolean ok = bring_in(d, ids, err);
             g_array_unref(ids);
             if (!ok)
