@@ -14,6 +14,16 @@
  * many as the container read path's per-request LRU (read_session.h). */
 #define CHUNK_CACHE_REQUEST_CONTAINERS 8
 
+/* Real mode: one chunk read ahead (chunk_cache_read_ahead), its bytes at
+ * `at` in the read-ahead buffer. */
+typedef struct {
+    Fingerprint fp;
+    uint32_t len;
+    size_t at;
+    ChunkLayoutGet result;
+    gboolean taken; /* a read used it */
+} ChunkCacheAhead;
+
 struct ChunkCache {
     GMutex lock;
     ChunkCacheOptions opt;
@@ -56,6 +66,10 @@ struct ChunkCache {
     uint8_t *container_buf;   /* fetch container: the request's last container */
     ContainerId container_in_buf;
     gboolean damaged_warned;  /* the one warning about damaged chunks is out */
+    GArray *ahead;            /* ChunkCacheAhead: the announced reads' cached chunks, read together */
+    uint8_t *ahead_buf;
+    size_t ahead_size;
+    guint ahead_next;         /* where the next read's chunk is looked for first */
 
     /* fetch container: the chunk lists of the containers read whole
      * (chunk_cache_offer.c), ContainerId -> ChunkCacheContainerChunks */
@@ -102,8 +116,14 @@ const uint8_t *chunk_cache_real_container(const ChunkCache *c, ContainerId id);
  * policy from it; close it (nothing in simulation). */
 gboolean chunk_cache_real_open(ChunkCache *c, GError **err);
 gboolean chunk_cache_real_close(ChunkCache *c, GError **err);
-/* The cached chunk ref into buf, checked by the log; FALSE: damaged
- * or lost (counted; the caller drops the slot). */
+/* Read the chunks of refs the data cache holds now together through the
+ * layout's get_many, each checked, kept for the reads that follow. */
+void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n);
+/* Put into the layout again: what was read ahead of fp (perhaps found
+ * damaged) is not used. */
+void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp);
+/* The cached chunk ref into buf, checked by the layout (read ahead, or
+ * read now); FALSE: damaged or lost (counted; the caller drops the slot). */
 gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf);
 /* The chunk from the store by the miss path, checked. */
 gboolean chunk_cache_real_fetch(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, GError **err);

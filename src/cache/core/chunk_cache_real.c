@@ -3,7 +3,9 @@
  * through the seam (chunk_layout.h: the chunk log, its capacity by the
  * reclaim rule of chunk_cache.h, or the buckets), opened with the cache's
  * identity, the warm start from what it holds, hits read from it and
- * checked, misses read from the store by the configured miss path. */
+ * checked (a request's cached chunks read ahead together through the
+ * layout's get_many), misses read from the store by the configured miss
+ * path. */
 #include "cache/core/chunk_cache_internal.h"
 #include "storage/chunk_read.h"
 #include "storage/container.h"
@@ -77,6 +79,7 @@ gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
         return FALSE;
     if (o->fetch == CHUNK_FETCH_CONTAINER)
         c->container_buf = g_malloc(o->container_size);
+    c->ahead = g_array_new(FALSE, FALSE, sizeof(ChunkCacheAhead));
     warm_start(c);
     return TRUE;
 }
@@ -87,13 +90,91 @@ gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
     c->layout = NULL;
     g_free(c->container_buf);
     c->container_buf = NULL;
+    if (c->ahead != NULL)
+        g_array_unref(c->ahead);
+    c->ahead = NULL;
+    g_free(c->ahead_buf);
+    c->ahead_buf = NULL;
+    c->ahead_size = 0;
     return ok;
+}
+
+void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
+{
+    g_array_set_size(c->ahead, 0);
+    c->ahead_next = 0;
+    size_t need = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t len = 0;
+        /* only what the data cache holds, at the recipe's length (a buffer
+         * of that length takes it whole) */
+        if (refs[i].length == 0 || chunk_cache_slot(c, &refs[i].fp) == CHUNK_NO_SLOT ||
+            !c->lops->contains(c->layout, &refs[i].fp, &len) || len != refs[i].length)
+            continue;
+        ChunkCacheAhead a = { .fp = refs[i].fp, .len = len, .at = need, .result = CHUNK_LAYOUT_ABSENT };
+        g_array_append_val(c->ahead, a);
+        need += len;
+    }
+    if (c->ahead->len == 0)
+        return;
+    if (c->ahead_size < need) {
+        g_free(c->ahead_buf);
+        c->ahead_buf = g_malloc(need);
+        c->ahead_size = need;
+    }
+    ChunkLayoutRead *reads = g_new(ChunkLayoutRead, c->ahead->len);
+    for (guint i = 0; i < c->ahead->len; i++) {
+        ChunkCacheAhead *a = &g_array_index(c->ahead, ChunkCacheAhead, i);
+        reads[i] = (ChunkLayoutRead){ .fp = &a->fp, .buf = c->ahead_buf + a->at };
+    }
+    c->lops->get_many(c->layout, reads, c->ahead->len);
+    for (guint i = 0; i < c->ahead->len; i++) {
+        ChunkCacheAhead *a = &g_array_index(c->ahead, ChunkCacheAhead, i);
+        g_assert(reads[i].result != CHUNK_LAYOUT_HIT || reads[i].len == a->len);
+        a->result = reads[i].result;
+    }
+    g_free(reads);
+}
+
+/* The read-ahead entry of fp not used yet (reads come in the announced
+ * order: the next one first), or NULL. */
+static ChunkCacheAhead *ahead_of(ChunkCache *c, const Fingerprint *fp)
+{
+    for (guint k = 0; k < c->ahead->len; k++) {
+        guint i = (c->ahead_next + k) % c->ahead->len;
+        ChunkCacheAhead *a = &g_array_index(c->ahead, ChunkCacheAhead, i);
+        if (!a->taken && memcmp(a->fp.bytes, fp->bytes, FP_SLOT) == 0) {
+            a->taken = TRUE;
+            c->ahead_next = i + 1;
+            return a;
+        }
+    }
+    return NULL;
+}
+
+void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp)
+{
+    for (guint i = 0; i < c->ahead->len; i++) {
+        ChunkCacheAhead *a = &g_array_index(c->ahead, ChunkCacheAhead, i);
+        if (memcmp(a->fp.bytes, fp->bytes, FP_SLOT) == 0)
+            a->taken = TRUE;
+    }
 }
 
 gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
 {
     uint32_t len = 0;
-    ChunkLayoutGet got = c->lops->get(c->layout, &ref->fp, buf, &len);
+    ChunkLayoutGet got;
+    ChunkCacheAhead *a = ahead_of(c, &ref->fp);
+    if (a != NULL && a->result == CHUNK_LAYOUT_HIT) {
+        memcpy(buf, c->ahead_buf + a->at, a->len); /* checked by the layout when read */
+        got = CHUNK_LAYOUT_HIT;
+        len = a->len;
+    } else if (a != NULL) {
+        got = a->result; /* damaged when read ahead: the layout dropped it then */
+    } else {
+        got = c->lops->get(c->layout, &ref->fp, buf, &len);
+    }
     if (got == CHUNK_LAYOUT_HIT && len == ref->length)
         return TRUE;
     c->counters.damaged++;

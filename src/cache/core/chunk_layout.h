@@ -52,6 +52,14 @@ typedef enum {
     CHUNK_LAYOUT_DAMAGED = 2, /* dropped, counted; the caller fetches it again */
 } ChunkLayoutGet;
 
+/* One chunk of a batched get (a request's cached chunks read together). */
+typedef struct {
+    const Fingerprint *fp; /* in */
+    void *buf;             /* in: room for the chunk's length (as `contains` reports it) */
+    uint32_t len;          /* out: its length on a hit */
+    ChunkLayoutGet result; /* out */
+} ChunkLayoutRead;
+
 /* The counters both layouts have. */
 typedef struct {
     uint64_t user_bytes_written;   /* chunk bytes put */
@@ -70,11 +78,19 @@ typedef struct {
 
 typedef struct {
     ChunkLayoutKind kind;
+    /* A get is one of the layout's own replacement decisions (buckets: the
+     * sketch counts hits), so gets must come one access at a time, in
+     * order: the core reads nothing ahead of its access. */
+    gboolean get_decides;
     void *(*open)(const ChunkLayoutOptions *opt, GError **err);
     gboolean (*close)(void *layout, GError **err);
     gboolean (*contains)(void *layout, const Fingerprint *fp, uint32_t *length);
     gboolean (*put)(void *layout, const Fingerprint *fp, const void *buf, uint32_t len, GError **err);
     ChunkLayoutGet (*get)(void *layout, const Fingerprint *fp, void *buf, uint32_t *len);
+    /* `get` for each of n chunks, as `get` checks and counts each; the log
+     * keeps several SSD reads in flight (chunk_log_get_many), the buckets
+     * read one after another. */
+    void (*get_many)(void *layout, ChunkLayoutRead *reads, size_t n);
     gboolean (*drop)(void *layout, const Fingerprint *fp);
     void (*foreach)(void *layout, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length), void *ctx);
     gboolean (*sync)(void *layout, GError **err);

@@ -49,9 +49,9 @@ static gboolean log_put(void *l, const Fingerprint *fp, const void *buf, uint32_
     return chunk_log_put(l, fp, buf, len, err);
 }
 
-static ChunkLayoutGet log_get(void *l, const Fingerprint *fp, void *buf, uint32_t *len)
+static ChunkLayoutGet from_log(ChunkLogGet g)
 {
-    switch (chunk_log_get(l, fp, buf, len)) {
+    switch (g) {
     case CHUNK_LOG_HIT:
         return CHUNK_LAYOUT_HIT;
     case CHUNK_LOG_DAMAGED:
@@ -60,6 +60,24 @@ static ChunkLayoutGet log_get(void *l, const Fingerprint *fp, void *buf, uint32_
         break;
     }
     return CHUNK_LAYOUT_ABSENT;
+}
+
+static ChunkLayoutGet log_get(void *l, const Fingerprint *fp, void *buf, uint32_t *len)
+{
+    return from_log(chunk_log_get(l, fp, buf, len));
+}
+
+static void log_get_many(void *l, ChunkLayoutRead *reads, size_t n)
+{
+    ChunkLogRead *lr = g_new(ChunkLogRead, n ? n : 1);
+    for (size_t i = 0; i < n; i++)
+        lr[i] = (ChunkLogRead){ .fp = reads[i].fp, .buf = reads[i].buf };
+    chunk_log_get_many(l, lr, n);
+    for (size_t i = 0; i < n; i++) {
+        reads[i].result = from_log(lr[i].result);
+        reads[i].len = lr[i].len;
+    }
+    g_free(lr);
 }
 
 static gboolean log_drop(void *l, const Fingerprint *fp)
@@ -107,7 +125,7 @@ static size_t log_index_bytes(void *l)
 }
 
 const ChunkLayoutOps chunk_layout_log_ops = {
-    .kind = CHUNK_LAYOUT_LOG, .open = log_open, .close = log_close, .contains = log_contains,
-    .put = log_put, .get = log_get, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
+    .kind = CHUNK_LAYOUT_LOG, .get_decides = FALSE, .open = log_open, .close = log_close, .contains = log_contains,
+    .put = log_put, .get = log_get, .get_many = log_get_many, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
     .max_chunk = log_max_chunk, .chunks = log_chunks, .counters = log_counters, .index_bytes = log_index_bytes,
 };
