@@ -748,11 +748,8 @@ size_t chunk_log_index_bytes(const ChunkLog *log)
 
 size_t chunk_log_fixed_bytes(const ChunkLog *log)
 {
-    size_t readers = log->readers != NULL && log->opt.o_direct
-                         ? (log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS) *
-                               ((size_t)chunk_log_max_chunk(log) + 2 * ALIGN)
-                         : 0;
-    return sizeof *log + sizeof(Segment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN + readers;
+    return sizeof *log + sizeof(Segment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN +
+           chunk_log_readers_bytes(log->readers);
 }
 
 gboolean chunk_log_remove_files(const char *dir, GError **err)
