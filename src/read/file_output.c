@@ -38,6 +38,13 @@ static void chunk_span(const FileRecord *r, uint64_t start, uint64_t end, guint 
     *last = start < end ? i : *first;
 }
 
+void file_output_span(const FileRecord *r, const FileRange *range, guint *first, guint *last)
+{
+    uint64_t start, end, pos;
+    file_range_clip(range, r->size, &start, &end);
+    chunk_span(r, start, end, first, last, &pos);
+}
+
 uint64_t file_output_file_key(const FileRecord *r, uint32_t job_id)
 {
     return XXH3_64bits_withSeed(r->path->data, r->path->len, job_id);

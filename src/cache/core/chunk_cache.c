@@ -415,8 +415,6 @@ void chunk_cache_request_begin(ChunkCache *c)
     c->request_model_start = c->model.now;
     c->request_wall_start = g_get_monotonic_time();
     c->container_in_buf = CACHE_NO_CONTAINER;
-    if (c->layout != NULL)
-        chunk_cache_real_read_ahead(c, NULL, 0); /* nothing read ahead carries over */
     g_mutex_unlock(&c->lock);
 }
 

@@ -14,15 +14,20 @@
  * many as the container read path's per-request LRU (read_session.h). */
 #define CHUNK_CACHE_REQUEST_CONTAINERS 8
 
-/* Real mode: one chunk read ahead (chunk_cache_read_ahead), its bytes at
- * `at` in the read-ahead buffer. */
+/* Real mode: one chunk read ahead (chunk_cache_read_ahead) and not used
+ * yet. */
 typedef struct {
     Fingerprint fp;
     uint32_t len;
-    size_t at;
+    uint8_t *buf; /* len bytes, checked, when result is HIT */
     ChunkLayoutGet result;
-    gboolean taken; /* a read used it */
 } ChunkCacheAhead;
+
+/* The bytes read ahead and not used yet the cache keeps at most (the
+ * oldest go first): four announcements of the read side's 1 MiB
+ * (file_output.c, read_session_ahead), so one request's own announcement
+ * never pushes out the trace's look-ahead. */
+#define CHUNK_CACHE_AHEAD_MAX (4u << 20)
 
 struct ChunkCache {
     GMutex lock;
@@ -66,10 +71,9 @@ struct ChunkCache {
     uint8_t *container_buf;   /* fetch container: the request's last container */
     ContainerId container_in_buf;
     gboolean damaged_warned;  /* the one warning about damaged chunks is out */
-    GArray *ahead;            /* ChunkCacheAhead: the announced reads' cached chunks, read together */
-    uint8_t *ahead_buf;
-    size_t ahead_size;
-    guint ahead_next;         /* where the next read's chunk is looked for first */
+    GHashTable *ahead_by_fp;  /* Fingerprint -> ChunkCacheAhead: the announced reads' cached chunks */
+    GQueue *ahead_order;      /* of them, oldest first */
+    uint64_t ahead_bytes;
 
     /* fetch container: the chunk lists of the containers read whole
      * (chunk_cache_offer.c), ContainerId -> ChunkCacheContainerChunks */
@@ -116,11 +120,12 @@ const uint8_t *chunk_cache_real_container(const ChunkCache *c, ContainerId id);
  * policy from it; close it (nothing in simulation). */
 gboolean chunk_cache_real_open(ChunkCache *c, GError **err);
 gboolean chunk_cache_real_close(ChunkCache *c, GError **err);
-/* Read the chunks of refs the data cache holds now together through the
- * layout's get_many, each checked, kept for the reads that follow. */
+/* Read the chunks of refs the data cache holds now and not read ahead yet
+ * together through the layout's get_many, each checked, kept for the
+ * reads that follow (at most CHUNK_CACHE_AHEAD_MAX bytes). */
 void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n);
 /* Put into the layout again: what was read ahead of fp (perhaps found
- * damaged) is not used. */
+ * damaged) is forgotten. */
 void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp);
 /* The cached chunk ref into buf, checked by the layout (read ahead, or
  * read now); FALSE: damaged or lost (counted; the caller drops the slot). */

@@ -49,6 +49,25 @@ static void warm_start(ChunkCache *c)
     g_array_unref(l.lengths);
 }
 
+static guint fp_hash(gconstpointer k)
+{
+    guint h;
+    memcpy(&h, ((const Fingerprint *)k)->bytes, sizeof h);
+    return h;
+}
+
+static gboolean fp_equal(gconstpointer a, gconstpointer b)
+{
+    return memcmp(((const Fingerprint *)a)->bytes, ((const Fingerprint *)b)->bytes, FP_SLOT) == 0;
+}
+
+static void ahead_free(gpointer p)
+{
+    ChunkCacheAhead *a = p;
+    g_free(a->buf);
+    g_free(a);
+}
+
 gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
 {
     const ChunkCacheOptions *o = &c->opt;
@@ -79,7 +98,8 @@ gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
         return FALSE;
     if (o->fetch == CHUNK_FETCH_CONTAINER)
         c->container_buf = g_malloc(o->container_size);
-    c->ahead = g_array_new(FALSE, FALSE, sizeof(ChunkCacheAhead));
+    c->ahead_by_fp = g_hash_table_new(fp_hash, fp_equal);
+    c->ahead_order = g_queue_new();
     warm_start(c);
     return TRUE;
 }
@@ -90,88 +110,85 @@ gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
     c->layout = NULL;
     g_free(c->container_buf);
     c->container_buf = NULL;
-    if (c->ahead != NULL)
-        g_array_unref(c->ahead);
-    c->ahead = NULL;
-    g_free(c->ahead_buf);
-    c->ahead_buf = NULL;
-    c->ahead_size = 0;
+    if (c->ahead_order != NULL) {
+        g_queue_free_full(c->ahead_order, ahead_free);
+        g_hash_table_destroy(c->ahead_by_fp);
+    }
+    c->ahead_order = NULL;
+    c->ahead_by_fp = NULL;
+    c->ahead_bytes = 0;
     return ok;
+}
+
+/* Forget entry a (it is in the table and the order). */
+static void ahead_remove(ChunkCache *c, ChunkCacheAhead *a)
+{
+    c->ahead_bytes -= a->len;
+    g_hash_table_remove(c->ahead_by_fp, &a->fp);
+    g_queue_remove(c->ahead_order, a);
+    ahead_free(a);
 }
 
 void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
 {
-    g_array_set_size(c->ahead, 0);
-    c->ahead_next = 0;
-    size_t need = 0;
+    GPtrArray *fresh = g_ptr_array_new();
     for (size_t i = 0; i < n; i++) {
         uint32_t len = 0;
         /* only what the data cache holds, at the recipe's length (a buffer
-         * of that length takes it whole) */
-        if (refs[i].length == 0 || chunk_cache_slot(c, &refs[i].fp) == CHUNK_NO_SLOT ||
-            !c->lops->contains(c->layout, &refs[i].fp, &len) || len != refs[i].length)
+         * of that length takes it whole), and not read ahead already */
+        if (refs[i].length == 0 || g_hash_table_contains(c->ahead_by_fp, &refs[i].fp) ||
+            chunk_cache_slot(c, &refs[i].fp) == CHUNK_NO_SLOT || !c->lops->contains(c->layout, &refs[i].fp, &len) ||
+            len != refs[i].length)
             continue;
-        ChunkCacheAhead a = { .fp = refs[i].fp, .len = len, .at = need, .result = CHUNK_LAYOUT_ABSENT };
-        g_array_append_val(c->ahead, a);
-        need += len;
+        ChunkCacheAhead *a = g_new0(ChunkCacheAhead, 1);
+        a->fp = refs[i].fp;
+        a->len = len;
+        a->buf = g_malloc(len);
+        a->result = CHUNK_LAYOUT_ABSENT;
+        g_hash_table_insert(c->ahead_by_fp, &a->fp, a);
+        g_queue_push_tail(c->ahead_order, a);
+        c->ahead_bytes += len;
+        g_ptr_array_add(fresh, a);
     }
-    if (c->ahead->len == 0)
-        return;
-    if (c->ahead_size < need) {
-        g_free(c->ahead_buf);
-        c->ahead_buf = g_malloc(need);
-        c->ahead_size = need;
-    }
-    ChunkLayoutRead *reads = g_new(ChunkLayoutRead, c->ahead->len);
-    for (guint i = 0; i < c->ahead->len; i++) {
-        ChunkCacheAhead *a = &g_array_index(c->ahead, ChunkCacheAhead, i);
-        reads[i] = (ChunkLayoutRead){ .fp = &a->fp, .buf = c->ahead_buf + a->at };
-    }
-    c->lops->get_many(c->layout, reads, c->ahead->len);
-    for (guint i = 0; i < c->ahead->len; i++) {
-        ChunkCacheAhead *a = &g_array_index(c->ahead, ChunkCacheAhead, i);
-        g_assert(reads[i].result != CHUNK_LAYOUT_HIT || reads[i].len == a->len);
-        a->result = reads[i].result;
-    }
-    g_free(reads);
-}
-
-/* The read-ahead entry of fp not used yet (reads come in the announced
- * order: the next one first), or NULL. */
-static ChunkCacheAhead *ahead_of(ChunkCache *c, const Fingerprint *fp)
-{
-    for (guint k = 0; k < c->ahead->len; k++) {
-        guint i = (c->ahead_next + k) % c->ahead->len;
-        ChunkCacheAhead *a = &g_array_index(c->ahead, ChunkCacheAhead, i);
-        if (!a->taken && memcmp(a->fp.bytes, fp->bytes, FP_SLOT) == 0) {
-            a->taken = TRUE;
-            c->ahead_next = i + 1;
-            return a;
+    if (fresh->len > 0) {
+        ChunkLayoutRead *reads = g_new(ChunkLayoutRead, fresh->len);
+        for (guint i = 0; i < fresh->len; i++) {
+            ChunkCacheAhead *a = g_ptr_array_index(fresh, i);
+            reads[i] = (ChunkLayoutRead){ .fp = &a->fp, .buf = a->buf };
         }
+        c->lops->get_many(c->layout, reads, fresh->len);
+        for (guint i = 0; i < fresh->len; i++) {
+            ChunkCacheAhead *a = g_ptr_array_index(fresh, i);
+            g_assert(reads[i].result != CHUNK_LAYOUT_HIT || reads[i].len == a->len);
+            a->result = reads[i].result;
+        }
+        g_free(reads);
     }
-    return NULL;
+    g_ptr_array_free(fresh, TRUE);
+    /* the oldest go first when more than the bound is held (the newest
+     * announcement is never cut: it is read already) */
+    while (c->ahead_bytes > CHUNK_CACHE_AHEAD_MAX && g_queue_get_length(c->ahead_order) > n)
+        ahead_remove(c, g_queue_peek_head(c->ahead_order));
 }
 
 void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp)
 {
-    for (guint i = 0; i < c->ahead->len; i++) {
-        ChunkCacheAhead *a = &g_array_index(c->ahead, ChunkCacheAhead, i);
-        if (memcmp(a->fp.bytes, fp->bytes, FP_SLOT) == 0)
-            a->taken = TRUE;
-    }
+    ChunkCacheAhead *a = g_hash_table_lookup(c->ahead_by_fp, fp);
+    if (a != NULL)
+        ahead_remove(c, a);
 }
 
 gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
 {
     uint32_t len = 0;
     ChunkLayoutGet got;
-    ChunkCacheAhead *a = ahead_of(c, &ref->fp);
-    if (a != NULL && a->result == CHUNK_LAYOUT_HIT) {
-        memcpy(buf, c->ahead_buf + a->at, a->len); /* checked by the layout when read */
-        got = CHUNK_LAYOUT_HIT;
-        len = a->len;
-    } else if (a != NULL) {
+    ChunkCacheAhead *a = g_hash_table_lookup(c->ahead_by_fp, &ref->fp);
+    if (a != NULL) { /* used once: a later read of the chunk reads it again */
         got = a->result; /* damaged when read ahead: the layout dropped it then */
+        len = a->len;
+        if (got == CHUNK_LAYOUT_HIT)
+            memcpy(buf, a->buf, a->len); /* checked by the layout when read */
+        ahead_remove(c, a);
     } else {
         got = c->lops->get(c->layout, &ref->fp, buf, &len);
     }
