@@ -5,7 +5,9 @@
 # damaged chunk inside such a batch is a miss, refetched from the store
 # and counted, while the others are hits, and the bytes served are the
 # file's (whole-file --verify, and cmp of read-file and of a 64 KiB range
-# against the original); the refetched chunk is cached again.
+# against the original); the refetched chunk is cached again. A trace
+# replay reads the next lines early to announce their chunks, and still
+# reports a bad line at its own turn.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 gen_data "$SCRATCH/data" --preset tiny --versions 1 --seed 33
@@ -77,3 +79,13 @@ for what in whole range; do
     grep -q "^destor: warning: SSD chunk cache: .*damaged" "$SCRATCH/$what.err" ||
         fail "read-file ($what) did not meet the damaged chunk"
 done
+
+# A trace's lines are read before their turn to announce their chunks; an
+# unknown path or a bad line is still reported at its own turn, after the
+# lines before it were served.
+printf '0\t%s\n0\tno/such/file\n0\t%s\n' "$path" "$path" > "$SCRATCH/bad"
+expect_status 2 real read-file --trace "$SCRATCH/bad"
+grep -q "^destor: .*bad:2: " "$SCRATCH/err" || fail "the unknown path was not reported at line 2: $(cat "$SCRATCH/err")"
+printf '0\t%s\n0\t%s\t12\n' "$path" "$path" > "$SCRATCH/bad"
+expect_status 2 real read-file --trace "$SCRATCH/bad"
+grep -q "^destor: .*bad:2: " "$SCRATCH/err" || fail "the bad line was not reported at line 2: $(cat "$SCRATCH/err")"
