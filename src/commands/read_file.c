@@ -148,8 +148,10 @@ static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, c
 }
 
 /* Lines of a text trace read before their turn, so that their chunks can
- * be announced to the SSD chunk cache (read_session_ahead): enough for
- * READ_SESSION_AHEAD_BYTES of 64 KiB ranges, and no more per look. */
+ * be announced to the SSD chunk cache (read_session_ahead): an
+ * announcement covers at most this many (READ_SESSION_AHEAD_BYTES of
+ * 64 KiB ranges), and the replay holds two: the one being served and
+ * the next, read on the cache's reader threads meanwhile. */
 #define TRACE_LOOKAHEAD_LINES 16
 
 typedef struct {
@@ -157,30 +159,28 @@ typedef struct {
     int lineno;
 } PendingLine;
 
-/* Announce the chunks of the pending requests from the first on, up to
- * the first line that does not parse (its turn reports it); returns how
- * many requests the announcement covered. */
-static size_t announce(ReadSession *s, GQueue *pending, const char *trace_path)
+/* Announce the chunks of the pending requests from the `from`th on (at
+ * most TRACE_LOOKAHEAD_LINES), up to the first line that does not parse
+ * (its turn reports it); returns how many requests the announcement
+ * covered. */
+static size_t announce(ReadSession *s, GQueue *pending, guint from, const char *trace_path)
 {
-    guint n = g_queue_get_length(pending);
-    ReadSessionAhead *reqs = g_new(ReadSessionAhead, n ? n : 1);
-    TraceRequest *parsed = g_new(TraceRequest, n ? n : 1);
-    char **copies = g_new0(char *, n ? n : 1);
+    ReadSessionAhead reqs[TRACE_LOOKAHEAD_LINES];
+    TraceRequest parsed[TRACE_LOOKAHEAD_LINES];
+    char *copies[TRACE_LOOKAHEAD_LINES] = { NULL };
     size_t k = 0;
-    for (GList *l = pending->head; l != NULL; l = l->next, k++) {
+    for (GList *l = g_queue_peek_nth_link(pending, from); l != NULL && k < TRACE_LOOKAHEAD_LINES; l = l->next) {
         const PendingLine *p = l->data;
         copies[k] = g_strdup(p->line);
         if (!trace_line_parse(copies[k], trace_path, p->lineno, &parsed[k], NULL))
             break;
         reqs[k] = (ReadSessionAhead){ .job = parsed[k].job, .path = parsed[k].path,
                                       .range = parsed[k].ranged ? &parsed[k].range : NULL };
+        k++;
     }
     size_t covered = read_session_ahead(s, reqs, k);
-    for (guint i = 0; i < n; i++)
+    for (size_t i = 0; i < TRACE_LOOKAHEAD_LINES; i++)
         g_free(copies[i]);
-    g_free(copies);
-    g_free(parsed);
-    g_free(reqs);
     return covered;
 }
 
@@ -202,11 +202,11 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
         return FALSE;
     }
     TraceReader *reader = trace_reader_new(fd, trace_path, opt->null_terminated, head, head_len);
-    guint look = read_session_reads_ahead(s) ? TRACE_LOOKAHEAD_LINES : 1;
+    guint look = read_session_reads_ahead(s) ? 2 * TRACE_LOOKAHEAD_LINES : 1;
     GQueue pending = G_QUEUE_INIT;
     GError *read_err = NULL; /* reported after the lines before it are served */
     gboolean at_end = FALSE, ok = TRUE;
-    size_t announced = 0; /* pending requests from the first on that were announced */
+    size_t cur_left = 0, next_left = 0; /* pending requests announced: the window served, the next one */
     gint64 start = g_get_monotonic_time();
     while (ok) {
         while (!at_end && g_queue_get_length(&pending) < look) {
@@ -221,6 +221,10 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
             p->lineno = lineno;
             g_queue_push_tail(&pending, p);
         }
+        if (look > 1 && cur_left == 0) {
+            cur_left = next_left > 0 ? next_left : announce(s, &pending, 0, trace_path);
+            next_left = 0;
+        }
         PendingLine *p = g_queue_pop_head(&pending);
         if (p == NULL) {
             if (read_err != NULL) {
@@ -230,13 +234,6 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
             }
             break;
         }
-        if (look > 1 && announced == 0) {
-            g_queue_push_head(&pending, p);
-            announced = announce(s, &pending, trace_path);
-            g_queue_pop_head(&pending);
-        }
-        if (announced > 0)
-            announced--;
         TraceRequest req;
         ok = trace_line_parse(p->line, trace_path, p->lineno, &req, err);
         if (ok && req.ranged && opt->verify) {
@@ -254,6 +251,11 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
         else if (err && *err && !g_str_has_prefix((*err)->message, trace_path))
             g_prefix_error(err, "%s:%d: ", trace_path, p->lineno);
         pending_free(p);
+        if (cur_left > 0)
+            cur_left--;
+        /* the next window is read while this one is served */
+        if (ok && look > 1 && next_left == 0 && g_queue_get_length(&pending) > cur_left)
+            next_left = announce(s, &pending, (guint)cur_left, trace_path);
     }
     sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     sum->accesses = read_session_fetches(s);

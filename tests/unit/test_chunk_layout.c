@@ -183,7 +183,7 @@ static void test_get_many(void)
             in[i] = ops->contains(l, &fps[i], &clen);
             reads[i] = (ChunkLayoutRead){ .fp = &fps[i], .buf = bufs + (size_t)i * MAXLEN };
         }
-        ops->get_many(l, reads, ASK);
+        ops->get_many_wait(l, ops->get_many(l, reads, ASK));
         uint32_t damaged = 0, hits = 0;
         for (uint32_t i = 0; i < ASK; i++) {
             if (!in[i] || i == N || i == N + 1 || (i < N && i % 5 == 2)) {

@@ -21,6 +21,7 @@ typedef struct {
     uint32_t len;
     uint8_t *buf; /* len bytes, checked, when result is HIT */
     ChunkLayoutGet result;
+    gboolean started; /* in the batch still being read (result not known yet) */
 } ChunkCacheAhead;
 
 /* The bytes read ahead and not used yet the cache keeps at most (the
@@ -74,6 +75,9 @@ struct ChunkCache {
     GHashTable *ahead_by_fp;  /* Fingerprint -> ChunkCacheAhead: the announced reads' cached chunks */
     GQueue *ahead_order;      /* of them, oldest first */
     uint64_t ahead_bytes;
+    GPtrArray *ahead_started; /* ChunkCacheAhead of the batch being read, NULL when none */
+    ChunkLayoutRead *ahead_reads; /* its reads */
+    void *ahead_ticket;
 
     /* fetch container: the chunk lists of the containers read whole
      * (chunk_cache_offer.c), ContainerId -> ChunkCacheContainerChunks */

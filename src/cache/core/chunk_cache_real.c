@@ -68,6 +68,34 @@ static void ahead_free(gpointer p)
     g_free(a);
 }
 
+/* Forget entry a (it is in the table and the order). */
+static void ahead_remove(ChunkCache *c, ChunkCacheAhead *a)
+{
+    c->ahead_bytes -= a->len;
+    g_hash_table_remove(c->ahead_by_fp, &a->fp);
+    g_queue_remove(c->ahead_order, a);
+    ahead_free(a);
+}
+
+/* Wait for the batch being read, if any, and take its results. */
+static void ahead_settle(ChunkCache *c)
+{
+    if (c->ahead_started == NULL)
+        return;
+    c->lops->get_many_wait(c->layout, c->ahead_ticket);
+    for (guint i = 0; i < c->ahead_started->len; i++) {
+        ChunkCacheAhead *a = g_ptr_array_index(c->ahead_started, i);
+        g_assert(c->ahead_reads[i].result != CHUNK_LAYOUT_HIT || c->ahead_reads[i].len == a->len);
+        a->result = c->ahead_reads[i].result;
+        a->started = FALSE;
+    }
+    g_ptr_array_free(c->ahead_started, TRUE);
+    g_free(c->ahead_reads);
+    c->ahead_started = NULL;
+    c->ahead_reads = NULL;
+    c->ahead_ticket = NULL;
+}
+
 gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
 {
     const ChunkCacheOptions *o = &c->opt;
@@ -106,6 +134,8 @@ gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
 
 gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
 {
+    if (c->layout != NULL)
+        ahead_settle(c);
     gboolean ok = c->layout == NULL || c->lops->close(c->layout, err);
     c->layout = NULL;
     g_free(c->container_buf);
@@ -118,15 +148,6 @@ gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
     c->ahead_by_fp = NULL;
     c->ahead_bytes = 0;
     return ok;
-}
-
-/* Forget entry a (it is in the table and the order). */
-static void ahead_remove(ChunkCache *c, ChunkCacheAhead *a)
-{
-    c->ahead_bytes -= a->len;
-    g_hash_table_remove(c->ahead_by_fp, &a->fp);
-    g_queue_remove(c->ahead_order, a);
-    ahead_free(a);
 }
 
 void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
@@ -145,35 +166,38 @@ void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
         a->len = len;
         a->buf = g_malloc(len);
         a->result = CHUNK_LAYOUT_ABSENT;
+        a->started = TRUE;
         g_hash_table_insert(c->ahead_by_fp, &a->fp, a);
         g_queue_push_tail(c->ahead_order, a);
         c->ahead_bytes += len;
         g_ptr_array_add(fresh, a);
     }
-    if (fresh->len > 0) {
-        ChunkLayoutRead *reads = g_new(ChunkLayoutRead, fresh->len);
-        for (guint i = 0; i < fresh->len; i++) {
-            ChunkCacheAhead *a = g_ptr_array_index(fresh, i);
-            reads[i] = (ChunkLayoutRead){ .fp = &a->fp, .buf = a->buf };
-        }
-        c->lops->get_many(c->layout, reads, fresh->len);
-        for (guint i = 0; i < fresh->len; i++) {
-            ChunkCacheAhead *a = g_ptr_array_index(fresh, i);
-            g_assert(reads[i].result != CHUNK_LAYOUT_HIT || reads[i].len == a->len);
-            a->result = reads[i].result;
-        }
-        g_free(reads);
+    if (fresh->len == 0) { /* all held already: the batch being read goes on */
+        g_ptr_array_free(fresh, TRUE);
+        return;
     }
-    g_ptr_array_free(fresh, TRUE);
-    /* the oldest go first when more than the bound is held (the newest
-     * announcement is never cut: it is read already) */
-    while (c->ahead_bytes > CHUNK_CACHE_AHEAD_MAX && g_queue_get_length(c->ahead_order) > n)
-        ahead_remove(c, g_queue_peek_head(c->ahead_order));
+    ahead_settle(c); /* one batch at a time */
+    c->ahead_reads = g_new(ChunkLayoutRead, fresh->len);
+    for (guint i = 0; i < fresh->len; i++) {
+        ChunkCacheAhead *a = g_ptr_array_index(fresh, i);
+        c->ahead_reads[i] = (ChunkLayoutRead){ .fp = &a->fp, .buf = a->buf };
+    }
+    c->ahead_started = fresh;
+    c->ahead_ticket = c->lops->get_many(c->layout, c->ahead_reads, fresh->len);
+    /* the oldest go first when more than the bound is held; never the
+     * batch just started (the last fresh->len) */
+    while (c->ahead_bytes > CHUNK_CACHE_AHEAD_MAX && g_queue_get_length(c->ahead_order) > fresh->len) {
+        ChunkCacheAhead *old = g_queue_peek_head(c->ahead_order);
+        g_assert(!old->started);
+        ahead_remove(c, old);
+    }
 }
 
 void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp)
 {
     ChunkCacheAhead *a = g_hash_table_lookup(c->ahead_by_fp, fp);
+    if (a != NULL && a->started)
+        ahead_settle(c); /* its buffer is being read into */
     if (a != NULL)
         ahead_remove(c, a);
 }
@@ -183,6 +207,8 @@ gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
     uint32_t len = 0;
     ChunkLayoutGet got;
     ChunkCacheAhead *a = g_hash_table_lookup(c->ahead_by_fp, &ref->fp);
+    if (a != NULL && a->started)
+        ahead_settle(c);
     if (a != NULL) { /* used once: a later read of the chunk reads it again */
         got = a->result; /* damaged when read ahead: the layout dropped it then */
         len = a->len;

@@ -87,10 +87,16 @@ typedef struct {
     gboolean (*contains)(void *layout, const Fingerprint *fp, uint32_t *length);
     gboolean (*put)(void *layout, const Fingerprint *fp, const void *buf, uint32_t len, GError **err);
     ChunkLayoutGet (*get)(void *layout, const Fingerprint *fp, void *buf, uint32_t *len);
-    /* `get` for each of n chunks, as `get` checks and counts each; the log
-     * keeps several SSD reads in flight (chunk_log_get_many), the buckets
-     * read one after another. */
-    void (*get_many)(void *layout, ChunkLayoutRead *reads, size_t n);
+    /* `get` for each of n chunks, as `get` checks and counts each, started
+     * now; the results are in reads after get_many_wait with the ticket
+     * it returns (reads and buffers stay until then; every ticket is
+     * waited for, in order). The log keeps several SSD reads in flight on
+     * its reader threads while the caller goes on
+     * (chunk_log_get_many_start); the buckets read one after another at
+     * once. The layout's own put, sync and close finish a started batch
+     * first (its results then wait in the ticket). */
+    void *(*get_many)(void *layout, ChunkLayoutRead *reads, size_t n);
+    void (*get_many_wait)(void *layout, void *ticket);
     gboolean (*drop)(void *layout, const Fingerprint *fp);
     void (*foreach)(void *layout, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length), void *ctx);
     gboolean (*sync)(void *layout, GError **err);

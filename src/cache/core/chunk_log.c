@@ -30,6 +30,16 @@ typedef struct {
     uint32_t state;
 } Segment;
 
+/* A batch of chunk_log_get_many_start: its reads (the caller's), the
+ * reader jobs and which read each serves. */
+typedef struct {
+    ChunkLogRead *reads;
+    ChunkLogReadJob *jobs;
+    size_t *of;
+    size_t n_jobs;
+    ChunkLogReadBatch *batch;
+} ChunkLogPending;
+
 struct ChunkLog {
     ChunkLogOptions opt;
     char *dir;
@@ -52,6 +62,7 @@ struct ChunkLog {
     uint8_t *scratch; /* aligned, seg_size + ALIGN: reads of segments and O_DIRECT chunk reads */
     Fingerprinter *fpr;
     ChunkLogReaders *readers;
+    ChunkLogPending *pending; /* a get_many started and not waited for */
     ChunkLogCounters c;
 };
 
@@ -174,11 +185,13 @@ ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint3
     return CHUNK_LOG_HIT;
 }
 
-void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
+void chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n)
 {
-    ChunkLogReadJob *jobs = g_new(ChunkLogReadJob, n ? n : 1);
-    size_t *of = g_new(size_t, n ? n : 1);
-    size_t n_jobs = 0;
+    chunk_log_get_many_wait(log);
+    ChunkLogPending *p = g_new0(ChunkLogPending, 1);
+    p->reads = reads;
+    p->jobs = g_new(ChunkLogReadJob, n ? n : 1);
+    p->of = g_new(size_t, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         uint32_t e = chunk_log_index_find(&log->index, reads[i].fp);
         const ChunkLogEntry *en = e == CHUNK_LOG_NO_ENTRY ? NULL : chunk_log_index_entry(&log->index, e);
@@ -187,21 +200,32 @@ void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
             continue;
         }
         log->c.gets++;
-        jobs[n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
-                                          .fp = reads[i].fp, .dst = reads[i].buf };
-        of[n_jobs++] = i;
+        p->jobs[p->n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
+                                                .fp = reads[i].fp, .dst = reads[i].buf };
+        p->of[p->n_jobs++] = i;
     }
-    if (n_jobs > 0 && log->readers == NULL)
+    if (p->n_jobs > 0 && log->readers == NULL)
         log->readers = chunk_log_readers_new(log->fd, log->log_path, log->opt.o_direct, chunk_log_max_chunk(log),
                                              log->opt.fp_alg,
                                              log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS);
-    chunk_log_readers_run(log->readers, jobs, n_jobs);
-    for (size_t k = 0; k < n_jobs; k++) {
-        ChunkLogRead *r = &reads[of[k]];
-        if (jobs[k].ok) {
+    p->batch = p->n_jobs > 0 ? chunk_log_readers_start(log->readers, p->jobs, p->n_jobs) : NULL;
+    log->pending = p;
+}
+
+void chunk_log_get_many_wait(ChunkLog *log)
+{
+    ChunkLogPending *p = log->pending;
+    if (p == NULL)
+        return;
+    log->pending = NULL;
+    if (p->batch != NULL)
+        chunk_log_readers_wait(p->batch);
+    for (size_t k = 0; k < p->n_jobs; k++) {
+        ChunkLogRead *r = &p->reads[p->of[k]];
+        if (p->jobs[k].ok) {
             r->result = CHUNK_LOG_HIT;
-            r->len = jobs[k].len;
-            log->c.bytes_served += jobs[k].len;
+            r->len = p->jobs[k].len;
+            log->c.bytes_served += p->jobs[k].len;
             continue;
         }
         r->result = CHUNK_LOG_DAMAGED;
@@ -210,8 +234,15 @@ void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
         if (e != CHUNK_LOG_NO_ENTRY)
             remove_entry(log, e);
     }
-    g_free(jobs);
-    g_free(of);
+    g_free(p->jobs);
+    g_free(p->of);
+    g_free(p);
+}
+
+void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
+{
+    chunk_log_get_many_start(log, reads, n);
+    chunk_log_get_many_wait(log);
 }
 
 /* ---- writing and reclaiming ---- */
@@ -370,6 +401,7 @@ gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, ui
     }
     if (chunk_log_index_find(&log->index, fp) != CHUNK_LOG_NO_ENTRY)
         return TRUE;
+    chunk_log_get_many_wait(log); /* a segment write may reclaim what the readers read */
     if (log->open_home != NO_SEGMENT && !open_fits(log, len) && !write_open(log, err))
         return FALSE;
     if (log->open_home == NO_SEGMENT)
@@ -693,6 +725,7 @@ fail:
 
 gboolean chunk_log_sync(ChunkLog *log, GError **err)
 {
+    chunk_log_get_many_wait(log);
     return write_open(log, err) && file_fsync(log->fd, log->log_path, err);
 }
 
@@ -701,6 +734,7 @@ gboolean chunk_log_close(ChunkLog *log, GError **err)
     if (log == NULL)
         return TRUE;
     gboolean ok = TRUE;
+    chunk_log_get_many_wait(log);
     if (log->fd >= 0)
         ok = chunk_log_sync(log, err) && save_meta(log, TRUE, err);
     chunk_log_readers_free(log->readers); /* before the descriptor they read goes */

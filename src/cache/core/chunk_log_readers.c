@@ -15,6 +15,11 @@ typedef struct {
     size_t remaining; /* extents not read yet */
 } Batch;
 
+struct ChunkLogReadBatch {
+    Batch b;
+    ChunkLogReadJob **order;
+};
+
 typedef struct {
     ChunkLogReadJob **jobs; /* NULL: the thread stops; else n jobs back to back in the log */
     size_t n;
@@ -112,10 +117,13 @@ static int by_offset(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
-void chunk_log_readers_run(ChunkLogReaders *r, ChunkLogReadJob *jobs, size_t n)
+ChunkLogReadBatch *chunk_log_readers_start(ChunkLogReaders *r, ChunkLogReadJob *jobs, size_t n)
 {
+    ChunkLogReadBatch *rb = g_new0(ChunkLogReadBatch, 1);
+    g_mutex_init(&rb->b.lock);
+    g_cond_init(&rb->b.done);
     if (n == 0)
-        return;
+        return rb;
     if (r->threads == NULL) {
         r->threads = g_new(GThread *, r->n_threads);
         for (unsigned i = 0; i < r->n_threads; i++)
@@ -127,6 +135,7 @@ void chunk_log_readers_run(ChunkLogReaders *r, ChunkLogReadJob *jobs, size_t n)
         order[i] = &jobs[i];
     }
     qsort(order, n, sizeof *order, by_offset);
+    rb->order = order;
     /* extents: runs of jobs each starting where the previous one ends */
     GPtrArray *work = g_ptr_array_new();
     for (size_t i = 0; i < n;) {
@@ -137,26 +146,27 @@ void chunk_log_readers_run(ChunkLogReaders *r, ChunkLogReadJob *jobs, size_t n)
         Work *w = g_new(Work, 1);
         w->jobs = order + i;
         w->n = k - i;
+        w->batch = &rb->b;
         g_ptr_array_add(work, w);
         i = k;
     }
-    Batch b;
-    g_mutex_init(&b.lock);
-    g_cond_init(&b.done);
-    b.remaining = work->len;
-    for (guint i = 0; i < work->len; i++) {
-        Work *w = g_ptr_array_index(work, i);
-        w->batch = &b;
-        g_async_queue_push(r->queue, w);
-    }
-    g_mutex_lock(&b.lock);
-    while (b.remaining > 0)
-        g_cond_wait(&b.done, &b.lock);
-    g_mutex_unlock(&b.lock);
-    g_mutex_clear(&b.lock);
-    g_cond_clear(&b.done);
+    rb->b.remaining = work->len;
+    for (guint i = 0; i < work->len; i++)
+        g_async_queue_push(r->queue, g_ptr_array_index(work, i));
     g_ptr_array_free(work, TRUE);
-    g_free(order);
+    return rb;
+}
+
+void chunk_log_readers_wait(ChunkLogReadBatch *rb)
+{
+    g_mutex_lock(&rb->b.lock);
+    while (rb->b.remaining > 0)
+        g_cond_wait(&rb->b.done, &rb->b.lock);
+    g_mutex_unlock(&rb->b.lock);
+    g_mutex_clear(&rb->b.lock);
+    g_cond_clear(&rb->b.done);
+    g_free(rb->order);
+    g_free(rb);
 }
 
 void chunk_log_readers_free(ChunkLogReaders *r)

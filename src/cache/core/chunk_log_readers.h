@@ -47,9 +47,13 @@ ChunkLogReaders *chunk_log_readers_new(int fd, const char *path, gboolean o_dire
                                        FingerprintAlgorithm alg, unsigned threads);
 /* Bytes of the threads' buffers once started (0 before the first batch). */
 size_t chunk_log_readers_bytes(const ChunkLogReaders *r);
-/* Run the jobs on the threads (adjacent ones as one extent) and wait for
- * all of them. */
-void chunk_log_readers_run(ChunkLogReaders *r, ChunkLogReadJob *jobs, size_t n);
+typedef struct ChunkLogReadBatch ChunkLogReadBatch;
+
+/* Start the jobs on the threads (adjacent ones as one extent); the jobs
+ * and their buffers must stay until chunk_log_readers_wait. */
+ChunkLogReadBatch *chunk_log_readers_start(ChunkLogReaders *r, ChunkLogReadJob *jobs, size_t n);
+/* Wait for all of a batch's jobs (their `ok` then set) and free it. */
+void chunk_log_readers_wait(ChunkLogReadBatch *b);
 void chunk_log_readers_free(ChunkLogReaders *r);
 
 #endif
