@@ -118,5 +118,7 @@ print("product path (destor read-file --trace, real mode, random 64 KiB ranges, 
 print("  dd of the cache's chunks.log (O_DIRECT, 4 MiB): %.1f MiB/s" % pd)
 print("  read-file:  %7.1f MiB/s, ratio %.2f (goal >= 0.5)%s; CPU %.2f s per elapsed s (user + sys)" % (
     prod, prod / pd, "" if prod / pd >= 0.5 else "  BELOW THE GOAL", statistics.median(cpu)))
+print("  per round (dd MiB/s, read-file MiB/s, ratio): %s" % ", ".join(
+    "%.0f %.0f %.2f" % (a, b, b / a) for a, b in zip(runs["pdd"], runs["product"])))
 print("load average at the end: %s" % sys.argv[4])
 PY
