@@ -362,7 +362,7 @@ static void scan_segments(ChunkLog *log)
 
 /* ---- open and close ---- */
 
-static gboolean check_options(const ChunkLogOptions *o, GError **err)
+gboolean chunk_log_check_options(const ChunkLogOptions *o, GError **err)
 {
     if (o->segment_size % ALIGN != 0 || o->segment_size < CHUNK_LOG_MIN_SEGMENT ||
         o->segment_size > CHUNK_LOG_MAX_SEGMENT) {
@@ -447,7 +447,7 @@ static gboolean load(ChunkLog *log, GError **err)
 
 ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
 {
-    if (!check_options(opt, err))
+    if (!chunk_log_check_options(opt, err))
         return NULL;
     if (g_mkdir_with_parents(opt->directory, 0755) != 0) {
         destor_set_errno(err, errno, "create SSD cache directory %s", opt->directory);

@@ -113,6 +113,9 @@ typedef struct ChunkLog ChunkLog;
  * table fails its CRC holds nothing). NULL with err on an I/O error, a
  * held lock (DESTOR_ERROR_LOCKED) or bad options (DESTOR_ERROR_CONFIG). */
 ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err);
+/* The segment size and capacity chunk_log_open accepts (a CONFIG error
+ * otherwise); the other options are not looked at. */
+gboolean chunk_log_check_options(const ChunkLogOptions *o, GError **err);
 
 /* Write the open segment (when it holds a chunk), sync, save chunklog.meta
  * marked clean, release the lock and free. FALSE when something could not
