@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # chunk_cache_real.sh: the chunk cache in real mode (the chunk log on the
 # SSD directory). Every chunk policy serves a two-job trace (byte ranges
-# too; every chunk checked against its fingerprint) and, with
-# ssd-cache-segment-reclaim clean, makes exactly the decisions simulation
-# makes, the log dropping nothing, with container fetch's offers too; a file read twice through the cache is
+# too; every chunk checked against its fingerprint) and makes exactly the
+# decisions simulation makes, with ssd-cache-segment-reclaim clean (the log
+# dropping nothing) and evict (the log's whole-segment drops modelled in
+# simulation), counting the same SSD bytes, with container fetch's offers
+# too; a file read twice through the cache is
 # byte for byte the original, the second time from the SSD; restore
 # through the chunk cache gives the same tree; chunk bytes damaged on the
 # SSD are refetched and counted, never served (--verify checks every

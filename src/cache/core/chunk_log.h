@@ -28,7 +28,9 @@
  * Nitro does, dropped whole; CHUNK_LOG_CLEAN: the segment with the fewest
  * live bytes, its live chunks rewritten into the open segment when that
  * frees at least half a segment, else dropped whole). Every byte written
- * to the SSD is counted, the cleaner's separately.
+ * to the SSD is counted, the cleaner's separately. These decisions and
+ * counts are made apart from the bytes (chunk_log_space.h), which the
+ * chunk cache's simulation runs without them.
  *
  * One thread at a time. */
 #ifndef DESTOR_CACHE_CHUNK_LOG_H
