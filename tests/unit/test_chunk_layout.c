@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_chunk_layout.c: the layout seam (cache/core/chunk_layout.h): both
  * layouts through their ops tables give the same answers to the same
- * operations (right bytes, drops, the `dropped` callback, reopen), and a
+ * operations (right bytes, drops, the `dropped` callback, reopen, get_many
+ * with a damaged chunk among its reads), and a
  * directory written with one layout opened with the other is rebuilt
  * empty, never serving the other's bytes; each layout and its model
  * (simulation, chunk_layout.h's model_*) make the same decisions over
@@ -129,6 +130,92 @@ static void test_both_layouts(void)
     }
     g_free(buf);
     g_free(got);
+}
+
+/* get_many answers as get does, chunk by chunk (held, dropped, never put,
+ * the same chunk twice), on both layouts; with the log's first chunk on
+ * the SSD damaged, that one is DAMAGED (dropped, counted) and every other
+ * one of the batch a hit with its bytes. */
+static void test_get_many(void)
+{
+    enum { N = 40, ASK = N + 4 };
+    uint8_t *buf = g_malloc(MAXLEN);
+    for (int kind = CHUNK_LAYOUT_LOG; kind <= CHUNK_LAYOUT_BUCKETS; kind++) {
+        const ChunkLayoutOps *ops = chunk_layout_ops((ChunkLayoutKind)kind);
+        char *dir = g_build_filename(tmpdir, kind == CHUNK_LAYOUT_LOG ? "many-log" : "many-buckets", NULL);
+        ChunkLayoutOptions o = options(dir);
+        void *l = open_ok(ops, &o);
+        told = 0;
+        Fingerprint fps[ASK];
+        uint32_t lens[ASK];
+        for (uint32_t i = 0; i < N + 2; i++) { /* the last two never put */
+            lens[i] = make_chunk(i, buf, &fps[i]);
+            GError *err = NULL;
+            if (i < N)
+                CU_ASSERT_TRUE(ops->put(l, &fps[i], buf, lens[i], &err));
+            g_clear_error(&err);
+            if (i % 5 == 2)
+                CU_ASSERT_TRUE(ops->drop(l, &fps[i]));
+        }
+        fps[N + 2] = fps[0]; /* asked twice */
+        lens[N + 2] = lens[0];
+        fps[N + 3] = fps[7];
+        lens[N + 3] = lens[7];
+        GError *err = NULL;
+        CU_ASSERT_TRUE(ops->close(l, &err));
+        g_clear_error(&err);
+        gboolean damage = kind == CHUNK_LAYOUT_LOG;
+        if (damage) { /* a byte of the first chunk of segment 0 (its data follows the header) */
+            char *path = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
+            FILE *f = fopen(path, "r+b");
+            CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+            CU_ASSERT_EQUAL(fseek(f, 64 + 3, SEEK_SET), 0);
+            int b = fgetc(f);
+            CU_ASSERT_EQUAL(fseek(f, 64 + 3, SEEK_SET), 0);
+            fputc(b ^ 0x5A, f);
+            fclose(f);
+            g_free(path);
+        }
+        l = open_ok(ops, &o);
+        ChunkLayoutRead reads[ASK];
+        uint8_t *bufs = g_malloc((size_t)ASK * MAXLEN);
+        gboolean in[ASK];
+        for (uint32_t i = 0; i < ASK; i++) {
+            uint32_t clen = 0;
+            in[i] = ops->contains(l, &fps[i], &clen);
+            reads[i] = (ChunkLayoutRead){ .fp = &fps[i], .buf = bufs + (size_t)i * MAXLEN };
+        }
+        ops->get_many_wait(l, ops->get_many(l, reads, ASK));
+        uint32_t damaged = 0, hits = 0;
+        for (uint32_t i = 0; i < ASK; i++) {
+            if (!in[i] || i == N || i == N + 1 || (i < N && i % 5 == 2)) {
+                CU_ASSERT_EQUAL(reads[i].result, CHUNK_LAYOUT_ABSENT);
+                CU_ASSERT_FALSE(in[i]);
+                continue;
+            }
+            if (reads[i].result == CHUNK_LAYOUT_DAMAGED) {
+                damaged++;
+                CU_ASSERT_FALSE(ops->contains(l, &fps[i], NULL)); /* dropped */
+                continue;
+            }
+            CU_ASSERT_EQUAL_FATAL(reads[i].result, CHUNK_LAYOUT_HIT);
+            Fingerprint want;
+            make_chunk(i < N ? i : (i == N + 2 ? 0 : 7), buf, &want);
+            CU_ASSERT(reads[i].len == lens[i] && memcmp(reads[i].buf, buf, lens[i]) == 0);
+            hits++;
+        }
+        ChunkLayoutCounters c;
+        ops->counters(l, &c);
+        /* the damaged chunk: once, or twice when it is the one asked twice */
+        CU_ASSERT(damage ? damaged >= 1 && damaged <= 2 : damaged == 0);
+        CU_ASSERT_EQUAL(c.damaged_reads, damaged);
+        CU_ASSERT(hits + damaged >= N - N / 5 - told);
+        CU_ASSERT_TRUE(ops->close(l, &err));
+        g_clear_error(&err);
+        g_free(bufs);
+        g_free(dir);
+    }
+    g_free(buf);
 }
 
 static void count_one(void *ctx, const Fingerprint *fp, uint32_t length)
@@ -296,6 +383,7 @@ static void add_suites(void)
     CU_add_test(s, "both layouts through the seam", test_both_layouts);
     CU_add_test(s, "a directory of the other layout", test_switch_layouts);
     CU_add_test(s, "each layout against its model", test_models);
+    CU_add_test(s, "get_many through the seam", test_get_many);
 }
 
 UNIT_MAIN(add_suites)

@@ -312,6 +312,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
             c->counters.ssd_write_errors++;
             return refuse(c, ref, offer);
         }
+        chunk_cache_real_forget_ahead(c, &ref->fp); /* a read of it now reads what was just put */
     }
     ChunkSlot s = bind(c, &ref->fp, ref->length, ref->container, ref->offset);
     c->ops->inserted(c->pst, s, a);
@@ -413,6 +414,14 @@ gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePo
     }
     g_mutex_unlock(&c->lock);
     return ok;
+}
+
+void chunk_cache_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
+{
+    g_mutex_lock(&c->lock);
+    if (c->layout != NULL && !c->lops->get_decides)
+        chunk_cache_real_read_ahead(c, refs, n);
+    g_mutex_unlock(&c->lock);
 }
 
 gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, GError **err)

@@ -141,6 +141,24 @@ gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCacheP
 gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
                           GError **err);
 
+/* Real mode: the next reads will be of refs[0..n) in this order (a part
+ * of a request's chunks, or of the next requests' of a trace): the cached
+ * ones not read ahead already are read from the SSD now, all together
+ * (the layout's get_many: the log keeps several reads in flight, as an
+ * SSD needs to reach its bandwidth), each checked against its
+ * fingerprint, and kept until a read uses them (once), the chunk is put
+ * again, or newer read-aheads push them out (a bound of a few MiB). Every
+ * decision is still made by chunk_cache_read, one access at a time in
+ * order, exactly as without it; a read then takes its chunk's bytes from
+ * what was read ahead. A chunk read ahead and found damaged is dropped
+ * by the layout then; its read counts it and fetches it from the store.
+ * A chunk read ahead whose access turns out a miss (the policy's metadata
+ * did not know the address, or an earlier access of the request evicted
+ * it) cost an SSD read that serves nothing. Nothing in simulation, nor
+ * with a layout whose gets are replacement decisions (buckets: the
+ * sketch counts each hit, so its gets stay in access order). */
+void chunk_cache_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n);
+
 /* Offer one chunk the caller read (simulation): admitted if the policy
  * wants it and it is not cached, as fetch container offers a container's
  * other chunks. For drivers that have no store (tests/policy_ref). */

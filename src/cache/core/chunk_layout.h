@@ -52,6 +52,14 @@ typedef enum {
     CHUNK_LAYOUT_DAMAGED = 2, /* dropped, counted; the caller fetches it again */
 } ChunkLayoutGet;
 
+/* One chunk of a batched get (a request's cached chunks read together). */
+typedef struct {
+    const Fingerprint *fp; /* in */
+    void *buf;             /* in: room for the chunk's length (as `contains` reports it) */
+    uint32_t len;          /* out: its length on a hit */
+    ChunkLayoutGet result; /* out */
+} ChunkLayoutRead;
+
 /* The counters both layouts have. */
 typedef struct {
     uint64_t user_bytes_written;   /* chunk bytes put */
@@ -71,11 +79,25 @@ typedef struct {
 
 typedef struct {
     ChunkLayoutKind kind;
+    /* A get is one of the layout's own replacement decisions (buckets: the
+     * sketch counts hits), so gets must come one access at a time, in
+     * order: the core reads nothing ahead of its access. */
+    gboolean get_decides;
     void *(*open)(const ChunkLayoutOptions *opt, GError **err);
     gboolean (*close)(void *layout, GError **err);
     gboolean (*contains)(void *layout, const Fingerprint *fp, uint32_t *length);
     gboolean (*put)(void *layout, const Fingerprint *fp, const void *buf, uint32_t len, GError **err);
     ChunkLayoutGet (*get)(void *layout, const Fingerprint *fp, void *buf, uint32_t *len);
+    /* `get` for each of n chunks, as `get` checks and counts each, started
+     * now; the results are in reads after get_many_wait with the ticket
+     * it returns (reads and buffers stay until then; every ticket is
+     * waited for, in order). The log keeps several SSD reads in flight on
+     * its reader threads while the caller goes on
+     * (chunk_log_get_many_start); the buckets read one after another at
+     * once. The layout's own put, sync and close finish a started batch
+     * first (its results then wait in the ticket). */
+    void *(*get_many)(void *layout, ChunkLayoutRead *reads, size_t n);
+    void (*get_many_wait)(void *layout, void *ticket);
     gboolean (*drop)(void *layout, const Fingerprint *fp);
     void (*foreach)(void *layout, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length), void *ctx);
     gboolean (*sync)(void *layout, GError **err);

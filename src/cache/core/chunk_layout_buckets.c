@@ -53,6 +53,22 @@ static ChunkLayoutGet bk_get(void *b, const Fingerprint *fp, void *buf, uint32_t
     return CHUNK_LAYOUT_ABSENT;
 }
 
+/* The buckets are read one chunk after another, at once (each read is
+ * small and decompressed on this thread; the core does not read them
+ * ahead, as a get counts in the sketch: get_decides). No ticket. */
+static void *bk_get_many(void *b, ChunkLayoutRead *reads, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        reads[i].result = bk_get(b, reads[i].fp, reads[i].buf, &reads[i].len);
+    return NULL;
+}
+
+static void bk_get_many_wait(void *b, void *ticket)
+{
+    (void)b;
+    g_assert(ticket == NULL);
+}
+
 static gboolean bk_drop(void *b, const Fingerprint *fp)
 {
     return chunk_buckets_drop(b, fp);
@@ -151,8 +167,8 @@ static size_t model_index_bytes(void *m)
 }
 
 const ChunkLayoutOps chunk_layout_buckets_ops = {
-    .kind = CHUNK_LAYOUT_BUCKETS, .open = bk_open, .close = bk_close, .contains = bk_contains,
-    .put = bk_put, .get = bk_get, .drop = bk_drop, .foreach = bk_foreach, .sync = bk_sync,
+    .kind = CHUNK_LAYOUT_BUCKETS, .get_decides = TRUE, .open = bk_open, .close = bk_close, .contains = bk_contains,
+    .put = bk_put, .get = bk_get, .get_many = bk_get_many, .get_many_wait = bk_get_many_wait, .drop = bk_drop, .foreach = bk_foreach, .sync = bk_sync,
     .max_chunk = bk_max_chunk, .chunks = bk_chunks, .counters = bk_counters, .index_bytes = bk_index_bytes,
     .model_open = model_open, .model_close = model_close, .model_put = model_put, .model_hit = model_hit,
     .model_drop = model_drop, .model_counters = model_counters, .model_index_bytes = model_index_bytes,

@@ -50,9 +50,9 @@ static gboolean log_put(void *l, const Fingerprint *fp, const void *buf, uint32_
     return chunk_log_put(l, fp, buf, len, err);
 }
 
-static ChunkLayoutGet log_get(void *l, const Fingerprint *fp, void *buf, uint32_t *len)
+static ChunkLayoutGet from_log(ChunkLogGet g)
 {
-    switch (chunk_log_get(l, fp, buf, len)) {
+    switch (g) {
     case CHUNK_LOG_HIT:
         return CHUNK_LAYOUT_HIT;
     case CHUNK_LOG_DAMAGED:
@@ -61,6 +61,42 @@ static ChunkLayoutGet log_get(void *l, const Fingerprint *fp, void *buf, uint32_
         break;
     }
     return CHUNK_LAYOUT_ABSENT;
+}
+
+static ChunkLayoutGet log_get(void *l, const Fingerprint *fp, void *buf, uint32_t *len)
+{
+    return from_log(chunk_log_get(l, fp, buf, len));
+}
+
+/* A started batch: the caller's reads and the log's own records of them. */
+typedef struct {
+    ChunkLayoutRead *reads;
+    ChunkLogRead *lr;
+    size_t n;
+} LogTicket;
+
+static void *log_get_many(void *l, ChunkLayoutRead *reads, size_t n)
+{
+    LogTicket *t = g_new(LogTicket, 1);
+    t->reads = reads;
+    t->n = n;
+    t->lr = g_new(ChunkLogRead, n ? n : 1);
+    for (size_t i = 0; i < n; i++)
+        t->lr[i] = (ChunkLogRead){ .fp = reads[i].fp, .buf = reads[i].buf };
+    chunk_log_get_many_start(l, t->lr, n);
+    return t;
+}
+
+static void log_get_many_wait(void *l, void *ticket)
+{
+    LogTicket *t = ticket;
+    chunk_log_get_many_wait(l); /* nothing to do when the log finished it already */
+    for (size_t i = 0; i < t->n; i++) {
+        t->reads[i].result = from_log(t->lr[i].result);
+        t->reads[i].len = t->lr[i].len;
+    }
+    g_free(t->lr);
+    g_free(t);
 }
 
 static gboolean log_drop(void *l, const Fingerprint *fp)
@@ -178,8 +214,8 @@ static size_t model_index_bytes(void *m)
 }
 
 const ChunkLayoutOps chunk_layout_log_ops = {
-    .kind = CHUNK_LAYOUT_LOG, .open = log_open, .close = log_close, .contains = log_contains,
-    .put = log_put, .get = log_get, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
+    .kind = CHUNK_LAYOUT_LOG, .get_decides = FALSE, .open = log_open, .close = log_close, .contains = log_contains,
+    .put = log_put, .get = log_get, .get_many = log_get_many, .get_many_wait = log_get_many_wait, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
     .max_chunk = log_max_chunk, .chunks = log_chunks, .counters = log_counters, .index_bytes = log_index_bytes,
     .model_open = model_open, .model_close = model_close, .model_put = model_put, .model_hit = model_hit,
     .model_drop = model_drop, .model_counters = model_counters, .model_index_bytes = model_index_bytes,

@@ -21,6 +21,16 @@
 
 #define ALIGN SSD_STORE_DIRECT_ALIGN
 
+/* A batch of chunk_log_get_many_start: its reads (the caller's), the
+ * reader jobs and which read each serves. */
+typedef struct {
+    ChunkLogRead *reads;
+    ChunkLogReadJob *jobs;
+    size_t *of;
+    size_t n_jobs;
+    ChunkLogReadBatch *batch;
+} ChunkLogPending;
+
 struct ChunkLog {
     ChunkLogOptions opt;
     char *dir;
@@ -37,6 +47,7 @@ struct ChunkLog {
     const uint8_t *put_src; /* the bytes of the chunk being put */
     Fingerprinter *fpr;
     ChunkLogReaders *readers;
+    ChunkLogPending *pending; /* a get_many started and not waited for */
 };
 
 static off_t seg_off(const ChunkLog *log, uint32_t s)
@@ -102,11 +113,13 @@ ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint3
     return CHUNK_LOG_HIT;
 }
 
-void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
+void chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n)
 {
-    ChunkLogReadJob *jobs = g_new(ChunkLogReadJob, n ? n : 1);
-    size_t *of = g_new(size_t, n ? n : 1);
-    size_t n_jobs = 0;
+    chunk_log_get_many_wait(log);
+    ChunkLogPending *p = g_new0(ChunkLogPending, 1);
+    p->reads = reads;
+    p->jobs = g_new(ChunkLogReadJob, n ? n : 1);
+    p->of = g_new(size_t, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         uint32_t e = chunk_log_index_find(&log->sp.index, reads[i].fp);
         const ChunkLogEntry *en = e == CHUNK_LOG_NO_ENTRY ? NULL : chunk_log_index_entry(&log->sp.index, e);
@@ -115,21 +128,32 @@ void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
             continue;
         }
         log->sp.c.gets++;
-        jobs[n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
-                                          .fp = reads[i].fp, .dst = reads[i].buf };
-        of[n_jobs++] = i;
+        p->jobs[p->n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
+                                                .fp = reads[i].fp, .dst = reads[i].buf };
+        p->of[p->n_jobs++] = i;
     }
-    if (n_jobs > 0 && log->readers == NULL)
+    if (p->n_jobs > 0 && log->readers == NULL)
         log->readers = chunk_log_readers_new(log->fd, log->log_path, log->opt.o_direct, chunk_log_max_chunk(log),
                                              log->opt.fp_alg,
                                              log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS);
-    chunk_log_readers_run(log->readers, jobs, n_jobs);
-    for (size_t k = 0; k < n_jobs; k++) {
-        ChunkLogRead *r = &reads[of[k]];
-        if (jobs[k].ok) {
+    p->batch = p->n_jobs > 0 ? chunk_log_readers_start(log->readers, p->jobs, p->n_jobs) : NULL;
+    log->pending = p;
+}
+
+void chunk_log_get_many_wait(ChunkLog *log)
+{
+    ChunkLogPending *p = log->pending;
+    if (p == NULL)
+        return;
+    log->pending = NULL;
+    if (p->batch != NULL)
+        chunk_log_readers_wait(p->batch);
+    for (size_t k = 0; k < p->n_jobs; k++) {
+        ChunkLogRead *r = &p->reads[p->of[k]];
+        if (p->jobs[k].ok) {
             r->result = CHUNK_LOG_HIT;
-            r->len = jobs[k].len;
-            log->sp.c.bytes_served += jobs[k].len;
+            r->len = p->jobs[k].len;
+            log->sp.c.bytes_served += p->jobs[k].len;
             continue;
         }
         r->result = CHUNK_LOG_DAMAGED;
@@ -138,8 +162,15 @@ void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
         if (e != CHUNK_LOG_NO_ENTRY)
             chunk_log_space_remove(&log->sp, e);
     }
-    g_free(jobs);
-    g_free(of);
+    g_free(p->jobs);
+    g_free(p->of);
+    g_free(p);
+}
+
+void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
+{
+    chunk_log_get_many_start(log, reads, n);
+    chunk_log_get_many_wait(log);
 }
 
 /* ---- writing: the bytes of the space's decisions (chunk_log_space.h) ---- */
@@ -206,6 +237,7 @@ gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, ui
     }
     if (chunk_log_space_find(&log->sp, fp) != CHUNK_LOG_NO_ENTRY)
         return TRUE;
+    chunk_log_get_many_wait(log); /* a segment write may reclaim what the readers read */
     log->put_src = buf;
     gboolean ok = chunk_log_space_put(&log->sp, fp, len, err);
     log->put_src = NULL;
@@ -516,6 +548,7 @@ fail:
 
 gboolean chunk_log_sync(ChunkLog *log, GError **err)
 {
+    chunk_log_get_many_wait(log);
     return chunk_log_space_seal(&log->sp, err) && file_fsync(log->fd, log->log_path, err);
 }
 
@@ -524,6 +557,7 @@ gboolean chunk_log_close(ChunkLog *log, GError **err)
     if (log == NULL)
         return TRUE;
     gboolean ok = TRUE;
+    chunk_log_get_many_wait(log);
     if (log->fd >= 0)
         ok = chunk_log_sync(log, err) && save_meta(log, TRUE, err);
     chunk_log_readers_free(log->readers); /* before the descriptor they read goes */
@@ -570,11 +604,8 @@ size_t chunk_log_index_bytes(const ChunkLog *log)
 
 size_t chunk_log_fixed_bytes(const ChunkLog *log)
 {
-    size_t readers = log->readers != NULL && log->opt.o_direct
-                         ? (log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS) *
-                               ((size_t)chunk_log_max_chunk(log) + 2 * ALIGN)
-                         : 0;
-    return sizeof *log + sizeof(ChunkLogSegment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN + readers;
+    return sizeof *log + sizeof(ChunkLogSegment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN +
+           chunk_log_readers_bytes(log->readers);
 }
 
 gboolean chunk_log_remove_files(const char *dir, GError **err)

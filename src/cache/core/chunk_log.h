@@ -162,6 +162,14 @@ typedef struct {
  * and hash: the index changes (a damaged chunk dropped) on the caller's
  * thread. */
 void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n);
+/* The same in two halves, so the caller can work while the SSD reads:
+ * start (chunks of the open segment and absent ones are answered at
+ * once; reads and their buffers must stay until the wait), then wait (the
+ * results, counters and drops of damaged chunks). Another start, a put,
+ * sync and close wait for a started batch first; get, contains and drop
+ * may come between. */
+void chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n);
+void chunk_log_get_many_wait(ChunkLog *log);
 
 /* The policy evicted the chunk: its bytes become dead space. FALSE when it
  * was not there. */
