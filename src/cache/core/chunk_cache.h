@@ -36,7 +36,8 @@
  * evicted when the layout needs its sub-slots for a newcomer of its
  * bucket (told to the core through the layout's `dropped` callback).
  * Simulation runs the same bucket index and sketch without the data
- * (chunk_buckets_model.h), so it evicts what real mode evicts.
+ * (chunk_buckets_model.h, the buckets' model_* ops), so it evicts what
+ * real mode evicts.
  *
  * Real mode keeps the chunks' bytes in the layout (chunk_layout.h: the
  * chunk log, chunk_log.h, by default) in the
@@ -45,15 +46,21 @@
  * counted and read from the store instead. The log is written in whole
  * segments; with ssd-cache-segment-reclaim clean it is given twice the
  * cache's bytes plus two segments, so that a segment at most half live
- * always exists and the cleaner never drops a chunk the policy keeps: real
- * mode then makes exactly the decisions simulation makes on the same
- * sequence. With evict (Nitro's whole-segment eviction) the log has the
- * cache's bytes and drops the live chunks of the segments it reclaims; the
- * core tells the policy (counted in log_dropped), and real mode differs
- * from simulation by those. Simulation moves no bytes and counts SSD bytes
- * written as the chunks admitted; real mode counts what the log wrote
- * (whole segments, the cleaner's rewrites, its metadata). Calls are
- * serialised by an internal mutex.
+ * always exists and the cleaner never drops a chunk the policy keeps.
+ * With evict (Nitro's whole-segment eviction) the log has the cache's
+ * bytes and drops the live chunks of the segments it reclaims; the core
+ * tells the policy (counted in log_dropped).
+ *
+ * Simulation runs the layout's model through the same seam (the ops
+ * model_*: for the log, its placement and reclamation, chunk_log_space.h,
+ * without bytes), opened with the same options (chunk_cache_layout_options),
+ * so under either reclaim rule it drops the chunks real mode's log drops
+ * and counts the SSD bytes the log writes (whole segments, the cleaner's
+ * rewrites, chunklog.meta): real mode and simulation make the same
+ * decisions on the same sequence, from an empty cache, as long as the SSD
+ * damages nothing. The model is given each chunk's stored length (its raw
+ * length: the log stores chunks as they are). Calls are serialised by an
+ * internal mutex.
  *
  * Memory per cached chunk: the fingerprint slot (32 bytes), length,
  * container and offset (12), the index bucket share (4 bytes a bucket, at

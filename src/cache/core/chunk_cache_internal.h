@@ -5,7 +5,6 @@
 #ifndef DESTOR_CHUNK_CACHE_INTERNAL_H
 #define DESTOR_CHUNK_CACHE_INTERNAL_H
 
-#include "cache/core/chunk_buckets_model.h"
 #include "cache/core/chunk_cache.h"
 #include "cache/structures/chunk_table.h"
 
@@ -63,7 +62,7 @@ struct ChunkCache {
 
     /* ssd-cache-layout buckets: the layout evicts (policy austere) */
     gboolean buckets;
-    ChunkBucketsModel *bmodel; /* buckets in simulation: the decisions without data */
+    void *lmodel; /* simulation: the layout's decisions without data (lops->model_*) */
 
     /* real mode: the layout on the SSD, through the seam */
     const ChunkLayoutOps *lops;
@@ -92,6 +91,10 @@ struct ChunkCache {
 /* chunk_cache.c, for chunk_cache_real.c */
 /* The layout (or its model) dropped a cached chunk by itself. */
 void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t length);
+/* What the layout is opened with, or its model in simulation: the same
+ * geometry in both modes (the log's capacity by the reclaim rule of
+ * chunk_cache.h), so both make the same decisions. No directory. */
+void chunk_cache_layout_options(const ChunkCache *c, ChunkLayoutOptions *lo);
 /* The slot holding fp, or CHUNK_NO_SLOT; empty an occupied one (the
  * policy told). */
 ChunkSlot chunk_cache_slot(const ChunkCache *c, const Fingerprint *fp);

@@ -100,26 +100,8 @@ gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
 {
     const ChunkCacheOptions *o = &c->opt;
     ChunkLayoutOptions lo;
-    memset(&lo, 0, sizeof lo);
+    chunk_cache_layout_options(c, &lo);
     lo.directory = o->directory;
-    lo.capacity_bytes = o->capacity_bytes;
-    if (!c->buckets) {
-        lo.segment_size = o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
-        /* clean: twice the cache plus two segments, so a segment at most
-         * half live always exists and the cleaner never drops a live chunk */
-        if (o->reclaim == CHUNK_LOG_CLEAN)
-            lo.capacity_bytes = 2 * o->capacity_bytes + 2 * (uint64_t)lo.segment_size;
-        if (lo.capacity_bytes < 2 * (uint64_t)lo.segment_size)
-            lo.capacity_bytes = 2 * (uint64_t)lo.segment_size; /* the log's least */
-        lo.reclaim = o->reclaim;
-    }
-    lo.o_direct = o->o_direct;
-    lo.fp_alg = o->fp_alg;
-    memcpy(lo.store_id, o->store_id, CHUNK_LOG_STORE_ID_LEN);
-    lo.compression = o->compression;
-    lo.compression_level = o->compression_level;
-    lo.dropped = chunk_cache_layout_dropped;
-    lo.dropped_ctx = c;
     c->log_capacity = lo.capacity_bytes;
     c->layout = c->lops->open(&lo, err);
     if (c->layout == NULL)

@@ -74,6 +74,7 @@ typedef struct {
     uint64_t chunks_compressed;    /* puts stored compressed (0 for the log) */
     uint64_t stored_bytes_held;    /* bytes the chunks held take (buckets: their sub-slots) */
     double cpu_compress_s, cpu_decompress_s; /* thread CPU time in the codec (0 for the log) */
+    ChunkLogCounters log;          /* the log only (segments written, evicted, cleaned; zeros for buckets) */
 } ChunkLayoutCounters;
 
 typedef struct {
@@ -104,6 +105,22 @@ typedef struct {
     uint64_t (*chunks)(void *layout);
     void (*counters)(void *layout, ChunkLayoutCounters *out);
     size_t (*index_bytes)(void *layout); /* the in-memory index */
+
+    /* Simulation: the layout's decisions without its data (the chunk
+     * cache's simulate mode). Opened with the options the layout would be
+     * (no directory, no bytes), a model holds the same chunks, makes the
+     * same `dropped` calls and counts what the layout counts (where that
+     * is a function of the sequence) on the same puts, hits and drops. A
+     * put names the chunk's stored length: what it takes on the SSD. */
+    void *(*model_open)(const ChunkLayoutOptions *opt, GError **err);
+    void (*model_close)(void *model);
+    void (*model_put)(void *model, const Fingerprint *fp, uint32_t stored_length);
+    void (*model_hit)(void *model, const Fingerprint *fp);
+    gboolean (*model_drop)(void *model, const Fingerprint *fp);
+    /* device_bytes_written 0: the model does not count the device's
+     * bytes (buckets); the caller counts the chunks' own */
+    void (*model_counters)(void *model, ChunkLayoutCounters *out);
+    size_t (*model_index_bytes)(void *model); /* what the layout's index would take */
 } ChunkLayoutOps;
 
 extern const ChunkLayoutOps chunk_layout_log_ops;
