@@ -115,7 +115,7 @@ static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)
 
 gboolean read_session_reads_ahead(const ReadSession *s)
 {
-    return s->chunk_cache != NULL && !s->simulate;
+    return s->chunk_cache != NULL && !s->simulate && chunk_cache_reads_ahead(s->chunk_cache);
 }
 
 size_t read_session_ahead(ReadSession *s, const ReadSessionAhead *reqs, size_t n)

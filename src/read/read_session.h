@@ -67,7 +67,8 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
                               int fd, const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
                               GError **err);
 
-/* Does read_session_ahead do anything (the SSD chunk cache in real mode)? */
+/* Does read_session_ahead do anything (the SSD chunk cache in real mode,
+ * on a layout it reads ahead: chunk_cache_reads_ahead)? */
 gboolean read_session_reads_ahead(const ReadSession *s);
 
 /* One request of read_session_ahead. */

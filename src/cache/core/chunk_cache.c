@@ -416,10 +416,15 @@ gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePo
     return ok;
 }
 
+gboolean chunk_cache_reads_ahead(const ChunkCache *c)
+{
+    return c->opt.mode == CACHE_MODE_REAL && !c->lops->get_decides;
+}
+
 void chunk_cache_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
 {
     g_mutex_lock(&c->lock);
-    if (c->layout != NULL && !c->lops->get_decides)
+    if (c->layout != NULL && chunk_cache_reads_ahead(c))
         chunk_cache_real_read_ahead(c, refs, n);
     g_mutex_unlock(&c->lock);
 }

@@ -158,6 +158,9 @@ gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePo
  * with a layout whose gets are replacement decisions (buckets: the
  * sketch counts each hit, so its gets stay in access order). */
 void chunk_cache_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n);
+/* Does chunk_cache_read_ahead read anything (real mode, a layout whose
+ * gets decide nothing)? */
+gboolean chunk_cache_reads_ahead(const ChunkCache *c);
 
 /* Offer one chunk the caller read (simulation): admitted if the policy
  * wants it and it is not cached, as fetch container offers a container's
