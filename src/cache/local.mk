@@ -101,6 +101,8 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_log_index.h \
 	src/cache/core/chunk_log_readers.c \
 	src/cache/core/chunk_log_readers.h \
+	src/cache/core/chunk_log_space.c \
+	src/cache/core/chunk_log_space.h \
 	src/cache/core/device_model.c \
 	src/cache/core/device_model.h \
 	src/cache/core/ssd_store.c \
