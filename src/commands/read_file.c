@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The cache a request of `range` went through: restore-cache's for a
@@ -190,9 +191,10 @@ static void pending_free(gpointer p)
     g_free(p);
 }
 
-/* A text trace, path by path. With the SSD chunk cache in real mode the
- * next lines are read ahead of their turn and their chunks announced
- * (read_session_ahead); requests are still served one by one, in order. */
+/* A text trace, path by path. With the SSD chunk cache in real mode and
+ * the trace a regular file, the next lines are read ahead of their turn
+ * and their chunks announced (read_session_ahead); requests are still
+ * served one by one, in order. */
 static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
                            const ReadFileOptions *opt, TraceSummary *sum, GError **err)
 {
@@ -202,7 +204,10 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
         return FALSE;
     }
     TraceReader *reader = trace_reader_new(fd, trace_path, opt->null_terminated, head, head_len);
-    guint look = read_session_reads_ahead(s) ? 2 * TRACE_LOOKAHEAD_LINES : 1;
+    /* a trace from a pipe or terminal is served as its lines come */
+    struct stat st;
+    gboolean regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    guint look = regular && read_session_reads_ahead(s) ? 2 * TRACE_LOOKAHEAD_LINES : 1;
     GQueue pending = G_QUEUE_INIT;
     GError *read_err = NULL; /* reported after the lines before it are served */
     gboolean at_end = FALSE, ok = TRUE;

@@ -89,3 +89,9 @@ grep -q "^destor: .*bad:2: " "$SCRATCH/err" || fail "the unknown path was not re
 printf '0\t%s\n0\t%s\t12\n' "$path" "$path" > "$SCRATCH/bad"
 expect_status 2 real read-file --trace "$SCRATCH/bad"
 grep -q "^destor: .*bad:2: " "$SCRATCH/err" || fail "the bad line was not reported at line 2: $(cat "$SCRATCH/err")"
+
+# A trace from a pipe is served as its lines come (no look-ahead), with
+# the same counts as from the file.
+real read-file --trace "$SCRATCH/trace" --json > "$SCRATCH/file.json"
+cat "$SCRATCH/trace" | real read-file --trace - --json > "$SCRATCH/pipe.json"
+[ "$(counts "$SCRATCH/file.json")" = "$(counts "$SCRATCH/pipe.json")" ] || fail "a piped trace counted otherwise"

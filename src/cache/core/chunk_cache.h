@@ -143,9 +143,11 @@ gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePo
 
 /* Real mode: the next reads will be of refs[0..n) in this order (a part
  * of a request's chunks, or of the next requests' of a trace): the cached
- * ones not read ahead already are read from the SSD now, all together
- * (the layout's get_many: the log keeps several reads in flight, as an
- * SSD needs to reach its bandwidth), each checked against its
+ * ones not read ahead already are read from the SSD together, started
+ * now (the layout's get_many: the log keeps several reads in flight on
+ * its reader threads, as an SSD needs to reach its bandwidth, while the
+ * caller goes on; a read of one of them waits for the batch, and so does
+ * the next batch), each checked against its
  * fingerprint, and kept until a read uses them (once), the chunk is put
  * again, or newer read-aheads push them out (a bound of a few MiB). Every
  * decision is still made by chunk_cache_read, one access at a time in
