@@ -45,18 +45,23 @@ static void locate(ChunkSource *self, const ChunkPosition *pos)
     s->located = TRUE;
 }
 
-/* The position of the access to ref: as located, or (a caller that does not
- * locate) the whole chunk at an address of its own fingerprint. */
-static ChunkCachePosition position(ChunkCacheSource *s, const ChunkRef *ref)
+ChunkCachePosition chunk_cache_source_position(const ChunkPosition *pos, const ChunkRef *ref)
 {
     ChunkCachePosition p = { 0, 0, ref->length };
-    if (s->located) {
-        p.address = chunk_address(s->pos.file, s->pos.index);
-        p.touch_offset = s->pos.offset;
-        p.touch_length = s->pos.length;
+    if (pos != NULL) {
+        p.address = chunk_address(pos->file, pos->index);
+        p.touch_offset = pos->offset;
+        p.touch_length = pos->length;
     } else {
         p.address = chunk_address(chunk_table_key(&ref->fp), 0);
     }
+    return p;
+}
+
+/* The position of the access to ref: as located, or not. */
+static ChunkCachePosition position(ChunkCacheSource *s, const ChunkRef *ref)
+{
+    ChunkCachePosition p = chunk_cache_source_position(s->located ? &s->pos : NULL, ref);
     s->located = FALSE;
     return p;
 }

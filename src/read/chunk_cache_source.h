@@ -16,6 +16,10 @@
 
 /* Open the chunk cache configured in cfg over store. */
 ChunkCache *chunk_cache_source_open_cache(const Config *cfg, Store *store, GError **err);
+/* The cache's position of an access to ref located at pos (file_output's
+ * ChunkPosition), or, by a caller that does not locate (pos NULL), of the
+ * whole chunk at an address of its own fingerprint. */
+ChunkCachePosition chunk_cache_source_position(const ChunkPosition *pos, const ChunkRef *ref);
 /* A ChunkSource over cache (not owned). Simulation: touch() only; real
  * mode: read() too. */
 ChunkSource *chunk_cache_source_new(ChunkCache *cache);

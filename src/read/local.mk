@@ -8,6 +8,7 @@
 libdestor_a_SOURCES += \
 	src/read/cached_source.c src/read/cached_source.h \
 	src/read/chunk_cache_source.c src/read/chunk_cache_source.h \
+	src/read/chunk_recorder.c src/read/chunk_recorder.h \
 	src/read/container_lru.c src/read/container_lru.h \
 	src/read/chunk_stream.c src/read/chunk_stream.h \
 	src/read/opt_window.c src/read/opt_window.h \

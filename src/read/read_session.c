@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* read_session.c: the open store, SSD cache and job table behind read-file. */
 #include "read/read_session.h"
+#include "read/chunk_recorder.h"
 #include "read/container_chunks.h"
 #include "read/file_output.h"
 #include "read/prefetch_source.h"
@@ -72,6 +73,19 @@ ReadSession *read_session_open(const Config *cfg, GError **err)
 ReadSession *read_session_open_recording(const Config *cfg, GArray *log, GError **err)
 {
     return open_session(cfg, TRUE, log, err);
+}
+
+ReadSession *read_session_open_recording_chunks(const Config *cfg, ChunkRecording *rec, GError **err)
+{
+    ReadSession *s = open_session(cfg, TRUE, NULL, err);
+    if (s == NULL)
+        return NULL;
+    /* the chunk cache's path: every file through file_output_touch, no
+     * restore cache */
+    s->restore_cache.set = FALSE;
+    chunk_source_free(s->chunks);
+    s->chunks = chunk_recorder_new(rec, s->ids.n_containers);
+    return s;
 }
 
 void read_session_close(ReadSession *s)

@@ -12,6 +12,7 @@
 #include "config/config.h"
 #include "read/cached_source.h"
 #include "read/chunk_cache_source.h"
+#include "read/chunk_recorder.h"
 #include "read/chunk_source.h"
 #include "read/file_range.h"
 #include "read/id_source.h"
@@ -54,6 +55,11 @@ ReadSession *read_session_open(const Config *cfg, GError **err);
 /* A simulating session without a cache that appends every container
  * access to `log` (ContainerId): the access sequence of what it serves. */
 ReadSession *read_session_open_recording(const Config *cfg, GArray *log, GError **err);
+/* A simulating session without a cache whose requests take the chunk
+ * cache's path (ssd-cache-granularity chunk: every chunk through
+ * file_output_touch, no restore cache) and append every chunk access to
+ * rec (chunk_recorder.h). */
+ReadSession *read_session_open_recording_chunks(const Config *cfg, ChunkRecording *rec, GError **err);
 /* Close; saves the SSD cache's metadata (a warning if that fails). */
 void read_session_close(ReadSession *s);
 /* Container reads of the requests served so far (per-request LRU misses). */

@@ -5,7 +5,10 @@
  * simulation with a cache each access is one cache_access() on an id; in
  * simulation without one (HDD only) accesses are counted and modelled and
  * no container is read; in real mode every container is read (and
- * checked), though no file bytes are assembled. */
+ * checked), though no file bytes are assembled. A version-2 trace (chunk
+ * accesses) goes to the SSD chunk cache, each access at its recorded
+ * position, as the text trace's replay makes it; each version needs its
+ * granularity (a usage error otherwise). */
 #ifndef DESTOR_COMPILED_REPLAY_H
 #define DESTOR_COMPILED_REPLAY_H
 

@@ -54,8 +54,11 @@ static gboolean check_not_freed(const CompiledTrace *t, const Store *store, cons
     if (freed == NULL)
         return FALSE;
     gboolean ok = TRUE;
-    for (guint i = 0; i < t->ids->len && ok && freed->len > 0; i++) {
-        ContainerId id = g_array_index(t->ids, ContainerId, i);
+    gboolean chunks = compiled_trace_is_chunks(t);
+    guint n = chunks ? t->chunks.chunks->len : t->ids->len;
+    for (guint i = 0; i < n && ok && freed->len > 0; i++) {
+        ContainerId id = chunks ? g_array_index(t->chunks.chunks, ChunkRef, i).container
+                                : g_array_index(t->ids, ContainerId, i);
         if (freed_list_has(freed, id))
             ok = stale(err, name, "container %u it reads was freed by gc since", id);
     }

@@ -23,7 +23,7 @@ static gboolean resolve(ReadSession *s, CompiledTrace *t, int fd, const char *na
         ok = got > 0 && trace_line_parse(line, name, lineno, &req, err);
         if (!ok)
             break;
-        guint before = t->ids->len;
+        guint before = compiled_trace_is_chunks(t) ? t->chunks.touches->len : t->ids->len;
         uint64_t bytes = 0;
         double model_s;
         ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, -1, NULL, FALSE, &bytes,
@@ -33,7 +33,7 @@ static gboolean resolve(ReadSession *s, CompiledTrace *t, int fd, const char *na
                 g_prefix_error(err, "%s:%d: ", name, lineno);
             break;
         }
-        uint32_t count = t->ids->len - before;
+        uint32_t count = (compiled_trace_is_chunks(t) ? t->chunks.touches->len : t->ids->len) - before;
         g_array_append_val(t->req_bytes, bytes);
         g_array_append_val(t->req_job, req.job);
         g_array_append_val(t->req_accesses, count);
@@ -69,11 +69,16 @@ CompiledTrace *trace_compile(const Config *cfg, const char *trace_path, gboolean
     int fd = trace_open(trace_path, err);
     if (fd < 0)
         return NULL;
-    CompiledTrace *t = compiled_trace_new();
+    /* the accesses of the granularity configured */
+    gboolean chunks = cfg->cache.granularity == CACHE_GRANULARITY_CHUNK;
+    CompiledTrace *t = compiled_trace_new(chunks ? COMPILED_TRACE_VERSION_CHUNKS : COMPILED_TRACE_VERSION);
     uint8_t head[8];
     ssize_t head_len = trace_read_head(fd, trace_path, head, sizeof head, err);
-    ReadSession *s = head_len < 0 ? NULL : read_session_open_recording(cfg, t->ids, err);
+    ReadSession *s = head_len < 0 ? NULL
+                   : chunks      ? read_session_open_recording_chunks(cfg, &t->chunks, err)
+                                 : read_session_open_recording(cfg, t->ids, err);
     gboolean ok = s != NULL;
+    uint32_t n_containers = ok ? s->ids.n_containers : 0; /* the pool every recorded id is below */
     if (ok && compiled_trace_has_magic(head, (size_t)head_len)) {
         compiled_trace_free(t);
         t = compiled_trace_read_fd(fd, trace_path, head, (size_t)head_len, err);
@@ -82,7 +87,7 @@ CompiledTrace *trace_compile(const Config *cfg, const char *trace_path, gboolean
         ok = resolve(s, t, fd, trace_path, head, (size_t)head_len, null_terminated, err);
         if (ok) {
             GPtrArray *manifests = session_manifests(s);
-            compiled_trace_stamp(t, s->store, s->ids.n_containers, manifests);
+            compiled_trace_stamp(t, s->store, n_containers, manifests);
             g_ptr_array_unref(manifests);
         }
     }

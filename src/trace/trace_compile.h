@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace_compile.h: `destor trace compile TRACE -o FILE`: resolve a text
  * trace once, through the same read path read-file uses (recipe lookups,
- * ranges, the per-request container LRU), into its container-access
- * sequence, stamped with the store and jobs it was resolved against. */
+ * ranges, the per-request container LRU), into its access sequence at the
+ * configured ssd-cache-granularity (container: version 1, the container
+ * reads; chunk: version 2, the chunk accesses the SSD chunk cache sees),
+ * stamped with the store and jobs it was resolved against. */
 #ifndef DESTOR_TRACE_COMPILE_H
 #define DESTOR_TRACE_COMPILE_H
 

@@ -56,6 +56,13 @@ static CompiledTrace *load(const Config *cfg, const char *path, gboolean null_te
         }
     }
     trace_close(fd);
+    if (t != NULL && compiled_trace_is_chunks(t)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "%s holds chunk accesses (compiled at ssd-cache-granularity chunk): trace export writes "
+                    "container accesses",
+                    path);
+        g_clear_pointer(&t, compiled_trace_free);
+    }
     return t;
 }
 

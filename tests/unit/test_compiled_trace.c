@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_compiled_trace.c: the compiled trace's bytes against docs/FORMAT.md
  * worked by hand, a round trip, and each consistency check of the decoder
- * (with the CRC made right, so the check itself is what refuses). */
+ * (with the CRC made right, so the check itself is what refuses), for
+ * version 1 (container accesses) and version 2 (chunk accesses). */
 #include "trace/compiled_trace.h"
 #include "unit.h"
 #include "util/error.h"
@@ -15,7 +16,7 @@
  * Pool of 4 containers of 128 KiB. */
 static CompiledTrace *sample(void)
 {
-    CompiledTrace *t = compiled_trace_new();
+    CompiledTrace *t = compiled_trace_new(COMPILED_TRACE_VERSION);
     t->container_size = 131072;
     t->n_containers = 4;
     CompiledTraceJob j = { 7, 0xA1B2C3D4u };
@@ -94,7 +95,8 @@ static void test_checks(void)
     CompiledTrace *t = sample();
     GByteArray *b = g_byte_array_new();
     compiled_trace_encode(t, b);
-    expect_refused(b, 8, 2, "unknown version");
+    expect_refused(b, 8, 3, "unknown version");
+    expect_refused(b, 44, 1, "chunk table in a container trace");
     expect_refused(b, 40, 2, "length does not match");
     expect_refused(b, 36, 3, "past the pool");            /* container 3 in a pool of 3 */
     expect_refused(b, 84, 3, "do not add up");            /* request 0: 2 -> 3 accesses */
@@ -118,11 +120,111 @@ static void test_checks(void)
     g_byte_array_unref(b);
 }
 
+/* Version 2, the same requests as chunk accesses: chunk 0 (fingerprint
+ * 0xAA.., container 3, offset 100, 4096 bytes), chunk 1 (0xBB.., container
+ * 1, offset 0, 2000 bytes); request 0 reads all of chunk 0 (address
+ * 0x1122334455667788) and [1096, 2000) of chunk 1 (address 9); request 2
+ * reads [5, 15) of chunk 0 (address 42). */
+static CompiledTrace *sample_chunks(void)
+{
+    CompiledTrace *t = compiled_trace_new(COMPILED_TRACE_VERSION_CHUNKS);
+    t->container_size = 131072;
+    t->n_containers = 4;
+    CompiledTraceJob j = { 7, 0xA1B2C3D4u };
+    g_array_append_val(t->jobs, j);
+    uint64_t bytes[] = { 5000, 0, 10 };
+    uint32_t jobs[] = { 7, 7, 7 }, counts[] = { 2, 0, 1 };
+    g_array_append_vals(t->req_bytes, bytes, 3);
+    g_array_append_vals(t->req_job, jobs, 3);
+    g_array_append_vals(t->req_accesses, counts, 3);
+    ChunkRef refs[2] = { { .container = 3, .offset = 100, .length = 4096 },
+                         { .container = 1, .offset = 0, .length = 2000 } };
+    memset(refs[0].fp.bytes, 0xAA, sizeof refs[0].fp.bytes);
+    memset(refs[1].fp.bytes, 0xBB, sizeof refs[1].fp.bytes);
+    g_array_append_vals(t->chunks.chunks, refs, 2);
+    ChunkTouch touches[] = { { 0, 0, 4096, 0x1122334455667788ull }, { 1, 1096, 904, 9 }, { 0, 5, 10, 42 } };
+    g_array_append_vals(t->chunks.touches, touches, 3);
+    return t;
+}
+
+static void test_chunks_by_hand(void)
+{
+    CompiledTrace *t = sample_chunks();
+    GByteArray *b = g_byte_array_new();
+    compiled_trace_encode(t, b);
+    const uint8_t *p = b->data;
+    /* 64 header + 8 per job + 16 per request + 44 per chunk + 20 per access + 4 CRC */
+    CU_ASSERT_EQUAL_FATAL(b->len, 64 + 8 + 3 * 16 + 2 * 44 + 3 * 20 + 4);
+    CU_ASSERT_EQUAL(memcmp(p, "DPLCCTR1", 8), 0);
+    CU_ASSERT_EQUAL(le32_get(p + 8), 2);
+    CU_ASSERT_EQUAL(le32_get(p + 44), 2);   /* chunk table entries */
+    CU_ASSERT_EQUAL(le64_get(p + 48), 3);
+    CU_ASSERT_EQUAL(le64_get(p + 56), 3);   /* chunk accesses */
+    CU_ASSERT_EQUAL(le32_get(p + 84), 2);   /* request 0's accesses */
+    /* chunk 0 at 120: fingerprint, container 3, offset 100, length 4096 */
+    CU_ASSERT_EQUAL(p[120], 0xAA);
+    CU_ASSERT_EQUAL(p[151], 0xAA);
+    CU_ASSERT_EQUAL(memcmp(p + 152, "\x03\x00\x00\x00\x64\x00\x00\x00\x00\x10\x00\x00", 12), 0);
+    CU_ASSERT_EQUAL(p[164], 0xBB);
+    CU_ASSERT_EQUAL(le32_get(p + 196), 1);
+    /* access 0 at 208: chunk 0, [0, 4096), address */
+    CU_ASSERT_EQUAL(memcmp(p + 208, "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x10\x00\x00"
+                                    "\x88\x77\x66\x55\x44\x33\x22\x11", 20), 0);
+    CU_ASSERT_EQUAL(le32_get(p + 228), 1);
+    CU_ASSERT_EQUAL(le32_get(p + 232), 1096);
+    CU_ASSERT_EQUAL(le32_get(p + 236), 904);
+    CU_ASSERT_EQUAL(le64_get(p + 240), 9);
+    CU_ASSERT_EQUAL(le64_get(p + 260), 42);
+    CU_ASSERT_EQUAL(le32_get(p + 268), (uint32_t)crc32(0, p, 268));
+
+    GError *err = NULL;
+    CompiledTrace *d = compiled_trace_decode(p, b->len, "t.ctr", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_TRUE(compiled_trace_is_chunks(d));
+    CU_ASSERT_EQUAL(d->ids->len, 0);
+    CU_ASSERT_EQUAL_FATAL(d->chunks.chunks->len, 2);
+    CU_ASSERT_EQUAL_FATAL(d->chunks.touches->len, 3);
+    CU_ASSERT_EQUAL(memcmp(d->chunks.chunks->data, t->chunks.chunks->data, 2 * sizeof(ChunkRef)), 0);
+    for (guint i = 0; i < 3; i++) { /* field by field: the struct has padding */
+        const ChunkTouch *x = &g_array_index(d->chunks.touches, ChunkTouch, i),
+                         *y = &g_array_index(t->chunks.touches, ChunkTouch, i);
+        CU_ASSERT(x->chunk == y->chunk && x->touch_offset == y->touch_offset &&
+                  x->touch_length == y->touch_length && x->address == y->address);
+    }
+    GByteArray *again = g_byte_array_new();
+    compiled_trace_encode(d, again);
+    CU_ASSERT(again->len == b->len && memcmp(again->data, b->data, b->len) == 0);
+    g_byte_array_unref(again);
+    compiled_trace_free(d);
+    compiled_trace_free(t);
+    g_byte_array_unref(b);
+}
+
+static void test_chunk_checks(void)
+{
+    CompiledTrace *t = sample_chunks();
+    GByteArray *b = g_byte_array_new();
+    compiled_trace_encode(t, b);
+    expect_refused(b, 44, 3, "length does not match");      /* 3 table entries claimed */
+    expect_refused(b, 36, 3, "past the pool");              /* container 3 in a pool of 3 */
+    expect_refused(b, 156, 131072 - 4095, "outside its container"); /* chunk 0 past the container's end */
+    expect_refused(b, 160, 0, "outside its container");     /* chunk 0 of no bytes */
+    expect_refused(b, 208, 2, "does not hold");             /* access 0 names chunk 2 */
+    expect_refused(b, 212, 1, "outside its chunk");         /* access 0 reads [1, 4097) */
+    expect_refused(b, 236, 0, "outside its chunk");         /* access 1 reads nothing */
+    expect_refused(b, 236, 903, "disagree");                /* request 0 reads 4999 bytes */
+    expect_refused(b, 84, 1, "do not add up");              /* request 0: 2 -> 1 accesses */
+    compiled_trace_free(t);
+    g_byte_array_unref(b);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("compiled_trace", NULL, NULL);
     CU_add_test(s, "bytes worked by hand, round trip", test_bytes_by_hand);
     CU_add_test(s, "each check refuses", test_checks);
+    CU_add_test(s, "version 2 bytes worked by hand, round trip", test_chunks_by_hand);
+    CU_add_test(s, "each version 2 check refuses", test_chunk_checks);
 }
 
 UNIT_MAIN(add_suites)
