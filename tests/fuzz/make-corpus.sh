@@ -59,6 +59,7 @@ done
 printf '0\ta.txt\n1\tsub/deeper/blob.bin\t1000\t30000\n0\tsub/numbers.txt\t0\t-\n1\ta2.txt\t99\t1\n' > "$W/trace-ranges"
 "$DESTOR" -c "$W/cfg" trace compile "$W/trace" -o "$W/trace.ctr"
 "$DESTOR" -c "$W/cfg" trace compile "$W/trace-ranges" -o "$W/ranges.ctr"
+"$DESTOR" -c "$W/cfg" -p"ssd-cache-granularity chunk" trace compile "$W/trace-ranges" -o "$W/ranges-chunks.ctr"
 : > "$W/empty-trace"
 "$DESTOR" -c "$W/cfg" trace compile "$W/empty-trace" -o "$W/empty.ctr"
 
@@ -163,9 +164,10 @@ put("trace_line", "range", b"0\ta.txt\t0\t100\n1\tsub/deeper/blob.bin\t131000\t-
 put("trace_line", "range-null", b"0\ta.txt\t0\t10\x000\tline\nbreak\t3\t-\x000\tx\x00")
 
 # Compiled traces; mode 1 = recompute the CRC.
-for name in ("trace", "ranges", "empty"):
+for name in ("trace", "ranges", "empty", "ranges-chunks"):
     put("compiled_trace", name, b"\x00" + read(name + ".ctr"))
 put("compiled_trace", "ranges-crc", b"\x01" + read("ranges.ctr"))
+put("compiled_trace", "ranges-chunks-crc", b"\x01" + read("ranges-chunks.ctr"))
 
 # cache.meta of each policy; 237 = CRC | deep open | harness container size |
 # harness store identity | state section fills the tail | its state version.
