@@ -5,7 +5,8 @@
 # replays through the SSD chunk cache with the same requests, bytes, HDD
 # reads, cache counters and modelled latencies as the text trace, for every
 # chunk policy and both ssd-cache-chunk-fetch modes in simulation and for
-# lru in real mode; each version at the other granularity, and trace export
+# lru in real mode, where a damaged stored chunk is an integrity error as
+# it is for the text trace; each version at the other granularity, and trace export
 # of a chunk trace, are usage errors (exit 2); a damaged or cut chunk trace
 # is an integrity error (exit 3); a stale one (a job gone, the store
 # re-created) is refused (exit 2).
@@ -74,6 +75,21 @@ for k in ("accesses", "hits", "misses", "admissions", "evictions", "bytes_reques
 PY
 done
 note "chunk-compiled replay = text replay: $n policy x fetch runs (simulation), lru both fetches (real)"
+
+# Real mode checks every chunk it reads: with the pool's first container
+# zeroed, the compiled replay (as the text one) is an integrity error,
+# while simulation (fetch chunk) reads no byte and passes.
+C=$(containers_of "$SCRATCH/working")
+cp -a "$C" "$SCRATCH/pool.saved"
+zero_container_bytes "$SCRATCH/working" 0 131072 0 131072
+set -- "$CHUNK" -p"ssd-cache-policy lru" -p"ssd-cache-size 30%" -p"ssd-cache-directory $SCRATCH/cache"
+rm -rf "$SCRATCH/cache"
+expect_status 3 dst "$@" read-file --trace "$SCRATCH/trace"
+rm -rf "$SCRATCH/cache"
+expect_status 3 dst "$@" read-file --trace "$SCRATCH/trace.cch"
+grep -q "^destor: compiled trace request [0-9]*: " "$SCRATCH/err" || fail "no damaged-chunk error: $(cat "$SCRATCH/err")"
+expect_status 0 dst "$@" --simulate read-file --trace "$SCRATCH/trace.cch"
+rm -rf "$C" "$SCRATCH/cache" && cp -a "$SCRATCH/pool.saved" "$C"
 
 # Each version at its own granularity only; export writes container accesses.
 dst trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.ctr"
