@@ -21,6 +21,12 @@ compress; its SSD bytes are the device's, metadata areas included), beside
 the log layout's points above; each row says its layout, compression and
 mode, and reports the compression ratio, logical capacity and codec CPU.
 
+The trace is compiled once per granularity (destor trace compile; at chunk
+granularity it holds the chunk accesses) and every simulated point replays
+the compiled trace, which gives the text trace's figures without its
+recipe lookups (e2e compiled_trace.sh, compiled_trace_chunks.sh); the
+real-mode bucket points replay the text trace.
+
 Why it exists: users ask which design should guard their SSD in front of a
 deduplicated store; this puts both on the same data and trace.
 
@@ -147,6 +153,15 @@ def draw_trace(a, cfg, path):
                 start = rng.randrange(size)
                 line += b"\t%d\t%d" % (start, rng.randrange(1, size - start + 1))
             f.write(line + b"\n")
+
+
+def compile_trace(a, cfg, trace, granularity):
+    """The trace compiled once for `granularity` (destor trace compile:
+    container accesses, or chunk accesses): every simulated point replays
+    it with the text trace's figures and no recipe lookups."""
+    out = "%s.%s.compiled" % (trace, granularity)
+    run([a.destor, "-c", cfg, "-p", "ssd-cache-granularity %s" % granularity, "trace", "compile", trace, "-o", out])
+    return out
 
 
 def replay(a, cfg, trace, granularity, policy, size, fetch="chunk", layout="log", compression="none",
@@ -309,9 +324,10 @@ def main(argv):
     cfg = make_store(a, outdir)
     trace = os.path.join(outdir, "trace")
     draw_trace(a, cfg, trace)
+    compiled = {g: compile_trace(a, cfg, trace, g) for g in ("container", "chunk")}
     # clean: the log is given room never to drop a chunk, so each unique
     # chunk is admitted once (evict's whole-segment drops would admit some twice)
-    whole = replay(a, cfg, trace, "chunk", "lru", "100%", reclaim="clean")
+    whole = replay(a, cfg, compiled["chunk"], "chunk", "lru", "100%", reclaim="clean")
     if whole["evictions"] or whole["log_dropped"]:
         raise ToolError("the working set does not fit the store's size: cannot measure it")
     working_set = whole["admitted_bytes"]
@@ -323,7 +339,7 @@ def main(argv):
                  [("chunk", p, "chunk") for p in CHUNK_POLICIES] + \
                  [("chunk", p, "container") for p in CONTAINER_FETCH_POLICIES]
         for gran, policy, fetch in points:
-            c = replay(a, cfg, trace, gran, policy, str(containers), fetch)
+            c = replay(a, cfg, compiled[gran], gran, policy, str(containers), fetch)
             rows.append(row(gran, policy, fetch, share, containers * cs, c))
             print("%-9s %-8s fetch %-9s %3d%%: hit %.3f, request hit %.3f, SSD %d B, HDD %d B" % (
                 gran, policy, fetch, round(share * 100), c["hit_ratio"], c["request_hit_ratio"],
@@ -339,7 +355,8 @@ def main(argv):
             print("%3d%%: %s holds no cache bucket: no bucket-layout point" % (
                 round(share * 100), format_bytes(containers * cs)), flush=True)
         for gran, policy, fetch, layout, codec, real_dir in extra:
-            c = replay(a, cfg, trace, gran, policy, str(containers), fetch, layout, codec, real_dir)
+            c = replay(a, cfg, trace if real_dir else compiled[gran], gran, policy, str(containers), fetch, layout,
+                       codec, real_dir)
             rows.append(row(gran, policy, fetch, share, containers * cs, c))
             print("%-9s %-8s %-7s %-4s %3d%%: hit %.3f, SSD %d B, compression ratio %.3f" % (
                 gran, policy, layout, codec, round(share * 100), c["hit_ratio"], c["ssd_bytes_written"],
