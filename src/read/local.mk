@@ -37,3 +37,8 @@ check_PROGRAMS += tests/unit/test_restore_cache
 tests_unit_test_restore_cache_SOURCES = tests/unit/test_restore_cache.c tests/unit/unit.h
 tests_unit_test_restore_cache_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_restore_cache
+
+check_PROGRAMS += tests/unit/test_chunk_recorder
+tests_unit_test_chunk_recorder_SOURCES = tests/unit/test_chunk_recorder.c tests/unit/unit.h
+tests_unit_test_chunk_recorder_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_chunk_recorder
