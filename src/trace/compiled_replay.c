@@ -3,6 +3,53 @@
 #include "trace/compiled_replay.h"
 #include "util/error.h"
 
+/* Real mode on a layout that reads ahead: the chunks of the requests to
+ * come are announced to the cache as the text replay announces them (a
+ * window of whole requests of about READ_SESSION_AHEAD_BYTES, two windows
+ * ahead: the one served and the next, read meanwhile). Announcements are
+ * hints; every decision is still chunk_cache_read's. */
+typedef struct {
+    gboolean on;
+    uint64_t req;     /* the first request not announced yet */
+    size_t touch;     /* its first access */
+    uint64_t end[2];  /* the announced windows still ahead: their ends */
+    int windows;
+    GArray *refs;
+} Lookahead;
+
+static void announce(ReadSession *s, const CompiledTrace *t, Lookahead *la)
+{
+    const ChunkRef *table = (const ChunkRef *)(const void *)t->chunks.chunks->data;
+    const ChunkTouch *touches = (const ChunkTouch *)(const void *)t->chunks.touches->data;
+    const uint32_t *counts = (const uint32_t *)(const void *)t->req_accesses->data;
+    uint64_t n_req = compiled_trace_requests(t), bytes = 0;
+    g_array_set_size(la->refs, 0);
+    do {
+        for (uint32_t i = 0; i < counts[la->req]; i++) {
+            const ChunkRef *ref = &table[touches[la->touch + i].chunk];
+            g_array_append_val(la->refs, *ref);
+            bytes += ref->length;
+        }
+        la->touch += counts[la->req++];
+    } while (la->req < n_req && bytes < READ_SESSION_AHEAD_BYTES);
+    if (la->refs->len > 0)
+        chunk_cache_read_ahead(s->chunk_cache, (const ChunkRef *)(const void *)la->refs->data, la->refs->len);
+    la->end[la->windows++] = la->req;
+}
+
+/* Before request r: drop the window served, keep two announced. */
+static void look_ahead(ReadSession *s, const CompiledTrace *t, Lookahead *la, uint64_t r)
+{
+    if (!la->on)
+        return;
+    if (la->windows > 0 && r >= la->end[0]) {
+        la->end[0] = la->end[1];
+        la->windows--;
+    }
+    while (la->windows < 2 && la->req < compiled_trace_requests(t))
+        announce(s, t, la);
+}
+
 /* A version-2 trace through the SSD chunk cache: each recorded access one
  * chunk_cache_touch (simulation) or chunk_cache_read (real mode), at its
  * recorded position, requests bracketed as read_session_request does. */
@@ -17,7 +64,10 @@ static gboolean replay_chunks(ReadSession *s, const CompiledTrace *t, TraceSumma
     uint32_t buf_size = 0;
     gboolean ok = TRUE;
     size_t next = 0;
+    Lookahead la = { .on = !s->simulate && read_session_reads_ahead(s) };
+    la.refs = g_array_new(FALSE, FALSE, sizeof(ChunkRef));
     for (uint64_t r = 0; r < n_req && ok; r++) {
+        look_ahead(s, t, &la, r);
         gint64 t0 = g_get_monotonic_time();
         chunk_cache_request_begin(s->chunk_cache);
         for (uint32_t i = 0; i < counts[r] && ok; i++) {
@@ -45,6 +95,7 @@ static gboolean replay_chunks(ReadSession *s, const CompiledTrace *t, TraceSumma
     }
     /* as the text replay counts them: the reads that reached the store */
     sum->accesses = read_session_fetches(s);
+    g_array_unref(la.refs);
     g_free(buf);
     return ok;
 }

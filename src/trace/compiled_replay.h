@@ -7,8 +7,10 @@
  * no container is read; in real mode every container is read (and
  * checked), though no file bytes are assembled. A version-2 trace (chunk
  * accesses) goes to the SSD chunk cache, each access at its recorded
- * position, as the text trace's replay makes it; each version needs its
- * granularity (a usage error otherwise). */
+ * position, as the text trace's replay makes it (in real mode with the
+ * chunks of the next requests announced ahead, as the text replay
+ * announces them); each version needs its granularity (a usage error
+ * otherwise). */
 #ifndef DESTOR_COMPILED_REPLAY_H
 #define DESTOR_COMPILED_REPLAY_H
 

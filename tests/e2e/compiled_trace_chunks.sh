@@ -70,7 +70,7 @@ for k in ("requests", "bytes", "container_accesses", "latency_model_ms"):
     assert a.get(k) == b.get(k), (k, a.get(k), b.get(k))
 assert a["cache"]["mode"] == "real", a["cache"]
 for k in ("accesses", "hits", "misses", "admissions", "evictions", "bytes_requested", "bytes_hit",
-          "ssd_bytes_written", "hdd_reads", "hdd_bytes_read", "damaged"):
+          "ssd_bytes_written", "hdd_reads", "hdd_bytes_read", "damaged", "ssd_bytes_read"):
     assert a["cache"][k] == b["cache"][k], (k, a["cache"][k], b["cache"][k])
 PY
 done
