@@ -7,7 +7,8 @@
 # file's (whole-file --verify, and cmp of read-file and of a 64 KiB range
 # against the original); the refetched chunk is cached again. A trace
 # replay reads the next lines early to announce their chunks, and still
-# reports a bad line at its own turn.
+# reports a bad line at its own turn; a trace compiled at chunk granularity
+# counts a damaged chunk in the batch as the text trace does.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 gen_data "$SCRATCH/data" --preset tiny --versions 1 --seed 33
@@ -95,3 +96,16 @@ grep -q "^destor: .*bad:2: " "$SCRATCH/err" || fail "the bad line was not report
 real read-file --trace "$SCRATCH/trace" --json > "$SCRATCH/file.json"
 cat "$SCRATCH/trace" | real read-file --trace - --json > "$SCRATCH/pipe.json"
 [ "$(counts "$SCRATCH/file.json")" = "$(counts "$SCRATCH/pipe.json")" ] || fail "a piped trace counted otherwise"
+
+# The same trace compiled at chunk granularity: its replay announces the
+# chunks ahead too, and a damaged chunk in the batch counts as from the
+# text trace (a miss, refetched, the rest hits).
+dst -p"ssd-cache-granularity chunk" trace compile "$SCRATCH/trace" -o "$SCRATCH/trace.cch"
+rm -rf "$CACHE"
+real read-file --trace "$SCRATCH/trace.cch" >/dev/null
+flip_log_byte
+real read-file --trace "$SCRATCH/trace.cch" --json > "$SCRATCH/compiled.json" 2> "$SCRATCH/compiled.err"
+set -- $(counts "$SCRATCH/compiled.json")
+[ "$1" -eq "$n" ] && [ "$2" -eq $((n - 1)) ] && [ "$3" -eq 1 ] && [ "$4" -eq 1 ] ||
+    fail "compiled trace, one damaged chunk in the batch: accesses/hits/misses/damaged $* (expected $n $((n - 1)) 1 1)"
+grep -q "^destor: warning: SSD chunk cache: .*damaged" "$SCRATCH/compiled.err" || fail "compiled trace: no damage warning"
