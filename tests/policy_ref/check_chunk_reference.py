@@ -103,7 +103,9 @@ def fingerprint(chunk):
 
 def spread(requests, rng):
     """The same requests over chunk ids spread across 64 bits; a tenth of the
-    chunks share bytes 0..5 (prefix and bucket) with another chunk."""
+    chunks share bytes 0..5 (prefix and bucket) with another chunk. Every
+    25th request is followed by one of a large chunk (one of eight, from a
+    quarter of a bucket's sub-slots to all of them, or one byte more)."""
     ids = {}
 
     def new_id(c):
@@ -120,6 +122,10 @@ def spread(requests, rng):
                 ids[a[0]] = new_id(a[0])
             r.append((ids[a[0]],) + a[1:])
         out.append(r)
+        if len(out) % 25 == 24:
+            big = rng.randrange(8)
+            length = (65536, 100000, 131072, 200000, 250000, 262143, 262144, 262145)[big]
+            out.append([(2 ** 63 + big, length, 10 ** 9 + big, 0, length)])
     return out
 
 
