@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job_writer.c: dedup, container packing, recipes and commit of one job. */
 #include "backup/job_writer.h"
-#include "backup/backup_msg.h"
 #include "backup/fragmentation.h"
 #include "backup/har_history.h"
 #include "backup/rewrite_stage.h"
+#include "backup/segment_stage.h"
 #include "index/fp_index.h"
 #include "recipe/job_meta.h"
 #include "recipe/recipe_index.h"
@@ -42,9 +42,9 @@ struct JobWriter {
     ContainerId next_container;
 
     GArray *refcount;   /* uint32 per container id */
-    GArray *segment;    /* Fingerprint: a block's, for an index that looks ahead */
     JobProgress progress;
 
+    SegmentStage *segments;     /* segment buffer, for an index that looks ahead */
     RewriteStage *rewrite;      /* rewrite buffer, with rewriting on */
     HarUsage *har;              /* this job's container use, with HAR on */
     FragmentationMeter *frag;
@@ -78,6 +78,20 @@ static gboolean load_refcount(JobWriter *w, GError **err)
 static gboolean store_chunk(void *ctx, const Fingerprint *fp, const uint8_t *data, size_t len, ChunkLocation *loc,
                             GError **err);
 static gboolean record_entry(void *ctx, const FileRecord *r, GError **err);
+static gboolean announce_segment(void *ctx, const Fingerprint *fps, guint n, GError **err);
+static gboolean dedup_chunk(void *ctx, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
+                            GError **err);
+static gboolean pass_entry(void *ctx, const FileRecord *r, GError **err);
+
+/* An index that looks a whole segment up at once (silo) gets the chunks
+ * through the segment buffer, which calls back the three above. */
+static void begin_segmenting(JobWriter *w, const FpIndexParams *params)
+{
+    if (!fp_index_takes_segments(w->index))
+        return;
+    SegmentSink sink = { announce_segment, dedup_chunk, pass_entry, w };
+    w->segments = segment_stage_new(&params->segment, fingerprint_length(w->store->fingerprint), &sink);
+}
 
 /* With rewrite-algorithm or rewrite-enable-har, chunks go through the
  * rewrite buffer, which calls back store_chunk and record_entry. */
@@ -115,6 +129,7 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
     g_free(ridx);
     if (w->recipes == NULL || !begin_rewriting(w, &cfg->rewrite, cfg->restore_cache.containers, err))
         goto fail;
+    begin_segmenting(w, &cfg->fp_index);
     w->frag = fragmentation_meter_new(cfg->restore_cache.containers);
     w->m.fragmentation_cache_containers = cfg->restore_cache.containers;
     w->m.created_unix = time(NULL);
@@ -153,16 +168,10 @@ static gboolean seal_container(JobWriter *w, GError **err)
     return w->sealed < CONTAINER_BUFFERS || index_oldest(w, err);
 }
 
-gboolean job_writer_segment(JobWriter *w, const GArray *chunks, GError **err)
+static gboolean announce_segment(void *ctx, const Fingerprint *fps, guint n, GError **err)
 {
-    if (!fp_index_takes_segments(w->index))
-        return TRUE;
-    if (w->segment == NULL)
-        w->segment = g_array_new(FALSE, FALSE, sizeof(Fingerprint));
-    g_array_set_size(w->segment, chunks->len);
-    for (guint i = 0; i < chunks->len; i++)
-        g_array_index(w->segment, Fingerprint, i) = g_array_index(chunks, BlockChunk, i).fp;
-    return fp_index_segment(w->index, (const Fingerprint *)w->segment->data, chunks->len, err);
+    JobWriter *w = ctx;
+    return fp_index_segment(w->index, fps, n, err);
 }
 
 /* Pack one chunk into the open container as a new chunk (a rewritten one
@@ -186,9 +195,12 @@ static gboolean store_chunk(void *ctx, const Fingerprint *fp, const uint8_t *dat
     return TRUE;
 }
 
-gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
-                              GError **err)
+/* Look one chunk up, then reference, store or hand it to the rewrite
+ * buffer; its reference goes to r->chunks (now or when placed). */
+static gboolean dedup_chunk(void *ctx, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
+                            GError **err)
 {
+    JobWriter *w = ctx;
     ChunkLocation loc;
     gboolean found;
     if (!fp_index_lookup(w->index, fp, &loc, &found, err))
@@ -202,6 +214,13 @@ gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp
     ChunkRef ref = { .fp = *fp, .container = loc.container, .offset = loc.offset, .length = loc.length };
     g_array_append_val(r->chunks, ref);
     return TRUE;
+}
+
+gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
+                              GError **err)
+{
+    return w->segments != NULL ? segment_stage_add_chunk(w->segments, r, fp, data, len, err)
+                               : dedup_chunk(w, r, fp, data, len, err);
 }
 
 /* Write one entry whose chunks are all placed. */
@@ -233,16 +252,24 @@ static gboolean record_entry(void *ctx, const FileRecord *r, GError **err)
     return TRUE;
 }
 
+/* An entry whose chunks have all been deduplicated. */
+static gboolean pass_entry(void *ctx, const FileRecord *r, GError **err)
+{
+    JobWriter *w = ctx;
+    return w->rewrite != NULL ? rewrite_stage_add_entry(w->rewrite, r, err) : record_entry(w, r, err);
+}
+
 gboolean job_writer_add_entry(JobWriter *w, const FileRecord *r, GError **err)
 {
-    return w->rewrite != NULL ? rewrite_stage_add_entry(w->rewrite, r, err) : record_entry(w, r, err);
+    return w->segments != NULL ? segment_stage_add_entry(w->segments, r, err) : pass_entry(w, r, err);
 }
 
 gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest, GError **err)
 {
     /* Order matters: every structure is durable before the manifest that
      * makes the job visible is published. */
-    gboolean ok = (w->rewrite == NULL || rewrite_stage_flush(w->rewrite, err)) && seal_container(w, err);
+    gboolean ok = (w->segments == NULL || segment_stage_flush(w->segments, err)) &&
+                  (w->rewrite == NULL || rewrite_stage_flush(w->rewrite, err)) && seal_container(w, err);
     while (ok && w->sealed > 0)
         ok = index_oldest(w, err);
     ok = ok && container_store_sync(w->store->containers, err) && fp_index_commit_job(w->index, err);
@@ -277,7 +304,8 @@ void job_writer_free(JobWriter *w)
 {
     if (w == NULL)
         return;
-    rewrite_stage_free(w->rewrite); /* its waiting records before the writers go */
+    segment_stage_free(w->segments); /* its waiting records before the writers go */
+    rewrite_stage_free(w->rewrite);
     har_usage_free(w->har);
     fragmentation_meter_free(w->frag);
     job_meta_writer_abort(w->meta);
@@ -285,8 +313,6 @@ void job_writer_free(JobWriter *w)
     fp_index_close(w->index);
     if (w->refcount)
         g_array_unref(w->refcount);
-    if (w->segment)
-        g_array_unref(w->segment);
     job_manifest_clear(&w->m);
     g_free(w->job_dir);
     container_writer_free(w->container_writer); /* before its buffers go */

@@ -34,12 +34,10 @@ typedef struct {
 /* cfg: fingerprint-index* (the index design), rewrite-* and restore-cache
  * (the fragmentation level's cache). */
 JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_root, GError **err);
-/* The chunks (BlockChunk) whose job_writer_add_chunk calls come next, for
- * an index that looks ahead (fingerprint-index near-exact logical silo).
- * FALSE on a fatal error. */
-gboolean job_writer_segment(JobWriter *w, const GArray *chunks, GError **err);
 /* Dedup and store one chunk of regular file `r` (its next, in file order)
- * and append its reference to r->chunks. FALSE on a fatal error. */
+ * and append its reference to r->chunks (with an index that looks ahead,
+ * fingerprint-index near-exact logical silo, once the chunk's segment
+ * ends: segment_stage.h). FALSE on a fatal error. */
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
                               GError **err);
 /* Record a whole entry (a file after its last chunk, a directory, a

@@ -8,6 +8,7 @@ libdestor_a_SOURCES += \
 	src/backup/chunk_worker.c src/backup/chunk_worker.h \
 	src/backup/rewrite_policy.c src/backup/rewrite_policy.h \
 	src/backup/rewrite_stage.c src/backup/rewrite_stage.h \
+	src/backup/segment_stage.c src/backup/segment_stage.h \
 	src/backup/har_history.c src/backup/har_history.h \
 	src/backup/fragmentation.c src/backup/fragmentation.h \
 	src/backup/job_writer.c src/backup/job_writer.h
@@ -26,3 +27,8 @@ check_PROGRAMS += tests/unit/test_rewrite_policy
 TESTS += tests/unit/test_rewrite_policy
 tests_unit_test_rewrite_policy_SOURCES = tests/unit/test_rewrite_policy.c tests/unit/unit.h
 tests_unit_test_rewrite_policy_LDADD = $(UNIT_LIBS)
+
+check_PROGRAMS += tests/unit/test_segment_stage
+TESTS += tests/unit/test_segment_stage
+tests_unit_test_segment_stage_SOURCES = tests/unit/test_segment_stage.c tests/unit/unit.h
+tests_unit_test_segment_stage_LDADD = $(UNIT_LIBS)

@@ -68,8 +68,6 @@ static void store_item(StoreStage *s, BackupItem *it)
         do {
             b = bounded_queue_pop(it->out);
             block_hasher_wait(s->hasher, b);
-            if (s->error == NULL)
-                job_writer_segment(s->writer, b->chunks, &s->error);
             for (guint i = 0; i < b->chunks->len && s->error == NULL; i++) {
                 const BlockChunk *c = &g_array_index(b->chunks, BlockChunk, i);
                 if (!job_writer_add_chunk(s->writer, r, &c->fp, b->data + c->offset, c->length, &s->error))
@@ -137,8 +135,18 @@ static void print_index(const IndexReport *ix)
     const FpIndexStats *st = &ix->st;
     printf("  index            %s", fp_index_kind_name(ix->params->kind));
     if (ix->params->kind != FP_INDEX_EXACT)
-        printf(" (sampling %s %u, cache %u containers)", sampling_method_name(ix->params->sampling),
+        printf(" (sampling %s %u, cache %u containers)", sampling_method_name(fp_index_sampling(ix->params)),
                ix->params->sampling_ratio, ix->params->cache_containers);
+    if (ix->params->kind == FP_INDEX_SILO) {
+        const SegmentParams *sp = &ix->params->segment;
+        printf("\n  index segments   %llu, %s", (unsigned long long)st->segments, segment_algorithm_name(sp->algorithm));
+        if (sp->algorithm != SEGMENT_FILE_DEFINED)
+            printf(" %u", sp->size);
+        printf(" (boundary %u %u), selection %s", sp->min, sp->max, segment_selection_name(sp->selection));
+        if (sp->selection != SEGMENT_SELECT_BASE)
+            printf(" %u", sp->top_k);
+        printf(", prefetching %u", sp->prefetching);
+    }
     printf(": RAM %s (table %s, cache %s, DB cache %s)\n", size_format(st->ram_bytes, ram, sizeof ram),
            size_format(st->table_bytes, table, sizeof table), size_format(st->cache_bytes, cache, sizeof cache),
            size_format(st->db_cache_bytes, db, sizeof db));
@@ -278,9 +286,20 @@ static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw,
     json_builder_begin_object(b);
     json_doc_string(b, "kind", fp_index_kind_name(ix->params->kind));
     if (ix->params->kind != FP_INDEX_EXACT) {
-        json_doc_string(b, "sampling", sampling_method_name(ix->params->sampling));
+        json_doc_string(b, "sampling", sampling_method_name(fp_index_sampling(ix->params)));
         json_doc_uint(b, "sampling_ratio", ix->params->sampling_ratio);
         json_doc_uint(b, "cache_containers", ix->params->cache_containers);
+    }
+    if (ix->params->kind == FP_INDEX_SILO) {
+        const SegmentParams *sp = &ix->params->segment;
+        json_doc_uint(b, "segments", ix->st.segments);
+        json_doc_string(b, "segment_algorithm", segment_algorithm_name(sp->algorithm));
+        json_doc_uint(b, "segment_size", sp->size);
+        json_doc_uint(b, "segment_min", sp->min);
+        json_doc_uint(b, "segment_max", sp->max);
+        json_doc_string(b, "segment_selection", segment_selection_name(sp->selection));
+        json_doc_uint(b, "segment_top_k", sp->top_k);
+        json_doc_uint(b, "segment_prefetching", sp->prefetching);
     }
     json_doc_uint(b, "ram_bytes", ix->st.ram_bytes);
     json_doc_uint(b, "table_bytes", ix->st.table_bytes);

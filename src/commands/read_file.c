@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The cache a request of `range` went through: restore-cache's for a
@@ -147,7 +148,53 @@ static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, c
     return ok;
 }
 
-/* A text trace, path by path. */
+/* Lines of a text trace read before their turn, so that their chunks can
+ * be announced to the SSD chunk cache (read_session_ahead): an
+ * announcement covers at most this many (READ_SESSION_AHEAD_BYTES of
+ * 64 KiB ranges), and the replay holds two: the one being served and
+ * the next, read on the cache's reader threads meanwhile. */
+#define TRACE_LOOKAHEAD_LINES 16
+
+typedef struct {
+    char *line; /* a copy (parsing changes it) */
+    int lineno;
+} PendingLine;
+
+/* Announce the chunks of the pending requests from the `from`th on (at
+ * most TRACE_LOOKAHEAD_LINES), up to the first line that does not parse
+ * (its turn reports it); returns how many requests the announcement
+ * covered. */
+static size_t announce(ReadSession *s, GQueue *pending, guint from, const char *trace_path)
+{
+    ReadSessionAhead reqs[TRACE_LOOKAHEAD_LINES];
+    TraceRequest parsed[TRACE_LOOKAHEAD_LINES];
+    char *copies[TRACE_LOOKAHEAD_LINES] = { NULL };
+    size_t k = 0;
+    for (GList *l = g_queue_peek_nth_link(pending, from); l != NULL && k < TRACE_LOOKAHEAD_LINES; l = l->next) {
+        const PendingLine *p = l->data;
+        copies[k] = g_strdup(p->line);
+        if (!trace_line_parse(copies[k], trace_path, p->lineno, &parsed[k], NULL))
+            break;
+        reqs[k] = (ReadSessionAhead){ .job = parsed[k].job, .path = parsed[k].path,
+                                      .range = parsed[k].ranged ? &parsed[k].range : NULL };
+        k++;
+    }
+    size_t covered = read_session_ahead(s, reqs, k);
+    for (size_t i = 0; i < TRACE_LOOKAHEAD_LINES; i++)
+        g_free(copies[i]);
+    return covered;
+}
+
+static void pending_free(gpointer p)
+{
+    g_free(((PendingLine *)p)->line);
+    g_free(p);
+}
+
+/* A text trace, path by path. With the SSD chunk cache in real mode and
+ * the trace a regular file, the next lines are read ahead of their turn
+ * and their chunks announced (read_session_ahead); requests are still
+ * served one by one, in order. */
 static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
                            const ReadFileOptions *opt, TraceSummary *sum, GError **err)
 {
@@ -157,20 +204,46 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
         return FALSE;
     }
     TraceReader *reader = trace_reader_new(fd, trace_path, opt->null_terminated, head, head_len);
-    gboolean ok = TRUE;
-    char *line;
-    int lineno, got;
+    /* a trace from a pipe or terminal is served as its lines come */
+    struct stat st;
+    gboolean regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    guint look = regular && read_session_reads_ahead(s) ? 2 * TRACE_LOOKAHEAD_LINES : 1;
+    GQueue pending = G_QUEUE_INIT;
+    GError *read_err = NULL; /* reported after the lines before it are served */
+    gboolean at_end = FALSE, ok = TRUE;
+    size_t cur_left = 0, next_left = 0; /* pending requests announced: the window served, the next one */
     gint64 start = g_get_monotonic_time();
-    while (ok && (got = trace_reader_next(reader, &line, &lineno, err)) != 0) {
-        if (got < 0) {
-            ok = FALSE;
+    while (ok) {
+        while (!at_end && g_queue_get_length(&pending) < look) {
+            char *line;
+            int lineno, got = trace_reader_next(reader, &line, &lineno, &read_err);
+            if (got <= 0) {
+                at_end = TRUE;
+                break;
+            }
+            PendingLine *p = g_new(PendingLine, 1);
+            p->line = g_strdup(line);
+            p->lineno = lineno;
+            g_queue_push_tail(&pending, p);
+        }
+        if (look > 1 && cur_left == 0) {
+            cur_left = next_left > 0 ? next_left : announce(s, &pending, 0, trace_path);
+            next_left = 0;
+        }
+        PendingLine *p = g_queue_pop_head(&pending);
+        if (p == NULL) {
+            if (read_err != NULL) {
+                g_propagate_error(err, read_err);
+                read_err = NULL;
+                ok = FALSE;
+            }
             break;
         }
         TraceRequest req;
-        ok = trace_line_parse(line, trace_path, lineno, &req, err);
+        ok = trace_line_parse(p->line, trace_path, p->lineno, &req, err);
         if (ok && req.ranged && opt->verify) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
-                        "%s:%d: a range request, but --verify checks whole files only", trace_path, lineno);
+                        "%s:%d: a range request, but --verify checks whole files only", trace_path, p->lineno);
             ok = FALSE;
         }
         gint64 t0 = g_get_monotonic_time();
@@ -181,10 +254,18 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
         if (ok)
             trace_summary_add(sum, (double)(g_get_monotonic_time() - t0), model_s * 1e6);
         else if (err && *err && !g_str_has_prefix((*err)->message, trace_path))
-            g_prefix_error(err, "%s:%d: ", trace_path, lineno);
+            g_prefix_error(err, "%s:%d: ", trace_path, p->lineno);
+        pending_free(p);
+        if (cur_left > 0)
+            cur_left--;
+        /* the next window is read while this one is served */
+        if (ok && look > 1 && next_left == 0 && g_queue_get_length(&pending) > cur_left)
+            next_left = announce(s, &pending, (guint)cur_left, trace_path);
     }
     sum->seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     sum->accesses = read_session_fetches(s);
+    g_queue_clear_full(&pending, pending_free);
+    g_clear_error(&read_err);
     trace_reader_free(reader);
     close(null_fd);
     return ok;

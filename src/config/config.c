@@ -125,6 +125,75 @@ static gboolean set_fingerprint_index(Config *cfg, char **vals, guint nvals, gbo
     return TRUE;
 }
 
+/* A whole number (digits only) from lo to hi. */
+static gboolean count_in(const char *v, uint64_t lo, uint64_t hi, uint64_t *n)
+{
+    size_t len = strlen(v);
+    if (len == 0 || len > 9 || strspn(v, "0123456789") != len)
+        return FALSE;
+    *n = g_ascii_strtoull(v, NULL, 10);
+    return *n >= lo && *n <= hi;
+}
+
+/* Destor's segment keys (fingerprint-index-segment-*): in effect for
+ * near-exact logical silo, the one design that looks segments up; loaded
+ * and checked whatever the design. */
+static gboolean set_segment_key(Config *cfg, const char *key, char **vals, guint nvals, GError **err)
+{
+    SegmentParams *sp = &cfg->fp_index.segment;
+    const char *v = nvals > 0 ? vals[0] : NULL;
+    uint64_t n;
+    char why[128];
+    if (!strcmp(key, "fingerprint-index-segment-algorithm")) {
+        if (nvals != 1 && !value_count(err, key, vals, nvals, 2, "an algorithm and optionally a chunk count"))
+            return FALSE;
+        SegmentAlgorithm a;
+        if (!segment_algorithm_parse(v, &a))
+            return bad_value(err, key, v, "expected fixed, content-defined or file-defined");
+        if (nvals == 2 && a == SEGMENT_FILE_DEFINED)
+            return bad_value(err, key, vals[1], "file-defined takes no chunk count");
+        g_snprintf(why, sizeof why, "expected a segment size from 1 to %u chunks", SEGMENT_MAX_CHUNKS);
+        if (nvals == 2 && !count_in(vals[1], 1, SEGMENT_MAX_CHUNKS, &n))
+            return bad_value(err, key, vals[1], why);
+        sp->algorithm = a;
+        if (nvals == 2)
+            sp->size = (unsigned)n;
+    } else if (!strcmp(key, "fingerprint-index-segment-boundary")) {
+        uint64_t lo;
+        if (!value_count(err, key, vals, nvals, 2, "a minimum and a maximum chunk count"))
+            return FALSE;
+        g_snprintf(why, sizeof why, "expected a chunk count from 0 to %u", SEGMENT_MAX_CHUNKS);
+        if (!count_in(vals[0], 0, SEGMENT_MAX_CHUNKS, &lo))
+            return bad_value(err, key, vals[0], why);
+        g_snprintf(why, sizeof why, "expected a chunk count from 1 to %u, at least the minimum", SEGMENT_MAX_CHUNKS);
+        if (!count_in(vals[1], MAX(lo, 1), SEGMENT_MAX_CHUNKS, &n))
+            return bad_value(err, key, vals[1], why);
+        sp->min = (unsigned)lo;
+        sp->max = (unsigned)n;
+    } else if (!strcmp(key, "fingerprint-index-segment-selection")) {
+        if (nvals != 1 && !value_count(err, key, vals, nvals, 2, "a method and, for top, optionally a count"))
+            return FALSE;
+        SegmentSelection sel;
+        if (!segment_selection_parse(v, &sel))
+            return bad_value(err, key, v, "expected base, top or mix");
+        if (nvals == 2 && sel != SEGMENT_SELECT_TOP)
+            return bad_value(err, key, vals[1], "only top takes a count");
+        if (nvals == 2 && !count_in(vals[1], 1, 4096, &n))
+            return bad_value(err, key, vals[1], "expected a segment count from 1 to 4096");
+        /* Destor: a selection line sets the count to 1 unless top gives one */
+        sp->selection = sel;
+        sp->top_k = nvals == 2 ? (unsigned)n : 1;
+    } else {
+        g_assert(!strcmp(key, "fingerprint-index-segment-prefetching"));
+        if (!value_count(err, key, vals, nvals, 1, "a segment count"))
+            return FALSE;
+        if (!count_in(v, 0, 4096, &n))
+            return bad_value(err, key, v, "expected a segment count from 1 to 4096, or 0 for the default (16)");
+        sp->prefetching = n == 0 ? SEGMENT_DEFAULT_PREFETCHING : (unsigned)n;
+    }
+    return TRUE;
+}
+
 /* Our own keys. *known is FALSE when key is not one of them. */
 const char *restore_cache_kind_name(RestoreCacheKind kind)
 {
@@ -282,6 +351,7 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
             return FALSE;
         if (!sampling_method_parse(v, &cfg->fp_index.sampling))
             return bad_value(err, key, v, "expected uniform, random, min or optmin");
+        cfg->fp_index.sampling_set = TRUE;
         if (nvals == 2 && (!size_parse(vals[1], &n) || n == 0 || n > 65536))
             return bad_value(err, key, vals[1], "expected a sampling ratio from 1 to 65536");
         if (nvals == 2)
@@ -292,6 +362,11 @@ static gboolean set_key(Config *cfg, const char *key, char **vals, guint nvals, 
         if (!size_parse(v, &n) || n == 0 || n > 65536)
             return bad_value(err, key, v, "expected a container count from 1 to 65536");
         cfg->fp_index.cache_containers = (unsigned)n;
+    } else if (!strcmp(key, "fingerprint-index-segment-algorithm") ||
+               !strcmp(key, "fingerprint-index-segment-boundary") ||
+               !strcmp(key, "fingerprint-index-segment-selection") ||
+               !strcmp(key, "fingerprint-index-segment-prefetching")) {
+        return set_segment_key(cfg, key, vals, nvals, err);
     } else if (!strcmp(key, "gc-live-threshold")) {
         char *end = NULL;
         if (!value_count(err, key, vals, nvals, 1, "a fraction from 0 to 1"))
@@ -315,7 +390,9 @@ static const char *nearest_key(const char *key)
         "container-size", "fingerprint-algorithm", "simulation-level", "log-level", "store-read-uncached",
         "backup-workers", "restore-cache", "restore-opt-window-size", "backup-retention-time", "container-store", "rados-conf", "rados-pool", "rados-namespace",
         "rados-timeout", "rados-lock-duration", "gc-live-threshold", "file-digest", "fingerprint-index",
-        "fingerprint-index-sampling-method", "fingerprint-index-cache-size",
+        "fingerprint-index-sampling-method", "fingerprint-index-cache-size", "fingerprint-index-segment-algorithm",
+        "fingerprint-index-segment-boundary", "fingerprint-index-segment-selection",
+        "fingerprint-index-segment-prefetching",
     };
     GPtrArray *all = g_ptr_array_new();
     for (size_t i = 0; i < G_N_ELEMENTS(own); i++)

@@ -13,7 +13,6 @@ typedef enum {
     U_REAL,       /* a decimal number */
     U_YESNO,      /* yes or no */
     U_WORD,       /* one of words; a count may follow one of counted */
-    U_TWO_COUNTS, /* two whole numbers */
     U_INDEX,      /* exact|near-exact logical [SPECIFIC] (physical ones: config.c) */
 } UpstreamForm;
 
@@ -27,10 +26,6 @@ typedef struct {
 
 static const char *const trace_formats[] = { "destor", "fsl", NULL };
 static const char *const key_values[] = { "htable", NULL };
-static const char *const segmenting[] = { "fixed", "file-defined", "content-defined", NULL };
-static const char *const segmenting_counted[] = { "fixed", "content-defined", NULL };
-static const char *const selection[] = { "base", "top", "mix", NULL };
-static const char *const selection_counted[] = { "top", NULL };
 
 static const UpstreamKey keys[] = {
     { "trace-format", U_WORD, trace_formats, NULL, "destor | fsl" },
@@ -41,12 +36,6 @@ static const UpstreamKey keys[] = {
     { "fingerprint-index-key-size", U_COUNT, NULL, NULL, "a whole number" },
     { "fingerprint-index-value-length", U_COUNT, NULL, NULL, "a whole number" },
     { "fingerprint-index-bloom-filter", U_COUNT, NULL, NULL, "a whole number" },
-    { "fingerprint-index-segment-algorithm", U_WORD, segmenting, segmenting_counted,
-      "file-defined, or fixed | content-defined and optionally a whole number" },
-    { "fingerprint-index-segment-boundary", U_TWO_COUNTS, NULL, NULL, "two whole numbers" },
-    { "fingerprint-index-segment-selection", U_WORD, selection, selection_counted,
-      "base | mix, or top and optionally a whole number" },
-    { "fingerprint-index-segment-prefetching", U_COUNT, NULL, NULL, "a whole number" },
 };
 
 /* fingerprint-index's third value and the category it belongs to; only
@@ -111,8 +100,6 @@ static gboolean form_ok(const UpstreamKey *k, char *const *v, guint n)
         return n == 1 && one_of(v[0], (const char *const[]){ "yes", "no", NULL });
     case U_WORD:
         return (n == 1 && one_of(v[0], k->words)) || (n == 2 && one_of(v[0], k->counted) && is_count(v[1]));
-    case U_TWO_COUNTS:
-        return n == 2 && is_count(v[0]) && is_count(v[1]);
     case U_INDEX:
         return index_form_ok(v, n);
     }

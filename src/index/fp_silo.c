@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fp_silo.c: the near-exact logical index after SiLo (Xia et al., ATC'11:
  * similarity and locality), Destor's "near-exact logical silo". The stream
- * comes in segments (fp_index_segment: the store stage's blocks, a file's
- * data up to 1 MiB); each segment's features (its samples by the
- * configured method, Destor's min for SiLo) are looked up in a table of
- * the features of earlier segments, and the containers those similar
- * segments' chunks were found or stored in are read into the locality
- * cache before the segment's lookups (similarity brings in the logical
- * neighbours a physical sample table cannot name: the chunks an earlier
- * backup deduplicated against older containers). A lookup then asks the
- * job's unwritten chunks and the cache, nothing else: a chunk neither
- * holds is new to this index. The segment's own containers and features
- * are remembered when the next segment starts. Like every design, only a
- * container's own metadata makes a chunk found (fp_design.h). */
+ * comes in segments (fp_index_segment: the backup's segment stage, cut by
+ * fingerprint-index-segment-algorithm); each segment's features (its
+ * samples by the configured method) are looked up in a table of the
+ * features of earlier segments, and by fingerprint-index-segment-selection
+ * the similar segments chosen (top K: the K sharing the most features;
+ * base: none ahead, a looked-up chunk that is an earlier segment's feature
+ * brings that segment in; mix: both) are read into the locality cache,
+ * each with the segments after it (fingerprint-index-segment-prefetching):
+ * the containers their chunks were found or stored in. Similarity brings
+ * in the logical neighbours a physical sample table cannot name (the
+ * chunks an earlier backup deduplicated against older containers). A
+ * lookup then asks the job's unwritten chunks and the cache, nothing else:
+ * a chunk neither holds is new to this index. The segment's own containers
+ * and features are remembered when the next segment starts. Like every
+ * design, only a container's own metadata makes a chunk found
+ * (fp_design.h). */
 #include "index/fp_design.h"
 #include "index/fp_table.h"
 #include "index/locality_cache.h"
@@ -24,8 +28,10 @@
 #include <string.h>
 
 /* A segment remembers at most this many containers (the first it met):
- * enough for a 1 MiB segment of 2 MiB containers scattered over history. */
-#define SEGMENT_CONTAINERS 16
+ * a segment of Destor's 1024 chunks of 8 KiB is 8 MiB, four 2 MiB
+ * containers when new, and more when its chunks lie scattered over
+ * history. */
+#define SEGMENT_CONTAINERS 64
 
 struct FpDesign {
     FpIndex *idx;
@@ -40,6 +46,7 @@ struct FpDesign {
     GArray *feat;        /* Fingerprint: its features */
     GArray *met;         /* ContainerId: the containers its chunks are in */
     uint64_t prefetches;
+    uint64_t looked_up; /* segments */
 };
 
 static void note_container(FpDesign *d, ContainerId c)
@@ -132,6 +139,7 @@ static FpDesign *silo_open(FpIndex *idx, const FpIndexParams *p, GError **err)
     FpDesign *d = g_new0(FpDesign, 1);
     d->idx = idx;
     d->p = *p;
+    d->p.sampling = fp_index_sampling(p);
     d->features = fp_table_new();
     d->segments = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     d->cache = locality_cache_new(p->cache_containers);
@@ -160,39 +168,140 @@ static FpDesign *silo_open(FpIndex *idx, const FpIndexParams *p, GError **err)
     return d;
 }
 
-static gboolean silo_segment(FpDesign *d, const Fingerprint *fps, guint n, GError **err)
+/* The containers of segments from..to-1 (at most the segment count),
+ * appended to ids once each, while ids holds less than a cache's worth
+ * (more would evict what this segment needs). */
+static void collect_segments(FpDesign *d, guint from, guint to, GArray *ids)
 {
-    finish_segment(d);
-    take_features(d, fps, n);
-    /* The similar segments' containers, the first feature's first, at most
-     * a cache's worth (more would evict what this segment needs). */
-    guint budget = d->p.cache_containers;
-    for (guint i = 0; i < d->feat->len && budget > 0; i++) {
-        const ChunkLocation *seg = fp_table_get(d->features, &g_array_index(d->feat, Fingerprint, i));
-        if (seg == NULL)
-            continue;
-        g_assert(seg->container < d->segments->len);
-        const GArray *c = g_ptr_array_index(d->segments, seg->container);
-        for (guint k = 0; k < c->len && budget > 0; k++) {
+    for (guint s = from; s < MIN(to, d->segments->len) && ids->len < d->p.cache_containers; s++) {
+        const GArray *c = g_ptr_array_index(d->segments, s);
+        for (guint k = 0; k < c->len && ids->len < d->p.cache_containers; k++) {
             ContainerId id = g_array_index(c, ContainerId, k);
-            if (!locality_cache_holds(d->cache, id)) {
-                d->prefetches++;
-                if (!locality_cache_prefetch(d->cache, fp_index_pool(d->idx), id, d->buf, err))
-                    return FALSE;
-                budget--;
-            }
+            gboolean listed = FALSE;
+            for (guint i = 0; i < ids->len && !listed; i++)
+                listed = g_array_index(ids, ContainerId, i) == id;
+            if (!listed)
+                g_array_append_val(ids, id);
         }
+    }
+}
+
+/* The chosen segments' containers, then (prefetching) those of the
+ * prefetching - 1 segments after each (the next of the same earlier
+ * backup, Destor's prefetch_segments): the chosen ones come first when a
+ * cache's worth is not enough for all. */
+static void collect_chosen(FpDesign *d, const guint *chosen, guint n, GArray *ids)
+{
+    for (guint i = 0; i < n; i++) {
+        g_assert(chosen[i] < d->segments->len);
+        collect_segments(d, chosen[i], chosen[i] + 1, ids);
+    }
+    for (guint i = 0; i < n; i++)
+        collect_segments(d, chosen[i] + 1, chosen[i] + d->p.segment.prefetching, ids);
+}
+
+/* Bring the collected containers into the cache, the last first, so that
+ * the first (the chosen segment's own) end up the most recently used
+ * (Destor inserts prefetched segments from tail to head likewise). */
+static gboolean bring_in(FpDesign *d, const GArray *ids, GError **err)
+{
+    for (guint i = ids->len; i-- > 0;) {
+        ContainerId id = g_array_index(ids, ContainerId, i);
+        if (locality_cache_holds(d->cache, id)) {
+            locality_cache_touch(d->cache, id);
+            continue;
+        }
+        d->prefetches++;
+        if (!locality_cache_prefetch(d->cache, fp_index_pool(d->idx), id, d->buf, err))
+            return FALSE;
     }
     return TRUE;
 }
 
-static gboolean silo_lookup(FpDesign *d, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err)
+typedef struct {
+    guint seg, shared;
+} Candidate;
+
+/* The most shared features first; of equals, the newer segment. */
+static int by_shared(const void *a, const void *b)
 {
-    (void)err;
+    const Candidate *x = a, *y = b;
+    if (x->shared != y->shared)
+        return x->shared > y->shared ? -1 : 1;
+    return x->seg > y->seg ? -1 : x->seg < y->seg;
+}
+
+/* Top K: the K earlier segments that share the most of this segment's
+ * features. A feature names one segment (the newest with it: Destor's
+ * value length 1), so the candidates' shared features are disjoint and
+ * Destor's trimming of a chosen segment's features from the others
+ * changes no count. */
+static gboolean select_top(FpDesign *d, GError **err)
+{
+    GHashTable *shared = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (guint i = 0; i < d->feat->len; i++) {
+        const ChunkLocation *seg = fp_table_get(d->features, &g_array_index(d->feat, Fingerprint, i));
+        if (seg == NULL)
+            continue;
+        gpointer key = GUINT_TO_POINTER(seg->container + 1);
+        g_hash_table_insert(shared, key, GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(shared, key)) + 1));
+    }
+    guint n = g_hash_table_size(shared), i = 0;
+    Candidate *c = g_new(Candidate, MAX(n, 1));
+    GHashTableIter it;
+    gpointer key, value;
+    g_hash_table_iter_init(&it, shared);
+    while (g_hash_table_iter_next(&it, &key, &value))
+        c[i++] = (Candidate){ GPOINTER_TO_UINT(key) - 1, GPOINTER_TO_UINT(value) };
+    g_hash_table_unref(shared);
+    qsort(c, n, sizeof *c, by_shared);
+    guint k = MIN(n, d->p.segment.top_k);
+    guint *chosen = g_new(guint, MAX(k, 1));
+    for (i = 0; i < k; i++)
+        chosen[i] = c[i].seg;
+    g_free(c);
+    GArray *ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    collect_chosen(d, chosen, k, ids);
+    g_free(chosen);
+    gboolean ok = bring_in(d, ids, err);
+    g_array_unref(ids);
+    return ok;
+}
+
+static gboolean silo_segment(FpDesign *d, const Fingerprint *fps, guint n, GError **err)
+{
+    finish_segment(d);
+    take_features(d, fps, n);
+    d->looked_up++;
+    return d->p.segment.selection == SEGMENT_SELECT_BASE || select_top(d, err);
+}
+
+static gboolean ask(FpDesign *d, const Fingerprint *fp, ChunkLocation *loc)
+{
     const ChunkLocation *mine = fp_table_get(d->unwritten, fp);
     if (mine != NULL)
         *loc = *mine;
-    *found = mine != NULL || locality_cache_lookup(d->cache, fp, loc);
+    return mine != NULL || locality_cache_lookup(d->cache, fp, loc);
+}
+
+static gboolean silo_lookup(FpDesign *d, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err)
+{
+    *found = ask(d, fp, loc);
+    if (!*found && d->p.segment.selection != SEGMENT_SELECT_TOP) {
+        /* base, mix: a chunk that is an earlier segment's feature brings
+         * that segment (and the ones after it) in, then is asked again */
+        const ChunkLocation *seg = fp_table_get(d->features, fp);
+        if (seg != NULL) {
+            guint chosen = seg->container;
+            GArray *ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+            collect_chosen(d, &chosen, 1, ids);
+            gboolean ok = bring_in(d, ids, err);
+            g_array_unref(ids);
+            if (!ok)
+                return FALSE;
+            *found = ask(d, fp, loc);
+        }
+    }
     if (*found)
         note_container(d, loc->container);
     return TRUE;
@@ -268,6 +377,7 @@ static void silo_stats(FpDesign *d, FpIndexStats *st)
     st->table_bytes = fp_table_bytes(d->features) + fp_table_bytes(d->unwritten) + segs;
     st->cache_bytes = locality_cache_bytes(d->cache);
     st->prefetches = d->prefetches;
+    st->segments = d->looked_up;
 }
 
 const FpDesignOps fp_design_silo = {

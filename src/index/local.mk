@@ -6,6 +6,7 @@ libdestor_a_SOURCES += src/index/fp_index.c src/index/fp_index.h src/index/fp_de
 	src/index/fp_table.c src/index/fp_table.h \
 	src/index/locality_cache.c src/index/locality_cache.h \
 	src/index/sampling.c src/index/sampling.h \
+	src/index/segmenting.c src/index/segmenting.h \
 	src/index/samples_file.c src/index/samples_file.h \
 	src/index/segments_file.c src/index/segments_file.h
 
@@ -13,3 +14,8 @@ check_PROGRAMS += tests/unit/test_fp_sampled
 tests_unit_test_fp_sampled_SOURCES = tests/unit/test_fp_sampled.c tests/unit/unit.h tests/unit/unit_tmpdir.h
 tests_unit_test_fp_sampled_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_fp_sampled
+
+check_PROGRAMS += tests/unit/test_segmenting
+tests_unit_test_segmenting_SOURCES = tests/unit/test_segmenting.c tests/unit/unit.h
+tests_unit_test_segmenting_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_segmenting

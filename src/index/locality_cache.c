@@ -54,16 +54,23 @@ void locality_cache_free(LocalityCache *c)
     g_free(c);
 }
 
+void locality_cache_touch(LocalityCache *c, ContainerId id)
+{
+    GList *link = g_hash_table_lookup(c->by_id, GUINT_TO_POINTER(id));
+    if (link == NULL)
+        return;
+    g_queue_unlink(&c->lru, link);
+    g_queue_push_head_link(&c->lru, link);
+}
+
 gboolean locality_cache_lookup(LocalityCache *c, const Fingerprint *fp, ChunkLocation *loc)
 {
     const ChunkLocation *hit = fp_table_get(c->chunks, fp);
     if (hit == NULL)
         return FALSE;
     *loc = *hit;
-    GList *link = g_hash_table_lookup(c->by_id, GUINT_TO_POINTER(hit->container));
-    g_assert(link != NULL); /* every table entry belongs to a cached container */
-    g_queue_unlink(&c->lru, link);
-    g_queue_push_head_link(&c->lru, link);
+    g_assert(locality_cache_holds(c, hit->container)); /* every table entry belongs to a cached container */
+    locality_cache_touch(c, hit->container);
     return TRUE;
 }
 

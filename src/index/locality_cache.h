@@ -28,6 +28,8 @@ void locality_cache_insert(LocalityCache *c, const uint8_t *container, size_t si
 gboolean locality_cache_prefetch(LocalityCache *c, ContainerSource *pool, ContainerId id, uint8_t *buf,
                                  GError **err);
 gboolean locality_cache_holds(const LocalityCache *c, ContainerId id);
+/* A held container becomes the most recently used (else nothing). */
+void locality_cache_touch(LocalityCache *c, ContainerId id);
 size_t locality_cache_bytes(const LocalityCache *c);
 
 #endif

@@ -17,9 +17,7 @@ static int by_fp(const void *a, const void *b)
     return memcmp(((const Ranked *)a)->fp->bytes, ((const Ranked *)b)->fp->bytes, FP_SLOT);
 }
 
-/* The fingerprint's trailing eight bytes as a number (its leading bytes
- * are the locality cache's and sample table's probe hash). */
-static uint64_t fp_value(const Fingerprint *fp, size_t fp_len)
+uint64_t sampling_fp_value(const Fingerprint *fp, size_t fp_len)
 {
     uint64_t v = 0;
     for (size_t i = fp_len - 8; i < fp_len; i++)
@@ -51,7 +49,7 @@ void sampling_select(SamplingMethod m, unsigned ratio, const Fingerprint *fps, g
         break;
     case SAMPLING_RANDOM:
         for (guint i = 0; i < n; i++)
-            if (fp_value(&fps[i], fp_len) % ratio == 0)
+            if (sampling_fp_value(&fps[i], fp_len) % ratio == 0)
                 is_sample[i] = any = TRUE;
         break;
     case SAMPLING_MIN:

@@ -14,4 +14,9 @@
 void sampling_select(SamplingMethod m, unsigned ratio, const Fingerprint *fps, guint n, size_t fp_len,
                      gboolean *is_sample);
 
+/* The fingerprint's trailing eight bytes as a number (its leading bytes
+ * are the locality cache's and sample table's probe hash): random's test,
+ * and content-defined segmenting's. */
+uint64_t sampling_fp_value(const Fingerprint *fp, size_t fp_len);
+
 #endif

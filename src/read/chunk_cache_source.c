@@ -85,6 +85,11 @@ static const uint8_t *read_chunk(ChunkSource *self, const ChunkRef *ref, GError 
     return NULL;
 }
 
+static void ahead(ChunkSource *self, const ChunkRef *refs, size_t n)
+{
+    chunk_cache_read_ahead(((ChunkCacheSource *)self)->cache, refs, n);
+}
+
 static void clear(ChunkSource *self)
 {
     ((ChunkCacheSource *)self)->located = FALSE;
@@ -105,7 +110,7 @@ ChunkSource *chunk_cache_source_new(ChunkCache *cache)
 {
     ChunkCacheSource *s = g_new0(ChunkCacheSource, 1);
     s->chunks = (ChunkSource){ .read = read_chunk, .touch = touch, .clear = clear, .fetches = fetches,
-                               .free = free_source, .locate = locate };
+                               .free = free_source, .locate = locate, .ahead = ahead };
     s->cache = cache;
     return &s->chunks;
 }

@@ -13,6 +13,7 @@
 #include "recipe/file_record.h"
 
 #include <glib.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Where the next read or touch comes from: the file (file_output_file_key:
@@ -42,12 +43,23 @@ struct ChunkSource {
     /* Optional (NULL: the source does not care): the position of the chunk
      * the next read or touch asks for. */
     void (*locate)(ChunkSource *self, const ChunkPosition *pos);
+    /* Optional (NULL: nothing to gain): the next reads will ask for
+     * refs[0..n) in this order (refs stays valid until then), so a source
+     * may fetch them together (the SSD chunk cache reads its hits with
+     * several SSD reads in flight). A hint: the reads decide. */
+    void (*ahead)(ChunkSource *self, const ChunkRef *refs, size_t n);
 };
 
 static inline void chunk_source_locate(ChunkSource *s, const ChunkPosition *pos)
 {
     if (s->locate != NULL)
         s->locate(s, pos);
+}
+
+static inline void chunk_source_ahead(ChunkSource *s, const ChunkRef *refs, size_t n)
+{
+    if (s->ahead != NULL)
+        s->ahead(s, refs, n);
 }
 
 static inline const uint8_t *chunk_source_read(ChunkSource *s, const ChunkRef *ref, GError **mismatch,

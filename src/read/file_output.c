@@ -8,6 +8,11 @@
 #include <xxhash.h>
 
 #define OUT_BUFFER (1u << 20)
+/* The reads announced to the source at a time (chunk_source_ahead): the
+ * chunks of up to 1 MiB (at least one chunk), at most 256 of them. A
+ * 64 KiB range is one announcement; a whole file, one per MiB. */
+#define AHEAD_BYTES (1u << 20)
+#define AHEAD_CHUNKS 256u
 
 static gboolean damaged(GError **err, const FileRecord *r, uint32_t job_id, const char *what)
 {
@@ -31,6 +36,13 @@ static void chunk_span(const FileRecord *r, uint64_t start, uint64_t end, guint 
     while (i < r->chunks->len && p < end)
         p += g_array_index(r->chunks, ChunkRef, i++).length;
     *last = start < end ? i : *first;
+}
+
+void file_output_span(const FileRecord *r, const FileRange *range, guint *first, guint *last)
+{
+    uint64_t start, end, pos;
+    file_range_clip(range, r->size, &start, &end);
+    chunk_span(r, start, end, first, last, &pos);
 }
 
 uint64_t file_output_file_key(const FileRecord *r, uint32_t job_id)
@@ -87,8 +99,15 @@ gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t jo
     }
     gboolean ok = TRUE;
     uint64_t file = chunks->locate ? file_output_file_key(r, job_id) : 0;
+    guint announced = first; /* reads [i, announced) are announced */
     for (guint i = first; i < last && ok; i++) {
         const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
+        if (i == announced && chunks->ahead != NULL) {
+            uint64_t bytes = 0;
+            while (announced < last && announced - i < AHEAD_CHUNKS && bytes < AHEAD_BYTES)
+                bytes += g_array_index(r->chunks, ChunkRef, announced++).length;
+            chunk_source_ahead(chunks, c, announced - i);
+        }
         uint64_t chunk_pos = pos;
         locate(chunks, file, i, c, chunk_pos, start, end);
         pos += c->length;

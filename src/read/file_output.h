@@ -24,6 +24,10 @@ gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t jo
 gboolean file_output_touch(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
                            GError **err);
 
+/* The chunks [*first, *last) of r that hold the bytes of `range` (NULL:
+ * all of it), the ones file_output_write reads. */
+void file_output_span(const FileRecord *r, const FileRange *range, guint *first, guint *last);
+
 /* The file's key in a ChunkPosition: XXH3-64 of its path seeded with its
  * job, so the same path in two jobs is two files. */
 uint64_t file_output_file_key(const FileRecord *r, uint32_t job_id);

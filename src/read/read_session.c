@@ -113,6 +113,41 @@ static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)
     return job;
 }
 
+gboolean read_session_reads_ahead(const ReadSession *s)
+{
+    return s->chunk_cache != NULL && !s->simulate && chunk_cache_reads_ahead(s->chunk_cache);
+}
+
+size_t read_session_ahead(ReadSession *s, const ReadSessionAhead *reqs, size_t n)
+{
+    if (!read_session_reads_ahead(s))
+        return 0;
+    GArray *refs = g_array_new(FALSE, FALSE, sizeof(ChunkRef));
+    uint64_t bytes = 0;
+    size_t covered = 0;
+    while (covered < n && bytes < READ_SESSION_AHEAD_BYTES) {
+        const ReadSessionAhead *q = &reqs[covered++];
+        Job *job = session_job(s, q->job, NULL);
+        FileRecord *r = job != NULL ? job_find(job, q->path, NULL) : NULL;
+        if (r == NULL || r->type != ENTRY_FILE) {
+            file_record_free(r);
+            continue;
+        }
+        guint first, last;
+        file_output_span(r, q->range, &first, &last);
+        for (guint i = first; i < last; i++) {
+            const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
+            g_array_append_val(refs, *c);
+            bytes += c->length;
+        }
+        file_record_free(r);
+    }
+    if (refs->len > 0)
+        chunk_cache_read_ahead(s->chunk_cache, (const ChunkRef *)(const void *)refs->data, refs->len);
+    g_array_unref(refs);
+    return covered;
+}
+
 uint64_t read_session_fetches(const ReadSession *s)
 {
     return chunk_source_fetches(s->chunks) + s->ahead_fetches;

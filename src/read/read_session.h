@@ -67,4 +67,27 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
                               int fd, const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
                               GError **err);
 
+/* Does read_session_ahead do anything (the SSD chunk cache in real mode,
+ * on a layout it reads ahead: chunk_cache_reads_ahead)? */
+gboolean read_session_reads_ahead(const ReadSession *s);
+
+/* One request of read_session_ahead. */
+typedef struct {
+    uint32_t job;
+    const char *path;
+    const FileRange *range; /* NULL: the whole file */
+} ReadSessionAhead;
+
+/* Real mode with the SSD chunk cache (nothing otherwise): the requests
+ * that follow will be served next, in this order (a trace's next lines):
+ * the chunks of as many of them as hold READ_SESSION_AHEAD_BYTES (at least
+ * one request) are announced to the cache, which reads the cached ones
+ * together (chunk_cache_read_ahead), so that short requests served one
+ * after another still keep several SSD reads in flight. A request whose
+ * file cannot be found is skipped (its own turn reports it). Returns how
+ * many requests were covered (0 when nothing was announced). */
+size_t read_session_ahead(ReadSession *s, const ReadSessionAhead *reqs, size_t n);
+/* 1 MiB, as file_output announces a request's own chunks. */
+#define READ_SESSION_AHEAD_BYTES (1u << 20)
+
 #endif

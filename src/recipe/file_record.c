@@ -43,6 +43,16 @@ void file_record_free(FileRecord *r)
     g_free(r);
 }
 
+FileRecord *file_record_share(const FileRecord *r)
+{
+    FileRecord *c = g_new(FileRecord, 1);
+    *c = *r;
+    c->path = g_byte_array_ref(r->path);
+    c->link = g_byte_array_ref(r->link);
+    c->chunks = g_array_ref(r->chunks);
+    return c;
+}
+
 void file_record_encode(const FileRecord *r, GByteArray *out)
 {
     size_t len = RECORD_HEADER_SIZE + r->path->len + r->link->len +

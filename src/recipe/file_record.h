@@ -45,6 +45,9 @@ typedef struct {
 
 FileRecord *file_record_new(EntryType type, const char *path, size_t path_len);
 void file_record_free(FileRecord *r);
+/* A record that shares r's fields (a reference to each array: a chunk list
+ * filled in later shows in both); freed with file_record_free. */
+FileRecord *file_record_share(const FileRecord *r);
 
 /* Append the encoded record to out. */
 void file_record_encode(const FileRecord *r, GByteArray *out);

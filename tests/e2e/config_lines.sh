@@ -24,6 +24,8 @@ bad_line 'fingerprint-index exact' 'fingerprint-index takes exact | near-exact a
 bad_line 'fingerprint-index near-exact logical ddfs' 'fingerprint-index (a Destor key this store does not support) takes'
 bad_line 'fingerprint-index-sampling-method uniform 0' 'expected a sampling ratio from 1 to 65536'
 bad_line 'fingerprint-index-cache-size 0' 'expected a container count from 1 to 65536'
+bad_line 'fingerprint-index-segment-selection top 0' 'expected a segment count from 1 to 4096'
+bad_line 'fingerprint-index-segment-boundary 9 8' 'at least the minimum'
 bad_line 'rewrite-algorithm cbr 2048 extra' 'rewrite-algorithm takes'
 bad_line 'rewrite-enable-cache-aware 2' "invalid value '2' for rewrite-enable-cache-aware"
 bad_line 'trace-format csv' 'trace-format (a Destor key this store does not support) takes'

@@ -7,8 +7,8 @@
 # how many, and delete, gc, verify and repair accept the two copies; a
 # sample table that lies (every sample pointed at another container, forged
 # samples for fingerprints one byte off, and the same for silo's segment
-# table) never makes a chunk a duplicate;
-# bad values of each key exit 2.
+# table) never makes a chunk a duplicate; silo restores with each of
+# Destor's segment algorithms and selections; bad values of each key exit 2.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 printf 'container-size 128K\n' >> "$CONFIG"
@@ -33,7 +33,14 @@ restores_all() { # store, then the source of each job in order
 for line in 'fingerprint-index exact' 'fingerprint-index near-exact virtual' 'fingerprint-index exact physical silo' \
     'fingerprint-index near-exact logical ddfs' 'fingerprint-index-sampling-method often' \
     'fingerprint-index-sampling-method uniform 0' 'fingerprint-index-sampling-method min 8 8' \
-    'fingerprint-index-cache-size 0' 'fingerprint-index-cache-size -3' 'fingerprint-index-cache-size'; do
+    'fingerprint-index-cache-size 0' 'fingerprint-index-cache-size -3' 'fingerprint-index-cache-size' \
+    'fingerprint-index-segment-algorithm fixed 0' 'fingerprint-index-segment-algorithm rolling' \
+    'fingerprint-index-segment-algorithm file-defined 8' 'fingerprint-index-segment-algorithm content-defined 8K' \
+    'fingerprint-index-segment-algorithm fixed 100001' 'fingerprint-index-segment-boundary 10 5' \
+    'fingerprint-index-segment-boundary 0 0' 'fingerprint-index-segment-boundary 128' \
+    'fingerprint-index-segment-selection latest' 'fingerprint-index-segment-selection top 0' \
+    'fingerprint-index-segment-selection base 2' 'fingerprint-index-segment-prefetching -1' \
+    'fingerprint-index-segment-prefetching 4097' 'fingerprint-index-segment-prefetching'; do
     expect_status 2 on bad -p"$line" backup "$SCRATCH/data/v1"
     [ ! -e "$SCRATCH/bad/store.meta" ] || fail "'$line' made a store"
 done
@@ -63,6 +70,26 @@ for m in uniform random min optmin silo; do
     [ "$(index_field "$SCRATCH/j" ram_bytes)" -gt 0 ] || fail "$m: no RAM reported"
     restores_all "near-$m-${kind##* }" $V
     note "$kind $m 4: v3 stored $(json_field "$SCRATCH/j" stored_bytes) bytes (exact: $exact_stored), $(index_field "$SCRATCH/j" missed_duplicates) duplicates missed"
+done
+
+# Silo with each segment algorithm and each selection (Destor's segment
+# keys, segments small enough to cut the tiny versions many times): every
+# version restores byte for byte and verifies deep, and the report names
+# the segmenting.
+for alg in 'fixed 16' 'content-defined 8' file-defined; do
+    for sel in base 'top 2' mix; do
+        w="seg-${alg%% *}-${sel%% *}"
+        for v in v1 v2 v3; do
+            on "$w" -p"$SILO" -p"fingerprint-index-segment-algorithm $alg" -p"fingerprint-index-segment-boundary 4 64" \
+                -p"fingerprint-index-segment-selection $sel" -p"fingerprint-index-segment-prefetching 2" \
+                -p"fingerprint-index-cache-size 4" backup --json "$SCRATCH/data/$v" > "$SCRATCH/j"
+        done
+        [ "$(index_field "$SCRATCH/j" segment_algorithm)" = "${alg%% *}" ] || fail "$w: report names another segmenting"
+        [ "$(index_field "$SCRATCH/j" segment_selection)" = "${sel%% *}" ] || fail "$w: report names another selection"
+        [ "$(index_field "$SCRATCH/j" prefetches)" -gt 0 ] || fail "$w: no container prefetched on a later version"
+        restores_all "$w" $V
+        note "silo $alg, $sel: v3 stored $(json_field "$SCRATCH/j" stored_bytes) bytes (exact: $exact_stored), $(index_field "$SCRATCH/j" missed_duplicates) duplicates missed"
+    done
 done
 
 # Switching design between jobs of one store (the index is derived data;

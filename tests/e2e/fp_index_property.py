@@ -3,7 +3,9 @@
 """fp_index_property.py: random sequences of backups of generated versioned
 trees, each backup with an index design drawn at random (exact, or
 near-exact with a random sampling method, ratio and cache size, small
-enough to miss duplicates; the sampled index or silo) and a rewriting
+enough to miss duplicates; the sampled index or silo, with Destor's
+segment keys drawn at random: each segment algorithm, boundary, selection
+and prefetching) and a rewriting
 drawn at random (none, capping, CFL, CBR, HAR), mixed with delete, gc and repair, checked
 against the trees: every live job restores as its tree, verify --deep
 passes after every step that changes the store (each restore through a
@@ -76,7 +78,20 @@ def index_args(rng):
     return ["-p", "fingerprint-index " + design,
             "-p", "fingerprint-index-sampling-method %s %d" % (rng.choice(["uniform", "random", "min", "optmin"]),
                                                                rng.choice([1, 3, 16, 1000])),
-            "-p", "fingerprint-index-cache-size %d" % rng.choice([1, 2, 64])]
+            "-p", "fingerprint-index-cache-size %d" % rng.choice([1, 2, 64])] + segment_args(rng)
+
+
+def segment_args(rng):
+    """Destor's segment keys (in effect for silo; any design must accept
+    them): each algorithm with sizes from one chunk to more than a tree,
+    each selection, prefetching from the chosen segment alone to many."""
+    lo = rng.choice([0, 1, 5, 128])
+    return ["-p", "fingerprint-index-segment-algorithm " + rng.choice(
+                ["fixed %d" % rng.choice([1, 7, 64, 1024]), "content-defined %d" % rng.choice([1, 4, 32, 512]),
+                 "file-defined"]),
+            "-p", "fingerprint-index-segment-boundary %d %d" % (lo, lo + rng.choice([1, 9, 300, 10240])),
+            "-p", "fingerprint-index-segment-selection " + rng.choice(["base", "mix", "top %d" % rng.choice([1, 2, 8])]),
+            "-p", "fingerprint-index-segment-prefetching %d" % rng.choice([0, 1, 3, 16])]
 
 
 REWRITES = ([], ["-p", "rewrite-algorithm capping 4"], ["-p", "rewrite-algorithm cfl"], ["-p", "rewrite-algorithm cbr"],

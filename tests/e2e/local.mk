@@ -22,6 +22,7 @@ E2E_TESTS = \
 	tests/e2e/ssd_cache.sh \
 	tests/e2e/chunk_cache.sh \
 	tests/e2e/chunk_cache_real.sh \
+	tests/e2e/chunk_cache_batch.sh \
 	tests/e2e/chunk_cache_buckets.sh \
 	tests/e2e/range_read.sh \
 	tests/e2e/compiled_trace.sh \

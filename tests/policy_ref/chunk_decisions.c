@@ -16,6 +16,10 @@
  * per access: "h" hit, "m" miss of a cached chunk (no write), "r" refused
  * miss, "a" admitted, each admission followed by " CHUNK" for every chunk
  * it evicted, in order; an offer of a chunk cached already prints "c".
+ * The log is run with ssd-cache-segment-reclaim clean (unless a KEY says
+ * otherwise): given room, it never drops a live chunk by itself, so every
+ * decision printed is the policy's (evict's whole-segment drops are the
+ * log's model's, tests/e2e/chunk_cache_real.sh and tests/unit/test_chunk_layout.c).
  * Exit 2 on bad arguments or input, 1 if the cache
  * fails. */
 #include "cache/core/cache_config.h"
@@ -79,6 +83,10 @@ int main(int argc, char **argv)
     CacheConfig cfg;
     cache_config_init(&cfg);
     GError *err = NULL;
+    if (cache_config_set(&cfg, "ssd-cache-segment-reclaim", "clean", &err) != CACHE_CONFIG_OK) {
+        fprintf(stderr, "chunk_decisions: %s\n", err ? err->message : "ssd-cache-segment-reclaim clean");
+        return 2;
+    }
     for (int i = 3; i + 1 < argc; i += 2) {
         if (cache_config_set(&cfg, argv[i], argv[i + 1], &err) != CACHE_CONFIG_OK) {
             fprintf(stderr, "chunk_decisions: bad key %s %s%s%s\n", argv[i], argv[i + 1], err ? ": " : "",

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_chunk_layout.c: the layout seam (cache/core/chunk_layout.h): both
  * layouts through their ops tables give the same answers to the same
- * operations (right bytes, drops, the `dropped` callback, reopen), and a
+ * operations (right bytes, drops, the `dropped` callback, reopen, get_many
+ * with a damaged chunk among its reads), and a
  * directory written with one layout opened with the other is rebuilt
- * empty, never serving the other's bytes. */
+ * empty, never serving the other's bytes; each layout and its model
+ * (simulation, chunk_layout.h's model_*) make the same decisions over
+ * random operation sequences. */
 #include "cache/core/chunk_buckets.h"
 #include "cache/core/chunk_layout.h"
 #include "cache/core/chunk_log.h"
@@ -129,6 +132,92 @@ static void test_both_layouts(void)
     g_free(got);
 }
 
+/* get_many answers as get does, chunk by chunk (held, dropped, never put,
+ * the same chunk twice), on both layouts; with the log's first chunk on
+ * the SSD damaged, that one is DAMAGED (dropped, counted) and every other
+ * one of the batch a hit with its bytes. */
+static void test_get_many(void)
+{
+    enum { N = 40, ASK = N + 4 };
+    uint8_t *buf = g_malloc(MAXLEN);
+    for (int kind = CHUNK_LAYOUT_LOG; kind <= CHUNK_LAYOUT_BUCKETS; kind++) {
+        const ChunkLayoutOps *ops = chunk_layout_ops((ChunkLayoutKind)kind);
+        char *dir = g_build_filename(tmpdir, kind == CHUNK_LAYOUT_LOG ? "many-log" : "many-buckets", NULL);
+        ChunkLayoutOptions o = options(dir);
+        void *l = open_ok(ops, &o);
+        told = 0;
+        Fingerprint fps[ASK];
+        uint32_t lens[ASK];
+        for (uint32_t i = 0; i < N + 2; i++) { /* the last two never put */
+            lens[i] = make_chunk(i, buf, &fps[i]);
+            GError *err = NULL;
+            if (i < N)
+                CU_ASSERT_TRUE(ops->put(l, &fps[i], buf, lens[i], &err));
+            g_clear_error(&err);
+            if (i % 5 == 2)
+                CU_ASSERT_TRUE(ops->drop(l, &fps[i]));
+        }
+        fps[N + 2] = fps[0]; /* asked twice */
+        lens[N + 2] = lens[0];
+        fps[N + 3] = fps[7];
+        lens[N + 3] = lens[7];
+        GError *err = NULL;
+        CU_ASSERT_TRUE(ops->close(l, &err));
+        g_clear_error(&err);
+        gboolean damage = kind == CHUNK_LAYOUT_LOG;
+        if (damage) { /* a byte of the first chunk of segment 0 (its data follows the header) */
+            char *path = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
+            FILE *f = fopen(path, "r+b");
+            CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+            CU_ASSERT_EQUAL(fseek(f, 64 + 3, SEEK_SET), 0);
+            int b = fgetc(f);
+            CU_ASSERT_EQUAL(fseek(f, 64 + 3, SEEK_SET), 0);
+            fputc(b ^ 0x5A, f);
+            fclose(f);
+            g_free(path);
+        }
+        l = open_ok(ops, &o);
+        ChunkLayoutRead reads[ASK];
+        uint8_t *bufs = g_malloc((size_t)ASK * MAXLEN);
+        gboolean in[ASK];
+        for (uint32_t i = 0; i < ASK; i++) {
+            uint32_t clen = 0;
+            in[i] = ops->contains(l, &fps[i], &clen);
+            reads[i] = (ChunkLayoutRead){ .fp = &fps[i], .buf = bufs + (size_t)i * MAXLEN };
+        }
+        ops->get_many_wait(l, ops->get_many(l, reads, ASK));
+        uint32_t damaged = 0, hits = 0;
+        for (uint32_t i = 0; i < ASK; i++) {
+            if (!in[i] || i == N || i == N + 1 || (i < N && i % 5 == 2)) {
+                CU_ASSERT_EQUAL(reads[i].result, CHUNK_LAYOUT_ABSENT);
+                CU_ASSERT_FALSE(in[i]);
+                continue;
+            }
+            if (reads[i].result == CHUNK_LAYOUT_DAMAGED) {
+                damaged++;
+                CU_ASSERT_FALSE(ops->contains(l, &fps[i], NULL)); /* dropped */
+                continue;
+            }
+            CU_ASSERT_EQUAL_FATAL(reads[i].result, CHUNK_LAYOUT_HIT);
+            Fingerprint want;
+            make_chunk(i < N ? i : (i == N + 2 ? 0 : 7), buf, &want);
+            CU_ASSERT(reads[i].len == lens[i] && memcmp(reads[i].buf, buf, lens[i]) == 0);
+            hits++;
+        }
+        ChunkLayoutCounters c;
+        ops->counters(l, &c);
+        /* the damaged chunk: once, or twice when it is the one asked twice */
+        CU_ASSERT(damage ? damaged >= 1 && damaged <= 2 : damaged == 0);
+        CU_ASSERT_EQUAL(c.damaged_reads, damaged);
+        CU_ASSERT(hits + damaged >= N - N / 5 - told);
+        CU_ASSERT_TRUE(ops->close(l, &err));
+        g_clear_error(&err);
+        g_free(bufs);
+        g_free(dir);
+    }
+    g_free(buf);
+}
+
 static void count_one(void *ctx, const Fingerprint *fp, uint32_t length)
 {
     (void)fp;
@@ -169,12 +258,132 @@ static void test_switch_layouts(void)
     g_free(dir);
 }
 
+/* ---- each layout against its model (simulation) ---- */
+
+typedef struct {
+    GString *order;  /* the fingerprints `dropped` named, in order */
+    GHashTable *held; /* first 8 bytes of each chunk held */
+} Side;
+
+static uint64_t key_of(const Fingerprint *fp)
+{
+    uint64_t k;
+    memcpy(&k, fp->bytes, sizeof k);
+    return k;
+}
+
+static void side_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    Side *sd = ctx;
+    g_string_append_printf(sd->order, "%016" G_GINT64_MODIFIER "x:%u ", key_of(fp), length);
+    CU_ASSERT_TRUE(g_hash_table_remove(sd->held, GSIZE_TO_POINTER(key_of(fp))));
+}
+
+/* Random puts, gets and drops on a layout on disk and on its model: the
+ * same chunks dropped by the layout itself, in the same order, the same
+ * chunks held, and (the log) the same bytes written to the SSD, segment
+ * for segment. Small capacities, so reclamation runs often. */
+static void test_models(void)
+{
+    uint8_t *buf = g_malloc(MAXLEN), *got = g_malloc(256u * 1024u);
+    Fingerprint *fps = g_new(Fingerprint, 150);
+    uint32_t *lens = g_new(uint32_t, 150);
+    for (uint32_t i = 0; i < 150; i++)
+        lens[i] = make_chunk(i, buf, &fps[i]);
+    for (int variant = 0; variant < 5; variant++) {
+        ChunkLayoutKind kind = variant < 4 ? CHUNK_LAYOUT_LOG : CHUNK_LAYOUT_BUCKETS;
+        const ChunkLayoutOps *ops = chunk_layout_ops(kind);
+        char *dir = g_strdup_printf("%s/model%d", tmpdir, variant);
+        ChunkLayoutOptions o = options(dir);
+        o.compression = CACHE_CODEC_NONE; /* the models store chunks as they are */
+        o.reclaim = variant % 2 ? CHUNK_LOG_CLEAN : CHUNK_LOG_EVICT;
+        o.segment_size = variant < 2 ? 64u * 1024u : 128u * 1024u;
+        o.capacity_bytes = variant < 2 ? 512u * 1024u : (variant < 4 ? 2u << 20 : 1u << 20);
+        Side real = { g_string_new(NULL), g_hash_table_new(g_direct_hash, g_direct_equal) };
+        Side sim = { g_string_new(NULL), g_hash_table_new(g_direct_hash, g_direct_equal) };
+        o.dropped = side_dropped;
+        o.dropped_ctx = &real;
+        void *l = open_ok(ops, &o);
+        o.dropped_ctx = &sim;
+        GError *err = NULL;
+        void *m = ops->model_open(&o, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        GRand *rng = g_rand_new_with_seed(77u + (guint32)variant);
+        for (int step = 0; step < 3000; step++) {
+            uint32_t i = (uint32_t)g_rand_int_range(rng, 0, 150);
+            gpointer k = GSIZE_TO_POINTER(key_of(&fps[i]));
+            gboolean held = g_hash_table_contains(real.held, k);
+            CU_ASSERT_EQUAL(held, g_hash_table_contains(sim.held, k));
+            CU_ASSERT_EQUAL(held, ops->contains(l, &fps[i], NULL));
+            double what = g_rand_double(rng);
+            if (!held && what < 0.6) {
+                make_chunk(i, buf, &fps[i]);
+                CU_ASSERT_TRUE(ops->put(l, &fps[i], buf, lens[i], &err));
+                g_hash_table_add(real.held, k);
+                ops->model_put(m, &fps[i], lens[i]);
+                g_hash_table_add(sim.held, k);
+            } else if (held && what < 0.3) {
+                CU_ASSERT_TRUE(ops->drop(l, &fps[i]));
+                CU_ASSERT_TRUE(ops->model_drop(m, &fps[i]));
+                g_hash_table_remove(real.held, k);
+                g_hash_table_remove(sim.held, k);
+            } else if (held) {
+                uint32_t len = 0;
+                CU_ASSERT_EQUAL(ops->get(l, &fps[i], got, &len), CHUNK_LAYOUT_HIT);
+                ops->model_hit(m, &fps[i]);
+            } else {
+                CU_ASSERT_FALSE(ops->model_drop(m, &fps[i]));
+            }
+        }
+        g_rand_free(rng);
+        g_clear_error(&err);
+        CU_ASSERT_STRING_EQUAL(real.order->str, sim.order->str);
+        CU_ASSERT(real.order->len > 0); /* the layout did drop chunks by itself */
+        CU_ASSERT_EQUAL(g_hash_table_size(real.held), g_hash_table_size(sim.held));
+        CU_ASSERT_EQUAL(g_hash_table_size(real.held), ops->chunks(l));
+        ChunkLayoutCounters rc, mc;
+        ops->counters(l, &rc);
+        ops->model_counters(m, &mc);
+        CU_ASSERT_EQUAL(rc.stored_bytes_held, mc.stored_bytes_held);
+        CU_ASSERT_EQUAL(ops->index_bytes(l) > 0, ops->model_index_bytes(m) > 0);
+        if (kind == CHUNK_LAYOUT_LOG) {
+            CU_ASSERT_EQUAL(rc.device_bytes_written, mc.device_bytes_written);
+            CU_ASSERT_EQUAL(rc.user_bytes_written, mc.user_bytes_written);
+            CU_ASSERT_EQUAL(rc.chunks_dropped_by_layout, mc.chunks_dropped_by_layout);
+            CU_ASSERT_EQUAL(rc.log.cleaner_bytes_written, mc.log.cleaner_bytes_written);
+            CU_ASSERT_EQUAL(rc.log.segments_written, mc.log.segments_written);
+            CU_ASSERT_EQUAL(rc.log.segments_evicted, mc.log.segments_evicted);
+            CU_ASSERT_EQUAL(rc.log.segments_cleaned, mc.log.segments_cleaned);
+            CU_ASSERT(rc.log.segments_written > 2 * o.capacity_bytes / o.segment_size);
+            if (o.reclaim == CHUNK_LOG_CLEAN) {
+                CU_ASSERT(mc.log.segments_cleaned > 0 && mc.log.cleaner_bytes_written > 0);
+            } else {
+                CU_ASSERT(mc.log.segments_evicted > 0 && mc.log.segments_cleaned == 0);
+            }
+        }
+        CU_ASSERT_TRUE(ops->close(l, &err));
+        g_clear_error(&err);
+        ops->model_close(m);
+        g_string_free(real.order, TRUE);
+        g_string_free(sim.order, TRUE);
+        g_hash_table_destroy(real.held);
+        g_hash_table_destroy(sim.held);
+        g_free(dir);
+    }
+    g_free(fps);
+    g_free(lens);
+    g_free(buf);
+    g_free(got);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("chunk_layout", make_tmp, remove_tmp);
     CU_add_test(s, "names", test_names);
     CU_add_test(s, "both layouts through the seam", test_both_layouts);
     CU_add_test(s, "a directory of the other layout", test_switch_layouts);
+    CU_add_test(s, "each layout against its model", test_models);
+    CU_add_test(s, "get_many through the seam", test_get_many);
 }
 
 UNIT_MAIN(add_suites)

@@ -755,6 +755,51 @@ static void test_random_operations(void)
     g_free(got);
 }
 
+/* A batch started with chunk_log_get_many_start while the caller goes on:
+ * a drop of one of its chunks and gets between start and wait are
+ * allowed; a put that writes segments (evicting the batch's own) waits for
+ * it first, so every chunk it reports is a hit with the chunk's bytes,
+ * never a read of reused space. */
+static void test_started_batch(void)
+{
+    char *dir = subdir("started");
+    ChunkLogOptions o = options(dir, 4, CHUNK_LOG_EVICT);
+    ChunkLog *log = open_ok(&o);
+    put_range(log, 21, 0, 20);
+    GError *err = NULL;
+    CU_ASSERT_TRUE(chunk_log_sync(log, &err)); /* on the SSD: the readers read them */
+    enum { N = 20 };
+    ChunkLogRead reads[N];
+    Fingerprint fps[N];
+    uint8_t *want = g_malloc(MAXLEN);
+    for (uint32_t i = 0; i < N; i++) {
+        make_chunk(21, i, want, &fps[i]);
+        reads[i] = (ChunkLogRead){ .fp = &fps[i], .buf = g_malloc(MAXLEN) };
+    }
+    chunk_log_get_many_start(log, reads, N);
+    CU_ASSERT_TRUE(chunk_log_drop(log, &fps[3]));
+    CU_ASSERT_EQUAL(check_range(log, 21, 5, 7, NULL), 2); /* gets between */
+    put_range(log, 22, 0, 40); /* several segments: the oldest, this batch's, evicted */
+    chunk_log_get_many_wait(log);
+    uint32_t hits = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t len = make_chunk(21, i, want, &fps[i]);
+        CU_ASSERT_NOT_EQUAL(reads[i].result, CHUNK_LOG_DAMAGED);
+        if (reads[i].result == CHUNK_LOG_HIT) {
+            CU_ASSERT(reads[i].len == len && memcmp(reads[i].buf, want, len) == 0);
+            hits++;
+        }
+        g_free(reads[i].buf);
+    }
+    CU_ASSERT_EQUAL(hits, N); /* all read before the put reclaimed their segment */
+    CU_ASSERT_EQUAL(chunk_log_counters(log)->damaged_reads, 0);
+    CU_ASSERT(chunk_log_counters(log)->segments_evicted > 0);
+    chunk_log_get_many_wait(log); /* nothing started: nothing to do */
+    g_free(want);
+    close_ok(log);
+    g_free(dir);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("chunk_log", make_tmp, remove_tmp);
@@ -771,6 +816,7 @@ static void add_suites(void)
     CU_add_test(s, "truncated log", test_truncated);
     CU_add_test(s, "foreign directory and bad options", test_foreign);
     CU_add_test(s, "random operations against a model", test_random_operations);
+    CU_add_test(s, "a started batch across drops, gets and puts", test_started_batch);
 }
 
 UNIT_MAIN(add_suites)

@@ -206,7 +206,14 @@ static void test_unknown_keys_refused(void)
     expect_bad("fingerprint-index-cache-size", "a value is required");
     expect_bad("rewrite-enable-har yes 0.5", "rewrite-enable-har takes one value");
     expect_bad("rewrite-enable-cache-aware sure", "invalid value 'sure' for rewrite-enable-cache-aware");
-    expect_bad("fingerprint-index-segment-selection base 3", "fingerprint-index-segment-selection (a Destor key");
+    expect_bad("fingerprint-index-segment-selection base 3", "invalid value '3' for fingerprint-index-segment-selection: only top");
+    expect_bad("fingerprint-index-segment-selection top 0", "expected a segment count from 1 to 4096");
+    expect_bad("fingerprint-index-segment-algorithm fixed 0", "expected a segment size from 1 to 100000 chunks");
+    expect_bad("fingerprint-index-segment-algorithm file-defined 4", "file-defined takes no chunk count");
+    expect_bad("fingerprint-index-segment-algorithm random", "expected fixed, content-defined or file-defined");
+    expect_bad("fingerprint-index-segment-boundary 10 9", "at least the minimum");
+    expect_bad("fingerprint-index-segment-boundary 10", "takes a minimum and a maximum chunk count; got only '10'");
+    expect_bad("fingerprint-index-segment-prefetching 1x", "expected a segment count from 1 to 4096");
     expect_bad("backup-retention-time forever", "'forever' for backup-retention-time");
 }
 
@@ -247,8 +254,10 @@ static void test_forms_accepted(void)
     CU_ASSERT_EQUAL(cfg.fp_index.kind, FP_INDEX_SAMPLED);
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index near-exact logical silo", &err));
     CU_ASSERT_EQUAL(cfg.fp_index.kind, FP_INDEX_SILO);
+    CU_ASSERT_EQUAL(fp_index_sampling(&cfg.fp_index), SAMPLING_MIN); /* SiLo's, unless a line says */
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-sampling-method optmin", &err));
     CU_ASSERT_EQUAL(cfg.fp_index.sampling, SAMPLING_OPTMIN);
+    CU_ASSERT_EQUAL(fp_index_sampling(&cfg.fp_index), SAMPLING_OPTMIN);
     CU_ASSERT_EQUAL(cfg.fp_index.sampling_ratio, FP_INDEX_DEFAULT_RATIO);
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-cache-size 7", &err));
     CU_ASSERT_EQUAL(cfg.fp_index.cache_containers, 7);
@@ -258,6 +267,18 @@ static void test_forms_accepted(void)
     CU_ASSERT_EQUAL(cfg.fp_index.sampling, SAMPLING_RANDOM);
     CU_ASSERT_EQUAL(cfg.fp_index.sampling_ratio, 128);
     CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-segment-selection top 2", &err));
+    CU_ASSERT_TRUE(cfg.fp_index.segment.selection == SEGMENT_SELECT_TOP && cfg.fp_index.segment.top_k == 2);
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-segment-selection mix", &err));
+    CU_ASSERT_TRUE(cfg.fp_index.segment.selection == SEGMENT_SELECT_MIX && cfg.fp_index.segment.top_k == 1);
+    CU_ASSERT_TRUE(cfg.fp_index.segment.min == 128 && cfg.fp_index.segment.max == 10240);
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-segment-algorithm content-defined 512", &err));
+    CU_ASSERT_TRUE(cfg.fp_index.segment.algorithm == SEGMENT_CONTENT_DEFINED && cfg.fp_index.segment.size == 512);
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-segment-algorithm file-defined", &err));
+    CU_ASSERT_TRUE(cfg.fp_index.segment.algorithm == SEGMENT_FILE_DEFINED && cfg.fp_index.segment.size == 512);
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-segment-prefetching 0", &err));
+    CU_ASSERT_EQUAL(cfg.fp_index.segment.prefetching, SEGMENT_DEFAULT_PREFETCHING);
+    CU_ASSERT_TRUE(apply(&cfg, "fingerprint-index-segment-prefetching 128", &err));
+    CU_ASSERT_EQUAL(cfg.fp_index.segment.prefetching, 128);
     CU_ASSERT_TRUE(apply(&cfg, "rewrite-algorithm \"context-based rewriting\" 2048", &err));
     CU_ASSERT_TRUE(apply(&cfg, "backup-retention-time -1", &err));
     CU_ASSERT_EQUAL(cfg.backup_retention, -1);
@@ -265,6 +286,11 @@ static void test_forms_accepted(void)
     CU_ASSERT_EQUAL(cfg.backup_retention, 3);
     Config fresh; /* Destor's defaults; without the line read-file keeps its per-request LRU */
     config_init(&fresh);
+    /* Destor's segment defaults: fixed 1024, boundary 128 10240, top 1, SiLo's 16 prefetched */
+    CU_ASSERT_TRUE(fresh.fp_index.segment.algorithm == SEGMENT_FIXED && fresh.fp_index.segment.size == 1024 &&
+                   fresh.fp_index.segment.min == 128 && fresh.fp_index.segment.max == 10240 &&
+                   fresh.fp_index.segment.selection == SEGMENT_SELECT_TOP && fresh.fp_index.segment.top_k == 1 &&
+                   fresh.fp_index.segment.prefetching == 16);
     CU_ASSERT_TRUE(!fresh.restore_cache.set && fresh.restore_cache.kind == RESTORE_CACHE_LRU &&
                    fresh.restore_cache.containers == 30 && fresh.restore_cache.opt_window == 1000000 &&
                    fresh.backup_retention == -1);
@@ -297,10 +323,11 @@ static void test_upstream_keys_documented(void)
     }
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nrewrite-enable-cache-aware no\n"));
     /* upstream's 33 keys less the 10 we implement, the 11 rewrite keys
-     * (rewrite_config.c) and fingerprint-index-sampling-method and -cache-size
-     * (fingerprint-index stays here for its unimplemented logical designs) */
-    CU_ASSERT_PTR_NOT_NULL(upstream_key_at(9));
-    CU_ASSERT_PTR_NULL(upstream_key_at(10));
+     * (rewrite_config.c), fingerprint-index-sampling-method and -cache-size,
+     * and the four fingerprint-index-segment-* keys (fingerprint-index stays
+     * here for its unimplemented logical designs) */
+    CU_ASSERT_PTR_NOT_NULL(upstream_key_at(5));
+    CU_ASSERT_PTR_NULL(upstream_key_at(6));
     g_free(text);
     g_free(path);
 }

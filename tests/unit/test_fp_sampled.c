@@ -167,6 +167,7 @@ static FpIndex *open_design(ContainerStore *pool, const char *idx_dir, unsigned 
     FpIndexParams p;
     fp_index_params_default(&p);
     p.kind = kind;
+    p.sampling_set = TRUE; /* uniform 8 for silo too, as the forged tables' stamp says */
     p.sampling_ratio = 8;
     p.cache_containers = cache;
     GError *err = NULL;

@@ -3,6 +3,7 @@
  * policy's decisions, eviction until the newcomer fits, the modelled miss
  * path and the counters. Real mode's byte moves are in chunk_cache_real.c. */
 #include "cache/core/chunk_cache_internal.h"
+#include "cache/core/chunk_buckets.h"
 #include "cache/core/chunk_buckets_format.h"
 #include "cache/core/chunk_log_format.h"
 #include "util/error.h"
@@ -90,11 +91,12 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
     c->max_chunk = c->buckets ? MIN(CHUNK_BUCKETS_DEFAULT_SLOTS, CHUNK_BUCKETS_MAX_SLOTS) * CHUNK_BUCKETS_DEFAULT_SUBSLOT
                               : (o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT) -
                                     CHUNK_LOG_SEGMENT_HEADER - CHUNK_LOG_TABLE_ENTRY;
-    if (c->buckets && o->mode == CACHE_MODE_SIMULATE) {
-        c->bmodel = g_new0(ChunkBucketsModel, 1);
-        if (!chunk_buckets_model_init(c->bmodel, o->capacity_bytes, chunk_cache_layout_dropped, c, err)) {
-            g_free(c->bmodel);
-            c->bmodel = NULL;
+    if (o->mode == CACHE_MODE_SIMULATE) { /* the layout's decisions without data */
+        ChunkLayoutOptions lo;
+        chunk_cache_layout_options(c, &lo);
+        c->log_capacity = lo.capacity_bytes;
+        c->lmodel = c->lops->model_open(&lo, err);
+        if (c->lmodel == NULL) {
             chunk_cache_close(c, NULL);
             return NULL;
         }
@@ -117,9 +119,8 @@ gboolean chunk_cache_close(ChunkCache *c, GError **err)
     if (c == NULL)
         return TRUE;
     gboolean ok = chunk_cache_real_close(c, err);
-    if (c->bmodel)
-        chunk_buckets_model_clear(c->bmodel);
-    g_free(c->bmodel);
+    if (c->lmodel)
+        c->lops->model_close(c->lmodel);
     c->ops->destroy(c->pst);
     g_free(c->values);
     g_free(c->policy_counters);
@@ -176,6 +177,8 @@ static void evict(ChunkCache *c, ChunkSlot s)
     notify(c, CHUNK_EVENT_EVICT, &c->fp[s], c->length[s]);
     if (c->layout)
         c->lops->drop(c->layout, &c->fp[s]);
+    else if (c->lmodel)
+        c->lops->model_drop(c->lmodel, &c->fp[s]);
     c->ops->removed(c->pst, s);
     unbind(c, s);
     c->counters.evictions++;
@@ -209,6 +212,30 @@ static ChunkSlot bind(ChunkCache *c, const Fingerprint *fp, uint32_t length, Con
 ChunkSlot chunk_cache_bind(ChunkCache *c, const Fingerprint *fp, uint32_t length)
 {
     return bind(c, fp, length, CACHE_NO_CONTAINER, 0);
+}
+
+void chunk_cache_layout_options(const ChunkCache *c, ChunkLayoutOptions *lo)
+{
+    const ChunkCacheOptions *o = &c->opt;
+    memset(lo, 0, sizeof *lo);
+    lo->capacity_bytes = o->capacity_bytes;
+    if (!c->buckets) {
+        lo->segment_size = o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
+        /* clean: twice the cache plus two segments, so a segment at most
+         * half live always exists and the cleaner never drops a live chunk */
+        if (o->reclaim == CHUNK_LOG_CLEAN)
+            lo->capacity_bytes = 2 * o->capacity_bytes + 2 * (uint64_t)lo->segment_size;
+        if (lo->capacity_bytes < 2 * (uint64_t)lo->segment_size)
+            lo->capacity_bytes = 2 * (uint64_t)lo->segment_size; /* the log's least */
+        lo->reclaim = o->reclaim;
+    }
+    lo->o_direct = o->o_direct;
+    lo->fp_alg = o->fp_alg;
+    memcpy(lo->store_id, o->store_id, CHUNK_LOG_STORE_ID_LEN);
+    lo->compression = o->compression;
+    lo->compression_level = o->compression_level;
+    lo->dropped = chunk_cache_layout_dropped;
+    lo->dropped_ctx = (void *)c;
 }
 
 void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
@@ -274,8 +301,8 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
         }
         evict(c, v);
     }
-    if (c->bmodel)
-        chunk_buckets_model_put(c->bmodel, &ref->fp, ref->length);
+    if (c->lmodel) /* the chunk's stored length: as it is (the log and simulation store chunks uncompressed) */
+        c->lops->model_put(c->lmodel, &ref->fp, ref->length);
     if (c->layout) {
         GError *local = NULL;
         g_assert(data != NULL);
@@ -285,6 +312,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
             c->counters.ssd_write_errors++;
             return refuse(c, ref, offer);
         }
+        chunk_cache_real_forget_ahead(c, &ref->fp); /* a read of it now reads what was just put */
     }
     ChunkSlot s = bind(c, &ref->fp, ref->length, ref->container, ref->offset);
     c->ops->inserted(c->pst, s, a);
@@ -314,8 +342,8 @@ static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkC
     c->counters.accesses++;
     c->counters.bytes_requested += a.touch_length;
     if (hit) {
-        if (c->bmodel)
-            chunk_buckets_model_hit(c->bmodel, &ref->fp); /* the layout's get counts it in real mode */
+        if (c->lmodel)
+            c->lops->model_hit(c->lmodel, &ref->fp); /* the layout's get does it in real mode */
         c->counters.hits++;
         c->counters.bytes_hit += a.touch_length;
         c->counters.ssd_bytes_read += ref->length;
@@ -386,6 +414,19 @@ gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePo
     }
     g_mutex_unlock(&c->lock);
     return ok;
+}
+
+gboolean chunk_cache_reads_ahead(const ChunkCache *c)
+{
+    return c->opt.mode == CACHE_MODE_REAL && !c->lops->get_decides;
+}
+
+void chunk_cache_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
+{
+    g_mutex_lock(&c->lock);
+    if (c->layout != NULL && chunk_cache_reads_ahead(c))
+        chunk_cache_real_read_ahead(c, refs, n);
+    g_mutex_unlock(&c->lock);
 }
 
 gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, GError **err)

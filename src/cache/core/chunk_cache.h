@@ -36,7 +36,8 @@
  * evicted when the layout needs its sub-slots for a newcomer of its
  * bucket (told to the core through the layout's `dropped` callback).
  * Simulation runs the same bucket index and sketch without the data
- * (chunk_buckets_model.h), so it evicts what real mode evicts.
+ * (chunk_buckets_model.h, the buckets' model_* ops), so it evicts what
+ * real mode evicts.
  *
  * Real mode keeps the chunks' bytes in the layout (chunk_layout.h: the
  * chunk log, chunk_log.h, by default) in the
@@ -45,15 +46,21 @@
  * counted and read from the store instead. The log is written in whole
  * segments; with ssd-cache-segment-reclaim clean it is given twice the
  * cache's bytes plus two segments, so that a segment at most half live
- * always exists and the cleaner never drops a chunk the policy keeps: real
- * mode then makes exactly the decisions simulation makes on the same
- * sequence. With evict (Nitro's whole-segment eviction) the log has the
- * cache's bytes and drops the live chunks of the segments it reclaims; the
- * core tells the policy (counted in log_dropped), and real mode differs
- * from simulation by those. Simulation moves no bytes and counts SSD bytes
- * written as the chunks admitted; real mode counts what the log wrote
- * (whole segments, the cleaner's rewrites, its metadata). Calls are
- * serialised by an internal mutex.
+ * always exists and the cleaner never drops a chunk the policy keeps.
+ * With evict (Nitro's whole-segment eviction) the log has the cache's
+ * bytes and drops the live chunks of the segments it reclaims; the core
+ * tells the policy (counted in log_dropped).
+ *
+ * Simulation runs the layout's model through the same seam (the ops
+ * model_*: for the log, its placement and reclamation, chunk_log_space.h,
+ * without bytes), opened with the same options (chunk_cache_layout_options),
+ * so under either reclaim rule it drops the chunks real mode's log drops
+ * and counts the SSD bytes the log writes (whole segments, the cleaner's
+ * rewrites, chunklog.meta): real mode and simulation make the same
+ * decisions on the same sequence, from an empty cache, as long as the SSD
+ * damages nothing. The model is given each chunk's stored length (its raw
+ * length: the log stores chunks as they are). Calls are serialised by an
+ * internal mutex.
  *
  * Memory per cached chunk: the fingerprint slot (32 bytes), length,
  * container and offset (12), the index bucket share (4 bytes a bucket, at
@@ -133,6 +140,29 @@ gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCacheP
  * bytes are not the chunk's); SSD trouble is a miss, never an error. */
 gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
                           GError **err);
+
+/* Real mode: the next reads will be of refs[0..n) in this order (a part
+ * of a request's chunks, or of the next requests' of a trace): the cached
+ * ones not read ahead already are read from the SSD together, started
+ * now (the layout's get_many: the log keeps several reads in flight on
+ * its reader threads, as an SSD needs to reach its bandwidth, while the
+ * caller goes on; a read of one of them waits for the batch, and so does
+ * the next batch), each checked against its
+ * fingerprint, and kept until a read uses them (once), the chunk is put
+ * again, or newer read-aheads push them out (a bound of a few MiB). Every
+ * decision is still made by chunk_cache_read, one access at a time in
+ * order, exactly as without it; a read then takes its chunk's bytes from
+ * what was read ahead. A chunk read ahead and found damaged is dropped
+ * by the layout then; its read counts it and fetches it from the store.
+ * A chunk read ahead whose access turns out a miss (the policy's metadata
+ * did not know the address, or an earlier access of the request evicted
+ * it) cost an SSD read that serves nothing. Nothing in simulation, nor
+ * with a layout whose gets are replacement decisions (buckets: the
+ * sketch counts each hit, so its gets stay in access order). */
+void chunk_cache_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n);
+/* Does chunk_cache_read_ahead read anything (real mode, a layout whose
+ * gets decide nothing)? */
+gboolean chunk_cache_reads_ahead(const ChunkCache *c);
 
 /* Offer one chunk the caller read (simulation): admitted if the policy
  * wants it and it is not cached, as fetch container offers a container's

@@ -5,7 +5,6 @@
 #ifndef DESTOR_CHUNK_CACHE_INTERNAL_H
 #define DESTOR_CHUNK_CACHE_INTERNAL_H
 
-#include "cache/core/chunk_buckets_model.h"
 #include "cache/core/chunk_cache.h"
 #include "cache/structures/chunk_table.h"
 
@@ -13,6 +12,22 @@
  * container): a later miss in one of them costs no second HDD read. As
  * many as the container read path's per-request LRU (read_session.h). */
 #define CHUNK_CACHE_REQUEST_CONTAINERS 8
+
+/* Real mode: one chunk read ahead (chunk_cache_read_ahead) and not used
+ * yet. */
+typedef struct {
+    Fingerprint fp;
+    uint32_t len;
+    uint8_t *buf; /* len bytes, checked, when result is HIT */
+    ChunkLayoutGet result;
+    gboolean started; /* in the batch still being read (result not known yet) */
+} ChunkCacheAhead;
+
+/* The bytes read ahead and not used yet the cache keeps at most (the
+ * oldest go first): four announcements of the read side's 1 MiB
+ * (file_output.c, read_session_ahead), so one request's own announcement
+ * never pushes out the trace's look-ahead. */
+#define CHUNK_CACHE_AHEAD_MAX (4u << 20)
 
 struct ChunkCache {
     GMutex lock;
@@ -47,7 +62,7 @@ struct ChunkCache {
 
     /* ssd-cache-layout buckets: the layout evicts (policy austere) */
     gboolean buckets;
-    ChunkBucketsModel *bmodel; /* buckets in simulation: the decisions without data */
+    void *lmodel; /* simulation: the layout's decisions without data (lops->model_*) */
 
     /* real mode: the layout on the SSD, through the seam */
     const ChunkLayoutOps *lops;
@@ -56,6 +71,12 @@ struct ChunkCache {
     uint8_t *container_buf;   /* fetch container: the request's last container */
     ContainerId container_in_buf;
     gboolean damaged_warned;  /* the one warning about damaged chunks is out */
+    GHashTable *ahead_by_fp;  /* Fingerprint -> ChunkCacheAhead: the announced reads' cached chunks */
+    GQueue *ahead_order;      /* of them, oldest first */
+    uint64_t ahead_bytes;
+    GPtrArray *ahead_started; /* ChunkCacheAhead of the batch being read, NULL when none */
+    ChunkLayoutRead *ahead_reads; /* its reads */
+    void *ahead_ticket;
 
     /* fetch container: the chunk lists of the containers read whole
      * (chunk_cache_offer.c), ContainerId -> ChunkCacheContainerChunks */
@@ -70,6 +91,10 @@ struct ChunkCache {
 /* chunk_cache.c, for chunk_cache_real.c */
 /* The layout (or its model) dropped a cached chunk by itself. */
 void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t length);
+/* What the layout is opened with, or its model in simulation: the same
+ * geometry in both modes (the log's capacity by the reclaim rule of
+ * chunk_cache.h), so both make the same decisions. No directory. */
+void chunk_cache_layout_options(const ChunkCache *c, ChunkLayoutOptions *lo);
 /* The slot holding fp, or CHUNK_NO_SLOT; empty an occupied one (the
  * policy told). */
 ChunkSlot chunk_cache_slot(const ChunkCache *c, const Fingerprint *fp);
@@ -102,8 +127,15 @@ const uint8_t *chunk_cache_real_container(const ChunkCache *c, ContainerId id);
  * policy from it; close it (nothing in simulation). */
 gboolean chunk_cache_real_open(ChunkCache *c, GError **err);
 gboolean chunk_cache_real_close(ChunkCache *c, GError **err);
-/* The cached chunk ref into buf, checked by the log; FALSE: damaged
- * or lost (counted; the caller drops the slot). */
+/* Read the chunks of refs the data cache holds now and not read ahead yet
+ * together through the layout's get_many, each checked, kept for the
+ * reads that follow (at most CHUNK_CACHE_AHEAD_MAX bytes). */
+void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n);
+/* Put into the layout again: what was read ahead of fp (perhaps found
+ * damaged) is forgotten. */
+void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp);
+/* The cached chunk ref into buf, checked by the layout (read ahead, or
+ * read now); FALSE: damaged or lost (counted; the caller drops the slot). */
 gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf);
 /* The chunk from the store by the miss path, checked. */
 gboolean chunk_cache_real_fetch(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, GError **err);

@@ -3,7 +3,9 @@
  * through the seam (chunk_layout.h: the chunk log, its capacity by the
  * reclaim rule of chunk_cache.h, or the buckets), opened with the cache's
  * identity, the warm start from what it holds, hits read from it and
- * checked, misses read from the store by the configured miss path. */
+ * checked (a request's cached chunks read ahead together through the
+ * layout's get_many), misses read from the store by the configured miss
+ * path. */
 #include "cache/core/chunk_cache_internal.h"
 #include "storage/chunk_read.h"
 #include "storage/container.h"
@@ -47,53 +49,157 @@ static void warm_start(ChunkCache *c)
     g_array_unref(l.lengths);
 }
 
+static guint fp_hash(gconstpointer k)
+{
+    guint h;
+    memcpy(&h, ((const Fingerprint *)k)->bytes, sizeof h);
+    return h;
+}
+
+static gboolean fp_equal(gconstpointer a, gconstpointer b)
+{
+    return memcmp(((const Fingerprint *)a)->bytes, ((const Fingerprint *)b)->bytes, FP_SLOT) == 0;
+}
+
+static void ahead_free(gpointer p)
+{
+    ChunkCacheAhead *a = p;
+    g_free(a->buf);
+    g_free(a);
+}
+
+/* Forget entry a (it is in the table and the order). */
+static void ahead_remove(ChunkCache *c, ChunkCacheAhead *a)
+{
+    c->ahead_bytes -= a->len;
+    g_hash_table_remove(c->ahead_by_fp, &a->fp);
+    g_queue_remove(c->ahead_order, a);
+    ahead_free(a);
+}
+
+/* Wait for the batch being read, if any, and take its results. */
+static void ahead_settle(ChunkCache *c)
+{
+    if (c->ahead_started == NULL)
+        return;
+    c->lops->get_many_wait(c->layout, c->ahead_ticket);
+    for (guint i = 0; i < c->ahead_started->len; i++) {
+        ChunkCacheAhead *a = g_ptr_array_index(c->ahead_started, i);
+        g_assert(c->ahead_reads[i].result != CHUNK_LAYOUT_HIT || c->ahead_reads[i].len == a->len);
+        a->result = c->ahead_reads[i].result;
+        a->started = FALSE;
+    }
+    g_ptr_array_free(c->ahead_started, TRUE);
+    g_free(c->ahead_reads);
+    c->ahead_started = NULL;
+    c->ahead_reads = NULL;
+    c->ahead_ticket = NULL;
+}
+
 gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
 {
     const ChunkCacheOptions *o = &c->opt;
     ChunkLayoutOptions lo;
-    memset(&lo, 0, sizeof lo);
+    chunk_cache_layout_options(c, &lo);
     lo.directory = o->directory;
-    lo.capacity_bytes = o->capacity_bytes;
-    if (!c->buckets) {
-        lo.segment_size = o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
-        /* clean: twice the cache plus two segments, so a segment at most
-         * half live always exists and the cleaner never drops a live chunk */
-        if (o->reclaim == CHUNK_LOG_CLEAN)
-            lo.capacity_bytes = 2 * o->capacity_bytes + 2 * (uint64_t)lo.segment_size;
-        if (lo.capacity_bytes < 2 * (uint64_t)lo.segment_size)
-            lo.capacity_bytes = 2 * (uint64_t)lo.segment_size; /* the log's least */
-        lo.reclaim = o->reclaim;
-    }
-    lo.o_direct = o->o_direct;
-    lo.fp_alg = o->fp_alg;
-    memcpy(lo.store_id, o->store_id, CHUNK_LOG_STORE_ID_LEN);
-    lo.compression = o->compression;
-    lo.compression_level = o->compression_level;
-    lo.dropped = chunk_cache_layout_dropped;
-    lo.dropped_ctx = c;
     c->log_capacity = lo.capacity_bytes;
     c->layout = c->lops->open(&lo, err);
     if (c->layout == NULL)
         return FALSE;
     if (o->fetch == CHUNK_FETCH_CONTAINER)
         c->container_buf = g_malloc(o->container_size);
+    c->ahead_by_fp = g_hash_table_new(fp_hash, fp_equal);
+    c->ahead_order = g_queue_new();
     warm_start(c);
     return TRUE;
 }
 
 gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
 {
+    if (c->layout != NULL)
+        ahead_settle(c);
     gboolean ok = c->layout == NULL || c->lops->close(c->layout, err);
     c->layout = NULL;
     g_free(c->container_buf);
     c->container_buf = NULL;
+    if (c->ahead_order != NULL) {
+        g_queue_free_full(c->ahead_order, ahead_free);
+        g_hash_table_destroy(c->ahead_by_fp);
+    }
+    c->ahead_order = NULL;
+    c->ahead_by_fp = NULL;
+    c->ahead_bytes = 0;
     return ok;
+}
+
+void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
+{
+    GPtrArray *fresh = g_ptr_array_new();
+    for (size_t i = 0; i < n; i++) {
+        uint32_t len = 0;
+        /* only what the data cache holds, at the recipe's length (a buffer
+         * of that length takes it whole), and not read ahead already */
+        if (refs[i].length == 0 || g_hash_table_contains(c->ahead_by_fp, &refs[i].fp) ||
+            chunk_cache_slot(c, &refs[i].fp) == CHUNK_NO_SLOT || !c->lops->contains(c->layout, &refs[i].fp, &len) ||
+            len != refs[i].length)
+            continue;
+        ChunkCacheAhead *a = g_new0(ChunkCacheAhead, 1);
+        a->fp = refs[i].fp;
+        a->len = len;
+        a->buf = g_malloc(len);
+        a->result = CHUNK_LAYOUT_ABSENT;
+        a->started = TRUE;
+        g_hash_table_insert(c->ahead_by_fp, &a->fp, a);
+        g_queue_push_tail(c->ahead_order, a);
+        c->ahead_bytes += len;
+        g_ptr_array_add(fresh, a);
+    }
+    if (fresh->len == 0) { /* all held already: the batch being read goes on */
+        g_ptr_array_free(fresh, TRUE);
+        return;
+    }
+    ahead_settle(c); /* one batch at a time */
+    c->ahead_reads = g_new(ChunkLayoutRead, fresh->len);
+    for (guint i = 0; i < fresh->len; i++) {
+        ChunkCacheAhead *a = g_ptr_array_index(fresh, i);
+        c->ahead_reads[i] = (ChunkLayoutRead){ .fp = &a->fp, .buf = a->buf };
+    }
+    c->ahead_started = fresh;
+    c->ahead_ticket = c->lops->get_many(c->layout, c->ahead_reads, fresh->len);
+    /* the oldest go first when more than the bound is held; never the
+     * batch just started (the last fresh->len) */
+    while (c->ahead_bytes > CHUNK_CACHE_AHEAD_MAX && g_queue_get_length(c->ahead_order) > fresh->len) {
+        ChunkCacheAhead *old = g_queue_peek_head(c->ahead_order);
+        g_assert(!old->started);
+        ahead_remove(c, old);
+    }
+}
+
+void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp)
+{
+    ChunkCacheAhead *a = g_hash_table_lookup(c->ahead_by_fp, fp);
+    if (a != NULL && a->started)
+        ahead_settle(c); /* its buffer is being read into */
+    if (a != NULL)
+        ahead_remove(c, a);
 }
 
 gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
 {
     uint32_t len = 0;
-    ChunkLayoutGet got = c->lops->get(c->layout, &ref->fp, buf, &len);
+    ChunkLayoutGet got;
+    ChunkCacheAhead *a = g_hash_table_lookup(c->ahead_by_fp, &ref->fp);
+    if (a != NULL && a->started)
+        ahead_settle(c);
+    if (a != NULL) { /* used once: a later read of the chunk reads it again */
+        got = a->result; /* damaged when read ahead: the layout dropped it then */
+        len = a->len;
+        if (got == CHUNK_LAYOUT_HIT)
+            memcpy(buf, a->buf, a->len); /* checked by the layout when read */
+        ahead_remove(c, a);
+    } else {
+        got = c->lops->get(c->layout, &ref->fp, buf, &len);
+    }
     if (got == CHUNK_LAYOUT_HIT && len == ref->length)
         return TRUE;
     c->counters.damaged++;

@@ -47,21 +47,19 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
                     * rewrites, its metadata; buckets: whole buckets) */
         c->lops->counters(c->layout, &r->layout_counters);
         r->layout_index_bytes = c->lops->index_bytes(c->layout);
-        if (!c->buckets) /* the log's own counters (segments); the one place the core names the log */
-            r->log = *chunk_log_counters((ChunkLog *)c->layout);
-        r->log_capacity_bytes = c->log_capacity;
         r->c.ssd_bytes_written = r->layout_counters.device_bytes_written;
-    } else if (c->bmodel) {
-        r->layout_index_bytes = chunk_buckets_model_index_bytes(c->bmodel);
+    } else if (c->lmodel) { /* simulation: what the layout would have written, where its model counts it (the
+                             * log's: whole segments, the cleaner's rewrites, chunklog.meta at open) */
+        c->lops->model_counters(c->lmodel, &r->layout_counters);
+        r->layout_index_bytes = c->lops->model_index_bytes(c->lmodel);
+        if (r->layout_counters.device_bytes_written > 0)
+            r->c.ssd_bytes_written = r->layout_counters.device_bytes_written;
     }
+    r->log = r->layout_counters.log; /* the log's own counters (segments); zeros for buckets */
+    r->log_capacity_bytes = c->log_capacity;
     r->compression = cache_codec_name(c->opt.compression);
     r->compression_level = c->opt.compression_level;
-    if (r->real)
-        r->cached_stored_bytes = r->layout_counters.stored_bytes_held;
-    else if (c->bmodel)
-        r->cached_stored_bytes = c->bmodel->x.used_slots * c->bmodel->subslot;
-    else
-        r->cached_stored_bytes = r->cached_bytes;
+    r->cached_stored_bytes = r->real || c->lmodel ? r->layout_counters.stored_bytes_held : r->cached_bytes;
     r->compression_ratio = r->layout_counters.stored_bytes_written
                                ? (double)r->layout_counters.user_bytes_written /
                                      (double)r->layout_counters.stored_bytes_written
@@ -137,7 +135,7 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
         text_count(out, "  prefix collisions", r.layout_counters.prefix_collisions);
         text_count(out, "damaged chunks (refetched)", k->damaged);
         text_count(out, "SSD write errors", k->ssd_write_errors);
-    } else if (r.real) {
+    } else { /* the log, or in simulation its model */
         text_size(out, "chunk log size", r.log_capacity_bytes);
         text_size(out, "  chunk bytes written", r.log.user_bytes_written);
         text_size(out, "  cleaner bytes written", r.log.cleaner_bytes_written);
@@ -222,7 +220,7 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
         json_doc_uint(b, "damaged_reads", r.layout_counters.damaged_reads);
         json_doc_uint(b, "prefix_collisions", r.layout_counters.prefix_collisions);
         json_builder_end_object(b);
-    } else if (r.real) {
+    } else { /* the log, or in simulation its model (no damage there) */
         json_builder_set_member_name(b, "chunk_log");
         json_builder_begin_object(b);
         json_doc_uint(b, "capacity_bytes", r.log_capacity_bytes);

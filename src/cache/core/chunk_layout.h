@@ -52,6 +52,14 @@ typedef enum {
     CHUNK_LAYOUT_DAMAGED = 2, /* dropped, counted; the caller fetches it again */
 } ChunkLayoutGet;
 
+/* One chunk of a batched get (a request's cached chunks read together). */
+typedef struct {
+    const Fingerprint *fp; /* in */
+    void *buf;             /* in: room for the chunk's length (as `contains` reports it) */
+    uint32_t len;          /* out: its length on a hit */
+    ChunkLayoutGet result; /* out */
+} ChunkLayoutRead;
+
 /* The counters both layouts have. */
 typedef struct {
     uint64_t user_bytes_written;   /* chunk bytes put */
@@ -66,15 +74,30 @@ typedef struct {
     uint64_t chunks_compressed;    /* puts stored compressed (0 for the log) */
     uint64_t stored_bytes_held;    /* bytes the chunks held take (buckets: their sub-slots) */
     double cpu_compress_s, cpu_decompress_s; /* thread CPU time in the codec (0 for the log) */
+    ChunkLogCounters log;          /* the log only (segments written, evicted, cleaned; zeros for buckets) */
 } ChunkLayoutCounters;
 
 typedef struct {
     ChunkLayoutKind kind;
+    /* A get is one of the layout's own replacement decisions (buckets: the
+     * sketch counts hits), so gets must come one access at a time, in
+     * order: the core reads nothing ahead of its access. */
+    gboolean get_decides;
     void *(*open)(const ChunkLayoutOptions *opt, GError **err);
     gboolean (*close)(void *layout, GError **err);
     gboolean (*contains)(void *layout, const Fingerprint *fp, uint32_t *length);
     gboolean (*put)(void *layout, const Fingerprint *fp, const void *buf, uint32_t len, GError **err);
     ChunkLayoutGet (*get)(void *layout, const Fingerprint *fp, void *buf, uint32_t *len);
+    /* `get` for each of n chunks, as `get` checks and counts each, started
+     * now; the results are in reads after get_many_wait with the ticket
+     * it returns (reads and buffers stay until then; every ticket is
+     * waited for, in order). The log keeps several SSD reads in flight on
+     * its reader threads while the caller goes on
+     * (chunk_log_get_many_start); the buckets read one after another at
+     * once. The layout's own put, sync and close finish a started batch
+     * first (its results then wait in the ticket). */
+    void *(*get_many)(void *layout, ChunkLayoutRead *reads, size_t n);
+    void (*get_many_wait)(void *layout, void *ticket);
     gboolean (*drop)(void *layout, const Fingerprint *fp);
     void (*foreach)(void *layout, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length), void *ctx);
     gboolean (*sync)(void *layout, GError **err);
@@ -82,6 +105,22 @@ typedef struct {
     uint64_t (*chunks)(void *layout);
     void (*counters)(void *layout, ChunkLayoutCounters *out);
     size_t (*index_bytes)(void *layout); /* the in-memory index */
+
+    /* Simulation: the layout's decisions without its data (the chunk
+     * cache's simulate mode). Opened with the options the layout would be
+     * (no directory, no bytes), a model holds the same chunks, makes the
+     * same `dropped` calls and counts what the layout counts (where that
+     * is a function of the sequence) on the same puts, hits and drops. A
+     * put names the chunk's stored length: what it takes on the SSD. */
+    void *(*model_open)(const ChunkLayoutOptions *opt, GError **err);
+    void (*model_close)(void *model);
+    void (*model_put)(void *model, const Fingerprint *fp, uint32_t stored_length);
+    void (*model_hit)(void *model, const Fingerprint *fp);
+    gboolean (*model_drop)(void *model, const Fingerprint *fp);
+    /* device_bytes_written 0: the model does not count the device's
+     * bytes (buckets); the caller counts the chunks' own */
+    void (*model_counters)(void *model, ChunkLayoutCounters *out);
+    size_t (*model_index_bytes)(void *model); /* what the layout's index would take */
 } ChunkLayoutOps;
 
 extern const ChunkLayoutOps chunk_layout_log_ops;

@@ -2,6 +2,7 @@
 /* chunk_layout_buckets.c: the bucketized layout (chunk_buckets.h) behind
  * the layout seam (chunk_layout.h); it removes a chunk log itself. */
 #include "cache/core/chunk_buckets.h"
+#include "cache/core/chunk_buckets_model.h"
 #include "cache/core/chunk_layout.h"
 
 #include <string.h>
@@ -52,6 +53,22 @@ static ChunkLayoutGet bk_get(void *b, const Fingerprint *fp, void *buf, uint32_t
     return CHUNK_LAYOUT_ABSENT;
 }
 
+/* The buckets are read one chunk after another, at once (each read is
+ * small and decompressed on this thread; the core does not read them
+ * ahead, as a get counts in the sketch: get_decides). No ticket. */
+static void *bk_get_many(void *b, ChunkLayoutRead *reads, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        reads[i].result = bk_get(b, reads[i].fp, reads[i].buf, &reads[i].len);
+    return NULL;
+}
+
+static void bk_get_many_wait(void *b, void *ticket)
+{
+    (void)b;
+    g_assert(ticket == NULL);
+}
+
 static gboolean bk_drop(void *b, const Fingerprint *fp)
 {
     return chunk_buckets_drop(b, fp);
@@ -100,8 +117,59 @@ static size_t bk_index_bytes(void *b)
     return chunk_buckets_index_bytes(b);
 }
 
+/* ---- simulation: chunk_buckets_model.h ---- */
+
+static void *model_open(const ChunkLayoutOptions *opt, GError **err)
+{
+    ChunkBucketsModel *m = g_new0(ChunkBucketsModel, 1);
+    if (!chunk_buckets_model_init(m, opt->capacity_bytes, opt->dropped, opt->dropped_ctx, err)) {
+        g_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+static void model_close(void *m)
+{
+    if (m == NULL)
+        return;
+    chunk_buckets_model_clear(m);
+    g_free(m);
+}
+
+static void model_put(void *m, const Fingerprint *fp, uint32_t stored_length)
+{
+    chunk_buckets_model_put(m, fp, stored_length);
+}
+
+static void model_hit(void *m, const Fingerprint *fp)
+{
+    chunk_buckets_model_hit(m, fp); /* the layout's get counts it in its sketch */
+}
+
+static gboolean model_drop(void *m, const Fingerprint *fp)
+{
+    return chunk_buckets_model_drop(m, fp);
+}
+
+/* The sub-slots the chunks take; the device's bytes (whole sub-slots and
+ * bucket metadata per put) are not modelled. */
+static void model_counters(void *m, ChunkLayoutCounters *out)
+{
+    const ChunkBucketsModel *bm = m;
+    memset(out, 0, sizeof *out);
+    out->stored_bytes_held = (uint64_t)bm->x.used_slots * bm->subslot;
+}
+
+static size_t model_index_bytes(void *m)
+{
+    return chunk_buckets_model_index_bytes(m);
+}
+
 const ChunkLayoutOps chunk_layout_buckets_ops = {
-    .kind = CHUNK_LAYOUT_BUCKETS, .open = bk_open, .close = bk_close, .contains = bk_contains,
-    .put = bk_put, .get = bk_get, .drop = bk_drop, .foreach = bk_foreach, .sync = bk_sync,
+    .kind = CHUNK_LAYOUT_BUCKETS, .get_decides = TRUE, .open = bk_open, .close = bk_close, .contains = bk_contains,
+    .put = bk_put, .get = bk_get, .get_many = bk_get_many, .get_many_wait = bk_get_many_wait, .drop = bk_drop, .foreach = bk_foreach, .sync = bk_sync,
     .max_chunk = bk_max_chunk, .chunks = bk_chunks, .counters = bk_counters, .index_bytes = bk_index_bytes,
+    .model_open = model_open, .model_close = model_close, .model_put = model_put, .model_hit = model_hit,
+    .model_drop = model_drop, .model_counters = model_counters, .model_index_bytes = model_index_bytes,
 };

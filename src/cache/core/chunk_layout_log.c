@@ -4,6 +4,7 @@
  * said on stderr. */
 #include "cache/core/chunk_buckets.h"
 #include "cache/core/chunk_layout.h"
+#include "cache/core/chunk_log_space.h"
 #include "util/error.h"
 
 #include <string.h>
@@ -49,9 +50,9 @@ static gboolean log_put(void *l, const Fingerprint *fp, const void *buf, uint32_
     return chunk_log_put(l, fp, buf, len, err);
 }
 
-static ChunkLayoutGet log_get(void *l, const Fingerprint *fp, void *buf, uint32_t *len)
+static ChunkLayoutGet from_log(ChunkLogGet g)
 {
-    switch (chunk_log_get(l, fp, buf, len)) {
+    switch (g) {
     case CHUNK_LOG_HIT:
         return CHUNK_LAYOUT_HIT;
     case CHUNK_LOG_DAMAGED:
@@ -60,6 +61,42 @@ static ChunkLayoutGet log_get(void *l, const Fingerprint *fp, void *buf, uint32_
         break;
     }
     return CHUNK_LAYOUT_ABSENT;
+}
+
+static ChunkLayoutGet log_get(void *l, const Fingerprint *fp, void *buf, uint32_t *len)
+{
+    return from_log(chunk_log_get(l, fp, buf, len));
+}
+
+/* A started batch: the caller's reads and the log's own records of them. */
+typedef struct {
+    ChunkLayoutRead *reads;
+    ChunkLogRead *lr;
+    size_t n;
+} LogTicket;
+
+static void *log_get_many(void *l, ChunkLayoutRead *reads, size_t n)
+{
+    LogTicket *t = g_new(LogTicket, 1);
+    t->reads = reads;
+    t->n = n;
+    t->lr = g_new(ChunkLogRead, n ? n : 1);
+    for (size_t i = 0; i < n; i++)
+        t->lr[i] = (ChunkLogRead){ .fp = reads[i].fp, .buf = reads[i].buf };
+    chunk_log_get_many_start(l, t->lr, n);
+    return t;
+}
+
+static void log_get_many_wait(void *l, void *ticket)
+{
+    LogTicket *t = ticket;
+    chunk_log_get_many_wait(l); /* nothing to do when the log finished it already */
+    for (size_t i = 0; i < t->n; i++) {
+        t->reads[i].result = from_log(t->lr[i].result);
+        t->reads[i].len = t->lr[i].len;
+    }
+    g_free(t->lr);
+    g_free(t);
 }
 
 static gboolean log_drop(void *l, const Fingerprint *fp)
@@ -99,6 +136,7 @@ static void log_counters(void *l, ChunkLayoutCounters *out)
     out->bytes_served = c->bytes_served;
     out->stored_bytes_written = c->user_bytes_written; /* stored as they are */
     out->stored_bytes_held = chunk_log_live_bytes(l);
+    out->log = *c;
 }
 
 static size_t log_index_bytes(void *l)
@@ -106,8 +144,79 @@ static size_t log_index_bytes(void *l)
     return chunk_log_index_bytes(l);
 }
 
+/* ---- simulation: the log's space (chunk_log_space.h) run without bytes ---- */
+
+static void *model_open(const ChunkLayoutOptions *opt, GError **err)
+{
+    ChunkLogOptions o;
+    memset(&o, 0, sizeof o);
+    o.capacity_bytes = opt->capacity_bytes;
+    o.segment_size = opt->segment_size ? opt->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
+    o.reclaim = opt->reclaim;
+    if (!chunk_log_check_options(&o, err))
+        return NULL;
+    ChunkLogSpace *sp = g_new(ChunkLogSpace, 1);
+    chunk_log_space_init(sp, o.segment_size, chunk_log_space_segments(o.capacity_bytes, o.segment_size), o.reclaim,
+                         opt->dropped, opt->dropped_ctx);
+    chunk_log_space_meta_written(sp, 0); /* the log marks chunklog.meta in use at open */
+    return sp;
+}
+
+static void model_close(void *m)
+{
+    if (m == NULL)
+        return;
+    chunk_log_space_clear(m);
+    g_free(m);
+}
+
+static void model_put(void *m, const Fingerprint *fp, uint32_t stored_length)
+{
+    ChunkLogSpace *sp = m;
+    if (chunk_log_space_find(sp, fp) != CHUNK_LOG_NO_ENTRY)
+        return; /* as the log's put: nothing written */
+    gboolean ok = chunk_log_space_put(sp, fp, stored_length, NULL);
+    g_assert(ok); /* no bytes, no I/O to fail */
+}
+
+static void model_hit(void *m, const Fingerprint *fp)
+{
+    (void)m;
+    (void)fp; /* the log's gets change nothing but damaged chunks (simulation has none) */
+}
+
+static gboolean model_drop(void *m, const Fingerprint *fp)
+{
+    ChunkLogSpace *sp = m;
+    uint32_t e = chunk_log_space_find(sp, fp);
+    if (e == CHUNK_LOG_NO_ENTRY)
+        return FALSE;
+    chunk_log_space_remove(sp, e);
+    return TRUE;
+}
+
+static void model_counters(void *m, ChunkLayoutCounters *out)
+{
+    const ChunkLogSpace *sp = m;
+    memset(out, 0, sizeof *out);
+    out->user_bytes_written = sp->c.user_bytes_written;
+    out->device_bytes_written = sp->c.device_bytes_written;
+    out->chunks_dropped_by_layout = sp->c.chunks_dropped_by_log;
+    out->stored_bytes_written = sp->c.user_bytes_written;
+    out->stored_bytes_held = sp->live_bytes;
+    out->log = sp->c;
+}
+
+static size_t model_index_bytes(void *m)
+{
+    const ChunkLogSpace *sp = m;
+    return chunk_log_index_bytes_of(&sp->index);
+}
+
 const ChunkLayoutOps chunk_layout_log_ops = {
-    .kind = CHUNK_LAYOUT_LOG, .open = log_open, .close = log_close, .contains = log_contains,
-    .put = log_put, .get = log_get, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
+    .kind = CHUNK_LAYOUT_LOG, .get_decides = FALSE, .open = log_open, .close = log_close, .contains = log_contains,
+    .put = log_put, .get = log_get, .get_many = log_get_many, .get_many_wait = log_get_many_wait, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
     .max_chunk = log_max_chunk, .chunks = log_chunks, .counters = log_counters, .index_bytes = log_index_bytes,
+    .model_open = model_open, .model_close = model_close, .model_put = model_put, .model_hit = model_hit,
+    .model_drop = model_drop, .model_counters = model_counters, .model_index_bytes = model_index_bytes,
 };

@@ -4,6 +4,7 @@
 #include "cache/core/chunk_log_format.h"
 #include "cache/core/chunk_log_index.h"
 #include "cache/core/chunk_log_readers.h"
+#include "cache/core/chunk_log_space.h"
 #include "cache/core/ssd_store.h"
 #include "util/error.h"
 #include "util/file_replace.h"
@@ -19,16 +20,16 @@
 #include <unistd.h>
 
 #define ALIGN SSD_STORE_DIRECT_ALIGN
-#define NO_SEGMENT UINT32_MAX
 
-typedef enum { SEG_FREE = 0, SEG_WRITTEN, SEG_OPEN } SegState;
-
+/* A batch of chunk_log_get_many_start: its reads (the caller's), the
+ * reader jobs and which read each serves. */
 typedef struct {
-    uint64_t seq; /* when written; 0 when free or open */
-    uint64_t live_bytes;
-    uint32_t live_chunks;
-    uint32_t state;
-} Segment;
+    ChunkLogRead *reads;
+    ChunkLogReadJob *jobs;
+    size_t *of;
+    size_t n_jobs;
+    ChunkLogReadBatch *batch;
+} ChunkLogPending;
 
 struct ChunkLog {
     ChunkLogOptions opt;
@@ -39,20 +40,14 @@ struct ChunkLog {
     int fd;
     uint32_t seg_size;
     uint32_t n_segments;
-    Segment *seg;
-    ChunkLogIndex index;
-    uint64_t live_bytes;
-    uint64_t next_seq;
-    /* the open segment: filled in memory, written whole to `open_home` */
-    uint32_t open_home; /* NO_SEGMENT until the first chunk after a write */
-    uint8_t *open_buf;  /* aligned, seg_size */
-    uint32_t open_end;  /* end of its chunk bytes */
-    uint32_t open_n;    /* its table entries */
-    uint64_t open_user, open_cleaner;
-    uint8_t *scratch; /* aligned, seg_size + ALIGN: reads of segments and O_DIRECT chunk reads */
+    ChunkLogSpace sp;  /* the index, the segments and every decision (shared with simulation) */
+    uint8_t *open_buf; /* the open segment: filled in memory, written whole to sp.open_home; aligned */
+    uint8_t *scratch;  /* aligned, seg_size + ALIGN: reads of segments and O_DIRECT chunk reads */
+    const uint8_t *victim;  /* cleaning: the victim segment's bytes (in scratch) */
+    const uint8_t *put_src; /* the bytes of the chunk being put */
     Fingerprinter *fpr;
     ChunkLogReaders *readers;
-    ChunkLogCounters c;
+    ChunkLogPending *pending; /* a get_many started and not waited for */
 };
 
 static off_t seg_off(const ChunkLog *log, uint32_t s)
@@ -62,63 +57,7 @@ static off_t seg_off(const ChunkLog *log, uint32_t s)
 
 uint32_t chunk_log_max_chunk(const ChunkLog *log)
 {
-    return log->seg_size - CHUNK_LOG_SEGMENT_HEADER - CHUNK_LOG_TABLE_ENTRY;
-}
-
-/* ---- the index, with the segments' live counts kept beside it ---- */
-
-static void live_add(ChunkLog *log, uint32_t s, uint32_t len)
-{
-    log->seg[s].live_bytes += len;
-    log->seg[s].live_chunks++;
-    log->live_bytes += len;
-}
-
-static void remove_entry(ChunkLog *log, uint32_t e)
-{
-    ChunkLogEntry *en = chunk_log_index_entry(&log->index, e);
-    Segment *sg = &log->seg[en->segment];
-    g_assert(sg->live_chunks > 0 && sg->live_bytes >= en->length);
-    sg->live_bytes -= en->length;
-    sg->live_chunks--;
-    log->live_bytes -= en->length;
-    chunk_log_index_remove(&log->index, e);
-}
-
-static void reset_open(ChunkLog *log, uint32_t home)
-{
-    memset(log->open_buf, 0, log->seg_size);
-    log->open_home = home;
-    log->open_end = CHUNK_LOG_SEGMENT_HEADER;
-    log->open_n = 0;
-    log->open_user = log->open_cleaner = 0;
-    if (home != NO_SEGMENT) {
-        g_assert(log->seg[home].live_chunks == 0);
-        log->seg[home].state = SEG_OPEN;
-        log->seg[home].seq = 0;
-    }
-}
-
-static gboolean open_fits(const ChunkLog *log, uint32_t len)
-{
-    return (uint64_t)log->open_end + len + (uint64_t)(log->open_n + 1) * CHUNK_LOG_TABLE_ENTRY <= log->seg_size;
-}
-
-static void open_append(ChunkLog *log, const Fingerprint *fp, const void *buf, uint32_t len, uint32_t e)
-{
-    g_assert(open_fits(log, len));
-    memcpy(log->open_buf + log->open_end, buf, len);
-    chunk_log_segment_put_entry(log->open_buf, log->seg_size, log->open_n, fp, log->open_end, len);
-    if (e == CHUNK_LOG_NO_ENTRY) {
-        chunk_log_index_add(&log->index, fp, log->open_home, log->open_end, len);
-    } else { /* the cleaner moving a chunk: same entry, new place */
-        ChunkLogEntry *en = chunk_log_index_entry(&log->index, e);
-        en->segment = log->open_home;
-        en->offset = log->open_end;
-    }
-    live_add(log, log->open_home, len);
-    log->open_end += len;
-    log->open_n++;
+    return chunk_log_space_max_chunk(log->seg_size);
 }
 
 /* ---- reading ---- */
@@ -145,15 +84,15 @@ static gboolean fp_matches(ChunkLog *log, const Fingerprint *fp, const void *buf
 
 ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint32_t *len)
 {
-    uint32_t e = chunk_log_index_find(&log->index, fp);
+    uint32_t e = chunk_log_index_find(&log->sp.index, fp);
     if (e == CHUNK_LOG_NO_ENTRY)
         return CHUNK_LOG_ABSENT;
-    log->c.gets++;
-    const ChunkLogEntry *en = chunk_log_index_entry(&log->index, e);
+    log->sp.c.gets++;
+    const ChunkLogEntry *en = chunk_log_index_entry(&log->sp.index, e);
     uint32_t n = en->length;
     const uint8_t *src;
     GError *local = NULL;
-    if (en->segment == log->open_home) {
+    if (en->segment == log->sp.open_home) {
         src = log->open_buf + en->offset;
     } else if (log->opt.o_direct) {
         src = read_scratch(log, seg_off(log, en->segment) + en->offset, n, &local);
@@ -163,202 +102,130 @@ ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint3
     }
     g_clear_error(&local);
     if (src == NULL || !fp_matches(log, fp, src, n)) {
-        remove_entry(log, e);
-        log->c.damaged_reads++;
+        chunk_log_space_remove(&log->sp, e);
+        log->sp.c.damaged_reads++;
         return CHUNK_LOG_DAMAGED;
     }
     if (src != buf)
         memcpy(buf, src, n);
     *len = n;
-    log->c.bytes_served += n;
+    log->sp.c.bytes_served += n;
     return CHUNK_LOG_HIT;
+}
+
+void chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n)
+{
+    chunk_log_get_many_wait(log);
+    ChunkLogPending *p = g_new0(ChunkLogPending, 1);
+    p->reads = reads;
+    p->jobs = g_new(ChunkLogReadJob, n ? n : 1);
+    p->of = g_new(size_t, n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = chunk_log_index_find(&log->sp.index, reads[i].fp);
+        const ChunkLogEntry *en = e == CHUNK_LOG_NO_ENTRY ? NULL : chunk_log_index_entry(&log->sp.index, e);
+        if (en == NULL || en->segment == log->sp.open_home) { /* nothing to read from the SSD */
+            reads[i].result = chunk_log_get(log, reads[i].fp, reads[i].buf, &reads[i].len);
+            continue;
+        }
+        log->sp.c.gets++;
+        p->jobs[p->n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
+                                                .fp = reads[i].fp, .dst = reads[i].buf };
+        p->of[p->n_jobs++] = i;
+    }
+    if (p->n_jobs > 0 && log->readers == NULL)
+        log->readers = chunk_log_readers_new(log->fd, log->log_path, log->opt.o_direct, chunk_log_max_chunk(log),
+                                             log->opt.fp_alg,
+                                             log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS);
+    p->batch = p->n_jobs > 0 ? chunk_log_readers_start(log->readers, p->jobs, p->n_jobs) : NULL;
+    log->pending = p;
+}
+
+void chunk_log_get_many_wait(ChunkLog *log)
+{
+    ChunkLogPending *p = log->pending;
+    if (p == NULL)
+        return;
+    log->pending = NULL;
+    if (p->batch != NULL)
+        chunk_log_readers_wait(p->batch);
+    for (size_t k = 0; k < p->n_jobs; k++) {
+        ChunkLogRead *r = &p->reads[p->of[k]];
+        if (p->jobs[k].ok) {
+            r->result = CHUNK_LOG_HIT;
+            r->len = p->jobs[k].len;
+            log->sp.c.bytes_served += p->jobs[k].len;
+            continue;
+        }
+        r->result = CHUNK_LOG_DAMAGED;
+        log->sp.c.damaged_reads++;
+        uint32_t e = chunk_log_index_find(&log->sp.index, r->fp); /* gone already when asked for twice */
+        if (e != CHUNK_LOG_NO_ENTRY)
+            chunk_log_space_remove(&log->sp, e);
+    }
+    g_free(p->jobs);
+    g_free(p->of);
+    g_free(p);
 }
 
 void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
 {
-    ChunkLogReadJob *jobs = g_new(ChunkLogReadJob, n ? n : 1);
-    size_t *of = g_new(size_t, n ? n : 1);
-    size_t n_jobs = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t e = chunk_log_index_find(&log->index, reads[i].fp);
-        const ChunkLogEntry *en = e == CHUNK_LOG_NO_ENTRY ? NULL : chunk_log_index_entry(&log->index, e);
-        if (en == NULL || en->segment == log->open_home) { /* nothing to read from the SSD */
-            reads[i].result = chunk_log_get(log, reads[i].fp, reads[i].buf, &reads[i].len);
-            continue;
-        }
-        log->c.gets++;
-        jobs[n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
-                                          .fp = reads[i].fp, .dst = reads[i].buf };
-        of[n_jobs++] = i;
-    }
-    if (n_jobs > 0 && log->readers == NULL)
-        log->readers = chunk_log_readers_new(log->fd, log->log_path, log->opt.o_direct, chunk_log_max_chunk(log),
-                                             log->opt.fp_alg,
-                                             log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS);
-    chunk_log_readers_run(log->readers, jobs, n_jobs);
-    for (size_t k = 0; k < n_jobs; k++) {
-        ChunkLogRead *r = &reads[of[k]];
-        if (jobs[k].ok) {
-            r->result = CHUNK_LOG_HIT;
-            r->len = jobs[k].len;
-            log->c.bytes_served += jobs[k].len;
-            continue;
-        }
-        r->result = CHUNK_LOG_DAMAGED;
-        log->c.damaged_reads++;
-        uint32_t e = chunk_log_index_find(&log->index, r->fp); /* gone already when asked for twice */
-        if (e != CHUNK_LOG_NO_ENTRY)
-            remove_entry(log, e);
-    }
-    g_free(jobs);
-    g_free(of);
+    chunk_log_get_many_start(log, reads, n);
+    chunk_log_get_many_wait(log);
 }
 
-/* ---- writing and reclaiming ---- */
+/* ---- writing: the bytes of the space's decisions (chunk_log_space.h) ---- */
 
-/* The segment to reclaim: the oldest written (evict), or the one with the
- * fewest live bytes, the oldest of those (clean). */
-static uint32_t pick_victim(const ChunkLog *log)
+static gboolean io_write_open(void *ctx, uint64_t seq, GError **err)
 {
-    uint32_t best = NO_SEGMENT;
-    for (uint32_t s = 0; s < log->n_segments; s++) {
-        const Segment *sg = &log->seg[s];
-        if (sg->state != SEG_WRITTEN)
-            continue;
-        if (best == NO_SEGMENT) {
-            best = s;
-            continue;
-        }
-        const Segment *b = &log->seg[best];
-        gboolean better = log->opt.reclaim == CHUNK_LOG_CLEAN
-                              ? (sg->live_bytes < b->live_bytes ||
-                                 (sg->live_bytes == b->live_bytes && sg->seq < b->seq))
-                              : sg->seq < b->seq;
-        if (better)
-            best = s;
-    }
-    return best;
-}
-
-static void evict_segment(ChunkLog *log, uint32_t s)
-{
-    for (uint32_t e = 0; e < log->index.n_entries && log->seg[s].live_chunks > 0; e++) {
-        ChunkLogEntry *en = chunk_log_index_entry(&log->index, e);
-        if (en->length == 0 || en->segment != s)
-            continue;
-        Fingerprint fp = en->fp;
-        uint32_t len = en->length;
-        remove_entry(log, e);
-        log->c.chunks_dropped_by_log++;
-        if (log->opt.dropped)
-            log->opt.dropped(log->opt.dropped_ctx, &fp, len);
-    }
-    g_assert(log->seg[s].live_chunks == 0 && log->seg[s].live_bytes == 0);
-    log->c.segments_evicted++;
-}
-
-/* Move segment s's live chunks into the open segment, whose home s
- * becomes (it is empty: they fit, since they fitted in s). A chunk whose
- * bytes do not match its fingerprint is dropped as damaged. */
-static void clean_segment(ChunkLog *log, uint32_t s)
-{
-    GError *local = NULL;
-    const uint8_t *bytes = read_scratch(log, seg_off(log, s), log->seg_size, &local);
-    if (bytes == NULL) { /* unreadable: nothing in it can be served */
-        g_clear_error(&local);
-        log->c.damaged_reads += log->seg[s].live_chunks;
-        evict_segment(log, s);
-        return;
-    }
-    /* Take the segment's chunks out of its counts first: they are counted
-     * again as they land in the open segment (the same segment number). */
-    uint32_t *moving = g_new(uint32_t, log->seg[s].live_chunks ? log->seg[s].live_chunks : 1);
-    uint32_t n = 0;
-    for (uint32_t e = 0; e < log->index.n_entries && n < log->seg[s].live_chunks; e++) {
-        ChunkLogEntry *en = chunk_log_index_entry(&log->index, e);
-        if (en->length != 0 && en->segment == s)
-            moving[n++] = e;
-    }
-    g_assert(n == log->seg[s].live_chunks);
-    log->live_bytes -= log->seg[s].live_bytes;
-    log->seg[s].live_bytes = 0;
-    log->seg[s].live_chunks = 0;
-    reset_open(log, s);
-    for (uint32_t i = 0; i < n; i++) {
-        ChunkLogEntry *en = chunk_log_index_entry(&log->index, moving[i]);
-        const uint8_t *src = bytes + en->offset;
-        if (!fp_matches(log, &en->fp, src, en->length)) {
-            Fingerprint fp = en->fp;
-            uint32_t len = en->length;
-            live_add(log, s, len); /* counted so remove_entry can take it off again */
-            remove_entry(log, moving[i]);
-            log->c.damaged_reads++;
-            log->c.chunks_dropped_by_log++;
-            if (log->opt.dropped)
-                log->opt.dropped(log->opt.dropped_ctx, &fp, len);
-            continue;
-        }
-        Fingerprint fp = en->fp;
-        uint32_t len = en->length;
-        open_append(log, &fp, src, len, moving[i]);
-        log->open_cleaner += len;
-    }
-    g_free(moving);
-    log->c.segments_cleaned++;
-}
-
-/* Give the open segment a home with room for a chunk of `need` bytes: a
- * free segment, or a reclaimed one. Cleaning is chosen only when it frees
- * at least half a segment and leaves room for the chunk, so every
- * cleaning pass makes progress and the chunk always fits after it. */
-static void take_home(ChunkLog *log, uint32_t need)
-{
-    for (uint32_t s = 0; s < log->n_segments; s++)
-        if (log->seg[s].state == SEG_FREE) {
-            reset_open(log, s);
-            return;
-        }
-    uint32_t v = pick_victim(log);
-    g_assert(v != NO_SEGMENT); /* n_segments >= 2 and only one is open */
-    const Segment *vs = &log->seg[v];
-    if (log->opt.reclaim == CHUNK_LOG_CLEAN && vs->live_bytes * 2 <= log->seg_size - CHUNK_LOG_SEGMENT_HEADER &&
-        CHUNK_LOG_SEGMENT_HEADER + vs->live_bytes + need + (uint64_t)(vs->live_chunks + 1) * CHUNK_LOG_TABLE_ENTRY <=
-            log->seg_size) {
-        clean_segment(log, v);
-        return;
-    }
-    evict_segment(log, v);
-    reset_open(log, v);
-}
-
-/* Write the open segment whole, in one write. */
-static gboolean write_open(ChunkLog *log, GError **err)
-{
-    if (log->open_home == NO_SEGMENT || log->open_n == 0)
-        return TRUE;
+    ChunkLog *log = ctx;
     ChunkLogSegmentHeader h;
     memcpy(h.store_id, log->opt.store_id, CHUNK_LOG_STORE_ID_LEN);
-    h.seq = log->next_seq;
+    h.seq = seq;
     h.segment_size = log->seg_size;
-    h.n_entries = log->open_n;
-    h.data_end = log->open_end;
+    h.n_entries = log->sp.open_n;
+    h.data_end = log->sp.open_end;
     h.fp_alg = log->opt.fp_alg;
     chunk_log_segment_seal(log->open_buf, &h);
-    if (!file_pwrite_all(log->fd, log->open_buf, log->seg_size, seg_off(log, log->open_home), log->log_path, err))
-        return FALSE;
-    log->next_seq++;
-    log->c.segments_written++;
-    log->c.device_bytes_written += log->seg_size;
-    log->c.user_bytes_written += log->open_user;
-    log->c.cleaner_bytes_written += log->open_cleaner;
-    log->seg[log->open_home].state = SEG_WRITTEN;
-    log->seg[log->open_home].seq = h.seq;
-    log->open_home = NO_SEGMENT;
-    log->open_n = 0;
-    log->open_end = CHUNK_LOG_SEGMENT_HEADER;
-    log->open_user = log->open_cleaner = 0;
-    return TRUE;
+    return file_pwrite_all(log->fd, log->open_buf, log->seg_size, seg_off(log, log->sp.open_home), log->log_path,
+                           err);
 }
+
+static void io_reset_open(void *ctx, uint32_t home)
+{
+    ChunkLog *log = ctx;
+    (void)home;
+    memset(log->open_buf, 0, log->seg_size);
+}
+
+static gboolean io_read_victim(void *ctx, uint32_t s)
+{
+    ChunkLog *log = ctx;
+    GError *local = NULL;
+    log->victim = read_scratch(log, seg_off(log, s), log->seg_size, &local);
+    g_clear_error(&local);
+    return log->victim != NULL;
+}
+
+static gboolean io_chunk_ok(void *ctx, const Fingerprint *fp, uint32_t from, uint32_t length)
+{
+    ChunkLog *log = ctx;
+    g_assert(log->victim != NULL && (uint64_t)from + length <= log->seg_size);
+    return fp_matches(log, fp, log->victim + from, length);
+}
+
+static void io_place(void *ctx, const Fingerprint *fp, uint32_t offset, uint32_t i, uint32_t length, uint32_t from)
+{
+    ChunkLog *log = ctx;
+    const uint8_t *src = from == CHUNK_LOG_FROM_PUT ? log->put_src : log->victim + from;
+    g_assert(src != NULL);
+    memcpy(log->open_buf + offset, src, length);
+    chunk_log_segment_put_entry(log->open_buf, log->seg_size, i, fp, offset, length);
+}
+
+static const ChunkLogSpaceIO log_io = {
+    .write_open = io_write_open, .reset_open = io_reset_open, .read_victim = io_read_victim,
+    .chunk_ok = io_chunk_ok, .place = io_place,
+};
 
 gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, uint32_t len, GError **err)
 {
@@ -368,41 +235,40 @@ gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, ui
                     len, log->seg_size);
         return FALSE;
     }
-    if (chunk_log_index_find(&log->index, fp) != CHUNK_LOG_NO_ENTRY)
+    if (chunk_log_space_find(&log->sp, fp) != CHUNK_LOG_NO_ENTRY)
         return TRUE;
-    if (log->open_home != NO_SEGMENT && !open_fits(log, len) && !write_open(log, err))
-        return FALSE;
-    if (log->open_home == NO_SEGMENT)
-        take_home(log, len);
-    open_append(log, fp, buf, len, CHUNK_LOG_NO_ENTRY);
-    log->open_user += len;
-    return TRUE;
+    chunk_log_get_many_wait(log); /* a segment write may reclaim what the readers read */
+    log->put_src = buf;
+    gboolean ok = chunk_log_space_put(&log->sp, fp, len, err);
+    log->put_src = NULL;
+    log->victim = NULL;
+    return ok;
 }
 
 gboolean chunk_log_drop(ChunkLog *log, const Fingerprint *fp)
 {
-    uint32_t e = chunk_log_index_find(&log->index, fp);
+    uint32_t e = chunk_log_index_find(&log->sp.index, fp);
     if (e == CHUNK_LOG_NO_ENTRY)
         return FALSE;
-    remove_entry(log, e);
+    chunk_log_space_remove(&log->sp, e);
     return TRUE;
 }
 
 gboolean chunk_log_contains(const ChunkLog *log, const Fingerprint *fp, uint32_t *length)
 {
-    uint32_t e = chunk_log_index_find(&log->index, fp);
+    uint32_t e = chunk_log_index_find(&log->sp.index, fp);
     if (e == CHUNK_LOG_NO_ENTRY)
         return FALSE;
     if (length)
-        *length = chunk_log_index_entry(&log->index, e)->length;
+        *length = chunk_log_index_entry(&log->sp.index, e)->length;
     return TRUE;
 }
 
 void chunk_log_foreach(const ChunkLog *log, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length),
                        void *ctx)
 {
-    for (uint32_t e = 0; e < log->index.n_entries; e++) {
-        const ChunkLogEntry *en = chunk_log_index_entry(&log->index, e);
+    for (uint32_t e = 0; e < log->sp.index.n_entries; e++) {
+        const ChunkLogEntry *en = chunk_log_index_entry(&log->sp.index, e);
         if (en->length != 0)
             fn(ctx, &en->fp, en->length);
     }
@@ -419,23 +285,25 @@ static gboolean save_meta(ChunkLog *log, gboolean clean, GError **err)
     m.segment_size = log->seg_size;
     m.n_segments = log->n_segments;
     m.fp_alg = log->opt.fp_alg;
-    m.next_seq = log->next_seq;
+    m.next_seq = log->sp.next_seq;
     m.seq = g_new0(uint64_t, log->n_segments);
     for (uint32_t s = 0; s < log->n_segments; s++)
-        m.seq[s] = log->seg[s].state == SEG_WRITTEN ? log->seg[s].seq : 0;
+        m.seq[s] = log->sp.seg[s].state == CHUNK_LOG_SEG_WRITTEN ? log->sp.seg[s].seq : 0;
     if (clean) {
-        g_assert(log->open_n == 0);
-        m.chunks = g_new(ChunkLogEntry, log->index.used ? log->index.used : 1);
-        for (uint32_t e = 0; e < log->index.n_entries; e++) {
-            const ChunkLogEntry *en = chunk_log_index_entry(&log->index, e);
+        g_assert(log->sp.open_n == 0);
+        m.chunks = g_new(ChunkLogEntry, log->sp.index.used ? log->sp.index.used : 1);
+        for (uint32_t e = 0; e < log->sp.index.n_entries; e++) {
+            const ChunkLogEntry *en = chunk_log_index_entry(&log->sp.index, e);
             if (en->length != 0)
                 m.chunks[m.n_chunks++] = *en;
         }
     }
     GByteArray *b = chunk_log_meta_encode(&m);
     gboolean ok = file_publish_atomic(log->meta_path, b->data, b->len, err);
-    if (ok)
-        log->c.device_bytes_written += b->len;
+    if (ok) { /* counted by the space, as simulation counts it */
+        uint64_t counted = chunk_log_space_meta_written(&log->sp, m.n_chunks);
+        g_assert(counted == b->len);
+    }
     g_byte_array_free(b, TRUE);
     chunk_log_meta_clear(&m);
     return ok;
@@ -446,30 +314,20 @@ static gboolean save_meta(ChunkLog *log, gboolean clean, GError **err)
 static gboolean load_meta_index(ChunkLog *log, const ChunkLogMeta *m)
 {
     for (uint32_t s = 0; s < log->n_segments; s++) {
-        log->seg[s].seq = m->seq[s];
-        log->seg[s].state = m->seq[s] ? SEG_WRITTEN : SEG_FREE;
+        log->sp.seg[s].seq = m->seq[s];
+        log->sp.seg[s].state = m->seq[s] ? CHUNK_LOG_SEG_WRITTEN : CHUNK_LOG_SEG_FREE;
     }
     for (uint32_t i = 0; i < m->n_chunks; i++) {
         const ChunkLogEntry *en = &m->chunks[i];
-        if (en->segment >= log->n_segments || log->seg[en->segment].state != SEG_WRITTEN || en->length == 0 ||
+        if (en->segment >= log->n_segments || log->sp.seg[en->segment].state != CHUNK_LOG_SEG_WRITTEN || en->length == 0 ||
             en->offset < CHUNK_LOG_SEGMENT_HEADER || en->offset > log->seg_size ||
             en->length > log->seg_size - en->offset ||
-            chunk_log_index_find(&log->index, &en->fp) != CHUNK_LOG_NO_ENTRY)
+            chunk_log_index_find(&log->sp.index, &en->fp) != CHUNK_LOG_NO_ENTRY)
             return FALSE;
-        chunk_log_index_add(&log->index, &en->fp, en->segment, en->offset, en->length);
-        live_add(log, en->segment, en->length);
+        chunk_log_space_add(&log->sp, &en->fp, en->segment, en->offset, en->length);
     }
-    log->next_seq = m->next_seq;
+    log->sp.next_seq = m->next_seq;
     return TRUE;
-}
-
-static void forget_index(ChunkLog *log)
-{
-    chunk_log_index_clear(&log->index);
-    chunk_log_index_init(&log->index);
-    memset(log->seg, 0, sizeof(Segment) * log->n_segments);
-    log->live_bytes = 0;
-    log->next_seq = 1;
 }
 
 /* Rebuild the index from the segments on the SSD: each one whose header
@@ -477,7 +335,7 @@ static void forget_index(ChunkLog *log)
  * segment size; a chunk in two segments is taken from the newer. */
 static void scan_segments(ChunkLog *log)
 {
-    forget_index(log);
+    chunk_log_space_forget(&log->sp);
     struct stat st;
     uint64_t in_file = fstat(log->fd, &st) == 0 ? (uint64_t)st.st_size / log->seg_size : 0;
     uint32_t n = (uint32_t)MIN(in_file, (uint64_t)log->n_segments);
@@ -489,14 +347,14 @@ static void scan_segments(ChunkLog *log)
         ChunkLogSegmentHeader h;
         if (p == NULL) {
             g_clear_error(&local);
-            log->c.damaged_segments++;
+            log->sp.c.damaged_segments++;
             continue;
         }
         if (memcmp(p, "\0\0\0\0\0\0\0\0", 8) == 0)
             continue; /* never written */
         memcpy(hdr, p, CHUNK_LOG_SEGMENT_HEADER);
         if (!chunk_log_segment_header_decode(hdr, log->seg_size, &h)) {
-            log->c.damaged_segments++;
+            log->sp.c.damaged_segments++;
             continue;
         }
         uint32_t tlen = h.n_entries * CHUNK_LOG_TABLE_ENTRY;
@@ -504,29 +362,28 @@ static void scan_segments(ChunkLog *log)
                                     : hdr + CHUNK_LOG_SEGMENT_HEADER;
         if (table == NULL || !chunk_log_segment_table_ok(hdr, table, h.n_entries)) {
             g_clear_error(&local);
-            log->c.damaged_segments++;
+            log->sp.c.damaged_segments++;
             continue;
         }
         if (memcmp(h.store_id, log->opt.store_id, CHUNK_LOG_STORE_ID_LEN) != 0 || h.fp_alg != log->opt.fp_alg) {
             foreign++; /* intact, but another store's or fingerprint function's: free for this one */
             continue;
         }
-        log->seg[s].state = SEG_WRITTEN;
-        log->seg[s].seq = h.seq;
-        log->next_seq = MAX(log->next_seq, h.seq + 1);
+        log->sp.seg[s].state = CHUNK_LOG_SEG_WRITTEN;
+        log->sp.seg[s].seq = h.seq;
+        log->sp.next_seq = MAX(log->sp.next_seq, h.seq + 1);
         for (uint32_t i = 0; i < h.n_entries; i++) {
             Fingerprint fp;
             uint32_t off, len;
             if (!chunk_log_segment_entry(table, h.n_entries, i, h.data_end, &fp, &off, &len))
                 continue;
-            uint32_t e = chunk_log_index_find(&log->index, &fp);
+            uint32_t e = chunk_log_index_find(&log->sp.index, &fp);
             if (e != CHUNK_LOG_NO_ENTRY) {
-                if (log->seg[chunk_log_index_entry(&log->index, e)->segment].seq >= h.seq)
+                if (log->sp.seg[chunk_log_index_entry(&log->sp.index, e)->segment].seq >= h.seq)
                     continue;
-                remove_entry(log, e);
+                chunk_log_space_remove(&log->sp, e);
             }
-            chunk_log_index_add(&log->index, &fp, s, off, len);
-            live_add(log, s, len);
+            chunk_log_space_add(&log->sp, &fp, s, off, len);
         }
     }
     g_free(hdr);
@@ -537,7 +394,7 @@ static void scan_segments(ChunkLog *log)
 
 /* ---- open and close ---- */
 
-static gboolean check_options(const ChunkLogOptions *o, GError **err)
+gboolean chunk_log_check_options(const ChunkLogOptions *o, GError **err)
 {
     if (o->segment_size % ALIGN != 0 || o->segment_size < CHUNK_LOG_MIN_SEGMENT ||
         o->segment_size > CHUNK_LOG_MAX_SEGMENT) {
@@ -622,7 +479,7 @@ static gboolean load(ChunkLog *log, GError **err)
 
 ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
 {
-    if (!check_options(opt, err))
+    if (!chunk_log_check_options(opt, err))
         return NULL;
     if (g_mkdir_with_parents(opt->directory, 0755) != 0) {
         destor_set_errno(err, errno, "create SSD cache directory %s", opt->directory);
@@ -636,13 +493,11 @@ ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
     log->meta_path = g_build_filename(log->dir, CHUNK_LOG_META_FILE, NULL);
     log->lock_fd = log->fd = -1;
     log->seg_size = opt->segment_size;
-    log->n_segments = (uint32_t)(opt->capacity_bytes / opt->segment_size);
-    log->seg = g_new0(Segment, log->n_segments);
-    log->open_home = NO_SEGMENT;
-    log->open_end = CHUNK_LOG_SEGMENT_HEADER;
-    log->next_seq = 1;
+    log->n_segments = chunk_log_space_segments(opt->capacity_bytes, opt->segment_size);
+    chunk_log_space_init(&log->sp, log->seg_size, log->n_segments, opt->reclaim, opt->dropped, opt->dropped_ctx);
+    log->sp.io = &log_io;
+    log->sp.io_ctx = log;
     log->fpr = fingerprinter_new(opt->fp_alg);
-    chunk_log_index_init(&log->index);
     if (posix_memalign((void **)&log->open_buf, ALIGN, log->seg_size) != 0 ||
         posix_memalign((void **)&log->scratch, ALIGN, (size_t)log->seg_size + ALIGN) != 0) {
         destor_set_errno(err, ENOMEM, "allocate the chunk log's buffers");
@@ -693,7 +548,8 @@ fail:
 
 gboolean chunk_log_sync(ChunkLog *log, GError **err)
 {
-    return write_open(log, err) && file_fsync(log->fd, log->log_path, err);
+    chunk_log_get_many_wait(log);
+    return chunk_log_space_seal(&log->sp, err) && file_fsync(log->fd, log->log_path, err);
 }
 
 gboolean chunk_log_close(ChunkLog *log, GError **err)
@@ -701,6 +557,7 @@ gboolean chunk_log_close(ChunkLog *log, GError **err)
     if (log == NULL)
         return TRUE;
     gboolean ok = TRUE;
+    chunk_log_get_many_wait(log);
     if (log->fd >= 0)
         ok = chunk_log_sync(log, err) && save_meta(log, TRUE, err);
     chunk_log_readers_free(log->readers); /* before the descriptor they read goes */
@@ -710,10 +567,9 @@ gboolean chunk_log_close(ChunkLog *log, GError **err)
         close(log->lock_fd);
     if (log->fpr)
         fingerprinter_free(log->fpr);
-    chunk_log_index_clear(&log->index);
+    chunk_log_space_clear(&log->sp);
     free(log->open_buf);
     free(log->scratch);
-    g_free(log->seg);
     g_free(log->log_path);
     g_free(log->meta_path);
     g_free(log->dir);
@@ -723,12 +579,12 @@ gboolean chunk_log_close(ChunkLog *log, GError **err)
 
 uint64_t chunk_log_chunks(const ChunkLog *log)
 {
-    return log->index.used;
+    return log->sp.index.used;
 }
 
 uint64_t chunk_log_live_bytes(const ChunkLog *log)
 {
-    return log->live_bytes;
+    return log->sp.live_bytes;
 }
 
 uint32_t chunk_log_segments(const ChunkLog *log)
@@ -738,21 +594,18 @@ uint32_t chunk_log_segments(const ChunkLog *log)
 
 const ChunkLogCounters *chunk_log_counters(const ChunkLog *log)
 {
-    return &log->c;
+    return &log->sp.c;
 }
 
 size_t chunk_log_index_bytes(const ChunkLog *log)
 {
-    return chunk_log_index_bytes_of(&log->index);
+    return chunk_log_index_bytes_of(&log->sp.index);
 }
 
 size_t chunk_log_fixed_bytes(const ChunkLog *log)
 {
-    size_t readers = log->readers != NULL && log->opt.o_direct
-                         ? (log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS) *
-                               ((size_t)chunk_log_max_chunk(log) + 2 * ALIGN)
-                         : 0;
-    return sizeof *log + sizeof(Segment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN + readers;
+    return sizeof *log + sizeof(ChunkLogSegment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN +
+           chunk_log_readers_bytes(log->readers);
 }
 
 gboolean chunk_log_remove_files(const char *dir, GError **err)

@@ -28,7 +28,9 @@
  * Nitro does, dropped whole; CHUNK_LOG_CLEAN: the segment with the fewest
  * live bytes, its live chunks rewritten into the open segment when that
  * frees at least half a segment, else dropped whole). Every byte written
- * to the SSD is counted, the cleaner's separately.
+ * to the SSD is counted, the cleaner's separately. These decisions and
+ * counts are made apart from the bytes (chunk_log_space.h), which the
+ * chunk cache's simulation runs without them.
  *
  * One thread at a time. */
 #ifndef DESTOR_CACHE_CHUNK_LOG_H
@@ -113,6 +115,9 @@ typedef struct ChunkLog ChunkLog;
  * table fails its CRC holds nothing). NULL with err on an I/O error, a
  * held lock (DESTOR_ERROR_LOCKED) or bad options (DESTOR_ERROR_CONFIG). */
 ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err);
+/* The segment size and capacity chunk_log_open accepts (a CONFIG error
+ * otherwise); the other options are not looked at. */
+gboolean chunk_log_check_options(const ChunkLogOptions *o, GError **err);
 
 /* Write the open segment (when it holds a chunk), sync, save chunklog.meta
  * marked clean, release the lock and free. FALSE when something could not
@@ -157,6 +162,14 @@ typedef struct {
  * and hash: the index changes (a damaged chunk dropped) on the caller's
  * thread. */
 void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n);
+/* The same in two halves, so the caller can work while the SSD reads:
+ * start (chunks of the open segment and absent ones are answered at
+ * once; reads and their buffers must stay until the wait), then wait (the
+ * results, counters and drops of damaged chunks). Another start, a put,
+ * sync and close wait for a started batch first; get, contains and drop
+ * may come between. */
+void chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n);
+void chunk_log_get_many_wait(ChunkLog *log);
 
 /* The policy evicted the chunk: its bytes become dead space. FALSE when it
  * was not there. */

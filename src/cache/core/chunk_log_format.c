@@ -72,9 +72,14 @@ gboolean chunk_log_segment_entry(const uint8_t *table, uint32_t n_entries, uint3
            *length <= data_end - *offset;
 }
 
+uint64_t chunk_log_meta_size(uint32_t n_segments, uint32_t n_chunks)
+{
+    return CHUNK_LOG_META_HEADER + (uint64_t)n_segments * 8 + (uint64_t)n_chunks * CHUNK_LOG_META_ENTRY + 4;
+}
+
 GByteArray *chunk_log_meta_encode(const ChunkLogMeta *m)
 {
-    size_t len = CHUNK_LOG_META_HEADER + (size_t)m->n_segments * 8 + (size_t)m->n_chunks * CHUNK_LOG_META_ENTRY + 4;
+    size_t len = (size_t)chunk_log_meta_size(m->n_segments, m->n_chunks);
     GByteArray *b = g_byte_array_sized_new((guint)len);
     g_byte_array_set_size(b, (guint)len);
     uint8_t *p = b->data;

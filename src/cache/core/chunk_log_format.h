@@ -84,6 +84,8 @@ typedef struct {
     ChunkLogEntry *chunks;  /* n_chunks (fp, segment, offset, length) */
 } ChunkLogMeta;
 
+/* The bytes chunklog.meta takes (the encoding's length). */
+uint64_t chunk_log_meta_size(uint32_t n_segments, uint32_t n_chunks);
 GByteArray *chunk_log_meta_encode(const ChunkLogMeta *m);
 /* FALSE when the bytes are not a whole, intact chunklog.meta. */
 gboolean chunk_log_meta_decode(const uint8_t *p, size_t len, ChunkLogMeta *m);

@@ -12,11 +12,17 @@
 typedef struct {
     GMutex lock;
     GCond done;
-    size_t remaining;
+    size_t remaining; /* extents not read yet */
 } Batch;
 
+struct ChunkLogReadBatch {
+    Batch b;
+    ChunkLogReadJob **order;
+};
+
 typedef struct {
-    ChunkLogReadJob *job; /* NULL: the thread stops */
+    ChunkLogReadJob **jobs; /* NULL: the thread stops; else n jobs back to back in the log */
+    size_t n;
     Batch *batch;
 } Work;
 
@@ -24,53 +30,56 @@ struct ChunkLogReaders {
     int fd;
     char *path;
     gboolean o_direct;
-    uint32_t max_len;
+    size_t buf_len; /* each thread's buffer */
     FingerprintAlgorithm alg;
     unsigned n_threads;
     GThread **threads; /* started at the first batch */
     GAsyncQueue *queue;
 };
 
-static gboolean read_one(ChunkLogReaders *r, ChunkLogReadJob *j, uint8_t *bounce, Fingerprinter *fpr)
+/* Read the extent of w's jobs in one read through buf, then check and copy
+ * out each chunk; a failed read fails all of them. */
+static void read_extent(ChunkLogReaders *r, Work *w, uint8_t *buf, Fingerprinter *fpr)
 {
+    off_t off = w->jobs[0]->off;
+    size_t len = (size_t)(w->jobs[w->n - 1]->off - off) + w->jobs[w->n - 1]->len;
+    off_t start = r->o_direct ? off - off % ALIGN : off;
+    size_t span = (size_t)(off - start) + len;
+    if (r->o_direct)
+        span = (span + ALIGN - 1) / ALIGN * ALIGN;
+    g_assert(span <= r->buf_len);
     GError *local = NULL;
-    const uint8_t *src = j->dst;
-    if (r->o_direct) {
-        off_t start = j->off - j->off % ALIGN;
-        size_t span = ((size_t)(j->off - start) + j->len + ALIGN - 1) / ALIGN * ALIGN;
-        g_assert(span <= (size_t)r->max_len + 2 * ALIGN);
-        if (!file_pread_all(r->fd, bounce, span, start, r->path, &local)) {
-            g_clear_error(&local);
-            return FALSE;
-        }
-        src = bounce + (j->off - start);
-    } else if (!file_pread_all(r->fd, j->dst, j->len, j->off, r->path, &local)) {
-        g_clear_error(&local);
-        return FALSE;
-    }
-    Fingerprint got;
-    fingerprinter_compute(fpr, src, j->len, &got);
-    if (memcmp(got.bytes, j->fp->bytes, FP_SLOT) != 0)
-        return FALSE;
-    if (src != j->dst)
+    gboolean read = file_pread_all(r->fd, buf, span, start, r->path, &local);
+    g_clear_error(&local);
+    for (size_t i = 0; i < w->n; i++) {
+        ChunkLogReadJob *j = w->jobs[i];
+        const uint8_t *src = buf + (j->off - start);
+        Fingerprint got;
+        j->ok = FALSE;
+        if (!read)
+            continue;
+        fingerprinter_compute(fpr, src, j->len, &got);
+        if (memcmp(got.bytes, j->fp->bytes, FP_SLOT) != 0)
+            continue;
         memcpy(j->dst, src, j->len);
-    return TRUE;
+        j->ok = TRUE;
+    }
 }
 
 static gpointer reader_main(gpointer data)
 {
     ChunkLogReaders *r = data;
-    uint8_t *bounce = NULL;
-    if (r->o_direct && posix_memalign((void **)&bounce, ALIGN, (size_t)r->max_len + 2 * ALIGN) != 0)
+    uint8_t *buf = NULL;
+    if (posix_memalign((void **)&buf, ALIGN, r->buf_len) != 0)
         g_error("allocate a chunk log reader's buffer");
     Fingerprinter *fpr = fingerprinter_new(r->alg);
     for (;;) {
         Work *w = g_async_queue_pop(r->queue);
-        if (w->job == NULL) {
+        if (w->jobs == NULL) {
             g_free(w);
             break;
         }
-        w->job->ok = read_one(r, w->job, bounce, fpr);
+        read_extent(r, w, buf, fpr);
         g_mutex_lock(&w->batch->lock);
         if (--w->batch->remaining == 0)
             g_cond_signal(&w->batch->done);
@@ -78,7 +87,7 @@ static gpointer reader_main(gpointer data)
         g_free(w);
     }
     fingerprinter_free(fpr);
-    free(bounce);
+    free(buf);
     return NULL;
 }
 
@@ -90,38 +99,74 @@ ChunkLogReaders *chunk_log_readers_new(int fd, const char *path, gboolean o_dire
     r->fd = fd;
     r->path = g_strdup(path);
     r->o_direct = o_direct;
-    r->max_len = max_len;
+    r->buf_len = (size_t)MAX(max_len, CHUNK_LOG_EXTENT_MAX) + 2 * ALIGN;
     r->alg = alg;
     r->n_threads = threads;
     r->queue = g_async_queue_new();
     return r;
 }
 
-void chunk_log_readers_run(ChunkLogReaders *r, ChunkLogReadJob *jobs, size_t n)
+size_t chunk_log_readers_bytes(const ChunkLogReaders *r)
 {
+    return r != NULL && r->threads != NULL ? r->n_threads * r->buf_len : 0;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const ChunkLogReadJob *x = *(ChunkLogReadJob *const *)a, *y = *(ChunkLogReadJob *const *)b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+ChunkLogReadBatch *chunk_log_readers_start(ChunkLogReaders *r, ChunkLogReadJob *jobs, size_t n)
+{
+    ChunkLogReadBatch *rb = g_new0(ChunkLogReadBatch, 1);
+    g_mutex_init(&rb->b.lock);
+    g_cond_init(&rb->b.done);
     if (n == 0)
-        return;
+        return rb;
     if (r->threads == NULL) {
         r->threads = g_new(GThread *, r->n_threads);
         for (unsigned i = 0; i < r->n_threads; i++)
             r->threads[i] = g_thread_new("chunk-log-reader", reader_main, r);
     }
-    Batch b;
-    g_mutex_init(&b.lock);
-    g_cond_init(&b.done);
-    b.remaining = n;
+    ChunkLogReadJob **order = g_new(ChunkLogReadJob *, n);
     for (size_t i = 0; i < n; i++) {
-        Work *w = g_new(Work, 1);
-        w->job = &jobs[i];
-        w->batch = &b;
-        g_async_queue_push(r->queue, w);
+        g_assert(jobs[i].len > 0 && jobs[i].len + 2 * (size_t)ALIGN <= r->buf_len);
+        order[i] = &jobs[i];
     }
-    g_mutex_lock(&b.lock);
-    while (b.remaining > 0)
-        g_cond_wait(&b.done, &b.lock);
-    g_mutex_unlock(&b.lock);
-    g_mutex_clear(&b.lock);
-    g_cond_clear(&b.done);
+    qsort(order, n, sizeof *order, by_offset);
+    rb->order = order;
+    /* extents: runs of jobs each starting where the previous one ends */
+    GPtrArray *work = g_ptr_array_new();
+    for (size_t i = 0; i < n;) {
+        size_t k = i + 1;
+        off_t end = order[i]->off + order[i]->len;
+        while (k < n && order[k]->off == end && (size_t)(end + order[k]->len - order[i]->off) <= CHUNK_LOG_EXTENT_MAX)
+            end += order[k++]->len;
+        Work *w = g_new(Work, 1);
+        w->jobs = order + i;
+        w->n = k - i;
+        w->batch = &rb->b;
+        g_ptr_array_add(work, w);
+        i = k;
+    }
+    rb->b.remaining = work->len;
+    for (guint i = 0; i < work->len; i++)
+        g_async_queue_push(r->queue, g_ptr_array_index(work, i));
+    g_ptr_array_free(work, TRUE);
+    return rb;
+}
+
+void chunk_log_readers_wait(ChunkLogReadBatch *rb)
+{
+    g_mutex_lock(&rb->b.lock);
+    while (rb->b.remaining > 0)
+        g_cond_wait(&rb->b.done, &rb->b.lock);
+    g_mutex_unlock(&rb->b.lock);
+    g_mutex_clear(&rb->b.lock);
+    g_cond_clear(&rb->b.done);
+    g_free(rb->order);
+    g_free(rb);
 }
 
 void chunk_log_readers_free(ChunkLogReaders *r)
