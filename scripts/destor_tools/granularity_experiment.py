@@ -228,7 +228,7 @@ def plot(rows, outdir, shares, reclaims):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, grid = plt.subplots(len(reclaims), 2, figsize=(12, 3.4 + 3.6 * len(reclaims)), squeeze=False)
+    fig, grid = plt.subplots(len(reclaims), 2, figsize=(12, 1.9 + 3.6 * len(reclaims)), squeeze=False)
     def key(r):
         return (r["granularity"], r["policy"], r["fetch"], r.get("compression", "none"))
     colours = plt.get_cmap("tab20")
@@ -255,7 +255,7 @@ def plot(rows, outdir, shares, reclaims):
     fig.legend(handles, labels, loc="lower center", fontsize=7, ncol=4)
     fig.suptitle("Container cache and chunk cache on one store and trace (shares %g-%g%% of the working set)" % (
         shares[0] * 100, shares[-1] * 100))
-    fig.tight_layout(rect=(0, 2.6 / (3.4 + 3.6 * len(reclaims)), 1, 1))
+    fig.tight_layout(rect=(0, 1.5 / (1.9 + 3.6 * len(reclaims)), 1, 1))  # the legend takes the bottom 1.5 in
     path = os.path.join(outdir, "fig-granularity.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
