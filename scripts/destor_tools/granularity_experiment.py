@@ -35,7 +35,15 @@ job by Zipf alpha 0.9, 30% of requests byte ranges; shares 20/40/60/80% of
 the working set by default (the CDAC paper's range; --shares sets others,
 and the CDAC average is taken over those within 20-80%); each point's SSD
 is a whole number of containers (at least one), the same bytes for both
-designs."""
+designs.
+
+The chunk log's reclamation is an axis (--reclaim, both by default): evict
+(Nitro's whole-segment eviction, the product default) and clean (a cleaner
+that copies a segment's live chunks forward; the log is then given twice
+the cache's bytes plus two segments, docs/CACHE.md). Every chunk-log row
+says its reclaim and the SSD bytes the log occupies (ssd_physical_bytes),
+so designs can be compared at equal logical and at equal physical SSD
+bytes; the CDAC-against-D-* comparison is made for each reclaim."""
 
 import argparse
 import os
@@ -63,11 +71,13 @@ SHARES = [0.2, 0.4, 0.6, 0.8]  # the default of --shares
 CDAC_RANGE = (0.2, 0.8)  # the CDAC paper's comparison range of the working set
 ALPHA = 0.9
 RANGE_SHARE = 0.3
+RECLAIMS = ["evict", "clean"]  # ssd-cache-segment-reclaim values; the default of --reclaim is both
 FIELDS = ["granularity", "policy", "fetch", "share", "cache_bytes", "hit_ratio", "request_hit_ratio", "byte_hit_ratio",
           "ssd_bytes_written", "hdd_reads", "hdd_bytes_read", "memory_bytes", "memory_bytes_per_object",
           "latency_model_ms_mean", "offers_admitted", "layout", "compression", "mode", "compression_ratio",
           "capacity_logical_bytes", "cpu_compress_ms", "cpu_decompress_ms", "cached_objects", "layout_index_bytes",
-          "bytes_per_stored_chunk", "log_dropped"]
+          "bytes_per_stored_chunk", "log_dropped", "reclaim", "ssd_physical_bytes", "write_amplification",
+          "cleaner_bytes_written", "evictions"]
 
 
 def parse_shares(text):
@@ -79,6 +89,15 @@ def parse_shares(text):
     if not shares or any(not 0 < s <= 1 for s in shares) or len(set(shares)) != len(shares):
         raise argparse.ArgumentTypeError("shares must be distinct percentages above 0 and at most 100: %r" % text)
     return sorted(shares)
+
+
+def parse_reclaims(text):
+    """"evict,clean" -> ["evict", "clean"]: distinct ssd-cache-segment-reclaim values, in RECLAIMS' order."""
+    names = text.split(",")
+    bad = [n for n in names if n not in RECLAIMS]
+    if bad or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError("reclaim must be distinct values of %s: %r" % (",".join(RECLAIMS), text))
+    return [r for r in RECLAIMS if r in names]
 
 
 def parse_args(argv):
@@ -94,6 +113,8 @@ def parse_args(argv):
     ap.add_argument("--quick", action="store_true", help="tiny dataset and trace (seconds)")
     ap.add_argument("--shares", type=parse_shares, default=SHARES,
                     help="cache sizes as percentages of the working set, comma-separated (default 20,40,60,80)")
+    ap.add_argument("--reclaim", type=parse_reclaims, default=list(RECLAIMS),
+                    help="the chunk log's reclaims, comma-separated (default evict,clean)")
     a = ap.parse_args(argv)
     a.preset = a.preset or ("tiny" if a.quick else "small")
     a.container_size = a.container_size or ("128K" if a.quick else "2M")
@@ -188,8 +209,9 @@ def replay(a, cfg, trace, granularity, policy, size, fetch="chunk", layout="log"
     return json.loads(out.decode("utf-8"))["cache"]
 
 
-def row(granularity, policy, fetch, share, cache_bytes, c):
+def row(granularity, policy, fetch, share, cache_bytes, c, reclaim=None):
     chunk = granularity == "chunk"
+    log = c.get("chunk_log") if chunk and c.get("layout") == "log" else None
     cached = c["cached_chunks"] if chunk else c["cached_containers"]
     return {
         "granularity": granularity, "policy": policy, "fetch": fetch, "share": share, "cache_bytes": cache_bytes,
@@ -206,46 +228,59 @@ def row(granularity, policy, fetch, share, cache_bytes, c):
         "cached_objects": cached, "layout_index_bytes": c.get("layout_index_bytes") if chunk else None,
         "bytes_per_stored_chunk": c.get("bytes_per_stored_chunk") if chunk else None,
         "log_dropped": c.get("log_dropped") if chunk else None,
+        "reclaim": reclaim if log else None,
+        # the SSD bytes the design occupies: the log's segments (clean: 2x the cache + 2 segments), else the cache
+        "ssd_physical_bytes": log["capacity_bytes"] if log else cache_bytes,
+        "write_amplification": c.get("write_amplification") if chunk else None,
+        "cleaner_bytes_written": log["cleaner_bytes_written"] if log else None,
+        "evictions": c.get("evictions"),
     }
 
 
-def plot(rows, outdir, shares):
+def plot(rows, outdir, shares, reclaims):
+    """One row of panels per reclaim: its chunk-log series beside the rows without a log (container cache,
+    bucket layout), which repeat in every row as the reference."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=(12, 6.6))
+    fig, grid = plt.subplots(len(reclaims), 2, figsize=(12, 1.9 + 3.6 * len(reclaims)), squeeze=False)
     def key(r):
         return (r["granularity"], r["policy"], r["fetch"], r.get("compression", "none"))
-    series = sorted({key(r) for r in rows})
     colours = plt.get_cmap("tab20")
-    for i, (gran, policy, fetch, codec) in enumerate(series):
-        marker = "s" if gran == "container" else "o" if fetch == "chunk" else "^"
-        # tab20's colours, then dashed lines: no two series look alike
-        style = {"color": colours(i % 20), "linestyle": "-" if i < 20 else "--"}
-        pts = sorted((r for r in rows if key(r) == (gran, policy, fetch, codec)), key=lambda r: r["share"])
-        label = "%s %s" % (gran, policy) + (" (fetch container)" if gran == "chunk" and fetch != "chunk" else "") + \
-            ("" if codec == "none" else " " + codec)
-        x = [r["ssd_bytes_written"] / 2**20 for r in pts]
-        axes[0].plot(x, [r["request_hit_ratio"] for r in pts], marker=marker, label=label, **style)
-        axes[1].plot(x, [r["hdd_bytes_read"] / 2**20 for r in pts], marker=marker, label=label, **style)
-    axes[0].set_ylabel("request hit ratio")
-    axes[1].set_ylabel("HDD MiB read")
-    for ax in axes:
-        ax.set_xscale("log")  # SSD writes span three decades (write-aware admission against whole containers)
-        ax.set_xlabel("SSD MiB written (log scale)")
-        ax.grid(alpha=0.3)
-    handles, labels = axes[0].get_legend_handles_labels()  # below both panels, clear of the points
+    for axes, reclaim in zip(grid, reclaims):
+        mine = [r for r in rows if r.get("reclaim") in (None, reclaim)]
+        for i, (gran, policy, fetch, codec) in enumerate(sorted({key(r) for r in mine})):
+            marker = "s" if gran == "container" else "o" if fetch == "chunk" else "^"
+            # tab20's colours, then dashed lines: no two series look alike
+            style = {"color": colours(i % 20), "linestyle": "-" if i < 20 else "--"}
+            pts = sorted((r for r in mine if key(r) == (gran, policy, fetch, codec)), key=lambda r: r["share"])
+            label = "%s %s" % (gran, policy) + (" (fetch container)" if gran == "chunk" and fetch != "chunk" else
+                                                "") + ("" if codec == "none" else " " + codec)
+            x = [r["ssd_bytes_written"] / 2**20 for r in pts]
+            axes[0].plot(x, [r["request_hit_ratio"] for r in pts], marker=marker, label=label, **style)
+            axes[1].plot(x, [r["hdd_bytes_read"] / 2**20 for r in pts], marker=marker, label=label, **style)
+        axes[0].set_ylabel("request hit ratio")
+        axes[1].set_ylabel("HDD MiB read")
+        for ax in axes:
+            ax.set_title("chunk log reclaim: %s" % reclaim, fontsize=9)
+            ax.set_xscale("log")  # SSD writes span three decades (write-aware admission against whole containers)
+            ax.set_xlabel("SSD MiB written (log scale)")
+            ax.grid(alpha=0.3)
+    handles, labels = grid[0][0].get_legend_handles_labels()  # the same series in every row; below all panels
     fig.legend(handles, labels, loc="lower center", fontsize=7, ncol=4)
     fig.suptitle("Container cache and chunk cache on one store and trace (shares %g-%g%% of the working set)" % (
         shares[0] * 100, shares[-1] * 100))
-    fig.tight_layout(rect=(0, 0.2, 1, 1))
+    fig.tight_layout(rect=(0, 1.5 / (1.9 + 3.6 * len(reclaims)), 1, 1))  # the legend takes the bottom 1.5 in
     path = os.path.join(outdir, "fig-granularity.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
 
-def cdac_lines(rows):
+def cdac_lines(rows, reclaim=None):
+    """CDAC against D-* on the chunk-fetch log rows (of that reclaim, if given)."""
+    if reclaim is not None:
+        rows = [r for r in rows if r.get("reclaim") == reclaim]
     out = ["| share | CDAC-LRU / D-LRU | CDAC-ARC / D-ARC | (chunk hit ratio, then byte hit ratio) |",
            "|---|---|---|---|"]
     ratios = []
@@ -265,7 +300,7 @@ def cdac_lines(rows):
         out.append("| %d%% | %s | %s | |" % (round(share * 100), cells[0], cells[1]))
     if ratios:
         out.append("")
-        out.append("CDAC over D-*: at most %.3fx, on average %.3fx at %d-%d%% of the working set (the paper "
+        out.append(("With reclaim %s: " % reclaim if reclaim else "") + "CDAC over D-*: at most %.3fx, on average %.3fx at %d-%d%% of the working set (the paper "
                    "reports up to 19.49x, 1.95x on average, on its traces)." % (
                        max(ratios), sum(ratios) / len(ratios), CDAC_RANGE[0] * 100, CDAC_RANGE[1] * 100))
     return out
@@ -297,18 +332,30 @@ def report(a, outdir, rows, working_set, trace, fig):
              "rounded to whole containers, the same bytes for both designs." % (
                  a.requests, ALPHA, RANGE_SHARE * 100, working_set, a.container_size,
                  ", ".join("%g%%" % (s * 100) for s in a.shares)), "",
-             "| granularity | policy | miss reads | share | cache | hit | request hit | byte hit | SSD written | "
-             "HDD reads | HDD read | memory | per object | latency ms | offers admitted |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "Chunk-log rows run with each reclaim (%s). The cache size is the policy's capacity; "
+             "the SSD column is the bytes the design occupies: with clean the log is given twice the cache plus "
+             "two segments (docs/CACHE.md), so compare clean rows also with evict and container rows at that "
+             "larger size. WA is the cache's write amplification (device bytes written, cleaner copies "
+             "included, over bytes admitted); dropped counts live chunks the log's reclamation dropped; "
+             "evictions are the policy's own." % ", ".join(a.reclaim), "",
+             "| granularity | policy | miss reads | reclaim | share | cache | SSD | hit | request hit | byte hit | "
+             "SSD written | WA | dropped | evictions | HDD reads | HDD read | memory | per object | latency ms | "
+             "offers admitted |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append("| %s | %s | %s | %d%% | %s | %.3f | %.3f | %s | %s | %d | %s | %s | %s | %.3f | %s |" % (
-            r["granularity"], r["policy"], r["fetch"], round(r["share"] * 100), format_bytes(r["cache_bytes"]),
+        lines.append("| %s | %s | %s | %s | %d%% | %s | %s | %.3f | %.3f | %s | %s | %s | %s | %s | %d | %s | %s | "
+                     "%s | %.3f | %s |" % (
+            r["granularity"], r["policy"], r["fetch"], r["reclaim"] or "-", round(r["share"] * 100),
+            format_bytes(r["cache_bytes"]), format_bytes(r["ssd_physical_bytes"]),
             r["hit_ratio"], r["request_hit_ratio"], result_files.fmt(r["byte_hit_ratio"], "%.3f"),
-            format_bytes(r["ssd_bytes_written"]), r["hdd_reads"],
+            format_bytes(r["ssd_bytes_written"]), result_files.fmt(r["write_amplification"], "%.3f"),
+            result_files.fmt(r["log_dropped"], "%d"), result_files.fmt(r["evictions"], "%d"), r["hdd_reads"],
             format_bytes(r["hdd_bytes_read"]), format_bytes(r["memory_bytes"]),
             result_files.fmt(r["memory_bytes_per_object"], "%.0f B"), r["latency_model_ms_mean"],
             result_files.fmt(r["offers_admitted"], "%d")))
-    lines += ["", "## CDAC against CacheDedup (the CDAC paper's comparison, in kind)", ""] + cdac_lines(rows)
+    lines += ["", "## CDAC against CacheDedup (the CDAC paper's comparison, in kind)"]
+    for reclaim in a.reclaim:
+        lines += ["", "### reclaim %s" % reclaim, ""] + cdac_lines(rows, reclaim)
     lines += ["", "## Compression and layout (issue 23)", ""] + compression_lines(rows)
     lines += ["", "![both designs](%s)" % os.path.basename(fig), ""]
     path = os.path.join(outdir, "REPORT.md")
@@ -335,14 +382,14 @@ def main(argv):
     rows = []
     for share in a.shares:
         containers = max(1, int(round(share * working_set / cs)))
-        points = [("container", p, "container") for p in CONTAINER_POLICIES] + \
-                 [("chunk", p, "chunk") for p in CHUNK_POLICIES] + \
-                 [("chunk", p, "container") for p in CONTAINER_FETCH_POLICIES]
-        for gran, policy, fetch in points:
-            c = replay(a, cfg, compiled[gran], gran, policy, str(containers), fetch)
-            rows.append(row(gran, policy, fetch, share, containers * cs, c))
-            print("%-9s %-8s fetch %-9s %3d%%: hit %.3f, request hit %.3f, SSD %d B, HDD %d B" % (
-                gran, policy, fetch, round(share * 100), c["hit_ratio"], c["request_hit_ratio"],
+        points = [("container", p, "container", None) for p in CONTAINER_POLICIES] + \
+                 [("chunk", p, "chunk", rc) for rc in a.reclaim for p in CHUNK_POLICIES] + \
+                 [("chunk", p, "container", rc) for rc in a.reclaim for p in CONTAINER_FETCH_POLICIES]
+        for gran, policy, fetch, reclaim in points:
+            c = replay(a, cfg, compiled[gran], gran, policy, str(containers), fetch, reclaim=reclaim)
+            rows.append(row(gran, policy, fetch, share, containers * cs, c, reclaim))
+            print("%-9s %-8s fetch %-9s %-5s %3d%%: hit %.3f, request hit %.3f, SSD %d B, HDD %d B" % (
+                gran, policy, fetch, reclaim or "", round(share * 100), c["hit_ratio"], c["request_hit_ratio"],
                 c["ssd_bytes_written"], c["hdd_bytes_read"]), flush=True)
         # issue 23: compression for the container cache's lru (the none
         # point is above) and every codec for the bucket layout (real mode)
@@ -366,8 +413,9 @@ def main(argv):
         "experiment": "granularity", "mode": "simulate (bucket-layout rows: real)", "args": vars(a),
         "working_set_bytes": working_set,
         "rows": rows})
-    fig = plot(rows, outdir, a.shares)
+    fig = plot(rows, outdir, a.shares, a.reclaim)
     path = report(a, outdir, rows, working_set, trace, fig)
     print("== granularity: %s" % os.path.relpath(path))
-    print("\n".join(cdac_lines(rows)))
+    for reclaim in a.reclaim:
+        print("\n".join(cdac_lines(rows, reclaim)))
     return 0

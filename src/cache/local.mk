@@ -45,6 +45,7 @@ CACHE_SOURCES = \
 	src/cache/policies/lru.c \
 	src/cache/policies/minisim.c \
 	src/cache/policies/wlfu.c \
+	src/cache/policies/wlfu_rule.h \
 	src/cache/policies/offline_static.c \
 	src/cache/policies/opt_budget.c \
 	src/cache/policies/plc.c \

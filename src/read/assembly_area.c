@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* assembly_area.c: area-fulls of chunks, each container read once per area. */
+/* assembly_area.c: the rolling forward assembly area; each container read
+ * fills every chunk of it the area holds, as far ahead as the area reaches. */
 #include "read/assembly_area.h"
 #include "storage/container.h"
 #include "util/error.h"
@@ -8,7 +9,7 @@
 
 typedef struct {
     ChunkRef ref;
-    size_t at;       /* where its bytes are in the area */
+    uint8_t *bytes;  /* its bytes, once its container was read (not with ids_only) */
     GError *error;   /* its bytes could not be had */
     gboolean damage; /* error is a mismatch (the stored bytes are not the chunk) */
     gboolean ready;  /* its container was read: its bytes (or error) are here */
@@ -19,62 +20,73 @@ typedef struct {
     ContainerSource *src;
     ChunkStream *future;
     gboolean ids_only;
-    uint8_t *area, *buf;
+    uint8_t *buf;     /* the container being read */
     size_t area_size;
-    GArray *placed;  /* Placed, the chunks of the current area in read order */
-    guint next;      /* the first of them not read yet */
-    GArray *order;   /* guint: for each container the area needs, in the order of
-                        first need, the index of its first chunk */
-    guint loaded;    /* containers of `order` read so far */
-    ChunkRef pending; /* read from the stream, not placed: the next area's first */
+    GArray *placed;   /* Placed in stream order; [head, len) is the area, the slots before it let go */
+    guint head;
+    guint next;       /* the first placed chunk not served yet; [head, next) is the one served last */
+    size_t used;      /* bytes of the area's chunks, at most area_size (or one chunk) */
+    ChunkRef pending; /* read from the stream, not placed: it does not fit yet */
     gboolean has_pending, ended;
+    GError *stream_error; /* the stream failed after the last placed chunk */
     uint64_t fetches;
 } Assembly;
 
-static void drop_area(Assembly *a)
+static void let_go(Placed *p)
 {
-    for (guint i = 0; i < a->placed->len; i++)
-        g_clear_error(&g_array_index(a->placed, Placed, i).error);
-    g_array_set_size(a->placed, 0);
-    g_array_set_size(a->order, 0);
-    a->next = 0;
-    a->loaded = 0;
+    g_clear_pointer(&p->bytes, g_free);
+    g_clear_error(&p->error);
+    p->ready = FALSE;
 }
 
-/* The next area-full of chunks from the stream, placed, not loaded. */
-static gboolean plan_area(Assembly *a, GError **err)
+/* Let go of the placed chunks before `upto` (served or skipped). */
+static void release_before(Assembly *a, guint upto)
 {
-    drop_area(a);
-    size_t used = 0;
-    while (!a->ended) {
+    g_assert(upto <= a->placed->len);
+    for (; a->head < upto; a->head++) {
+        Placed *p = &g_array_index(a->placed, Placed, a->head);
+        g_assert(a->used >= p->ref.length);
+        a->used -= p->ref.length;
+        let_go(p);
+    }
+    if (a->next < a->head)
+        a->next = a->head;
+}
+
+/* Drop the slots let go of, so the array does not grow with the restore. */
+static void compact(Assembly *a)
+{
+    if (a->head == 0 || a->head * 2 < a->placed->len)
+        return;
+    g_array_remove_range(a->placed, 0, a->head);
+    a->next -= a->head;
+    a->head = 0;
+}
+
+/* Lay the stream's next chunks out in the area as far as they fit (one
+ * chunk at least). A stream error is kept for when a read needs a chunk
+ * past the ones placed. */
+static void extend(Assembly *a)
+{
+    while (a->has_pending || !a->ended) {
         ChunkRef ref;
         if (a->has_pending) {
             ref = a->pending;
-            a->has_pending = FALSE;
-        } else {
-            GError *local = NULL;
-            if (!chunk_stream_next(a->future, &ref, &local)) {
-                a->ended = TRUE;
-                if (local != NULL) {
-                    drop_area(a); /* nothing of a cut area is served */
-                    g_propagate_error(err, local);
-                    return FALSE;
-                }
-                break;
-            }
-        }
-        if (used + ref.length > a->area_size && a->placed->len > 0) {
-            a->pending = ref;
-            a->has_pending = TRUE;
-            break;
+        } else if (!chunk_stream_next(a->future, &ref, &a->stream_error)) {
+            a->ended = TRUE;
+            return;
         }
         /* a chunk is shorter than a container, the area at least one */
         g_assert(ref.length <= a->area_size);
-        Placed p = { .ref = ref, .at = used };
+        a->has_pending = a->head < a->placed->len && a->used + ref.length > a->area_size;
+        if (a->has_pending) {
+            a->pending = ref;
+            return;
+        }
+        Placed p = { .ref = ref };
         g_array_append_val(a->placed, p);
-        used += ref.length;
+        a->used += ref.length;
     }
-    return TRUE;
 }
 
 static void set_problem(Placed *p, GError *e, gboolean damage)
@@ -117,42 +129,23 @@ static void copy_chunk(Assembly *a, Placed *p, gboolean *reread)
             return;
         }
     }
-    memcpy(a->area + p->at, a->buf + p->ref.offset, p->ref.length);
+    p->bytes = g_memdup2(a->buf + p->ref.offset, p->ref.length);
 }
 
-/* The containers the chunks [from, end) need, in the order of first need,
- * none read yet. */
-static void order_containers(Assembly *a, guint from)
+/* Read the container of placed chunk `from` once and copy every chunk of
+ * it the area holds from there on, not filled yet, into place. A
+ * container that cannot be read marks those chunks. */
+static void load(Assembly *a, guint from)
 {
     Placed *placed = (Placed *)(void *)a->placed->data;
-    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
-    g_array_set_size(a->order, 0);
-    a->loaded = 0;
-    for (guint i = from; i < a->placed->len; i++) {
-        g_clear_error(&placed[i].error);
-        placed[i].ready = FALSE;
-        if (g_hash_table_add(seen, GUINT_TO_POINTER(placed[i].ref.container)))
-            g_array_append_val(a->order, i);
-    }
-    g_hash_table_destroy(seen);
-}
-
-/* Read the next container of `order` once and copy every chunk of the
- * area it holds into place. A container that cannot be read marks its
- * chunks; the reads come to them in turn. */
-static void load_next(Assembly *a)
-{
-    g_assert(a->loaded < a->order->len);
-    Placed *placed = (Placed *)(void *)a->placed->data;
-    guint first = g_array_index(a->order, guint, a->loaded++);
-    ContainerId id = placed[first].ref.container;
+    ContainerId id = placed[from].ref.container;
     GError *failed = NULL;
     a->fetches++;
     gboolean ok = a->ids_only ? container_source_read(a->src, id, NULL, &failed)
                               : container_source_read_buffer(a->src, id, &a->buf, &failed);
     gboolean reread = FALSE;
-    for (guint k = first; k < a->placed->len; k++) {
-        if (placed[k].ref.container != id)
+    for (guint k = from; k < a->placed->len; k++) {
+        if (placed[k].ready || placed[k].ref.container != id)
             continue;
         if (!ok)
             set_problem(&placed[k], failed, FALSE);
@@ -163,42 +156,42 @@ static void load_next(Assembly *a)
     g_clear_error(&failed);
 }
 
-/* Chunk p's bytes in place: the containers are read in the order of first
- * need, as far as p's, so the reads interleave with the writes of the
- * chunks they complete (a prefetcher reads ahead meanwhile). */
-static void ready(Assembly *a, Placed *p)
-{
-    while (!p->ready)
-        load_next(a);
-}
-
 static gboolean same_chunk(const ChunkRef *x, const ChunkRef *y)
 {
     return x->container == y->container && x->offset == y->offset && x->length == y->length &&
            fingerprint_equal(&x->fp, &y->fp);
 }
 
-/* The placed chunk `ref` names, the area assembled; chunks the reader
- * skipped are passed over. NULL with *err set when the stream fails or
- * ends without it (the reader asked for a chunk out of its plan). */
+/* The placed chunk `ref` names, its bytes in place: the chunk served last
+ * and those the reader skipped are let go of, the area extended over the
+ * room they leave, and the chunk's container read if an earlier read did
+ * not fill it. NULL with *err set when the stream fails or ends without
+ * it (the reader asked for a chunk out of its plan). */
 static Placed *find(Assembly *a, const ChunkRef *ref, GError **err)
 {
+    release_before(a, a->next);
+    compact(a);
     for (;;) {
-        for (guint i = a->next; i < a->placed->len; i++) {
-            Placed *p = &g_array_index(a->placed, Placed, i);
-            if (same_chunk(&p->ref, ref)) {
-                a->next = i + 1;
-                ready(a, p);
-                return p;
-            }
+        extend(a);
+        guint i = a->head;
+        while (i < a->placed->len && !same_chunk(&g_array_index(a->placed, Placed, i).ref, ref))
+            i++;
+        release_before(a, i);
+        if (i < a->placed->len) {
+            extend(a);
+            if (!g_array_index(a->placed, Placed, i).ready)
+                load(a, i);
+            a->next = i + 1;
+            return &g_array_index(a->placed, Placed, i);
         }
-        if (!plan_area(a, err))
-            return NULL;
-        order_containers(a, 0);
-        if (a->placed->len == 0) {
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
-                        "the assembly area was asked for a chunk of container %u its plan does not hold",
-                        ref->container);
+        compact(a);
+        if (a->ended && !a->has_pending) {
+            if (a->stream_error != NULL)
+                g_propagate_error(err, g_error_copy(a->stream_error));
+            else
+                g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
+                            "the assembly area was asked for a chunk of container %u its plan does not hold",
+                            ref->container);
             return NULL;
         }
     }
@@ -215,7 +208,8 @@ static const uint8_t *read_chunk(ChunkSource *self, const ChunkRef *ref, GError 
         g_propagate_error(p->damage ? mismatch : err, g_error_copy(p->error));
         return NULL;
     }
-    return a->area + p->at;
+    g_assert(p->bytes != NULL);
+    return p->bytes;
 }
 
 static gboolean touch_chunk(ChunkSource *self, const ChunkRef *ref, GError **err)
@@ -227,11 +221,12 @@ static gboolean touch_chunk(ChunkSource *self, const ChunkRef *ref, GError **err
     return p != NULL && p->error == NULL;
 }
 
-/* The chunks not read yet are assembled again, reading their containers. */
+/* The chunks not served yet are assembled again, reading their containers. */
 static void clear(ChunkSource *self)
 {
     Assembly *a = (Assembly *)self;
-    order_containers(a, a->next);
+    for (guint i = a->next; i < a->placed->len; i++)
+        let_go(&g_array_index(a->placed, Placed, i));
 }
 
 static uint64_t fetches(const ChunkSource *self)
@@ -242,11 +237,10 @@ static uint64_t fetches(const ChunkSource *self)
 static void free_area(ChunkSource *self)
 {
     Assembly *a = (Assembly *)self;
-    drop_area(a);
+    release_before(a, a->placed->len);
     g_array_unref(a->placed);
-    g_array_unref(a->order);
+    g_clear_error(&a->stream_error);
     chunk_stream_free(a->future);
-    g_free(a->area);
     g_free(a->buf);
     g_free(a);
 }
@@ -261,11 +255,8 @@ ChunkSource *assembly_area_new(ContainerSource *src, guint area_containers, Chun
     a->future = future;
     a->ids_only = ids_only;
     a->area_size = (size_t)area_containers * src->container_size;
-    if (!ids_only) {
-        a->area = g_malloc(a->area_size);
+    if (!ids_only)
         a->buf = g_malloc(src->container_size);
-    }
     a->placed = g_array_new(FALSE, FALSE, sizeof(Placed));
-    a->order = g_array_new(FALSE, FALSE, sizeof(guint));
     return &a->chunks;
 }

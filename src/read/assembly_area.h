@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* assembly_area.h: the forward assembly area (Lillibridge, Eshghi and
- * Bhagwat, FAST'13), the asm restore cache. The restore's chunks, known in
- * advance (a ChunkStream), are laid out in an area of `area_containers`
- * containers' worth of bytes as far as they fit; each container those
- * chunks come from is read once, into one read buffer, in the order the
- * area first needs it, and every chunk of the area it holds copied into
- * place, checked against the container's metadata. Reads are served from
- * the area in order, each once the containers up to its own are read (so
- * container reads interleave with the writes they complete), and the next
- * area-full is laid out when they reach the end. Memory: the
- * area and the read buffer, area_containers + 1 container-sized buffers. */
+ * Bhagwat, FAST'13), the asm restore cache, rolling as upstream Destor's
+ * ("rolling forward assembly"). The restore's chunks, known in advance (a
+ * ChunkStream), are laid out from the one read now on, as many as fit in
+ * `area_containers` containers' worth of bytes. A chunk whose bytes are not
+ * in place yet has its container read, once, into one read buffer, and
+ * every chunk of that container the area holds copied into place, checked
+ * against the container's metadata. As reads move on, the chunks behind
+ * them are let go of and the area takes in the chunks that now fit: each
+ * container read fills its chunks a whole area ahead, where area-fulls cut
+ * at fixed points read a container again whenever its chunks straddle a
+ * cut. Memory: the read buffer and at most area_containers containers'
+ * worth of chunk bytes. */
 #ifndef DESTOR_ASSEMBLY_AREA_H
 #define DESTOR_ASSEMBLY_AREA_H
 

@@ -12,14 +12,21 @@ working set; default keys and some non-default ones (VARIANTS). Prints one
 line per run and, on the first disagreement, the access number, both
 decisions and the ten accesses before it; exits 1 if any run disagrees.
 
+The layout models (LAYOUT_MODELS: austere over ssd-cache-layout buckets)
+are run on the same kind of sequences with full fingerprints: chunk ids
+spread over 64 bits (some sharing another's prefix and bucket bytes), the
+bytes past the eighth from SHA-256 of the id, given to the driver as
+FPTAIL; capacities of one to nine buckets and one not a multiple.
+
 Usage: check_chunk_reference.py DRIVER [--policies a,b] [--requests N]"""
 
 import argparse
+import hashlib
 import random
 import subprocess
 import sys
 
-from chunk_reference_models import MODELS, offer
+from chunk_reference_models import LAYOUT_MODELS, MODELS, offer
 
 AVG_CHUNK = 8192
 CAPACITIES = (4096, 65536, 262144, 1048576, 4194304)
@@ -85,10 +92,52 @@ def workload(rng, n_files, n_requests, alpha, offers=False):
     return requests
 
 
-def run_c(driver, capacity, policy, keys, requests):
+def fp_tail(chunk):
+    """Fingerprint bytes 8..31 of a layout model's chunk."""
+    return hashlib.sha256(chunk.to_bytes(8, "little")).digest()[:24]
+
+
+def fingerprint(chunk):
+    return chunk.to_bytes(8, "little") + fp_tail(chunk)
+
+
+def spread(requests, rng):
+    """The same requests over chunk ids spread across 64 bits; a tenth of the
+    chunks share bytes 0..5 (prefix and bucket) with another chunk. Every
+    25th request is followed by one of a large chunk (one of eight, from a
+    quarter of a bucket's sub-slots to all of them, or one byte more)."""
+    ids = {}
+
+    def new_id(c):
+        if ids and rng.random() < 0.1:
+            twin = rng.choice(list(ids.values()))
+            return twin & (2 ** 48 - 1) | rng.randrange(1, 2 ** 16) << 48
+        return rng.randrange(2 ** 64)
+
+    out = []
+    for req in requests:
+        r = []
+        for a in req:
+            if a[0] not in ids:
+                ids[a[0]] = new_id(a[0])
+            r.append((ids[a[0]],) + a[1:])
+        out.append(r)
+        if len(out) % 25 == 24:
+            big = rng.randrange(8)
+            length = (65536, 100000, 131072, 200000, 250000, 262143, 262144, 262145)[big]
+            out.append([(2 ** 63 + big, length, 10 ** 9 + big, 0, length)])
+    return out
+
+
+def line(a, tails):
+    text = ("%d %d %d %d %d" if len(a) == 5 else "o %d %d") % a
+    return text + " " + fp_tail(a[0]).hex() if tails else text
+
+
+def run_c(driver, capacity, policy, keys, requests, tails=False):
     lines = []
     for req in requests:
-        lines.extend(("%d %d %d %d %d" if len(a) == 5 else "o %d %d") % a for a in req)
+        lines.extend(line(a, tails) for a in req)
         lines.append("-")
     args = [driver, str(capacity), str(AVG_CHUNK), "ssd-cache-policy", policy,
             "ssd-cache-granularity", "chunk"] + list(keys)
@@ -99,12 +148,12 @@ def run_c(driver, capacity, policy, keys, requests):
 
 
 def run_model(policy, capacity, kwargs, requests):
-    m = MODELS[policy](capacity, AVG_CHUNK, **kwargs)
+    m = (LAYOUT_MODELS.get(policy) or MODELS[policy])(capacity, AVG_CHUNK, **kwargs)
     return [m.access(*a) if len(a) == 5 else offer(m, *a) for req in requests for a in req]
 
 
 def compare(driver, policy, capacity, keys, kwargs, requests, label):
-    c_side = run_c(driver, capacity, policy, keys, requests)
+    c_side = run_c(driver, capacity, policy, keys, requests, tails=policy in LAYOUT_MODELS)
     py_side = run_model(policy, capacity, kwargs, requests)
     flat = [a for req in requests for a in req]
     hits = sum(1 for d in py_side if d == "h")
@@ -124,11 +173,12 @@ def compare(driver, policy, capacity, keys, kwargs, requests, label):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("driver")
-    ap.add_argument("--policies", default=",".join(MODELS))
+    ap.add_argument("--policies", default=",".join(list(MODELS) + list(LAYOUT_MODELS)))
     ap.add_argument("--requests", type=int, default=1500)
     a = ap.parse_args()
     ok = True
-    policies = a.policies.split(",")
+    policies = [p for p in a.policies.split(",") if p in MODELS]
+    layouts = [p for p in a.policies.split(",") if p in LAYOUT_MODELS]
     for seed, alpha in ((1, 0.0), (2, 0.8), (3, 1.2)):
         requests = workload(random.Random(seed), 200, a.requests, alpha)
         for policy in policies:
@@ -143,6 +193,15 @@ def main():
         if policy in policies:
             for cap in (262144, 1048576):
                 ok &= compare(a.driver, policy, cap, keys, kwargs, requests, " ".join(keys))
+    bucket = 8192 + 128 * 2048  # docs/FORMAT.md, "Chunk buckets"
+    for policy in layouts:
+        keys = ("ssd-cache-layout", "buckets")
+        for seed, alpha, offers in ((11, 0.0, False), (12, 0.8, False), (13, 1.2, True)):
+            rng = random.Random(seed)
+            requests = spread(workload(rng, 200, a.requests, alpha, offers), rng)
+            for cap in (bucket, 2 * bucket + 4096, 4 * bucket, 9 * bucket):
+                ok &= compare(a.driver, policy, cap, keys, {"fingerprint": fingerprint}, requests,
+                              "seed %d alpha %.1f%s" % (seed, alpha, " offers" if offers else ""))
     sys.exit(0 if ok else 1)
 
 

@@ -72,6 +72,12 @@ def zipf_sequence(rng, n, length, alpha):
             for _ in range(length)]
 
 
+def sliding_sequence(rng, length, width):
+    """Access i reads one of the `width` ids from i // 20: each id is read
+    for a while and then never again (recency pays, frequency misleads)."""
+    return [i // 20 + rng.randrange(width) for i in range(length)]
+
+
 def sequences(capacity, length):
     """(label, n_containers, ids) for one capacity; seeds fixed per capacity."""
     rng = random.Random(1000 + capacity)
@@ -80,6 +86,7 @@ def sequences(capacity, length):
     yield "uniform", n_uniform, uniform_sequence(rng, n_uniform, length)
     yield "zipf-0.8", n_zipf, zipf_sequence(rng, n_zipf, length, 0.8)
     yield "zipf-1.2", n_zipf, zipf_sequence(rng, n_zipf, length, 1.2)
+    yield "sliding", length // 20 + 2 * capacity, sliding_sequence(rng, length, 2 * capacity)
 
 
 def run_driver(driver, policy, capacity, n, ids, keys=()):

@@ -8,7 +8,9 @@
  * KEY VALUE are cache configuration lines (ssd-cache-policy, policy keys).
  * accesses: one per line, "CHUNK LENGTH ADDRESS TOUCH_OFFSET TOUCH_LENGTH"
  * in decimal (CHUNK names the chunk: its fingerprint is CHUNK's 8 bytes,
- * little-endian, then zeros), or "o CHUNK LENGTH": an offer of that chunk
+ * little-endian, then zeros, or then the bytes 8..31 given in hex by an
+ * optional last field FPTAIL, as the bucket layout's sketch reads bytes
+ * past the eighth), or "o CHUNK LENGTH [FPTAIL]": an offer of that chunk
  * (chunk_cache_offer, as ssd-cache-chunk-fetch container offers a
  * container's other chunks). A line "-" ends a request. Output, one line
  * per access: "h" hit, "m" miss of a cached chunk (no write), "r" refused
@@ -38,6 +40,24 @@ static uint64_t chunk_of(const Fingerprint *fp)
     for (int i = 7; i >= 0; i--)
         v = v << 8 | fp->bytes[i];
     return v;
+}
+
+/* Bytes 8.. of the fingerprint from an optional FPTAIL field at `rest`
+ * (hex, two digits a byte, at most FP_SLOT - 8 bytes). FALSE if malformed. */
+static gboolean fp_tail(const char *rest, Fingerprint *fp)
+{
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    size_t n = strcspn(rest, " \t\r\n");
+    if (n % 2 != 0 || n / 2 > FP_SLOT - 8 || rest[n + strspn(rest + n, " \t\r\n")] != '\0')
+        return FALSE;
+    for (size_t i = 0; i < n / 2; i++) {
+        int hi = g_ascii_xdigit_value(rest[2 * i]), lo = g_ascii_xdigit_value(rest[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return FALSE;
+        fp->bytes[8 + i] = (uint8_t)(hi << 4 | lo);
+    }
+    return TRUE;
 }
 
 static void observe(const ChunkEvent *ev, void *user)
@@ -103,7 +123,9 @@ int main(int argc, char **argv)
         ChunkRef ref;
         memset(&ref, 0, sizeof ref);
         if (line[0] == 'o') {
-            if (sscanf(line, "o %llu %llu", &chunk, &length) != 2 || length == 0) {
+            int used = 0;
+            if (sscanf(line, "o %llu %llu%n", &chunk, &length, &used) != 2 || length == 0 ||
+                !fp_tail(line + used, &ref.fp)) {
                 fprintf(stderr, "chunk_decisions: bad offer line: %s", line);
                 return 2;
             }
@@ -119,8 +141,9 @@ int main(int argc, char **argv)
             printf("%c%s\n", d.kind, d.evicted->str);
             continue;
         }
-        if (sscanf(line, "%llu %llu %llu %llu %llu", &chunk, &length, &address, &off, &len) != 5 || length == 0 ||
-            off + len > length) {
+        int used = 0;
+        if (sscanf(line, "%llu %llu %llu %llu %llu%n", &chunk, &length, &address, &off, &len, &used) != 5 ||
+            length == 0 || off + len > length || !fp_tail(line + used, &ref.fp)) {
             fprintf(stderr, "chunk_decisions: bad access line: %s", line);
             return 2;
         }

@@ -581,6 +581,96 @@ def chunk_address(key, index):
     return x ^ (x >> 31)
 
 
+class ChunkAustere:
+    """austere over ssd-cache-layout buckets, in simulation (docs/CACHE.md,
+    "The bucket layout"; docs/FORMAT.md, "Chunk buckets"): every miss is
+    admitted (unless longer than a bucket's sub-slots or the capacity), the
+    layout makes room inside the newcomer's bucket. fingerprint(chunk) gives
+    the chunk's full fingerprint (bytes); the model keeps, per bucket, a
+    list of sub-slots each None or the chunk occupying it."""
+
+    SLOTS = 128  # sub-slots a bucket
+    SUB = 2048  # bytes a sub-slot
+    META = 8192  # round_up(64 + 48 * SLOTS, 4096): the metadata area
+    ROWS = 4
+
+    def __init__(self, capacity_bytes, avg_chunk, fingerprint):
+        self.capacity = capacity_bytes
+        self.fingerprint = fingerprint
+        self.n_buckets = capacity_bytes // (self.META + self.SLOTS * self.SUB)
+        assert self.n_buckets >= 1
+        self.buckets = [[None] * self.SLOTS for _ in range(self.n_buckets)]
+        self.where = {}  # chunk -> bucket
+        self.data = _DataCache(capacity_bytes)  # what offer() looks at
+        width = 64
+        while width < self.n_buckets * self.SLOTS:
+            width *= 2
+        self.width = width
+        self.rows = [[0] * width for _ in range(self.ROWS)]
+        self.period, self.since = 8 * width, 0
+        self.cells = {}  # chunk -> its counter in each row
+
+    def _cells(self, chunk):
+        if chunk not in self.cells:
+            fp = self.fingerprint(chunk)
+            h1 = int.from_bytes(fp[10:14], "little")
+            h2 = int.from_bytes(fp[14:18], "little") | 1
+            self.cells[chunk] = [(h1 + r * h2) % 2 ** 32 % self.width for r in range(self.ROWS)]
+        return self.cells[chunk]
+
+    def _count(self, chunk):
+        for row, i in zip(self.rows, self._cells(chunk)):
+            row[i] = min(15, row[i] + 1)
+        self.since += 1
+        if self.since == self.period:
+            self.rows = [[v // 2 for v in row] for row in self.rows]
+            self.since = 0
+
+    def _estimate(self, chunk):
+        return min(row[i] for row, i in zip(self.rows, self._cells(chunk)))
+
+    def _bucket_of(self, chunk):
+        h = int.from_bytes(self.fingerprint(chunk)[2:6], "little")
+        return h * self.n_buckets >> 32
+
+    def access(self, chunk, length, address, off, tlen):
+        if chunk in self.where:
+            self._count(chunk)
+            return "h"
+        return self._miss(chunk, length, address, off, tlen)
+
+    def _miss(self, chunk, length, address, off, tlen):
+        if length > self.capacity or length > self.SLOTS * self.SUB:
+            return "r"
+        b = self.buckets[self._bucket_of(chunk)]
+        n = -(-length // self.SUB)
+        # the run: the earliest wholly free one, else the one whose chunks
+        # (all those overlapping it) have the lowest sum of 1 + estimate,
+        # the earliest among equals
+        cost_of = {c: 1 + self._estimate(c) for c in set(b) if c is not None}
+        best, best_cost = None, None
+        for start in range(self.SLOTS - n + 1):
+            cost = sum(cost_of[c] for c in set(b[start:start + n]) if c is not None)
+            if best is None or cost < best_cost:
+                best, best_cost = start, cost
+            if cost == 0:
+                break
+        out = "a"
+        for c in [c for i, c in enumerate(b[best:best + n]) if c is not None and c not in b[best:best + i]]:
+            for i in range(self.SLOTS):
+                if b[i] == c:
+                    b[i] = None
+            del self.where[c]
+            self.data.drop(c)
+            out += " %d" % c
+        for i in range(best, best + n):
+            b[i] = chunk
+        self.where[chunk] = b
+        self.data.add(chunk, length)
+        self._count(chunk)
+        return out
+
+
 def offer(model, chunk, length):
     """ssd-cache-chunk-fetch container's offer of a chunk the miss's
     container holds: no access (no hit, no lookup, no sketch count); "c"
@@ -602,4 +692,10 @@ MODELS = {
     "tinylfu": ChunkTinyLfu,
     "plc": ChunkPlc,
     "sigpop": ChunkSigpop,
+}
+
+# Models that need the chunks' full fingerprints (built with fingerprint=),
+# checked on their own layout (check_chunk_reference.py).
+LAYOUT_MODELS = {
+    "austere": ChunkAustere,
 }

@@ -750,21 +750,23 @@ class Adapt:
 
 
 class Minisim:
-    """minisim (ours; docs/CACHE.md). Two candidates: F (a miss of count
-    a < 2 refused; else a free slot; else it replaces the lowest count b,
-    least recently accessed among equals, iff a - b > 2 sqrt(a + b)) and R
-    (a miss admitted only if among the ids refused lately, which it leaves;
-    a refused miss joins them, the oldest dropped; victim the least recently
-    accessed). With C <= m every id is sampled and the mini caches have C
-    slots, else id is sampled iff mix64(id) >> 32 < floor(m / C x 2^32) and
-    they have m. A sampled access, before the real decision: both minis take
-    it (ghost max(1, floor(share x slots)) ids; F reads the counts now),
-    scoring +1 a hit, -price an admission; D = D (1 - 1/(window x slots))
-    + (R's - F's); the real cache follows R while D > 0, F while D < 0.
-    The real cache applies the rule followed, with F's count recorded at
-    the last access or aging and ticks of its own, and its own ghost of
-    max(1, floor(share x C)) refused misses under either rule. Counts
-    exact, halved every floor(16 n) accesses before the decision."""
+    """minisim version 2 (ours; docs/CACHE.md). Two candidates: F, wlfu's
+    rule (a miss leaves F's list of refused ids if there, a ghost hit;
+    takes a free slot; else, with a its count and b the lowest count of a
+    cached id, least recently accessed among equals, it replaces that id
+    iff a > b, or a == b and a ghost hit; else it is refused and joins the
+    list as its newest, the oldest dropped) and R, LRU admitting every
+    miss. With C <= m every id is sampled and the mini caches have C slots,
+    else id is sampled iff mix64(id) >> 32 < floor(m / C x 2^32) and they
+    have m. A sampled access, before the real decision: both minis take it
+    (F's mini list keeps max(1, floor(share x slots)) ids; F reads the
+    counts now), scoring +1 a hit, -price an admission; D = D (1 -
+    1/(window x slots)) + (R's - F's); the real cache follows R while D >
+    0, F while D < 0. The real cache applies the rule followed, with F's
+    count recorded at the last access or aging and ticks of its own; its
+    list of max(1, floor(share x C)) ids is F's: a miss leaves it under
+    either rule, a miss F refuses joins it. Counts exact, halved every
+    floor(16 n) accesses before the decision."""
 
     STORE_SIZED = True
 
@@ -793,23 +795,24 @@ class Minisim:
         self.mgmax = max(1, int(math.floor(share * self.mcap)))
 
     @staticmethod
-    def _significant(a, b):
-        return a - b > 2.0 * math.sqrt(a + b)
+    def _push(ghost, gmax, x):
+        if len(ghost) == gmax:
+            ghost.popitem(last=False)
+        ghost[x] = True
 
     def _step_f(self, x):
         if x in self.mf:
             self.mf[x] = self.mclock
             return 1.0
-        a = self.counts.get(x)
-        if a < 2:
-            return 0.0
-        if len(self.mf) < self.mcap:
-            self.mf[x] = self.mclock
-            return -self.price
-        v = min(self.mf, key=lambda y: (self.counts.get(y), self.mf[y]))
-        if not self._significant(a, self.counts.get(v)):
-            return 0.0
-        del self.mf[v]
+        ghost_hit = self.mghost.pop(x, None) is not None
+        if len(self.mf) == self.mcap:
+            a = self.counts.get(x)
+            v = min(self.mf, key=lambda y: (self.counts.get(y), self.mf[y]))
+            b = self.counts.get(v)
+            if not (a > b or (a == b and ghost_hit)):
+                self._push(self.mghost, self.mgmax, x)
+                return 0.0
+            del self.mf[v]
         self.mf[x] = self.mclock
         return -self.price
 
@@ -817,12 +820,6 @@ class Minisim:
         if x in self.mr:
             self.mr[x] = self.mclock
             return 1.0
-        if x not in self.mghost:
-            if len(self.mghost) == self.mgmax:
-                self.mghost.popitem(last=False)
-            self.mghost[x] = True
-            return 0.0
-        del self.mghost[x]
         if len(self.mr) == self.mcap:
             del self.mr[min(self.mr, key=lambda y: self.mr[y])]
         self.mr[x] = self.mclock
@@ -850,12 +847,6 @@ class Minisim:
         self.tick[x] = self.clock
         self.key[x] = self.counts.get(x)
 
-    def _refuse(self, x):
-        if len(self.ghost) == self.gmax:
-            self.ghost.popitem(last=False)
-        self.ghost[x] = True
-        return "r"
-
     def access(self, x):
         self.counts.add(x)
         self.since += 1
@@ -868,19 +859,14 @@ class Minisim:
             self._touch(x)
             return "h"
         ghost_hit = self.ghost.pop(x, None) is not None
-        full = len(self.tick) == self.cap
-        if self.rule == "R":
-            if not ghost_hit:
-                return self._refuse(x)
-        else:
-            a = self.counts.get(x)
-            if a < 2:
-                return self._refuse(x)
-            if full and not self._significant(a, self.key[self._victim()]):
-                return self._refuse(x)
         victim = None
-        if full:
+        if len(self.tick) == self.cap:
             victim = self._victim()
+            if self.rule == "F":
+                a, b = self.counts.get(x), self.key[victim]
+                if not (a > b or (a == b and ghost_hit)):
+                    self._push(self.ghost, self.gmax, x)
+                    return "r"
             del self.tick[victim]
             del self.key[victim]
         self._touch(x)

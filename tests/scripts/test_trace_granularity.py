@@ -20,9 +20,9 @@ from test_trace_tools import SCRIPTS, DESTOR, have_destor, run
 from destor_tools import granularity_experiment as gx  # noqa: E402
 
 
-def chunk_row(policy, share, hit, byte_hit):
+def chunk_row(policy, share, hit, byte_hit, reclaim="evict"):
     return {"granularity": "chunk", "policy": policy, "fetch": "chunk", "share": share, "hit_ratio": hit,
-            "byte_hit_ratio": byte_hit}
+            "byte_hit_ratio": byte_hit, "reclaim": reclaim}
 
 
 class CdacTableTests(unittest.TestCase):
@@ -43,6 +43,14 @@ class CdacTableTests(unittest.TestCase):
         self.assertTrue(lines[-1].startswith("CDAC over D-*: at most 0.500x, on average 0.500x at 20-80%"),
                         lines[-1])
 
+    def test_each_reclaim_compared_apart(self):
+        rows = [chunk_row("cdac-lru", 0.4, 0.3, 0.3, "evict"), chunk_row("d-lru", 0.4, 0.3, 0.3, "evict"),
+                chunk_row("cdac-lru", 0.4, 0.6, 0.6, "clean"), chunk_row("d-lru", 0.4, 0.2, 0.2, "clean")]
+        evict, clean = gx.cdac_lines(rows, "evict"), gx.cdac_lines(rows, "clean")
+        self.assertIn("1.000x", evict[2])
+        self.assertIn("3.000x", clean[2])
+        self.assertTrue(clean[-1].startswith("With reclaim clean: CDAC over D-*: at most 3.000x"), clean[-1])
+
     def test_missing_points_are_dashes(self):
         lines = gx.cdac_lines([chunk_row("cdac-lru", 0.4, 0.3, 0.3)])
         self.assertTrue(all("x (" not in l for l in lines[2:]))
@@ -61,6 +69,40 @@ class SharesOptionTests(unittest.TestCase):
             self.assertEqual(e.exception.code, 2, bad)
 
 
+class ReclaimOptionTests(unittest.TestCase):
+
+    def test_both_by_default_in_a_fixed_order(self):
+        self.assertEqual(gx.parse_args([]).reclaim, ["evict", "clean"])
+        self.assertEqual(gx.parse_args(["--reclaim", "clean,evict"]).reclaim, ["evict", "clean"])
+        self.assertEqual(gx.parse_args(["--reclaim", "clean"]).reclaim, ["clean"])
+
+    def test_bad_reclaims_are_usage_errors(self):
+        for bad in ("", "evict,", "compact", "evict,evict", "Evict"):
+            with self.assertRaises(SystemExit) as e:
+                gx.parse_args(["--reclaim", bad])
+            self.assertEqual(e.exception.code, 2, bad)
+
+
+class RowTests(unittest.TestCase):
+
+    CHUNK = {"hit_ratio": 0.5, "request_hit_ratio": 0.4, "byte_hit_ratio": 0.3, "ssd_bytes_written": 10,
+             "hdd_reads": 1, "hdd_bytes_read": 2, "memory_bytes": 100, "cached_chunks": 4,
+             "request_latency_model_ms_mean": 1.0, "mode": "simulate", "layout": "log", "evictions": 7,
+             "write_amplification": 1.25, "log_dropped": 3,
+             "chunk_log": {"capacity_bytes": 3 << 20, "cleaner_bytes_written": 9}}
+
+    def test_log_rows_carry_their_reclaim_and_physical_bytes(self):
+        r = gx.row("chunk", "lru", "chunk", 0.2, 1 << 20, self.CHUNK, "clean")
+        self.assertEqual((r["reclaim"], r["ssd_physical_bytes"], r["cleaner_bytes_written"]), ("clean", 3 << 20, 9))
+        self.assertEqual((r["write_amplification"], r["log_dropped"], r["evictions"]), (1.25, 3, 7))
+
+    def test_rows_without_a_log_have_no_reclaim(self):
+        buckets = dict(self.CHUNK, layout="buckets")
+        del buckets["chunk_log"]
+        r = gx.row("chunk", "austere", "chunk", 0.2, 1 << 20, buckets, None)
+        self.assertEqual((r["reclaim"], r["ssd_physical_bytes"]), (None, 1 << 20))
+
+
 @unittest.skipUnless(have_destor(), "destor not built")
 class GranularityRunTests(unittest.TestCase):
 
@@ -71,9 +113,20 @@ class GranularityRunTests(unittest.TestCase):
             run([os.path.join(SCRIPTS, "experiment"), "granularity", "--quick", "--destor", DESTOR, "--out", out])
             with open(os.path.join(out, "granularity.csv"), newline="") as f:
                 rows = list(csv.DictReader(f))
-            points = len(gx.CONTAINER_POLICIES) + len(gx.CHUNK_POLICIES) + len(gx.CONTAINER_FETCH_POLICIES)
+            chunk_points = len(gx.CHUNK_POLICIES) + len(gx.CONTAINER_FETCH_POLICIES)
+            points = len(gx.CONTAINER_POLICIES) + chunk_points * len(gx.RECLAIMS)
             plain = [r for r in rows if r["compression"] == "none" and r["layout"] != "buckets"]
             self.assertEqual(len(plain), points * len(gx.SHARES))
+            for reclaim in gx.RECLAIMS:  # every chunk-log point once per reclaim
+                self.assertEqual(len([r for r in rows if r["reclaim"] == reclaim]), chunk_points * len(gx.SHARES))
+            for r in rows:  # the log's SSD: evict at least the cache, clean 2x the cache + 2 segments
+                if r["reclaim"] == "evict":
+                    self.assertGreaterEqual(int(r["ssd_physical_bytes"]), int(r["cache_bytes"]))
+                elif r["reclaim"] == "clean":
+                    self.assertGreaterEqual(int(r["ssd_physical_bytes"]), 2 * int(r["cache_bytes"]))
+                else:
+                    self.assertEqual((r["granularity"] == "container" or r["layout"] == "buckets"), True)
+                    self.assertEqual(r["ssd_physical_bytes"], r["cache_bytes"])
             codecs = len(gx.CODECS)
             self.assertEqual(len([r for r in rows if r["granularity"] == "container" and r["compression"] != "none"]),
                              (codecs - 1) * len(gx.SHARES))
@@ -94,7 +147,9 @@ class GranularityRunTests(unittest.TestCase):
                 self.assertGreater(json.load(f)["working_set_bytes"], 0)
             self.assertTrue(os.path.isfile(os.path.join(out, "fig-granularity.png")))
             with open(os.path.join(out, "REPORT.md")) as f:
-                self.assertIn("CDAC over D-*", f.read())
+                text = f.read()
+            for reclaim in gx.RECLAIMS:
+                self.assertIn("With reclaim %s: CDAC over D-*" % reclaim, text)
         finally:
             shutil.rmtree(tmp)
 

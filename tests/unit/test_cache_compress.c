@@ -5,14 +5,19 @@
  * compressible and incompressible containers: every read gives the right
  * bytes, real and simulation mode count the same, a compressed copy saves
  * whole pages, a damaged compressed copy is a miss refetched and counted,
- * a restart keeps compressed copies and another compression starts empty. */
+ * a restart keeps compressed copies and another compression starts empty;
+ * a hit checks a compressed copy's stored bytes (slot header version 3),
+ * so damage that still decodes to the right length is a miss too, and a
+ * version 2 copy (no such check) is checked decoded. */
 #include "cache/core/cache_codec.h"
 #include "cache/core/cache_core.h"
 #include "cache/core/ssd_store.h"
 #include "test_cache_util.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
+#include "util/checksum.h"
 #include "util/error.h"
+#include "util/le.h"
 
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -303,6 +308,90 @@ static void test_damaged_compressed_copy(void)
     }
 }
 
+static void slot_io(const char *dir, off_t off, void *buf, size_t len, gboolean write)
+{
+    char *p = g_build_filename(dir, SSD_STORE_SLOT_FILE, NULL);
+    int fd = open(p, O_RDWR);
+    CU_ASSERT_FATAL(fd >= 0);
+    ssize_t n = write ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+    CU_ASSERT_EQUAL(n, (ssize_t)len);
+    close(fd);
+    g_free(p);
+}
+
+/* Does slot 0's compressed copy (stored bytes at copy_byte(0, 0)) decode
+ * to a whole container now, whatever its bytes? */
+static gboolean copy_decodes(const char *dir, CacheCodec *codec, uint32_t stored)
+{
+    uint8_t *in = g_malloc(CSIZE), *out = g_malloc(CSIZE);
+    slot_io(dir, copy_byte(0, 0), in, stored, FALSE);
+    gboolean ok = cache_codec_decompress(codec, cache_codec_kind(codec), in, stored, out, CSIZE);
+    g_free(in);
+    g_free(out);
+    return ok;
+}
+
+/* Rewrite slot 0's header (a copy just written: version 3) as version 2
+ * (no check of the stored bytes). */
+static void make_version_2(const char *dir)
+{
+    uint8_t h[SSD_SLOT_HEADER_SIZE];
+    slot_io(dir, 0, h, sizeof h, FALSE);
+    CU_ASSERT_EQUAL(le32_get(h + 8), 3);
+    le32_put(h + 8, 2);
+    memset(h + 48, 0, 8);
+    le32_put(h + SSD_SLOT_HEADER_SIZE - 4, checksum_crc32(CHECKSUM_CRC32_START, h, SSD_SLOT_HEADER_SIZE - 4));
+    slot_io(dir, 0, h, sizeof h, TRUE);
+}
+
+/* Byte flips in a compressed copy that leave it decoding to a whole
+ * container (a changed literal) give other bytes: each must be a miss,
+ * counted as damaged (not as undecodable), never served, with the version
+ * 3 check of the stored bytes and with version 2's check of the decoded
+ * container. The copy is rewritten by LRU after each miss. */
+static void test_damage_that_decodes(void)
+{
+    for (int k = CACHE_CODEC_LZ4; k <= CACHE_CODEC_ZSTD; k++) {
+        for (int version = 3; version >= 2; version--) {
+            char *dir = cachedir();
+            CacheCore *c = open_real((CacheCodecKind)k, 2, dir);
+            CacheCodec *codec = cache_codec_new((CacheCodecKind)k, 0);
+            CU_ASSERT_TRUE(read_right(c, 1)); /* slot 0, compressed */
+            uint8_t le[4];
+            slot_io(dir, 44, le, 4, FALSE);
+            uint32_t stored = le32_get(le);
+            CU_ASSERT_FATAL(stored > 0 && stored < CSIZE);
+            uint64_t st = 77 + k;
+            unsigned decodable = 0;
+            for (uint32_t at = 0; at < stored; at += 1 + stored / 97) {
+                if (version == 2)
+                    make_version_2(dir);
+                uint64_t hits = cache_core_counters(c)->hits;
+                CU_ASSERT_TRUE(read_right(c, 1)); /* sound: a hit, in either version */
+                CU_ASSERT_EQUAL(cache_core_counters(c)->hits, hits + 1);
+                flip(dir, copy_byte(0, at), (uint8_t)(1 + test_rand(&st) % 255));
+                if (!copy_decodes(dir, codec, stored)) {
+                    flip(dir, copy_byte(0, at), 0); /* left damaged: rewritten below */
+                    CU_ASSERT_TRUE(read_right(c, 1));
+                    continue;
+                }
+                decodable++;
+                uint64_t dropped = cache_core_counters(c)->ssd_corrupt_dropped;
+                uint64_t undecodable = cache_core_counters(c)->ssd_decode_failed;
+                CU_ASSERT_TRUE(read_right(c, 1));
+                CU_ASSERT_EQUAL(cache_core_counters(c)->ssd_corrupt_dropped, dropped + 1);
+                CU_ASSERT_EQUAL(cache_core_counters(c)->ssd_decode_failed, undecodable);
+                CU_ASSERT_TRUE(cache_core_contains(c, 1)); /* written again */
+            }
+            CU_ASSERT(decodable > 5);
+            cache_codec_free(codec);
+            CU_ASSERT_TRUE(cache_core_close(c, NULL));
+            rm_cache(dir);
+            g_free(dir);
+        }
+    }
+}
+
 /* A clean restart keeps compressed copies (and their stored lengths); an
  * unclean one checks each by decompressing it; another compression starts
  * empty, saying so. */
@@ -447,6 +536,7 @@ static void add_suites(void)
     CU_add_test(s, "codec: damaged blocks", test_codec_damaged_blocks);
     CU_add_test(s, "real mode = simulation mode", test_real_equals_simulation);
     CU_add_test(s, "damaged compressed copy", test_damaged_compressed_copy);
+    CU_add_test(s, "damage that decodes; version 2 copies", test_damage_that_decodes);
     CU_add_test(s, "restart and identity", test_restart_and_identity);
     CU_add_test(s, "simulation needs the store", test_simulation_needs_store);
     CU_add_test(s, "config keys", test_config_keys);

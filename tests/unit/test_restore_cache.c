@@ -3,7 +3,8 @@
  * against models written here differently, on random chunk sequences:
  * the exact container-read sequence of lru (a recency list), of opt with
  * a limited window (next uses found by scanning the sequence) and of asm
- * (area-fulls cut by bytes, each container once per area); opt looking
+ * (a window of the area's bytes rolling with the reads, a container read
+ * filling its chunks in the window); opt looking
  * at the whole future reads as few containers as an exhaustive search over
  * every eviction choice finds. Then real containers: every kind serves the
  * bytes its recipe names, also when the reader skips chunks, and a chunk
@@ -96,28 +97,29 @@ static GArray *model_cache(const FileRecord *r, guint capacity, guint window)
     return log;
 }
 
-/* The model of asm: cut the sequence into area-fulls by bytes; in each,
- * the containers in the order of their first chunk, once each. */
+/* The model of asm: a window over the sequence, from the chunk read now
+ * on, as many chunks as fit in the area's bytes (one at least); a chunk not
+ * filled yet reads its container, which fills every chunk of it in the
+ * window. */
 static GArray *model_asm(const FileRecord *r, guint area_containers)
 {
     GArray *log = g_array_new(FALSE, FALSE, sizeof(ContainerId));
     uint64_t area = (uint64_t)area_containers * IDS_CSIZE, used = 0;
-    guint start = 0;
-    for (guint i = 0; i <= r->chunks->len; i++) {
-        uint32_t len = i < r->chunks->len ? g_array_index(r->chunks, ChunkRef, i).length : 0;
-        if (i == r->chunks->len || (used + len > area && i > start)) {
-            for (guint a = start; a < i; a++) {
-                gboolean first = TRUE;
-                for (guint b = start; b < a && first; b++)
-                    first = cid(r, b) != cid(r, a);
-                if (first)
-                    g_array_append_val(log, g_array_index(r->chunks, ChunkRef, a).container);
-            }
-            start = i;
-            used = 0;
-        }
-        used += len;
+    gboolean *filled = g_new0(gboolean, r->chunks->len + 1);
+    guint end = 0; /* the window is [i, end) */
+    for (guint i = 0; i < r->chunks->len; i++) {
+        if (i > 0)
+            used -= g_array_index(r->chunks, ChunkRef, i - 1).length;
+        while (end < r->chunks->len &&
+               (end == i || used + g_array_index(r->chunks, ChunkRef, end).length <= area))
+            used += g_array_index(r->chunks, ChunkRef, end++).length;
+        if (filled[i])
+            continue;
+        g_array_append_val(log, g_array_index(r->chunks, ChunkRef, i).container);
+        for (guint j = i; j < end; j++)
+            filled[j] = filled[j] || cid(r, j) == cid(r, i);
     }
+    g_free(filled);
     return log;
 }
 
@@ -145,6 +147,28 @@ static void test_sequences_match_models(void)
         file_record_free(r);
     }
     g_rand_free(rng);
+}
+
+/* A container needed on both sides of where fixed area-fulls would cut
+ * (chunks Y Y Y X | X Z Z Z, an area of four) is read once: the area rolls
+ * with the reads, so X's read fills both of its chunks. Cut into fixed
+ * areas, X was read twice (Y X X Z). */
+static void test_area_rolls(void)
+{
+    const ContainerId seq[] = { 7, 7, 7, 3, 3, 9, 9, 9 };
+    FileRecord *r = file_record_new(ENTRY_FILE, "f", 1);
+    for (guint i = 0; i < G_N_ELEMENTS(seq); i++) {
+        ChunkRef c = { .container = seq[i], .offset = CONTAINER_HEADER_SIZE + 8u * i, .length = IDS_CSIZE / 2 };
+        memset(c.fp.bytes, (int)i, sizeof c.fp.bytes);
+        g_array_append_val(r->chunks, c);
+    }
+    RestoreCacheConfig asm_ = { RESTORE_CACHE_ASM, 3, 1, TRUE };
+    GArray *log = reads_of(&asm_, r);
+    const ContainerId want[] = { 7, 3, 9 };
+    CU_ASSERT_EQUAL(log->len, G_N_ELEMENTS(want));
+    CU_ASSERT_TRUE(log->len == G_N_ELEMENTS(want) && memcmp(log->data, want, sizeof want) == 0);
+    g_array_unref(log);
+    file_record_free(r);
 }
 
 /* The fewest reads any eviction choices give: every choice tried. */
@@ -338,6 +362,7 @@ static void add_suites(void)
     CU_pSuite s = CU_add_suite("restore_cache", NULL, NULL);
     CU_add_test(s, "read sequences match the models", test_sequences_match_models);
     CU_add_test(s, "opt with the whole future is optimal", test_opt_is_optimal);
+    CU_add_test(s, "the assembly area rolls with the reads", test_area_rolls);
     CU_add_test(s, "real bytes, reader skipping", test_real_bytes);
     CU_add_test(s, "a mismatch is the chunk's own", test_mismatch_is_the_chunks_own);
 }

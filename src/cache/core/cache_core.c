@@ -113,6 +113,7 @@ static void free_core(CacheCore *c)
     g_free(c->sim_stored);
     cache_codec_free(c->codec);
     free(c->packed);
+    free(c->unpacked);
     g_free(c->free_slots);
     g_free(c->quad);
     free(c->scratch);
@@ -214,7 +215,9 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
         c->slot_check = g_new0(uint64_t, c->capacity ? c->capacity : 1);
         c->scratch = alloc_aligned(o->container_size);
         c->packed = alloc_aligned(o->container_size);
-        if (c->scratch == NULL || c->packed == NULL) {
+        if (c->codec)
+            c->unpacked = alloc_aligned(o->container_size);
+        if (c->scratch == NULL || c->packed == NULL || (c->codec && c->unpacked == NULL)) {
             destor_set_errno(err, ENOMEM, "allocate the SSD cache buffer");
             free_core(c);
             return NULL;
@@ -367,11 +370,20 @@ CacheCopyState cache_core_load_copy(CacheCore *c, CacheSlot slot, ContainerId id
             return CACHE_COPY_UNDECODABLE;
         if (c->codec == NULL) /* written compressed, opened without: decode all the same */
             c->codec = cache_codec_new(CACHE_CODEC_NONE, 0);
+        /* Version 3: the stored bytes are the ones that were seen to decode
+         * to the container when written (compress_copy), and decoding is a
+         * function of them, so checking them checks the decoded bytes: one
+         * pass over the copy's stored_len bytes (while they are in cache),
+         * not over the container's. A copy that fails it is still decoded,
+         * to count a copy that does not decode as such. */
+        gboolean sound = h.has_stored_check && cache_copy_check(c->packed, h.stored_len) == h.stored_check;
         double t0 = thread_cpu_seconds();
         gboolean decoded = cache_codec_decompress(c->codec, (CacheCodecKind)h.codec, c->packed, h.stored_len, buf, size);
         c->counters.cpu_decompress_s += thread_cpu_seconds() - t0;
         if (!decoded)
             return CACHE_COPY_UNDECODABLE;
+        if (h.has_stored_check)
+            return sound ? CACHE_COPY_OK : CACHE_COPY_DAMAGED;
     }
     return cache_copy_check(buf, size) == check ? CACHE_COPY_OK : CACHE_COPY_DAMAGED;
 }
@@ -412,13 +424,26 @@ static inline void count_access(CacheCore *c, ContainerId id)
 }
 
 /* Compress data (container_size bytes) into c->packed: its length there,
- * or container_size when it is to be stored as it is. */
+ * or container_size when it is to be stored as it is. Real mode decodes
+ * the compressed bytes again and keeps them only if they give back data
+ * exactly: a hit then checks the stored bytes alone (cache_core_load_copy). */
 static uint32_t compress_copy(CacheCore *c, const uint8_t *data)
 {
     size_t size = c->opt.container_size;
     double t0 = thread_cpu_seconds();
     size_t n = cache_codec_compress(c->codec, data, size, c->packed, ssd_store_compress_cap(size));
     c->counters.cpu_compress_s += thread_cpu_seconds() - t0;
+    if (n > 0 && c->ssd) {
+        t0 = thread_cpu_seconds();
+        gboolean same = cache_codec_decompress(c->codec, c->opt.compression, c->packed, n, c->unpacked, size) &&
+                        memcmp(c->unpacked, data, size) == 0;
+        c->counters.cpu_decompress_s += thread_cpu_seconds() - t0;
+        if (!same) {
+            destor_warning("SSD cache: %s did not give back a container it compressed; storing it as it is",
+                           cache_codec_name(c->opt.compression));
+            n = 0;
+        }
+    }
     return n > 0 ? (uint32_t)n : (uint32_t)size;
 }
 
@@ -495,6 +520,8 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
         check = cache_copy_check(data, size);
         SsdSlotHeader h = { .valid = TRUE, .id = id, .check = check, .stored_len = stored };
         h.codec = stored == size ? CACHE_CODEC_NONE : c->opt.compression;
+        if (stored != size)
+            h.stored_check = cache_copy_check(c->packed, stored);
         memcpy(h.store_id, c->opt.store_id, SSD_STORE_ID_LEN);
         if (!ssd_store_write(c->ssd, slot, &h, stored == size ? data : c->packed, &local)) {
             destor_warning("SSD cache: %s; container %u not cached", local->message, id);

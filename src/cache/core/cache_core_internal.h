@@ -39,6 +39,8 @@ struct CacheCore {
     uint8_t *scratch;       /* real mode, container_size, for buf == NULL */
     CacheCodec *codec;      /* ssd-cache-compression (none: NULL) */
     uint8_t *packed;        /* real mode with a codec: container_size, a compressed copy */
+    uint8_t *unpacked;      /* real mode with a codec: container_size, a new compressed
+                               copy decoded again before it is written */
     uint32_t *sim_stored;   /* simulation with a codec, n: each container's stored
                                length, measured from the store at its first
                                admission (0: not yet) */

@@ -161,16 +161,18 @@ static void header_encode(uint8_t *p, const SsdSlotHeader *h)
     le64_put(p + 32, h->check);
     le32_put(p + 40, h->codec);
     le32_put(p + 44, h->stored_len);
+    le64_put(p + 48, h->codec == 0 ? 0 : h->stored_check);
     le32_put(p + SSD_SLOT_HEADER_SIZE - 4, checksum_crc32(CHECKSUM_CRC32_START, p, SSD_SLOT_HEADER_SIZE - 4));
 }
 
-/* A version 1 header (before compression) describes a raw copy. A length
+/* A version 1 header (before compression) describes a raw copy; a
+ * version 2 one has no check of a compressed copy's stored bytes. A length
  * that does not fit the slot makes the header invalid. */
 static void header_decode(const uint8_t *p, size_t container_size, SsdSlotHeader *h)
 {
     memset(h, 0, sizeof *h);
     uint32_t version = le32_get(p + 8);
-    h->valid = memcmp(p, SSD_SLOT_MAGIC, 8) == 0 && (version == 1 || version == SSD_SLOT_VERSION) &&
+    h->valid = memcmp(p, SSD_SLOT_MAGIC, 8) == 0 && version >= 1 && version <= SSD_SLOT_VERSION &&
                le32_get(p + SSD_SLOT_HEADER_SIZE - 4) ==
                    checksum_crc32(CHECKSUM_CRC32_START, p, SSD_SLOT_HEADER_SIZE - 4);
     if (!h->valid)
@@ -181,6 +183,8 @@ static void header_decode(const uint8_t *p, size_t container_size, SsdSlotHeader
     h->codec = version == 1 ? 0 : le32_get(p + 40);
     h->stored_len = version == 1 ? (uint32_t)container_size : le32_get(p + 44);
     gboolean raw = h->codec == 0;
+    h->has_stored_check = !raw && version >= 3;
+    h->stored_check = h->has_stored_check ? le64_get(p + 48) : 0;
     h->valid = raw ? h->stored_len == container_size
                    : h->stored_len > 0 && h->stored_len <= ssd_store_compress_cap(container_size);
 }

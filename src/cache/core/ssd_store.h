@@ -28,7 +28,7 @@
 /* One O_DIRECT block: the container after it stays aligned. */
 #define SSD_SLOT_HEADER_SIZE 4096
 #define SSD_SLOT_MAGIC "DPLCSLT1"
-#define SSD_SLOT_VERSION 2 /* 1: no codec and length (always a raw copy) */
+#define SSD_SLOT_VERSION 3 /* 1: no codec and length (always a raw copy); 2: no stored_check */
 #define SSD_STORE_ID_LEN 16
 
 /* What a slot's header says about the container after it. */
@@ -40,6 +40,10 @@ typedef struct {
     uint32_t codec;                   /* CacheCodecKind of the copy (0: as it is) */
     uint32_t stored_len;              /* bytes of the copy before padding: container_size
                                          for a raw copy, the compressed length otherwise */
+    uint64_t stored_check;            /* a compressed copy: cache_copy_check() of its
+                                         stored_len bytes, taken after they were seen to
+                                         decode to the container (version 3) */
+    gboolean has_stored_check;        /* read back: a compressed copy of version 3 */
 } SsdSlotHeader;
 
 /* The most a compressed copy of a container_size object may take to be

@@ -9,18 +9,21 @@
  * on a scaled-down cache, its score counts hits and SSD writes, and the
  * real cache follows the candidate that scores best over a recent window.
  *
- * The two candidates:
- *   F  frequency, sigpop's rule at sigpop's defaults: a miss of count
- *      a < 2 is refused; else it takes a free slot; else it replaces the
- *      cached container of lowest count b (the least recently accessed
- *      among equals) iff a - b > 2 sqrt(a + b). The counts are the core's,
- *      aged by halving every 16 x n_containers accesses.
- *   R  recency with ghost-hit admission (LARC, Huang et al., MSST 2013;
- *      S3-FIFO's ghost): a miss is admitted only if its id is among the
- *      ids refused lately (a ghost list of floor(g C) ids, at least 1,
- *      g = minisim-ghost-share), which it then leaves; a refused miss
- *      joins it as the newest (the oldest dropped when full). The victim is
- *      the least recently accessed container.
+ * The two candidates (version 2; version 1's were sigpop's rule and LARC's,
+ * docs/EXPERIMENTS.md "Robustness, second attempt"):
+ *   F  frequency, wlfu's rule (wlfu_rule.h, the code wlfu.c runs): a miss
+ *      takes a free slot; else, with a its count and b the lowest count of
+ *      a cached container (the least recently accessed among equals), it
+ *      replaces that container iff a > b, or a == b and its id is among
+ *      the misses F refused lately (a ghost list of max(1, floor(g C))
+ *      ids, g = minisim-ghost-share, which it then leaves); a refused miss
+ *      joins that list as the newest. The counts are the core's, aged by
+ *      halving every 16 x n_containers accesses (wlfu's default).
+ *   R  recency, LRU admitting every miss: the victim is the least recently
+ *      accessed container. It refuses nothing; its writes are held down by
+ *      the score's write price, not by an admission test (LARC's ghost-hit
+ *      admission, version 1's R, refused the first miss of exactly the
+ *      containers re-read soon).
  *
  * Sampling: m = minisim-mini-slots. With C <= m every container is
  * sampled and each mini cache has C slots; else a container is sampled
@@ -28,7 +31,7 @@
  * has m slots (capacity C x R, R = m / C). On each access of a sampled
  * container, before the real decision, both mini caches take it (the
  * sampled accesses are their only input; their ghost list keeps
- * max(1, floor(g x m')) ids, m' their slots) and each scores +1 for a hit
+ * max(1, floor(g x m')) ids, m' their slots, is F's) and each scores +1 for a hit
  * and -p for an admission (an SSD write), p = minisim-write-price. With
  * d = the access's score of R minus F's, D = D (1 - 1/W) + d, W =
  * minisim-window x m' sampled accesses; the real cache follows R while
@@ -37,25 +40,25 @@
  * The real cache: one heap over the slots ordered by the rule followed
  * (F: count recorded at the last access or aging, then last-access tick;
  * R: last-access tick), rebuilt when the rule changes or the counts age.
- * Its ghost list of refused misses (floor(g C) ids, at least 1) is kept
- * under either rule, so that R starts warm: every miss found in it leaves
- * it, and every refused miss joins it.
+ * Its ghost list of refused misses (floor(g C) ids, at least 1) is F's:
+ * every miss found in it leaves it under either rule, and every miss F
+ * refuses joins it.
  *
- * Defaults, fixed from the definition before any workload was run (the
- * commit that adds this file says so; docs/CACHE.md): p = 1, a write and a
- * hit each being one container transfer (adapt's theta argument); g = 0.5,
- * half of ARC's C ghosts and the middle of LARC's 0.1 C .. 0.9 C; m = 32,
- * fixed-size SHARDS, the largest power of two that keeps the policy within
- * 8 bytes per stored container at caches of 20% and 10% of every store of
- * 1,000 containers or more (20 bytes a slot, 10.5 to 14.5 for the ghost
- * list, under 1 KiB for the mini caches: at most 7.8 B per container; 64, first
- * committed, reached 8.35 at 1,294 containers); W = 8 mini-cache
- * capacities of sampled accesses, eight turnovers of a mini cache. F's
- * constants are sigpop's defaults.
+ * Defaults, fixed from the definition before any workload was run (version
+ * 1's commit said so; version 2 keeps them, and its commit says so, before
+ * it was run on any workload; docs/CACHE.md): p = 1, a write and a hit each
+ * being one container transfer (adapt's theta argument); g = 0.5, half of
+ * ARC's C ghosts, as wlfu's; m = 32, fixed-size SHARDS, the largest power
+ * of two that keeps the policy within 8 bytes per stored container at
+ * caches of 20% and 10% of every store of 1,000 containers or more (20
+ * bytes a slot, 10.5 to 14.5 for the ghost list, under 1 KiB for the mini
+ * caches: at most 7.8 B per container); W = 8 mini-cache capacities of
+ * sampled accesses, eight turnovers of a mini cache. F's age window is
+ * wlfu's default.
  *
- * Counters: switches, misses_by_recency, refused_cold,
- * refused_not_significant, refused_no_ghost_hit, sampled_accesses. Saved
- * state, version 1: capacity u32, n_containers u32, the rule u8 (0 F, 1
+ * Counters: switches, misses_by_recency, admitted_tie_ghost,
+ * refused_not_above, sampled_accesses. Saved state, version 2 (version 1's
+ * layout, read with version 2's rules; a version-1 blob is not loaded): capacity u32, n_containers u32, the rule u8 (0 F, 1
  * R), the clock u64, D (IEEE double bits u64), the mini clock u64, the mini
  * slots u32; per slot its recorded count u32 and tick u64 (0 for a free
  * slot); the ghost list (length u32, ids u32 oldest first); mini F and
@@ -65,6 +68,7 @@
 #include "cache/policy/policy.h"
 #include "cache/structures/ghost_list.h"
 #include "cache/structures/slot_heap.h"
+#include "cache/policies/wlfu_rule.h"
 #include "util/le.h"
 
 #include <math.h>
@@ -74,18 +78,12 @@ enum { KEY_MINI_SLOTS, KEY_WINDOW, KEY_WRITE_PRICE, KEY_GHOST_SHARE, N_KEYS };
 enum {
     SWITCHES,
     MISSES_BY_RECENCY,
-    REFUSED_COLD,
-    REFUSED_NOT_SIGNIFICANT,
-    REFUSED_NO_GHOST_HIT,
+    ADMITTED_TIE_GHOST,
+    REFUSED_NOT_ABOVE,
     SAMPLED_ACCESSES,
     N_COUNTERS
 };
 enum { RULE_FREQUENCY, RULE_RECENCY };
-
-/* F's constants: sigpop's defaults (sigpop.c). */
-#define F_MIN_COUNT 2u
-#define F_Z 2.0
-#define F_AGE_WINDOW 16.0
 
 typedef struct {
     CacheSlot slot;
@@ -124,7 +122,7 @@ typedef struct {
     double price, decay, d;
     uint64_t mini_clock;  /* sampled accesses */
     Mini mini_f, mini_r;
-    MiniGhost mini_ghost;
+    MiniGhost mini_ghost; /* mini F's refused misses */
     uint64_t age_window;
 } Minisim;
 
@@ -132,8 +130,8 @@ static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const Heap
 {
     const Minisim *s = ctx;
     CacheSlot a = x->slot, b = y->slot;
-    if (s->rule == RULE_FREQUENCY && s->key[a] != s->key[b])
-        return s->key[a] < s->key[b];
+    if (s->rule == RULE_FREQUENCY)
+        return wlfu_rule_before(s->key[a], s->tick[a], s->key[b], s->tick[b]);
     return s->tick[a] < s->tick[b];
 }
 
@@ -178,8 +176,7 @@ static void *minisim_create(const CachePolicyEnv *env)
     s->mini_ghost.id = g_new(ContainerId, s->mini_ghost.max);
     s->price = env->values[KEY_WRITE_PRICE].number;
     s->decay = 1.0 - 1.0 / (env->values[KEY_WINDOW].number * (double)mini_cap);
-    double w = floor(F_AGE_WINDOW * (double)env->n_containers);
-    s->age_window = w < 1 ? 1 : (uint64_t)w;
+    s->age_window = wlfu_rule_age_window(WLFU_AGE_WINDOW_DEFAULT, env->n_containers);
     return s;
 }
 
@@ -211,12 +208,6 @@ static void minisim_counts_aged(void *st)
     minisim_heap_rebuild(&s->heap);
 }
 
-/* a - b > z sqrt(a + b) */
-static gboolean significant(uint32_t a, uint32_t b)
-{
-    return (double)a - (double)b > F_Z * sqrt((double)a + (double)b);
-}
-
 /* ---- the miniature simulations ---- */
 
 static int64_t mini_find(const Mini *m, ContainerId id)
@@ -231,12 +222,10 @@ static int64_t mini_find(const Mini *m, ContainerId id)
 static uint32_t mini_victim_f(const Minisim *s, const Mini *m)
 {
     uint32_t best = 0;
-    for (uint32_t i = 1; i < m->len; i++) {
-        uint32_t ci = cache_policy_env_count(s->env, m->id[i]);
-        uint32_t cb = cache_policy_env_count(s->env, m->id[best]);
-        if (ci < cb || (ci == cb && m->tick[i] < m->tick[best]))
+    for (uint32_t i = 1; i < m->len; i++)
+        if (wlfu_rule_before(cache_policy_env_count(s->env, m->id[i]), m->tick[i],
+                             cache_policy_env_count(s->env, m->id[best]), m->tick[best]))
             best = i;
-    }
     return best;
 }
 
@@ -288,16 +277,16 @@ static double mini_step_f(Minisim *s, ContainerId id)
         m->tick[at] = s->mini_clock;
         return 1.0;
     }
-    uint32_t a = cache_policy_env_count(s->env, id);
-    if (a < F_MIN_COUNT)
-        return 0.0;
+    gboolean ghost_hit = mini_ghost_take(&s->mini_ghost, id);
     if (m->len < m->cap) {
         mini_put(m, m->len, id, s->mini_clock);
         return -s->price;
     }
     uint32_t v = mini_victim_f(s, m);
-    if (!significant(a, cache_policy_env_count(s->env, m->id[v])))
+    if (!wlfu_rule_admits(cache_policy_env_count(s->env, id), cache_policy_env_count(s->env, m->id[v]), ghost_hit)) {
+        mini_ghost_push(&s->mini_ghost, id);
         return 0.0;
+    }
     mini_put(m, v, id, s->mini_clock);
     return -s->price;
 }
@@ -310,10 +299,6 @@ static double mini_step_r(Minisim *s, ContainerId id)
     if (at >= 0) {
         m->tick[at] = s->mini_clock;
         return 1.0;
-    }
-    if (!mini_ghost_take(&s->mini_ghost, id)) {
-        mini_ghost_push(&s->mini_ghost, id);
-        return 0.0;
     }
     mini_put(m, m->len < m->cap ? m->len : mini_victim_r(m), id, s->mini_clock);
     return -s->price;
@@ -359,35 +344,24 @@ static void minisim_hit(void *st, CacheSlot slot)
     minisim_heap_sink(&s->heap, slot);
 }
 
-static CacheDecision refuse(Minisim *s, ContainerId id, int reason)
-{
-    ghost_list_push(&s->ghost, id);
-    s->env->counters[reason]++;
-    return CACHE_REFUSE;
-}
-
 static CacheDecision minisim_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
 {
     Minisim *s = st;
     simulate(s, id);
     gboolean ghost_hit = ghost_list_remove(&s->ghost, id);
-    if (s->rule == RULE_RECENCY) {
-        s->env->counters[MISSES_BY_RECENCY]++;
-        if (!ghost_hit)
-            return refuse(s, id, REFUSED_NO_GHOST_HIT);
-        if (!full)
-            return CACHE_ADMIT_FREE;
-        *victim = minisim_heap_top(&s->heap)->slot;
-        return CACHE_ADMIT_REPLACE;
-    }
-    uint32_t a = cache_policy_env_count(s->env, id);
-    if (a < F_MIN_COUNT)
-        return refuse(s, id, REFUSED_COLD);
+    s->env->counters[MISSES_BY_RECENCY] += s->rule == RULE_RECENCY;
     if (!full)
         return CACHE_ADMIT_FREE;
     CacheSlot v = minisim_heap_top(&s->heap)->slot;
-    if (!significant(a, s->key[v]))
-        return refuse(s, id, REFUSED_NOT_SIGNIFICANT);
+    if (s->rule == RULE_FREQUENCY) {
+        uint32_t a = cache_policy_env_count(s->env, id);
+        if (!wlfu_rule_admits(a, s->key[v], ghost_hit)) {
+            ghost_list_push(&s->ghost, id);
+            s->env->counters[REFUSED_NOT_ABOVE]++;
+            return CACHE_REFUSE;
+        }
+        s->env->counters[ADMITTED_TIE_GHOST] += a == s->key[v];
+    }
     *victim = v;
     return CACHE_ADMIT_REPLACE;
 }
@@ -569,25 +543,24 @@ static const CachePolicyKey minisim_keys[N_KEYS] = {
     [KEY_WRITE_PRICE] = { "minisim-write-price", CACHE_KEY_REAL, 0, 1000, NULL, "1",
                           "a candidate scores +1 a hit and minus this a write (admission)" },
     [KEY_GHOST_SHARE] = { "minisim-ghost-share", CACHE_KEY_REAL, 0, 4, NULL, "0.5",
-                          "the recency rule's list of refused misses keeps this x the capacity (at least 1)" },
+                          "the frequency rule's list of refused misses keeps this x the capacity (at least 1)" },
 };
 
 static const CachePolicyCounter minisim_counters[N_COUNTERS] = {
     [SWITCHES] = { "switches", "switches of the rule followed", NULL },
     [MISSES_BY_RECENCY] = { "misses_by_recency", "misses decided by the recency rule", NULL },
-    [REFUSED_COLD] = { "refused_cold", "refused: count below 2 (frequency rule)", NULL },
-    [REFUSED_NOT_SIGNIFICANT] = { "refused_not_significant",
-                                  "refused: not significantly above the victim (frequency rule)", NULL },
-    [REFUSED_NO_GHOST_HIT] = { "refused_no_ghost_hit", "refused: not refused lately (recency rule)", NULL },
+    [ADMITTED_TIE_GHOST] = { "admitted_tie_ghost",
+                             "admitted: as frequent as the victim and refused lately (frequency rule)", NULL },
+    [REFUSED_NOT_ABOVE] = { "refused_not_above", "refused: not above the victim's frequency (frequency rule)",
+                            NULL },
     [SAMPLED_ACCESSES] = { "sampled_accesses", "accesses simulated by the mini caches", NULL },
 };
 
 const CachePolicyOps cache_policy_minisim = {
     .name = "minisim",
-    .description = "adaptive and write-aware: follows sigpop's frequency rule or a ghost-admitted recency rule, "
-                   "whichever scores more hits less writes in miniature simulation",
-    .citation = "ours, after Waldspurger et al. (miniature simulations, USENIX ATC 2017), sigpop and LARC "
-                "(Huang et al., MSST 2013)",
+    .description = "adaptive and write-aware: follows wlfu's frequency rule or LRU, whichever scores more hits "
+                   "less writes in miniature simulation",
+    .citation = "ours, after Waldspurger et al. (miniature simulations, USENIX ATC 2017) and wlfu",
     .offline = FALSE,
     .keys = minisim_keys,
     .n_keys = N_KEYS,
@@ -602,7 +575,7 @@ const CachePolicyOps cache_policy_minisim = {
     .removed = minisim_removed,
     .count_age_window = minisim_count_age_window,
     .counts_aged = minisim_counts_aged,
-    .state_version = 1,
+    .state_version = 2,
     .save_state = minisim_save_state,
     .load_state = minisim_load_state,
     .bytes_per_slot = MINISIM_BYTES_PER_SLOT,

@@ -46,6 +46,7 @@
 #include "cache/policy/policy.h"
 #include "cache/structures/ghost_list.h"
 #include "cache/structures/slot_heap.h"
+#include "cache/policies/wlfu_rule.h"
 #include "util/le.h"
 
 #include <math.h>
@@ -80,7 +81,7 @@ static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const Heap
 {
     const Wlfu *s = ctx;
     CacheSlot a = x->slot, b = y->slot;
-    return s->key[a] != s->key[b] ? s->key[a] < s->key[b] : s->tick[a] < s->tick[b];
+    return wlfu_rule_before(s->key[a], s->tick[a], s->key[b], s->tick[b]);
 }
 
 static void *wlfu_create(const CachePolicyEnv *env)
@@ -88,9 +89,7 @@ static void *wlfu_create(const CachePolicyEnv *env)
     Wlfu *s = g_new0(Wlfu, 1);
     uint32_t cap = env->capacity ? env->capacity : 1;
     s->env = env;
-    double a = env->values[KEY_AGE_WINDOW].number;
-    double w = floor(a * (double)env->n_containers);
-    s->window = a == 0 ? 0 : w < 1 ? 1 : (uint64_t)w;
+    s->window = wlfu_rule_age_window(env->values[KEY_AGE_WINDOW].number, env->n_containers);
     s->key = g_new0(uint32_t, cap);
     s->tick = g_new0(uint64_t, cap);
     wlfu_heap_init(&s->heap, env->capacity, s);
@@ -150,7 +149,7 @@ static CacheDecision wlfu_admit(void *st, ContainerId id, gboolean full, CacheSl
     uint32_t a = cache_policy_env_count(s->env, id);
     CacheSlot v = wlfu_heap_top(&s->heap)->slot;
     uint32_t b = s->key[v];
-    if (a > b || (a == b && ghost_hit)) {
+    if (wlfu_rule_admits(a, b, ghost_hit)) {
         s->env->counters[ADMITTED_TIE_GHOST] += a == b;
         *victim = v;
         return CACHE_ADMIT_REPLACE;

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* wlfu_rule.h: wlfu's frequency order and admission (docs/CACHE.md), the
+ * one definition that wlfu.c and minisim.c's frequency candidate share, so
+ * that the adaptive policy's F is wlfu and cannot drift from it. */
+#ifndef DESTOR_CACHE_POLICIES_WLFU_RULE_H
+#define DESTOR_CACHE_POLICIES_WLFU_RULE_H
+
+#include <glib.h>
+#include <math.h>
+#include <stdint.h>
+
+/* wlfu-age-window's default: every count halved each 16 x n_containers
+ * accesses (sigpop's). */
+#define WLFU_AGE_WINDOW_DEFAULT 16.0
+
+/* The accesses between two halvings for age window `a` over n containers:
+ * floor(a n), at least 1; 0 when a is 0 (never age). */
+static inline uint64_t wlfu_rule_age_window(double a, uint32_t n_containers)
+{
+    double w = floor(a * (double)n_containers);
+    return a == 0 ? 0 : w < 1 ? 1 : (uint64_t)w;
+}
+
+/* The eviction order: is (count ka, last access ta) evicted before
+ * (kb, tb)? The least frequent first, the least recent among equals. */
+static inline gboolean wlfu_rule_before(uint32_t ka, uint64_t ta, uint32_t kb, uint64_t tb)
+{
+    return ka != kb ? ka < kb : ta < tb;
+}
+
+/* Does a miss of count a replace the victim of count b? When more
+ * frequent, or as frequent and refused lately (a ghost hit). */
+static inline gboolean wlfu_rule_admits(uint32_t a, uint32_t b, gboolean ghost_hit)
+{
+    return a > b || (a == b && ghost_hit);
+}
+
+#endif
