@@ -108,7 +108,9 @@ expect_status 2 dst "$CHUNK" -p"ssd-cache-policy lru" read-file --trace "$SCRATC
 size=$(stat -c %s "$SCRATCH/trace.cch")
 for at in 9 44 70 $((size / 3)) $((size / 2)) $((size - 30)) $((size - 2)); do
     cp "$SCRATCH/trace.cch" "$SCRATCH/dmg.cch"
-    printf '\377' | dd of="$SCRATCH/dmg.cch" bs=1 seek=$at conv=notrunc status=none
+    "$PYTHON" -c 'import sys
+f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2])); b = f.read(1); f.seek(int(sys.argv[2])); f.write(bytes([b[0] ^ 0x5A]))' \
+        "$SCRATCH/dmg.cch" $at
     expect_status 3 dst "$CHUNK" -p"ssd-cache-policy lru" --simulate read-file --trace "$SCRATCH/dmg.cch"
     grep -q "^destor: compiled trace .* is damaged" "$SCRATCH/err" || fail "damage at $at: $(cat "$SCRATCH/err")"
 done
