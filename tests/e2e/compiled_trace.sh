@@ -73,7 +73,11 @@ cmp -s "$SCRATCH/from-fifo" "$SCRATCH/trace.ctr" || fail "trace compile -o FIFO 
 size=$(stat -c %s "$SCRATCH/trace.ctr")
 for at in 9 40 70 $((size / 2)) $((size - 2)); do
     cp "$SCRATCH/trace.ctr" "$SCRATCH/dmg.ctr"
-    printf '\377' | dd of="$SCRATCH/dmg.ctr" bs=1 seek=$at conv=notrunc status=none
+    # every bit of the byte inverted, so the file always changes (writing
+    # 0xff left a byte that already was 0xff alone: a 1-in-256 false failure)
+    byte=$(od -An -tu1 -j "$at" -N1 "$SCRATCH/dmg.ctr" | tr -d ' ')
+    printf "\\$(printf %03o $((byte ^ 255)))" | dd of="$SCRATCH/dmg.ctr" bs=1 seek=$at conv=notrunc status=none
+    cmp -s "$SCRATCH/dmg.ctr" "$SCRATCH/trace.ctr" && fail "damage at $at left the file as it was"
     expect_status 3 dst --simulate read-file --trace "$SCRATCH/dmg.ctr"
 done
 head -c $((size - 5)) "$SCRATCH/trace.ctr" > "$SCRATCH/cut.ctr"
