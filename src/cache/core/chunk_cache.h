@@ -195,6 +195,10 @@ typedef struct {
     uint64_t cached_stored_bytes;      /* the cached chunks' bytes on the SSD (buckets: whole sub-slots) */
     uint64_t capacity_logical_bytes;   /* capacity_bytes x cached_bytes / cached_stored_bytes: the chunk
                                           bytes the SSD holds at the current ratio */
+    /* simulation with compression: the stored lengths remembered (one per chunk ever admitted), their
+     * memory, and chunks that could not be read to compress (counted as stored as they are) */
+    uint64_t stored_lengths, stored_unread;
+    size_t stored_length_bytes;
 } ChunkCacheReport;
 
 void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r);

@@ -31,6 +31,8 @@ static void *log_open(const ChunkLayoutOptions *opt, GError **err)
     o.reclaim = opt->reclaim;
     o.dropped = opt->dropped;
     o.dropped_ctx = opt->dropped_ctx;
+    o.compression = opt->compression;
+    o.compression_level = opt->compression_level;
     return chunk_log_open(&o, err);
 }
 
@@ -97,8 +99,11 @@ static void log_counters(void *l, ChunkLayoutCounters *out)
     out->damaged_reads = c->damaged_reads;
     out->gets = c->gets;
     out->bytes_served = c->bytes_served;
-    out->stored_bytes_written = c->user_bytes_written; /* stored as they are */
+    out->stored_bytes_written = c->put_stored_bytes;
+    out->chunks_compressed = c->chunks_compressed;
     out->stored_bytes_held = chunk_log_live_bytes(l);
+    out->cpu_compress_s = c->cpu_compress_s;
+    out->cpu_decompress_s = c->cpu_decompress_s;
 }
 
 static size_t log_index_bytes(void *l)

@@ -9,6 +9,7 @@
 #include "util/file_replace.h"
 #include "util/fileio.h"
 #include "util/lock_file.h"
+#include "util/thread_cpu.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,8 +49,11 @@ struct ChunkLog {
     uint8_t *open_buf;  /* aligned, seg_size */
     uint32_t open_end;  /* end of its chunk bytes */
     uint32_t open_n;    /* its table entries */
-    uint64_t open_user, open_cleaner;
+    uint64_t open_user, open_user_stored, open_cleaner;
     uint8_t *scratch; /* aligned, seg_size + ALIGN: reads of segments and O_DIRECT chunk reads */
+    uint8_t *cbuf;    /* max_chunk: a put's compressed bytes, a compressed chunk read without O_DIRECT */
+    uint8_t *dbuf;    /* max_chunk: the cleaner's decoded chunk (a put's bytes wait in cbuf meanwhile) */
+    CacheCodec *codec;
     Fingerprinter *fpr;
     ChunkLogReaders *readers;
     ChunkLogCounters c;
@@ -65,23 +69,36 @@ uint32_t chunk_log_max_chunk(const ChunkLog *log)
     return log->seg_size - CHUNK_LOG_SEGMENT_HEADER - CHUNK_LOG_TABLE_ENTRY;
 }
 
+uint32_t chunk_log_compress(CacheCodec *codec, const uint8_t *buf, uint32_t len, uint8_t *out, double *cpu_s)
+{
+    uint32_t saving = len / 8 + (len % 8 != 0); /* ceil(len / 8) */
+    if (codec == NULL || cache_codec_kind(codec) == CACHE_CODEC_NONE || len <= saving)
+        return len;
+    double t0 = thread_cpu_seconds();
+    size_t n = cache_codec_compress(codec, buf, len, out, len - saving);
+    *cpu_s += thread_cpu_seconds() - t0;
+    g_assert(n <= len - saving);
+    return n > 0 ? (uint32_t)n : len;
+}
+
 /* ---- the index, with the segments' live counts kept beside it ---- */
 
-static void live_add(ChunkLog *log, uint32_t s, uint32_t len)
+/* live bytes are stored bytes: what the chunks take in their segments */
+static void live_add(ChunkLog *log, uint32_t s, uint32_t stored)
 {
-    log->seg[s].live_bytes += len;
+    log->seg[s].live_bytes += stored;
     log->seg[s].live_chunks++;
-    log->live_bytes += len;
+    log->live_bytes += stored;
 }
 
 static void remove_entry(ChunkLog *log, uint32_t e)
 {
     ChunkLogEntry *en = chunk_log_index_entry(&log->index, e);
     Segment *sg = &log->seg[en->segment];
-    g_assert(sg->live_chunks > 0 && sg->live_bytes >= en->length);
-    sg->live_bytes -= en->length;
+    g_assert(sg->live_chunks > 0 && sg->live_bytes >= en->stored);
+    sg->live_bytes -= en->stored;
     sg->live_chunks--;
-    log->live_bytes -= en->length;
+    log->live_bytes -= en->stored;
     chunk_log_index_remove(&log->index, e);
 }
 
@@ -91,7 +108,7 @@ static void reset_open(ChunkLog *log, uint32_t home)
     log->open_home = home;
     log->open_end = CHUNK_LOG_SEGMENT_HEADER;
     log->open_n = 0;
-    log->open_user = log->open_cleaner = 0;
+    log->open_user = log->open_user_stored = log->open_cleaner = 0;
     if (home != NO_SEGMENT) {
         g_assert(log->seg[home].live_chunks == 0);
         log->seg[home].state = SEG_OPEN;
@@ -104,20 +121,24 @@ static gboolean open_fits(const ChunkLog *log, uint32_t len)
     return (uint64_t)log->open_end + len + (uint64_t)(log->open_n + 1) * CHUNK_LOG_TABLE_ENTRY <= log->seg_size;
 }
 
-static void open_append(ChunkLog *log, const Fingerprint *fp, const void *buf, uint32_t len, uint32_t e)
+/* Append a chunk of len bytes stored as `stored` bytes at buf (compressed
+ * when stored < len). */
+static void open_append(ChunkLog *log, const Fingerprint *fp, const void *buf, uint32_t len, uint32_t stored,
+                        uint32_t e)
 {
-    g_assert(open_fits(log, len));
-    memcpy(log->open_buf + log->open_end, buf, len);
-    chunk_log_segment_put_entry(log->open_buf, log->seg_size, log->open_n, fp, log->open_end, len);
+    g_assert(stored > 0 && stored <= len && open_fits(log, stored));
+    memcpy(log->open_buf + log->open_end, buf, stored);
+    chunk_log_segment_put_entry(log->open_buf, log->seg_size, log->open_n, fp, log->open_end, len, stored);
     if (e == CHUNK_LOG_NO_ENTRY) {
-        chunk_log_index_add(&log->index, fp, log->open_home, log->open_end, len);
+        chunk_log_index_add(&log->index, fp, log->open_home, log->open_end, len, stored);
     } else { /* the cleaner moving a chunk: same entry, new place */
         ChunkLogEntry *en = chunk_log_index_entry(&log->index, e);
+        g_assert(en->length == len && en->stored == stored);
         en->segment = log->open_home;
         en->offset = log->open_end;
     }
-    live_add(log, log->open_home, len);
-    log->open_end += len;
+    live_add(log, log->open_home, stored);
+    log->open_end += stored;
     log->open_n++;
 }
 
@@ -143,6 +164,25 @@ static gboolean fp_matches(ChunkLog *log, const Fingerprint *fp, const void *buf
     return memcmp(got.bytes, fp->bytes, FP_SLOT) == 0;
 }
 
+/* Chunk en's bytes into buf from its stored bytes at src: decompressed
+ * when stored compressed, checked against its fingerprint. */
+static gboolean decode_check(ChunkLog *log, const ChunkLogEntry *en, const uint8_t *src, uint8_t *buf)
+{
+    if (en->stored < en->length) {
+        double t0 = thread_cpu_seconds();
+        gboolean ok = cache_codec_decompress(log->codec, log->opt.compression, src, en->stored, buf, en->length);
+        log->c.cpu_decompress_s += thread_cpu_seconds() - t0;
+        if (!ok)
+            return FALSE;
+        src = buf;
+    }
+    if (!fp_matches(log, &en->fp, src, en->length))
+        return FALSE;
+    if (src != buf)
+        memcpy(buf, src, en->length);
+    return TRUE;
+}
+
 ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint32_t *len)
 {
     uint32_t e = chunk_log_index_find(&log->index, fp);
@@ -150,7 +190,8 @@ ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint3
         return CHUNK_LOG_ABSENT;
     log->c.gets++;
     const ChunkLogEntry *en = chunk_log_index_entry(&log->index, e);
-    uint32_t n = en->length;
+    uint32_t n = en->stored;
+    gboolean compressed = n < en->length;
     const uint8_t *src;
     GError *local = NULL;
     if (en->segment == log->open_home) {
@@ -158,19 +199,18 @@ ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint3
     } else if (log->opt.o_direct) {
         src = read_scratch(log, seg_off(log, en->segment) + en->offset, n, &local);
     } else {
-        src = file_pread_all(log->fd, buf, n, seg_off(log, en->segment) + en->offset, log->log_path, &local)
-                  ? buf : NULL;
+        uint8_t *into = compressed ? log->cbuf : buf;
+        src = file_pread_all(log->fd, into, n, seg_off(log, en->segment) + en->offset, log->log_path, &local)
+                  ? into : NULL;
     }
     g_clear_error(&local);
-    if (src == NULL || !fp_matches(log, fp, src, n)) {
+    if (src == NULL || !decode_check(log, en, src, buf)) {
         remove_entry(log, e);
         log->c.damaged_reads++;
         return CHUNK_LOG_DAMAGED;
     }
-    if (src != buf)
-        memcpy(buf, src, n);
-    *len = n;
-    log->c.bytes_served += n;
+    *len = en->length;
+    log->c.bytes_served += en->length;
     return CHUNK_LOG_HIT;
 }
 
@@ -188,16 +228,17 @@ void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
         }
         log->c.gets++;
         jobs[n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
-                                          .fp = reads[i].fp, .dst = reads[i].buf };
+                                          .stored = en->stored, .fp = reads[i].fp, .dst = reads[i].buf };
         of[n_jobs++] = i;
     }
     if (n_jobs > 0 && log->readers == NULL)
         log->readers = chunk_log_readers_new(log->fd, log->log_path, log->opt.o_direct, chunk_log_max_chunk(log),
-                                             log->opt.fp_alg,
+                                             log->opt.fp_alg, log->opt.compression,
                                              log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS);
     chunk_log_readers_run(log->readers, jobs, n_jobs);
     for (size_t k = 0; k < n_jobs; k++) {
         ChunkLogRead *r = &reads[of[k]];
+        log->c.cpu_decompress_s += jobs[k].cpu_decompress_s;
         if (jobs[k].ok) {
             r->result = CHUNK_LOG_HIT;
             r->len = jobs[k].len;
@@ -287,10 +328,10 @@ static void clean_segment(ChunkLog *log, uint32_t s)
     for (uint32_t i = 0; i < n; i++) {
         ChunkLogEntry *en = chunk_log_index_entry(&log->index, moving[i]);
         const uint8_t *src = bytes + en->offset;
-        if (!fp_matches(log, &en->fp, src, en->length)) {
+        if (!decode_check(log, en, src, log->dbuf)) { /* checked decoded; moved as stored */
             Fingerprint fp = en->fp;
             uint32_t len = en->length;
-            live_add(log, s, len); /* counted so remove_entry can take it off again */
+            live_add(log, s, en->stored); /* counted so remove_entry can take it off again */
             remove_entry(log, moving[i]);
             log->c.damaged_reads++;
             log->c.chunks_dropped_by_log++;
@@ -299,9 +340,9 @@ static void clean_segment(ChunkLog *log, uint32_t s)
             continue;
         }
         Fingerprint fp = en->fp;
-        uint32_t len = en->length;
-        open_append(log, &fp, src, len, moving[i]);
-        log->open_cleaner += len;
+        uint32_t len = en->length, stored = en->stored;
+        open_append(log, &fp, src, len, stored, moving[i]);
+        log->open_cleaner += stored;
     }
     g_free(moving);
     log->c.segments_cleaned++;
@@ -343,6 +384,7 @@ static gboolean write_open(ChunkLog *log, GError **err)
     h.n_entries = log->open_n;
     h.data_end = log->open_end;
     h.fp_alg = log->opt.fp_alg;
+    h.codec = (uint32_t)log->opt.compression;
     chunk_log_segment_seal(log->open_buf, &h);
     if (!file_pwrite_all(log->fd, log->open_buf, log->seg_size, seg_off(log, log->open_home), log->log_path, err))
         return FALSE;
@@ -350,13 +392,14 @@ static gboolean write_open(ChunkLog *log, GError **err)
     log->c.segments_written++;
     log->c.device_bytes_written += log->seg_size;
     log->c.user_bytes_written += log->open_user;
+    log->c.user_stored_bytes_written += log->open_user_stored;
     log->c.cleaner_bytes_written += log->open_cleaner;
     log->seg[log->open_home].state = SEG_WRITTEN;
     log->seg[log->open_home].seq = h.seq;
     log->open_home = NO_SEGMENT;
     log->open_n = 0;
     log->open_end = CHUNK_LOG_SEGMENT_HEADER;
-    log->open_user = log->open_cleaner = 0;
+    log->open_user = log->open_user_stored = log->open_cleaner = 0;
     return TRUE;
 }
 
@@ -370,12 +413,19 @@ gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, ui
     }
     if (chunk_log_index_find(&log->index, fp) != CHUNK_LOG_NO_ENTRY)
         return TRUE;
-    if (log->open_home != NO_SEGMENT && !open_fits(log, len) && !write_open(log, err))
+    uint32_t stored = chunk_log_compress(log->codec, buf, len, log->cbuf, &log->c.cpu_compress_s);
+    const uint8_t *bytes = stored < len ? log->cbuf : buf;
+    if (log->open_home != NO_SEGMENT && !open_fits(log, stored) && !write_open(log, err))
         return FALSE;
     if (log->open_home == NO_SEGMENT)
-        take_home(log, len);
-    open_append(log, fp, buf, len, CHUNK_LOG_NO_ENTRY);
+        take_home(log, stored);
+    open_append(log, fp, bytes, len, stored, CHUNK_LOG_NO_ENTRY);
     log->open_user += len;
+    log->open_user_stored += stored;
+    log->c.put_bytes += len;
+    log->c.put_stored_bytes += stored;
+    if (stored < len)
+        log->c.chunks_compressed++;
     return TRUE;
 }
 
@@ -419,6 +469,7 @@ static gboolean save_meta(ChunkLog *log, gboolean clean, GError **err)
     m.segment_size = log->seg_size;
     m.n_segments = log->n_segments;
     m.fp_alg = log->opt.fp_alg;
+    m.codec = (uint32_t)log->opt.compression;
     m.next_seq = log->next_seq;
     m.seq = g_new0(uint64_t, log->n_segments);
     for (uint32_t s = 0; s < log->n_segments; s++)
@@ -452,12 +503,12 @@ static gboolean load_meta_index(ChunkLog *log, const ChunkLogMeta *m)
     for (uint32_t i = 0; i < m->n_chunks; i++) {
         const ChunkLogEntry *en = &m->chunks[i];
         if (en->segment >= log->n_segments || log->seg[en->segment].state != SEG_WRITTEN || en->length == 0 ||
-            en->offset < CHUNK_LOG_SEGMENT_HEADER || en->offset > log->seg_size ||
-            en->length > log->seg_size - en->offset ||
+            en->stored == 0 || en->stored > en->length || en->offset < CHUNK_LOG_SEGMENT_HEADER ||
+            en->offset > log->seg_size || en->stored > log->seg_size - en->offset ||
             chunk_log_index_find(&log->index, &en->fp) != CHUNK_LOG_NO_ENTRY)
             return FALSE;
-        chunk_log_index_add(&log->index, &en->fp, en->segment, en->offset, en->length);
-        live_add(log, en->segment, en->length);
+        chunk_log_index_add(&log->index, &en->fp, en->segment, en->offset, en->length, en->stored);
+        live_add(log, en->segment, en->stored);
     }
     log->next_seq = m->next_seq;
     return TRUE;
@@ -482,7 +533,7 @@ static void scan_segments(ChunkLog *log)
     uint64_t in_file = fstat(log->fd, &st) == 0 ? (uint64_t)st.st_size / log->seg_size : 0;
     uint32_t n = (uint32_t)MIN(in_file, (uint64_t)log->n_segments);
     uint8_t *hdr = g_malloc(CHUNK_LOG_SEGMENT_HEADER);
-    uint32_t foreign = 0;
+    uint32_t foreign = 0, other_version = 0;
     for (uint32_t s = 0; s < n; s++) {
         GError *local = NULL;
         const uint8_t *p = read_scratch(log, seg_off(log, s), CHUNK_LOG_SEGMENT_HEADER, &local);
@@ -495,6 +546,11 @@ static void scan_segments(ChunkLog *log)
         if (memcmp(p, "\0\0\0\0\0\0\0\0", 8) == 0)
             continue; /* never written */
         memcpy(hdr, p, CHUNK_LOG_SEGMENT_HEADER);
+        uint32_t version = chunk_log_format_version(hdr, CHUNK_LOG_SEGMENT_MAGIC);
+        if (version != 0 && version != CHUNK_LOG_FORMAT_VERSION) {
+            other_version++; /* an older (or newer) destor's segment: free for this one */
+            continue;
+        }
         if (!chunk_log_segment_header_decode(hdr, log->seg_size, &h)) {
             log->c.damaged_segments++;
             continue;
@@ -507,8 +563,9 @@ static void scan_segments(ChunkLog *log)
             log->c.damaged_segments++;
             continue;
         }
-        if (memcmp(h.store_id, log->opt.store_id, CHUNK_LOG_STORE_ID_LEN) != 0 || h.fp_alg != log->opt.fp_alg) {
-            foreign++; /* intact, but another store's or fingerprint function's: free for this one */
+        if (memcmp(h.store_id, log->opt.store_id, CHUNK_LOG_STORE_ID_LEN) != 0 || h.fp_alg != log->opt.fp_alg ||
+            h.codec != (uint32_t)log->opt.compression) {
+            foreign++; /* intact, but another store's, fingerprint function's or compression's: free for this one */
             continue;
         }
         log->seg[s].state = SEG_WRITTEN;
@@ -516,8 +573,9 @@ static void scan_segments(ChunkLog *log)
         log->next_seq = MAX(log->next_seq, h.seq + 1);
         for (uint32_t i = 0; i < h.n_entries; i++) {
             Fingerprint fp;
-            uint32_t off, len;
-            if (!chunk_log_segment_entry(table, h.n_entries, i, h.data_end, &fp, &off, &len))
+            uint32_t off, len, stored;
+            if (!chunk_log_segment_entry(table, h.n_entries, i, h.data_end, &fp, &off, &len, &stored) ||
+                (stored < len && h.codec == CACHE_CODEC_NONE))
                 continue;
             uint32_t e = chunk_log_index_find(&log->index, &fp);
             if (e != CHUNK_LOG_NO_ENTRY) {
@@ -525,14 +583,19 @@ static void scan_segments(ChunkLog *log)
                     continue;
                 remove_entry(log, e);
             }
-            chunk_log_index_add(&log->index, &fp, s, off, len);
-            live_add(log, s, len);
+            chunk_log_index_add(&log->index, &fp, s, off, len, stored);
+            live_add(log, s, stored);
         }
     }
     g_free(hdr);
     if (foreign > 0)
-        destor_warning("SSD cache %s: %u segments of another store or fingerprint function were dropped", log->dir,
-                       foreign);
+        destor_warning("SSD cache %s: %u segments of another store, fingerprint function or ssd-cache-compression "
+                       "were dropped",
+                       log->dir, foreign);
+    if (other_version > 0)
+        destor_warning("SSD cache %s: %u segments of another chunk log format version (this destor writes "
+                       "version %u) were dropped",
+                       log->dir, other_version, CHUNK_LOG_FORMAT_VERSION);
 }
 
 /* ---- open and close ---- */
@@ -592,6 +655,18 @@ static gboolean load(ChunkLog *log, GError **err)
         data = NULL;
     }
     ChunkLogMeta m;
+    uint32_t version = data != NULL && len >= 12 ? chunk_log_format_version(data, CHUNK_LOG_META_MAGIC) : 0;
+    if (version != 0 && version != CHUNK_LOG_FORMAT_VERSION) {
+        g_free(data);
+        destor_warning("SSD cache %s holds a chunk log of format version %u (this destor writes version %u); "
+                       "starting it empty",
+                       log->dir, version, CHUNK_LOG_FORMAT_VERSION);
+        if (ftruncate(log->fd, 0) != 0) {
+            destor_set_errno(err, errno, "truncate %s", log->log_path);
+            return FALSE;
+        }
+        return TRUE;
+    }
     gboolean have = data != NULL && chunk_log_meta_decode(data, len, &m);
     if (data != NULL && !have)
         destor_warning("SSD cache metadata %s is damaged; rebuilding the chunk index from the segments",
@@ -604,8 +679,15 @@ static gboolean load(ChunkLog *log, GError **err)
         why = "chunks of another fingerprint function";
     else if (have && m.segment_size != log->seg_size)
         why = "segments of another ssd-cache-segment-size";
+    char *codec_why = NULL;
+    if (why == NULL && have && m.codec != (uint32_t)log->opt.compression)
+        why = codec_why = g_strdup_printf(
+            "chunks written with ssd-cache-compression %s (this run: %s)",
+            m.codec < CACHE_CODEC_KINDS ? cache_codec_name((CacheCodecKind)m.codec) : "unknown",
+            cache_codec_name(log->opt.compression));
     if (why != NULL) {
         destor_warning("SSD cache %s holds %s; starting it empty", log->dir, why);
+        g_free(codec_why);
         chunk_log_meta_clear(&m);
         if (ftruncate(log->fd, 0) != 0) {
             destor_set_errno(err, errno, "truncate %s", log->log_path);
@@ -642,6 +724,9 @@ ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
     log->open_end = CHUNK_LOG_SEGMENT_HEADER;
     log->next_seq = 1;
     log->fpr = fingerprinter_new(opt->fp_alg);
+    log->codec = cache_codec_new(opt->compression, opt->compression_level);
+    log->cbuf = g_malloc(chunk_log_max_chunk(log));
+    log->dbuf = g_malloc(chunk_log_max_chunk(log));
     chunk_log_index_init(&log->index);
     if (posix_memalign((void **)&log->open_buf, ALIGN, log->seg_size) != 0 ||
         posix_memalign((void **)&log->scratch, ALIGN, (size_t)log->seg_size + ALIGN) != 0) {
@@ -710,6 +795,9 @@ gboolean chunk_log_close(ChunkLog *log, GError **err)
         close(log->lock_fd);
     if (log->fpr)
         fingerprinter_free(log->fpr);
+    cache_codec_free(log->codec);
+    g_free(log->cbuf);
+    g_free(log->dbuf);
     chunk_log_index_clear(&log->index);
     free(log->open_buf);
     free(log->scratch);
@@ -748,11 +836,12 @@ size_t chunk_log_index_bytes(const ChunkLog *log)
 
 size_t chunk_log_fixed_bytes(const ChunkLog *log)
 {
-    size_t readers = log->readers != NULL && log->opt.o_direct
+    size_t readers = log->readers != NULL && (log->opt.o_direct || log->opt.compression != CACHE_CODEC_NONE)
                          ? (log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS) *
                                ((size_t)chunk_log_max_chunk(log) + 2 * ALIGN)
                          : 0;
-    return sizeof *log + sizeof(Segment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN + readers;
+    return sizeof *log + sizeof(Segment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN +
+           2 * (size_t)chunk_log_max_chunk(log) + readers;
 }
 
 gboolean chunk_log_remove_files(const char *dir, GError **err)
