@@ -93,7 +93,7 @@ static void log_counters(void *l, ChunkLayoutCounters *out)
 {
     const ChunkLogCounters *c = chunk_log_counters(l);
     memset(out, 0, sizeof *out);
-    out->user_bytes_written = c->user_bytes_written;
+    out->user_bytes_written = c->put_bytes; /* when put, as the buckets count (the log's own: when written) */
     out->device_bytes_written = c->device_bytes_written;
     out->chunks_dropped_by_layout = c->chunks_dropped_by_log;
     out->damaged_reads = c->damaged_reads;
