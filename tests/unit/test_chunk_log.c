@@ -811,6 +811,79 @@ static void test_compression(void)
     compressible = FALSE;
 }
 
+/* Fuzz the decompression path: rounds of random damage (1..4 bytes set to
+ * random values, or the stored bytes' tail zeroed) inside one compressed
+ * chunk's stored bytes, found through chunklog.meta; the chunk must then be
+ * a miss or, should the damage not change what it decodes to, its right
+ * bytes; every other chunk is served right. Run under the sanitizers with
+ * the unit tests. */
+static void test_compressed_fuzz(void)
+{
+    compressible = TRUE;
+    GRand *r = g_rand_new_with_seed(23);
+    uint32_t rounds_damaged = 0;
+    for (uint32_t round = 0; round < 40; round++) {
+        CacheCodecKind k = round % 2 ? CACHE_CODEC_ZSTD : CACHE_CODEC_LZ4;
+        char *dir = g_strdup_printf("%s/fuzz-%u", tmpdir, round);
+        ChunkLogOptions o = options(dir, 16, CHUNK_LOG_EVICT);
+        o.compression = k;
+        ChunkLog *log = open_ok(&o);
+        put_range(log, 100 + round, 0, 30);
+        close_ok(log);
+        char *meta = g_build_filename(dir, CHUNK_LOG_META_FILE, NULL);
+        gchar *data;
+        gsize len;
+        CU_ASSERT_TRUE_FATAL(g_file_get_contents(meta, &data, &len, NULL));
+        ChunkLogMeta m;
+        CU_ASSERT_TRUE_FATAL(chunk_log_meta_decode((const uint8_t *)data, len, &m));
+        g_free(data);
+        const ChunkLogEntry *victim = NULL;
+        for (uint32_t i = 0, start = (uint32_t)g_rand_int_range(r, 0, (gint32)m.n_chunks); i < m.n_chunks; i++) {
+            const ChunkLogEntry *e = &m.chunks[(start + i) % m.n_chunks];
+            if (e->stored < e->length) {
+                victim = e;
+                break;
+            }
+        }
+        CU_ASSERT_PTR_NOT_NULL_FATAL(victim);
+        char *p = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
+        int fd = open(p, O_RDWR);
+        CU_ASSERT_FATAL(fd >= 0);
+        off_t base = (off_t)victim->segment * SEG + victim->offset;
+        if (g_rand_int_range(r, 0, 4) == 0) { /* the tail zeroed: a truncated frame */
+            uint32_t cut = (uint32_t)g_rand_int_range(r, 1, (gint32)victim->stored + 1);
+            uint8_t *zeros = g_malloc0(cut);
+            CU_ASSERT_EQUAL(pwrite(fd, zeros, cut, base + victim->stored - cut), (ssize_t)cut);
+            g_free(zeros);
+        } else {
+            for (int n = g_rand_int_range(r, 1, 5); n > 0; n--) {
+                uint8_t b = (uint8_t)g_rand_int(r);
+                off_t at = base + g_rand_int_range(r, 0, (gint32)victim->stored);
+                CU_ASSERT_EQUAL(pwrite(fd, &b, 1, at), 1);
+            }
+        }
+        close(fd);
+        g_free(p);
+        Fingerprint vfp = victim->fp;
+        chunk_log_meta_clear(&m);
+        g_free(meta);
+        log = open_ok(&o);
+        uint32_t damaged = 0;
+        uint32_t held = round % 3 ? check_range(log, 100 + round, 0, 30, &damaged)
+                                  : check_batch(log, 100 + round, 0, 30, &damaged) / 2;
+        CU_ASSERT(damaged <= (round % 3 ? 1u : 2u));
+        CU_ASSERT(held + (damaged ? 1 : 0) == 30);
+        if (damaged)
+            CU_ASSERT_FALSE(chunk_log_contains(log, &vfp, NULL)); /* dropped */
+        rounds_damaged += damaged > 0;
+        close_ok(log);
+        g_free(dir);
+    }
+    CU_ASSERT(rounds_damaged >= 30); /* the damage reached the decoder nearly every time */
+    g_rand_free(r);
+    compressible = FALSE;
+}
+
 static void test_random_operations(void)
 {
     const uint32_t n = 300, seed = 9;
@@ -919,6 +992,7 @@ static void add_suites(void)
     CU_add_test(s, "foreign directory and bad options", test_foreign);
     CU_add_test(s, "random operations against a model", test_random_operations);
     CU_add_test(s, "compressed chunks", test_compression);
+    CU_add_test(s, "damaged compressed chunks (fuzz)", test_compressed_fuzz);
 }
 
 UNIT_MAIN(add_suites)
