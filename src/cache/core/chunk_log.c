@@ -328,7 +328,9 @@ static void clean_segment(ChunkLog *log, uint32_t s)
     for (uint32_t i = 0; i < n; i++) {
         ChunkLogEntry *en = chunk_log_index_entry(&log->index, moving[i]);
         const uint8_t *src = bytes + en->offset;
-        if (!decode_check(log, en, src, log->dbuf)) { /* checked decoded; moved as stored */
+        gboolean sound = en->stored < en->length ? decode_check(log, en, src, log->dbuf) /* checked decoded */
+                                                 : fp_matches(log, &en->fp, src, en->length);
+        if (!sound) { /* moved as stored when sound */
             Fingerprint fp = en->fp;
             uint32_t len = en->length;
             live_add(log, s, en->stored); /* counted so remove_entry can take it off again */
