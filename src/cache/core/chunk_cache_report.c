@@ -146,6 +146,13 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
         text_count(out, "  prefix collisions", r.layout_counters.prefix_collisions);
         text_count(out, "damaged chunks (refetched)", k->damaged);
         text_count(out, "SSD write errors", k->ssd_write_errors);
+    } else if (!r.real && strcmp(r.compression, "none") != 0) {
+        g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n",
+                               "  compression (simulated)", r.compression, r.compression_ratio,
+                               r.layout_counters.chunks_compressed);
+        g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " chunks, %.1f B each\n", "  stored lengths kept",
+                               r.stored_lengths,
+                               r.stored_lengths ? (double)r.stored_length_bytes / (double)r.stored_lengths : 0.0);
     } else if (r.real) {
         text_size(out, "chunk log size", r.log_capacity_bytes);
         text_size(out, "  chunk bytes written", r.log.user_bytes_written);
