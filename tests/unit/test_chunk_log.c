@@ -745,7 +745,9 @@ static void test_compression(void)
         CU_ASSERT_EQUAL(held, chunk_log_chunks(log));
         CU_ASSERT_EQUAL(held + n_dropped, 100);
         CU_ASSERT(c->cpu_decompress_s >= 0.0 && c->cpu_compress_s > 0.0);
-        char *copy = crash_copy(log, dir, g_strdup_printf("comp-crash-%s", cache_codec_name(k)));
+        char *copy_name = g_strdup_printf("comp-crash-%s", cache_codec_name(k));
+        char *copy = crash_copy(log, dir, copy_name);
+        g_free(copy_name);
         close_ok(log);
 
         log = open_ok(&o); /* clean close */
