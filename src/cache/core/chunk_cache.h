@@ -86,7 +86,8 @@ typedef struct {
     CacheMode mode;
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
-    /* real mode */
+    /* real mode (fp_alg and backing also in simulation: container fetch's
+     * offers, and compression's one read of each admitted chunk) */
     const char *directory;
     uint8_t store_id[CHUNK_LOG_STORE_ID_LEN];
     FingerprintAlgorithm fp_alg;
@@ -97,7 +98,8 @@ typedef struct {
     /* both modes: the layout on the SSD (ssd-cache-layout); buckets only
      * with the policy `austere` (its replacement is the layout's) */
     ChunkLayoutKind layout;
-    CacheCodecKind compression; /* buckets, real mode only */
+    CacheCodecKind compression; /* either layout; simulation reads each admitted chunk from backing once
+                                 * to compress it (chunk_cache_stored.c) */
     int compression_level;
 } ChunkCacheOptions;
 
