@@ -28,8 +28,10 @@ deduplicated store; this puts both on the same data and trace.
 
 Fixed before any run (not tuned to results): the trace draws files of every
 job by Zipf alpha 0.9, 30% of requests byte ranges; shares 20/40/60/80% of
-the working set (the CDAC paper's range); each point's SSD is a whole
-number of containers (at least one), the same bytes for both designs."""
+the working set by default (the CDAC paper's range; --shares sets others,
+and the CDAC average is taken over those within 20-80%); each point's SSD
+is a whole number of containers (at least one), the same bytes for both
+designs."""
 
 import argparse
 import os
@@ -54,13 +56,26 @@ CODECS = ["none", "lz4", "zstd"]
 COMPRESSION_CONTAINER_POLICY = "lru"
 COMPRESSION_CHUNK_LOG_POLICY = "lru"
 BUCKET_BYTES = 264 * 1024  # one bucket (chunk_buckets.h defaults): a smaller cache has no bucket point
-SHARES = [0.2, 0.4, 0.6, 0.8]
+SHARES = [0.2, 0.4, 0.6, 0.8]  # the default of --shares
+CDAC_RANGE = (0.2, 0.8)  # the CDAC paper's comparison range of the working set
 ALPHA = 0.9
 RANGE_SHARE = 0.3
 FIELDS = ["granularity", "policy", "fetch", "share", "cache_bytes", "hit_ratio", "request_hit_ratio", "byte_hit_ratio",
           "ssd_bytes_written", "hdd_reads", "hdd_bytes_read", "memory_bytes", "memory_bytes_per_object",
           "latency_model_ms_mean", "offers_admitted", "layout", "compression", "mode", "compression_ratio",
-          "capacity_logical_bytes", "cpu_compress_ms", "cpu_decompress_ms"]
+          "capacity_logical_bytes", "cpu_compress_ms", "cpu_decompress_ms", "cached_objects", "layout_index_bytes",
+          "bytes_per_stored_chunk"]
+
+
+def parse_shares(text):
+    """"10,20,40,80" -> [0.1, 0.2, 0.4, 0.8]: distinct percentages in (0, 100], in increasing order."""
+    try:
+        shares = [float(x) / 100 for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a comma-separated list of percentages: %r" % text)
+    if not shares or any(not 0 < s <= 1 for s in shares) or len(set(shares)) != len(shares):
+        raise argparse.ArgumentTypeError("shares must be distinct percentages above 0 and at most 100: %r" % text)
+    return sorted(shares)
 
 
 def parse_args(argv):
@@ -74,6 +89,8 @@ def parse_args(argv):
     ap.add_argument("--requests", type=int, default=None, help="trace requests (3000; 400 with --quick)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="tiny dataset and trace (seconds)")
+    ap.add_argument("--shares", type=parse_shares, default=SHARES,
+                    help="cache sizes as percentages of the working set, comma-separated (default 20,40,60,80)")
     a = ap.parse_args(argv)
     a.preset = a.preset or ("tiny" if a.quick else "small")
     a.container_size = a.container_size or ("128K" if a.quick else "2M")
@@ -171,32 +188,41 @@ def row(granularity, policy, fetch, share, cache_bytes, c):
         "layout": c.get("layout", ""), "compression": c.get("compression", "none"), "mode": c["mode"],
         "compression_ratio": c.get("compression_ratio"), "capacity_logical_bytes": c.get("capacity_logical_bytes"),
         "cpu_compress_ms": c.get("cpu_compress_ms"), "cpu_decompress_ms": c.get("cpu_decompress_ms"),
+        "cached_objects": cached, "layout_index_bytes": c.get("layout_index_bytes") if chunk else None,
+        "bytes_per_stored_chunk": c.get("bytes_per_stored_chunk") if chunk else None,
     }
 
 
-def plot(rows, outdir):
+def plot(rows, outdir, shares):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 6.6))
     def key(r):
         return (r["granularity"], r["policy"], r["fetch"], r.get("compression", "none"))
-    for gran, policy, fetch, codec in sorted({key(r) for r in rows}):
+    series = sorted({key(r) for r in rows})
+    colours = plt.get_cmap("tab20")
+    for i, (gran, policy, fetch, codec) in enumerate(series):
         marker = "s" if gran == "container" else "o" if fetch == "chunk" else "^"
+        # tab20's colours, then dashed lines: no two series look alike
+        style = {"color": colours(i % 20), "linestyle": "-" if i < 20 else "--"}
         pts = sorted((r for r in rows if key(r) == (gran, policy, fetch, codec)), key=lambda r: r["share"])
         label = "%s %s" % (gran, policy) + (" (fetch container)" if gran == "chunk" and fetch != "chunk" else "") + \
             ("" if codec == "none" else " " + codec)
         x = [r["ssd_bytes_written"] / 2**20 for r in pts]
-        axes[0].plot(x, [r["request_hit_ratio"] for r in pts], marker=marker, label=label)
-        axes[1].plot(x, [r["hdd_bytes_read"] / 2**20 for r in pts], marker=marker, label=label)
+        axes[0].plot(x, [r["request_hit_ratio"] for r in pts], marker=marker, label=label, **style)
+        axes[1].plot(x, [r["hdd_bytes_read"] / 2**20 for r in pts], marker=marker, label=label, **style)
     axes[0].set_ylabel("request hit ratio")
     axes[1].set_ylabel("HDD MiB read")
     for ax in axes:
-        ax.set_xlabel("SSD MiB written")
+        ax.set_xscale("log")  # SSD writes span three decades (write-aware admission against whole containers)
+        ax.set_xlabel("SSD MiB written (log scale)")
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=7, ncol=2)
-    fig.suptitle("Container cache and chunk cache on one store and trace (shares 20-80% of the working set)")
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()  # below both panels, clear of the points
+    fig.legend(handles, labels, loc="lower center", fontsize=7, ncol=4)
+    fig.suptitle("Container cache and chunk cache on one store and trace (shares %g-%g%% of the working set)" % (
+        shares[0] * 100, shares[-1] * 100))
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
     path = os.path.join(outdir, "fig-granularity.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -207,23 +233,25 @@ def cdac_lines(rows):
     out = ["| share | CDAC-LRU / D-LRU | CDAC-ARC / D-ARC | (chunk hit ratio, then byte hit ratio) |",
            "|---|---|---|---|"]
     ratios = []
-    for share in SHARES:
+    for share in sorted({r["share"] for r in rows}):
         at = {r["policy"]: r for r in rows
               if r["granularity"] == "chunk" and r["fetch"] == "chunk" and r["share"] == share}
         cells = []
         for a, b in (("cdac-lru", "d-lru"), ("cdac-arc", "d-arc")):
             if a in at and b in at and at[b]["hit_ratio"] > 0:
                 q = at[a]["hit_ratio"] / at[b]["hit_ratio"]
-                ratios.append(q)
+                if CDAC_RANGE[0] <= share <= CDAC_RANGE[1]:
+                    ratios.append(q)
                 cells.append("%.3fx (%.3f vs %.3f; bytes %.3f vs %.3f)" % (
                     q, at[a]["hit_ratio"], at[b]["hit_ratio"], at[a]["byte_hit_ratio"], at[b]["byte_hit_ratio"]))
             else:
                 cells.append("-")
-        out.append("| %d%% | %s | %s | |" % (share * 100, cells[0], cells[1]))
+        out.append("| %d%% | %s | %s | |" % (round(share * 100), cells[0], cells[1]))
     if ratios:
         out.append("")
-        out.append("CDAC over D-*: at most %.3fx, on average %.3fx (the paper reports up to 19.49x, 1.95x on "
-                   "average, on its traces)." % (max(ratios), sum(ratios) / len(ratios)))
+        out.append("CDAC over D-*: at most %.3fx, on average %.3fx at %d-%d%% of the working set (the paper "
+                   "reports up to 19.49x, 1.95x on average, on its traces)." % (
+                       max(ratios), sum(ratios) / len(ratios), CDAC_RANGE[0] * 100, CDAC_RANGE[1] * 100))
     return out
 
 
@@ -241,7 +269,7 @@ def compression_lines(rows):
         design = "container lru" if r["granularity"] == "container" else \
             "chunk log lru" if chunk_log else "chunk buckets (austere)"
         out.append("| %s | %s | %s | %d%% | %.3f | %.3f | %s | %s | %s | %s | %s | %.3f | %s |" % (
-            design, r["compression"], r["mode"], r["share"] * 100, r["hit_ratio"], r["request_hit_ratio"],
+            design, r["compression"], r["mode"], round(r["share"] * 100), r["hit_ratio"], r["request_hit_ratio"],
             format_bytes(r["ssd_bytes_written"]), result_files.fmt(r["compression_ratio"], "%.3f"),
             format_bytes(r["capacity_logical_bytes"]) if r["capacity_logical_bytes"] is not None else "-",
             result_files.fmt(r["cpu_compress_ms"], "%.1f"), result_files.fmt(r["cpu_decompress_ms"], "%.1f"),
@@ -255,13 +283,13 @@ def report(a, outdir, rows, working_set, trace, fig):
              "bytes (unique chunk bytes the trace reads); container size %s; cache sizes %s of the working set, "
              "rounded to whole containers, the same bytes for both designs." % (
                  a.requests, ALPHA, RANGE_SHARE * 100, working_set, a.container_size,
-                 ", ".join("%d%%" % (s * 100) for s in SHARES)), "",
+                 ", ".join("%g%%" % (s * 100) for s in a.shares)), "",
              "| granularity | policy | miss reads | share | cache | hit | request hit | byte hit | SSD written | "
              "HDD reads | HDD read | memory | per object | latency ms | offers admitted |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append("| %s | %s | %s | %d%% | %s | %.3f | %.3f | %s | %s | %d | %s | %s | %s | %.3f | %s |" % (
-            r["granularity"], r["policy"], r["fetch"], r["share"] * 100, format_bytes(r["cache_bytes"]),
+            r["granularity"], r["policy"], r["fetch"], round(r["share"] * 100), format_bytes(r["cache_bytes"]),
             r["hit_ratio"], r["request_hit_ratio"], result_files.fmt(r["byte_hit_ratio"], "%.3f"),
             format_bytes(r["ssd_bytes_written"]), r["hdd_reads"],
             format_bytes(r["hdd_bytes_read"]), format_bytes(r["memory_bytes"]),
@@ -289,7 +317,7 @@ def main(argv):
     working_set = whole["admitted_bytes"]
     cs = parse_size(a.container_size)
     rows = []
-    for share in SHARES:
+    for share in a.shares:
         containers = max(1, int(round(share * working_set / cs)))
         points = [("container", p, "container") for p in CONTAINER_POLICIES] + \
                  [("chunk", p, "chunk") for p in CHUNK_POLICIES] + \
@@ -298,7 +326,7 @@ def main(argv):
             c = replay(a, cfg, trace, gran, policy, str(containers), fetch)
             rows.append(row(gran, policy, fetch, share, containers * cs, c))
             print("%-9s %-8s fetch %-9s %3d%%: hit %.3f, request hit %.3f, SSD %d B, HDD %d B" % (
-                gran, policy, fetch, share * 100, c["hit_ratio"], c["request_hit_ratio"],
+                gran, policy, fetch, round(share * 100), c["hit_ratio"], c["request_hit_ratio"],
                 c["ssd_bytes_written"], c["hdd_bytes_read"]), flush=True)
         # issue 23: compression for the container cache's lru and the chunk
         # log's lru (their none points are above) and every codec for the
@@ -312,19 +340,19 @@ def main(argv):
                       for codec in CODECS]
         else:
             print("%3d%%: %s holds no cache bucket: no bucket-layout point" % (
-                share * 100, format_bytes(containers * cs)), flush=True)
+                round(share * 100), format_bytes(containers * cs)), flush=True)
         for gran, policy, fetch, layout, codec, real_dir in extra:
             c = replay(a, cfg, trace, gran, policy, str(containers), fetch, layout, codec, real_dir)
             rows.append(row(gran, policy, fetch, share, containers * cs, c))
             print("%-9s %-8s %-7s %-4s %3d%%: hit %.3f, SSD %d B, compression ratio %.3f" % (
-                gran, policy, layout, codec, share * 100, c["hit_ratio"], c["ssd_bytes_written"],
+                gran, policy, layout, codec, round(share * 100), c["hit_ratio"], c["ssd_bytes_written"],
                 c.get("compression_ratio", 1.0)), flush=True)
     result_files.write_csv(os.path.join(outdir, "granularity.csv"), rows, FIELDS)
     result_files.write_json(os.path.join(outdir, "granularity.json"), {
         "experiment": "granularity", "mode": "simulate (bucket-layout rows: real)", "args": vars(a),
         "working_set_bytes": working_set,
         "rows": rows})
-    fig = plot(rows, outdir)
+    fig = plot(rows, outdir, a.shares)
     path = report(a, outdir, rows, working_set, trace, fig)
     print("== granularity: %s" % os.path.relpath(path))
     print("\n".join(cdac_lines(rows)))

@@ -37,6 +37,7 @@ POLICY_STYLE = {
     "sigpop": ("#ee3377", "s"),
     "adapt": ("#bb5566", "o"),
     "minisim": ("#228833", "*"),
+    "wlfu": ("#4477aa", "D"),
     "belady": ("#000000", "8"),
     "offline-static": ("#661100", "H"),
 }
@@ -48,7 +49,7 @@ POLICY_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU",
                  "lfu-incache": "LFU (in-cache)", "plc": "PLC-Cache", "clock": "CLOCK", "2q": "2Q",
                  "arc": "ARC", "larc": "LARC", "s3fifo": "S3-FIFO", "sieve": "SIEVE",
                  "tinylfu": "TinyLFU", "wtinylfu": "W-TinyLFU", "sigpop": "sigpop",
-                 "adapt": "adapt", "minisim": "minisim",
+                 "adapt": "adapt", "minisim": "minisim", "wlfu": "wlfu",
                  "belady": "Belady (offline)",
                  "offline-static": "offline static"}
 

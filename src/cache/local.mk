@@ -44,6 +44,7 @@ CACHE_SOURCES = \
 	src/cache/policies/lfu.c \
 	src/cache/policies/lru.c \
 	src/cache/policies/minisim.c \
+	src/cache/policies/wlfu.c \
 	src/cache/policies/offline_static.c \
 	src/cache/policies/opt_budget.c \
 	src/cache/policies/plc.c \
@@ -108,7 +109,7 @@ CACHE_SOURCES = \
 libdestor_a_SOURCES += $(CACHE_SOURCES)
 
 CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_policy_offline \
-	tests/unit/test_policy_minisim \
+	tests/unit/test_policy_minisim tests/unit/test_policy_wlfu \
 	tests/unit/test_cache_core tests/unit/test_cache_compress \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
 	tests/unit/test_access_counts tests/unit/test_chunk_cache
@@ -122,6 +123,8 @@ tests_unit_test_policy_offline_SOURCES = tests/unit/test_policy_offline.c tests/
 tests_unit_test_policy_offline_LDADD = $(UNIT_LIBS)
 tests_unit_test_policy_minisim_SOURCES = tests/unit/test_policy_minisim.c tests/unit/test_cache_util.h
 tests_unit_test_policy_minisim_LDADD = $(UNIT_LIBS)
+tests_unit_test_policy_wlfu_SOURCES = tests/unit/test_policy_wlfu.c tests/unit/test_cache_util.h
+tests_unit_test_policy_wlfu_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_core_SOURCES = tests/unit/test_cache_core.c tests/unit/test_cache_util.h
 tests_unit_test_cache_core_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_compress_SOURCES = tests/unit/test_cache_compress.c tests/unit/test_cache_util.h tests/unit/unit_tmpdir.h

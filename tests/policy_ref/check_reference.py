@@ -47,6 +47,11 @@ VARIANTS = (
     ("minisim", ("minisim-mini-slots", "20", "minisim-window", "1"), {"mini_slots": 20, "window": 1.0}),
     ("minisim", ("minisim-write-price", "0"), {"price": 0.0}),
     ("minisim", ("minisim-write-price", "5", "minisim-ghost-share", "1.5"), {"price": 5.0, "share": 1.5}),
+    ("wlfu", ("wlfu-age-window", "0.5"), {"age_window": 0.5}),
+    ("wlfu", ("wlfu-age-window", "0", "wlfu-ghost-share", "2"), {"age_window": 0.0, "ghost_share": 2.0}),
+    ("wlfu", ("wlfu-ghost-share", "0"), {"ghost_share": 0.0}),
+    ("wlfu", ("cache-counters", "sketch", "wlfu-age-window", "0.5"), {"counters": "sketch", "age_window": 0.5}),
+    ("wlfu", ("cache-counters", "compact"), {"counters": "compact"}),
     ("sigpop", ("cache-counters", "sketch", "sigpop-age-window", "0.5"),
      {"counters": "sketch", "age_window": 0.5}),
 )

@@ -587,6 +587,65 @@ class Sigpop:
         return _admitted(victim)
 
 
+class Wlfu:
+    """wlfu (ours; docs/CACHE.md) over the cache's counts, aged as sigpop's
+    (every access counted, all counts halved once W = floor(age_window x n)
+    accesses, at least 1, have been counted since the last halving; 0:
+    never). A cached container's key is its count recorded at its last
+    access or aging, its tick the time of its last access. A miss leaves
+    the list of refused ids if there (a ghost hit); it takes a free slot;
+    else, with a its count and b the lowest key (least recent tick among
+    equals), it replaces that container iff a > b, or a == b and a ghost
+    hit; else it is refused and joins the list as its newest id, the list
+    keeping the newest max(1, floor(ghost_share x C)) ids."""
+
+    STORE_SIZED = True
+
+    def __init__(self, capacity, n_containers, age_window=16.0, ghost_share=0.5, counters="exact"):
+        self.cap = capacity
+        self.window = 0 if age_window == 0 else max(1, int(age_window * n_containers))
+        self.counts = (CountMin16(n_containers) if counters == "sketch" else
+                       ExactCounts(n_containers, 65535 if counters == "compact" else 2 ** 32 - 1))
+        self.since = 0
+        self.key = {}       # cached id -> count recorded at its last access or aging
+        self.tick = {}      # cached id -> time of its last access
+        self.time = 0
+        self.gmax = max(1, int(math.floor(ghost_share * capacity)))
+        self.ghost = OrderedDict()
+
+    def _count(self, x):
+        self.counts.add(x)
+        self.since += 1
+        if self.window and self.since >= self.window:
+            self.counts.halve()
+            self.since = 0
+            self.key = {y: self.counts.get(y) for y in self.key}
+        return self.counts.get(x)
+
+    def access(self, x):
+        a = self._count(x)
+        self.time += 1
+        if x in self.key:
+            self.key[x] = a
+            self.tick[x] = self.time
+            return "h"
+        ghost_hit = self.ghost.pop(x, None) is not None
+        victim = None
+        if len(self.key) == self.cap:
+            victim = min(self.key, key=lambda y: (self.key[y], self.tick[y]))
+            b = self.key[victim]
+            if not (a > b or (a == b and ghost_hit)):
+                self.ghost[x] = True
+                if len(self.ghost) > self.gmax:
+                    self.ghost.popitem(last=False)
+                return "r"
+            del self.key[victim]
+            del self.tick[victim]
+        self.key[x] = a
+        self.tick[x] = self.time
+        return _admitted(victim)
+
+
 class Adapt:
     """adapt (ours; docs/CACHE.md). Eviction by one of two experts, recency
     (least recently accessed) or frequency (lowest count recorded at the
@@ -840,6 +899,7 @@ MODELS = {
     "sigpop": Sigpop,
     "adapt": Adapt,
     "minisim": Minisim,
+    "wlfu": Wlfu,
     "belady": Belady,
     "offline-static": OfflineStatic,
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # run-reference-models.sh: make check's entry to the per-access comparison of
 # the field's policies (clock, 2q, arc, larc, s3fifo, sieve, tinylfu,
-# wtinylfu), sigpop, adapt, minisim and the offline bounds (belady, offline-static) with
+# wtinylfu), sigpop, adapt, minisim, wlfu and the offline bounds (belady, offline-static) with
 # their Python reference models (check_reference.py). Needs the
 # policy_decisions driver built by make check; exits 77 (skip) without Python.
 set -eu

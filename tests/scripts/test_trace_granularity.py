@@ -35,9 +35,30 @@ class CdacTableTests(unittest.TestCase):
         self.assertIn("0.250x", lines[2])
         self.assertTrue(lines[-1].startswith("CDAC over D-*: at most 1.500x, on average 0.875x"), lines[-1])
 
+    def test_average_over_the_papers_range_only(self):
+        rows = [chunk_row("cdac-lru", 0.1, 0.9, 0.9), chunk_row("d-lru", 0.1, 0.1, 0.1),
+                chunk_row("cdac-lru", 0.4, 0.2, 0.2), chunk_row("d-lru", 0.4, 0.4, 0.4)]
+        lines = gx.cdac_lines(rows)
+        self.assertIn("9.000x", lines[2])  # the 10% row is shown
+        self.assertTrue(lines[-1].startswith("CDAC over D-*: at most 0.500x, on average 0.500x at 20-80%"),
+                        lines[-1])
+
     def test_missing_points_are_dashes(self):
         lines = gx.cdac_lines([chunk_row("cdac-lru", 0.4, 0.3, 0.3)])
         self.assertTrue(all("x (" not in l for l in lines[2:]))
+
+
+class SharesOptionTests(unittest.TestCase):
+
+    def test_percentages_sorted(self):
+        self.assertEqual(gx.parse_args(["--shares", "80,10,40,20"]).shares, [0.1, 0.2, 0.4, 0.8])
+        self.assertEqual(gx.parse_args([]).shares, gx.SHARES)
+
+    def test_bad_shares_are_usage_errors(self):
+        for bad in ("0", "101", "10,x", "20,20", "-5", ""):
+            with self.assertRaises(SystemExit) as e:
+                gx.parse_args(["--shares", bad])
+            self.assertEqual(e.exception.code, 2, bad)
 
 
 @unittest.skipUnless(have_destor(), "destor not built")

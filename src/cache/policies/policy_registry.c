@@ -29,6 +29,7 @@
     X(sigpop)         \
     X(adapt)          \
     X(minisim)        \
+    X(wlfu)           \
     X(belady)         \
     X(offline_static) \
     X(opt_budget)
