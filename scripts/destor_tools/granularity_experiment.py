@@ -14,12 +14,14 @@ fig-granularity.png (both designs' points: request hit ratio and HDD bytes
 read against SSD bytes written).
 
 Issue 23's axes: compression (none, lz4, zstd) for the container cache
-(lru, in simulation: it measures the store's bytes) and the chunk cache in
-AustereCache's bucket layout (ssd-cache-layout buckets, policy austere, in
-real mode in a scratch cache directory: simulation has no chunk bytes to
-compress; its SSD bytes are the device's, metadata areas included), beside
-the log layout's points above; each row says its layout, compression and
-mode, and reports the compression ratio, logical capacity and codec CPU.
+(lru, in simulation: it reads the store's bytes to compress them), the
+chunk cache's log layout (lru, in simulation: each admitted chunk read
+from the store and compressed once; SSD bytes are the chunks' stored
+bytes) and the chunk cache in AustereCache's bucket layout
+(ssd-cache-layout buckets, policy austere, in real mode in a scratch cache
+directory, so its SSD bytes are the device's, metadata areas included);
+each row says its layout, compression and mode, and reports the
+compression ratio, logical capacity and codec CPU.
 
 The trace is compiled once per granularity (destor trace compile; at chunk
 granularity it holds the chunk accesses) and every simulated point replays
@@ -62,10 +64,11 @@ CHUNK_POLICIES = ["lru", "arc", "d-lru", "d-arc", "cdac-lru", "cdac-arc", "tinyl
 # its whole container, once per request, and offers its other chunks to the
 # policy): the admit-all ones and the write-aware ones
 CONTAINER_FETCH_POLICIES = ["lru", "cdac-arc", "tinylfu", "plc", "sigpop"]
-# issue 23's axes: compression for the container cache's lru and for the
-# chunk cache's bucket layout (policy austere)
+# issue 23's axes: compression for the container cache's lru, the chunk
+# cache's log layout (lru) and its bucket layout (policy austere)
 CODECS = ["none", "lz4", "zstd"]
 COMPRESSION_CONTAINER_POLICY = "lru"
+COMPRESSION_CHUNK_LOG_POLICY = "lru"
 BUCKET_BYTES = 264 * 1024  # one bucket (chunk_buckets.h defaults): a smaller cache has no bucket point
 SHARES = [0.2, 0.4, 0.6, 0.8]  # the default of --shares
 CDAC_RANGE = (0.2, 0.8)  # the CDAC paper's comparison range of the working set
@@ -307,15 +310,18 @@ def cdac_lines(rows, reclaim=None):
 
 
 def compression_lines(rows):
-    """The compression and memory table: container lru and chunk buckets at each codec."""
+    """The compression and memory table: container lru, chunk log lru and chunk buckets at each codec."""
     out = ["| design | compression | mode | share | hit | request hit | SSD written | compression ratio | "
            "logical capacity | CPU compress ms | CPU decompress ms | latency ms | memory per object |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        if r.get("compression") is None or not (r["policy"] == "austere" or (
+        chunk_log = (r["granularity"] == "chunk" and r["policy"] == COMPRESSION_CHUNK_LOG_POLICY and
+                     r.get("layout") == "log" and r["fetch"] == "chunk")
+        if r.get("compression") is None or not (r["policy"] == "austere" or chunk_log or (
                 r["granularity"] == "container" and r["policy"] == COMPRESSION_CONTAINER_POLICY)):
             continue
-        design = "container lru" if r["granularity"] == "container" else "chunk buckets (austere)"
+        design = "container lru" if r["granularity"] == "container" else \
+            "chunk log lru" if chunk_log else "chunk buckets (austere)"
         out.append("| %s | %s | %s | %d%% | %.3f | %.3f | %s | %s | %s | %s | %s | %.3f | %s |" % (
             design, r["compression"], r["mode"], round(r["share"] * 100), r["hit_ratio"], r["request_hit_ratio"],
             format_bytes(r["ssd_bytes_written"]), result_files.fmt(r["compression_ratio"], "%.3f"),
@@ -391,10 +397,13 @@ def main(argv):
             print("%-9s %-8s fetch %-9s %-5s %3d%%: hit %.3f, request hit %.3f, SSD %d B, HDD %d B" % (
                 gran, policy, fetch, reclaim or "", round(share * 100), c["hit_ratio"], c["request_hit_ratio"],
                 c["ssd_bytes_written"], c["hdd_bytes_read"]), flush=True)
-        # issue 23: compression for the container cache's lru (the none
-        # point is above) and every codec for the bucket layout (real mode)
+        # issue 23: compression for the container cache's lru and the chunk
+        # log's lru (their none points are above) and every codec for the
+        # bucket layout (real mode)
         extra = [("container", COMPRESSION_CONTAINER_POLICY, "container", "log", codec, None)
                  for codec in CODECS if codec != "none"]
+        extra += [("chunk", COMPRESSION_CHUNK_LOG_POLICY, "chunk", "log", codec, None)
+                  for codec in CODECS if codec != "none"]
         if containers * cs >= BUCKET_BYTES:
             extra += [("chunk", "austere", "chunk", "buckets", codec, os.path.join(outdir, "ssd-scratch"))
                       for codec in CODECS]

@@ -77,6 +77,7 @@ CACHE_SOURCES = \
 	src/cache/core/chunk_cache_internal.h \
 	src/cache/core/chunk_cache_offer.c \
 	src/cache/core/chunk_cache_real.c \
+	src/cache/core/chunk_cache_stored.c \
 	src/cache/core/chunk_cache_report.c \
 	src/cache/core/chunk_buckets.c \
 	src/cache/core/chunk_buckets.h \

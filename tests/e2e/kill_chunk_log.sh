@@ -3,7 +3,9 @@
 # kill_chunk_log.sh: SIGKILL the chunk cache's segment log (chunk_log.h) at
 # every segment write (pwrite64), every open, write, fsync and rename of
 # its chunklog.meta save, and every truncate, with segments reclaimed by
-# eviction and by the cleaner (strace's syscall injection, so the points
+# eviction and by the cleaner, with chunks stored as they are and
+# compressed (lz4 and zstd: the cleaner moves stored bytes; O_DIRECT with
+# lz4) (strace's syscall injection, so the points
 # are the same on any machine). The log is driven by
 # tests/fault/chunk_log_driver, which runs the product's chunk_log code.
 # After each kill the log must reopen, serve only chunks that some run put,
@@ -30,8 +32,14 @@ fi
 rm -rf "$SCRATCH/probe"
 
 kills=0
-for direct in $directs; do
+# none with and without O_DIRECT; lz4 and zstd without, lz4 with it
+runs="none:0 lz4:0 zstd:0"
+case " $directs " in *" 1 "*) runs="$runs none:1 lz4:1" ;; esac
+for run in $runs; do
+    codec=${run%:*}
+    direct=${run#*:}
     if [ "$direct" = 1 ]; then export CHUNK_LOG_O_DIRECT=1; else unset CHUNK_LOG_O_DIRECT; fi
+    if [ "$codec" = none ]; then unset CHUNK_LOG_COMPRESSION; else export CHUNK_LOG_COMPRESSION="$codec"; fi
     for mode in evict clean; do
         for sc in pwrite64 write fsync fdatasync rename renameat renameat2 ftruncate openat; do
             C="$SCRATCH/count"
@@ -52,19 +60,19 @@ for direct in $directs; do
                 [ "$rc" -eq 137 ] || fail "$mode: run not killed at $sc #$i (exit $rc)"
                 kills=$((kills + 1))
                 "$DRIVER" check "$W" "$mode" "$N" 1 2 >"$SCRATCH/held" ||
-                    fail "$mode, O_DIRECT $direct: wrong chunks served after the kill at $sc #$i"
+                    fail "$mode, $codec, O_DIRECT $direct: wrong chunks served after the kill at $sc #$i"
                 # a kill lands between system calls: every write was whole or
                 # never made, so nothing the log lists may be damaged
                 grep -q ' damaged 0$' "$SCRATCH/held" ||
                     fail "$mode: $(cat "$SCRATCH/held") after the kill at $sc #$i"
                 "$DRIVER" run "$W" "$mode" 3 "$N" || fail "$mode: no run after the kill at $sc #$i"
                 "$DRIVER" check "$W" "$mode" "$N" 1 2 3 >"$SCRATCH/held" ||
-                    fail "$mode, O_DIRECT $direct: wrong chunks served after the run that followed the kill at $sc #$i"
+                    fail "$mode, $codec, O_DIRECT $direct: wrong chunks served after the run that followed the kill at $sc #$i"
                 grep -q '^held [1-9]' "$SCRATCH/held" || fail "$mode: nothing held after a full run ($sc #$i)"
                 i=$((i + 1))
             done
         done
     done
 done
-[ "$kills" -ge 40 ] || fail "only $kills kill points: the sweep no longer reaches the log's writes"
+[ "$kills" -ge 100 ] || fail "only $kills kill points: the sweep no longer reaches the log's writes"
 note "$kills kills"

@@ -15,7 +15,11 @@
  *       of chunks 0..N-1 of the SEEDs, byte for byte (regenerated here,
  *       not taken from the log); a damaged chunk is a miss and allowed.
  *       Prints "held H damaged D"; exits 1 on any wrong byte or unknown
- *       chunk, 0 otherwise. */
+ *       chunk, 0 otherwise.
+ *
+ * CHUNK_LOG_O_DIRECT=1 opens the log with O_DIRECT; CHUNK_LOG_COMPRESSION=
+ * lz4|zstd with that compression, the chunks then made compressible (a
+ * quarter random, the rest runs of a few byte values). */
 #include "cache/core/chunk_log.h"
 #include "util/error.h"
 
@@ -33,6 +37,8 @@ static uint32_t make_chunk(uint32_t seed, uint32_t i, uint8_t *buf, Fingerprint 
     uint32_t len = (uint32_t)g_rand_int_range(r, 1, MAXLEN + 1);
     for (uint32_t k = 0; k < len; k++)
         buf[k] = (uint8_t)g_rand_int(r);
+    for (uint32_t k = len / 4; g_getenv("CHUNK_LOG_COMPRESSION") != NULL && k < len; k++)
+        buf[k] = (uint8_t)(k / 64 % 4);
     g_rand_free(r);
     fingerprint_compute(FP_SHA1, buf, len, fp);
     return len;
@@ -49,6 +55,11 @@ static ChunkLog *open_log(const char *dir, const char *mode)
     memset(o.store_id, 0x33, sizeof o.store_id);
     o.reclaim = strcmp(mode, "clean") == 0 ? CHUNK_LOG_CLEAN : CHUNK_LOG_EVICT;
     o.o_direct = g_getenv("CHUNK_LOG_O_DIRECT") != NULL;
+    const char *codec = g_getenv("CHUNK_LOG_COMPRESSION");
+    if (codec != NULL && !cache_codec_parse(codec, &o.compression)) {
+        fprintf(stderr, "chunk_log_driver: CHUNK_LOG_COMPRESSION: %s is not none, lz4 or zstd\n", codec);
+        exit(2);
+    }
     GError *err = NULL;
     ChunkLog *log = chunk_log_open(&o, &err);
     if (log == NULL) {
@@ -74,8 +85,15 @@ static int run(const char *dir, const char *mode, uint32_t seed, uint32_t n)
             chunk_log_drop(log, &fp);
     }
     g_free(buf);
+    /* with compression the sweep must go through compressed puts */
+    gboolean none_compressed = g_getenv("CHUNK_LOG_COMPRESSION") != NULL && n >= 10 &&
+                               chunk_log_counters(log)->chunks_compressed == 0;
     if (!chunk_log_close(log, &err)) {
         fprintf(stderr, "chunk_log_driver: %s\n", err->message);
+        return 1;
+    }
+    if (none_compressed) {
+        fprintf(stderr, "chunk_log_driver: no chunk was stored compressed\n");
         return 1;
     }
     return 0;

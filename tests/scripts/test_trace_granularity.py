@@ -130,6 +130,11 @@ class GranularityRunTests(unittest.TestCase):
             codecs = len(gx.CODECS)
             self.assertEqual(len([r for r in rows if r["granularity"] == "container" and r["compression"] != "none"]),
                              (codecs - 1) * len(gx.SHARES))
+            chunk_log = [r for r in rows if r["layout"] == "log" and r["compression"] != "none"]
+            self.assertEqual(len(chunk_log), (codecs - 1) * len(gx.SHARES))
+            for r in chunk_log:  # simulation, each admitted chunk compressed once
+                self.assertEqual((r["granularity"], r["policy"], r["mode"]), ("chunk", "lru", "simulate"))
+                self.assertGreaterEqual(float(r["compression_ratio"]), 1.0)
             buckets = [r for r in rows if r["layout"] == "buckets"]
             self.assertEqual(len(buckets) % codecs, 0)
             for r in buckets:  # real mode, policy austere, only where a bucket fits

@@ -254,7 +254,7 @@ static void test_validate(void)
     CU_ASSERT_TRUE(cache_config_validate(&c, NULL));
     /* ssd-cache-layout buckets: chunk granularity only, with the policy
      * austere only and that policy only with it; compression at chunk
-     * granularity only with buckets, in real mode */
+     * granularity with either layout, in real mode and in simulation */
     const struct {
         const char *granularity, *policy, *layout, *compression;
         gboolean simulate;
@@ -266,8 +266,9 @@ static void test_validate(void)
         { "chunk", "austere", "buckets", "none", FALSE, NULL },
         { "chunk", "austere", "buckets", "none", TRUE, NULL },
         { "chunk", "austere", "buckets", "lz4", FALSE, NULL },
-        { "chunk", "austere", "buckets", "zstd", TRUE, "needs real mode" },
-        { "chunk", "lru", "log", "lz4", FALSE, "needs ssd-cache-layout buckets" },
+        { "chunk", "austere", "buckets", "zstd", TRUE, NULL },
+        { "chunk", "lru", "log", "lz4", FALSE, NULL },
+        { "chunk", "lru", "log", "zstd", TRUE, NULL },
         { "chunk", "lru", "log", "none", FALSE, NULL },
         { "container", "austere", "log", "none", FALSE, "austere serves chunk granularity only" },
         { "container", "lru", "log", "lz4", FALSE, NULL },

@@ -698,7 +698,7 @@ static void test_model_matches_layout(void)
             chunk_buckets_model_hit(&m, &fp);
         } else {
             put_ok(b, &fp, buf, len);
-            chunk_buckets_model_put(&m, &fp, len);
+            chunk_buckets_model_put(&m, &fp, len, len);
         }
         CU_ASSERT_EQUAL(by_layout->len, by_model->len);
     }

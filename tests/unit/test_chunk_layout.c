@@ -17,15 +17,24 @@
 
 #define MAXLEN 30000u
 
-static uint32_t make_chunk(uint32_t i, uint8_t *buf, Fingerprint *fp)
+/* Chunk i: two random bytes in three, or when `squeezable`, every other
+ * chunk of random bytes from a 4-letter alphabet (which lz4 and zstd keep
+ * compressed) and the rest as before. */
+static uint32_t make_chunk_of(uint32_t i, uint8_t *buf, Fingerprint *fp, gboolean squeezable)
 {
     GRand *r = g_rand_new_with_seed(4242u + i);
     uint32_t len = (uint32_t)g_rand_int_range(r, 1, MAXLEN + 1);
+    gboolean small = squeezable && i % 2 == 0;
     for (uint32_t k = 0; k < len; k++)
-        buf[k] = k % 3 ? (uint8_t)g_rand_int(r) : (uint8_t)k;
+        buf[k] = small ? (uint8_t)(g_rand_int(r) % 4) : k % 3 ? (uint8_t)g_rand_int(r) : (uint8_t)k;
     g_rand_free(r);
     fingerprint_compute(FP_SHA1, buf, len, fp);
     return len;
+}
+
+static uint32_t make_chunk(uint32_t i, uint8_t *buf, Fingerprint *fp)
+{
+    return make_chunk_of(i, buf, fp, FALSE);
 }
 
 static uint32_t told;
@@ -282,23 +291,42 @@ static void side_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
 /* Random puts, gets and drops on a layout on disk and on its model: the
  * same chunks dropped by the layout itself, in the same order, the same
  * chunks held, and (the log) the same bytes written to the SSD, segment
- * for segment. Small capacities, so reclamation runs often. */
+ * for segment. Small capacities, so reclamation runs often. With
+ * compression the model is given each chunk's stored length by the
+ * layout's own rule (as simulation does, chunk_cache_stored.c). */
 static void test_models(void)
 {
-    uint8_t *buf = g_malloc(MAXLEN), *got = g_malloc(256u * 1024u);
+    uint8_t *buf = g_malloc(MAXLEN), *got = g_malloc(256u * 1024u), *out = g_malloc(MAXLEN);
     Fingerprint *fps = g_new(Fingerprint, 150);
-    uint32_t *lens = g_new(uint32_t, 150);
-    for (uint32_t i = 0; i < 150; i++)
-        lens[i] = make_chunk(i, buf, &fps[i]);
-    for (int variant = 0; variant < 5; variant++) {
-        ChunkLayoutKind kind = variant < 4 ? CHUNK_LAYOUT_LOG : CHUNK_LAYOUT_BUCKETS;
+    uint32_t *lens = g_new(uint32_t, 150), *stored = g_new(uint32_t, 150);
+    /* 0-3: the log (evict, clean; two sizes), 4: buckets; 5-7: the log with
+     * lz4 (evict, clean) and zstd (clean), 8: buckets with lz4 */
+    for (int variant = 0; variant < 9; variant++) {
+        ChunkLayoutKind kind = variant == 4 || variant == 8 ? CHUNK_LAYOUT_BUCKETS : CHUNK_LAYOUT_LOG;
         const ChunkLayoutOps *ops = chunk_layout_ops(kind);
         char *dir = g_strdup_printf("%s/model%d", tmpdir, variant);
         ChunkLayoutOptions o = options(dir);
-        o.compression = CACHE_CODEC_NONE; /* the models store chunks as they are */
+        o.compression = variant < 5 ? CACHE_CODEC_NONE : variant == 7 ? CACHE_CODEC_ZSTD : CACHE_CODEC_LZ4;
+        o.compression_level = 3;
         o.reclaim = variant % 2 ? CHUNK_LOG_CLEAN : CHUNK_LOG_EVICT;
-        o.segment_size = variant < 2 ? 64u * 1024u : 128u * 1024u;
-        o.capacity_bytes = variant < 2 ? 512u * 1024u : (variant < 4 ? 2u << 20 : 1u << 20);
+        if (variant == 7)
+            o.reclaim = CHUNK_LOG_CLEAN;
+        o.segment_size = variant < 2 || variant >= 5 ? 64u * 1024u : 128u * 1024u;
+        o.capacity_bytes = variant < 2 || (variant >= 5 && variant < 8) ? 512u * 1024u
+                                                                       : (variant < 4 ? 2u << 20 : 1u << 20);
+        CacheCodec *codec = cache_codec_new(o.compression, o.compression_level);
+        double cpu = 0.0;
+        uint32_t n_compressed = 0;
+        for (uint32_t i = 0; i < 150; i++) {
+            lens[i] = make_chunk_of(i, buf, &fps[i], o.compression != CACHE_CODEC_NONE);
+            stored[i] = kind == CHUNK_LAYOUT_LOG
+                            ? chunk_log_compress(codec, buf, lens[i], out, &cpu)
+                            : chunk_buckets_compress(codec, CHUNK_BUCKETS_DEFAULT_SUBSLOT, buf, lens[i], out, &cpu);
+            n_compressed += stored[i] < lens[i];
+        }
+        cache_codec_free(codec);
+        if (o.compression != CACHE_CODEC_NONE)
+            CU_ASSERT(n_compressed > 30); /* the compressed variants do place compressed chunks */
         Side real = { g_string_new(NULL), g_hash_table_new(g_direct_hash, g_direct_equal) };
         Side sim = { g_string_new(NULL), g_hash_table_new(g_direct_hash, g_direct_equal) };
         o.dropped = side_dropped;
@@ -317,10 +345,10 @@ static void test_models(void)
             CU_ASSERT_EQUAL(held, ops->contains(l, &fps[i], NULL));
             double what = g_rand_double(rng);
             if (!held && what < 0.6) {
-                make_chunk(i, buf, &fps[i]);
+                make_chunk_of(i, buf, &fps[i], o.compression != CACHE_CODEC_NONE);
                 CU_ASSERT_TRUE(ops->put(l, &fps[i], buf, lens[i], &err));
                 g_hash_table_add(real.held, k);
-                ops->model_put(m, &fps[i], lens[i]);
+                ops->model_put(m, &fps[i], lens[i], stored[i]);
                 g_hash_table_add(sim.held, k);
             } else if (held && what < 0.3) {
                 CU_ASSERT_TRUE(ops->drop(l, &fps[i]));
@@ -330,6 +358,7 @@ static void test_models(void)
             } else if (held) {
                 uint32_t len = 0;
                 CU_ASSERT_EQUAL(ops->get(l, &fps[i], got, &len), CHUNK_LAYOUT_HIT);
+                CU_ASSERT_EQUAL(len, lens[i]);
                 ops->model_hit(m, &fps[i]);
             } else {
                 CU_ASSERT_FALSE(ops->model_drop(m, &fps[i]));
@@ -349,6 +378,10 @@ static void test_models(void)
         if (kind == CHUNK_LAYOUT_LOG) {
             CU_ASSERT_EQUAL(rc.device_bytes_written, mc.device_bytes_written);
             CU_ASSERT_EQUAL(rc.user_bytes_written, mc.user_bytes_written);
+            CU_ASSERT_EQUAL(rc.stored_bytes_written, mc.stored_bytes_written);
+            CU_ASSERT_EQUAL(rc.chunks_compressed, mc.chunks_compressed);
+            CU_ASSERT_EQUAL(rc.log.user_stored_bytes_written, mc.log.user_stored_bytes_written);
+            CU_ASSERT_EQUAL(o.compression != CACHE_CODEC_NONE, mc.chunks_compressed > 0);
             CU_ASSERT_EQUAL(rc.chunks_dropped_by_layout, mc.chunks_dropped_by_layout);
             CU_ASSERT_EQUAL(rc.log.cleaner_bytes_written, mc.log.cleaner_bytes_written);
             CU_ASSERT_EQUAL(rc.log.segments_written, mc.log.segments_written);
@@ -372,8 +405,10 @@ static void test_models(void)
     }
     g_free(fps);
     g_free(lens);
+    g_free(stored);
     g_free(buf);
     g_free(got);
+    g_free(out);
 }
 
 static void add_suites(void)

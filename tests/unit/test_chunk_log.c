@@ -3,7 +3,8 @@
  * its index against a GHashTable over random operations, its formats, and
  * the log itself: round trips, reopen after a clean close and after a
  * crash, eviction and cleaning with their counters, and damaged,
- * truncated and foreign files, which must give misses, never wrong bytes. */
+ * truncated and foreign files, which must give misses, never wrong bytes;
+ * and all of it again with compressed chunks (ssd-cache-compression). */
 #include "cache/core/chunk_log.h"
 #include "cache/core/chunk_log_format.h"
 #include "cache/core/chunk_log_index.h"
@@ -20,6 +21,10 @@
 #define SEG (64u * 1024u)
 #define MAXLEN 20000u
 
+/* Chunks of the compression tests: a quarter random, then runs of a few
+ * byte values (so lz4 and zstd shrink most of them; short ones stay raw). */
+static gboolean compressible;
+
 /* Chunk i of a seeded series: 1..MAXLEN bytes of pseudo-random data. */
 static uint32_t make_chunk(uint32_t seed, uint32_t i, uint8_t *buf, Fingerprint *fp)
 {
@@ -27,6 +32,8 @@ static uint32_t make_chunk(uint32_t seed, uint32_t i, uint8_t *buf, Fingerprint 
     uint32_t len = (uint32_t)g_rand_int_range(r, 1, MAXLEN + 1);
     for (uint32_t k = 0; k < len; k++)
         buf[k] = (uint8_t)g_rand_int(r);
+    for (uint32_t k = len / 4; compressible && k < len; k++)
+        buf[k] = (uint8_t)(k / 64 % 4);
     g_rand_free(r);
     fingerprint_compute(FP_SHA1, buf, len, fp);
     return len;
@@ -172,7 +179,7 @@ static void test_index_random(void)
                 g_hash_table_remove(ref, &fp);
             }
         } else {
-            chunk_log_index_add(&x, &fp, 1, 64, k + 1);
+            chunk_log_index_add(&x, &fp, 1, 64, k + 1, k / 2 + 1);
             g_hash_table_insert(ref, g_memdup2(&fp, sizeof fp), GUINT_TO_POINTER(k + 1));
         }
         CU_ASSERT_EQUAL(x.used, g_hash_table_size(ref));
@@ -201,10 +208,13 @@ static void test_meta_format(void)
     e[0].segment = 2;
     e[0].offset = 64;
     e[0].length = 100;
+    e[0].stored = 40;
     e[1].fp.bytes[5] = 9;
     e[1].segment = 0;
     e[1].offset = 164;
     e[1].length = 7;
+    e[1].stored = 7;
+    m.codec = CACHE_CODEC_ZSTD;
     m.chunks = e;
     m.n_chunks = 2;
     GByteArray *b = chunk_log_meta_encode(&m);
@@ -212,7 +222,10 @@ static void test_meta_format(void)
     CU_ASSERT_TRUE_FATAL(chunk_log_meta_decode(b->data, b->len, &back));
     CU_ASSERT(back.clean && back.segment_size == SEG && back.n_segments == 3 && back.fp_alg == FP_SHA256);
     CU_ASSERT(back.next_seq == 42 && back.seq[0] == 5 && back.seq[2] == 41 && back.n_chunks == 2);
+    CU_ASSERT(back.codec == CACHE_CODEC_ZSTD);
+    CU_ASSERT(memcmp(&back.chunks[0], &e[0], sizeof e[0]) == 0);
     CU_ASSERT(memcmp(&back.chunks[1], &e[1], sizeof e[1]) == 0);
+    CU_ASSERT_EQUAL(chunk_log_format_version(b->data, CHUNK_LOG_META_MAGIC), CHUNK_LOG_FORMAT_VERSION);
     chunk_log_meta_clear(&back);
     for (guint i = 0; i < b->len; i += 7) { /* any flipped byte is caught */
         b->data[i] ^= 0x10;
@@ -231,19 +244,23 @@ static void test_segment_format(void)
     Fingerprint fp;
     memset(&fp, 3, sizeof fp);
     memset(seg + 64, 0xab, 10);
-    chunk_log_segment_put_entry(seg, SEG, 0, &fp, 64, 10);
-    ChunkLogSegmentHeader h = {.seq = 9, .segment_size = SEG, .n_entries = 1, .data_end = 74, .fp_alg = FP_SHA1};
+    chunk_log_segment_put_entry(seg, SEG, 0, &fp, 64, 30, 10);
+    ChunkLogSegmentHeader h = {.seq = 9, .segment_size = SEG, .n_entries = 1, .data_end = 74, .fp_alg = FP_SHA1,
+                               .codec = CACHE_CODEC_LZ4};
     chunk_log_segment_seal(seg, &h);
     CU_ASSERT(memcmp(seg, "DPLCCLG1", 8) == 0);
     ChunkLogSegmentHeader d;
     CU_ASSERT_TRUE(chunk_log_segment_header_decode(seg, SEG, &d));
-    CU_ASSERT(d.seq == 9 && d.n_entries == 1 && d.data_end == 74);
+    CU_ASSERT(d.seq == 9 && d.n_entries == 1 && d.data_end == 74 && d.codec == CACHE_CODEC_LZ4);
+    CU_ASSERT_EQUAL(chunk_log_format_version(seg, CHUNK_LOG_SEGMENT_MAGIC), CHUNK_LOG_FORMAT_VERSION);
+    CU_ASSERT_EQUAL(chunk_log_format_version(seg, CHUNK_LOG_META_MAGIC), 0);
     const uint8_t *table = seg + SEG - CHUNK_LOG_TABLE_ENTRY;
     CU_ASSERT_TRUE(chunk_log_segment_table_ok(seg, table, 1));
     Fingerprint got;
-    uint32_t off, len;
-    CU_ASSERT_TRUE(chunk_log_segment_entry(table, 1, 0, d.data_end, &got, &off, &len));
-    CU_ASSERT(off == 64 && len == 10 && memcmp(&got, &fp, sizeof fp) == 0);
+    uint32_t off, len, stored;
+    CU_ASSERT_TRUE(chunk_log_segment_entry(table, 1, 0, d.data_end, &got, &off, &len, &stored));
+    CU_ASSERT(off == 64 && len == 30 && stored == 10 && memcmp(&got, &fp, sizeof fp) == 0);
+    CU_ASSERT_FALSE(chunk_log_segment_entry(table, 1, 0, 70, &got, &off, &len, &stored)); /* past data_end */
     CU_ASSERT_FALSE(chunk_log_segment_header_decode(seg, 2 * SEG, &d)); /* another segment size */
     seg[SEG - 3] ^= 1;                                                   /* the table's length field */
     CU_ASSERT_FALSE(chunk_log_segment_table_ok(seg, table, 1));
@@ -664,6 +681,211 @@ static void model_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
  * model, in both reclaim modes: after every step the log holds exactly the
  * model's chunks, its live bytes are theirs, and every get gives the
  * chunk's bytes. */
+/* Flip every 499th byte in the first half of each segment's bytes (the
+ * chunks' stored bytes; headers and tables stay intact). */
+static void flip_data(const char *dir)
+{
+    char *p = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
+    gchar *data;
+    gsize len;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(p, &data, &len, NULL));
+    for (gsize i = 0; i < len; i += 499)
+        if (i % SEG >= CHUNK_LOG_SEGMENT_HEADER && i % SEG < SEG / 2)
+            data[i] ^= 0x21;
+    CU_ASSERT_TRUE(g_file_set_contents(p, data, (gssize)len, NULL));
+    g_free(data);
+    g_free(p);
+}
+
+/* Compressed chunks: stored shorter than they are and counted so, served
+ * right from the open segment, from written segments one by one and
+ * through the reader threads, after a clean reopen and a crash rebuild,
+ * moved by the cleaner as they are (each still right); damaged compressed
+ * bytes are misses, never wrong bytes; a log opened with another
+ * compression, or of format version 1, starts empty. */
+static void test_compression(void)
+{
+    compressible = TRUE;
+    for (CacheCodecKind k = CACHE_CODEC_LZ4; k <= CACHE_CODEC_ZSTD; k++) {
+        char *dir = g_strdup_printf("%s/comp-%s", tmpdir, cache_codec_name(k));
+        ChunkLogOptions o = options(dir, 6, CHUNK_LOG_CLEAN);
+        o.compression = k;
+        n_dropped = 0;
+        ChunkLog *log = open_ok(&o);
+        uint8_t *buf = g_malloc(MAXLEN), *out = g_malloc(MAXLEN);
+        CacheCodec *codec = cache_codec_new(k, 0);
+        uint64_t raw = 0, stored = 0, compressed = 0;
+        for (uint32_t i = 0; i < 300; i++) {
+            Fingerprint fp;
+            uint32_t len = make_chunk(7, i, buf, &fp);
+            double cpu = 0;
+            uint32_t n = chunk_log_compress(codec, buf, len, out, &cpu);
+            CU_ASSERT(n == len || n <= len - (len + 7) / 8); /* saves an eighth, or stored as it is */
+            GError *err = NULL;
+            CU_ASSERT_TRUE(chunk_log_put(log, &fp, buf, len, &err));
+            raw += len;
+            stored += n;
+            compressed += n < len;
+            if (i % 3 != 0)
+                chunk_log_drop(log, &fp);
+            if (i == 2) { /* from the open segment */
+                CU_ASSERT_EQUAL(check_range(log, 7, 0, 1, NULL), 1);
+            }
+        }
+        const ChunkLogCounters *c = chunk_log_counters(log);
+        CU_ASSERT_EQUAL(c->put_bytes, raw);
+        CU_ASSERT_EQUAL(c->put_stored_bytes, stored); /* the same rule as chunk_log_compress alone */
+        CU_ASSERT_EQUAL(c->chunks_compressed, compressed);
+        CU_ASSERT(compressed > 200 && stored < raw / 2);
+        CU_ASSERT(c->segments_cleaned > 0 && c->cleaner_bytes_written > 0);
+        uint32_t held = 0, damaged = 0;
+        for (uint32_t i = 0; i < 300; i += 3)
+            held += check_range(log, 7, i, i + 1, &damaged);
+        CU_ASSERT_EQUAL(damaged, 0);
+        CU_ASSERT_EQUAL(held, chunk_log_chunks(log));
+        CU_ASSERT_EQUAL(held + n_dropped, 100);
+        CU_ASSERT(c->cpu_decompress_s >= 0.0 && c->cpu_compress_s > 0.0);
+        char *copy_name = g_strdup_printf("comp-crash-%s", cache_codec_name(k));
+        char *copy = crash_copy(log, dir, copy_name);
+        g_free(copy_name);
+        close_ok(log);
+
+        log = open_ok(&o); /* clean close */
+        CU_ASSERT_EQUAL(chunk_log_chunks(log), held);
+        CU_ASSERT_EQUAL(check_batch(log, 7, 0, 300, &damaged), 2 * held);
+        CU_ASSERT_EQUAL(damaged, 0);
+        close_ok(log);
+        ChunkLogOptions oc = o;
+        oc.directory = copy;
+        log = open_ok(&oc); /* after a crash: from the segments' tables (drops not yet reclaimed come back) */
+        CU_ASSERT_EQUAL(chunk_log_counters(log)->damaged_segments, 0);
+        CU_ASSERT(chunk_log_chunks(log) >= held);
+        CU_ASSERT_EQUAL(check_range(log, 7, 0, 300, &damaged), chunk_log_chunks(log));
+        CU_ASSERT_EQUAL(damaged, 0);
+        close_ok(log);
+
+        /* damaged stored bytes: misses, one by one and in a batch */
+        flip_data(dir);
+        log = open_ok(&o);
+        uint32_t before = (uint32_t)chunk_log_chunks(log);
+        damaged = 0;
+        uint32_t served = check_batch(log, 7, 0, 300, &damaged);
+        CU_ASSERT(damaged > 0);
+        CU_ASSERT_EQUAL(served / 2 + damaged / 2, before);
+        CU_ASSERT_EQUAL(chunk_log_counters(log)->damaged_reads, damaged); /* both asks of each */
+        CU_ASSERT_EQUAL(check_range(log, 7, 0, 300, NULL), served / 2);
+        close_ok(log);
+
+        /* another compression: started empty */
+        ChunkLogOptions on = o;
+        on.compression = k == CACHE_CODEC_LZ4 ? CACHE_CODEC_ZSTD : CACHE_CODEC_NONE;
+        log = open_ok(&on);
+        CU_ASSERT_EQUAL(chunk_log_chunks(log), 0);
+        close_ok(log);
+        /* and a crash copy opened with another compression: its segments are not taken */
+        on.directory = copy;
+        log = open_ok(&on);
+        CU_ASSERT_EQUAL(chunk_log_chunks(log), 0);
+        close_ok(log);
+
+        /* a chunklog.meta of format version 1 (before compression): started empty */
+        log = open_ok(&o);
+        put_range(log, 8, 0, 20);
+        close_ok(log);
+        char *meta = g_build_filename(dir, CHUNK_LOG_META_FILE, NULL);
+        gchar *data;
+        gsize len;
+        CU_ASSERT_TRUE_FATAL(g_file_get_contents(meta, &data, &len, NULL));
+        data[8] = 1;
+        CU_ASSERT_TRUE(g_file_set_contents(meta, data, (gssize)len, NULL));
+        log = open_ok(&o);
+        CU_ASSERT_EQUAL(chunk_log_chunks(log), 0);
+        CU_ASSERT_EQUAL(check_range(log, 8, 0, 20, NULL), 0);
+        close_ok(log);
+        g_free(data);
+        g_free(meta);
+        cache_codec_free(codec);
+        g_free(buf);
+        g_free(out);
+        g_free(copy);
+        g_free(dir);
+    }
+    compressible = FALSE;
+}
+
+/* Fuzz the decompression path: rounds of random damage (1..4 bytes set to
+ * random values, or the stored bytes' tail zeroed) inside one compressed
+ * chunk's stored bytes, found through chunklog.meta; the chunk must then be
+ * a miss or, should the damage not change what it decodes to, its right
+ * bytes; every other chunk is served right. Run under the sanitizers with
+ * the unit tests. */
+static void test_compressed_fuzz(void)
+{
+    compressible = TRUE;
+    GRand *r = g_rand_new_with_seed(23);
+    uint32_t rounds_damaged = 0;
+    for (uint32_t round = 0; round < 40; round++) {
+        CacheCodecKind k = round % 2 ? CACHE_CODEC_ZSTD : CACHE_CODEC_LZ4;
+        char *dir = g_strdup_printf("%s/fuzz-%u", tmpdir, round);
+        ChunkLogOptions o = options(dir, 16, CHUNK_LOG_EVICT);
+        o.compression = k;
+        ChunkLog *log = open_ok(&o);
+        put_range(log, 100 + round, 0, 30);
+        close_ok(log);
+        char *meta = g_build_filename(dir, CHUNK_LOG_META_FILE, NULL);
+        gchar *data;
+        gsize len;
+        CU_ASSERT_TRUE_FATAL(g_file_get_contents(meta, &data, &len, NULL));
+        ChunkLogMeta m;
+        CU_ASSERT_TRUE_FATAL(chunk_log_meta_decode((const uint8_t *)data, len, &m));
+        g_free(data);
+        const ChunkLogEntry *victim = NULL;
+        for (uint32_t i = 0, start = (uint32_t)g_rand_int_range(r, 0, (gint32)m.n_chunks); i < m.n_chunks; i++) {
+            const ChunkLogEntry *e = &m.chunks[(start + i) % m.n_chunks];
+            if (e->stored < e->length) {
+                victim = e;
+                break;
+            }
+        }
+        CU_ASSERT_PTR_NOT_NULL_FATAL(victim);
+        char *p = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
+        int fd = open(p, O_RDWR);
+        CU_ASSERT_FATAL(fd >= 0);
+        off_t base = (off_t)victim->segment * SEG + victim->offset;
+        if (g_rand_int_range(r, 0, 4) == 0) { /* the tail zeroed: a truncated frame */
+            uint32_t cut = (uint32_t)g_rand_int_range(r, 1, (gint32)victim->stored + 1);
+            uint8_t *zeros = g_malloc0(cut);
+            CU_ASSERT_EQUAL(pwrite(fd, zeros, cut, base + victim->stored - cut), (ssize_t)cut);
+            g_free(zeros);
+        } else {
+            for (int n = g_rand_int_range(r, 1, 5); n > 0; n--) {
+                uint8_t b = (uint8_t)g_rand_int(r);
+                off_t at = base + g_rand_int_range(r, 0, (gint32)victim->stored);
+                CU_ASSERT_EQUAL(pwrite(fd, &b, 1, at), 1);
+            }
+        }
+        close(fd);
+        g_free(p);
+        Fingerprint vfp = victim->fp;
+        chunk_log_meta_clear(&m);
+        g_free(meta);
+        log = open_ok(&o);
+        uint32_t damaged = 0;
+        uint32_t held = round % 3 ? check_range(log, 100 + round, 0, 30, &damaged)
+                                  : check_batch(log, 100 + round, 0, 30, &damaged) / 2;
+        CU_ASSERT(damaged <= (round % 3 ? 1u : 2u));
+        CU_ASSERT(held + (damaged ? 1 : 0) == 30);
+        if (damaged)
+            CU_ASSERT_FALSE(chunk_log_contains(log, &vfp, NULL)); /* dropped */
+        rounds_damaged += damaged > 0;
+        close_ok(log);
+        g_free(dir);
+    }
+    CU_ASSERT(rounds_damaged >= 30); /* the damage reached the decoder nearly every time */
+    g_rand_free(r);
+    compressible = FALSE;
+}
+
 static void test_random_operations(void)
 {
     const uint32_t n = 300, seed = 9;
@@ -817,6 +1039,8 @@ static void add_suites(void)
     CU_add_test(s, "foreign directory and bad options", test_foreign);
     CU_add_test(s, "random operations against a model", test_random_operations);
     CU_add_test(s, "a started batch across drops, gets and puts", test_started_batch);
+    CU_add_test(s, "compressed chunks", test_compression);
+    CU_add_test(s, "damaged compressed chunks (fuzz)", test_compressed_fuzz);
 }
 
 UNIT_MAIN(add_suites)

@@ -414,18 +414,6 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
                               "its buckets itself)");
         return FALSE;
     }
-    if (chunk && cfg->compression != CACHE_CODEC_NONE && cfg->layout != CHUNK_LAYOUT_BUCKETS) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                    "ssd-cache-compression at ssd-cache-granularity chunk needs ssd-cache-layout buckets (the chunk "
-                    "log stores chunks as they are)");
-        return FALSE;
-    }
-    if (chunk && cfg->compression != CACHE_CODEC_NONE && cfg->simulate) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                    "ssd-cache-compression at ssd-cache-granularity chunk needs real mode (simulation has no "
-                    "bytes to compress)");
-        return FALSE;
-    }
     if (cache_config_enabled(cfg) && !cfg->simulate && cfg->directory == NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "ssd-cache-policy %s needs ssd-cache-directory (or simulation mode)", cfg->policy);

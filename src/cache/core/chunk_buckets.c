@@ -75,6 +75,19 @@ static uint32_t slots_for(const ChunkBuckets *b, uint32_t bytes)
     return (bytes + b->subslot - 1) / b->subslot;
 }
 
+uint32_t chunk_buckets_compress(CacheCodec *codec, uint32_t subslot, const uint8_t *buf, uint32_t len, uint8_t *out,
+                                double *cpu_s)
+{
+    uint32_t raw_slots = (len + subslot - 1) / subslot;
+    /* compressed only when that saves at least one sub-slot */
+    if (raw_slots <= 1 || codec == NULL || cache_codec_kind(codec) == CACHE_CODEC_NONE)
+        return len;
+    double t0 = thread_cpu_seconds();
+    size_t n = cache_codec_compress(codec, buf, len, out, (size_t)(raw_slots - 1) * subslot);
+    *cpu_s += thread_cpu_seconds() - t0;
+    return n > 0 ? (uint32_t)n : len;
+}
+
 gboolean chunk_buckets_maybe_contains(const ChunkBuckets *b, const Fingerprint *fp)
 {
     return chunk_buckets_index_maybe(&b->x, fp);
@@ -311,16 +324,9 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
     ChunkBucketsEntry e;
     if (chunk_buckets_maybe_contains(b, fp) && find_in_meta(b, bucket, fp, &e) >= 0)
         return TRUE;
-    uint32_t raw_slots = slots_for(b, len);
-    /* compressed only when that saves at least one sub-slot */
-    size_t clen = 0;
-    if (raw_slots > 1 && b->opt.compression != CACHE_CODEC_NONE) {
-        double t0 = thread_cpu_seconds();
-        clen = cache_codec_compress(b->codec, buf, len, b->raw_buf, (size_t)(raw_slots - 1) * b->subslot);
-        b->c.cpu_compress_s += thread_cpu_seconds() - t0;
-    }
+    uint32_t stored_len = chunk_buckets_compress(b->codec, b->subslot, buf, len, b->raw_buf, &b->c.cpu_compress_s);
+    size_t clen = stored_len < len ? stored_len : 0;
     const uint8_t *stored = clen > 0 ? b->raw_buf : buf;
-    uint32_t stored_len = clen > 0 ? (uint32_t)clen : len;
     uint32_t n = slots_for(b, stored_len);
     g_assert(n >= 1 && n <= MIN(b->slots, CHUNK_BUCKETS_MAX_SLOTS));
     uint32_t start = chunk_buckets_choose_run(&b->x, &b->sketch, bucket, n, fp_in_buf, b);

@@ -127,6 +127,15 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
 /* The largest chunk: a whole bucket of sub-slots, at most 255 of them. */
 uint32_t chunk_buckets_max_chunk(const ChunkBuckets *b);
 
+/* The buckets' compression rule, for the layout and for simulation (which
+ * compresses each admitted chunk once to place it as real mode does):
+ * compress buf[0..len) with `codec` into out (room for len bytes) and
+ * return the compressed length when that takes at least one sub-slot
+ * (of `subslot` bytes) fewer than len; else len (stored as it is; out is
+ * then undefined). *cpu_s gets the codec's thread CPU time added. */
+uint32_t chunk_buckets_compress(CacheCodec *codec, uint32_t subslot, const uint8_t *buf, uint32_t len, uint8_t *out,
+                                double *cpu_s);
+
 typedef enum {
     CHUNK_BUCKETS_HIT = 0,     /* the bytes are in buf, matched against the fingerprint */
     CHUNK_BUCKETS_ABSENT = 1,  /* not there (a prefix collision is absent too) */

@@ -89,12 +89,12 @@ static void evict_head(void *ctx, uint32_t s)
         m->dropped(m->dropped_ctx, &fp, len);
 }
 
-void chunk_buckets_model_put(ChunkBucketsModel *m, const Fingerprint *fp, uint32_t len)
+void chunk_buckets_model_put(ChunkBucketsModel *m, const Fingerprint *fp, uint32_t len, uint32_t stored)
 {
-    g_assert(len >= 1 && len <= chunk_buckets_model_max_chunk(m));
+    g_assert(len >= 1 && len <= chunk_buckets_model_max_chunk(m) && stored >= 1 && stored <= len);
     Ctx c = { m, chunk_buckets_bucket_of(&m->x, fp) };
     g_assert(find(m, c.bucket, fp) < 0);
-    uint32_t n = (len + m->subslot - 1) / m->subslot;
+    uint32_t n = (stored + m->subslot - 1) / m->subslot;
     uint32_t start = chunk_buckets_choose_run(&m->x, &m->sketch, c.bucket, n, fp_at, &c);
     chunk_buckets_run_heads(&m->x, c.bucket, start, n, evict_head, &c);
     chunk_buckets_index_mark(&m->x, c.bucket, start, n, chunk_buckets_prefix_of(fp));

@@ -5,8 +5,9 @@
  * (chunk_buckets_place.h), so simulation evicts exactly the chunks real
  * mode's layout evicts on the same trace. It keeps each chunk's full
  * fingerprint and length in memory where the layout keeps them on the
- * SSD. Chunks are stored as they are (simulation has no bytes to
- * compress). */
+ * SSD. With compression the caller gives each chunk's stored length
+ * (chunk_buckets_compress on its bytes, read once from the store), so
+ * the model takes the sub-slots the layout would. */
 #ifndef DESTOR_CACHE_CHUNK_BUCKETS_MODEL_H
 #define DESTOR_CACHE_CHUNK_BUCKETS_MODEL_H
 
@@ -32,9 +33,11 @@ gboolean chunk_buckets_model_init(ChunkBucketsModel *m, uint64_t capacity_bytes,
                                   void *dropped_ctx, GError **err);
 void chunk_buckets_model_clear(ChunkBucketsModel *m);
 uint32_t chunk_buckets_model_max_chunk(const ChunkBucketsModel *m);
-/* Put a chunk the model does not hold (len in 1..max_chunk): evicts as
- * the layout's put does (through `dropped`) and counts it in the sketch. */
-void chunk_buckets_model_put(ChunkBucketsModel *m, const Fingerprint *fp, uint32_t len);
+/* Put a chunk the model does not hold (len in 1..max_chunk), taking the
+ * sub-slots of `stored` bytes (1..len: len when stored as it is): evicts
+ * as the layout's put does (through `dropped`) and counts it in the
+ * sketch. */
+void chunk_buckets_model_put(ChunkBucketsModel *m, const Fingerprint *fp, uint32_t len, uint32_t stored);
 /* A hit on a held chunk: counted in the sketch, as the layout's get. */
 void chunk_buckets_model_hit(ChunkBucketsModel *m, const Fingerprint *fp);
 /* FALSE when it was not held. */

@@ -63,11 +63,6 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
                            : "ssd-cache-layout buckets needs ssd-cache-policy austere");
         return NULL;
     }
-    if (o->layout == CHUNK_LAYOUT_BUCKETS && o->mode == CACHE_MODE_SIMULATE && o->compression != CACHE_CODEC_NONE) {
-        usage(err, "ssd-cache-compression with ssd-cache-layout buckets needs real mode (simulation has no bytes "
-                   "to compress)");
-        return NULL;
-    }
     ChunkCache *c = g_new0(ChunkCache, 1);
     g_mutex_init(&c->lock);
     c->opt = *o;
@@ -101,6 +96,7 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
             return NULL;
         }
     }
+    chunk_cache_stored_init(c);
     c->opt.directory = NULL; /* read at open only */
     if (o->mode == CACHE_MODE_REAL) {
         c->opt.directory = o->directory;
@@ -131,6 +127,7 @@ gboolean chunk_cache_close(ChunkCache *c, GError **err)
     g_free(c->free_slots);
     chunk_table_free(&c->table);
     chunk_cache_offers_free(c);
+    chunk_cache_stored_free(c);
     g_mutex_clear(&c->lock);
     g_free(c);
     return ok;
@@ -301,8 +298,10 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
         }
         evict(c, v);
     }
-    if (c->lmodel) /* the chunk's stored length: as it is (the log and simulation store chunks uncompressed) */
-        c->lops->model_put(c->lmodel, &ref->fp, ref->length);
+    /* simulation with compression: the bytes real mode's layout would store */
+    uint32_t stored = chunk_cache_stored_length(c, ref, data);
+    if (c->lmodel)
+        c->lops->model_put(c->lmodel, &ref->fp, ref->length, stored);
     if (c->layout) {
         GError *local = NULL;
         g_assert(data != NULL);
@@ -318,7 +317,12 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
     c->ops->inserted(c->pst, s, a);
     c->counters.admissions++;
     c->counters.admitted_bytes += ref->length;
-    c->counters.ssd_bytes_written += ref->length;
+    c->counters.ssd_bytes_written += stored; /* simulation; real mode reports the layout's device bytes */
+    c->put_stored_bytes += c->buckets ? (stored + CHUNK_BUCKETS_DEFAULT_SUBSLOT - 1) / CHUNK_BUCKETS_DEFAULT_SUBSLOT *
+                                            CHUNK_BUCKETS_DEFAULT_SUBSLOT
+                                      : stored;
+    if (stored < ref->length)
+        c->put_compressed++;
     device_model_ssd_write(&c->model, ref->length);
     notify(c, CHUNK_EVENT_ADMIT, &ref->fp, ref->length);
     return TRUE;

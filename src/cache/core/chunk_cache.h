@@ -93,7 +93,8 @@ typedef struct {
     CacheMode mode;
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
-    /* real mode */
+    /* real mode (fp_alg and backing also in simulation: container fetch's
+     * offers, and compression's one read of each admitted chunk) */
     const char *directory;
     uint8_t store_id[CHUNK_LOG_STORE_ID_LEN];
     FingerprintAlgorithm fp_alg;
@@ -104,7 +105,8 @@ typedef struct {
     /* both modes: the layout on the SSD (ssd-cache-layout); buckets only
      * with the policy `austere` (its replacement is the layout's) */
     ChunkLayoutKind layout;
-    CacheCodecKind compression; /* buckets, real mode only */
+    CacheCodecKind compression; /* either layout; simulation reads each admitted chunk from backing once
+                                 * to compress it (chunk_cache_stored.c) */
     int compression_level;
 } ChunkCacheOptions;
 
@@ -225,6 +227,10 @@ typedef struct {
     uint64_t cached_stored_bytes;      /* the cached chunks' bytes on the SSD (buckets: whole sub-slots) */
     uint64_t capacity_logical_bytes;   /* capacity_bytes x cached_bytes / cached_stored_bytes: the chunk
                                           bytes the SSD holds at the current ratio */
+    /* simulation with compression: the stored lengths remembered (one per chunk ever admitted), their
+     * memory, and chunks that could not be read to compress (counted as stored as they are) */
+    uint64_t stored_lengths, stored_unread;
+    size_t stored_length_bytes;
 } ChunkCacheReport;
 
 void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r);

@@ -7,6 +7,7 @@
 
 #include "cache/core/chunk_cache.h"
 #include "cache/structures/chunk_table.h"
+#include "cache/structures/key_table.h"
 
 /* Containers a request remembers having read whole (ssd-cache-chunk-fetch
  * container): a later miss in one of them costs no second HDD read. As
@@ -84,6 +85,21 @@ struct ChunkCache {
     uint64_t container_chunk_entries;
     gboolean offer_warned;
 
+    /* simulation with compression: each admitted chunk's stored length
+     * (chunk_cache_stored.c) and the puts' counts (the held chunks'
+     * stored bytes are the layout model's: lops->model_counters) */
+    CacheCodec *sim_codec; /* NULL: nothing remembered */
+    uint64_t *stored_keys; /* chunk identities (chunk_table_key) */
+    uint32_t *stored_len;
+    uint32_t n_stored, cap_stored;
+    KeyTable stored_table;
+    uint8_t *sim_buf, *sim_out; /* max_chunk each */
+    double sim_cpu_compress_s;
+    uint64_t stored_unread; /* chunks simulation could not read to compress (counted as they are) */
+    gboolean stored_warned;
+    uint64_t put_stored_bytes; /* the admissions' stored bytes (simulation) */
+    uint64_t put_compressed;   /* of them, chunks stored compressed (simulation) */
+
     ChunkObserver observer;
     void *observer_data;
 };
@@ -118,6 +134,15 @@ void chunk_cache_offer_container(ChunkCache *c, const ChunkRef *missed);
 gboolean chunk_cache_offer_locked(ChunkCache *c, const ChunkRef *ref, const uint8_t *data);
 void chunk_cache_offers_free(ChunkCache *c);
 size_t chunk_cache_offers_memory(const ChunkCache *c);
+
+/* chunk_cache_stored.c: the bytes chunk `ref` takes on the SSD when
+ * admitted: its length, or in simulation with compression its compressed
+ * length by the layout's rule (read from the store and compressed at its
+ * first admission, then remembered). */
+void chunk_cache_stored_init(ChunkCache *c);
+void chunk_cache_stored_free(ChunkCache *c);
+uint32_t chunk_cache_stored_length(ChunkCache *c, const ChunkRef *ref, const uint8_t *data);
+size_t chunk_cache_stored_memory(const ChunkCache *c);
 
 /* chunk_cache_real.c: the container the last miss read whole (fetch
  * container), if it is `id`; else NULL. */

@@ -20,8 +20,10 @@ static void memory(const ChunkCache *c, ChunkCacheReport *r)
     size_t per_slot = sizeof(Fingerprint) + 3 * sizeof(uint32_t) + sizeof(uint32_t); /* + free stack */
     r->policy_memory_bytes = c->ops->memory(c->pst);
     size_t offers = chunk_cache_offers_memory(c);
+    r->stored_length_bytes = chunk_cache_stored_memory(c);
+    r->stored_lengths = c->n_stored;
     r->memory_bytes = sizeof *c + (size_t)c->n_slots * per_slot + chunk_table_bytes(&c->table) +
-                      r->policy_memory_bytes + r->layout_index_bytes + offers;
+                      r->policy_memory_bytes + r->layout_index_bytes + offers + r->stored_length_bytes;
     r->bytes_per_cached_chunk = r->cached_chunks ? (double)r->memory_bytes / r->cached_chunks : 0.0;
     /* per stored chunk only fetch container's lists of the containers read whole */
     r->bytes_per_stored_chunk = c->container_chunk_entries ? (double)offers / c->container_chunk_entries : 0.0;
@@ -49,16 +51,24 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
         r->layout_index_bytes = c->lops->index_bytes(c->layout);
         r->c.ssd_bytes_written = r->layout_counters.device_bytes_written;
     } else if (c->lmodel) { /* simulation: what the layout would have written, where its model counts it (the
-                             * log's: whole segments, the cleaner's rewrites, chunklog.meta at open) */
+                             * log's: whole segments, the cleaner's rewrites, chunklog.meta at open, stored
+                             * bytes held) */
         c->lops->model_counters(c->lmodel, &r->layout_counters);
         r->layout_index_bytes = c->lops->model_index_bytes(c->lmodel);
         if (r->layout_counters.device_bytes_written > 0)
             r->c.ssd_bytes_written = r->layout_counters.device_bytes_written;
+        /* the puts as real mode's layout counts them (when put; stored lengths by its rule), and the CPU
+         * simulation spent compressing each admitted chunk once */
+        r->layout_counters.user_bytes_written = c->counters.admitted_bytes;
+        r->layout_counters.stored_bytes_written = c->put_stored_bytes;
+        r->layout_counters.chunks_compressed = c->put_compressed;
+        r->layout_counters.cpu_compress_s = c->sim_cpu_compress_s;
     }
     r->log = r->layout_counters.log; /* the log's own counters (segments); zeros for buckets */
     r->log_capacity_bytes = c->log_capacity;
     r->compression = cache_codec_name(c->opt.compression);
     r->compression_level = c->opt.compression_level;
+    /* the layout's (or its model's) stored bytes: the log's live stored bytes, the buckets' sub-slots */
     r->cached_stored_bytes = r->real || c->lmodel ? r->layout_counters.stored_bytes_held : r->cached_bytes;
     r->compression_ratio = r->layout_counters.stored_bytes_written
                                ? (double)r->layout_counters.user_bytes_written /
@@ -76,6 +86,7 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
     r->ssd_tbw_bytes = c->opt.ssd_tbw_bytes;
     r->lifetime_days_model = cache_lifetime_days(
         r->ssd_tbw_bytes, r->model_elapsed_s > 0 ? (double)r->c.ssd_bytes_written / r->model_elapsed_s : 0.0);
+    r->stored_unread = c->stored_unread;
     memory(c, r);
     g_mutex_unlock(&c->lock);
 }
@@ -138,13 +149,29 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
     } else { /* the log, or in simulation its model */
         text_size(out, "chunk log size", r.log_capacity_bytes);
         text_size(out, "  chunk bytes written", r.log.user_bytes_written);
+        text_size(out, "  stored bytes of them", r.log.user_stored_bytes_written);
         text_size(out, "  cleaner bytes written", r.log.cleaner_bytes_written);
         text_count(out, "  segments written", r.log.segments_written);
         text_count(out, "  segments evicted", r.log.segments_evicted);
         text_count(out, "  segments cleaned", r.log.segments_cleaned);
         text_count(out, "  live chunks the log dropped", k->log_dropped);
+        if (r.real && (r.layout_counters.chunks_compressed || strcmp(r.compression, "none") != 0)) {
+            g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n",
+                                   "  compression", r.compression, r.compression_ratio,
+                                   r.layout_counters.chunks_compressed);
+            g_string_append_printf(out, "  %-30s %.1f ms compress, %.1f ms decompress\n", "  compression CPU",
+                                   1e3 * r.layout_counters.cpu_compress_s, 1e3 * r.layout_counters.cpu_decompress_s);
+        }
         text_count(out, "damaged chunks (refetched)", k->damaged);
         text_count(out, "SSD write errors", k->ssd_write_errors);
+    }
+    if (!r.real && strcmp(r.compression, "none") != 0) {
+        g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n",
+                               "  compression (simulated)", r.compression, r.compression_ratio,
+                               r.layout_counters.chunks_compressed);
+        g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " chunks, %.1f B each\n", "  stored lengths kept",
+                               r.stored_lengths,
+                               r.stored_lengths ? (double)r.stored_length_bytes / (double)r.stored_lengths : 0.0);
     }
     text_count(out, "HDD reads", k->hdd_reads);
     text_size(out, "HDD bytes read", k->hdd_bytes_read);
@@ -211,6 +238,11 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
     json_doc_double(b, "cpu_decompress_ms", 1e3 * r.layout_counters.cpu_decompress_s);
     json_doc_uint(b, "capacity_logical_bytes", r.capacity_logical_bytes);
     json_doc_uint(b, "cached_stored_bytes", r.cached_stored_bytes);
+    json_doc_uint(b, "stored_lengths", r.stored_lengths);
+    json_doc_uint(b, "stored_length_bytes", r.stored_length_bytes);
+    json_doc_double(b, "bytes_per_stored_length",
+                    r.stored_lengths ? (double)r.stored_length_bytes / (double)r.stored_lengths : 0.0);
+    json_doc_uint(b, "stored_lengths_unread", r.stored_unread);
     if (r.real && strcmp(r.layout, "buckets") == 0) {
         json_builder_set_member_name(b, "chunk_buckets");
         json_builder_begin_object(b);
@@ -225,6 +257,7 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
         json_builder_begin_object(b);
         json_doc_uint(b, "capacity_bytes", r.log_capacity_bytes);
         json_doc_uint(b, "user_bytes_written", r.log.user_bytes_written);
+        json_doc_uint(b, "user_stored_bytes_written", r.log.user_stored_bytes_written);
         json_doc_uint(b, "cleaner_bytes_written", r.log.cleaner_bytes_written);
         json_doc_uint(b, "device_bytes_written", r.log.device_bytes_written);
         json_doc_uint(b, "segments_written", r.log.segments_written);

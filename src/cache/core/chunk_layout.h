@@ -40,7 +40,7 @@ typedef struct {
     gboolean o_direct;          /* ssd-cache-o-direct */
     uint32_t segment_size;      /* log only (0: CHUNK_LOG_DEFAULT_SEGMENT) */
     ChunkLogReclaim reclaim;    /* log only */
-    CacheCodecKind compression; /* buckets only: the log stores chunks as they are */
+    CacheCodecKind compression; /* ssd-cache-compression (a directory written with another is rebuilt) */
     int compression_level;
     ChunkLayoutDropped dropped; /* chunks the layout evicts by itself; may be NULL */
     void *dropped_ctx;
@@ -70,10 +70,10 @@ typedef struct {
     uint64_t gets;
     uint64_t bytes_served;
     uint64_t stored_bytes_written; /* what the puts' chunks took (buckets: compressed, whole sub-slots;
-                                      the log: the chunk bytes) */
-    uint64_t chunks_compressed;    /* puts stored compressed (0 for the log) */
-    uint64_t stored_bytes_held;    /* bytes the chunks held take (buckets: their sub-slots) */
-    double cpu_compress_s, cpu_decompress_s; /* thread CPU time in the codec (0 for the log) */
+                                      the log: their stored bytes, compressed or as they are) */
+    uint64_t chunks_compressed;    /* puts stored compressed */
+    uint64_t stored_bytes_held;    /* bytes the chunks held take (buckets: their sub-slots; the log: stored bytes) */
+    double cpu_compress_s, cpu_decompress_s; /* thread CPU time in the codec */
     ChunkLogCounters log;          /* the log only (segments written, evicted, cleaned; zeros for buckets) */
 } ChunkLayoutCounters;
 
@@ -111,10 +111,12 @@ typedef struct {
      * (no directory, no bytes), a model holds the same chunks, makes the
      * same `dropped` calls and counts what the layout counts (where that
      * is a function of the sequence) on the same puts, hits and drops. A
-     * put names the chunk's stored length: what it takes on the SSD. */
+     * put names the chunk's length and its stored length (what it takes
+     * on the SSD: fewer bytes when the layout's compression rule keeps it
+     * compressed, chunk_cache_stored_length). */
     void *(*model_open)(const ChunkLayoutOptions *opt, GError **err);
     void (*model_close)(void *model);
-    void (*model_put)(void *model, const Fingerprint *fp, uint32_t stored_length);
+    void (*model_put)(void *model, const Fingerprint *fp, uint32_t length, uint32_t stored);
     void (*model_hit)(void *model, const Fingerprint *fp);
     gboolean (*model_drop)(void *model, const Fingerprint *fp);
     /* device_bytes_written 0: the model does not count the device's

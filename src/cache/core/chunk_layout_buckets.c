@@ -137,9 +137,9 @@ static void model_close(void *m)
     g_free(m);
 }
 
-static void model_put(void *m, const Fingerprint *fp, uint32_t stored_length)
+static void model_put(void *m, const Fingerprint *fp, uint32_t length, uint32_t stored)
 {
-    chunk_buckets_model_put(m, fp, stored_length);
+    chunk_buckets_model_put(m, fp, length, stored);
 }
 
 static void model_hit(void *m, const Fingerprint *fp)

@@ -32,6 +32,8 @@ static void *log_open(const ChunkLayoutOptions *opt, GError **err)
     o.reclaim = opt->reclaim;
     o.dropped = opt->dropped;
     o.dropped_ctx = opt->dropped_ctx;
+    o.compression = opt->compression;
+    o.compression_level = opt->compression_level;
     return chunk_log_open(&o, err);
 }
 
@@ -128,14 +130,17 @@ static void log_counters(void *l, ChunkLayoutCounters *out)
 {
     const ChunkLogCounters *c = chunk_log_counters(l);
     memset(out, 0, sizeof *out);
-    out->user_bytes_written = c->user_bytes_written;
+    out->user_bytes_written = c->put_bytes; /* when put, as the buckets count (the log's own: when written) */
     out->device_bytes_written = c->device_bytes_written;
     out->chunks_dropped_by_layout = c->chunks_dropped_by_log;
     out->damaged_reads = c->damaged_reads;
     out->gets = c->gets;
     out->bytes_served = c->bytes_served;
-    out->stored_bytes_written = c->user_bytes_written; /* stored as they are */
+    out->stored_bytes_written = c->put_stored_bytes;
+    out->chunks_compressed = c->chunks_compressed;
     out->stored_bytes_held = chunk_log_live_bytes(l);
+    out->cpu_compress_s = c->cpu_compress_s;
+    out->cpu_decompress_s = c->cpu_decompress_s;
     out->log = *c;
 }
 
@@ -170,12 +175,12 @@ static void model_close(void *m)
     g_free(m);
 }
 
-static void model_put(void *m, const Fingerprint *fp, uint32_t stored_length)
+static void model_put(void *m, const Fingerprint *fp, uint32_t length, uint32_t stored)
 {
     ChunkLogSpace *sp = m;
     if (chunk_log_space_find(sp, fp) != CHUNK_LOG_NO_ENTRY)
         return; /* as the log's put: nothing written */
-    gboolean ok = chunk_log_space_put(sp, fp, stored_length, NULL);
+    gboolean ok = chunk_log_space_put(sp, fp, length, stored, NULL);
     g_assert(ok); /* no bytes, no I/O to fail */
 }
 
@@ -199,11 +204,12 @@ static void model_counters(void *m, ChunkLayoutCounters *out)
 {
     const ChunkLogSpace *sp = m;
     memset(out, 0, sizeof *out);
-    out->user_bytes_written = sp->c.user_bytes_written;
+    out->user_bytes_written = sp->c.put_bytes; /* when put, as the log's counters (chunk_layout_log.c above) */
     out->device_bytes_written = sp->c.device_bytes_written;
     out->chunks_dropped_by_layout = sp->c.chunks_dropped_by_log;
-    out->stored_bytes_written = sp->c.user_bytes_written;
-    out->stored_bytes_held = sp->live_bytes;
+    out->stored_bytes_written = sp->c.put_stored_bytes;
+    out->chunks_compressed = sp->c.chunks_compressed;
+    out->stored_bytes_held = sp->live_bytes; /* stored bytes */
     out->log = sp->c;
 }
 

@@ -10,6 +10,7 @@
 #include "util/file_replace.h"
 #include "util/fileio.h"
 #include "util/lock_file.h"
+#include "util/thread_cpu.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,7 +45,10 @@ struct ChunkLog {
     uint8_t *open_buf; /* the open segment: filled in memory, written whole to sp.open_home; aligned */
     uint8_t *scratch;  /* aligned, seg_size + ALIGN: reads of segments and O_DIRECT chunk reads */
     const uint8_t *victim;  /* cleaning: the victim segment's bytes (in scratch) */
-    const uint8_t *put_src; /* the bytes of the chunk being put */
+    const uint8_t *put_src; /* the stored bytes of the chunk being put (in cbuf when compressed) */
+    uint8_t *cbuf;          /* max_chunk: a put's compressed bytes, a compressed chunk read without O_DIRECT */
+    uint8_t *dbuf;          /* max_chunk: the cleaner's decoded chunk (a put's bytes wait in cbuf meanwhile) */
+    CacheCodec *codec;
     Fingerprinter *fpr;
     ChunkLogReaders *readers;
     ChunkLogPending *pending; /* a get_many started and not waited for */
@@ -58,6 +62,18 @@ static off_t seg_off(const ChunkLog *log, uint32_t s)
 uint32_t chunk_log_max_chunk(const ChunkLog *log)
 {
     return chunk_log_space_max_chunk(log->seg_size);
+}
+
+uint32_t chunk_log_compress(CacheCodec *codec, const uint8_t *buf, uint32_t len, uint8_t *out, double *cpu_s)
+{
+    uint32_t saving = len / 8 + (len % 8 != 0); /* ceil(len / 8) */
+    if (codec == NULL || cache_codec_kind(codec) == CACHE_CODEC_NONE || len <= saving)
+        return len;
+    double t0 = thread_cpu_seconds();
+    size_t n = cache_codec_compress(codec, buf, len, out, len - saving);
+    *cpu_s += thread_cpu_seconds() - t0;
+    g_assert(n <= len - saving);
+    return n > 0 ? (uint32_t)n : len;
 }
 
 /* ---- reading ---- */
@@ -82,6 +98,26 @@ static gboolean fp_matches(ChunkLog *log, const Fingerprint *fp, const void *buf
     return memcmp(got.bytes, fp->bytes, FP_SLOT) == 0;
 }
 
+/* A chunk of `length` bytes into buf from its `stored` bytes at src:
+ * decompressed when stored compressed, checked against its fingerprint. */
+static gboolean decode_check(ChunkLog *log, const Fingerprint *fp, uint32_t length, uint32_t stored,
+                             const uint8_t *src, uint8_t *buf)
+{
+    if (stored < length) {
+        double t0 = thread_cpu_seconds();
+        gboolean ok = cache_codec_decompress(log->codec, log->opt.compression, src, stored, buf, length);
+        log->sp.c.cpu_decompress_s += thread_cpu_seconds() - t0;
+        if (!ok)
+            return FALSE;
+        src = buf;
+    }
+    if (!fp_matches(log, fp, src, length))
+        return FALSE;
+    if (src != buf)
+        memcpy(buf, src, length);
+    return TRUE;
+}
+
 ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint32_t *len)
 {
     uint32_t e = chunk_log_index_find(&log->sp.index, fp);
@@ -89,7 +125,7 @@ ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint3
         return CHUNK_LOG_ABSENT;
     log->sp.c.gets++;
     const ChunkLogEntry *en = chunk_log_index_entry(&log->sp.index, e);
-    uint32_t n = en->length;
+    uint32_t n = en->stored, length = en->length;
     const uint8_t *src;
     GError *local = NULL;
     if (en->segment == log->sp.open_home) {
@@ -97,19 +133,18 @@ ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint3
     } else if (log->opt.o_direct) {
         src = read_scratch(log, seg_off(log, en->segment) + en->offset, n, &local);
     } else {
-        src = file_pread_all(log->fd, buf, n, seg_off(log, en->segment) + en->offset, log->log_path, &local)
-                  ? buf : NULL;
+        uint8_t *into = n < length ? log->cbuf : buf;
+        src = file_pread_all(log->fd, into, n, seg_off(log, en->segment) + en->offset, log->log_path, &local)
+                  ? into : NULL;
     }
     g_clear_error(&local);
-    if (src == NULL || !fp_matches(log, fp, src, n)) {
+    if (src == NULL || !decode_check(log, fp, length, n, src, buf)) {
         chunk_log_space_remove(&log->sp, e);
         log->sp.c.damaged_reads++;
         return CHUNK_LOG_DAMAGED;
     }
-    if (src != buf)
-        memcpy(buf, src, n);
-    *len = n;
-    log->sp.c.bytes_served += n;
+    *len = length;
+    log->sp.c.bytes_served += length;
     return CHUNK_LOG_HIT;
 }
 
@@ -129,12 +164,12 @@ void chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n)
         }
         log->sp.c.gets++;
         p->jobs[p->n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
-                                                .fp = reads[i].fp, .dst = reads[i].buf };
+                                                .stored = en->stored, .fp = reads[i].fp, .dst = reads[i].buf };
         p->of[p->n_jobs++] = i;
     }
     if (p->n_jobs > 0 && log->readers == NULL)
         log->readers = chunk_log_readers_new(log->fd, log->log_path, log->opt.o_direct, chunk_log_max_chunk(log),
-                                             log->opt.fp_alg,
+                                             log->opt.fp_alg, log->opt.compression,
                                              log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS);
     p->batch = p->n_jobs > 0 ? chunk_log_readers_start(log->readers, p->jobs, p->n_jobs) : NULL;
     log->pending = p;
@@ -150,6 +185,7 @@ void chunk_log_get_many_wait(ChunkLog *log)
         chunk_log_readers_wait(p->batch);
     for (size_t k = 0; k < p->n_jobs; k++) {
         ChunkLogRead *r = &p->reads[p->of[k]];
+        log->sp.c.cpu_decompress_s += p->jobs[k].cpu_decompress_s;
         if (p->jobs[k].ok) {
             r->result = CHUNK_LOG_HIT;
             r->len = p->jobs[k].len;
@@ -185,6 +221,7 @@ static gboolean io_write_open(void *ctx, uint64_t seq, GError **err)
     h.n_entries = log->sp.open_n;
     h.data_end = log->sp.open_end;
     h.fp_alg = log->opt.fp_alg;
+    h.codec = (uint32_t)log->opt.compression;
     chunk_log_segment_seal(log->open_buf, &h);
     return file_pwrite_all(log->fd, log->open_buf, log->seg_size, seg_off(log, log->sp.open_home), log->log_path,
                            err);
@@ -206,20 +243,24 @@ static gboolean io_read_victim(void *ctx, uint32_t s)
     return log->victim != NULL;
 }
 
-static gboolean io_chunk_ok(void *ctx, const Fingerprint *fp, uint32_t from, uint32_t length)
+/* A compressed chunk is checked decoded (into dbuf: a put's bytes wait in
+ * cbuf meanwhile); it is moved as stored. */
+static gboolean io_chunk_ok(void *ctx, const Fingerprint *fp, uint32_t from, uint32_t length, uint32_t stored)
 {
     ChunkLog *log = ctx;
-    g_assert(log->victim != NULL && (uint64_t)from + length <= log->seg_size);
-    return fp_matches(log, fp, log->victim + from, length);
+    g_assert(log->victim != NULL && (uint64_t)from + stored <= log->seg_size);
+    return stored < length ? decode_check(log, fp, length, stored, log->victim + from, log->dbuf)
+                           : fp_matches(log, fp, log->victim + from, length);
 }
 
-static void io_place(void *ctx, const Fingerprint *fp, uint32_t offset, uint32_t i, uint32_t length, uint32_t from)
+static void io_place(void *ctx, const Fingerprint *fp, uint32_t offset, uint32_t i, uint32_t length, uint32_t stored,
+                     uint32_t from)
 {
     ChunkLog *log = ctx;
     const uint8_t *src = from == CHUNK_LOG_FROM_PUT ? log->put_src : log->victim + from;
     g_assert(src != NULL);
-    memcpy(log->open_buf + offset, src, length);
-    chunk_log_segment_put_entry(log->open_buf, log->seg_size, i, fp, offset, length);
+    memcpy(log->open_buf + offset, src, stored);
+    chunk_log_segment_put_entry(log->open_buf, log->seg_size, i, fp, offset, length, stored);
 }
 
 static const ChunkLogSpaceIO log_io = {
@@ -238,8 +279,9 @@ gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, ui
     if (chunk_log_space_find(&log->sp, fp) != CHUNK_LOG_NO_ENTRY)
         return TRUE;
     chunk_log_get_many_wait(log); /* a segment write may reclaim what the readers read */
-    log->put_src = buf;
-    gboolean ok = chunk_log_space_put(&log->sp, fp, len, err);
+    uint32_t stored = chunk_log_compress(log->codec, buf, len, log->cbuf, &log->sp.c.cpu_compress_s);
+    log->put_src = stored < len ? log->cbuf : buf;
+    gboolean ok = chunk_log_space_put(&log->sp, fp, len, stored, err);
     log->put_src = NULL;
     log->victim = NULL;
     return ok;
@@ -285,6 +327,7 @@ static gboolean save_meta(ChunkLog *log, gboolean clean, GError **err)
     m.segment_size = log->seg_size;
     m.n_segments = log->n_segments;
     m.fp_alg = log->opt.fp_alg;
+    m.codec = (uint32_t)log->opt.compression;
     m.next_seq = log->sp.next_seq;
     m.seq = g_new0(uint64_t, log->n_segments);
     for (uint32_t s = 0; s < log->n_segments; s++)
@@ -319,12 +362,14 @@ static gboolean load_meta_index(ChunkLog *log, const ChunkLogMeta *m)
     }
     for (uint32_t i = 0; i < m->n_chunks; i++) {
         const ChunkLogEntry *en = &m->chunks[i];
-        if (en->segment >= log->n_segments || log->sp.seg[en->segment].state != CHUNK_LOG_SEG_WRITTEN || en->length == 0 ||
+        if (en->segment >= log->n_segments || log->sp.seg[en->segment].state != CHUNK_LOG_SEG_WRITTEN ||
+            en->length == 0 || en->stored == 0 || en->stored > en->length ||
+            (en->stored < en->length && log->opt.compression == CACHE_CODEC_NONE) ||
             en->offset < CHUNK_LOG_SEGMENT_HEADER || en->offset > log->seg_size ||
-            en->length > log->seg_size - en->offset ||
+            en->stored > log->seg_size - en->offset ||
             chunk_log_index_find(&log->sp.index, &en->fp) != CHUNK_LOG_NO_ENTRY)
             return FALSE;
-        chunk_log_space_add(&log->sp, &en->fp, en->segment, en->offset, en->length);
+        chunk_log_space_add(&log->sp, &en->fp, en->segment, en->offset, en->length, en->stored);
     }
     log->sp.next_seq = m->next_seq;
     return TRUE;
@@ -340,7 +385,7 @@ static void scan_segments(ChunkLog *log)
     uint64_t in_file = fstat(log->fd, &st) == 0 ? (uint64_t)st.st_size / log->seg_size : 0;
     uint32_t n = (uint32_t)MIN(in_file, (uint64_t)log->n_segments);
     uint8_t *hdr = g_malloc(CHUNK_LOG_SEGMENT_HEADER);
-    uint32_t foreign = 0;
+    uint32_t foreign = 0, other_version = 0;
     for (uint32_t s = 0; s < n; s++) {
         GError *local = NULL;
         const uint8_t *p = read_scratch(log, seg_off(log, s), CHUNK_LOG_SEGMENT_HEADER, &local);
@@ -353,6 +398,11 @@ static void scan_segments(ChunkLog *log)
         if (memcmp(p, "\0\0\0\0\0\0\0\0", 8) == 0)
             continue; /* never written */
         memcpy(hdr, p, CHUNK_LOG_SEGMENT_HEADER);
+        uint32_t version = chunk_log_format_version(hdr, CHUNK_LOG_SEGMENT_MAGIC);
+        if (version != 0 && version != CHUNK_LOG_FORMAT_VERSION) {
+            other_version++; /* an older (or newer) destor's segment: free for this one */
+            continue;
+        }
         if (!chunk_log_segment_header_decode(hdr, log->seg_size, &h)) {
             log->sp.c.damaged_segments++;
             continue;
@@ -365,8 +415,9 @@ static void scan_segments(ChunkLog *log)
             log->sp.c.damaged_segments++;
             continue;
         }
-        if (memcmp(h.store_id, log->opt.store_id, CHUNK_LOG_STORE_ID_LEN) != 0 || h.fp_alg != log->opt.fp_alg) {
-            foreign++; /* intact, but another store's or fingerprint function's: free for this one */
+        if (memcmp(h.store_id, log->opt.store_id, CHUNK_LOG_STORE_ID_LEN) != 0 || h.fp_alg != log->opt.fp_alg ||
+            h.codec != (uint32_t)log->opt.compression) {
+            foreign++; /* intact, but another store's, fingerprint function's or compression's: free for this one */
             continue;
         }
         log->sp.seg[s].state = CHUNK_LOG_SEG_WRITTEN;
@@ -374,8 +425,9 @@ static void scan_segments(ChunkLog *log)
         log->sp.next_seq = MAX(log->sp.next_seq, h.seq + 1);
         for (uint32_t i = 0; i < h.n_entries; i++) {
             Fingerprint fp;
-            uint32_t off, len;
-            if (!chunk_log_segment_entry(table, h.n_entries, i, h.data_end, &fp, &off, &len))
+            uint32_t off, len, stored;
+            if (!chunk_log_segment_entry(table, h.n_entries, i, h.data_end, &fp, &off, &len, &stored) ||
+                (stored < len && h.codec == CACHE_CODEC_NONE))
                 continue;
             uint32_t e = chunk_log_index_find(&log->sp.index, &fp);
             if (e != CHUNK_LOG_NO_ENTRY) {
@@ -383,13 +435,18 @@ static void scan_segments(ChunkLog *log)
                     continue;
                 chunk_log_space_remove(&log->sp, e);
             }
-            chunk_log_space_add(&log->sp, &fp, s, off, len);
+            chunk_log_space_add(&log->sp, &fp, s, off, len, stored);
         }
     }
     g_free(hdr);
     if (foreign > 0)
-        destor_warning("SSD cache %s: %u segments of another store or fingerprint function were dropped", log->dir,
-                       foreign);
+        destor_warning("SSD cache %s: %u segments of another store, fingerprint function or ssd-cache-compression "
+                       "were dropped",
+                       log->dir, foreign);
+    if (other_version > 0)
+        destor_warning("SSD cache %s: %u segments of another chunk log format version (this destor writes "
+                       "version %u) were dropped",
+                       log->dir, other_version, CHUNK_LOG_FORMAT_VERSION);
 }
 
 /* ---- open and close ---- */
@@ -449,6 +506,18 @@ static gboolean load(ChunkLog *log, GError **err)
         data = NULL;
     }
     ChunkLogMeta m;
+    uint32_t version = data != NULL && len >= 12 ? chunk_log_format_version(data, CHUNK_LOG_META_MAGIC) : 0;
+    if (version != 0 && version != CHUNK_LOG_FORMAT_VERSION) {
+        g_free(data);
+        destor_warning("SSD cache %s holds a chunk log of format version %u (this destor writes version %u); "
+                       "starting it empty",
+                       log->dir, version, CHUNK_LOG_FORMAT_VERSION);
+        if (ftruncate(log->fd, 0) != 0) {
+            destor_set_errno(err, errno, "truncate %s", log->log_path);
+            return FALSE;
+        }
+        return TRUE;
+    }
     gboolean have = data != NULL && chunk_log_meta_decode(data, len, &m);
     if (data != NULL && !have)
         destor_warning("SSD cache metadata %s is damaged; rebuilding the chunk index from the segments",
@@ -461,8 +530,15 @@ static gboolean load(ChunkLog *log, GError **err)
         why = "chunks of another fingerprint function";
     else if (have && m.segment_size != log->seg_size)
         why = "segments of another ssd-cache-segment-size";
+    char *codec_why = NULL;
+    if (why == NULL && have && m.codec != (uint32_t)log->opt.compression)
+        why = codec_why = g_strdup_printf(
+            "chunks written with ssd-cache-compression %s (this run: %s)",
+            m.codec < CACHE_CODEC_KINDS ? cache_codec_name((CacheCodecKind)m.codec) : "unknown",
+            cache_codec_name(log->opt.compression));
     if (why != NULL) {
         destor_warning("SSD cache %s holds %s; starting it empty", log->dir, why);
+        g_free(codec_why);
         chunk_log_meta_clear(&m);
         if (ftruncate(log->fd, 0) != 0) {
             destor_set_errno(err, errno, "truncate %s", log->log_path);
@@ -498,6 +574,9 @@ ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
     log->sp.io = &log_io;
     log->sp.io_ctx = log;
     log->fpr = fingerprinter_new(opt->fp_alg);
+    log->codec = cache_codec_new(opt->compression, opt->compression_level);
+    log->cbuf = g_malloc(chunk_log_max_chunk(log));
+    log->dbuf = g_malloc(chunk_log_max_chunk(log));
     if (posix_memalign((void **)&log->open_buf, ALIGN, log->seg_size) != 0 ||
         posix_memalign((void **)&log->scratch, ALIGN, (size_t)log->seg_size + ALIGN) != 0) {
         destor_set_errno(err, ENOMEM, "allocate the chunk log's buffers");
@@ -567,6 +646,9 @@ gboolean chunk_log_close(ChunkLog *log, GError **err)
         close(log->lock_fd);
     if (log->fpr)
         fingerprinter_free(log->fpr);
+    cache_codec_free(log->codec);
+    g_free(log->cbuf);
+    g_free(log->dbuf);
     chunk_log_space_clear(&log->sp);
     free(log->open_buf);
     free(log->scratch);
@@ -605,7 +687,7 @@ size_t chunk_log_index_bytes(const ChunkLog *log)
 size_t chunk_log_fixed_bytes(const ChunkLog *log)
 {
     return sizeof *log + sizeof(ChunkLogSegment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN +
-           chunk_log_readers_bytes(log->readers);
+           2 * (size_t)chunk_log_max_chunk(log) + chunk_log_readers_bytes(log->readers);
 }
 
 gboolean chunk_log_remove_files(const char *dir, GError **err)

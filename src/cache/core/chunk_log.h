@@ -9,13 +9,19 @@
  * Files in the cache directory (docs/FORMAT.md, "Chunk log"):
  *   chunks.log     segment i at byte i * segment_size, each written whole in
  *                  one write (O_DIRECT when configured): a header, the
- *                  chunks' bytes packed after it, and the entry table
- *                  (fingerprint, offset, length per chunk) at its tail; a
- *                  CRC-32 covers header and table
+ *                  chunks' stored bytes packed after it, and the entry
+ *                  table (fingerprint, offset, length, stored length per
+ *                  chunk) at its tail; a CRC-32 covers header and table
  *   chunklog.meta  the index at a clean close (replaced atomically), marked
  *                  "in use" while the log is open; after a crash the index
  *                  is rebuilt from the segments' headers and tables
  *   LOCK           the directory lock (shared with the container cache)
+ *
+ * Compression (ssd-cache-compression): a chunk put is compressed
+ * (cache_codec.h) and kept compressed only when that saves at least an
+ * eighth of its bytes (chunk_log_compress); its entry records both
+ * lengths. Live bytes, segment fill and the cleaner count stored bytes;
+ * the cleaner moves them as they are. A hit decompresses, then checks.
  *
  * Correctness: every chunk chunk_log_get returns has been hashed again and
  * matched against its fingerprint; a damaged, truncated or torn chunk or
@@ -36,6 +42,7 @@
 #ifndef DESTOR_CACHE_CHUNK_LOG_H
 #define DESTOR_CACHE_CHUNK_LOG_H
 
+#include "cache/core/cache_codec.h"
 #include "util/fingerprint.h"
 
 #include <glib.h>
@@ -85,6 +92,8 @@ typedef struct {
     ChunkLogDropped dropped;        /* may be NULL */
     void *dropped_ctx;
     unsigned readers;               /* reader threads of chunk_log_get_many (0: CHUNK_LOG_DEFAULT_READERS) */
+    CacheCodecKind compression;     /* ssd-cache-compression (recorded: a log of another is started empty) */
+    int compression_level;
 } ChunkLogOptions;
 
 /* Counters since open (the cache's own write amplification is
@@ -92,13 +101,19 @@ typedef struct {
  * (user + cleaner) / user, counts only chunk bytes). */
 typedef struct {
     uint64_t user_bytes_written;    /* chunk bytes put and written in a segment */
-    uint64_t cleaner_bytes_written; /* chunk bytes the cleaner rewrote */
+    uint64_t user_stored_bytes_written; /* their stored bytes (compressed or as they are) */
+    uint64_t cleaner_bytes_written; /* stored bytes the cleaner rewrote */
+    uint64_t put_bytes;             /* chunk bytes of the puts that added a chunk (when put) */
+    uint64_t put_stored_bytes;      /* their stored bytes */
+    uint64_t chunks_compressed;     /* of those puts, chunks kept compressed */
+    double cpu_compress_s, cpu_decompress_s; /* thread CPU time in the codec (the reader threads' too) */
     uint64_t device_bytes_written;  /* every byte written to the SSD: segments whole, and chunklog.meta */
     uint64_t segments_written;
     uint64_t segments_evicted;      /* reclaimed by dropping their live chunks */
     uint64_t segments_cleaned;      /* reclaimed by rewriting their live chunks */
     uint64_t chunks_dropped_by_log; /* live chunks dropped by reclamation (the `dropped` callback) */
-    uint64_t damaged_reads;         /* gets whose bytes did not match the fingerprint, or could not be read */
+    uint64_t damaged_reads;         /* gets whose bytes did not match the fingerprint, or could not be read
+                                       or decompressed */
     uint64_t damaged_segments;      /* segments found unusable when the index was rebuilt at open */
     uint64_t gets;                  /* chunk_log_get calls that found the fingerprint */
     uint64_t bytes_served;          /* bytes returned by those that succeeded */
@@ -135,6 +150,16 @@ gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, ui
 
 /* The largest chunk a segment can hold. */
 uint32_t chunk_log_max_chunk(const ChunkLog *log);
+
+/* The log's compression rule, for the log and for simulation (which
+ * compresses each admitted chunk once to count what real mode stores):
+ * compress buf[0..len) with `codec` into out (room for len bytes) and
+ * return the compressed length when it saves at least ceil(len / 8) bytes
+ * (ZFS's rule: a block is kept compressed only when it saves 12.5%; the
+ * log packs bytes, so any saving shrinks the SSD write, but each hit of a
+ * compressed chunk pays its decompression); else len (store it as it is;
+ * out is then undefined). *cpu_s gets the codec's thread CPU time added. */
+uint32_t chunk_log_compress(CacheCodec *codec, const uint8_t *buf, uint32_t len, uint8_t *out, double *cpu_s);
 
 typedef enum {
     CHUNK_LOG_HIT = 0,     /* the bytes are in buf, matched against the fingerprint */
@@ -186,7 +211,7 @@ void chunk_log_foreach(const ChunkLog *log, void (*fn)(void *ctx, const Fingerpr
 gboolean chunk_log_sync(ChunkLog *log, GError **err);
 
 uint64_t chunk_log_chunks(const ChunkLog *log);     /* chunks in the log */
-uint64_t chunk_log_live_bytes(const ChunkLog *log); /* their bytes */
+uint64_t chunk_log_live_bytes(const ChunkLog *log); /* their stored bytes (what they take in the segments) */
 uint32_t chunk_log_segments(const ChunkLog *log);   /* capacity in segments */
 const ChunkLogCounters *chunk_log_counters(const ChunkLog *log);
 /* Bytes of memory the in-memory index takes (entry array and hash table),

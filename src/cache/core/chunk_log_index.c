@@ -62,9 +62,9 @@ static void grow(ChunkLogIndex *x)
 }
 
 uint32_t chunk_log_index_add(ChunkLogIndex *x, const Fingerprint *fp, uint32_t segment, uint32_t offset,
-                             uint32_t length)
+                             uint32_t length, uint32_t stored)
 {
-    g_assert(length > 0);
+    g_assert(length > 0 && stored > 0 && stored <= length);
     if ((uint64_t)(x->used + 1) * 10 > (uint64_t)(x->mask + 1) * 7)
         grow(x);
     uint32_t e;
@@ -83,6 +83,7 @@ uint32_t chunk_log_index_add(ChunkLogIndex *x, const Fingerprint *fp, uint32_t s
     en->segment = segment;
     en->offset = offset;
     en->length = length;
+    en->stored = stored;
     place(x, e);
     x->used++;
     return e;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_log_index.h: the chunk log's in-memory index, fingerprint -> where
- * the chunk sits (segment, offset, length). An array of entries (a freed
+ * the chunk sits (segment, offset, length, stored length). An array of entries (a freed
  * entry is reused) and an open-addressing table of entry numbers (linear
  * probing, deletion by backward shift, kept under 70% full), so its memory
  * is exactly known: sizeof(ChunkLogEntry) per entry slot plus 4 bytes per
@@ -20,7 +20,9 @@ typedef struct {
     Fingerprint fp;
     uint32_t segment; /* segment number (the open segment's too) */
     uint32_t offset;  /* byte offset in the segment; next free entry when free */
-    uint32_t length;  /* 0: the entry is free */
+    uint32_t length;  /* the chunk's bytes; 0: the entry is free */
+    uint32_t stored;  /* its bytes in the segment: length when stored as it is,
+                       * fewer when compressed (chunk_log.h) */
 } ChunkLogEntry;
 
 typedef struct {
@@ -39,7 +41,7 @@ void chunk_log_index_clear(ChunkLogIndex *x);
 uint32_t chunk_log_index_find(const ChunkLogIndex *x, const Fingerprint *fp);
 /* Add fp (not in the index); returns its entry number. */
 uint32_t chunk_log_index_add(ChunkLogIndex *x, const Fingerprint *fp, uint32_t segment, uint32_t offset,
-                             uint32_t length);
+                             uint32_t length, uint32_t stored);
 void chunk_log_index_remove(ChunkLogIndex *x, uint32_t e);
 /* Bytes of memory the entries and the table take. */
 size_t chunk_log_index_bytes_of(const ChunkLogIndex *x);

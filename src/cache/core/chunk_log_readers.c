@@ -3,6 +3,7 @@
 #include "cache/core/chunk_log_readers.h"
 #include "cache/core/ssd_store.h"
 #include "util/fileio.h"
+#include "util/thread_cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,17 +33,19 @@ struct ChunkLogReaders {
     gboolean o_direct;
     size_t buf_len; /* each thread's buffer */
     FingerprintAlgorithm alg;
+    CacheCodecKind codec;
     unsigned n_threads;
     GThread **threads; /* started at the first batch */
     GAsyncQueue *queue;
 };
 
-/* Read the extent of w's jobs in one read through buf, then check and copy
- * out each chunk; a failed read fails all of them. */
-static void read_extent(ChunkLogReaders *r, Work *w, uint8_t *buf, Fingerprinter *fpr)
+/* Read the extent of w's jobs' stored bytes in one read through buf, then
+ * decompress (when stored compressed), check and copy out each chunk; a
+ * failed read fails all of them. */
+static void read_extent(ChunkLogReaders *r, Work *w, uint8_t *buf, Fingerprinter *fpr, CacheCodec *codec)
 {
     off_t off = w->jobs[0]->off;
-    size_t len = (size_t)(w->jobs[w->n - 1]->off - off) + w->jobs[w->n - 1]->len;
+    size_t len = (size_t)(w->jobs[w->n - 1]->off - off) + w->jobs[w->n - 1]->stored;
     off_t start = r->o_direct ? off - off % ALIGN : off;
     size_t span = (size_t)(off - start) + len;
     if (r->o_direct)
@@ -56,12 +59,22 @@ static void read_extent(ChunkLogReaders *r, Work *w, uint8_t *buf, Fingerprinter
         const uint8_t *src = buf + (j->off - start);
         Fingerprint got;
         j->ok = FALSE;
+        j->cpu_decompress_s = 0.0;
         if (!read)
             continue;
+        if (j->stored < j->len) { /* decoded straight into the caller's buffer, then checked there */
+            double t0 = thread_cpu_seconds();
+            gboolean ok = cache_codec_decompress(codec, r->codec, src, j->stored, j->dst, j->len);
+            j->cpu_decompress_s = thread_cpu_seconds() - t0;
+            if (!ok)
+                continue;
+            src = j->dst;
+        }
         fingerprinter_compute(fpr, src, j->len, &got);
         if (memcmp(got.bytes, j->fp->bytes, FP_SLOT) != 0)
             continue;
-        memcpy(j->dst, src, j->len);
+        if (src != j->dst)
+            memcpy(j->dst, src, j->len);
         j->ok = TRUE;
     }
 }
@@ -73,13 +86,14 @@ static gpointer reader_main(gpointer data)
     if (posix_memalign((void **)&buf, ALIGN, r->buf_len) != 0)
         g_error("allocate a chunk log reader's buffer");
     Fingerprinter *fpr = fingerprinter_new(r->alg);
+    CacheCodec *codec = cache_codec_new(r->codec, 0); /* decompression needs no level */
     for (;;) {
         Work *w = g_async_queue_pop(r->queue);
         if (w->jobs == NULL) {
             g_free(w);
             break;
         }
-        read_extent(r, w, buf, fpr);
+        read_extent(r, w, buf, fpr, codec);
         g_mutex_lock(&w->batch->lock);
         if (--w->batch->remaining == 0)
             g_cond_signal(&w->batch->done);
@@ -87,12 +101,13 @@ static gpointer reader_main(gpointer data)
         g_free(w);
     }
     fingerprinter_free(fpr);
+    cache_codec_free(codec);
     free(buf);
     return NULL;
 }
 
 ChunkLogReaders *chunk_log_readers_new(int fd, const char *path, gboolean o_direct, uint32_t max_len,
-                                       FingerprintAlgorithm alg, unsigned threads)
+                                       FingerprintAlgorithm alg, CacheCodecKind codec, unsigned threads)
 {
     g_assert(threads > 0);
     ChunkLogReaders *r = g_new0(ChunkLogReaders, 1);
@@ -101,6 +116,7 @@ ChunkLogReaders *chunk_log_readers_new(int fd, const char *path, gboolean o_dire
     r->o_direct = o_direct;
     r->buf_len = (size_t)MAX(max_len, CHUNK_LOG_EXTENT_MAX) + 2 * ALIGN;
     r->alg = alg;
+    r->codec = codec;
     r->n_threads = threads;
     r->queue = g_async_queue_new();
     return r;
@@ -131,18 +147,19 @@ ChunkLogReadBatch *chunk_log_readers_start(ChunkLogReaders *r, ChunkLogReadJob *
     }
     ChunkLogReadJob **order = g_new(ChunkLogReadJob *, n);
     for (size_t i = 0; i < n; i++) {
-        g_assert(jobs[i].len > 0 && jobs[i].len + 2 * (size_t)ALIGN <= r->buf_len);
+        g_assert(jobs[i].stored > 0 && jobs[i].stored <= jobs[i].len && jobs[i].stored + 2 * (size_t)ALIGN <= r->buf_len);
         order[i] = &jobs[i];
     }
     qsort(order, n, sizeof *order, by_offset);
     rb->order = order;
-    /* extents: runs of jobs each starting where the previous one ends */
+    /* extents: runs of jobs each starting where the previous one's stored bytes end */
     GPtrArray *work = g_ptr_array_new();
     for (size_t i = 0; i < n;) {
         size_t k = i + 1;
-        off_t end = order[i]->off + order[i]->len;
-        while (k < n && order[k]->off == end && (size_t)(end + order[k]->len - order[i]->off) <= CHUNK_LOG_EXTENT_MAX)
-            end += order[k++]->len;
+        off_t end = order[i]->off + order[i]->stored;
+        while (k < n && order[k]->off == end &&
+               (size_t)(end + order[k]->stored - order[i]->off) <= CHUNK_LOG_EXTENT_MAX)
+            end += order[k++]->stored;
         Work *w = g_new(Work, 1);
         w->jobs = order + i;
         w->n = k - i;

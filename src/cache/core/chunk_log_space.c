@@ -57,28 +57,31 @@ uint32_t chunk_log_space_find(const ChunkLogSpace *sp, const Fingerprint *fp)
 
 /* ---- live counts ---- */
 
-static void live_add(ChunkLogSpace *sp, uint32_t s, uint32_t len)
+/* live bytes are stored bytes: what the chunks take in their segments */
+static void live_add(ChunkLogSpace *sp, uint32_t s, uint32_t stored)
 {
     g_assert(s < sp->n_segments);
-    sp->seg[s].live_bytes += len;
+    sp->seg[s].live_bytes += stored;
     sp->seg[s].live_chunks++;
-    sp->live_bytes += len;
+    sp->live_bytes += stored;
 }
 
-void chunk_log_space_add(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t s, uint32_t offset, uint32_t length)
+void chunk_log_space_add(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t s, uint32_t offset, uint32_t length,
+                         uint32_t stored)
 {
-    chunk_log_index_add(&sp->index, fp, s, offset, length);
-    live_add(sp, s, length);
+    g_assert(stored >= 1 && stored <= length);
+    chunk_log_index_add(&sp->index, fp, s, offset, length, stored);
+    live_add(sp, s, stored);
 }
 
 void chunk_log_space_remove(ChunkLogSpace *sp, uint32_t e)
 {
     ChunkLogEntry *en = chunk_log_index_entry(&sp->index, e);
     ChunkLogSegment *sg = &sp->seg[en->segment];
-    g_assert(sg->live_chunks > 0 && sg->live_bytes >= en->length);
-    sg->live_bytes -= en->length;
+    g_assert(sg->live_chunks > 0 && sg->live_bytes >= en->stored);
+    sg->live_bytes -= en->stored;
     sg->live_chunks--;
-    sp->live_bytes -= en->length;
+    sp->live_bytes -= en->stored;
     chunk_log_index_remove(&sp->index, e);
 }
 
@@ -89,7 +92,7 @@ static void reset_open(ChunkLogSpace *sp, uint32_t home)
     sp->open_home = home;
     sp->open_end = CHUNK_LOG_SEGMENT_HEADER;
     sp->open_n = 0;
-    sp->open_user = sp->open_cleaner = 0;
+    sp->open_user = sp->open_user_stored = sp->open_cleaner = 0;
     if (home != CHUNK_LOG_NO_SEGMENT) {
         g_assert(sp->seg[home].live_chunks == 0);
         sp->seg[home].state = CHUNK_LOG_SEG_OPEN;
@@ -104,22 +107,25 @@ static gboolean open_fits(const ChunkLogSpace *sp, uint32_t len)
     return (uint64_t)sp->open_end + len + (uint64_t)(sp->open_n + 1) * CHUNK_LOG_TABLE_ENTRY <= sp->seg_size;
 }
 
-/* Append a chunk to the open segment: a new entry (e CHUNK_LOG_NO_ENTRY)
- * or entry e moved there by the cleaner from offset `from` of its victim. */
-static void open_append(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t len, uint32_t e, uint32_t from)
+/* Append a chunk of len bytes, taking `stored` bytes (fewer when
+ * compressed), to the open segment: a new entry (e CHUNK_LOG_NO_ENTRY) or
+ * entry e moved there by the cleaner from offset `from` of its victim. */
+static void open_append(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t len, uint32_t stored, uint32_t e,
+                        uint32_t from)
 {
-    g_assert(sp->open_home != CHUNK_LOG_NO_SEGMENT && open_fits(sp, len));
+    g_assert(sp->open_home != CHUNK_LOG_NO_SEGMENT && stored >= 1 && stored <= len && open_fits(sp, stored));
     if (sp->io)
-        sp->io->place(sp->io_ctx, fp, sp->open_end, sp->open_n, len, from);
+        sp->io->place(sp->io_ctx, fp, sp->open_end, sp->open_n, len, stored, from);
     if (e == CHUNK_LOG_NO_ENTRY) {
-        chunk_log_index_add(&sp->index, fp, sp->open_home, sp->open_end, len);
-    } else {
+        chunk_log_index_add(&sp->index, fp, sp->open_home, sp->open_end, len, stored);
+    } else { /* the cleaner moving a chunk: same entry, new place, as stored */
         ChunkLogEntry *en = chunk_log_index_entry(&sp->index, e);
+        g_assert(en->length == len && en->stored == stored);
         en->segment = sp->open_home;
         en->offset = sp->open_end;
     }
-    live_add(sp, sp->open_home, len);
-    sp->open_end += len;
+    live_add(sp, sp->open_home, stored);
+    sp->open_end += stored;
     sp->open_n++;
 }
 
@@ -132,13 +138,14 @@ gboolean chunk_log_space_seal(ChunkLogSpace *sp, GError **err)
     sp->c.segments_written++;
     sp->c.device_bytes_written += sp->seg_size;
     sp->c.user_bytes_written += sp->open_user;
+    sp->c.user_stored_bytes_written += sp->open_user_stored;
     sp->c.cleaner_bytes_written += sp->open_cleaner;
     sp->seg[sp->open_home].state = CHUNK_LOG_SEG_WRITTEN;
     sp->seg[sp->open_home].seq = sp->next_seq++;
     sp->open_home = CHUNK_LOG_NO_SEGMENT;
     sp->open_n = 0;
     sp->open_end = CHUNK_LOG_SEGMENT_HEADER;
-    sp->open_user = sp->open_cleaner = 0;
+    sp->open_user = sp->open_user_stored = sp->open_cleaner = 0;
     return TRUE;
 }
 
@@ -219,22 +226,22 @@ static void clean_segment(ChunkLogSpace *sp, uint32_t s)
     for (uint32_t i = 0; i < n; i++) {
         const ChunkLogEntry *en = chunk_log_index_entry(&sp->index, moving[i]);
         Fingerprint fp = en->fp;
-        uint32_t len = en->length, from = en->offset;
-        if (sp->io && !sp->io->chunk_ok(sp->io_ctx, &fp, from, len)) {
-            live_add(sp, s, len); /* counted so the removal can take it off again */
+        uint32_t len = en->length, stored = en->stored, from = en->offset;
+        if (sp->io && !sp->io->chunk_ok(sp->io_ctx, &fp, from, len, stored)) {
+            live_add(sp, s, stored); /* counted so the removal can take it off again */
             chunk_log_space_remove(sp, moving[i]);
             sp->c.damaged_reads++;
             dropped(sp, &fp, len);
             continue;
         }
-        open_append(sp, &fp, len, moving[i], from);
-        sp->open_cleaner += len;
+        open_append(sp, &fp, len, stored, moving[i], from);
+        sp->open_cleaner += stored;
     }
     g_free(moving);
     sp->c.segments_cleaned++;
 }
 
-/* Give the open segment a home with room for a chunk of `need` bytes: a
+/* Give the open segment a home with room for a chunk of `need` stored bytes: a
  * free segment (the lowest), or a reclaimed one. Cleaning is chosen only
  * when it frees at least half a segment and leaves room for the chunk, so
  * every cleaning pass makes progress and the chunk always fits after it. */
@@ -258,16 +265,23 @@ static void take_home(ChunkLogSpace *sp, uint32_t need)
     reset_open(sp, v);
 }
 
-gboolean chunk_log_space_put(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t length, GError **err)
+gboolean chunk_log_space_put(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t length, uint32_t stored,
+                             GError **err)
 {
     g_assert(length >= 1 && length <= chunk_log_space_max_chunk(sp->seg_size));
+    g_assert(stored >= 1 && stored <= length);
     g_assert(chunk_log_index_find(&sp->index, fp) == CHUNK_LOG_NO_ENTRY);
-    if (sp->open_home != CHUNK_LOG_NO_SEGMENT && !open_fits(sp, length) && !chunk_log_space_seal(sp, err))
+    if (sp->open_home != CHUNK_LOG_NO_SEGMENT && !open_fits(sp, stored) && !chunk_log_space_seal(sp, err))
         return FALSE;
     if (sp->open_home == CHUNK_LOG_NO_SEGMENT)
-        take_home(sp, length);
-    open_append(sp, fp, length, CHUNK_LOG_NO_ENTRY, CHUNK_LOG_FROM_PUT);
+        take_home(sp, stored);
+    open_append(sp, fp, length, stored, CHUNK_LOG_NO_ENTRY, CHUNK_LOG_FROM_PUT);
     sp->open_user += length;
+    sp->open_user_stored += stored;
+    sp->c.put_bytes += length;
+    sp->c.put_stored_bytes += stored;
+    if (stored < length)
+        sp->c.chunks_compressed++;
     return TRUE;
 }
 

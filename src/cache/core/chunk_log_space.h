@@ -9,9 +9,11 @@
  * both make the same decisions and count the same SSD bytes on the same
  * sequence of puts and drops.
  *
- * Lengths are what a chunk takes in a segment (its stored length): the
- * raw length today; a compressed chunk's stored length when the log
- * stores chunks compressed. */
+ * Each chunk has two lengths: its bytes (length) and what it takes in a
+ * segment (stored: fewer when the log keeps it compressed, see
+ * chunk_log_compress). Live bytes, the open segment's fill, the cleaner's
+ * choice and the bytes it moves count stored bytes; user_bytes_written
+ * counts chunk bytes and user_stored_bytes_written their stored bytes. */
 #ifndef DESTOR_CACHE_CHUNK_LOG_SPACE_H
 #define DESTOR_CACHE_CHUNK_LOG_SPACE_H
 
@@ -44,12 +46,14 @@ typedef struct {
     /* Read segment s, about to be cleaned. FALSE: unreadable (its live
      * chunks are then dropped as damaged and the segment evicted). */
     gboolean (*read_victim)(void *ctx, uint32_t s);
-    /* Does the victim's chunk at offset `from` match fp? */
-    gboolean (*chunk_ok)(void *ctx, const Fingerprint *fp, uint32_t from, uint32_t length);
-    /* Put a chunk's bytes in the open segment at `offset`, table entry
-     * `i`: the put's own bytes (from == CHUNK_LOG_FROM_PUT), or the
-     * victim's bytes at offset `from` (the cleaner). */
-    void (*place)(void *ctx, const Fingerprint *fp, uint32_t offset, uint32_t i, uint32_t length,
+    /* Do the victim's `stored` bytes at offset `from` decode to a chunk of
+     * `length` bytes that matches fp? */
+    gboolean (*chunk_ok)(void *ctx, const Fingerprint *fp, uint32_t from, uint32_t length, uint32_t stored);
+    /* Put a chunk's `stored` bytes in the open segment at `offset`, table
+     * entry `i` (recording both lengths): the put's own stored bytes (from
+     * == CHUNK_LOG_FROM_PUT), or the victim's at offset `from` (the
+     * cleaner moves them as they are). */
+    void (*place)(void *ctx, const Fingerprint *fp, uint32_t offset, uint32_t i, uint32_t length, uint32_t stored,
                   uint32_t from);
 } ChunkLogSpaceIO;
 
@@ -67,7 +71,7 @@ typedef struct {
     uint32_t open_home; /* CHUNK_LOG_NO_SEGMENT until the first chunk after a write */
     uint32_t open_end;  /* end of its chunk bytes */
     uint32_t open_n;    /* its table entries */
-    uint64_t open_user, open_cleaner;
+    uint64_t open_user, open_user_stored, open_cleaner;
     ChunkLogDropped dropped; /* may be NULL */
     void *dropped_ctx;
     const ChunkLogSpaceIO *io; /* NULL: no bytes (simulation) */
@@ -88,16 +92,20 @@ uint32_t chunk_log_space_segments(uint64_t capacity_bytes, uint32_t seg_size);
 uint32_t chunk_log_space_max_chunk(uint32_t seg_size);
 
 /* A chunk now held in segment s (a load or a rebuild: no write). */
-void chunk_log_space_add(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t s, uint32_t offset, uint32_t length);
+void chunk_log_space_add(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t s, uint32_t offset, uint32_t length,
+                         uint32_t stored);
 /* Take entry e out (the policy dropped it, or it was found damaged). */
 void chunk_log_space_remove(ChunkLogSpace *sp, uint32_t e);
 uint32_t chunk_log_space_find(const ChunkLogSpace *sp, const Fingerprint *fp);
 
-/* Add a chunk not in the log (length in 1..max_chunk): the open segment
- * is written first when it has no room (io->write_open), and a home is
- * taken for a new one (a free segment, else a reclaimed one: dropped
- * chunks reach `dropped`). FALSE with err when the write failed. */
-gboolean chunk_log_space_put(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t length, GError **err);
+/* Add a chunk not in the log (length in 1..max_chunk, stored in
+ * 1..length): the open segment is written first when it has no room for
+ * `stored` bytes (io->write_open), and a home is taken for a new one (a
+ * free segment, else a reclaimed one: dropped chunks reach `dropped`).
+ * Counts put_bytes, put_stored_bytes and chunks_compressed. FALSE with
+ * err when the write failed. */
+gboolean chunk_log_space_put(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t length, uint32_t stored,
+                             GError **err);
 /* Write the open segment now when it holds a chunk. */
 gboolean chunk_log_space_seal(ChunkLogSpace *sp, GError **err);
 
