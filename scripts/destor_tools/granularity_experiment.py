@@ -321,7 +321,7 @@ def compression_lines(rows):
                 r["granularity"] == "container" and r["policy"] == COMPRESSION_CONTAINER_POLICY)):
             continue
         design = "container lru" if r["granularity"] == "container" else \
-            "chunk log lru" if chunk_log else "chunk buckets (austere)"
+            "chunk log lru, reclaim %s" % r["reclaim"] if chunk_log else "chunk buckets (austere)"
         out.append("| %s | %s | %s | %d%% | %.3f | %.3f | %s | %s | %s | %s | %s | %.3f | %s |" % (
             design, r["compression"], r["mode"], round(r["share"] * 100), r["hit_ratio"], r["request_hit_ratio"],
             format_bytes(r["ssd_bytes_written"]), result_files.fmt(r["compression_ratio"], "%.3f"),
@@ -400,20 +400,20 @@ def main(argv):
         # issue 23: compression for the container cache's lru and the chunk
         # log's lru (their none points are above) and every codec for the
         # bucket layout (real mode)
-        extra = [("container", COMPRESSION_CONTAINER_POLICY, "container", "log", codec, None)
+        extra = [("container", COMPRESSION_CONTAINER_POLICY, "container", "log", codec, None, None)
                  for codec in CODECS if codec != "none"]
-        extra += [("chunk", COMPRESSION_CHUNK_LOG_POLICY, "chunk", "log", codec, None)
-                  for codec in CODECS if codec != "none"]
+        extra += [("chunk", COMPRESSION_CHUNK_LOG_POLICY, "chunk", "log", codec, None, rc)
+                  for rc in a.reclaim for codec in CODECS if codec != "none"]
         if containers * cs >= BUCKET_BYTES:
-            extra += [("chunk", "austere", "chunk", "buckets", codec, os.path.join(outdir, "ssd-scratch"))
+            extra += [("chunk", "austere", "chunk", "buckets", codec, os.path.join(outdir, "ssd-scratch"), None)
                       for codec in CODECS]
         else:
             print("%3d%%: %s holds no cache bucket: no bucket-layout point" % (
                 round(share * 100), format_bytes(containers * cs)), flush=True)
-        for gran, policy, fetch, layout, codec, real_dir in extra:
+        for gran, policy, fetch, layout, codec, real_dir, reclaim in extra:
             c = replay(a, cfg, trace if real_dir else compiled[gran], gran, policy, str(containers), fetch, layout,
-                       codec, real_dir)
-            rows.append(row(gran, policy, fetch, share, containers * cs, c))
+                       codec, real_dir, reclaim)
+            rows.append(row(gran, policy, fetch, share, containers * cs, c, reclaim))
             print("%-9s %-8s %-7s %-4s %3d%%: hit %.3f, SSD %d B, compression ratio %.3f" % (
                 gran, policy, layout, codec, round(share * 100), c["hit_ratio"], c["ssd_bytes_written"],
                 c.get("compression_ratio", 1.0)), flush=True)

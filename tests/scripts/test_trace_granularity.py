@@ -117,8 +117,12 @@ class GranularityRunTests(unittest.TestCase):
             points = len(gx.CONTAINER_POLICIES) + chunk_points * len(gx.RECLAIMS)
             plain = [r for r in rows if r["compression"] == "none" and r["layout"] != "buckets"]
             self.assertEqual(len(plain), points * len(gx.SHARES))
-            for reclaim in gx.RECLAIMS:  # every chunk-log point once per reclaim
-                self.assertEqual(len([r for r in rows if r["reclaim"] == reclaim]), chunk_points * len(gx.SHARES))
+            codecs = len(gx.CODECS)
+            for reclaim in gx.RECLAIMS:  # every chunk-log point once per reclaim, the compressed lru's too
+                self.assertEqual(len([r for r in rows if r["reclaim"] == reclaim and r["compression"] == "none"]),
+                                 chunk_points * len(gx.SHARES))
+                self.assertEqual(len([r for r in rows if r["reclaim"] == reclaim and r["compression"] != "none"]),
+                                 (codecs - 1) * len(gx.SHARES))
             for r in rows:  # the log's SSD: evict at least the cache, clean 2x the cache + 2 segments
                 if r["reclaim"] == "evict":
                     self.assertGreaterEqual(int(r["ssd_physical_bytes"]), int(r["cache_bytes"]))
@@ -127,11 +131,10 @@ class GranularityRunTests(unittest.TestCase):
                 else:
                     self.assertEqual((r["granularity"] == "container" or r["layout"] == "buckets"), True)
                     self.assertEqual(r["ssd_physical_bytes"], r["cache_bytes"])
-            codecs = len(gx.CODECS)
             self.assertEqual(len([r for r in rows if r["granularity"] == "container" and r["compression"] != "none"]),
                              (codecs - 1) * len(gx.SHARES))
             chunk_log = [r for r in rows if r["layout"] == "log" and r["compression"] != "none"]
-            self.assertEqual(len(chunk_log), (codecs - 1) * len(gx.SHARES))
+            self.assertEqual(len(chunk_log), (codecs - 1) * len(gx.SHARES) * len(gx.RECLAIMS))
             for r in chunk_log:  # simulation, each admitted chunk compressed once
                 self.assertEqual((r["granularity"], r["policy"], r["mode"]), ("chunk", "lru", "simulate"))
                 self.assertGreaterEqual(float(r["compression_ratio"]), 1.0)
