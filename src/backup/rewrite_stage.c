@@ -47,17 +47,6 @@ RewriteStage *rewrite_stage_new(const RewriteConfig *cfg, size_t container_size,
     return s;
 }
 
-/* A record that shares r's fields (the chunk list is filled in later). */
-static FileRecord *share(const FileRecord *r)
-{
-    FileRecord *c = g_new(FileRecord, 1);
-    *c = *r;
-    c->path = g_byte_array_ref(r->path);
-    c->link = g_byte_array_ref(r->link);
-    c->chunks = g_array_ref(r->chunks);
-    return c;
-}
-
 static void drop_held(RewriteStage *s)
 {
     for (guint i = 0; i < s->held->len; i++)
@@ -156,7 +145,7 @@ gboolean rewrite_stage_add_entry(RewriteStage *s, const FileRecord *r, GError **
 {
     if (s->held->len == 0 && g_queue_is_empty(&s->waiting))
         return s->sink.record(s->sink.ctx, r, err);
-    g_queue_push_tail(&s->waiting, share(r));
+    g_queue_push_tail(&s->waiting, file_record_share(r)); /* its chunk list is filled in later */
     return TRUE;
 }
 
