@@ -9,6 +9,7 @@
 #include "util/fileio.h"
 #include "unit.h"
 
+#include <glib/gstdio.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
