@@ -451,6 +451,47 @@ static void test_clean(void)
 }
 
 /* Flip one byte of chunks.log at `at` (from the start when >= 0). */
+/* Segments the cleaner cannot read (the log file cut to nothing under the
+ * open log: a victim past the file's new end is a short read, one before
+ * it zeros) are evicted whole or lose their chunks as damaged, and the
+ * open segment still gets a home: later puts land, the cleaner goes on,
+ * and every chunk served is right. (Before chunk_log_space, a victim that
+ * could not be read left the open segment without a home.) */
+static void test_clean_unreadable_victim(void)
+{
+    char *dir = subdir("clean-unreadable");
+    ChunkLogOptions o = options(dir, 6, CHUNK_LOG_CLEAN);
+    n_dropped = 0;
+    ChunkLog *log = open_ok(&o);
+    uint8_t *buf = g_malloc(MAXLEN);
+    GError *err = NULL;
+    const ChunkLogCounters *c = chunk_log_counters(log);
+    for (uint32_t i = 0; i < 600; i++) { /* the policy keeps one chunk in three */
+        Fingerprint fp;
+        uint32_t len = make_chunk(12, i, buf, &fp);
+        CU_ASSERT_TRUE(chunk_log_put(log, &fp, buf, len, &err));
+        if (i % 3 != 0)
+            chunk_log_drop(log, &fp);
+        if (i == 40) { /* several segments written */
+            CU_ASSERT_FATAL(c->segments_written > 2);
+            char *p = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
+            CU_ASSERT_EQUAL_FATAL(truncate(p, 0), 0);
+            g_free(p);
+        }
+    }
+    CU_ASSERT_TRUE(chunk_log_sync(log, &err));
+    CU_ASSERT(c->damaged_reads > 0); /* 0 when the file is left alone */
+    CU_ASSERT(c->segments_cleaned > 0);
+    uint32_t held = 0;
+    for (uint32_t i = 0; i < 600; i += 3)
+        held += check_range(log, 12, i, i + 1, NULL);
+    CU_ASSERT(held > 0);
+    CU_ASSERT_EQUAL(held, chunk_log_chunks(log));
+    g_free(buf);
+    close_ok(log);
+    g_free(dir);
+}
+
 static void flip(const char *dir, off_t at)
 {
     char *p = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
@@ -1033,6 +1074,7 @@ static void add_suites(void)
     CU_add_test(s, "O_DIRECT", test_o_direct);
     CU_add_test(s, "evict the oldest segment", test_evict);
     CU_add_test(s, "clean the emptiest segment", test_clean);
+    CU_add_test(s, "clean an unreadable segment", test_clean_unreadable_victim);
     CU_add_test(s, "damaged chunk and segment", test_damage);
     CU_add_test(s, "torn segment write", test_torn);
     CU_add_test(s, "truncated log", test_truncated);
