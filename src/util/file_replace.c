@@ -169,6 +169,6 @@ void file_open_own_error(GError **err, int errnum, const char *what, const char 
     if (why == NULL)
         destor_set_errno(err, errnum, "%s %s", what, path);
     else
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO, "%s %s: %s, which destor never writes through (remove it)",
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_PLANTED, "%s %s: %s, which destor never writes through (remove it)",
                     what, path, why);
 }

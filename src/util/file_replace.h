@@ -54,8 +54,9 @@ gboolean file_replace_symlink(int dir_fd, const char *name, const char *target);
  * link) or ENXIO (not a regular file), or open's own errno. */
 int file_open_own(const char *path, int flags, mode_t mode);
 
-/* *err for a failed file_open_own(): "<what> <path>: <why>", a planted link
- * or other file named as such (the user removes it). */
+/* *err for a failed file_open_own(): "<what> <path>: <why>"; a planted link
+ * or other file is named as such, a DESTOR_ERROR_PLANTED (exit 1, and no
+ * falling back to reading without the SSD cache: the user removes it). */
 void file_open_own_error(GError **err, int errnum, const char *what, const char *path);
 
 #endif

@@ -34,6 +34,7 @@ E2E_TESTS = \
 	tests/e2e/verify_during_backup.sh \
 	tests/e2e/workers.sh \
 	tests/e2e/safe_writes.sh \
+	tests/e2e/planted_links.sh \
 	tests/e2e/changed_while_read.sh \
 	tests/e2e/config_lines.sh \
 	tests/e2e/rewrite.sh \
