@@ -15,7 +15,8 @@
 # `destor:` line saying it never writes through the link (exit 1), or the
 # name is no longer the link (replaced or removed), or the run never opened
 # it for writing (a command that read the link as the store's file and
-# stopped on it ends with a destor: line). On 29a4157 gc wrote job records through a hard link at
+# stopped on it ends with a destor: line). Last, a symlink to a directory
+# outside planted as the next job's directory is removed, not emptied. On 29a4157 gc wrote job records through a hard link at
 # jobs/N/job_meta_data.new, and a replay truncated and overwrote the target
 # of a symlink at slots.dat, chunks.log or chunks.buckets.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
@@ -206,6 +207,22 @@ for sc in $SCENARIOS; do
     done < "$SCRATCH/names"
 done
 STRACE_OUT=""
+FILES=""
+
+# A symlink to a directory outside, planted as the next job's directory
+# (where a killed backup leaves an unfinished one to be cleared): backup
+# removes the link, not what is in the directory it names (29a4157 emptied
+# that directory).
+load two
+mkdir -p "$SCRATCH/outside/sub"
+printf 'keep\n' > "$SCRATCH/outside/sub/keep"
+ln -s "$SCRATCH/outside" "$W/jobs/00000002"
+on backup "$SCRATCH/data/v3" >/dev/null 2>"$SCRATCH/err" ||
+    echo "backup over a symlinked job directory: $(head -c 300 "$SCRATCH/err")" >> "$SCRATCH/failures"
+[ "$(cat "$SCRATCH/outside/sub/keep" 2>/dev/null)" = keep ] ||
+    echo "backup removed files through a symlink at the next job's directory" >> "$SCRATCH/failures"
+[ ! -L "$W/jobs/00000002" ] || echo "the symlinked job directory was not replaced" >> "$SCRATCH/failures"
+
 if [ -s "$SCRATCH/failures" ]; then
     cat "$SCRATCH/failures" >&2
     fail "$(wc -l < "$SCRATCH/failures") of $planted planted links were followed or not refused"
