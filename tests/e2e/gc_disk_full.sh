@@ -39,7 +39,9 @@ full_from() {
 }
 
 cases=0
-for what in containers job_meta_data.new; do
+# the rewritten records go to a new file of a unique name in the job's
+# directory (.destor-*.tmp, renamed over job_meta_data), as do its refcount's
+for what in containers jobs/00000001/.destor-; do
     rm -rf "$SCRATCH/count"
     cp -a "$T" "$SCRATCH/count"
     full_from "$what" 1000000 "$SCRATCH/count"
