@@ -2,23 +2,26 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # planted_links.sh: no file destor writes is written through a link planted
 # at its name (issue 35). The names come from the code as it runs, not from
-# a list: each command below (backup, delete, gc, repair, read-file -o,
-# restore, trace compile -o, replays through the SSD cache at container
-# granularity and at chunk granularity with the log and the buckets layout;
-# on a files store too) runs once under strace, and every path in its run
-# directory (the store, the cache directory, the outputs) that it opens for
-# writing (O_WRONLY, O_RDWR, O_CREAT, O_TRUNC) or renames a file onto is a
-# fixed name, the unique .destor-*.tmp names aside. Then for each name, on a
-# fresh copy of the state, a symlink to a sentinel file outside is planted
+# a list: each command below (backup, also with the silo index, HAR and
+# retention; delete, gc, repair, read-file -o, restore, trace compile -o,
+# trace export -o; replays through the SSD cache at container granularity
+# and at chunk granularity with the log and the buckets layout; backup and
+# gc on a files store too) runs once under strace, and every path in its
+# run directory (the store, the cache directory, the outputs) that it opens
+# for writing (O_WRONLY, O_RDWR, O_CREAT, O_TRUNC) or renames a file onto is
+# a fixed name, the unique .destor-*.tmp names aside. Then for each name, on
+# a fresh copy of the state, a symlink to a sentinel file outside is planted
 # there, and separately a hard link to it, and the command runs again. The
 # sentinel keeps its bytes and mtime, and either the command refused with a
 # `destor:` line saying it never writes through the link (exit 1), or the
 # name is no longer the link (replaced or removed), or the run never opened
 # it for writing (a command that read the link as the store's file and
 # stopped on it ends with a destor: line). Last, a symlink to a directory
-# outside planted as the next job's directory is removed, not emptied. On 29a4157 gc wrote job records through a hard link at
-# jobs/N/job_meta_data.new, and a replay truncated and overwrote the target
-# of a symlink at slots.dat, chunks.log or chunks.buckets.
+# outside planted as the next job's directory is removed, not emptied. On
+# 29a4157 gc wrote job records through a hard link at
+# jobs/N/job_meta_data.new, replays truncated and overwrote the target of a
+# link at slots.dat, chunks.log or chunks.buckets, gc wrote through one at
+# containers.pool, and backup emptied the directory outside.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 command -v strace >/dev/null 2>&1 || { echo "# strace not installed"; exit 77; }
@@ -134,18 +137,23 @@ make_states() {
 run() {
     case $1 in
     backup | files-backup) on backup "$SCRATCH/data/v3" ;;
+    backup-more) on -p"fingerprint-index near-exact logical silo" -p"rewrite-enable-har yes" \
+        -p"backup-retention-time 1" backup "$SCRATCH/data/v3" ;;
     delete) on delete 0 ;;
     gc | files-gc) on gc ;;
     repair) on repair ;;
     read-file) on read-file 1 f2 -o "$RUN/out" ;;
     restore) on restore 1 "$RUN/rt" ;;
     compile) on trace compile "$SCRATCH/trace" -o "$RUN/t.ctr" ;;
+    export) on trace export "$SCRATCH/t.ctr" --format txt -o "$RUN/t.txt" ;;
     container | chunklog | buckets) cache "$1" read-file --trace "$SCRATCH/trace" ;;
     esac
 }
 
-SCENARIOS="backup delete gc repair read-file restore compile container chunklog buckets"
+SCENARIOS="backup backup-more delete gc repair read-file restore compile export container chunklog buckets"
 make_states ""
+load two
+on trace compile "$SCRATCH/trace" -o "$SCRATCH/t.ctr" >/dev/null
 if [ "$(store_kind)" = pool ]; then
     FILES="-pcontainer-store files"
     make_states files-
