@@ -208,8 +208,8 @@ for sc in $SCENARIOS; do
             elif [ $rc -ne 0 ] && ! tail -n 1 "$SCRATCH/err" | grep -q '^destor: '; then
                 echo "$what: exit $rc without a destor: line" >> "$SCRATCH/failures"
             elif [ $still = yes ] && [ "$opened" = yes ]; then
-                echo "$what: opened for writing through the link (exit $rc): $(head -c 300 "$SCRATCH/err")" \
-                    >> "$SCRATCH/failures"
+                last=$(tail -n 1 "$SCRATCH/err" | head -c 300)
+                echo "$what: opened for writing through the link (exit $rc): $last" >> "$SCRATCH/failures"
             fi
         done
     done < "$SCRATCH/names"
@@ -226,7 +226,7 @@ mkdir -p "$SCRATCH/outside/sub"
 printf 'keep\n' > "$SCRATCH/outside/sub/keep"
 ln -s "$SCRATCH/outside" "$W/jobs/00000002"
 on backup "$SCRATCH/data/v3" >/dev/null 2>"$SCRATCH/err" ||
-    echo "backup over a symlinked job directory: $(head -c 300 "$SCRATCH/err")" >> "$SCRATCH/failures"
+    echo "backup over a symlinked job directory: $(tail -n 1 "$SCRATCH/err" | head -c 300)" >> "$SCRATCH/failures"
 [ "$(cat "$SCRATCH/outside/sub/keep" 2>/dev/null)" = keep ] ||
     echo "backup removed files through a symlink at the next job's directory" >> "$SCRATCH/failures"
 [ ! -L "$W/jobs/00000002" ] || echo "the symlinked job directory was not replaced" >> "$SCRATCH/failures"
