@@ -114,6 +114,7 @@ QUICK_C_TESTS = \
 	tests/e2e/old_store.sh \
 	tests/e2e/file_digest.sh \
 	tests/e2e/fp_index.sh \
+	tests/e2e/planted_links.sh \
 	tests/fuzz/run-corpus.sh \
 	tests/policy_ref/run-reference-models.sh \
 	tests/policy_ref/run-chunk-reference-models.sh

@@ -51,10 +51,9 @@ struct FpIndex {
 
 static gboolean open_handle(DB **db, const char *path, u_int32_t flags, uint32_t cache, GError **err)
 {
-    int ret = db_create(db, NULL, 0);
+    int ret = bdb_create(db);
     if (ret != 0)
         return bdb_fail(err, ret, "create handle for", path);
-    bdb_quiet(*db);
     (*db)->set_cachesize(*db, 0, cache, 1);
     (*db)->set_flags(*db, DB_CHKSUM);
     ret = (*db)->open(*db, NULL, path, NULL, DB_HASH, flags, 0644);
