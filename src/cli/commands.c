@@ -100,7 +100,8 @@ static const CommandSpec commands[] = {
       "  --json       the summary as one destor.restore JSON document\n"
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
-      "  3  data integrity error (a damaged container, an unsafe stored path)\n" },
+      "  3  data integrity error (a damaged container, an unsafe stored path, entries\n"
+      "     of the job that conflict)\n" },
     { "read-file", OPT_JSON | OPT_NULL | OPT_VERIFY | OPT_OUTPUT | OPT_TRACE | OPT_RANGE | OPT_SIMULATE, FALSE,
       command_read_file,
       "usage: destor " GLOBAL " read-file JOB PATH [-o OUT] [--verify | --offset N --length N] [--json]\n"

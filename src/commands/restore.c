@@ -3,7 +3,9 @@
  * (so no write can pass through a restored link), then directory modes and
  * mtimes deepest first (so creating children does not disturb them). Files
  * and symlinks are made under a new name and renamed over what was there,
- * so nothing existing in the target is ever written through or emptied. */
+ * so nothing existing in the target is ever written through or emptied.
+ * Entries of the job that conflict with each other (a file or symlink
+ * where the job has entries below it) are damage, like an unsafe path. */
 #include "commands/restore.h"
 #include "read/cached_source.h"
 #include "read/chunk_cache_source.h"
@@ -22,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,11 +35,13 @@
 typedef struct {
     int root_fd;
     uint32_t job_id;
+    Job *job;                  /* for the entry at a path (conflicts) */
+    GHashTable *dir_paths;     /* every path the job has a directory at, or entries below */
     ChunkSource *chunks;
     GPtrArray *deferred_links; /* FileRecord* */
     GPtrArray *dirs;           /* FileRecord* */
     uint64_t restored, bytes;
-    uint64_t unsafe; /* stored paths refused: the job is damaged or hostile */
+    uint64_t unsafe; /* stored paths refused (unsafe, or conflicting): the job is damaged or hostile */
     uint64_t failed; /* entries the target would not take (I/O, space, conflicts) */
     char *first_problem; /* the first warning, for the final error */
 } Restore;
@@ -108,6 +113,40 @@ static gboolean restore_file(Restore *rs, int dir, const char *name, const FileR
     return TRUE;
 }
 
+/* Remember that the job has entries below every parent of `path` (a plain
+ * path): the longest parent first, stopping at one already known. */
+static void note_parents(Restore *rs, char *path)
+{
+    for (size_t i = strlen(path); i-- > 0;) {
+        if (path[i] != '/')
+            continue;
+        path[i] = '\0';
+        gboolean known = g_hash_table_contains(rs->dir_paths, path);
+        if (!known)
+            g_hash_table_add(rs->dir_paths, g_strdup(path));
+        path[i] = '/';
+        if (known)
+            break;
+    }
+}
+
+/* The job's own file or symlink at a parent of `path` (a plain path), if
+ * it has one: what keeps the parent from being a directory, by the job's
+ * doing rather than the target's. Looked up only when a parent fails. */
+static char *own_blocker(Restore *rs, const char *path)
+{
+    for (const char *slash = strchr(path, '/'); slash != NULL; slash = strchr(slash + 1, '/')) {
+        char *parent = g_strndup(path, (gsize)(slash - path));
+        FileRecord *p = job_find(rs->job, parent, NULL);
+        gboolean blocks = p != NULL && p->type != ENTRY_DIR;
+        file_record_free(p);
+        if (blocks)
+            return parent;
+        g_free(parent);
+    }
+    return NULL;
+}
+
 /* Entry in its parent: regular files now, the rest remembered. */
 static gboolean restore_entry(Restore *rs, FileRecord *r, gboolean *keep, GError **err)
 {
@@ -118,10 +157,24 @@ static gboolean restore_entry(Restore *rs, FileRecord *r, gboolean *keep, GError
         return TRUE;
     }
     char *cpath = g_strndup(path, r->path->len);
+    note_parents(rs, cpath);
+    if (r->type == ENTRY_DIR)
+        g_hash_table_add(rs->dir_paths, g_strdup(cpath));
+    else if (r->type == ENTRY_FILE && g_hash_table_contains(rs->dir_paths, cpath)) {
+        refuse(rs, r, "the job also has a directory or entries at this path (its entries conflict)", 0);
+        g_free(cpath);
+        return TRUE;
+    }
     const char *name;
     int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
     gboolean ok = TRUE;
-    if (dir < 0) {
+    char *blocker;
+    if (dir < 0 && (errno == ENOTDIR || errno == ELOOP) && (blocker = own_blocker(rs, cpath)) != NULL) {
+        char *why = g_strdup_printf("lies below the job's own file or symlink '%s' (its entries conflict)", blocker);
+        refuse(rs, r, why, 0);
+        g_free(why);
+        g_free(blocker);
+    } else if (dir < 0) {
         refuse(rs, r, "a parent directory cannot be created or is not a directory", errno);
     } else if (r->type == ENTRY_FILE) {
         ok = restore_file(rs, dir, name, r, err);
@@ -147,6 +200,11 @@ static void finish_deferred(Restore *rs)
     for (guint i = 0; i < rs->deferred_links->len; i++) {
         FileRecord *r = rs->deferred_links->pdata[i];
         char *cpath = g_strndup((const char *)r->path->data, r->path->len);
+        if (g_hash_table_contains(rs->dir_paths, cpath)) {
+            refuse(rs, r, "the job also has a directory or entries below this symlink (its entries conflict)", 0);
+            g_free(cpath);
+            continue;
+        }
         char *target = g_strndup((const char *)r->link->data, r->link->len);
         const char *name;
         int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
@@ -286,7 +344,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
         return FALSE;
     }
     gboolean ok = FALSE;
-    Restore rs = { .root_fd = -1, .job_id = job_id };
+    Restore rs = { .root_fd = -1, .job_id = job_id, .job = job };
     gboolean existed = g_file_test(target, G_FILE_TEST_EXISTS);
     if (g_mkdir_with_parents(target, 0755) != 0 ||
         (rs.root_fd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
@@ -304,6 +362,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
         goto out;
     rs.deferred_links = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
     rs.dirs = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
+    rs.dir_paths = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     gint64 start = g_get_monotonic_time();
     ok = TRUE;
     FileRecord *r;
@@ -323,11 +382,12 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
         double secs = (double)(g_get_monotonic_time() - start) / 1e6;
         print_summary(&rs, &cfg->restore_cache, store->container_size, target, secs, json);
         if (rs.unsafe > 0 || rs.failed > 0) {
-            /* Unsafe stored paths mean a damaged store (exit 3); a target
-             * that refused entries is a runtime failure (exit 1). */
+            /* Unsafe or conflicting stored paths mean a damaged store
+             * (exit 3); a target that refused entries is a runtime
+             * failure (exit 1). */
             g_set_error(err, DESTOR_ERROR, rs.unsafe > 0 ? DESTOR_ERROR_INTEGRITY : DESTOR_ERROR_IO,
-                        "%llu entries of job %u were not restored (%llu unsafe stored paths, %llu refused by "
-                        "the target), the first %s", (unsigned long long)(rs.unsafe + rs.failed), job_id,
+                        "%llu entries of job %u were not restored (%llu unsafe or conflicting stored paths, %llu "
+                        "refused by the target), the first %s", (unsigned long long)(rs.unsafe + rs.failed), job_id,
                         (unsigned long long)rs.unsafe, (unsigned long long)rs.failed, rs.first_problem);
             ok = FALSE;
         }
@@ -335,6 +395,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
     g_free(rs.first_problem);
     g_ptr_array_unref(rs.deferred_links);
     g_ptr_array_unref(rs.dirs);
+    g_hash_table_unref(rs.dir_paths);
     chunk_source_free(rs.chunks);
     prefetch_source_free(prefetch);
     cached_source_close(&cached);
