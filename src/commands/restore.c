@@ -35,6 +35,7 @@
 typedef struct {
     int root_fd;
     uint32_t job_id;
+    FileDigestAlgorithm check; /* the digest every file is checked against (its record's), or NONE */
     Job *job;                  /* for the entry at a path (conflicts) */
     GHashTable *dir_paths;     /* every path the job has a directory at, or entries below */
     ChunkSource *chunks;
@@ -80,7 +81,8 @@ static gboolean set_times(int dir, const char *name, const FileRecord *r, int fl
 /* Written beside its name and renamed into place once complete, mode and
  * times set: whatever was at the name (a file, a hard link to a file
  * elsewhere, a symlink) is replaced, never written through, and a read that
- * fails leaves it as it was. */
+ * fails (a damaged chunk, content that does not match the record's digest:
+ * a forged chunk list) leaves it as it was. */
 static gboolean restore_file(Restore *rs, int dir, const char *name, const FileRecord *r, GError **err)
 {
     char *shown = file_record_path_display(r);
@@ -90,7 +92,7 @@ static gboolean restore_file(Restore *rs, int dir, const char *name, const FileR
         g_free(shown);
         return TRUE;
     }
-    gboolean ok = file_output_write(rs->chunks, r, rs->job_id, NULL, fr.fd, shown, FILE_DIGEST_NONE, err);
+    gboolean ok = file_output_write(rs->chunks, r, rs->job_id, NULL, fr.fd, shown, rs->check, err);
     g_free(shown);
     if (!ok) {
         file_replace_abort(&fr);
@@ -333,7 +335,8 @@ static void print_summary(const Restore *rs, const RestoreCacheConfig *cache, si
     json_doc_print(b, stdout);
 }
 
-gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gboolean json, GError **err)
+gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gboolean verify, gboolean json,
+                     GError **err)
 {
     Store *store = store_open_read(cfg, err);
     if (store == NULL)
@@ -344,7 +347,9 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
         return FALSE;
     }
     gboolean ok = FALSE;
-    Restore rs = { .root_fd = -1, .job_id = job_id, .job = job };
+    gboolean check = verify || file_digest_checked_by_default(store->file_digest);
+    Restore rs = { .root_fd = -1, .job_id = job_id, .job = job,
+                   .check = check ? store->file_digest : FILE_DIGEST_NONE };
     gboolean existed = g_file_test(target, G_FILE_TEST_EXISTS);
     if (g_mkdir_with_parents(target, 0755) != 0 ||
         (rs.root_fd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {

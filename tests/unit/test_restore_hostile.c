@@ -15,6 +15,7 @@
 #include "storage/container.h"
 #include "store/store.h"
 #include "util/error.h"
+#include "util/file_digest.h"
 #include "unit.h"
 
 #include <glib/gstdio.h>
@@ -37,6 +38,11 @@ static void add_entry(JobMetaWriter *w, RecipeIndex *idx, EntryType type, const 
         fingerprint_compute(FP_SHA1, content, c.length, &c.fp);
         g_array_append_val(r->chunks, c);
         r->size = c.length;
+        FileHasher *h = file_hasher_new(FILE_DIGEST_XXH3); /* a new store's digest */
+        file_hasher_begin(h);
+        file_hasher_add(h, content, c.length);
+        file_hasher_end(h, r->digest);
+        file_hasher_free(h);
         m->files++;
         m->logical_bytes += r->size;
     }
@@ -121,7 +127,7 @@ static void test_conflicting_entries(void)
     Config cfg;
     uint32_t id = make_job(&cfg, top, entries, G_N_ELEMENTS(entries));
     GError *err = NULL;
-    CU_ASSERT_FALSE(restore_run(&cfg, id, target, FALSE, &err));
+    CU_ASSERT_FALSE(restore_run(&cfg, id, target, FALSE, FALSE, &err));
     CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
     CU_ASSERT_TRUE(err != NULL && strstr(err->message, "4 unsafe or conflicting") != NULL);
     g_clear_error(&err);
@@ -207,7 +213,7 @@ static void test_hostile_paths(void)
     char *planted = g_build_filename(target, "planted", NULL);
     CU_ASSERT_EQUAL(symlink(top, planted), 0);
 
-    CU_ASSERT_FALSE(restore_run(&cfg, id, target, FALSE, &err));
+    CU_ASSERT_FALSE(restore_run(&cfg, id, target, FALSE, FALSE, &err));
     CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
     g_clear_error(&err);
 
