@@ -169,15 +169,16 @@ static gboolean restore_entry(Restore *rs, FileRecord *r, gboolean *keep, GError
     }
     const char *name;
     int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
+    int open_errno = errno;
     gboolean ok = TRUE;
     char *blocker;
-    if (dir < 0 && (errno == ENOTDIR || errno == ELOOP) && (blocker = own_blocker(rs, cpath)) != NULL) {
+    if (dir < 0 && (open_errno == ENOTDIR || open_errno == ELOOP) && (blocker = own_blocker(rs, cpath)) != NULL) {
         char *why = g_strdup_printf("lies below the job's own file or symlink '%s' (its entries conflict)", blocker);
         refuse(rs, r, why, 0);
         g_free(why);
         g_free(blocker);
     } else if (dir < 0) {
-        refuse(rs, r, "a parent directory cannot be created or is not a directory", errno);
+        refuse(rs, r, "a parent directory cannot be created or is not a directory", open_errno);
     } else if (r->type == ENTRY_FILE) {
         ok = restore_file(rs, dir, name, r, err);
     } else if (r->type == ENTRY_DIR) {
