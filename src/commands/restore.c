@@ -44,21 +44,23 @@ typedef struct {
     uint64_t restored, bytes;
     uint64_t unsafe; /* stored paths refused (unsafe, or conflicting): the job is damaged or hostile */
     uint64_t failed; /* entries the target would not take (I/O, space, conflicts) */
-    char *first_problem; /* the first warning, for the final error */
+    char *first_problem; /* the first entry refused, for the final error */
 } Restore;
 
-/* Skip an entry with a warning: errnum 0 for an unsafe stored path, else
- * the error the target gave. */
+/* Skip an entry: errnum 0 for an unsafe or conflicting stored path, else
+ * the error the target gave. The first is named by the final error (so one
+ * problem is one destor: line), each later one by a warning. */
 static void refuse(Restore *rs, const FileRecord *r, const char *why, int errnum)
 {
     char *path = file_record_path_display(r);
     char *problem = errnum ? g_strdup_printf("'%s': %s: %s", path, why, g_strerror(errnum))
                            : g_strdup_printf("'%s': %s", path, why);
-    destor_warning("not restoring %s", problem);
-    if (rs->first_problem == NULL)
+    if (rs->first_problem == NULL) {
         rs->first_problem = problem;
-    else
+    } else {
+        destor_warning("not restoring %s", problem);
         g_free(problem);
+    }
     g_free(path);
     if (errnum)
         rs->failed++;
@@ -397,6 +399,8 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
                         (unsigned long long)rs.unsafe, (unsigned long long)rs.failed, rs.first_problem);
             ok = FALSE;
         }
+    } else if (rs.first_problem != NULL) { /* stopped by another error: the first refusal is said here */
+        destor_warning("not restoring %s", rs.first_problem);
     }
     g_free(rs.first_problem);
     g_ptr_array_unref(rs.deferred_links);

@@ -25,6 +25,7 @@ E2E_TESTS = \
 	tests/e2e/chunk_cache_batch.sh \
 	tests/e2e/chunk_cache_buckets.sh \
 	tests/e2e/range_read.sh \
+	tests/e2e/restore_conflicts.sh \
 	tests/e2e/compiled_trace.sh \
 	tests/e2e/compiled_trace_chunks.sh \
 	tests/e2e/offline_bounds.sh \
