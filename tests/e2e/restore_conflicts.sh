@@ -5,7 +5,8 @@
 # rewritten under a right CRC, the recipe index rebuilt by repair) is a
 # damaged job: restore exits 3 with one destor: line naming it, makes no
 # symlink through which the file could land outside, and writes nothing
-# outside the target; the rest of the job is restored.
+# outside the target; the rest of the job is restored. verify names the
+# same damage (exit 3).
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 mkdir -p "$SCRATCH/src" "$SCRATCH/watch"
@@ -37,4 +38,6 @@ grep -q "'trap'.*conflict" "$SCRATCH/err" || fail "the conflict not named: $(cat
 [ -z "$(ls -A "$SCRATCH/watch")" ] || fail "restore wrote outside the target: $(ls -A "$SCRATCH/watch")"
 [ ! -L "$SCRATCH/t/trap" ] || fail "restore made the symlink the job's file lies below"
 cmp -s "$SCRATCH/src/ok.txt" "$SCRATCH/t/ok.txt" || fail "the rest of the job was not restored"
-note "a symlink and a file below it in one job: exit 3, one destor: line, nothing outside the target"
+expect_status 3 dst verify
+grep -q "path 'trap/evil'.*below the job's own symlink 'trap'" "$SCRATCH/out" || fail "verify said: $(cat "$SCRATCH/out")"
+note "a symlink and a file below it in one job: restore exit 3, one destor: line, nothing outside the target; verify names it"
