@@ -115,6 +115,7 @@ QUICK_C_TESTS = \
 	tests/e2e/file_digest.sh \
 	tests/e2e/fp_index.sh \
 	tests/e2e/planted_links.sh \
+	tests/e2e/restore_conflicts.sh \
 	tests/fuzz/run-corpus.sh \
 	tests/policy_ref/run-reference-models.sh \
 	tests/policy_ref/run-chunk-reference-models.sh
