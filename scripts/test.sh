@@ -47,7 +47,9 @@ run_suite() {
             echo "---- $log"
             tail -n 80 "$log"
         fi
-        awk -v s="$stage" -v t="${t#"$dir"/}" '$1 == ":elapsed:" { print $2, s, t }' "$t" >> "$times"
+        name=${t#"$dir"/}
+        awk -v s="$stage" -v t="${name%.trs}" '$1 == ":elapsed:" { e = $2 } $1 == ":cpu:" { c = $2 }
+            END { print e + 0, c + 0, s, t }' "$t" >> "$times"
         # A CUnit program reports its cases: "tests  TOTAL  RAN  PASSED  FAILED  INACTIVE".
         cunit=$(awk '$1 == "tests" && NF == 6 { print $4, $5 }' "$log" | tail -n 1)
         if [ -n "$cunit" ]; then
@@ -63,7 +65,8 @@ run_suite() {
         fi
     done
     [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=$((failed + 1))
-    echo "$stage $count $((passed - before_p)) $((failed - before_f)) $(($(date +%s) - start))" >> "$stages"
+    cpu=$(awk -v s="$stage" '$3 == s { c += $2 } END { print int(c) }' "$times")
+    echo "$stage $count $((passed - before_p)) $((failed - before_f)) $(($(date +%s) - start)) $cpu" >> "$stages"
 }
 
 # tests_of TIER WHERE...: the tests of a tier (quick, slow or any) that run in
@@ -98,15 +101,15 @@ else
     result="0 1"
 fi
 inside=$(awk '$1 == "#" && $2 == "TOTAL:" { n = $3 } END { print n + 0 }' build/distcheck.log)
-echo "distcheck $inside $result $(($(date +%s) - start))" >> "$stages"
+echo "distcheck $inside $result $(($(date +%s) - start)) -" >> "$stages"
 
 echo
-awk 'BEGIN { printf "%-11s %6s %7s %7s %8s\n", "stage", "tests", "passed", "failed", "minutes" }
-     { printf "%-11s %6d %7d %7d %8.1f\n", $1, $2, $3, $4, $5 / 60; s += $5 }
+awk 'BEGIN { printf "%-11s %6s %7s %7s %8s %12s\n", "stage", "tests", "passed", "failed", "minutes", "CPU minutes" }
+     { printf "%-11s %6d %7d %7d %8.1f %12s\n", $1, $2, $3, $4, $5 / 60, $6 == "-" ? "-" : sprintf("%.1f", $6 / 60); s += $5 }
      END { printf "%-11s %6s %7s %7s %8.1f\n", "all", "", "", "", s / 60 }' "$stages"
 echo
-echo "the ten slowest tests (seconds, stage, test):"
-sort -rn "$times" | head -n 10 | awk '{ printf "%8.1f  %-10s %s\n", $1, $2, $3 }'
+echo "the ten slowest tests (seconds, CPU seconds, stage, test):"
+sort -rn "$times" | head -n 10 | awk '{ printf "%8.1f %8.1f  %-10s %s\n", $1, $2, $3, $4 }'
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -5,8 +5,9 @@
 # where scripts/test.sh runs it:
 #
 #   tier   QUICK  the developer's loop: `make check-quick` (about 5 minutes)
-#          SLOW   kill sweeps, property tests, fault sweeps, RADOS, valgrind
-#                 (`make check` runs both tiers)
+#          SLOW   kill sweeps, property tests, fault sweeps, the policies
+#                 against their reference models, the experiment scripts'
+#                 tests, RADOS, valgrind (`make check` runs both tiers)
 #   where  STORE  our C code on `pool` stores it makes: run in the plain
 #                 build, again on `container-store files` stores, and again
 #                 under the sanitizers
@@ -116,15 +117,12 @@ QUICK_C_TESTS = \
 	tests/e2e/fp_index.sh \
 	tests/e2e/planted_links.sh \
 	tests/e2e/restore_conflicts.sh \
-	tests/fuzz/run-corpus.sh \
-	tests/policy_ref/run-reference-models.sh \
-	tests/policy_ref/run-chunk-reference-models.sh
+	tests/fuzz/run-corpus.sh
 
 QUICK_PLAIN_TESTS = \
 	tests/scripts/run-smart-tests.sh \
 	tests/scripts/test-apt-install.sh \
 	tests/scripts/run-gen-dataset-tests.sh \
-	tests/scripts/run-trace-tests.sh \
 	tests/install/man_pages.sh \
 	tests/install/install.sh \
 	tests/layout/include_layers.py \
@@ -139,6 +137,8 @@ SLOW_STORE_TESTS = \
 	tests/e2e/platform_property.py
 
 SLOW_C_TESTS = \
+	tests/policy_ref/run-chunk-reference-models.sh \
+	tests/policy_ref/run-reference-models.sh \
 	tests/e2e/kill_retention.sh \
 	tests/e2e/kill_rewrite.sh \
 	tests/e2e/kill_commit_steps.sh \
@@ -164,6 +164,7 @@ SLOW_C_TESTS = \
 	tests/rados/rados_gc.sh
 
 SLOW_PLAIN_TESTS = \
+	tests/scripts/run-trace-tests.sh \
 	tests/unit/valgrind-unit.sh
 
 SCRIPT_TESTS = $(QUICK_STORE_TESTS) $(QUICK_C_TESTS) $(QUICK_PLAIN_TESTS) \

@@ -3,8 +3,9 @@
 # driver.sh: the test driver of `make check` (LOG_DRIVER). It runs one test
 # as automake's own driver does (output to its .log; exit 0 PASS, 77 SKIP,
 # 99 ERROR, else FAIL; a PASS/FAIL line on the terminal) and also records
-# the test's wall-clock seconds in its .trs file as ":elapsed: S", which
-# scripts/test.sh sums into its stage table and its slowest-tests list.
+# the test's wall-clock seconds and the CPU seconds of its processes in its
+# .trs file (":elapsed: S", ":cpu: S"), which scripts/test.sh prints in its
+# slowest-tests list.
 set -u
 name= log= trs= expect_failure=no
 while [ $# -gt 0 ]; do
@@ -36,12 +37,21 @@ case $status:$expect_failure in
 *) result=FAIL ;;
 esac
 elapsed=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }')
-echo "$result: $name (${elapsed} s)"
-echo "$result: $name (exit $status, ${elapsed} s)" >> "$log"
+# `times`' second line: the user and system time of the waited-for children.
+# (Written to a file: `times` in a pipe would run in a subshell of its own.)
+times > "$trs.times"
+cpu=$(awk 'NR == 2 {
+    t = 0
+    for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] }
+    printf "%.1f", t }' "$trs.times")
+rm -f "$trs.times"
+echo "$result: $name (${elapsed} s, ${cpu} s CPU)"
+echo "$result: $name (exit $status, ${elapsed} s, ${cpu} s CPU)" >> "$log"
 {
     echo ":test-result: $result"
     echo ":global-test-result: $result"
     case $result in PASS | XFAIL | SKIP) echo ":recheck: no" ;; *) echo ":recheck: yes" ;; esac
     case $result in PASS | XFAIL) echo ":copy-in-global-log: no" ;; *) echo ":copy-in-global-log: yes" ;; esac
     echo ":elapsed: $elapsed"
+    echo ":cpu: $cpu"
 } > "$trs"
