@@ -7,7 +7,9 @@
  * no container is read; in real mode every container is read (and
  * checked), though no file bytes are assembled. A version-2 trace (chunk
  * accesses) goes to the SSD chunk cache, each access at its recorded
- * position, as the text trace's replay makes it (in real mode with the
+ * position, as the text trace's replay makes it (in simulation after its
+ * chunk table is checked against the metadata of the containers it names;
+ * in real mode with the
  * chunks of the next requests announced ahead, as the text replay
  * announces them); each version needs its granularity (a usage error
  * otherwise). */
