@@ -3,6 +3,7 @@
  * the ssd-cache-size -> containers resolution. */
 #include "cache/core/cache_config.h"
 #include "cache/core/cache_codec.h"
+#include "cache/core/chunk_cache.h"
 #include "util/error.h"
 #include "util/size_parse.h"
 
@@ -347,23 +348,18 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
         static const char *const words[] = { "chunk", "container", NULL };
         int w = word_index(value, words);
         ok = w >= 0 || bad_value(err, k->key, value, "chunk or container");
-        if (ok) {
+        if (ok)
             cfg->chunk_fetch = w;
-            cfg->chunk_keys_given |= CACHE_KEY_GIVEN_CHUNK_FETCH;
-        }
         break;
     }
     case K_SEGMENT_SIZE:
         ok = cache_parse_segment_size(k->key, value, &cfg->segment_size, err);
-        if (ok)
-            cfg->chunk_keys_given |= CACHE_KEY_GIVEN_SEGMENT_SIZE;
         break;
     case K_SEGMENT_RECLAIM:
         ok = value != NULL && (strcmp(value, "evict") == 0 || strcmp(value, "clean") == 0);
-        if (ok) {
+        if (ok)
             cfg->segment_reclaim = strcmp(value, "clean") == 0 ? CHUNK_LOG_CLEAN : CHUNK_LOG_EVICT;
-            cfg->chunk_keys_given |= CACHE_KEY_GIVEN_SEGMENT_RECLAIM;
-        } else
+        else
             bad_value(err, k->key, value, "evict or clean");
         break;
     case K_LAYOUT:
@@ -410,28 +406,22 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
                     "ssd-cache-layout buckets applies to ssd-cache-granularity chunk only");
         return FALSE;
     }
-    static const struct {
-        unsigned bit;
-        const char *key;
-    } chunk_keys[] = {
-        { CACHE_KEY_GIVEN_CHUNK_FETCH, "ssd-cache-chunk-fetch" },
-        { CACHE_KEY_GIVEN_SEGMENT_SIZE, "ssd-cache-segment-size" },
-        { CACHE_KEY_GIVEN_SEGMENT_RECLAIM, "ssd-cache-segment-reclaim" },
-    };
-    for (size_t i = 0; i < G_N_ELEMENTS(chunk_keys); i++) {
-        if (!(cfg->chunk_keys_given & chunk_keys[i].bit))
-            continue;
-        if (!chunk) {
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                        "%s applies to ssd-cache-granularity chunk only", chunk_keys[i].key);
-            return FALSE;
-        }
-        if (cfg->layout == CHUNK_LAYOUT_BUCKETS && chunk_keys[i].bit != CACHE_KEY_GIVEN_CHUNK_FETCH) {
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                        "%s applies to ssd-cache-layout log only (the buckets layout has no segments)",
-                        chunk_keys[i].key);
-            return FALSE;
-        }
+    /* the chunk cache's own keys, set away from their defaults where they
+     * do nothing: errors, as ssd-cache-write-budget and the layout above
+     * (the defaults, which destor.config spells out, pass) */
+    const char *idle = NULL;
+    gboolean log = chunk && cfg->layout == CHUNK_LAYOUT_LOG;
+    if (!chunk && cfg->chunk_fetch != CHUNK_FETCH_CHUNK)
+        idle = "ssd-cache-chunk-fetch";
+    else if (!log && cfg->segment_size != CHUNK_LOG_DEFAULT_SEGMENT)
+        idle = "ssd-cache-segment-size";
+    else if (!log && cfg->segment_reclaim != CHUNK_LOG_EVICT)
+        idle = "ssd-cache-segment-reclaim";
+    if (idle != NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "%s applies to %s", idle,
+                    chunk ? "ssd-cache-layout log only (the buckets layout has no segments)"
+                          : "ssd-cache-granularity chunk only");
+        return FALSE;
     }
     gboolean austere = strcmp(cfg->policy, CHUNK_POLICY_AUSTERE) == 0;
     if (chunk && cache_config_enabled(cfg) && austere != (cfg->layout == CHUNK_LAYOUT_BUCKETS)) {

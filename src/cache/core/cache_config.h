@@ -113,13 +113,7 @@ typedef struct {
     uint32_t segment_size; /* ssd-cache-segment-size: the chunk log's segments */
     ChunkLogReclaim segment_reclaim; /* ssd-cache-segment-reclaim */
     ChunkLayoutKind layout;          /* ssd-cache-layout */
-    unsigned chunk_keys_given;       /* CACHE_KEY_GIVEN_*: the chunk-only keys set (checked against
-                                        the granularity and layout by cache_config_validate) */
 } CacheConfig;
-
-#define CACHE_KEY_GIVEN_CHUNK_FETCH 1u
-#define CACHE_KEY_GIVEN_SEGMENT_SIZE 2u
-#define CACHE_KEY_GIVEN_SEGMENT_RECLAIM 4u
 
 typedef enum {
     CACHE_CONFIG_INVALID = -1, /* a cache key, bad value: *err set */
@@ -139,8 +133,8 @@ void cache_config_keys(GPtrArray *out);
 /* Checks across keys: a real-mode cache with a policy needs a directory;
  * the policy must serve the configured granularity; a key of one
  * granularity or layout only (ssd-cache-chunk-fetch, ssd-cache-segment-*,
- * ssd-cache-layout buckets, ssd-cache-write-budget) set with another is
- * an error, not ignored. */
+ * ssd-cache-layout, ssd-cache-write-budget) set to another value than its
+ * default with another granularity or layout is an error, not ignored. */
 gboolean cache_config_validate(const CacheConfig *cfg, GError **err);
 /* TRUE when ssd-cache-policy is not "none" (of either granularity; the
  * policy's own granularity is checked by cache_config_validate). */
