@@ -141,9 +141,9 @@ static gboolean replay_chunks(ReadSession *s, const CompiledTrace *t, TraceSumma
     return ok;
 }
 
-gboolean compiled_replay(ReadSession *s, const CompiledTrace *t, TraceSummary *sum, GError **err)
+gboolean compiled_replay_granularity(const CompiledTrace *t, gboolean chunk_cache, GError **err)
 {
-    if (compiled_trace_is_chunks(t) != (s->chunk_cache != NULL)) {
+    if (compiled_trace_is_chunks(t) != chunk_cache) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
                     compiled_trace_is_chunks(t)
                         ? "the compiled trace holds chunk accesses: replay it with ssd-cache-granularity chunk "
@@ -153,6 +153,13 @@ gboolean compiled_replay(ReadSession *s, const CompiledTrace *t, TraceSummary *s
                           "compile)");
         return FALSE;
     }
+    return TRUE;
+}
+
+gboolean compiled_replay(ReadSession *s, const CompiledTrace *t, TraceSummary *sum, GError **err)
+{
+    if (!compiled_replay_granularity(t, s->chunk_cache != NULL, err))
+        return FALSE;
     if (s->chunk_cache != NULL)
         return replay_chunks(s, t, sum, err);
     const uint32_t *ids = (const uint32_t *)(const void *)t->ids->data;

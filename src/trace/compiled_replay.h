@@ -22,6 +22,12 @@
 
 #include <glib.h>
 
+/* Can t be replayed with the SSD chunk cache (chunk_cache) or without?
+ * A USAGE error naming the way out when not; compiled_replay checks it
+ * too, and read-file first from the configuration, before the cache is
+ * opened. */
+gboolean compiled_replay_granularity(const CompiledTrace *t, gboolean chunk_cache, GError **err);
+
 /* Serve every request of t through s (t checked against s's store by the
  * caller), adding to sum. */
 gboolean compiled_replay(ReadSession *s, const CompiledTrace *t, TraceSummary *sum, GError **err);

@@ -12,6 +12,7 @@ E2E_TESTS = \
 	tests/e2e/index_damage.sh \
 	tests/e2e/big_files.sh \
 	tests/e2e/cache_identity.sh \
+	tests/e2e/cache_usage_errors.sh \
 	tests/e2e/deep_tree.sh \
 	tests/e2e/kill_backup.sh \
 	tests/e2e/kill_commit_steps.sh \
