@@ -69,8 +69,13 @@ printf '0\tf\n' > "$SCRATCH/trace"
 dst read-file --trace "$SCRATCH/trace" --json > "$SCRATCH/t.json"
 dst delete 1 --json > "$SCRATCH/d.json"
 dst gc --json > "$SCRATCH/g.json"
-for k in b:backup r:restore f:read-file s:stat v:verify l:list t:trace-summary p:repair d:delete g:gc; do
-    [ "$("$PYTHON" -c 'import json,sys; d = json.loads(open(sys.argv[1]).read(), strict=True); print(d["kind"])' "$SCRATCH/${k%%:*}.json")" = "destor.${k#*:}" ] ||
+dst policies --json > "$SCRATCH/o.json"
+# each opens with kind and version (docs/FORMAT.md)
+for k in b:backup r:restore f:read-file s:stat v:verify l:list t:trace-summary p:repair d:delete g:gc o:policies; do
+    [ "$("$PYTHON" -c 'import json,sys
+d = json.loads(open(sys.argv[1]).read(), strict=True)
+assert list(d)[:2] == ["kind", "version"] and isinstance(d["version"], int), list(d)[:2]
+print(d["kind"])' "$SCRATCH/${k%%:*}.json")" = "destor.${k#*:}" ] ||
         fail "${k#*:} --json is not a destor.${k#*:} document"
 done
 
