@@ -5,7 +5,8 @@
 # granularity leaves a warm cache as it was (opening it at the other
 # granularity rebuilds it): read-file of a job or path not there, an output
 # inside the store, a compiled trace of the other granularity, a stale one,
-# --verify with a compiled trace. A command that does run rebuilds it.
+# --verify with a compiled trace, a chunk cache larger than its file system
+# (exit 2, in little memory). A command that does run rebuilds it.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 two_job_trace 41 3 0.8 40
@@ -49,6 +50,27 @@ expect_status 2 chunk read-file --trace "$SCRATCH/trace.cch"
 grep -q "is stale" "$SCRATCH/err" || fail "no stale error: $(cat "$SCRATCH/err")"
 unchanged chunk read-file --trace "$SCRATCH/trace.cch" "(stale)"
 n=$((n + 3))
+# a chunk cache larger than its file system: refused (exit 2) before the
+# cache is touched, in little memory (its segment table and metadata file
+# were sized by ssd-cache-size: 100T took 1 GB and wrote 205 MB, 999T
+# aborted on an allocation); simulation, which holds no such table, runs
+limit=""
+[ "${DESTOR_SANITIZERS:-no}" = yes ] || limit="ulimit -v 1048576;"
+grep '^0' "$SCRATCH/trace" > "$SCRATCH/trace0" # job 1 is deleted
+for size in 100T 999T; do
+    set +e
+    sh -c "$limit"' "$@"' sh "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" \
+        -p"ssd-cache-directory $CACHE" -p"ssd-cache-size $size" read-file --trace "$SCRATCH/trace0" >/dev/null 2>"$SCRATCH/err"
+    rc=$?
+    set -e
+    [ "$rc" -eq 2 ] || fail "ssd-cache-size $size: exit $rc, expected 2: $(cat "$SCRATCH/err")"
+    grep -q "^destor: SSD chunk cache: ssd-cache-size needs .* more than the file system of" "$SCRATCH/err" ||
+        fail "ssd-cache-size $size: $(cat "$SCRATCH/err")"
+    unchanged chunk -p"ssd-cache-size $size" "(too large)"
+    dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-size $size" --simulate \
+        read-file --trace "$SCRATCH/trace0" >/dev/null || fail "a simulated $size chunk cache"
+done
+n=$((n + 2))
 # the same cache opened by a command that runs: rebuilt (the snapshot sees it)
 warm read-file 0 "$path" -o "$SCRATCH/out" >/dev/null 2>&1
 snapshot | cmp -s - "$SCRATCH/warm.snap" && fail "a read at the other granularity left the cache as it was"
