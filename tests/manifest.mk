@@ -87,6 +87,7 @@ QUICK_C_TESTS = \
 	tests/e2e/json_paths.sh \
 	tests/e2e/cli.sh \
 	tests/e2e/cache_identity.sh \
+	tests/e2e/cache_usage_errors.sh \
 	tests/e2e/deep_tree.sh \
 	tests/e2e/locking.sh \
 	tests/e2e/one_file_system.sh \

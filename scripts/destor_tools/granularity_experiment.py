@@ -196,9 +196,9 @@ def replay(a, cfg, trace, granularity, policy, size, fetch="chunk", layout="log"
     import shutil
     cmd = [a.destor, "-c", cfg, "-p", "ssd-cache-granularity %s" % granularity, "-p",
            "ssd-cache-policy %s" % policy, "-p", "ssd-cache-size %s" % size, "-p",
-           "ssd-cache-chunk-fetch %s" % fetch, "-p", "ssd-cache-compression %s" % compression]
-    if granularity == "chunk":
-        cmd += ["-p", "ssd-cache-layout %s" % layout]
+           "ssd-cache-compression %s" % compression]
+    if granularity == "chunk":  # chunk-only keys are errors at container granularity
+        cmd += ["-p", "ssd-cache-chunk-fetch %s" % fetch, "-p", "ssd-cache-layout %s" % layout]
     if reclaim:
         cmd += ["-p", "ssd-cache-segment-reclaim %s" % reclaim]
     if real_dir:

@@ -64,8 +64,17 @@ static gboolean parse_global(int argc, char **argv, CommandLine *cl, gboolean *d
             g_ptr_array_add(cl->args, (gpointer)a);
         }
     }
-    if (cl->help) {
-        const CommandSpec *c = cl->args->len > 0 ? command_find(cl->args->pdata[0]) : NULL;
+    /* destor help [COMMAND]: as destor [COMMAND] --help (a directory named
+     * help is backed up with destor backup help) */
+    gboolean help_word = cl->args->len > 0 && strcmp(cl->args->pdata[0], "help") == 0 &&
+                         cl->legacy_restore_job == NULL && !cl->legacy_stat;
+    if (help_word && cl->args->len > 2)
+        return command_usage_error(err, "%s", "help takes at most one command name (see destor --help)");
+    if (help_word && cl->args->len == 2 && command_find(cl->args->pdata[1]) == NULL)
+        return command_usage_error(err, "help: no command '%s' (see destor --help)", cl->args->pdata[1]);
+    if (cl->help || help_word) {
+        guint at = help_word ? 1 : 0;
+        const CommandSpec *c = cl->args->len > at ? command_find(cl->args->pdata[at]) : NULL;
         fputs(c != NULL ? c->help : command_usage_text, stdout);
         *done = TRUE;
     }

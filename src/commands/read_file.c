@@ -96,14 +96,16 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
                     "--json with a single file needs -o OUT (the file's bytes go to stdout otherwise)");
         return FALSE;
     }
-    ReadSession *s = read_session_open(cfg, err);
+    /* the job, the path and the output are checked before the SSD cache
+     * is opened: a mistyped command leaves the cache as it was */
+    ReadSession *s = read_session_open_store(cfg, err);
     if (s == NULL)
         return FALSE;
     gint64 start = g_get_monotonic_time();
     const char *dirs[STORE_DIRS];
     store_dirs(cfg, dirs);
     OutputFile out;
-    if (!output_file_open(&out, output, dirs, STORE_DIRS, err)) {
+    if (!read_session_find(s, job_id, path, err) || !output_file_open(&out, output, dirs, STORE_DIRS, err)) {
         read_session_close(s);
         return FALSE;
     }
@@ -114,7 +116,8 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
      * caught) unasked when the store's digest is cheap; OUT is then put in
      * place only if it matched */
     gboolean check = opt->verify || file_digest_checked_by_default(s->store->file_digest);
-    gboolean ok = read_session_request(s, job_id, path, opt->range, out.fd, out.name, check, &verified, &bytes,
+    gboolean ok = read_session_open_cache(s, cfg, err) &&
+                  read_session_request(s, job_id, path, opt->range, out.fd, out.name, check, &verified, &bytes,
                                        &model_s, err);
     ok = output_file_finish(&out, ok, err);
     /* the file's bytes go to stdout without -o */
@@ -134,10 +137,12 @@ static gboolean replay_timed(ReadSession *s, const CompiledTrace *t, TraceSummar
     return ok;
 }
 
-/* A compiled trace whose first bytes are `head`: read the rest, check it
- * and its stamp, and serve it. */
-static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
-                               const ReadFileOptions *opt, TraceSummary *sum, GError **err)
+/* A compiled trace whose first bytes are `head`: read the rest, check it,
+ * its stamp and its granularity (before the SSD cache is opened: a trace
+ * of the other granularity leaves the cache as it was), and serve it. */
+static gboolean serve_compiled(ReadSession *s, const Config *cfg, int fd, const char *trace_path,
+                               const uint8_t *head, size_t head_len, const ReadFileOptions *opt, TraceSummary *sum,
+                               GError **err)
 {
     /* --null says how text records end: nothing to a compiled trace (tools
      * that pass it for any trace holding a NUL byte may pass it here) */
@@ -146,9 +151,11 @@ static gboolean serve_compiled(ReadSession *s, int fd, const char *trace_path, c
                     "%s is a compiled trace: --verify needs the files' recipes (use the text trace)", trace_path);
         return FALSE;
     }
+    gboolean chunk = cache_config_enabled(&cfg->cache) && cfg->cache.granularity == CACHE_GRANULARITY_CHUNK;
     CompiledTrace *t = compiled_trace_read_fd(fd, trace_path, head, head_len, err);
-    gboolean ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err);
-    ok = ok && replay_timed(s, t, sum, err);
+    gboolean ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err) &&
+                  compiled_replay_granularity(t, chunk, err);
+    ok = ok && read_session_open_cache(s, cfg, err) && replay_timed(s, t, sum, err);
     compiled_trace_free(t);
     return ok;
 }
@@ -323,16 +330,17 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
             return FALSE;
         head_len = trace_read_head(fd, trace_path, head, sizeof head, err);
     }
-    ReadSession *s = head_len < 0 ? NULL : read_session_open(cfg, err);
+    ReadSession *s = head_len < 0 ? NULL : read_session_open_store(cfg, err);
     gboolean ok = s != NULL;
     TraceSummary sum;
     trace_summary_init(&sum);
     if (ok && whole != NULL)
-        ok = serve_offline(s, whole, &sum, err);
+        ok = read_session_open_cache(s, cfg, err) && serve_offline(s, whole, &sum, err);
     else if (ok && compiled_trace_has_magic(head, (size_t)head_len))
-        ok = serve_compiled(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
+        ok = serve_compiled(s, cfg, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
     else if (ok)
-        ok = serve_text(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
+        ok = read_session_open_cache(s, cfg, err) &&
+             serve_text(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
     if (ok)
         trace_summary_print(&sum, trace_path, s->cache, s->chunk_cache, s->simulate, opt->json);
     trace_summary_clear(&sum);

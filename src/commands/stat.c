@@ -180,34 +180,31 @@ gboolean list_run(const Config *cfg, uint32_t job_id, gboolean null_terminated, 
     gboolean ok = job != NULL;
     FileRecord *r;
     GError *local = NULL;
-    JsonBuilder *doc = NULL;
-    if (ok && json) {
-        doc = json_doc_new("destor.list", 1);
+    if (ok && json) { /* streamed entry by entry: memory stays flat in the job's size */
+        JsonBuilder *doc = json_doc_new("destor.list", 1);
         json_doc_uint(doc, "job", job_id);
         job_fragmentation_json(&job->manifest, doc);
-        json_builder_set_member_name(doc, "entries");
-        json_builder_begin_array(doc);
+        json_doc_stream_begin(doc, "entries", stdout);
     }
-    while (ok && (r = job_meta_reader_next(job->meta, &local)) != NULL) {
-        if (doc != NULL) {
-            json_builder_begin_object(doc);
-            json_doc_string(doc, "type", entry_type_name(r->type));
-            json_doc_uint(doc, "size", r->size);
-            json_doc_path(doc, "path", r->path->data, r->path->len);
+    for (gboolean first = TRUE; ok && (r = job_meta_reader_next(job->meta, &local)) != NULL; first = FALSE) {
+        if (json) {
+            JsonBuilder *e = json_doc_item_new();
+            json_doc_string(e, "type", entry_type_name(r->type));
+            json_doc_uint(e, "size", r->size);
+            json_doc_path(e, "path", r->path->data, r->path->len);
             if (r->type == ENTRY_FILE) {
                 char hex[2 * FILE_DIGEST_SLOT + 1];
                 file_digest_hex(store->file_digest, r->digest, hex);
-                json_doc_string(doc, "digest_algorithm", file_digest_name(store->file_digest));
-                json_doc_string(doc, "digest", hex);
+                json_doc_string(e, "digest_algorithm", file_digest_name(store->file_digest));
+                json_doc_string(e, "digest", hex);
             }
-            json_builder_end_object(doc);
-            file_record_free(r);
-            continue;
+            json_doc_stream_item(e, first, stdout);
+        } else {
+            char type = r->type == ENTRY_FILE ? 'f' : r->type == ENTRY_DIR ? 'd' : 'l';
+            printf("%c\t%llu\t", type, (unsigned long long)r->size);
+            fwrite(r->path->data, 1, r->path->len, stdout);
+            putchar(null_terminated ? '\0' : '\n');
         }
-        char type = r->type == ENTRY_FILE ? 'f' : r->type == ENTRY_DIR ? 'd' : 'l';
-        printf("%c\t%llu\t", type, (unsigned long long)r->size);
-        fwrite(r->path->data, 1, r->path->len, stdout);
-        putchar(null_terminated ? '\0' : '\n');
         file_record_free(r);
         if (output_failed(err))
             ok = FALSE;
@@ -216,13 +213,8 @@ gboolean list_run(const Config *cfg, uint32_t job_id, gboolean null_terminated, 
         g_propagate_error(err, local);
         ok = FALSE;
     }
-    if (doc != NULL) {
-        json_builder_end_array(doc);
-        if (ok)
-            json_doc_print(doc, stdout);
-        else
-            g_object_unref(doc);
-    }
+    if (ok && json)
+        json_doc_stream_end(stdout);
     job_close(job);
     store_close(store);
     return ok;

@@ -40,7 +40,7 @@ static gboolean use_ids(ReadSession *s, const Config *cfg, GArray *log, GError *
     return TRUE;
 }
 
-static ReadSession *open_session(const Config *cfg, gboolean recording, GArray *log, GError **err)
+ReadSession *read_session_open_store(const Config *cfg, GError **err)
 {
     Store *store = store_open_read(cfg, err);
     if (store == NULL)
@@ -50,34 +50,50 @@ static ReadSession *open_session(const Config *cfg, gboolean recording, GArray *
     s->source = container_store_source(store->containers);
     s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
     s->restore_cache = cfg->restore_cache;
+    return s;
+}
+
+/* The SSD cache as configured (none when recording), or the ids of a
+ * simulation without one, and the session's chunk source over it. */
+static gboolean open_sources(ReadSession *s, const Config *cfg, gboolean recording, GArray *log, GError **err)
+{
     gboolean ok = TRUE;
     if (!recording && cache_config_enabled(&cfg->cache))
         ok = open_cache(s, cfg, err);
     if (ok && s->cache == NULL && s->chunk_cache == NULL && (recording || cfg->cache.simulate))
         ok = use_ids(s, cfg, log, err);
-    if (!ok) {
-        read_session_close(s);
-        return NULL;
-    }
+    if (!ok)
+        return FALSE;
     s->chunks = s->chunk_cache ? chunk_cache_source_new(s->chunk_cache)
               : s->simulate ? container_chunks_new_ids_only(s->source, REQUEST_LRU_CONTAINERS)
                             : container_chunks_new(s->source, REQUEST_LRU_CONTAINERS);
-    return s;
+    return TRUE;
 }
 
-ReadSession *read_session_open(const Config *cfg, GError **err)
+gboolean read_session_open_cache(ReadSession *s, const Config *cfg, GError **err)
 {
-    return open_session(cfg, FALSE, NULL, err);
+    return open_sources(s, cfg, FALSE, NULL, err);
+}
+
+/* A recording session: no SSD cache, ids only. */
+static ReadSession *open_recording(const Config *cfg, GArray *log, GError **err)
+{
+    ReadSession *s = read_session_open_store(cfg, err);
+    if (s != NULL && !open_sources(s, cfg, TRUE, log, err)) {
+        read_session_close(s);
+        return NULL;
+    }
+    return s;
 }
 
 ReadSession *read_session_open_recording(const Config *cfg, GArray *log, GError **err)
 {
-    return open_session(cfg, TRUE, log, err);
+    return open_recording(cfg, log, err);
 }
 
 ReadSession *read_session_open_recording_chunks(const Config *cfg, ChunkRecording *rec, GError **err)
 {
-    ReadSession *s = open_session(cfg, TRUE, NULL, err);
+    ReadSession *s = open_recording(cfg, NULL, err);
     if (s == NULL)
         return NULL;
     /* the chunk cache's path: every file through file_output_touch, no
@@ -229,56 +245,73 @@ static gboolean write_whole(ReadSession *s, const FileRecord *r, uint32_t job_id
     return ok;
 }
 
-gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
-                              int fd, const char *out_name, gboolean verify, gboolean *verified, uint64_t *bytes,
-                              double *model_s, GError **err)
+/* The record of the regular file `path` in job `job_id`; NULL with a
+ * USAGE error when the job or the file is not there. */
+static FileRecord *find_file(ReadSession *s, uint32_t job_id, const char *path, GError **err)
 {
     Job *job = session_job(s, job_id, err);
     if (job == NULL)
-        return FALSE;
+        return NULL;
     FileRecord *r = job_find(job, path, err);
     if (r == NULL)
-        return FALSE;
-    gboolean ok = TRUE;
+        return NULL;
     size_t len = strlen(path);
     if (r->type == ENTRY_FILE && len > 1 && path[len - 1] == '/') {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "'%s' in job %u: not a directory (a regular file)", path,
                     job_id);
-        ok = FALSE;
     } else if (r->type != ENTRY_FILE) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "'%s' in job %u is a %s, not a regular file", path,
                     job_id, r->type == ENTRY_DIR ? "directory" : "symlink");
-        ok = FALSE;
     } else {
-        chunk_source_clear(s->chunks); /* each request fetches its containers afresh */
-        uint64_t fetched = chunk_source_fetches(s->chunks), own = 0;
-        if (s->cache)
-            cache_core_request_begin(s->cache);
-        if (s->chunk_cache)
-            chunk_cache_request_begin(s->chunk_cache);
-        gboolean whole = range == NULL || (range->offset == 0 && range->length >= r->size);
-        FileDigestAlgorithm check = verify && whole && !s->simulate ? s->store->file_digest : FILE_DIGEST_NONE;
-        if (verified != NULL)
-            *verified = check != FILE_DIGEST_NONE;
-        if (range == NULL && s->restore_cache.set && s->chunk_cache == NULL)
-            ok = write_whole(s, r, job_id, fd, out_name, check, &own, err);
-        else if (s->simulate)
-            ok = file_output_touch(s->chunks, r, job_id, range, err);
-        else if (s->cache != NULL || s->chunk_cache != NULL) /* the cache decides what it reads */
-            ok = file_output_write(s->chunks, r, job_id, range, fd, out_name, check, err);
-        else
-            ok = write_from_store(s, r, job_id, range, fd, out_name, check, err);
-        if (s->cache)
-            *model_s = cache_core_request_end(s->cache);
-        else if (s->chunk_cache)
-            *model_s = chunk_cache_request_end(s->chunk_cache);
-        else if (s->simulate) /* HDD only: one modelled read per access */
-            *model_s = (double)(chunk_source_fetches(s->chunks) - fetched + own) * s->hdd_access_s;
-        uint64_t start, end;
-        file_range_clip(range, r->size, &start, &end);
-        if (ok)
-            *bytes += end - start;
+        return r;
     }
+    file_record_free(r);
+    return NULL;
+}
+
+gboolean read_session_find(ReadSession *s, uint32_t job_id, const char *path, GError **err)
+{
+    FileRecord *r = find_file(s, job_id, path, err);
+    file_record_free(r);
+    return r != NULL;
+}
+
+gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
+                              int fd, const char *out_name, gboolean verify, gboolean *verified, uint64_t *bytes,
+                              double *model_s, GError **err)
+{
+    FileRecord *r = find_file(s, job_id, path, err);
+    if (r == NULL)
+        return FALSE;
+    gboolean ok = TRUE;
+    chunk_source_clear(s->chunks); /* each request fetches its containers afresh */
+    uint64_t fetched = chunk_source_fetches(s->chunks), own = 0;
+    if (s->cache)
+        cache_core_request_begin(s->cache);
+    if (s->chunk_cache)
+        chunk_cache_request_begin(s->chunk_cache);
+    gboolean whole = range == NULL || (range->offset == 0 && range->length >= r->size);
+    FileDigestAlgorithm check = verify && whole && !s->simulate ? s->store->file_digest : FILE_DIGEST_NONE;
+    if (verified != NULL)
+        *verified = check != FILE_DIGEST_NONE;
+    if (range == NULL && s->restore_cache.set && s->chunk_cache == NULL)
+        ok = write_whole(s, r, job_id, fd, out_name, check, &own, err);
+    else if (s->simulate)
+        ok = file_output_touch(s->chunks, r, job_id, range, err);
+    else if (s->cache != NULL || s->chunk_cache != NULL) /* the cache decides what it reads */
+        ok = file_output_write(s->chunks, r, job_id, range, fd, out_name, check, err);
+    else
+        ok = write_from_store(s, r, job_id, range, fd, out_name, check, err);
+    if (s->cache)
+        *model_s = cache_core_request_end(s->cache);
+    else if (s->chunk_cache)
+        *model_s = chunk_cache_request_end(s->chunk_cache);
+    else if (s->simulate) /* HDD only: one modelled read per access */
+        *model_s = (double)(chunk_source_fetches(s->chunks) - fetched + own) * s->hdd_access_s;
+    uint64_t start, end;
+    file_range_clip(range, r->size, &start, &end);
+    if (ok)
+        *bytes += end - start;
     file_record_free(r);
     return ok;
 }

@@ -48,10 +48,17 @@ typedef struct {
     RestoreCacheConfig restore_cache; /* whole files' when restore-cache is set (.set) */
 } ReadSession;
 
-/* Open the store and, as configured, the SSD cache. In simulation mode
- * without a cache (ssd-cache-policy none) no container is read: accesses
- * are ids, and each costs one modelled HDD read. */
-ReadSession *read_session_open(const Config *cfg, GError **err);
+/* Open a session in two steps, so that a request can be checked
+ * (read_session_find) before the SSD cache is opened: a usage error then
+ * leaves the cache as it was (opening one of another granularity or
+ * layout rebuilds it). The first opens the store only; the second, before
+ * any request, the SSD cache as configured. In simulation mode without a
+ * cache (ssd-cache-policy none) no container is read: accesses are ids,
+ * and each costs one modelled HDD read. */
+ReadSession *read_session_open_store(const Config *cfg, GError **err);
+gboolean read_session_open_cache(ReadSession *s, const Config *cfg, GError **err);
+/* Is `path` a regular file of job `job_id`? A USAGE error when not. */
+gboolean read_session_find(ReadSession *s, uint32_t job_id, const char *path, GError **err);
 /* A simulating session without a cache that appends every container
  * access to `log` (ContainerId): the access sequence of what it serves. */
 ReadSession *read_session_open_recording(const Config *cfg, GArray *log, GError **err);

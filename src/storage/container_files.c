@@ -44,16 +44,52 @@ static gboolean missing(ContainerFiles *f, ContainerId id, const char *name, GEr
     return FALSE;
 }
 
-/* Container `id`'s file for reading; -1 with *err set. */
-static int open_container(ContainerFiles *f, ContainerId id, GError **err)
+/* What a file of this mode is, as a message names it. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISLNK(mode))
+        return "a symbolic link";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "a device";
+}
+
+/* Something other than a regular file stands at container `id`'s name: an
+ * INTEGRITY error saying what it is (not a freed or torn container). */
+static gboolean not_regular(ContainerFiles *f, ContainerId id, const char *name, mode_t mode, GError **err)
+{
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                "container %u's file %s/%s is %s, not a regular file", id, f->dir, name, file_kind(mode));
+    return FALSE;
+}
+
+/* Container `id`'s file for reading, a regular file (O_NONBLOCK: a FIFO
+ * planted there does not block the open), and *st its status; -1 with
+ * *err set. */
+static int open_container(ContainerFiles *f, ContainerId id, struct stat *st, GError **err)
 {
     char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
     file_name(id, name);
-    int fd = openat(f->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0 && errno == ENOENT)
+    int fd = openat(f->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0 && errno == ENOENT) {
         missing(f, id, name, err);
-    else if (fd < 0)
+    } else if (fd < 0 && errno == ELOOP && fstatat(f->dir_fd, name, st, AT_SYMLINK_NOFOLLOW) == 0) {
+        not_regular(f, id, name, st->st_mode, err);
+    } else if (fd < 0) {
         destor_set_errno(err, errno, "open %s/%s", f->dir, name);
+    } else if (fstat(fd, st) != 0) {
+        destor_set_errno(err, errno, "stat %s/%s", f->dir, name);
+        close(fd);
+        fd = -1;
+    } else if (!S_ISREG(st->st_mode)) {
+        not_regular(f, id, name, st->st_mode, err);
+        close(fd);
+        fd = -1;
+    }
     return fd;
 }
 
@@ -63,7 +99,7 @@ static void read_ahead(ContainerFiles *f, ContainerId id)
     for (unsigned i = 1; i <= f->readahead && id + i > id; i++) {
         char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
         file_name(id + i, name);
-        int fd = openat(f->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        int fd = openat(f->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
         if (fd < 0)
             return;
         (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
@@ -74,16 +110,14 @@ static void read_ahead(ContainerFiles *f, ContainerId id)
 static gboolean files_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
 {
     ContainerFiles *f = (ContainerFiles *)src;
-    int fd = open_container(f, id, err);
+    struct stat st;
+    int fd = open_container(f, id, &st, err);
     if (fd < 0)
         return FALSE;
     char shown[64];
     snprintf(shown, sizeof shown, "container %u", id);
-    struct stat st;
     gboolean ok = FALSE;
-    if (fstat(fd, &st) != 0) {
-        destor_set_errno(err, errno, "stat %s", shown);
-    } else if ((uint64_t)st.st_size != f->container_size) {
+    if ((uint64_t)st.st_size != f->container_size) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is %s (its file holds %lld of %zu bytes)",
                     shown, st.st_size == 0 ? "freed" : "torn", (long long)st.st_size, f->container_size);
     } else {
@@ -106,7 +140,8 @@ static gboolean files_read_range(ContainerSource *src, ContainerId id, uint32_t 
     ContainerFiles *f = (ContainerFiles *)src;
     if (!container_range_check(f->container_size, id, offset, len, err))
         return FALSE;
-    int fd = open_container(f, id, err);
+    struct stat st;
+    int fd = open_container(f, id, &st, err);
     if (fd < 0)
         return FALSE;
     char shown[64];
@@ -123,7 +158,8 @@ static gboolean files_read_range(ContainerSource *src, ContainerId id, uint32_t 
 static gboolean files_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err)
 {
     ContainerFiles *f = (ContainerFiles *)src;
-    int fd = open_container(f, id, err);
+    struct stat st;
+    int fd = open_container(f, id, &st, err);
     if (fd < 0)
         return FALSE;
     uint8_t head[CONTAINER_STAMP_BYTES];
@@ -315,6 +351,8 @@ static gboolean files_live(ContainerStore *cs, ContainerId id, gboolean *live, G
     struct stat st;
     *live = FALSE;
     if (fstatat(f->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return not_regular(f, id, name, st.st_mode, err);
         *live = st.st_size > 0;
         return TRUE;
     }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* compiled_replay.c: the request loop over a compiled trace. */
 #include "trace/compiled_replay.h"
+#include "storage/container.h"
 #include "util/error.h"
 
 /* Real mode on a layout that reads ahead: the chunks of the requests to
@@ -50,6 +51,44 @@ static void look_ahead(ReadSession *s, const CompiledTrace *t, Lookahead *la, ui
         announce(s, t, la);
 }
 
+static gint by_container(gconstpointer a, gconstpointer b, gpointer table)
+{
+    const ChunkRef *refs = table;
+    ContainerId x = refs[*(const guint *)a].container, y = refs[*(const guint *)b].container;
+    return x < y ? -1 : x > y;
+}
+
+/* Simulation reads no chunk, so nothing would notice a chunk table naming,
+ * at a container's offset, another chunk than the one stored there (real
+ * mode's fetch checks each chunk it reads, container_check_chunk): before
+ * the first request every container the table names is read once from the
+ * store and each entry checked against its metadata. A container that
+ * cannot be read, or an entry it does not list, is an INTEGRITY error. */
+static gboolean check_table(ReadSession *s, const CompiledTrace *t, GError **err)
+{
+    const ChunkRef *refs = (const ChunkRef *)(const void *)t->chunks.chunks->data;
+    guint n = t->chunks.chunks->len;
+    guint *order = g_new(guint, n);
+    for (guint i = 0; i < n; i++)
+        order[i] = i;
+    g_qsort_with_data(order, (gint)n, sizeof *order, by_container, (gpointer)refs);
+    ContainerSource *store = container_store_source(s->store->containers);
+    size_t size = s->store->container_size;
+    uint8_t *buf = g_malloc(size);
+    gboolean ok = TRUE;
+    for (guint i = 0; i < n && ok; i++) {
+        const ChunkRef *r = &refs[order[i]];
+        if (i == 0 || r->container != refs[order[i - 1]].container)
+            ok = container_source_read(store, r->container, buf, err);
+        ok = ok && container_check_chunk(buf, size, r->container, &r->fp, r->offset, r->length, err);
+        if (!ok)
+            g_prefix_error(err, "the compiled trace's chunk table (entry %u): ", order[i]);
+    }
+    g_free(buf);
+    g_free(order);
+    return ok;
+}
+
 /* A version-2 trace through the SSD chunk cache: each recorded access one
  * chunk_cache_touch (simulation) or chunk_cache_read (real mode), at its
  * recorded position, requests bracketed as read_session_request does. */
@@ -64,6 +103,8 @@ static gboolean replay_chunks(ReadSession *s, const CompiledTrace *t, TraceSumma
     uint32_t buf_size = 0;
     gboolean ok = TRUE;
     size_t next = 0;
+    if (s->simulate && !check_table(s, t, err))
+        return FALSE;
     Lookahead la = { .on = !s->simulate && read_session_reads_ahead(s) };
     la.refs = g_array_new(FALSE, FALSE, sizeof(ChunkRef));
     for (uint64_t r = 0; r < n_req && ok; r++) {
@@ -100,9 +141,9 @@ static gboolean replay_chunks(ReadSession *s, const CompiledTrace *t, TraceSumma
     return ok;
 }
 
-gboolean compiled_replay(ReadSession *s, const CompiledTrace *t, TraceSummary *sum, GError **err)
+gboolean compiled_replay_granularity(const CompiledTrace *t, gboolean chunk_cache, GError **err)
 {
-    if (compiled_trace_is_chunks(t) != (s->chunk_cache != NULL)) {
+    if (compiled_trace_is_chunks(t) != chunk_cache) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
                     compiled_trace_is_chunks(t)
                         ? "the compiled trace holds chunk accesses: replay it with ssd-cache-granularity chunk "
@@ -112,6 +153,13 @@ gboolean compiled_replay(ReadSession *s, const CompiledTrace *t, TraceSummary *s
                           "compile)");
         return FALSE;
     }
+    return TRUE;
+}
+
+gboolean compiled_replay(ReadSession *s, const CompiledTrace *t, TraceSummary *sum, GError **err)
+{
+    if (!compiled_replay_granularity(t, s->chunk_cache != NULL, err))
+        return FALSE;
     if (s->chunk_cache != NULL)
         return replay_chunks(s, t, sum, err);
     const uint32_t *ids = (const uint32_t *)(const void *)t->ids->data;

@@ -7,7 +7,9 @@
  * no container is read; in real mode every container is read (and
  * checked), though no file bytes are assembled. A version-2 trace (chunk
  * accesses) goes to the SSD chunk cache, each access at its recorded
- * position, as the text trace's replay makes it (in real mode with the
+ * position, as the text trace's replay makes it (in simulation after its
+ * chunk table is checked against the metadata of the containers it names;
+ * in real mode with the
  * chunks of the next requests announced ahead, as the text replay
  * announces them); each version needs its granularity (a usage error
  * otherwise). */
@@ -19,6 +21,12 @@
 #include "trace/compiled_trace.h"
 
 #include <glib.h>
+
+/* Can t be replayed with the SSD chunk cache (chunk_cache) or without?
+ * A USAGE error naming the way out when not; compiled_replay checks it
+ * too, and read-file first from the configuration, before the cache is
+ * opened. */
+gboolean compiled_replay_granularity(const CompiledTrace *t, gboolean chunk_cache, GError **err);
 
 /* Serve every request of t through s (t checked against s's store by the
  * caller), adding to sum. */

@@ -83,14 +83,16 @@ void json_doc_path(JsonBuilder *b, const char *key, const void *bytes, size_t le
     }
 }
 
-void json_doc_print(JsonBuilder *b, FILE *fp)
+/* The compact text of b's closed root, written to fp but for its last
+ * `drop` bytes; frees b. */
+static void print_root(JsonBuilder *b, gsize drop, FILE *fp)
 {
-    json_builder_end_object(b);
     JsonNode *root = json_builder_get_root(b);
     JsonGenerator *g = json_generator_new();
     json_generator_set_root(g, root);
     gsize len = 0;
     char *text = json_generator_to_data(g, &len);
+    len = len > drop ? len - drop : 0;
     /* json-glib 1.6 leaves U+001F unescaped inside strings, which strict
      * parsers refuse. The compact text has no whitespace outside strings,
      * so any control byte is inside one: escape it there. */
@@ -103,9 +105,44 @@ void json_doc_print(JsonBuilder *b, FILE *fp)
         }
     }
     fwrite(text + run, 1, len - run, fp);
-    fputc('\n', fp);
     g_free(text);
     g_object_unref(g);
     json_node_unref(root);
     g_object_unref(b);
+}
+
+void json_doc_print(JsonBuilder *b, FILE *fp)
+{
+    json_builder_end_object(b);
+    print_root(b, 0, fp);
+    fputc('\n', fp);
+}
+
+void json_doc_stream_begin(JsonBuilder *b, const char *key, FILE *fp)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_begin_array(b);
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    print_root(b, 2, fp); /* the text ends in "[]}": up to the "[" */
+}
+
+JsonBuilder *json_doc_item_new(void)
+{
+    JsonBuilder *b = json_builder_new();
+    json_builder_begin_object(b);
+    return b;
+}
+
+void json_doc_stream_item(JsonBuilder *item, gboolean first, FILE *fp)
+{
+    if (!first)
+        fputc(',', fp);
+    json_builder_end_object(item);
+    print_root(item, 0, fp);
+}
+
+void json_doc_stream_end(FILE *fp)
+{
+    fputs("]}\n", fp);
 }

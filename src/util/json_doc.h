@@ -36,4 +36,16 @@ void json_doc_path(JsonBuilder *b, const char *key, const void *bytes, size_t le
 /* Close the document's object, print it and a newline to fp, free b. */
 void json_doc_print(JsonBuilder *b, FILE *fp);
 
+/* A document whose last member is an array too large to hold (list --json
+ * of a job of many files) is printed as it is made, in the same bytes:
+ * json_doc_stream_begin prints b's members and then "KEY":[ (and frees
+ * b); each element is then a builder of json_doc_item_new, filled and
+ * printed by json_doc_stream_item (which frees it); json_doc_stream_end
+ * closes the array and the document. A document never ended is left
+ * unterminated: no parser takes it for a whole one. */
+void json_doc_stream_begin(JsonBuilder *b, const char *key, FILE *fp);
+JsonBuilder *json_doc_item_new(void);
+void json_doc_stream_item(JsonBuilder *item, gboolean first, FILE *fp);
+void json_doc_stream_end(FILE *fp);
+
 #endif

@@ -112,6 +112,15 @@ expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"
     read-file --trace "$SCRATCH/trace" --simulate
 grep -q "^destor: .*ssd-cache-write-budget applies to ssd-cache-granularity container only" "$SCRATCH/err" ||
     fail "no write-budget error: $(cat "$SCRATCH/err")"
+# the chunk cache's own keys set away from their defaults at container
+# granularity: errors too, not ignored (with or without a cache policy)
+for kv in "ssd-cache-chunk-fetch container" "ssd-cache-segment-size 1M" "ssd-cache-segment-reclaim clean"; do
+    for policy in lru none; do
+        expect_status 2 dst -p"ssd-cache-policy $policy" -p"$kv" read-file --trace "$SCRATCH/trace" --simulate
+        grep -q "^destor: ${kv%% *} applies to ssd-cache-granularity chunk only" "$SCRATCH/err" ||
+            fail "no granularity error for $kv: $(cat "$SCRATCH/err")"
+    done
+done
 # compression at chunk granularity is valid in simulation (each admitted
 # chunk read and compressed once; chunk_cache_real.sh compares it with real mode)
 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-compression lz4" \

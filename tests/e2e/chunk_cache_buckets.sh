@@ -168,5 +168,11 @@ expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy austere"
 grep -q "^destor: .*austere needs ssd-cache-layout buckets" "$SCRATCH/err" || fail "no layout error: $(cat "$SCRATCH/err")"
 expect_status 2 dst -p"ssd-cache-policy lru" -p"ssd-cache-layout buckets" read-file --trace "$SCRATCH/trace" --simulate
 grep -q "^destor: .*ssd-cache-layout buckets applies to ssd-cache-granularity chunk only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
+# the log's segment keys with buckets: errors, not ignored
+for kv in "ssd-cache-segment-size 1M" "ssd-cache-segment-reclaim clean"; do
+    expect_status 2 bk -p"$kv" read-file --trace "$SCRATCH/trace" --simulate
+    grep -q "^destor: ${kv%% *} applies to ssd-cache-layout log only" "$SCRATCH/err" ||
+        fail "no layout error for $kv: $(cat "$SCRATCH/err")"
+done
 expect_status 2 bk -p"ssd-cache-size 100K" read-file --trace "$SCRATCH/trace" --simulate
 grep -q "^destor: .*bucket" "$SCRATCH/err" || fail "no error for a cache smaller than a bucket: $(cat "$SCRATCH/err")"

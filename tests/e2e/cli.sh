@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # cli.sh: every command has its own --help; an option a command does not
 # take is a usage error; --json works wherever figures are printed; a
-# mistyped command never starts a backup (the legacy `destor PATH` form).
+# mistyped command never starts a backup (the legacy `destor PATH` form);
+# destor help [COMMAND] is destor [COMMAND] --help.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 COMMANDS="backup restore read-file trace stat list verify repair delete gc policies"
@@ -19,6 +20,23 @@ for c in $COMMANDS; do
     "$DESTOR_BIN" --help | grep -q "^  $c " || fail "$c missing from destor --help"
     sed 's/\\//g' "$TOP_SRCDIR/man/destor.1" | grep -qx ".SS $c" || fail "$c missing from man/destor.1"
 done
+
+# destor help [COMMAND] prints what --help prints, and backs nothing up
+# (even with a directory named help here)
+mkdir -p "$SCRATCH/cwd/help"
+echo x > "$SCRATCH/cwd/help/f"
+(cd "$SCRATCH/cwd" && "$DESTOR_BIN" -c "$CONFIG" help > "$SCRATCH/help.out" 2>"$SCRATCH/help.err") ||
+    fail "destor help failed: $(cat "$SCRATCH/help.err")"
+"$DESTOR_BIN" --help | cmp -s - "$SCRATCH/help.out" || fail "destor help differs from destor --help"
+[ ! -e "$SCRATCH/working" ] || fail "destor help made a store"
+for c in $COMMANDS; do
+    dst $c --help > "$SCRATCH/help.c"
+    dst help $c | cmp -s - "$SCRATCH/help.c" || fail "destor help $c differs from destor $c --help"
+done
+expect_status 2 dst help nosuch
+grep -q "^destor: help: no command 'nosuch'" "$SCRATCH/err" || fail "no error for help of an unknown command"
+expect_status 2 dst help gc stat
+[ ! -e "$SCRATCH/working" ] || fail "destor help made a store"
 
 mkdir -p "$SCRATCH/src"
 echo hello > "$SCRATCH/src/f"
@@ -51,8 +69,13 @@ printf '0\tf\n' > "$SCRATCH/trace"
 dst read-file --trace "$SCRATCH/trace" --json > "$SCRATCH/t.json"
 dst delete 1 --json > "$SCRATCH/d.json"
 dst gc --json > "$SCRATCH/g.json"
-for k in b:backup r:restore f:read-file s:stat v:verify l:list t:trace-summary p:repair d:delete g:gc; do
-    [ "$("$PYTHON" -c 'import json,sys; d = json.loads(open(sys.argv[1]).read(), strict=True); print(d["kind"])' "$SCRATCH/${k%%:*}.json")" = "destor.${k#*:}" ] ||
+dst policies --json > "$SCRATCH/o.json"
+# each opens with kind and version (docs/FORMAT.md)
+for k in b:backup r:restore f:read-file s:stat v:verify l:list t:trace-summary p:repair d:delete g:gc o:policies; do
+    [ "$("$PYTHON" -c 'import json,sys
+d = json.loads(open(sys.argv[1]).read(), strict=True)
+assert list(d)[:2] == ["kind", "version"] and isinstance(d["version"], int), list(d)[:2]
+print(d["kind"])' "$SCRATCH/${k%%:*}.json")" = "destor.${k#*:}" ] ||
         fail "${k#*:} --json is not a destor.${k#*:} document"
 done
 

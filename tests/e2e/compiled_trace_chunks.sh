@@ -9,7 +9,9 @@
 # it is for the text trace; each version at the other granularity, and trace export
 # of a chunk trace, are usage errors (exit 2); a damaged or cut chunk trace
 # is an integrity error (exit 3); a stale one (a job gone, the store
-# re-created) is refused (exit 2).
+# re-created) is refused (exit 2); a chunk table naming chunks the
+# containers do not hold there is an integrity error in simulation as in
+# real mode (exit 3).
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 two_job_trace 33 7 0.8 500
@@ -77,8 +79,10 @@ done
 note "chunk-compiled replay = text replay: $n policy x fetch runs (simulation), lru both fetches (real)"
 
 # Real mode checks every chunk it reads: with the pool's first container
-# zeroed, the compiled replay (as the text one) is an integrity error,
-# while simulation (fetch chunk) reads no byte and passes.
+# zeroed, the compiled replay (as the text one) is an integrity error.
+# Simulation (fetch chunk) reads no chunk: the text trace passes, while the
+# compiled one, whose chunk table is checked against the containers it names
+# before the first request, cannot check its entries in container 0: exit 3.
 C=$(containers_of "$SCRATCH/working")
 cp -a "$C" "$SCRATCH/pool.saved"
 zero_container_bytes "$SCRATCH/working" 0 131072 0 131072
@@ -88,7 +92,10 @@ expect_status 3 dst "$@" read-file --trace "$SCRATCH/trace"
 rm -rf "$SCRATCH/cache"
 expect_status 3 dst "$@" read-file --trace "$SCRATCH/trace.cch"
 grep -q "^destor: compiled trace request [0-9]*: " "$SCRATCH/err" || fail "no damaged-chunk error: $(cat "$SCRATCH/err")"
-expect_status 0 dst "$@" --simulate read-file --trace "$SCRATCH/trace.cch"
+expect_status 0 dst "$@" --simulate read-file --trace "$SCRATCH/trace"
+expect_status 3 dst "$@" --simulate read-file --trace "$SCRATCH/trace.cch"
+grep -q "^destor: the compiled trace's chunk table (entry [0-9]*): container 0 " "$SCRATCH/err" ||
+    fail "no unreadable-container error: $(cat "$SCRATCH/err")"
 rm -rf "$C" "$SCRATCH/cache" && cp -a "$SCRATCH/pool.saved" "$C"
 
 # Each version at its own granularity only; export writes container accesses.
@@ -114,6 +121,39 @@ f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2])); b = f.read(1); f.seek(in
     expect_status 3 dst "$CHUNK" -p"ssd-cache-policy lru" --simulate read-file --trace "$SCRATCH/dmg.cch"
     grep -q "^destor: compiled trace .* is damaged" "$SCRATCH/err" || fail "damage at $at: $(cat "$SCRATCH/err")"
 done
+# A chunk table whose fingerprints are not the chunks stored at their
+# (container, offset), CRC made right (every third entry's 21st byte
+# flipped: the first 8 bytes, the policies' chunk key, stay, so two chunks
+# share a key): decoding cannot see it; simulation checks the table against
+# the containers' metadata, as real mode checks each chunk it reads: exit 3
+# in both modes, for every chunk policy and both fetch modes (cdac-arc and
+# cdac-lru with fetch container aborted on a glib assertion, exit 134).
+"$PYTHON" - "$SCRATCH/trace.cch" "$SCRATCH/forged.cch" <<'PY'
+import struct, sys, zlib
+d = bytearray(open(sys.argv[1], "rb").read())
+n_jobs, n_chunks = struct.unpack_from("<II", d, 40)
+n_req, = struct.unpack_from("<Q", d, 48)
+table = 64 + n_jobs * 8 + n_req * 16
+for i in range(0, n_chunks, 3):
+    d[table + i * 44 + 20] ^= 0xFF
+struct.pack_into("<I", d, len(d) - 4, zlib.crc32(bytes(d[:-4])))
+open(sys.argv[2], "wb").write(d)
+PY
+for policy in $POLICIES; do
+    for fetch in chunk container; do
+        layout=log csize=30%
+        [ "$policy" = austere ] && layout=buckets csize=1M
+        expect_status 3 dst "$CHUNK" -p"ssd-cache-policy $policy" -p"ssd-cache-size $csize" -p"ssd-cache-layout $layout" \
+            -p"ssd-cache-chunk-fetch $fetch" --simulate read-file --trace "$SCRATCH/forged.cch"
+        grep -q "^destor: the compiled trace's chunk table (entry [0-9]*): container [0-9]* holds another chunk at offset" \
+            "$SCRATCH/err" || fail "$policy, fetch $fetch: no forged-table error: $(cat "$SCRATCH/err")"
+    done
+done
+rm -rf "$SCRATCH/cache"
+expect_status 3 dst "$CHUNK" -p"ssd-cache-policy cdac-arc" -p"ssd-cache-size 30%" -p"ssd-cache-chunk-fetch container" \
+    -p"ssd-cache-directory $SCRATCH/cache" read-file --trace "$SCRATCH/forged.cch"
+grep -q "^destor: compiled trace request 1: container [0-9]* holds another chunk" "$SCRATCH/err" ||
+    fail "real mode: no forged-table error: $(cat "$SCRATCH/err")"
 head -c $((size - 21)) "$SCRATCH/trace.cch" > "$SCRATCH/cut.cch"
 expect_status 3 dst "$CHUNK" -p"ssd-cache-policy lru" --simulate read-file --trace "$SCRATCH/cut.cch"
 expect_status 3 dst "$CHUNK" -p"ssd-cache-policy lru" --simulate read-file --trace - < "$SCRATCH/cut.cch"

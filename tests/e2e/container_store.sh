@@ -108,6 +108,31 @@ cp "$SCRATCH/pool.saved" "$SCRATCH/w-pool/containers.pool"
 cp "$SCRATCH/one.saved" "$SCRATCH/w-files/containers/000000/00000001"
 note "verify --deep and repair: the same answers; damage reported alike"
 
+# Something other than a regular file at a container's name (a directory,
+# a FIFO, a symlink) is reported as what it is, not as a torn container,
+# and a FIFO does not block the reader.
+F="$SCRATCH/w-files/containers/000000/00000001"
+for what in directory FIFO "symbolic link"; do
+    rm -f "$F"
+    case $what in
+    directory) mkdir "$F" ;;
+    FIFO) mkfifo "$F" ;;
+    *) ln -s "$SCRATCH/one.saved" "$F" ;;
+    esac
+    set +e
+    timeout 60 "$DESTOR_BIN" -c "$SCRATCH/files.config" verify > "$SCRATCH/out" 2>"$SCRATCH/err"
+    rc=$?
+    set -e
+    [ "$rc" -eq 3 ] || fail "verify with a $what for container 1 exited $rc"
+    grep -q "container 1's file .*000000/00000001 is a $what, not a regular file" "$SCRATCH/out" "$SCRATCH/err" ||
+        fail "a $what for container 1 is not reported as one: $(cat "$SCRATCH/out" "$SCRATCH/err" | head -5)"
+    grep -q "torn" "$SCRATCH/out" "$SCRATCH/err" && fail "a $what for container 1 reported as torn"
+    rm -rf "$F"
+done
+cp "$SCRATCH/one.saved" "$F"
+on files verify >/dev/null || fail "the restored container 1 does not verify"
+note "a directory, FIFO or symlink for a container file: named as such (exit 3)"
+
 # The other kind configured: exit 2 naming both, nothing created or changed.
 snapshot() { (cd "$1" && find . -printf '%p %s %T@\n' | sort && find . -type f ! -name LOCK -exec md5sum {} + | sort); }
 for pair in "pool files" "files pool"; do

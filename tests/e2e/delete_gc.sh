@@ -8,7 +8,8 @@
 # chunks copied into fewer new containers, the live job's records
 # rewritten); ids are never reused, every live job restores byte for byte
 # and verify --deep passes; a last gc finds nothing; repair after gc
-# rebuilds a store that verifies.
+# rebuilds a store that verifies; a trace replay already running when its
+# job is deleted serves that job to its end, bytes right, gc deferring.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 W="$SCRATCH/working"
@@ -154,3 +155,28 @@ dst backup "$SCRATCH/c" >/dev/null
 dst verify >"$SCRATCH/out" || fail "a backup after repair named freed containers: $(grep PROBLEM "$SCRATCH/out" | head -3)"
 note "delete refused by readers at once; gc freed $freed containers ($reclaimable bytes, as stat said)," \
     "then emptied $copied sparse ones into $written; live jobs exact"
+
+# A trace replay running across a delete (destor(1), "delete"): the job it
+# had opened before is served to its end with the right bytes (--verify),
+# gc frees nothing meanwhile; a deleted job it had not opened is refused.
+R="$SCRATCH/replay.config"
+printf 'working-directory "%s/w-replay"\ncontainer-size 128K\n' "$SCRATCH" > "$R"
+for t in a c; do "$DESTOR_BIN" -c "$R" backup "$SCRATCH/$t" >/dev/null; done
+mkfifo "$SCRATCH/lines"
+"$DESTOR_BIN" -c "$R" read-file --trace - --verify --json < "$SCRATCH/lines" > "$SCRATCH/replay.json" 2>"$SCRATCH/replay.err" &
+replay=$!
+exec 3>"$SCRATCH/lines"
+printf '0\tonly_a.bin\n' >&3
+sleep 2 # the first request served: job 0 opened, the replay waits for its next line
+"$DESTOR_BIN" -c "$R" delete 0 1 >/dev/null
+"$DESTOR_BIN" -c "$R" gc --json > "$SCRATCH/replay-gc.json"
+[ "$(json_field "$SCRATCH/replay-gc.json" deferred)" = True ] &&
+    [ "$(json_field "$SCRATCH/replay-gc.json" containers_freed)" -eq 0 ] || fail "gc did not defer to a running replay"
+printf '0\tonly_a.bin\n0\tshared.bin\n' >&3
+exec 3>&-
+wait $replay || fail "the replay across the delete failed: $(cat "$SCRATCH/replay.err")"
+[ "$(json_field "$SCRATCH/replay.json" requests)" -eq 3 ] || fail "the replay served $(cat "$SCRATCH/replay.json")"
+printf '1\tonly_c.bin\n' > "$SCRATCH/replay1"
+expect_status 2 "$DESTOR_BIN" -c "$R" read-file --trace "$SCRATCH/replay1"
+grep -q "job 1 was deleted" "$SCRATCH/err" || fail "a deleted job not opened yet: $(cat "$SCRATCH/err")"
+note "a running replay served its opened job across delete and gc (bytes verified); others refuse it"

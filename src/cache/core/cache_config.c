@@ -3,6 +3,7 @@
  * the ssd-cache-size -> containers resolution. */
 #include "cache/core/cache_config.h"
 #include "cache/core/cache_codec.h"
+#include "cache/core/chunk_cache.h"
 #include "util/error.h"
 #include "util/size_parse.h"
 
@@ -403,6 +404,23 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
     if (cfg->layout == CHUNK_LAYOUT_BUCKETS && !chunk) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "ssd-cache-layout buckets applies to ssd-cache-granularity chunk only");
+        return FALSE;
+    }
+    /* the chunk cache's own keys, set away from their defaults where they
+     * do nothing: errors, as ssd-cache-write-budget and the layout above
+     * (the defaults, which destor.config spells out, pass) */
+    const char *idle = NULL;
+    gboolean log = chunk && cfg->layout == CHUNK_LAYOUT_LOG;
+    if (!chunk && cfg->chunk_fetch != CHUNK_FETCH_CHUNK)
+        idle = "ssd-cache-chunk-fetch";
+    else if (!log && cfg->segment_size != CHUNK_LOG_DEFAULT_SEGMENT)
+        idle = "ssd-cache-segment-size";
+    else if (!log && cfg->segment_reclaim != CHUNK_LOG_EVICT)
+        idle = "ssd-cache-segment-reclaim";
+    if (idle != NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "%s applies to %s", idle,
+                    chunk ? "ssd-cache-layout log only (the buckets layout has no segments)"
+                          : "ssd-cache-granularity chunk only");
         return FALSE;
     }
     gboolean austere = strcmp(cfg->policy, CHUNK_POLICY_AUSTERE) == 0;

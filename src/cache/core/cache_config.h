@@ -131,7 +131,10 @@ gboolean cache_config_is_key(const char *key);
 void cache_config_keys(GPtrArray *out);
 
 /* Checks across keys: a real-mode cache with a policy needs a directory;
- * the policy must serve the configured granularity. */
+ * the policy must serve the configured granularity; a key of one
+ * granularity or layout only (ssd-cache-chunk-fetch, ssd-cache-segment-*,
+ * ssd-cache-layout, ssd-cache-write-budget) set to another value than its
+ * default with another granularity or layout is an error, not ignored. */
 gboolean cache_config_validate(const CacheConfig *cfg, GError **err);
 /* TRUE when ssd-cache-policy is not "none" (of either granularity; the
  * policy's own granularity is checked by cache_config_validate). */

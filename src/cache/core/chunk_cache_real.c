@@ -10,8 +10,10 @@
 #include "storage/chunk_read.h"
 #include "storage/container.h"
 #include "util/error.h"
+#include "util/size_parse.h"
 
 #include <string.h>
+#include <sys/statvfs.h>
 
 typedef struct {
     GArray *fps;      /* Fingerprint */
@@ -96,12 +98,37 @@ static void ahead_settle(ChunkCache *c)
     c->ahead_ticket = NULL;
 }
 
+/* The layout's tables and metadata file are sized by its capacity when it
+ * opens (a segment's or bucket's state each), not by what it holds: a
+ * capacity beyond the file system the directory is on could never be
+ * filled, and at hundreds of terabytes those fixed structures alone take
+ * gigabytes of memory and of metadata file. Such a size is a CONFIG error,
+ * found before anything in the directory is touched. */
+static gboolean check_room(const ChunkLayoutOptions *lo, GError **err)
+{
+    struct statvfs fs;
+    if (statvfs(lo->directory, &fs) != 0)
+        return TRUE; /* the layout's open reports the directory */
+    uint64_t room = (uint64_t)fs.f_blocks * fs.f_frsize;
+    if (lo->capacity_bytes <= room)
+        return TRUE;
+    char want[32], have[32];
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                "SSD chunk cache: ssd-cache-size needs %s on the SSD, more than the file system of %s holds (%s): "
+                "give a smaller ssd-cache-size",
+                size_format(lo->capacity_bytes, want, sizeof want), lo->directory,
+                size_format(room, have, sizeof have));
+    return FALSE;
+}
+
 gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
 {
     const ChunkCacheOptions *o = &c->opt;
     ChunkLayoutOptions lo;
     chunk_cache_layout_options(c, &lo);
     lo.directory = o->directory;
+    if (!check_room(&lo, err))
+        return FALSE;
     c->log_capacity = lo.capacity_bytes;
     c->layout = c->lops->open(&lo, err);
     if (c->layout == NULL)

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy_list.c: `destor policies [--json]`, read from the registry, so a
  * new policy is listed by being registered. The JSON form is what the
- * scripts read to know the policies: "policies" the container-granularity
- * ones (as before the chunk cache), "chunk_policies" those serving
- * ssd-cache-granularity chunk; each entry names its granularity. */
+ * scripts read to know the policies: a destor.policies document ("kind"
+ * and "version" first, as every --json document), "policies" the
+ * container-granularity ones (as before the chunk cache),
+ * "chunk_policies" those serving ssd-cache-granularity chunk; each entry
+ * names its granularity. */
 #include "cache/policies/policy_list.h"
 #include "cache/policy/chunk_policy.h"
 #include "cache/policy/policy.h"
 #include "util/error.h"
+#include "util/json_doc.h"
 
 #include <errno.h>
 #include <json-glib/json-glib.h>
@@ -66,8 +69,7 @@ static void chunk_json(JsonBuilder *b, const ChunkPolicyOps *ops)
 
 static char *as_json(void)
 {
-    JsonBuilder *b = json_builder_new();
-    json_builder_begin_object(b);
+    JsonBuilder *b = json_doc_new("destor.policies", 1); /* kind and version first, as every document */
     json_builder_set_member_name(b, "policies");
     json_builder_begin_array(b);
     for (size_t i = 0; i < cache_policy_count(); i++) {
