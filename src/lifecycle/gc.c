@@ -173,27 +173,45 @@ static gboolean free_containers(Gc *gc, const GArray *ids, GError **err)
            (listed || freed_list_publish(s->dir, gc->freed, containers, err));
 }
 
-/* The copies from id `first` on removed after a failure (they are named by
- * nothing committed yet), giving their space back; `err` says what failed,
- * and what the user can do. */
+/* Did the file system fill up? destor_set_errno ends the message with the
+ * reason. */
+static gboolean disk_full(const GError *e)
+{
+    return g_str_has_suffix(e->message, g_strerror(ENOSPC)) || g_str_has_suffix(e->message, g_strerror(EDQUOT));
+}
+
+static void append_message(GError *e, const char *more)
+{
+    char *m = g_strconcat(e->message, more, NULL);
+    g_free(e->message);
+    e->message = m;
+}
+
+/* The copies from id `first` on removed after a failure (nothing committed
+ * names them yet), giving their space back; `err` says what failed, and
+ * what the user can do. */
 static void take_copies_back(Gc *gc, ContainerId first, GError **err)
 {
     GError *local = NULL;
-    const char *what = "its partial copies removed";
-    char *removing = NULL;
-    if (!container_store_discard(gc->store->containers, first, &local)) {
-        removing = g_strdup_printf("removing its partial copies failed too (%s): the next gc frees them",
-                                   local->message);
-        what = removing;
+    char *removed = NULL;
+    if (container_store_discard(gc->store->containers, first, &local)) {
+        removed = g_strdup("its partial copies removed");
+    } else {
+        removed = g_strdup_printf("removing its partial copies failed too (%s), the next gc frees them",
+                                  local->message);
         g_error_free(local);
     }
-    char *full = g_strdup_printf("gc stopped copying the live chunks of %u sparse containers (%u empty ones "
-                                 "freed before): %s; %s. Make room on the file system and run gc again, or run "
-                                 "gc with gc-live-threshold 0 to free only empty containers",
-                                 gc->sparse->len, gc->r->freed, (*err)->message, what);
+    if (err == NULL) {
+        g_free(removed);
+        return;
+    }
+    char *what = g_strdup_printf("gc stopped copying the live chunks of %u sparse containers (%u empty ones "
+                                 "freed before): %s; %s; %s run gc with gc-live-threshold 0 to free only empty "
+                                 "containers", gc->sparse->len, gc->r->freed, (*err)->message, removed,
+                                 disk_full(*err) ? "make room on the file system and run gc again, or" : "meanwhile,");
     g_free((*err)->message);
-    (*err)->message = full;
-    g_free(removing);
+    (*err)->message = what;
+    g_free(removed);
 }
 
 /* Step 2: the sparse containers' live chunks into new containers, and the
@@ -312,6 +330,8 @@ gboolean lifecycle_gc(Store *store, double live_threshold, GcProgressFn progress
         ok = collect_containers(&gc, err) && collect_deleted_jobs(&gc, err);
     if (readers >= 0)
         close(readers);
+    if (!ok && err != NULL && disk_full(*err))
+        append_message(*err, "; make room on the file system and run gc again");
     report_progress(&gc);
     if (gc.freed != NULL)
         g_array_unref(gc.freed);
