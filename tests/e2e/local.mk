@@ -55,6 +55,7 @@ E2E_TESTS = \
 	tests/e2e/kill_delete_gc.sh \
 	tests/e2e/kill_retention.sh \
 	tests/e2e/gc_disk_full.sh \
+	tests/e2e/gc_full_fs.sh \
 	tests/e2e/gc_cache.sh \
 	tests/e2e/lifecycle_property.py \
 	tests/e2e/platform_property.py \
