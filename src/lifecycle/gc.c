@@ -142,7 +142,7 @@ static gboolean is_freed(ContainerId id, void *ctx)
     return freed_list_has(ctx, id);
 }
 
-/* Steps 3 and 4 for `ids` (dead, or emptied by the copy): listed with
+/* Steps 2, 4 and 5 for `ids` (dead, or emptied by the copy): listed with
  * every earlier free, then freed and synced. Listing takes a little room;
  * when it fails (a full disk), the containers are freed first and listed
  * after, in the room their freeing made. A kill between leaves them freed
@@ -214,7 +214,7 @@ static void take_copies_back(Gc *gc, ContainerId first, GError **err)
     g_free(removed);
 }
 
-/* Step 2: the sparse containers' live chunks into new containers, and the
+/* Step 3: the sparse containers' live chunks into new containers, and the
  * records pointed at them. A failure before the copies are committed takes
  * them back. */
 static gboolean empty_sparse(Gc *gc, FpIndex *idx, GError **err)
@@ -244,7 +244,7 @@ static gboolean empty_sparse(Gc *gc, FpIndex *idx, GError **err)
     return ok;
 }
 
-/* Step 5 for every container freed by now. */
+/* Step 6 for every container freed by now. */
 static gboolean drop_freed(Gc *gc, FpIndex *idx, GError **err)
 {
     uint32_t containers;
@@ -257,7 +257,7 @@ static gboolean drop_freed(Gc *gc, FpIndex *idx, GError **err)
     return ok;
 }
 
-/* Steps 1 to 5: what changes containers, under the index's DIRTY mark.
+/* Steps 1 to 6: what changes containers, under the index's DIRTY mark.
  * The dead containers are freed before anything is copied, so that a full
  * disk gets their room first. */
 static gboolean collect_containers(Gc *gc, GError **err)
@@ -276,7 +276,7 @@ static gboolean collect_containers(Gc *gc, GError **err)
     return ok;
 }
 
-/* Step 6: what deleted jobs still hold besides manifest, tombstone and
+/* Step 7: what deleted jobs still hold besides manifest, tombstone and
  * reference counts. */
 static gboolean collect_deleted_jobs(Gc *gc, GError **err)
 {
