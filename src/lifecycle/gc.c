@@ -147,7 +147,8 @@ static gboolean is_freed(ContainerId id, void *ctx)
  * when it fails (a full disk), the containers are freed first and listed
  * after, in the room their freeing made. A kill between leaves them freed
  * and not listed: no live record names them, the index (DIRTY) is rebuilt
- * without them, and the next gc lists them (classify). */
+ * without them, and the next gc lists them (classify), or a later one when
+ * it frees nothing itself and finds no room for the list. */
 static gboolean free_containers(Gc *gc, const GArray *ids, GError **err)
 {
     Store *s = gc->store;
@@ -170,7 +171,7 @@ static gboolean free_containers(Gc *gc, const GArray *ids, GError **err)
             report_progress(gc);
     }
     return container_store_sync(s->containers, err) &&
-           (listed || freed_list_publish(s->dir, gc->freed, containers, err));
+           (listed || ids->len == 0 || freed_list_publish(s->dir, gc->freed, containers, err));
 }
 
 /* Did the file system fill up? destor_set_errno ends the message with the
@@ -187,14 +188,18 @@ static void append_message(GError *e, const char *more)
     e->message = m;
 }
 
-/* The copies from id `first` on removed after a failure (nothing committed
- * names them yet), giving their space back; `err` says what failed, and
- * what the user can do. */
+/* The copies from id `first` on removed after a failure, giving their space
+ * back, unless the store vouches for them already (the freed list put in
+ * place before its publication failed): those the next gc frees. `err`
+ * says what failed, and what the user can do. */
 static void take_copies_back(Gc *gc, ContainerId first, GError **err)
 {
     GError *local = NULL;
     char *removed = NULL;
-    if (container_store_discard(gc->store->containers, first, &local)) {
+    uint32_t committed = 0;
+    if (store_committed_containers(gc->store, &committed, &local) && committed > first) {
+        removed = g_strdup("its copies stay counted, the next gc frees them");
+    } else if (local == NULL && container_store_discard(gc->store->containers, first, &local)) {
         removed = g_strdup("its partial copies removed");
     } else {
         removed = g_strdup_printf("removing its partial copies failed too (%s), the next gc frees them",
