@@ -101,6 +101,38 @@ for what in containers job_meta_data.new /st-; do
         i=$((i + 1))
     done
 done
+# One fsync fails (EIO), for each of gc's: gc retries a small file's
+# publication or stops, and a copy whose freed list was put in place before
+# the failure stays counted (the next gc frees it); nothing is lost.
+rm -rf "$SCRATCH/st-count"
+cp -a "$T" "$SCRATCH/st-count"
+LD_PRELOAD="$SHIM" FAULT_CALL=fsync FAULT_AT=1000000 FAULT_PATH=/st- FAULT_COUNT_FILE="$SCRATCH/counts" \
+    ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/st-count" gc >/dev/null
+n=$(awk '$1 == "fsync" { print $2 }' "$SCRATCH/counts")
+i=1
+while [ "$i" -le "$n" ]; do
+    W="$SCRATCH/st-f$i"
+    rm -rf "$W" "$W.r"
+    cp -a "$T" "$W"
+    set +e
+    LD_PRELOAD="$SHIM" FAULT_CALL=fsync FAULT_AT=$i FAULT_REPEAT=1 FAULT_ERRNO=EIO FAULT_PATH=/st- \
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+        "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" gc >/dev/null 2>"$SCRATCH/err"
+    rc=$?
+    set -e
+    [ "$rc" -le 1 ] || { cat "$SCRATCH/err" >&2; fail "gc with fsync $i failing exited $rc"; }
+    on "$W" verify --deep >/dev/null || fail "verify after fsync $i failed"
+    on "$W" restore 1 "$W.r" >/dev/null && same_tree "$SCRATCH/b" "$W.r"
+    on "$W" gc >/dev/null || fail "gc after fsync $i failed"
+    on "$W" gc --json > "$SCRATCH/gc.json"
+    [ "$(json_field "$SCRATCH/gc.json" containers_freed)" -eq 0 ] || fail "the next gc did not finish (fsync $i)"
+    on "$W" verify --deep >/dev/null || fail "verify after the next gc (fsync $i)"
+    rm -rf "$W" "$W.r"
+    cases=$((cases + 1))
+    i=$((i + 1))
+done
+
 # The freed list finds no room (every write of a new file at the top of the
 # store fails): once, gc frees first and lists after; always, gc stops with
 # its dead containers freed but not listed (as a kill between leaves them),
@@ -133,4 +165,4 @@ for repeat in 1 0; do
     [ "$(json_field "$SCRATCH/gc.json" containers_already_freed)" -eq "$dead" ] ||
         fail "$(json_field "$SCRATCH/gc.json" containers_already_freed) of $dead freed containers listed (repeat $repeat)"
 done
-note "disk full at each of $cases writes of gc (containers, rewritten records, every file of the store): stopped cleanly saying what to do, nothing lost, the next gc finished"
+note "disk full at each of gc's writes (containers, rewritten records, every file of the store), or one fsync failing, $cases cases: stopped cleanly saying what to do, nothing lost, the next gc finished"
