@@ -52,5 +52,4 @@ uninstall-local:
 	-rmdir '$(DESTDIR)$(pkgdatadir)/destor_tools'
 	-rmdir '$(DESTDIR)$(pkgdatadir)'
 
-TESTS += tests/install/man_pages.sh tests/install/install.sh
 EXTRA_DIST += tests/install/man_pages.sh tests/install/install.sh

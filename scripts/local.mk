@@ -49,9 +49,7 @@ EXTRA_DIST += \
 	tests/fixtures/smart/nvme-samsung-970evoplus.advance.json \
 	tests/fixtures/smart/sata-vbox-nosmart.json
 
-TESTS += tests/scripts/run-smart-tests.sh
 
 # setup.sh's install step, which waits for another apt's locks, and its test
 # (a stand-in apt-get; the real apt is never run).
 dist_noinst_SCRIPTS += scripts/apt-install.sh tests/scripts/test-apt-install.sh
-TESTS += tests/scripts/test-apt-install.sh

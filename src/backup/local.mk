@@ -14,21 +14,17 @@ libdestor_a_SOURCES += \
 	src/backup/job_writer.c src/backup/job_writer.h
 
 check_PROGRAMS += tests/unit/test_chunk_worker
-TESTS += tests/unit/test_chunk_worker
 tests_unit_test_chunk_worker_SOURCES = tests/unit/test_chunk_worker.c
 tests_unit_test_chunk_worker_LDADD = $(UNIT_LIBS)
 
 check_PROGRAMS += tests/unit/test_block_hasher
-TESTS += tests/unit/test_block_hasher
 tests_unit_test_block_hasher_SOURCES = tests/unit/test_block_hasher.c
 tests_unit_test_block_hasher_LDADD = $(UNIT_LIBS)
 
 check_PROGRAMS += tests/unit/test_rewrite_policy
-TESTS += tests/unit/test_rewrite_policy
 tests_unit_test_rewrite_policy_SOURCES = tests/unit/test_rewrite_policy.c tests/unit/unit.h
 tests_unit_test_rewrite_policy_LDADD = $(UNIT_LIBS)
 
 check_PROGRAMS += tests/unit/test_segment_stage
-TESTS += tests/unit/test_segment_stage
 tests_unit_test_segment_stage_SOURCES = tests/unit/test_segment_stage.c tests/unit/unit.h
 tests_unit_test_segment_stage_LDADD = $(UNIT_LIBS)

@@ -27,9 +27,9 @@ gboolean command_backup(const Config *cfg, const SubArgs *sa, GError **err)
 gboolean command_restore(const Config *cfg, const SubArgs *sa, GError **err)
 {
     uint32_t job;
-    return command_args_want(sa, 2, "restore JOB TARGET [--json]", err) &&
+    return command_args_want(sa, 2, "restore JOB TARGET [--verify] [--json]", err) &&
            job_id_parse(sa->positional->pdata[0], &job, err) &&
-           restore_run(cfg, job, sa->positional->pdata[1], sa->json, err);
+           restore_run(cfg, job, sa->positional->pdata[1], sa->verify, sa->json, err);
 }
 
 gboolean command_read_file(const Config *cfg, const SubArgs *sa, GError **err)

@@ -22,7 +22,8 @@ const char command_usage_text[] =
     "                              ingest a file or directory tree as a new job; exit 1 if\n"
     "                              entries could not be read (the job keeps the rest);\n"
     "                              --one-file-system: do not descend into other file systems\n"
-    "  restore JOB TARGET [--json] recreate job JOB's tree under TARGET\n"
+    "  restore JOB TARGET [--verify] [--json]\n"
+    "                              recreate job JOB's tree under TARGET\n"
     "  read-file JOB PATH [-o OUT] [--verify | --offset N --length N] [--json]\n"
     "                              write one stored file, or N bytes of it from offset N\n"
     "                              (cut at its end), to stdout or OUT\n"
@@ -86,8 +87,8 @@ static const CommandSpec commands[] = {
       "     (1 also: entries could not be read, or changed while read; the job\n"
       "     holds the rest, as read)\n"
       "  3  the store is damaged (e.g. its pool lost committed containers)\n" },
-    { "restore", OPT_JSON, FALSE, command_restore,
-      "usage: destor " GLOBAL " restore JOB TARGET [--json]\n"
+    { "restore", OPT_JSON | OPT_VERIFY, FALSE, command_restore,
+      "usage: destor " GLOBAL " restore JOB TARGET [--verify] [--json]\n"
       "\n"
       "Recreate job JOB's tree under the directory TARGET (created if missing):\n"
       "files byte for byte, directories, symlinks, modes and times. Each file and\n"
@@ -95,12 +96,17 @@ static const CommandSpec commands[] = {
       "existing file, hard link or symlink is replaced, never written through, and\n"
       "a restore that fails leaves it as it was. A TARGET that holds, or lies in,\n"
       "the working directory or the SSD cache's directory is refused (exit 2).\n"
+      "Each file is checked against its digest when the store's is xxh3-128 (the\n"
+      "default); a file that does not match stops the restore (exit 3) and is not\n"
+      "put in place.\n"
       "\n"
       "options:\n"
+      "  --verify     check every file's digest in a sha256 store too\n"
       "  --json       the summary as one destor.restore JSON document\n"
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
-      "  3  data integrity error (a damaged container, an unsafe stored path)\n" },
+      "  3  data integrity error (a damaged container, an unsafe stored path, entries\n"
+      "     of the job that conflict, a file that does not match its digest)\n" },
     { "read-file", OPT_JSON | OPT_NULL | OPT_VERIFY | OPT_OUTPUT | OPT_TRACE | OPT_RANGE | OPT_SIMULATE, FALSE,
       command_read_file,
       "usage: destor " GLOBAL " read-file JOB PATH [-o OUT] [--verify | --offset N --length N] [--json]\n"
@@ -116,7 +122,9 @@ static const CommandSpec commands[] = {
       "\n"
       "options:\n"
       "  -o OUT         write to OUT instead of stdout (- is stdout)\n"
-      "  --verify       check the whole file's digest (every request of a trace)\n"
+      "  --verify       check the whole file's digest (a file is checked unasked in\n"
+      "                 an xxh3-128 store, when it is read whole); a trace: every\n"
+      "                 request's (then no range may be requested)\n"
       "  --offset N     start at byte N;  --length N  at most N bytes\n"
       "  --trace FILE   serve the requests of FILE (- is stdin)\n"
       "  --null         trace records end with NUL instead of newline\n"

@@ -17,4 +17,3 @@ libdestor_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_restore_hostile
 tests_unit_test_restore_hostile_SOURCES = tests/unit/test_restore_hostile.c tests/unit/unit.h
 tests_unit_test_restore_hostile_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_restore_hostile

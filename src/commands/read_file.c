@@ -109,13 +109,18 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     }
     uint64_t bytes = 0;
     double model_s = 0.0;
-    gboolean ok = read_session_request(s, job_id, path, opt->range, out.fd, out.name, opt->verify, &bytes, &model_s,
-                                       err);
+    gboolean verified = FALSE;
+    /* a whole file is checked against its digest (a forged chunk list is
+     * caught) unasked when the store's digest is cheap; OUT is then put in
+     * place only if it matched */
+    gboolean check = opt->verify || file_digest_checked_by_default(s->store->file_digest);
+    gboolean ok = read_session_request(s, job_id, path, opt->range, out.fd, out.name, check, &verified, &bytes,
+                                       &model_s, err);
     ok = output_file_finish(&out, ok, err);
     /* the file's bytes go to stdout without -o */
     if (ok && output != NULL)
         print_single(s, job_id, path, output, opt->range, bytes, (double)(g_get_monotonic_time() - start) / 1e3,
-                     opt->verify, opt->json);
+                     verified, opt->json);
     read_session_close(s);
     return ok;
 }
@@ -250,7 +255,7 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
         double model_s = 0.0;
         if (ok)
             ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, null_fd, "/dev/null",
-                                      opt->verify, &sum->bytes, &model_s, err);
+                                      opt->verify, NULL, &sum->bytes, &model_s, err);
         if (ok)
             trace_summary_add(sum, (double)(g_get_monotonic_time() - t0), model_s * 1e6);
         else if (err && *err && !g_str_has_prefix((*err)->message, trace_path))

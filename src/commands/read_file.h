@@ -11,7 +11,8 @@
 #include <glib.h>
 
 typedef struct {
-    gboolean verify;     /* check each file's whole-file digest */
+    gboolean verify;     /* check each whole file's digest (one file: also when the store's digest is
+                            checked by default, file_digest.h; with --verify a range is refused) */
     gboolean json;       /* trace summary as JSON */
     const char *output;  /* single file: path to write, NULL for stdout */
     gboolean null_terminated; /* trace records end with NUL, not newline */

@@ -19,18 +19,29 @@
 
 #define RECIPE_INDEX_NEW "recipe_index.db.new"
 
+static gboolean is_freed(ContainerId id, void *ctx)
+{
+    return freed_list_has(ctx, id);
+}
+
+/* From every container but the ones gc freed: they are not read (a freed
+ * slot reads as nothing, or as what it held before), so no chunk of theirs
+ * comes back into the index for a backup to deduplicate against. */
 static gboolean rebuild_fingerprint_index(Store *store, JsonBuilder *json, GError **err)
 {
     uint32_t slots;
-    if (!container_store_count(store->containers, &slots, err))
+    GArray *freed = NULL;
+    if (!container_store_count(store->containers, &slots, err) ||
+        (freed = freed_list_load(store->dir, NULL, err)) == NULL)
         return FALSE;
     char *dir = g_build_filename(store->dir, "index", NULL);
     FpIndex *idx = fp_index_rebuild(dir, fingerprint_length(store->fingerprint), container_store_source(store->containers),
-                                    slots, err);
+                                    slots, is_freed, freed, err);
     g_free(dir);
     uint64_t entries = 0;
     gboolean ok = idx != NULL && fp_index_count(idx, &entries, err);
     fp_index_close(idx);
+    g_array_unref(freed);
     if (ok && json != NULL) {
         json_doc_uint(json, "containers", slots);
         json_doc_uint(json, "index_chunks", entries);

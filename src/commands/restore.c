@@ -3,7 +3,9 @@
  * (so no write can pass through a restored link), then directory modes and
  * mtimes deepest first (so creating children does not disturb them). Files
  * and symlinks are made under a new name and renamed over what was there,
- * so nothing existing in the target is ever written through or emptied. */
+ * so nothing existing in the target is ever written through or emptied.
+ * Entries of the job that conflict with each other (a file or symlink
+ * where the job has entries below it) are damage, like an unsafe path. */
 #include "commands/restore.h"
 #include "read/cached_source.h"
 #include "read/chunk_cache_source.h"
@@ -22,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,27 +35,32 @@
 typedef struct {
     int root_fd;
     uint32_t job_id;
+    FileDigestAlgorithm check; /* the digest every file is checked against (its record's), or NONE */
+    Job *job;                  /* for the entry at a path (conflicts) */
+    GHashTable *dir_paths;     /* every path the job has a directory at, or entries below */
     ChunkSource *chunks;
     GPtrArray *deferred_links; /* FileRecord* */
     GPtrArray *dirs;           /* FileRecord* */
     uint64_t restored, bytes;
-    uint64_t unsafe; /* stored paths refused: the job is damaged or hostile */
+    uint64_t unsafe; /* stored paths refused (unsafe, or conflicting): the job is damaged or hostile */
     uint64_t failed; /* entries the target would not take (I/O, space, conflicts) */
-    char *first_problem; /* the first warning, for the final error */
+    char *first_problem; /* the first entry refused, for the final error */
 } Restore;
 
-/* Skip an entry with a warning: errnum 0 for an unsafe stored path, else
- * the error the target gave. */
+/* Skip an entry: errnum 0 for an unsafe or conflicting stored path, else
+ * the error the target gave. The first is named by the final error (so one
+ * problem is one destor: line), each later one by a warning. */
 static void refuse(Restore *rs, const FileRecord *r, const char *why, int errnum)
 {
     char *path = file_record_path_display(r);
     char *problem = errnum ? g_strdup_printf("'%s': %s: %s", path, why, g_strerror(errnum))
                            : g_strdup_printf("'%s': %s", path, why);
-    destor_warning("not restoring %s", problem);
-    if (rs->first_problem == NULL)
+    if (rs->first_problem == NULL) {
         rs->first_problem = problem;
-    else
+    } else {
+        destor_warning("not restoring %s", problem);
         g_free(problem);
+    }
     g_free(path);
     if (errnum)
         rs->failed++;
@@ -75,7 +83,8 @@ static gboolean set_times(int dir, const char *name, const FileRecord *r, int fl
 /* Written beside its name and renamed into place once complete, mode and
  * times set: whatever was at the name (a file, a hard link to a file
  * elsewhere, a symlink) is replaced, never written through, and a read that
- * fails leaves it as it was. */
+ * fails (a damaged chunk, content that does not match the record's digest:
+ * a forged chunk list) leaves it as it was. */
 static gboolean restore_file(Restore *rs, int dir, const char *name, const FileRecord *r, GError **err)
 {
     char *shown = file_record_path_display(r);
@@ -85,7 +94,7 @@ static gboolean restore_file(Restore *rs, int dir, const char *name, const FileR
         g_free(shown);
         return TRUE;
     }
-    gboolean ok = file_output_write(rs->chunks, r, rs->job_id, NULL, fr.fd, shown, FILE_DIGEST_NONE, err);
+    gboolean ok = file_output_write(rs->chunks, r, rs->job_id, NULL, fr.fd, shown, rs->check, err);
     g_free(shown);
     if (!ok) {
         file_replace_abort(&fr);
@@ -108,6 +117,40 @@ static gboolean restore_file(Restore *rs, int dir, const char *name, const FileR
     return TRUE;
 }
 
+/* Remember that the job has entries below every parent of `path` (a plain
+ * path): the longest parent first, stopping at one already known. */
+static void note_parents(Restore *rs, char *path)
+{
+    for (size_t i = strlen(path); i-- > 0;) {
+        if (path[i] != '/')
+            continue;
+        path[i] = '\0';
+        gboolean known = g_hash_table_contains(rs->dir_paths, path);
+        if (!known)
+            g_hash_table_add(rs->dir_paths, g_strdup(path));
+        path[i] = '/';
+        if (known)
+            break;
+    }
+}
+
+/* The job's own file or symlink at a parent of `path` (a plain path), if
+ * it has one: what keeps the parent from being a directory, by the job's
+ * doing rather than the target's. Looked up only when a parent fails. */
+static char *own_blocker(Restore *rs, const char *path)
+{
+    for (const char *slash = strchr(path, '/'); slash != NULL; slash = strchr(slash + 1, '/')) {
+        char *parent = g_strndup(path, (gsize)(slash - path));
+        FileRecord *p = job_find(rs->job, parent, NULL);
+        gboolean blocks = p != NULL && p->type != ENTRY_DIR;
+        file_record_free(p);
+        if (blocks)
+            return parent;
+        g_free(parent);
+    }
+    return NULL;
+}
+
 /* Entry in its parent: regular files now, the rest remembered. */
 static gboolean restore_entry(Restore *rs, FileRecord *r, gboolean *keep, GError **err)
 {
@@ -118,11 +161,26 @@ static gboolean restore_entry(Restore *rs, FileRecord *r, gboolean *keep, GError
         return TRUE;
     }
     char *cpath = g_strndup(path, r->path->len);
+    note_parents(rs, cpath);
+    if (r->type == ENTRY_DIR)
+        g_hash_table_add(rs->dir_paths, g_strdup(cpath));
+    else if (r->type == ENTRY_FILE && g_hash_table_contains(rs->dir_paths, cpath)) {
+        refuse(rs, r, "the job also has a directory or entries at this path (its entries conflict)", 0);
+        g_free(cpath);
+        return TRUE;
+    }
     const char *name;
     int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
+    int open_errno = errno;
     gboolean ok = TRUE;
-    if (dir < 0) {
-        refuse(rs, r, "a parent directory cannot be created or is not a directory", errno);
+    char *blocker;
+    if (dir < 0 && (open_errno == ENOTDIR || open_errno == ELOOP) && (blocker = own_blocker(rs, cpath)) != NULL) {
+        char *why = g_strdup_printf("lies below the job's own file or symlink '%s' (its entries conflict)", blocker);
+        refuse(rs, r, why, 0);
+        g_free(why);
+        g_free(blocker);
+    } else if (dir < 0) {
+        refuse(rs, r, "a parent directory cannot be created or is not a directory", open_errno);
     } else if (r->type == ENTRY_FILE) {
         ok = restore_file(rs, dir, name, r, err);
     } else if (r->type == ENTRY_DIR) {
@@ -147,6 +205,11 @@ static void finish_deferred(Restore *rs)
     for (guint i = 0; i < rs->deferred_links->len; i++) {
         FileRecord *r = rs->deferred_links->pdata[i];
         char *cpath = g_strndup((const char *)r->path->data, r->path->len);
+        if (g_hash_table_contains(rs->dir_paths, cpath)) {
+            refuse(rs, r, "the job also has a directory or entries below this symlink (its entries conflict)", 0);
+            g_free(cpath);
+            continue;
+        }
         char *target = g_strndup((const char *)r->link->data, r->link->len);
         const char *name;
         int dir = safe_path_open_parent(rs->root_fd, cpath, &name);
@@ -275,7 +338,8 @@ static void print_summary(const Restore *rs, const RestoreCacheConfig *cache, si
     json_doc_print(b, stdout);
 }
 
-gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gboolean json, GError **err)
+gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gboolean verify, gboolean json,
+                     GError **err)
 {
     Store *store = store_open_read(cfg, err);
     if (store == NULL)
@@ -286,7 +350,9 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
         return FALSE;
     }
     gboolean ok = FALSE;
-    Restore rs = { .root_fd = -1, .job_id = job_id };
+    gboolean check = verify || file_digest_checked_by_default(store->file_digest);
+    Restore rs = { .root_fd = -1, .job_id = job_id, .job = job,
+                   .check = check ? store->file_digest : FILE_DIGEST_NONE };
     gboolean existed = g_file_test(target, G_FILE_TEST_EXISTS);
     if (g_mkdir_with_parents(target, 0755) != 0 ||
         (rs.root_fd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
@@ -304,6 +370,7 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
         goto out;
     rs.deferred_links = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
     rs.dirs = g_ptr_array_new_with_free_func((GDestroyNotify)file_record_free);
+    rs.dir_paths = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     gint64 start = g_get_monotonic_time();
     ok = TRUE;
     FileRecord *r;
@@ -323,18 +390,22 @@ gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gbo
         double secs = (double)(g_get_monotonic_time() - start) / 1e6;
         print_summary(&rs, &cfg->restore_cache, store->container_size, target, secs, json);
         if (rs.unsafe > 0 || rs.failed > 0) {
-            /* Unsafe stored paths mean a damaged store (exit 3); a target
-             * that refused entries is a runtime failure (exit 1). */
+            /* Unsafe or conflicting stored paths mean a damaged store
+             * (exit 3); a target that refused entries is a runtime
+             * failure (exit 1). */
             g_set_error(err, DESTOR_ERROR, rs.unsafe > 0 ? DESTOR_ERROR_INTEGRITY : DESTOR_ERROR_IO,
-                        "%llu entries of job %u were not restored (%llu unsafe stored paths, %llu refused by "
-                        "the target), the first %s", (unsigned long long)(rs.unsafe + rs.failed), job_id,
+                        "%llu entries of job %u were not restored (%llu unsafe or conflicting stored paths, %llu "
+                        "refused by the target), the first %s", (unsigned long long)(rs.unsafe + rs.failed), job_id,
                         (unsigned long long)rs.unsafe, (unsigned long long)rs.failed, rs.first_problem);
             ok = FALSE;
         }
+    } else if (rs.first_problem != NULL) { /* stopped by another error: the first refusal is said here */
+        destor_warning("not restoring %s", rs.first_problem);
     }
     g_free(rs.first_problem);
     g_ptr_array_unref(rs.deferred_links);
     g_ptr_array_unref(rs.dirs);
+    g_hash_table_unref(rs.dir_paths);
     chunk_source_free(rs.chunks);
     prefetch_source_free(prefetch);
     cached_source_close(&cached);

@@ -8,6 +8,11 @@
 
 #include <glib.h>
 
-gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gboolean json, GError **err);
+/* Every file is checked against its record's digest when the store's digest
+ * is checked by default (file_digest_checked_by_default) or with `verify`;
+ * a mismatch stops the restore with an INTEGRITY error, the file not put
+ * in place. */
+gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gboolean verify, gboolean json,
+                     GError **err);
 
 #endif

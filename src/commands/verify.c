@@ -136,8 +136,31 @@ static void check_chunk(Verify *v, uint32_t job, const FileRecord *r, const Chun
     }
 }
 
+/* Entries of the job below its own file or symlink (restore refuses them,
+ * exit 3): each parent directory of r's path met for the first time in the
+ * job (remembered in `parents`) is looked up in the job, longest first. */
+static void check_parents(Verify *v, Job *job, const FileRecord *r, uint64_t offset, GHashTable *parents)
+{
+    char *path = g_strndup((const char *)r->path->data, r->path->len);
+    for (size_t i = strlen(path); i-- > 0;) {
+        if (path[i] != '/')
+            continue;
+        path[i] = '\0';
+        if (g_hash_table_contains(parents, path))
+            break;
+        g_hash_table_add(parents, g_strdup(path));
+        FileRecord *p = job_find(job, path, NULL);
+        if (p != NULL && p->type != ENTRY_DIR)
+            problem(v, job->manifest.job_id, r, -1, (int64_t)offset,
+                    "lies below the job's own %s '%s' (its entries conflict: restore refuses them)",
+                    p->type == ENTRY_FILE ? "file" : "symlink", path);
+        file_record_free(p);
+    }
+    g_free(path);
+}
+
 static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, uint32_t length,
-                         uint32_t *refcount, uint32_t nref)
+                         uint32_t *refcount, uint32_t nref, GHashTable *parents)
 {
     uint32_t id = job->manifest.job_id;
     v->entries++;
@@ -157,6 +180,8 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
     /* the path restore refuses (exit 3) is damage verify must name too */
     if (!safe_path_is_plain((const char *)r->path->data, r->path->len))
         problem(v, id, r, -1, (int64_t)offset, "unsafe stored path (absolute, empty or with '.' or '..')");
+    else
+        check_parents(v, job, r, offset, parents);
     gboolean digest = v->deep && r->type == ENTRY_FILE;
     if (digest)
         file_hasher_begin(v->file);
@@ -185,9 +210,10 @@ static void check_job(Verify *v, uint32_t job_id, uint32_t *refcount, uint32_t n
     }
     FileRecord *r;
     uint64_t offset = job_meta_reader_offset(job->meta), files = 0, dirs = 0, links = 0, bytes = 0;
+    GHashTable *parents = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     while ((r = job_meta_reader_next(job->meta, &local)) != NULL) {
         uint64_t next = job_meta_reader_offset(job->meta);
-        check_record(v, job, r, offset, (uint32_t)(next - offset), refcount, nref);
+        check_record(v, job, r, offset, (uint32_t)(next - offset), refcount, nref, parents);
         files += r->type == ENTRY_FILE;
         dirs += r->type == ENTRY_DIR;
         links += r->type == ENTRY_SYMLINK;
@@ -208,6 +234,7 @@ static void check_job(Verify *v, uint32_t job_id, uint32_t *refcount, uint32_t n
             problem(v, job_id, NULL, -1, -1, "job_meta_data holds %llu bytes, the manifest says %llu",
                     (unsigned long long)offset, (unsigned long long)m->job_meta_size);
     }
+    g_hash_table_unref(parents);
     job_close(job);
 }
 

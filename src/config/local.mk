@@ -9,4 +9,3 @@ libdestor_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_config
 tests_unit_test_config_SOURCES = tests/unit/test_config.c tests/unit/unit.h
 tests_unit_test_config_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_config

@@ -43,6 +43,8 @@ struct FpIndex {
     gboolean rebuilt;       /* the DB was rebuilt at this open */
     uint64_t missed;        /* near-exact: new chunks the DB already held */
     ContainerSource *pool;  /* what a rebuild reads */
+    gboolean (*skip)(ContainerId id, void *ctx); /* containers a rebuild does not read (NULL: none) */
+    void *skip_ctx;
     uint32_t containers;    /* slots a rebuild reads: the pool's at open, plus this job's */
     gboolean prior_chunks;  /* the pool held containers at open: the DB may know chunks
                                the job's table does not (else lookups skip the DB) */
@@ -51,10 +53,9 @@ struct FpIndex {
 
 static gboolean open_handle(DB **db, const char *path, u_int32_t flags, uint32_t cache, GError **err)
 {
-    int ret = db_create(db, NULL, 0);
+    int ret = bdb_create(db);
     if (ret != 0)
         return bdb_fail(err, ret, "create handle for", path);
-    bdb_quiet(*db);
     (*db)->set_cachesize(*db, 0, cache, 1);
     (*db)->set_flags(*db, DB_CHKSUM);
     ret = (*db)->open(*db, NULL, path, NULL, DB_HASH, flags, 0644);
@@ -120,8 +121,9 @@ static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t siz
 }
 
 /* Replace the DB by one built from the metadata sections of the first
- * `count` containers of the pool (torn ones skipped). The caller has marked
- * the index dirty, so a kill midway leaves it to be rebuilt again. */
+ * `count` containers of the pool (torn ones and the ones idx->skip names
+ * skipped). The caller has marked the index dirty, so a kill midway leaves
+ * it to be rebuilt again. */
 static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GError **err)
 {
     idx->rebuilt = TRUE;
@@ -141,6 +143,8 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
     gboolean ok = TRUE;
     for (uint32_t id = 0; id < count && ok; id++) {
         GError *local = NULL;
+        if (idx->skip != NULL && idx->skip(id, idx->skip_ctx))
+            continue;
         if (!container_source_read(pool, id, buf, &local)) {
             /* A torn container from the interrupted job: nothing names it. */
             if (local->code != DESTOR_ERROR_INTEGRITY) {
@@ -259,7 +263,8 @@ static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
 }
 
 static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
-                           const FpIndexParams *params, gboolean force_rebuild, GError **err)
+                           const FpIndexParams *params, gboolean force_rebuild,
+                           gboolean (*skip)(ContainerId id, void *ctx), void *skip_ctx, GError **err)
 {
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         destor_set_errno(err, errno, "create %s", dir);
@@ -276,6 +281,8 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
     idx->ops = exact ? &fp_design_exact : params->kind == FP_INDEX_SAMPLED ? &fp_design_sampled : &fp_design_silo;
     idx->db_cache = exact ? DB_CACHE_EXACT : DB_CACHE_WRITE_ONLY;
     idx->pool = pool;
+    idx->skip = skip;
+    idx->skip_ctx = skip_ctx;
     idx->containers = container_count;
     idx->prior_chunks = container_count > 0;
     gboolean dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
@@ -303,13 +310,13 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
 FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
                        const FpIndexParams *params, GError **err)
 {
-    return open_index(dir, fp_len, pool, container_count, params, FALSE, err);
+    return open_index(dir, fp_len, pool, container_count, params, FALSE, NULL, NULL, err);
 }
 
-FpIndex *fp_index_rebuild(const char *dir, size_t fp_len, ContainerSource *pool,
-                          uint32_t container_count, GError **err)
+FpIndex *fp_index_rebuild(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
+                          gboolean (*skip)(ContainerId id, void *ctx), void *skip_ctx, GError **err)
 {
-    return open_index(dir, fp_len, pool, container_count, NULL, TRUE, err);
+    return open_index(dir, fp_len, pool, container_count, NULL, TRUE, skip, skip_ctx, err);
 }
 
 void fp_index_close(FpIndex *idx)

@@ -42,9 +42,11 @@ typedef struct FpIndex FpIndex;
  * that meets a damaged page later rebuilds it the same way and goes on. */
 FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
                        const FpIndexParams *params, GError **err);
-/* The same, rebuilding the DB from the pool whatever its state (repair). */
-FpIndex *fp_index_rebuild(const char *dir, size_t fp_len, ContainerSource *pool,
-                          uint32_t container_count, GError **err);
+/* The same, rebuilding the DB from the pool whatever its state (repair),
+ * without reading the containers `skip` names (gc's freed ones: their
+ * chunks must not come back into the index; NULL skips none). */
+FpIndex *fp_index_rebuild(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
+                          gboolean (*skip)(ContainerId id, void *ctx), void *skip_ctx, GError **err);
 void fp_index_close(FpIndex *idx);
 
 /* Every entry of the DB in `dir` (FpIndexEntry), read-only and without the

@@ -13,9 +13,7 @@ libdestor_a_SOURCES += src/index/fp_index.c src/index/fp_index.h src/index/fp_de
 check_PROGRAMS += tests/unit/test_fp_sampled
 tests_unit_test_fp_sampled_SOURCES = tests/unit/test_fp_sampled.c tests/unit/unit.h tests/unit/unit_tmpdir.h
 tests_unit_test_fp_sampled_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_fp_sampled
 
 check_PROGRAMS += tests/unit/test_segmenting
 tests_unit_test_segmenting_SOURCES = tests/unit/test_segmenting.c tests/unit/unit.h
 tests_unit_test_segmenting_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_segmenting

@@ -10,11 +10,6 @@
 #include "util/error.h"
 #include "util/fileio.h"
 
-#include <errno.h>
-#include <stdio.h>
-#include <unistd.h>
-
-#define JOB_META_NEW JOB_META_FILE ".new"
 /* Copies being filled or written: the device writes one while the next is
  * filled from the containers read meanwhile. */
 #define OUT_BUFFERS 2
@@ -166,14 +161,13 @@ static gboolean rewrite_job(Store *store, uint32_t job_id, const gboolean *is_fr
 {
     char *dir = job_dir_path(store->dir, job_id);
     char *path = g_build_filename(dir, JOB_META_FILE, NULL);
-    char *fresh = g_build_filename(dir, JOB_META_NEW, NULL);
     JobMetaWriter *out = NULL;
     gboolean found = FALSE;
     uint64_t before = 0, after = 0;
     JobMetaReader *meta = job_meta_reader_open(path, job_id, err);
     gboolean ok = meta != NULL && names_moved(meta, is_from, n, &found, err);
     if (ok && found) {
-        ok = (out = job_meta_writer_create(fresh, job_id, err)) != NULL &&
+        ok = (out = job_meta_writer_create(path, job_id, err)) != NULL &&
              write_moved(meta, out, is_from, n, live, moved, err);
         before = job_meta_reader_offset(meta);
         if (ok) {
@@ -181,19 +175,12 @@ static gboolean rewrite_job(Store *store, uint32_t job_id, const gboolean *is_fr
             out = NULL;
         }
         g_assert(!ok || after == before); /* records keep their sizes: the recipe index stays right */
-        if (ok && rename(fresh, path) != 0) {
-            destor_set_errno(err, errno, "rename %s to %s", fresh, path);
-            ok = FALSE;
-        }
         ok = ok && dir_fsync(dir, err);
         r->jobs_rewritten += ok;
     }
     if (out != NULL)
         job_meta_writer_abort(out);
-    if (!ok && found)
-        (void)unlink(fresh);
     job_meta_reader_close(meta);
-    g_free(fresh);
     g_free(path);
     g_free(dir);
     return ok;

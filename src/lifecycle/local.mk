@@ -12,4 +12,3 @@ libdestor_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_lifecycle
 tests_unit_test_lifecycle_SOURCES = tests/unit/test_lifecycle.c tests/unit/unit.h tests/unit/unit_tmpdir.h
 tests_unit_test_lifecycle_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_lifecycle

@@ -13,9 +13,10 @@
 
 /* Write r's content, or the part `range` covers (NULL: all of it), to fd
  * (named `out_name` in errors), reading only the chunks that hold those
- * bytes. With `verify` the store's file digest (whole files only, range
- * NULL; FILE_DIGEST_NONE: no check), a content whose digest is not
- * r->digest is an INTEGRITY error. */
+ * bytes. With `verify` the store's file digest (whole files only: range
+ * NULL or covering all of it; FILE_DIGEST_NONE: no check), a content whose
+ * digest is not r->digest is an INTEGRITY error, after the bytes were
+ * written: the caller does not keep them. */
 gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
                            int fd, const char *out_name, FileDigestAlgorithm verify, GError **err);
 

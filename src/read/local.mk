@@ -26,19 +26,15 @@ libdestor_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_chunk_source
 tests_unit_test_chunk_source_SOURCES = tests/unit/test_chunk_source.c tests/unit/unit.h
 tests_unit_test_chunk_source_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_chunk_source
 
 check_PROGRAMS += tests/unit/test_prefetch_source
 tests_unit_test_prefetch_source_SOURCES = tests/unit/test_prefetch_source.c tests/unit/unit.h
 tests_unit_test_prefetch_source_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_prefetch_source
 
 check_PROGRAMS += tests/unit/test_restore_cache
 tests_unit_test_restore_cache_SOURCES = tests/unit/test_restore_cache.c tests/unit/unit.h
 tests_unit_test_restore_cache_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_restore_cache
 
 check_PROGRAMS += tests/unit/test_chunk_recorder
 tests_unit_test_chunk_recorder_SOURCES = tests/unit/test_chunk_recorder.c tests/unit/unit.h
 tests_unit_test_chunk_recorder_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_chunk_recorder

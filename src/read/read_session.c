@@ -230,8 +230,8 @@ static gboolean write_whole(ReadSession *s, const FileRecord *r, uint32_t job_id
 }
 
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
-                              int fd, const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
-                              GError **err)
+                              int fd, const char *out_name, gboolean verify, gboolean *verified, uint64_t *bytes,
+                              double *model_s, GError **err)
 {
     Job *job = session_job(s, job_id, err);
     if (job == NULL)
@@ -256,7 +256,10 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
             cache_core_request_begin(s->cache);
         if (s->chunk_cache)
             chunk_cache_request_begin(s->chunk_cache);
-        FileDigestAlgorithm check = verify ? s->store->file_digest : FILE_DIGEST_NONE;
+        gboolean whole = range == NULL || (range->offset == 0 && range->length >= r->size);
+        FileDigestAlgorithm check = verify && whole && !s->simulate ? s->store->file_digest : FILE_DIGEST_NONE;
+        if (verified != NULL)
+            *verified = check != FILE_DIGEST_NONE;
         if (range == NULL && s->restore_cache.set && s->chunk_cache == NULL)
             ok = write_whole(s, r, job_id, fd, out_name, check, &own, err);
         else if (s->simulate)

@@ -68,10 +68,14 @@ uint64_t read_session_fetches(const ReadSession *s);
 /* Serve one request: write the file at `path` of job `job_id`, or the part
  * `range` covers (NULL: all), to fd (not touched in simulation mode). Adds
  * the bytes served to *bytes; with an SSD cache or in simulation, sets
- * *model_s to the request's modelled latency (else leaves it). */
+ * *model_s to the request's modelled latency (else leaves it). With
+ * `verify`, a request that covers the whole file (no range, or one from
+ * offset 0 to the end or past it) is checked against the record's digest
+ * (an INTEGRITY error if it differs) and *verified (unless NULL) says
+ * whether it was; a part of a file cannot be. */
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
-                              int fd, const char *out_name, gboolean verify, uint64_t *bytes, double *model_s,
-                              GError **err);
+                              int fd, const char *out_name, gboolean verify, gboolean *verified, uint64_t *bytes,
+                              double *model_s, GError **err);
 
 /* Does read_session_ahead do anything (the SSD chunk cache in real mode,
  * on a layout it reads ahead: chunk_cache_reads_ahead)? */

@@ -8,7 +8,9 @@
 #include "util/fileio.h"
 #include "util/le.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -200,32 +202,40 @@ JobMetaReader *job_catalog_open_records(const char *workdir, uint32_t job_id, GE
     return meta;
 }
 
-static gboolean remove_tree(const char *path, GError **err)
+/* Remove `name` in dir_fd (`shown` in errors) and all under it, by
+ * descriptors: a symlink planted there, to a directory outside the store
+ * say, is removed itself, never followed. */
+static gboolean remove_at(int dir_fd, const char *name, const char *shown, GError **err)
 {
-    GDir *d = g_dir_open(path, 0, NULL);
-    if (d != NULL) {
-        const char *name;
-        while ((name = g_dir_read_name(d)) != NULL) {
-            char *child = g_build_filename(path, name, NULL);
-            gboolean ok = remove_tree(child, err);
-            g_free(child);
-            if (!ok) {
-                g_dir_close(d);
-                return FALSE;
-            }
-        }
-        g_dir_close(d);
-        if (rmdir(path) != 0) {
-            destor_set_errno(err, errno, "remove %s", path);
-            return FALSE;
-        }
+    if (unlinkat(dir_fd, name, 0) == 0 || errno == ENOENT)
         return TRUE;
-    }
-    if (unlink(path) != 0 && errno != ENOENT) {
-        destor_set_errno(err, errno, "remove %s", path);
+    if (errno != EISDIR) {
+        destor_set_errno(err, errno, "remove %s", shown);
         return FALSE;
     }
-    return TRUE;
+    int fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (d == NULL) {
+        destor_set_errno(err, errno, "open %s", shown);
+        if (fd >= 0)
+            close(fd);
+        return FALSE;
+    }
+    gboolean ok = TRUE;
+    struct dirent *e;
+    while (ok && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *child = g_build_filename(shown, e->d_name, NULL);
+        ok = remove_at(fd, e->d_name, child, err);
+        g_free(child);
+    }
+    closedir(d);
+    if (ok && unlinkat(dir_fd, name, AT_REMOVEDIR) != 0) {
+        destor_set_errno(err, errno, "remove %s", shown);
+        ok = FALSE;
+    }
+    return ok;
 }
 
 gboolean job_catalog_create_job(const char *workdir, uint32_t *job_id, char **job_dir, GError **err)
@@ -236,7 +246,7 @@ gboolean job_catalog_create_job(const char *workdir, uint32_t *job_id, char **jo
     *job_id = ids->len == 0 ? 0 : g_array_index(ids, uint32_t, ids->len - 1) + 1;
     g_array_unref(ids);
     *job_dir = job_dir_path(workdir, *job_id);
-    if (!remove_tree(*job_dir, err) || g_mkdir_with_parents(*job_dir, 0755) != 0) {
+    if (!remove_at(AT_FDCWD, *job_dir, *job_dir, err) || g_mkdir_with_parents(*job_dir, 0755) != 0) {
         if (err != NULL && *err == NULL)
             destor_set_errno(err, errno, "create %s", *job_dir);
         g_clear_pointer(job_dir, g_free);

@@ -3,6 +3,7 @@
 #include "recipe/job_meta.h"
 #include "util/checksum.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 #include "util/fileio.h"
 #include "util/le.h"
 
@@ -15,7 +16,8 @@
 #define WRITE_BUFFER (1u << 20)
 
 struct JobMetaWriter {
-    int fd;
+    int dir_fd;        /* the job's directory */
+    FileReplace file;  /* the new file, renamed over path at finish */
     char *path;
     uint64_t offset; /* of the next record */
     GByteArray *buf;
@@ -40,13 +42,22 @@ static void encode_header(uint8_t h[JOB_META_HEADER_SIZE], uint32_t job_id)
 
 JobMetaWriter *job_meta_writer_create(const char *path, uint32_t job_id, GError **err)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        destor_set_errno(err, errno, "create %s", path);
+    char *dir = g_path_get_dirname(path);
+    char *base = g_path_get_basename(path);
+    FileReplace file;
+    int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    gboolean ok = dir_fd >= 0;
+    if (!ok)
+        destor_set_errno(err, errno, "open directory %s", dir);
+    else if (!(ok = file_replace_begin(&file, dir_fd, base, path, 0644, err)))
+        close(dir_fd);
+    g_free(base);
+    g_free(dir);
+    if (!ok)
         return NULL;
-    }
     JobMetaWriter *w = g_new0(JobMetaWriter, 1);
-    w->fd = fd;
+    w->dir_fd = dir_fd;
+    w->file = file;
     w->path = g_strdup(path);
     w->buf = g_byte_array_sized_new(WRITE_BUFFER + 4096);
     g_byte_array_set_size(w->buf, JOB_META_HEADER_SIZE);
@@ -59,7 +70,7 @@ static gboolean flush(JobMetaWriter *w, GError **err)
 {
     if (w->buf->len == 0)
         return TRUE;
-    gboolean ok = file_write_all(w->fd, w->buf->data, w->buf->len, w->path, err);
+    gboolean ok = file_write_all(w->file.fd, w->buf->data, w->buf->len, w->path, err);
     g_byte_array_set_size(w->buf, 0);
     return ok;
 }
@@ -76,7 +87,9 @@ gboolean job_meta_writer_append(JobMetaWriter *w, const FileRecord *r, uint64_t 
 
 static void writer_free(JobMetaWriter *w)
 {
-    close(w->fd);
+    if (w->file.fd >= 0)
+        file_replace_abort(&w->file);
+    close(w->dir_fd);
     g_free(w->path);
     g_byte_array_unref(w->buf);
     g_free(w);
@@ -84,7 +97,7 @@ static void writer_free(JobMetaWriter *w)
 
 gboolean job_meta_writer_finish(JobMetaWriter *w, uint64_t *size, GError **err)
 {
-    gboolean ok = flush(w, err) && file_fsync(w->fd, w->path, err);
+    gboolean ok = flush(w, err) && file_replace_commit(&w->file, TRUE, err);
     *size = w->offset;
     writer_free(w);
     return ok;

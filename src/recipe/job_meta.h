@@ -18,10 +18,14 @@
 
 typedef struct JobMetaWriter JobMetaWriter;
 
+/* The records go to a new file of a unique name beside `path`
+ * (util/file_replace.h), renamed over it at finish: a link planted at
+ * `path` is replaced, never written through. */
 JobMetaWriter *job_meta_writer_create(const char *path, uint32_t job_id, GError **err);
 /* Append one record; *offset and *length say where it landed. */
 gboolean job_meta_writer_append(JobMetaWriter *w, const FileRecord *r, uint64_t *offset, uint32_t *length, GError **err);
-/* Flush, fsync and close. Returns the file size in *size. */
+/* Flush, fsync, close and rename into place (the caller fsyncs the
+ * directory). Returns the file size in *size. */
 gboolean job_meta_writer_finish(JobMetaWriter *w, uint64_t *size, GError **err);
 void job_meta_writer_abort(JobMetaWriter *w);
 

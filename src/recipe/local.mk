@@ -11,9 +11,7 @@ libdestor_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_index_recipe
 tests_unit_test_index_recipe_SOURCES = tests/unit/test_index_recipe.c tests/unit/unit.h tests/unit/unit_tmpdir.h
 tests_unit_test_index_recipe_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_index_recipe
 
 check_PROGRAMS += tests/unit/test_manifest_versions
 tests_unit_test_manifest_versions_SOURCES = tests/unit/test_manifest_versions.c tests/unit/unit.h tests/unit/unit_tmpdir.h
 tests_unit_test_manifest_versions_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_manifest_versions

@@ -20,9 +20,8 @@ static RecipeIndex *open_index(const char *path, u_int32_t flags, GError **err)
 {
     RecipeIndex *idx = g_new0(RecipeIndex, 1);
     idx->path = g_strdup(path);
-    int ret = db_create(&idx->db, NULL, 0);
+    int ret = bdb_create(&idx->db);
     if (ret == 0) {
-        bdb_quiet(idx->db);
         idx->db->set_flags(idx->db, DB_CHKSUM);
         ret = idx->db->open(idx->db, NULL, path, NULL, DB_BTREE, flags, 0644);
     }

@@ -3,6 +3,7 @@
 #include "storage/container_pool.h"
 #include "storage/container.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 #include "util/fileio.h"
 
 #include <errno.h>
@@ -29,12 +30,18 @@ static gboolean pool_read_range(ContainerSource *src, ContainerId id, uint32_t o
 static gboolean punch_pending(ContainerPool *pool, GError **err);
 static const ContainerStoreOps pool_ops;
 
+static gboolean same_file(int a, int b)
+{
+    struct stat sa, sb;
+    return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 ContainerStore *container_pool_open(const char *dir, size_t container_size, gboolean writable, GError **err)
 {
     char *path = g_build_filename(dir, CONTAINER_POOL_FILE, NULL);
-    int fd = open(path, (writable ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC, 0644);
+    int fd = writable ? file_open_own(path, O_RDWR | O_CREAT, 0644) : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        destor_set_errno(err, errno, "open container pool %s", path);
+        file_open_own_error(err, errno, "open container pool", path);
         g_free(path);
         return NULL;
     }
@@ -43,7 +50,11 @@ ContainerStore *container_pool_open(const char *dir, size_t container_size, gboo
     /* Whole-container writes bypass the page cache: they are large, aligned
      * and not read back soon, and copying them into the cache was the
      * backup's largest cost (docs/PERFORMANCE.md). */
-    pool->direct_fd = writable ? open(path, O_WRONLY | O_DIRECT | O_CLOEXEC) : -1;
+    pool->direct_fd = writable ? file_open_own(path, O_WRONLY | O_DIRECT, 0) : -1;
+    if (pool->direct_fd >= 0 && !same_file(fd, pool->direct_fd)) { /* renamed over in between */
+        close(pool->direct_fd);
+        pool->direct_fd = -1;
+    }
     pool->path = path;
     pool->container_size = container_size;
     pool->store.source.container_size = container_size;

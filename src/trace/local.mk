@@ -14,9 +14,7 @@ libdestor_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_compiled_trace
 tests_unit_test_compiled_trace_SOURCES = tests/unit/test_compiled_trace.c tests/unit/unit.h
 tests_unit_test_compiled_trace_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_compiled_trace
 
 check_PROGRAMS += tests/unit/test_trace_summary
 tests_unit_test_trace_summary_SOURCES = tests/unit/test_trace_summary.c tests/unit/unit.h
 tests_unit_test_trace_summary_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_trace_summary

@@ -26,7 +26,7 @@ static gboolean resolve(ReadSession *s, CompiledTrace *t, int fd, const char *na
         guint before = compiled_trace_is_chunks(t) ? t->chunks.touches->len : t->ids->len;
         uint64_t bytes = 0;
         double model_s;
-        ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, -1, NULL, FALSE, &bytes,
+        ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, -1, NULL, FALSE, NULL, &bytes,
                                   &model_s, err);
         if (!ok) {
             if (!g_str_has_prefix((*err)->message, name))

@@ -2,13 +2,20 @@
 /* bdb_error.c: mapping Berkeley DB failures onto the error domain. */
 #include "util/bdb_error.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 
 #include <db.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <unistd.h>
 
 gboolean bdb_fail(GError **err, int ret, const char *what, const char *path)
 {
+    if (ret == ELOOP || ret == EMLINK || ret == ENXIO) { /* refused by guarded_open */
+        file_open_own_error(err, ret, what, path);
+        return FALSE;
+    }
     gboolean damaged = ret == DB_RUNRECOVERY || ret == DB_VERIFY_BAD || ret == EINVAL || ret == DB_OLD_VERSION;
     g_set_error(err, DESTOR_ERROR, damaged ? DESTOR_ERROR_INTEGRITY : DESTOR_ERROR_IO, "%s %s: %s", what, path,
                 db_strerror(ret));
@@ -22,9 +29,36 @@ static void discard_message(const DB_ENV *env, const char *prefix, const char *m
     (void)msg;
 }
 
-void bdb_quiet(DB *db)
+/* Berkeley DB's open(2): a file opened for writing must be one of its own. */
+static int guarded_open(const char *path, int flags, ...)
 {
-    db->set_errcall(db, discard_message);
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    if ((flags & O_ACCMODE) == O_RDONLY)
+        return open(path, flags, mode);
+    return file_open_own(path, flags, mode);
+}
+
+static gpointer install_guarded_open(gpointer unused)
+{
+    (void)unused;
+    db_env_set_func_open(guarded_open);
+    return NULL;
+}
+
+int bdb_create(DB **db)
+{
+    static GOnce once = G_ONCE_INIT;
+    g_once(&once, install_guarded_open, NULL);
+    int ret = db_create(db, NULL, 0);
+    if (ret == 0)
+        (*db)->set_errcall(*db, discard_message);
+    return ret;
 }
 
 gboolean bdb_remove_creation_leftovers(const char *dir, GError **err)

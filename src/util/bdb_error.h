@@ -11,10 +11,13 @@
 /* Set *err to "<what> <path>: <Berkeley DB's message>"; returns FALSE. */
 gboolean bdb_fail(GError **err, int ret, const char *what, const char *path);
 
-/* Keep Berkeley DB from printing its own diagnostics on stderr: every
- * failure reaches the user as one destor: line built by bdb_fail(). */
+/* db_create() for a handle that does not print Berkeley DB's own
+ * diagnostics on stderr (every failure reaches the user as one destor: line
+ * built by bdb_fail()). The library's opens for writing go through
+ * file_open_own() (util/file_replace.h), so no Berkeley DB file is written
+ * through a link planted at its name. Returns Berkeley DB's code. */
 struct __db;
-void bdb_quiet(struct __db *db);
+int bdb_create(struct __db **db);
 
 /* Berkeley DB creates a database as "__db.NAME" and renames it into place;
  * a process killed in between leaves that file, and every later open with

@@ -22,6 +22,7 @@ int destor_exit_status(const GError *err)
         return DESTOR_EXIT_INTEGRITY;
     case DESTOR_ERROR_IO:
     case DESTOR_ERROR_LOCKED:
+    case DESTOR_ERROR_PLANTED:
         break;
     }
     return DESTOR_EXIT_RUNTIME;

@@ -18,6 +18,7 @@ typedef enum {
     DESTOR_ERROR_CONFIG,    /* bad config line or value: exit 2 */
     DESTOR_ERROR_NO_STORE,  /* working directory holds no store: exit 2 */
     DESTOR_ERROR_INTEGRITY, /* checksum or structure mismatch: exit 3 */
+    DESTOR_ERROR_PLANTED,   /* a link or other file at a name destor writes in place: exit 1 */
 } DestorErrorCode;
 
 enum {

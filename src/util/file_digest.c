@@ -19,6 +19,11 @@ gboolean file_digest_parse(const char *name, FileDigestAlgorithm *out)
     return TRUE;
 }
 
+gboolean file_digest_checked_by_default(FileDigestAlgorithm alg)
+{
+    return alg == FILE_DIGEST_XXH3;
+}
+
 const char *file_digest_name(FileDigestAlgorithm alg)
 {
     switch (alg) {

@@ -25,6 +25,12 @@ typedef enum {
     FILE_DIGEST_XXH3 = 2,
 } FileDigestAlgorithm;
 
+/* Is alg cheap enough that every whole file restore and read-file write
+ * is checked against it without being asked (XXH3-128: about 0.2 s of CPU
+ * a GiB, within the noise of a restore's time; SHA-256 costs several
+ * times that and is checked with --verify): docs/PERFORMANCE.md, issue 35. */
+gboolean file_digest_checked_by_default(FileDigestAlgorithm alg);
+
 /* "xxh3" or "xxh3-128", "sha256" or "sha-256" (any case). */
 gboolean file_digest_parse(const char *name, FileDigestAlgorithm *out);
 /* "xxh3-128" or "sha256"; NULL for NONE or a value that names neither. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* file_replace.c: a unique new file beside the target, renamed over it. */
+/* file_replace.c: a unique new file beside the target, renamed over it;
+ * or a file of its own opened in place. */
 #include "util/file_replace.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -7,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define TMP_TRIES 64 /* names tried before giving up (EEXIST each time) */
@@ -131,4 +133,42 @@ gboolean file_publish_atomic(const char *path, const void *data, size_t len, GEr
     g_free(base);
     g_free(dir);
     return ok;
+}
+
+int file_open_own(const char *path, int flags, mode_t mode)
+{
+    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    int e = 0;
+    if (fstat(fd, &st) != 0)
+        e = errno;
+    else if (!S_ISREG(st.st_mode))
+        e = ENXIO;
+    else if (st.st_nlink > 1)
+        e = EMLINK;
+    if (e != 0) {
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+void file_open_own_error(GError **err, int errnum, const char *what, const char *path)
+{
+    struct stat st;
+    const char *why = NULL;
+    if (errnum == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        why = "it is a symbolic link";
+    else if (errnum == EMLINK)
+        why = "another hard link names the same file";
+    else if (errnum == ENXIO)
+        why = "it is not a regular file";
+    if (why == NULL)
+        destor_set_errno(err, errnum, "%s %s", what, path);
+    else
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_PLANTED, "%s %s: %s, which destor never writes through (remove it)",
+                    what, path, why);
 }

@@ -5,7 +5,9 @@
  * opened, and two writers never share it), and only a complete file is
  * renamed over the target. The target itself is never opened or truncated:
  * a hard link or symlink at its name is replaced, not written through, and
- * a failed write leaves the old file as it was. */
+ * a failed write leaves the old file as it was. The files destor keeps open
+ * and writes in place (the container pool, locks, the SSD cache's files,
+ * Berkeley DB's files) are opened by file_open_own() instead. */
 #ifndef DESTOR_FILE_REPLACE_H
 #define DESTOR_FILE_REPLACE_H
 
@@ -44,5 +46,17 @@ gboolean file_publish_atomic(const char *path, const void *data, size_t len, GEr
 /* Replace `name` in dir_fd by a symlink to `target` the same way (made
  * under a unique name, renamed over `name`). FALSE with errno set. */
 gboolean file_replace_symlink(int dir_fd, const char *name, const char *target);
+
+/* Open `path` to write it in place: `flags` (O_CREAT allowed) with
+ * O_NOFOLLOW added, the file kept only when it is a regular file that no
+ * other name links to. A symlink or hard link planted at the name is never
+ * written through: -1 with errno ELOOP (a symlink), EMLINK (another hard
+ * link) or ENXIO (not a regular file), or open's own errno. */
+int file_open_own(const char *path, int flags, mode_t mode);
+
+/* *err for a failed file_open_own(): "<what> <path>: <why>"; a planted link
+ * or other file is named as such, a DESTOR_ERROR_PLANTED (exit 1, and no
+ * falling back to reading without the SSD cache: the user removes it). */
+void file_open_own_error(GError **err, int errnum, const char *what, const char *path);
 
 #endif

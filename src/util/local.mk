@@ -21,21 +21,17 @@ libdestor_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_cli_text
 tests_unit_test_cli_text_SOURCES = tests/unit/test_cli_text.c tests/unit/unit.h
 tests_unit_test_cli_text_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_cli_text
 
 check_PROGRAMS += tests/unit/test_bounded_queue
 tests_unit_test_bounded_queue_SOURCES = tests/unit/test_bounded_queue.c tests/unit/unit.h
 tests_unit_test_bounded_queue_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_bounded_queue
 
 check_PROGRAMS += tests/unit/test_file_replace
 tests_unit_test_file_replace_SOURCES = tests/unit/test_file_replace.c tests/unit/unit.h
 tests_unit_test_file_replace_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_file_replace
 
 libdestor_a_SOURCES += src/util/edit_distance.c src/util/edit_distance.h
 
 check_PROGRAMS += tests/unit/test_file_digest
 tests_unit_test_file_digest_SOURCES = tests/unit/test_file_digest.c tests/unit/unit.h tests/unit/digest_reference.h
 tests_unit_test_file_digest_LDADD = $(UNIT_LIBS)
-TESTS += tests/unit/test_file_digest

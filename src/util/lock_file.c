@@ -2,6 +2,7 @@
 /* lock_file.c: flock-based exclusive locks. */
 #include "util/lock_file.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,9 +11,9 @@
 
 int lock_file_take(const char *path, const char *busy, GError **err)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = file_open_own(path, O_RDWR | O_CREAT, 0644);
     if (fd < 0) {
-        destor_set_errno(err, errno, "open lock file %s", path);
+        file_open_own_error(err, errno, "open lock file", path);
         return -1;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {

@@ -7,8 +7,12 @@
 # store of the release before (tests/fixtures/store-e803a33, SHA-256,
 # store.meta version 2), a record whose digest no longer matches its bytes
 # (its CRC made right again, so only the digest tells) is caught by verify
-# --deep and read-file --verify (exit 3) and passed by plain verify and
-# read-file, and a flipped container byte is caught by verify --deep. A
+# --deep, read-file and restore (exit 3, no output left; unasked in an
+# xxh3-128 store, with --verify in a sha256 one) and passed by plain verify
+# and a byte range, and a flipped container byte is caught by verify
+# --deep. A record whose chunk list names another file's chunk (its size
+# and CRC made right: a forged record) is caught the same way by read-file
+# (also of a range that is the whole file) and restore. A
 # config asking a store for the other digest is refused by backup (exit 2,
 # the store untouched); an unknown name in the config is exit 2, an
 # unknown digest in store.meta exit 3.
@@ -87,7 +91,15 @@ caught() {
     cp -R "$2" "$SCRATCH/saved"
     path=$(forge_digest "$2" "$3")
     "$DESTOR_BIN" -c "$1" verify > /dev/null || fail "$4: plain verify failed over a forged digest only"
-    "$DESTOR_BIN" -c "$1" read-file "$3" "$path" > /dev/null || fail "$4: read-file without --verify failed"
+    "$DESTOR_BIN" -c "$1" read-file "$3" "$path" --offset 1 --length 1 > /dev/null ||
+        fail "$4: a byte range failed over a forged digest (it cannot check it)"
+    v=; [ "$4" = sha256 ] && v=--verify # checked unasked in an xxh3-128 store only
+    expect_status 3 "$DESTOR_BIN" -c "$1" read-file "$3" "$path" -o "$SCRATCH/forged.out" $v
+    grep -q "does not match its stored $4" "$SCRATCH/err" || fail "$4: read-file said: $(cat "$SCRATCH/err")"
+    [ ! -e "$SCRATCH/forged.out" ] || fail "$4: read-file left the output of a file that does not match its digest"
+    expect_status 3 "$DESTOR_BIN" -c "$1" restore "$3" "$SCRATCH/forged.r" $v
+    [ ! -e "$SCRATCH/forged.r/$path" ] || fail "$4: restore left a file that does not match its digest"
+    rm -rf "$SCRATCH/forged.r"
     expect_status 3 "$DESTOR_BIN" -c "$1" read-file "$3" "$path" --verify
     grep -q "does not match its stored $4" "$SCRATCH/err" || fail "$4: read-file --verify said: $(cat "$SCRATCH/err")"
     expect_status 3 "$DESTOR_BIN" -c "$1" verify --deep
@@ -98,9 +110,59 @@ caught() {
     flip_container_byte "$2" 0 131072 70000
     expect_status 3 "$DESTOR_BIN" -c "$1" verify --deep
 }
+
+# forge_chunks W JOB: give the first one-chunk file record of JOB in the
+# store at W the chunk (and size) of another one-chunk file of other bytes,
+# its digest kept and its CRC made right; print its path.
+forge_chunks() {
+    "$PYTHON" - "$1/jobs/$(printf %08d "$2")/job_meta_data" <<'PY'
+import struct, sys, zlib
+p = sys.argv[1]
+d = bytearray(open(p, "rb").read())
+at, ones = 32, []
+while at < len(d):
+    length = struct.unpack_from("<I", d, at + 4)[0]
+    if d[at + 8] == 1 and struct.unpack_from("<Q", d, at + 40)[0] == 1:
+        ones.append((at, length))
+    at += length
+a, la = ones[0]
+b, lb = next(o for o in ones[1:] if d[o[0] + 48:o[0] + 80] != d[a + 48:a + 80])
+d[a + la - 48:a + la - 4] = d[b + lb - 48:b + lb - 4]  # the one chunk reference
+d[a + 32:a + 40] = d[b + 32:b + 40]  # the size
+struct.pack_into("<I", d, a + la - 4, zlib.crc32(bytes(d[a:a + la - 4])))
+plen = struct.unpack_from("<I", d, a + 28)[0]
+sys.stdout.write(d[a + 88:a + 88 + plen].decode())
+open(p, "wb").write(d)
+PY
+}
+
+# forged CONFIG W JOB ALGORITHM: a forged chunk list is caught, without
+# --verify, by every whole-file read (exit 3, nothing left as if good); a
+# byte range cannot check a whole file's digest, and serves what the
+# record names.
+forged() {
+    cp -R "$2" "$SCRATCH/saved"
+    path=$(forge_chunks "$2" "$3")
+    v=; [ "$4" = sha256 ] && v=--verify
+    expect_status 3 "$DESTOR_BIN" -c "$1" read-file "$3" "$path" -o "$SCRATCH/forged.out" $v
+    grep -q "does not match its stored $4" "$SCRATCH/err" || fail "$4: forged chunks, read-file said: $(cat "$SCRATCH/err")"
+    [ ! -e "$SCRATCH/forged.out" ] || fail "$4: read-file left the output of a forged record"
+    [ "$4" = sha256 ] || expect_status 3 "$DESTOR_BIN" -c "$1" read-file "$3" "$path" --offset 0
+    expect_status 3 "$DESTOR_BIN" -c "$1" restore "$3" "$SCRATCH/forged.r" $v
+    grep -q "does not match its stored $4" "$SCRATCH/err" || fail "$4: forged chunks, restore said: $(cat "$SCRATCH/err")"
+    [ ! -e "$SCRATCH/forged.r/$path" ] || fail "$4: restore left a forged record's file"
+    rm -rf "$SCRATCH/forged.r"
+    "$DESTOR_BIN" -c "$1" read-file "$3" "$path" --offset 0 --length 1 > /dev/null ||
+        fail "$4: a byte range of a forged record failed (it cannot check the digest)"
+    rm -rf "$2"
+    mv "$SCRATCH/saved" "$2"
+}
+forged "$CONFIG" "$SCRATCH/working" 0 xxh3-128
+forged "$SHA" "$SCRATCH/w-sha" 0 sha256
+note "xxh3-128 and sha256 stores: a record naming another file's chunk is caught by read-file and restore (exit 3)"
 caught "$CONFIG" "$SCRATCH/working" 0 xxh3-128
 caught "$SHA" "$SCRATCH/w-sha" 0 sha256
-note "xxh3-128 and sha256 stores: a forged digest is caught by verify --deep and read-file --verify, a flipped byte by verify --deep"
+note "xxh3-128 and sha256 stores: a forged digest is caught by verify --deep, read-file and restore, a flipped byte by verify --deep"
 
 # The release before: SHA-256 in a version-2 store.meta, listed by its
 # sums, and its digest checked the same way.

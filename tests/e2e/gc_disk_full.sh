@@ -55,7 +55,10 @@ full_from() {
 }
 
 cases=0
-for what in containers job_meta_data.new /st-; do
+# the rewritten records go to a new file of a unique name in the job's
+# directory (.destor-*.tmp, renamed over job_meta_data, issue 35), as does
+# its refcount; /st- is every write of gc to the store
+for what in containers jobs/00000001/.destor- /st-; do
     rm -rf "$SCRATCH/st-count"
     cp -a "$T" "$SCRATCH/st-count"
     full_from "$what" 1000000 "$SCRATCH/st-count"

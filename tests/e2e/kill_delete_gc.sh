@@ -10,7 +10,9 @@
 # byte for byte; a backup of job 0's tree (whose containers a gc may have
 # been freeing) restores exactly; then repeating the command finishes the
 # work (a second gc finds nothing left to free) and all of it holds again. Skipped when strace
-# cannot inject.
+# cannot inject. gc's rewritten records go to a unique new file opened in
+# the job's directory (issue 35): one openat more, 157 kill points for gc
+# where 29a4157 had 156 (delete: 101, as before).
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 strace_kill_setup
@@ -60,6 +62,7 @@ sweep() {
         n=$(grep "$sc(" "$SCRATCH/trace" | awk '{ c[$1]++ } END { m = 0; for (t in c) if (c[t] > m) m = c[t]; print m }')
         i=1
         while [ "$i" -le "$n" ]; do
+            kill_point "$i" "$n" || { i=$((i + 1)); continue; }
             W="$SCRATCH/w-$sc-$i"
             cp -a "$template" "$W"
             set +e
@@ -81,7 +84,7 @@ sweep() {
             i=$((i + 1))
         done
     done
-    [ "$kills" -ge 20 ] || fail "$name: only $kills kill points"
+    [ $((kills + KILL_POINTS_SKIPPED)) -ge 20 ] || fail "$name: only $kills kill points"
     note "$name ($(store_kind) store): killed at each of $kills calls; verify --deep and restore held each time"
 }
 

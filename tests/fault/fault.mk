@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/fault: fault injection (LD_PRELOAD shim) and corruption sweeps.
+# tests/fault: fault injection (LD_PRELOAD shim) and corruption sweeps
+# (declared in tests/manifest.mk).
 #
 # io_backup.py  I/O faults (ENOSPC, EIO; once and from then on) over every
 #               write, read, fsync and rename of a backup
@@ -14,29 +15,17 @@
 #
 # Run one by hand: DESTOR_BIN=... TOP_SRCDIR=... tests/fault/corrupt.py
 # (FAULT_SCALE=0.2 for a quick look, FAULT_JOBS=N workers).
-FAULT_TESTS = \
-	tests/fault/io_backup.py \
-	tests/fault/io_read.py \
-	tests/fault/io_cache.py \
-	tests/fault/corrupt.py \
-	tests/fault/verify_during_repair.py \
-	tests/fault/mutate_recipes.py \
-	tests/fault/read_during_gc.py
-TESTS += $(FAULT_TESTS)
-EXTRA_DIST += $(FAULT_TESTS) tests/fault/faultlib.py tests/fault/fault_shim.c
+EXTRA_DIST += tests/fault/faultlib.py tests/fault/fault_shim.c
 
 # The shim is test code only: a shared object built by explicit rules (the
-# project has no libtool), never installed, and a prerequisite of every
-# sweep's log so `make check TESTS=tests/fault/...` builds it too.
+# project has no libtool), never installed, and check data, so that any
+# `make check` (of some TESTS too) builds it before the tests run.
 FAULT_SHIM = tests/fault/fault_shim.so
+check_DATA += $(FAULT_SHIM)
 $(FAULT_SHIM): $(srcdir)/tests/fault/fault_shim.c
 	@$(MKDIR_P) tests/fault
 	$(AM_V_CC)$(CC) -shared -fPIC -O1 -Wall -Wextra -o $@ $(srcdir)/tests/fault/fault_shim.c -ldl
-$(FAULT_TESTS:.py=.py.log): $(FAULT_SHIM) $(srcdir)/tests/fault/faultlib.py
 CLEANFILES += $(FAULT_SHIM)
-# End-to-end tests that use the shim (a file changing while backup reads it).
-SHIM_E2E_TESTS = tests/e2e/changed_while_read.sh tests/e2e/gc_disk_full.sh
-$(SHIM_E2E_TESTS:.sh=.sh.log): $(FAULT_SHIM)
 # The chunk log's kill sweep drives the log through a small program of its
 # own (tests/e2e/kill_chunk_log.sh).
 check_PROGRAMS += tests/fault/chunk_log_driver

@@ -15,7 +15,6 @@ FUZZ_COMMON = tests/fuzz/standalone_main.c tests/fuzz/fuzz_util.h
 FUZZ_LIBS = $(DESTOR_LIBS) $(ZLIB_LIBS)
 
 check_PROGRAMS += $(FUZZ_BINS)
-TESTS += tests/fuzz/run-corpus.sh
 EXTRA_DIST += tests/fuzz/run-corpus.sh tests/fuzz/make-corpus.sh tests/fuzz/corpus tests/fuzz/regressions \
 	scripts/fuzz.sh
 

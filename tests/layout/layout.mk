@@ -1,6 +1,4 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/layout: the structure of src/ held against its #include lines, and
-# every source file's licence line.
-LAYOUT_TESTS = tests/layout/include_layers.py tests/layout/licence_lines.py
-TESTS += $(LAYOUT_TESTS)
-EXTRA_DIST += $(LAYOUT_TESTS)
+# tests/layout: the structure of src/ held against its #include lines, every
+# source file's licence line, and tests/manifest.mk against the test files
+# (the tests themselves are declared in tests/manifest.mk).

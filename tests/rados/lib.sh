@@ -24,7 +24,7 @@ rados_setup() {
     done
     # Stop the cluster before lib.sh's own exit handling (which keeps the
     # scratch directory, daemons' logs included, when the test failed).
-    trap 'rc=$?; cluster_stop; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$SCRATCH"; else echo "scratch kept: $SCRATCH"; fi; exit $rc' EXIT
+    trap 'rc=$?; kill_sample_note; cluster_stop; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$SCRATCH"; else echo "scratch kept: $SCRATCH"; fi; exit $rc' EXIT
     # Interrupted (make's ^C, a CI timeout): exit, so that the above stops
     # the daemons rather than leave them running.
     trap 'exit 130' INT TERM HUP

@@ -68,6 +68,7 @@ for action in kill kill-after; do
         eval "n=\$n_$store"
         i=1
         while [ "$i" -le "$n" ]; do
+            kill_point "$i" "$n" || { i=$((i + 1)); continue; }
             w="$store-$action-$i"
             if [ "$store" = old ]; then
                 on "$w" backup "$SCRATCH/src" > /dev/null

@@ -4,7 +4,6 @@
 # scripts/destor_tools/ is listed in scripts/local.mk) and their tests;
 # included from Makefile.am. (docs/, with docs/EXPERIMENTS.md, is already
 # in EXTRA_DIST.)
-TESTS += tests/scripts/run-trace-tests.sh
 EXTRA_DIST += \
 	scripts/gen-trace \
 	scripts/replay \

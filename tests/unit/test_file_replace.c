@@ -3,13 +3,17 @@
  * dir_within.c). A replacement never opens what is at the target's name
  * (a symlink there is replaced, its target untouched), two replacements of
  * one name get different new files, an aborted one leaves the target and no
- * new file; dir_fd_within sees through symlinks and recognises the root. */
+ * new file; a file opened in place (file_open_own) is refused when a
+ * symlink, a hard link or something not a regular file is at its name, its
+ * target untouched; dir_fd_within sees through symlinks and recognises the
+ * root. */
 #include "util/dir_within.h"
 #include "util/file_replace.h"
 #include "util/fileio.h"
 #include "unit.h"
 
 #include <glib/gstdio.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,6 +93,53 @@ static void test_replace_never_writes_through(void)
     g_free(dir);
 }
 
+/* file_open_own(path, O_RDWR | O_CREAT) fails with `want` and leaves the
+ * victim as it was. */
+static void refused(const char *path, const char *victim, int want)
+{
+    errno = 0;
+    CU_ASSERT_EQUAL(file_open_own(path, O_RDWR | O_CREAT, 0644), -1);
+    CU_ASSERT_EQUAL(errno, want);
+    GError *err = NULL;
+    file_open_own_error(&err, want, "open", path);
+    CU_ASSERT(err != NULL && strstr(err->message, "never writes through") != NULL);
+    g_clear_error(&err);
+    char *text = NULL;
+    CU_ASSERT(g_file_get_contents(victim, &text, NULL, NULL) && strcmp(text, "precious") == 0);
+    g_free(text);
+}
+
+static void test_open_own(void)
+{
+    char *victim = g_build_filename(scratch, "victim-own", NULL);
+    char *path = g_build_filename(scratch, "own", NULL);
+    g_file_set_contents(victim, "precious", -1, NULL);
+    CU_ASSERT_EQUAL(symlink(victim, path), 0);
+    refused(path, victim, ELOOP);
+    g_unlink(path);
+    char *dangling = g_build_filename(scratch, "no-such-file", NULL);
+    CU_ASSERT_EQUAL(symlink(dangling, path), 0);
+    refused(path, victim, ELOOP);
+    CU_ASSERT_FALSE(g_file_test(dangling, G_FILE_TEST_EXISTS)); /* not created through the link */
+    g_unlink(path);
+    CU_ASSERT_EQUAL(link(victim, path), 0);
+    refused(path, victim, EMLINK);
+    g_unlink(path);
+    CU_ASSERT_EQUAL(mkfifo(path, 0644), 0);
+    refused(path, victim, ENXIO);
+    g_unlink(path);
+
+    int fd = file_open_own(path, O_RDWR | O_CREAT, 0644); /* a new file, then the same one again */
+    CU_ASSERT(fd >= 0 && write(fd, "x", 1) == 1);
+    close(fd);
+    fd = file_open_own(path, O_RDWR, 0);
+    CU_ASSERT(fd >= 0);
+    close(fd);
+    g_free(dangling);
+    g_free(path);
+    g_free(victim);
+}
+
 static void test_dir_within(void)
 {
     char *outer = g_build_filename(scratch, "store", NULL), *inner = g_build_filename(outer, "x/y", NULL);
@@ -115,6 +166,7 @@ static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("file_replace", setup, teardown);
     CU_add_test(s, "a replacement never writes through a link", test_replace_never_writes_through);
+    CU_add_test(s, "a file opened in place is never one behind a link", test_open_own);
     CU_add_test(s, "dir_within", test_dir_within);
 }
 

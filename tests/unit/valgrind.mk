@@ -7,7 +7,6 @@
 # under tests/unit/ (every module's CUnit test lives there), taken from
 # check_PROGRAMS rather than TESTS so that `make check TESTS=...valgrind-unit.sh`
 # still runs them all.
-TESTS += tests/unit/valgrind-unit.sh
 EXTRA_DIST += tests/unit/valgrind-unit.sh tests/unit/valgrind.supp
 AM_TESTS_ENVIRONMENT += \
 	VALGRIND_UNIT_PROGRAMS='$(check_PROGRAMS)'; export VALGRIND_UNIT_PROGRAMS;

@@ -8,6 +8,7 @@
 #include "cache/core/chunk_log.h"
 #include "cache/core/ssd_store.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 #include "util/fileio.h"
 #include "util/le.h"
 #include "util/thread_cpu.h"
@@ -570,13 +571,13 @@ ChunkBuckets *chunk_buckets_open(const ChunkBucketsOptions *opt, GError **err)
     g_free(lock_path);
     if (b->lock_fd < 0 || !remove_other_layouts(b, err))
         goto fail;
-    b->fd = open(b->path, O_RDWR | O_CREAT | O_CLOEXEC | (opt->o_direct ? O_DIRECT : 0), 0644);
+    b->fd = file_open_own(b->path, O_RDWR | O_CREAT | (opt->o_direct ? O_DIRECT : 0), 0644);
     if (b->fd < 0) {
         if (opt->o_direct && errno == EINVAL)
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
                         "open %s: the file system does not support O_DIRECT (ssd-cache-o-direct)", b->path);
         else
-            destor_set_errno(err, errno, "open %s", b->path);
+            file_open_own_error(err, errno, "open", b->path);
         goto fail;
     }
     if (!load(b, err))

@@ -591,13 +591,13 @@ ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
     g_free(lock_path);
     if (log->lock_fd < 0 || !remove_container_cache(log, err))
         goto fail;
-    log->fd = open(log->log_path, O_RDWR | O_CREAT | O_CLOEXEC | (opt->o_direct ? O_DIRECT : 0), 0644);
+    log->fd = file_open_own(log->log_path, O_RDWR | O_CREAT | (opt->o_direct ? O_DIRECT : 0), 0644);
     if (log->fd < 0) {
         if (opt->o_direct && errno == EINVAL)
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
                         "open %s: the file system does not support O_DIRECT (ssd-cache-o-direct)", log->log_path);
         else
-            destor_set_errno(err, errno, "open %s", log->log_path);
+            file_open_own_error(err, errno, "open", log->log_path);
         goto fail;
     }
     if (!load(log, err))

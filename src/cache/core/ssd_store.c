@@ -3,6 +3,7 @@
 #include "cache/core/ssd_store.h"
 #include "cache/core/chunk_log.h"
 #include "util/error.h"
+#include "util/file_replace.h"
 #include "util/lock_file.h"
 #include "util/fileio.h"
 #include "util/checksum.h"
@@ -96,15 +97,14 @@ SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capaci
             goto fail;
     }
 
-    int flags = O_RDWR | O_CREAT | O_CLOEXEC | (o_direct ? O_DIRECT : 0);
-    s->fd = open(s->slot_path, flags, 0644);
+    s->fd = file_open_own(s->slot_path, O_RDWR | O_CREAT | (o_direct ? O_DIRECT : 0), 0644);
     if (s->fd < 0) {
         if (o_direct && errno == EINVAL)
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
                         "open %s: the file system does not support O_DIRECT (ssd-cache-o-direct)",
                         s->slot_path);
         else
-            destor_set_errno(err, errno, "open %s", s->slot_path);
+            file_open_own_error(err, errno, "open", s->slot_path);
         goto fail;
     }
     struct stat st;

@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests/manifest.mk: every test of `make check`, declared once, here; the
+# module fragments (local.mk, *.mk) only build the programs and shims the
+# tests use. A test is listed in exactly one group, named by its tier and by
+# where scripts/test.sh runs it:
+#
+#   tier   QUICK  the developer's loop: `make check-quick` (about 5 minutes)
+#          SLOW   kill sweeps, property tests, fault sweeps, RADOS, valgrind
+#                 (`make check` runs both tiers)
+#   where  STORE  our C code on `pool` stores it makes: run in the plain
+#                 build, again on `container-store files` stores, and again
+#                 under the sanitizers
+#          C      our C code (a store kind of its own, no container, or
+#                 only reads through the container seam): the plain build
+#                 and the sanitizers
+#          PLAIN  Python tools, the build and install, layout rules, and
+#                 valgrind (which cannot run beside ASan): the plain build
+#
+# distcheck runs the QUICK tier from the release tarball. tests/layout's
+# manifest check fails when a test is listed twice, or a test file is in
+# no group.
+
+# The CUnit programs (check_PROGRAMS of their modules), each a few seconds.
+QUICK_UNIT_TESTS = \
+	tests/unit/test_cli_text \
+	tests/unit/test_bounded_queue \
+	tests/unit/test_file_replace \
+	tests/unit/test_file_digest \
+	tests/unit/test_chunking \
+	tests/unit/test_container \
+	tests/unit/test_container_writer \
+	tests/unit/test_chunk_read \
+	tests/unit/test_fp_sampled \
+	tests/unit/test_segmenting \
+	tests/unit/test_index_recipe \
+	tests/unit/test_manifest_versions \
+	tests/unit/test_policy \
+	tests/unit/test_policy_field \
+	tests/unit/test_policy_offline \
+	tests/unit/test_policy_minisim \
+	tests/unit/test_policy_wlfu \
+	tests/unit/test_cache_core \
+	tests/unit/test_cache_compress \
+	tests/unit/test_cache_config \
+	tests/unit/test_cache_stats \
+	tests/unit/test_slot_heap \
+	tests/unit/test_access_counts \
+	tests/unit/test_chunk_cache \
+	tests/unit/test_chunk_log \
+	tests/unit/test_chunk_buckets \
+	tests/unit/test_chunk_layout \
+	tests/unit/test_config \
+	tests/unit/test_chunk_worker \
+	tests/unit/test_block_hasher \
+	tests/unit/test_rewrite_policy \
+	tests/unit/test_segment_stage \
+	tests/unit/test_chunk_source \
+	tests/unit/test_prefetch_source \
+	tests/unit/test_restore_cache \
+	tests/unit/test_chunk_recorder \
+	tests/unit/test_lifecycle \
+	tests/unit/test_compiled_trace \
+	tests/unit/test_trace_summary \
+	tests/unit/test_restore_hostile
+
+# Writing, damaging, verifying and freeing containers.
+QUICK_STORE_TESTS = \
+	tests/e2e/backup_restore.sh \
+	tests/e2e/retention.sh \
+	tests/e2e/index_damage.sh \
+	tests/e2e/verify.sh \
+	tests/e2e/verify_during_backup.sh \
+	tests/e2e/workers.sh \
+	tests/e2e/rewrite.sh \
+	tests/e2e/delete_gc.sh \
+	tests/e2e/gc_disk_full.sh \
+	tests/e2e/gc_full_fs.sh \
+	tests/e2e/gc_cache.sh
+
+# The command line, the read paths, the SSD cache, traces and indexes.
+QUICK_C_TESTS = \
+	tests/e2e/pool_loss.sh \
+	tests/e2e/restore_caches.sh \
+	tests/e2e/chunkers.sh \
+	tests/e2e/errors.sh \
+	tests/e2e/output_errors.sh \
+	tests/e2e/json_paths.sh \
+	tests/e2e/cli.sh \
+	tests/e2e/cache_identity.sh \
+	tests/e2e/deep_tree.sh \
+	tests/e2e/locking.sh \
+	tests/e2e/one_file_system.sh \
+	tests/e2e/missing_files.sh \
+	tests/e2e/ssd_cache.sh \
+	tests/e2e/chunk_cache.sh \
+	tests/e2e/chunk_cache_real.sh \
+	tests/e2e/chunk_cache_batch.sh \
+	tests/e2e/chunk_cache_buckets.sh \
+	tests/e2e/range_read.sh \
+	tests/e2e/compiled_trace.sh \
+	tests/e2e/compiled_trace_chunks.sh \
+	tests/e2e/offline_bounds.sh \
+	tests/e2e/trace_export.sh \
+	tests/e2e/read_file_output.sh \
+	tests/e2e/safe_writes.sh \
+	tests/e2e/changed_while_read.sh \
+	tests/e2e/config_lines.sh \
+	tests/e2e/stat_text.sh \
+	tests/e2e/cache_rollback.sh \
+	tests/e2e/cache_follow.sh \
+	tests/e2e/cache_directory.sh \
+	tests/e2e/cache_compression.sh \
+	tests/e2e/trace_export_hostile.sh \
+	tests/e2e/container_store.sh \
+	tests/e2e/old_store.sh \
+	tests/e2e/file_digest.sh \
+	tests/e2e/fp_index.sh \
+	tests/e2e/planted_links.sh \
+	tests/e2e/restore_conflicts.sh \
+	tests/fuzz/run-corpus.sh \
+	tests/policy_ref/run-reference-models.sh \
+	tests/policy_ref/run-chunk-reference-models.sh
+
+QUICK_PLAIN_TESTS = \
+	tests/scripts/run-smart-tests.sh \
+	tests/scripts/test-apt-install.sh \
+	tests/scripts/run-gen-dataset-tests.sh \
+	tests/scripts/run-trace-tests.sh \
+	tests/install/man_pages.sh \
+	tests/install/install.sh \
+	tests/layout/include_layers.py \
+	tests/layout/licence_lines.py \
+	tests/layout/test_manifest.py
+
+SLOW_STORE_TESTS = \
+	tests/e2e/kill_backup.sh \
+	tests/e2e/kill_delete_gc.sh \
+	tests/e2e/kill_near_exact_backup.sh \
+	tests/e2e/lifecycle_property.py \
+	tests/e2e/platform_property.py
+
+SLOW_C_TESTS = \
+	tests/e2e/kill_retention.sh \
+	tests/e2e/kill_rewrite.sh \
+	tests/e2e/kill_commit_steps.sh \
+	tests/e2e/big_files.sh \
+	tests/e2e/kill_files_backup.sh \
+	tests/e2e/kill_cache_o_direct.sh \
+	tests/e2e/kill_chunk_buckets.sh \
+	tests/e2e/kill_chunk_log.sh \
+	tests/e2e/kill_chunk_cache.sh \
+	tests/e2e/fp_index_property.py \
+	tests/fault/io_backup.py \
+	tests/fault/io_read.py \
+	tests/fault/io_cache.py \
+	tests/fault/corrupt.py \
+	tests/fault/verify_during_repair.py \
+	tests/fault/mutate_recipes.py \
+	tests/fault/read_during_gc.py \
+	tests/rados/rados_ops.sh \
+	tests/rados/rados_store.sh \
+	tests/rados/rados_errors.sh \
+	tests/rados/rados_kill.sh \
+	tests/rados/rados_osd_kill.sh \
+	tests/rados/rados_gc.sh
+
+SLOW_PLAIN_TESTS = \
+	tests/unit/valgrind-unit.sh
+
+SCRIPT_TESTS = $(QUICK_STORE_TESTS) $(QUICK_C_TESTS) $(QUICK_PLAIN_TESTS) \
+	$(SLOW_STORE_TESTS) $(SLOW_C_TESTS) $(SLOW_PLAIN_TESTS)
+TESTS = $(QUICK_UNIT_TESTS) $(SCRIPT_TESTS)
+EXTRA_DIST += $(SCRIPT_TESTS)
+
+QUICK_TESTS = $(QUICK_UNIT_TESTS) $(QUICK_STORE_TESTS) $(QUICK_C_TESTS) $(QUICK_PLAIN_TESTS)
+
+# The quick tier alone: a developer's edit-test loop.
+check-quick:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(QUICK_TESTS)'
+
+# The groups for scripts/test.sh, a line each: TEST TIER WHERE.
+list-tests:
+	@for t in $(QUICK_UNIT_TESTS) $(QUICK_C_TESTS); do echo "$$t quick c"; done
+	@for t in $(QUICK_STORE_TESTS); do echo "$$t quick store"; done
+	@for t in $(QUICK_PLAIN_TESTS); do echo "$$t quick plain"; done
+	@for t in $(SLOW_STORE_TESTS); do echo "$$t slow store"; done
+	@for t in $(SLOW_C_TESTS); do echo "$$t slow c"; done
+	@for t in $(SLOW_PLAIN_TESTS); do echo "$$t slow plain"; done
+.PHONY: check-quick list-tests
