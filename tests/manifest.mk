@@ -135,6 +135,7 @@ QUICK_PLAIN_TESTS = \
 SLOW_STORE_TESTS = \
 	tests/e2e/kill_backup.sh \
 	tests/e2e/kill_delete_gc.sh \
+	tests/e2e/kill_gc_copy.sh \
 	tests/e2e/kill_near_exact_backup.sh \
 	tests/e2e/lifecycle_property.py \
 	tests/e2e/platform_property.py

@@ -16,7 +16,7 @@
 FS="$SCRATCH/fs"
 mkdir -p "$FS"
 mount -t tmpfs -o size=8m tmpfs "$FS" 2>/dev/null || { echo "# SKIP: cannot mount a tmpfs (mount -t tmpfs needs root)"; exit 77; }
-trap 'rc=$?; umount "$FS" 2>/dev/null || umount -l "$FS"; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$SCRATCH"; else echo "scratch kept: $SCRATCH"; fi; exit $rc' EXIT
+trap 'rc=$?; umount "$FS" 2>/dev/null || umount -l "$FS"; kill_sample_note; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$SCRATCH"; else echo "scratch kept: $SCRATCH"; fi; exit $rc' EXIT
 
 printf 'container-size 128K\n' >> "$CONFIG"
 # a: live and mortal files alternating (each container about 40% live);
