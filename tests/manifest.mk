@@ -75,6 +75,7 @@ QUICK_STORE_TESTS = \
 	tests/e2e/rewrite.sh \
 	tests/e2e/delete_gc.sh \
 	tests/e2e/gc_disk_full.sh \
+	tests/e2e/gc_full_fs.sh \
 	tests/e2e/gc_cache.sh
 
 # The command line, the read paths, the SSD cache, traces and indexes.
@@ -133,6 +134,7 @@ QUICK_PLAIN_TESTS = \
 SLOW_STORE_TESTS = \
 	tests/e2e/kill_backup.sh \
 	tests/e2e/kill_delete_gc.sh \
+	tests/e2e/kill_gc_copy.sh \
 	tests/e2e/kill_near_exact_backup.sh \
 	tests/e2e/lifecycle_property.py \
 	tests/e2e/platform_property.py

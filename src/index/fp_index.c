@@ -342,10 +342,13 @@ gboolean fp_index_marked_dirty(const char *dir)
     return dirty;
 }
 
+/* Only the mark's name counts: when its few bytes find no room (a full
+ * disk, where gc must mark the index before it frees anything), an empty
+ * mark, which takes no data block, does as well. */
 gboolean fp_index_begin_job(FpIndex *idx, GError **err)
 {
-    if (!idx->marked)
-        idx->marked = file_publish_atomic(idx->dirty_path, "dirty\n", 6, err);
+    if (!idx->marked && !(idx->marked = file_publish_atomic(idx->dirty_path, "dirty\n", 6, NULL)))
+        idx->marked = file_publish_atomic(idx->dirty_path, "", 0, err);
     return idx->marked;
 }
 

@@ -76,21 +76,18 @@ static gboolean copy_container(Copier *cp, ContainerId id, const uint8_t *in, co
     return TRUE;
 }
 
-gboolean compact_copy(Store *store, FpIndex *idx, const GArray *from, const GArray *live, GArray *moved,
-                      CompactReport *r, GError **err)
+gboolean compact_copy(Store *store, FpIndex *idx, ContainerId first, const GArray *from, const GArray *live,
+                      GArray *moved, CompactReport *r, GError **err)
 {
     size_t size = store->container_size;
-    ContainerId next;
     if (from->len == 0)
         return TRUE;
-    if (!store_next_container(store, &next, err))
-        return FALSE;
     Copier cp = { .store = store, .idx = idx, .r = r };
     for (guint i = 0; i < OUT_BUFFERS; i++)
         cp.out[i] = g_aligned_alloc(1, size, CONTAINER_ALIGN);
     cp.writer = container_writer_new(store->containers, OUT_BUFFERS);
     uint8_t *in = g_aligned_alloc(1, size, CONTAINER_ALIGN);
-    container_builder_init(&cp.builder, cp.out[0], size, next);
+    container_builder_init(&cp.builder, cp.out[0], size, first);
     gboolean ok = TRUE;
     for (guint i = 0; i < from->len && ok; i++) {
         ContainerId id = g_array_index(from, ContainerId, i);

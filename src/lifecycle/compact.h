@@ -37,11 +37,14 @@ typedef struct {
 } CompactReport;
 
 /* Copy the live chunks (`live`, sealed live_chunks.h) of the containers
- * `from` (ascending) into new containers, put them in `idx` (begun) and
- * sync the store. moved[i] (parallel to live, filled with live's own
- * entries by the caller) becomes the new location of each chunk copied. */
-gboolean compact_copy(Store *store, FpIndex *idx, const GArray *from, const GArray *live, GArray *moved,
-                      CompactReport *r, GError **err);
+ * `from` (ascending) into new containers from id `first` (the store's next,
+ * store_next_container) on, put them in `idx` (begun) and sync the store.
+ * moved[i] (parallel to live, filled with live's own entries by the caller)
+ * becomes the new location of each chunk copied. On failure the copies
+ * written so far stay, for the caller to take back
+ * (container_store_discard). */
+gboolean compact_copy(Store *store, FpIndex *idx, ContainerId first, const GArray *from, const GArray *live,
+                      GArray *moved, CompactReport *r, GError **err);
 /* Point every live job's records at the copies: is_from[c] says container
  * c was emptied; live and moved as compact_copy left them. */
 gboolean compact_rewrite_jobs(Store *store, const gboolean *is_from, uint32_t n, const GArray *live,

@@ -31,6 +31,7 @@ typedef struct {
     GArray *freed;        /* ascending: the earlier list, then with this gc's */
     GArray *dead;         /* ContainerId, ascending */
     GArray *sparse;       /* ContainerId, ascending */
+    GArray *unlisted;     /* ContainerId, ascending: freed, not listed (a gc stopped between) */
 } Gc;
 
 static void report_progress(Gc *gc)
@@ -118,6 +119,8 @@ static gboolean classify(Gc *gc, double threshold, GError **err)
             return FALSE;
         if (gc->live_bytes[c] == 0 && holds)
             g_array_append_val(gc->dead, c);
+        else if (gc->live_bytes[c] == 0)
+            g_array_append_val(gc->unlisted, c);
         else if (gc->live_bytes[c] > 0 && gc->live_bytes[c] < below)
             g_array_append_val(gc->sparse, c);
     }
@@ -139,12 +142,93 @@ static gboolean is_freed(ContainerId id, void *ctx)
     return freed_list_has(ctx, id);
 }
 
-/* Step 2: the sparse containers' live chunks into new containers, and the
- * records pointed at them; the sparse ones join the dead. */
+/* Steps 2, 4 and 5 for `ids` (dead, or emptied by the copy): listed with
+ * every earlier free, then freed and synced. Listing takes a little room;
+ * when it fails (a full disk), the containers are freed first and listed
+ * after, in the room their freeing made. A kill between leaves them freed
+ * and not listed: no live record names them, the index (DIRTY) is rebuilt
+ * without them, and the next gc lists them (classify), or a later one when
+ * it frees nothing itself and finds no room for the list. */
+static gboolean free_containers(Gc *gc, const GArray *ids, GError **err)
+{
+    Store *s = gc->store;
+    uint32_t containers;
+    if (ids->len == 0 && gc->unlisted->len == 0)
+        return TRUE;
+    g_array_append_vals(gc->freed, ids->data, ids->len);
+    g_array_append_vals(gc->freed, gc->unlisted->data, gc->unlisted->len);
+    g_array_set_size(gc->unlisted, 0);
+    g_array_sort(gc->freed, compare_id);
+    if (!container_store_count(s->containers, &containers, err))
+        return FALSE;
+    gboolean listed = freed_list_publish(s->dir, gc->freed, containers, NULL);
+    for (guint i = 0; i < ids->len; i++) {
+        if (!container_store_free(s->containers, g_array_index(ids, ContainerId, i), err))
+            return FALSE;
+        gc->r->freed++;
+        gc->r->reclaimed_bytes += s->container_size;
+        if (gc->r->freed % PROGRESS_FREES == 0)
+            report_progress(gc);
+    }
+    return container_store_sync(s->containers, err) &&
+           (listed || ids->len == 0 || freed_list_publish(s->dir, gc->freed, containers, err));
+}
+
+/* Did the file system fill up? destor_set_errno ends the message with the
+ * reason. */
+static gboolean disk_full(const GError *e)
+{
+    return g_str_has_suffix(e->message, g_strerror(ENOSPC)) || g_str_has_suffix(e->message, g_strerror(EDQUOT));
+}
+
+static void append_message(GError *e, const char *more)
+{
+    char *m = g_strconcat(e->message, more, NULL);
+    g_free(e->message);
+    e->message = m;
+}
+
+/* The copies from id `first` on removed after a failure, giving their space
+ * back, unless the store vouches for them already (the freed list put in
+ * place before its publication failed): those the next gc frees. `err`
+ * says what failed, and what the user can do. */
+static void take_copies_back(Gc *gc, ContainerId first, GError **err)
+{
+    GError *local = NULL;
+    char *removed = NULL;
+    uint32_t committed = 0;
+    if (store_committed_containers(gc->store, &committed, &local) && committed > first) {
+        removed = g_strdup("its copies stay counted, the next gc frees them");
+    } else if (local == NULL && container_store_discard(gc->store->containers, first, &local)) {
+        removed = g_strdup("its partial copies removed");
+    } else {
+        removed = g_strdup_printf("removing its partial copies failed too (%s), the next gc frees them",
+                                  local->message);
+        g_error_free(local);
+    }
+    if (err == NULL) {
+        g_free(removed);
+        return;
+    }
+    char *what = g_strdup_printf("gc stopped copying the live chunks of %u sparse containers (%u empty ones "
+                                 "freed before): %s; %s; %s run gc with gc-live-threshold 0 to free only empty "
+                                 "containers", gc->sparse->len, gc->r->freed, (*err)->message, removed,
+                                 disk_full(*err) ? "make room on the file system and run gc again, or" : "meanwhile,");
+    g_free((*err)->message);
+    (*err)->message = what;
+    g_free(removed);
+}
+
+/* Step 3: the sparse containers' live chunks into new containers, and the
+ * records pointed at them. A failure before the copies are committed takes
+ * them back. */
 static gboolean empty_sparse(Gc *gc, FpIndex *idx, GError **err)
 {
+    ContainerId first;
     if (gc->sparse->len == 0)
         return TRUE;
+    if (!store_next_container(gc->store, &first, err))
+        return FALSE;
     GArray *moved = g_array_sized_new(FALSE, FALSE, sizeof(LiveChunk), gc->live->len);
     g_array_append_vals(moved, gc->live->data, gc->live->len);
     gboolean *is_sparse = g_new0(gboolean, MAX(gc->r->containers, 1));
@@ -153,65 +237,51 @@ static gboolean empty_sparse(Gc *gc, FpIndex *idx, GError **err)
     uint32_t containers;
     /* the list, as it was, republished with the count that vouches for the
      * copies before any record names them */
-    gboolean ok = compact_copy(gc->store, idx, gc->sparse, gc->live, moved, &gc->r->compact, err) &&
+    gboolean ok = compact_copy(gc->store, idx, first, gc->sparse, gc->live, moved, &gc->r->compact, err) &&
                   container_store_count(gc->store->containers, &containers, err) &&
-                  freed_list_publish(gc->store->dir, gc->freed, containers, err) &&
-                  refcount_mark_dirty(gc->store->dir, err) &&
-                  compact_rewrite_jobs(gc->store, is_sparse, gc->r->containers, gc->live, moved, &gc->r->compact,
-                                       err);
-    if (ok) {
-        g_array_append_vals(gc->dead, gc->sparse->data, gc->sparse->len);
-        g_array_sort(gc->dead, compare_id);
-    }
+                  freed_list_publish(gc->store->dir, gc->freed, containers, err);
+    if (!ok)
+        take_copies_back(gc, first, err);
+    ok = ok && refcount_mark_dirty(gc->store->dir, err) &&
+         compact_rewrite_jobs(gc->store, is_sparse, gc->r->containers, gc->live, moved, &gc->r->compact, err);
     g_free(is_sparse);
     g_array_unref(moved);
     return ok;
 }
 
-/* Steps 3 to 5 for the containers in gc->dead. */
-static gboolean free_dead(Gc *gc, FpIndex *idx, GError **err)
+/* Step 6 for every container freed by now. */
+static gboolean drop_freed(Gc *gc, FpIndex *idx, GError **err)
 {
-    Store *s = gc->store;
-    g_array_append_vals(gc->freed, gc->dead->data, gc->dead->len);
-    g_array_sort(gc->freed, compare_id);
     uint32_t containers;
-    if (!container_store_count(s->containers, &containers, err) ||
-        !freed_list_publish(s->dir, gc->freed, containers, err))
-        return FALSE;
-    for (guint i = 0; i < gc->dead->len; i++) {
-        if (!container_store_free(s->containers, g_array_index(gc->dead, ContainerId, i), err))
-            return FALSE;
-        gc->r->freed++;
-        gc->r->reclaimed_bytes += s->container_size;
-        if (gc->r->freed % PROGRESS_FREES == 0)
-            report_progress(gc);
-    }
     GArray *removed = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    gboolean ok = container_store_sync(s->containers, err) &&
-                  fp_index_drop_containers(idx, is_freed, gc->freed, removed, &gc->r->index_entries_removed, err) &&
-                  container_store_count(s->containers, &containers, err) &&
-                  index_survivors_restore(s, idx, removed, gc->freed, containers, &gc->r->index_entries_restored, err);
+    gboolean ok = fp_index_drop_containers(idx, is_freed, gc->freed, removed, &gc->r->index_entries_removed, err) &&
+                  container_store_count(gc->store->containers, &containers, err) &&
+                  index_survivors_restore(gc->store, idx, removed, gc->freed, containers,
+                                          &gc->r->index_entries_restored, err);
     g_array_unref(removed);
     return ok;
 }
 
-/* Steps 1 to 5: what changes containers, under the index's DIRTY mark. */
+/* Steps 1 to 6: what changes containers, under the index's DIRTY mark.
+ * The dead containers are freed before anything is copied, so that a full
+ * disk gets their room first. */
 static gboolean collect_containers(Gc *gc, GError **err)
 {
     Store *s = gc->store;
-    if (gc->dead->len == 0 && gc->sparse->len == 0)
+    if (gc->dead->len == 0 && gc->sparse->len == 0 && gc->unlisted->len == 0)
         return TRUE;
     char *dir = g_build_filename(s->dir, "index", NULL);
     FpIndex *idx = fp_index_open(dir, fingerprint_length(s->fingerprint), container_store_source(s->containers),
                                  gc->r->containers, NULL, err);
     g_free(dir);
-    gboolean ok = idx != NULL && fp_index_begin_job(idx, err) && empty_sparse(gc, idx, err) &&
-                  free_dead(gc, idx, err) && fp_index_commit_job(idx, err) && store_settle_refcounts(s, err);
+    gboolean ok = idx != NULL && fp_index_begin_job(idx, err) && free_containers(gc, gc->dead, err) &&
+                  empty_sparse(gc, idx, err) && free_containers(gc, gc->sparse, err) && drop_freed(gc, idx, err) &&
+                  fp_index_commit_job(idx, err) && store_settle_refcounts(s, err);
     fp_index_close(idx);
     return ok;
 }
 
-/* Step 6: what deleted jobs still hold besides manifest, tombstone and
+/* Step 7: what deleted jobs still hold besides manifest, tombstone and
  * reference counts. */
 static gboolean collect_deleted_jobs(Gc *gc, GError **err)
 {
@@ -253,6 +323,7 @@ gboolean lifecycle_gc(Store *store, double live_threshold, GcProgressFn progress
     gc.live_bytes = g_new0(uint64_t, MAX(r->containers, 1));
     gc.dead = g_array_new(FALSE, FALSE, sizeof(ContainerId));
     gc.sparse = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    gc.unlisted = g_array_new(FALSE, FALSE, sizeof(ContainerId));
     gc.freed = freed_list_load(store->dir, NULL, err);
     int readers = -1;
     gboolean ok = gc.freed != NULL && scan_live_jobs(&gc, err) && classify(&gc, live_threshold, err);
@@ -264,9 +335,12 @@ gboolean lifecycle_gc(Store *store, double live_threshold, GcProgressFn progress
         ok = collect_containers(&gc, err) && collect_deleted_jobs(&gc, err);
     if (readers >= 0)
         close(readers);
+    if (!ok && err != NULL && disk_full(*err))
+        append_message(*err, "; make room on the file system and run gc again");
     report_progress(&gc);
     if (gc.freed != NULL)
         g_array_unref(gc.freed);
+    g_array_unref(gc.unlisted);
     g_array_unref(gc.sparse);
     g_array_unref(gc.dead);
     g_free(gc.live_bytes);

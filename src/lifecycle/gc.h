@@ -6,29 +6,36 @@
  * every live job's records (job_meta_data), never from derived counts.
  * A container no live record names and that still holds data is dead; a
  * container whose live chunks fill less than gc-live-threshold of it is
- * emptied first (compact.h: its live chunks copied into new containers and
- * the records pointed at the copies), then freed with the dead ones. In this
- * order, so that a kill at any step leaves every live job readable and the
- * next writer or gc finishes the work:
+ * emptied (compact.h: its live chunks copied into new containers and the
+ * records pointed at the copies), then freed. In this order, so that a kill
+ * at any step leaves every live job readable and the next writer or gc
+ * finishes the work, and so that a full disk gets the dead containers' room
+ * before anything is copied:
  *   1. the fingerprint index is marked DIRTY (a kill from here on rebuilds
  *      it from the containers the store still holds);
- *   2. the copies are written, indexed and synced; the freed list is
+ *   2. the dead containers are listed and freed, as in 4 and 5;
+ *   3. the copies are written, indexed and synced; the freed list is
  *      published again with the store's count, which vouches for them
  *      (store_committed_containers); the reference counts are marked
- *      stale and the records rewritten (compact.h);
- *   3. the list of freed containers (freed_list.h) is published with the
- *      new ids: they are gone from here on, whatever is still on disk;
- *   4. the containers are freed (through the ContainerStore: a hole punched
- *      in the pool, a file unlinked) and the store synced;
- *   5. the index entries naming them are removed and the index committed;
- *      the reference counts are counted again;
- *   6. the records and recipe indexes of deleted jobs are removed (their
+ *      stale and the records rewritten (compact.h). A failure before that
+ *      publication takes the copies back (container_store_discard);
+ *   4. the list of freed containers (freed_list.h) is published with the
+ *      emptied ids: they are gone from here on, whatever is still on disk;
+ *   5. the containers are freed (through the ContainerStore: a hole punched
+ *      in the pool, a file unlinked) and the store synced; when the list
+ *      found no room in 4 (a full disk), it is published now, in the room
+ *      freed (a kill between leaves freed containers unlisted, which no
+ *      record names and the next gc lists);
+ *   6. the index entries naming freed containers are removed and the index
+ *      committed; the reference counts are counted again;
+ *   7. the records and recipe indexes of deleted jobs are removed (their
  *      manifest, tombstone and reference counts stay: ids never come back).
- * Steps 1 to 6 run only while gc holds the readers' lock exclusively
+ * Steps 1 to 7 run only while gc holds the readers' lock exclusively
  * (reader_lock.h): with a reader open, nothing is written or freed and the
  * report says how many containers wait for the next gc. A failure (a full
- * disk while copying) stops gc with nothing freed that a live record names;
- * the next gc starts over from the records. */
+ * disk while copying) stops gc with nothing freed that a live record names
+ * and an error saying what the user can do; the next gc starts over from
+ * the records, and one with gc-live-threshold 0 needs no room. */
 #ifndef DESTOR_GC_H
 #define DESTOR_GC_H
 

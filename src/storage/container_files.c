@@ -362,6 +362,24 @@ static gboolean files_live(ContainerStore *cs, ContainerId id, gboolean *live, G
     return FALSE;
 }
 
+static gboolean files_discard(ContainerStore *cs, ContainerId first, GError **err)
+{
+    ContainerFiles *f = (ContainerFiles *)cs;
+    uint32_t count;
+    if (!files_count(cs, &count, err))
+        return FALSE;
+    for (ContainerId id = count; id > first; id--) {
+        char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
+        file_name(id - 1, name);
+        if (unlinkat(f->dir_fd, name, 0) != 0 && errno != ENOENT) {
+            destor_set_errno(err, errno, "remove %s/%s", f->dir, name);
+            return FALSE;
+        }
+        mark_dirty(f, id - 1);
+    }
+    return files_sync(cs, err);
+}
+
 static void files_set_readahead(ContainerStore *cs, unsigned containers)
 {
     ((ContainerFiles *)cs)->readahead = containers;
@@ -388,6 +406,7 @@ static const ContainerStoreOps files_ops = {
     .sync = files_sync,
     .free = files_free,
     .live = files_live,
+    .discard = files_discard,
     .set_readahead = files_set_readahead,
     .set_uncached = files_set_uncached,
     .close = files_close,

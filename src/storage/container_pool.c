@@ -245,12 +245,30 @@ static gboolean pool_live(ContainerStore *cs, ContainerId id, gboolean *live, GE
     return TRUE;
 }
 
+/* The file cut back to `first` containers (never grown: a shorter file
+ * has nothing from `first` on). */
+static gboolean pool_discard(ContainerStore *cs, ContainerId first, GError **err)
+{
+    ContainerPool *pool = (ContainerPool *)cs;
+    uint32_t count;
+    if (!punch_pending(pool, err) || !pool_count(cs, &count, err))
+        return FALSE;
+    if (count <= first)
+        return TRUE;
+    if (ftruncate(pool->fd, (off_t)first * (off_t)pool->container_size) != 0) {
+        destor_set_errno(err, errno, "remove containers %u to %u from %s", first, count - 1, pool->path);
+        return FALSE;
+    }
+    return file_fsync(pool->fd, pool->path, err);
+}
+
 static const ContainerStoreOps pool_ops = {
     .count = pool_count,
     .write = pool_write,
     .sync = pool_sync,
     .free = pool_free,
     .live = pool_live,
+    .discard = pool_discard,
     .set_readahead = pool_set_readahead,
     .set_uncached = pool_set_uncached,
     .close = pool_close,

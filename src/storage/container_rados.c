@@ -283,6 +283,31 @@ static gboolean rados_free(ContainerStore *cs, ContainerId id, GError **err)
     return TRUE;
 }
 
+/* The objects from `first` on removed, newest first, the count with them. */
+static gboolean rados_discard(ContainerStore *cs, ContainerId first, GError **err)
+{
+    ContainerRados *r = (ContainerRados *)cs;
+    g_assert(r->lock != NULL);
+    uint32_t count;
+    if (!rados_lock_kept(r->lock, err) || !rados_count(cs, &count, err))
+        return FALSE;
+    for (ContainerId id = count; id > first; id--) {
+        char name[OBJECT_NAME_LEN + 1];
+        object_name(id - 1, name);
+        int rc = rados_remove(r->cluster.io, name);
+        if (rc < 0 && rc != -ENOENT) {
+            char *what = g_strdup_printf("remove container %u (object %s)", id - 1, name);
+            rados_cluster_error(&r->cluster, err, rc, what);
+            g_free(what);
+            return FALSE;
+        }
+        g_mutex_lock(&r->writes);
+        r->count = id - 1;
+        g_mutex_unlock(&r->writes);
+    }
+    return TRUE;
+}
+
 static gboolean rados_live(ContainerStore *cs, ContainerId id, gboolean *live, GError **err)
 {
     ContainerRados *r = (ContainerRados *)cs;
@@ -377,6 +402,7 @@ static const ContainerStoreOps rados_ops = {
     .sync = rados_sync,
     .free = rados_free,
     .live = rados_live,
+    .discard = rados_discard,
     .set_readahead = rados_set_readahead,
     .set_uncached = rados_set_uncached,
     .close = rados_close,

@@ -57,6 +57,11 @@ typedef struct {
     gboolean (*free)(ContainerStore *cs, ContainerId id, GError **err);
     /* *live: container `id` holds data (written and not freed). */
     gboolean (*live)(ContainerStore *cs, ContainerId id, gboolean *live, GError **err);
+    /* Remove every container from id `first` on, so that the count is
+     * `first` again, durably: containers written since the count was
+     * `first` that nothing committed names (gc's copies after a failed
+     * copy). Newest first: a kill midway leaves a count between. */
+    gboolean (*discard)(ContainerStore *cs, ContainerId first, GError **err);
     /* Hints (see container_store_set_readahead/_uncached below). */
     void (*set_readahead)(ContainerStore *cs, unsigned containers);
     void (*set_uncached)(ContainerStore *cs, gboolean uncached);
@@ -116,6 +121,10 @@ static inline gboolean container_store_free(ContainerStore *cs, ContainerId id, 
 static inline gboolean container_store_live(ContainerStore *cs, ContainerId id, gboolean *live, GError **err)
 {
     return cs->ops->live(cs, id, live, err);
+}
+static inline gboolean container_store_discard(ContainerStore *cs, ContainerId first, GError **err)
+{
+    return cs->ops->discard(cs, first, err);
 }
 /* Restore reads containers mostly in ascending order: ask the kernel to
  * read the next `containers` ahead of each read (0 turns it off). */

@@ -6,7 +6,8 @@
  * midway leaves containers listed and maybe not yet freed, and the mark:
  * the next writer then frees them before it opens the fingerprint index
  * (freed_list_finish), so no index rebuilt from the containers names them
- * again. Ids only grow and are never reused, so the list is also what a
+ * again. On a full disk gc may free first and publish right after (gc.h).
+ * Ids only grow and are never reused, so the list is also what a
  * cache (of containers now, of chunks later) holds its entries against: a
  * listed id is never served again. */
 #ifndef DESTOR_FREED_LIST_H
