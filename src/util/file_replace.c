@@ -137,7 +137,9 @@ gboolean file_publish_atomic(const char *path, const void *data, size_t len, GEr
 
 int file_open_own(const char *path, int flags, mode_t mode)
 {
-    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+    /* O_TRUNC only once the file is known to be ours: open would truncate a
+     * hard link's other file before fstat could refuse it. */
+    int fd = open(path, (flags & ~O_TRUNC) | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd < 0)
         return -1;
     struct stat st;
@@ -148,6 +150,8 @@ int file_open_own(const char *path, int flags, mode_t mode)
         e = ENXIO;
     else if (st.st_nlink > 1)
         e = EMLINK;
+    else if ((flags & O_TRUNC) && st.st_size > 0 && ftruncate(fd, 0) != 0)
+        e = errno;
     if (e != 0) {
         close(fd);
         errno = e;

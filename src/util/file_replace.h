@@ -47,9 +47,9 @@ gboolean file_publish_atomic(const char *path, const void *data, size_t len, GEr
  * under a unique name, renamed over `name`). FALSE with errno set. */
 gboolean file_replace_symlink(int dir_fd, const char *name, const char *target);
 
-/* Open `path` to write it in place: `flags` (O_CREAT allowed) with
- * O_NOFOLLOW added, the file kept only when it is a regular file that no
- * other name links to. A symlink or hard link planted at the name is never
+/* Open `path` to write it in place: `flags` (O_CREAT and O_TRUNC allowed)
+ * with O_NOFOLLOW added, the file kept (and only then truncated) when it is
+ * a regular file that no other name links to. A symlink or hard link planted at the name is never
  * written through: -1 with errno ELOOP (a symlink), EMLINK (another hard
  * link) or ENXIO (not a regular file), or open's own errno. */
 int file_open_own(const char *path, int flags, mode_t mode);

@@ -93,12 +93,12 @@ static void test_replace_never_writes_through(void)
     g_free(dir);
 }
 
-/* file_open_own(path, O_RDWR | O_CREAT) fails with `want` and leaves the
- * victim as it was. */
-static void refused(const char *path, const char *victim, int want)
+/* file_open_own(path, flags) fails with `want` and leaves the victim as it
+ * was. */
+static void refused(const char *path, const char *victim, int flags, int want)
 {
     errno = 0;
-    CU_ASSERT_EQUAL(file_open_own(path, O_RDWR | O_CREAT, 0644), -1);
+    CU_ASSERT_EQUAL(file_open_own(path, flags, 0644), -1);
     CU_ASSERT_EQUAL(errno, want);
     GError *err = NULL;
     file_open_own_error(&err, want, "open", path);
@@ -115,18 +115,19 @@ static void test_open_own(void)
     char *path = g_build_filename(scratch, "own", NULL);
     g_file_set_contents(victim, "precious", -1, NULL);
     CU_ASSERT_EQUAL(symlink(victim, path), 0);
-    refused(path, victim, ELOOP);
+    refused(path, victim, O_RDWR | O_CREAT, ELOOP);
     g_unlink(path);
     char *dangling = g_build_filename(scratch, "no-such-file", NULL);
     CU_ASSERT_EQUAL(symlink(dangling, path), 0);
-    refused(path, victim, ELOOP);
+    refused(path, victim, O_RDWR | O_CREAT, ELOOP);
     CU_ASSERT_FALSE(g_file_test(dangling, G_FILE_TEST_EXISTS)); /* not created through the link */
     g_unlink(path);
     CU_ASSERT_EQUAL(link(victim, path), 0);
-    refused(path, victim, EMLINK);
+    refused(path, victim, O_RDWR | O_CREAT, EMLINK);
+    refused(path, victim, O_RDWR | O_CREAT | O_TRUNC, EMLINK); /* truncated only once known to be ours */
     g_unlink(path);
     CU_ASSERT_EQUAL(mkfifo(path, 0644), 0);
-    refused(path, victim, ENXIO);
+    refused(path, victim, O_RDWR | O_CREAT, ENXIO);
     g_unlink(path);
 
     int fd = file_open_own(path, O_RDWR | O_CREAT, 0644); /* a new file, then the same one again */
@@ -134,6 +135,10 @@ static void test_open_own(void)
     close(fd);
     fd = file_open_own(path, O_RDWR, 0);
     CU_ASSERT(fd >= 0);
+    close(fd);
+    fd = file_open_own(path, O_RDWR | O_TRUNC, 0); /* its own file: truncated */
+    struct stat st;
+    CU_ASSERT(fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 0);
     close(fd);
     g_free(dangling);
     g_free(path);
