@@ -17,7 +17,7 @@
  * miss, "a" admitted, each admission followed by " CHUNK" for every chunk
  * it evicted, in order; an offer of a chunk cached already prints "c".
  * The log is run with ssd-cache-segment-reclaim clean (unless a KEY says
- * otherwise): given room, it never drops a live chunk by itself, so every
+ * otherwise; the buckets layout, which has no segments, with the default): given room, it never drops a live chunk by itself, so every
  * decision printed is the policy's (evict's whole-segment drops are the
  * log's model's, tests/e2e/chunk_cache_real.sh and tests/unit/test_chunk_layout.c).
  * Exit 2 on bad arguments or input, 1 if the cache
@@ -94,6 +94,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (cfg.layout == CHUNK_LAYOUT_BUCKETS)
+        cfg.segment_reclaim = CHUNK_LOG_EVICT; /* its default: the buckets layout has no segments to reclaim */
     cfg.simulate = TRUE;
     cfg.granularity = CACHE_GRANULARITY_CHUNK;
     ChunkCacheOptions o;
