@@ -167,12 +167,15 @@ SLOW_C_TESTS = \
 	tests/rados/rados_gc.sh
 
 SLOW_PLAIN_TESTS = \
-	tests/scripts/run-trace-tests.sh \
-	tests/unit/valgrind-unit.sh
+	tests/unit/valgrind-unit.sh \
+	tests/scripts/run-trace-tests.sh
 
-SCRIPT_TESTS = $(QUICK_STORE_TESTS) $(QUICK_C_TESTS) $(QUICK_PLAIN_TESTS) \
-	$(SLOW_STORE_TESTS) $(SLOW_C_TESTS) $(SLOW_PLAIN_TESTS)
-TESTS = $(QUICK_UNIT_TESTS) $(SCRIPT_TESTS)
+# The slow tier first, and in each group the longest tests first: make -j2
+# starts them in this order, so a long test (valgrind's alone is several
+# minutes) runs beside the many short ones instead of alone at the end.
+SCRIPT_TESTS = $(SLOW_PLAIN_TESTS) $(SLOW_STORE_TESTS) $(SLOW_C_TESTS) \
+	$(QUICK_STORE_TESTS) $(QUICK_C_TESTS) $(QUICK_PLAIN_TESTS)
+TESTS = $(SCRIPT_TESTS) $(QUICK_UNIT_TESTS)
 EXTRA_DIST += $(SCRIPT_TESTS)
 
 QUICK_TESTS = $(QUICK_UNIT_TESTS) $(QUICK_STORE_TESTS) $(QUICK_C_TESTS) $(QUICK_PLAIN_TESTS)
@@ -183,10 +186,11 @@ check-quick:
 
 # The groups for scripts/test.sh, a line each: TEST TIER WHERE.
 list-tests:
-	@for t in $(QUICK_UNIT_TESTS) $(QUICK_C_TESTS); do echo "$$t quick c"; done
-	@for t in $(QUICK_STORE_TESTS); do echo "$$t quick store"; done
-	@for t in $(QUICK_PLAIN_TESTS); do echo "$$t quick plain"; done
+	@for t in $(SLOW_PLAIN_TESTS); do echo "$$t slow plain"; done
 	@for t in $(SLOW_STORE_TESTS); do echo "$$t slow store"; done
 	@for t in $(SLOW_C_TESTS); do echo "$$t slow c"; done
-	@for t in $(SLOW_PLAIN_TESTS); do echo "$$t slow plain"; done
+	@for t in $(QUICK_STORE_TESTS); do echo "$$t quick store"; done
+	@for t in $(QUICK_C_TESTS); do echo "$$t quick c"; done
+	@for t in $(QUICK_PLAIN_TESTS); do echo "$$t quick plain"; done
+	@for t in $(QUICK_UNIT_TESTS); do echo "$$t quick c"; done
 .PHONY: check-quick list-tests
