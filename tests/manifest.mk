@@ -66,105 +66,105 @@ QUICK_UNIT_TESTS = \
 
 # Writing, damaging, verifying and freeing containers.
 QUICK_STORE_TESTS = \
-	tests/e2e/backup_restore.sh \
-	tests/e2e/retention.sh \
-	tests/e2e/index_damage.sh \
-	tests/e2e/verify.sh \
-	tests/e2e/verify_during_backup.sh \
-	tests/e2e/workers.sh \
 	tests/e2e/rewrite.sh \
-	tests/e2e/delete_gc.sh \
 	tests/e2e/gc_disk_full.sh \
+	tests/e2e/gc_cache.sh \
+	tests/e2e/delete_gc.sh \
+	tests/e2e/verify.sh \
+	tests/e2e/backup_restore.sh \
 	tests/e2e/gc_full_fs.sh \
-	tests/e2e/gc_cache.sh
+	tests/e2e/index_damage.sh \
+	tests/e2e/retention.sh \
+	tests/e2e/verify_during_backup.sh \
+	tests/e2e/workers.sh
 
 # The command line, the read paths, the SSD cache, traces and indexes.
 QUICK_C_TESTS = \
-	tests/e2e/pool_loss.sh \
-	tests/e2e/restore_caches.sh \
-	tests/e2e/chunkers.sh \
-	tests/e2e/errors.sh \
-	tests/e2e/output_errors.sh \
-	tests/e2e/json_paths.sh \
-	tests/e2e/cli.sh \
-	tests/e2e/cache_identity.sh \
-	tests/e2e/cache_usage_errors.sh \
-	tests/e2e/deep_tree.sh \
-	tests/e2e/locking.sh \
-	tests/e2e/one_file_system.sh \
-	tests/e2e/missing_files.sh \
-	tests/e2e/ssd_cache.sh \
-	tests/e2e/chunk_cache.sh \
-	tests/e2e/chunk_cache_real.sh \
-	tests/e2e/chunk_cache_batch.sh \
-	tests/e2e/chunk_cache_buckets.sh \
-	tests/e2e/range_read.sh \
-	tests/e2e/compiled_trace.sh \
-	tests/e2e/compiled_trace_chunks.sh \
-	tests/e2e/offline_bounds.sh \
-	tests/e2e/trace_export.sh \
-	tests/e2e/read_file_output.sh \
-	tests/e2e/safe_writes.sh \
-	tests/e2e/changed_while_read.sh \
-	tests/e2e/config_lines.sh \
-	tests/e2e/stat_text.sh \
-	tests/e2e/cache_rollback.sh \
-	tests/e2e/cache_follow.sh \
-	tests/e2e/cache_directory.sh \
-	tests/e2e/cache_compression.sh \
-	tests/e2e/trace_export_hostile.sh \
-	tests/e2e/container_store.sh \
-	tests/e2e/old_store.sh \
-	tests/e2e/file_digest.sh \
-	tests/e2e/fp_index.sh \
 	tests/e2e/planted_links.sh \
+	tests/e2e/pool_loss.sh \
+	tests/e2e/fp_index.sh \
+	tests/e2e/restore_caches.sh \
+	tests/e2e/chunk_cache_real.sh \
+	tests/e2e/ssd_cache.sh \
+	tests/e2e/container_store.sh \
+	tests/e2e/compiled_trace_chunks.sh \
+	tests/e2e/json_paths.sh \
+	tests/e2e/range_read.sh \
+	tests/e2e/chunk_cache_buckets.sh \
+	tests/e2e/cli.sh \
+	tests/e2e/locking.sh \
+	tests/e2e/file_digest.sh \
+	tests/e2e/compiled_trace.sh \
+	tests/e2e/cache_compression.sh \
+	tests/e2e/chunkers.sh \
+	tests/e2e/chunk_cache.sh \
+	tests/e2e/offline_bounds.sh \
+	tests/e2e/safe_writes.sh \
+	tests/e2e/cache_usage_errors.sh \
+	tests/e2e/chunk_cache_batch.sh \
+	tests/e2e/cache_identity.sh \
+	tests/e2e/output_errors.sh \
+	tests/e2e/cache_rollback.sh \
+	tests/e2e/config_lines.sh \
+	tests/e2e/errors.sh \
+	tests/e2e/old_store.sh \
+	tests/e2e/cache_directory.sh \
+	tests/e2e/cache_follow.sh \
+	tests/e2e/deep_tree.sh \
+	tests/e2e/trace_export.sh \
+	tests/e2e/missing_files.sh \
+	tests/e2e/changed_while_read.sh \
+	tests/e2e/one_file_system.sh \
+	tests/e2e/read_file_output.sh \
+	tests/e2e/stat_text.sh \
+	tests/e2e/trace_export_hostile.sh \
 	tests/e2e/restore_conflicts.sh \
 	tests/fuzz/run-corpus.sh
 
 QUICK_PLAIN_TESTS = \
 	tests/scripts/run-smart-tests.sh \
-	tests/scripts/test-apt-install.sh \
 	tests/scripts/run-gen-dataset-tests.sh \
-	tests/install/man_pages.sh \
+	tests/scripts/test-apt-install.sh \
 	tests/install/install.sh \
+	tests/install/man_pages.sh \
 	tests/layout/include_layers.py \
 	tests/layout/licence_lines.py \
 	tests/layout/test_manifest.py
 
 SLOW_STORE_TESTS = \
-	tests/e2e/kill_backup.sh \
 	tests/e2e/kill_delete_gc.sh \
 	tests/e2e/kill_gc_copy.sh \
 	tests/e2e/kill_near_exact_backup.sh \
-	tests/e2e/lifecycle_property.py \
-	tests/e2e/platform_property.py
+	tests/e2e/kill_backup.sh \
+	tests/e2e/platform_property.py \
+	tests/e2e/lifecycle_property.py
 
 SLOW_C_TESTS = \
-	tests/policy_ref/run-chunk-reference-models.sh \
-	tests/policy_ref/run-reference-models.sh \
-	tests/e2e/kill_retention.sh \
-	tests/e2e/kill_rewrite.sh \
-	tests/e2e/kill_commit_steps.sh \
-	tests/e2e/big_files.sh \
-	tests/e2e/kill_files_backup.sh \
-	tests/e2e/kill_cache_o_direct.sh \
-	tests/e2e/kill_chunk_buckets.sh \
-	tests/e2e/kill_chunk_log.sh \
-	tests/e2e/kill_chunk_cache.sh \
-	tests/e2e/fp_index_property.py \
-	tests/fault/io_backup.py \
-	tests/fault/io_read.py \
-	tests/fault/io_cache.py \
 	tests/fault/corrupt.py \
-	tests/fault/verify_during_repair.py \
+	tests/e2e/kill_chunk_log.sh \
+	tests/fault/io_backup.py \
+	tests/rados/rados_kill.sh \
+	tests/fault/io_read.py \
+	tests/e2e/kill_retention.sh \
+	tests/e2e/kill_files_backup.sh \
+	tests/fault/io_cache.py \
+	tests/e2e/big_files.sh \
+	tests/policy_ref/run-chunk-reference-models.sh \
+	tests/e2e/kill_chunk_buckets.sh \
+	tests/policy_ref/run-reference-models.sh \
+	tests/e2e/kill_chunk_cache.sh \
 	tests/fault/mutate_recipes.py \
-	tests/fault/read_during_gc.py \
-	tests/rados/rados_ops.sh \
+	tests/rados/rados_osd_kill.sh \
+	tests/e2e/kill_rewrite.sh \
 	tests/rados/rados_store.sh \
 	tests/rados/rados_errors.sh \
-	tests/rados/rados_kill.sh \
-	tests/rados/rados_osd_kill.sh \
-	tests/rados/rados_gc.sh
+	tests/e2e/kill_commit_steps.sh \
+	tests/e2e/kill_cache_o_direct.sh \
+	tests/e2e/fp_index_property.py \
+	tests/rados/rados_ops.sh \
+	tests/rados/rados_gc.sh \
+	tests/fault/read_during_gc.py \
+	tests/fault/verify_during_repair.py
 
 SLOW_PLAIN_TESTS = \
 	tests/unit/valgrind-unit.sh \
