@@ -117,6 +117,7 @@ QUICK_C_TESTS = \
 	tests/e2e/file_digest.sh \
 	tests/e2e/fp_index.sh \
 	tests/e2e/planted_links.sh \
+	tests/e2e/planted_dirs.sh \
 	tests/e2e/restore_conflicts.sh \
 	tests/fuzz/run-corpus.sh
 
