@@ -78,3 +78,39 @@ for kind in pool files; do
     cmp "$SCRATCH/rt/f4" "$SCRATCH/data/f4" || fail "$kind store: the other store's job 1 does not restore"
 done
 note "$runs writers, each with a symlink at one of the store's directories: refused, the other store unchanged"
+
+# A FIFO (or a symlink to /dev/zero) planted at a fixed name destor reads
+# is refused, not opened to wait for a writer forever (or read without
+# end): every command ends, with a destor: line when it fails. Before this
+# test, a FIFO at READERS, store.meta, containers.pool, freed, a job's
+# manifest, refcount, job_meta_data or recipe_index.db, or
+# index/fingerprints.db hung the readers and the writers that read it.
+rm -rf "$A" "$SCRATCH/rt"
+cp "$BASE" "$CONFIG"
+dst backup "$SCRATCH/data" >/dev/null
+pseudo_random 100000 9 > "$SCRATCH/data/f6"
+dst backup "$SCRATCH/data" >/dev/null
+dst delete 0 >/dev/null
+dst gc -p"gc-live-threshold 0.9" >/dev/null # a freed list
+[ -f "$A/freed" ] || fail "gc left no freed list to plant at"
+rm -rf "$SCRATCH/a.fifo"
+cp -a "$A" "$SCRATCH/a.fifo"
+fifos=0
+for name in READERS store.meta containers.pool freed jobs/00000001/manifest jobs/00000001/refcount \
+    jobs/00000001/job_meta_data jobs/00000001/recipe_index.db index/fingerprints.db; do
+    for kind in fifo zero; do
+        for cmd in stat verify "restore 1 $SCRATCH/rt" "read-file 1 f1" gc "backup $SCRATCH/data"; do
+            rm -rf "$A" "$SCRATCH/rt"
+            cp -a "$SCRATCH/a.fifo" "$A"
+            rm -f "${A:?}/$name"
+            if [ $kind = fifo ]; then mkfifo "$A/$name"; else ln -s /dev/zero "$A/$name"; fi
+            rc=0
+            timeout 60 "$DESTOR_BIN" -c "$CONFIG" $cmd >/dev/null 2>"$SCRATCH/err" </dev/null || rc=$?
+            fifos=$((fifos + 1))
+            [ $rc -ne 124 ] || fail "$cmd with a $kind at $name: still running after 60 s"
+            [ $rc -eq 0 ] || tail -n 1 "$SCRATCH/err" | grep -q '^destor: ' ||
+                { cat "$SCRATCH/err" >&2; fail "$cmd with a $kind at $name: exit $rc without a destor: line"; }
+        done
+    done
+done
+note "$fifos commands with a FIFO or /dev/zero at a name they read: each ended"
