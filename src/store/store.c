@@ -222,7 +222,8 @@ static gboolean own_dir(const char *path, const char *what, GError **err)
 }
 
 /* The writer's directories in the store are its own (own_dir): checked
- * once the lock is taken, before anything is written. */
+ * once the lock is taken, before anything is written. A job's directory is
+ * checked when it holds a manifest, as job_catalog_list counts jobs. */
 static gboolean own_dirs(const Store *s, GError **err)
 {
     char *index = g_build_filename(s->dir, "index", NULL);
@@ -241,7 +242,11 @@ static gboolean own_dirs(const Store *s, GError **err)
         if (strlen(name) != 8 || strspn(name, "0123456789") != 8)
             continue; /* not a job's directory (a file's link is file_open_own's) */
         char *path = g_build_filename(jobs, name, NULL);
-        ok = own_dir(path, "job directory", err);
+        char *manifest = g_build_filename(path, JOB_MANIFEST_FILE, NULL);
+        /* one without a manifest is no job (job_catalog_list): an
+         * unfinished backup's, which the next backup removes, link or not */
+        ok = !g_file_test(manifest, G_FILE_TEST_EXISTS) || own_dir(path, "job directory", err);
+        g_free(manifest);
         g_free(path);
     }
     if (d != NULL)
