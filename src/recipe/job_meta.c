@@ -111,9 +111,9 @@ void job_meta_writer_abort(JobMetaWriter *w)
 
 JobMetaReader *job_meta_reader_open(const char *path, uint32_t job_id, GError **err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = file_open_read(path);
     if (fd < 0) {
-        destor_set_errno(err, errno, "open %s", path);
+        file_open_read_error(err, errno, "open", path);
         return NULL;
     }
     struct stat st;

@@ -39,9 +39,12 @@ static gboolean same_file(int a, int b)
 ContainerStore *container_pool_open(const char *dir, size_t container_size, gboolean writable, GError **err)
 {
     char *path = g_build_filename(dir, CONTAINER_POOL_FILE, NULL);
-    int fd = writable ? file_open_own(path, O_RDWR | O_CREAT, 0644) : open(path, O_RDONLY | O_CLOEXEC);
+    int fd = writable ? file_open_own(path, O_RDWR | O_CREAT, 0644) : file_open_read(path);
     if (fd < 0) {
-        file_open_own_error(err, errno, "open container pool", path);
+        if (writable)
+            file_open_own_error(err, errno, "open container pool", path);
+        else
+            file_open_read_error(err, errno, "open container pool", path);
         g_free(path);
         return NULL;
     }

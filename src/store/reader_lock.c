@@ -32,10 +32,10 @@ static int lock_fd(const char *path, int fd, int how, GError **err)
 int reader_lock_shared(const char *workdir, GError **err)
 {
     char *path = lock_path(workdir);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = file_open_read(path);
     if (fd < 0) {
         if (errno != ENOENT)
-            destor_set_errno(err, errno, "open %s", path);
+            file_open_read_error(err, errno, "open", path);
     } else {
         fd = lock_fd(path, fd, LOCK_SH, err);
     }
@@ -49,10 +49,10 @@ gboolean reader_lock_create(const char *workdir, gboolean *created, GError **err
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     *created = fd >= 0;
     if (fd < 0 && errno == EEXIST)
-        fd = open(path, O_RDONLY | O_CLOEXEC);
+        fd = file_open_read(path);
     gboolean ok = fd >= 0;
     if (!ok)
-        destor_set_errno(err, errno, "create %s", path);
+        file_open_read_error(err, errno, "create", path);
     else
         close(fd);
     ok = ok && (!*created || dir_fsync(workdir, err));
@@ -64,9 +64,9 @@ int reader_lock_try_exclusive(const char *workdir, gboolean *busy, GError **err)
 {
     char *path = lock_path(workdir);
     *busy = FALSE;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = file_open_read(path);
     if (fd < 0) {
-        destor_set_errno(err, errno, "open %s", path);
+        file_open_read_error(err, errno, "open", path);
     } else {
         GError *local = NULL;
         fd = lock_fd(path, fd, LOCK_EX | LOCK_NB, &local);

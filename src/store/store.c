@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define META_V1_SIZE 32
@@ -206,6 +207,55 @@ static gboolean finish_frees(Store *s, GError **err)
     return ok;
 }
 
+/* `path` (`what` in errors) is not a symlink: a link planted at one of the
+ * store's own directories (index/, jobs/, a job's directory, containers/)
+ * would have the writer change another store's files, or any directory's,
+ * through it. A DESTOR_ERROR_PLANTED error, as for a file. */
+static gboolean own_dir(const char *path, const char *what, GError **err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+        return TRUE;
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_PLANTED,
+                "%s %s: it is a symbolic link, which destor never writes through (remove it)", what, path);
+    return FALSE;
+}
+
+/* The writer's directories in the store are its own (own_dir): checked
+ * once the lock is taken, before anything is written. A job's directory is
+ * checked when it holds a manifest, as job_catalog_list counts jobs. */
+static gboolean own_dirs(const Store *s, GError **err)
+{
+    char *index = g_build_filename(s->dir, "index", NULL);
+    char *jobs = g_build_filename(s->dir, "jobs", NULL);
+    gboolean ok = own_dir(index, "index directory", err) && own_dir(jobs, "jobs directory", err);
+    /* every kind's: the store's kind is not read yet when one is created */
+    for (int k = 0; ok && k < CONTAINER_STORE_KINDS; k++) {
+        const char *entry = container_store_kind_entry((ContainerStoreKind)k);
+        char *containers = entry != NULL ? g_build_filename(s->dir, entry, NULL) : NULL;
+        ok = containers == NULL || own_dir(containers, "container store", err);
+        g_free(containers);
+    }
+    GDir *d = ok ? g_dir_open(jobs, 0, NULL) : NULL;
+    const char *name;
+    while (d != NULL && ok && (name = g_dir_read_name(d)) != NULL) {
+        if (strlen(name) != 8 || strspn(name, "0123456789") != 8)
+            continue; /* not a job's directory (a file's link is file_open_own's) */
+        char *path = g_build_filename(jobs, name, NULL);
+        char *manifest = g_build_filename(path, JOB_MANIFEST_FILE, NULL);
+        /* one without a manifest is no job (job_catalog_list): an
+         * unfinished backup's, which the next backup removes, link or not */
+        ok = !g_file_test(manifest, G_FILE_TEST_EXISTS) || own_dir(path, "job directory", err);
+        g_free(manifest);
+        g_free(path);
+    }
+    if (d != NULL)
+        g_dir_close(d);
+    g_free(jobs);
+    g_free(index);
+    return ok;
+}
+
 /* The writer: with `create`, a new store is made when there is none and
  * the config must agree with the store's fixed parameters; without it (repair)
  * the store must exist and its own parameters rule. */
@@ -222,7 +272,7 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
         destor_set_errno(err, errno, "working directory %s", s->dir);
         goto fail;
     }
-    if (!take_lock(s, err))
+    if (!take_lock(s, err) || !own_dirs(s, err))
         goto fail;
     char *meta = meta_path(s->dir);
     gboolean fresh = create && !g_file_test(meta, G_FILE_TEST_EXISTS);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 gboolean bdb_fail(GError **err, int ret, const char *what, const char *path)
@@ -29,7 +30,8 @@ static void discard_message(const DB_ENV *env, const char *prefix, const char *m
     (void)msg;
 }
 
-/* Berkeley DB's open(2): a file opened for writing must be one of its own. */
+/* Berkeley DB's open(2): a file opened for writing must be one of its own;
+ * one opened to read, a regular file (or directory). */
 static int guarded_open(const char *path, int flags, ...)
 {
     mode_t mode = 0;
@@ -39,9 +41,26 @@ static int guarded_open(const char *path, int flags, ...)
         mode = (mode_t)va_arg(ap, int);
         va_end(ap);
     }
-    if ((flags & O_ACCMODE) == O_RDONLY)
-        return open(path, flags, mode);
-    return file_open_own(path, flags, mode);
+    if ((flags & O_ACCMODE) != O_RDONLY)
+        return file_open_own(path, flags, mode);
+    /* read: never a FIFO or device, whose open could wait for a writer */
+    int fd = open(path, flags | O_NONBLOCK, mode);
+    struct stat st;
+    int e = 0;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0)
+        e = errno;
+    else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        e = ENXIO;
+    else if (!(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        e = errno;
+    if (e != 0) {
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
 }
 
 static gpointer install_guarded_open(gpointer unused)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Write all of buf at `off`, or at the file position when off < 0. */
@@ -82,20 +83,67 @@ gboolean dir_fsync(const char *dir, GError **err)
     return ok;
 }
 
+int file_open_read(const char *path)
+{
+    /* O_NONBLOCK: the open of a FIFO would wait for a writer */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    int e = 0;
+    if (fstat(fd, &st) != 0)
+        e = errno;
+    else if (!S_ISREG(st.st_mode))
+        e = ENXIO;
+    else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        e = errno;
+    if (e != 0) {
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+void file_open_read_error(GError **err, int errnum, const char *what, const char *path)
+{
+    if (errnum == ENXIO)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_PLANTED, "%s %s: it is not a regular file (remove it)", what,
+                    path);
+    else
+        destor_set_errno(err, errnum, "%s %s", what, path);
+}
+
 gboolean file_read_whole(const char *path, uint8_t **data, size_t *len, GError **err)
 {
-    gchar *contents = NULL;
-    gsize n = 0;
-    GError *local = NULL;
-    if (!g_file_get_contents(path, &contents, &n, &local)) {
-        int code = local->code == G_FILE_ERROR_NOENT ? ENOENT : EIO;
-        if (local->code == G_FILE_ERROR_ACCES)
-            code = EACCES;
-        g_error_free(local);
-        destor_set_errno(err, code, "read %s", path);
+    int fd = file_open_read(path);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        file_open_read_error(err, errno, "read", path);
+        if (fd >= 0)
+            close(fd);
         return FALSE;
     }
-    *data = (uint8_t *)contents;
-    *len = n;
-    return TRUE;
+    GByteArray *buf = g_byte_array_sized_new((guint)MIN((uint64_t)st.st_size + 1, 1u << 20));
+    uint8_t chunk[65536];
+    gboolean ok = TRUE;
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            destor_set_errno(err, errno, "read %s", path);
+            ok = FALSE;
+        }
+        if (n <= 0)
+            break;
+        g_byte_array_append(buf, chunk, (guint)n);
+    }
+    close(fd);
+    *len = buf->len;
+    g_byte_array_append(buf, (const uint8_t *)"", 1); /* NUL-terminated, as g_file_get_contents */
+    *data = g_byte_array_free(buf, !ok);
+    if (!ok)
+        *data = NULL, *len = 0;
+    return ok;
 }

@@ -18,7 +18,15 @@ gboolean file_write_all(int fd, const void *buf, size_t len, const char *path, G
 gboolean file_fsync(int fd, const char *path, GError **err);
 gboolean dir_fsync(const char *dir, GError **err);
 
-/* Read a whole (small) file. */
+/* Open `path` to read it: a regular file (a symlink to one is followed),
+ * never a FIFO or device (whose open or read could wait forever or never
+ * end): -1 with errno ENXIO for one, or open's own errno. */
+int file_open_read(const char *path);
+/* *err for a failed file_open_read(): "<what> <path>: <why>"; a file that is
+ * not a regular one is a DESTOR_ERROR_PLANTED (exit 1). */
+void file_open_read_error(GError **err, int errnum, const char *what, const char *path);
+
+/* Read a whole (small) file, opened by file_open_read(). */
 gboolean file_read_whole(const char *path, uint8_t **data, size_t *len, GError **err);
 
 #endif
