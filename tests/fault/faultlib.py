@@ -6,7 +6,7 @@ Every sweep runs destor from DESTOR_BIN on stores in a scratch directory
 (removed on success, kept on failure), classifies each case into an outcome,
 collects failures with what is needed to reproduce them, and prints a
 summary. Cases run in parallel (FAULT_JOBS, default: the CPU count, at most
-4); FAULT_SCALE (default 1; 0.3 for a sanitizer build) scales the number of
+4); FAULT_SCALE (default 1; 0.15 for a sanitizer build) scales the number of
 sampled cases, e.g. 0.2 for a quick look or 5 for a long soak.
 """
 import concurrent.futures
@@ -57,10 +57,10 @@ def sanitized():
 
 
 def scale(n, minimum=1):
-    """n scaled by FAULT_SCALE; by default 1, or 0.3 for a sanitizer build,
+    """n scaled by FAULT_SCALE; by default 1, or 0.15 for a sanitizer build,
     where every process costs several times more and the point is finding
     memory errors on each kind of path, not the statistics."""
-    default = "0.3" if sanitized() else "1"
+    default = "0.15" if sanitized() else "1"
     return max(minimum, int(round(n * float(os.environ.get("FAULT_SCALE", default)))))
 
 
