@@ -2,6 +2,7 @@
 /* bdb_error.c: mapping Berkeley DB failures onto the error domain. */
 #include "util/bdb_error.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/file_replace.h"
 
 #include <db.h>
@@ -55,12 +56,7 @@ static int guarded_open(const char *path, int flags, ...)
         e = ENXIO;
     else if (!(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
         e = errno;
-    if (e != 0) {
-        close(fd);
-        errno = e;
-        return -1;
-    }
-    return fd;
+    return fd_kept(fd, e);
 }
 
 static gpointer install_guarded_open(gpointer unused)

@@ -152,12 +152,7 @@ int file_open_own(const char *path, int flags, mode_t mode)
         e = EMLINK;
     else if ((flags & O_TRUNC) && st.st_size > 0 && ftruncate(fd, 0) != 0)
         e = errno;
-    if (e != 0) {
-        close(fd);
-        errno = e;
-        return -1;
-    }
-    return fd;
+    return fd_kept(fd, e);
 }
 
 void file_open_own_error(GError **err, int errnum, const char *what, const char *path)

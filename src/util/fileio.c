@@ -83,6 +83,15 @@ gboolean dir_fsync(const char *dir, GError **err)
     return ok;
 }
 
+int fd_kept(int fd, int e)
+{
+    if (e == 0)
+        return fd;
+    close(fd);
+    errno = e;
+    return -1;
+}
+
 int file_open_read(const char *path)
 {
     /* O_NONBLOCK: the open of a FIFO would wait for a writer */
@@ -97,12 +106,7 @@ int file_open_read(const char *path)
         e = ENXIO;
     else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
         e = errno;
-    if (e != 0) {
-        close(fd);
-        errno = e;
-        return -1;
-    }
-    return fd;
+    return fd_kept(fd, e);
 }
 
 void file_open_read_error(GError **err, int errnum, const char *what, const char *path)

@@ -22,6 +22,9 @@ gboolean dir_fsync(const char *dir, GError **err);
  * never a FIFO or device (whose open or read could wait forever or never
  * end): -1 with errno ENXIO for one, or open's own errno. */
 int file_open_read(const char *path);
+/* The end of a checked open: fd when the check found nothing (e == 0),
+ * else fd closed and -1 with errno e. */
+int fd_kept(int fd, int e);
 /* *err for a failed file_open_read(): "<what> <path>: <why>"; a file that is
  * not a regular one is a DESTOR_ERROR_PLANTED (exit 1). */
 void file_open_read_error(GError **err, int errnum, const char *what, const char *path);
