@@ -91,7 +91,7 @@ run_suite sanitizers build-sanitizers $(tests_of any store c)
 unset ASAN_OPTIONS UBSAN_OPTIONS DESTOR_KILL_SAMPLE
 # One test, however many it runs inside (counted in the stage table).
 start=$(date +%s)
-if make -C build distcheck TESTS="$(tests_of quick store c plain | tr '\n' ' ')" > build/distcheck.log 2>&1; then
+if make -C build -j2 distcheck TESTS="$(tests_of quick store c plain | tr '\n' ' ')" > build/distcheck.log 2>&1; then
     passed=$((passed + 1))
     result="1 0"
 else

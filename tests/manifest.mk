@@ -181,9 +181,11 @@ EXTRA_DIST += $(SCRIPT_TESTS)
 
 QUICK_TESTS = $(QUICK_UNIT_TESTS) $(QUICK_STORE_TESTS) $(QUICK_C_TESTS) $(QUICK_PLAIN_TESTS)
 
-# The quick tier alone: a developer's edit-test loop.
+# The quick tier alone: a developer's edit-test loop, on every core unless
+# make was given -j itself.
 check-quick:
-	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(QUICK_TESTS)'
+	@case " $(MAKEFLAGS) " in *" -j"* | *jobserver*) jobs= ;; *) jobs=-j$$(nproc) ;; esac; \
+	$(MAKE) $(AM_MAKEFLAGS) $$jobs check TESTS='$(QUICK_TESTS)'
 
 # The groups for scripts/test.sh, a line each: TEST TIER WHERE.
 list-tests:

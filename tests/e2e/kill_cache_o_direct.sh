@@ -97,7 +97,7 @@ for run in $RUNS; do
         rm -rf "$SCRATCH/count"
         cp -a "$CACHE" "$SCRATCH/count"
         count=$(cd "$SCRATCH/count" && pwd -P)
-        traced -f -qq -o "$SCRATCH/calls" -e trace="$sc" -P "$count/slots.dat" \
+        strace -f -qq -o "$SCRATCH/calls" -e trace="$sc" -P "$count/slots.dat" \
             -P "$count/cache.meta" -P "$count/cache.meta.tmp" \
             "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-policy $policy" -p"ssd-cache-size 4" \
             -p"ssd-cache-directory $count" -p"ssd-cache-o-direct yes" -p"ssd-cache-compression $comp" \
@@ -110,7 +110,7 @@ for run in $RUNS; do
             [ "$i" -ge 1 ] || i=1
             p=$((p + 1))
             set +e
-            traced -f -qq -o /dev/null -e trace="$sc" -P "$CACHE/slots.dat" \
+            strace -f -qq -o /dev/null -e trace="$sc" -P "$CACHE/slots.dat" \
                 -P "$CACHE/cache.meta" -P "$CACHE/cache.meta.tmp" -e inject="$sc":signal=KILL:when="$i" \
                 "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-policy $policy" -p"ssd-cache-size 4" \
                 -p"ssd-cache-directory $CACHE" -p"ssd-cache-o-direct yes" -p"ssd-cache-compression $comp" \

@@ -31,14 +31,19 @@ fi
 rm -rf "$SCRATCH/probe"
 
 kills=0
+variant=0
+variants=$(echo $runs | wc -w)
 for r in $runs; do
     codec=${r%:*}
     if [ "${r#*:}" = 1 ]; then export CHUNK_BUCKETS_O_DIRECT=1; else unset CHUNK_BUCKETS_O_DIRECT; fi
+    kind=0
     for sc in pwrite64 fsync openat ftruncate; do
+        kind=$((kind + 1))
+        kill_kind "$variant" "$kind" "$variants" || continue
         C="$SCRATCH/count"
         rm -rf "$C"
         "$DRIVER" run "$C" "$codec" 1 "$N"
-        traced -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DRIVER" run "$C" "$codec" 2 "$N"
+        strace -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DRIVER" run "$C" "$codec" 2 "$N"
         n=$(grep -c "$sc(" "$SCRATCH/trace" || true)
         i=1
         while [ "$i" -le "$n" ]; do
@@ -47,7 +52,7 @@ for r in $runs; do
             rm -rf "$W"
             "$DRIVER" run "$W" "$codec" 1 "$N"
             set +e
-            traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
+            strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
                 "$DRIVER" run "$W" "$codec" 2 "$N" >/dev/null 2>&1
             rc=$?
             set -e
@@ -63,6 +68,7 @@ for r in $runs; do
             i=$((i + 1))
         done
     done
+    variant=$((variant + 1))
 done
-[ $((kills + KILL_POINTS_SKIPPED)) -ge 60 ] || fail "only $kills kill points: the sweep no longer reaches the layout's writes"
+kill_enough "$kills" 60 || fail "only $kills kill points: the sweep no longer reaches the layout's writes"
 note "$kills kills"

@@ -29,7 +29,7 @@ for run in evict:none clean:none clean:lz4 evict:zstd; do
     comp=${run#*:}
     for sc in pwrite64 write fsync rename; do
         rm -rf "$SCRATCH/count"
-        traced -f -qq -o "$SCRATCH/calls" -e trace="$sc" \
+        strace -f -qq -o "$SCRATCH/calls" -e trace="$sc" \
             "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-granularity chunk" -p"ssd-cache-policy cdac-lru" -p"ssd-cache-chunk-fetch $(fetch_of "$reclaim")" \
             -p"ssd-cache-directory $SCRATCH/count" -p"ssd-cache-segment-size 64K" -p"ssd-cache-size 10%" \
             -p"ssd-cache-segment-reclaim $reclaim" -p"ssd-cache-compression $comp" read-file --trace "$SCRATCH/whole" \
@@ -42,7 +42,7 @@ for run in evict:none clean:none clean:lz4 evict:zstd; do
             kill_point "$i" "$n" || { i=$((i + 1)); continue; }
             C="$SCRATCH/c-$reclaim-$comp-$sc-$i"
             set +e
-            traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
+            strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
                 "$DESTOR_BIN" -c "$CONFIG" -p"ssd-cache-granularity chunk" -p"ssd-cache-policy cdac-lru" -p"ssd-cache-chunk-fetch $(fetch_of "$reclaim")" \
                 -p"ssd-cache-directory $C" -p"ssd-cache-segment-size 64K" -p"ssd-cache-size 10%" \
                 -p"ssd-cache-segment-reclaim $reclaim" -p"ssd-cache-compression $comp" read-file --trace "$SCRATCH/whole" \
@@ -58,5 +58,5 @@ for run in evict:none clean:none clean:lz4 evict:zstd; do
         done
     done
 done
-[ $((kills + KILL_POINTS_SKIPPED)) -ge 20 ] || fail "only $kills kill points"
+kill_enough "$kills" 20 || fail "only $kills kill points"
 dst verify >/dev/null || fail "the store does not verify after the sweep"

@@ -32,20 +32,25 @@ fi
 rm -rf "$SCRATCH/probe"
 
 kills=0
+variant=0
 # none with and without O_DIRECT; lz4 and zstd without, lz4 with it
 runs="none:0 lz4:0 zstd:0"
 case " $directs " in *" 1 "*) runs="$runs none:1 lz4:1" ;; esac
+variants=$(( $(echo $runs | wc -w) * 2 ))
 for run in $runs; do
     codec=${run%:*}
     direct=${run#*:}
     if [ "$direct" = 1 ]; then export CHUNK_LOG_O_DIRECT=1; else unset CHUNK_LOG_O_DIRECT; fi
     if [ "$codec" = none ]; then unset CHUNK_LOG_COMPRESSION; else export CHUNK_LOG_COMPRESSION="$codec"; fi
     for mode in evict clean; do
+        kind=0
         for sc in pwrite64 write fsync fdatasync rename renameat renameat2 ftruncate openat; do
+            kind=$((kind + 1))
+            kill_kind "$variant" "$kind" "$variants" || continue
             C="$SCRATCH/count"
             rm -rf "$C"
             "$DRIVER" run "$C" "$mode" 1 "$N"
-            traced -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DRIVER" run "$C" "$mode" 2 "$N"
+            strace -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DRIVER" run "$C" "$mode" 2 "$N"
             n=$(grep -c "$sc(" "$SCRATCH/trace" || true)
             i=1
             while [ "$i" -le "$n" ]; do
@@ -54,7 +59,7 @@ for run in $runs; do
                 rm -rf "$W"
                 "$DRIVER" run "$W" "$mode" 1 "$N"
                 set +e
-                traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
+                strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
                     "$DRIVER" run "$W" "$mode" 2 "$N" >/dev/null 2>&1
                 rc=$?
                 set -e
@@ -73,7 +78,8 @@ for run in $runs; do
                 i=$((i + 1))
             done
         done
+        variant=$((variant + 1))
     done
 done
-[ $((kills + KILL_POINTS_SKIPPED)) -ge 100 ] || fail "only $kills kill points: the sweep no longer reaches the log's writes"
+kill_enough "$kills" 100 || fail "only $kills kill points: the sweep no longer reaches the log's writes"
 note "$kills kills"

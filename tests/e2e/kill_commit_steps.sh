@@ -24,7 +24,7 @@ cp "$SCRATCH/src/b.txt" "$SCRATCH/src2/"
 
 # count_calls WORKDIR SYSCALL: how often one backup of src makes SYSCALL.
 count_calls() {
-    traced -f -qq -o "$SCRATCH/trace" -e trace="$2" \
+    strace -f -qq -o "$SCRATCH/trace" -e trace="$2" \
         "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" backup "$SCRATCH/src" >/dev/null
     grep -c "$2(" "$SCRATCH/trace" || true
 }

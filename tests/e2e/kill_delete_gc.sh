@@ -55,7 +55,7 @@ sweep() {
     for sc in $SYSCALLS; do
         rm -rf "$SCRATCH/count"
         cp -a "$template" "$SCRATCH/count"
-        traced -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DESTOR_BIN" -c "$CONFIG" \
+        strace -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DESTOR_BIN" -c "$CONFIG" \
             -p"working-directory $SCRATCH/count" "$@" >/dev/null 2>&1 || fail "$name: the traced run failed"
         # strace counts calls per thread (gc writes its copies on a thread
         # of its own): the Nth call of any thread is a kill point
@@ -66,7 +66,7 @@ sweep() {
             W="$SCRATCH/w-$sc-$i"
             cp -a "$template" "$W"
             set +e
-            traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
+            strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
                 "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" "$@" >/dev/null 2>&1
             rc=$?
             set -e
@@ -84,7 +84,7 @@ sweep() {
             i=$((i + 1))
         done
     done
-    [ $((kills + KILL_POINTS_SKIPPED)) -ge 20 ] || fail "$name: only $kills kill points"
+    kill_enough "$kills" 20 || fail "$name: only $kills kill points"
     note "$name ($(store_kind) store): killed at each of $kills calls; verify --deep and restore held each time"
 }
 

@@ -39,7 +39,7 @@ echo one > "$SCRATCH/src/b.txt"
 pseudo_random 400000 42 > "$SCRATCH/src2/c.bin"
 cp "$SCRATCH/src/b.txt" "$SCRATCH/src2/"
 on "$SCRATCH/order" backup "$SCRATCH/src" >/dev/null
-traced -f -y -qq -o "$SCRATCH/trace" -e trace=fsync,fdatasync,rename,renameat,renameat2,mkdir,mkdirat \
+strace -f -y -qq -o "$SCRATCH/trace" -e trace=fsync,fdatasync,rename,renameat,renameat2,mkdir,mkdirat \
     "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/order" backup "$SCRATCH/big" >/dev/null
 "$PYTHON" - "$SCRATCH/trace" "$SCRATCH/order/containers" <<'PY' || fail "the files store's commit order is broken"
 import re, sys
@@ -83,7 +83,7 @@ containers_whole "$SCRATCH/order" || fail "traced store"
 # written by the backup's writer thread: n is the most any one thread makes,
 # and kill point i is the i-th call of whichever thread gets there first.
 count_calls() {
-    traced -f -qq -o "$SCRATCH/trace" -e trace="$2" "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" \
+    strace -f -qq -o "$SCRATCH/trace" -e trace="$2" "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" \
         backup "$SCRATCH/src" >/dev/null
     grep "$2(" "$SCRATCH/trace" | awk '{ n[$1]++ } END { m = 0; for (t in n) if (n[t] > m) m = n[t]; print m }'
 }

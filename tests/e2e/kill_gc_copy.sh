@@ -46,7 +46,7 @@ kills=0
 for sc in $SYSCALLS; do
     rm -rf "$SCRATCH/count"
     cp -a "$T" "$SCRATCH/count"
-    traced -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DESTOR_BIN" -c "$CONFIG" \
+    strace -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DESTOR_BIN" -c "$CONFIG" \
         -p"working-directory $SCRATCH/count" gc >/dev/null 2>&1 || fail "the traced gc failed"
     # the Nth call of any thread is a kill point (the copies are written on
     # a thread of their own)
@@ -57,7 +57,7 @@ for sc in $SYSCALLS; do
         W="$SCRATCH/w-$sc-$i"
         cp -a "$T" "$W"
         set +e
-        traced -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
+        strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
             "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" gc >/dev/null 2>&1
         rc=$?
         set -e
@@ -72,5 +72,5 @@ for sc in $SYSCALLS; do
         i=$((i + 1))
     done
 done
-[ $((kills + KILL_POINTS_SKIPPED)) -ge 50 ] || fail "only $kills kill points"
+kill_enough "$kills" 50 || fail "only $kills kill points"
 note "gc freeing and copying ($(store_kind) store): killed at each of $kills calls; verify --deep and restore held each time"

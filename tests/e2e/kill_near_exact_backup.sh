@@ -28,7 +28,7 @@ cp "$SCRATCH/src/d/a.bin" "$SCRATCH/src2/a.bin"
 pseudo_random 200000 53 > "$SCRATCH/src2/c.bin"
 
 count_calls() {
-    traced -f -qq -o "$SCRATCH/trace" -e trace="$2" "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" \
+    strace -f -qq -o "$SCRATCH/trace" -e trace="$2" "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" \
         backup "$SCRATCH/src" >/dev/null
     grep "$2(" "$SCRATCH/trace" | awk '{ n[$1]++ } END { m = 0; for (t in n) if (n[t] > m) m = n[t]; print m }'
 }

@@ -31,7 +31,7 @@ two_jobs() {
 
 # count_calls WORKDIR SYSCALL: the most calls one thread of a backup makes.
 count_calls() {
-    traced -f -qq -o "$SCRATCH/trace" -e trace="$2" \
+    strace -f -qq -o "$SCRATCH/trace" -e trace="$2" \
         "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" backup "$SCRATCH/src" >/dev/null 2>&1
     grep "$2(" "$SCRATCH/trace" | awk '{ c[$1]++ } END { m = 0; for (t in c) if (c[t] > m) m = c[t]; print m }'
 }

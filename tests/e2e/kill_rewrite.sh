@@ -20,7 +20,7 @@ printf 'container-size 128K\nrewrite-algorithm capping 128\nrewrite-capping-leve
 printf 'rewrite-har-utilization-threshold 1\nrewrite-har-rewrite-limit 1\n' >> "$CONFIG"
 
 count_calls() {
-    traced -f -qq -o "$SCRATCH/trace" -e trace="$2" \
+    strace -f -qq -o "$SCRATCH/trace" -e trace="$2" \
         "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" backup "$SCRATCH/src" >/dev/null
     grep -c "$2(" "$SCRATCH/trace" || true
 }

@@ -123,7 +123,7 @@ static void test_codec_damaged_blocks(void)
         CU_ASSERT_FATAL(n > 0);
         unsigned failed = 0, tries = 0;
         uint64_t st = 77;
-        for (size_t at = 0; at < n; at += 1 + n / 700, tries++) {
+        for (size_t at = 0; at < n; at += (1 + n / 700) * unit_thin(), tries++) {
             uint8_t *bad = g_memdup2(packed, n), *out = g_malloc(CSIZE);
             bad[at] ^= (uint8_t)(1 + test_rand(&st) % 255);
             if (!cache_codec_decompress(c, (CacheCodecKind)k, bad, n, out, CSIZE))
@@ -134,7 +134,7 @@ static void test_codec_damaged_blocks(void)
             g_free(bad);
             g_free(out);
         }
-        CU_ASSERT(tries > 100);
+        CU_ASSERT(tries > 100 / unit_thin());
         CU_ASSERT(failed > 0); /* some damage is always seen by the codec itself */
         cache_codec_free(c);
     }
@@ -285,7 +285,7 @@ static void test_damaged_compressed_copy(void)
         uint32_t stored = (uint32_t)r.cached_stored_bytes; /* padded */
         uint64_t st = 5 + k;
         unsigned rounds = 0;
-        for (uint32_t at = 0; at < stored; at += 1 + stored / 60, rounds++) {
+        for (uint32_t at = 0; at < stored; at += (1 + stored / 60) * unit_thin(), rounds++) {
             flip(dir, copy_byte(0, at), (uint8_t)(1 + test_rand(&st) % 255));
             uint64_t before = cache_core_counters(c)->ssd_corrupt_dropped;
             uint64_t hits = cache_core_counters(c)->hits;
@@ -296,7 +296,7 @@ static void test_damaged_compressed_copy(void)
             CU_ASSERT_TRUE(cache_core_contains(c, 1)); /* written again (or kept) */
             CU_ASSERT_TRUE(read_right(c, 1));
         }
-        CU_ASSERT(rounds > 50);
+        CU_ASSERT(rounds > 50 / unit_thin());
         const CacheCounters *kc = cache_core_counters(c);
         CU_ASSERT(kc->ssd_corrupt_dropped > rounds / 2);
         CU_ASSERT(kc->ssd_decode_failed > 0);
@@ -363,7 +363,7 @@ static void test_damage_that_decodes(void)
             CU_ASSERT_FATAL(stored > 0 && stored < CSIZE);
             uint64_t st = 77 + k;
             unsigned decodable = 0;
-            for (uint32_t at = 0; at < stored; at += 1 + stored / 97) {
+            for (uint32_t at = 0; at < stored; at += (1 + stored / 97) * unit_thin()) {
                 if (version == 2)
                     make_version_2(dir);
                 uint64_t hits = cache_core_counters(c)->hits;
@@ -383,7 +383,7 @@ static void test_damage_that_decodes(void)
                 CU_ASSERT_EQUAL(cache_core_counters(c)->ssd_decode_failed, undecodable);
                 CU_ASSERT_TRUE(cache_core_contains(c, 1)); /* written again */
             }
-            CU_ASSERT(decodable > 5);
+            CU_ASSERT(decodable > 5 / unit_thin());
             cache_codec_free(codec);
             CU_ASSERT_TRUE(cache_core_close(c, NULL));
             rm_cache(dir);
@@ -445,7 +445,7 @@ static void test_property_random_operations(void)
     char *dir = cachedir();
     char *slots = g_build_filename(dir, SSD_STORE_SLOT_FILE, NULL);
     uint64_t st = 2323;
-    for (int round = 0; round < 6; round++) {
+    for (unsigned round = 0; round < unit_reps(6); round++) {
         CacheCodecKind kind = (CacheCodecKind)(test_rand(&st) % CACHE_CODEC_KINDS);
         uint32_t cap = 2 + (uint32_t)(test_rand(&st) % 6);
         CacheCoreOptions o = options(kind, CACHE_MODE_REAL, cap);
