@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* file_output.h: assemble one stored file from its recipe and write its
- * bytes to a descriptor, optionally checking the whole-file digest. Shared
- * by restore and read-file. */
+/* file_output.h: assemble one stored file from its recipe and hand its
+ * bytes to a sink (a descriptor, or a caller's buffer), optionally checking
+ * the whole-file digest. Shared by restore, read-file and the mount. */
 #ifndef DESTOR_FILE_OUTPUT_H
 #define DESTOR_FILE_OUTPUT_H
 
@@ -19,6 +19,17 @@
  * written: the caller does not keep them. */
 gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
                            int fd, const char *out_name, FileDigestAlgorithm verify, GError **err);
+
+/* Where file_output_copy hands the bytes, in file order, then data NULL
+ * once after the last piece (a buffering sink flushes): FALSE with *err
+ * set stops the copy. */
+typedef gboolean (*FileOutputSink)(void *ctx, const uint8_t *data, size_t len, GError **err);
+
+/* file_output_write's loop with any sink: the same chunk reads, checks and
+ * digest, the bytes handed over chunk by chunk (a chunk's part inside
+ * `range`). */
+gboolean file_output_copy(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
+                          FileOutputSink sink, void *ctx, FileDigestAlgorithm verify, GError **err);
 
 /* The accesses of reading r of job `job_id` (or its `range`), without
  * moving bytes (simulation: the chunk source is ids-only). */

@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* mount_fs.c: the mount's FUSE operations. Metadata comes from the job's
+ * recipe index and records, per path as it is visited; file bytes through
+ * read_session_copy (the chunk seam, the SSD cache), into libfuse's buffer.
+ * A read the store cannot serve right (a damaged chunk, an I/O error) is
+ * EIO and one destor: line on stderr, never other bytes. */
+#include "mount/mount_attr.h"
+#include "mount/mount_dir.h"
+#include "mount/mount_fuse.h"
+#include "mount/mount_path.h"
+#include "recipe/job_tombstone.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+
+/* An open file: its record, read at open, serves every read. */
+typedef struct {
+    uint32_t job;
+    FileRecord *record;
+} MountFile;
+
+static MountFs *fs_of_call(void)
+{
+    return fuse_get_context()->private_data;
+}
+
+/* The errno for err: a path or job that is not there ENOENT; anything
+ * else (damage, I/O) EIO, said on stderr. */
+static int fail_errno(GError *err, const char *what)
+{
+    int e = ENOENT;
+    if (!g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE)) {
+        destor_warning("%s: %s (the reader gets EIO)", what, err ? err->message : "failed");
+        e = EIO;
+    }
+    g_clear_error(&err);
+    return -e;
+}
+
+/* The newest live job; FALSE when there is none. */
+static gboolean newest_job(MountFs *fs, uint32_t *id)
+{
+    GArray *ids = job_catalog_list_live(fs->session->store->dir, NULL);
+    gboolean any = ids != NULL && ids->len > 0;
+    if (any)
+        *id = g_array_index(ids, uint32_t, ids->len - 1);
+    if (ids != NULL)
+        g_array_unref(ids);
+    return any;
+}
+
+/* The job a path lies in, when it is live: a deleted job is gone from the
+ * mount for new lookups (files already open keep reading). */
+static Job *live_job(MountFs *fs, uint32_t id, int *e)
+{
+    GError *err = NULL;
+    if (job_is_deleted(fs->session->store->dir, id)) {
+        *e = -ENOENT;
+        return NULL;
+    }
+    Job *job = read_session_job(fs->session, id, &err);
+    if (job == NULL) {
+        char *what = g_strdup_printf("job %u", id);
+        *e = fail_errno(err, what);
+        g_free(what);
+    }
+    return job;
+}
+
+/* What `inner` is in job: its record (*r, NULL for a directory without
+ * one: the job's top, or a parent stored without its own entry). */
+static int find_entry(Job *job, const char *inner, FileRecord **r)
+{
+    *r = NULL;
+    if (inner[0] == '\0')
+        return 0;
+    GError *err = NULL;
+    *r = job_find(job, inner, &err);
+    if (*r != NULL)
+        return 0;
+    gboolean has = FALSE;
+    if (g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE)) {
+        g_clear_error(&err);
+        if (mount_dir_has_entries(job, inner, &has, &err) && has)
+            return 0;
+        if (err == NULL)
+            return -ENOENT;
+    }
+    char *what = g_strdup_printf("'%s' in job %u", inner, job->manifest.job_id);
+    int e = fail_errno(err, what);
+    g_free(what);
+    return e;
+}
+
+static int do_getattr(MountFs *fs, const char *path, struct stat *st)
+{
+    MountPath p = mount_path_parse(path, fs->one_job, fs->job);
+    uint32_t newest;
+    int e = 0;
+    switch (p.kind) {
+    case MOUNT_PATH_ROOT:
+        mount_attr_dir(fs->mounted_unix, st);
+        return 0;
+    case MOUNT_PATH_LATEST:
+        if (!newest_job(fs, &newest))
+            return -ENOENT;
+        char name[16];
+        mount_attr_link((size_t)g_snprintf(name, sizeof name, "%u", newest), fs->mounted_unix, st);
+        return 0;
+    case MOUNT_PATH_JOB: {
+        Job *job = live_job(fs, p.job, &e);
+        FileRecord *r = NULL;
+        if (job != NULL && (e = find_entry(job, p.inner, &r)) == 0) {
+            if (r != NULL)
+                mount_attr_record(r, st);
+            else
+                mount_attr_dir(job->manifest.created_unix, st);
+        }
+        file_record_free(r);
+        return e;
+    }
+    case MOUNT_PATH_NONE:
+        return -ENOENT;
+    }
+    g_assert_not_reached();
+}
+
+static int op_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+    (void)fi;
+    MountFs *fs = fs_of_call();
+    g_mutex_lock(&fs->lock);
+    int e = do_getattr(fs, path, st);
+    g_mutex_unlock(&fs->lock);
+    return e;
+}
+
+static int do_readlink(MountFs *fs, const char *path, char *buf, size_t size)
+{
+    MountPath p = mount_path_parse(path, fs->one_job, fs->job);
+    uint32_t newest;
+    int e = -EINVAL;
+    if (p.kind == MOUNT_PATH_LATEST) {
+        if (!newest_job(fs, &newest))
+            return -ENOENT;
+        g_snprintf(buf, size, "%u", newest);
+        return 0;
+    }
+    Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, p.job, &e) : NULL;
+    FileRecord *r = NULL;
+    if (job != NULL && (e = find_entry(job, p.inner, &r)) == 0) {
+        e = -EINVAL;
+        if (r != NULL && r->type == ENTRY_SYMLINK) {
+            size_t n = MIN(r->link->len, size - 1); /* cut as readlink(2) cuts */
+            memcpy(buf, r->link->data, n);
+            buf[n] = '\0';
+            e = 0;
+        }
+    }
+    file_record_free(r);
+    return e;
+}
+
+static int op_readlink(const char *path, char *buf, size_t size)
+{
+    MountFs *fs = fs_of_call();
+    g_assert(size > 0);
+    g_mutex_lock(&fs->lock);
+    int e = do_readlink(fs, path, buf, size);
+    g_mutex_unlock(&fs->lock);
+    return e;
+}
+
+typedef struct {
+    void *buf;
+    fuse_fill_dir_t filler;
+} Filler;
+
+static gboolean fill(void *ctx, const char *name)
+{
+    Filler *f = ctx;
+    return f->filler(f->buf, name, NULL, 0, 0) == 0;
+}
+
+/* The root of jobs: `latest` and each live job. */
+static int list_jobs(MountFs *fs, Filler *f)
+{
+    GError *err = NULL;
+    GArray *ids = job_catalog_list_live(fs->session->store->dir, &err);
+    if (ids == NULL)
+        return fail_errno(err, "the list of jobs");
+    if (ids->len > 0)
+        fill(f, MOUNT_LATEST);
+    for (guint i = 0; i < ids->len; i++) {
+        char name[16];
+        g_snprintf(name, sizeof name, "%u", g_array_index(ids, uint32_t, i));
+        if (!fill(f, name))
+            break;
+    }
+    g_array_unref(ids);
+    return 0;
+}
+
+static int do_readdir(MountFs *fs, const char *path, Filler *f)
+{
+    MountPath p = mount_path_parse(path, fs->one_job, fs->job);
+    int e = -ENOENT;
+    if (p.kind == MOUNT_PATH_ROOT) {
+        fill(f, ".");
+        fill(f, "..");
+        return list_jobs(fs, f);
+    }
+    Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, p.job, &e) : NULL;
+    FileRecord *r = NULL;
+    if (job == NULL || (e = find_entry(job, p.inner, &r)) != 0)
+        return e;
+    gboolean dir = r == NULL || r->type == ENTRY_DIR;
+    file_record_free(r);
+    if (!dir)
+        return -ENOTDIR;
+    fill(f, ".");
+    fill(f, "..");
+    GError *err = NULL;
+    if (mount_dir_list(job, p.inner, fill, f, &err))
+        return 0;
+    char *what = g_strdup_printf("listing '%s' in job %u", p.inner, p.job);
+    e = fail_errno(err, what);
+    g_free(what);
+    return e;
+}
+
+static int op_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t off, struct fuse_file_info *fi,
+                      enum fuse_readdir_flags flags)
+{
+    (void)off;
+    (void)fi;
+    (void)flags;
+    MountFs *fs = fs_of_call();
+    Filler f = { .buf = buf, .filler = filler };
+    g_mutex_lock(&fs->lock);
+    int e = do_readdir(fs, path, &f);
+    g_mutex_unlock(&fs->lock);
+    return e;
+}
+
+static int do_open(MountFs *fs, const char *path, MountFile **out)
+{
+    MountPath p = mount_path_parse(path, fs->one_job, fs->job);
+    int e = -ENOENT;
+    Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, p.job, &e) : NULL;
+    FileRecord *r = NULL;
+    if (job == NULL || (e = find_entry(job, p.inner, &r)) != 0)
+        return p.kind == MOUNT_PATH_ROOT ? -EISDIR : e;
+    if (r == NULL || r->type != ENTRY_FILE) {
+        file_record_free(r);
+        return -EISDIR; /* a symlink is followed by the kernel: never here */
+    }
+    *out = g_new(MountFile, 1);
+    (*out)->job = p.job;
+    (*out)->record = r;
+    return 0;
+}
+
+static int op_open(const char *path, struct fuse_file_info *fi)
+{
+    if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC))
+        return -EROFS;
+    MountFs *fs = fs_of_call();
+    MountFile *mf = NULL;
+    g_mutex_lock(&fs->lock);
+    int e = do_open(fs, path, &mf);
+    g_mutex_unlock(&fs->lock);
+    if (e == 0) {
+        fi->fh = (uint64_t)(uintptr_t)mf;
+        fi->keep_cache = 1; /* a job's files never change */
+    }
+    return e;
+}
+
+typedef struct {
+    char *buf;
+    size_t used;
+} Copy;
+
+static gboolean copy_sink(void *ctx, const uint8_t *data, size_t len, GError **err)
+{
+    (void)err;
+    Copy *c = ctx;
+    if (data != NULL) {
+        memcpy(c->buf + c->used, data, len);
+        c->used += len;
+    }
+    return TRUE;
+}
+
+static int op_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+    (void)path;
+    MountFs *fs = fs_of_call();
+    MountFile *mf = (MountFile *)(uintptr_t)fi->fh;
+    g_assert(mf != NULL && off >= 0);
+    FileRange range = { .offset = (uint64_t)off, .length = size };
+    Copy c = { .buf = buf };
+    GError *err = NULL;
+    double model_s = 0.0;
+    g_mutex_lock(&fs->lock);
+    gboolean ok = read_session_copy(fs->session, mf->record, mf->job, &range, copy_sink, &c, &model_s, &err);
+    g_mutex_unlock(&fs->lock);
+    if (!ok) {
+        char *shown = file_record_path_display(mf->record);
+        char *what = g_strdup_printf("read of '%s' in job %u at offset %lld", shown, mf->job, (long long)off);
+        int e = fail_errno(err, what);
+        g_free(what);
+        g_free(shown);
+        return e == -ENOENT ? -EIO : e;
+    }
+    g_assert(c.used <= size);
+    return (int)c.used;
+}
+
+static int op_release(const char *path, struct fuse_file_info *fi)
+{
+    (void)path;
+    MountFile *mf = (MountFile *)(uintptr_t)fi->fh;
+    file_record_free(mf->record);
+    g_free(mf);
+    return 0;
+}
+
+static int op_statfs(const char *path, struct statvfs *st)
+{
+    (void)path;
+    memset(st, 0, sizeof *st);
+    st->f_bsize = st->f_frsize = 4096;
+    st->f_namemax = 255;
+    st->f_flag = ST_RDONLY;
+    return 0;
+}
+
+static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+    (void)conn;
+    cfg->kernel_cache = 1; /* a job's bytes never change: the page cache keeps them across opens */
+    cfg->use_ino = 0;
+    return fs_of_call();
+}
+
+/* Every change: the mount is read-only (mounted "ro" too, so the kernel
+ * refuses most before they get here). */
+static int refuse_path(const char *path)
+{
+    (void)path;
+    return -EROFS;
+}
+
+static int refuse_mknod(const char *path, mode_t mode, dev_t dev)
+{
+    (void)dev;
+    (void)mode;
+    return refuse_path(path);
+}
+
+static int refuse_mode(const char *path, mode_t mode)
+{
+    (void)mode;
+    return refuse_path(path);
+}
+
+static int refuse_two(const char *path, const char *other)
+{
+    (void)other;
+    return refuse_path(path);
+}
+
+static int refuse_rename(const char *path, const char *to, unsigned int flags)
+{
+    (void)flags;
+    return refuse_two(path, to);
+}
+
+static int refuse_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+    (void)fi;
+    return refuse_mode(path, mode);
+}
+
+static int refuse_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi)
+{
+    (void)uid;
+    (void)gid;
+    (void)fi;
+    return refuse_path(path);
+}
+
+static int refuse_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+    (void)size;
+    (void)fi;
+    return refuse_path(path);
+}
+
+static int refuse_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+    (void)buf;
+    (void)size;
+    (void)off;
+    (void)fi;
+    return refuse_path(path);
+}
+
+static int refuse_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+    (void)fi;
+    return refuse_mode(path, mode);
+}
+
+static int refuse_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
+{
+    (void)tv;
+    (void)fi;
+    return refuse_path(path);
+}
+
+static int refuse_setxattr(const char *path, const char *name, const char *value, size_t size, int flags)
+{
+    (void)name;
+    (void)value;
+    (void)size;
+    (void)flags;
+    return refuse_path(path);
+}
+
+static int refuse_fallocate(const char *path, int mode, off_t off, off_t len, struct fuse_file_info *fi)
+{
+    (void)mode;
+    (void)off;
+    (void)len;
+    (void)fi;
+    return refuse_path(path);
+}
+
+const struct fuse_operations mount_fs_operations = {
+    .init = op_init,
+    .getattr = op_getattr,
+    .readlink = op_readlink,
+    .readdir = op_readdir,
+    .open = op_open,
+    .read = op_read,
+    .release = op_release,
+    .statfs = op_statfs,
+    .mknod = refuse_mknod,
+    .mkdir = refuse_mode,
+    .unlink = refuse_path,
+    .rmdir = refuse_path,
+    .symlink = refuse_two,
+    .rename = refuse_rename,
+    .link = refuse_two,
+    .chmod = refuse_chmod,
+    .chown = refuse_chown,
+    .truncate = refuse_truncate,
+    .write = refuse_write,
+    .create = refuse_create,
+    .utimens = refuse_utimens,
+    .setxattr = refuse_setxattr,
+    .removexattr = refuse_two,
+    .fallocate = refuse_fallocate,
+};
