@@ -93,6 +93,7 @@ QUICK_C_TESTS = \
 	tests/e2e/range_read.sh \
 	tests/e2e/chunk_cache_buckets.sh \
 	tests/e2e/cli.sh \
+	tests/e2e/mount.sh \
 	tests/e2e/locking.sh \
 	tests/e2e/file_digest.sh \
 	tests/e2e/compiled_trace.sh \

@@ -15,11 +15,28 @@
 #include <fcntl.h>
 #include <string.h>
 
-/* An open file: its record, read at open, serves every read. */
+/* An open file or directory (libfuse passes no path to the calls on one:
+ * nullpath_ok). A file's record, read at open, serves every read; a
+ * directory is listed by the path it was opened at. */
 typedef struct {
-    uint32_t job;
-    FileRecord *record;
-} MountFile;
+    char *path;         /* a directory's */
+    uint32_t job;       /* a file's job and record */
+    FileRecord *record; /* NULL for a directory */
+} MountHandle;
+
+static MountHandle *handle_of(const struct fuse_file_info *fi)
+{
+    MountHandle *h = (MountHandle *)(uintptr_t)fi->fh;
+    g_assert(h != NULL);
+    return h;
+}
+
+static void handle_free(MountHandle *h)
+{
+    file_record_free(h->record);
+    g_free(h->path);
+    g_free(h);
+}
 
 static MountFs *fs_of_call(void)
 {
@@ -51,12 +68,17 @@ static gboolean newest_job(MountFs *fs, uint32_t *id)
     return any;
 }
 
-/* The job a path lies in, when it is live: a deleted job is gone from the
- * mount for new lookups (files already open keep reading). */
-static Job *live_job(MountFs *fs, uint32_t id, int *e)
+/* The job path p lies in. A deleted job is gone from the root: its
+ * directory there is not found any more, so nothing new is entered; what
+ * lies below it stays for those already inside (an open file's fstat,
+ * a process whose directory is there) while the session holds the job. */
+static Job *live_job(MountFs *fs, const MountPath *p, int *e)
 {
     GError *err = NULL;
-    if (job_is_deleted(fs->session->store->dir, id)) {
+    uint32_t id = p->job;
+    gboolean held = g_hash_table_contains(fs->session->jobs, GUINT_TO_POINTER(id));
+    gboolean entering = p->inner[0] == '\0' && !fs->one_job; /* its directory at the root */
+    if ((entering || !held) && job_is_deleted(fs->session->store->dir, id)) {
         *e = -ENOENT;
         return NULL;
     }
@@ -110,7 +132,7 @@ static int do_getattr(MountFs *fs, const char *path, struct stat *st)
         mount_attr_link((size_t)g_snprintf(name, sizeof name, "%u", newest), fs->mounted_unix, st);
         return 0;
     case MOUNT_PATH_JOB: {
-        Job *job = live_job(fs, p.job, &e);
+        Job *job = live_job(fs, &p, &e);
         FileRecord *r = NULL;
         if (job != NULL && (e = find_entry(job, p.inner, &r)) == 0) {
             if (r != NULL)
@@ -129,10 +151,14 @@ static int do_getattr(MountFs *fs, const char *path, struct stat *st)
 
 static int op_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 {
-    (void)fi;
+    MountHandle *h = fi != NULL ? handle_of(fi) : NULL;
+    if (h != NULL && h->record != NULL) {
+        mount_attr_record(h->record, st);
+        return 0;
+    }
     MountFs *fs = fs_of_call();
     g_mutex_lock(&fs->lock);
-    int e = do_getattr(fs, path, st);
+    int e = do_getattr(fs, h != NULL ? h->path : path, st);
     g_mutex_unlock(&fs->lock);
     return e;
 }
@@ -148,7 +174,7 @@ static int do_readlink(MountFs *fs, const char *path, char *buf, size_t size)
         g_snprintf(buf, size, "%u", newest);
         return 0;
     }
-    Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, p.job, &e) : NULL;
+    Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, &p, &e) : NULL;
     FileRecord *r = NULL;
     if (job != NULL && (e = find_entry(job, p.inner, &r)) == 0) {
         e = -EINVAL;
@@ -212,7 +238,7 @@ static int do_readdir(MountFs *fs, const char *path, Filler *f)
         fill(f, "..");
         return list_jobs(fs, f);
     }
-    Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, p.job, &e) : NULL;
+    Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, &p, &e) : NULL;
     FileRecord *r = NULL;
     if (job == NULL || (e = find_entry(job, p.inner, &r)) != 0)
         return e;
@@ -231,25 +257,33 @@ static int do_readdir(MountFs *fs, const char *path, Filler *f)
     return e;
 }
 
+static int op_opendir(const char *path, struct fuse_file_info *fi)
+{
+    MountHandle *h = g_new0(MountHandle, 1);
+    h->path = g_strdup(path);
+    fi->fh = (uint64_t)(uintptr_t)h;
+    return 0;
+}
+
 static int op_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t off, struct fuse_file_info *fi,
                       enum fuse_readdir_flags flags)
 {
+    (void)path;
     (void)off;
-    (void)fi;
     (void)flags;
     MountFs *fs = fs_of_call();
     Filler f = { .buf = buf, .filler = filler };
     g_mutex_lock(&fs->lock);
-    int e = do_readdir(fs, path, &f);
+    int e = do_readdir(fs, handle_of(fi)->path, &f);
     g_mutex_unlock(&fs->lock);
     return e;
 }
 
-static int do_open(MountFs *fs, const char *path, MountFile **out)
+static int do_open(MountFs *fs, const char *path, MountHandle **out)
 {
     MountPath p = mount_path_parse(path, fs->one_job, fs->job);
     int e = -ENOENT;
-    Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, p.job, &e) : NULL;
+    Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, &p, &e) : NULL;
     FileRecord *r = NULL;
     if (job == NULL || (e = find_entry(job, p.inner, &r)) != 0)
         return p.kind == MOUNT_PATH_ROOT ? -EISDIR : e;
@@ -257,7 +291,7 @@ static int do_open(MountFs *fs, const char *path, MountFile **out)
         file_record_free(r);
         return -EISDIR; /* a symlink is followed by the kernel: never here */
     }
-    *out = g_new(MountFile, 1);
+    *out = g_new0(MountHandle, 1);
     (*out)->job = p.job;
     (*out)->record = r;
     return 0;
@@ -268,12 +302,12 @@ static int op_open(const char *path, struct fuse_file_info *fi)
     if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC))
         return -EROFS;
     MountFs *fs = fs_of_call();
-    MountFile *mf = NULL;
+    MountHandle *h = NULL;
     g_mutex_lock(&fs->lock);
-    int e = do_open(fs, path, &mf);
+    int e = do_open(fs, path, &h);
     g_mutex_unlock(&fs->lock);
     if (e == 0) {
-        fi->fh = (uint64_t)(uintptr_t)mf;
+        fi->fh = (uint64_t)(uintptr_t)h;
         fi->keep_cache = 1; /* a job's files never change */
     }
     return e;
@@ -299,18 +333,18 @@ static int op_read(const char *path, char *buf, size_t size, off_t off, struct f
 {
     (void)path;
     MountFs *fs = fs_of_call();
-    MountFile *mf = (MountFile *)(uintptr_t)fi->fh;
-    g_assert(mf != NULL && off >= 0);
+    MountHandle *h = handle_of(fi);
+    g_assert(h->record != NULL && off >= 0);
     FileRange range = { .offset = (uint64_t)off, .length = size };
     Copy c = { .buf = buf };
     GError *err = NULL;
     double model_s = 0.0;
     g_mutex_lock(&fs->lock);
-    gboolean ok = read_session_copy(fs->session, mf->record, mf->job, &range, copy_sink, &c, &model_s, &err);
+    gboolean ok = read_session_copy(fs->session, h->record, h->job, &range, copy_sink, &c, &model_s, &err);
     g_mutex_unlock(&fs->lock);
     if (!ok) {
-        char *shown = file_record_path_display(mf->record);
-        char *what = g_strdup_printf("read of '%s' in job %u at offset %lld", shown, mf->job, (long long)off);
+        char *shown = file_record_path_display(h->record);
+        char *what = g_strdup_printf("read of '%s' in job %u at offset %lld", shown, h->job, (long long)off);
         int e = fail_errno(err, what);
         g_free(what);
         g_free(shown);
@@ -323,9 +357,7 @@ static int op_read(const char *path, char *buf, size_t size, off_t off, struct f
 static int op_release(const char *path, struct fuse_file_info *fi)
 {
     (void)path;
-    MountFile *mf = (MountFile *)(uintptr_t)fi->fh;
-    file_record_free(mf->record);
-    g_free(mf);
+    handle_free(handle_of(fi));
     return 0;
 }
 
@@ -344,6 +376,9 @@ static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
     (void)conn;
     cfg->kernel_cache = 1; /* a job's bytes never change: the page cache keeps them across opens */
     cfg->use_ino = 0;
+    /* reads and releases need only the open file: they go on when the
+     * file's path is gone (its job deleted, the name looked up again) */
+    cfg->nullpath_ok = 1;
     return fs_of_call();
 }
 
@@ -445,7 +480,9 @@ const struct fuse_operations mount_fs_operations = {
     .init = op_init,
     .getattr = op_getattr,
     .readlink = op_readlink,
+    .opendir = op_opendir,
     .readdir = op_readdir,
+    .releasedir = op_release,
     .open = op_open,
     .read = op_read,
     .release = op_release,

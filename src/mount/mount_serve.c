@@ -4,6 +4,8 @@
 #include "mount/mount_fuse.h"
 #include "util/error.h"
 
+#include <signal.h>
+
 #define MOUNT_MAX_THREADS 8 /* libfuse's worker threads at most */
 
 /* The -o options of the mount: read-only, named destor in the mount table. */
@@ -11,6 +13,15 @@ static char *fuse_options(const MountServeConfig *c)
 {
     return g_strdup_printf("ro,fsname=destor,subtype=destor%s%s", c->options ? "," : "",
                            c->options ? c->options : "");
+}
+
+/* libfuse takes over SIGINT, SIGTERM and SIGHUP only where they are not
+ * ignored; a mount started in the background by a shell script has SIGINT
+ * ignored, yet each of them is how one is asked to end: set back first. */
+static gboolean stop_signals_default(void)
+{
+    return signal(SIGINT, SIG_DFL) != SIG_ERR && signal(SIGTERM, SIG_DFL) != SIG_ERR &&
+           signal(SIGHUP, SIG_DFL) != SIG_ERR;
 }
 
 gboolean mount_serve(ReadSession *s, const MountServeConfig *c, void (*ready)(void *ctx), void *ctx, GError **err)
@@ -30,7 +41,7 @@ gboolean mount_serve(ReadSession *s, const MountServeConfig *c, void (*ready)(vo
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
                     "cannot mount at %s (libfuse said why above; is /dev/fuse there and fusermount3 installed?)",
                     c->mountpoint);
-    } else if (fuse_set_signal_handlers(fuse_get_session(f)) != 0) {
+    } else if (!stop_signals_default() || fuse_set_signal_handlers(fuse_get_session(f)) != 0) {
         fuse_unmount(f);
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO, "cannot install the signal handlers of the mount");
     } else {
