@@ -62,7 +62,8 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_lifecycle \
 	tests/unit/test_compiled_trace \
 	tests/unit/test_trace_summary \
-	tests/unit/test_restore_hostile
+	tests/unit/test_restore_hostile \
+	tests/unit/test_mount_dir
 
 # Writing, damaging, verifying and freeing containers.
 QUICK_STORE_TESTS = \

@@ -9,3 +9,7 @@ libdestor_a_SOURCES += \
 	src/mount/mount_fuse.h \
 	src/mount/mount_fs.c \
 	src/mount/mount_serve.c src/mount/mount_serve.h
+
+check_PROGRAMS += tests/unit/test_mount_dir
+tests_unit_test_mount_dir_SOURCES = tests/unit/test_mount_dir.c tests/unit/unit.h tests/unit/unit_tmpdir.h
+tests_unit_test_mount_dir_LDADD = $(UNIT_LIBS)
