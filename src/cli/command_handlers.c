@@ -128,8 +128,8 @@ gboolean command_delete(const Config *cfg, const SubArgs *sa, GError **err)
 gboolean command_mount(const Config *cfg, const SubArgs *sa, GError **err)
 {
     MountOptions opt = { .foreground = sa->foreground, .one_job = sa->has_job, .job = sa->job,
-                         .options = sa->output };
-    if (!command_args_want(sa, 1, "mount [-f] [--job N] [-o OPTIONS] MOUNTPOINT", err))
+                         .options = sa->output, .json = sa->json };
+    if (!command_args_want(sa, 1, "mount [-f] [--job N] [-o OPTIONS] [--json] MOUNTPOINT", err))
         return FALSE;
     opt.mountpoint = sa->positional->pdata[0];
     return mount_run(cfg, &opt, err);

@@ -47,7 +47,7 @@ const char command_usage_text[] =
     "                              recipe indexes, reference counts) from the stored data\n"
     "  delete JOB... [--json]      delete jobs (readers refuse them at once; gc frees the space)\n"
     "  gc [--json]                 free the containers no live job references\n"
-    "  mount [-f] [--job N] [-o OPTIONS] MOUNTPOINT\n"
+    "  mount [-f] [--job N] [-o OPTIONS] [--json] MOUNTPOINT\n"
     "                              the live jobs as a read-only file system (FUSE), read\n"
     "                              through the SSD cache; fusermount3 -u MOUNTPOINT ends it\n"
     "  policies [--json]           the SSD cache policies: description, citation,\n"
@@ -243,8 +243,8 @@ static const CommandSpec commands[] = {
       "\n" EXIT_COMMON
       "  3  data integrity error (a live job's records, or a container to copy, are\n"
       "     damaged: nothing freed)\n" },
-    { "mount", OPT_FOREGROUND | OPT_JOB | OPT_OUTPUT, FALSE, command_mount,
-      "usage: destor " GLOBAL " mount [-f] [--job N] [-o OPTIONS] MOUNTPOINT\n"
+    { "mount", OPT_FOREGROUND | OPT_JOB | OPT_OUTPUT | OPT_JSON, FALSE, command_mount,
+      "usage: destor " GLOBAL " mount [-f] [--job N] [-o OPTIONS] [--json] MOUNTPOINT\n"
       "\n"
       "Mount the store read-only at MOUNTPOINT (an empty directory outside the\n"
       "working and SSD cache directories) with FUSE: one directory per live job,\n"
@@ -261,12 +261,17 @@ static const CommandSpec commands[] = {
       "or SIGHUP to the process. While mounted, gc frees nothing (the mount is a\n"
       "reader): unmount for gc. A mount whose process was killed is left behind:\n"
       "fusermount3 -u MOUNTPOINT, then mount again.\n"
+      "The root of jobs holds .destor/stats.json, the figures of the reads so far\n"
+      "(a destor.trace-summary document, as read-file --trace --json prints: reads,\n"
+      "bytes, latency, the SSD cache's counters); a foreground mount prints them\n"
+      "when it ends.\n"
       "\n"
       "options:\n"
       "  -f           stay in the foreground (else it returns once mounted)\n"
       "  --job N      mount job N alone, its tree at MOUNTPOINT\n"
       "  -o OPTIONS   comma-separated: allow_other (other users may read),\n"
       "               allow_root, default_permissions (the kernel checks modes)\n"
+      "  --json       the figures printed at the end as JSON\n"
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
       "     (1 also: FUSE cannot mount, or the SSD cache directory is in use by\n"

@@ -199,7 +199,8 @@ gboolean mount_run(const Config *cfg, const MountOptions *opt, GError **err)
     ReadSession *s = read_session_open_store(cfg, err);
     gboolean ok = s != NULL && (!opt->one_job || read_session_job(s, opt->job, err) != NULL) &&
                   read_session_open_cache(s, cfg, err);
-    MountServeConfig mc = { .mountpoint = abs, .options = opt->options, .one_job = opt->one_job, .job = opt->job };
+    MountServeConfig mc = { .mountpoint = abs, .options = opt->options, .one_job = opt->one_job, .job = opt->job,
+                            .summary = opt->foreground ? stdout : NULL, .json = opt->json };
     ok = ok && mount_serve(s, &mc, mounted, &ready, err);
     read_session_close(s); /* saves the SSD cache's state */
     if (ready.tell_fd >= 0)

@@ -17,6 +17,7 @@ typedef struct {
     gboolean one_job;    /* --job N: job N's tree at the root */
     uint32_t job;
     const char *options; /* -o: comma-separated mount options (allow_other, ...), or NULL */
+    gboolean json;       /* the figures printed when a foreground mount ends: JSON */
 } MountOptions;
 
 /* Mount and serve until unmounted or signalled; in the background (no -f)

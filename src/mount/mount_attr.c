@@ -41,6 +41,11 @@ void mount_attr_dir(int64_t mtime_sec, struct stat *st)
     common(st, S_IFDIR | 0755, 0, mtime_sec, 0);
 }
 
+void mount_attr_file(uint64_t size, int64_t mtime_sec, struct stat *st)
+{
+    common(st, S_IFREG | 0444, size, mtime_sec, 0);
+}
+
 void mount_attr_link(size_t target_len, int64_t mtime_sec, struct stat *st)
 {
     common(st, S_IFLNK | 0777, target_len, mtime_sec, 0);

@@ -15,6 +15,9 @@
 
 void mount_attr_record(const FileRecord *r, struct stat *st);
 void mount_attr_dir(int64_t mtime_sec, struct stat *st);
+/* A read-only file made by the mount itself (its figures), of `size`
+ * bytes. */
+void mount_attr_file(uint64_t size, int64_t mtime_sec, struct stat *st);
 /* A symlink made by the mount itself (the root's `latest`). */
 void mount_attr_link(size_t target_len, int64_t mtime_sec, struct stat *st);
 

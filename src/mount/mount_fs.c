@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* An open file or directory (libfuse passes no path to the calls on one:
@@ -21,7 +22,9 @@
 typedef struct {
     char *path;         /* a directory's */
     uint32_t job;       /* a file's job and record */
-    FileRecord *record; /* NULL for a directory */
+    FileRecord *record; /* NULL for a directory and the figures */
+    char *text;         /* the figures: the document as it was at open */
+    size_t text_len;
 } MountHandle;
 
 static MountHandle *handle_of(const struct fuse_file_info *fi)
@@ -34,6 +37,7 @@ static MountHandle *handle_of(const struct fuse_file_info *fi)
 static void handle_free(MountHandle *h)
 {
     file_record_free(h->record);
+    free(h->text); /* open_memstream's */
     g_free(h->path);
     g_free(h);
 }
@@ -143,6 +147,15 @@ static int do_getattr(MountFs *fs, const char *path, struct stat *st)
         file_record_free(r);
         return e;
     }
+    case MOUNT_PATH_STATS_DIR:
+        mount_attr_dir(fs->mounted_unix, st);
+        return 0;
+    case MOUNT_PATH_STATS: {
+        size_t len;
+        free(mount_stats_json(&fs->stats, fs->session, fs->mountpoint, &len));
+        mount_attr_file(len, fs->mounted_unix, st);
+        return 0;
+    }
     case MOUNT_PATH_NONE:
         return -ENOENT;
     }
@@ -219,6 +232,7 @@ static int list_jobs(MountFs *fs, Filler *f)
         return fail_errno(err, "the list of jobs");
     if (ids->len > 0)
         fill(f, MOUNT_LATEST);
+    fill(f, MOUNT_STATS_DIR);
     for (guint i = 0; i < ids->len; i++) {
         char name[16];
         g_snprintf(name, sizeof name, "%u", g_array_index(ids, uint32_t, i));
@@ -237,6 +251,12 @@ static int do_readdir(MountFs *fs, const char *path, Filler *f)
         fill(f, ".");
         fill(f, "..");
         return list_jobs(fs, f);
+    }
+    if (p.kind == MOUNT_PATH_STATS_DIR) {
+        fill(f, ".");
+        fill(f, "..");
+        fill(f, MOUNT_STATS_FILE);
+        return 0;
     }
     Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, &p, &e) : NULL;
     FileRecord *r = NULL;
@@ -283,6 +303,11 @@ static int do_open(MountFs *fs, const char *path, MountHandle **out)
 {
     MountPath p = mount_path_parse(path, fs->one_job, fs->job);
     int e = -ENOENT;
+    if (p.kind == MOUNT_PATH_STATS) {
+        *out = g_new0(MountHandle, 1);
+        (*out)->text = mount_stats_json(&fs->stats, fs->session, fs->mountpoint, &(*out)->text_len);
+        return 0;
+    }
     Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, &p, &e) : NULL;
     FileRecord *r = NULL;
     if (job == NULL || (e = find_entry(job, p.inner, &r)) != 0)
@@ -308,7 +333,10 @@ static int op_open(const char *path, struct fuse_file_info *fi)
     g_mutex_unlock(&fs->lock);
     if (e == 0) {
         fi->fh = (uint64_t)(uintptr_t)h;
-        fi->keep_cache = 1; /* a job's files never change */
+        if (h->text != NULL)
+            fi->direct_io = 1; /* the figures: read to their end, whatever the size said */
+        else
+            fi->keep_cache = 1; /* a job's files never change */
     }
     return e;
 }
@@ -329,18 +357,34 @@ static gboolean copy_sink(void *ctx, const uint8_t *data, size_t len, GError **e
     return TRUE;
 }
 
+/* The figures' document, as it was when opened. */
+static int read_text(const MountHandle *h, char *buf, size_t size, off_t off)
+{
+    if ((uint64_t)off >= h->text_len)
+        return 0;
+    size_t n = MIN(size, h->text_len - (size_t)off);
+    memcpy(buf, h->text + off, n);
+    return (int)n;
+}
+
 static int op_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
     (void)path;
     MountFs *fs = fs_of_call();
     MountHandle *h = handle_of(fi);
-    g_assert(h->record != NULL && off >= 0);
+    g_assert(off >= 0);
+    if (h->text != NULL)
+        return read_text(h, buf, size, off);
+    g_assert(h->record != NULL);
     FileRange range = { .offset = (uint64_t)off, .length = size };
     Copy c = { .buf = buf };
     GError *err = NULL;
     double model_s = 0.0;
     g_mutex_lock(&fs->lock);
+    gint64 t0 = g_get_monotonic_time();
     gboolean ok = read_session_copy(fs->session, h->record, h->job, &range, copy_sink, &c, &model_s, &err);
+    if (ok)
+        mount_stats_add(&fs->stats, c.used, g_get_monotonic_time() - t0, model_s);
     g_mutex_unlock(&fs->lock);
     if (!ok) {
         char *shown = file_record_path_display(h->record);

@@ -8,6 +8,7 @@
 #define FUSE_USE_VERSION 312
 #include <fuse.h>
 
+#include "mount/mount_stats.h"
 #include "read/read_session.h"
 
 #include <glib.h>
@@ -23,6 +24,8 @@ typedef struct {
     gboolean one_job; /* --job N: job `job`'s tree at the root */
     uint32_t job;
     int64_t mounted_unix; /* the root of jobs' time */
+    const char *mountpoint;
+    MountStats stats; /* under `lock` too */
 } MountFs;
 
 /* The operations (mount_fs.c): reads through the read session, every

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mount_path.c: a mount's paths to jobs and the paths within them. */
 #include "mount/mount_path.h"
+#include "mount/mount_stats.h"
 
 #include <string.h>
 
@@ -40,6 +41,10 @@ MountPath mount_path_parse(const char *path, gboolean one_job, uint32_t job)
     size_t len = slash != NULL ? (size_t)(slash - rest) : strlen(rest);
     if (slash == NULL && strcmp(rest, MOUNT_LATEST) == 0) {
         p.kind = MOUNT_PATH_LATEST;
+    } else if (slash == NULL && strcmp(rest, MOUNT_STATS_DIR) == 0) {
+        p.kind = MOUNT_PATH_STATS_DIR;
+    } else if (strcmp(rest, MOUNT_STATS_DIR "/" MOUNT_STATS_FILE) == 0) {
+        p.kind = MOUNT_PATH_STATS;
     } else if (job_name(rest, len, &p.job)) {
         p.kind = MOUNT_PATH_JOB;
         p.inner = slash != NULL ? slash + 1 : "";

@@ -4,7 +4,9 @@
  * `latest`, a symlink to the newest; under a job's directory, the job's
  * tree. A mount of one job (--job N) has that job's tree at the root.
  * Paths come from the kernel: absolute, '/'-separated, without "." or
- * ".." components and without doubled or trailing slashes. */
+ * ".." components and without doubled or trailing slashes. The root of
+ * jobs also holds .destor/stats.json, the mount's figures (a mount of one
+ * job has no room of its own for it: its tree may hold any name). */
 #ifndef DESTOR_MOUNT_PATH_H
 #define DESTOR_MOUNT_PATH_H
 
@@ -18,6 +20,8 @@ typedef enum {
     MOUNT_PATH_ROOT,   /* the root of jobs */
     MOUNT_PATH_LATEST, /* the root's `latest` symlink */
     MOUNT_PATH_JOB,    /* a job's own tree, at `inner` ("" for its top) */
+    MOUNT_PATH_STATS_DIR, /* the root of jobs' .destor (mount_stats.h) */
+    MOUNT_PATH_STATS,     /* .destor/stats.json */
 } MountPathKind;
 
 typedef struct {

@@ -27,8 +27,9 @@ static gboolean stop_signals_default(void)
 gboolean mount_serve(ReadSession *s, const MountServeConfig *c, void (*ready)(void *ctx), void *ctx, GError **err)
 {
     MountFs fs = { .session = s, .one_job = c->one_job, .job = c->job,
-                   .mounted_unix = g_get_real_time() / G_USEC_PER_SEC };
+                   .mounted_unix = g_get_real_time() / G_USEC_PER_SEC, .mountpoint = c->mountpoint };
     g_mutex_init(&fs.lock);
+    mount_stats_init(&fs.stats);
     char *opts = fuse_options(c);
     struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
     gboolean served = FALSE;
@@ -56,11 +57,14 @@ gboolean mount_serve(ReadSession *s, const MountServeConfig *c, void (*ready)(vo
         served = ret >= 0;
         if (!served)
             destor_set_errno(err, -ret, "serving the mount at %s", c->mountpoint);
+        else if (c->summary != NULL)
+            mount_stats_print(&fs.stats, s, c->mountpoint, c->json, c->summary);
     }
     if (f != NULL)
         fuse_destroy(f);
     fuse_opt_free_args(&args);
     g_free(opts);
+    mount_stats_clear(&fs.stats);
     g_mutex_clear(&fs.lock);
     return served;
 }

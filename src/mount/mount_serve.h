@@ -10,12 +10,15 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct {
     const char *mountpoint; /* absolute: as the mount table will show it */
     const char *options;    /* more options for libfuse's -o (allow_other, ...), or NULL */
     gboolean one_job;       /* job `job`'s tree at the root */
     uint32_t job;
+    FILE *summary;          /* where the figures go when the mount ends (NULL: nowhere) */
+    gboolean json;          /* ... as one destor.trace-summary document */
 } MountServeConfig;
 
 /* Serve; ready(ctx) is called once the mount is in place, before any

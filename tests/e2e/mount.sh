@@ -28,11 +28,11 @@ trap 'rc=$?; unmount_all; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$SCRA
 mounted() { grep -q " $1 fuse.destor " /proc/mounts; }
 
 # start_mount MNT ARGS...: destor ARGS... -f MNT (ARGS hold the word
-# mount) in the background, its stderr in $SCRATCH/mount.err; back once
-# the mount is in place.
+# mount) in the background, its output in $SCRATCH/mount.out and .err;
+# back once the mount is in place.
 start_mount() {
     m=$1; shift
-    "$DESTOR_BIN" -c "$CONFIG" "$@" -f "$m" 2>"$SCRATCH/mount.err" &
+    "$DESTOR_BIN" -c "$CONFIG" "$@" -f "$m" >"$SCRATCH/mount.out" 2>"$SCRATCH/mount.err" &
     MPID=$!
     i=0
     until mounted "$m"; do
@@ -54,13 +54,19 @@ start_mount() {
 }
 
 # stop_mount HOW MNT: end the mount started last (fusermount3, umount, INT
-# or TERM); the process must exit 0 without a warning.
+# or TERM); the process must exit 0 within 10 s, without a warning.
 stop_mount() {
     case $1 in
     fusermount3) fusermount3 -u "$2" ;;
     umount) umount "$2" ;;
     INT | TERM) kill -s "$1" "$MPID" ;;
     esac
+    i=0
+    while kill -0 "$MPID" 2>/dev/null; do
+        i=$((i + 1))
+        [ "$i" -lt 200 ] || fail "the mount did not end after $1"
+        sleep 0.05
+    done
     set +e; wait "$MPID"; rc=$?; set -e
     MPID=""
     [ "$rc" -eq 0 ] || { cat "$SCRATCH/mount.err" >&2; fail "mount ended by $1 exited $rc"; }
@@ -165,7 +171,8 @@ note "--job 0 mounts the job's tree at the root"
 # 6. through the SSD cache, container and chunk granularity: the bytes are
 # the tree's, a second mount with the same cache is refused (exit 1), and
 # the state saved at the end (SIGTERM, SIGINT) leaves the cache warm for a
-# read-file that follows
+# read-file that follows; the figures are readable while mounted
+# (.destor/stats.json) and printed at the end (--json)
 big=extra/big.bin
 printf '0\t%s\n' "$big" > "$SCRATCH/one"
 for gran in container chunk; do
@@ -175,16 +182,26 @@ for gran in container chunk; do
     [ "$gran" = container ] || set -- "$@" -p"ssd-cache-segment-size 256K"
     how=TERM
     [ "$gran" = container ] || how=INT
-    start_mount "$MNT" "$@" mount
+    start_mount "$MNT" "$@" mount --json
     same_tree "$T" "$MNT/0"
+    cp "$MNT/.destor/stats.json" "$SCRATCH/live.json"
+    [ "$(ls -A "$MNT/.destor")" = stats.json ] || fail ".destor lists $(ls -A "$MNT/.destor")"
     expect_status 1 dst "$@" mount -f "$MNT2"
     grep -q 'in use by another process' "$SCRATCH/err" || fail "second mount with the same cache: $(cat "$SCRATCH/err")"
     stop_mount "$how" "$MNT"
     dst "$@" read-file --trace "$SCRATCH/one" --json > "$SCRATCH/warm.json"
-    "$PYTHON" - "$SCRATCH/warm.json" "$gran" <<'PY'
+    "$PYTHON" - "$SCRATCH/warm.json" "$SCRATCH/live.json" "$SCRATCH/mount.out" "$gran" "$(du -sb "$T" | cut -f1)" <<'PY'
 import json, sys
-c = json.load(open(sys.argv[1]))["cache"]
-assert c["accesses"] > 0 and c["hits"] == c["accesses"], (sys.argv[2], c)
+warm, live, end = (json.load(open(f)) for f in sys.argv[1:4])
+gran = sys.argv[4]
+c = warm["cache"]
+assert c["accesses"] > 0 and c["hits"] == c["accesses"], (gran, c)
+for doc in (live, end):
+    assert doc["kind"] == "destor.trace-summary" and doc["requests"] > 0, doc
+    assert doc["cache"]["granularity" if gran == "chunk" else "policy"] == (gran if gran == "chunk" else "lru"), doc
+    assert doc["cache"]["accesses"] > 0 and doc["cache"]["mode"] == "real", doc["cache"]
+assert end["requests"] >= live["requests"] and end["bytes"] >= live["bytes"], (live, end)
+assert 0 < live["bytes"] <= int(sys.argv[5]), live["bytes"]
 PY
     note "$gran cache: the tree's bytes, one mount per cache, warm after SIGTERM/SIGINT"
 done
