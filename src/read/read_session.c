@@ -273,6 +273,15 @@ gboolean read_session_find(ReadSession *s, uint32_t job_id, const char *path, GE
     return r != NULL;
 }
 
+void read_session_hold_containers(ReadSession *s, guint containers)
+{
+    g_assert(!s->simulate && read_session_fetches(s) == 0);
+    if (s->chunk_cache != NULL)
+        return;
+    chunk_source_free(s->chunks);
+    s->chunks = container_chunks_new(s->source, containers);
+}
+
 /* The cache's request bracket around one read: begin. */
 static void request_begin(ReadSession *s)
 {

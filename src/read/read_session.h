@@ -91,6 +91,11 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
  * the regular file `path` in it (a USAGE error when it is not one). */
 Job *read_session_job(ReadSession *s, uint32_t job_id, GError **err);
 FileRecord *read_session_file(ReadSession *s, uint32_t job_id, const char *path, GError **err);
+/* Keep `containers` containers in memory between reads instead of
+ * REQUEST_LRU_CONTAINERS, for a reader that serves several files at once
+ * (the mount: each file read keeps its current container). Nothing to do
+ * with the SSD chunk cache, which holds no containers. Before any read. */
+void read_session_hold_containers(ReadSession *s, guint containers);
 /* Hand the bytes of r (a regular file of job `job_id`) that `range`
  * covers to sink, through the session's chunk source (real mode: the
  * chunk seam, every chunk checked by its fingerprint, the SSD cache as
