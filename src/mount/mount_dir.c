@@ -18,7 +18,7 @@ static GByteArray *prefix_of(const char *dir)
 
 static gboolean starts_with(const GByteArray *key, const GByteArray *prefix)
 {
-    return key->len >= prefix->len && memcmp(key->data, prefix->data, prefix->len) == 0;
+    return prefix->len == 0 || (key->len >= prefix->len && memcmp(key->data, prefix->data, prefix->len) == 0);
 }
 
 static gboolean plain_name(const guint8 *name, size_t len)
@@ -53,7 +53,7 @@ gboolean mount_dir_list(Job *job, const char *dir, MountDirFn fn, void *ctx, GEr
            found && starts_with(key, prefix)) {
         const guint8 *name = key->data + prefix->len;
         size_t rest = key->len - prefix->len;
-        const guint8 *slash = memchr(name, '/', rest);
+        const guint8 *slash = rest > 0 ? memchr(name, '/', rest) : NULL;
         size_t len = slash != NULL ? (size_t)(slash - name) : rest;
         g_byte_array_set_size(from, 0);
         g_byte_array_append(from, key->data, (guint)(prefix->len + len));
