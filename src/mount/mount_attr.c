@@ -7,13 +7,29 @@
 
 #define MOUNT_BLOCK 512 /* st_blocks' unit */
 
+/* The user who mounted, asked once (a listing of a large directory fills
+ * a stat per entry). */
+static uid_t owner_uid;
+static gid_t owner_gid;
+
+static void owner(uid_t *uid, gid_t *gid)
+{
+    static gsize asked = 0;
+    if (g_once_init_enter(&asked)) {
+        owner_uid = getuid();
+        owner_gid = getgid();
+        g_once_init_leave(&asked, 1);
+    }
+    *uid = owner_uid;
+    *gid = owner_gid;
+}
+
 static void common(struct stat *st, mode_t mode, uint64_t size, int64_t sec, uint32_t nsec)
 {
     memset(st, 0, sizeof *st);
     st->st_mode = mode;
     st->st_nlink = S_ISDIR(mode) ? 2 : 1;
-    st->st_uid = getuid();
-    st->st_gid = getgid();
+    owner(&st->st_uid, &st->st_gid);
     st->st_size = (off_t)size;
     st->st_blocks = (blkcnt_t)((size + MOUNT_BLOCK - 1) / MOUNT_BLOCK);
     st->st_atim = st->st_mtim = st->st_ctim = (struct timespec){ .tv_sec = sec, .tv_nsec = nsec };

@@ -41,16 +41,20 @@ gboolean mount_dir_has_entries(Job *job, const char *dir, gboolean *has, GError 
     return ok;
 }
 
-gboolean mount_dir_list(Job *job, const char *dir, MountDirFn fn, void *ctx, GError **err)
+gboolean mount_dir_list(Job *job, const char *dir, GByteArray *from, MountDirFn fn, void *ctx, gboolean *ended,
+                        GError **err)
 {
     GByteArray *prefix = prefix_of(dir), *key = g_byte_array_new();
-    GByteArray *from = g_byte_array_new(); /* the next seek's key */
-    g_byte_array_append(from, prefix->data, prefix->len);
+    GByteArray *at = g_byte_array_new(); /* the seek's key that found the entry at hand */
+    if (from->len == 0)
+        g_byte_array_append(from, prefix->data, prefix->len);
     uint64_t offset;
     uint32_t length;
     gboolean found, ok = TRUE, go = TRUE;
     while (go && (ok = recipe_index_seek(job->recipes, from->data, from->len, key, &offset, &length, &found, err)) &&
            found && starts_with(key, prefix)) {
+        g_byte_array_set_size(at, 0);
+        g_byte_array_append(at, from->data, from->len);
         const guint8 *name = key->data + prefix->len;
         size_t rest = key->len - prefix->len;
         const guint8 *slash = rest > 0 ? memchr(name, '/', rest) : NULL;
@@ -58,20 +62,32 @@ gboolean mount_dir_list(Job *job, const char *dir, MountDirFn fn, void *ctx, GEr
         g_byte_array_set_size(from, 0);
         g_byte_array_append(from, key->data, (guint)(prefix->len + len));
         gboolean own = TRUE; /* the child has a record, listed when its key was */
-        if (slash != NULL && !recipe_index_get(job->recipes, from->data, from->len, &offset, &length, &own, err)) {
+        uint64_t other_offset;
+        uint32_t other_length;
+        if (slash != NULL &&
+            !recipe_index_get(job->recipes, from->data, from->len, &other_offset, &other_length, &own, err)) {
             ok = FALSE;
             break;
         }
         if ((slash == NULL || !own) && plain_name(name, len)) {
             char *shown = g_strndup((const char *)name, len);
-            go = fn(ctx, shown);
+            MountDirEntry e = { .name = shown, .path = slash == NULL ? key : from, .has_record = slash == NULL,
+                                .offset = offset, .length = length };
+            go = fn(ctx, &e);
             g_free(shown);
         }
         /* next: the key just after this one, or past all of the child's
-         * entries (every key with prefix "child/" sorts before "child0") */
-        g_byte_array_append(from, slash != NULL ? (const guint8 *)"0" : (const guint8 *)"", 1);
+         * entries (every key with prefix "child/" sorts before "child0");
+         * an entry refused is where the next listing starts */
+        if (go) {
+            g_byte_array_append(from, slash != NULL ? (const guint8 *)"0" : (const guint8 *)"", 1);
+        } else {
+            g_byte_array_set_size(from, 0);
+            g_byte_array_append(from, at->data, at->len);
+        }
     }
-    g_byte_array_unref(from);
+    *ended = ok && go;
+    g_byte_array_unref(at);
     g_byte_array_unref(key);
     g_byte_array_unref(prefix);
     return ok;

@@ -21,6 +21,9 @@
  * directory is listed by the path it was opened at. */
 typedef struct {
     char *path;         /* a directory's */
+    GByteArray *from;   /* a job's directory: where its listing goes on (mount_dir_list) */
+    off_t from_ord;     /* ... after the entry of this ordinal */
+    gboolean ended;     /* ... or that it had its last entry */
     uint32_t job;       /* a file's job and record */
     FileRecord *record; /* NULL for a directory and the figures */
     char *text;         /* the figures: the document as it was at open */
@@ -39,6 +42,8 @@ static void handle_free(MountHandle *h)
     file_record_free(h->record);
     free(h->text); /* open_memstream's */
     g_free(h->path);
+    if (h->from != NULL)
+        g_byte_array_unref(h->from);
     g_free(h);
 }
 
@@ -212,75 +217,119 @@ static int op_readlink(const char *path, char *buf, size_t size)
     return e;
 }
 
+/* A listing handed to libfuse a buffer at a time: each entry carries its
+ * ordinal (".", "..", then the rest: 1, 2, 3, ...) as the offset the next
+ * readdir goes on from. */
 typedef struct {
     void *buf;
     fuse_fill_dir_t filler;
+    Job *job;      /* listing one of its directories */
+    gboolean plus; /* the kernel asked for each entry's attributes too (readdirplus) */
+    off_t ord;     /* the ordinal of the entry last offered */
+    off_t skip;    /* entries up to this ordinal were handed over before */
 } Filler;
 
-static gboolean fill(void *ctx, const char *name)
+/* Offer one entry: FALSE when the buffer is full (then it was not taken). */
+static gboolean put(Filler *f, const char *name, const struct stat *st)
 {
-    Filler *f = ctx;
-    return f->filler(f->buf, name, NULL, 0, 0) == 0;
+    if (++f->ord <= f->skip)
+        return TRUE;
+    if (f->filler(f->buf, name, st, f->ord, st != NULL ? FUSE_FILL_DIR_PLUS : 0) == 0)
+        return TRUE;
+    f->ord--;
+    return FALSE;
 }
 
-/* The root of jobs: `latest` and each live job. */
+/* An entry of a job's directory; with readdirplus its attributes from its
+ * record, read where the listing found it (no lookup per entry: `ls -l`
+ * of a large directory is one request per buffer of entries). */
+static gboolean put_entry(void *ctx, const MountDirEntry *e)
+{
+    Filler *f = ctx;
+    struct stat st;
+    if (!f->plus)
+        return put(f, e->name, NULL);
+    if (e->has_record) {
+        FileRecord *r = job_record_at(f->job, e->path->data, e->path->len, e->offset, e->length, NULL);
+        if (r == NULL) /* damaged: a lookup of the name says so */
+            return put(f, e->name, NULL);
+        mount_attr_record(r, &st);
+        file_record_free(r);
+    } else {
+        mount_attr_dir(f->job->manifest.created_unix, &st);
+    }
+    return put(f, e->name, &st);
+}
+
+/* The root of jobs: `latest`, .destor and each live job. */
 static int list_jobs(MountFs *fs, Filler *f)
 {
     GError *err = NULL;
     GArray *ids = job_catalog_list_live(fs->session->store->dir, &err);
     if (ids == NULL)
         return fail_errno(err, "the list of jobs");
-    if (ids->len > 0)
-        fill(f, MOUNT_LATEST);
-    fill(f, MOUNT_STATS_DIR);
-    for (guint i = 0; i < ids->len; i++) {
+    gboolean room = (ids->len == 0 || put(f, MOUNT_LATEST, NULL)) && put(f, MOUNT_STATS_DIR, NULL);
+    for (guint i = 0; room && i < ids->len; i++) {
         char name[16];
         g_snprintf(name, sizeof name, "%u", g_array_index(ids, uint32_t, i));
-        if (!fill(f, name))
-            break;
+        room = put(f, name, NULL);
     }
     g_array_unref(ids);
     return 0;
 }
 
-static int do_readdir(MountFs *fs, const char *path, Filler *f)
+/* A job's directory, from where the last buffer ended when the kernel goes
+ * on from there (h->from), else from its start, skipping what it had. */
+static int list_job_dir(MountFs *fs, MountHandle *h, const MountPath *p, Filler *f)
 {
-    MountPath p = mount_path_parse(path, fs->one_job, fs->job);
     int e = -ENOENT;
-    if (p.kind == MOUNT_PATH_ROOT) {
-        fill(f, ".");
-        fill(f, "..");
-        return list_jobs(fs, f);
-    }
-    if (p.kind == MOUNT_PATH_STATS_DIR) {
-        fill(f, ".");
-        fill(f, "..");
-        fill(f, MOUNT_STATS_FILE);
-        return 0;
-    }
-    Job *job = p.kind == MOUNT_PATH_JOB ? live_job(fs, &p, &e) : NULL;
+    Job *job = live_job(fs, p, &e);
     FileRecord *r = NULL;
-    if (job == NULL || (e = find_entry(job, p.inner, &r)) != 0)
+    if (job == NULL || (e = find_entry(job, p->inner, &r)) != 0)
         return e;
     gboolean dir = r == NULL || r->type == ENTRY_DIR;
     file_record_free(r);
     if (!dir)
         return -ENOTDIR;
-    fill(f, ".");
-    fill(f, "..");
-    GError *err = NULL;
-    if (mount_dir_list(job, p.inner, fill, f, &err))
+    if (f->skip == 0 || f->skip != h->from_ord) { /* from the start */
+        g_byte_array_set_size(h->from, 0);
+        h->ended = FALSE;
+        if (!put(f, ".", NULL) || !put(f, "..", NULL))
+            return 0;
+    } else {
+        f->ord = f->skip; /* on from h->from */
+    }
+    if (h->ended)
         return 0;
-    char *what = g_strdup_printf("listing '%s' in job %u", p.inner, p.job);
-    e = fail_errno(err, what);
-    g_free(what);
-    return e;
+    GError *err = NULL;
+    f->job = job;
+    if (!mount_dir_list(job, p->inner, h->from, put_entry, f, &h->ended, &err)) {
+        char *what = g_strdup_printf("listing '%s' in job %u", p->inner, p->job);
+        e = fail_errno(err, what);
+        g_free(what);
+        return e;
+    }
+    h->from_ord = f->ord;
+    return 0;
+}
+
+static int do_readdir(MountFs *fs, MountHandle *h, Filler *f)
+{
+    MountPath p = mount_path_parse(h->path, fs->one_job, fs->job);
+    if (p.kind == MOUNT_PATH_ROOT)
+        return put(f, ".", NULL) && put(f, "..", NULL) ? list_jobs(fs, f) : 0;
+    if (p.kind == MOUNT_PATH_STATS_DIR) {
+        (void)(put(f, ".", NULL) && put(f, "..", NULL) && put(f, MOUNT_STATS_FILE, NULL));
+        return 0;
+    }
+    return p.kind == MOUNT_PATH_JOB ? list_job_dir(fs, h, &p, f) : -ENOENT;
 }
 
 static int op_opendir(const char *path, struct fuse_file_info *fi)
 {
     MountHandle *h = g_new0(MountHandle, 1);
     h->path = g_strdup(path);
+    h->from = g_byte_array_new();
     fi->fh = (uint64_t)(uintptr_t)h;
     return 0;
 }
@@ -289,12 +338,10 @@ static int op_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t
                       enum fuse_readdir_flags flags)
 {
     (void)path;
-    (void)off;
-    (void)flags;
     MountFs *fs = fs_of_call();
-    Filler f = { .buf = buf, .filler = filler };
+    Filler f = { .buf = buf, .filler = filler, .plus = (flags & FUSE_READDIR_PLUS) != 0, .skip = off };
     g_mutex_lock(&fs->lock);
-    int e = do_readdir(fs, handle_of(fi)->path, &f);
+    int e = do_readdir(fs, handle_of(fi), &f);
     g_mutex_unlock(&fs->lock);
     return e;
 }

@@ -85,6 +85,11 @@ pseudo_random 1000000 41 > "$T/extra/big.bin"
 : > "$T/extra/zero"
 printf 'secret\n' > "$T/extra/private/key"
 printf 'spaced\n' > "$T/extra/a name with spaces"
+# a directory larger than one readdir buffer: listed a buffer at a time
+mkdir "$T/extra/many"
+"$PYTHON" -c 'import os, sys
+for i in range(1500):
+    open(os.path.join(sys.argv[1], "entry-with-a-longer-name-%05d" % i), "w").write(str(i))' "$T/extra/many"
 ln -s ../extra/big.bin "$T/extra/rel-link"
 ln -s /nonexistent/target "$T/extra/dangling"
 chmod 0600 "$T/extra/private/key"
@@ -104,6 +109,7 @@ for f in extra/big.bin extra/zero extra/private/key extra/rel-link extra/danglin
 done
 [ "$(stat -c %y "$MNT/0/extra/zero")" = "$(stat -c %y "$T/extra/zero")" ] || fail "nanoseconds of an mtime"
 [ ! -e "$MNT/1" ] && [ ! -e "$MNT/00" ] && [ ! -e "$MNT/0/no/such" ] || fail "a path that is not there"
+[ "$(ls -f "$MNT/0/extra/many" | wc -l)" -eq 1502 ] || fail "a large directory lists $(ls -f "$MNT/0/extra/many" | wc -l) entries"
 note "the mount is the tree (diff -r, modes, mtimes, symlinks)"
 
 # 2. every change is refused with EROFS

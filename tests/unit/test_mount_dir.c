@@ -43,21 +43,43 @@ typedef struct {
     int calls;
 } Seen;
 
-static gboolean collect(void *ctx, const char *name)
+/* Takes each entry but the stop_after-th, which it refuses. */
+static gboolean collect(void *ctx, const MountDirEntry *e)
 {
     Seen *s = ctx;
-    g_string_append(s->seen, name);
+    if (++s->calls == s->stop_after)
+        return FALSE;
+    g_string_append(s->seen, e->name);
+    /* a record's place as put (key i at i * 100), or '*' without one */
+    if (e->has_record)
+        g_string_append_printf(s->seen, "@%llu", (unsigned long long)e->offset);
+    else
+        g_string_append_c(s->seen, '*');
+    CU_ASSERT_TRUE(e->path->len >= strlen(e->name) &&
+                   memcmp(e->path->data + e->path->len - strlen(e->name), e->name, strlen(e->name)) == 0);
     g_string_append_c(s->seen, '|');
-    return ++s->calls != s->stop_after;
+    return TRUE;
+}
+
+/* The listing of dir from `from` (NULL: the start), stopped by the
+ * stop_after-th entry's refusal (0: never). */
+static char *listing_from(Job *job, const char *dir, GByteArray *from, int stop_after)
+{
+    Seen s = { .seen = g_string_new(""), .stop_after = stop_after };
+    GError *err = NULL;
+    GByteArray *start = from != NULL ? from : g_byte_array_new();
+    gboolean ended = FALSE;
+    CU_ASSERT_TRUE(mount_dir_list(job, dir, start, collect, &s, &ended, &err));
+    CU_ASSERT_PTR_NULL(err);
+    CU_ASSERT_EQUAL(ended, stop_after == 0);
+    if (from == NULL)
+        g_byte_array_unref(start);
+    return g_string_free(s.seen, FALSE);
 }
 
 static char *listing(Job *job, const char *dir, int stop_after)
 {
-    Seen s = { .seen = g_string_new(""), .stop_after = stop_after };
-    GError *err = NULL;
-    CU_ASSERT_TRUE(mount_dir_list(job, dir, collect, &s, &err));
-    CU_ASSERT_PTR_NULL(err);
-    return g_string_free(s.seen, FALSE);
+    return listing_from(job, dir, NULL, stop_after);
 }
 
 static void test_listing(void)
@@ -87,23 +109,32 @@ static void test_listing(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(job.recipes);
 
     char *got = listing(&job, "", 0);
-    CU_ASSERT_STRING_EQUAL(got, "a|a.txt|a0|b|d|e|g|g!|");
+    CU_ASSERT_STRING_EQUAL(got, "a@0|a.txt@100|a0@500|b*|d*|e*|g@1500|g!@1400|");
     g_free(got);
     got = listing(&job, "a", 0);
-    CU_ASSERT_STRING_EQUAL(got, "x|y|");
+    CU_ASSERT_STRING_EQUAL(got, "x@200|y*|");
     g_free(got);
     got = listing(&job, "a/y", 0);
-    CU_ASSERT_STRING_EQUAL(got, "z|");
+    CU_ASSERT_STRING_EQUAL(got, "z@300|");
     g_free(got);
     got = listing(&job, "d", 0);
     CU_ASSERT_STRING_EQUAL(got, "");
     g_free(got);
     got = listing(&job, "g", 0);
-    CU_ASSERT_STRING_EQUAL(got, "h|");
+    CU_ASSERT_STRING_EQUAL(got, "h@1600|");
     g_free(got);
-    got = listing(&job, "", 2);
-    CU_ASSERT_STRING_EQUAL(got, "a|a.txt|");
+    /* a buffer at a time: stopped at the 3rd entry, then on from there */
+    GByteArray *from = g_byte_array_new();
+    got = listing_from(&job, "", from, 3);
+    CU_ASSERT_STRING_EQUAL(got, "a@0|a.txt@100|");
     g_free(got);
+    got = listing_from(&job, "", from, 4);
+    CU_ASSERT_STRING_EQUAL(got, "a0@500|b*|d*|");
+    g_free(got);
+    got = listing_from(&job, "", from, 0);
+    CU_ASSERT_STRING_EQUAL(got, "e*|g@1500|g!@1400|");
+    g_free(got);
+    g_byte_array_unref(from);
 
     gboolean has = FALSE;
     CU_ASSERT_TRUE(mount_dir_has_entries(&job, "b", &has, &err) && has);
