@@ -168,11 +168,13 @@ grep -qi 'reader' "$SCRATCH/gc.out" || { cat "$SCRATCH/gc.out" >&2; fail "gc did
 stop_mount fusermount3 "$MNT"
 note "a backup while mounted appears, a delete disappears, gc defers"
 
-# 5. --job N: that job's tree at the root; umount ends it
-start_mount "$MNT2" mount --job 0
+# 5. --job N: that job's tree at the root; -o allow_other reaches the
+# mount; umount (root's) ends it
+start_mount "$MNT2" mount --job 0 -o allow_other
 same_tree "$T" "$MNT2"
-stop_mount umount "$MNT2"
-note "--job 0 mounts the job's tree at the root"
+grep " $MNT2 fuse.destor " /proc/mounts | grep -q allow_other || fail "-o allow_other did not reach the mount"
+if [ "$(id -u)" -eq 0 ]; then stop_mount umount "$MNT2"; else stop_mount fusermount3 "$MNT2"; fi
+note "--job 0 mounts the job's tree at the root, -o allow_other passed on"
 
 # 6. through the SSD cache, container and chunk granularity: the bytes are
 # the tree's, a second mount with the same cache is refused (exit 1), and
