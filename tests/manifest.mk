@@ -63,7 +63,8 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_compiled_trace \
 	tests/unit/test_trace_summary \
 	tests/unit/test_restore_hostile \
-	tests/unit/test_mount_dir
+	tests/unit/test_mount_dir \
+	tests/unit/test_file_output
 
 # Writing, damaging, verifying and freeing containers.
 QUICK_STORE_TESTS = \

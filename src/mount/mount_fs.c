@@ -26,6 +26,7 @@ typedef struct {
     gboolean ended;     /* ... or that it had its last entry */
     uint32_t job;       /* a file's job and record */
     FileRecord *record; /* NULL for a directory and the figures */
+    uint64_t *starts;   /* a file's chunks' offsets (file_output_chunk_starts) */
     char *text;         /* the figures: the document as it was at open */
     size_t text_len;
 } MountHandle;
@@ -40,6 +41,7 @@ static MountHandle *handle_of(const struct fuse_file_info *fi)
 static void handle_free(MountHandle *h)
 {
     file_record_free(h->record);
+    g_free(h->starts);
     free(h->text); /* open_memstream's */
     g_free(h->path);
     if (h->from != NULL)
@@ -366,6 +368,7 @@ static int do_open(MountFs *fs, const char *path, MountHandle **out)
     *out = g_new0(MountHandle, 1);
     (*out)->job = p.job;
     (*out)->record = r;
+    (*out)->starts = file_output_chunk_starts(r);
     return 0;
 }
 
@@ -429,7 +432,7 @@ static int op_read(const char *path, char *buf, size_t size, off_t off, struct f
     double model_s = 0.0;
     g_mutex_lock(&fs->lock);
     gint64 t0 = g_get_monotonic_time();
-    gboolean ok = read_session_copy(fs->session, h->record, h->job, &range, copy_sink, &c, &model_s, &err);
+    gboolean ok = read_session_copy(fs->session, h->record, h->job, &range, h->starts, copy_sink, &c, &model_s, &err);
     if (ok)
         mount_stats_add(&fs->stats, c.used, g_get_monotonic_time() - t0, model_s);
     g_mutex_unlock(&fs->lock);

@@ -39,6 +39,40 @@ static void chunk_span(const FileRecord *r, uint64_t start, uint64_t end, guint 
     *last = start < end ? i : *first;
 }
 
+/* chunk_span by binary search in `starts` (file_output_chunk_starts). */
+static void chunk_span_indexed(const FileRecord *r, const uint64_t *starts, uint64_t start, uint64_t end,
+                               guint *first, guint *last, uint64_t *pos)
+{
+    guint n = r->chunks->len, lo = 0, hi = n;
+    while (lo < hi) { /* the first chunk that ends past start */
+        guint mid = lo + (hi - lo) / 2;
+        if (starts[mid + 1] <= start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = lo;
+    *pos = starts[lo];
+    hi = n;
+    while (lo < hi) { /* the first chunk that starts at or past end */
+        guint mid = lo + (hi - lo) / 2;
+        if (starts[mid] < end)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *last = start < end ? lo : *first;
+}
+
+uint64_t *file_output_chunk_starts(const FileRecord *r)
+{
+    uint64_t *starts = g_new(uint64_t, r->chunks->len + 1);
+    starts[0] = 0;
+    for (guint i = 0; i < r->chunks->len; i++)
+        starts[i + 1] = starts[i] + g_array_index(r->chunks, ChunkRef, i).length;
+    return starts;
+}
+
 void file_output_span(const FileRecord *r, const FileRange *range, guint *first, guint *last)
 {
     uint64_t start, end, pos;
@@ -84,12 +118,16 @@ gboolean file_output_touch(ChunkSource *chunks, const FileRecord *r, uint32_t jo
 }
 
 gboolean file_output_copy(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
-                          FileOutputSink sink, void *ctx, FileDigestAlgorithm verify, GError **err)
+                          const uint64_t *starts, FileOutputSink sink, void *ctx, FileDigestAlgorithm verify,
+                          GError **err)
 {
     uint64_t start, end, pos;
     guint first, last;
     file_range_clip(range, r->size, &start, &end);
-    chunk_span(r, start, end, &first, &last, &pos);
+    if (starts != NULL)
+        chunk_span_indexed(r, starts, start, end, &first, &last, &pos);
+    else
+        chunk_span(r, start, end, &first, &last, &pos);
     g_assert(verify == FILE_DIGEST_NONE || (start == 0 && end == r->size));
     FileHasher *hasher = NULL;
     if (verify != FILE_DIGEST_NONE) {
@@ -171,7 +209,7 @@ gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t jo
                            int fd, const char *out_name, FileDigestAlgorithm verify, GError **err)
 {
     FdSink f = { .fd = fd, .name = out_name, .out = g_malloc(OUT_BUFFER) };
-    gboolean ok = file_output_copy(chunks, r, job_id, range, fd_sink, &f, verify, err);
+    gboolean ok = file_output_copy(chunks, r, job_id, range, NULL, fd_sink, &f, verify, err);
     g_free(f.out);
     return ok;
 }

@@ -27,9 +27,15 @@ typedef gboolean (*FileOutputSink)(void *ctx, const uint8_t *data, size_t len, G
 
 /* file_output_write's loop with any sink: the same chunk reads, checks and
  * digest, the bytes handed over chunk by chunk (a chunk's part inside
- * `range`). */
+ * `range`). `starts` (NULL: none) is r's file_output_chunk_starts: the
+ * range's first chunk is then found by binary search, not by walking the
+ * chunks before it (many small reads of one large file). */
 gboolean file_output_copy(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
-                          FileOutputSink sink, void *ctx, FileDigestAlgorithm verify, GError **err);
+                          const uint64_t *starts, FileOutputSink sink, void *ctx, FileDigestAlgorithm verify,
+                          GError **err);
+/* The file offset each chunk of r starts at, and r's size after them
+ * (chunks->len + 1 values; g_free). */
+uint64_t *file_output_chunk_starts(const FileRecord *r);
 
 /* The accesses of reading r of job `job_id` (or its `range`), without
  * moving bytes (simulation: the chunk source is ids-only). */

@@ -329,11 +329,11 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
 }
 
 gboolean read_session_copy(ReadSession *s, const FileRecord *r, uint32_t job_id, const FileRange *range,
-                           FileOutputSink sink, void *ctx, double *model_s, GError **err)
+                           const uint64_t *starts, FileOutputSink sink, void *ctx, double *model_s, GError **err)
 {
     g_assert(!s->simulate && r->type == ENTRY_FILE);
     request_begin(s);
-    gboolean ok = file_output_copy(s->chunks, r, job_id, range, sink, ctx, FILE_DIGEST_NONE, err);
+    gboolean ok = file_output_copy(s->chunks, r, job_id, range, starts, sink, ctx, FILE_DIGEST_NONE, err);
     if (s->cache)
         *model_s = cache_core_request_end(s->cache);
     else if (s->chunk_cache)

@@ -96,14 +96,15 @@ FileRecord *read_session_file(ReadSession *s, uint32_t job_id, const char *path,
  * (the mount: each file read keeps its current container). Nothing to do
  * with the SSD chunk cache, which holds no containers. Before any read. */
 void read_session_hold_containers(ReadSession *s, guint containers);
-/* Hand the bytes of r (a regular file of job `job_id`) that `range`
- * covers to sink, through the session's chunk source (real mode: the
+/* Hand the bytes of r (a regular file of job `job_id`; `starts`: its
+ * file_output_chunk_starts, or NULL) that `range` covers to sink, through
+ * the session's chunk source (real mode: the
  * chunk seam, every chunk checked by its fingerprint, the SSD cache as
  * configured) as one request of the cache. Unlike read_session_request
  * the source keeps what it holds: consecutive reads of a file reuse its
  * containers. Sets *model_s as read_session_request does. */
 gboolean read_session_copy(ReadSession *s, const FileRecord *r, uint32_t job_id, const FileRange *range,
-                           FileOutputSink sink, void *ctx, double *model_s, GError **err);
+                           const uint64_t *starts, FileOutputSink sink, void *ctx, double *model_s, GError **err);
 
 /* Does read_session_ahead do anything (the SSD chunk cache in real mode,
  * on a layout it reads ahead: chunk_cache_reads_ahead)? */
