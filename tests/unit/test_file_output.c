@@ -84,7 +84,7 @@ static void test_ranges(void)
                                             FILE_DIGEST_NONE, &err));
             CU_ASSERT_EQUAL(s.ends, 1);
             CU_ASSERT_EQUAL(s.got->len, b - a);
-            CU_ASSERT_TRUE(s.got->len == b - a && memcmp(s.got->data, whole->data + a, b - a) == 0);
+            CU_ASSERT_TRUE(s.got->len == b - a && (a == b || memcmp(s.got->data, whole->data + a, b - a) == 0));
             g_byte_array_unref(s.got);
         }
     }
