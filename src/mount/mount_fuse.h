@@ -28,8 +28,13 @@ typedef struct {
     MountStats stats; /* under `lock` too */
 } MountFs;
 
-/* The operations (mount_fs.c): reads through the read session, every
- * change refused with EROFS. */
-extern const struct fuse_operations mount_fs_operations;
+/* The operations: reads through the read session (mount_fs.c), the
+ * directories (mount_readdir.c), every change refused with EROFS
+ * (mount_refuse.c). */
+void mount_fs_operations(struct fuse_operations *ops);
+int mount_op_opendir(const char *path, struct fuse_file_info *fi);
+int mount_op_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t off, struct fuse_file_info *fi,
+                     enum fuse_readdir_flags flags);
+void mount_refuse_changes(struct fuse_operations *ops);
 
 #endif

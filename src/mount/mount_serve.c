@@ -35,7 +35,9 @@ gboolean mount_serve(ReadSession *s, const MountServeConfig *c, void (*ready)(vo
     gboolean served = FALSE;
     gboolean ok = fuse_opt_add_arg(&args, "destor") == 0 && fuse_opt_add_arg(&args, "-o") == 0 &&
                   fuse_opt_add_arg(&args, opts) == 0;
-    struct fuse *f = ok ? fuse_new(&args, &mount_fs_operations, sizeof mount_fs_operations, &fs) : NULL;
+    struct fuse_operations ops;
+    mount_fs_operations(&ops);
+    struct fuse *f = ok ? fuse_new(&args, &ops, sizeof ops, &fs) : NULL;
     if (f == NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "libfuse refused the mount options '%s'", opts);
     } else if (fuse_mount(f, c->mountpoint) != 0) {
