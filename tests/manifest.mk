@@ -62,7 +62,9 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_lifecycle \
 	tests/unit/test_compiled_trace \
 	tests/unit/test_trace_summary \
-	tests/unit/test_restore_hostile
+	tests/unit/test_restore_hostile \
+	tests/unit/test_mount_dir \
+	tests/unit/test_file_output
 
 # Writing, damaging, verifying and freeing containers.
 QUICK_STORE_TESTS = \
@@ -93,6 +95,7 @@ QUICK_C_TESTS = \
 	tests/e2e/range_read.sh \
 	tests/e2e/chunk_cache_buckets.sh \
 	tests/e2e/cli.sh \
+	tests/e2e/mount.sh \
 	tests/e2e/locking.sh \
 	tests/e2e/file_digest.sh \
 	tests/e2e/compiled_trace.sh \

@@ -2,6 +2,7 @@
 /* command_args.c: parsing a command's options and operands. */
 #include "cli/command_args.h"
 #include "cli/commands.h"
+#include "read/job.h"
 #include "util/error.h"
 
 #include <errno.h>
@@ -54,6 +55,14 @@ gboolean command_args_parse(GPtrArray *args, guint from, const CommandSpec *spec
             if (!parse_count(a, args->pdata[++i], off ? &sa->offset : &sa->length, err))
                 return FALSE;
             *(off ? &sa->has_offset : &sa->has_length) = TRUE;
+        } else if (!strcmp(a, "--job")) {
+            if (i + 1 >= args->len)
+                return command_usage_error(err, "%s needs a value", a);
+            if (!job_id_parse(args->pdata[++i], &sa->job, err))
+                return FALSE;
+            sa->has_job = TRUE;
+        } else if (!strcmp(a, "-f")) {
+            sa->foreground = TRUE;
         } else if (!strcmp(a, "--verify")) {
             sa->verify = TRUE;
         } else if (!strcmp(a, "--json")) {

@@ -14,10 +14,11 @@ struct CommandSpec;
 typedef struct {
     const char *verb;       /* a command with verbs (trace): the one given, "" if none */
     GPtrArray *positional;  /* operands, in order */
-    const char *output, *trace, *format;
-    gboolean verify, json, null_terminated, deep, one_file_system;
-    gboolean has_offset, has_length;
+    const char *output, *trace, *format; /* -o: mount's options for mount */
+    gboolean verify, json, null_terminated, deep, one_file_system, foreground;
+    gboolean has_offset, has_length, has_job;
     uint64_t offset, length;
+    uint32_t job; /* --job N */
 } SubArgs;
 
 /* Parse args[from..] for command `spec`: options it does not take are

@@ -5,6 +5,7 @@
 #include "commands/backup.h"
 #include "commands/delete.h"
 #include "commands/gc.h"
+#include "commands/mount.h"
 #include "commands/read_file.h"
 #include "commands/repair.h"
 #include "commands/restore.h"
@@ -122,6 +123,16 @@ gboolean command_delete(const Config *cfg, const SubArgs *sa, GError **err)
     ok = ok && delete_run(cfg, ids, sa->positional->len, sa->json, err);
     g_free(ids);
     return ok;
+}
+
+gboolean command_mount(const Config *cfg, const SubArgs *sa, GError **err)
+{
+    MountOptions opt = { .foreground = sa->foreground, .one_job = sa->has_job, .job = sa->job,
+                         .options = sa->output, .json = sa->json };
+    if (!command_args_want(sa, 1, "mount [-f] [--job N] [-o OPTIONS] [--json] MOUNTPOINT", err))
+        return FALSE;
+    opt.mountpoint = sa->positional->pdata[0];
+    return mount_run(cfg, &opt, err);
 }
 
 gboolean command_gc(const Config *cfg, const SubArgs *sa, GError **err)

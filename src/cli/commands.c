@@ -47,6 +47,9 @@ const char command_usage_text[] =
     "                              recipe indexes, reference counts) from the stored data\n"
     "  delete JOB... [--json]      delete jobs (readers refuse them at once; gc frees the space)\n"
     "  gc [--json]                 free the containers no live job references\n"
+    "  mount [-f] [--job N] [-o OPTIONS] [--json] MOUNTPOINT\n"
+    "                              the live jobs as a read-only file system (FUSE), read\n"
+    "                              through the SSD cache; fusermount3 -u MOUNTPOINT ends it\n"
     "  policies [--json]           the SSD cache policies: description, citation,\n"
     "                              online/offline, their keys with defaults\n"
     "\n"
@@ -240,6 +243,41 @@ static const CommandSpec commands[] = {
       "\n" EXIT_COMMON
       "  3  data integrity error (a live job's records, or a container to copy, are\n"
       "     damaged: nothing freed)\n" },
+    { "mount", OPT_FOREGROUND | OPT_JOB | OPT_OUTPUT | OPT_JSON, FALSE, command_mount,
+      "usage: destor " GLOBAL " mount [-f] [--job N] [-o OPTIONS] [--json] MOUNTPOINT\n"
+      "\n"
+      "Mount the store read-only at MOUNTPOINT (an empty directory outside the\n"
+      "working and SSD cache directories) with FUSE: one directory per live job,\n"
+      "named by its id, and 'latest', a symlink to the newest; each is the job's\n"
+      "tree as restore writes it (files, directories, symlinks, sizes, modes,\n"
+      "mtimes). Directories are read from the job's recipe index as they are\n"
+      "visited. Every read goes through read-file's path: each chunk checked by\n"
+      "its fingerprint, the configured SSD cache in front (its state is saved when\n"
+      "the mount ends). A damaged chunk fails that read with EIO and one destor:\n"
+      "line on stderr, never with other bytes. A backup made while mounted shows\n"
+      "as a new job; a deleted job leaves the root (open files keep reading).\n"
+      "Every change (write, create, rename, chmod, truncate, setxattr) is EROFS.\n"
+      "The mount ends with fusermount3 -u MOUNTPOINT, umount, or SIGINT, SIGTERM\n"
+      "or SIGHUP to the process. While mounted, gc frees nothing (the mount is a\n"
+      "reader): unmount for gc. A mount whose process was killed is left behind:\n"
+      "fusermount3 -u MOUNTPOINT, then mount again.\n"
+      "The root of jobs holds .destor/stats.json, the figures of the reads so far\n"
+      "(a destor.trace-summary document, as read-file --trace --json prints: reads,\n"
+      "bytes, latency, the SSD cache's counters); a foreground mount prints them\n"
+      "when it ends.\n"
+      "\n"
+      "options:\n"
+      "  -f           stay in the foreground (else it returns once mounted)\n"
+      "  --job N      mount job N alone, its tree at MOUNTPOINT\n"
+      "  -o OPTIONS   comma-separated: allow_other (other users may read),\n"
+      "               allow_root, default_permissions (the kernel checks modes)\n"
+      "  --json       the figures printed at the end as JSON\n"
+      "  -h, --help   this help\n"
+      "\n" EXIT_COMMON
+      "     (1 also: FUSE cannot mount, or the SSD cache directory is in use by\n"
+      "     another process, such as a second mount with the same cache;\n"
+      "     2 also: MOUNTPOINT not an empty directory, inside the working or\n"
+      "     cache directory, or a mount whose process is gone)\n" },
     { "policies", OPT_JSON, FALSE, command_policies,
       "usage: destor " GLOBAL " policies [--json]\n"
       "\n"
@@ -287,7 +325,8 @@ unsigned command_option_bit(const char *flag)
         { "--json", OPT_JSON },     { "--null", OPT_NULL },       { "--deep", OPT_DEEP },
         { "--verify", OPT_VERIFY }, { "-o", OPT_OUTPUT },         { "--trace", OPT_TRACE },
         { "--offset", OPT_RANGE },  { "--length", OPT_RANGE },    { "--simulate", OPT_SIMULATE },
-        { "--format", OPT_FORMAT }, { "--one-file-system", OPT_ONE_FS },
+        { "--format", OPT_FORMAT }, { "--one-file-system", OPT_ONE_FS }, { "-f", OPT_FOREGROUND },
+        { "--job", OPT_JOB },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(flags); i++)
         if (strcmp(flags[i].flag, flag) == 0)

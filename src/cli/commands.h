@@ -24,6 +24,8 @@ enum {
     OPT_SIMULATE = 1 << 7, /* --simulate */
     OPT_FORMAT = 1 << 8,   /* --format F */
     OPT_ONE_FS = 1 << 9,   /* --one-file-system */
+    OPT_FOREGROUND = 1 << 10, /* -f */
+    OPT_JOB = 1 << 11,     /* --job N */
 };
 
 typedef struct CommandSpec {

@@ -342,7 +342,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
         ok = read_session_open_cache(s, cfg, err) &&
              serve_text(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
     if (ok)
-        trace_summary_print(&sum, trace_path, s->cache, s->chunk_cache, s->simulate, opt->json);
+        trace_summary_print(&sum, trace_path, s->cache, s->chunk_cache, s->simulate, opt->json, stdout);
     trace_summary_clear(&sum);
     read_session_close(s);
     compiled_trace_free(whole);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* file_output.c: chunk copying from a chunk source to an output descriptor. */
+/* file_output.c: chunk copying from a chunk source to a sink (an output
+ * descriptor through a 1 MiB buffer, or the caller's own). */
 #include "read/file_output.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -36,6 +37,40 @@ static void chunk_span(const FileRecord *r, uint64_t start, uint64_t end, guint 
     while (i < r->chunks->len && p < end)
         p += g_array_index(r->chunks, ChunkRef, i++).length;
     *last = start < end ? i : *first;
+}
+
+/* chunk_span by binary search in `starts` (file_output_chunk_starts). */
+static void chunk_span_indexed(const FileRecord *r, const uint64_t *starts, uint64_t start, uint64_t end,
+                               guint *first, guint *last, uint64_t *pos)
+{
+    guint n = r->chunks->len, lo = 0, hi = n;
+    while (lo < hi) { /* the first chunk that ends past start */
+        guint mid = lo + (hi - lo) / 2;
+        if (starts[mid + 1] <= start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = lo;
+    *pos = starts[lo];
+    hi = n;
+    while (lo < hi) { /* the first chunk that starts at or past end */
+        guint mid = lo + (hi - lo) / 2;
+        if (starts[mid] < end)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *last = start < end ? lo : *first;
+}
+
+uint64_t *file_output_chunk_starts(const FileRecord *r)
+{
+    uint64_t *starts = g_new(uint64_t, r->chunks->len + 1);
+    starts[0] = 0;
+    for (guint i = 0; i < r->chunks->len; i++)
+        starts[i + 1] = starts[i] + g_array_index(r->chunks, ChunkRef, i).length;
+    return starts;
 }
 
 void file_output_span(const FileRecord *r, const FileRange *range, guint *first, guint *last)
@@ -82,16 +117,18 @@ gboolean file_output_touch(ChunkSource *chunks, const FileRecord *r, uint32_t jo
     return TRUE;
 }
 
-gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
-                           int fd, const char *out_name, FileDigestAlgorithm verify, GError **err)
+gboolean file_output_copy(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
+                          const uint64_t *starts, FileOutputSink sink, void *ctx, FileDigestAlgorithm verify,
+                          GError **err)
 {
     uint64_t start, end, pos;
     guint first, last;
     file_range_clip(range, r->size, &start, &end);
-    chunk_span(r, start, end, &first, &last, &pos);
+    if (starts != NULL)
+        chunk_span_indexed(r, starts, start, end, &first, &last, &pos);
+    else
+        chunk_span(r, start, end, &first, &last, &pos);
     g_assert(verify == FILE_DIGEST_NONE || (start == 0 && end == r->size));
-    uint8_t *out = g_malloc(OUT_BUFFER);
-    size_t used = 0;
     FileHasher *hasher = NULL;
     if (verify != FILE_DIGEST_NONE) {
         hasher = file_hasher_new(verify);
@@ -124,22 +161,11 @@ gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t jo
         /* the part of the chunk inside [start, end) */
         uint64_t skip = start > chunk_pos ? start - chunk_pos : 0;
         size_t len = (size_t)(MIN(end, pos) - chunk_pos - skip);
-        const uint8_t *data = chunk + skip;
         if (hasher)
-            file_hasher_add(hasher, data, len);
-        if (used + len > OUT_BUFFER) {
-            ok = file_write_all(fd, out, used, out_name, err);
-            used = 0;
-        }
-        if (len > OUT_BUFFER) {
-            ok = ok && file_write_all(fd, data, len, out_name, err);
-        } else {
-            memcpy(out + used, data, len);
-            used += len;
-        }
+            file_hasher_add(hasher, chunk + skip, len);
+        ok = sink(ctx, chunk + skip, len, err);
     }
-    if (ok && used > 0)
-        ok = file_write_all(fd, out, used, out_name, err);
+    ok = ok && sink(ctx, NULL, 0, err); /* the end: before the digest's verdict */
     if (ok && hasher) {
         uint8_t actual[FILE_DIGEST_SLOT];
         file_hasher_end(hasher, actual);
@@ -150,6 +176,40 @@ gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t jo
         }
     }
     file_hasher_free(hasher);
-    g_free(out);
+    return ok;
+}
+
+/* The descriptor sink: bytes gathered into OUT_BUFFER, a longer piece
+ * written straight through, the rest at the end. */
+typedef struct {
+    int fd;
+    const char *name;
+    uint8_t *out;
+    size_t used;
+} FdSink;
+
+static gboolean fd_sink(void *ctx, const uint8_t *data, size_t len, GError **err)
+{
+    FdSink *f = ctx;
+    if (data == NULL)
+        return f->used == 0 || file_write_all(f->fd, f->out, f->used, f->name, err);
+    if (f->used + len > OUT_BUFFER) {
+        if (!file_write_all(f->fd, f->out, f->used, f->name, err))
+            return FALSE;
+        f->used = 0;
+    }
+    if (len > OUT_BUFFER)
+        return file_write_all(f->fd, data, len, f->name, err);
+    memcpy(f->out + f->used, data, len);
+    f->used += len;
+    return TRUE;
+}
+
+gboolean file_output_write(ChunkSource *chunks, const FileRecord *r, uint32_t job_id, const FileRange *range,
+                           int fd, const char *out_name, FileDigestAlgorithm verify, GError **err)
+{
+    FdSink f = { .fd = fd, .name = out_name, .out = g_malloc(OUT_BUFFER) };
+    gboolean ok = file_output_copy(chunks, r, job_id, range, NULL, fd_sink, &f, verify, err);
+    g_free(f.out);
     return ok;
 }

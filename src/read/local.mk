@@ -38,3 +38,7 @@ tests_unit_test_restore_cache_LDADD = $(UNIT_LIBS)
 check_PROGRAMS += tests/unit/test_chunk_recorder
 tests_unit_test_chunk_recorder_SOURCES = tests/unit/test_chunk_recorder.c tests/unit/unit.h
 tests_unit_test_chunk_recorder_LDADD = $(UNIT_LIBS)
+
+check_PROGRAMS += tests/unit/test_file_output
+tests_unit_test_file_output_SOURCES = tests/unit/test_file_output.c tests/unit/unit.h
+tests_unit_test_file_output_LDADD = $(UNIT_LIBS)

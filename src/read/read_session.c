@@ -3,7 +3,6 @@
 #include "read/read_session.h"
 #include "read/chunk_recorder.h"
 #include "read/container_chunks.h"
-#include "read/file_output.h"
 #include "read/prefetch_source.h"
 #include "read/restore_cache.h"
 #include "util/error.h"
@@ -128,7 +127,7 @@ static gboolean follow_store(ReadSession *s, GError **err)
     return TRUE;
 }
 
-static Job *session_job(ReadSession *s, uint32_t job_id, GError **err)
+Job *read_session_job(ReadSession *s, uint32_t job_id, GError **err)
 {
     Job *job = g_hash_table_lookup(s->jobs, GUINT_TO_POINTER(job_id));
     if (job == NULL) {
@@ -157,7 +156,7 @@ size_t read_session_ahead(ReadSession *s, const ReadSessionAhead *reqs, size_t n
     size_t covered = 0;
     while (covered < n && bytes < READ_SESSION_AHEAD_BYTES) {
         const ReadSessionAhead *q = &reqs[covered++];
-        Job *job = session_job(s, q->job, NULL);
+        Job *job = read_session_job(s, q->job, NULL);
         FileRecord *r = job != NULL ? job_find(job, q->path, NULL) : NULL;
         if (r == NULL || r->type != ENTRY_FILE) {
             file_record_free(r);
@@ -245,11 +244,9 @@ static gboolean write_whole(ReadSession *s, const FileRecord *r, uint32_t job_id
     return ok;
 }
 
-/* The record of the regular file `path` in job `job_id`; NULL with a
- * USAGE error when the job or the file is not there. */
-static FileRecord *find_file(ReadSession *s, uint32_t job_id, const char *path, GError **err)
+FileRecord *read_session_file(ReadSession *s, uint32_t job_id, const char *path, GError **err)
 {
-    Job *job = session_job(s, job_id, err);
+    Job *job = read_session_job(s, job_id, err);
     if (job == NULL)
         return NULL;
     FileRecord *r = job_find(job, path, err);
@@ -271,25 +268,40 @@ static FileRecord *find_file(ReadSession *s, uint32_t job_id, const char *path, 
 
 gboolean read_session_find(ReadSession *s, uint32_t job_id, const char *path, GError **err)
 {
-    FileRecord *r = find_file(s, job_id, path, err);
+    FileRecord *r = read_session_file(s, job_id, path, err);
     file_record_free(r);
     return r != NULL;
+}
+
+void read_session_hold_containers(ReadSession *s, guint containers)
+{
+    g_assert(!s->simulate && read_session_fetches(s) == 0);
+    if (s->chunk_cache != NULL)
+        return;
+    chunk_source_free(s->chunks);
+    s->chunks = container_chunks_new(s->source, containers);
+}
+
+/* The cache's request bracket around one read: begin. */
+static void request_begin(ReadSession *s)
+{
+    if (s->cache)
+        cache_core_request_begin(s->cache);
+    if (s->chunk_cache)
+        chunk_cache_request_begin(s->chunk_cache);
 }
 
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
                               int fd, const char *out_name, gboolean verify, gboolean *verified, uint64_t *bytes,
                               double *model_s, GError **err)
 {
-    FileRecord *r = find_file(s, job_id, path, err);
+    FileRecord *r = read_session_file(s, job_id, path, err);
     if (r == NULL)
         return FALSE;
     gboolean ok = TRUE;
     chunk_source_clear(s->chunks); /* each request fetches its containers afresh */
     uint64_t fetched = chunk_source_fetches(s->chunks), own = 0;
-    if (s->cache)
-        cache_core_request_begin(s->cache);
-    if (s->chunk_cache)
-        chunk_cache_request_begin(s->chunk_cache);
+    request_begin(s);
     gboolean whole = range == NULL || (range->offset == 0 && range->length >= r->size);
     FileDigestAlgorithm check = verify && whole && !s->simulate ? s->store->file_digest : FILE_DIGEST_NONE;
     if (verified != NULL)
@@ -313,5 +325,18 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
     if (ok)
         *bytes += end - start;
     file_record_free(r);
+    return ok;
+}
+
+gboolean read_session_copy(ReadSession *s, const FileRecord *r, uint32_t job_id, const FileRange *range,
+                           const uint64_t *starts, FileOutputSink sink, void *ctx, double *model_s, GError **err)
+{
+    g_assert(!s->simulate && r->type == ENTRY_FILE);
+    request_begin(s);
+    gboolean ok = file_output_copy(s->chunks, r, job_id, range, starts, sink, ctx, FILE_DIGEST_NONE, err);
+    if (s->cache)
+        *model_s = cache_core_request_end(s->cache);
+    else if (s->chunk_cache)
+        *model_s = chunk_cache_request_end(s->chunk_cache);
     return ok;
 }

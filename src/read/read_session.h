@@ -14,6 +14,7 @@
 #include "read/chunk_cache_source.h"
 #include "read/chunk_recorder.h"
 #include "read/chunk_source.h"
+#include "read/file_output.h"
 #include "read/file_range.h"
 #include "read/id_source.h"
 #include "read/job.h"
@@ -83,6 +84,27 @@ uint64_t read_session_fetches(const ReadSession *s);
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
                               int fd, const char *out_name, gboolean verify, gboolean *verified, uint64_t *bytes,
                               double *model_s, GError **err);
+
+/* A long-lived reader's pieces (the mount): the job `job_id` as the
+ * session holds it (opened once, the SSD cache told of containers written
+ * since: a USAGE error for a missing or deleted job), and the record of
+ * the regular file `path` in it (a USAGE error when it is not one). */
+Job *read_session_job(ReadSession *s, uint32_t job_id, GError **err);
+FileRecord *read_session_file(ReadSession *s, uint32_t job_id, const char *path, GError **err);
+/* Keep `containers` containers in memory between reads instead of
+ * REQUEST_LRU_CONTAINERS, for a reader that serves several files at once
+ * (the mount: each file read keeps its current container). Nothing to do
+ * with the SSD chunk cache, which holds no containers. Before any read. */
+void read_session_hold_containers(ReadSession *s, guint containers);
+/* Hand the bytes of r (a regular file of job `job_id`; `starts`: its
+ * file_output_chunk_starts, or NULL) that `range` covers to sink, through
+ * the session's chunk source (real mode: the
+ * chunk seam, every chunk checked by its fingerprint, the SSD cache as
+ * configured) as one request of the cache. Unlike read_session_request
+ * the source keeps what it holds: consecutive reads of a file reuse its
+ * containers. Sets *model_s as read_session_request does. */
+gboolean read_session_copy(ReadSession *s, const FileRecord *r, uint32_t job_id, const FileRange *range,
+                           const uint64_t *starts, FileOutputSink sink, void *ctx, double *model_s, GError **err);
 
 /* Does read_session_ahead do anything (the SSD chunk cache in real mode,
  * on a layout it reads ahead: chunk_cache_reads_ahead)? */

@@ -9,6 +9,8 @@
 #include <db.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 struct RecipeIndex {
@@ -88,6 +90,19 @@ gboolean recipe_index_put(RecipeIndex *idx, const void *path, size_t path_len,
     return ret == 0 ? TRUE : bdb_fail(err, ret, "write to", idx->path);
 }
 
+/* An entry's value: its record's offset and length, checked. */
+static gboolean entry_value(RecipeIndex *idx, const DBT *data, const uint8_t *val, uint64_t *offset,
+                            uint32_t *length, GError **err)
+{
+    if (data->size != 12) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: malformed entry", idx->path);
+        return FALSE;
+    }
+    *offset = le64_get(val);
+    *length = le32_get(val + 8);
+    return TRUE;
+}
+
 gboolean recipe_index_get(RecipeIndex *idx, const void *path, size_t path_len,
                           uint64_t *offset, uint32_t *length, gboolean *found, GError **err)
 {
@@ -101,12 +116,40 @@ gboolean recipe_index_get(RecipeIndex *idx, const void *path, size_t path_len,
     }
     if (ret != 0)
         return bdb_fail(err, ret, "read", idx->path);
-    if (data.size != sizeof val) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: malformed entry", idx->path);
+    *found = TRUE;
+    return entry_value(idx, &data, val, offset, length, err);
+}
+
+gboolean recipe_index_seek(RecipeIndex *idx, const void *from, size_t from_len, GByteArray *path,
+                           uint64_t *offset, uint32_t *length, gboolean *found, GError **err)
+{
+    DBC *cur = NULL;
+    int ret = idx->db->cursor(idx->db, NULL, &cur, 0);
+    if (ret != 0)
+        return bdb_fail(err, ret, "read", idx->path);
+    uint8_t val[12];
+    /* Berkeley DB hands the key found back in a buffer of its malloc */
+    DBT key = { .data = from_len > 0 ? malloc(from_len) : NULL, .size = (u_int32_t)from_len,
+                .flags = DB_DBT_REALLOC };
+    DBT data = { .data = val, .ulen = sizeof val, .flags = DB_DBT_USERMEM };
+    if (from_len > 0 && key.data == NULL) {
+        cur->close(cur);
+        destor_set_errno(err, ENOMEM, "read %s", idx->path);
         return FALSE;
     }
-    *offset = le64_get(val);
-    *length = le32_get(val + 8);
-    *found = TRUE;
-    return TRUE;
+    if (from_len > 0)
+        memcpy(key.data, from, from_len);
+    ret = cur->get(cur, &key, &data, from_len > 0 ? DB_SET_RANGE : DB_FIRST);
+    cur->close(cur);
+    gboolean ok = TRUE;
+    *found = ret == 0;
+    if (ret == 0) {
+        g_byte_array_set_size(path, 0);
+        g_byte_array_append(path, key.data, key.size);
+        ok = entry_value(idx, &data, val, offset, length, err);
+    } else if (ret != DB_NOTFOUND) {
+        ok = bdb_fail(err, ret, "read", idx->path);
+    }
+    free(key.data);
+    return ok;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* recipe_index.h: a job's recipe offset index, path -> (offset, length) of
  * the file's record in job_meta_data, kept in a Berkeley DB btree with page
- * checksums. Reading one file's recipe costs one lookup and one pread. */
+ * checksums. Reading one file's recipe costs one lookup and one pread; a
+ * seek in path order finds a directory's entries. */
 #ifndef DESTOR_RECIPE_INDEX_H
 #define DESTOR_RECIPE_INDEX_H
 
@@ -22,5 +23,12 @@ gboolean recipe_index_put(RecipeIndex *idx, const void *path, size_t path_len,
 /* *found is FALSE when the path is not in the job. */
 gboolean recipe_index_get(RecipeIndex *idx, const void *path, size_t path_len,
                           uint64_t *offset, uint32_t *length, gboolean *found, GError **err);
+
+/* The first path at or after `from` (from_len bytes) in byte order, put
+ * into `path` (replacing what it held), with its record's offset and
+ * length; *found is FALSE past the last path. A directory's entries are
+ * listed with it (mount): the paths below "dir/" are a run of keys. */
+gboolean recipe_index_seek(RecipeIndex *idx, const void *from, size_t from_len, GByteArray *path,
+                           uint64_t *offset, uint32_t *length, gboolean *found, GError **err);
 
 #endif

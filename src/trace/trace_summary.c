@@ -96,7 +96,7 @@ static void latency_json(JsonBuilder *b, const char *key, const LatencyFigures *
 }
 
 void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCore *cache, ChunkCache *chunk_cache,
-                         gboolean simulate, gboolean json)
+                         gboolean simulate, gboolean json, FILE *fp)
 {
     uint64_t accesses = t->accesses;
     gboolean modelled = cache != NULL || chunk_cache != NULL || simulate;
@@ -120,21 +120,21 @@ void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCor
             chunk_cache_json(chunk_cache, b);
         else
             json_builder_add_null_value(b);
-        json_doc_print(b, stdout);
+        json_doc_print(b, fp);
         return;
     }
-    printf("requests            %llu\n", (unsigned long long)t->requests);
-    printf("bytes read          %llu%s\n", (unsigned long long)t->bytes, simulate ? " (simulated: none moved)" : "");
-    printf("container accesses  %llu\n", (unsigned long long)accesses);
-    printf("elapsed             %.3f s\n", t->seconds);
-    printf("latency (measured)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us%s\n", m.mean, m.p50, m.p95,
+    fprintf(fp, "requests            %llu\n", (unsigned long long)t->requests);
+    fprintf(fp, "bytes read          %llu%s\n", (unsigned long long)t->bytes, simulate ? " (simulated: none moved)" : "");
+    fprintf(fp, "container accesses  %llu\n", (unsigned long long)accesses);
+    fprintf(fp, "elapsed             %.3f s\n", t->seconds);
+    fprintf(fp, "latency (measured)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us%s\n", m.mean, m.p50, m.p95,
            m.p99, simulate ? " (the simulator, no I/O)" : "");
     if (modelled)
-        printf("latency (modelled)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us%s\n", d.mean, d.p50, d.p95,
+        fprintf(fp, "latency (modelled)  mean %.1f us, p50 %.1f us, p95 %.1f us, p99 %.1f us%s\n", d.mean, d.p50, d.p95,
                d.p99, cache == NULL && chunk_cache == NULL ? " (HDD only, device model)" : "");
     if (cache != NULL)
-        cache_core_print_stats(cache, stdout);
+        cache_core_print_stats(cache, fp);
     if (chunk_cache != NULL)
-        chunk_cache_print_stats(chunk_cache, stdout);
+        chunk_cache_print_stats(chunk_cache, fp);
 }
 

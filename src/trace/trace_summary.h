@@ -12,6 +12,7 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct {
     uint64_t requests, bytes, accesses;
@@ -38,11 +39,11 @@ typedef struct {
  * in `values`, which it reorders (selection, not a sort); zeros if empty. */
 LatencyFigures latency_figures(GArray *values);
 
-/* Print the summary on stdout. Modelled latencies come with a cache (its
+/* Print the summary on fp (read-file: stdout). Modelled latencies come with a cache (its
  * statistics follow, in JSON as the nested object "cache") and in
  * simulation without one; `simulate` marks what no bytes moved for. JSON:
  * one destor.trace-summary document, times in ms (docs/FORMAT.md). */
 void trace_summary_print(const TraceSummary *t, const char *trace_path, CacheCore *cache, ChunkCache *chunk_cache,
-                         gboolean simulate, gboolean json);
+                         gboolean simulate, gboolean json, FILE *fp);
 
 #endif

@@ -6,7 +6,7 @@
 # destor help [COMMAND] is destor [COMMAND] --help.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-COMMANDS="backup restore read-file trace stat list verify repair delete gc policies"
+COMMANDS="backup restore read-file trace stat list verify repair delete gc mount policies"
 # Every row of the command table (src/cli/commands.c: name, options,
 # handler, help) is a command this test runs, and no other.
 table=$(sed -n 's/^    { "\([a-z-]*\)", .*/\1/p' "$TOP_SRCDIR/src/cli/commands.c" | tr '\n' ' ')

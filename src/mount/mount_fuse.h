@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* mount_fuse.h: libfuse3's high-level API at the version destor is
+ * written against (3.12: fuse_loop_cfg_*), and the state its operations
+ * share. */
+#ifndef DESTOR_MOUNT_FUSE_H
+#define DESTOR_MOUNT_FUSE_H
+
+#define FUSE_USE_VERSION 312
+#include <fuse.h>
+
+#include "mount/mount_stats.h"
+#include "read/read_session.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct {
+    ReadSession *session;
+    /* One operation at a time: the read path (its chunk source hands out
+     * bytes valid until its next read, the SSD cache and the job table are
+     * not thread-safe) and Berkeley DB's handles, opened without
+     * DB_THREAD. libfuse's threads wait here. */
+    GMutex lock;
+    gboolean one_job; /* --job N: job `job`'s tree at the root */
+    uint32_t job;
+    int64_t mounted_unix; /* the root of jobs' time */
+    const char *mountpoint;
+    MountStats stats; /* under `lock` too */
+} MountFs;
+
+/* The operations: reads through the read session (mount_fs.c), the
+ * directories (mount_readdir.c), every change refused with EROFS
+ * (mount_refuse.c). */
+void mount_fs_operations(struct fuse_operations *ops);
+int mount_op_opendir(const char *path, struct fuse_file_info *fi);
+int mount_op_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t off, struct fuse_file_info *fi,
+                     enum fuse_readdir_flags flags);
+void mount_refuse_changes(struct fuse_operations *ops);
+
+#endif
