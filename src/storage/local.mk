@@ -8,6 +8,7 @@ libdestor_a_SOURCES += \
 	src/storage/container_pool.c src/storage/container_pool.h \
 	src/storage/container_files.c src/storage/container_files.h \
 	src/storage/container_rados.c src/storage/container_rados.h \
+	src/storage/rados_api.c src/storage/rados_api.h \
 	src/storage/rados_cluster.c src/storage/rados_cluster.h \
 	src/storage/rados_lock.c src/storage/rados_lock.h \
 	src/storage/container_writer.c src/storage/container_writer.h

@@ -49,6 +49,8 @@ gboolean rados_cluster_connect(RadosCluster *c, const ContainerStoreRados *targe
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "rados-conf %s: no such file", target->conf);
         return FALSE;
     }
+    if (!rados_api_load(err))
+        return FALSE;
     int r = rados_create(&c->cluster, NULL);
     if (r < 0) {
         c->cluster = NULL;

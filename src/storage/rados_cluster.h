@@ -9,7 +9,7 @@
 #include "storage/container_store.h"
 
 #include <glib.h>
-#include <rados/librados.h>
+#include "storage/rados_api.h"
 
 typedef struct {
     rados_t cluster;
