@@ -59,6 +59,8 @@ CACHE_SOURCES = \
 	src/cache/policies/tinylfu.c \
 	src/cache/policies/twoq.c \
 	src/cache/policies/wtinylfu.c \
+	src/cache/common/cache_dir.c \
+	src/cache/common/cache_dir.h \
 	src/cache/core/cache_codec.c \
 	src/cache/core/cache_codec.h \
 	src/cache/core/cache_config.c \

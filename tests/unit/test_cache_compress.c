@@ -186,7 +186,7 @@ static gboolean read_right(CacheCore *c, ContainerId id)
 
 static void rm_cache(char *dir)
 {
-    const char *names[] = { SSD_STORE_SLOT_FILE, SSD_STORE_LOCK_FILE, "cache.meta" };
+    const char *names[] = { SSD_STORE_SLOT_FILE, CACHE_DIR_LOCK_FILE, "cache.meta" };
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         char *p = g_build_filename(dir, names[i], NULL);
         g_unlink(p);

@@ -6,6 +6,7 @@
  * damaged, torn and truncated buckets and compressed sub-slots (misses,
  * counted, never wrong bytes), foreign directories, and random operations
  * against a model. */
+#include "cache/common/cache_dir.h"
 #include "cache/core/chunk_buckets.h"
 #include "cache/core/chunk_buckets_format.h"
 #include "cache/core/chunk_buckets_model.h"
@@ -623,8 +624,8 @@ static void test_foreign(void)
     CU_ASSERT_FALSE(g_file_test(log, G_FILE_TEST_EXISTS));
     close_ok(b);
     GError *err = NULL;
-    CU_ASSERT_TRUE(chunk_buckets_remove_files(dir, &err));
-    CU_ASSERT_FALSE(chunk_buckets_remove_files(dir, &err));
+    CU_ASSERT_TRUE(cache_dir_remove(dir, &chunk_buckets_dir_format, &err));
+    CU_ASSERT_FALSE(cache_dir_remove(dir, &chunk_buckets_dir_format, &err));
     /* bad options */
     ChunkBucketsOptions bad = q;
     bad.subslot_size = 700;

@@ -5,6 +5,7 @@
  * crash, eviction and cleaning with their counters, and damaged,
  * truncated and foreign files, which must give misses, never wrong bytes;
  * and all of it again with compressed chunks (ssd-cache-compression). */
+#include "cache/common/cache_dir.h"
 #include "cache/core/chunk_log.h"
 #include "cache/core/chunk_log_format.h"
 #include "cache/core/chunk_log_index.h"
@@ -687,8 +688,8 @@ static void test_foreign(void)
     g_free(log_file);
     log = open_ok(&o);
     close_ok(log);
-    CU_ASSERT_TRUE(chunk_log_remove_files(dir, &err));
-    CU_ASSERT_FALSE(chunk_log_remove_files(dir, &err));
+    CU_ASSERT_TRUE(cache_dir_remove(dir, &chunk_log_dir_format, &err));
+    CU_ASSERT_FALSE(cache_dir_remove(dir, &chunk_log_dir_format, &err));
     /* options it cannot work with */
     ChunkLogOptions bad = o;
     bad.segment_size = SEG + 1;

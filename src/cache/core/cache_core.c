@@ -93,7 +93,7 @@ void cache_core_drop_slot(CacheCore *c, CacheSlot slot)
 static void *alloc_aligned(size_t size)
 {
     void *p = NULL;
-    if (posix_memalign(&p, SSD_STORE_DIRECT_ALIGN, size ? size : 1) != 0)
+    if (posix_memalign(&p, CACHE_DIR_DIRECT_ALIGN, size ? size : 1) != 0)
         return NULL;
     return p;
 }

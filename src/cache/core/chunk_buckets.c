@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_buckets.c: the bucketized chunk layout (chunk_buckets.h). */
 #include "cache/core/chunk_buckets.h"
+#include "cache/common/cache_dir.h"
 #include "cache/core/chunk_buckets_place.h"
 #include "cache/core/chunk_buckets_format.h"
 #include "cache/core/chunk_buckets_index.h"
 #include "cache/core/chunk_buckets_sketch.h"
-#include "cache/core/chunk_log.h"
-#include "cache/core/ssd_store.h"
 #include "util/error.h"
 #include "util/file_replace.h"
 #include "util/fileio.h"
 #include "util/le.h"
 #include "util/thread_cpu.h"
-#include "util/lock_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +22,7 @@
 
 G_STATIC_ASSERT(CHUNK_BUCKETS_STORE_ID_LEN == CHUNK_BUCKETS_ID_LEN);
 
-#define ALIGN SSD_STORE_DIRECT_ALIGN
+#define ALIGN CACHE_DIR_DIRECT_ALIGN
 
 struct ChunkBuckets {
     ChunkBucketsOptions opt;
@@ -430,30 +428,13 @@ static gboolean check_options(const ChunkBucketsOptions *o, uint32_t slots, uint
     return FALSE;
 }
 
-/* Another layout's files in the directory: removed, said on stderr. */
-static gboolean remove_other_layouts(ChunkBuckets *b, GError **err)
-{
-    const char *names[] = {CHUNK_LOG_FILE, CHUNK_LOG_META_FILE, SSD_STORE_SLOT_FILE, "cache.meta"};
-    gboolean said = FALSE;
-    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
-        char *p = g_build_filename(b->dir, names[i], NULL);
-        if (g_file_test(p, G_FILE_TEST_EXISTS)) {
-            if (!said)
-                destor_warning("SSD cache %s holds %s; rebuilding it as a chunk cache in buckets "
-                               "(ssd-cache-layout buckets)",
-                               b->dir, i < 2 ? "a chunk log (ssd-cache-layout log)"
-                                             : "a container cache (ssd-cache-granularity container)");
-            said = TRUE;
-            if (g_unlink(p) != 0) {
-                destor_set_errno(err, errno, "remove %s", p);
-                g_free(p);
-                return FALSE;
-            }
-        }
-        g_free(p);
-    }
-    return TRUE;
-}
+static const char *const buckets_files[] = {CHUNK_BUCKETS_FILE, NULL};
+
+const CacheDirFormat chunk_buckets_dir_format = {
+    .held = "a chunk cache in buckets (ssd-cache-granularity chunk, ssd-cache-layout buckets)",
+    .becomes = "a chunk cache in buckets (ssd-cache-layout buckets)",
+    .files = buckets_files,
+};
 
 /* Take a bucket's chunks into memory; FALSE when its table does not make
  * sense (then it holds nothing). */
@@ -533,10 +514,6 @@ ChunkBuckets *chunk_buckets_open(const ChunkBucketsOptions *opt, GError **err)
     uint32_t subslot = opt->subslot_size ? opt->subslot_size : CHUNK_BUCKETS_DEFAULT_SUBSLOT;
     if (!check_options(opt, slots, subslot, err))
         return NULL;
-    if (g_mkdir_with_parents(opt->directory, 0755) != 0) {
-        destor_set_errno(err, errno, "create SSD cache directory %s", opt->directory);
-        return NULL;
-    }
     ChunkBuckets *b = g_new0(ChunkBuckets, 1);
     b->opt = *opt;
     b->dir = g_strdup(opt->directory);
@@ -564,22 +541,12 @@ ChunkBuckets *chunk_buckets_open(const ChunkBucketsOptions *opt, GError **err)
     b->codec = cache_codec_new(opt->compression, opt->compression_level);
     b->fpr = fingerprinter_new(opt->fp_alg);
 
-    char *lock_path = g_build_filename(b->dir, SSD_STORE_LOCK_FILE, NULL);
-    char *busy = g_strdup_printf("SSD cache directory %s is in use by another process", b->dir);
-    b->lock_fd = lock_file_take(lock_path, busy, err);
-    g_free(busy);
-    g_free(lock_path);
-    if (b->lock_fd < 0 || !remove_other_layouts(b, err))
+    b->lock_fd = cache_dir_claim(b->dir, &chunk_buckets_dir_format, err);
+    if (b->lock_fd < 0)
         goto fail;
-    b->fd = file_open_own(b->path, O_RDWR | O_CREAT | (opt->o_direct ? O_DIRECT : 0), 0644);
-    if (b->fd < 0) {
-        if (opt->o_direct && errno == EINVAL)
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
-                        "open %s: the file system does not support O_DIRECT (ssd-cache-o-direct)", b->path);
-        else
-            file_open_own_error(err, errno, "open", b->path);
+    b->fd = cache_dir_open_file(b->path, opt->o_direct, err);
+    if (b->fd < 0)
         goto fail;
-    }
     if (!load(b, err))
         goto fail;
     struct stat st;
@@ -662,19 +629,4 @@ size_t chunk_buckets_index_bytes(const ChunkBuckets *b)
 size_t chunk_buckets_fixed_bytes(const ChunkBuckets *b)
 {
     return sizeof *b + (size_t)b->bucket_size + chunk_buckets_max_chunk(b) + 2 * ALIGN;
-}
-
-gboolean chunk_buckets_remove_files(const char *dir, GError **err)
-{
-    char *p = g_build_filename(dir, CHUNK_BUCKETS_FILE, NULL);
-    gboolean had = FALSE;
-    if (g_unlink(p) == 0) {
-        had = TRUE;
-    } else if (errno != ENOENT) {
-        destor_set_errno(err, errno, "remove %s", p);
-        g_free(p);
-        return FALSE;
-    }
-    g_free(p);
-    return had;
 }

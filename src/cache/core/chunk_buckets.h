@@ -23,7 +23,7 @@
  *                   pending), then the new chunk's sub-slots, then the
  *                   metadata area with it; drops alone are written at
  *                   sync/close (metadata area only). Never a whole bucket.
- *   LOCK            the directory lock (shared with the other layouts)
+ *   LOCK            the directory lock (cache_dir.h, shared by every format)
  * There is no index file: open reads every bucket's metadata area.
  *
  * Replacement inside a bucket (docs/CACHE.md): when a chunk finds no run
@@ -94,10 +94,10 @@ typedef struct {
 
 typedef struct ChunkBuckets ChunkBuckets;
 
-/* Create or reopen the layout in opt->directory and lock the directory.
- * A directory it cannot use as it is, is rebuilt empty with one line on
- * stderr saying why: a chunk log (ssd-cache-layout log) or container
- * cache there, or buckets of another store, fingerprint function,
+/* Create or reopen the layout in opt->directory, claimed for the buckets
+ * (cache_dir_claim: locked, another format's files removed). Buckets it
+ * cannot use as they are, are rebuilt empty with one line on stderr
+ * saying why: buckets of another store, fingerprint function,
  * compression, sub-slot size or bucket size. A bucket whose metadata area
  * fails its check holds nothing (counted in damaged_buckets). NULL with
  * err on an I/O error, a held lock (DESTOR_ERROR_LOCKED) or bad options
@@ -167,8 +167,5 @@ const ChunkBucketsCounters *chunk_buckets_counters(const ChunkBuckets *b);
  * dirty-bucket bits and the sketch), and the rest (the bucket buffers). */
 size_t chunk_buckets_index_bytes(const ChunkBuckets *b);
 size_t chunk_buckets_fixed_bytes(const ChunkBuckets *b);
-
-/* Remove the layout's file from `dir`. TRUE when there was one. */
-gboolean chunk_buckets_remove_files(const char *dir, GError **err);
 
 #endif

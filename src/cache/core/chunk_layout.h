@@ -6,8 +6,8 @@
  * both implement, so the core holds a layout without knowing which.
  *
  * A directory written with one layout and opened with the other is
- * rebuilt empty, said on stderr (each adapter removes the other's files
- * before opening its own). */
+ * rebuilt empty, said on stderr (each layout claims the directory for
+ * itself: cache_dir.h). */
 #ifndef DESTOR_CACHE_CHUNK_LAYOUT_H
 #define DESTOR_CACHE_CHUNK_LAYOUT_H
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_layout_buckets.c: the bucketized layout (chunk_buckets.h) behind
- * the layout seam (chunk_layout.h); it removes a chunk log itself. */
+ * the layout seam (chunk_layout.h). */
 #include "cache/core/chunk_buckets.h"
 #include "cache/core/chunk_buckets_model.h"
 #include "cache/core/chunk_layout.h"

@@ -1,26 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_layout_log.c: the segment log (chunk_log.h) behind the layout
- * seam (chunk_layout.h); a directory holding buckets is rebuilt as a log,
- * said on stderr. */
-#include "cache/core/chunk_buckets.h"
+ * seam (chunk_layout.h). */
 #include "cache/core/chunk_layout.h"
 #include "cache/core/chunk_log_space.h"
-#include "util/error.h"
 
 #include <string.h>
 
 static void *log_open(const ChunkLayoutOptions *opt, GError **err)
 {
-    char *buckets = g_build_filename(opt->directory, CHUNK_BUCKETS_FILE, NULL);
-    gboolean had = g_file_test(buckets, G_FILE_TEST_EXISTS);
-    g_free(buckets);
-    if (had) {
-        destor_warning("SSD cache %s holds chunk buckets (ssd-cache-layout buckets); rebuilding it as a chunk log "
-                       "(ssd-cache-layout log)",
-                       opt->directory);
-        if (!chunk_buckets_remove_files(opt->directory, err) && err != NULL && *err != NULL)
-            return NULL;
-    }
     ChunkLogOptions o;
     memset(&o, 0, sizeof o);
     o.directory = opt->directory;

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_log.c: the chunk cache's segment log on the SSD (chunk_log.h). */
 #include "cache/core/chunk_log.h"
+#include "cache/common/cache_dir.h"
 #include "cache/core/chunk_log_format.h"
 #include "cache/core/chunk_log_index.h"
 #include "cache/core/chunk_log_readers.h"
 #include "cache/core/chunk_log_space.h"
-#include "cache/core/ssd_store.h"
 #include "util/error.h"
 #include "util/file_replace.h"
 #include "util/fileio.h"
-#include "util/lock_file.h"
 #include "util/thread_cpu.h"
 
 #include <errno.h>
@@ -20,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ALIGN SSD_STORE_DIRECT_ALIGN
+#define ALIGN CACHE_DIR_DIRECT_ALIGN
 
 /* A batch of chunk_log_get_many_start: its reads (the caller's), the
  * reader jobs and which read each serves. */
@@ -470,29 +469,13 @@ gboolean chunk_log_check_options(const ChunkLogOptions *o, GError **err)
     return TRUE;
 }
 
-/* A directory the container cache made: its files go (said on stderr). */
-static gboolean remove_container_cache(ChunkLog *log, GError **err)
-{
-    gboolean said = FALSE;
-    const char *names[] = {SSD_STORE_SLOT_FILE, "cache.meta"};
-    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
-        char *p = g_build_filename(log->dir, names[i], NULL);
-        if (g_file_test(p, G_FILE_TEST_EXISTS)) {
-            if (!said)
-                destor_warning("SSD cache %s holds a container cache (ssd-cache-granularity container); "
-                               "rebuilding it as a chunk cache",
-                               log->dir);
-            said = TRUE;
-            if (g_unlink(p) != 0) {
-                destor_set_errno(err, errno, "remove %s", p);
-                g_free(p);
-                return FALSE;
-            }
-        }
-        g_free(p);
-    }
-    return TRUE;
-}
+static const char *const log_files[] = {CHUNK_LOG_FILE, CHUNK_LOG_META_FILE, NULL};
+
+const CacheDirFormat chunk_log_dir_format = {
+    .held = "a chunk cache in a chunk log (ssd-cache-granularity chunk, ssd-cache-layout log)",
+    .becomes = "a chunk log (ssd-cache-layout log)",
+    .files = log_files,
+};
 
 /* Read chunklog.meta and take the index from it, or from the segments; a
  * log of another store, fingerprint function or segment size is emptied. */
@@ -557,10 +540,6 @@ ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
 {
     if (!chunk_log_check_options(opt, err))
         return NULL;
-    if (g_mkdir_with_parents(opt->directory, 0755) != 0) {
-        destor_set_errno(err, errno, "create SSD cache directory %s", opt->directory);
-        return NULL;
-    }
     ChunkLog *log = g_new0(ChunkLog, 1);
     log->opt = *opt;
     log->dir = g_strdup(opt->directory);
@@ -584,22 +563,12 @@ ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
     }
     memset(log->open_buf, 0, log->seg_size);
 
-    char *lock_path = g_build_filename(log->dir, SSD_STORE_LOCK_FILE, NULL);
-    char *busy = g_strdup_printf("SSD cache directory %s is in use by another process", log->dir);
-    log->lock_fd = lock_file_take(lock_path, busy, err);
-    g_free(busy);
-    g_free(lock_path);
-    if (log->lock_fd < 0 || !remove_container_cache(log, err))
+    log->lock_fd = cache_dir_claim(log->dir, &chunk_log_dir_format, err);
+    if (log->lock_fd < 0)
         goto fail;
-    log->fd = file_open_own(log->log_path, O_RDWR | O_CREAT | (opt->o_direct ? O_DIRECT : 0), 0644);
-    if (log->fd < 0) {
-        if (opt->o_direct && errno == EINVAL)
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
-                        "open %s: the file system does not support O_DIRECT (ssd-cache-o-direct)", log->log_path);
-        else
-            file_open_own_error(err, errno, "open", log->log_path);
+    log->fd = cache_dir_open_file(log->log_path, opt->o_direct, err);
+    if (log->fd < 0)
         goto fail;
-    }
     if (!load(log, err))
         goto fail;
     struct stat st;
@@ -688,22 +657,4 @@ size_t chunk_log_fixed_bytes(const ChunkLog *log)
 {
     return sizeof *log + sizeof(ChunkLogSegment) * log->n_segments + 2 * (size_t)log->seg_size + ALIGN +
            2 * (size_t)chunk_log_max_chunk(log) + chunk_log_readers_bytes(log->readers);
-}
-
-gboolean chunk_log_remove_files(const char *dir, GError **err)
-{
-    gboolean had = FALSE;
-    const char *names[] = {CHUNK_LOG_FILE, CHUNK_LOG_META_FILE};
-    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
-        char *p = g_build_filename(dir, names[i], NULL);
-        if (g_unlink(p) == 0) {
-            had = TRUE;
-        } else if (errno != ENOENT) {
-            destor_set_errno(err, errno, "remove %s", p);
-            g_free(p);
-            return FALSE;
-        }
-        g_free(p);
-    }
-    return had;
 }

@@ -15,7 +15,7 @@
  *   chunklog.meta  the index at a clean close (replaced atomically), marked
  *                  "in use" while the log is open; after a crash the index
  *                  is rebuilt from the segments' headers and tables
- *   LOCK           the directory lock (shared with the container cache)
+ *   LOCK           the directory lock (cache_dir.h, shared by every format)
  *
  * Compression (ssd-cache-compression): a chunk put is compressed
  * (cache_codec.h) and kept compressed only when that saves at least an
@@ -121,10 +121,10 @@ typedef struct {
 
 typedef struct ChunkLog ChunkLog;
 
-/* Create or reopen the log in opt->directory and lock the directory.
- * A directory the log cannot use as it is, is rebuilt empty with one line
- * on stderr saying why: one made by the container cache (slots.dat,
- * cache.meta), another store's or fingerprint function's log, or another
+/* Create or reopen the log in opt->directory, claimed for the log
+ * (cache_dir_claim: locked, another format's files removed). A log it
+ * cannot use as it is, is rebuilt empty with one line on stderr saying
+ * why: another store's or fingerprint function's log, or another
  * segment size. After a clean close the index is read from chunklog.meta;
  * otherwise it is rebuilt from the segments (a segment whose header or
  * table fails its CRC holds nothing). NULL with err on an I/O error, a
@@ -219,10 +219,5 @@ const ChunkLogCounters *chunk_log_counters(const ChunkLog *log);
  * buffers, the reader threads' buffers once started. */
 size_t chunk_log_index_bytes(const ChunkLog *log);
 size_t chunk_log_fixed_bytes(const ChunkLog *log);
-
-/* Remove a chunk log's files from `dir` (the container cache calls it when
- * a directory made in chunk mode is opened in container mode). TRUE when
- * there was one. */
-gboolean chunk_log_remove_files(const char *dir, GError **err);
 
 #endif

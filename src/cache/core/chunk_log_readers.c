@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_log_readers.c: the chunk log's reader threads (chunk_log_readers.h). */
 #include "cache/core/chunk_log_readers.h"
-#include "cache/core/ssd_store.h"
+#include "cache/common/cache_dir.h"
 #include "util/fileio.h"
 #include "util/thread_cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define ALIGN SSD_STORE_DIRECT_ALIGN
+#define ALIGN CACHE_DIR_DIRECT_ALIGN
 
 typedef struct {
     GMutex lock;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ssd_store.c: slot file I/O and the cache directory lock. */
+/* ssd_store.c: slot file I/O, and the container cache's claim on its
+ * directory (cache_dir.h). */
 #include "cache/core/ssd_store.h"
-#include "cache/core/chunk_log.h"
+#include "cache/common/cache_dir.h"
+#include "cache/core/cache_meta.h"
 #include "util/error.h"
-#include "util/file_replace.h"
-#include "util/lock_file.h"
 #include "util/fileio.h"
 #include "util/checksum.h"
 #include "util/le.h"
@@ -32,8 +32,8 @@ struct SsdStore {
 
 size_t ssd_store_compress_cap(size_t container_size)
 {
-    size_t pages = (container_size + SSD_STORE_DIRECT_ALIGN - 1) / SSD_STORE_DIRECT_ALIGN;
-    return pages > 0 ? (pages - 1) * SSD_STORE_DIRECT_ALIGN : 0;
+    size_t pages = (container_size + CACHE_DIR_DIRECT_ALIGN - 1) / CACHE_DIR_DIRECT_ALIGN;
+    return pages > 0 ? (pages - 1) * CACHE_DIR_DIRECT_ALIGN : 0;
 }
 
 size_t ssd_store_written_bytes(size_t container_size, size_t stored_len)
@@ -41,7 +41,7 @@ size_t ssd_store_written_bytes(size_t container_size, size_t stored_len)
     if (stored_len == container_size)
         return container_size;
     g_assert(stored_len <= ssd_store_compress_cap(container_size));
-    return (stored_len + SSD_STORE_DIRECT_ALIGN - 1) / SSD_STORE_DIRECT_ALIGN * SSD_STORE_DIRECT_ALIGN;
+    return (stored_len + CACHE_DIR_DIRECT_ALIGN - 1) / CACHE_DIR_DIRECT_ALIGN * CACHE_DIR_DIRECT_ALIGN;
 }
 
 static off_t slot_offset(const SsdStore *s, uint32_t slot)
@@ -54,59 +54,35 @@ const char *ssd_store_dir(const SsdStore *s)
     return s->dir;
 }
 
-static gboolean take_lock(SsdStore *s, GError **err)
-{
-    char *path = g_build_filename(s->dir, SSD_STORE_LOCK_FILE, NULL);
-    char *busy = g_strdup_printf("SSD cache directory %s is in use by another process", s->dir);
-    s->lock_fd = lock_file_take(path, busy, err);
-    g_free(busy);
-    g_free(path);
-    return s->lock_fd >= 0;
-}
+static const char *const container_files[] = {SSD_STORE_SLOT_FILE, CACHE_META_FILE, NULL};
+
+const CacheDirFormat ssd_store_dir_format = {
+    .held = "a container cache (ssd-cache-granularity container)",
+    .becomes = "a container cache",
+    .files = container_files,
+};
 
 SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capacity,
                          gboolean o_direct, GError **err)
 {
-    if (o_direct && container_size % SSD_STORE_DIRECT_ALIGN != 0) {
+    if (o_direct && container_size % CACHE_DIR_DIRECT_ALIGN != 0) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "ssd-cache-o-direct needs a container size that is a multiple of %d (it is %zu)",
-                    SSD_STORE_DIRECT_ALIGN, container_size);
-        return NULL;
-    }
-    if (g_mkdir_with_parents(dir, 0755) != 0) {
-        destor_set_errno(err, errno, "create SSD cache directory %s", dir);
+                    CACHE_DIR_DIRECT_ALIGN, container_size);
         return NULL;
     }
     SsdStore *s = g_new0(SsdStore, 1);
     s->dir = g_strdup(dir);
     s->slot_path = g_build_filename(dir, SSD_STORE_SLOT_FILE, NULL);
-    s->lock_fd = -1;
     s->fd = -1;
     s->container_size = container_size;
     s->o_direct = o_direct;
-    if (!take_lock(s, err))
+    s->lock_fd = cache_dir_claim(dir, &ssd_store_dir_format, err);
+    if (s->lock_fd < 0)
         goto fail;
-    char *log_path = g_build_filename(dir, CHUNK_LOG_FILE, NULL);
-    gboolean had_log = g_file_test(log_path, G_FILE_TEST_EXISTS);
-    g_free(log_path);
-    if (had_log) { /* a chunk cache's directory (ssd-cache-granularity chunk) */
-        destor_warning("SSD cache %s holds a chunk cache (ssd-cache-granularity chunk); rebuilding it as a "
-                       "container cache",
-                       dir);
-        if (!chunk_log_remove_files(dir, err))
-            goto fail;
-    }
-
-    s->fd = file_open_own(s->slot_path, O_RDWR | O_CREAT | (o_direct ? O_DIRECT : 0), 0644);
-    if (s->fd < 0) {
-        if (o_direct && errno == EINVAL)
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO,
-                        "open %s: the file system does not support O_DIRECT (ssd-cache-o-direct)",
-                        s->slot_path);
-        else
-            file_open_own_error(err, errno, "open", s->slot_path);
+    s->fd = cache_dir_open_file(s->slot_path, o_direct, err);
+    if (s->fd < 0)
         goto fail;
-    }
     struct stat st;
     if (fstat(s->fd, &st) != 0) {
         destor_set_errno(err, errno, "stat %s", s->slot_path);
@@ -117,8 +93,8 @@ SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capaci
         destor_set_errno(err, errno, "truncate %s", s->slot_path);
         goto fail;
     }
-    if (posix_memalign((void **)&s->bounce, SSD_STORE_DIRECT_ALIGN, container_size) != 0 ||
-        posix_memalign((void **)&s->header, SSD_STORE_DIRECT_ALIGN, SSD_SLOT_HEADER_SIZE) != 0) {
+    if (posix_memalign((void **)&s->bounce, CACHE_DIR_DIRECT_ALIGN, container_size) != 0 ||
+        posix_memalign((void **)&s->header, CACHE_DIR_DIRECT_ALIGN, SSD_SLOT_HEADER_SIZE) != 0) {
         destor_set_errno(err, ENOMEM, "allocate an SSD cache buffer");
         goto fail;
     }
@@ -145,7 +121,7 @@ void ssd_store_close(SsdStore *s)
 
 static gboolean needs_bounce(const SsdStore *s, const void *buf)
 {
-    return s->o_direct && ((uintptr_t)buf % SSD_STORE_DIRECT_ALIGN) != 0;
+    return s->o_direct && ((uintptr_t)buf % CACHE_DIR_DIRECT_ALIGN) != 0;
 }
 
 /* Header layout (docs/FORMAT.md): magic, version, container id, store

@@ -5,26 +5,27 @@
  * and which container the slot holds and how it is stored (docs/FORMAT.md),
  * then the copy, written in one write (optionally O_DIRECT): the container
  * as it is (container_size bytes), or compressed (ssd-cache-compression),
- * zero-padded to whole SSD pages of SSD_STORE_DIRECT_ALIGN bytes. A
+ * zero-padded to whole SSD pages of CACHE_DIR_DIRECT_ALIGN bytes. A
  * compressed copy is kept only when it saves at least one page
  * (ssd_store_compress_cap()); the slot keeps its full size either way, so
  * compression saves bytes written, not slots.
  *
- * The lock is flock(LOCK_EX | LOCK_NB) on <dir>/LOCK, held while the store
- * is open: a second process (or a second open in this one) gets a
- * DESTOR_ERROR_LOCKED. The slot file only grows to the highest slot written
- * and is cut back to `capacity` slots on open, so the directory never holds
- * more than capacity containers (plus cache.meta and LOCK). */
+ * Opening claims the directory for the container cache (cache_dir.h: its
+ * lock, held while the store is open, so a second process or a second
+ * open in this one gets a DESTOR_ERROR_LOCKED; another format's files
+ * removed). The slot file only grows to the highest slot written and is
+ * cut back to `capacity` slots on open, so the directory never holds more
+ * than capacity containers (plus cache.meta and LOCK). */
 #ifndef DESTOR_CACHE_SSD_STORE_H
 #define DESTOR_CACHE_SSD_STORE_H
+
+#include "cache/common/cache_dir.h"
 
 #include <glib.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define SSD_STORE_SLOT_FILE "slots.dat"
-#define SSD_STORE_LOCK_FILE "LOCK"
-#define SSD_STORE_DIRECT_ALIGN 4096
 /* One O_DIRECT block: the container after it stays aligned. */
 #define SSD_SLOT_HEADER_SIZE 4096
 #define SSD_SLOT_MAGIC "DPLCSLT1"
@@ -56,8 +57,8 @@ size_t ssd_store_written_bytes(size_t container_size, size_t stored_len);
 
 typedef struct SsdStore SsdStore;
 
-/* Create `dir` if needed, lock it, open the slot file. With o_direct the
- * container size must be a multiple of SSD_STORE_DIRECT_ALIGN and the file
+/* Claim `dir` (cache_dir_claim), open the slot file. With o_direct the
+ * container size must be a multiple of CACHE_DIR_DIRECT_ALIGN and the file
  * system must support O_DIRECT. */
 SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capacity,
                          gboolean o_direct, GError **err);
