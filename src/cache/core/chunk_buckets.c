@@ -66,7 +66,7 @@ static off_t bucket_off(const ChunkBuckets *b, uint32_t bucket)
 
 uint32_t chunk_buckets_max_chunk(const ChunkBuckets *b)
 {
-    return MIN(b->slots, CHUNK_BUCKETS_MAX_SLOTS) * b->subslot;
+    return chunk_buckets_largest_chunk(b->slots, b->subslot);
 }
 
 static uint32_t slots_for(const ChunkBuckets *b, uint32_t bytes)

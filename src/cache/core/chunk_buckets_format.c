@@ -2,6 +2,7 @@
 /* chunk_buckets_format.c: encoding and checking of a bucket's metadata
  * area (chunk_buckets_format.h). */
 #include "cache/core/chunk_buckets_format.h"
+#include "cache/core/chunk_buckets.h"
 #include "util/checksum.h"
 #include "util/le.h"
 
@@ -18,6 +19,11 @@ uint32_t chunk_buckets_meta_size(uint32_t slots)
 uint64_t chunk_buckets_bucket_size(uint32_t slots, uint32_t subslot_size)
 {
     return chunk_buckets_meta_size(slots) + (uint64_t)slots * subslot_size;
+}
+
+uint32_t chunk_buckets_largest_chunk(uint32_t slots, uint32_t subslot_size)
+{
+    return MIN(slots, CHUNK_BUCKETS_MAX_SLOTS) * subslot_size;
 }
 
 static uint8_t *entry_at(uint8_t *meta, uint32_t slot)

@@ -46,6 +46,9 @@ typedef struct {
 uint32_t chunk_buckets_meta_size(uint32_t slots);
 /* Bytes of one bucket on the SSD. */
 uint64_t chunk_buckets_bucket_size(uint32_t slots, uint32_t subslot_size);
+/* The largest chunk such buckets hold: a whole bucket of sub-slots, at
+ * most CHUNK_BUCKETS_MAX_SLOTS of them. */
+uint32_t chunk_buckets_largest_chunk(uint32_t slots, uint32_t subslot_size);
 
 void chunk_buckets_entry_put(uint8_t *meta, uint32_t slot, const ChunkBucketsEntry *e);
 void chunk_buckets_entry_get(const uint8_t *meta, uint32_t slot, ChunkBucketsEntry *e);

@@ -42,7 +42,7 @@ void chunk_buckets_model_clear(ChunkBucketsModel *m)
 
 uint32_t chunk_buckets_model_max_chunk(const ChunkBucketsModel *m)
 {
-    return MIN(m->x.slots, CHUNK_BUCKETS_MAX_SLOTS) * m->subslot;
+    return chunk_buckets_largest_chunk(m->x.slots, m->subslot);
 }
 
 static size_t at(const ChunkBucketsModel *m, uint32_t bucket, uint32_t s)

@@ -3,9 +3,6 @@
  * policy's decisions, eviction until the newcomer fits, the modelled miss
  * path and the counters. Real mode's byte moves are in chunk_cache_real.c. */
 #include "cache/core/chunk_cache_internal.h"
-#include "cache/core/chunk_buckets.h"
-#include "cache/core/chunk_buckets_format.h"
-#include "cache/core/chunk_log_format.h"
 #include "util/error.h"
 
 #include <string.h>
@@ -47,6 +44,26 @@ gboolean chunk_cache_options_from_config(ChunkCacheOptions *o, const CacheConfig
     return TRUE;
 }
 
+/* What the layout (or its model) is opened with: the same geometry in
+ * both modes (the log's capacity by its reclaim rule, chunk_cache.h), so
+ * both make the same decisions. No directory. */
+static void layout_options(const ChunkCache *c, ChunkLayoutOptions *lo)
+{
+    const ChunkCacheOptions *o = &c->opt;
+    memset(lo, 0, sizeof *lo);
+    lo->capacity_bytes = o->capacity_bytes;
+    lo->segment_size = o->segment_size;
+    lo->reclaim = o->reclaim;
+    lo->o_direct = o->o_direct;
+    lo->fp_alg = o->fp_alg;
+    memcpy(lo->store_id, o->store_id, CHUNK_LAYOUT_STORE_ID_LEN);
+    lo->compression = o->compression;
+    lo->compression_level = o->compression_level;
+    lo->dropped = chunk_cache_layout_dropped;
+    lo->dropped_ctx = (void *)c;
+    c->lops->geometry(lo);
+}
+
 ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
 {
     if (o->policy == NULL) {
@@ -79,18 +96,11 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
     chunk_table_init(&c->table);
     device_model_init(&c->model, &o->device);
     c->container_in_buf = CACHE_NO_CONTAINER;
-    c->buckets = o->layout == CHUNK_LAYOUT_BUCKETS;
     c->lops = chunk_layout_ops(o->layout);
-    /* the largest chunk the layout holds, in both modes: a segment of the
-     * log, or a bucket's sub-slots */
-    c->max_chunk = c->buckets ? MIN(CHUNK_BUCKETS_DEFAULT_SLOTS, CHUNK_BUCKETS_MAX_SLOTS) * CHUNK_BUCKETS_DEFAULT_SUBSLOT
-                              : (o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT) -
-                                    CHUNK_LOG_SEGMENT_HEADER - CHUNK_LOG_TABLE_ENTRY;
+    layout_options(c, &c->lopt);
+    c->max_chunk = c->lops->max_chunk(&c->lopt); /* in both modes */
     if (o->mode == CACHE_MODE_SIMULATE) { /* the layout's decisions without data */
-        ChunkLayoutOptions lo;
-        chunk_cache_layout_options(c, &lo);
-        c->log_capacity = lo.capacity_bytes;
-        c->lmodel = c->lops->model_open(&lo, err);
+        c->lmodel = c->lops->model_open(&c->lopt, err);
         if (c->lmodel == NULL) {
             chunk_cache_close(c, NULL);
             return NULL;
@@ -211,30 +221,6 @@ ChunkSlot chunk_cache_bind(ChunkCache *c, const Fingerprint *fp, uint32_t length
     return bind(c, fp, length, CACHE_NO_CONTAINER, 0);
 }
 
-void chunk_cache_layout_options(const ChunkCache *c, ChunkLayoutOptions *lo)
-{
-    const ChunkCacheOptions *o = &c->opt;
-    memset(lo, 0, sizeof *lo);
-    lo->capacity_bytes = o->capacity_bytes;
-    if (!c->buckets) {
-        lo->segment_size = o->segment_size ? o->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
-        /* clean: twice the cache plus two segments, so a segment at most
-         * half live always exists and the cleaner never drops a live chunk */
-        if (o->reclaim == CHUNK_LOG_CLEAN)
-            lo->capacity_bytes = 2 * o->capacity_bytes + 2 * (uint64_t)lo->segment_size;
-        if (lo->capacity_bytes < 2 * (uint64_t)lo->segment_size)
-            lo->capacity_bytes = 2 * (uint64_t)lo->segment_size; /* the log's least */
-        lo->reclaim = o->reclaim;
-    }
-    lo->o_direct = o->o_direct;
-    lo->fp_alg = o->fp_alg;
-    memcpy(lo->store_id, o->store_id, CHUNK_LOG_STORE_ID_LEN);
-    lo->compression = o->compression;
-    lo->compression_level = o->compression_level;
-    lo->dropped = chunk_cache_layout_dropped;
-    lo->dropped_ctx = (void *)c;
-}
-
 void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
 {
     ChunkCache *c = ctx;
@@ -242,7 +228,7 @@ void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t lengt
     ChunkSlot s = chunk_cache_slot(c, fp);
     if (s == CHUNK_NO_SLOT)
         return;
-    if (c->buckets) { /* the layout's replacement: an eviction (the policy austere has none of its own) */
+    if (c->lops->evicts) { /* the layout's replacement: an eviction (the policy austere has none of its own) */
         notify(c, CHUNK_EVENT_EVICT, &c->fp[s], c->length[s]);
         c->counters.evictions++;
     } else {
@@ -288,8 +274,8 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
 {
     if (ref->length > c->opt.capacity_bytes || ref->length > c->max_chunk || !c->ops->admit(c->pst, a))
         return refuse(c, ref, offer);
-    /* with buckets the layout evicts in the newcomer's bucket (below) */
-    while (!c->buckets && c->used_bytes + ref->length > c->opt.capacity_bytes) {
+    /* a layout that evicts makes room itself (buckets: in the newcomer's bucket, below) */
+    while (!c->lops->evicts && c->used_bytes + ref->length > c->opt.capacity_bytes) {
         ChunkSlot v = c->ops->victim(c->pst);
         if (v == CHUNK_NO_SLOT || v >= c->n_slots || c->length[v] == 0) {
             destor_warning("SSD chunk cache: policy %s named no cached chunk to evict; chunk not cached",
@@ -318,9 +304,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
     c->counters.admissions++;
     c->counters.admitted_bytes += ref->length;
     c->counters.ssd_bytes_written += stored; /* simulation; real mode reports the layout's device bytes */
-    c->put_stored_bytes += c->buckets ? (stored + CHUNK_BUCKETS_DEFAULT_SUBSLOT - 1) / CHUNK_BUCKETS_DEFAULT_SUBSLOT *
-                                            CHUNK_BUCKETS_DEFAULT_SUBSLOT
-                                      : stored;
+    c->put_stored_bytes += c->lops->stored_size(&c->lopt, stored);
     if (stored < ref->length)
         c->put_compressed++;
     device_model_ssd_write(&c->model, ref->length);

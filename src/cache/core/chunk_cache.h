@@ -53,7 +53,7 @@
  *
  * Simulation runs the layout's model through the same seam (the ops
  * model_*: for the log, its placement and reclamation, chunk_log_space.h,
- * without bytes), opened with the same options (chunk_cache_layout_options),
+ * without bytes), opened with the same options (the layout's geometry),
  * so under either reclaim rule it drops the chunks real mode's log drops
  * and counts the SSD bytes the log writes (whole segments, the cleaner's
  * rewrites, chunklog.meta): real mode and simulation make the same
@@ -72,7 +72,6 @@
 
 #include "cache/core/cache_core.h"
 #include "cache/core/chunk_layout.h"
-#include "cache/core/chunk_log.h"
 #include "cache/policy/chunk_policy.h"
 #include "recipe/file_record.h"
 
@@ -96,7 +95,7 @@ typedef struct {
     /* real mode (fp_alg and backing also in simulation: container fetch's
      * offers, and compression's one read of each admitted chunk) */
     const char *directory;
-    uint8_t store_id[CHUNK_LOG_STORE_ID_LEN];
+    uint8_t store_id[CHUNK_LAYOUT_STORE_ID_LEN];
     FingerprintAlgorithm fp_alg;
     ContainerSource *backing;   /* the store's containers */
     uint32_t segment_size;      /* both modes: a chunk no segment holds is refused */
@@ -216,8 +215,7 @@ typedef struct {
     gboolean real;
     const char *layout;                /* "log" or "buckets" */
     uint64_t log_capacity_bytes;
-    ChunkLogCounters log;              /* real mode, layout log */
-    ChunkLayoutCounters layout_counters; /* real mode, either layout */
+    ChunkLayoutCounters layout_counters; /* the layout's, or in simulation its model's */
     uint64_t layout_index_bytes;       /* the layout's in-memory index (buckets: also in simulation) */
     double bytes_per_cached_chunk, bytes_per_stored_chunk;
     /* ssd-cache-compression (the container cache's report names) */

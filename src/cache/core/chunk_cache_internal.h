@@ -49,7 +49,7 @@ struct ChunkCache {
     uint32_t n_free;
     uint32_t n_taken;   /* slots ever used: each below it is occupied or free */
     uint64_t used_bytes;
-    uint32_t max_chunk; /* a longer chunk is never cached: no log segment holds it */
+    uint32_t max_chunk; /* a longer chunk is never cached: the layout holds none (lops->max_chunk) */
     ChunkTable table;
 
     ChunkCacheCounters counters;
@@ -61,14 +61,13 @@ struct ChunkCache {
     ContainerId request_read[CHUNK_CACHE_REQUEST_CONTAINERS]; /* fetch container */
     uint32_t n_request_read, next_request_read;
 
-    /* ssd-cache-layout buckets: the layout evicts (policy austere) */
-    gboolean buckets;
+    /* the layout (ssd-cache-layout), through the seam, in both modes */
+    const ChunkLayoutOps *lops;
+    ChunkLayoutOptions lopt;  /* what it is opened with (no directory), completed by its geometry */
     void *lmodel; /* simulation: the layout's decisions without data (lops->model_*) */
 
-    /* real mode: the layout on the SSD, through the seam */
-    const ChunkLayoutOps *lops;
+    /* real mode: the layout on the SSD */
     void *layout;             /* NULL in simulation */
-    uint64_t log_capacity;
     uint8_t *container_buf;   /* fetch container: the request's last container */
     ContainerId container_in_buf;
     gboolean damaged_warned;  /* the one warning about damaged chunks is out */
@@ -107,10 +106,6 @@ struct ChunkCache {
 /* chunk_cache.c, for chunk_cache_real.c */
 /* The layout (or its model) dropped a cached chunk by itself. */
 void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t length);
-/* What the layout is opened with, or its model in simulation: the same
- * geometry in both modes (the log's capacity by the reclaim rule of
- * chunk_cache.h), so both make the same decisions. No directory. */
-void chunk_cache_layout_options(const ChunkCache *c, ChunkLayoutOptions *lo);
 /* The slot holding fp, or CHUNK_NO_SLOT; empty an occupied one (the
  * policy told). */
 ChunkSlot chunk_cache_slot(const ChunkCache *c, const Fingerprint *fp);

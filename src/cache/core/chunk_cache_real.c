@@ -28,7 +28,7 @@ static void collect(void *ctx, const Fingerprint *fp, uint32_t length)
 }
 
 /* Hand the chunks the layout holds to the policy, in the layout's order,
- * while they fit (buckets: all, the layout keeps its own capacity); drop
+ * while they fit (a layout that evicts: all, it keeps its own capacity); drop
  * the rest from the layout. Each enters at an address of its own (its
  * recipe position is not known here). */
 static void warm_start(ChunkCache *c)
@@ -38,7 +38,7 @@ static void warm_start(ChunkCache *c)
     for (guint i = 0; i < l.fps->len; i++) {
         const Fingerprint *fp = &g_array_index(l.fps, Fingerprint, i);
         uint32_t len = g_array_index(l.lengths, uint32_t, i);
-        if (len == 0 || (!c->buckets && c->used_bytes + len > c->opt.capacity_bytes)) {
+        if (len == 0 || (!c->lops->evicts && c->used_bytes + len > c->opt.capacity_bytes)) {
             c->lops->drop(c->layout, fp);
             continue;
         }
@@ -124,12 +124,10 @@ static gboolean check_room(const ChunkLayoutOptions *lo, GError **err)
 gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
 {
     const ChunkCacheOptions *o = &c->opt;
-    ChunkLayoutOptions lo;
-    chunk_cache_layout_options(c, &lo);
+    ChunkLayoutOptions lo = c->lopt;
     lo.directory = o->directory;
     if (!check_room(&lo, err))
         return FALSE;
-    c->log_capacity = lo.capacity_bytes;
     c->layout = c->lops->open(&lo, err);
     if (c->layout == NULL)
         return FALSE;

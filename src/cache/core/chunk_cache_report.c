@@ -64,8 +64,7 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
         r->layout_counters.chunks_compressed = c->put_compressed;
         r->layout_counters.cpu_compress_s = c->sim_cpu_compress_s;
     }
-    r->log = r->layout_counters.log; /* the log's own counters (segments); zeros for buckets */
-    r->log_capacity_bytes = c->log_capacity;
+    r->log_capacity_bytes = c->lopt.capacity_bytes;
     r->compression = cache_codec_name(c->opt.compression);
     r->compression_level = c->opt.compression_level;
     /* the layout's (or its model's) stored bytes: the log's live stored bytes, the buckets' sub-slots */
@@ -148,12 +147,12 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
         text_count(out, "SSD write errors", k->ssd_write_errors);
     } else { /* the log, or in simulation its model */
         text_size(out, "chunk log size", r.log_capacity_bytes);
-        text_size(out, "  chunk bytes written", r.log.user_bytes_written);
-        text_size(out, "  stored bytes of them", r.log.user_stored_bytes_written);
-        text_size(out, "  cleaner bytes written", r.log.cleaner_bytes_written);
-        text_count(out, "  segments written", r.log.segments_written);
-        text_count(out, "  segments evicted", r.log.segments_evicted);
-        text_count(out, "  segments cleaned", r.log.segments_cleaned);
+        text_size(out, "  chunk bytes written", r.layout_counters.segments.user_bytes_written);
+        text_size(out, "  stored bytes of them", r.layout_counters.segments.user_stored_bytes_written);
+        text_size(out, "  cleaner bytes written", r.layout_counters.segments.cleaner_bytes_written);
+        text_count(out, "  segments written", r.layout_counters.segments.segments_written);
+        text_count(out, "  segments evicted", r.layout_counters.segments.segments_evicted);
+        text_count(out, "  segments cleaned", r.layout_counters.segments.segments_cleaned);
         text_count(out, "  live chunks the log dropped", k->log_dropped);
         if (r.real && (r.layout_counters.chunks_compressed || strcmp(r.compression, "none") != 0)) {
             g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n",
@@ -256,15 +255,15 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
         json_builder_set_member_name(b, "chunk_log");
         json_builder_begin_object(b);
         json_doc_uint(b, "capacity_bytes", r.log_capacity_bytes);
-        json_doc_uint(b, "user_bytes_written", r.log.user_bytes_written);
-        json_doc_uint(b, "user_stored_bytes_written", r.log.user_stored_bytes_written);
-        json_doc_uint(b, "cleaner_bytes_written", r.log.cleaner_bytes_written);
-        json_doc_uint(b, "device_bytes_written", r.log.device_bytes_written);
-        json_doc_uint(b, "segments_written", r.log.segments_written);
-        json_doc_uint(b, "segments_evicted", r.log.segments_evicted);
-        json_doc_uint(b, "segments_cleaned", r.log.segments_cleaned);
-        json_doc_uint(b, "damaged_reads", r.log.damaged_reads);
-        json_doc_uint(b, "damaged_segments", r.log.damaged_segments);
+        json_doc_uint(b, "user_bytes_written", r.layout_counters.segments.user_bytes_written);
+        json_doc_uint(b, "user_stored_bytes_written", r.layout_counters.segments.user_stored_bytes_written);
+        json_doc_uint(b, "cleaner_bytes_written", r.layout_counters.segments.cleaner_bytes_written);
+        json_doc_uint(b, "device_bytes_written", r.layout_counters.device_bytes_written);
+        json_doc_uint(b, "segments_written", r.layout_counters.segments.segments_written);
+        json_doc_uint(b, "segments_evicted", r.layout_counters.segments.segments_evicted);
+        json_doc_uint(b, "segments_cleaned", r.layout_counters.segments.segments_cleaned);
+        json_doc_uint(b, "damaged_reads", r.layout_counters.damaged_reads);
+        json_doc_uint(b, "damaged_segments", r.layout_counters.segments.damaged_segments);
         json_builder_end_object(b);
     }
     json_builder_set_member_name(b, "policy_counters");

@@ -4,12 +4,11 @@
  * compresses the bytes it is given; simulation with ssd-cache-compression
  * has no bytes, so it reads each admitted chunk from the store once
  * (chunk_read: the miss path's range read, checked against the
- * fingerprint), compresses it by the layout's own rule (chunk_log_compress
- * or chunk_buckets_compress) and remembers the stored length, as the
+ * fingerprint), compresses it by the layout's own rule (the seam's
+ * compress) and remembers the stored length, as the
  * container simulation does per container. Kept per stored chunk: its
  * 8-byte identity and 4-byte length, and a 4-byte table bucket at most
  * half full (key_table.h). */
-#include "cache/core/chunk_buckets.h"
 #include "cache/core/chunk_cache_internal.h"
 #include "storage/chunk_read.h"
 #include "util/error.h"
@@ -76,10 +75,8 @@ uint32_t chunk_cache_stored_length(ChunkCache *c, const ChunkRef *ref, const uin
         return c->stored_len[e];
     uint32_t stored = ref->length;
     if (read_chunk(c, ref))
-        stored = c->buckets ? chunk_buckets_compress(c->sim_codec, CHUNK_BUCKETS_DEFAULT_SUBSLOT, c->sim_buf,
-                                                     ref->length, c->sim_out, &c->sim_cpu_compress_s)
-                            : chunk_log_compress(c->sim_codec, c->sim_buf, ref->length, c->sim_out,
-                                                 &c->sim_cpu_compress_s);
+        stored = c->lops->compress(&c->lopt, c->sim_codec, c->sim_buf, ref->length, c->sim_out,
+                                   &c->sim_cpu_compress_s);
     g_assert(stored >= 1 && stored <= ref->length);
     if (c->n_stored == c->cap_stored) {
         c->cap_stored = c->cap_stored ? 2 * c->cap_stored : 1024;

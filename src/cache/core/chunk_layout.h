@@ -12,7 +12,6 @@
 #define DESTOR_CACHE_CHUNK_LAYOUT_H
 
 #include "cache/core/cache_codec.h"
-#include "cache/core/chunk_log.h"
 #include "util/fingerprint.h"
 
 #include <glib.h>
@@ -31,14 +30,24 @@ gboolean chunk_layout_parse(const char *name, ChunkLayoutKind *out);
 
 typedef void (*ChunkLayoutDropped)(void *ctx, const Fingerprint *fp, uint32_t length);
 
+/* The store's identity a layout records (store.meta). */
+#define CHUNK_LAYOUT_STORE_ID_LEN 16
+
+/* The log's ssd-cache-segment-reclaim: how a segment is reclaimed when no
+ * free one is left. */
+typedef enum {
+    CHUNK_LOG_EVICT = 0, /* oldest segment, every live chunk dropped (Nitro) */
+    CHUNK_LOG_CLEAN = 1, /* fewest live bytes; live chunks rewritten when that frees >= half a segment */
+} ChunkLogReclaim;
+
 /* What either layout is opened with; each takes the fields it knows. */
 typedef struct {
     const char *directory;
     uint64_t capacity_bytes;
     FingerprintAlgorithm fp_alg;
-    uint8_t store_id[CHUNK_LOG_STORE_ID_LEN];
+    uint8_t store_id[CHUNK_LAYOUT_STORE_ID_LEN];
     gboolean o_direct;          /* ssd-cache-o-direct */
-    uint32_t segment_size;      /* log only (0: CHUNK_LOG_DEFAULT_SEGMENT) */
+    uint32_t segment_size;      /* log only (0: its default) */
     ChunkLogReclaim reclaim;    /* log only */
     CacheCodecKind compression; /* ssd-cache-compression (a directory written with another is rebuilt) */
     int compression_level;
@@ -60,6 +69,16 @@ typedef struct {
     ChunkLayoutGet result; /* out */
 } ChunkLayoutRead;
 
+/* What a layout written in whole segments (the log) counts of them. */
+typedef struct {
+    uint64_t user_bytes_written;        /* chunk bytes written in a segment (when written; the
+                                           layout's user_bytes_written counts them when put) */
+    uint64_t user_stored_bytes_written; /* their stored bytes */
+    uint64_t cleaner_bytes_written;     /* stored bytes the cleaner rewrote */
+    uint64_t segments_written, segments_evicted, segments_cleaned;
+    uint64_t damaged_segments;          /* found unusable when the index was rebuilt at open */
+} ChunkLayoutSegments;
+
 /* The counters both layouts have. */
 typedef struct {
     uint64_t user_bytes_written;   /* chunk bytes put */
@@ -74,7 +93,7 @@ typedef struct {
     uint64_t chunks_compressed;    /* puts stored compressed */
     uint64_t stored_bytes_held;    /* bytes the chunks held take (buckets: their sub-slots; the log: stored bytes) */
     double cpu_compress_s, cpu_decompress_s; /* thread CPU time in the codec */
-    ChunkLogCounters log;          /* the log only (segments written, evicted, cleaned; zeros for buckets) */
+    ChunkLayoutSegments segments;  /* a layout of segments (the log); zeros for the buckets */
 } ChunkLayoutCounters;
 
 typedef struct {
@@ -83,6 +102,30 @@ typedef struct {
      * sketch counts hits), so gets must come one access at a time, in
      * order: the core reads nothing ahead of its access. */
     gboolean get_decides;
+    /* The layout does the replacement itself (buckets: in the newcomer's
+     * bucket, with the policy austere): the core admits a chunk without
+     * making room, and a chunk the layout drops is an eviction. Otherwise
+     * the policy evicts until a newcomer fits, and a chunk the layout
+     * drops by itself (the log reclaiming a segment) is counted apart. */
+    gboolean evicts;
+
+    /* What the layout needs to know before it opens, from the options the
+     * cache gives (no directory: simulation asks too). Complete them:
+     * the log's segment size, and its capacity by its reclaim rule
+     * (chunk_cache.h); a layout leaves what it does not use. */
+    void (*geometry)(ChunkLayoutOptions *opt);
+    /* The largest chunk a layout opened with opt holds. */
+    uint32_t (*max_chunk)(const ChunkLayoutOptions *opt);
+    /* The layout's compression rule: buf[0..len) compressed with codec
+     * into out (room for len bytes); the compressed length when the
+     * layout would keep it so, else len (out then undefined). *cpu_s
+     * gets the codec's thread CPU time added. */
+    uint32_t (*compress)(const ChunkLayoutOptions *opt, CacheCodec *codec, const uint8_t *buf, uint32_t len,
+                         uint8_t *out, double *cpu_s);
+    /* The bytes a chunk of `stored` stored bytes takes on the SSD (the
+     * buckets: whole sub-slots). */
+    uint32_t (*stored_size)(const ChunkLayoutOptions *opt, uint32_t stored);
+
     void *(*open)(const ChunkLayoutOptions *opt, GError **err);
     gboolean (*close)(void *layout, GError **err);
     gboolean (*contains)(void *layout, const Fingerprint *fp, uint32_t *length);
@@ -101,7 +144,6 @@ typedef struct {
     gboolean (*drop)(void *layout, const Fingerprint *fp);
     void (*foreach)(void *layout, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length), void *ctx);
     gboolean (*sync)(void *layout, GError **err);
-    uint32_t (*max_chunk)(void *layout);
     uint64_t (*chunks)(void *layout);
     void (*counters)(void *layout, ChunkLayoutCounters *out);
     size_t (*index_bytes)(void *layout); /* the in-memory index */

@@ -2,12 +2,38 @@
 /* chunk_layout_buckets.c: the bucketized layout (chunk_buckets.h) behind
  * the layout seam (chunk_layout.h). */
 #include "cache/core/chunk_buckets.h"
+#include "cache/core/chunk_buckets_format.h"
 #include "cache/core/chunk_buckets_model.h"
 #include "cache/core/chunk_layout.h"
 
 #include <string.h>
 
-G_STATIC_ASSERT(CHUNK_LOG_STORE_ID_LEN == CHUNK_BUCKETS_STORE_ID_LEN);
+G_STATIC_ASSERT(CHUNK_LAYOUT_STORE_ID_LEN == CHUNK_BUCKETS_STORE_ID_LEN);
+
+/* The seam opens buckets of the default geometry (bk_open, the model). */
+static void bk_geometry(ChunkLayoutOptions *opt)
+{
+    (void)opt; /* no segments; the buckets take the cache's capacity as it is */
+}
+
+static uint32_t bk_max_chunk(const ChunkLayoutOptions *opt)
+{
+    (void)opt;
+    return chunk_buckets_largest_chunk(CHUNK_BUCKETS_DEFAULT_SLOTS, CHUNK_BUCKETS_DEFAULT_SUBSLOT);
+}
+
+static uint32_t bk_compress(const ChunkLayoutOptions *opt, CacheCodec *codec, const uint8_t *buf, uint32_t len,
+                            uint8_t *out, double *cpu_s)
+{
+    (void)opt;
+    return chunk_buckets_compress(codec, CHUNK_BUCKETS_DEFAULT_SUBSLOT, buf, len, out, cpu_s);
+}
+
+static uint32_t bk_stored_size(const ChunkLayoutOptions *opt, uint32_t stored)
+{
+    (void)opt;
+    return (stored + CHUNK_BUCKETS_DEFAULT_SUBSLOT - 1) / CHUNK_BUCKETS_DEFAULT_SUBSLOT * CHUNK_BUCKETS_DEFAULT_SUBSLOT;
+}
 
 static void *bk_open(const ChunkLayoutOptions *opt, GError **err)
 {
@@ -82,11 +108,6 @@ static void bk_foreach(void *b, void (*fn)(void *ctx, const Fingerprint *fp, uin
 static gboolean bk_sync(void *b, GError **err)
 {
     return chunk_buckets_sync(b, err);
-}
-
-static uint32_t bk_max_chunk(void *b)
-{
-    return chunk_buckets_max_chunk(b);
 }
 
 static uint64_t bk_chunks(void *b)
@@ -167,9 +188,11 @@ static size_t model_index_bytes(void *m)
 }
 
 const ChunkLayoutOps chunk_layout_buckets_ops = {
-    .kind = CHUNK_LAYOUT_BUCKETS, .get_decides = TRUE, .open = bk_open, .close = bk_close, .contains = bk_contains,
-    .put = bk_put, .get = bk_get, .get_many = bk_get_many, .get_many_wait = bk_get_many_wait, .drop = bk_drop, .foreach = bk_foreach, .sync = bk_sync,
-    .max_chunk = bk_max_chunk, .chunks = bk_chunks, .counters = bk_counters, .index_bytes = bk_index_bytes,
-    .model_open = model_open, .model_close = model_close, .model_put = model_put, .model_hit = model_hit,
-    .model_drop = model_drop, .model_counters = model_counters, .model_index_bytes = model_index_bytes,
+    .kind = CHUNK_LAYOUT_BUCKETS, .get_decides = TRUE, .evicts = TRUE, .geometry = bk_geometry,
+    .max_chunk = bk_max_chunk, .compress = bk_compress, .stored_size = bk_stored_size, .open = bk_open,
+    .close = bk_close, .contains = bk_contains, .put = bk_put, .get = bk_get, .get_many = bk_get_many,
+    .get_many_wait = bk_get_many_wait, .drop = bk_drop, .foreach = bk_foreach, .sync = bk_sync,
+    .chunks = bk_chunks, .counters = bk_counters, .index_bytes = bk_index_bytes, .model_open = model_open,
+    .model_close = model_close, .model_put = model_put, .model_hit = model_hit, .model_drop = model_drop,
+    .model_counters = model_counters, .model_index_bytes = model_index_bytes,
 };

@@ -6,16 +6,53 @@
 
 #include <string.h>
 
+G_STATIC_ASSERT(CHUNK_LOG_STORE_ID_LEN == CHUNK_LAYOUT_STORE_ID_LEN);
+
+static uint32_t segment_size(const ChunkLayoutOptions *opt)
+{
+    return opt->segment_size ? opt->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
+}
+
+/* clean: twice the cache plus two segments, so a segment at most half
+ * live always exists and the cleaner never drops a live chunk */
+static void log_geometry(ChunkLayoutOptions *opt)
+{
+    uint64_t cache = opt->capacity_bytes;
+    opt->segment_size = segment_size(opt);
+    if (opt->reclaim == CHUNK_LOG_CLEAN)
+        opt->capacity_bytes = 2 * cache + 2 * (uint64_t)opt->segment_size;
+    if (opt->capacity_bytes < 2 * (uint64_t)opt->segment_size)
+        opt->capacity_bytes = 2 * (uint64_t)opt->segment_size; /* the log's least */
+}
+
+static uint32_t log_max_chunk(const ChunkLayoutOptions *opt)
+{
+    return chunk_log_space_max_chunk(segment_size(opt));
+}
+
+static uint32_t log_compress(const ChunkLayoutOptions *opt, CacheCodec *codec, const uint8_t *buf, uint32_t len,
+                             uint8_t *out, double *cpu_s)
+{
+    (void)opt;
+    return chunk_log_compress(codec, buf, len, out, cpu_s);
+}
+
+static uint32_t log_stored_size(const ChunkLayoutOptions *opt, uint32_t stored)
+{
+    (void)opt;
+    return stored; /* packed in the segment */
+}
+
 static void *log_open(const ChunkLayoutOptions *opt, GError **err)
 {
     ChunkLogOptions o;
     memset(&o, 0, sizeof o);
     o.directory = opt->directory;
     o.capacity_bytes = opt->capacity_bytes;
-    o.segment_size = opt->segment_size ? opt->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
+    o.segment_size = segment_size(opt);
     o.o_direct = opt->o_direct;
     o.fp_alg = opt->fp_alg;
-    memcpy(o.store_id, opt->store_id, CHUNK_LOG_STORE_ID_LEN);
+    memcpy(o.store_id, opt->store_id, CHUNK_LAYOUT_STORE_ID_LEN);
     o.reclaim = opt->reclaim;
     o.dropped = opt->dropped;
     o.dropped_ctx = opt->dropped_ctx;
@@ -103,14 +140,22 @@ static gboolean log_sync(void *l, GError **err)
     return chunk_log_sync(l, err);
 }
 
-static uint32_t log_max_chunk(void *l)
-{
-    return chunk_log_max_chunk(l);
-}
-
 static uint64_t log_chunks(void *l)
 {
     return chunk_log_chunks(l);
+}
+
+static ChunkLayoutSegments segments_of(const ChunkLogCounters *c)
+{
+    return (ChunkLayoutSegments){
+        .user_bytes_written = c->user_bytes_written,
+        .user_stored_bytes_written = c->user_stored_bytes_written,
+        .cleaner_bytes_written = c->cleaner_bytes_written,
+        .segments_written = c->segments_written,
+        .segments_evicted = c->segments_evicted,
+        .segments_cleaned = c->segments_cleaned,
+        .damaged_segments = c->damaged_segments,
+    };
 }
 
 static void log_counters(void *l, ChunkLayoutCounters *out)
@@ -128,7 +173,7 @@ static void log_counters(void *l, ChunkLayoutCounters *out)
     out->stored_bytes_held = chunk_log_live_bytes(l);
     out->cpu_compress_s = c->cpu_compress_s;
     out->cpu_decompress_s = c->cpu_decompress_s;
-    out->log = *c;
+    out->segments = segments_of(c);
 }
 
 static size_t log_index_bytes(void *l)
@@ -143,7 +188,7 @@ static void *model_open(const ChunkLayoutOptions *opt, GError **err)
     ChunkLogOptions o;
     memset(&o, 0, sizeof o);
     o.capacity_bytes = opt->capacity_bytes;
-    o.segment_size = opt->segment_size ? opt->segment_size : CHUNK_LOG_DEFAULT_SEGMENT;
+    o.segment_size = segment_size(opt);
     o.reclaim = opt->reclaim;
     if (!chunk_log_check_options(&o, err))
         return NULL;
@@ -197,7 +242,7 @@ static void model_counters(void *m, ChunkLayoutCounters *out)
     out->stored_bytes_written = sp->c.put_stored_bytes;
     out->chunks_compressed = sp->c.chunks_compressed;
     out->stored_bytes_held = sp->live_bytes; /* stored bytes */
-    out->log = sp->c;
+    out->segments = segments_of(&sp->c);
 }
 
 static size_t model_index_bytes(void *m)
@@ -207,9 +252,11 @@ static size_t model_index_bytes(void *m)
 }
 
 const ChunkLayoutOps chunk_layout_log_ops = {
-    .kind = CHUNK_LAYOUT_LOG, .get_decides = FALSE, .open = log_open, .close = log_close, .contains = log_contains,
-    .put = log_put, .get = log_get, .get_many = log_get_many, .get_many_wait = log_get_many_wait, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
-    .max_chunk = log_max_chunk, .chunks = log_chunks, .counters = log_counters, .index_bytes = log_index_bytes,
-    .model_open = model_open, .model_close = model_close, .model_put = model_put, .model_hit = model_hit,
-    .model_drop = model_drop, .model_counters = model_counters, .model_index_bytes = model_index_bytes,
+    .kind = CHUNK_LAYOUT_LOG, .get_decides = FALSE, .evicts = FALSE, .geometry = log_geometry,
+    .max_chunk = log_max_chunk, .compress = log_compress, .stored_size = log_stored_size, .open = log_open,
+    .close = log_close, .contains = log_contains, .put = log_put, .get = log_get, .get_many = log_get_many,
+    .get_many_wait = log_get_many_wait, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
+    .chunks = log_chunks, .counters = log_counters, .index_bytes = log_index_bytes, .model_open = model_open,
+    .model_close = model_close, .model_put = model_put, .model_hit = model_hit, .model_drop = model_drop,
+    .model_counters = model_counters, .model_index_bytes = model_index_bytes,
 };

@@ -43,6 +43,7 @@
 #define DESTOR_CACHE_CHUNK_LOG_H
 
 #include "cache/core/cache_codec.h"
+#include "cache/core/chunk_layout.h" /* ChunkLogReclaim, an option the seam carries */
 #include "util/fingerprint.h"
 
 #include <glib.h>
@@ -68,12 +69,6 @@
  * before any measurement. */
 #define CHUNK_LOG_DEFAULT_SEGMENT (4u * 1024u * 1024u)
 
-/* How a segment is reclaimed when no free one is left. */
-typedef enum {
-    CHUNK_LOG_EVICT = 0, /* oldest segment, every live chunk dropped (Nitro) */
-    CHUNK_LOG_CLEAN = 1, /* fewest live bytes; live chunks rewritten when that frees >= half a segment */
-} ChunkLogReclaim;
-
 /* Called for each live chunk the log drops by itself: reclamation of a
  * segment (evict, or clean that chose to drop). Not called for
  * chunk_log_drop, nor for a damaged chunk chunk_log_get reports as a miss
@@ -88,7 +83,7 @@ typedef struct {
     gboolean o_direct;              /* open chunks.log with O_DIRECT */
     FingerprintAlgorithm fp_alg;    /* the store's fingerprint function */
     uint8_t store_id[CHUNK_LOG_STORE_ID_LEN]; /* the store's identity (store.meta) */
-    ChunkLogReclaim reclaim;
+    ChunkLogReclaim reclaim;        /* chunk_layout.h */
     ChunkLogDropped dropped;        /* may be NULL */
     void *dropped_ctx;
     unsigned readers;               /* reader threads of chunk_log_get_many (0: CHUNK_LOG_DEFAULT_READERS) */
