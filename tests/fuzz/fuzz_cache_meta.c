@@ -33,11 +33,11 @@
  * The loader works on a file, so each input is written to a scratch file. */
 #include "fuzz_util.h"
 
-#include "cache/core/cache_config.h"
-#include "cache/core/cache_core.h"
-#include "cache/core/cache_meta.h"
+#include "cache/config/cache_config.h"
+#include "cache/container/cache_core.h"
+#include "cache/container/cache_meta.h"
 #include "cache/policy/policy.h"
-#include "cache/core/ssd_store.h"
+#include "cache/container/ssd_store.h"
 #include "util/le.h"
 
 #define CSIZE 4096

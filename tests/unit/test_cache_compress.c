@@ -9,9 +9,9 @@
  * a hit checks a compressed copy's stored bytes (slot header version 3),
  * so damage that still decodes to the right length is a miss too, and a
  * version 2 copy (no such check) is checked decoded. */
-#include "cache/core/cache_codec.h"
-#include "cache/core/cache_core.h"
-#include "cache/core/ssd_store.h"
+#include "cache/common/cache_codec.h"
+#include "cache/container/cache_core.h"
+#include "cache/container/ssd_store.h"
 #include "test_cache_util.h"
 #include "unit.h"
 #include "unit_tmpdir.h"

@@ -6,9 +6,9 @@
  * miss path's HDD reads (chunk range or whole container once per
  * request), container fetch's offers, chunk plc's three refusals, chunk sigpop's test, the configuration's granularity checks, and the chunk policy
  * registry. */
-#include "cache/core/cache_config.h"
-#include "cache/core/chunk_cache.h"
-#include "cache/core/chunk_log_format.h"
+#include "cache/config/cache_config.h"
+#include "cache/chunk/chunk_cache.h"
+#include "cache/layouts/log/chunk_log_format.h"
 #include "unit.h"
 #include "util/error.h"
 

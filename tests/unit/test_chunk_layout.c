@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test_chunk_layout.c: the layout seam (cache/core/chunk_layout.h): both
+/* test_chunk_layout.c: the layout seam (cache/layouts/chunk_layout.h): both
  * layouts through their ops tables give the same answers to the same
  * operations (right bytes, drops, the `dropped` callback, reopen, get_many
  * with a damaged chunk among its reads), and a
@@ -7,9 +7,9 @@
  * empty, never serving the other's bytes; each layout and its model
  * (simulation, chunk_layout.h's model_*) make the same decisions over
  * random operation sequences. */
-#include "cache/core/chunk_buckets.h"
-#include "cache/core/chunk_layout.h"
-#include "cache/core/chunk_log.h"
+#include "cache/layouts/buckets/chunk_buckets.h"
+#include "cache/layouts/chunk_layout.h"
+#include "cache/layouts/log/chunk_log.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
 

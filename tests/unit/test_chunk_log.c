@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test_chunk_log.c: the chunk cache's segment log (cache/core/chunk_log.h):
+/* test_chunk_log.c: the chunk cache's segment log (cache/layouts/log/chunk_log.h):
  * its index against a GHashTable over random operations, its formats, and
  * the log itself: round trips, reopen after a clean close and after a
  * crash, eviction and cleaning with their counters, and damaged,
  * truncated and foreign files, which must give misses, never wrong bytes;
  * and all of it again with compressed chunks (ssd-cache-compression). */
 #include "cache/common/cache_dir.h"
-#include "cache/core/chunk_log.h"
-#include "cache/core/chunk_log_format.h"
-#include "cache/core/chunk_log_index.h"
-#include "cache/core/ssd_store.h"
+#include "cache/layouts/log/chunk_log.h"
+#include "cache/layouts/log/chunk_log_format.h"
+#include "cache/layouts/log/chunk_log_index.h"
+#include "cache/container/ssd_store.h"
 #include "util/error.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
