@@ -29,6 +29,7 @@ CACHE_SOURCES = \
 	src/cache/structures/chunk_table.h \
 	src/cache/structures/index_list.h \
 	src/cache/structures/key_table.h \
+	src/cache/structures/open_table.h \
 	src/cache/structures/meta_cache.h \
 	src/cache/structures/sized_arc.h \
 	src/cache/common/cache_codec.c \
