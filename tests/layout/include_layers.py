@@ -18,12 +18,13 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 # src/cache's folders, bottom up (docs/ARCHITECTURE.md, "The cache as
-# components"); folders of one rank (the two layouts, the two caches) do
-# not include each other.
+# components"); folders of one rank (the two granularities' policies, the
+# two layouts, the two caches) do not include each other.
 CACHE_LAYERS = [
     ("cache/policy",),
     ("cache/structures",),
     ("cache/common",),
+    ("cache/policies/container", "cache/policies/chunk"),
     ("cache/policies",),
     ("cache/layouts",),
     ("cache/layouts/log", "cache/layouts/buckets"),

@@ -32,7 +32,7 @@
  * (the paper's loop need not end); C_B's aging never takes it below 0.
  * Hits need the address resident in M (its chunk is then always in D).
  * Every missed chunk is admitted. */
-#include "cache/policies/cdac.h"
+#include "cache/policies/chunk/cdac.h"
 #include "cache/structures/index_list.h"
 #include "cache/structures/meta_cache.h"
 #include "cache/structures/sized_arc.h"

@@ -2,7 +2,7 @@
 /* cdac_lru.c: CDAC-LRU, CDAC (cdac.c) with the metadata cache in LRU order:
  * the address examined for eviction is the least recently used one; a hit
  * or a retained address moves to the most recent end. */
-#include "cache/policies/cdac.h"
+#include "cache/policies/chunk/cdac.h"
 
 static const CachePolicyKey cdac_lru_keys[] = { CDAC_KEYS("cdac-lru") };
 static const CachePolicyCounter cdac_lru_counters[] = { CDAC_COUNTERS };

@@ -68,7 +68,7 @@
 #include "cache/policy/policy.h"
 #include "cache/structures/ghost_list.h"
 #include "cache/structures/slot_heap.h"
-#include "cache/policies/wlfu_rule.h"
+#include "cache/policies/container/wlfu_rule.h"
 #include "util/le.h"
 
 #include <math.h>

@@ -5,7 +5,7 @@
  * target p); a hit moves an address to T2, a retained one to the MRU end
  * of its own list; a deleted address becomes a ghost, and an address
  * found among the ghosts re-enters T2, adapting p. */
-#include "cache/policies/cdac.h"
+#include "cache/policies/chunk/cdac.h"
 
 static const CachePolicyKey cdac_arc_keys[] = { CDAC_KEYS("cdac-arc") };
 static const CachePolicyCounter cdac_arc_counters[] = { CDAC_COUNTERS };
