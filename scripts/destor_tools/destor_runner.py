@@ -215,7 +215,7 @@ def list_job_files(destor, job, config=None, params=(), keep_all=False):
 
 # ---------------------------------------------------------------- device model
 
-# destor's defaults (src/cache/core/device_model.c), and the config keys that
+# destor's defaults (src/cache/common/device_model.c), and the config keys that
 # change them; used for the HDD-only run, which has no cache to model it.
 DEVICE_DEFAULTS = {
     "model-hdd-seek-ms": 10.0,

@@ -8,7 +8,7 @@ also print decimal units; one table serves them all.
 Bytes are bytes; "KiB".."PiB" are powers of 1024, "kB".."PB" powers of
 1000; the paper's "1 GB = 1024 MB" is GiB.  A day is 86,400 seconds.  The
 device model's MB/s are 10^6 bytes a second, as in destor
-(src/cache/core/device_model.h).
+(src/cache/common/device_model.h).
 """
 
 from .errors import SmartError

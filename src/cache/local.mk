@@ -1,10 +1,20 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# src/cache: the SSD container cache, its unit tests and its simulation
-# benchmark (docs/CACHE.md), in four folders:
-#   policy/     the policy interface and the store-wide access counts policies read
-#   structures/ data structures several policies share
-#   policies/   one file per policy, the registry (one line per policy), their keys, `destor policies`
-#   core/       the cache core: slots on the SSD, persistence, statistics, config, device model
+# src/cache: the SSD cache, its unit tests and its simulation benchmark
+# (docs/CACHE.md), one folder a component, bottom up (a folder includes
+# only those below it: tests/layout/include_layers.py):
+#   policy/             the policy interface and the store-wide access counts policies read
+#   structures/         data structures several policies share
+#   common/             what both caches share: the cache directory's claim and lock (and the registry of
+#                       the formats that may hold it), the codec, the device model, the report figures
+#   policies/container/ one file per container policy
+#   policies/chunk/     one file per chunk policy (and cdac.c, the two CDAC policies' shared part)
+#   policies/           the registry of both (one line per policy), their keys, `destor policies`
+#   layouts/            the chunk cache's layout seam (chunk_layout.h) and the registry of layouts
+#   layouts/log/        the segment log behind the seam
+#   layouts/buckets/    AustereCache's buckets behind the seam
+#   config/             the cache keys, their parsing and their checks across keys
+#   container/          the container cache: slots on the SSD, cache.meta, persistence, its report
+#   chunk/              the chunk cache: lookups, admission, offers, real mode's bytes, its report
 CACHE_SOURCES = \
 	src/cache/policy/access_counts.c \
 	src/cache/policy/access_counts.h \
@@ -21,94 +31,97 @@ CACHE_SOURCES = \
 	src/cache/structures/chunk_table.h \
 	src/cache/structures/index_list.h \
 	src/cache/structures/key_table.h \
+	src/cache/structures/open_table.h \
 	src/cache/structures/meta_cache.h \
 	src/cache/structures/sized_arc.h \
-	src/cache/policies/adapt.c \
-	src/cache/policies/arc.c \
-	src/cache/policies/belady.c \
-	src/cache/policies/cdac.c \
-	src/cache/policies/cdac.h \
-	src/cache/policies/cdac_arc.c \
-	src/cache/policies/cdac_lru.c \
-	src/cache/policies/chunk_arc.c \
-	src/cache/policies/chunk_lru.c \
-	src/cache/policies/chunk_austere.c \
-	src/cache/policies/chunk_plc.c \
-	src/cache/policies/chunk_sigpop.c \
-	src/cache/policies/chunk_tinylfu.c \
-	src/cache/policies/clock.c \
-	src/cache/policies/d_arc.c \
-	src/cache/policies/d_lru.c \
-	src/cache/policies/fifo.c \
-	src/cache/policies/larc.c \
-	src/cache/policies/lfu.c \
-	src/cache/policies/lru.c \
-	src/cache/policies/minisim.c \
-	src/cache/policies/wlfu.c \
-	src/cache/policies/wlfu_rule.h \
-	src/cache/policies/offline_static.c \
-	src/cache/policies/opt_budget.c \
-	src/cache/policies/plc.c \
+	src/cache/common/cache_codec.c \
+	src/cache/common/cache_codec.h \
+	src/cache/common/cache_dir.c \
+	src/cache/common/cache_dir.h \
+	src/cache/common/cache_stats.c \
+	src/cache/common/cache_stats.h \
+	src/cache/common/device_model.c \
+	src/cache/common/device_model.h \
+	src/cache/policies/container/adapt.c \
+	src/cache/policies/container/arc.c \
+	src/cache/policies/container/belady.c \
+	src/cache/policies/container/clock.c \
+	src/cache/policies/container/fifo.c \
+	src/cache/policies/container/larc.c \
+	src/cache/policies/container/lfu.c \
+	src/cache/policies/container/lru.c \
+	src/cache/policies/container/minisim.c \
+	src/cache/policies/container/offline_static.c \
+	src/cache/policies/container/opt_budget.c \
+	src/cache/policies/container/plc.c \
+	src/cache/policies/container/s3fifo.c \
+	src/cache/policies/container/sieve.c \
+	src/cache/policies/container/sigpop.c \
+	src/cache/policies/container/tinylfu.c \
+	src/cache/policies/container/twoq.c \
+	src/cache/policies/container/wlfu.c \
+	src/cache/policies/container/wlfu_rule.h \
+	src/cache/policies/container/wtinylfu.c \
+	src/cache/policies/chunk/cdac.c \
+	src/cache/policies/chunk/cdac.h \
+	src/cache/policies/chunk/cdac_arc.c \
+	src/cache/policies/chunk/cdac_lru.c \
+	src/cache/policies/chunk/chunk_arc.c \
+	src/cache/policies/chunk/chunk_austere.c \
+	src/cache/policies/chunk/chunk_lru.c \
+	src/cache/policies/chunk/chunk_plc.c \
+	src/cache/policies/chunk/chunk_sigpop.c \
+	src/cache/policies/chunk/chunk_tinylfu.c \
+	src/cache/policies/chunk/d_arc.c \
+	src/cache/policies/chunk/d_lru.c \
 	src/cache/policies/policy_keys.c \
 	src/cache/policies/policy_list.c \
 	src/cache/policies/policy_list.h \
 	src/cache/policies/policy_registry.c \
-	src/cache/policies/s3fifo.c \
-	src/cache/policies/sieve.c \
-	src/cache/policies/sigpop.c \
-	src/cache/policies/tinylfu.c \
-	src/cache/policies/twoq.c \
-	src/cache/policies/wtinylfu.c \
-	src/cache/core/cache_codec.c \
-	src/cache/core/cache_codec.h \
-	src/cache/core/cache_config.c \
-	src/cache/core/cache_config.h \
-	src/cache/core/cache_core.c \
-	src/cache/core/cache_core.h \
-	src/cache/core/cache_core_internal.h \
-	src/cache/core/cache_meta.c \
-	src/cache/core/cache_meta.h \
-	src/cache/core/cache_persist.c \
-	src/cache/core/cache_report.c \
-	src/cache/core/cache_stats.c \
-	src/cache/core/cache_stats.h \
-	src/cache/core/chunk_cache.c \
-	src/cache/core/chunk_cache.h \
-	src/cache/core/chunk_cache_internal.h \
-	src/cache/core/chunk_cache_offer.c \
-	src/cache/core/chunk_cache_real.c \
-	src/cache/core/chunk_cache_stored.c \
-	src/cache/core/chunk_cache_report.c \
-	src/cache/core/chunk_buckets.c \
-	src/cache/core/chunk_buckets.h \
-	src/cache/core/chunk_buckets_format.c \
-	src/cache/core/chunk_buckets_format.h \
-	src/cache/core/chunk_buckets_index.c \
-	src/cache/core/chunk_buckets_index.h \
-	src/cache/core/chunk_buckets_model.c \
-	src/cache/core/chunk_buckets_model.h \
-	src/cache/core/chunk_buckets_place.c \
-	src/cache/core/chunk_buckets_place.h \
-	src/cache/core/chunk_buckets_sketch.c \
-	src/cache/core/chunk_buckets_sketch.h \
-	src/cache/core/chunk_layout.c \
-	src/cache/core/chunk_layout.h \
-	src/cache/core/chunk_layout_buckets.c \
-	src/cache/core/chunk_layout_log.c \
-	src/cache/core/chunk_log.c \
-	src/cache/core/chunk_log.h \
-	src/cache/core/chunk_log_format.c \
-	src/cache/core/chunk_log_format.h \
-	src/cache/core/chunk_log_index.c \
-	src/cache/core/chunk_log_index.h \
-	src/cache/core/chunk_log_readers.c \
-	src/cache/core/chunk_log_readers.h \
-	src/cache/core/chunk_log_space.c \
-	src/cache/core/chunk_log_space.h \
-	src/cache/core/device_model.c \
-	src/cache/core/device_model.h \
-	src/cache/core/ssd_store.c \
-	src/cache/core/ssd_store.h
+	src/cache/layouts/chunk_layout.c \
+	src/cache/layouts/chunk_layout.h \
+	src/cache/layouts/log/chunk_layout_log.c \
+	src/cache/layouts/log/chunk_log.c \
+	src/cache/layouts/log/chunk_log.h \
+	src/cache/layouts/log/chunk_log_format.c \
+	src/cache/layouts/log/chunk_log_format.h \
+	src/cache/layouts/log/chunk_log_index.c \
+	src/cache/layouts/log/chunk_log_index.h \
+	src/cache/layouts/log/chunk_log_readers.c \
+	src/cache/layouts/log/chunk_log_readers.h \
+	src/cache/layouts/log/chunk_log_space.c \
+	src/cache/layouts/log/chunk_log_space.h \
+	src/cache/layouts/buckets/chunk_buckets.c \
+	src/cache/layouts/buckets/chunk_buckets.h \
+	src/cache/layouts/buckets/chunk_buckets_format.c \
+	src/cache/layouts/buckets/chunk_buckets_format.h \
+	src/cache/layouts/buckets/chunk_buckets_index.c \
+	src/cache/layouts/buckets/chunk_buckets_index.h \
+	src/cache/layouts/buckets/chunk_buckets_model.c \
+	src/cache/layouts/buckets/chunk_buckets_model.h \
+	src/cache/layouts/buckets/chunk_buckets_place.c \
+	src/cache/layouts/buckets/chunk_buckets_place.h \
+	src/cache/layouts/buckets/chunk_buckets_sketch.c \
+	src/cache/layouts/buckets/chunk_buckets_sketch.h \
+	src/cache/layouts/buckets/chunk_layout_buckets.c \
+	src/cache/config/cache_config.c \
+	src/cache/config/cache_config.h \
+	src/cache/container/cache_core.c \
+	src/cache/container/cache_core.h \
+	src/cache/container/cache_core_internal.h \
+	src/cache/container/cache_meta.c \
+	src/cache/container/cache_meta.h \
+	src/cache/container/cache_persist.c \
+	src/cache/container/cache_report.c \
+	src/cache/container/ssd_store.c \
+	src/cache/container/ssd_store.h \
+	src/cache/chunk/chunk_cache.c \
+	src/cache/chunk/chunk_cache.h \
+	src/cache/chunk/chunk_cache_internal.h \
+	src/cache/chunk/chunk_cache_offer.c \
+	src/cache/chunk/chunk_cache_real.c \
+	src/cache/chunk/chunk_cache_report.c \
+	src/cache/chunk/chunk_cache_stored.c
 libdestor_a_SOURCES += $(CACHE_SOURCES)
 
 CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_policy_offline \

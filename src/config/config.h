@@ -6,7 +6,7 @@
 #ifndef DESTOR_CONFIG_H
 #define DESTOR_CONFIG_H
 
-#include "cache/core/cache_config.h"
+#include "cache/config/cache_config.h"
 #include "chunking/chunker.h"
 #include "config/rewrite_config.h"
 #include "index/fp_index_params.h"

@@ -7,8 +7,8 @@
 #ifndef DESTOR_CACHED_SOURCE_H
 #define DESTOR_CACHED_SOURCE_H
 
-#include "cache/core/cache_core.h"
-#include "cache/core/chunk_cache.h"
+#include "cache/container/cache_core.h"
+#include "cache/chunk/chunk_cache.h"
 #include "config/config.h"
 #include "store/store.h"
 

@@ -31,7 +31,7 @@ ChunkCache *chunk_cache_source_open_cache(const Config *cfg, Store *store, GErro
                     store->dir);
         return NULL;
     }
-    G_STATIC_ASSERT(STORE_ID_LEN == CHUNK_LOG_STORE_ID_LEN);
+    G_STATIC_ASSERT(STORE_ID_LEN == CHUNK_LAYOUT_STORE_ID_LEN);
     memcpy(o.store_id, store->id.bytes, STORE_ID_LEN);
     o.fp_alg = store->fingerprint;
     o.backing = container_store_source(store->containers);

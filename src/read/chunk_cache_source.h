@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_cache_source.h: the SSD chunk cache (ssd-cache-granularity chunk,
- * cache/core/chunk_cache.h) as the read path's ChunkSource: each chunk a
+ * cache/chunk/chunk_cache.h) as the read path's ChunkSource: each chunk a
  * request reads is one chunk-cache access at the position file_output
  * locates it at. Opened from the configuration over the store (its size a
  * share of the stored containers' bytes). */
 #ifndef DESTOR_CHUNK_CACHE_SOURCE_H
 #define DESTOR_CHUNK_CACHE_SOURCE_H
 
-#include "cache/core/chunk_cache.h"
+#include "cache/chunk/chunk_cache.h"
 #include "config/config.h"
 #include "read/chunk_source.h"
 #include "store/store.h"

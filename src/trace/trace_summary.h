@@ -7,8 +7,8 @@
 #ifndef DESTOR_TRACE_SUMMARY_H
 #define DESTOR_TRACE_SUMMARY_H
 
-#include "cache/core/cache_core.h"
-#include "cache/core/chunk_cache.h"
+#include "cache/container/cache_core.h"
+#include "cache/chunk/chunk_cache.h"
 
 #include <glib.h>
 #include <stdint.h>

@@ -12,7 +12,7 @@
  *          (scripts/bench-cache.sh runs them all). An offline policy gets
  *          the whole trace first (cache_core_prepare), so its run holds the
  *          whole trace in memory (4 bytes an access). */
-#include "cache/core/cache_core.h"
+#include "cache/container/cache_core.h"
 
 #include <math.h>
 #include <stdio.h>

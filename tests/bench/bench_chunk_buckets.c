@@ -6,8 +6,8 @@
  *
  *   bench_chunk_buckets log|buckets CHUNKS LOOKUPS
  *       an index of CHUNKS chunks (SHA-1 fingerprints of counters): the
- *       chunk log's (cache/core/chunk_log_index.h), or the bucket
- *       layout's (cache/core/chunk_buckets_index.h: default 128 sub-slots
+ *       chunk log's (cache/layouts/log/chunk_log_index.h), or the bucket
+ *       layout's (cache/layouts/buckets/chunk_buckets_index.h: default 128 sub-slots
  *       a bucket, buckets for CHUNKS chunks of 4 sub-slots, an 8 KiB chunk
  *       of 2 KiB sub-slots); then LOOKUPS lookups, half of chunks in it
  *       and half of others, in a seeded random order; prints
@@ -21,10 +21,10 @@
  *       cached chunk (CHUNKS held, INDEX index bytes)": the in-memory
  *       index (the buckets' sketch included) over the chunks it holds;
  *       and "written W device bytes per chunk byte put". */
-#include "cache/core/chunk_buckets.h"
-#include "cache/core/chunk_buckets_index.h"
-#include "cache/core/chunk_layout.h"
-#include "cache/core/chunk_log_index.h"
+#include "cache/layouts/buckets/chunk_buckets.h"
+#include "cache/layouts/buckets/chunk_buckets_index.h"
+#include "cache/layouts/chunk_layout.h"
+#include "cache/layouts/log/chunk_log_index.h"
 
 #include <glib.h>
 #include <stdio.h>

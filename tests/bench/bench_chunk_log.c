@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_chunk_log.c: real-mode chunk hits through the chunk log
- * (cache/core/chunk_log.h), for scripts/bench-chunk-log.sh (not a test).
+ * (cache/layouts/log/chunk_log.h), for scripts/bench-chunk-log.sh (not a test).
  *
  *   bench_chunk_log fill DIR MIB [SEGMENT]
  *       a log with O_DIRECT in DIR of MIB MiB (segments of SEGMENT bytes,
@@ -11,7 +11,7 @@
  *       chunk_log_get, one at a time; else BATCH chunks at a time (a
  *       request of BATCH x 64 KiB) through chunk_log_get_many; prints
  *       "read BYTES bytes in SECONDS s" and the index's bytes per chunk */
-#include "cache/core/chunk_log.h"
+#include "cache/layouts/log/chunk_log.h"
 #include "util/error.h"
 
 #include <glib.h>

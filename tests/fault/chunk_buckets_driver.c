@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_buckets_driver.c: drives the product's bucketized chunk layout
- * (cache/core/chunk_buckets.h) for the kill sweep
+ * (cache/layouts/buckets/chunk_buckets.h) for the kill sweep
  * tests/e2e/kill_chunk_buckets.sh, which SIGKILLs `run` at each of its
  * system calls and then asks `check` whether what the layout serves is
  * right.
@@ -19,8 +19,8 @@
  *       taken from the layout); a damaged chunk is a miss and allowed.
  *       Prints "held H damaged D"; exits 1 on any wrong byte or unknown
  *       chunk, 0 otherwise. */
-#include "cache/core/chunk_buckets.h"
-#include "cache/core/chunk_buckets_format.h"
+#include "cache/layouts/buckets/chunk_buckets.h"
+#include "cache/layouts/buckets/chunk_buckets_format.h"
 #include "util/error.h"
 
 #include <glib.h>

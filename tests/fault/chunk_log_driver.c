@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* chunk_log_driver.c: drives the product's chunk log (cache/core/chunk_log.h)
+/* chunk_log_driver.c: drives the product's chunk log (cache/layouts/log/chunk_log.h)
  * for the kill sweep tests/e2e/kill_chunk_log.sh, which SIGKILLs `run` at
  * each of its system calls and then asks `check` whether what the log
  * serves is right.
@@ -20,7 +20,7 @@
  * CHUNK_LOG_O_DIRECT=1 opens the log with O_DIRECT; CHUNK_LOG_COMPRESSION=
  * lz4|zstd with that compression, the chunks then made compressible (a
  * quarter random, the rest runs of a few byte values). */
-#include "cache/core/chunk_log.h"
+#include "cache/layouts/log/chunk_log.h"
 #include "util/error.h"
 
 #include <glib.h>

@@ -73,7 +73,7 @@ def parse_job_meta(path):
 
 
 def parse_cache_meta(path):
-    """{slot: container id} from cache.meta (layout in src/cache/core/cache_meta.h)."""
+    """{slot: container id} from cache.meta (layout in src/cache/container/cache_meta.h)."""
     data = open(path, "rb").read()
     version, = struct.unpack_from("<I", data, 8)
     n_entries, = struct.unpack_from("<I", data, 28)

@@ -14,7 +14,7 @@
  *      same must hold, and an undamaged block must decode to the bytes. */
 #include "fuzz_util.h"
 
-#include "cache/core/cache_codec.h"
+#include "cache/common/cache_codec.h"
 
 static size_t expected_length(uint8_t mode, size_t n)
 {

@@ -33,11 +33,11 @@
  * The loader works on a file, so each input is written to a scratch file. */
 #include "fuzz_util.h"
 
-#include "cache/core/cache_config.h"
-#include "cache/core/cache_core.h"
-#include "cache/core/cache_meta.h"
+#include "cache/config/cache_config.h"
+#include "cache/container/cache_core.h"
+#include "cache/container/cache_meta.h"
 #include "cache/policy/policy.h"
-#include "cache/core/ssd_store.h"
+#include "cache/container/ssd_store.h"
 #include "util/le.h"
 
 #define CSIZE 4096
@@ -77,7 +77,7 @@ static void open_cache(const uint8_t *file, size_t len, const CacheMeta *m)
 {
     const char *dir = fuzz_scratch_dir();
     remove_in(dir, SSD_STORE_SLOT_FILE);
-    remove_in(dir, SSD_STORE_LOCK_FILE);
+    remove_in(dir, CACHE_DIR_LOCK_FILE);
     uint32_t capacity = m->capacity < 1 ? 1 : m->capacity > MAXCAP ? MAXCAP : m->capacity;
 
     /* Slot s holds container s, header and bytes (docs/FORMAT.md), for

@@ -9,8 +9,8 @@
  * resolves, and ssd-cache-size resolves for a few store sizes. */
 #include "fuzz_util.h"
 
-#include "cache/core/cache_config.h"
-#include "cache/core/cache_core.h"
+#include "cache/config/cache_config.h"
+#include "cache/container/cache_core.h"
 #include "cache/policy/policy.h"
 #include "chunking/chunker.h"
 #include "config/config.h"

@@ -5,12 +5,33 @@ against the code's own #include lines: every source file sits in a folder
 of src/ (none loose), and no two folders include each other, directly or
 round a longer circle. A circle is printed with one include that closes
 it, so the fix is plain; on success the folders are printed bottom up.
+
+src/cache is held to a fixed order besides (CACHE_LAYERS): a folder there
+includes only folders of a lower rank, so an upward include fails even
+before it closes a circle, and a new folder fails until it is given its
+rank.
 """
 import os
 import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+# src/cache's folders, bottom up (docs/ARCHITECTURE.md, "The cache as
+# components"); folders of one rank (the two granularities' policies, the
+# two layouts, the two caches) do not include each other.
+CACHE_LAYERS = [
+    ("cache/policy",),
+    ("cache/structures",),
+    ("cache/common",),
+    ("cache/policies/container", "cache/policies/chunk"),
+    ("cache/policies",),
+    ("cache/layouts",),
+    ("cache/layouts/log", "cache/layouts/buckets"),
+    ("cache/config",),
+    ("cache/container", "cache/chunk"),
+]
+CACHE_RANK = {folder: rank for rank, folders in enumerate(CACHE_LAYERS) for folder in folders}
 
 
 def folder_of(rel):
@@ -41,6 +62,24 @@ def read_graph(src):
                 if there != here:
                     edges[here].setdefault(there, "%s includes %s" % (rel, inc))
     return edges, loose
+
+
+def in_cache(folder):
+    return folder == "cache" or folder.startswith("cache/")
+
+
+def cache_order(edges):
+    """FAIL lines: a folder of src/cache without a rank, an include up or
+    sideways among them."""
+    out = []
+    for here in sorted(f for f in edges if in_cache(f)):
+        if here not in CACHE_RANK:
+            out.append("FAIL: src/%s has no place in CACHE_LAYERS (tests/layout/include_layers.py)" % here)
+            continue
+        for there, why in sorted(edges[here].items()):
+            if in_cache(there) and there in CACHE_RANK and CACHE_RANK[there] >= CACHE_RANK[here]:
+                out.append("FAIL: %s includes %s, which is not below it: %s" % (here, there, why))
+    return out
 
 
 def circles(edges):
@@ -98,6 +137,9 @@ def main():
     ok = True
     for rel in sorted(loose):
         print("FAIL: src/%s is loose in src/: every file belongs to the folder of its role" % rel)
+        ok = False
+    for line in cache_order(edges):
+        print(line)
         ok = False
     for comp in circles(edges):
         ok = False

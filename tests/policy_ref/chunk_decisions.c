@@ -22,8 +22,8 @@
  * log's model's, tests/e2e/chunk_cache_real.sh and tests/unit/test_chunk_layout.c).
  * Exit 2 on bad arguments or input, 1 if the cache
  * fails. */
-#include "cache/core/cache_config.h"
-#include "cache/core/chunk_cache.h"
+#include "cache/config/cache_config.h"
+#include "cache/chunk/chunk_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>

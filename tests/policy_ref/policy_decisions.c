@@ -12,9 +12,9 @@
  * line per access: "h" hit, "r" refused miss, "a" admitted into a free slot,
  * "e ID" admitted in place of container ID. Exit 2 on bad arguments or
  * input, 1 if the cache fails. */
-#include "cache/core/cache_config.h"
-#include "cache/core/cache_core.h"
-#include "cache/core/ssd_store.h"
+#include "cache/config/cache_config.h"
+#include "cache/container/cache_core.h"
+#include "cache/container/ssd_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

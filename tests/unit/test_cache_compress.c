@@ -9,9 +9,9 @@
  * a hit checks a compressed copy's stored bytes (slot header version 3),
  * so damage that still decodes to the right length is a miss too, and a
  * version 2 copy (no such check) is checked decoded. */
-#include "cache/core/cache_codec.h"
-#include "cache/core/cache_core.h"
-#include "cache/core/ssd_store.h"
+#include "cache/common/cache_codec.h"
+#include "cache/container/cache_core.h"
+#include "cache/container/ssd_store.h"
 #include "test_cache_util.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
@@ -186,7 +186,7 @@ static gboolean read_right(CacheCore *c, ContainerId id)
 
 static void rm_cache(char *dir)
 {
-    const char *names[] = { SSD_STORE_SLOT_FILE, SSD_STORE_LOCK_FILE, "cache.meta" };
+    const char *names[] = { SSD_STORE_SLOT_FILE, CACHE_DIR_LOCK_FILE, "cache.meta" };
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
         char *p = g_build_filename(dir, names[i], NULL);
         g_unlink(p);

@@ -2,7 +2,7 @@
 /* test_cache_config.c: the cache's configuration keys: defaults, every
  * parser, errors naming key and value, "not a cache key", ssd-cache-size
  * resolution to a container count, and checks across keys. */
-#include "cache/core/cache_config.h"
+#include "cache/config/cache_config.h"
 #include "unit.h"
 #include "util/error.h"
 

@@ -5,8 +5,8 @@
  * counts, bytes are always right, the directory stays within capacity, the
  * cache survives a clean restart, damaged copies and unclean shutdowns are
  * caught, the directory lock refuses a second user. */
-#include "cache/core/cache_meta.h"
-#include "cache/core/ssd_store.h"
+#include "cache/container/cache_meta.h"
+#include "cache/container/ssd_store.h"
 #include "test_cache_util.h"
 #include "unit.h"
 #include "util/error.h"

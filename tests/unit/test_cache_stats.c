@@ -3,8 +3,8 @@
  * classification and breakdown, the device model (service times, SSD reads
  * queued behind writes), request latency, the SSD lifetime arithmetic of the
  * paper's Table 1, and the text/JSON reports. */
-#include "cache/core/cache_stats.h"
-#include "cache/core/device_model.h"
+#include "cache/common/cache_stats.h"
+#include "cache/common/device_model.h"
 #include "test_cache_util.h"
 #include "unit.h"
 

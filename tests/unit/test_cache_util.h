@@ -5,8 +5,8 @@
 #ifndef DESTOR_TEST_CACHE_UTIL_H
 #define DESTOR_TEST_CACHE_UTIL_H
 
-#include "cache/core/cache_config.h"
-#include "cache/core/cache_core.h"
+#include "cache/config/cache_config.h"
+#include "cache/container/cache_core.h"
 
 #include <CUnit/CUnit.h>
 #include <glib.h>

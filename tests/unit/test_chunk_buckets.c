@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_chunk_buckets.c: the bucketized chunk layout
- * (cache/core/chunk_buckets.h): its bucket format, round trips with each
+ * (cache/layouts/buckets/chunk_buckets.h): its bucket format, round trips with each
  * compression, prefix collisions between chunks whose fingerprints share
  * a prefix (found by search, and made up), replacement inside a bucket,
  * damaged, torn and truncated buckets and compressed sub-slots (misses,
  * counted, never wrong bytes), foreign directories, and random operations
  * against a model. */
-#include "cache/core/chunk_buckets.h"
-#include "cache/core/chunk_buckets_format.h"
-#include "cache/core/chunk_buckets_model.h"
-#include "cache/core/chunk_buckets_sketch.h"
-#include "cache/core/chunk_log.h"
+#include "cache/common/cache_dir.h"
+#include "cache/layouts/buckets/chunk_buckets.h"
+#include "cache/layouts/buckets/chunk_buckets_format.h"
+#include "cache/layouts/buckets/chunk_buckets_model.h"
+#include "cache/layouts/buckets/chunk_buckets_sketch.h"
+#include "cache/layouts/log/chunk_log.h"
 #include "util/error.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
@@ -623,8 +624,8 @@ static void test_foreign(void)
     CU_ASSERT_FALSE(g_file_test(log, G_FILE_TEST_EXISTS));
     close_ok(b);
     GError *err = NULL;
-    CU_ASSERT_TRUE(chunk_buckets_remove_files(dir, &err));
-    CU_ASSERT_FALSE(chunk_buckets_remove_files(dir, &err));
+    CU_ASSERT_TRUE(cache_dir_remove(dir, &chunk_buckets_dir_format, &err));
+    CU_ASSERT_FALSE(cache_dir_remove(dir, &chunk_buckets_dir_format, &err));
     /* bad options */
     ChunkBucketsOptions bad = q;
     bad.subslot_size = 700;

@@ -6,9 +6,9 @@
  * miss path's HDD reads (chunk range or whole container once per
  * request), container fetch's offers, chunk plc's three refusals, chunk sigpop's test, the configuration's granularity checks, and the chunk policy
  * registry. */
-#include "cache/core/cache_config.h"
-#include "cache/core/chunk_cache.h"
-#include "cache/core/chunk_log_format.h"
+#include "cache/config/cache_config.h"
+#include "cache/chunk/chunk_cache.h"
+#include "cache/layouts/log/chunk_log_format.h"
 #include "unit.h"
 #include "util/error.h"
 
@@ -84,7 +84,7 @@ static void test_dedup_in_cache(void)
     /* the log's model: the chunk waits in the open segment; only
      * chunklog.meta (2 segments of 4 MiB) reached the SSD */
     CU_ASSERT_EQUAL(r.c.ssd_bytes_written, chunk_log_meta_size(2, 0));
-    CU_ASSERT_EQUAL(r.log.segments_written, 0);
+    CU_ASSERT_EQUAL(r.layout_counters.segments.segments_written, 0);
     CU_ASSERT_EQUAL(r.cached_chunks, 1);
     CU_ASSERT_EQUAL(r.c.requests_hit, 1);
     CU_ASSERT_DOUBLE_EQUAL(r.request_hit_ratio, 0.5, 1e-12);
@@ -201,12 +201,12 @@ static void test_random_sequences(void)
             CU_ASSERT_EQUAL(rep.c.hits + rep.c.misses, 20000);
             CU_ASSERT_EQUAL(rep.c.admissions + rep.c.refused + rep.c.misses_cached, rep.c.misses);
             if (strcmp(rep.layout, "log") == 0) { /* what the log's model wrote: whole segments and the meta */
-                CU_ASSERT_EQUAL(rep.c.ssd_bytes_written, rep.log.device_bytes_written);
+                CU_ASSERT_EQUAL(rep.c.ssd_bytes_written, rep.layout_counters.device_bytes_written);
                 CU_ASSERT_EQUAL(rep.c.ssd_bytes_written,
                                 chunk_log_meta_size((uint32_t)(rep.log_capacity_bytes / CHUNK_LOG_DEFAULT_SEGMENT), 0) +
-                                    rep.log.segments_written * CHUNK_LOG_DEFAULT_SEGMENT);
-                CU_ASSERT(rep.log.user_bytes_written <= rep.c.admitted_bytes);
-                CU_ASSERT_EQUAL(rep.c.log_dropped, rep.log.chunks_dropped_by_log);
+                                    rep.layout_counters.segments.segments_written * CHUNK_LOG_DEFAULT_SEGMENT);
+                CU_ASSERT(rep.layout_counters.segments.user_bytes_written <= rep.c.admitted_bytes);
+                CU_ASSERT_EQUAL(rep.c.log_dropped, rep.layout_counters.chunks_dropped_by_layout);
             } else {
                 CU_ASSERT_EQUAL(rep.c.ssd_bytes_written, rep.c.admitted_bytes);
             }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test_chunk_layout.c: the layout seam (cache/core/chunk_layout.h): both
+/* test_chunk_layout.c: the layout seam (cache/layouts/chunk_layout.h): both
  * layouts through their ops tables give the same answers to the same
  * operations (right bytes, drops, the `dropped` callback, reopen, get_many
  * with a damaged chunk among its reads), and a
@@ -7,9 +7,9 @@
  * empty, never serving the other's bytes; each layout and its model
  * (simulation, chunk_layout.h's model_*) make the same decisions over
  * random operation sequences. */
-#include "cache/core/chunk_buckets.h"
-#include "cache/core/chunk_layout.h"
-#include "cache/core/chunk_log.h"
+#include "cache/layouts/buckets/chunk_buckets.h"
+#include "cache/layouts/chunk_layout.h"
+#include "cache/layouts/log/chunk_log.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
 
@@ -93,7 +93,7 @@ static void test_both_layouts(void)
         char *dir = g_build_filename(tmpdir, chunk_layout_name((ChunkLayoutKind)kind), NULL);
         ChunkLayoutOptions o = options(dir);
         void *l = open_ok(ops, &o);
-        CU_ASSERT(ops->max_chunk(l) >= MAXLEN);
+        CU_ASSERT(ops->max_chunk(&o) >= MAXLEN);
         told = 0;
         enum { N = 60 };
         for (uint32_t i = 0; i < N; i++) {
@@ -380,18 +380,18 @@ static void test_models(void)
             CU_ASSERT_EQUAL(rc.user_bytes_written, mc.user_bytes_written);
             CU_ASSERT_EQUAL(rc.stored_bytes_written, mc.stored_bytes_written);
             CU_ASSERT_EQUAL(rc.chunks_compressed, mc.chunks_compressed);
-            CU_ASSERT_EQUAL(rc.log.user_stored_bytes_written, mc.log.user_stored_bytes_written);
+            CU_ASSERT_EQUAL(rc.segments.user_stored_bytes_written, mc.segments.user_stored_bytes_written);
             CU_ASSERT_EQUAL(o.compression != CACHE_CODEC_NONE, mc.chunks_compressed > 0);
             CU_ASSERT_EQUAL(rc.chunks_dropped_by_layout, mc.chunks_dropped_by_layout);
-            CU_ASSERT_EQUAL(rc.log.cleaner_bytes_written, mc.log.cleaner_bytes_written);
-            CU_ASSERT_EQUAL(rc.log.segments_written, mc.log.segments_written);
-            CU_ASSERT_EQUAL(rc.log.segments_evicted, mc.log.segments_evicted);
-            CU_ASSERT_EQUAL(rc.log.segments_cleaned, mc.log.segments_cleaned);
-            CU_ASSERT(rc.log.segments_written > 2 * o.capacity_bytes / o.segment_size);
+            CU_ASSERT_EQUAL(rc.segments.cleaner_bytes_written, mc.segments.cleaner_bytes_written);
+            CU_ASSERT_EQUAL(rc.segments.segments_written, mc.segments.segments_written);
+            CU_ASSERT_EQUAL(rc.segments.segments_evicted, mc.segments.segments_evicted);
+            CU_ASSERT_EQUAL(rc.segments.segments_cleaned, mc.segments.segments_cleaned);
+            CU_ASSERT(rc.segments.segments_written > 2 * o.capacity_bytes / o.segment_size);
             if (o.reclaim == CHUNK_LOG_CLEAN) {
-                CU_ASSERT(mc.log.segments_cleaned > 0 && mc.log.cleaner_bytes_written > 0);
+                CU_ASSERT(mc.segments.segments_cleaned > 0 && mc.segments.cleaner_bytes_written > 0);
             } else {
-                CU_ASSERT(mc.log.segments_evicted > 0 && mc.log.segments_cleaned == 0);
+                CU_ASSERT(mc.segments.segments_evicted > 0 && mc.segments.segments_cleaned == 0);
             }
         }
         CU_ASSERT_TRUE(ops->close(l, &err));

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test_chunk_log.c: the chunk cache's segment log (cache/core/chunk_log.h):
+/* test_chunk_log.c: the chunk cache's segment log (cache/layouts/log/chunk_log.h):
  * its index against a GHashTable over random operations, its formats, and
  * the log itself: round trips, reopen after a clean close and after a
  * crash, eviction and cleaning with their counters, and damaged,
  * truncated and foreign files, which must give misses, never wrong bytes;
  * and all of it again with compressed chunks (ssd-cache-compression). */
-#include "cache/core/chunk_log.h"
-#include "cache/core/chunk_log_format.h"
-#include "cache/core/chunk_log_index.h"
-#include "cache/core/ssd_store.h"
+#include "cache/common/cache_dir.h"
+#include "cache/layouts/log/chunk_log.h"
+#include "cache/layouts/log/chunk_log_format.h"
+#include "cache/layouts/log/chunk_log_index.h"
+#include "cache/container/ssd_store.h"
 #include "util/error.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
@@ -687,8 +688,8 @@ static void test_foreign(void)
     g_free(log_file);
     log = open_ok(&o);
     close_ok(log);
-    CU_ASSERT_TRUE(chunk_log_remove_files(dir, &err));
-    CU_ASSERT_FALSE(chunk_log_remove_files(dir, &err));
+    CU_ASSERT_TRUE(cache_dir_remove(dir, &chunk_log_dir_format, &err));
+    CU_ASSERT_FALSE(cache_dir_remove(dir, &chunk_log_dir_format, &err));
     /* options it cannot work with */
     ChunkLogOptions bad = o;
     bad.segment_size = SEG + 1;

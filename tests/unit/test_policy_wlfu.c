@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test_policy_wlfu.c: wlfu (src/cache/policies/wlfu.c) by hand on a short
+/* test_policy_wlfu.c: wlfu (src/cache/policies/container/wlfu.c) by hand on a short
  * sequence that exercises every branch of its admission (free slot, more
  * frequent, a tie with and without a ghost hit, a ghost entry pushed out),
  * its memory within 8 bytes per stored container at caches of 20% and 10%,

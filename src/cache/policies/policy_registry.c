@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy_registry.c: the one table of policies, by their ssd-cache-policy
- * name. "none" means no cache at all. Adding a policy: its own file
- * (defining `const CachePolicyOps cache_policy_<symbol>` with its name,
- * keys, counters and state) and one X(<symbol>) line below; everything else
- * (config keys, `destor policies`, statistics, cache.meta, the
- * registry-wide tests) finds it through this table. */
+ * name. "none" means no cache at all. Adding a policy: its own file in
+ * container/ (defining `const CachePolicyOps cache_policy_<symbol>` with
+ * its name, keys, counters and state; a chunk policy in chunk/, defining
+ * `const ChunkPolicyOps chunk_policy_<symbol>`) and one X(<symbol>) line
+ * below; everything else (config keys, `destor policies`, statistics,
+ * cache.meta, the registry-wide tests) finds it through this table. */
 #include "cache/policy/chunk_policy.h"
 #include "cache/policy/policy.h"
 
