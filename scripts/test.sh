@@ -7,7 +7,8 @@
 #               every store they make a `container-store files` one
 #   sanitizers  the tests that run our C code, in ./build-sanitizers
 #               (AddressSanitizer and UBSan; any finding fails a test), the
-#               kill sweeps at every 4th point of each kind of step
+#               kill sweeps at every 4th point of each kind of step (and
+#               each kind in every 4th variant), without LeakSanitizer
 #   distcheck   the release tarball builds, passes the quick tier out of a
 #               read-only source tree, installs and uninstalls cleanly
 # Then a table of the stages' times and test counts and the ten slowest
