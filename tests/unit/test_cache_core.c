@@ -505,10 +505,13 @@ static void test_registry_properties(void)
 /* A replay split in two halves around a clean restart makes the same
  * decisions (every hit, refusal, eviction and admission, with its slot) and
  * the same counts as one run: the policy's saved state and the access
- * counts (every cache-counters) are complete. */
-static void test_registry_split_restart(void)
+ * counts (every cache-counters) are complete. Two lengths: lfu's keys
+ * with sketch counts went wrong after a restart at 1000 requests and not at
+ * 3000 (the counts as last touched were not saved); valgrind runs the
+ * shorter one. */
+static void split_restart(size_t len)
 {
-    enum { LEN = 3000, CAP = 9 };
+    enum { CAP = 9 };
     for (size_t i = 0; i < cache_policy_count() * G_N_ELEMENTS(registry_counts); i++) {
         const CachePolicyOps *ops = cache_policy_at(i % cache_policy_count());
         AccessCountsMode counts = registry_counts[i / cache_policy_count()];
@@ -518,7 +521,7 @@ static void test_registry_split_restart(void)
         fixture_init(&f, 64, TEST_CONTAINER_SIZE, NULL);
         PlcTestParams p = test_default_params();
         p.plc_filter_threshold = 2;
-        uint32_t *trace = test_trace(77 + i, 64, LEN);
+        uint32_t *trace = test_trace(77 + i, 64, len);
         char *other = g_build_filename(f.root, "whole", NULL);
         GArray *whole = g_array_new(FALSE, FALSE, sizeof(uint64_t));
         GArray *split = g_array_new(FALSE, FALSE, sizeof(uint64_t));
@@ -529,7 +532,7 @@ static void test_registry_split_restart(void)
         CacheCore *one = cache_core_open(&o, NULL);
         CU_ASSERT_PTR_NOT_NULL_FATAL(one);
         cache_core_set_observer(one, record_event, whole);
-        for (size_t k = 0; k < LEN; k++)
+        for (size_t k = 0; k < len; k++)
             CU_ASSERT_TRUE(cache_access(one, trace[k], NULL, NULL));
         CacheReport r1;
         cache_core_report(one, &r1);
@@ -542,7 +545,7 @@ static void test_registry_split_restart(void)
             CacheCore *c = cache_core_open(&o, NULL);
             CU_ASSERT_PTR_NOT_NULL_FATAL(c);
             cache_core_set_observer(c, record_event, split);
-            for (size_t k = half * LEN / 2; k < (half + 1) * (size_t)LEN / 2; k++)
+            for (size_t k = half * len / 2; k < (half + 1) * len / 2; k++)
                 CU_ASSERT_TRUE(cache_access(c, trace[k], NULL, NULL));
             CacheReport r;
             cache_core_report(c, &r);
@@ -581,6 +584,13 @@ static void test_registry_split_restart(void)
         g_free(trace);
         fixture_free(&f);
     }
+}
+
+static void test_registry_split_restart(void)
+{
+    split_restart(1000);
+    if (unit_thin() == 1)
+        split_restart(3000);
 }
 
 /* A test-only offline policy (FIFO that must see the sequence first): the

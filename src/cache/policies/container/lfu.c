@@ -30,6 +30,7 @@ typedef struct {
     const CachePolicyEnv *env;
     LfuHeap heap; /* top: the victim */
     uint64_t clock;
+    uint32_t *saved_count; /* per slot, between load_slot and load_done */
 } Lfu;
 
 static uint32_t count_of(const Lfu *l, CacheSlot slot)
@@ -49,6 +50,7 @@ static void lfu_destroy(void *st)
 {
     Lfu *l = st;
     lfu_heap_free(&l->heap);
+    g_free(l->saved_count);
     g_free(l);
 }
 
@@ -87,18 +89,50 @@ static void lfu_removed(void *st, CacheSlot slot)
     lfu_heap_remove(&l->heap, slot);
 }
 
+/* What a clean shutdown keeps, per slot: the key's rank in tick order in
+ * the high 32 bits (load_slot comes in that order, and fresh ticks keep
+ * it) and its count as last touched in the low 32, which a sketch's
+ * collisions or an aging may have moved away from the count now. The
+ * policy-wide word says the words are so; a cache saved before carried
+ * the tick alone (policy word 0), and its keys take the counts of now. */
+#define LFU_WORDS_RANK_COUNT 1u
+
+static int by_tick(const void *a, const void *b)
+{
+    const LfuKey *x = a, *y = b;
+    return x->tick < y->tick ? -1 : x->tick > y->tick;
+}
+
 static uint64_t lfu_save(void *st, uint64_t *words)
 {
     Lfu *l = st;
-    for (uint32_t i = 0; i < l->heap.size; i++)
-        words[l->heap.entry[i].slot] = l->heap.entry[i].tick;
-    return 0;
+    LfuKey *keys = g_memdup2(l->heap.entry, (gsize)l->heap.size * sizeof *keys);
+    qsort(keys, l->heap.size, sizeof *keys, by_tick);
+    for (uint32_t rank = 0; rank < l->heap.size; rank++)
+        words[keys[rank].slot] = (uint64_t)rank << 32 | keys[rank].count;
+    g_free(keys);
+    return LFU_WORDS_RANK_COUNT;
 }
 
 static void lfu_load_slot(void *st, CacheSlot slot, uint64_t word)
 {
-    (void)word; /* called in old tick order: fresh ticks keep the order */
+    Lfu *l = st;
+    if (l->saved_count == NULL)
+        l->saved_count = g_new0(uint32_t, l->env->capacity);
+    l->saved_count[slot] = (uint32_t)word;
     lfu_inserted(st, slot);
+}
+
+static void lfu_load_done(void *st, uint64_t policy_word)
+{
+    Lfu *l = st;
+    if (policy_word == LFU_WORDS_RANK_COUNT) {
+        for (uint32_t i = 0; i < l->heap.size; i++)
+            l->heap.entry[i].count = l->saved_count[l->heap.entry[i].slot];
+        lfu_heap_rebuild(&l->heap);
+    }
+    g_free(l->saved_count);
+    l->saved_count = NULL;
 }
 
 /* The two variants differ only in whether the core forgets a count. */
@@ -116,7 +150,7 @@ static void lfu_load_slot(void *st, CacheSlot slot, uint64_t word)
         .removed = lfu_removed,                         \
         .save = lfu_save,                               \
         .load_slot = lfu_load_slot,                     \
-        .load_done = NULL,                              \
+        .load_done = lfu_load_done,                     \
         .bytes_per_slot = SLOT_HEAP_BYTES_PER_SLOT(LfuKey), \
     }
 
