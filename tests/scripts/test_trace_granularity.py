@@ -71,8 +71,8 @@ class SharesOptionTests(unittest.TestCase):
 
 class ReclaimOptionTests(unittest.TestCase):
 
-    def test_both_by_default_in_a_fixed_order(self):
-        self.assertEqual(gx.parse_args([]).reclaim, ["evict", "clean"])
+    def test_all_by_default_in_a_fixed_order(self):
+        self.assertEqual(gx.parse_args([]).reclaim, ["evict", "clean", "reinsert"])
         self.assertEqual(gx.parse_args(["--reclaim", "clean,evict"]).reclaim, ["evict", "clean"])
         self.assertEqual(gx.parse_args(["--reclaim", "clean"]).reclaim, ["clean"])
 
@@ -123,8 +123,8 @@ class GranularityRunTests(unittest.TestCase):
                                  chunk_points * len(gx.SHARES))
                 self.assertEqual(len([r for r in rows if r["reclaim"] == reclaim and r["compression"] != "none"]),
                                  (codecs - 1) * len(gx.SHARES))
-            for r in rows:  # the log's SSD: evict at least the cache, clean 2x the cache + 2 segments
-                if r["reclaim"] == "evict":
+            for r in rows:  # the log's SSD: evict and reinsert at least the cache, clean 2x the cache + 2 segments
+                if r["reclaim"] in ("evict", "reinsert"):
                     self.assertGreaterEqual(int(r["ssd_physical_bytes"]), int(r["cache_bytes"]))
                 elif r["reclaim"] == "clean":
                     self.assertGreaterEqual(int(r["ssd_physical_bytes"]), 2 * int(r["cache_bytes"]))

@@ -215,6 +215,7 @@ typedef struct {
     size_t memory_bytes, policy_memory_bytes;
     gboolean real;
     const char *layout;                /* "log" or "buckets" */
+    const char *reclaim;               /* the log's ssd-cache-segment-reclaim (chunk_log_reclaim_name) */
     uint64_t log_capacity_bytes;
     ChunkLayoutCounters layout_counters; /* the layout's, or in simulation its model's */
     uint64_t layout_index_bytes;       /* the layout's in-memory index (buckets: also in simulation) */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* chunk_layout.c: the layouts' names and the ops table of each
- * (chunk_layout.h). */
+/* chunk_layout.c: the layouts' names, the log's reclaim names, and the
+ * ops table of each layout (chunk_layout.h). */
 #include "cache/layouts/chunk_layout.h"
 
 #include <string.h>
@@ -18,6 +18,24 @@ gboolean chunk_layout_parse(const char *name, ChunkLayoutKind *out)
     for (size_t i = 0; name != NULL && i < G_N_ELEMENTS(names); i++)
         if (strcmp(name, names[i]) == 0) {
             *out = (ChunkLayoutKind)i;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+static const char *const reclaims[] = {"evict", "clean", "reinsert"};
+
+const char *chunk_log_reclaim_name(ChunkLogReclaim r)
+{
+    g_assert((size_t)r < G_N_ELEMENTS(reclaims));
+    return reclaims[r];
+}
+
+gboolean chunk_log_reclaim_parse(const char *name, ChunkLogReclaim *out)
+{
+    for (size_t i = 0; name != NULL && i < G_N_ELEMENTS(reclaims); i++)
+        if (strcmp(name, reclaims[i]) == 0) {
+            *out = (ChunkLogReclaim)i;
             return TRUE;
         }
     return FALSE;
