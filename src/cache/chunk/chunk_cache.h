@@ -244,6 +244,8 @@ typedef enum {
     CHUNK_EVENT_REFUSE,
     CHUNK_EVENT_EVICT,       /* `chunk` left (before the newcomer is written) */
     CHUNK_EVENT_ADMIT,
+    CHUNK_EVENT_LOG_DROP,    /* `chunk` dropped by the log's reclamation (not the policy's victim) */
+    CHUNK_EVENT_KEEP,        /* `chunk` kept by the policy as the log reclaims its segment (reinsert) */
 } ChunkEventKind;
 
 typedef struct {
