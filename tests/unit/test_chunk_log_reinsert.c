@@ -15,7 +15,6 @@
 #include "unit.h"
 #include "unit_tmpdir.h"
 
-#include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
 
