@@ -312,6 +312,43 @@ def cdac_lines(rows, reclaim=None):
     return out
 
 
+REINSERT_POLICIES = ["lru", "arc", "tinylfu"]  # issue 39's goal names these
+REINSERT_GAIN = 0.9  # reinsert keeps at least this share of clean's hit gain over evict (issue 39)
+
+
+def reinsert_lines(rows):
+    """Issue 39's goal at each share: the chunk log's reinsert (the cache's own SSD bytes) against evict and
+    clean, for lru, arc and tinylfu (chunk fetch, uncompressed): the share of clean's hit-ratio gain over evict
+    that reinsert keeps (met: at least REINSERT_GAIN, or clean gains nothing and reinsert loses nothing), and
+    its SSD bytes written against clean's (met: no more)."""
+    at = {(r["policy"], r["share"], r["reclaim"]): r for r in rows
+          if r["granularity"] == "chunk" and r["fetch"] == "chunk" and r.get("layout") == "log"
+          and r.get("compression", "none") == "none" and r.get("reclaim")}
+    out = ["| policy | share | hit evict / clean / reinsert | share of clean's gain | SSD written evict / clean / "
+           "reinsert | HDD read evict / clean / reinsert | goal |", "|---|---|---|---|---|---|---|"]
+    met = []
+    for policy in REINSERT_POLICIES:
+        for share in sorted({k[1] for k in at if k[0] == policy}):
+            e, c, r = (at.get((policy, share, k)) for k in ("evict", "clean", "reinsert"))
+            if not (e and c and r):
+                continue
+            gain = c["hit_ratio"] - e["hit_ratio"]
+            kept = (r["hit_ratio"] - e["hit_ratio"]) / gain if gain > 0 else None
+            ok = (kept >= REINSERT_GAIN if kept is not None else r["hit_ratio"] >= e["hit_ratio"]) and \
+                r["ssd_bytes_written"] <= c["ssd_bytes_written"]
+            met.append(ok)
+            out.append("| %s | %d%% | %.3f / %.3f / %.3f | %s | %s / %s / %s | %s / %s / %s | %s |" % (
+                policy, round(share * 100), e["hit_ratio"], c["hit_ratio"], r["hit_ratio"],
+                "%.2f" % kept if kept is not None else "-",
+                format_bytes(e["ssd_bytes_written"]), format_bytes(c["ssd_bytes_written"]),
+                format_bytes(r["ssd_bytes_written"]), format_bytes(e["hdd_bytes_read"]),
+                format_bytes(c["hdd_bytes_read"]), format_bytes(r["hdd_bytes_read"]), "met" if ok else "missed"))
+    if met:
+        out += ["", "Issue 39's goal (reinsert keeps >= %d%% of clean's hit gain over evict, writing no more SSD "
+                "bytes than clean): met at %d of %d points." % (REINSERT_GAIN * 100, sum(met), len(met))]
+    return out
+
+
 def compression_lines(rows):
     """The compression and memory table: container lru, chunk log lru and chunk buckets at each codec."""
     out = ["| design | compression | mode | share | hit | request hit | SSD written | compression ratio | "
@@ -365,6 +402,8 @@ def report(a, outdir, rows, working_set, trace, fig):
     lines += ["", "## CDAC against CacheDedup (the CDAC paper's comparison, in kind)"]
     for reclaim in a.reclaim:
         lines += ["", "### reclaim %s" % reclaim, ""] + cdac_lines(rows, reclaim)
+    if "reinsert" in a.reclaim:
+        lines += ["", "## Reinsert against evict and clean (issue 39)", ""] + reinsert_lines(rows)
     lines += ["", "## Compression and layout (issue 23)", ""] + compression_lines(rows)
     lines += ["", "![both designs](%s)" % os.path.basename(fig), ""]
     path = os.path.join(outdir, "REPORT.md")

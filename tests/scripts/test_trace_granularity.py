@@ -56,6 +56,35 @@ class CdacTableTests(unittest.TestCase):
         self.assertTrue(all("x (" not in l for l in lines[2:]))
 
 
+class ReinsertTableTests(unittest.TestCase):
+
+    @staticmethod
+    def rows(policy, hits, ssd):
+        out = []
+        for reclaim, hit, written in zip(("evict", "clean", "reinsert"), hits, ssd):
+            r = chunk_row(policy, 0.2, hit, hit, reclaim)
+            r.update(layout="log", compression="none", ssd_bytes_written=written, hdd_bytes_read=1 << 20)
+            out.append(r)
+        return out
+
+    def test_share_of_the_gain_and_the_goal(self):
+        rows = self.rows("lru", (0.5, 0.6, 0.59), (100, 200, 150)) + \
+            self.rows("arc", (0.5, 0.6, 0.58), (100, 200, 150)) + \
+            self.rows("tinylfu", (0.5, 0.6, 0.7), (100, 200, 250))
+        lines = gx.reinsert_lines(rows)
+        self.assertIn("| 0.90 |", lines[2])
+        self.assertTrue(lines[2].endswith("| met |"), lines[2])
+        self.assertIn("| 0.80 |", lines[3])
+        self.assertTrue(lines[3].endswith("| missed |"), lines[3])  # 80% of the gain
+        self.assertTrue(lines[4].endswith("| missed |"), lines[4])  # more SSD bytes than clean
+        self.assertTrue(lines[-1].endswith("met at 1 of 3 points."), lines[-1])
+
+    def test_no_gain_to_keep(self):
+        lines = gx.reinsert_lines(self.rows("lru", (0.5, 0.5, 0.5), (100, 100, 100)))
+        self.assertIn("| - |", lines[2])
+        self.assertTrue(lines[2].endswith("| met |"), lines[2])
+
+
 class SharesOptionTests(unittest.TestCase):
 
     def test_percentages_sorted(self):
