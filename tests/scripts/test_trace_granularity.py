@@ -68,14 +68,14 @@ class ReinsertTableTests(unittest.TestCase):
         return out
 
     def test_share_of_the_gain_and_the_goal(self):
-        rows = self.rows("lru", (0.5, 0.6, 0.59), (100, 200, 150)) + \
-            self.rows("arc", (0.5, 0.6, 0.58), (100, 200, 150)) + \
-            self.rows("tinylfu", (0.5, 0.6, 0.7), (100, 200, 250))
+        rows = self.rows("lru", (0.25, 0.75, 0.75), (100, 200, 150)) + \
+            self.rows("arc", (0.25, 0.75, 0.625), (100, 200, 150)) + \
+            self.rows("tinylfu", (0.25, 0.75, 0.875), (100, 200, 250))
         lines = gx.reinsert_lines(rows)
-        self.assertIn("| 0.90 |", lines[2])
+        self.assertIn("| 1.00 |", lines[2])
         self.assertTrue(lines[2].endswith("| met |"), lines[2])
-        self.assertIn("| 0.80 |", lines[3])
-        self.assertTrue(lines[3].endswith("| missed |"), lines[3])  # 80% of the gain
+        self.assertIn("| 0.75 |", lines[3])
+        self.assertTrue(lines[3].endswith("| missed |"), lines[3])  # 75% of the gain
         self.assertTrue(lines[4].endswith("| missed |"), lines[4])  # more SSD bytes than clean
         self.assertTrue(lines[-1].endswith("met at 1 of 3 points."), lines[-1])
 
