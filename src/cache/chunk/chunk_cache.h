@@ -49,7 +49,10 @@
  * always exists and the cleaner never drops a chunk the policy keeps.
  * With evict (Nitro's whole-segment eviction) the log has the cache's
  * bytes and drops the live chunks of the segments it reclaims; the core
- * tells the policy (counted in log_dropped).
+ * tells the policy (counted in log_dropped). With reinsert the log has
+ * the cache's bytes too, and the core asks the policy (its keep op) which
+ * live chunks of the reclaimed segment the log rewrites; the others are
+ * dropped as with evict.
  *
  * Simulation runs the layout's model through the same seam (the ops
  * model_*: for the log, its placement and reclamation, chunk_log_space.h,
