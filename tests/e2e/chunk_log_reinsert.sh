@@ -9,8 +9,9 @@
 # lz4; the files read are the originals (--verify); lru keeps chunks and
 # its reinserted bytes are SSD bytes written; a policy without the op
 # makes evict's decisions; a second run over the same directory (a clean
-# restart after reinsertion) hits and reads the original bytes, and so
-# does one after the chunk bytes on the SSD were damaged.
+# restart after reinsertion) hits on what the first read last and reads
+# the original bytes, and so does one after the chunk bytes on the SSD
+# were damaged.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 two_job_trace 41 9 0.9 300
@@ -70,18 +71,20 @@ for k in ("hits", "misses", "admissions", "log_dropped", "ssd_bytes_written"):
     assert dlru[k] == dlru_evict[k], (k, dlru[k], dlru_evict[k])
 PY
 
-# A clean restart after reinsertion: the second run starts warm, hits, and
-# every file it reads is the original.
+# A clean restart after reinsertion: the trace's last request read again
+# by a second run hits (the chunks it read last are held at the close) and
+# is the original file.
 rm -rf "$CACHE"
-for pass in 1 2; do
-    real -p"ssd-cache-policy lru" -p"ssd-cache-segment-reclaim reinsert" \
-        read-file --trace "$SCRATCH/whole" --verify --json > "$SCRATCH/pass$pass.json"
-done
+tail -n 1 "$SCRATCH/whole" > "$SCRATCH/last"
+real -p"ssd-cache-policy lru" -p"ssd-cache-segment-reclaim reinsert" \
+    read-file --trace "$SCRATCH/whole" --verify --json > "$SCRATCH/pass1.json"
+real -p"ssd-cache-policy lru" -p"ssd-cache-segment-reclaim reinsert" \
+    read-file --trace "$SCRATCH/last" --verify --json > "$SCRATCH/pass2.json"
 "$PYTHON" - "$SCRATCH/pass1.json" "$SCRATCH/pass2.json" <<'PY'
 import json, sys
 one, two = (json.load(open(f))["cache"] for f in sys.argv[1:3])
 assert one["chunk_log"]["chunks_reinserted"] > 0, one
-assert two["hits"] > one["hits"] and two["damaged"] == 0, (one, two)
+assert two["hits"] > 0 and two["damaged"] == 0, (one, two)
 PY
 
 # Damaged chunk bytes on the SSD: misses refetched and counted (found by
