@@ -48,6 +48,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_access_counts \
 	tests/unit/test_chunk_cache \
 	tests/unit/test_chunk_log \
+	tests/unit/test_chunk_log_reinsert \
 	tests/unit/test_chunk_buckets \
 	tests/unit/test_chunk_layout \
 	tests/unit/test_config \
@@ -88,6 +89,7 @@ QUICK_C_TESTS = \
 	tests/e2e/fp_index.sh \
 	tests/e2e/restore_caches.sh \
 	tests/e2e/chunk_cache_real.sh \
+	tests/e2e/chunk_log_reinsert.sh \
 	tests/e2e/ssd_cache.sh \
 	tests/e2e/container_store.sh \
 	tests/e2e/compiled_trace_chunks.sh \

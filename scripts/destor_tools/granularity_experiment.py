@@ -39,10 +39,12 @@ and the CDAC average is taken over those within 20-80%); each point's SSD
 is a whole number of containers (at least one), the same bytes for both
 designs.
 
-The chunk log's reclamation is an axis (--reclaim, both by default): evict
-(Nitro's whole-segment eviction, the product default) and clean (a cleaner
-that copies a segment's live chunks forward; the log is then given twice
-the cache's bytes plus two segments, docs/CACHE.md). Every chunk-log row
+The chunk log's reclamation is an axis (--reclaim, all three by default):
+evict (Nitro's whole-segment eviction, the product default), clean (a
+cleaner that copies a segment's live chunks forward; the log is then given
+twice the cache's bytes plus two segments, docs/CACHE.md) and reinsert
+(the log at the cache's bytes, as evict; the oldest segment's live chunks
+the policy keeps are rewritten, up to half a segment). Every chunk-log row
 says its reclaim and the SSD bytes the log occupies (ssd_physical_bytes),
 so designs can be compared at equal logical and at equal physical SSD
 bytes; the CDAC-against-D-* comparison is made for each reclaim."""
@@ -74,13 +76,13 @@ SHARES = [0.2, 0.4, 0.6, 0.8]  # the default of --shares
 CDAC_RANGE = (0.2, 0.8)  # the CDAC paper's comparison range of the working set
 ALPHA = 0.9
 RANGE_SHARE = 0.3
-RECLAIMS = ["evict", "clean"]  # ssd-cache-segment-reclaim values; the default of --reclaim is both
+RECLAIMS = ["evict", "clean", "reinsert"]  # ssd-cache-segment-reclaim values; the default of --reclaim is all
 FIELDS = ["granularity", "policy", "fetch", "share", "cache_bytes", "hit_ratio", "request_hit_ratio", "byte_hit_ratio",
           "ssd_bytes_written", "hdd_reads", "hdd_bytes_read", "memory_bytes", "memory_bytes_per_object",
           "latency_model_ms_mean", "offers_admitted", "layout", "compression", "mode", "compression_ratio",
           "capacity_logical_bytes", "cpu_compress_ms", "cpu_decompress_ms", "cached_objects", "layout_index_bytes",
           "bytes_per_stored_chunk", "log_dropped", "reclaim", "ssd_physical_bytes", "write_amplification",
-          "cleaner_bytes_written", "evictions"]
+          "cleaner_bytes_written", "reinserted_bytes_written", "evictions"]
 
 
 def parse_shares(text):
@@ -95,7 +97,7 @@ def parse_shares(text):
 
 
 def parse_reclaims(text):
-    """"evict,clean" -> ["evict", "clean"]: distinct ssd-cache-segment-reclaim values, in RECLAIMS' order."""
+    """"clean,evict" -> ["evict", "clean"]: distinct ssd-cache-segment-reclaim values, in RECLAIMS' order."""
     names = text.split(",")
     bad = [n for n in names if n not in RECLAIMS]
     if bad or len(set(names)) != len(names):
@@ -117,7 +119,7 @@ def parse_args(argv):
     ap.add_argument("--shares", type=parse_shares, default=SHARES,
                     help="cache sizes as percentages of the working set, comma-separated (default 20,40,60,80)")
     ap.add_argument("--reclaim", type=parse_reclaims, default=list(RECLAIMS),
-                    help="the chunk log's reclaims, comma-separated (default evict,clean)")
+                    help="the chunk log's reclaims, comma-separated (default evict,clean,reinsert)")
     a = ap.parse_args(argv)
     a.preset = a.preset or ("tiny" if a.quick else "small")
     a.container_size = a.container_size or ("128K" if a.quick else "2M")
@@ -236,6 +238,7 @@ def row(granularity, policy, fetch, share, cache_bytes, c, reclaim=None):
         "ssd_physical_bytes": log["capacity_bytes"] if log else cache_bytes,
         "write_amplification": c.get("write_amplification") if chunk else None,
         "cleaner_bytes_written": log["cleaner_bytes_written"] if log else None,
+        "reinserted_bytes_written": log.get("reinserted_bytes_written") if log else None,
         "evictions": c.get("evictions"),
     }
 
@@ -309,6 +312,43 @@ def cdac_lines(rows, reclaim=None):
     return out
 
 
+REINSERT_POLICIES = ["lru", "arc", "tinylfu"]  # issue 39's goal names these
+REINSERT_GAIN = 0.9  # reinsert keeps at least this share of clean's hit gain over evict (issue 39)
+
+
+def reinsert_lines(rows):
+    """Issue 39's goal at each share: the chunk log's reinsert (the cache's own SSD bytes) against evict and
+    clean, for lru, arc and tinylfu (chunk fetch, uncompressed): the share of clean's hit-ratio gain over evict
+    that reinsert keeps (met: at least REINSERT_GAIN, or clean gains nothing and reinsert loses nothing), and
+    its SSD bytes written against clean's (met: no more)."""
+    at = {(r["policy"], r["share"], r["reclaim"]): r for r in rows
+          if r["granularity"] == "chunk" and r["fetch"] == "chunk" and r.get("layout") == "log"
+          and r.get("compression", "none") == "none" and r.get("reclaim")}
+    out = ["| policy | share | hit evict / clean / reinsert | share of clean's gain | SSD written evict / clean / "
+           "reinsert | HDD read evict / clean / reinsert | goal |", "|---|---|---|---|---|---|---|"]
+    met = []
+    for policy in REINSERT_POLICIES:
+        for share in sorted({k[1] for k in at if k[0] == policy}):
+            e, c, r = (at.get((policy, share, k)) for k in ("evict", "clean", "reinsert"))
+            if not (e and c and r):
+                continue
+            gain = c["hit_ratio"] - e["hit_ratio"]
+            kept = (r["hit_ratio"] - e["hit_ratio"]) / gain if gain > 0 else None
+            ok = (kept >= REINSERT_GAIN if kept is not None else r["hit_ratio"] >= e["hit_ratio"]) and \
+                r["ssd_bytes_written"] <= c["ssd_bytes_written"]
+            met.append(ok)
+            out.append("| %s | %d%% | %.3f / %.3f / %.3f | %s | %s / %s / %s | %s / %s / %s | %s |" % (
+                policy, round(share * 100), e["hit_ratio"], c["hit_ratio"], r["hit_ratio"],
+                "%.2f" % kept if kept is not None else "-",
+                format_bytes(e["ssd_bytes_written"]), format_bytes(c["ssd_bytes_written"]),
+                format_bytes(r["ssd_bytes_written"]), format_bytes(e["hdd_bytes_read"]),
+                format_bytes(c["hdd_bytes_read"]), format_bytes(r["hdd_bytes_read"]), "met" if ok else "missed"))
+    if met:
+        out += ["", "Issue 39's goal (reinsert keeps >= %d%% of clean's hit gain over evict, writing no more SSD "
+                "bytes than clean): met at %d of %d points." % (REINSERT_GAIN * 100, sum(met), len(met))]
+    return out
+
+
 def compression_lines(rows):
     """The compression and memory table: container lru, chunk log lru and chunk buckets at each codec."""
     out = ["| design | compression | mode | share | hit | request hit | SSD written | compression ratio | "
@@ -341,9 +381,9 @@ def report(a, outdir, rows, working_set, trace, fig):
              "Chunk-log rows run with each reclaim (%s). The cache size is the policy's capacity; "
              "the SSD column is the bytes the design occupies: with clean the log is given twice the cache plus "
              "two segments (docs/CACHE.md), so compare clean rows also with evict and container rows at that "
-             "larger size. WA is the cache's write amplification (device bytes written, cleaner copies "
-             "included, over bytes admitted); dropped counts live chunks the log's reclamation dropped; "
-             "evictions are the policy's own." % ", ".join(a.reclaim), "",
+             "larger size. WA is the cache's write amplification (device bytes written, cleaner copies and "
+             "reinsertions included, over bytes admitted); dropped counts live chunks the log's reclamation "
+             "dropped (with reinsert: those the policy did not keep); evictions are the policy's own." % ", ".join(a.reclaim), "",
              "| granularity | policy | miss reads | reclaim | share | cache | SSD | hit | request hit | byte hit | "
              "SSD written | WA | dropped | evictions | HDD reads | HDD read | memory | per object | latency ms | "
              "offers admitted |",
@@ -362,6 +402,8 @@ def report(a, outdir, rows, working_set, trace, fig):
     lines += ["", "## CDAC against CacheDedup (the CDAC paper's comparison, in kind)"]
     for reclaim in a.reclaim:
         lines += ["", "### reclaim %s" % reclaim, ""] + cdac_lines(rows, reclaim)
+    if "reinsert" in a.reclaim:
+        lines += ["", "## Reinsert against evict and clean (issue 39)", ""] + reinsert_lines(rows)
     lines += ["", "## Compression and layout (issue 23)", ""] + compression_lines(rows)
     lines += ["", "![both designs](%s)" % os.path.basename(fig), ""]
     path = os.path.join(outdir, "REPORT.md")

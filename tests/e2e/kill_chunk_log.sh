@@ -3,7 +3,8 @@
 # kill_chunk_log.sh: SIGKILL the chunk cache's segment log (chunk_log.h) at
 # every segment write (pwrite64), every open, write, fsync and rename of
 # its chunklog.meta save, and every truncate, with segments reclaimed by
-# eviction and by the cleaner, with chunks stored as they are and
+# eviction, by the cleaner and by reinsertion (the kept chunks rewritten),
+# with chunks stored as they are and
 # compressed (lz4 and zstd: the cleaner moves stored bytes; O_DIRECT with
 # lz4) (strace's syscall injection, so the points
 # are the same on any machine). The log is driven by
@@ -36,13 +37,13 @@ variant=0
 # none with and without O_DIRECT; lz4 and zstd without, lz4 with it
 runs="none:0 lz4:0 zstd:0"
 case " $directs " in *" 1 "*) runs="$runs none:1 lz4:1" ;; esac
-variants=$(( $(echo $runs | wc -w) * 2 ))
+variants=$(( $(echo $runs | wc -w) * 3 ))
 for run in $runs; do
     codec=${run%:*}
     direct=${run#*:}
     if [ "$direct" = 1 ]; then export CHUNK_LOG_O_DIRECT=1; else unset CHUNK_LOG_O_DIRECT; fi
     if [ "$codec" = none ]; then unset CHUNK_LOG_COMPRESSION; else export CHUNK_LOG_COMPRESSION="$codec"; fi
-    for mode in evict clean; do
+    for mode in evict clean reinsert; do
         kind=0
         for sc in pwrite64 write fsync fdatasync rename renameat renameat2 ftruncate openat; do
             kind=$((kind + 1))

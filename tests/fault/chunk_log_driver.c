@@ -4,13 +4,14 @@
  * each of its system calls and then asks `check` whether what the log
  * serves is right.
  *
- *   chunk_log_driver run DIR evict|clean SEED N
+ *   chunk_log_driver run DIR evict|clean|reinsert SEED N
  *       open the log in DIR (6 segments of 64 KiB, SHA-1), put chunks
  *       0..N-1 of series SEED (1..20000 bytes of seeded pseudo-random
  *       data), dropping two of every three after the put as a policy would
  *       (so the cleaner has dead space to reclaim), syncing every 25 puts;
- *       close.
- *   chunk_log_driver check DIR evict|clean N SEED...
+ *       close. With reinsert, a reclaimed segment's live chunks whose
+ *       fingerprint starts with an even byte are kept (rewritten).
+ *   chunk_log_driver check DIR evict|clean|reinsert N SEED...
  *       open the log in DIR and get every chunk it holds: each must be one
  *       of chunks 0..N-1 of the SEEDs, byte for byte (regenerated here,
  *       not taken from the log); a damaged chunk is a miss and allowed.
@@ -44,6 +45,14 @@ static uint32_t make_chunk(uint32_t seed, uint32_t i, uint8_t *buf, Fingerprint 
     return len;
 }
 
+/* reinsert's policy here: keep about half the chunks, by fingerprint */
+static gboolean keep_even(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    (void)ctx;
+    (void)length;
+    return fp->bytes[0] % 2 == 0;
+}
+
 static ChunkLog *open_log(const char *dir, const char *mode)
 {
     ChunkLogOptions o;
@@ -53,7 +62,11 @@ static ChunkLog *open_log(const char *dir, const char *mode)
     o.capacity_bytes = 6ull * SEG;
     o.fp_alg = FP_SHA1;
     memset(o.store_id, 0x33, sizeof o.store_id);
-    o.reclaim = strcmp(mode, "clean") == 0 ? CHUNK_LOG_CLEAN : CHUNK_LOG_EVICT;
+    if (!chunk_log_reclaim_parse(mode, &o.reclaim)) {
+        fprintf(stderr, "chunk_log_driver: %s is not evict, clean or reinsert\n", mode);
+        exit(2);
+    }
+    o.keep = keep_even;
     o.o_direct = g_getenv("CHUNK_LOG_O_DIRECT") != NULL;
     const char *codec = g_getenv("CHUNK_LOG_COMPRESSION");
     if (codec != NULL && !cache_codec_parse(codec, &o.compression)) {
@@ -88,12 +101,19 @@ static int run(const char *dir, const char *mode, uint32_t seed, uint32_t n)
     /* with compression the sweep must go through compressed puts */
     gboolean none_compressed = g_getenv("CHUNK_LOG_COMPRESSION") != NULL && n >= 10 &&
                                chunk_log_counters(log)->chunks_compressed == 0;
+    /* with reinsert, a run that reclaimed segments must have gone through reinsertion writes */
+    gboolean none_kept = strcmp(mode, "reinsert") == 0 && chunk_log_counters(log)->segments_reinserted > 2 &&
+                         chunk_log_counters(log)->chunks_reinserted == 0;
     if (!chunk_log_close(log, &err)) {
         fprintf(stderr, "chunk_log_driver: %s\n", err->message);
         return 1;
     }
     if (none_compressed) {
         fprintf(stderr, "chunk_log_driver: no chunk was stored compressed\n");
+        return 1;
+    }
+    if (none_kept) {
+        fprintf(stderr, "chunk_log_driver: no chunk was reinserted\n");
         return 1;
     }
     return 0;
@@ -174,6 +194,7 @@ int main(int argc, char **argv)
         return run(argv[2], argv[3], (uint32_t)atoi(argv[4]), (uint32_t)atoi(argv[5]));
     if (argc >= 6 && strcmp(argv[1], "check") == 0)
         return check(argv[2], argv[3], (uint32_t)atoi(argv[4]), argv + 5, argc - 5);
-    fprintf(stderr, "usage: chunk_log_driver run DIR evict|clean SEED N | check DIR evict|clean N SEED...\n");
+    fprintf(stderr, "usage: chunk_log_driver run DIR evict|clean|reinsert SEED N | check DIR evict|clean|reinsert N "
+                    "SEED...\n");
     return 2;
 }

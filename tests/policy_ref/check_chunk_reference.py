@@ -12,6 +12,12 @@ working set; default keys and some non-default ones (VARIANTS). Prints one
 line per run and, on the first disagreement, the access number, both
 decisions and the ten accesses before it; exits 1 if any run disagrees.
 
+The policies that keep chunks when the chunk log reclaims a segment under
+ssd-cache-segment-reclaim reinsert (lru, arc, tinylfu) are run again on
+their log (chunk_log_reference.py: 64 KiB segments, capacities of two to
+sixteen segments), where each admission's line also names the chunks the
+log dropped ("-") and kept ("+").
+
 The layout models (LAYOUT_MODELS: austere over ssd-cache-layout buckets)
 are run on the same kind of sequences with full fingerprints: chunk ids
 spread over 64 bits (some sharing another's prefix and bucket bytes), the
@@ -26,6 +32,7 @@ import random
 import subprocess
 import sys
 
+from chunk_log_reference import REINSERT_MODELS
 from chunk_reference_models import LAYOUT_MODELS, MODELS, offer
 
 AVG_CHUNK = 8192
@@ -147,8 +154,15 @@ def run_c(driver, capacity, policy, keys, requests, tails=False):
     return out.stdout.splitlines()
 
 
+REINSERT_SEGMENT = 65536
+REINSERT_KEYS = ("ssd-cache-segment-reclaim", "reinsert", "ssd-cache-segment-size", str(REINSERT_SEGMENT))
+
+
 def run_model(policy, capacity, kwargs, requests):
-    m = (LAYOUT_MODELS.get(policy) or MODELS[policy])(capacity, AVG_CHUNK, **kwargs)
+    if "segment" in kwargs:
+        m = REINSERT_MODELS[policy](capacity, AVG_CHUNK, **kwargs)
+    else:
+        m = (LAYOUT_MODELS.get(policy) or MODELS[policy])(capacity, AVG_CHUNK, **kwargs)
     return [m.access(*a) if len(a) == 5 else offer(m, *a) for req in requests for a in req]
 
 
@@ -157,8 +171,10 @@ def compare(driver, policy, capacity, keys, kwargs, requests, label):
     py_side = run_model(policy, capacity, kwargs, requests)
     flat = [a for req in requests for a in req]
     hits = sum(1 for d in py_side if d == "h")
+    kept = sum(d.count("+") for d in py_side)
     if c_side == py_side:
-        print("ok   %-9s %-28s cap %8d: %d accesses, %d hits" % (policy, label, capacity, len(flat), hits))
+        print("ok   %-9s %-28s cap %8d: %d accesses, %d hits%s" % (
+            policy, label, capacity, len(flat), hits, ", %d kept" % kept if "segment" in kwargs else ""))
         return True
     i = next(k for k in range(min(len(c_side), len(py_side)) + 1)
              if k >= len(c_side) or k >= len(py_side) or c_side[k] != py_side[k])
@@ -193,6 +209,17 @@ def main():
         if policy in policies:
             for cap in (262144, 1048576):
                 ok &= compare(a.driver, policy, cap, keys, kwargs, requests, " ".join(keys))
+    for seed, alpha in ((21, 0.8), (22, 1.2)):
+        requests = workload(random.Random(seed), 200, a.requests, alpha)
+        for policy in [p for p in policies if p in REINSERT_MODELS]:
+            for cap in (2 * REINSERT_SEGMENT, 262144, 1048576):
+                ok &= compare(a.driver, policy, cap, REINSERT_KEYS, {"segment": REINSERT_SEGMENT}, requests,
+                              "reinsert seed %d alpha %.1f" % (seed, alpha))
+    if "tinylfu" in policies:
+        for threshold in (0, 3):
+            ok &= compare(a.driver, "tinylfu", 262144, REINSERT_KEYS + ("tinylfu-chunk-keep-threshold", str(threshold)),
+                          {"segment": REINSERT_SEGMENT, "keep_threshold": threshold}, requests,
+                          "reinsert keep-threshold %d" % threshold)
     bucket = 8192 + 128 * 2048  # docs/FORMAT.md, "Chunk buckets"
     for policy in layouts:
         keys = ("ssd-cache-layout", "buckets")

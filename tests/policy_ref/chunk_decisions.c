@@ -15,7 +15,10 @@
  * container's other chunks). A line "-" ends a request. Output, one line
  * per access: "h" hit, "m" miss of a cached chunk (no write), "r" refused
  * miss, "a" admitted, each admission followed by " CHUNK" for every chunk
- * it evicted, in order; an offer of a chunk cached already prints "c".
+ * it evicted, " -CHUNK" for every chunk the log's reclamation then
+ * dropped and " +CHUNK" for every chunk the policy kept there
+ * (ssd-cache-segment-reclaim reinsert), in order; an offer of a chunk
+ * cached already prints "c".
  * The log is run with ssd-cache-segment-reclaim clean (unless a KEY says
  * otherwise; the buckets layout, which has no segments, with the default): given room, it never drops a live chunk by itself, so every
  * decision printed is the policy's (evict's whole-segment drops are the
@@ -71,6 +74,12 @@ static void observe(const ChunkEvent *ev, void *user)
         g_string_append_printf(d->evicted, " %" G_GUINT64_FORMAT, chunk_of(ev->fp));
         break;
     case CHUNK_EVENT_ADMIT: d->kind = 'a'; break;
+    case CHUNK_EVENT_LOG_DROP:
+        g_string_append_printf(d->evicted, " -%" G_GUINT64_FORMAT, chunk_of(ev->fp));
+        break;
+    case CHUNK_EVENT_KEEP:
+        g_string_append_printf(d->evicted, " +%" G_GUINT64_FORMAT, chunk_of(ev->fp));
+        break;
     }
 }
 

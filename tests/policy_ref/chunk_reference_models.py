@@ -40,7 +40,20 @@ class _DataCache:
         self.used -= self.size.pop(chunk)
 
 
-class ChunkLru:
+class _Placed:
+    """Where a model's admissions meet the chunk log: _evicted(chunk) after
+    each victim leaves, _put(chunk, length) after the victims and before
+    the newcomer enters. Nothing here; chunk_log_reference.py's reinsert
+    models run the log there."""
+
+    def _evicted(self, chunk):
+        pass
+
+    def _put(self, chunk, length):
+        pass
+
+
+class ChunkLru(_Placed):
     def __init__(self, capacity_bytes, avg_chunk):
         self.data = _DataCache(capacity_bytes)
         self.order = OrderedDict()  # oldest first
@@ -58,7 +71,9 @@ class ChunkLru:
         while not self.data.fits(length):
             victim, _ = self.order.popitem(last=False)
             self.data.drop(victim)
+            self._evicted(victim)
             out += " %d" % victim
+        self._put(chunk, length)
         self.data.add(chunk, length)
         self.order[chunk] = True
         return out
@@ -295,7 +310,7 @@ class _SizedArc:
         return self.lists[self.where(key)][key][1]
 
 
-class ChunkArc:
+class ChunkArc(_Placed):
     def __init__(self, capacity_bytes, avg_chunk):
         self.data = _DataCache(capacity_bytes)
         self.arc = _SizedArc(capacity_bytes)
@@ -315,7 +330,9 @@ class ChunkArc:
             v = self.arc.victim()
             self.arc.evict(v)
             self.data.drop(v)
+            self._evicted(v)
             out += " %d" % v
+        self._put(chunk, length)
         self.data.add(chunk, length)
         self.arc.insert(chunk, length, None, ghost)
         return out
@@ -403,7 +420,7 @@ class CdacArc(CdacLru):
         self.m.insert(address, 1, e, ghost)
 
 
-class ChunkTinyLfu:
+class ChunkTinyLfu(_Placed):
     """TinyLFU admission over an LRU of chunks: every access is added to the
     sketch (the chunk id folded to 32 bits); a miss that does not fit is
     admitted only if its estimate exceeds the LRU chunk's."""
@@ -436,7 +453,9 @@ class ChunkTinyLfu:
         while not self.data.fits(length):
             victim, _ = self.order.popitem(last=False)
             self.data.drop(victim)
+            self._evicted(victim)
             out += " %d" % victim
+        self._put(chunk, length)
         self.data.add(chunk, length)
         self.order[chunk] = True
         return out

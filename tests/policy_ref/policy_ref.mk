@@ -18,4 +18,5 @@ tests_policy_ref_chunk_decisions_LDADD = $(UNIT_LIBS)
 EXTRA_DIST += \
 	tests/policy_ref/run-chunk-reference-models.sh \
 	tests/policy_ref/check_chunk_reference.py \
-	tests/policy_ref/chunk_reference_models.py
+	tests/policy_ref/chunk_reference_models.py \
+	tests/policy_ref/chunk_log_reference.py

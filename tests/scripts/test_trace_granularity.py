@@ -56,6 +56,35 @@ class CdacTableTests(unittest.TestCase):
         self.assertTrue(all("x (" not in l for l in lines[2:]))
 
 
+class ReinsertTableTests(unittest.TestCase):
+
+    @staticmethod
+    def rows(policy, hits, ssd):
+        out = []
+        for reclaim, hit, written in zip(("evict", "clean", "reinsert"), hits, ssd):
+            r = chunk_row(policy, 0.2, hit, hit, reclaim)
+            r.update(layout="log", compression="none", ssd_bytes_written=written, hdd_bytes_read=1 << 20)
+            out.append(r)
+        return out
+
+    def test_share_of_the_gain_and_the_goal(self):
+        rows = self.rows("lru", (0.25, 0.75, 0.75), (100, 200, 150)) + \
+            self.rows("arc", (0.25, 0.75, 0.625), (100, 200, 150)) + \
+            self.rows("tinylfu", (0.25, 0.75, 0.875), (100, 200, 250))
+        lines = gx.reinsert_lines(rows)
+        self.assertIn("| 1.00 |", lines[2])
+        self.assertTrue(lines[2].endswith("| met |"), lines[2])
+        self.assertIn("| 0.75 |", lines[3])
+        self.assertTrue(lines[3].endswith("| missed |"), lines[3])  # 75% of the gain
+        self.assertTrue(lines[4].endswith("| missed |"), lines[4])  # more SSD bytes than clean
+        self.assertTrue(lines[-1].endswith("met at 1 of 3 points."), lines[-1])
+
+    def test_no_gain_to_keep(self):
+        lines = gx.reinsert_lines(self.rows("lru", (0.5, 0.5, 0.5), (100, 100, 100)))
+        self.assertIn("| - |", lines[2])
+        self.assertTrue(lines[2].endswith("| met |"), lines[2])
+
+
 class SharesOptionTests(unittest.TestCase):
 
     def test_percentages_sorted(self):
@@ -71,8 +100,8 @@ class SharesOptionTests(unittest.TestCase):
 
 class ReclaimOptionTests(unittest.TestCase):
 
-    def test_both_by_default_in_a_fixed_order(self):
-        self.assertEqual(gx.parse_args([]).reclaim, ["evict", "clean"])
+    def test_all_by_default_in_a_fixed_order(self):
+        self.assertEqual(gx.parse_args([]).reclaim, ["evict", "clean", "reinsert"])
         self.assertEqual(gx.parse_args(["--reclaim", "clean,evict"]).reclaim, ["evict", "clean"])
         self.assertEqual(gx.parse_args(["--reclaim", "clean"]).reclaim, ["clean"])
 
@@ -123,8 +152,8 @@ class GranularityRunTests(unittest.TestCase):
                                  chunk_points * len(gx.SHARES))
                 self.assertEqual(len([r for r in rows if r["reclaim"] == reclaim and r["compression"] != "none"]),
                                  (codecs - 1) * len(gx.SHARES))
-            for r in rows:  # the log's SSD: evict at least the cache, clean 2x the cache + 2 segments
-                if r["reclaim"] == "evict":
+            for r in rows:  # the log's SSD: evict and reinsert at least the cache, clean 2x the cache + 2 segments
+                if r["reclaim"] in ("evict", "reinsert"):
                     self.assertGreaterEqual(int(r["ssd_physical_bytes"]), int(r["cache_bytes"]))
                 elif r["reclaim"] == "clean":
                     self.assertGreaterEqual(int(r["ssd_physical_bytes"]), 2 * int(r["cache_bytes"]))

@@ -159,6 +159,8 @@ static void test_every_key(void)
     CU_ASSERT_EQUAL(cfg.segment_size, 1u << 30);
     expect_ok("ssd-cache-segment-reclaim", "clean");
     CU_ASSERT_EQUAL(cfg.segment_reclaim, CHUNK_LOG_CLEAN);
+    expect_ok("ssd-cache-segment-reclaim", "reinsert");
+    CU_ASSERT_EQUAL(cfg.segment_reclaim, CHUNK_LOG_REINSERT);
     expect_ok("ssd-cache-segment-reclaim", "evict");
     CU_ASSERT_EQUAL(cfg.segment_reclaim, CHUNK_LOG_EVICT);
     CU_ASSERT_EQUAL(cfg.layout, CHUNK_LAYOUT_LOG);

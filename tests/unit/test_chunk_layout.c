@@ -288,6 +288,17 @@ static void side_dropped(void *ctx, const Fingerprint *fp, uint32_t length)
     CU_ASSERT_TRUE(g_hash_table_remove(sd->held, GSIZE_TO_POINTER(key_of(fp))));
 }
 
+/* reinsert: a policy that keeps a third of the chunks, by their
+ * fingerprint; each answer recorded in the side's order */
+static gboolean side_keep(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    Side *sd = ctx;
+    gboolean keep = key_of(fp) % 3 == 0;
+    g_string_append_printf(sd->order, "%c%016" G_GINT64_MODIFIER "x:%u ", keep ? 'k' : '-', key_of(fp), length);
+    CU_ASSERT_TRUE(g_hash_table_contains(sd->held, GSIZE_TO_POINTER(key_of(fp))));
+    return keep;
+}
+
 /* Random puts, gets and drops on a layout on disk and on its model: the
  * same chunks dropped by the layout itself, in the same order, the same
  * chunks held, and (the log) the same bytes written to the SSD, segment
@@ -300,19 +311,24 @@ static void test_models(void)
     Fingerprint *fps = g_new(Fingerprint, 150);
     uint32_t *lens = g_new(uint32_t, 150), *stored = g_new(uint32_t, 150);
     /* 0-3: the log (evict, clean; two sizes), 4: buckets; 5-7: the log with
-     * lz4 (evict, clean) and zstd (clean), 8: buckets with lz4 */
-    for (int variant = 0; variant < 9; variant++) {
+     * lz4 (evict, clean) and zstd (clean), 8: buckets with lz4; 9, 10: the
+     * log with reinsert, as it is and with lz4 */
+    for (int variant = 0; variant < 11; variant++) {
         ChunkLayoutKind kind = variant == 4 || variant == 8 ? CHUNK_LAYOUT_BUCKETS : CHUNK_LAYOUT_LOG;
         const ChunkLayoutOps *ops = chunk_layout_ops(kind);
         char *dir = g_strdup_printf("%s/model%d", tmpdir, variant);
         ChunkLayoutOptions o = options(dir);
-        o.compression = variant < 5 ? CACHE_CODEC_NONE : variant == 7 ? CACHE_CODEC_ZSTD : CACHE_CODEC_LZ4;
+        o.compression = variant < 5 || variant == 9 ? CACHE_CODEC_NONE
+                        : variant == 7            ? CACHE_CODEC_ZSTD
+                                                  : CACHE_CODEC_LZ4;
         o.compression_level = 3;
         o.reclaim = variant % 2 ? CHUNK_LOG_CLEAN : CHUNK_LOG_EVICT;
         if (variant == 7)
             o.reclaim = CHUNK_LOG_CLEAN;
+        if (variant >= 9)
+            o.reclaim = CHUNK_LOG_REINSERT;
         o.segment_size = variant < 2 || variant >= 5 ? 64u * 1024u : 128u * 1024u;
-        o.capacity_bytes = variant < 2 || (variant >= 5 && variant < 8) ? 512u * 1024u
+        o.capacity_bytes = variant < 2 || (variant >= 5 && variant != 8) ? 512u * 1024u
                                                                        : (variant < 4 ? 2u << 20 : 1u << 20);
         CacheCodec *codec = cache_codec_new(o.compression, o.compression_level);
         double cpu = 0.0;
@@ -331,8 +347,11 @@ static void test_models(void)
         Side sim = { g_string_new(NULL), g_hash_table_new(g_direct_hash, g_direct_equal) };
         o.dropped = side_dropped;
         o.dropped_ctx = &real;
+        o.keep = side_keep;
+        o.keep_ctx = &real;
         void *l = open_ok(ops, &o);
         o.dropped_ctx = &sim;
+        o.keep_ctx = &sim;
         GError *err = NULL;
         void *m = ops->model_open(&o, &err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -387,9 +406,15 @@ static void test_models(void)
             CU_ASSERT_EQUAL(rc.segments.segments_written, mc.segments.segments_written);
             CU_ASSERT_EQUAL(rc.segments.segments_evicted, mc.segments.segments_evicted);
             CU_ASSERT_EQUAL(rc.segments.segments_cleaned, mc.segments.segments_cleaned);
+            CU_ASSERT_EQUAL(rc.segments.segments_reinserted, mc.segments.segments_reinserted);
+            CU_ASSERT_EQUAL(rc.segments.chunks_reinserted, mc.segments.chunks_reinserted);
+            CU_ASSERT_EQUAL(rc.segments.reinserted_bytes_written, mc.segments.reinserted_bytes_written);
             CU_ASSERT(rc.segments.segments_written > 2 * o.capacity_bytes / o.segment_size);
             if (o.reclaim == CHUNK_LOG_CLEAN) {
                 CU_ASSERT(mc.segments.segments_cleaned > 0 && mc.segments.cleaner_bytes_written > 0);
+            } else if (o.reclaim == CHUNK_LOG_REINSERT) {
+                CU_ASSERT(mc.segments.segments_reinserted > 0 && mc.segments.chunks_reinserted > 0 &&
+                          mc.segments.reinserted_bytes_written > 0 && mc.segments.segments_evicted == 0);
             } else {
                 CU_ASSERT(mc.segments.segments_evicted > 0 && mc.segments.segments_cleaned == 0);
             }

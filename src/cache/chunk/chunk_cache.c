@@ -44,6 +44,8 @@ gboolean chunk_cache_options_from_config(ChunkCacheOptions *o, const CacheConfig
     return TRUE;
 }
 
+static gboolean layout_keep(void *ctx, const Fingerprint *fp, uint32_t length);
+
 /* What the layout (or its model) is opened with: the same geometry in
  * both modes (the log's capacity by its reclaim rule, chunk_cache.h), so
  * both make the same decisions. No directory. */
@@ -61,6 +63,8 @@ static void layout_options(const ChunkCache *c, ChunkLayoutOptions *lo)
     lo->compression_level = o->compression_level;
     lo->dropped = chunk_cache_layout_dropped;
     lo->dropped_ctx = (void *)c;
+    lo->keep = layout_keep;
+    lo->keep_ctx = (void *)c;
     c->lops->geometry(lo);
 }
 
@@ -151,6 +155,21 @@ static void notify(ChunkCache *c, ChunkEventKind kind, const Fingerprint *fp, ui
     }
 }
 
+/* The log reclaims the segment of a cached chunk under
+ * ssd-cache-segment-reclaim reinsert: the policy keeps it or not (a
+ * policy without the op keeps nothing: FIFO, as evict). Called from
+ * inside the layout's put (or its model's): no call into the layout. */
+static gboolean layout_keep(void *ctx, const Fingerprint *fp, uint32_t length)
+{
+    ChunkCache *c = ctx;
+    ChunkSlot s = chunk_cache_slot(c, fp);
+    g_assert(s == CHUNK_NO_SLOT || c->length[s] == length);
+    gboolean keep = s != CHUNK_NO_SLOT && c->ops->keep != NULL && c->ops->keep(c->pst, s);
+    if (keep)
+        notify(c, CHUNK_EVENT_KEEP, fp, length);
+    return keep;
+}
+
 /* A free slot, growing the per-slot arrays when none is left. */
 static ChunkSlot take_slot(ChunkCache *c)
 {
@@ -232,6 +251,7 @@ void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t lengt
         notify(c, CHUNK_EVENT_EVICT, &c->fp[s], c->length[s]);
         c->counters.evictions++;
     } else {
+        notify(c, CHUNK_EVENT_LOG_DROP, &c->fp[s], c->length[s]);
         c->counters.log_dropped++;
     }
     chunk_cache_drop_slot(c, s);

@@ -49,7 +49,10 @@
  * always exists and the cleaner never drops a chunk the policy keeps.
  * With evict (Nitro's whole-segment eviction) the log has the cache's
  * bytes and drops the live chunks of the segments it reclaims; the core
- * tells the policy (counted in log_dropped).
+ * tells the policy (counted in log_dropped). With reinsert the log has
+ * the cache's bytes too, and the core asks the policy (its keep op) which
+ * live chunks of the reclaimed segment the log rewrites; the others are
+ * dropped as with evict.
  *
  * Simulation runs the layout's model through the same seam (the ops
  * model_*: for the log, its placement and reclamation, chunk_log_space.h,
@@ -215,6 +218,7 @@ typedef struct {
     size_t memory_bytes, policy_memory_bytes;
     gboolean real;
     const char *layout;                /* "log" or "buckets" */
+    const char *reclaim;               /* the log's ssd-cache-segment-reclaim (chunk_log_reclaim_name) */
     uint64_t log_capacity_bytes;
     ChunkLayoutCounters layout_counters; /* the layout's, or in simulation its model's */
     uint64_t layout_index_bytes;       /* the layout's in-memory index (buckets: also in simulation) */
@@ -243,6 +247,8 @@ typedef enum {
     CHUNK_EVENT_REFUSE,
     CHUNK_EVENT_EVICT,       /* `chunk` left (before the newcomer is written) */
     CHUNK_EVENT_ADMIT,
+    CHUNK_EVENT_LOG_DROP,    /* `chunk` dropped by the log's reclamation (not the policy's victim) */
+    CHUNK_EVENT_KEEP,        /* `chunk` kept by the policy as the log reclaims its segment (reinsert) */
 } ChunkEventKind;
 
 typedef struct {

@@ -65,6 +65,7 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
         r->layout_counters.cpu_compress_s = c->sim_cpu_compress_s;
     }
     r->log_capacity_bytes = c->lopt.capacity_bytes;
+    r->reclaim = chunk_log_reclaim_name(c->opt.reclaim);
     r->compression = cache_codec_name(c->opt.compression);
     r->compression_level = c->opt.compression_level;
     /* the layout's (or its model's) stored bytes: the log's live stored bytes, the buckets' sub-slots */
@@ -146,13 +147,19 @@ void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
         text_count(out, "damaged chunks (refetched)", k->damaged);
         text_count(out, "SSD write errors", k->ssd_write_errors);
     } else { /* the log, or in simulation its model */
-        text_size(out, "chunk log size", r.log_capacity_bytes);
+        g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " (%s), reclaim %s\n", "chunk log size",
+                               r.log_capacity_bytes, size_format(r.log_capacity_bytes, a, sizeof a), r.reclaim);
         text_size(out, "  chunk bytes written", r.layout_counters.segments.user_bytes_written);
         text_size(out, "  stored bytes of them", r.layout_counters.segments.user_stored_bytes_written);
         text_size(out, "  cleaner bytes written", r.layout_counters.segments.cleaner_bytes_written);
         text_count(out, "  segments written", r.layout_counters.segments.segments_written);
         text_count(out, "  segments evicted", r.layout_counters.segments.segments_evicted);
         text_count(out, "  segments cleaned", r.layout_counters.segments.segments_cleaned);
+        if (r.layout_counters.segments.segments_reinserted) {
+            text_count(out, "  segments reinserted", r.layout_counters.segments.segments_reinserted);
+            text_count(out, "  chunks reinserted", r.layout_counters.segments.chunks_reinserted);
+            text_size(out, "  reinserted bytes written", r.layout_counters.segments.reinserted_bytes_written);
+        }
         text_count(out, "  live chunks the log dropped", k->log_dropped);
         if (r.real && (r.layout_counters.chunks_compressed || strcmp(r.compression, "none") != 0)) {
             g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n",
@@ -255,13 +262,17 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
         json_builder_set_member_name(b, "chunk_log");
         json_builder_begin_object(b);
         json_doc_uint(b, "capacity_bytes", r.log_capacity_bytes);
+        json_doc_string(b, "reclaim", r.reclaim);
         json_doc_uint(b, "user_bytes_written", r.layout_counters.segments.user_bytes_written);
         json_doc_uint(b, "user_stored_bytes_written", r.layout_counters.segments.user_stored_bytes_written);
         json_doc_uint(b, "cleaner_bytes_written", r.layout_counters.segments.cleaner_bytes_written);
+        json_doc_uint(b, "reinserted_bytes_written", r.layout_counters.segments.reinserted_bytes_written);
+        json_doc_uint(b, "chunks_reinserted", r.layout_counters.segments.chunks_reinserted);
         json_doc_uint(b, "device_bytes_written", r.layout_counters.device_bytes_written);
         json_doc_uint(b, "segments_written", r.layout_counters.segments.segments_written);
         json_doc_uint(b, "segments_evicted", r.layout_counters.segments.segments_evicted);
         json_doc_uint(b, "segments_cleaned", r.layout_counters.segments.segments_cleaned);
+        json_doc_uint(b, "segments_reinserted", r.layout_counters.segments.segments_reinserted);
         json_doc_uint(b, "damaged_reads", r.layout_counters.damaged_reads);
         json_doc_uint(b, "damaged_segments", r.layout_counters.segments.damaged_segments);
         json_builder_end_object(b);

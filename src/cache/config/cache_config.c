@@ -356,11 +356,9 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
         ok = cache_parse_segment_size(k->key, value, &cfg->segment_size, err);
         break;
     case K_SEGMENT_RECLAIM:
-        ok = value != NULL && (strcmp(value, "evict") == 0 || strcmp(value, "clean") == 0);
-        if (ok)
-            cfg->segment_reclaim = strcmp(value, "clean") == 0 ? CHUNK_LOG_CLEAN : CHUNK_LOG_EVICT;
-        else
-            bad_value(err, k->key, value, "evict or clean");
+        ok = chunk_log_reclaim_parse(value, &cfg->segment_reclaim);
+        if (!ok)
+            bad_value(err, k->key, value, "evict, clean or reinsert");
         break;
     case K_LAYOUT:
         ok = chunk_layout_parse(value, &cfg->layout);

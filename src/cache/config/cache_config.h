@@ -53,7 +53,8 @@
  *                               size like 36500G                    (36500G)
  *   ssd-cache-segment-size      the chunk log's write unit, 64K..1G,
  *                               a multiple of 4K (chunk_log.h)      (4M)
- *   ssd-cache-segment-reclaim   evict | clean (chunk_log.h)         (evict)
+ *   ssd-cache-segment-reclaim   evict | clean | reinsert
+ *                               (chunk_log.h)                       (evict)
  *   ssd-cache-layout            log | buckets: the chunk cache's
  *                               layout on the SSD (chunk_layout.h)  (log)
  *                               buckets: chunk granularity, policy

@@ -29,6 +29,11 @@ const char *chunk_layout_name(ChunkLayoutKind kind);
 gboolean chunk_layout_parse(const char *name, ChunkLayoutKind *out);
 
 typedef void (*ChunkLayoutDropped)(void *ctx, const Fingerprint *fp, uint32_t length);
+/* The log reclaims a segment under CHUNK_LOG_REINSERT: keep this live
+ * chunk (rewritten into the open segment)? Asked only while the bound on
+ * reinserted bytes leaves room for it; a chunk not kept is dropped (the
+ * `dropped` callback). It must not call into the layout. */
+typedef gboolean (*ChunkLayoutKeep)(void *ctx, const Fingerprint *fp, uint32_t length);
 
 /* The store's identity a layout records (store.meta). */
 #define CHUNK_LAYOUT_STORE_ID_LEN 16
@@ -38,7 +43,14 @@ typedef void (*ChunkLayoutDropped)(void *ctx, const Fingerprint *fp, uint32_t le
 typedef enum {
     CHUNK_LOG_EVICT = 0, /* oldest segment, every live chunk dropped (Nitro) */
     CHUNK_LOG_CLEAN = 1, /* fewest live bytes; live chunks rewritten when that frees >= half a segment */
+    CHUNK_LOG_REINSERT = 2, /* oldest segment; the live chunks the policy keeps (up to half a segment)
+                               rewritten, the others dropped */
 } ChunkLogReclaim;
+
+/* "evict", "clean", "reinsert" (ssd-cache-segment-reclaim) */
+const char *chunk_log_reclaim_name(ChunkLogReclaim r);
+/* FALSE for any other name. */
+gboolean chunk_log_reclaim_parse(const char *name, ChunkLogReclaim *out);
 
 /* What either layout is opened with; each takes the fields it knows. */
 typedef struct {
@@ -53,6 +65,8 @@ typedef struct {
     int compression_level;
     ChunkLayoutDropped dropped; /* chunks the layout evicts by itself; may be NULL */
     void *dropped_ctx;
+    ChunkLayoutKeep keep;       /* the log's reinsert: NULL keeps nothing (FIFO, as evict) */
+    void *keep_ctx;
 } ChunkLayoutOptions;
 
 typedef enum {
@@ -75,7 +89,9 @@ typedef struct {
                                            layout's user_bytes_written counts them when put) */
     uint64_t user_stored_bytes_written; /* their stored bytes */
     uint64_t cleaner_bytes_written;     /* stored bytes the cleaner rewrote */
-    uint64_t segments_written, segments_evicted, segments_cleaned;
+    uint64_t reinserted_bytes_written;  /* stored bytes reinsert rewrote (when written) */
+    uint64_t chunks_reinserted;         /* chunks reinsert kept */
+    uint64_t segments_written, segments_evicted, segments_cleaned, segments_reinserted;
     uint64_t damaged_segments;          /* found unusable when the index was rebuilt at open */
 } ChunkLayoutSegments;
 

@@ -12,6 +12,8 @@
  *   - whether a missed chunk is admitted (admit), and
  *   - which cached chunk leaves when space is needed (victim, asked until
  *     the newcomer fits),
+ *   - with ssd-cache-segment-reclaim reinsert, whether a chunk of the
+ *     segment the chunk log reclaims is kept (keep; optional),
  * and is told what the core did (inserted, removed). A policy does no I/O.
  * Slots are small dense numbers the core reuses; a policy keeps its
  * per-slot state in arrays it grows as it sees larger slots.
@@ -81,8 +83,17 @@ struct ChunkPolicyOps {
     ChunkSlot (*victim)(void *st);
     /* The core wrote a's chunk into `slot`. */
     void (*inserted)(void *st, ChunkSlot slot, const ChunkAccess *a);
-    /* `slot` was emptied: a victim, or a copy the core dropped (damaged). */
+    /* `slot` was emptied: a victim, or a copy the core dropped (damaged),
+     * or one the log dropped (reclaimed, or not kept). */
     void (*removed)(void *st, ChunkSlot slot);
+    /* Optional (NULL: nothing is kept, the log reclaims as a FIFO, as
+     * evict). ssd-cache-segment-reclaim reinsert: the log reclaims the
+     * segment holding slot's chunk. TRUE keeps it: the log rewrites it
+     * into the open segment (an SSD write; the policy takes it as written
+     * now); FALSE drops it (`removed` follows, as for a victim). Decided
+     * from the policy's own state; asked only while the log's bound on
+     * reinserted bytes has room for the chunk. */
+    gboolean (*keep)(void *st, ChunkSlot slot);
     /* All bytes of policy state now (metadata caches and ghosts included). */
     size_t (*memory)(const void *st);
 };

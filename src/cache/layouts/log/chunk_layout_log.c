@@ -14,7 +14,8 @@ static uint32_t segment_size(const ChunkLayoutOptions *opt)
 }
 
 /* clean: twice the cache plus two segments, so a segment at most half
- * live always exists and the cleaner never drops a live chunk */
+ * live always exists and the cleaner never drops a live chunk; evict and
+ * reinsert: the cache's bytes (the open segment's home among them) */
 static void log_geometry(ChunkLayoutOptions *opt)
 {
     uint64_t cache = opt->capacity_bytes;
@@ -56,6 +57,8 @@ static void *log_open(const ChunkLayoutOptions *opt, GError **err)
     o.reclaim = opt->reclaim;
     o.dropped = opt->dropped;
     o.dropped_ctx = opt->dropped_ctx;
+    o.keep = opt->keep;
+    o.keep_ctx = opt->keep_ctx;
     o.compression = opt->compression;
     o.compression_level = opt->compression_level;
     return chunk_log_open(&o, err);
@@ -151,9 +154,12 @@ static ChunkLayoutSegments segments_of(const ChunkLogCounters *c)
         .user_bytes_written = c->user_bytes_written,
         .user_stored_bytes_written = c->user_stored_bytes_written,
         .cleaner_bytes_written = c->cleaner_bytes_written,
+        .reinserted_bytes_written = c->reinserted_bytes_written,
+        .chunks_reinserted = c->chunks_reinserted,
         .segments_written = c->segments_written,
         .segments_evicted = c->segments_evicted,
         .segments_cleaned = c->segments_cleaned,
+        .segments_reinserted = c->segments_reinserted,
         .damaged_segments = c->damaged_segments,
     };
 }
@@ -195,6 +201,8 @@ static void *model_open(const ChunkLayoutOptions *opt, GError **err)
     ChunkLogSpace *sp = g_new(ChunkLogSpace, 1);
     chunk_log_space_init(sp, o.segment_size, chunk_log_space_segments(o.capacity_bytes, o.segment_size), o.reclaim,
                          opt->dropped, opt->dropped_ctx);
+    sp->keep = opt->keep; /* the same decisions as the log's (chunk_log_open) */
+    sp->keep_ctx = opt->keep_ctx;
     chunk_log_space_meta_written(sp, 0); /* the log marks chunklog.meta in use at open */
     return sp;
 }

@@ -550,6 +550,8 @@ ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
     log->seg_size = opt->segment_size;
     log->n_segments = chunk_log_space_segments(opt->capacity_bytes, opt->segment_size);
     chunk_log_space_init(&log->sp, log->seg_size, log->n_segments, opt->reclaim, opt->dropped, opt->dropped_ctx);
+    log->sp.keep = opt->keep;
+    log->sp.keep_ctx = opt->keep_ctx;
     log->sp.io = &log_io;
     log->sp.io_ctx = log;
     log->fpr = fingerprinter_new(opt->fp_alg);

@@ -33,8 +33,11 @@
  * none is free one is reclaimed (CHUNK_LOG_EVICT: the oldest segment, as
  * Nitro does, dropped whole; CHUNK_LOG_CLEAN: the segment with the fewest
  * live bytes, its live chunks rewritten into the open segment when that
- * frees at least half a segment, else dropped whole). Every byte written
- * to the SSD is counted, the cleaner's separately. These decisions and
+ * frees at least half a segment, else dropped whole; CHUNK_LOG_REINSERT:
+ * the oldest segment, each live chunk the `keep` callback keeps rewritten
+ * into the open segment, at most CHUNK_LOG_REINSERT_SHARE of it, the
+ * others dropped). Every byte written to the SSD is counted, the
+ * cleaner's and reinsertion's separately. These decisions and
  * counts are made apart from the bytes (chunk_log_space.h), which the
  * chunk cache's simulation runs without them.
  *
@@ -70,11 +73,25 @@
 #define CHUNK_LOG_DEFAULT_SEGMENT (4u * 1024u * 1024u)
 
 /* Called for each live chunk the log drops by itself: reclamation of a
- * segment (evict, or clean that chose to drop). Not called for
+ * segment (evict, clean that chose to drop, or a chunk reinsert did not
+ * keep). Not called for
  * chunk_log_drop, nor for a damaged chunk chunk_log_get reports as a miss
  * (the caller learns those from the call). Called from inside
  * chunk_log_put: it must not call into the log. */
 typedef void (*ChunkLogDropped)(void *ctx, const Fingerprint *fp, uint32_t length);
+/* CHUNK_LOG_REINSERT: keep a live chunk of the segment being reclaimed?
+ * (chunk_layout.h, ChunkLayoutKeep; called from inside chunk_log_put: it
+ * must not call into the log.) */
+typedef gboolean (*ChunkLogKeep)(void *ctx, const Fingerprint *fp, uint32_t length);
+
+/* CHUNK_LOG_REINSERT's bound: the kept chunks (stored bytes and table
+ * entries) take at most 1/CHUNK_LOG_REINSERT_SHARE of a segment's room
+ * (its bytes after the header). Fixed from the design before any
+ * measurement, by the cleaner's rule (chunk_log_space.c): every reclaim
+ * then leaves at least half a segment for new chunks, so the log always
+ * advances and reinsertion writes at most one byte per byte of new
+ * chunks. */
+#define CHUNK_LOG_REINSERT_SHARE 2u
 
 typedef struct {
     const char *directory;          /* the SSD cache directory (created if missing) */
@@ -86,6 +103,8 @@ typedef struct {
     ChunkLogReclaim reclaim;        /* chunk_layout.h */
     ChunkLogDropped dropped;        /* may be NULL */
     void *dropped_ctx;
+    ChunkLogKeep keep;              /* CHUNK_LOG_REINSERT; NULL keeps nothing */
+    void *keep_ctx;
     unsigned readers;               /* reader threads of chunk_log_get_many (0: CHUNK_LOG_DEFAULT_READERS) */
     CacheCodecKind compression;     /* ssd-cache-compression (recorded: a log of another is started empty) */
     int compression_level;
@@ -98,6 +117,8 @@ typedef struct {
     uint64_t user_bytes_written;    /* chunk bytes put and written in a segment */
     uint64_t user_stored_bytes_written; /* their stored bytes (compressed or as they are) */
     uint64_t cleaner_bytes_written; /* stored bytes the cleaner rewrote */
+    uint64_t reinserted_bytes_written; /* stored bytes reinsert rewrote (counted when their segment is written) */
+    uint64_t chunks_reinserted;     /* live chunks reinsert kept (rewritten into the open segment) */
     uint64_t put_bytes;             /* chunk bytes of the puts that added a chunk (when put) */
     uint64_t put_stored_bytes;      /* their stored bytes */
     uint64_t chunks_compressed;     /* of those puts, chunks kept compressed */
@@ -106,6 +127,7 @@ typedef struct {
     uint64_t segments_written;
     uint64_t segments_evicted;      /* reclaimed by dropping their live chunks */
     uint64_t segments_cleaned;      /* reclaimed by rewriting their live chunks */
+    uint64_t segments_reinserted;   /* reclaimed by reinsert (some live chunks kept, the others dropped) */
     uint64_t chunks_dropped_by_log; /* live chunks dropped by reclamation (the `dropped` callback) */
     uint64_t damaged_reads;         /* gets whose bytes did not match the fingerprint, or could not be read
                                        or decompressed */

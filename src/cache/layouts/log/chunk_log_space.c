@@ -50,6 +50,11 @@ uint32_t chunk_log_space_max_chunk(uint32_t seg_size)
     return seg_size - CHUNK_LOG_SEGMENT_HEADER - CHUNK_LOG_TABLE_ENTRY;
 }
 
+uint32_t chunk_log_space_reinsert_bound(uint32_t seg_size)
+{
+    return (seg_size - CHUNK_LOG_SEGMENT_HEADER) / CHUNK_LOG_REINSERT_SHARE;
+}
+
 uint32_t chunk_log_space_find(const ChunkLogSpace *sp, const Fingerprint *fp)
 {
     return chunk_log_index_find(&sp->index, fp);
@@ -92,7 +97,7 @@ static void reset_open(ChunkLogSpace *sp, uint32_t home)
     sp->open_home = home;
     sp->open_end = CHUNK_LOG_SEGMENT_HEADER;
     sp->open_n = 0;
-    sp->open_user = sp->open_user_stored = sp->open_cleaner = 0;
+    sp->open_user = sp->open_user_stored = sp->open_cleaner = sp->open_reinserted = 0;
     if (home != CHUNK_LOG_NO_SEGMENT) {
         g_assert(sp->seg[home].live_chunks == 0);
         sp->seg[home].state = CHUNK_LOG_SEG_OPEN;
@@ -140,19 +145,20 @@ gboolean chunk_log_space_seal(ChunkLogSpace *sp, GError **err)
     sp->c.user_bytes_written += sp->open_user;
     sp->c.user_stored_bytes_written += sp->open_user_stored;
     sp->c.cleaner_bytes_written += sp->open_cleaner;
+    sp->c.reinserted_bytes_written += sp->open_reinserted;
     sp->seg[sp->open_home].state = CHUNK_LOG_SEG_WRITTEN;
     sp->seg[sp->open_home].seq = sp->next_seq++;
     sp->open_home = CHUNK_LOG_NO_SEGMENT;
     sp->open_n = 0;
     sp->open_end = CHUNK_LOG_SEGMENT_HEADER;
-    sp->open_user = sp->open_user_stored = sp->open_cleaner = 0;
+    sp->open_user = sp->open_user_stored = sp->open_cleaner = sp->open_reinserted = 0;
     return TRUE;
 }
 
 /* ---- reclaiming ---- */
 
-/* The segment to reclaim: the oldest written (evict), or the one with the
- * fewest live bytes, the oldest of those (clean). */
+/* The segment to reclaim: the oldest written (evict, reinsert), or the
+ * one with the fewest live bytes, the oldest of those (clean). */
 static uint32_t pick_victim(const ChunkLogSpace *sp)
 {
     uint32_t best = CHUNK_LOG_NO_SEGMENT;
@@ -197,6 +203,54 @@ static void evict_segment(ChunkLogSpace *sp, uint32_t s)
     sp->c.segments_evicted++;
 }
 
+/* The live counts add up: every segment's against the log's and the
+ * index's (a sanity check after each reclamation). */
+static void check_counts(const ChunkLogSpace *sp)
+{
+    uint64_t bytes = 0, chunks = 0;
+    for (uint32_t s = 0; s < sp->n_segments; s++) {
+        g_assert(sp->seg[s].state != CHUNK_LOG_SEG_FREE || sp->seg[s].live_chunks == 0);
+        bytes += sp->seg[s].live_bytes;
+        chunks += sp->seg[s].live_chunks;
+    }
+    g_assert(bytes == sp->live_bytes && chunks == sp->index.used);
+}
+
+/* Segment s's live entries, in the index's entry order (*n of them),
+ * taken out of its counts and the log's live bytes, and s made the open
+ * segment's home: each is counted again as it lands there (the same
+ * segment number), or dropped (drop_taken). */
+static uint32_t *take_out_live(ChunkLogSpace *sp, uint32_t s, uint32_t *n)
+{
+    uint32_t *live = g_new(uint32_t, sp->seg[s].live_chunks ? sp->seg[s].live_chunks : 1);
+    *n = 0;
+    for (uint32_t e = 0; e < sp->index.n_entries && *n < sp->seg[s].live_chunks; e++) {
+        const ChunkLogEntry *en = chunk_log_index_entry(&sp->index, e);
+        if (en->length != 0 && en->segment == s)
+            live[(*n)++] = e;
+    }
+    g_assert(*n == sp->seg[s].live_chunks);
+    sp->live_bytes -= sp->seg[s].live_bytes;
+    sp->seg[s].live_bytes = 0;
+    sp->seg[s].live_chunks = 0;
+    reset_open(sp, s);
+    return live;
+}
+
+/* Drop entry e of take_out_live's segment s (damaged: its bytes did not
+ * match, or could not be read). */
+static void drop_taken(ChunkLogSpace *sp, uint32_t s, uint32_t e, gboolean damaged)
+{
+    const ChunkLogEntry *en = chunk_log_index_entry(&sp->index, e);
+    Fingerprint fp = en->fp;
+    uint32_t len = en->length;
+    live_add(sp, s, en->stored); /* counted so the removal can take it off again */
+    chunk_log_space_remove(sp, e);
+    if (damaged)
+        sp->c.damaged_reads++;
+    dropped(sp, &fp, len);
+}
+
 /* Move segment s's live chunks into the open segment, whose home s
  * becomes (it is empty: they fit, since they fitted in s), in the index's
  * entry order. A chunk whose bytes do not match is dropped as damaged; an
@@ -209,29 +263,14 @@ static void clean_segment(ChunkLogSpace *sp, uint32_t s)
         reset_open(sp, s);
         return;
     }
-    /* Take the segment's chunks out of its counts first: they are counted
-     * again as they land in the open segment (the same segment number). */
-    uint32_t *moving = g_new(uint32_t, sp->seg[s].live_chunks ? sp->seg[s].live_chunks : 1);
-    uint32_t n = 0;
-    for (uint32_t e = 0; e < sp->index.n_entries && n < sp->seg[s].live_chunks; e++) {
-        const ChunkLogEntry *en = chunk_log_index_entry(&sp->index, e);
-        if (en->length != 0 && en->segment == s)
-            moving[n++] = e;
-    }
-    g_assert(n == sp->seg[s].live_chunks);
-    sp->live_bytes -= sp->seg[s].live_bytes;
-    sp->seg[s].live_bytes = 0;
-    sp->seg[s].live_chunks = 0;
-    reset_open(sp, s);
+    uint32_t n;
+    uint32_t *moving = take_out_live(sp, s, &n);
     for (uint32_t i = 0; i < n; i++) {
         const ChunkLogEntry *en = chunk_log_index_entry(&sp->index, moving[i]);
         Fingerprint fp = en->fp;
         uint32_t len = en->length, stored = en->stored, from = en->offset;
         if (sp->io && !sp->io->chunk_ok(sp->io_ctx, &fp, from, len, stored)) {
-            live_add(sp, s, stored); /* counted so the removal can take it off again */
-            chunk_log_space_remove(sp, moving[i]);
-            sp->c.damaged_reads++;
-            dropped(sp, &fp, len);
+            drop_taken(sp, s, moving[i], TRUE);
             continue;
         }
         open_append(sp, &fp, len, stored, moving[i], from);
@@ -241,10 +280,51 @@ static void clean_segment(ChunkLogSpace *sp, uint32_t s)
     sp->c.segments_cleaned++;
 }
 
+/* Reinsert: segment s (the oldest) becomes the open segment's home; each
+ * of its live chunks, in the index's entry order, is asked about (`keep`)
+ * while it fits within the bound (chunk_log_space_reinsert_bound, entry
+ * included) and leaves room for the put of `need` stored bytes that
+ * reclaims; kept, it is rewritten into the open segment, else dropped. The
+ * victim is read when the first chunk is kept (a kept chunk it cannot
+ * read, or whose bytes do not match, is dropped as damaged). */
+static void reinsert_segment(ChunkLogSpace *sp, uint32_t s, uint32_t need)
+{
+    const uint64_t bound = chunk_log_space_reinsert_bound(sp->seg_size);
+    uint64_t kept = 0;
+    int readable = -1; /* the victim not read yet */
+    uint32_t n;
+    uint32_t *live = take_out_live(sp, s, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        const ChunkLogEntry *en = chunk_log_index_entry(&sp->index, live[i]);
+        Fingerprint fp = en->fp;
+        uint32_t len = en->length, stored = en->stored, from = en->offset;
+        uint64_t takes = (uint64_t)stored + CHUNK_LOG_TABLE_ENTRY;
+        gboolean room = kept + takes <= bound && open_fits(sp, stored + need + CHUNK_LOG_TABLE_ENTRY);
+        if (!room || sp->keep == NULL || !sp->keep(sp->keep_ctx, &fp, len)) {
+            drop_taken(sp, s, live[i], FALSE);
+            continue;
+        }
+        if (readable < 0)
+            readable = sp->io == NULL || sp->io->read_victim(sp->io_ctx, s);
+        if (!readable || (sp->io && !sp->io->chunk_ok(sp->io_ctx, &fp, from, len, stored))) {
+            drop_taken(sp, s, live[i], TRUE);
+            continue;
+        }
+        open_append(sp, &fp, len, stored, live[i], from);
+        kept += takes;
+        sp->open_reinserted += stored;
+        sp->c.chunks_reinserted++;
+    }
+    g_assert(kept <= bound && open_fits(sp, need));
+    g_free(live);
+    sp->c.segments_reinserted++;
+}
+
 /* Give the open segment a home with room for a chunk of `need` stored bytes: a
  * free segment (the lowest), or a reclaimed one. Cleaning is chosen only
  * when it frees at least half a segment and leaves room for the chunk, so
- * every cleaning pass makes progress and the chunk always fits after it. */
+ * every cleaning pass makes progress and the chunk always fits after it;
+ * reinsert keeps at most its bound and leaves room for the chunk. */
 static void take_home(ChunkLogSpace *sp, uint32_t need)
 {
     for (uint32_t s = 0; s < sp->n_segments; s++)
@@ -254,15 +334,22 @@ static void take_home(ChunkLogSpace *sp, uint32_t need)
         }
     uint32_t v = pick_victim(sp);
     g_assert(v != CHUNK_LOG_NO_SEGMENT); /* n_segments >= 2 and only one is open */
+    if (sp->reclaim == CHUNK_LOG_REINSERT) {
+        reinsert_segment(sp, v, need);
+        check_counts(sp);
+        return;
+    }
     const ChunkLogSegment *vs = &sp->seg[v];
     if (sp->reclaim == CHUNK_LOG_CLEAN && vs->live_bytes * 2 <= sp->seg_size - CHUNK_LOG_SEGMENT_HEADER &&
         CHUNK_LOG_SEGMENT_HEADER + vs->live_bytes + need + (uint64_t)(vs->live_chunks + 1) * CHUNK_LOG_TABLE_ENTRY <=
             sp->seg_size) {
         clean_segment(sp, v);
+        check_counts(sp);
         return;
     }
     evict_segment(sp, v);
     reset_open(sp, v);
+    check_counts(sp);
 }
 
 gboolean chunk_log_space_put(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t length, uint32_t stored,

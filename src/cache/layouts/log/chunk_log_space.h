@@ -2,9 +2,10 @@
 /* chunk_log_space.h: the chunk log's placement and reclamation apart from
  * its bytes: the index, the segments' live counts and states, the open
  * segment's fill, which segment becomes the open segment's home (a free
- * one, else the victim of ssd-cache-segment-reclaim evict or clean), what
- * a reclamation drops or moves, and every counter of bytes written to the
- * SSD. The log on the SSD (chunk_log.c) runs it with I/O hooks that move
+ * one, else the victim of ssd-cache-segment-reclaim evict, clean or
+ * reinsert), what a reclamation drops or moves (reinsert: as the `keep`
+ * callback says, within its bound), and every counter of bytes written to
+ * the SSD. The log on the SSD (chunk_log.c) runs it with I/O hooks that move
  * the bytes; the chunk cache's simulation runs it without (io NULL), so
  * both make the same decisions and count the same SSD bytes on the same
  * sequence of puts and drops.
@@ -71,9 +72,11 @@ typedef struct {
     uint32_t open_home; /* CHUNK_LOG_NO_SEGMENT until the first chunk after a write */
     uint32_t open_end;  /* end of its chunk bytes */
     uint32_t open_n;    /* its table entries */
-    uint64_t open_user, open_user_stored, open_cleaner;
+    uint64_t open_user, open_user_stored, open_cleaner, open_reinserted;
     ChunkLogDropped dropped; /* may be NULL */
     void *dropped_ctx;
+    ChunkLogKeep keep; /* reinsert: NULL keeps nothing; set after init */
+    void *keep_ctx;
     const ChunkLogSpaceIO *io; /* NULL: no bytes (simulation) */
     void *io_ctx;
     ChunkLogCounters c;
@@ -90,6 +93,10 @@ void chunk_log_space_forget(ChunkLogSpace *sp);
 uint32_t chunk_log_space_segments(uint64_t capacity_bytes, uint32_t seg_size);
 /* The largest chunk a segment holds. */
 uint32_t chunk_log_space_max_chunk(uint32_t seg_size);
+/* Reinsert's bound: the bytes the kept chunks of one reclaimed segment
+ * may take in the open segment, their table entries included
+ * (CHUNK_LOG_REINSERT_SHARE of the room after the header). */
+uint32_t chunk_log_space_reinsert_bound(uint32_t seg_size);
 
 /* A chunk now held in segment s (a load or a rebuild: no write). */
 void chunk_log_space_add(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t s, uint32_t offset, uint32_t length,

@@ -3,13 +3,23 @@
  * ghosts B1/B2 and the adaptive target p, every list sized in bytes
  * (sized_arc.h says how sizes enter the published algorithm). Every
  * missed chunk is admitted (into T2 when it was a ghost, else T1); any
- * access to a cached chunk is a hit. */
+ * access to a cached chunk is a hit.
+ *
+ * When the chunk log reclaims its oldest segment (ssd-cache-segment-reclaim
+ * reinsert), a chunk is kept when it is in T2 and earned its place there
+ * since it was written (admitted or last kept): a hit (which moves it to
+ * T2), or its admission from a ghost (into T2). Not every T2 chunk: with
+ * the log as the limit ARC's own replacement never runs, so a chunk once
+ * in T2 would be rewritten at every pass of the log until the bound
+ * pushed it out. A chunk not kept leaves as ARC's victims do (a ghost in
+ * B1 or B2). */
 #include "cache/policy/chunk_policy.h"
 #include "cache/structures/sized_arc.h"
 
 typedef struct {
     SizedArc arc;         /* payload: the slot */
     uint32_t *entry;      /* per slot: its ARC entry */
+    uint8_t *earned;      /* per slot: in T2 by a hit or a ghost since written (reinsert keeps it) */
     uint32_t slot_room;
     gboolean was_ghost;   /* the pending newcomer */
     ChunkSlot victim;     /* the last victim named (its removal makes a ghost) */
@@ -28,6 +38,7 @@ static void chunk_arc_destroy(void *st)
     ChunkArc *a = st;
     sized_arc_free(&a->arc);
     g_free(a->entry);
+    g_free(a->earned);
     g_free(a);
 }
 
@@ -38,6 +49,7 @@ static gboolean chunk_arc_lookup(void *st, ChunkSlot slot, const ChunkAccess *ac
     if (slot == CHUNK_NO_SLOT)
         return FALSE;
     sized_arc_hit(&a->arc, a->entry[slot]);
+    a->earned[slot] = 1;
     return TRUE;
 }
 
@@ -64,9 +76,11 @@ static void chunk_arc_inserted(void *st, ChunkSlot slot, const ChunkAccess *acc)
         while (n <= slot)
             n *= 2;
         a->entry = g_renew(uint32_t, a->entry, n);
+        a->earned = g_renew(uint8_t, a->earned, n);
         a->slot_room = n;
     }
     a->entry[slot] = sized_arc_insert(&a->arc, acc->chunk, acc->length, slot, a->was_ghost);
+    a->earned[slot] = a->was_ghost != FALSE;
 }
 
 static void chunk_arc_removed(void *st, ChunkSlot slot)
@@ -79,10 +93,24 @@ static void chunk_arc_removed(void *st, ChunkSlot slot)
     a->victim = CHUNK_NO_SLOT;
 }
 
+/* Kept when in T2 by a hit or a ghost since written (the rewrite is a
+ * write: that is spent); else it is the victim, so its removal makes a
+ * ghost. */
+static gboolean chunk_arc_keep(void *st, ChunkSlot slot)
+{
+    ChunkArc *a = st;
+    g_assert(slot < a->slot_room && sized_arc_resident(&a->arc, a->entry[slot]));
+    gboolean keep = a->earned[slot] != 0;
+    g_assert(!keep || a->arc.list[a->entry[slot]] == ARC_T2); /* earned only by entering T2 */
+    a->earned[slot] = 0;
+    a->victim = keep ? CHUNK_NO_SLOT : slot;
+    return keep;
+}
+
 static size_t chunk_arc_memory(const void *st)
 {
     const ChunkArc *a = st;
-    return sizeof *a + sized_arc_bytes(&a->arc) + (size_t)a->slot_room * sizeof(uint32_t);
+    return sizeof *a + sized_arc_bytes(&a->arc) + (size_t)a->slot_room * (sizeof(uint32_t) + sizeof(uint8_t));
 }
 
 const ChunkPolicyOps chunk_policy_arc = {
@@ -96,5 +124,6 @@ const ChunkPolicyOps chunk_policy_arc = {
     .victim = chunk_arc_victim,
     .inserted = chunk_arc_inserted,
     .removed = chunk_arc_removed,
+    .keep = chunk_arc_keep,
     .memory = chunk_arc_memory,
 };

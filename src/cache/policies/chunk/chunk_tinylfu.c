@@ -14,12 +14,18 @@
  * do not have); a newcomer is compared with the first victim only; the
  * sketch is sized for, and aged every tinylfu-chunk-sample-factor (10, the
  * paper's example) x, the chunks the cache holds at the store's average
- * chunk size. */
+ * chunk size.
+ *
+ * When the chunk log reclaims its oldest segment (ssd-cache-segment-reclaim
+ * reinsert), a chunk is kept when its estimate exceeds
+ * tinylfu-chunk-keep-threshold (1: seen more than once within the
+ * sketch's window, the line TinyLFU's doorkeeper draws between one-time
+ * chunks and the rest; fixed from that before any measurement). */
 #include "cache/policy/chunk_policy.h"
 #include "cache/policy/frequency_sketch.h"
 #include "cache/structures/index_list.h"
 
-enum { KEY_SAMPLE };
+enum { KEY_SAMPLE, KEY_KEEP };
 enum { REFUSED };
 
 typedef struct {
@@ -29,6 +35,7 @@ typedef struct {
     uint32_t *slot_length;
     uint32_t slot_room;
     uint64_t used, capacity;
+    unsigned keep_threshold;
     FrequencySketch sketch;
     uint64_t *counters;
 } ChunkTinyLfu;
@@ -37,6 +44,9 @@ static const CachePolicyKey chunk_tinylfu_keys[] = {
     { "tinylfu-chunk-sample-factor", CACHE_KEY_UINT, 1, 1000, NULL, "10",
       "chunk granularity: the sketch halves its counters every this many x the chunks the cache holds "
       "(at the average chunk size) accesses" },
+    { "tinylfu-chunk-keep-threshold", CACHE_KEY_UINT, 0, 15, NULL, "1",
+      "chunk granularity, ssd-cache-segment-reclaim reinsert: a chunk of the reclaimed segment is kept "
+      "when its estimate exceeds this" },
 };
 
 static const CachePolicyCounter chunk_tinylfu_counters[] = {
@@ -56,6 +66,7 @@ static void *chunk_tinylfu_create(const ChunkPolicyEnv *env)
     index_list_init(&t->order);
     t->capacity = env->capacity_bytes;
     t->counters = env->counters;
+    t->keep_threshold = (unsigned)env->values[KEY_KEEP].number;
     sketch_init(&t->sketch, n, (uint64_t)env->values[KEY_SAMPLE].number * n);
     return t;
 }
@@ -122,6 +133,13 @@ static void chunk_tinylfu_removed(void *st, ChunkSlot slot)
     index_list_unlink(&t->links, &t->order, slot);
 }
 
+static gboolean chunk_tinylfu_keep(void *st, ChunkSlot slot)
+{
+    ChunkTinyLfu *t = st;
+    g_assert(slot < t->slot_room);
+    return sketch_estimate(&t->sketch, sketch_key(t->slot_chunk[slot])) > t->keep_threshold;
+}
+
 static size_t chunk_tinylfu_memory(const void *st)
 {
     const ChunkTinyLfu *t = st;
@@ -145,5 +163,6 @@ const ChunkPolicyOps chunk_policy_tinylfu = {
     .victim = chunk_tinylfu_victim,
     .inserted = chunk_tinylfu_inserted,
     .removed = chunk_tinylfu_removed,
+    .keep = chunk_tinylfu_keep,
     .memory = chunk_tinylfu_memory,
 };

@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""chunk_log_reference.py: an independent reference model of the chunk log
+under ssd-cache-segment-reclaim reinsert (docs/CACHE.md, "The chunk log",
+"Reinsert"; docs/FORMAT.md for the segment header and table entry sizes),
+and the chunk policies that keep chunks there (lru, arc, tinylfu), built on
+their models in chunk_reference_models.py. Written from the docs, not from
+the C code.
+
+The log: capacity // segment segments (at least two), chunks packed into
+the open segment after a 64-byte header, each with a 44-byte table entry;
+a chunk that does not fit has the open segment written first; the open
+segment's home is the lowest free segment, else the oldest written one,
+reclaimed: each live chunk of it, in the index's entry order (entry
+numbers: the last freed is reused first, else a new one), is asked about
+while it and the chunks kept before it take at most half the segment's
+room after the header (entries included) and it leaves room for the put
+that reclaims; kept, it moves into the open segment, else it is dropped.
+
+A decision is chunk_decisions' line: evictions " CHUNK", then the log's
+" -CHUNK" (dropped) and " +CHUNK" (kept), in order."""
+
+from chunk_reference_models import ChunkArc, ChunkLru, ChunkTinyLfu
+
+HEADER, ENTRY = 64, 44
+
+
+class ReinsertLog:
+    def __init__(self, capacity, segment, policy):
+        self.seg = segment
+        self.n = max(capacity, 2 * segment) // segment
+        self.written = {}   # segment -> sequence number
+        self.free_segments = set(range(self.n))
+        self.next_seq = 1
+        self.entries = []   # entry number -> [chunk, segment, length], or None
+        self.free_entries = []
+        self.entry_of = {}  # chunk -> entry number
+        self.home, self.end, self.count = None, HEADER, 0
+        self.policy = policy
+        self.events = []
+
+    def _fits(self, n):
+        return self.end + n + (self.count + 1) * ENTRY <= self.seg
+
+    def _open(self, s):
+        self.free_segments.discard(s)
+        self.written.pop(s, None)
+        self.home, self.end, self.count = s, HEADER, 0
+
+    def _place(self, e, length):
+        self.entries[e][1] = self.home
+        self.end += length
+        self.count += 1
+
+    def _seal(self):
+        if self.home is not None and self.count:
+            self.written[self.home] = self.next_seq
+            self.next_seq += 1
+            self.home, self.end, self.count = None, HEADER, 0
+
+    def remove(self, chunk):
+        e = self.entry_of.pop(chunk)
+        self.entries[e] = None
+        self.free_entries.append(e)
+
+    def _reclaim(self, need):
+        if self.free_segments:
+            self._open(min(self.free_segments))
+            return
+        s = min(self.written, key=self.written.get)
+        live = [e for e, en in enumerate(self.entries) if en is not None and en[1] == s]
+        self._open(s)
+        bound, kept = (self.seg - HEADER) // 2, 0
+        for e in live:
+            chunk, _, length = self.entries[e]
+            room = kept + length + ENTRY <= bound and self._fits(length + need + ENTRY)
+            if room and self.policy.keep(chunk):
+                self._place(e, length)
+                kept += length + ENTRY
+                self.events.append(" +%d" % chunk)
+            else:
+                self.remove(chunk)
+                self.policy.log_drop(chunk, room)
+                self.events.append(" -%d" % chunk)
+
+    def put(self, chunk, length):
+        if self.home is not None and not self._fits(length):
+            self._seal()
+        if self.home is None:
+            self._reclaim(length)
+        e = self.free_entries.pop() if self.free_entries else len(self.entries)
+        if e == len(self.entries):
+            self.entries.append(None)
+        self.entries[e] = [chunk, self.home, length]
+        self.entry_of[chunk] = e
+        self.end += length
+        self.count += 1
+
+
+class _OnLog:
+    """A model's data cache on a reinsert log: its victims leave the log,
+    its admissions are put there, and the log's drops leave the model."""
+
+    def _log_init(self, capacity_bytes, segment):
+        self.log = ReinsertLog(capacity_bytes, segment, self)
+
+    def _evicted(self, chunk):
+        self.log.remove(chunk)
+
+    def access(self, chunk, length, address, off, tlen):
+        self.log.events = []
+        out = super().access(chunk, length, address, off, tlen)
+        return out + "".join(self.log.events)
+
+
+class LruReinsert(_OnLog, ChunkLru):
+    """lru keeps a chunk hit since it was written (admitted or kept)."""
+
+    def __init__(self, capacity_bytes, avg_chunk, segment):
+        super().__init__(capacity_bytes, avg_chunk)
+        self._log_init(capacity_bytes, segment)
+        self.used = set()
+
+    def access(self, chunk, length, address, off, tlen):
+        if chunk in self.data.size:
+            self.used.add(chunk)
+        return super().access(chunk, length, address, off, tlen)
+
+    def _put(self, chunk, length):
+        self.log.put(chunk, length)
+        self.used.discard(chunk)
+
+    def keep(self, chunk):
+        kept = chunk in self.used
+        self.used.discard(chunk)
+        return kept
+
+    def log_drop(self, chunk, asked):
+        self.data.drop(chunk)
+        del self.order[chunk]
+
+
+class ArcReinsert(_OnLog, ChunkArc):
+    """arc keeps a chunk in T2 by a hit or by its admission from a ghost
+    since it was written; a chunk it was asked about and did not keep
+    becomes a ghost, one the bound dropped is forgotten."""
+
+    def __init__(self, capacity_bytes, avg_chunk, segment):
+        super().__init__(capacity_bytes, avg_chunk)
+        self._log_init(capacity_bytes, segment)
+        self.earned = set()
+        self.ghost = False
+
+    def access(self, chunk, length, address, off, tlen):
+        if chunk in self.data.size:
+            self.earned.add(chunk)
+        else:
+            self.ghost = self.arc.where(chunk) in ("b1", "b2")
+        return super().access(chunk, length, address, off, tlen)
+
+    def _put(self, chunk, length):
+        self.log.put(chunk, length)
+        if self.ghost:
+            self.earned.add(chunk)
+        else:
+            self.earned.discard(chunk)
+
+    def keep(self, chunk):
+        kept = chunk in self.earned
+        assert not kept or self.arc.where(chunk) == "t2"
+        self.earned.discard(chunk)
+        return kept
+
+    def log_drop(self, chunk, asked):
+        self.data.drop(chunk)
+        if asked:
+            self.arc.evict(chunk)
+        else:
+            self.arc.forget(chunk)
+
+
+class TinyLfuReinsert(_OnLog, ChunkTinyLfu):
+    """tinylfu keeps a chunk whose estimate exceeds the keep threshold."""
+
+    def __init__(self, capacity_bytes, avg_chunk, segment, keep_threshold=1):
+        super().__init__(capacity_bytes, avg_chunk)
+        self._log_init(capacity_bytes, segment)
+        self.keep_threshold = keep_threshold
+
+    def _put(self, chunk, length):
+        self.log.put(chunk, length)
+
+    def keep(self, chunk):
+        return self.sketch.estimate(self._key(chunk)) > self.keep_threshold
+
+    def log_drop(self, chunk, asked):
+        self.data.drop(chunk)
+        del self.order[chunk]
+
+
+REINSERT_MODELS = {
+    "lru": LruReinsert,
+    "arc": ArcReinsert,
+    "tinylfu": TinyLfuReinsert,
+}
