@@ -41,6 +41,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_policy_minisim \
 	tests/unit/test_policy_wlfu \
 	tests/unit/test_cache_core \
+	tests/unit/test_cache_reader \
 	tests/unit/test_cache_compress \
 	tests/unit/test_cache_config \
 	tests/unit/test_cache_stats \

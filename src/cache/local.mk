@@ -13,7 +13,8 @@
 #   layouts/log/        the segment log behind the seam
 #   layouts/buckets/    AustereCache's buckets behind the seam
 #   config/             the cache keys, their parsing and their checks across keys
-#   container/          the container cache: slots on the SSD, cache.meta, persistence, its report
+#   container/          the container cache: slots on the SSD, cache.meta, persistence, its report,
+#                       its readers (requests of several threads at once)
 #   chunk/              the chunk cache: lookups, admission, offers, real mode's bytes, its report
 CACHE_SOURCES = \
 	src/cache/policy/access_counts.c \
@@ -112,6 +113,8 @@ CACHE_SOURCES = \
 	src/cache/container/cache_meta.c \
 	src/cache/container/cache_meta.h \
 	src/cache/container/cache_persist.c \
+	src/cache/container/cache_reader.c \
+	src/cache/container/cache_reader.h \
 	src/cache/container/cache_report.c \
 	src/cache/container/ssd_store.c \
 	src/cache/container/ssd_store.h \
@@ -126,7 +129,7 @@ libdestor_a_SOURCES += $(CACHE_SOURCES)
 
 CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/test_policy_offline \
 	tests/unit/test_policy_minisim tests/unit/test_policy_wlfu \
-	tests/unit/test_cache_core tests/unit/test_cache_compress \
+	tests/unit/test_cache_core tests/unit/test_cache_reader tests/unit/test_cache_compress \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
 	tests/unit/test_access_counts tests/unit/test_chunk_cache
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
@@ -142,6 +145,8 @@ tests_unit_test_policy_wlfu_SOURCES = tests/unit/test_policy_wlfu.c tests/unit/t
 tests_unit_test_policy_wlfu_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_core_SOURCES = tests/unit/test_cache_core.c tests/unit/test_cache_util.h
 tests_unit_test_cache_core_LDADD = $(UNIT_LIBS)
+tests_unit_test_cache_reader_SOURCES = tests/unit/test_cache_reader.c tests/unit/test_cache_util.h
+tests_unit_test_cache_reader_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_compress_SOURCES = tests/unit/test_cache_compress.c tests/unit/test_cache_util.h tests/unit/unit_tmpdir.h
 tests_unit_test_cache_compress_LDADD = $(UNIT_LIBS)
 tests_unit_test_cache_config_SOURCES = tests/unit/test_cache_config.c

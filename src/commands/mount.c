@@ -21,9 +21,6 @@
 #include <unistd.h>
 
 #define MOUNT_READY 'R' /* what the background child tells its parent once mounted */
-/* Containers kept in memory between reads: two for each of 8 files read
- * at once (one being read, one it goes on into), 32 MiB of 2 MiB ones. */
-#define MOUNT_CONTAINERS 16
 
 /* The -o options destor passes on to libfuse; it sets the rest itself. */
 static gboolean check_options(const char *options, GError **err)
@@ -202,8 +199,6 @@ gboolean mount_run(const Config *cfg, const MountOptions *opt, GError **err)
     ReadSession *s = read_session_open_store(cfg, err);
     gboolean ok = s != NULL && (!opt->one_job || read_session_job(s, opt->job, err) != NULL) &&
                   read_session_open_cache(s, cfg, err);
-    if (ok)
-        read_session_hold_containers(s, MOUNT_CONTAINERS);
     MountServeConfig mc = { .mountpoint = abs, .options = opt->options, .one_job = opt->one_job, .job = opt->job,
                             .summary = opt->foreground ? stdout : NULL, .json = opt->json };
     ok = ok && mount_serve(s, &mc, mounted, &ready, err);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mount_fs.c: the mount's FUSE operations on entries: attributes and
- * links from the job's records, per path as it is visited; file bytes
- * through read_session_copy (the chunk seam, the SSD cache), into
- * libfuse's buffer. A read the store cannot serve right (a damaged chunk,
- * an I/O error) is EIO and one destor: line on stderr, never other bytes.
+ * links from the job's records, per path as it is visited (under the
+ * mount's lock); file bytes through read_session_copy (the chunk seam, the
+ * SSD cache) by a reader of the pool (mount_readers.h), into libfuse's
+ * buffer, reads of different files at once. A read the store cannot
+ * serve right (a damaged chunk, an I/O error) is EIO and one destor: line
+ * on stderr, never other bytes.
  * Directories: mount_readdir.c; every change refused: mount_refuse.c. */
 #include "mount/mount_attr.h"
 #include "mount/mount_node.h"
@@ -188,12 +190,14 @@ static int op_read(const char *path, char *buf, size_t size, off_t off, struct f
     Copy c = { .buf = buf };
     GError *err = NULL;
     double model_s = 0.0;
-    g_mutex_lock(&fs->lock);
+    ReadSessionReader *reader = mount_readers_take(fs->readers, h);
     gint64 t0 = g_get_monotonic_time();
-    gboolean ok = read_session_copy(fs->session, h->record, h->job, &range, h->starts, copy_sink, &c, &model_s, &err);
+    gboolean ok = read_session_copy(fs->session, reader, h->record, h->job, &range, h->starts, copy_sink, &c,
+                                    &model_s, &err);
+    gint64 usec = g_get_monotonic_time() - t0;
+    mount_readers_give(fs->readers, reader);
     if (ok)
-        mount_stats_add(&fs->stats, c.used, g_get_monotonic_time() - t0, model_s);
-    g_mutex_unlock(&fs->lock);
+        mount_stats_add(&fs->stats, c.used, usec, model_s);
     if (!ok) {
         char *shown = file_record_path_display(h->record);
         char *what = g_strdup_printf("read of '%s' in job %u at offset %lld", shown, h->job, (long long)off);
@@ -209,7 +213,9 @@ static int op_read(const char *path, char *buf, size_t size, off_t off, struct f
 static int op_release(const char *path, struct fuse_file_info *fi)
 {
     (void)path;
-    mount_handle_free(mount_handle_of(fi));
+    MountHandle *h = mount_handle_of(fi);
+    mount_readers_forget(mount_fs_of_call()->readers, h);
+    mount_handle_free(h);
     return 0;
 }
 

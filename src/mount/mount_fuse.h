@@ -8,6 +8,7 @@
 #define FUSE_USE_VERSION 312
 #include <fuse.h>
 
+#include "mount/mount_readers.h"
 #include "mount/mount_stats.h"
 #include "read/read_session.h"
 
@@ -16,16 +17,18 @@
 
 typedef struct {
     ReadSession *session;
-    /* One operation at a time: the read path (its chunk source hands out
-     * bytes valid until its next read, the SSD cache and the job table are
-     * not thread-safe) and Berkeley DB's handles, opened without
-     * DB_THREAD. libfuse's threads wait here. */
+    /* One operation on names at a time: the session's job table (jobs
+     * opened as they are visited, the SSD cache told of the store's growth)
+     * and Berkeley DB's handles, opened without DB_THREAD. Reads of open
+     * files do not take it: each has a reader of its own (mount_readers.h
+     * says what they share and how it is protected). */
     GMutex lock;
+    MountReaders *readers;
     gboolean one_job; /* --job N: job `job`'s tree at the root */
     uint32_t job;
     int64_t mounted_unix; /* the root of jobs' time */
     const char *mountpoint;
-    MountStats stats; /* under `lock` too */
+    MountStats stats; /* its own lock */
 } MountFs;
 
 /* The operations: reads through the read session (mount_fs.c), the

@@ -6,7 +6,11 @@
 
 #include <signal.h>
 
-#define MOUNT_MAX_THREADS 8 /* libfuse's worker threads at most */
+#define MOUNT_MAX_THREADS 8 /* libfuse's worker threads at most, and the readers */
+/* Containers each reader keeps between reads: the one a file is being
+ * read from and the one it goes on into (8 readers: 32 MiB of 2 MiB
+ * containers at most, allocated as they are first used). */
+#define MOUNT_READER_CONTAINERS 2
 
 /* The -o options of the mount: read-only, named destor in the mount table. */
 static char *fuse_options(const MountServeConfig *c)
@@ -29,6 +33,7 @@ gboolean mount_serve(ReadSession *s, const MountServeConfig *c, void (*ready)(vo
     MountFs fs = { .session = s, .one_job = c->one_job, .job = c->job,
                    .mounted_unix = g_get_real_time() / G_USEC_PER_SEC, .mountpoint = c->mountpoint };
     g_mutex_init(&fs.lock);
+    fs.readers = mount_readers_new(s, MOUNT_MAX_THREADS, MOUNT_READER_CONTAINERS);
     mount_stats_init(&fs.stats);
     char *opts = fuse_options(c);
     struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
@@ -67,6 +72,7 @@ gboolean mount_serve(ReadSession *s, const MountServeConfig *c, void (*ready)(vo
     fuse_opt_free_args(&args);
     g_free(opts);
     mount_stats_clear(&fs.stats);
+    mount_readers_free(fs.readers);
     g_mutex_clear(&fs.lock);
     return served;
 }

@@ -2,7 +2,9 @@
 /* mount_serve.h: mount a read session's store with libfuse and serve it
  * until it is unmounted (fusermount3 -u, umount) or the process gets
  * SIGINT, SIGTERM or SIGHUP; then unmount. Mounted read-only ("ro"), with
- * libfuse's multithreaded loop (the operations take turns: mount_fuse.h). */
+ * libfuse's multithreaded loop: reads of open files go on at once, each
+ * with a reader of its own (mount_readers.h); operations on names take
+ * turns (mount_fuse.h). */
 #ifndef DESTOR_MOUNT_SERVE_H
 #define DESTOR_MOUNT_SERVE_H
 

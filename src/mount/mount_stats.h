@@ -4,7 +4,8 @@
  * the container accesses, and the SSD cache's statistics. Readable while
  * mounted as the root's .destor/stats.json (a destor.trace-summary JSON
  * document whose "trace" is the mount point, taken when the file is
- * opened), and printed when the mount ends in the foreground. */
+ * opened), and printed when the mount ends in the foreground. Safe from
+ * any thread: the figures have a lock of their own. */
 #ifndef DESTOR_MOUNT_STATS_H
 #define DESTOR_MOUNT_STATS_H
 
@@ -19,6 +20,7 @@
 #define MOUNT_STATS_FILE "stats.json"
 
 typedef struct {
+    GMutex lock;          /* guards summary */
     TraceSummary summary; /* a request per FUSE read served */
     gint64 started_us;    /* monotonic, at mount */
 } MountStats;

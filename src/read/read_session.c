@@ -49,6 +49,7 @@ ReadSession *read_session_open_store(const Config *cfg, GError **err)
     s->source = container_store_source(store->containers);
     s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
     s->restore_cache = cfg->restore_cache;
+    g_mutex_init(&s->requests);
     return s;
 }
 
@@ -111,6 +112,7 @@ void read_session_close(ReadSession *s)
     cached_source_close(&s->cached);
     g_hash_table_destroy(s->jobs);
     store_close(s->store);
+    g_mutex_clear(&s->requests);
     g_free(s);
 }
 
@@ -273,13 +275,28 @@ gboolean read_session_find(ReadSession *s, uint32_t job_id, const char *path, GE
     return r != NULL;
 }
 
-void read_session_hold_containers(ReadSession *s, guint containers)
+ReadSessionReader *read_session_reader_new(ReadSession *s, guint containers)
 {
-    g_assert(!s->simulate && read_session_fetches(s) == 0);
-    if (s->chunk_cache != NULL)
+    g_assert(!s->simulate && containers > 0);
+    ReadSessionReader *r = g_new0(ReadSessionReader, 1);
+    if (s->chunk_cache != NULL) {
+        r->chunks = chunk_cache_source_new(s->chunk_cache);
+        return r;
+    }
+    if (s->cache != NULL)
+        r->cache = cache_reader_new(s->cache);
+    r->chunks = container_chunks_new(r->cache != NULL ? cache_reader_source(r->cache) : s->source, containers);
+    return r;
+}
+
+void read_session_reader_free(ReadSessionReader *r)
+{
+    if (r == NULL)
         return;
-    chunk_source_free(s->chunks);
-    s->chunks = container_chunks_new(s->source, containers);
+    chunk_source_free(r->chunks);
+    if (r->cache != NULL)
+        cache_reader_free(r->cache);
+    g_free(r);
 }
 
 /* The cache's request bracket around one read: begin. */
@@ -328,15 +345,27 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
     return ok;
 }
 
-gboolean read_session_copy(ReadSession *s, const FileRecord *r, uint32_t job_id, const FileRange *range,
-                           const uint64_t *starts, FileOutputSink sink, void *ctx, double *model_s, GError **err)
+gboolean read_session_copy(ReadSession *s, ReadSessionReader *reader, const FileRecord *r, uint32_t job_id,
+                           const FileRange *range, const uint64_t *starts, FileOutputSink sink, void *ctx,
+                           double *model_s, GError **err)
 {
     g_assert(!s->simulate && r->type == ENTRY_FILE);
-    request_begin(s);
-    gboolean ok = file_output_copy(s->chunks, r, job_id, range, starts, sink, ctx, FILE_DIGEST_NONE, err);
-    if (s->cache)
-        *model_s = cache_core_request_end(s->cache);
-    else if (s->chunk_cache)
+    g_assert((reader->cache != NULL) == (s->cache != NULL));
+    gboolean ok;
+    if (s->chunk_cache != NULL) { /* its sources count the cache's HDD reads: the session's own does */
+        g_mutex_lock(&s->requests);
+        chunk_cache_request_begin(s->chunk_cache);
+        ok = file_output_copy(reader->chunks, r, job_id, range, starts, sink, ctx, FILE_DIGEST_NONE, err);
         *model_s = chunk_cache_request_end(s->chunk_cache);
+        g_mutex_unlock(&s->requests);
+        return ok;
+    }
+    uint64_t fetched = chunk_source_fetches(reader->chunks);
+    if (reader->cache != NULL)
+        cache_reader_request_begin(reader->cache);
+    ok = file_output_copy(reader->chunks, r, job_id, range, starts, sink, ctx, FILE_DIGEST_NONE, err);
+    if (reader->cache != NULL)
+        *model_s = cache_reader_request_end(reader->cache);
+    atomic_fetch_add(&s->ahead_fetches, chunk_source_fetches(reader->chunks) - fetched);
     return ok;
 }

@@ -10,6 +10,7 @@
 #define DESTOR_READ_SESSION_H
 
 #include "config/config.h"
+#include "cache/container/cache_reader.h"
 #include "read/cached_source.h"
 #include "read/chunk_cache_source.h"
 #include "read/chunk_recorder.h"
@@ -21,6 +22,7 @@
 #include "store/store.h"
 
 #include <glib.h>
+#include <stdatomic.h>
 
 #define REQUEST_LRU_CONTAINERS 8
 /* A request served from the store (no SSD cache, not simulated) that
@@ -44,8 +46,10 @@ typedef struct {
     IdSource ids;              /* the source when simulating without a cache */
     double hdd_access_s;       /* then: the device model's time of one container read */
     GHashTable *jobs;          /* job id -> Job* */
-    uint64_t ahead_fetches;    /* container reads of requests served by a source of their own (read
-                                  ahead, READ_PREFETCH_MIN, or a restore cache) */
+    _Atomic uint64_t ahead_fetches; /* container reads of requests served by a source of their own
+                                  (read ahead, READ_PREFETCH_MIN, a restore cache, a reader's:
+                                  read_session_copy adds from any thread) */
+    GMutex requests;           /* read_session_copy through the SSD chunk cache: one request at a time */
     RestoreCacheConfig restore_cache; /* whole files' when restore-cache is set (.set) */
 } ReadSession;
 
@@ -91,20 +95,38 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
  * the regular file `path` in it (a USAGE error when it is not one). */
 Job *read_session_job(ReadSession *s, uint32_t job_id, GError **err);
 FileRecord *read_session_file(ReadSession *s, uint32_t job_id, const char *path, GError **err);
-/* Keep `containers` containers in memory between reads instead of
- * REQUEST_LRU_CONTAINERS, for a reader that serves several files at once
- * (the mount: each file read keeps its current container). Nothing to do
- * with the SSD chunk cache, which holds no containers. Before any read. */
-void read_session_hold_containers(ReadSession *s, guint containers);
+/* A reader of its own over the session's SSD cache or store, for a reader
+ * that serves requests from several threads at once (the mount): one for
+ * each thread, each a chunk source with `containers` container buffers of
+ * its own that it keeps between requests (the SSD chunk cache holds no
+ * containers: then a chunk buffer of its own). What lies behind is shared:
+ * the store's containers (safe from any thread) and the SSD cache (under
+ * its own lock; the container cache through a reader of its own,
+ * cache_reader.h, so that each request is counted as one). Real mode
+ * only; free it before the session closes. */
+typedef struct {
+    ChunkSource *chunks;
+    CacheReader *cache; /* the container cache's reader below chunks, or NULL */
+} ReadSessionReader;
+ReadSessionReader *read_session_reader_new(ReadSession *s, guint containers);
+void read_session_reader_free(ReadSessionReader *r);
 /* Hand the bytes of r (a regular file of job `job_id`; `starts`: its
  * file_output_chunk_starts, or NULL) that `range` covers to sink, through
- * the session's chunk source (real mode: the
- * chunk seam, every chunk checked by its fingerprint, the SSD cache as
- * configured) as one request of the cache. Unlike read_session_request
- * the source keeps what it holds: consecutive reads of a file reuse its
- * containers. Sets *model_s as read_session_request does. */
-gboolean read_session_copy(ReadSession *s, const FileRecord *r, uint32_t job_id, const FileRange *range,
-                           const uint64_t *starts, FileOutputSink sink, void *ctx, double *model_s, GError **err);
+ * `reader` (one of this session's: the chunk seam, every chunk checked by
+ * its fingerprint, the SSD cache as configured) as one request of the
+ * cache. Unlike read_session_request the reader keeps what it holds:
+ * consecutive reads of a file reuse its containers. Sets *model_s as
+ * read_session_request does. May be called from several threads at once,
+ * each with a reader of its own: requests from the store and through the
+ * container cache go on together (the cache does each access under its
+ * lock, and counts each reader's request as one); requests through the
+ * chunk cache take turns (`requests`), since it counts and models one
+ * request at a time (and the containers a request read whole) and does
+ * each chunk's lookup, SSD read, check and store read under its lock
+ * anyway. */
+gboolean read_session_copy(ReadSession *s, ReadSessionReader *reader, const FileRecord *r, uint32_t job_id,
+                           const FileRange *range, const uint64_t *starts, FileOutputSink sink, void *ctx,
+                           double *model_s, GError **err);
 
 /* Does read_session_ahead do anything (the SSD chunk cache in real mode,
  * on a layout it reads ahead: chunk_cache_reads_ahead)? */

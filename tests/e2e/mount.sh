@@ -6,7 +6,8 @@
 # at container and at chunk granularity, whose state outlives the mount
 # (a later read-file finds it warm); a damaged container is EIO and a
 # destor: line, never other bytes; kill -9, fusermount3 -u, mount again;
-# 8 readers at once; a backup and a delete while mounted; every change
+# 8 readers at once, from the store and through each cache granularity; a
+# backup and a delete while mounted; every change
 # refused with EROFS; each way of ending the mount; the bad inputs with
 # their exit codes. Skipped (77) without /dev/fuse or fusermount3.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
@@ -97,9 +98,43 @@ chmod 0700 "$T/extra/private"
 chmod 0751 "$T/extra/big.bin"
 touch -d '2001-02-03 04:05:06.123456789' "$T/extra/zero"
 dst backup "$T" >/dev/null
+files=$(cd "$T" && find . -type f -size +20k | sort | head -n 8)
+[ "$(echo "$files" | wc -l)" -eq 8 ] || fail "the tree has fewer than 8 files to read"
 
-# 1. the root of jobs and the tree, as backed up
+# readers_at_once DIR: the 8 files of $files read through DIR at once, each
+# by a thread of its own in a shuffled order of 16 KiB pieces (the mount's
+# readers switch files and containers at every read), every piece against
+# the tree's bytes. First on a fresh mount: the kernel keeps what was read,
+# so a later reader would not reach the mount.
+readers_at_once() {
+    "$PYTHON" - "$T" "$1" $files <<'PY'
+import os, random, sys, threading
+tree, top, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+bad = []
+def read(name, seed):
+    try:
+        want = open(os.path.join(tree, name), "rb").read()
+        fd = os.open(os.path.join(top, name), os.O_RDONLY)
+        pieces = list(range(0, len(want), 16384))
+        random.Random(seed).shuffle(pieces)
+        for off in pieces:
+            if os.pread(fd, 16384, off) != want[off:off + 16384]:
+                bad.append("%s at %d" % (name, off))
+        os.close(fd)
+    except OSError as e:
+        bad.append("%s: %s" % (name, e))
+threads = [threading.Thread(target=read, args=(n, i)) for i, n in enumerate(names)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+assert not bad, bad[:5]
+PY
+}
+
+# 1. the root of jobs and the tree, as backed up; 8 readers at once
 start_mount "$MNT" mount
+readers_at_once "$MNT/0" || fail "8 readers at once read other bytes"
 [ "$(ls "$MNT")" = "$(printf '0\nlatest')" ] || fail "root lists $(ls "$MNT" | tr '\n' ' ')"
 [ "$(readlink "$MNT/latest")" = 0 ] || fail "latest -> $(readlink "$MNT/latest")"
 same_tree "$T" "$MNT/0"
@@ -110,7 +145,7 @@ done
 [ "$(stat -c %y "$MNT/0/extra/zero")" = "$(stat -c %y "$T/extra/zero")" ] || fail "nanoseconds of an mtime"
 [ ! -e "$MNT/1" ] && [ ! -e "$MNT/00" ] && [ ! -e "$MNT/0/no/such" ] || fail "a path that is not there"
 [ "$(ls -f "$MNT/0/extra/many" | wc -l)" -eq 1502 ] || fail "a large directory lists $(ls -f "$MNT/0/extra/many" | wc -l) entries"
-note "the mount is the tree (diff -r, modes, mtimes, symlinks)"
+note "the mount is the tree (diff -r, modes, mtimes, symlinks), 8 readers at once its bytes"
 
 # 2. every change is refused with EROFS
 "$PYTHON" - "$MNT/0" <<'PY'
@@ -141,9 +176,7 @@ for name, op in tries.items():
 PY
 note "writes, creates, renames, chmod, truncate, setxattr: EROFS"
 
-# 3. 8 readers at once, each a different file, all against the tree
-files=$(cd "$T" && find . -type f -size +20k | sort | head -n 8)
-[ "$(echo "$files" | wc -l)" -eq 8 ] || fail "the tree has fewer than 8 files to read"
+# 3. 8 processes at once, each a different file, all against the tree
 pids=""
 for f in $files; do cmp "$T/$f" "$MNT/0/$f" & pids="$pids $!"; done
 for p in $pids; do wait "$p" || fail "a concurrent reader read other bytes"; done
@@ -177,7 +210,7 @@ if [ "$(id -u)" -eq 0 ]; then stop_mount umount "$MNT2"; else stop_mount fusermo
 note "--job 0 mounts the job's tree at the root, -o allow_other passed on"
 
 # 6. through the SSD cache, container and chunk granularity: the bytes are
-# the tree's, a second mount with the same cache is refused (exit 1), and
+# the tree's (8 readers at once, then all), a second mount with the same cache is refused (exit 1), and
 # the state saved at the end (SIGTERM, SIGINT) leaves the cache warm for a
 # read-file that follows; the figures are readable while mounted
 # (.destor/stats.json) and printed at the end (--json)
@@ -191,6 +224,7 @@ for gran in container chunk; do
     how=TERM
     [ "$gran" = container ] || how=INT
     start_mount "$MNT" "$@" mount --json
+    readers_at_once "$MNT/0" || fail "8 readers at once through the $gran cache read other bytes"
     same_tree "$T" "$MNT/0"
     cp "$MNT/.destor/stats.json" "$SCRATCH/live.json"
     [ "$(ls -A "$MNT/.destor")" = stats.json ] || fail ".destor lists $(ls -A "$MNT/.destor")"
@@ -211,12 +245,12 @@ for doc in (live, end):
 assert end["requests"] >= live["requests"] and end["bytes"] >= live["bytes"], (live, end)
 assert 0 < live["bytes"] <= int(sys.argv[5]), live["bytes"]
 PY
-    note "$gran cache: the tree's bytes, one mount per cache, warm after SIGTERM/SIGINT"
+    note "$gran cache: the tree's bytes (8 readers at once), one mount per cache, warm after SIGTERM/SIGINT"
 done
 
 # 7. kill -9 leaves a dead mount: mount refuses it (exit 2, naming
 # fusermount3), fusermount3 -u clears it, a new mount with the same cache
-# serves the right bytes
+# serves the right bytes, to 8 readers at once
 start_mount "$MNT" "$@" mount
 cat "$MNT/0/$big" > /dev/null
 kill -9 "$MPID"
@@ -226,9 +260,10 @@ expect_status 2 dst "$@" mount -f "$MNT"
 grep -q 'fusermount3 -u' "$SCRATCH/err" || fail "a dead mount: $(cat "$SCRATCH/err")"
 fusermount3 -u "$MNT"
 start_mount "$MNT" "$@" mount
+readers_at_once "$MNT/0" || fail "8 readers at once after kill -9"
 same_tree "$T" "$MNT/0"
 stop_mount fusermount3 "$MNT"
-note "kill -9, fusermount3 -u, mount again: the same bytes"
+note "kill -9, fusermount3 -u, mount again: the same bytes, 8 readers at once"
 
 # 8. bad input, each a one-line destor: error with its exit status
 expect_status 2 dst mount -f "$SCRATCH/data"                  # not empty

@@ -554,8 +554,8 @@ static double decompress_rate(const CacheCore *c)
                                                    : c->opt.device.lz4_decompress_mb_per_s;
 }
 
-/* One access, the lock held. */
-static gboolean access_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
+/* One access, the lock held; rq's missed set on a miss. */
+static gboolean access_one(CacheCore *c, CacheRequest *rq, ContainerId id, uint8_t *buf, GError **err)
 {
     size_t size = c->opt.container_size;
     gboolean ok = FALSE;
@@ -596,7 +596,7 @@ static gboolean access_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError
             goto out;
         count_access(c, id);
         c->counters.misses++;
-        c->request_missed = TRUE;
+        rq->missed = TRUE;
         c->counters.store_bytes_read += size;
         c->counters.model_access_s += device_model_hdd_read(&c->model, size);
         handle_miss(c, id, data);
@@ -606,17 +606,29 @@ out:
     return ok;
 }
 
+gboolean cache_core_access_locked(CacheCore *c, CacheRequest *rq, ContainerId id, uint8_t *buf, GError **err)
+{
+    double t0 = c->model.now;
+    uint64_t counted = c->counters.accesses;
+    gboolean ok = access_one(c, rq, id, buf, err);
+    if (rq->open) {
+        rq->accesses += c->counters.accesses - counted;
+        rq->model_s += c->model.now - t0;
+    }
+    return ok;
+}
+
 gboolean cache_access(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
 {
     g_mutex_lock(&c->lock);
-    gboolean ok = access_locked(c, id, buf, err);
+    gboolean ok = cache_core_access_locked(c, &c->request, id, buf, err);
     g_mutex_unlock(&c->lock);
     return ok;
 }
 
 /* The store's bytes of `id`; a cached copy that differs from them is stale
  * (the store's history was replaced under it) and dropped. */
-static gboolean reread_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
+static gboolean reread_one(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
 {
     size_t size = c->opt.container_size;
     if (c->ssd == NULL || buf == NULL)
@@ -638,10 +650,19 @@ static gboolean reread_locked(CacheCore *c, ContainerId id, uint8_t *buf, GError
     return TRUE;
 }
 
+gboolean cache_core_reread_locked(CacheCore *c, CacheRequest *rq, ContainerId id, uint8_t *buf, GError **err)
+{
+    double t0 = c->model.now;
+    gboolean ok = reread_one(c, id, buf, err);
+    if (rq->open)
+        rq->model_s += c->model.now - t0;
+    return ok;
+}
+
 gboolean cache_reread(CacheCore *c, ContainerId id, uint8_t *buf, GError **err)
 {
     g_mutex_lock(&c->lock);
-    gboolean ok = reread_locked(c, id, buf, err);
+    gboolean ok = cache_core_reread_locked(c, &c->request, id, buf, err);
     g_mutex_unlock(&c->lock);
     return ok;
 }
@@ -689,48 +710,42 @@ uint32_t cache_core_containers(CacheCore *c)
     return n;
 }
 
-static void request_begin_locked(CacheCore *c)
+void cache_core_request_begin_locked(CacheCore *c, CacheRequest *rq)
 {
     if (c->opt.write_budget > 0) {
         c->write_credit += c->opt.write_budget;
         if (c->write_credit > budget_depth(c))
             c->write_credit = budget_depth(c);
     }
-    c->in_request = TRUE;
-    c->request_missed = FALSE;
-    c->request_accesses = c->counters.accesses;
-    c->request_model_start = c->model.now;
-    c->request_wall_start = g_get_monotonic_time();
+    *rq = (CacheRequest){ .open = TRUE, .wall_start = g_get_monotonic_time() };
 }
 
 void cache_core_request_begin(CacheCore *c)
 {
     g_mutex_lock(&c->lock);
-    request_begin_locked(c);
+    cache_core_request_begin_locked(c, &c->request);
     g_mutex_unlock(&c->lock);
 }
 
-/* Close the open request: its modelled seconds; *wall_s its wall time. */
-static double request_end_locked(CacheCore *c, double *wall_s)
+double cache_core_request_end_locked(CacheCore *c, CacheRequest *rq, double *wall_s)
 {
-    double model = 0.0;
     *wall_s = 0.0;
-    if (c->in_request) {
-        model = c->model.now - c->request_model_start;
-        double wall = (double)(g_get_monotonic_time() - c->request_wall_start) / 1e6;
-        *wall_s = wall;
-        CacheCounters *k = &c->counters;
-        k->requests++;
-        if (!c->request_missed && k->accesses > c->request_accesses)
-            k->requests_hit++;
-        k->model_request_s += model;
-        k->wall_request_s += wall;
-        if (model > k->model_request_max_s)
-            k->model_request_max_s = model;
-        if (wall > k->wall_request_max_s)
-            k->wall_request_max_s = wall;
-        c->in_request = FALSE;
-    }
+    if (!rq->open)
+        return 0.0;
+    double model = rq->model_s;
+    double wall = (double)(g_get_monotonic_time() - rq->wall_start) / 1e6;
+    *wall_s = wall;
+    CacheCounters *k = &c->counters;
+    k->requests++;
+    if (!rq->missed && rq->accesses > 0)
+        k->requests_hit++;
+    k->model_request_s += model;
+    k->wall_request_s += wall;
+    if (model > k->model_request_max_s)
+        k->model_request_max_s = model;
+    if (wall > k->wall_request_max_s)
+        k->wall_request_max_s = wall;
+    rq->open = FALSE;
     return model;
 }
 
@@ -738,7 +753,7 @@ double cache_core_request_end(CacheCore *c)
 {
     double wall;
     g_mutex_lock(&c->lock);
-    double model = request_end_locked(c, &wall);
+    double model = cache_core_request_end_locked(c, &c->request, &wall);
     g_mutex_unlock(&c->lock);
     return model;
 }
@@ -748,10 +763,10 @@ gboolean cache_core_request_ids(CacheCore *c, const ContainerId *ids, uint32_t n
 {
     gboolean ok = TRUE;
     g_mutex_lock(&c->lock);
-    request_begin_locked(c);
+    cache_core_request_begin_locked(c, &c->request);
     for (uint32_t i = 0; i < n && ok; i++)
-        ok = access_locked(c, ids[i], NULL, err);
-    *model_s = request_end_locked(c, wall_s);
+        ok = cache_core_access_locked(c, &c->request, ids[i], NULL, err);
+    *model_s = cache_core_request_end_locked(c, &c->request, wall_s);
     g_mutex_unlock(&c->lock);
     return ok;
 }

@@ -21,7 +21,9 @@
  * restore read through it instead of the store's source and see the same
  * bytes; when a recipe's chunk check fails on bytes it served, its reread()
  * (cache_reread) gives the store's and drops a copy that differs. Calls are
- * serialised by an internal mutex.
+ * serialised by an internal mutex. Several readers serving requests at
+ * once each read through a cache reader (cache_reader.h) with a request
+ * bracket of its own.
  *
  * Memory per stored container: the access count (access_counts.h: 4 bytes
  * exact, 2 compact, 2 to 4 sketch) and a bit (is it cached?), plus the

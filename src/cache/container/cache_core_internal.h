@@ -10,6 +10,16 @@
 #include "cache/container/ssd_store.h"
 #include "cache/common/cache_codec.h"
 
+/* One request's bracket: the cache's own (cache_core_request_begin), or
+ * a reader's of several at once (cache_reader.h). Under the cache's lock. */
+typedef struct {
+    gboolean open;
+    gboolean missed;   /* a miss among its accesses */
+    uint64_t accesses; /* its accesses so far */
+    double model_s;    /* what its accesses advanced the device model's clock */
+    gint64 wall_start;
+} CacheRequest;
+
 struct CacheCore {
     ContainerSource source; /* first: the cache is a ContainerSource */
     GMutex lock;
@@ -54,18 +64,21 @@ struct CacheCore {
     uint32_t anchor_stamp;
     DeviceModel model;
     gint64 opened_us;
-    gboolean in_request;
-    gboolean request_missed;  /* a miss in the open request */
-    uint64_t request_accesses; /* counters.accesses when it began */
+    CacheRequest request;    /* cache_core_request_begin/_end's: cache_access()'s accesses */
     double write_credit;     /* bytes the write budget allows now (opt.write_budget) */
-    double request_model_start;
-    gint64 request_wall_start;
 
     CacheObserver observer;
     void *observer_data;
 };
 
 /* cache_core.c */
+/* With the lock held: one access (as cache_access), one reread (as
+ * cache_reread), counted in request rq (when open); open and close rq (as
+ * cache_core_request_begin and _end; *wall_s its wall seconds). */
+gboolean cache_core_access_locked(CacheCore *c, CacheRequest *rq, ContainerId id, uint8_t *buf, GError **err);
+gboolean cache_core_reread_locked(CacheCore *c, CacheRequest *rq, ContainerId id, uint8_t *buf, GError **err);
+void cache_core_request_begin_locked(CacheCore *c, CacheRequest *rq);
+double cache_core_request_end_locked(CacheCore *c, CacheRequest *rq, double *wall_s);
 void cache_core_push_free(CacheCore *c, CacheSlot slot);
 /* Occupy `slot` with `id`, whose copy takes `stored` bytes before padding
  * (maps only; the policy is told by the caller). */
