@@ -106,6 +106,8 @@ static int by_tick(const void *a, const void *b)
 static uint64_t lfu_save(void *st, uint64_t *words)
 {
     Lfu *l = st;
+    if (l->heap.size == 0)
+        return LFU_WORDS_RANK_COUNT;
     LfuKey *keys = g_memdup2(l->heap.entry, (gsize)l->heap.size * sizeof *keys);
     qsort(keys, l->heap.size, sizeof *keys, by_tick);
     for (uint32_t rank = 0; rank < l->heap.size; rank++)
