@@ -28,7 +28,7 @@ static inline uint64_t chunk_table_key(const Fingerprint *fp)
 static inline uint64_t chunk_table_hash(const Fingerprint *fp)
 {
     uint64_t k = chunk_table_key(fp);
-    return (k ^ (k >> 29)) * 0x9e3779b97f4a7c15ull;
+    return ((k ^ (k >> 29)) * 0x9e3779b97f4a7c15ull) >> 32; /* the product's high half */
 }
 
 static inline uint64_t chunk_table_hash_of(const void *fps, uint32_t slot)
@@ -43,7 +43,7 @@ static inline gboolean chunk_table_same(const void *fps, uint32_t slot, const vo
 
 static inline void chunk_table_init(ChunkTable *t)
 {
-    open_table_init(t);
+    open_table_init(t, 64, 50);
 }
 
 static inline void chunk_table_free(ChunkTable *t)

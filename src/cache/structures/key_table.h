@@ -18,7 +18,7 @@ typedef OpenTable KeyTable;
 
 static inline uint64_t key_table_hash(uint64_t k)
 {
-    return (k ^ (k >> 31)) * 0x9e3779b97f4a7c15ull;
+    return ((k ^ (k >> 31)) * 0x9e3779b97f4a7c15ull) >> 32; /* the product's high half */
 }
 
 static inline uint64_t key_table_hash_of(const void *keys, uint32_t e)
@@ -33,7 +33,7 @@ static inline gboolean key_table_same(const void *keys, uint32_t e, const void *
 
 static inline void key_table_init(KeyTable *t)
 {
-    open_table_init(t);
+    open_table_init(t, 64, 50);
 }
 
 static inline void key_table_free(KeyTable *t)

@@ -4,53 +4,52 @@
  * access count (access_counts.h) and one bit here. The bit says whether
  * the container is cached at all, so a lookup of an uncached container (a
  * miss: most accesses) reads a bit of a small array, not the table. The
- * table: open addressing with linear probing and backward-shift deletion
- * (no tombstones: a lookup never walks past the cluster it belongs to):
- *   size   the smallest power of two >= 2 x capacity, at least 4 (so the
- *          table is at most half full): 16 to 32 bytes a slot
- *   home   (id x 0x9E3779B1 mod 2^32) >> (32 - log2 size), Fibonacci hashing
- *   empty  an entry whose id is SLOT_MAP_EMPTY (UINT32_MAX, as
- *          CACHE_NO_CONTAINER: no store has that id)
- * Every operation is O(1) expected. */
+ * table: an open_table.h over slot numbers, its keys the core's per-slot
+ * container ids (handed to every call), sized at the smallest power of two
+ * >= 2 x capacity, at least 4 (so at most half full and never grown): 8 to
+ * 16 bytes a slot. Every operation is O(1) expected. */
 #ifndef DESTOR_CACHE_SLOT_MAP_H
 #define DESTOR_CACHE_SLOT_MAP_H
 
+#include "cache/structures/open_table.h"
 #include "storage/container_source.h"
 
 #include <glib.h>
 #include <stdint.h>
 #include <string.h>
 
-#define SLOT_MAP_EMPTY UINT32_MAX /* an id no store has (ids are below n_containers <= 2^32 - 1) */
-#define SLOT_MAP_NONE UINT32_MAX  /* get(): not cached */
+#define SLOT_MAP_NONE OPEN_TABLE_NONE /* get(): not cached */
 
 typedef struct {
-    ContainerId id; /* SLOT_MAP_EMPTY: a free entry */
-    uint32_t slot;
-} SlotMapEntry;
-
-typedef struct {
-    SlotMapEntry *e;
-    uint32_t mask;     /* size - 1 */
-    unsigned shift;    /* 32 - log2 size */
+    OpenTable index;   /* id -> slot, over the per-slot ids */
     uint64_t *present; /* n_containers bits: is the id in the table? */
     uint32_t n;        /* n_containers */
 } SlotMap;
+
+/* Fibonacci hashing: the high half of id x 2^64 / golden ratio. */
+static inline uint64_t slot_map_hash(ContainerId id)
+{
+    return ((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 32;
+}
+
+static inline uint64_t slot_map_hash_of(const void *ids, uint32_t slot)
+{
+    return slot_map_hash(((const ContainerId *)ids)[slot]);
+}
+
+static inline gboolean slot_map_same(const void *ids, uint32_t slot, const void *id)
+{
+    return ((const ContainerId *)ids)[slot] == *(const ContainerId *)id;
+}
 
 /* A map for ids below n_containers, at most `capacity` of them at once. */
 static inline void slot_map_init(SlotMap *m, uint32_t capacity, uint32_t n_containers)
 {
     uint64_t size = 4;
-    unsigned bits = 2;
-    while (size < 2 * (uint64_t)capacity) {
+    while (size < 2 * (uint64_t)capacity)
         size <<= 1;
-        bits++;
-    }
-    m->e = g_new(SlotMapEntry, size);
-    for (uint64_t i = 0; i < size; i++)
-        m->e[i].id = SLOT_MAP_EMPTY;
-    m->mask = (uint32_t)(size - 1);
-    m->shift = 32 - bits;
+    g_assert(size <= UINT32_MAX);
+    open_table_init(&m->index, (uint32_t)size, 50);
     m->n = n_containers;
     m->present = g_new0(uint64_t, n_containers / 64 + 1);
 }
@@ -67,16 +66,15 @@ static inline void slot_map_grow(SlotMap *m, uint32_t n_containers)
 
 static inline void slot_map_free(SlotMap *m)
 {
-    g_free(m->e);
+    open_table_free(&m->index);
     g_free(m->present);
-    m->e = NULL;
     m->present = NULL;
 }
 
 /* Bytes of the table (sized by the cache) and of the bits (by the store). */
 static inline size_t slot_map_bytes(const SlotMap *m)
 {
-    return ((size_t)m->mask + 1) * sizeof(SlotMapEntry);
+    return open_table_bytes(&m->index);
 }
 
 static inline size_t slot_map_bit_bytes(const SlotMap *m)
@@ -89,54 +87,48 @@ static inline gboolean slot_map_present(const SlotMap *m, ContainerId id)
     return (m->present[id / 64] >> (id % 64) & 1) != 0;
 }
 
-static inline uint32_t slot_map_home(const SlotMap *m, ContainerId id)
-{
-    return (uint32_t)(id * 0x9E3779B1u) >> m->shift;
-}
-
-/* The entry of id, or the empty entry where it would go. */
-static inline uint32_t slot_map_find(const SlotMap *m, ContainerId id)
-{
-    uint32_t i = slot_map_home(m, id);
-    while (m->e[i].id != id && m->e[i].id != SLOT_MAP_EMPTY)
-        i = (i + 1) & m->mask;
-    return i;
-}
-
-static inline uint32_t slot_map_get(const SlotMap *m, ContainerId id)
+/* The slot of id (ids: the container of each slot), or SLOT_MAP_NONE. */
+static inline uint32_t slot_map_get(const SlotMap *m, const ContainerId *ids, ContainerId id)
 {
     if (!slot_map_present(m, id))
         return SLOT_MAP_NONE;
-    uint32_t i = slot_map_find(m, id);
-    return m->e[i].id == id ? m->e[i].slot : SLOT_MAP_NONE;
+    return open_table_get(&m->index, ids, slot_map_hash(id), &id, slot_map_same);
 }
 
-/* id -> slot; id (below n_containers) must not be in the map, and the map
- * must have fewer than capacity entries. */
-static inline void slot_map_put(SlotMap *m, ContainerId id, uint32_t slot)
+/* ids[slot] -> slot: that id (below n_containers) must not be in the map,
+ * and the map must have fewer than capacity entries. */
+static inline void slot_map_put(SlotMap *m, const ContainerId *ids, uint32_t slot)
 {
-    uint32_t i = slot_map_find(m, id);
-    m->e[i].id = id;
-    m->e[i].slot = slot;
+    ContainerId id = ids[slot];
+    g_assert(id < m->n && !slot_map_present(m, id));
     m->present[id / 64] |= 1ull << (id % 64);
+    open_table_put(&m->index, ids, slot, slot_map_hash_of);
 }
 
-/* Remove id (nothing if absent); the entries after it in its cluster that
- * may move back (their home is not between the hole and them) fill the hole. */
-static inline void slot_map_remove(SlotMap *m, ContainerId id)
+/* Take slot (in the map, under ids[slot]) out. */
+static inline void slot_map_remove(SlotMap *m, const ContainerId *ids, uint32_t slot)
 {
-    if (!slot_map_present(m, id))
-        return;
+    ContainerId id = ids[slot];
+    g_assert(slot_map_present(m, id));
     m->present[id / 64] &= ~(1ull << (id % 64));
-    uint32_t hole = slot_map_find(m, id);
-    for (uint32_t j = (hole + 1) & m->mask; m->e[j].id != SLOT_MAP_EMPTY; j = (j + 1) & m->mask) {
-        uint32_t home = slot_map_home(m, m->e[j].id);
-        if (((j - home) & m->mask) >= ((j - hole) & m->mask)) {
-            m->e[hole] = m->e[j];
-            hole = j;
-        }
+    open_table_remove(&m->index, ids, slot, slot_map_hash_of);
+}
+
+/* The whole map: the table's invariants, one present bit per entry, each
+ * entry found under its id. O(capacity + n_containers / 64). */
+static inline gboolean slot_map_check(const SlotMap *m, const ContainerId *ids)
+{
+    uint64_t bits = 0;
+    for (size_t w = 0; w <= m->n / 64; w++)
+        bits += (uint64_t)__builtin_popcountll(m->present[w]);
+    if (bits != m->index.used || !open_table_check(&m->index, ids, slot_map_hash_of))
+        return FALSE;
+    for (uint32_t b = 0; b <= m->index.mask; b++) {
+        uint32_t s = m->index.bucket[b];
+        if (s != OPEN_TABLE_NONE && (ids[s] >= m->n || !slot_map_present(m, ids[s]) || slot_map_get(m, ids, ids[s]) != s))
+            return FALSE;
     }
-    m->e[hole].id = SLOT_MAP_EMPTY;
+    return TRUE;
 }
 
 #endif
