@@ -136,9 +136,12 @@ static void test_index_random(void)
             chunk_log_index_add(&x, &fp, 1, 64, k + 1, k / 2 + 1);
             g_hash_table_insert(ref, g_memdup2(&fp, sizeof fp), GUINT_TO_POINTER(k + 1));
         }
-        CU_ASSERT_EQUAL(x.used, g_hash_table_size(ref));
+        CU_ASSERT_EQUAL(chunk_log_index_used(&x), g_hash_table_size(ref));
+        if (step % 1000 == 0)
+            CU_ASSERT_TRUE(chunk_log_index_check(&x));
     }
-    CU_ASSERT(chunk_log_index_bytes_of(&x) >= (size_t)x.used * (sizeof(ChunkLogEntry) + 4));
+    CU_ASSERT_TRUE(chunk_log_index_check(&x));
+    CU_ASSERT(chunk_log_index_bytes_of(&x) >= (size_t)chunk_log_index_used(&x) * (sizeof(ChunkLogEntry) + 4));
     g_rand_free(r);
     g_hash_table_destroy(ref);
     chunk_log_index_clear(&x);
