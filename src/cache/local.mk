@@ -131,7 +131,7 @@ CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/tes
 	tests/unit/test_policy_minisim tests/unit/test_policy_wlfu \
 	tests/unit/test_cache_core tests/unit/test_cache_reader tests/unit/test_cache_compress \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
-	tests/unit/test_access_counts tests/unit/test_chunk_cache
+	tests/unit/test_access_counts tests/unit/test_chunk_cache tests/unit/test_structure_checks
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/unit/test_cache_util.h
 tests_unit_test_policy_LDADD = $(UNIT_LIBS)
@@ -155,6 +155,8 @@ tests_unit_test_cache_stats_SOURCES = tests/unit/test_cache_stats.c
 tests_unit_test_cache_stats_LDADD = $(UNIT_LIBS)
 tests_unit_test_slot_heap_SOURCES = tests/unit/test_slot_heap.c
 tests_unit_test_slot_heap_LDADD = $(UNIT_LIBS)
+tests_unit_test_structure_checks_SOURCES = tests/unit/test_structure_checks.c
+tests_unit_test_structure_checks_LDADD = $(UNIT_LIBS)
 tests_unit_test_access_counts_SOURCES = tests/unit/test_access_counts.c tests/unit/test_cache_util.h
 tests_unit_test_access_counts_LDADD = $(UNIT_LIBS)
 tests_unit_test_chunk_cache_SOURCES = tests/unit/test_chunk_cache.c
