@@ -41,6 +41,8 @@ CACHE_SOURCES = \
 	src/cache/common/cache_dir.h \
 	src/cache/common/cache_stats.c \
 	src/cache/common/cache_stats.h \
+	src/cache/common/report_table.c \
+	src/cache/common/report_table.h \
 	src/cache/common/device_model.c \
 	src/cache/common/device_model.h \
 	src/cache/policies/container/adapt.c \

@@ -234,6 +234,8 @@ typedef struct {
      * memory, and chunks that could not be read to compress (counted as stored as they are) */
     uint64_t stored_lengths, stored_unread;
     size_t stored_length_bytes;
+    double bytes_per_stored_length;
+    double model_request_mean_ms, wall_request_mean_ms; /* per request (0 for none) */
 } ChunkCacheReport;
 
 void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r);
