@@ -33,7 +33,7 @@ static void test_slot_map_and_open_table(void)
         far = (far + 1) & m.index.mask;
     m.index.bucket[far] = e;
     m.index.bucket[b] = OPEN_TABLE_NONE;
-    CU_ASSERT_FALSE(open_table_check(&m.index, ids, slot_map_hash_of));
+    CU_ASSERT_FALSE(open_table_check(&m.index, ids, open_table_id_hash_of));
     CU_ASSERT_FALSE(slot_map_check(&m, ids));
     m.index.bucket[b] = e;
     m.index.bucket[far] = OPEN_TABLE_NONE;

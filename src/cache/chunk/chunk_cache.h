@@ -204,9 +204,7 @@ typedef struct {
 
 typedef struct {
     const char *policy, *mode, *fetch;
-    const CachePolicyCounter *policy_counter_names;
-    uint64_t policy_counters[CACHE_REPORT_MAX_POLICY_COUNTERS];
-    size_t n_policy_counters;
+    CacheReportPolicy policy_counters; /* the policy's own counters */
     uint64_t capacity_bytes, cached_bytes;
     uint32_t cached_chunks;
     ChunkCacheCounters c;

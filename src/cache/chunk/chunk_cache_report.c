@@ -33,9 +33,7 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
     r->policy = c->ops->name;
     r->mode = c->opt.mode == CACHE_MODE_REAL ? "real" : "simulate";
     r->fetch = c->opt.fetch == CHUNK_FETCH_CHUNK ? "chunk" : "container";
-    r->policy_counter_names = c->ops->counters;
-    r->n_policy_counters = MIN(c->ops->n_counters, CACHE_REPORT_MAX_POLICY_COUNTERS);
-    memcpy(r->policy_counters, c->policy_counters, r->n_policy_counters * sizeof(uint64_t));
+    report_policy_take(&r->policy_counters, c->ops->counters, c->ops->n_counters, c->policy_counters);
     r->capacity_bytes = c->opt.capacity_bytes;
     r->cached_bytes = c->used_bytes;
     r->cached_chunks = c->n_taken - c->n_free;
@@ -163,23 +161,6 @@ static void log_size_text(const void *p, GString *out)
     char a[32];
     g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " (%s), reclaim %s\n", "chunk log size",
                            r->log_capacity_bytes, size_format(r->log_capacity_bytes, a, sizeof a), r->reclaim);
-}
-
-static void policy_counters_text(const void *p, GString *out)
-{
-    const ChunkCacheReport *r = p;
-    for (size_t i = 0; i < r->n_policy_counters; i++)
-        report_text_count(out, r->policy_counter_names[i].label, r->policy_counters[i]);
-}
-
-static void policy_counters_json(const void *p, JsonBuilder *b)
-{
-    const ChunkCacheReport *r = p;
-    json_builder_set_member_name(b, "policy_counters");
-    json_builder_begin_object(b);
-    for (size_t i = 0; i < r->n_policy_counters; i++)
-        json_doc_uint(b, r->policy_counter_names[i].name, r->policy_counters[i]);
-    json_builder_end_object(b);
 }
 
 static void mean_request_text(const void *p, GString *out)
@@ -319,7 +300,7 @@ static const ReportRow rows[] = {
     REPORT_LINES(NULL, layout_json, NULL),
     ROW(NULL, "HDD reads", REPORT_COUNT, REPORT_U64, c.hdd_reads),
     ROW(NULL, "HDD bytes read", REPORT_BYTES, REPORT_U64, c.hdd_bytes_read),
-    REPORT_LINES(policy_counters_text, policy_counters_json, NULL),
+    ROW("policy_counters", NULL, REPORT_POLICY, REPORT_U64, policy_counters),
     REPORT_LINES(mean_request_text, NULL, NULL),
     ROW("model_elapsed_ms", NULL, REPORT_MS, REPORT_DOUBLE, model_elapsed_s),
     ROW("request_latency_model_ms_mean", NULL, REPORT_RATIO, REPORT_DOUBLE, model_request_mean_ms),

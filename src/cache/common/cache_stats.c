@@ -97,23 +97,6 @@ static void budget_text(const void *p, GString *out)
                            report_ratio((double)r->c.ssd_bytes_written, r->write_budget_bytes));
 }
 
-static void policy_counters_text(const void *p, GString *out)
-{
-    const CacheReport *r = p;
-    for (size_t i = 0; i < r->n_policy_counters; i++)
-        report_text_count(out, r->policy_counter_names[i].label, r->policy_counters[i]);
-}
-
-static void policy_counters_json(const void *p, JsonBuilder *b)
-{
-    const CacheReport *r = p;
-    json_builder_set_member_name(b, "policy_counters");
-    json_builder_begin_object(b);
-    for (size_t i = 0; i < r->n_policy_counters; i++)
-        json_doc_uint(b, r->policy_counter_names[i].name, r->policy_counters[i]);
-    json_builder_end_object(b);
-}
-
 /* Top-level keys the policies' counters had before the policy seam
  * (docs/CACHE.md: kept for one release): every registered alias, the
  * running policy's value or 0, as the old report gave 0 for the reasons of
@@ -128,9 +111,10 @@ static void aliases_json(const void *p, JsonBuilder *b)
             if (alias == NULL)
                 continue;
             uint64_t v = 0;
-            for (size_t k = 0; k < r->n_policy_counters; k++)
-                if (r->policy_counter_names[k].alias && strcmp(r->policy_counter_names[k].alias, alias) == 0)
-                    v = r->policy_counters[k];
+            const CacheReportPolicy *pc = &r->policy_counters;
+            for (size_t k = 0; k < pc->n; k++)
+                if (pc->names[k].alias && strcmp(pc->names[k].alias, alias) == 0)
+                    v = pc->values[k];
             json_doc_uint(b, alias, v);
         }
     }
@@ -264,7 +248,7 @@ static const ReportRow rows[] = {
     REPORT_LINES(budget_text, NULL, budgeted),
     ROW("write_budget_bytes_per_request", NULL, REPORT_RATIO, REPORT_DOUBLE, write_budget),
     ROW("write_budget_bytes", NULL, REPORT_RATIO, REPORT_DOUBLE, write_budget_bytes),
-    REPORT_LINES(policy_counters_text, policy_counters_json, NULL),
+    ROW("policy_counters", NULL, REPORT_POLICY, REPORT_U64, policy_counters),
     REPORT_LINES(NULL, aliases_json, NULL),
     ROW_IF("ssd_write_errors", "SSD write errors", REPORT_COUNT, REPORT_U64, c.ssd_write_errors, troubled),
     ROW_IF("ssd_read_errors", "SSD read errors", REPORT_COUNT, REPORT_U64, c.ssd_read_errors, troubled),

@@ -4,6 +4,8 @@
 #include "util/json_doc.h"
 #include "util/size_parse.h"
 
+#include <string.h>
+
 #define MIB (1024.0 * 1024.0)
 
 double report_ratio(double num, double den)
@@ -21,6 +23,13 @@ void report_text_bytes(GString *out, const char *label, uint64_t bytes)
     char buf[32];
     g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " (%s)\n", label, bytes,
                            size_format(bytes, buf, sizeof buf));
+}
+
+void report_policy_take(CacheReportPolicy *p, const CachePolicyCounter *names, size_t n, const uint64_t *values)
+{
+    p->names = names;
+    p->n = MIN(n, CACHE_REPORT_MAX_POLICY_COUNTERS);
+    memcpy(p->values, values, p->n * sizeof *values);
 }
 
 static const void *field(const void *r, size_t at)
@@ -56,7 +65,8 @@ void report_table_text(const ReportRow *rows, size_t n, const void *r, GString *
 {
     for (size_t i = 0; i < n; i++) {
         const ReportRow *row = &rows[i];
-        if ((row->label == NULL && row->unit != REPORT_CUSTOM) || (row->text_if && !row->text_if(r)))
+        if ((row->label == NULL && row->unit != REPORT_CUSTOM && row->unit != REPORT_POLICY) ||
+            (row->text_if && !row->text_if(r)))
             continue;
         switch (row->unit) {
         case REPORT_COUNT:
@@ -71,6 +81,12 @@ void report_table_text(const ReportRow *rows, size_t n, const void *r, GString *
         case REPORT_RATIO:
             g_string_append_printf(out, "  %-30s %.3f\n", row->label, number(row, r));
             break;
+        case REPORT_POLICY: {
+            const CacheReportPolicy *p = field(r, row->at);
+            for (size_t k = 0; k < p->n; k++)
+                report_text_count(out, p->names[k].label, p->values[k]);
+            break;
+        }
         case REPORT_CUSTOM:
             if (row->text)
                 row->text(r, out);
@@ -113,6 +129,15 @@ void report_table_json(const ReportRow *rows, size_t n, const void *r, JsonBuild
             g_assert(row->kind == REPORT_BOOL);
             json_doc_bool(b, row->key, *(const gboolean *)field(r, row->at));
             break;
+        case REPORT_POLICY: {
+            const CacheReportPolicy *p = field(r, row->at);
+            json_builder_set_member_name(b, row->key);
+            json_builder_begin_object(b);
+            for (size_t k = 0; k < p->n; k++)
+                json_doc_uint(b, p->names[k].name, p->values[k]);
+            json_builder_end_object(b);
+            break;
+        }
         case REPORT_CUSTOM:
             if (row->json)
                 row->json(r, b);

@@ -14,6 +14,8 @@
 #ifndef DESTOR_CACHE_REPORT_TABLE_H
 #define DESTOR_CACHE_REPORT_TABLE_H
 
+#include "cache/policy/policy.h"
+
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <stddef.h>
@@ -29,8 +31,22 @@ typedef enum {
     REPORT_MIB_S,   /* bytes per second: JSON MiB/s */
     REPORT_WORD,    /* a string */
     REPORT_FLAG,    /* yes or no: JSON a boolean */
+    REPORT_POLICY,  /* a CacheReportPolicy: a text line a counter, JSON an object of them */
     REPORT_CUSTOM,  /* written by the row's text and json functions */
 } ReportUnit;
+
+/* A policy has at most this many counters (the registry test checks). */
+#define CACHE_REPORT_MAX_POLICY_COUNTERS 32
+
+/* The policy's own counters (policy.h) at the report's snapshot, in its order. */
+typedef struct {
+    const CachePolicyCounter *names;
+    uint64_t values[CACHE_REPORT_MAX_POLICY_COUNTERS];
+    size_t n;
+} CacheReportPolicy;
+
+/* Take the n counters `names` of a policy, their values from `values`. */
+void report_policy_take(CacheReportPolicy *p, const CachePolicyCounter *names, size_t n, const uint64_t *values);
 
 typedef enum { REPORT_U64, REPORT_U32, REPORT_SIZE, REPORT_INT, REPORT_DOUBLE, REPORT_STR, REPORT_BOOL } ReportKind;
 

@@ -77,26 +77,10 @@ static inline void ghost_list_free(GhostList *g)
     open_table_free(&g->index);
 }
 
-/* Fibonacci hashing: the high half of id x 2^64 / golden ratio. */
-static inline uint64_t ghost_hash(ContainerId id)
-{
-    return ((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 32;
-}
-
-static inline uint64_t ghost_hash_of(const void *ids, uint32_t n)
-{
-    return ghost_hash(((const uint32_t *)ids)[n]);
-}
-
-static inline gboolean ghost_same(const void *ids, uint32_t n, const void *id)
-{
-    return ((const uint32_t *)ids)[n] == *(const ContainerId *)id;
-}
-
 /* The bucket holding id, or GHOST_NONE. */
 static inline uint32_t ghost_find_bucket(const GhostList *g, ContainerId id)
 {
-    return open_table_find(&g->index, g->id, ghost_hash(id), &id, ghost_same);
+    return open_table_find(&g->index, g->id, open_table_id_hash(id), &id, open_table_id_same);
 }
 
 /* Are node n's links right: its neighbours point back at it, or it is its
@@ -118,7 +102,7 @@ static inline gboolean ghost_list_check(const GhostList *g)
         uint32_t len = 0;
         for (uint32_t n = g->oldest[k]; n != GHOST_NONE; n = g->next[n], len++)
             if (len >= g->max || g->list[n] != k || !ghost_node_ok(g, n) ||
-                open_table_get(&g->index, g->id, ghost_hash(g->id[n]), &g->id[n], ghost_same) != n)
+                open_table_get(&g->index, g->id, open_table_id_hash(g->id[n]), &g->id[n], open_table_id_same) != n)
                 return FALSE;
         if (len != g->len[k] || (len == 0) != (g->newest[k] == GHOST_NONE))
             return FALSE;
@@ -128,7 +112,7 @@ static inline gboolean ghost_list_check(const GhostList *g)
         return FALSE;
     for (uint32_t n = g->free_head; n != GHOST_NONE && total <= g->max; n = g->next[n])
         total++;
-    return total == g->max && open_table_check(&g->index, g->id, ghost_hash_of);
+    return total == g->max && open_table_check(&g->index, g->id, open_table_id_hash_of);
 }
 
 /* Take the node in bucket b out of its list and the index. */
@@ -137,7 +121,7 @@ static inline void ghost_drop_bucket(GhostList *g, uint32_t b)
     uint32_t n = g->index.bucket[b];
     uint8_t k = g->list[n];
     DESTOR_CHECK(ghost_node_ok(g, n));
-    open_table_remove_at(&g->index, g->id, b, ghost_hash_of);
+    open_table_remove_at(&g->index, g->id, b, open_table_id_hash_of);
     if (g->prev[n] != GHOST_NONE)
         g->next[g->prev[n]] = g->next[n];
     else
@@ -211,7 +195,7 @@ static inline void ghost_list_push_to(GhostList *g, int k, ContainerId id)
         g->oldest[k] = n;
     g->newest[k] = n;
     g->len[k]++;
-    open_table_put(&g->index, g->id, n, ghost_hash_of);
+    open_table_put(&g->index, g->id, n, open_table_id_hash_of);
     DESTOR_CHECK(ghost_node_ok(g, n));
 }
 

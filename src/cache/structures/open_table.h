@@ -34,6 +34,23 @@ typedef uint64_t (*OpenTableHashOf)(const void *keys, uint32_t e);
 /* Does entry e's key in keys equal `key`? */
 typedef gboolean (*OpenTableSame)(const void *keys, uint32_t e, const void *key);
 
+/* Keys that are 32-bit ids in a uint32_t array (ghost lists, the slot
+ * map): Fibonacci hashing, the high half of id x 2^64 / golden ratio. */
+static inline uint64_t open_table_id_hash(uint32_t id)
+{
+    return ((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 32;
+}
+
+static inline uint64_t open_table_id_hash_of(const void *ids, uint32_t e)
+{
+    return open_table_id_hash(((const uint32_t *)ids)[e]);
+}
+
+static inline gboolean open_table_id_same(const void *ids, uint32_t e, const void *id)
+{
+    return ((const uint32_t *)ids)[e] == *(const uint32_t *)id;
+}
+
 static inline uint32_t open_table_home(const OpenTable *t, uint64_t hash)
 {
     return (uint32_t)hash & t->mask;
@@ -186,5 +203,49 @@ static inline size_t open_table_bytes(const OpenTable *t)
 {
     return (size_t)(t->mask + 1) * sizeof(uint32_t);
 }
+
+/* OPEN_TABLE_TYPED(prefix, Key, hash, equal): the functions of a table
+ * over an array of Key: prefix_init, _free, _find (the entry of a key, or
+ * OPEN_TABLE_NONE), _put, _remove, _bytes and _check, for a hash(const Key
+ * *) and an equal(const Key *, const Key *) of the table's own. */
+#define OPEN_TABLE_TYPED(prefix, Key, hash, equal)                                                            \
+    static inline uint64_t prefix##_hash_of(const void *keys, uint32_t e)                                   \
+    {                                                                                                         \
+        return hash(&((const Key *)keys)[e]);                                                                 \
+    }                                                                                                         \
+    static inline gboolean prefix##_same(const void *keys, uint32_t e, const void *key)                       \
+    {                                                                                                         \
+        return equal(&((const Key *)keys)[e], (const Key *)key);                                              \
+    }                                                                                                         \
+    static inline void prefix##_init(OpenTable *t)                                                            \
+    {                                                                                                         \
+        open_table_init(t, 64, 50);                                                                           \
+    }                                                                                                         \
+    static inline void prefix##_free(OpenTable *t)                                                            \
+    {                                                                                                         \
+        open_table_free(t);                                                                                   \
+    }                                                                                                         \
+    static inline uint32_t prefix##_find(const OpenTable *t, const Key *keys, const Key *key)                 \
+    {                                                                                                         \
+        return open_table_get(t, keys, hash(key), key, prefix##_same);                                        \
+    }                                                                                                         \
+    /* Add entry e (keys[e] not yet in the table). */                                                         \
+    static inline void prefix##_put(OpenTable *t, const Key *keys, uint32_t e)                                \
+    {                                                                                                         \
+        open_table_put(t, keys, e, prefix##_hash_of);                                                         \
+    }                                                                                                         \
+    /* Remove entry e (in the table). */                                                                      \
+    static inline void prefix##_remove(OpenTable *t, const Key *keys, uint32_t e)                             \
+    {                                                                                                         \
+        open_table_remove(t, keys, e, prefix##_hash_of);                                                      \
+    }                                                                                                         \
+    static inline size_t prefix##_bytes(const OpenTable *t)                                                   \
+    {                                                                                                         \
+        return open_table_bytes(t);                                                                           \
+    }                                                                                                         \
+    static inline gboolean prefix##_check(const OpenTable *t, const Key *keys)                                \
+    {                                                                                                         \
+        return open_table_check(t, keys, prefix##_hash_of);                                                   \
+    }
 
 #endif

@@ -26,22 +26,6 @@ typedef struct {
     uint32_t n;        /* n_containers */
 } SlotMap;
 
-/* Fibonacci hashing: the high half of id x 2^64 / golden ratio. */
-static inline uint64_t slot_map_hash(ContainerId id)
-{
-    return ((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 32;
-}
-
-static inline uint64_t slot_map_hash_of(const void *ids, uint32_t slot)
-{
-    return slot_map_hash(((const ContainerId *)ids)[slot]);
-}
-
-static inline gboolean slot_map_same(const void *ids, uint32_t slot, const void *id)
-{
-    return ((const ContainerId *)ids)[slot] == *(const ContainerId *)id;
-}
-
 /* A map for ids below n_containers, at most `capacity` of them at once. */
 static inline void slot_map_init(SlotMap *m, uint32_t capacity, uint32_t n_containers)
 {
@@ -92,7 +76,7 @@ static inline uint32_t slot_map_get(const SlotMap *m, const ContainerId *ids, Co
 {
     if (!slot_map_present(m, id))
         return SLOT_MAP_NONE;
-    return open_table_get(&m->index, ids, slot_map_hash(id), &id, slot_map_same);
+    return open_table_get(&m->index, ids, open_table_id_hash(id), &id, open_table_id_same);
 }
 
 /* ids[slot] -> slot: that id (below n_containers) must not be in the map,
@@ -102,7 +86,7 @@ static inline void slot_map_put(SlotMap *m, const ContainerId *ids, uint32_t slo
     ContainerId id = ids[slot];
     g_assert(id < m->n && !slot_map_present(m, id));
     m->present[id / 64] |= 1ull << (id % 64);
-    open_table_put(&m->index, ids, slot, slot_map_hash_of);
+    open_table_put(&m->index, ids, slot, open_table_id_hash_of);
 }
 
 /* Take slot (in the map, under ids[slot]) out. */
@@ -111,7 +95,7 @@ static inline void slot_map_remove(SlotMap *m, const ContainerId *ids, uint32_t 
     ContainerId id = ids[slot];
     g_assert(slot_map_present(m, id));
     m->present[id / 64] &= ~(1ull << (id % 64));
-    open_table_remove(&m->index, ids, slot, slot_map_hash_of);
+    open_table_remove(&m->index, ids, slot, open_table_id_hash_of);
 }
 
 /* The whole map: the table's invariants, one present bit per entry, each
@@ -121,7 +105,7 @@ static inline gboolean slot_map_check(const SlotMap *m, const ContainerId *ids)
     uint64_t bits = 0;
     for (size_t w = 0; w <= m->n / 64; w++)
         bits += (uint64_t)__builtin_popcountll(m->present[w]);
-    if (bits != m->index.used || !open_table_check(&m->index, ids, slot_map_hash_of))
+    if (bits != m->index.used || !open_table_check(&m->index, ids, open_table_id_hash_of))
         return FALSE;
     for (uint32_t b = 0; b <= m->index.mask; b++) {
         uint32_t s = m->index.bucket[b];
