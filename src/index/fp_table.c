@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fp_table.c: an array of entries (a freed one is reused) and an
- * open_table.h of entry numbers over it, at most three quarters full. */
+ * open_table.h of entry numbers over it, at most three quarters full, each
+ * bucket tagged with its fingerprint's hash (a probe reads no entry). */
 #include "index/fp_table.h"
 #include "cache/structures/open_table.h"
 
@@ -43,7 +44,7 @@ FpTable *fp_table_new(void)
 {
     FpTable *t = g_new0(FpTable, 1);
     t->free_head = OPEN_TABLE_NONE;
-    open_table_init(&t->table, MIN_BUCKETS, MAX_LOAD);
+    open_table_init(&t->table, MIN_BUCKETS, MAX_LOAD, OPEN_TABLE_TAGGED);
     return t;
 }
 
@@ -88,7 +89,7 @@ void fp_table_put(FpTable *t, const Fingerprint *fp, const ChunkLocation *loc)
 /* Take out the entry in bucket b. */
 static void remove_at(FpTable *t, uint32_t b)
 {
-    uint32_t e = t->table.bucket[b];
+    uint32_t e = open_table_entry(&t->table, b);
     open_table_remove_at(&t->table, t->entries, b, hash_of);
     t->entries[e].loc.offset = t->free_head;
     t->free_head = e;
@@ -97,7 +98,7 @@ static void remove_at(FpTable *t, uint32_t b)
 void fp_table_remove_in(FpTable *t, const Fingerprint *fp, ContainerId c)
 {
     uint32_t b = open_table_find(&t->table, t->entries, hash(fp), fp, same);
-    if (b != OPEN_TABLE_NONE && t->entries[t->table.bucket[b]].loc.container == c)
+    if (b != OPEN_TABLE_NONE && t->entries[open_table_entry(&t->table, b)].loc.container == c)
         remove_at(t, b);
 }
 
@@ -113,7 +114,7 @@ void fp_table_foreach(const FpTable *t, void (*fn)(const Fingerprint *fp, const 
                       void *ctx)
 {
     for (uint32_t b = 0; b <= t->table.mask; b++) {
-        uint32_t e = t->table.bucket[b];
+        uint32_t e = open_table_entry(&t->table, b);
         if (e != OPEN_TABLE_NONE)
             fn(&t->entries[e].fp, &t->entries[e].loc, ctx);
     }
@@ -122,7 +123,7 @@ void fp_table_foreach(const FpTable *t, void (*fn)(const Fingerprint *fp, const 
 void fp_table_update(FpTable *t, void (*fn)(ChunkLocation *loc, void *ctx), void *ctx)
 {
     for (uint32_t b = 0; b <= t->table.mask; b++) {
-        uint32_t e = t->table.bucket[b];
+        uint32_t e = open_table_entry(&t->table, b);
         if (e != OPEN_TABLE_NONE)
             fn(&t->entries[e].loc, ctx);
     }

@@ -73,7 +73,7 @@ static void test_quadrant_breakdown(void)
 /* The memory report follows cache-counters: a sketch of 5,000 containers
  * is 2 rows of 4,096 16-bit counters, 3.28 bytes a container (and 79 words
  * of cached bits, 0.13); the slot map is counted per slot (16 slots: 32
- * buckets of 4 bytes, 8 bytes a slot). */
+ * entries of 8 bytes, 16 bytes a slot). */
 static void test_memory_by_counters(void)
 {
     CacheCoreOptions o = test_options(test_policy("lru"), NULL, 16, 5000, NULL);
@@ -94,7 +94,7 @@ static void test_memory_by_counters(void)
     CU_ASSERT_EQUAL(ex.bytes_per_slot, sk.bytes_per_slot);
     CU_ASSERT_EQUAL(ex.memory_bytes - sk.memory_bytes, 20000 - 16384);
     /* id, free stack, stored length, map, policy */
-    CU_ASSERT_EQUAL(ex.bytes_per_slot, 4 + 4 + 4 + 8 + (ex.policy_memory_bytes + 15) / 16);
+    CU_ASSERT_EQUAL(ex.bytes_per_slot, 4 + 4 + 4 + 16 + (ex.policy_memory_bytes + 15) / 16);
 
     /* PLC reads the store's reference counts: 4 bytes a container more */
     CU_ASSERT_TRUE(test_policy("plc")->needs_reference_count);

@@ -2,45 +2,107 @@
 /* test_structure_checks.c: each structure's sanity check (the `*_check()`
  * functions util/check.h runs after every step in a checking build) holds
  * on a structure built by its own operations and fails on one broken by
- * hand: open_table (through the slot map), the slot map, ghost lists, the
- * slot heap, the chunk log's index and space map, the buckets' index. */
+ * hand: open_table (plain and tagged), the slot map, ghost lists, the slot
+ * heap, the chunk log's index and space map, the buckets' index. */
 #include "cache/layouts/buckets/chunk_buckets_index.h"
 #include "cache/layouts/log/chunk_log_space.h"
 #include "cache/structures/ghost_list.h"
+#include "cache/structures/key_table.h"
 #include "cache/structures/slot_heap.h"
 #include "cache/structures/slot_map.h"
 #include "unit.h"
 
 #include <string.h>
 
-static void test_slot_map_and_open_table(void)
+/* Bucket b, the last of its cluster, moved past the empty bucket after it:
+ * its entry is no longer reachable from its home. Returns where it went. */
+static uint32_t unreachable(OpenTable *t, uint32_t *b)
+{
+    while (open_table_entry(t, *b) == OPEN_TABLE_NONE || open_table_entry(t, (*b + 1) & t->mask) != OPEN_TABLE_NONE)
+        *b = (*b + 1) & t->mask;
+    uint32_t far = (*b + 2) & t->mask;
+    while (open_table_entry(t, far) != OPEN_TABLE_NONE)
+        far = (far + 1) & t->mask;
+    open_table_set(t, far, open_table_entry(t, *b), t->wide ? open_table_tag(t, *b) : 0);
+    open_table_set(t, *b, OPEN_TABLE_NONE, 0);
+    return far;
+}
+
+static void test_open_table(void)
+{
+    enum { N = 40 };
+    uint64_t keys[N];
+    KeyTable t;
+    key_table_init(&t);
+    for (uint32_t e = 0; e < N; e++) {
+        keys[e] = (uint64_t)e * 0x1234567;
+        key_table_put(&t, keys, e);
+    }
+    key_table_remove(&t, keys, 7);
+    CU_ASSERT_TRUE(key_table_check(&t, keys));
+    uint32_t b = 0, far = unreachable(&t, &b);
+    CU_ASSERT_FALSE(key_table_check(&t, keys));
+    open_table_set(&t, b, open_table_entry(&t, far), 0);
+    open_table_set(&t, far, OPEN_TABLE_NONE, 0);
+    CU_ASSERT_TRUE(key_table_check(&t, keys));
+    t.used++; /* a count that is not the entries' */
+    CU_ASSERT_FALSE(key_table_check(&t, keys));
+    t.used--;
+    key_table_free(&t);
+}
+
+static void test_tagged_table(void)
+{
+    enum { N = 40 };
+    uint32_t ids[N];
+    OpenTable t;
+    open_table_init(&t, 64, 75, OPEN_TABLE_TAGGED);
+    for (uint32_t e = 0; e < N; e++) {
+        ids[e] = e * 7919;
+        open_table_put(&t, ids, e, open_table_id_hash_of);
+    }
+    open_table_remove(&t, ids, 3, open_table_id_hash_of);
+    CU_ASSERT_TRUE(open_table_check(&t, ids, open_table_id_hash_of));
+    uint32_t b = 0;
+    while (open_table_entry(&t, b) == OPEN_TABLE_NONE)
+        b++;
+    uint32_t e = open_table_entry(&t, b), tag = open_table_tag(&t, b);
+    open_table_set(&t, b, e, tag + 1); /* a tag that is not its entry's hash */
+    CU_ASSERT_FALSE(open_table_check(&t, ids, open_table_id_hash_of));
+    open_table_set(&t, b, e, tag);
+    uint32_t far = unreachable(&t, &b);
+    CU_ASSERT_FALSE(open_table_check(&t, ids, open_table_id_hash_of));
+    open_table_set(&t, b, open_table_entry(&t, far), open_table_tag(&t, far));
+    open_table_set(&t, far, OPEN_TABLE_NONE, 0);
+    CU_ASSERT_TRUE(open_table_check(&t, ids, open_table_id_hash_of));
+    open_table_free(&t);
+}
+
+static void test_slot_map(void)
 {
     enum { CAP = 40 };
-    ContainerId ids[CAP];
     SlotMap m;
     slot_map_init(&m, CAP, 10000);
-    for (uint32_t s = 0; s < CAP; s++) {
-        ids[s] = s * 131 % 10000; /* distinct */
-        slot_map_put(&m, ids, s);
-    }
-    CU_ASSERT_TRUE(slot_map_check(&m, ids));
-    /* an entry moved off its probe run: unreachable from its home */
-    uint32_t b = m.index.bucket[0] != OPEN_TABLE_NONE ? 0 : 1;
-    while (m.index.bucket[b] == OPEN_TABLE_NONE || m.index.bucket[(b + 1) & m.index.mask] != OPEN_TABLE_NONE)
-        b = (b + 1) & m.index.mask;
-    uint32_t e = m.index.bucket[b], far = (b + 2) & m.index.mask;
-    while (m.index.bucket[far] != OPEN_TABLE_NONE)
-        far = (far + 1) & m.index.mask;
-    m.index.bucket[far] = e;
-    m.index.bucket[b] = OPEN_TABLE_NONE;
-    CU_ASSERT_FALSE(open_table_check(&m.index, ids, open_table_id_hash_of));
-    CU_ASSERT_FALSE(slot_map_check(&m, ids));
-    m.index.bucket[b] = e;
-    m.index.bucket[far] = OPEN_TABLE_NONE;
-    CU_ASSERT_TRUE(slot_map_check(&m, ids));
+    for (uint32_t s = 0; s < CAP; s++)
+        slot_map_put(&m, s * 131 % 10000, s);
+    slot_map_remove(&m, 5 * 131);
+    CU_ASSERT_TRUE(slot_map_check(&m));
+    /* the last entry of a cluster moved past the empty entry after it */
+    uint32_t i = 0;
+    while (m.e[i].id == SLOT_MAP_EMPTY || m.e[(i + 1) & m.mask].id != SLOT_MAP_EMPTY)
+        i = (i + 1) & m.mask;
+    uint32_t far = (i + 2) & m.mask;
+    while (m.e[far].id != SLOT_MAP_EMPTY)
+        far = (far + 1) & m.mask;
+    m.e[far] = m.e[i];
+    m.e[i].id = SLOT_MAP_EMPTY;
+    CU_ASSERT_FALSE(slot_map_check(&m));
+    m.e[i] = m.e[far];
+    m.e[far].id = SLOT_MAP_EMPTY;
+    CU_ASSERT_TRUE(slot_map_check(&m));
     /* a present bit without its entry */
     m.present[9999 / 64] |= 1ull << (9999 % 64);
-    CU_ASSERT_FALSE(slot_map_check(&m, ids));
+    CU_ASSERT_FALSE(slot_map_check(&m));
     slot_map_free(&m);
 }
 
@@ -135,7 +197,9 @@ static void test_buckets_index(void)
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("structure checks", NULL, NULL);
-    CU_add_test(s, "slot map and open_table", test_slot_map_and_open_table);
+    CU_add_test(s, "open_table", test_open_table);
+    CU_add_test(s, "open_table with tags (fp_table)", test_tagged_table);
+    CU_add_test(s, "slot map", test_slot_map);
     CU_add_test(s, "ghost lists", test_ghost_list);
     CU_add_test(s, "slot heap", test_slot_heap);
     CU_add_test(s, "chunk log index and space map", test_chunk_log_space);

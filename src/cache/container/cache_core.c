@@ -71,14 +71,14 @@ void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t chec
     c->slot_stored[slot] = stored;
     if (c->slot_check)
         c->slot_check[slot] = check;
-    slot_map_put(&c->slot_of, c->slot_id, slot);
+    slot_map_put(&c->slot_of, id, slot);
     c->used++;
 }
 
 /* Empty `slot` (maps only). */
 static void unbind(CacheCore *c, CacheSlot slot)
 {
-    slot_map_remove(&c->slot_of, c->slot_id, slot);
+    slot_map_remove(&c->slot_of, c->slot_id[slot]);
     c->slot_id[slot] = CACHE_NO_CONTAINER;
     c->used--;
 }
@@ -575,7 +575,7 @@ static gboolean access_one(CacheCore *c, CacheRequest *rq, ContainerId id, uint8
     }
     uint8_t *data = buf ? buf : c->scratch;
 
-    CacheSlot slot = slot_map_get(&c->slot_of, c->slot_id, id);
+    CacheSlot slot = slot_map_get(&c->slot_of, id);
     if (slot != CACHE_NO_SLOT && c->ssd && !read_copy(c, slot, data)) {
         cache_core_drop_slot(c, slot);
         slot = CACHE_NO_SLOT;
@@ -642,7 +642,7 @@ static gboolean reread_one(CacheCore *c, ContainerId id, uint8_t *buf, GError **
         return FALSE;
     c->counters.store_bytes_read += size;
     c->counters.model_access_s += device_model_hdd_read(&c->model, size);
-    CacheSlot slot = slot_map_get(&c->slot_of, c->slot_id, id);
+    CacheSlot slot = slot_map_get(&c->slot_of, id);
     if (slot != CACHE_NO_SLOT && cache_copy_check(buf, size) != c->slot_check[slot]) {
         cache_core_stale_dropped(c, id);
         cache_core_drop_slot(c, slot);

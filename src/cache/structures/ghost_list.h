@@ -65,7 +65,7 @@ static inline void ghost_list_init(GhostList *g, uint32_t max)
         g->oldest[k] = g->newest[k] = GHOST_NONE;
         g->len[k] = 0;
     }
-    open_table_init(&g->index, b, 50);
+    open_table_init(&g->index, b, 50, OPEN_TABLE_UNTAGGED);
 }
 
 static inline void ghost_list_free(GhostList *g)
@@ -118,7 +118,7 @@ static inline gboolean ghost_list_check(const GhostList *g)
 /* Take the node in bucket b out of its list and the index. */
 static inline void ghost_drop_bucket(GhostList *g, uint32_t b)
 {
-    uint32_t n = g->index.bucket[b];
+    uint32_t n = open_table_entry(&g->index, b);
     uint8_t k = g->list[n];
     DESTOR_CHECK(ghost_node_ok(g, n));
     open_table_remove_at(&g->index, g->id, b, open_table_id_hash_of);
@@ -142,7 +142,7 @@ static inline int ghost_list_take(GhostList *g, ContainerId id)
     uint32_t b = ghost_find_bucket(g, id);
     if (b == GHOST_NONE)
         return -1;
-    int k = g->list[g->index.bucket[b]];
+    int k = g->list[open_table_entry(&g->index, b)];
     ghost_drop_bucket(g, b);
     return k;
 }

@@ -29,7 +29,7 @@ void chunk_log_index_init(ChunkLogIndex *x)
 {
     memset(x, 0, sizeof *x);
     x->free_head = CHUNK_LOG_NO_ENTRY;
-    open_table_init(&x->table, INITIAL_TABLE, MAX_LOAD);
+    open_table_init(&x->table, INITIAL_TABLE, MAX_LOAD, OPEN_TABLE_UNTAGGED);
 }
 
 void chunk_log_index_clear(ChunkLogIndex *x)
