@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* mount_watch.c: the watcher of the root of jobs (mount_watch.h). It
+/* mount_watch.c: the mount's watcher thread (mount_watch.h). It
  * takes no lock of the operations while it tells the kernel anything: the
  * kernel may wait for an operation on the root to end first. */
 #include "mount/mount_watch.h"
@@ -41,9 +41,13 @@ static uint32_t newest(const GArray *ids)
 }
 
 /* One look at the catalog: forget the jobs gone since the last, and
- * `latest` when it points elsewhere; the figures' size changes always. */
+ * `latest` when it points elsewhere; the figures' size changes always. A
+ * mount of one job has no root of jobs. */
 static void look(MountWatch *w)
 {
+    mount_readers_trim(w->fs->readers, MOUNT_READER_IDLE_MS * G_TIME_SPAN_MILLISECOND);
+    if (w->fs->one_job)
+        return;
     GArray *now = job_catalog_list_live(w->fs->session->store->dir, NULL);
     if (now == NULL)
         return; /* unreadable for now: the operations say why */
@@ -80,8 +84,6 @@ static gpointer watch(gpointer data)
 
 MountWatch *mount_watch_start(MountFs *fs, struct fuse *f)
 {
-    if (fs->one_job)
-        return NULL;
     MountWatch *w = g_new0(MountWatch, 1);
     w->fs = fs;
     w->fuse = f;
@@ -96,8 +98,6 @@ MountWatch *mount_watch_start(MountFs *fs, struct fuse *f)
 
 void mount_watch_stop(MountWatch *w)
 {
-    if (w == NULL)
-        return;
     g_mutex_lock(&w->lock);
     w->stop = TRUE;
     g_cond_signal(&w->wake);
