@@ -129,6 +129,7 @@ QUICK_C_TESTS = \
 	tests/fuzz/run-corpus.sh
 
 QUICK_PLAIN_TESTS = \
+	tests/scripts/test_package.py \
 	tests/scripts/run-smart-tests.sh \
 	tests/scripts/run-gen-dataset-tests.sh \
 	tests/scripts/test-apt-install.sh \
