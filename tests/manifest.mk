@@ -136,6 +136,7 @@ QUICK_PLAIN_TESTS = \
 	tests/install/install.sh \
 	tests/install/man_pages.sh \
 	tests/layout/include_layers.py \
+	tests/layout/doc_links.py \
 	tests/layout/licence_lines.py \
 	tests/layout/test_manifest.py
 
