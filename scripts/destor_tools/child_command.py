@@ -4,8 +4,8 @@ gen-dataset) in a child Python.
 
 Why it exists: the package runs from the source tree, from pkgdatadir
 after `make install` or from site-packages after `pip install`, and the
-child must load the same copy; so the child is `python3 -m` of the
-command's module with this package's folder first on PYTHONPATH.
+child must load the same copy; so the child runs the command module's
+main() with this package's folder first on PYTHONPATH.
 """
 
 import os
@@ -19,4 +19,5 @@ def command_line(name: str) -> tuple[list[str], dict[str, str]]:
     append its arguments to argv."""
     path = os.environ.get("PYTHONPATH")
     env = dict(os.environ, PYTHONPATH=ROOT + (os.pathsep + path if path else ""))
-    return [sys.executable, "-B", "-m", "destor_tools.commands." + name.replace("-", "_")], env
+    run = "import sys; from destor_tools.commands.%s import main; sys.exit(main())" % name.replace("-", "_")
+    return [sys.executable, "-B", "-c", run], env
