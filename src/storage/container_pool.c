@@ -27,6 +27,8 @@ static gboolean pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GE
 static gboolean pool_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err);
 static gboolean pool_read_range(ContainerSource *src, ContainerId id, uint32_t offset, uint32_t len, uint8_t *buf,
                                 GError **err);
+static gboolean pool_map(ContainerSource *src, ContainerId id, const uint8_t **bytes, GError **err);
+static void pool_unmap(ContainerSource *src, const uint8_t *bytes);
 static gboolean punch_pending(ContainerPool *pool, GError **err);
 static const ContainerStoreOps pool_ops;
 
@@ -64,6 +66,8 @@ ContainerStore *container_pool_open(const char *dir, size_t container_size, gboo
     pool->store.source.read = pool_read;
     pool->store.source.stamp = pool_stamp;
     pool->store.source.read_range = pool_read_range;
+    pool->store.source.map = pool_map;
+    pool->store.source.unmap = pool_unmap;
     pool->store.ops = &pool_ops;
     pool->store.kind = CONTAINER_STORE_POOL;
     return &pool->store;
@@ -93,6 +97,8 @@ static void pool_set_uncached(ContainerStore *cs, gboolean uncached)
 {
     ContainerPool *pool = (ContainerPool *)cs;
     pool->uncached = uncached;
+    /* a mapping would be served from the page cache: reads only */
+    pool->store.source.map = uncached ? NULL : pool_map;
     /* hints: failure only costs accuracy */
     (void)posix_fadvise(pool->fd, 0, 0, uncached ? POSIX_FADV_RANDOM : POSIX_FADV_NORMAL);
 }
@@ -136,6 +142,33 @@ static gboolean pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GE
     if (pool->uncached)
         (void)posix_fadvise(pool->fd, off, (off_t)pool->container_size, POSIX_FADV_DONTNEED);
     return container_verify(buf, pool->container_size, id, err);
+}
+
+/* Container `id` mapped from the pool file (a WILLNEED hint first, as a
+ * read gives). */
+static gboolean pool_map(ContainerSource *src, ContainerId id, const uint8_t **bytes, GError **err)
+{
+    ContainerPool *pool = (ContainerPool *)src;
+    if (!pool_exists(pool, id, err))
+        return FALSE;
+    off_t off = (off_t)id * (off_t)pool->container_size;
+    if (pool->readahead > 0) /* a hint: failure only costs speed */
+        (void)posix_fadvise(pool->fd, off + (off_t)pool->container_size,
+                            (off_t)pool->container_size * pool->readahead, POSIX_FADV_WILLNEED);
+    const uint8_t *m = file_map_read(pool->fd, pool->container_size, off, pool->path, err);
+    if (m == NULL)
+        return FALSE;
+    if (!container_verify(m, pool->container_size, id, err)) {
+        file_unmap(m, pool->container_size);
+        return FALSE;
+    }
+    *bytes = m;
+    return TRUE;
+}
+
+static void pool_unmap(ContainerSource *src, const uint8_t *bytes)
+{
+    file_unmap(bytes, ((ContainerPool *)src)->container_size);
 }
 
 /* One chunk's range of container `id`: one pread of just those bytes. */

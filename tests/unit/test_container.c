@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_container.c: container build/seal/verify round trip, checksum and
  * layout failures, both container stores (pool, files) behind ContainerStore,
- * and the checksums every format uses (libdeflate's) against zlib's, the
+ * the pool's mapped reads, and the checksums every format uses (libdeflate's) against zlib's, the
  * formats' reference. */
 #include "storage/container.h"
 #include "storage/container_store.h"
@@ -209,6 +209,54 @@ static void test_pool_source(void)
     fclose(f);
     expect_count(CONTAINER_STORE_POOL, dir, 4);
     g_free(path);
+    remove_tree(dir);
+}
+
+/* A pool maps its containers in place: the bytes a read gives, verified;
+ * a freed container, one damaged in the file and a torn tail fail as their
+ * reads do (INTEGRITY, the torn one with the read's own message); with
+ * reads uncached it does not map (a mapping is served from the page
+ * cache). */
+static void test_pool_maps(void)
+{
+    ContainerStore *pool;
+    char *dir = write_three(CONTAINER_STORE_POOL, &pool);
+    ContainerSource *src = container_store_source(pool);
+    GError *err = NULL, *read_err = NULL;
+    uint8_t *buf = g_malloc(CSIZE);
+    const uint8_t *m = NULL;
+    CU_ASSERT_TRUE_FATAL(container_source_maps(src));
+    for (ContainerId id = 0; id < 3; id++) {
+        CU_ASSERT_TRUE(container_source_read(src, id, buf, &err));
+        CU_ASSERT_TRUE(container_source_map(src, id, &m, &err) && memcmp(m, buf, CSIZE) == 0);
+        container_source_unmap(src, m);
+    }
+    CU_ASSERT_TRUE(container_store_free(pool, 1, &err) && container_store_sync(pool, &err));
+    CU_ASSERT_FALSE(container_source_map(src, 1, &m, &err));
+    CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
+    g_clear_error(&err);
+    char *path = g_build_filename(dir, "containers.pool", NULL);
+    int fd = open(path, O_WRONLY);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    CU_ASSERT_EQUAL(pwrite(fd, "\xff", 1, 2 * CSIZE + CSIZE / 2), 1); /* inside container 2 */
+    CU_ASSERT_EQUAL(pwrite(fd, "x", 1, 3 * CSIZE + 99), 1);            /* a torn fourth one */
+    close(fd);
+    CU_ASSERT_FALSE(container_source_map(src, 2, &m, &err));
+    CU_ASSERT_TRUE(err != NULL && strstr(err->message, "checksum") != NULL);
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(container_source_read(src, 3, buf, &read_err));
+    CU_ASSERT_FALSE(container_source_map(src, 3, &m, &err));
+    CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY && read_err != NULL &&
+                   strcmp(err->message, read_err->message) == 0);
+    g_clear_error(&err);
+    g_clear_error(&read_err);
+    container_store_set_uncached(pool, TRUE);
+    CU_ASSERT_FALSE(container_source_maps(src));
+    container_store_set_uncached(pool, FALSE);
+    CU_ASSERT_TRUE(container_source_maps(src));
+    container_store_close(pool);
+    g_free(path);
+    g_free(buf);
     remove_tree(dir);
 }
 
@@ -449,6 +497,7 @@ static void add_suites(void)
     CU_add_test(s, "damage detected", test_every_flipped_byte_region_detected);
     CU_add_test(s, "pool source", test_pool_source);
     CU_add_test(s, "files source", test_files_source);
+    CU_add_test(s, "pool maps", test_pool_maps);
     CU_add_test(s, "free in a pool", test_free_pool);
     CU_add_test(s, "free in files", test_free_files);
     CU_add_test(s, "kind names", test_kind_names);
