@@ -128,34 +128,37 @@ static gboolean pool_exists(ContainerPool *pool, ContainerId id, GError **err)
     return TRUE;
 }
 
+/* Container `id`'s offset, once it is known to exist, with the kernel
+ * asked to read the next `readahead` containers (a hint: failure only
+ * costs speed). -1 with *err when there is no such container. */
+static off_t read_start(ContainerPool *pool, ContainerId id, GError **err)
+{
+    if (!pool_exists(pool, id, err))
+        return -1;
+    off_t off = (off_t)id * (off_t)pool->container_size;
+    if (pool->readahead > 0)
+        (void)posix_fadvise(pool->fd, off + (off_t)pool->container_size,
+                            (off_t)pool->container_size * pool->readahead, POSIX_FADV_WILLNEED);
+    return off;
+}
+
 static gboolean pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
 {
     ContainerPool *pool = (ContainerPool *)src;
-    if (!pool_exists(pool, id, err))
-        return FALSE;
-    off_t off = (off_t)id * (off_t)pool->container_size;
-    if (pool->readahead > 0) /* a hint: failure only costs speed */
-        (void)posix_fadvise(pool->fd, off + (off_t)pool->container_size,
-                            (off_t)pool->container_size * pool->readahead, POSIX_FADV_WILLNEED);
-    if (!file_pread_all(pool->fd, buf, pool->container_size, off, pool->path, err))
+    off_t off = read_start(pool, id, err);
+    if (off < 0 || !file_pread_all(pool->fd, buf, pool->container_size, off, pool->path, err))
         return FALSE;
     if (pool->uncached)
         (void)posix_fadvise(pool->fd, off, (off_t)pool->container_size, POSIX_FADV_DONTNEED);
     return container_verify(buf, pool->container_size, id, err);
 }
 
-/* Container `id` mapped from the pool file (a WILLNEED hint first, as a
- * read gives). */
+/* Container `id` mapped from the pool file (with the read's hint). */
 static gboolean pool_map(ContainerSource *src, ContainerId id, const uint8_t **bytes, GError **err)
 {
     ContainerPool *pool = (ContainerPool *)src;
-    if (!pool_exists(pool, id, err))
-        return FALSE;
-    off_t off = (off_t)id * (off_t)pool->container_size;
-    if (pool->readahead > 0) /* a hint: failure only costs speed */
-        (void)posix_fadvise(pool->fd, off + (off_t)pool->container_size,
-                            (off_t)pool->container_size * pool->readahead, POSIX_FADV_WILLNEED);
-    const uint8_t *m = file_map_read(pool->fd, pool->container_size, off, pool->path, err);
+    off_t off = read_start(pool, id, err);
+    const uint8_t *m = off < 0 ? NULL : file_map_read(pool->fd, pool->container_size, off, pool->path, err);
     if (m == NULL)
         return FALSE;
     if (!container_verify(m, pool->container_size, id, err)) {

@@ -62,15 +62,23 @@ static void build(uint8_t *buf, uint8_t seed, ChunkRef refs[CHUNKS])
     container_builder_seal(&b, FP_SHA1);
 }
 
+/* The store's container (chunks of bytes 1, 2, 3: refs) and a stale copy
+ * of others (other), and a chunk source of 4 containers over them. */
+static ChunkSource *fixture(TestSource *t, ChunkRef refs[CHUNKS], ChunkRef other[CHUNKS])
+{
+    *t = (TestSource){ .source = { test_read, CSIZE, test_reread, NULL } };
+    t->good = g_malloc0(CSIZE);
+    t->stale = g_malloc0(CSIZE);
+    build(t->good, 1, refs);
+    build(t->stale, 100, other);
+    return container_chunks_new(&t->source, 4);
+}
+
 static void test_reads_checks_and_rereads(void)
 {
-    TestSource t = { .source = { test_read, CSIZE, test_reread, NULL } };
-    t.good = g_malloc0(CSIZE);
-    t.stale = g_malloc0(CSIZE);
+    TestSource t;
     ChunkRef refs[CHUNKS], other[CHUNKS];
-    build(t.good, 1, refs);
-    build(t.stale, 100, other);
-    ChunkSource *cs = container_chunks_new(&t.source, 4);
+    ChunkSource *cs = fixture(&t, refs, other);
     GError *mismatch = NULL, *err = NULL;
 
     for (int i = 0; i < CHUNKS; i++) {
@@ -130,13 +138,9 @@ static void test_reads_checks_and_rereads(void)
  * never goes past max. */
 static void test_runs(void)
 {
-    TestSource t = { .source = { test_read, CSIZE, test_reread, NULL } };
-    t.good = g_malloc0(CSIZE);
-    t.stale = g_malloc0(CSIZE);
+    TestSource t;
     ChunkRef refs[CHUNKS], other[CHUNKS];
-    build(t.good, 1, refs);
-    build(t.stale, 100, other);
-    ChunkSource *cs = container_chunks_new(&t.source, 4);
+    ChunkSource *cs = fixture(&t, refs, other);
     GError *mismatch = NULL, *err = NULL;
     guint n = 0;
     const uint8_t *p = chunk_source_read_run(cs, refs, CHUNKS, &n, &mismatch, &err);
