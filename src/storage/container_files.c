@@ -153,14 +153,7 @@ static gboolean files_map(ContainerSource *src, ContainerId id, const uint8_t **
         return FALSE;
     const uint8_t *m = file_map_read(fd, f->container_size, 0, shown, err);
     close(fd);
-    if (m == NULL)
-        return FALSE;
-    if (!container_verify(m, f->container_size, id, err)) {
-        file_unmap(m, f->container_size);
-        return FALSE;
-    }
-    *bytes = m;
-    return TRUE;
+    return container_verify_mapped(m, f->container_size, id, bytes, err);
 }
 
 static void files_unmap(ContainerSource *src, const uint8_t *bytes)

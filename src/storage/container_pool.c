@@ -159,14 +159,7 @@ static gboolean pool_map(ContainerSource *src, ContainerId id, const uint8_t **b
     ContainerPool *pool = (ContainerPool *)src;
     off_t off = read_start(pool, id, err);
     const uint8_t *m = off < 0 ? NULL : file_map_read(pool->fd, pool->container_size, off, pool->path, err);
-    if (m == NULL)
-        return FALSE;
-    if (!container_verify(m, pool->container_size, id, err)) {
-        file_unmap(m, pool->container_size);
-        return FALSE;
-    }
-    *bytes = m;
-    return TRUE;
+    return container_verify_mapped(m, pool->container_size, id, bytes, err);
 }
 
 static void pool_unmap(ContainerSource *src, const uint8_t *bytes)
