@@ -62,6 +62,8 @@ double job_manifest_containers_per_mib(const JobManifest *m);
 
 char *job_dir_path(const char *workdir, uint32_t job_id);
 
+/* The manifest file's bytes (g_free), *len of them. */
+uint8_t *job_manifest_encode(const JobManifest *m, size_t *len);
 gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError **err);
 /* Load job `job_id`'s manifest; a missing or deleted job is a USAGE error. */
 gboolean job_manifest_load(const char *workdir, uint32_t job_id, JobManifest *m, GError **err);
