@@ -124,8 +124,9 @@ static Store *store_new(const Config *cfg)
 
 /* A rados store's metadata in its namespace: connected, and store.meta
  * brought into a working directory that has none (a new cache of the
- * store, store_cluster.h), before anything reads it. */
-static gboolean open_cluster(Store *s, const Config *cfg, GError **err)
+ * store, store_cluster.h), before anything reads it. Without one there,
+ * only a writer with `create` goes on (to make a new store). */
+static gboolean open_cluster(Store *s, const Config *cfg, gboolean create, GError **err)
 {
     if (cfg->container_store != CONTAINER_STORE_RADOS)
         return TRUE;
@@ -142,6 +143,20 @@ static gboolean open_cluster(Store *s, const Config *cfg, GError **err)
         ok = FALSE;
     }
     ok = ok && (!found || file_publish_atomic(path, m, len, err));
+    gboolean here = ok && g_file_test(path, G_FILE_TEST_EXISTS), claimed = FALSE;
+    if (ok && !here && (ok = store_cluster_claimed(s->cluster, &claimed, err)) && claimed) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "%s holds a store whose jobs and settings are only in the working directory that made it (an "
+                    "older destor): run '" STORE_CLUSTER_MIGRATE_COMMAND "' there first",
+                    store_cluster_shown(s->cluster));
+        ok = FALSE;
+    } else if (ok && !here && !create) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_NO_STORE,
+                    "no store in working directory %s nor in %s (check rados-namespace, or run 'destor backup "
+                    "PATH' first)",
+                    s->dir, store_cluster_shown(s->cluster));
+        ok = FALSE;
+    }
     g_free(m);
     g_free(path);
     return ok;
@@ -209,7 +224,7 @@ Store *store_open_read(const Config *cfg, GError **err)
 {
     Store *s = store_new(cfg);
     GError *local = NULL;
-    if (!open_cluster(s, cfg, err) || !meta_read(s, err) || !check_kind(s, cfg, err) ||
+    if (!open_cluster(s, cfg, FALSE, err) || !meta_read(s, err) || !check_kind(s, cfg, err) ||
         ((s->readers_fd = reader_lock_shared(s->dir, &local)) < 0 && local != NULL) ||
         !open_containers(s, FALSE, err) || !pull_cluster(s, err)) {
         if (local != NULL)
@@ -305,7 +320,7 @@ static gboolean own_dirs(const Store *s, GError **err)
 static Store *open_writer(const Config *cfg, gboolean create, gboolean migrate, GError **err)
 {
     Store *s = store_new(cfg);
-    if (!open_cluster(s, cfg, err))
+    if (!open_cluster(s, cfg, create, err))
         goto fail;
     if (!create && (!meta_read(s, err) || !check_kind(s, cfg, err))) /* before anything is created */
         goto fail;

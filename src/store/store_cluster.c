@@ -7,6 +7,7 @@
 #include "recipe/job_tombstone.h"
 #include "recipe/recipe_index.h"
 #include "recipe/refcount_recount.h"
+#include "storage/container_rados.h"
 #include "storage/rados_object.h"
 #include "store/freed_list.h"
 #include "util/error.h"
@@ -473,6 +474,16 @@ static gboolean cluster_has(StoreCluster *sc, const char *oid, gboolean *has, GE
     rados_cluster_error(&sc->c, err, r, what);
     g_free(what);
     return FALSE;
+}
+
+gboolean store_cluster_claimed(StoreCluster *sc, gboolean *claimed, GError **err)
+{
+    return cluster_has(sc, CONTAINER_RADOS_ID_OBJECT, claimed, err);
+}
+
+const char *store_cluster_shown(const StoreCluster *sc)
+{
+    return sc->c.shown;
 }
 
 gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *index_stale, GError **err)
