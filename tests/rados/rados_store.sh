@@ -30,7 +30,8 @@ cmp "$SCRATCH/pool.stat" "$SCRATCH/rados.stat" || fail "stat answers differ"
 [ ! -e "$SCRATCH/r/containers.pool" ] && [ ! -e "$SCRATCH/r/containers" ] || fail "a rados store keeps containers locally"
 
 # Container i of the pool is byte for byte the object container.NNNNNNNN of
-# the namespace, and beside them are only the lock's and identity's objects.
+# the namespace, and beside them are only the lock's and identity's objects
+# and the store's metadata (docs/FORMAT.md, "The store in the cluster").
 rados_cli -N r ls | sort > "$SCRATCH/objects"
 mkdir "$SCRATCH/objs"
 while read -r obj; do rados_cli -N r get "$obj" "$SCRATCH/objs/$obj"; done < "$SCRATCH/objects"
@@ -41,7 +42,8 @@ size = 128 * 1024
 n = len(pool) // size
 assert n > 2 and len(pool) == n * size, n
 names = sorted(os.listdir(sys.argv[2]))
-want = sorted(["container.%08x" % i for i in range(n)] + ["destor.lock", "destor.store"])
+meta = ["job.%08u.%s" % (j, what) for j in range(2) for what in ("records", "recipe", "refcount")]
+want = sorted(["container.%08x" % i for i in range(n)] + ["destor.jobs", "destor.lock", "destor.meta", "destor.store"] + meta)
 assert names == want, (names[:5], want[:5])
 for i in range(n):
     assert open(os.path.join(sys.argv[2], "container.%08x" % i), "rb").read() == pool[i * size:(i + 1) * size], i
