@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define OBJECT_PREFIX "container."
+#define OBJECT_PREFIX CONTAINER_RADOS_OBJECT_PREFIX
 #define OBJECT_NAME_LEN (sizeof OBJECT_PREFIX - 1 + 8)
 #define WRITES_IN_FLIGHT 4
 

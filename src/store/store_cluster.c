@@ -478,7 +478,26 @@ static gboolean cluster_has(StoreCluster *sc, const char *oid, gboolean *has, GE
 
 gboolean store_cluster_claimed(StoreCluster *sc, gboolean *claimed, GError **err)
 {
-    return cluster_has(sc, CONTAINER_RADOS_ID_OBJECT, claimed, err);
+    if (!cluster_has(sc, CONTAINER_RADOS_ID_OBJECT, claimed, err))
+        return FALSE;
+    if (!*claimed)
+        return TRUE;
+    rados_list_ctx_t list;
+    int r = rados_nobjects_list_open(sc->c.io, &list);
+    if (r < 0) {
+        rados_cluster_error(&sc->c, err, r, "list the containers");
+        return FALSE;
+    }
+    const char *entry;
+    *claimed = FALSE;
+    while (!*claimed && (r = rados_nobjects_list_next(list, &entry, NULL, NULL)) == 0)
+        *claimed = g_str_has_prefix(entry, CONTAINER_RADOS_OBJECT_PREFIX);
+    rados_nobjects_list_close(list);
+    if (r < 0 && r != -ENOENT) {
+        rados_cluster_error(&sc->c, err, r, "list the containers");
+        return FALSE;
+    }
+    return TRUE;
 }
 
 const char *store_cluster_shown(const StoreCluster *sc)

@@ -35,7 +35,9 @@ void store_cluster_close(StoreCluster *sc);
 
 /* store.meta's bytes as the cluster holds them; *found FALSE if none. */
 gboolean store_cluster_get_meta(StoreCluster *sc, uint8_t **meta, size_t *len, gboolean *found, GError **err);
-/* Does the namespace hold a store's identity (container_rados.h)? */
+/* Does the namespace hold a store's identity (container_rados.h) and a
+ * container? (Without a container, a store whose creation was stopped:
+ * the next backup takes the namespace over.) */
 gboolean store_cluster_claimed(StoreCluster *sc, gboolean *claimed, GError **err);
 /* "RADOS pool P namespace 'N'", for messages. */
 const char *store_cluster_shown(const StoreCluster *sc);

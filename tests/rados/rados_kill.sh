@@ -35,18 +35,20 @@ backup_as() {
 # order), each restoring as its source, and the store verifies deeply, seen
 # from working directory W and from a new one (W-other, the same namespace).
 committed_sound() {
-    committed_sound_in "$1" "$1" "$@"
-    rm -rf "${SCRATCH:?}/$1-other"
-    committed_sound_in "$1-other" "$@"
-    rm -rf "${SCRATCH:?}/$1-other"
+    cw=$1
+    shift
+    committed_sound_in "$cw" "$cw" "$@"
+    rm -rf "${SCRATCH:?}/$cw-other"
+    committed_sound_in "$cw-other" "$cw" "$@"
+    rm -rf "${SCRATCH:?}/$cw-other"
 }
 
 # on_in DIR W CMD...: destor in working directory $SCRATCH/DIR on store W's namespace.
 on_in() {
-    d=$1
-    n=$2
+    in_dir=$1
+    in_ns=$2
     shift 2
-    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$d" -p"rados-namespace $n" "$@"
+    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$in_dir" -p"rados-namespace $in_ns" "$@"
 }
 
 committed_sound_in() {
@@ -120,4 +122,4 @@ for action in kill kill-after; do
         done
     done
 done
-note "killed at each of $kills RADOS writes: committed jobs sound, the next backup commits"
+note "killed at each of $kills RADOS writes (a new store's backup makes $n_new, a second backup $n_old): committed jobs sound from both working directories, the next backup commits"
