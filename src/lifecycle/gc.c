@@ -328,7 +328,8 @@ gboolean lifecycle_gc(Store *store, double live_threshold, GcProgressFn progress
     gc.unlisted = g_array_new(FALSE, FALSE, sizeof(ContainerId));
     gc.freed = freed_list_load(store->dir, NULL, err);
     int readers = -1;
-    gboolean ok = gc.freed != NULL && scan_live_jobs(&gc, err) && classify(&gc, live_threshold, err);
+    gboolean ok = gc.freed != NULL && store_refresh_records(store, err) && scan_live_jobs(&gc, err) &&
+                  classify(&gc, live_threshold, err);
     if (ok && !store->readers_lock_new)
         readers = reader_lock_try_exclusive(store->dir, &r->deferred, err);
     r->deferred = r->deferred || store->readers_lock_new;

@@ -177,6 +177,20 @@ static gboolean pull_cluster(Store *s, GError **err)
     return ok;
 }
 
+gboolean store_refresh_records(Store *s, GError **err)
+{
+    g_assert(s->lock_fd >= 0);
+    if (s->cluster == NULL)
+        return TRUE;
+    GArray *live = job_catalog_list_live(s->dir, err);
+    gboolean ok = live != NULL;
+    for (guint i = 0; ok && i < live->len; i++)
+        ok = store_cluster_fetch_records(s->cluster, s->dir, g_array_index(live, uint32_t, i), err);
+    if (live != NULL)
+        g_array_unref(live);
+    return ok;
+}
+
 /* A store's containers (the pool file, the containers/ directory) are
  * created first, store.meta last, so a store.meta without them means they
  * were lost: damage, unless no job was ever committed (a store made by an

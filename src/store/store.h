@@ -105,6 +105,10 @@ gboolean store_publish_refcount(Store *s, uint32_t job_id, GError **err);
 /* A deleted job's records and recipe index are going (gc): the cluster's first. */
 gboolean store_drop_records(Store *s, uint32_t job_id, GError **err);
 
+/* gc, before it reads the live jobs' records: with a cluster, each one
+ * read again from it (store_cluster_fetch_records says why). */
+gboolean store_refresh_records(Store *s, GError **err);
+
 /* The directories what a command writes must stay out of: the working
  * directory and the SSD cache's (NULL when unset). */
 #define STORE_DIRS 2

@@ -349,6 +349,11 @@ static gboolean publish_job_file(const char *workdir, uint32_t job_id, const cha
     return ok;
 }
 
+gboolean store_cluster_fetch_records(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
+{
+    return fetch_job_file(sc, workdir, job_id, "records", JOB_META_FILE, FALSE, err);
+}
+
 /* Committed job `job_id` into the working directory, its manifest last; a
  * deleted one without records (gc may have removed them). */
 static gboolean fetch_job(StoreCluster *sc, const char *workdir, uint32_t job_id, GBytes *manifest,
@@ -360,8 +365,7 @@ static gboolean fetch_job(StoreCluster *sc, const char *workdir, uint32_t job_id
         destor_set_errno(err, errno, "create %s", dir);
     g_free(dir);
     if (ok && tombstone == NULL)
-        ok = fetch_job_file(sc, workdir, job_id, "records", JOB_META_FILE, FALSE, err) &&
-             fetch_recipe(sc, workdir, job_id, err);
+        ok = store_cluster_fetch_records(sc, workdir, job_id, err) && fetch_recipe(sc, workdir, job_id, err);
     return ok && fetch_job_file(sc, workdir, job_id, "refcount", JOB_REFCOUNT_FILE, FALSE, err) &&
            fetch_job_file(sc, workdir, job_id, "utilization", HAR_FILE, TRUE, err) &&
            (tombstone == NULL || publish_job_file(workdir, job_id, JOB_DELETED_FILE, tombstone, err)) &&
@@ -432,7 +436,7 @@ static gboolean pull_freed(StoreCluster *sc, const char *workdir, const Catalog 
     for (guint i = 0; ok && *freed_changed && i < cat->ids->len; i++) {
         uint32_t id = g_array_index(cat->ids, uint32_t, i);
         if (!g_hash_table_contains(cat->tombstones, GUINT_TO_POINTER(id)))
-            ok = fetch_job_file(sc, workdir, id, "records", JOB_META_FILE, FALSE, err);
+            ok = store_cluster_fetch_records(sc, workdir, id, err);
     }
     if (ok && *freed_changed)
         ok = file_publish_atomic(path, g_bytes_get_data(bytes, NULL), g_bytes_get_size(bytes), err);

@@ -56,6 +56,12 @@ gboolean store_cluster_put_meta(StoreCluster *sc, const uint8_t *meta, size_t le
  * cluster does not is not this store's: an INTEGRITY error. */
 gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *index_stale, GError **err);
 
+/* Job `job_id`'s records, as the cluster holds them, into `workdir`:
+ * gc reads the live jobs' records from the cluster, never from a working
+ * directory a killed gc may have left ahead of it (records rewritten here,
+ * not yet there). */
+gboolean store_cluster_fetch_records(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err);
+
 /* Writer only. Job `job_id`'s records, recipe index, reference counts and
  * utilization, from its directory in `workdir`. Nothing refers to them
  * until the job is committed. */
