@@ -157,37 +157,35 @@ static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_i
     return ok;
 }
 
-gboolean store_cluster_put_records(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
+/* Job `job_id`'s file `name` in `workdir` as object job.NNNNNNNN.`what` (put_file). */
+static gboolean put_job_file(StoreCluster *sc, const char *workdir, uint32_t job_id, const char *what,
+                             const char *name, gboolean optional, GError **err)
 {
-    char *oid = job_object(job_id, "records");
-    char *path = job_file(workdir, job_id, JOB_META_FILE);
-    gboolean ok = put_file(sc, oid, path, FALSE, err);
+    char *oid = job_object(job_id, what);
+    char *path = job_file(workdir, job_id, name);
+    gboolean ok = put_file(sc, oid, path, optional, err);
     g_free(path);
     g_free(oid);
     return ok;
 }
 
+gboolean store_cluster_put_records(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
+{
+    return put_job_file(sc, workdir, job_id, "records", JOB_META_FILE, FALSE, err);
+}
+
 gboolean store_cluster_put_refcount(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
 {
-    char *oid = job_object(job_id, "refcount");
-    char *path = job_file(workdir, job_id, JOB_REFCOUNT_FILE);
-    gboolean ok = put_file(sc, oid, path, FALSE, err);
-    g_free(path);
-    g_free(oid);
-    return ok;
+    return put_job_file(sc, workdir, job_id, "refcount", JOB_REFCOUNT_FILE, FALSE, err);
 }
 
 gboolean store_cluster_put_job(StoreCluster *sc, const char *workdir, uint32_t job_id, gboolean with_records,
                                GError **err)
 {
-    char *oid = job_object(job_id, "utilization");
-    char *path = job_file(workdir, job_id, HAR_FILE);
-    gboolean ok = (!with_records || (store_cluster_put_records(sc, workdir, job_id, err) &&
-                                     put_recipe(sc, workdir, job_id, err))) &&
-                  store_cluster_put_refcount(sc, workdir, job_id, err) && put_file(sc, oid, path, TRUE, err);
-    g_free(path);
-    g_free(oid);
-    return ok;
+    return (!with_records ||
+            (store_cluster_put_records(sc, workdir, job_id, err) && put_recipe(sc, workdir, job_id, err))) &&
+           store_cluster_put_refcount(sc, workdir, job_id, err) &&
+           put_job_file(sc, workdir, job_id, "utilization", HAR_FILE, TRUE, err);
 }
 
 static gboolean catalog_put(StoreCluster *sc, const char *key, const uint8_t *val, size_t len, GError **err)

@@ -7,7 +7,8 @@
 # working directory of the same store, as on another machine) while the
 # first holds the RADOS lock: refused (exit 1), readers not; once the
 # first stops renewing (SIGSTOP), its lock expires and the second commits;
-# the first, continued, fails without committing; the store verifies.
+# the first, continued, fails without committing; both working directories
+# see the second's job; the store verifies.
 . "$TOP_SRCDIR/tests/rados/lib.sh"
 rados_setup
 printf 'container-size 128K\n' >> "$CONFIG"
@@ -76,7 +77,10 @@ rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "the first writer, continued after losing its lock, exited $rc"
 grep -q -E "^destor: .*(was lost|already exists in RADOS)" "$SCRATCH/first.err" || fail "first writer: $(cat "$SCRATCH/first.err")"
-[ "$(on s stat --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"])')" -eq 1 ] || fail "the first writer committed a job after losing its lock"
+# Both working directories now see the second writer's job 1 (the store
+# is the cluster's) and nothing of the first writer's.
+[ "$(on s stat --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"])')" -eq 2 ] || fail "the first writer committed a job after losing its lock"
+cmp -s "$SCRATCH/s/jobs/00000001/manifest" "$SCRATCH/s2/jobs/00000001/manifest" || fail "job 1 is not the second writer's"
 on2 verify --deep > /dev/null || fail "the second writer's store does not verify"
 on2 restore 1 "$SCRATCH/r1" > /dev/null
 same_tree "$SCRATCH/src2" "$SCRATCH/r1"

@@ -5,8 +5,8 @@
 # plain and through the SSD cache in real mode, verify --deep, repair),
 # holding each container as one object with the pool's bytes; a damaged
 # object is found alike; the other kind configured is refused (exit 2);
-# the namespace belongs to one store (another working directory on it is
-# refused, exit 2, and leaves it as it was).
+# the namespace belongs to one store (a working directory of another store
+# on it is refused, exit 2, and leaves it as it was).
 . "$TOP_SRCDIR/tests/rados/lib.sh"
 rados_setup
 
@@ -149,13 +149,15 @@ snapshot > "$SCRATCH/after"
 cmp -s "$SCRATCH/before" "$SCRATCH/after" || fail "a refused command changed the store"
 [ ! -e "$SCRATCH/nowhere" ] || fail "a refused restore wrote its target"
 
-# One store a namespace: a second working directory on namespace r is
-# refused (exit 2) by backup and by readers, and writes nothing there.
-rados_cli -N r ls | sort > "$SCRATCH/objects.before"
-expect_status 2 "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/other" -p"rados-namespace r" backup "$SCRATCH/data/v1"
-grep -q "belongs to another store" "$SCRATCH/err" || fail "second store on a namespace: $(cat "$SCRATCH/err")"
+# One store a namespace: a working directory holding another store (a
+# copy of q's) is refused on namespace r (exit 2) by backup and by readers,
+# and writes nothing there. (A new working directory is a cache of r's
+# store: rados_shared.sh.)
 on q backup "$SCRATCH/data/v1" > /dev/null
 cp -r "$SCRATCH/q" "$SCRATCH/copy"
+rados_cli -N r ls | sort > "$SCRATCH/objects.before"
+expect_status 2 on copy -p"rados-namespace r" backup "$SCRATCH/data/v1"
+grep -q "belongs to another store" "$SCRATCH/err" || fail "second store on a namespace: $(cat "$SCRATCH/err")"
 expect_status 2 on copy -p"rados-namespace r" stat
 grep -q "belongs to another store" "$SCRATCH/err" || fail "a reader of another store's namespace: $(cat "$SCRATCH/err")"
 rados_cli -N r ls | sort > "$SCRATCH/objects.after"
