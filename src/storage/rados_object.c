@@ -87,6 +87,22 @@ gboolean rados_omap_put(RadosCluster *c, const char *oid, gboolean clear, const 
     return r == 0 || failed(c, r, "write the omap", oid, err);
 }
 
+gboolean rados_omap_put_new(RadosCluster *c, const char *oid, const char *guard, const char *const *keys,
+                            const size_t *key_lens, const char *const *vals, const size_t *val_lens, size_t n,
+                            gboolean *taken, GError **err)
+{
+    int cmp = 0;
+    rados_write_op_t op = rados_create_write_op();
+    rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, NULL);
+    /* an absent key compares as an empty value; a set one never is */
+    rados_write_op_omap_cmp(op, guard, LIBRADOS_CMPXATTR_OP_EQ, "", 0, &cmp);
+    rados_write_op_omap_set2(op, keys, vals, key_lens, val_lens, n);
+    int r = rados_write_op_operate(op, c->io, oid, NULL, 0);
+    rados_release_write_op(op);
+    *taken = r == -ECANCELED;
+    return r == 0 || *taken || failed(c, r, "write the omap", oid, err);
+}
+
 gboolean rados_omap_each(RadosCluster *c, const char *oid, RadosOmapFn fn, void *ctx, gboolean *found,
                          GError **err)
 {

@@ -31,6 +31,14 @@ gboolean rados_omap_put(RadosCluster *c, const char *oid, gboolean clear, const 
                         const size_t *key_lens, const char *const *vals, const size_t *val_lens, size_t n,
                         GError **err);
 
+/* rados_omap_put (without clearing) only if omap key `guard` (a C string,
+ * among the keys set, with a value of at least one byte) is not set yet:
+ * one operation whose omap comparison fails, and with it the whole
+ * operation, when the key holds a value. *taken: it did. */
+gboolean rados_omap_put_new(RadosCluster *c, const char *oid, const char *guard, const char *const *keys,
+                            const size_t *key_lens, const char *const *vals, const size_t *val_lens, size_t n,
+                            gboolean *taken, GError **err);
+
 /* Called with each key and value in key order; FALSE (err set) stops. */
 typedef gboolean (*RadosOmapFn)(const char *key, size_t key_len, const uint8_t *val, size_t val_len, void *ctx,
                                 GError **err);

@@ -21,17 +21,57 @@
 #include <unistd.h>
 
 #define DELETED_SUFFIX ".deleted"
+#define OBJECTS_SUFFIX ".objects"
+#define TOKEN_LEN 16
 #define RECIPE_VALUE 12 /* record offset u64, length u32 */
 #define RECIPE_BATCH 1024
 
+typedef struct {
+    GArray *ids;            /* committed, ascending (omap keys are in order) */
+    GHashTable *manifests;  /* id -> GBytes */
+    GHashTable *tombstones; /* id -> GBytes */
+    GHashTable *tokens;     /* id -> its objects' token (char *) */
+} Catalog;
+
 struct StoreCluster {
     RadosCluster c;
+    char token[TOKEN_LEN + 1]; /* names the objects of a job this process writes */
+    Catalog cat;               /* as last read, and the jobs committed since */
 };
 
-/* Object `job.NNNNNNNN.what`. */
-static char *job_object(uint32_t job_id, const char *what)
+/* Object `job.NNNNNNNN.TOKEN.what`: the token of the process that wrote the
+ * job, so that a writer that lost the lock never writes over the objects
+ * of a job another writer committed under the same id. */
+static char *job_object(uint32_t job_id, const char *token, const char *what)
 {
-    return g_strdup_printf("job.%08u.%s", job_id, what);
+    return g_strdup_printf("job.%08u.%s.%s", job_id, token, what);
+}
+
+/* The token of committed job `job_id`'s objects. */
+static const char *committed_token(StoreCluster *sc, uint32_t job_id, GError **err)
+{
+    const char *token = g_hash_table_lookup(sc->cat.tokens, GUINT_TO_POINTER(job_id));
+    if (token == NULL)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "job %u has no objects key in the job catalog (object %s in %s)", job_id,
+                    STORE_CLUSTER_JOBS_OBJECT, sc->c.shown);
+    return token;
+}
+
+static void catalog_init(Catalog *cat)
+{
+    cat->ids = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    cat->manifests = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_bytes_unref);
+    cat->tombstones = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_bytes_unref);
+    cat->tokens = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+}
+
+static void catalog_clear(Catalog *cat)
+{
+    g_array_unref(cat->ids);
+    g_hash_table_unref(cat->manifests);
+    g_hash_table_unref(cat->tombstones);
+    g_hash_table_unref(cat->tokens);
 }
 
 static char *job_file(const char *workdir, uint32_t job_id, const char *name)
@@ -45,6 +85,9 @@ static char *job_file(const char *workdir, uint32_t job_id, const char *name)
 StoreCluster *store_cluster_open(const ContainerStoreRados *target, GError **err)
 {
     StoreCluster *sc = g_new0(StoreCluster, 1);
+    catalog_init(&sc->cat);
+    for (int i = 0; i < TOKEN_LEN; i++)
+        sc->token[i] = "0123456789abcdef"[g_random_int_range(0, 16)];
     if (!rados_cluster_connect(&sc->c, target, err)) {
         store_cluster_close(sc);
         return NULL;
@@ -57,6 +100,7 @@ void store_cluster_close(StoreCluster *sc)
     if (sc == NULL)
         return;
     rados_cluster_close(&sc->c);
+    catalog_clear(&sc->cat);
     g_free(sc);
 }
 
@@ -116,7 +160,7 @@ static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_i
     JobMetaReader *meta = job_catalog_open_records(workdir, job_id, err);
     if (meta == NULL)
         return FALSE;
-    char *oid = job_object(job_id, "recipe");
+    char *oid = job_object(job_id, sc->token, "recipe");
     RecipeBatch b = { g_ptr_array_new_with_free_func(g_free), g_array_new(FALSE, FALSE, sizeof(size_t)),
                       g_array_new(FALSE, FALSE, sizeof(size_t)), g_ptr_array_new_with_free_func(g_free) };
     gboolean ok = TRUE, first = TRUE;
@@ -157,11 +201,13 @@ static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_i
     return ok;
 }
 
-/* Job `job_id`'s file `name` in `workdir` as object job.NNNNNNNN.`what` (put_file). */
-static gboolean put_job_file(StoreCluster *sc, const char *workdir, uint32_t job_id, const char *what,
-                             const char *name, gboolean optional, GError **err)
+/* Job `job_id`'s file `name` in `workdir` as its object `what` of `token` (put_file). */
+static gboolean put_job_file(StoreCluster *sc, const char *workdir, uint32_t job_id, const char *token,
+                             const char *what, const char *name, gboolean optional, GError **err)
 {
-    char *oid = job_object(job_id, what);
+    if (token == NULL)
+        return FALSE; /* committed_token() said why */
+    char *oid = job_object(job_id, token, what);
     char *path = job_file(workdir, job_id, name);
     gboolean ok = put_file(sc, oid, path, optional, err);
     g_free(path);
@@ -171,21 +217,22 @@ static gboolean put_job_file(StoreCluster *sc, const char *workdir, uint32_t job
 
 gboolean store_cluster_put_records(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
 {
-    return put_job_file(sc, workdir, job_id, "records", JOB_META_FILE, FALSE, err);
+    return put_job_file(sc, workdir, job_id, committed_token(sc, job_id, err), "records", JOB_META_FILE, FALSE, err);
 }
 
 gboolean store_cluster_put_refcount(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
 {
-    return put_job_file(sc, workdir, job_id, "refcount", JOB_REFCOUNT_FILE, FALSE, err);
+    return put_job_file(sc, workdir, job_id, committed_token(sc, job_id, err), "refcount", JOB_REFCOUNT_FILE, FALSE,
+                        err);
 }
 
 gboolean store_cluster_put_job(StoreCluster *sc, const char *workdir, uint32_t job_id, gboolean with_records,
                                GError **err)
 {
-    return (!with_records ||
-            (store_cluster_put_records(sc, workdir, job_id, err) && put_recipe(sc, workdir, job_id, err))) &&
-           store_cluster_put_refcount(sc, workdir, job_id, err) &&
-           put_job_file(sc, workdir, job_id, "utilization", HAR_FILE, TRUE, err);
+    return (!with_records || (put_job_file(sc, workdir, job_id, sc->token, "records", JOB_META_FILE, FALSE, err) &&
+                              put_recipe(sc, workdir, job_id, err))) &&
+           put_job_file(sc, workdir, job_id, sc->token, "refcount", JOB_REFCOUNT_FILE, FALSE, err) &&
+           put_job_file(sc, workdir, job_id, sc->token, "utilization", HAR_FILE, TRUE, err);
 }
 
 static gboolean catalog_put(StoreCluster *sc, const char *key, const uint8_t *val, size_t len, GError **err)
@@ -198,9 +245,25 @@ static gboolean catalog_put(StoreCluster *sc, const char *key, const uint8_t *va
 gboolean store_cluster_commit_job(StoreCluster *sc, uint32_t job_id, const uint8_t *manifest, size_t len,
                                   GError **err)
 {
-    char key[16];
+    char key[16], objects_key[32];
     snprintf(key, sizeof key, "%08u", job_id);
-    return catalog_put(sc, key, manifest, len, err);
+    snprintf(objects_key, sizeof objects_key, "%08u" OBJECTS_SUFFIX, job_id);
+    const char *keys[] = { key, objects_key };
+    const char *vals[] = { (const char *)manifest, sc->token };
+    size_t key_lens[] = { strlen(key), strlen(objects_key) }, val_lens[] = { len, TOKEN_LEN };
+    gboolean taken;
+    if (!rados_omap_put_new(&sc->c, STORE_CLUSTER_JOBS_OBJECT, key, keys, key_lens, vals, val_lens, 2, &taken, err))
+        return FALSE;
+    if (taken) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
+                    "job %u was committed in %s by another writer (this one lost the store's lock); not overwritten",
+                    job_id, sc->c.shown);
+        return FALSE;
+    }
+    g_array_append_val(sc->cat.ids, job_id);
+    g_hash_table_insert(sc->cat.manifests, GUINT_TO_POINTER(job_id), g_bytes_new(manifest, len));
+    g_hash_table_insert(sc->cat.tokens, GUINT_TO_POINTER(job_id), g_strdup(sc->token));
+    return TRUE;
 }
 
 gboolean store_cluster_put_tombstone(StoreCluster *sc, uint32_t job_id, const uint8_t *bytes, size_t len,
@@ -213,8 +276,11 @@ gboolean store_cluster_put_tombstone(StoreCluster *sc, uint32_t job_id, const ui
 
 gboolean store_cluster_drop_records(StoreCluster *sc, uint32_t job_id, GError **err)
 {
-    char *records = job_object(job_id, "records");
-    char *recipe = job_object(job_id, "recipe");
+    const char *token = committed_token(sc, job_id, err);
+    if (token == NULL)
+        return FALSE;
+    char *records = job_object(job_id, token, "records");
+    char *recipe = job_object(job_id, token, "recipe");
     gboolean ok = rados_object_remove(&sc->c, recipe, err) && rados_object_remove(&sc->c, records, err);
     g_free(recipe);
     g_free(records);
@@ -234,12 +300,6 @@ gboolean store_cluster_mark_refcounts(StoreCluster *sc, gboolean stale, GError *
 
 /* ---- reading into the working directory ---- */
 
-typedef struct {
-    GArray *ids;            /* committed, ascending (omap keys are in order) */
-    GHashTable *manifests;  /* id -> GBytes */
-    GHashTable *tombstones; /* id -> GBytes */
-} Catalog;
-
 static gboolean catalog_entry(const char *key, size_t key_len, const uint8_t *val, size_t val_len, void *ctx,
                               GError **err)
 {
@@ -254,6 +314,9 @@ static gboolean catalog_entry(const char *key, size_t key_len, const uint8_t *va
         g_hash_table_insert(cat->manifests, GUINT_TO_POINTER(id), bytes);
     } else if (key_len == 8 + strlen(DELETED_SUFFIX) && memcmp(key + 8, DELETED_SUFFIX, key_len - 8) == 0) {
         g_hash_table_insert(cat->tombstones, GUINT_TO_POINTER(id), bytes);
+    } else if (key_len == 8 + strlen(OBJECTS_SUFFIX) && memcmp(key + 8, OBJECTS_SUFFIX, key_len - 8) == 0) {
+        g_hash_table_insert(cat->tokens, GUINT_TO_POINTER(id), g_strndup((const char *)val, val_len));
+        g_bytes_unref(bytes);
     } else {
         g_bytes_unref(bytes);
     }
@@ -297,7 +360,10 @@ static gboolean recipe_entry(const char *key, size_t key_len, const uint8_t *val
  * process may bring the same job in at once). */
 static gboolean fetch_recipe(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
 {
-    char *oid = job_object(job_id, "recipe");
+    const char *token = committed_token(sc, job_id, err);
+    if (token == NULL)
+        return FALSE;
+    char *oid = job_object(job_id, token, "recipe");
     char *path = job_file(workdir, job_id, JOB_RECIPE_INDEX_FILE);
     char *tmp = g_strdup_printf("%s.pull-%ld", path, (long)getpid());
     gboolean found = TRUE;
@@ -328,7 +394,10 @@ static gboolean fetch_recipe(StoreCluster *sc, const char *workdir, uint32_t job
 static gboolean fetch_job_file(StoreCluster *sc, const char *workdir, uint32_t job_id, const char *what,
                                const char *name, gboolean optional, GError **err)
 {
-    char *oid = job_object(job_id, what);
+    const char *token = committed_token(sc, job_id, err);
+    if (token == NULL)
+        return FALSE;
+    char *oid = job_object(job_id, token, what);
     char *path = job_file(workdir, job_id, name);
     gboolean ok = fetch_file(sc, oid, path, optional, err);
     g_free(path);
@@ -444,24 +513,13 @@ static gboolean pull_freed(StoreCluster *sc, const char *workdir, const Catalog 
     return ok;
 }
 
-static gboolean read_catalog(StoreCluster *sc, Catalog *cat, GError **err)
+/* sc->cat, read again. */
+static gboolean read_catalog(StoreCluster *sc, GError **err)
 {
     gboolean found;
-    return rados_omap_each(&sc->c, STORE_CLUSTER_JOBS_OBJECT, catalog_entry, cat, &found, err);
-}
-
-static void catalog_init(Catalog *cat)
-{
-    cat->ids = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    cat->manifests = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_bytes_unref);
-    cat->tombstones = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_bytes_unref);
-}
-
-static void catalog_clear(Catalog *cat)
-{
-    g_array_unref(cat->ids);
-    g_hash_table_unref(cat->manifests);
-    g_hash_table_unref(cat->tombstones);
+    catalog_clear(&sc->cat);
+    catalog_init(&sc->cat);
+    return rados_omap_each(&sc->c, STORE_CLUSTER_JOBS_OBJECT, catalog_entry, &sc->cat, &found, err);
 }
 
 static gboolean cluster_has(StoreCluster *sc, const char *oid, gboolean *has, GError **err)
@@ -520,17 +578,15 @@ gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *ind
                     workdir, sc->c.shown);
         return FALSE;
     }
-    Catalog cat;
-    catalog_init(&cat);
-    gboolean ok = read_catalog(sc, &cat, err) && pull_jobs(sc, workdir, &cat, &fetched, err) &&
-                  pull_freed(sc, workdir, &cat, &freed_changed, err);
-    if (ok && (fetched || freed_changed) && cat.ids->len > 0)
-        ok = fetch_job_file(sc, workdir, g_array_index(cat.ids, uint32_t, cat.ids->len - 1), "refcount",
+    Catalog *cat = &sc->cat;
+    gboolean ok = read_catalog(sc, err) && pull_jobs(sc, workdir, cat, &fetched, err) &&
+                  pull_freed(sc, workdir, cat, &freed_changed, err);
+    if (ok && (fetched || freed_changed) && cat->ids->len > 0)
+        ok = fetch_job_file(sc, workdir, g_array_index(cat->ids, uint32_t, cat->ids->len - 1), "refcount",
                             JOB_REFCOUNT_FILE, FALSE, err);
     ok = ok && cluster_has(sc, STORE_CLUSTER_DIRTY_OBJECT, &dirty, err) &&
          (!dirty || refcount_is_dirty(workdir) || refcount_mark_dirty(workdir, err));
     *index_stale = fetched || freed_changed;
-    catalog_clear(&cat);
     return ok;
 }
 
@@ -549,13 +605,11 @@ gboolean store_cluster_migrate(StoreCluster *sc, const char *workdir, const uint
                                uint32_t *jobs, GError **err)
 {
     *jobs = 0;
-    Catalog cat;
-    catalog_init(&cat);
-    GArray *local = read_catalog(sc, &cat, err) ? job_catalog_list(workdir, err) : NULL;
+    GArray *local = read_catalog(sc, err) ? job_catalog_list(workdir, err) : NULL;
     gboolean ok = local != NULL;
     for (guint i = 0; ok && i < local->len; i++) {
         uint32_t id = g_array_index(local, uint32_t, i);
-        if (g_hash_table_contains(cat.manifests, GUINT_TO_POINTER(id)))
+        if (g_hash_table_contains(sc->cat.manifests, GUINT_TO_POINTER(id)))
             continue;
         gboolean deleted = job_is_deleted(workdir, id);
         char *records = job_file(workdir, id, JOB_META_FILE);
@@ -577,7 +631,6 @@ gboolean store_cluster_migrate(StoreCluster *sc, const char *workdir, const uint
     }
     if (local != NULL)
         g_array_unref(local);
-    catalog_clear(&cat);
     return ok && put_local_file(sc, workdir, FREED_LIST_FILE, STORE_CLUSTER_FREED_OBJECT, err) &&
            (!refcount_is_dirty(workdir) || store_cluster_mark_refcounts(sc, TRUE, err)) &&
            store_cluster_put_meta(sc, meta, meta_len, err);

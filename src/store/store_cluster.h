@@ -68,7 +68,8 @@ gboolean store_cluster_fetch_records(StoreCluster *sc, const char *workdir, uint
 gboolean store_cluster_put_job(StoreCluster *sc, const char *workdir, uint32_t job_id, gboolean with_records,
                                GError **err);
 /* The commit: the job's catalog entry (its manifest's bytes), one omap
- * write. */
+ * write that fails (a LOCKED error) if the entry exists: a writer that lost
+ * the lock never replaces another's job. */
 gboolean store_cluster_commit_job(StoreCluster *sc, uint32_t job_id, const uint8_t *manifest, size_t len,
                                   GError **err);
 gboolean store_cluster_put_tombstone(StoreCluster *sc, uint32_t job_id, const uint8_t *bytes, size_t len,
