@@ -32,6 +32,8 @@
 #define JOB_META_FILE "job_meta_data"
 #define JOB_RECIPE_INDEX_FILE "recipe_index.db"
 #define JOB_REFCOUNT_FILE "refcount"
+/* With rewrite-enable-har: how much of each container the job used (backup/har_history.h). */
+#define JOB_UTILIZATION_FILE "container_utilization"
 
 typedef struct {
     uint32_t job_id;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* store_cluster.c: the store's metadata in its RADOS namespace (store_cluster.h). */
 #include "store/store_cluster.h"
-#include "backup/har_history.h"
 #include "recipe/job_catalog.h"
 #include "recipe/job_meta.h"
 #include "recipe/job_tombstone.h"
@@ -232,7 +231,7 @@ gboolean store_cluster_put_job(StoreCluster *sc, const char *workdir, uint32_t j
     return (!with_records || (put_job_file(sc, workdir, job_id, sc->token, "records", JOB_META_FILE, FALSE, err) &&
                               put_recipe(sc, workdir, job_id, err))) &&
            put_job_file(sc, workdir, job_id, sc->token, "refcount", JOB_REFCOUNT_FILE, FALSE, err) &&
-           put_job_file(sc, workdir, job_id, sc->token, "utilization", HAR_FILE, TRUE, err);
+           put_job_file(sc, workdir, job_id, sc->token, "utilization", JOB_UTILIZATION_FILE, TRUE, err);
 }
 
 static gboolean catalog_put(StoreCluster *sc, const char *key, const uint8_t *val, size_t len, GError **err)
@@ -434,7 +433,7 @@ static gboolean fetch_job(StoreCluster *sc, const char *workdir, uint32_t job_id
     if (ok && tombstone == NULL)
         ok = store_cluster_fetch_records(sc, workdir, job_id, err) && fetch_recipe(sc, workdir, job_id, err);
     return ok && fetch_job_file(sc, workdir, job_id, "refcount", JOB_REFCOUNT_FILE, FALSE, err) &&
-           fetch_job_file(sc, workdir, job_id, "utilization", HAR_FILE, TRUE, err) &&
+           fetch_job_file(sc, workdir, job_id, "utilization", JOB_UTILIZATION_FILE, TRUE, err) &&
            (tombstone == NULL || publish_job_file(workdir, job_id, JOB_DELETED_FILE, tombstone, err)) &&
            publish_job_file(workdir, job_id, JOB_MANIFEST_FILE, manifest, err);
 }
