@@ -45,7 +45,7 @@ import re
 names = sorted(os.listdir(sys.argv[2]))
 # a job's objects carry the token of the process that wrote it (16 hex digits)
 meta = sorted(re.sub(r"^(job\.\d{8})\.[0-9a-f]{16}\.", r"\1.", m) for m in names if m.startswith("job."))
-assert meta == ["job.%08u.%s" % (j, what) for j in range(2) for what in ("records", "recipe", "refcount")], meta
+assert meta == sorted("job.%08u.%s" % (j, what) for j in range(2) for what in ("records", "recipe", "refcount")), meta
 names = [m for m in names if not m.startswith("job.")]
 want = sorted(["container.%08x" % i for i in range(n)] + ["destor.jobs", "destor.lock", "destor.meta", "destor.store"])
 assert names == want, (names[:5], want[:5])
