@@ -132,6 +132,7 @@ static gboolean open_cluster(Store *s, const Config *cfg, gboolean create, GErro
         return TRUE;
     if ((s->cluster = store_cluster_open(&s->rados, err)) == NULL)
         return FALSE;
+    s->rados.shared = store_cluster_connection(s->cluster); /* the containers' too */
     char *path = meta_path(s->dir);
     uint8_t *m = NULL;
     size_t len = 0;

@@ -559,6 +559,11 @@ gboolean store_cluster_claimed(StoreCluster *sc, gboolean *claimed, GError **err
     return TRUE;
 }
 
+struct RadosCluster *store_cluster_connection(StoreCluster *sc)
+{
+    return &sc->c;
+}
+
 const char *store_cluster_shown(const StoreCluster *sc)
 {
     return sc->c.shown;

@@ -39,6 +39,8 @@ gboolean store_cluster_get_meta(StoreCluster *sc, uint8_t **meta, size_t *len, g
  * container? (Without a container, a store whose creation was stopped:
  * the next backup takes the namespace over.) */
 gboolean store_cluster_claimed(StoreCluster *sc, gboolean *claimed, GError **err);
+/* The connection, for the store's containers to use too (one per command). */
+struct RadosCluster *store_cluster_connection(StoreCluster *sc);
 /* "RADOS pool P namespace 'N'", for messages. */
 const char *store_cluster_shown(const StoreCluster *sc);
 gboolean store_cluster_put_meta(StoreCluster *sc, const uint8_t *meta, size_t len, GError **err);
