@@ -63,19 +63,25 @@ expect_status 1 on2 backup "$SCRATCH/src2"
 grep -q "another writer holds the store's lock" "$SCRATCH/err" || fail "second writer: $(cat "$SCRATCH/err")"
 on2 restore 0 "$SCRATCH/r0" > /dev/null
 same_tree "$SCRATCH/src" "$SCRATCH/r0"
+# second_commits CMD...: run CMD (a backup) until the stopped first
+# writer's lock has expired and CMD commits; then continue the first and
+# leave its exit status in $rc.
+second_commits() {
+    i=0
+    until "$@" > /dev/null 2> "$SCRATCH/err"; do
+        grep -q "another writer holds the store's lock" "$SCRATCH/err" || fail "second writer: $(cat "$SCRATCH/err")"
+        i=$((i + 1))
+        [ "$i" -lt 30 ] || fail "the stopped writer's lock never expired"
+        sleep 1
+    done
+    kill -CONT "$first"
+    set +e
+    wait "$first"
+    rc=$?
+    set -e
+}
 # Stopped, the first writer renews nothing: its lock expires.
-i=0
-until on2 backup "$SCRATCH/src2" > /dev/null 2> "$SCRATCH/err"; do
-    grep -q "another writer holds the store's lock" "$SCRATCH/err" || fail "second writer: $(cat "$SCRATCH/err")"
-    i=$((i + 1))
-    [ "$i" -lt 30 ] || fail "the stopped writer's lock never expired"
-    sleep 1
-done
-kill -CONT "$first"
-set +e
-wait "$first"
-rc=$?
-set -e
+second_commits on2 backup "$SCRATCH/src2"
 [ "$rc" -eq 1 ] || fail "the first writer, continued after losing its lock, exited $rc"
 grep -q -E "^destor: .*(was lost|already exists in RADOS)" "$SCRATCH/first.err" || fail "first writer: $(cat "$SCRATCH/first.err")"
 # Both working directories now see the second writer's job 1 (the store
@@ -102,18 +108,7 @@ env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" RADOS_SHIM_AT="$(cat "$
 first=$!
 wait_stopped "$first"
 onc2() { "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c2" -p"rados-namespace c" "$@"; }
-i=0
-until onc2 backup "$SCRATCH/src2" > /dev/null 2> "$SCRATCH/err"; do
-    grep -q "another writer holds the store's lock" "$SCRATCH/err" || fail "second writer at c: $(cat "$SCRATCH/err")"
-    i=$((i + 1))
-    [ "$i" -lt 30 ] || fail "the writer stopped at its commit kept its lock"
-    sleep 1
-done
-kill -CONT "$first"
-set +e
-wait "$first"
-rc=$?
-set -e
+second_commits onc2 backup "$SCRATCH/src2"
 [ "$rc" -eq 1 ] || fail "the first writer, continued at its commit after losing its lock, exited $rc"
 grep -q "^destor: job 1 was committed in RADOS pool $RADOS_POOL namespace 'c' by another writer" "$SCRATCH/first.err" ||
     fail "first writer at its commit: $(cat "$SCRATCH/first.err")"
