@@ -46,6 +46,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_cache_config \
 	tests/unit/test_cache_stats \
 	tests/unit/test_slot_heap \
+	tests/unit/test_structure_checks \
 	tests/unit/test_access_counts \
 	tests/unit/test_chunk_cache \
 	tests/unit/test_chunk_log \
@@ -129,12 +130,14 @@ QUICK_C_TESTS = \
 	tests/fuzz/run-corpus.sh
 
 QUICK_PLAIN_TESTS = \
+	tests/scripts/test_package.py \
 	tests/scripts/run-smart-tests.sh \
 	tests/scripts/run-gen-dataset-tests.sh \
 	tests/scripts/test-apt-install.sh \
 	tests/install/install.sh \
 	tests/install/man_pages.sh \
 	tests/layout/include_layers.py \
+	tests/layout/doc_links.py \
 	tests/layout/licence_lines.py \
 	tests/layout/test_manifest.py
 

@@ -5,6 +5,7 @@ libdestor_a_SOURCES += \
 	src/util/output.c src/util/output.h \
 	src/util/json_doc.c src/util/json_doc.h \
 	src/util/le.h \
+	src/util/check.h \
 	src/util/thread_cpu.h \
 	src/util/fileio.c src/util/fileio.h \
 	src/util/output_file.c src/util/output_file.h \
