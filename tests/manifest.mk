@@ -48,6 +48,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_slot_heap \
 	tests/unit/test_access_counts \
 	tests/unit/test_chunk_cache \
+	tests/unit/test_admission \
 	tests/unit/test_chunk_log \
 	tests/unit/test_chunk_log_reinsert \
 	tests/unit/test_chunk_buckets \

@@ -1288,9 +1288,9 @@ static void test_stats_json(void)
     fixture_free(&f);
 }
 
-/* ssd-cache-write-budget: a bucket of write credit, one cache deep and full
- * at open, gains the budget at every request; a miss is admitted only while
- * a container's worth is there. LRU, 2 slots, half a container a request,
+/* ssd-cache-write-budget with ssd-cache-admission bucket: a bucket of write
+ * credit, one cache deep and full at open, gains the budget at every
+ * request; a miss is admitted only while a container's worth is there. LRU, 2 slots, half a container a request,
  * ten misses of one access each: credit 2 -> admit (1), 1.5 -> admit
  * (0.5), 1 -> admit (0), 0.5 -> refuse, 1 -> admit (0), ... so requests
  * 1, 2, 3, 5, 7, 9 admit and 4, 6, 8, 10 are refused. An offline policy
@@ -1299,6 +1299,7 @@ static void test_write_budget(void)
 {
     CacheCoreOptions o = test_options(test_policy("lru"), NULL, 2, 20, NULL);
     o.write_budget = 0.5 * TEST_CONTAINER_SIZE;
+    CU_ASSERT_TRUE_FATAL(admission_lookup("bucket", &o.admission));
     GError *err = NULL;
     CacheCore *c = cache_core_open(&o, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);

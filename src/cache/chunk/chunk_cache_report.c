@@ -219,6 +219,7 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
     json_doc_uint(b, "bytes_hit", k->bytes_hit);
     json_doc_uint(b, "admissions", k->admissions);
     json_doc_uint(b, "refused", k->refused);
+    json_doc_uint(b, "refused_admission", k->refused_admission);
     json_doc_uint(b, "evictions", k->evictions);
     json_doc_uint(b, "offered", k->offered);
     json_doc_uint(b, "offers_admitted", k->offers_admitted);

@@ -93,8 +93,10 @@ void cache_report_text(const CacheReport *r, GString *out)
     text_size(out, "bytes read from store", c->store_bytes_read);
     text_count(out, "evictions", c->evictions);
     text_count(out, "refused", c->refused);
+    if (c->refused_admission > c->refused_write_budget)
+        text_count(out, "refused: admission filter", c->refused_admission);
     if (r->write_budget > 0) {
-        text_count(out, "refused: no write credit", c->refused_write_budget);
+        text_count(out, "refused: write budget", c->refused_write_budget);
         g_string_append_printf(out, "  %-30s %.0f B per request, %s over the requests (+ one cache fill); "
                                     "written %.3f of it\n",
                                "write budget", r->write_budget,
@@ -207,6 +209,7 @@ void cache_report_json(const CacheReport *r, JsonBuilder *b)
     json_doc_uint(b, "hdd_bytes_read", c->store_bytes_read);
     json_doc_uint(b, "evictions", c->evictions);
     json_doc_uint(b, "refused", c->refused);
+    json_doc_uint(b, "refused_admission", c->refused_admission);
     json_doc_uint(b, "refused_write_budget", c->refused_write_budget);
     json_doc_double(b, "write_budget_bytes_per_request", r->write_budget);
     json_doc_double(b, "write_budget_bytes", r->write_budget_bytes);
