@@ -22,6 +22,7 @@ CACHE_SOURCES = \
 	src/cache/policy/access_counts.c \
 	src/cache/policy/access_counts.h \
 	src/cache/policy/count_min16.h \
+	src/cache/policy/count_aging.h \
 	src/cache/policy/frequency_sketch.h \
 	src/cache/policy/policy.h \
 	src/cache/policy/chunk_policy.h \
