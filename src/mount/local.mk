@@ -3,7 +3,8 @@
 # job's directories listed from its recipe index, the attributes shown, the
 # handles and paths the operations share, the readers that serve reads at
 # once, the FUSE operations over the read session (entries, directories,
-# the refusals of every change), the figures of its reads, and libfuse's
+# the refusals of every change), the watcher that keeps the kernel's
+# caches of the root true, the figures of its reads, and libfuse's
 # session around them.
 libdestor_a_SOURCES += \
 	src/mount/mount_path.c src/mount/mount_path.h \
@@ -16,6 +17,7 @@ libdestor_a_SOURCES += \
 	src/mount/mount_fs.c \
 	src/mount/mount_readdir.c \
 	src/mount/mount_refuse.c \
+	src/mount/mount_watch.c src/mount/mount_watch.h \
 	src/mount/mount_serve.c src/mount/mount_serve.h
 
 check_PROGRAMS += tests/unit/test_mount_dir

@@ -229,10 +229,15 @@ static int op_statfs(const char *path, struct statvfs *st)
     return 0;
 }
 
+/* How long the kernel keeps a name and its attributes: a job's never
+ * change; the root's that do are forgotten as they change (mount_watch.h). */
+#define MOUNT_KERNEL_CACHE_S 86400.0
+
 static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
     (void)conn;
     cfg->kernel_cache = 1; /* a job's bytes never change: the page cache keeps them across opens */
+    cfg->entry_timeout = cfg->attr_timeout = MOUNT_KERNEL_CACHE_S;
     cfg->use_ino = 0;
     /* reads and releases need only the open file: they go on when the
      * file's path is gone (its job deleted, the name looked up again) */

@@ -3,11 +3,17 @@
  * for, taken and given back under one lock. */
 #include "mount/mount_readers.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 typedef struct {
     ReadSessionReader *reader;
     const void *file; /* the open file it read for last, or NULL */
     gboolean busy;    /* taken: serving a read */
     uint64_t given;   /* the pool's tick when it was last given back */
+    gint64 given_at;  /* ... and the monotonic time then */
+    gboolean holds;   /* it may keep containers: read since given up */
 } Reader;
 
 struct MountReaders {
@@ -80,6 +86,7 @@ ReadSessionReader *mount_readers_take(MountReaders *p, const void *file)
         g_cond_wait(&p->given_back, &p->lock);
     }
     r->busy = TRUE;
+    r->holds = TRUE;
     r->file = file;
     g_mutex_unlock(&p->lock);
     return r->reader;
@@ -95,6 +102,7 @@ void mount_readers_give(MountReaders *p, ReadSessionReader *reader)
     g_assert(r != NULL && r->busy);
     r->busy = FALSE;
     r->given = ++p->tick;
+    r->given_at = g_get_monotonic_time();
     g_cond_broadcast(&p->given_back);
     g_mutex_unlock(&p->lock);
 }
@@ -106,4 +114,24 @@ void mount_readers_forget(MountReaders *p, const void *file)
     if (r != NULL)
         r->file = NULL;
     g_mutex_unlock(&p->lock);
+}
+
+void mount_readers_trim(MountReaders *p, gint64 idle_us)
+{
+    gboolean trimmed = FALSE;
+    gint64 now = g_get_monotonic_time();
+    g_mutex_lock(&p->lock);
+    for (guint i = 0; i < p->n; i++) {
+        Reader *r = &p->readers[i];
+        if (!r->busy && r->holds && now - r->given_at > idle_us) {
+            chunk_source_clear(r->reader->chunks); /* not taken: nobody else touches it while the lock is held */
+            r->holds = FALSE;
+            trimmed = TRUE;
+        }
+    }
+    g_mutex_unlock(&p->lock);
+#ifdef __GLIBC__
+    if (trimmed)
+        malloc_trim(0); /* freed buffers the allocator kept back go to the system */
+#endif
 }

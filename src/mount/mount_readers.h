@@ -33,7 +33,8 @@
  * A reader keeps the containers of the file it read for last: that file's
  * next read takes it again (waiting while it serves an earlier read of the
  * same file, as when the kernel reads one file ahead with several
- * requests); another file takes the free reader given back longest ago. */
+ * requests); another file takes the free reader given back longest ago.
+ * A reader idle for a while gives its containers up (mount_readers_trim). */
 #ifndef DESTOR_MOUNT_READERS_H
 #define DESTOR_MOUNT_READERS_H
 
@@ -55,5 +56,9 @@ ReadSessionReader *mount_readers_take(MountReaders *p, const void *file);
 void mount_readers_give(MountReaders *p, ReadSessionReader *reader);
 /* `file` is closed: the containers its reader holds are no one's. */
 void mount_readers_forget(MountReaders *p, const void *file);
+/* Readers given back more than idle_us ago give up the containers they
+ * keep (the memory of a mount nobody reads from), and their memory goes
+ * back to the system. */
+void mount_readers_trim(MountReaders *p, gint64 idle_us);
 
 #endif

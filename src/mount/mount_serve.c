@@ -2,6 +2,7 @@
 /* mount_serve.c: libfuse's session around the mount's operations. */
 #include "mount/mount_serve.h"
 #include "mount/mount_fuse.h"
+#include "mount/mount_watch.h"
 #include "util/error.h"
 
 #include <signal.h>
@@ -56,7 +57,9 @@ gboolean mount_serve(ReadSession *s, const MountServeConfig *c, void (*ready)(vo
         ready(ctx);
         struct fuse_loop_config *loop = fuse_loop_cfg_create();
         fuse_loop_cfg_set_max_threads(loop, MOUNT_MAX_THREADS);
+        MountWatch *watch = mount_watch_start(&fs, f);
         int ret = fuse_loop_mt(f, loop);
+        mount_watch_stop(watch);
         fuse_loop_cfg_destroy(loop);
         fuse_remove_signal_handlers(fuse_get_session(f));
         fuse_unmount(f);

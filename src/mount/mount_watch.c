@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* mount_watch.c: the mount's watcher thread (mount_watch.h). It
+ * takes no lock of the operations while it tells the kernel anything: the
+ * kernel may wait for an operation on the root to end first. */
+#include "mount/mount_watch.h"
+#include "mount/mount_path.h"
+#include "mount/mount_stats.h"
+#include "recipe/job_catalog.h"
+
+#include <fuse_lowlevel.h> /* at mount_fuse.h's FUSE_USE_VERSION */
+
+#include <string.h>
+
+struct MountWatch {
+    MountFs *fs;
+    struct fuse *fuse;
+    GThread *thread;
+    GMutex lock; /* guards stop */
+    GCond wake;
+    gboolean stop;
+    GArray *live; /* the live jobs at the last look, ascending */
+};
+
+/* Drop name from the kernel's root of jobs (nothing when it holds none). */
+static void forget_name(MountWatch *w, const char *name)
+{
+    (void)fuse_lowlevel_notify_inval_entry(fuse_get_session(w->fuse), FUSE_ROOT_ID, name, strlen(name));
+}
+
+static gboolean holds(const GArray *ids, uint32_t id)
+{
+    for (guint i = 0; i < ids->len; i++)
+        if (g_array_index(ids, uint32_t, i) == id)
+            return TRUE;
+    return FALSE;
+}
+
+static uint32_t newest(const GArray *ids)
+{
+    return ids->len > 0 ? g_array_index(ids, uint32_t, ids->len - 1) : UINT32_MAX;
+}
+
+/* One look at the catalog: forget the jobs gone since the last, and
+ * `latest` when it points elsewhere; the figures' size changes always. A
+ * mount of one job has no root of jobs. */
+static void look(MountWatch *w)
+{
+    mount_readers_trim(w->fs->readers, MOUNT_READER_IDLE_MS * G_TIME_SPAN_MILLISECOND);
+    if (w->fs->one_job)
+        return;
+    GArray *now = job_catalog_list_live(w->fs->session->store->dir, NULL);
+    if (now == NULL)
+        return; /* unreadable for now: the operations say why */
+    char name[16];
+    for (guint i = 0; i < w->live->len; i++) {
+        uint32_t id = g_array_index(w->live, uint32_t, i);
+        if (!holds(now, id)) {
+            g_snprintf(name, sizeof name, "%u", id);
+            forget_name(w, name);
+        }
+    }
+    if (newest(now) != newest(w->live))
+        forget_name(w, MOUNT_LATEST);
+    (void)fuse_invalidate_path(w->fuse, "/" MOUNT_STATS_DIR "/" MOUNT_STATS_FILE);
+    g_array_unref(w->live);
+    w->live = now;
+}
+
+static gpointer watch(gpointer data)
+{
+    MountWatch *w = data;
+    g_mutex_lock(&w->lock);
+    while (!w->stop) {
+        gint64 until = g_get_monotonic_time() + MOUNT_WATCH_MS * G_TIME_SPAN_MILLISECOND;
+        if (!g_cond_wait_until(&w->wake, &w->lock, until) && !w->stop) {
+            g_mutex_unlock(&w->lock);
+            look(w);
+            g_mutex_lock(&w->lock);
+        }
+    }
+    g_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+MountWatch *mount_watch_start(MountFs *fs, struct fuse *f)
+{
+    MountWatch *w = g_new0(MountWatch, 1);
+    w->fs = fs;
+    w->fuse = f;
+    g_mutex_init(&w->lock);
+    g_cond_init(&w->wake);
+    w->live = job_catalog_list_live(fs->session->store->dir, NULL);
+    if (w->live == NULL)
+        w->live = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    w->thread = g_thread_new("destor-watch", watch, w);
+    return w;
+}
+
+void mount_watch_stop(MountWatch *w)
+{
+    g_mutex_lock(&w->lock);
+    w->stop = TRUE;
+    g_cond_signal(&w->wake);
+    g_mutex_unlock(&w->lock);
+    g_thread_join(w->thread);
+    g_array_unref(w->live);
+    g_cond_clear(&w->wake);
+    g_mutex_clear(&w->lock);
+    g_free(w);
+}
