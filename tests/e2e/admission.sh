@@ -11,6 +11,13 @@
 
 two_job_trace 23 4 0.9 600
 
+dst policies --json | "$PYTHON" -c '
+import json, sys
+rules = {a["name"]: a["spends_write_budget"] for a in json.load(sys.stdin)["admission"]}
+assert rules == {"all": False, "doorkeeper": False, "bucket": True, "compete": True}, rules
+'
+dst policies | grep -q "^compete (spends ssd-cache-write-budget)$" || fail "destor policies (text) does not list compete"
+
 for granularity in container chunk; do
     dst -p"ssd-cache-granularity $granularity" -p"ssd-cache-policy lru" -p"ssd-cache-size 30%" \
         read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/$granularity-all.json"
