@@ -12,7 +12,8 @@
  * The core calls, all under its lock:
  *   request  at every request's start                    (optional)
  *   access   at every access, hit or miss, before admit   (optional)
- *   admit    for a miss the cache does not hold; FALSE: refused
+ *   admit    for a miss the cache does not hold; FALSE: refused (NULL:
+ *            every candidate admitted, at no call's cost)
  *   written  the bytes an admitted candidate put on the SSD (optional);
  *            never more than the candidate's `bytes`
  *
@@ -87,7 +88,7 @@ static inline void admission_access(Admission *a, uint64_t key)
 static inline gboolean admission_admit(Admission *a, uint64_t key, uint64_t bytes)
 {
     AdmissionCandidate c = { key, bytes };
-    return a->ops->admit(a->st, &c);
+    return a->ops->admit == NULL || a->ops->admit(a->st, &c);
 }
 
 static inline void admission_written(Admission *a, uint64_t bytes)

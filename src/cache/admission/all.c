@@ -10,18 +10,10 @@ static void *all_create(const AdmissionEnv *env)
     return g_new0(char, 1);
 }
 
-static gboolean all_admit(void *st, const AdmissionCandidate *c)
-{
-    (void)st;
-    (void)c;
-    return TRUE;
-}
-
 const AdmissionOps admission_all = {
     .name = "all",
     .description = "every miss goes to the policy",
     .spends_budget = FALSE,
     .create = all_create,
     .destroy = g_free,
-    .admit = all_admit,
 };
