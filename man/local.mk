@@ -3,10 +3,12 @@
 # destor binary. destor(1) and the bench pages are roff kept in man/;
 # destor.config(5) is made from the sample destor.config and each Python
 # command's page from its own --help (man/config-man.py, man/script-man.py),
-# so a page cannot drift from what it describes. The Python commands go to
-# bindir with their module path set to pkgdatadir, where their package
-# (scripts/destor_tools/) goes with destor_tools/installed.py naming the
-# installed destor.
+# so a page cannot drift from what it describes. Each Python command goes to
+# bindir as a wrapper that runs main() of destor_tools/commands/NAME.py from
+# pkgdatadir, where the package (scripts/destor_tools/) goes with
+# destor_tools/installed.py naming the installed destor.  The commands' list, PLC_COMMANDS, is also
+# scripts/pyproject.toml's [project.scripts] (tests/scripts/check-package.sh
+# checks that they agree).
 PYTHON3 = /usr/bin/python3
 PLC_COMMANDS = gen-dataset gen-trace replay experiment endurance-compare smart-sample smart-diff \
 	import-trace compare
@@ -25,30 +27,31 @@ man/destor.config.5: destor.config man/config-man.py
 	$(AM_V_GEN)$(MKDIR_P) man && \
 	$(PYTHON3) $(srcdir)/man/config-man.py $(srcdir)/destor.config > $@.tmp && mv $@.tmp $@
 
-$(COMMAND_PAGES): man/script-man.py $(PLC_COMMANDS:%=scripts/%)
+$(COMMAND_PAGES): man/script-man.py $(PLC_COMMANDS:%=scripts/%) $(DESTOR_TOOLS_PY:%=scripts/%)
 	$(AM_V_GEN)$(MKDIR_P) man && \
 	$(PYTHON3) $(srcdir)/man/script-man.py $(srcdir)/scripts/`basename $@ .1` > $@.tmp && mv $@.tmp $@
 
 install-exec-local:
 	$(MKDIR_P) '$(DESTDIR)$(bindir)'
 	for s in $(PLC_COMMANDS); do \
-	  sed -e 's|^sys\.path\.insert(0, os\.path\.dirname(os\.path\.[a-z]*(__file__)))$$|sys.path.insert(0, "$(pkgdatadir)")|' \
-	    '$(srcdir)/scripts/'$$s > '$(DESTDIR)$(bindir)/'$$s && chmod 755 '$(DESTDIR)$(bindir)/'$$s || exit 1; \
-	  if grep -q '^sys\.path\.insert(0, os\.path' '$(DESTDIR)$(bindir)/'$$s; then \
-	    echo "install: scripts/$$s: its module path was not substituted" >&2; exit 1; fi; \
+	  printf '#!%s\n# %s: installed by make install; the command is destor_tools/commands/%s.py.\nimport sys\n\nsys.dont_write_bytecode = True\nsys.path.insert(0, "%s")\nfrom destor_tools.commands.%s import main  # noqa: E402\n\nsys.exit(main())\n' \
+	    '$(PYTHON3)' "$$s" `echo "$$s" | tr - _` '$(pkgdatadir)' `echo "$$s" | tr - _` \
+	    > '$(DESTDIR)$(bindir)/'$$s && chmod 755 '$(DESTDIR)$(bindir)/'$$s || exit 1; \
 	done
 
 install-data-local:
-	$(MKDIR_P) '$(DESTDIR)$(pkgdatadir)/destor_tools'
-	for m in $(srcdir)/scripts/destor_tools/*.py; do \
-	  $(INSTALL_DATA) "$$m" '$(DESTDIR)$(pkgdatadir)/destor_tools/' || exit 1; done
+	$(MKDIR_P) '$(DESTDIR)$(pkgdatadir)/destor_tools/commands'
+	for m in $(DESTOR_TOOLS_PY); do \
+	  $(INSTALL_DATA) "$(srcdir)/scripts/$$m" '$(DESTDIR)$(pkgdatadir)/'`dirname "$$m"`/ || exit 1; done
 	printf '"""installed: written by make install: the installed destor."""\nDESTOR = "%s/destor"\n' \
 	  '$(bindir)' > '$(DESTDIR)$(pkgdatadir)/destor_tools/installed.py'
 
 uninstall-local:
 	for s in $(PLC_COMMANDS); do rm -f '$(DESTDIR)$(bindir)/'$$s; done
-	for m in $(srcdir)/scripts/destor_tools/*.py; do rm -f '$(DESTDIR)$(pkgdatadir)/destor_tools/'`basename "$$m"`; done
-	rm -rf '$(DESTDIR)$(pkgdatadir)/destor_tools/installed.py' '$(DESTDIR)$(pkgdatadir)/destor_tools/__pycache__'
+	for m in $(DESTOR_TOOLS_PY); do rm -f '$(DESTDIR)$(pkgdatadir)/'$$m; done
+	rm -rf '$(DESTDIR)$(pkgdatadir)/destor_tools/installed.py' '$(DESTDIR)$(pkgdatadir)/destor_tools/__pycache__' \
+	  '$(DESTDIR)$(pkgdatadir)/destor_tools/commands/__pycache__'
+	-rmdir '$(DESTDIR)$(pkgdatadir)/destor_tools/commands'
 	-rmdir '$(DESTDIR)$(pkgdatadir)/destor_tools'
 	-rmdir '$(DESTDIR)$(pkgdatadir)'
 

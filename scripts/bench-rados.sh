@@ -85,16 +85,8 @@ while [ "$i" -lt "$REPEAT" ]; do
 done
 last=$((REPEAT - 1))
 
-on pool "$last" list 0 --null | "$PYTHON" -c '
-import random, sys
-sys.dont_write_bytecode = True
-sys.path.insert(0, sys.argv[1])
-from destor_tools.trace_draw import trace_record
-files = [r.split(b"\t", 2) for r in sys.stdin.buffer.read().split(b"\0")[:-1]]
-paths = [p for k, _s, p in files if k == b"f" and b"\n" not in p and b"\r" not in p]
-rng = random.Random(1)
-for p in rng.choices(paths, k=int(sys.argv[2])):
-    sys.stdout.buffer.write(trace_record(0, p))' "$TOP/scripts" "$TRACE_READS" > "$WORK/trace"
+on pool "$last" list 0 --null |
+    PYTHONPATH="$TOP/scripts" "$PYTHON" -B -m destor_tools.uniform_trace "$TRACE_READS" > "$WORK/trace"
 for kind in pool rados; do
     on $kind "$last" -p"ssd-cache-policy lru" -p"ssd-cache-directory $WORK/cache-$kind" -p"ssd-cache-size 100%" \
         read-file --trace "$WORK/trace" --json > "$WORK/cold-$kind.json"

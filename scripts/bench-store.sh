@@ -215,16 +215,8 @@ while [ $i -lt "$REPEAT" ]; do
 done
 rm -rf "$WORK/big" "$WORK/wbig"
 
-"$DESTOR" -c "$WORK/destor.config" list 0 --null | "$PYTHON" -c '
-import random, sys
-sys.dont_write_bytecode = True
-sys.path.insert(0, sys.argv[1])
-from destor_tools.trace_draw import trace_record
-files = [r.split(b"\t", 2) for r in sys.stdin.buffer.read().split(b"\0")[:-1]]
-paths = [p for k, _s, p in files if k == b"f" and b"\n" not in p and b"\r" not in p]
-rng = random.Random(1)
-for p in rng.choices(paths, k=500):
-    sys.stdout.buffer.write(trace_record(0, p))' "$TOP/scripts" > "$WORK/trace"
+"$DESTOR" -c "$WORK/destor.config" list 0 --null |
+    PYTHONPATH="$TOP/scripts" "$PYTHON" -B -m destor_tools.uniform_trace 500 > "$WORK/trace"
 "$DESTOR" -c "$WORK/destor.config" read-file --trace "$WORK/trace" --json > "$WORK/trace.json"
 
 "$PYTHON" - "$sha1" "$sha256" "$WORK" "$REPEAT" "$(nproc)" <<'PY'

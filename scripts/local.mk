@@ -1,33 +1,59 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # scripts: the package every Python command imports (scripts/destor_tools/,
-# installed into pkgdatadir by man/local.mk), and the tools for S.M.A.R.T.
-# wear sampling and the endurance comparison (docs/SMART.md) with their
-# tests.
-EXTRA_DIST += \
-	scripts/destor_tools/__init__.py \
-	scripts/destor_tools/errors.py \
-	scripts/destor_tools/units.py \
-	scripts/destor_tools/sizes.py \
-	scripts/destor_tools/formatting.py \
-	scripts/destor_tools/options.py \
-	scripts/destor_tools/wear.py \
-	scripts/destor_tools/destor_runner.py \
-	scripts/destor_tools/progress_bar.py \
-	scripts/destor_tools/trace_draw.py \
-	scripts/destor_tools/trace_import.py \
-	scripts/destor_tools/policy_replay.py \
-	scripts/destor_tools/parallel_sweep.py \
-	scripts/destor_tools/result_files.py \
-	scripts/destor_tools/granularity_experiment.py \
-	scripts/destor_tools/plot_style.py \
-	scripts/destor_tools/pareto.py \
-	scripts/destor_tools/frontier_experiment.py \
-	scripts/destor_tools/robustness_experiment.py \
-	scripts/destor_tools/fragmentation_experiment.py \
-	scripts/destor_tools/smart_ctl.py \
-	scripts/destor_tools/smart_sysfs.py \
-	scripts/destor_tools/smart_samples.py \
-	scripts/destor_tools/smart_diff.py
+# with scripts/pyproject.toml for pip; installed into pkgdatadir by
+# man/local.mk), and the tools for S.M.A.R.T. wear sampling and the
+# endurance comparison (docs/SMART.md) with their tests.
+
+# The package, relative to scripts/ (man/local.mk installs it).
+DESTOR_TOOLS_PY = \
+	destor_tools/__init__.py \
+	destor_tools/child_command.py \
+	destor_tools/destor_runner.py \
+	destor_tools/errors.py \
+	destor_tools/experiment_points.py \
+	destor_tools/experiment_report.py \
+	destor_tools/experiment_store.py \
+	destor_tools/experiment_table.py \
+	destor_tools/formatting.py \
+	destor_tools/fragmentation_experiment.py \
+	destor_tools/frontier_experiment.py \
+	destor_tools/granularity_experiment.py \
+	destor_tools/options.py \
+	destor_tools/overall_experiment.py \
+	destor_tools/paper_figures.py \
+	destor_tools/parallel_sweep.py \
+	destor_tools/pareto.py \
+	destor_tools/plot_style.py \
+	destor_tools/policy_replay.py \
+	destor_tools/progress_bar.py \
+	destor_tools/result_files.py \
+	destor_tools/robustness_experiment.py \
+	destor_tools/sizes.py \
+	destor_tools/smart_ctl.py \
+	destor_tools/smart_diff.py \
+	destor_tools/smart_samples.py \
+	destor_tools/smart_sysfs.py \
+	destor_tools/sweep_experiments.py \
+	destor_tools/trace_draw.py \
+	destor_tools/trace_import.py \
+	destor_tools/uniform_trace.py \
+	destor_tools/units.py \
+	destor_tools/wear.py \
+	destor_tools/commands/__init__.py \
+	destor_tools/commands/compare.py \
+	destor_tools/commands/endurance_compare.py \
+	destor_tools/commands/experiment.py \
+	destor_tools/commands/gen_dataset.py \
+	destor_tools/commands/gen_trace.py \
+	destor_tools/commands/import_trace.py \
+	destor_tools/commands/replay.py \
+	destor_tools/commands/smart_diff.py \
+	destor_tools/commands/smart_sample.py
+EXTRA_DIST += $(DESTOR_TOOLS_PY:%=scripts/%) scripts/pyproject.toml
+
+# the type checker's cache (tests/scripts/test_package.py)
+clean-local:
+	-rm -rf mypy-cache
 
 dist_noinst_SCRIPTS += \
 	scripts/smart-sample \

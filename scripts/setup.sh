@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 PACKAGES="build-essential autoconf automake pkg-config libglib2.0-dev libssl-dev
 libdeflate-dev zlib1g-dev libdb-dev libcunit1-dev libjson-glib-dev python3 python3-matplotlib
 python3-numpy python3-distributed smartmontools openssl time valgrind groff man-db strace
-ceph-mon ceph-osd librados-dev libxxhash-dev liblz4-dev libzstd-dev libfuse3-dev fuse3"
+ceph-mon ceph-osd librados-dev libxxhash-dev liblz4-dev libzstd-dev libfuse3-dev fuse3
+python3-setuptools python3-pip python3-venv mypy"
 
 missing=""
 for p in $PACKAGES; do

@@ -131,12 +131,14 @@ QUICK_C_TESTS = \
 	tests/fuzz/run-corpus.sh
 
 QUICK_PLAIN_TESTS = \
+	tests/scripts/test_package.py \
 	tests/scripts/run-smart-tests.sh \
 	tests/scripts/run-gen-dataset-tests.sh \
 	tests/scripts/test-apt-install.sh \
 	tests/install/install.sh \
 	tests/install/man_pages.sh \
 	tests/layout/include_layers.py \
+	tests/layout/doc_links.py \
 	tests/layout/licence_lines.py \
 	tests/layout/test_manifest.py
 

@@ -11,8 +11,10 @@ it.  Both live here, next to each other, so they follow destor in one place.
 
 import json
 import os
+import shutil
 import subprocess
 import threading
+from typing import Any, Sequence
 from .errors import ToolError, UsageError
 
 
@@ -21,17 +23,21 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 
 # ---------------------------------------------------------------- destor
 
-def default_destor():
+def default_destor() -> str:
     """The destor the scripts run when not given --destor: the installed one
-    (destor_tools.installed, written by make install), else the source tree's first
-    executable of build/destor (scripts/setup.sh builds there) and ./destor
-    (an in-tree ./configure && make); build/destor when neither is there, so
-    check_destor names it."""
+    (destor_tools.installed, written by make install; the destor on PATH when
+    pip installed the package outside a source tree), else the source tree's
+    first executable of build/destor (scripts/setup.sh builds there) and
+    ./destor (an in-tree ./configure && make); build/destor when neither is
+    there, so check_destor names it."""
     try:
-        from . import installed
-        return installed.DESTOR
+        from . import installed  # type: ignore[attr-defined]
+        return str(installed.DESTOR)
     except ImportError:
         pass
+    on_path = shutil.which("destor")
+    if on_path and not os.path.isfile(os.path.join(REPO_ROOT, "configure.ac")):
+        return on_path
     tree = [os.path.join(REPO_ROOT, "build", "destor"), os.path.join(REPO_ROOT, "destor")]
     for path in tree:
         if os.path.isfile(path) and os.access(path, os.X_OK):
@@ -44,7 +50,7 @@ DESTOR_HELP = ("destor binary (default: the installed destor; in the source tree
                "else ./destor of an in-tree build)")
 
 
-def config_line(key, value):
+def config_line(key: str, value: object) -> str:
     """A -p line setting key to value: quoted when it holds blanks (a
     path such as /mnt/my ssd), since destor takes exactly one value per key
     and refuses a second word."""
@@ -57,7 +63,7 @@ def config_line(key, value):
     return '%s "%s"' % (key, value)
 
 
-def destor_base(destor, config=None, params=()):
+def destor_base(destor: str, config: str | None = None, params: Sequence[str] = ()) -> list[str]:
     """The argv prefix: destor [-c CONFIG] [-p "key value"]..."""
     cmd = [destor]
     if config:
@@ -67,7 +73,7 @@ def destor_base(destor, config=None, params=()):
     return cmd
 
 
-def check_destor(destor):
+def check_destor(destor: str) -> None:
     if not (os.path.isfile(destor) and os.access(destor, os.X_OK)):
         raise ToolError("destor binary %s not found or not executable (build it with "
                         "scripts/setup.sh or ./configure && make, or pass --destor)" % destor)
@@ -80,7 +86,7 @@ _children_lock = threading.Lock()
 _stopping = False
 
 
-def start_destor(cmd, **kw):
+def start_destor(cmd: list[str], **kw: Any) -> subprocess.Popen:
     """Popen a destor command, remembered until reap_destor().  Refused
     (ToolError) between stop_children() and resume_children(): a sweep's
     worker thread between two destor runs when Ctrl-C came must not start
@@ -96,12 +102,12 @@ def start_destor(cmd, **kw):
     return p
 
 
-def reap_destor(p):
+def reap_destor(p: subprocess.Popen) -> None:
     with _children_lock:
         _children.discard(p)
 
 
-def stop_children():
+def stop_children() -> None:
     """Terminate every destor process this process started and still runs,
     and start none until resume_children()."""
     global _stopping
@@ -113,7 +119,7 @@ def stop_children():
             p.terminate()
 
 
-def resume_children():
+def resume_children() -> None:
     """Let start_destor() run destor again, once the threads that were
     running points have ended."""
     global _stopping
@@ -121,7 +127,7 @@ def resume_children():
         _stopping = False
 
 
-def run_destor(cmd, what, input_bytes=None):
+def run_destor(cmd: list[str], what: str, input_bytes: bytes | None = None) -> bytes:
     """Run a destor command to completion; stdout as bytes, ToolError with
     destor's own message otherwise."""
     p = start_destor(cmd, stdin=subprocess.PIPE if input_bytes is not None else subprocess.DEVNULL,
@@ -140,7 +146,7 @@ def run_destor(cmd, what, input_bytes=None):
     return out
 
 
-def destor_policies(destor):
+def destor_policies(destor: str) -> list[dict[str, Any]]:
     """destor policies --json: every registered cache policy (name,
     description, citation, offline, keys, counters), in registry order."""
     out = run_destor([destor, "policies", "--json"], "destor policies")
@@ -150,7 +156,7 @@ def destor_policies(destor):
         raise ToolError("destor policies --json printed something unexpected: %s" % e)
 
 
-def resolve_policies(destor, spec, allow_none=True):
+def resolve_policies(destor: str, spec: str | Sequence[str], allow_none: bool = True) -> list[str]:
     """The policy names a --policies value asks for: comma-separated names
     destor knows ('none' = no cache, when allow_none), or 'all' = every
     online policy destor lists.  Raises UsageError naming the unknown ones."""
@@ -169,7 +175,7 @@ def resolve_policies(destor, spec, allow_none=True):
     return names
 
 
-def store_stat(destor, config=None, params=()):
+def store_stat(destor: str, config: str | None = None, params: Sequence[str] = ()) -> dict[str, Any]:
     """destor stat --json, parsed."""
     out = run_destor(destor_base(destor, config, params) + ["stat", "--json"], "destor stat")
     try:
@@ -178,7 +184,7 @@ def store_stat(destor, config=None, params=()):
         raise ToolError("destor stat --json printed something that is not JSON: %s" % e)
 
 
-def parse_listing(data, keep_all=False):
+def parse_listing(data: bytes, keep_all: bool = False) -> tuple[list[tuple[bytes, int]], int]:
     """Parse `destor list JOB --null` output: NUL-terminated records
     TYPE<TAB>SIZE<TAB>PATH.  Returns (files, skipped): files is a list of
     (path bytes, size) of the regular files whose path fits on a trace line
@@ -192,11 +198,11 @@ def parse_listing(data, keep_all=False):
         parts = rec.split(b"\t", 2)
         if len(parts) != 3:
             raise ToolError("unexpected record in destor list output: %r" % rec[:80])
-        kind, size, path = parts
+        kind, size_text, path = parts
         if kind != b"f":
             continue
         try:
-            size = int(size)
+            size = int(size_text)
         except ValueError:
             raise ToolError("unexpected size in destor list output: %r" % rec[:80])
         if not keep_all and (b"\n" in path or b"\r" in path):
@@ -207,7 +213,8 @@ def parse_listing(data, keep_all=False):
     return files, skipped
 
 
-def list_job_files(destor, job, config=None, params=(), keep_all=False):
+def list_job_files(destor: str, job: int, config: str | None = None, params: Sequence[str] = (),
+                   keep_all: bool = False) -> tuple[list[tuple[bytes, int]], int]:
     out = run_destor(destor_base(destor, config, params) + ["list", str(job), "--null"],
                      "destor list %s" % job)
     return parse_listing(out, keep_all)
@@ -224,9 +231,9 @@ DEVICE_DEFAULTS = {
 }
 
 
-def config_lines(path):
+def config_lines(path: str | None) -> list[tuple[str, str]]:
     """(key, value) of a destor.config, in order (quotes removed)."""
-    out = []
+    out: list[tuple[str, str]] = []
     if not path:
         return out
     try:
@@ -254,7 +261,7 @@ def _split_config_line(line):
     return key.strip().replace("_", "-"), value
 
 
-def effective_settings(config=None, params=()):
+def effective_settings(config: str | None = None, params: Sequence[str] = ()) -> dict[str, str]:
     """Settings as destor resolves them: config file lines, then -p lines."""
     kv = dict(config_lines(config))
     for p in params:
@@ -264,7 +271,7 @@ def effective_settings(config=None, params=()):
     return kv
 
 
-def hdd_service_s(container_size, settings):
+def hdd_service_s(container_size: int, settings: dict[str, str]) -> float:
     """Modelled HDD read of one container (device_model_hdd_service):
     average seek + half a rotation + transfer."""
     def get(k):

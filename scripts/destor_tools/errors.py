@@ -7,6 +7,7 @@ line "PROG: message" and must agree on what each kind of error exits with.
 """
 
 import sys
+from typing import Callable
 
 
 class ToolError(Exception):
@@ -22,7 +23,7 @@ class SmartError(ToolError):
     endurance-compare) the user must fix; they print it and exit 2."""
 
 
-def main_wrapper(prog, fn):
+def main_wrapper(prog: str, fn: Callable[[], int | None]) -> int:
     """Run fn(); print ToolError as one line and map it to an exit status."""
     try:
         return fn() or 0

@@ -10,7 +10,8 @@ decimal units) in smart_bytes().
 from .units import GIB, KIB, MIB, UNITS, unit_step
 
 
-def format_bytes(n, units="binary", prefix=None, digits=2, missing="-", largest=4):
+def format_bytes(n: float | None, units: str = "binary", prefix: int | None = None, digits: int = 2,
+                 missing: str = "-", largest: int = 4) -> str:
     """Human-readable size: '1.50 GiB'; `missing` for None.  The prefix
     (0=B .. 5=P) is the largest that leaves at least 1, at most `largest`,
     unless given."""
@@ -26,12 +27,12 @@ def format_bytes(n, units="binary", prefix=None, digits=2, missing="-", largest=
     return "%.*f %s" % (digits, n / step ** prefix, UNITS[units][1][prefix])
 
 
-def smart_bytes(n, units="binary", prefix=None, digits=1):
+def smart_bytes(n: float | None, units: str = "binary", prefix: int | None = None, digits: int = 1) -> str:
     """The S.M.A.R.T. reports' form: '1.5 GiB', 'n/a' for None."""
     return format_bytes(n, units, prefix, digits, "n/a", 5)
 
 
-def size_label(n):
+def size_label(n: int) -> str:
     """Compact container-size label: 131072 -> '128K', 2097152 -> '2M'."""
     for unit, scale in (("G", GIB), ("M", MIB), ("K", KIB)):
         if n >= scale and n % scale == 0:

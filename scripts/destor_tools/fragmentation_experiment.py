@@ -23,10 +23,13 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import time
+from typing import Any, Sequence
 
 from .errors import UsageError
 from .formatting import format_bytes
+from . import child_command
 from . import destor_runner
 from . import plot_style
 from . import policy_replay
@@ -58,7 +61,7 @@ CACHE_FIELDS = ["algorithm", "policy", "cache_size", "requests", "hit_ratio", "s
                 "container_accesses"]
 
 
-def add_arguments(ap):
+def add_arguments(ap: argparse.ArgumentParser) -> None:
     src = ap.add_mutually_exclusive_group()
     src.add_argument("--dataset", metavar="DIR",
                      help="a versioned tree: a directory of version subdirectories (v1, v2, ... as "
@@ -92,7 +95,7 @@ def add_arguments(ap):
     ap.add_argument("--formats", default="png", help="plot formats (default png)")
 
 
-def version_dirs(root):
+def version_dirs(root: str) -> list[str]:
     names = [n for n in os.listdir(root) if os.path.isdir(os.path.join(root, n))]
     if not names:
         raise UsageError("%s holds no version subdirectory" % root)
@@ -101,22 +104,23 @@ def version_dirs(root):
     return [os.path.join(root, n) for n in names]
 
 
-def generate(a, here):
+def generate(a: argparse.Namespace) -> str:
     out = os.path.join(a.out, "dataset")
     if os.path.isdir(out) and len(version_dirs(out)) == a.versions:
         return out
     shutil.rmtree(out, ignore_errors=True)
-    import subprocess
-    subprocess.run(["/usr/bin/python3", os.path.join(here, "gen-dataset"), "--out", out, "--preset", a.preset,
-                    "--versions", str(a.versions), "--seed", str(a.seed)], check=True, stdout=subprocess.DEVNULL)
+    cmd, env = child_command.command_line("gen-dataset")
+    subprocess.run(cmd + ["--out", out, "--preset", a.preset, "--versions", str(a.versions), "--seed", str(a.seed)],
+                   check=True, stdout=subprocess.DEVNULL, env=env)
     return out
 
 
-def destor_json(cmd, what):
+def destor_json(cmd: list[str], what: str) -> Any:
     return json.loads(destor_runner.run_destor(cmd, what).decode("utf-8"))
 
 
-def backup_all(a, alg, versions, base):
+def backup_all(a: argparse.Namespace, alg: str, versions: Sequence[str],
+               base: list[str]) -> list[dict[str, Any]]:
     rows = []
     logical = stored = 0
     for i, v in enumerate(versions, 1):
@@ -134,10 +138,12 @@ def backup_all(a, alg, versions, base):
     return rows
 
 
-def restore_last(a, alg, base, job, version, scratch):
+def restore_last(a: argparse.Namespace, alg: str, base: list[str], job: int, version: int,
+                 scratch: str) -> list[dict[str, Any]]:
     rows = []
     for rc in a.restore_caches:
-        times, last = [], None
+        times: list[float] = []
+        last: Any = None
         for _ in range(a.restore_runs):
             target = os.path.join(scratch, "restore")
             shutil.rmtree(target, ignore_errors=True)
@@ -154,7 +160,7 @@ def restore_last(a, alg, base, job, version, scratch):
     return rows
 
 
-def cache_capacity(a, params):
+def cache_capacity(a: argparse.Namespace, params: list[str]) -> str:
     """The SSD cache's capacity in containers, fixed on the first store."""
     if not a.cache_size.endswith("%"):
         return a.cache_size
@@ -163,7 +169,8 @@ def cache_capacity(a, params):
     return str(max(1, int(round(share * st["containers"]))))
 
 
-def cache_rows(a, alg, params, job, scratch):
+def cache_rows(a: argparse.Namespace, alg: str, params: list[str], job: int,
+               scratch: str) -> list[dict[str, Any]]:
     trace, info = trace_draw.make_trace(a.destor, job, dist="zipf", alpha=0.47, seed=a.seed, requests=a.requests,
                                         params=params)
     path = os.path.join(scratch, "trace-%s.txt" % alg.replace("+", "_"))
@@ -176,7 +183,8 @@ def cache_rows(a, alg, params, job, scratch):
              "container_accesses": r["container_accesses"]} for r in rows]
 
 
-def plots(a, backups, restores, caches, algs):
+def plots(a: argparse.Namespace, backups: list[dict[str, Any]], restores: list[dict[str, Any]],
+          caches: list[dict[str, Any]], algs: Sequence[str]) -> list[str]:
     plt = plot_style.pyplot()
     formats = plot_style.parse_formats(a.formats)
     made = []
@@ -249,7 +257,8 @@ def plots(a, backups, restores, caches, algs):
     return made
 
 
-def goal(backups, restores, algs, restore_cache):
+def goal(backups: list[dict[str, Any]], restores: list[dict[str, Any]], algs: Sequence[str],
+         restore_cache: str) -> dict[str, Any] | None:
     """Capping against no rewriting on the last version: read factor and
     lost dedup (cumulative ratio over every version)."""
     if "no" not in algs or "capping" not in algs:
@@ -265,7 +274,7 @@ def goal(backups, restores, algs, restore_cache):
             "met": factor is not None and factor >= GOAL_READ_FACTOR and lost <= GOAL_LOST_DEDUP}
 
 
-def run(a, here):
+def run(a: argparse.Namespace) -> int:
     algs = a.algorithms.split(",")
     for alg in algs:
         if alg not in ALGORITHMS:
@@ -273,7 +282,7 @@ def run(a, here):
     a.restore_caches = a.restore_caches or DEFAULT_RESTORE_CACHES
     destor_runner.check_destor(a.destor)
     os.makedirs(a.out, exist_ok=True)
-    root = a.dataset if a.dataset else generate(a, here)
+    root = a.dataset if a.dataset else generate(a)
     versions = version_dirs(root)
     backups, restores, caches = [], [], []
     for alg in algs:
@@ -305,7 +314,9 @@ def run(a, here):
     return 0
 
 
-def report(a, root, versions, backups, restores, caches, algs, g, made):
+def report(a: argparse.Namespace, root: str, versions: Sequence[str], backups: list[dict[str, Any]],
+           restores: list[dict[str, Any]], caches: list[dict[str, Any]], algs: Sequence[str],
+           g: dict[str, Any] | None, made: list[str]) -> None:
     last = len(versions)
     lines = ["# Fragmentation experiment", "",
              "Dataset %s, %d versions; rewriting settings: Destor's defaults (rewrite_config.c)." % (root, last), "",
@@ -333,7 +344,7 @@ def report(a, root, versions, backups, restores, caches, algs, g, made):
     print("\n".join(lines[:-len(made) - 1] if made else lines))
 
 
-def main(argv, here):
+def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="experiment fragmentation",
                                  description="For each rewriting setting: back a multi-version dataset up, "
                                              "report dedup ratio and fragmentation per version, restore the "
@@ -344,4 +355,4 @@ def main(argv, here):
     a = ap.parse_args(argv)
     if a.versions < 1 or a.restore_runs < 1 or a.requests < 1:
         raise UsageError("--versions, --restore-runs and --requests must be at least 1")
-    return run(a, here)
+    return run(a)

@@ -14,6 +14,8 @@ since only those can be deployed.
 """
 
 import math
+import os
+from typing import Any, Sequence
 
 from .errors import ToolError
 from .formatting import format_bytes
@@ -21,6 +23,7 @@ from .units import GIB
 from . import pareto
 from . import plot_style
 from . import parallel_sweep
+from . import result_files
 from .plot_style import policy_label
 
 # The parameter sweeps, as data: (policy, its config key, the values run).
@@ -56,11 +59,12 @@ def _number(text):
     return v if math.isfinite(v) else None
 
 
-def value_text(v):
+def value_text(v: float) -> str:
     return "%g" % v
 
 
-def plan_points(listing, names=None, capacity=None):
+def plan_points(listing: list[dict[str, Any]], names: Sequence[str] | None = None,
+                capacity: int | None = None) -> list[dict[str, Any]]:
     """The points to run, from `destor policies --json`'s list: dicts with
     policy, offline, key and value (None at plain defaults), default
     (whether every key is at its default), params (config lines) and x
@@ -71,7 +75,7 @@ def plan_points(listing, names=None, capacity=None):
     listed = {p["name"]: p for p in listing}
     chosen = [p["name"] for p in listing] if names is None else list(names)
     chosen.sort(key=lambda n: bool(listed[n]["offline"]))
-    sweeps = {pol: (key, values) for pol, key, values in SWEEPS}
+    sweeps: dict[str, tuple[str, tuple[float, ...]]] = {pol: (key, values) for pol, key, values in SWEEPS}
     pol, key, multiples = OFFLINE_SWEEP
     if capacity:
         sweeps[pol] = (key, tuple(m * capacity for m in multiples))
@@ -87,13 +91,13 @@ def plan_points(listing, names=None, capacity=None):
         if pol not in sweeps:
             point(pol)
             continue
-        key, values = sweeps[pol]
+        key, swept = sweeps[pol]
         keys = {k["name"]: k for k in listed[pol].get("keys") or []}
         if key not in keys:
             raise ToolError("destor lists policy %s without its key %s, which frontier_experiment.SWEEPS "
                             "sweeps" % (pol, key))
         d = _number(keys[key].get("default"))
-        values = list(values)
+        values = list(swept)
         if d is None:
             point(pol)  # a default that is a word (e.g. auto) is run as it is
         elif d not in values:
@@ -107,7 +111,8 @@ def _yes(flag):
     return "yes" if flag else "no"
 
 
-def table(runs, rows, seeds):
+def table(runs: list[dict[str, Any]], rows: list[dict[str, Any]],
+          seeds: Sequence[int]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(CSV rows, summary rows) from the experiment's runs and result rows.
     The CSV has one row per point and seed, and with several seeds a mean
     and a ci95 row per point; the summary rows (one per point: the means,
@@ -129,7 +134,7 @@ def table(runs, rows, seeds):
     return per + agg, [dict(m, _ci=c) for m, c in zip(means, agg[1::2])]
 
 
-def mark(rows):
+def mark(rows: list[dict[str, Any]]) -> None:
     """Set each row's frontier flags and its distances below the two
     frontiers (in hit-ratio points: 100 x the ratio's difference)."""
     pts = [(r["ssd_bytes_written"], r["hit_ratio"]) for r in rows]
@@ -139,29 +144,33 @@ def mark(rows):
     oflags = dict(zip(online, pareto.on_frontier(opts)))
     for i, r in enumerate(rows):
         r["on_frontier"] = _yes(flags[i])
-        r["below_frontier_points"] = 100 * pareto.gap_below(pts, pts[i])
+        gap = pareto.gap_below(pts, pts[i])
+        assert gap is not None, "a point is never above its own frontier"
+        r["below_frontier_points"] = 100 * gap
         if i in oflags:
             r["on_online_frontier"] = _yes(oflags[i])
-            r["below_online_frontier_points"] = 100 * pareto.gap_below(opts, pts[i])
+            gap = pareto.gap_below(opts, pts[i])
+            assert gap is not None, "an online point is never above the online frontier"
+            r["below_online_frontier_points"] = 100 * gap
         else:
             r["on_online_frontier"] = r["below_online_frontier_points"] = None
 
 
-def setting(r):
+def setting(r: dict[str, Any]) -> str:
     """'plc-filter-threshold 4 (default)', 'defaults', ..."""
     if r["key"] is None:
         return "defaults"
     return "%s %s%s" % (r["key"], value_text(r["value"]), " (default)" if r["default"] == "yes" else "")
 
 
-def point_name(r):
+def point_name(r: dict[str, Any]) -> str:
     return "%s, %s" % (policy_label(r["policy"]), setting(r))
 
 
 # ---------------------------------------------------------------- the figure
 
 def _by_policy(rows):
-    groups = {}
+    groups: dict[Any, list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault(r["policy"], []).append(r)
     return groups
@@ -228,7 +237,7 @@ def _draw(ax, rows, xmax, label_from, label_to):
             ax.plot(xs, ys, **style)
         if swept:
             # points of one sweep that coincide share one label: "1, 2*, 3"
-            labels = {}
+            labels: dict[Any, Any] = {}
             for r, x, y in zip(pts, xs, ys):
                 if label_from < x <= label_to:
                     text = "default" if r["value"] is None else value_text(r["value"])
@@ -241,7 +250,7 @@ def _draw(ax, rows, xmax, label_from, label_to):
     ax.grid(alpha=0.3)
 
 
-def zoom_window(rows):
+def zoom_window(rows: list[dict[str, Any]]) -> tuple[float, float, float] | None:
     """(x limit in GiB, y low, y high in %) of the zoomed panel: the points
     writing at most a quarter of the most any point writes (where the
     admission policies crowd), or None when fewer than two points do."""
@@ -255,7 +264,7 @@ def zoom_window(rows):
     return xlim, max(0.0, min(hs) - 0.15 * span), min(100.0, max(hs) + 0.15 * span)
 
 
-def plot(rows, outdir, formats, cache_size):
+def plot(rows: list[dict[str, Any]], outdir: str, formats: Sequence[str], cache_size: str) -> list[str]:
     """fig-frontier: hit ratio against SSD bytes written, one marker per
     point in its policy's colour and marker, sweeps joined and labelled by
     their value, offline bounds hollow, and the two frontiers as steps.
@@ -309,7 +318,7 @@ def _points(v):
     return "-" if v is None else "%.2f" % v
 
 
-def headlines(rows):
+def headlines(rows: list[dict[str, Any]]) -> list[str]:
     """The report's headline section: the frontier points in order, both
     frontiers, and each online policy's distance below them."""
     offline = [r for r in rows if r["offline"] == "yes"]
@@ -339,7 +348,7 @@ def headlines(rows):
     return out
 
 
-def results(rows):
+def results(rows: list[dict[str, Any]]) -> list[str]:
     """Every point, in run order."""
     lines = ["| policy | setting | hit ratio | SSD written | modelled latency mean / p99 (ms) | "
              "on frontier | on online frontier | below frontier (points) | below online frontier (points) |",
@@ -354,3 +363,16 @@ def results(rows):
                         r["on_frontier"], r["on_online_frontier"] or "-",
                         _points(r["below_frontier_points"]), _points(r["below_online_frontier_points"])))
     return lines + [""]
+
+
+def finish(ctx: Any, outdir: str, runs: list[dict[str, Any]], rows: list[dict[str, Any]],
+           raws: list[Any]) -> tuple[list[str], list[str], list[str]]:
+    """frontier's CSV (one row per point: FIELDS), JSON, figure
+    and report sections; returns (figures, headlines, results)."""
+    tab, summary = table(runs, rows, ctx.a.seeds)
+    result_files.write_csv(os.path.join(outdir, "frontier.csv"), tab, FIELDS)
+    result_files.write_json(os.path.join(outdir, "frontier.json"), {
+        "experiment": "frontier", "mode": "simulate", "quick": ctx.a.quick, "args": vars(ctx.a),
+        "trace": runs[0]["trace_info"], "points": tab, "rows": rows, "destor_summaries": raws})
+    figs = plot(summary, outdir, ctx.a.formats, ctx.a.cache_size)
+    return figs, headlines(summary), results(summary)

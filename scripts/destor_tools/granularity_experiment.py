@@ -53,8 +53,9 @@ import argparse
 import os
 import random
 import subprocess
-import sys
+from typing import Any, Sequence
 
+from . import child_command
 from . import result_files
 from .errors import ToolError
 from .formatting import format_bytes
@@ -85,7 +86,7 @@ FIELDS = ["granularity", "policy", "fetch", "share", "cache_bytes", "hit_ratio",
           "cleaner_bytes_written", "reinserted_bytes_written", "evictions"]
 
 
-def parse_shares(text):
+def parse_shares(text: str) -> list[float]:
     """"10,20,40,80" -> [0.1, 0.2, 0.4, 0.8]: distinct percentages in (0, 100], in increasing order."""
     try:
         shares = [float(x) / 100 for x in text.split(",")]
@@ -96,7 +97,7 @@ def parse_shares(text):
     return sorted(shares)
 
 
-def parse_reclaims(text):
+def parse_reclaims(text: str) -> list[str]:
     """"clean,evict" -> ["evict", "clean"]: distinct ssd-cache-segment-reclaim values, in RECLAIMS' order."""
     names = text.split(",")
     bad = [n for n in names if n not in RECLAIMS]
@@ -105,7 +106,7 @@ def parse_reclaims(text):
     return [r for r in RECLAIMS if r in names]
 
 
-def parse_args(argv):
+def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="experiment granularity", description=__doc__.split("\n\n")[0])
     ap.add_argument("--destor", default=os.environ.get("DESTOR", "destor"), help="the destor binary")
     ap.add_argument("--out", default=os.path.join("experiments", "granularity"), help="output directory")
@@ -127,7 +128,7 @@ def parse_args(argv):
     return a
 
 
-def run(cmd, **kw):
+def run(cmd: list[str], **kw: Any) -> bytes:
     p = subprocess.run(cmd, capture_output=True, **kw)
     if p.returncode != 0:
         raise ToolError("%s exited %d: %s" % (" ".join(cmd[:6]), p.returncode,
@@ -135,7 +136,7 @@ def run(cmd, **kw):
     return p.stdout
 
 
-def make_store(a, root):
+def make_store(a: argparse.Namespace, root: str) -> str:
     """The config file naming the store (generated and backed up unless --workdir)."""
     cfg = os.path.join(root, "destor.config")
     workdir = os.path.abspath(a.workdir) if a.workdir else os.path.join(root, "store")
@@ -145,16 +146,16 @@ def make_store(a, root):
         return cfg
     data = os.path.join(root, "data")
     if not os.path.isdir(data):
-        gen = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gen-dataset")
-        run([sys.executable, gen, "--out", data, "--preset", a.preset, "--versions", str(a.versions),
-             "--seed", str(a.seed)])
+        gen, env = child_command.command_line("gen-dataset")
+        run(gen + ["--out", data, "--preset", a.preset, "--versions", str(a.versions), "--seed", str(a.seed)],
+            env=env)
     if not os.path.isdir(workdir):
         for v in range(1, a.versions + 1):
             run([a.destor, "-c", cfg, "backup", os.path.join(data, "v%d" % v)])
     return cfg
 
 
-def draw_trace(a, cfg, path):
+def draw_trace(a: argparse.Namespace, cfg: str, path: str) -> None:
     """Zipf (ALPHA) reads of every job's files, RANGE_SHARE of them ranges."""
     files = []
     job = 0
@@ -163,9 +164,9 @@ def draw_trace(a, cfg, path):
         if p.returncode != 0:
             break
         for rec in p.stdout.split(b"\0")[:-1]:
-            kind, size, name = rec.split(b"\t", 2)
-            if kind == b"f" and b"\n" not in name and b"\r" not in name and int(size) > 0:
-                files.append((job, name, int(size)))
+            kind, size_text, name = rec.split(b"\t", 2)
+            if kind == b"f" and b"\n" not in name and b"\r" not in name and int(size_text) > 0:
+                files.append((job, name, int(size_text)))
         job += 1
     if not files:
         raise ToolError("the store has no files to read")
@@ -181,7 +182,7 @@ def draw_trace(a, cfg, path):
             f.write(line + b"\n")
 
 
-def compile_trace(a, cfg, trace, granularity):
+def compile_trace(a: argparse.Namespace, cfg: str, trace: str, granularity: str) -> str:
     """The trace compiled once for `granularity` (destor trace compile:
     container accesses, or chunk accesses): every simulated point replays
     it with the text trace's figures and no recipe lookups."""
@@ -190,8 +191,9 @@ def compile_trace(a, cfg, trace, granularity):
     return out
 
 
-def replay(a, cfg, trace, granularity, policy, size, fetch="chunk", layout="log", compression="none",
-           real_dir=None, reclaim=None):
+def replay(a: argparse.Namespace, cfg: str, trace: str, granularity: str, policy: str, size: str,
+           fetch: str = "chunk", layout: str = "log", compression: str = "none", real_dir: str | None = None,
+           reclaim: str | None = None) -> dict[str, Any]:
     """One point; real_dir: real mode in that (emptied) cache directory, else simulation; reclaim: the
     chunk log's ssd-cache-segment-reclaim (None: the configuration's, evict by default)."""
     import json
@@ -214,7 +216,8 @@ def replay(a, cfg, trace, granularity, policy, size, fetch="chunk", layout="log"
     return json.loads(out.decode("utf-8"))["cache"]
 
 
-def row(granularity, policy, fetch, share, cache_bytes, c, reclaim=None):
+def row(granularity: str, policy: str, fetch: str, share: float, cache_bytes: int, c: dict[str, Any],
+        reclaim: str | None = None) -> dict[str, Any]:
     chunk = granularity == "chunk"
     log = c.get("chunk_log") if chunk and c.get("layout") == "log" else None
     cached = c["cached_chunks"] if chunk else c["cached_containers"]
@@ -243,7 +246,7 @@ def row(granularity, policy, fetch, share, cache_bytes, c, reclaim=None):
     }
 
 
-def plot(rows, outdir, shares, reclaims):
+def plot(rows: list[dict[str, Any]], outdir: str, shares: Sequence[float], reclaims: Sequence[str]) -> str:
     """One row of panels per reclaim: its chunk-log series beside the rows without a log (container cache,
     bucket layout), which repeat in every row as the reference."""
     import matplotlib
@@ -283,7 +286,7 @@ def plot(rows, outdir, shares, reclaims):
     return path
 
 
-def cdac_lines(rows, reclaim=None):
+def cdac_lines(rows: list[dict[str, Any]], reclaim: str | None = None) -> list[str]:
     """CDAC against D-* on the chunk-fetch log rows (of that reclaim, if given)."""
     if reclaim is not None:
         rows = [r for r in rows if r.get("reclaim") == reclaim]
@@ -316,7 +319,7 @@ REINSERT_POLICIES = ["lru", "arc", "tinylfu"]  # issue 39's goal names these
 REINSERT_GAIN = 0.9  # reinsert keeps at least this share of clean's hit gain over evict (issue 39)
 
 
-def reinsert_lines(rows):
+def reinsert_lines(rows: list[dict[str, Any]]) -> list[str]:
     """Issue 39's goal at each share: the chunk log's reinsert (the cache's own SSD bytes) against evict and
     clean, for lru, arc and tinylfu (chunk fetch, uncompressed): the share of clean's hit-ratio gain over evict
     that reinsert keeps (met: at least REINSERT_GAIN, or clean gains nothing and reinsert loses nothing), and
@@ -349,7 +352,7 @@ def reinsert_lines(rows):
     return out
 
 
-def compression_lines(rows):
+def compression_lines(rows: list[dict[str, Any]]) -> list[str]:
     """The compression and memory table: container lru, chunk log lru and chunk buckets at each codec."""
     out = ["| design | compression | mode | share | hit | request hit | SSD written | compression ratio | "
            "logical capacity | CPU compress ms | CPU decompress ms | latency ms | memory per object |",
@@ -371,7 +374,8 @@ def compression_lines(rows):
     return out
 
 
-def report(a, outdir, rows, working_set, trace, fig):
+def report(a: argparse.Namespace, outdir: str, rows: list[dict[str, Any]], working_set: int, trace: str,
+           fig: str) -> str:
     lines = ["# Container cache and chunk cache: one store, one trace", "",
              "Simulation; %d requests (Zipf %.1f over every job's files, %d%% byte ranges), working set %d "
              "bytes (unique chunk bytes the trace reads); container size %s; cache sizes %s of the working set, "
@@ -412,7 +416,7 @@ def report(a, outdir, rows, working_set, trace, fig):
     return path
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     a = parse_args(argv)
     outdir = os.path.abspath(a.out)
     os.makedirs(outdir, exist_ok=True)
@@ -442,6 +446,7 @@ def main(argv):
         # issue 23: compression for the container cache's lru and the chunk
         # log's lru (their none points are above) and every codec for the
         # bucket layout (real mode)
+        extra: list[tuple[str, str, str, str, str, str | None, str | None]]
         extra = [("container", COMPRESSION_CONTAINER_POLICY, "container", "log", codec, None, None)
                  for codec in CODECS if codec != "none"]
         extra += [("chunk", COMPRESSION_CHUNK_LOG_POLICY, "chunk", "log", codec, None, rc)

@@ -6,10 +6,11 @@ Why it exists: every command takes numeric options, and a negative value
 is wrong with it, instead of argparse's "expected one argument".
 """
 
+import argparse
 import re
 
 
-def option_values(ap, argv):
+def option_values(ap: argparse.ArgumentParser, argv: list[str]) -> list[str]:
     """argv with an option that takes one value joined to a following value
     that starts with '-' and a digit or dot ('--block-size -4096' becomes
     '--block-size=-4096'), unless that is an option of `ap` ('-0').

@@ -20,6 +20,7 @@ import os
 import signal
 import tempfile
 import zipfile
+from typing import Any, Callable, Sequence
 
 from .errors import ToolError, UsageError
 from . import destor_runner
@@ -35,17 +36,17 @@ MODULES = ("__init__", "errors", "units", "sizes", "formatting", "plot_style", "
            "trace_draw", "policy_replay", "parallel_sweep")
 
 
-def parse_seeds(text):
+def parse_seeds(text: str) -> list[int]:
     """'1-5' -> [1, 2, 3, 4, 5]; '1,3,7' -> [1, 3, 7]; ranges and lists mix."""
-    out = []
+    out: list[int] = []
     for part in (text or "").split(","):
         part = part.strip()
         if not part:
             continue
-        lo, dash, hi = part.partition("-")
+        first, dash, last = part.partition("-")
         try:
-            lo = int(lo)
-            hi = int(hi) if dash else lo
+            lo = int(first)
+            hi = int(last) if dash else lo
         except ValueError:
             raise UsageError("invalid seed list %r (expected e.g. 1-5 or 1,3,7)" % text)
         if hi < lo:
@@ -65,13 +66,13 @@ _T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 
          120: 1.980}
 
 
-def t975(df):
+def t975(df: int) -> float:
     if df < 1:
         return math.nan
     return _T975[max(k for k in _T975 if k <= df)]
 
 
-def mean_ci(values):
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     """(mean, half-width of the 95% confidence interval, Student t with n-1
     degrees of freedom); the half-width is nan for one value."""
     v = [float(x) for x in values]
@@ -89,19 +90,19 @@ def _numeric(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def aggregate(rows, by):
+def aggregate(rows: Sequence[dict[str, Any]], by: Sequence[str]) -> list[dict[str, Any]]:
     """For each group of rows equal in the `by` columns (in order of first
     appearance): a row with seed 'mean' and one with seed 'ci95' (half-width
     of the 95% interval) for every numeric column the group shares; other
     columns copy the group's first row when all rows agree, else are empty."""
-    groups = {}
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault(tuple(r.get(k) for k in by), []).append(r)
     out = []
     for members in groups.values():
         mean, ci = {}, {}
         for k in members[0]:
-            vals = [m.get(k) for m in members]
+            vals: list[Any] = [m.get(k) for m in members]
             if k in by:
                 mean[k] = ci[k] = vals[0]
             elif k != "seed" and all(_numeric(x) for x in vals):
@@ -122,13 +123,13 @@ class Journal:
     a fingerprint of the arguments that decide the results.  A journal with
     another fingerprint is set aside (renamed .old) and the sweep restarts."""
 
-    def __init__(self, path, fingerprint):
+    def __init__(self, path: str, fingerprint: Any) -> None:
         self.path = path
         self.fingerprint = hashlib.sha256(json.dumps(fingerprint, sort_keys=True, default=str)
                                           .encode()).hexdigest()[:16]
 
-    def load(self):
-        done = {}
+    def load(self) -> dict[str, Any]:
+        done: dict[str, Any] = {}
         try:
             with open(self.path, encoding="utf-8") as f:
                 lines = f.read().splitlines()
@@ -151,7 +152,7 @@ class Journal:
             done[rec["key"]] = (rec["row"], rec["raw"])
         return done
 
-    def add(self, key, row, raw):
+    def add(self, key: str, row: dict[str, Any], raw: Any) -> None:
         new = not os.path.exists(self.path)
         with open(self.path, "a", encoding="utf-8") as f:
             if new:
@@ -160,7 +161,7 @@ class Journal:
             f.flush()
             os.fsync(f.fileno())
 
-    def remove(self):
+    def remove(self) -> None:
         if os.path.exists(self.path):
             os.unlink(self.path)
 
@@ -176,7 +177,7 @@ def _unplain(row):
 
 # ---------------------------------------------------------------- running points
 
-def point_runner(spec, progress=None):
+def point_runner(spec: dict[str, Any], progress: Any = None) -> tuple[dict[str, Any], Any]:
     """Run one point: one policy of one trace (the function Dask workers
     run).  Returns (row, destor summary)."""
     rows, raws = policy_replay.replay(spec["trace"], [spec["policy"]], spec["cache_size"], spec["simulate"],
@@ -186,7 +187,7 @@ def point_runner(spec, progress=None):
     return rows[0], raws[0]
 
 
-def default_jobs():
+def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
@@ -194,8 +195,10 @@ def _on_sigterm(signum, frame):
     raise KeyboardInterrupt
 
 
-def run_points(points, jobs=None, scheduler=None, journal=None, progress=None, log=None, label=None,
-               results=None):
+def run_points(points: list[dict[str, Any]], jobs: int | None = None, scheduler: str | None = None,
+               journal: Journal | None = None, progress: Any = None, log: Callable[[str], None] | None = None,
+               label: Callable[[dict[str, Any], int, int], str] | None = None,
+               results: list[Any] | None = None) -> list[Any]:
     """Run every point (dicts with "key", "spec" and "weight": progress
     units) and return their (row, raw) in point order, in `results` when a
     list is given (None for a point not run).  Finished points are added to
@@ -221,6 +224,7 @@ def run_points(points, jobs=None, scheduler=None, journal=None, progress=None, l
         return results
 
     def finished(i, row, raw):
+        assert results is not None
         results[i] = (row, raw)
         if journal:
             journal.add(points[i]["key"], row, raw)

@@ -15,8 +15,10 @@ the points with at most w written: a step function, defined from the
 smallest w on.
 """
 
+from typing import Sequence
 
-def on_frontier(points):
+
+def on_frontier(points: Sequence[tuple[float, float]]) -> list[bool]:
     """[(w, h), ...] -> [bool, ...]: which points are on the frontier.
     Points are taken in order of w; within one w only those with the
     largest h can be on it, and they are when that h is above every h of a
@@ -39,14 +41,14 @@ def on_frontier(points):
     return flags
 
 
-def best_within(points, w):
+def best_within(points: Sequence[tuple[float, float]], w: float) -> float | None:
     """F(w): the highest h among the points with at most w written (None
     when every point writes more)."""
     hs = [h for pw, h in points if pw <= w]
     return max(hs) if hs else None
 
 
-def gap_below(points, point):
+def gap_below(points: Sequence[tuple[float, float]], point: tuple[float, float]) -> float | None:
     """How far `point` is below the frontier of `points` at its own write
     volume: F(w) - h, never negative when `point` is one of `points`."""
     best = best_within(points, point[0])

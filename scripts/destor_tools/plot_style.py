@@ -12,6 +12,7 @@ states its unit.  experiment and endurance-compare draw with these helpers.
 import hashlib
 import math
 import os
+from typing import Any, Sequence
 from .errors import UsageError
 from .units import GIB, KIB, MIB
 
@@ -54,7 +55,7 @@ POLICY_LABELS = {"none": "HDD only", "fifo": "FIFO", "lru": "LRU", "lfu": "LFU",
                  "offline-static": "offline static"}
 
 
-def policy_style(name):
+def policy_style(name: str) -> tuple[str, str]:
     """(colour, marker) of a policy; a name not in the table gets a pair
     chosen by a hash of the name, the same in every run and figure."""
     if name in POLICY_STYLE:
@@ -63,11 +64,11 @@ def policy_style(name):
     return _SPARE_COLOURS[h % len(_SPARE_COLOURS)], _SPARE_MARKERS[(h // 7) % len(_SPARE_MARKERS)]
 
 
-def policy_label(name):
+def policy_label(name: str) -> str:
     return POLICY_LABELS.get(name, name)
 
 
-def parse_formats(text):
+def parse_formats(text: str) -> list[str]:
     """'png,pdf,svg' -> ['png', 'pdf', 'svg']."""
     out = []
     for f in (text or "").split(","):
@@ -83,14 +84,14 @@ def parse_formats(text):
     return out
 
 
-def pyplot():
+def pyplot() -> Any:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
 
 
-def save(fig, outdir, stem, formats):
+def save(fig: Any, outdir: str, stem: str, formats: Sequence[str]) -> list[str]:
     """Write the figure once per format; returns the paths, PNG first when
     it is asked for (reports embed it)."""
     paths = []
@@ -102,7 +103,7 @@ def save(fig, outdir, stem, formats):
     return paths
 
 
-def decimals_for(values, significant=3):
+def decimals_for(values: Sequence[float | None], significant: int = 3) -> int:
     """Decimals that give the largest value `significant` significant digits;
     every label of one figure uses them, so labels share one precision."""
     finite = [abs(v) for v in values if v is not None and math.isfinite(v) and v != 0]
@@ -112,7 +113,8 @@ def decimals_for(values, significant=3):
     return max(0, significant - digits)
 
 
-def label_bars(ax, bars, values, decimals, errors=None):
+def label_bars(ax: Any, bars: Any, values: Sequence[float | None], decimals: int,
+               errors: Sequence[float | None] | None = None) -> None:
     """Each bar's value above it (above its error bar when it has one)."""
     for k, (b, v) in enumerate(zip(bars, values)):
         if v is None or not math.isfinite(v):
@@ -123,7 +125,7 @@ def label_bars(ax, bars, values, decimals, errors=None):
                     xytext=(0, 2), textcoords="offset points", ha="center", va="bottom", fontsize=8)
 
 
-def fit_category_ticks(ax, fig, labels):
+def fit_category_ticks(ax: Any, fig: Any, labels: Sequence[str]) -> None:
     """Category tick labels that do not overlap: drawn level, and slanted
     when any two of them (measured as rendered) would touch."""
     ax.set_xticks(range(len(labels)))
@@ -131,7 +133,7 @@ def fit_category_ticks(ax, fig, labels):
     slant_if_colliding(ax, fig)
 
 
-def slant_if_colliding(ax, fig):
+def slant_if_colliding(ax: Any, fig: Any) -> None:
     """Slant the x tick labels when any two of them would touch."""
     if labels_collide(fig, ax.get_xticklabels()):
         for t in ax.get_xticklabels():
@@ -140,7 +142,7 @@ def slant_if_colliding(ax, fig):
             t.set_rotation_mode("anchor")
 
 
-def labels_collide(fig, texts, pad=4):
+def labels_collide(fig: Any, texts: Sequence[Any], pad: float = 4) -> bool:
     """Do any two of these rendered texts overlap (or come within `pad`
     pixels) horizontally?"""
     fig.canvas.draw()
@@ -150,7 +152,7 @@ def labels_collide(fig, texts, pad=4):
     return any(b.x0 < a.x1 + pad for a, b in zip(boxes, boxes[1:]))
 
 
-def byte_unit(values):
+def byte_unit(values: Sequence[float | None]) -> tuple[float, str]:
     m = max([v for v in values if v is not None and math.isfinite(v)] or [0])
     for scale, unit in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
         if m >= scale:

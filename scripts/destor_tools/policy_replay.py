@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import threading
 import time
+from typing import Any, BinaryIO, Callable, Sequence
 
 from .errors import ToolError, UsageError
 from .destor_runner import (check_destor, config_line, default_destor, destor_base,
@@ -70,11 +71,12 @@ def _lifetime(v):
     return math.inf if v is None else float(v)
 
 
-def row_from_summary(summary, policy, mode, cache_size, params, trace, container_size,
-                     store_containers, settings):
+def row_from_summary(summary: dict[str, Any], policy: str, mode: str, cache_size: str, params: Sequence[str],
+                     trace: str, container_size: int, store_containers: int | None,
+                     settings: dict[str, str]) -> dict[str, Any]:
     """One result row from destor's read-file --trace --json object."""
     lat = summary.get("latency_ms") or {}
-    row = {k: None for k in ROW_FIELDS}
+    row: dict[str, Any] = {k: None for k in ROW_FIELDS}
     row.update({
         "policy": policy, "mode": mode, "cache_size": cache_size if policy != "none" else "",
         "params": "; ".join(params), "trace": trace,
@@ -129,8 +131,9 @@ def _drain(stream, sink):
     sink.append(stream.read())
 
 
-def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base=0, what="destor read-file",
-                  log=None, raw=False):
+def run_read_file(cmd_prefix: list[str], trace_path: str, simulate: bool, progress: Any = None,
+                  progress_base: int = 0, what: str = "destor read-file", log: BinaryIO | None = None,
+                  raw: bool = False) -> Any:
     """Run destor read-file --trace --json once; returns the parsed summary
     (stdout's bytes with raw).  With a progress bar the trace is fed on
     standard input ('-') so the bar follows the requests destor has taken.
@@ -151,7 +154,8 @@ def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base
         p = start_destor(cmd + ["-" if streaming else trace_path] + tail,
                          stdin=subprocess.PIPE if streaming else subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=log if log is not None else subprocess.PIPE)
-        outs, errs = [], []
+        outs: list[bytes] = []
+        errs: list[bytes] = []
         threads = [threading.Thread(target=_drain, args=(p.stdout, outs))]
         if log is None:
             threads.append(threading.Thread(target=_drain, args=(p.stderr, errs)))
@@ -163,11 +167,13 @@ def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base
         try:
             while streaming and pos < len(data):
                 chunk = data[pos:pos + step]
+                assert p.stdin is not None
                 p.stdin.write(chunk)
                 pos += len(chunk)
                 done += chunk.count(end)
                 progress.update(progress_base + done)
             if streaming:
+                assert p.stdin is not None
                 p.stdin.close()
         except BrokenPipeError:
             pass
@@ -190,8 +196,8 @@ def run_read_file(cmd_prefix, trace_path, simulate, progress=None, progress_base
         raise ToolError("%s printed something that is not JSON: %s" % (what, e))
 
 
-def prepare_cache_dir(path, marker=CACHE_DIR_MARKER, owner="replay", wipe_ok=False,
-                      hint="give a new or empty directory"):
+def prepare_cache_dir(path: str, marker: str = CACHE_DIR_MARKER, owner: str = "replay", wipe_ok: bool = False,
+                      hint: str = "give a new or empty directory") -> None:
     """Create or empty a cache directory.  Only a new or empty directory, one
     this tool created before (it holds `marker`), or any directory when
     wipe_ok, is emptied: the tools never delete files they did not create
@@ -227,7 +233,7 @@ def prepare_cache_dir(path, marker=CACHE_DIR_MARKER, owner="replay", wipe_ok=Fal
 _CACHE_SIZE_RE = re.compile(r"^\s*([0-9]+(\.[0-9]*)?%|[0-9]+|[0-9]+(\.[0-9]*)?\s*[kmgtKMGT](i?[bB])?)\s*$")
 
 
-def check_cache_size(text):
+def check_cache_size(text: str) -> str:
     """ssd-cache-size as destor takes it: N containers, a size (4G) or a
     share of the stored containers (20%, above 0 and at most 100)."""
     m = _CACHE_SIZE_RE.match(text or "")
@@ -242,7 +248,7 @@ def check_cache_size(text):
     return t
 
 
-def capacity_containers(text, containers, container_size):
+def capacity_containers(text: str, containers: int, container_size: int) -> int:
     """The containers a cache of size `text` holds in a store of
     `containers` containers of `container_size` bytes, resolved as destor
     resolves ssd-cache-size (a share rounds down, at least 1; a size holds
@@ -267,7 +273,7 @@ def _destor_help(destor, cache={}):
     return cache[destor]
 
 
-def compile_trace(destor, config, params, trace, out_path):
+def compile_trace(destor: str, config: str | None, params: Sequence[str], trace: str, out_path: str) -> str:
     """The file replays should read for `trace`: resolved once into its
     container accesses with `destor trace compile TRACE -o OUT` when this
     destor has that command (its --help lists it), else the trace itself.
@@ -282,15 +288,17 @@ def compile_trace(destor, config, params, trace, out_path):
     return out_path
 
 
-def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, config=None,
-           destor=None, params=(), progress=None, store=None, log=None, label_runs=True):
+def replay(trace: str, policies: str | Sequence[str], cache_size: str = "20%", simulate: bool = True,
+           cache_dir: str | None = None, config: str | None = None, destor: str | None = None,
+           params: Sequence[str] = (), progress: Any = None, store: dict[str, Any] | None = None,
+           log: Callable[[str], None] | None = None, label_runs: bool = True) -> tuple[list[dict[str, Any]], list[Any]]:
     """Replay `trace` once per policy.  Returns (rows, raw summaries).
     `store` may pass a precomputed destor stat object."""
     destor = destor or default_destor()
     check_destor(destor)
     if not os.path.isfile(trace):
         raise ToolError("trace %s not found" % trace)
-    policies = resolve_policies(destor, policies)
+    names = resolve_policies(destor, policies)
     if not simulate and cache_dir is None:
         raise UsageError("real mode needs a cache directory (--cache-dir)")
     params = list(params)
@@ -300,7 +308,7 @@ def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, con
     settings = effective_settings(config, params)
     mode = "simulate" if simulate else "real"
     rows, raws = [], []
-    for k, pol in enumerate(policies):
+    for k, pol in enumerate(names):
         run_params = params + ["ssd-cache-policy %s" % pol]
         if pol != "none":
             run_params.append("ssd-cache-size %s" % cache_size)
@@ -308,7 +316,7 @@ def replay(trace, policies, cache_size="20%", simulate=True, cache_dir=None, con
             prepare_cache_dir(cache_dir)
             run_params.append(config_line("ssd-cache-directory", cache_dir))
         if progress is not None and label_runs:
-            progress.set_label("%s (%d/%d)" % (policy_label(pol), k + 1, len(policies)))
+            progress.set_label("%s (%d/%d)" % (policy_label(pol), k + 1, len(names)))
         if log:
             log("replay: %s, %s mode, cache %s" % (pol, mode, cache_size))
         t0 = time.monotonic()

@@ -12,9 +12,10 @@ import shutil
 import sys
 import threading
 import time
+from typing import TextIO
 
 
-def format_duration(s):
+def format_duration(s: float | None) -> str:
     if s is None or not math.isfinite(s):
         return "--:--"
     s = int(round(s))
@@ -28,7 +29,8 @@ class Progress:
     a terminal (or when forced).  Work is counted in arbitrary units (trace
     requests); set_total() may grow the total as runs are added."""
 
-    def __init__(self, total, label="", enabled=None, stream=None):
+    def __init__(self, total: int, label: str = "", enabled: bool | None = None,
+                 stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         if enabled is None:
             enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
@@ -42,22 +44,22 @@ class Progress:
         self.lock = threading.Lock()
         self.drawn = False
 
-    def set_label(self, label):
+    def set_label(self, label: str) -> None:
         self.label = label
         self._draw(force=True)
 
-    def set_total(self, total):
+    def set_total(self, total: int) -> None:
         self.total = max(total, 1)
 
-    def update(self, done):
+    def update(self, done: int) -> None:
         with self.lock:
             self.done = min(done, self.total)
         self._draw()
 
-    def advance(self, n):
+    def advance(self, n: int) -> None:
         self.update(self.done + n)
 
-    def eta(self):
+    def eta(self) -> float | None:
         elapsed = time.monotonic() - self.start
         if self.done <= 0:
             return None
@@ -79,7 +81,7 @@ class Progress:
         self.stream.flush()
         self.drawn = True
 
-    def message(self, text):
+    def message(self, text: str) -> None:
         """Print a line above the bar (the bar is redrawn after it)."""
         if self.enabled and self.drawn:
             cols = shutil.get_terminal_size((100, 20)).columns
@@ -87,7 +89,7 @@ class Progress:
         print(text, file=self.stream)
         self._draw(force=True)
 
-    def close(self):
+    def close(self) -> None:
         if self.enabled and self.drawn:
             self.update(self.total)
             self._draw(force=True)

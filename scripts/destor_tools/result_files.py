@@ -10,12 +10,13 @@ is written (empty or "inf" in CSV, null in JSON, "-" or "inf" in tables).
 import csv
 import json
 import math
+from typing import Any, Sequence
 
 from .formatting import format_bytes
 from .policy_replay import ROW_FIELDS, policy_label
 
 
-def csv_value(v):
+def csv_value(v: Any) -> Any:
     if v is None:
         return ""
     if isinstance(v, float):
@@ -27,13 +28,13 @@ def csv_value(v):
     return v
 
 
-def json_value(v):
+def json_value(v: Any) -> Any:
     if isinstance(v, float) and not math.isfinite(v):
         return None  # JSON has no infinity; null = infinite lifetime / n.a.
     return v
 
 
-def write_csv(path, rows, fields=None):
+def write_csv(path: str, rows: Sequence[dict[str, Any]], fields: Sequence[str] | None = None) -> None:
     fields = fields or ROW_FIELDS
     extra = [k for r in rows for k in r if k not in fields]
     seen = []
@@ -48,7 +49,7 @@ def write_csv(path, rows, fields=None):
             w.writerow([csv_value(r.get(k)) for k in cols])
 
 
-def write_json(path, obj):
+def write_json(path: str, obj: Any) -> None:
     def clean(o):
         if isinstance(o, dict):
             return {k: clean(v) for k, v in o.items()}
@@ -60,7 +61,7 @@ def write_json(path, obj):
         f.write("\n")
 
 
-def fmt(v, spec="%.2f", none="-"):
+def fmt(v: float | None, spec: str = "%.2f", none: str = "-") -> str:
     if v is None:
         return none
     if isinstance(v, float) and math.isinf(v):
@@ -68,11 +69,11 @@ def fmt(v, spec="%.2f", none="-"):
     return spec % v
 
 
-def pct(v):
+def pct(v: float | None) -> str:
     return fmt(None if v is None else 100.0 * v, "%.2f%%")
 
 
-def markdown_table(rows, lead=None):
+def markdown_table(rows: Sequence[dict[str, Any]], lead: tuple[str, str] | None = None) -> str:
     """The comparison table of a replay, one line per row.  `lead` is an
     optional (header, key) column put first (the swept parameter)."""
     hdr = ["policy", "hit ratio", "SSD written", "latency modelled mean (ms)",
@@ -101,3 +102,11 @@ def markdown_table(rows, lead=None):
             cells = [str(r.get(lead[1]))] + cells
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    """a / b; inf when only b is 0 (or missing) and a is positive, None
+    when neither can be said."""
+    if a is None or b is None or b == 0:
+        return math.inf if (a or 0) > 0 else None
+    return a / b

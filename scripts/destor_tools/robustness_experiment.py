@@ -24,11 +24,14 @@ one more workload, `given`.
 """
 
 import io
+import os
 import math
+from typing import Any, Sequence
 
 from .formatting import format_bytes
 from .plot_style import policy_label, policy_style
 from . import plot_style
+from . import result_files
 from . import trace_draw
 from . import trace_import
 
@@ -44,11 +47,11 @@ FIELDS = ["workload", "cache_size", "policy", "hit_ratio", "ssd_bytes_written", 
           "loss_points", "writes_vs_plc"]
 
 
-def workload_names(given):
+def workload_names(given: bool) -> list[str]:
     return [w for w, _, _ in WORKLOADS] + (["given"] if given else [])
 
 
-def workload_spec(name):
+def workload_spec(name: str) -> tuple[str, bool]:
     """(distribution, shift) of a generated workload."""
     for w, dist, shift in WORKLOADS:
         if w == name:
@@ -56,11 +59,12 @@ def workload_spec(name):
     raise KeyError(name)
 
 
-def shift_for(stationary_requests):
+def shift_for(stationary_requests: int) -> int:
     return max(1, int(math.ceil(stationary_requests / 4.0)))
 
 
-def object_stack_trace(files, job, objects, requests, alpha, seed):
+def object_stack_trace(files: Sequence[tuple[bytes, int]], job: int, objects: int, requests: int,
+                       alpha: float, seed: int) -> tuple[bytes, dict[str, Any]]:
     """(trace bytes, info) of recency-objects: `requests` draws of the LRU
     stack model over `objects` ids, each id one of the job's files by
     import-trace's object mapping (seeded with `seed`)."""
@@ -76,11 +80,11 @@ def object_stack_trace(files, job, objects, requests, alpha, seed):
     return head + body.getvalue(), info
 
 
-def table(rows):
+def table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per (workload, cache size, policy): its loss against the best
     online policy of that workload and size, in hit-ratio points, and its
     writes over PLC's (None without a PLC run or when PLC wrote nothing)."""
-    groups = {}
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault((r["x"], r["cache_size"]), []).append(r)
     out = []
@@ -96,12 +100,12 @@ def table(rows):
     return out
 
 
-def worst_cases(table_rows):
+def worst_cases(table_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per policy, in first-seen order: the largest loss and the largest
     writes ratio over every workload and size, where each happened, and on
     how many of them the goal (loss within GOAL_LOSS_POINTS and writes at
     most PLC's) holds."""
-    per = {}
+    per: dict[str, dict[str, Any]] = {}
     for r in table_rows:
         w = per.setdefault(r["policy"], {"policy": r["policy"], "loss": -1.0, "loss_at": None,
                                          "writes": None, "writes_at": None, "met": 0, "runs": 0})
@@ -120,7 +124,7 @@ def _ratio(v):
     return "-" if v is None else "%.2f" % v
 
 
-def headlines(table_rows):
+def headlines(table_rows: list[dict[str, Any]]) -> list[str]:
     worst = sorted(worst_cases(table_rows), key=lambda w: w["loss"])
     out = ["Worst case of each online policy over every workload and cache size: its largest "
            "hit-ratio loss against the best online policy of that workload and size (points), "
@@ -135,7 +139,7 @@ def headlines(table_rows):
     return out
 
 
-def results(table_rows):
+def results(table_rows: list[dict[str, Any]]) -> list[str]:
     lines = ["| workload | cache | policy | hit ratio | SSD written | loss (points) | writes / PLC's | best |",
              "|---|---|---|---:|---:|---:|---:|---|"]
     for r in table_rows:
@@ -146,7 +150,7 @@ def results(table_rows):
     return lines + [""]
 
 
-def plot(table_rows, outdir, formats):
+def plot(table_rows: list[dict[str, Any]], outdir: str, formats: Sequence[str]) -> list[str]:
     """fig-robustness: per policy, its loss on every workload and size (a
     marker each, the worst as a bar) and its writes over PLC's (log scale)."""
     plt = plot_style.pyplot()
@@ -181,3 +185,25 @@ def plot(table_rows, outdir, formats):
     plot_style.fit_category_ticks(ax2, fig, [policy_label(n) for n in names])
     fig.tight_layout()
     return plot_style.save(fig, outdir, "fig-robustness", formats)
+
+
+def finish(ctx: Any, outdir: str, runs: list[dict[str, Any]], rows: list[dict[str, Any]],
+           raws: list[Any]) -> tuple[list[str], list[str], list[str]]:
+    """robustness's CSV (one row per workload, cache size and policy:
+    FIELDS), JSON, figure and report sections."""
+    tab = table(rows)
+    result_files.write_csv(os.path.join(outdir, "robustness.csv"), tab, FIELDS)
+    traces: dict[str, dict[str, Any]] = {}
+    for r in runs:
+        traces.setdefault(r["x"], dict(r["trace_info"], file=os.path.relpath(r["trace"], outdir)))
+    result_files.write_json(os.path.join(outdir, "robustness.json"), {
+        "experiment": "robustness", "mode": "simulate", "quick": ctx.a.quick, "args": vars(ctx.a),
+        "traces": traces, "table": tab, "worst": worst_cases(tab), "rows": rows,
+        "destor_summaries": raws})
+    figs = plot(tab, outdir, ctx.a.formats)
+    heads = ["Workloads (robustness_experiment.WORKLOADS): " + "; ".join(
+        "%s, %d requests, %d container accesses%s" % (w, t["requests"], next(
+            r["container_accesses"] for r in rows if r["x"] == w),
+            ", shift every %d requests" % t["shift_every"] if t.get("shift_every") else "")
+        for w, t in traces.items()) + ".", ""]
+    return figs, heads + headlines(tab), results(tab)

@@ -28,7 +28,7 @@ def _binary_size(text):
     return m.group(1), m.group(2)
 
 
-def parse_size(text):
+def parse_size(text: str) -> int:
     """'4096', '512K', '1.5G', '2M' -> bytes (powers of 1024)."""
     found = _binary_size(text or "")
     if not found and _binary_size((text or "").replace("-", "", 1)):
@@ -40,7 +40,7 @@ def parse_size(text):
     return int(float(number) * step ** _PREFIXES.index(letter.upper() or " "))
 
 
-def parse_budget(text, job_bytes):
+def parse_budget(text: str, job_bytes: int) -> int:
     """--bytes: a size, or 'Nx' meaning N times the job's file bytes (the
     paper read 520 GB over a 200 GB set, i.e. 2.6x)."""
     t = (text or "").strip()
@@ -55,7 +55,7 @@ def parse_budget(text, job_bytes):
     return parse_size(t)
 
 
-def parse_rated_size(text, default_prefix="T"):
+def parse_rated_size(text: str, default_prefix: str = "T") -> int:
     """Parse '36500GB', '600TB', '0.6PiB', '150' (bare number = TB).
 
     The unit says its base, whatever --units prints: GB/TB are decimal

@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import subprocess
+from typing import Any, Sequence
 from .units import GIB, MIB
 
 
@@ -37,7 +38,8 @@ SMARTCTL_TIMEOUT = 60
 # ---------------------------------------------------------------------------
 # Tool lookup
 
-def find_tool(name, explicit=None, env_var=None, extra_dirs=None):
+def find_tool(name: str, explicit: str | None = None, env_var: str | None = None,
+              extra_dirs: Sequence[str] | None = None) -> str | None:
     """Path of an executable: explicit path, $ENV_VAR, $PATH, then sbin dirs.
 
     Returns None when not found (an explicit path that is not executable
@@ -67,7 +69,8 @@ EXIT_SMART_CMD = 0x04
 EXIT_HEALTH_MASK = 0xF8
 
 
-def run_smartctl(device, smartctl, dev_type=None, timeout=SMARTCTL_TIMEOUT):
+def run_smartctl(device: str, smartctl: str, dev_type: str | None = None,
+                 timeout: float = SMARTCTL_TIMEOUT) -> tuple[dict[str, Any] | None, list[str]]:
     """Run `smartctl --json -a DEVICE`.
 
     Returns (data, problems): data is the decoded JSON document or None,
@@ -104,11 +107,10 @@ def run_smartctl(device, smartctl, dev_type=None, timeout=SMARTCTL_TIMEOUT):
     return data, smartctl_problems(data, device, proc.returncode)
 
 
-def smartctl_problems(data, device, returncode=None):
+def smartctl_problems(data: dict[str, Any], device: str, returncode: int | None = None) -> list[str]:
     """Turn smartctl's messages and exit status into clear messages."""
     problems = []
-    info = data.get("smartctl") if isinstance(data.get("smartctl"), dict) \
-        else {}
+    info: dict[str, Any] = data["smartctl"] if isinstance(data.get("smartctl"), dict) else {}
     status = info.get("exit_status", returncode)
     if not isinstance(status, int):
         status = returncode if isinstance(returncode, int) else 0
@@ -233,22 +235,22 @@ def _int(value):
     return value
 
 
-def empty_sample():
-    s = {c: None for c in COLUMNS}
+def empty_sample() -> dict[str, Any]:
+    s: dict[str, Any] = {c: None for c in COLUMNS}
     s["missing"] = []
     s["messages"] = []
     s["raw"] = {}
     return s
 
 
-def parse_smartctl(data, device=None):
+def parse_smartctl(data: dict[str, Any], device: str | None = None) -> dict[str, Any]:
     """Fields of a sample from a `smartctl --json -a` document.
 
     Returns a dict with (a subset of) the COLUMNS keys plus 'messages',
     'missing' (lists) and 'raw' (every attribute / log field, kept as read).
     """
     out = empty_sample()
-    dev = data.get("device") if isinstance(data.get("device"), dict) else {}
+    dev: dict[str, Any] = data["device"] if isinstance(data.get("device"), dict) else {}
     out["device"] = dev.get("name") or device
     proto = dev.get("protocol")
     if not proto:
@@ -280,7 +282,7 @@ def parse_smartctl(data, device=None):
     return out
 
 
-def has_smart_data(data):
+def has_smart_data(data: dict[str, Any]) -> bool:
     return bool(data.get("nvme_smart_health_information_log") or
                 (data.get("ata_smart_attributes") or {}).get("table"))
 
@@ -314,13 +316,13 @@ def _parse_ata(data, out, lbs):
     table = data["ata_smart_attributes"].get("table")
     if not isinstance(table, list):
         return
-    by_name = {}
-    by_id = {}
-    raw = {}
+    by_name: dict[str, Any] = {}
+    by_id: dict[int, Any] = {}
+    raw: dict[str, Any] = {}
     for attr in table:
         if not isinstance(attr, dict) or _int(attr.get("id")) is None:
             continue
-        rawv = attr.get("raw") if isinstance(attr.get("raw"), dict) else {}
+        rawv: dict[str, Any] = attr["raw"] if isinstance(attr.get("raw"), dict) else {}
         entry = {"name": attr.get("name"), "value": _int(attr.get("value")),
                  "worst": _int(attr.get("worst")),
                  "thresh": _int(attr.get("thresh")),

@@ -11,6 +11,7 @@ Standard library only.
 """
 
 import math
+from typing import Any, Sequence
 from .errors import SmartError
 from .formatting import smart_bytes
 from .units import MIB, SECONDS_PER_DAY, unit_label, unit_step
@@ -30,7 +31,7 @@ def _delta(before, after, key, warnings, label):
     return b - a
 
 
-def check_same_drive(before, after):
+def check_same_drive(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """Raise SmartError when the samples are of different drives; return
     warnings when it cannot be told for sure."""
     warnings = []
@@ -55,8 +56,8 @@ def check_same_drive(before, after):
     return warnings
 
 
-def diff_samples(before, after, tbw_bytes=None, units="binary",
-                 seconds=None):
+def diff_samples(before: dict[str, Any], after: dict[str, Any], tbw_bytes: int | None = None,
+                 units: str = "binary", seconds: float | None = None) -> dict[str, Any]:
     """Everything smart-diff reports, as a dict (JSON-ready).
 
     `seconds` overrides the interval used for the write rate (e.g. the
@@ -136,7 +137,8 @@ def diff_samples(before, after, tbw_bytes=None, units="binary",
                                          smart_bytes(d, units),
                                          100 if d == 0 else
                                          math.ceil(100.0 * unit / d)))
-    lb, la = before.get("life_used_pct"), after.get("life_used_pct")
+    lb: Any = before.get("life_used_pct")
+    la: Any = after.get("life_used_pct")
     res["life_indicator"] = after.get("life_indicator")
     res["life_used_pct_before"], res["life_used_pct_after"] = lb, la
     res["life_used_pct_change"] = (la - lb) if la is not None and \
@@ -176,7 +178,7 @@ def diff_samples(before, after, tbw_bytes=None, units="binary",
     return res
 
 
-def fmt_num(v, digits=2):
+def fmt_num(v: float | None, digits: int = 2) -> str:
     if v is None:
         return "n/a"
     if isinstance(v, int):
@@ -186,7 +188,7 @@ def fmt_num(v, digits=2):
     return "%.*f" % (digits, v)
 
 
-def diff_table(res, units="binary"):
+def diff_table(res: dict[str, Any], units: str = "binary") -> list[tuple[str, str]]:
     """Rows (label, text) for printing a diff."""
     mb = unit_label(2, units)
     rows = [
@@ -243,6 +245,6 @@ def _bytes_text(n, units):
                               "{:,}".format(n))
 
 
-def format_rows(rows):
+def format_rows(rows: Sequence[tuple[str, str]]) -> str:
     width = max(len(k) for k, _ in rows)
     return "\n".join("%-*s  %s" % (width, k, v) for k, v in rows)

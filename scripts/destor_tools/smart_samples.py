@@ -16,6 +16,7 @@ import json
 import math
 import os
 import time
+from typing import Any, Callable, Iterable, TextIO
 
 from .errors import SmartError
 from .formatting import smart_bytes
@@ -28,14 +29,15 @@ from .smart_sysfs import boot_id, sysfs_counters
 # ---------------------------------------------------------------------------
 # Sampling
 
-def now_iso(epoch):
+def now_iso(epoch: float) -> str:
     t = datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc)
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond //
                                                          1000)
 
 
-def take_sample(device, smartctl=None, dev_type=None, use_smart=True,
-                use_sysfs=True, sysfs="/sys", clock=time.time):
+def take_sample(device: str, smartctl: str | None = None, dev_type: str | None = None, use_smart: bool = True,
+                use_sysfs: bool = True, sysfs: str = "/sys",
+                clock: Callable[[], float] = time.time) -> dict[str, Any]:
     """One sample of DEVICE.  Never raises for device or tool problems:
     whatever cannot be read is listed in 'missing' and explained in
     'messages'."""
@@ -90,12 +92,12 @@ def take_sample(device, smartctl=None, dev_type=None, use_smart=True,
     return s
 
 
-def has_write_counter(s):
+def has_write_counter(s: dict[str, Any]) -> bool:
     return s.get("host_bytes_written") is not None or \
         s.get("sysfs_bytes_written") is not None
 
 
-def summary_line(s, units="binary"):
+def summary_line(s: dict[str, Any], units: str = "binary") -> str:
     parts = [s["timestamp"], s["device"], "source=" + s["source"]]
     if s.get("host_bytes_written") is not None:
         parts.append("host_written=" + smart_bytes(s["host_bytes_written"],
@@ -117,7 +119,7 @@ def summary_line(s, units="binary"):
 # ---------------------------------------------------------------------------
 # CSV files of samples
 
-def sample_to_row(s):
+def sample_to_row(s: dict[str, Any]) -> dict[str, str]:
     row = {}
     for c in COLUMNS:
         v = s.get(c)
@@ -135,7 +137,7 @@ def sample_to_row(s):
     return row
 
 
-def row_to_sample(row, where="row"):
+def row_to_sample(row: dict[str, str], where: str = "row") -> dict[str, Any]:
     s = empty_sample()
     for c in COLUMNS:
         v = row.get(c)
@@ -162,12 +164,12 @@ def row_to_sample(row, where="row"):
     return s
 
 
-def identity(s):
+def identity(s: dict[str, Any]) -> str | None:
     """What tells drives apart: the serial number, else the device name."""
     return s.get("serial") or s.get("device")
 
 
-def read_csv_samples(path):
+def read_csv_samples(path: str) -> list[dict[str, Any]]:
     try:
         f = open(path, newline="")
     except OSError as e:
@@ -189,7 +191,7 @@ def read_csv_samples(path):
     return samples
 
 
-def read_samples(path):
+def read_samples(path: str) -> list[dict[str, Any]]:
     """Samples from a smart-sample CSV or a saved `smartctl --json -a`
     document (its local_time gives the time)."""
     try:
@@ -220,7 +222,7 @@ def read_samples(path):
     return read_csv_samples(path)
 
 
-def check_csv_for_append(path, device_identity=None):
+def check_csv_for_append(path: str, device_identity: str | None = None) -> str | None:
     """Before appending to PATH: header must match, rows must be of the same
     drive.  Returns the identity found in the file (or None)."""
     if not os.path.exists(path) or os.path.getsize(path) == 0:
@@ -228,7 +230,7 @@ def check_csv_for_append(path, device_identity=None):
     try:
         with open(path, newline="") as f:
             reader = csv.reader(f)
-            header = next(reader, [])
+            header: list[str] = next(reader, [])
             if header != COLUMNS:
                 raise SmartError(
                     "%s exists with different columns (another tool, or an "
@@ -251,7 +253,8 @@ class CsvAppender:
     """Appends samples to a CSV file, flushing and fsyncing every row so an
     interrupted run keeps all rows already taken."""
 
-    def __init__(self, path_or_file):
+    def __init__(self, path_or_file: str | TextIO) -> None:
+        self.f: Any
         if hasattr(path_or_file, "write"):
             self.f = path_or_file
             self.close_f = False
@@ -273,16 +276,16 @@ class CsvAppender:
         except (OSError, ValueError, AttributeError):
             pass            # pipes and terminals cannot be fsynced
 
-    def append(self, s):
+    def append(self, s: dict[str, Any]) -> None:
         self.w.writerow(sample_to_row(s))
         self._sync()
 
-    def close(self):
+    def close(self) -> None:
         if self.close_f:
             self.f.close()
 
 
-def write_samples(path, samples):
+def write_samples(path: str | TextIO, samples: Iterable[dict[str, Any]]) -> None:
     app = CsvAppender(path)
     try:
         for s in samples:

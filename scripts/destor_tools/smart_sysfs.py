@@ -16,13 +16,14 @@ Standard library only.
 
 import os
 import re
+from typing import Any
 from .errors import SmartError
 
 
 SYSFS_SECTOR = 512               # bytes per /sys/block stat sector
 
 
-def read_block_stat(path):
+def read_block_stat(path: str) -> dict[str, int | None]:
     """Parse a /sys/block/.../stat file into bytes read/written/discarded."""
     with open(path) as f:
         fields = f.read().split()
@@ -35,13 +36,13 @@ def read_block_stat(path):
                                 if len(n) >= 14 else None)}
 
 
-def block_name(device):
+def block_name(device: str) -> str:
     """Kernel name of a device path: /dev/disk/by-id/x -> sda1 etc."""
     path = device if device.startswith("/") else os.path.join("/dev", device)
     return os.path.basename(os.path.realpath(path))
 
 
-def resolve_block(device, sysfs="/sys"):
+def resolve_block(device: str, sysfs: str = "/sys") -> dict[str, Any] | None:
     """Find the kernel's stat files for DEVICE.
 
     Returns {'name', 'stat', 'parent', 'parent_stat', 'namespaces'} or None.
@@ -74,7 +75,7 @@ def resolve_block(device, sysfs="/sys"):
     return None
 
 
-def block_identity(name, sysfs="/sys"):
+def block_identity(name: str, sysfs: str = "/sys") -> dict[str, str]:
     """Model and serial as the kernel shows them (may be None)."""
     base = os.path.join(sysfs, "class", "block", name)
     found = {}
@@ -92,7 +93,7 @@ def block_identity(name, sysfs="/sys"):
     return found
 
 
-def sysfs_counters(device, sysfs="/sys"):
+def sysfs_counters(device: str, sysfs: str = "/sys") -> tuple[dict[str, Any], list[str]]:
     """Host byte counters from the kernel; (fields, problems)."""
     info = resolve_block(device, sysfs)
     if info is None:
@@ -119,7 +120,7 @@ def sysfs_counters(device, sysfs="/sys"):
     return fields, []
 
 
-def boot_id():
+def boot_id() -> str | None:
     try:
         with open("/proc/sys/kernel/random/boot_id") as f:
             return f.read().strip()
@@ -127,7 +128,7 @@ def boot_id():
         return None
 
 
-def device_of_path(path, sysfs="/sys"):
+def device_of_path(path: str, sysfs: str = "/sys") -> str | None:
     """Kernel block device name holding `path` (e.g. 'vda1'), or None."""
     try:
         st = os.stat(path)
@@ -140,7 +141,7 @@ def device_of_path(path, sysfs="/sys"):
     return os.path.basename(os.path.realpath(link))
 
 
-def path_is_on_device(path, device, sysfs="/sys"):
+def path_is_on_device(path: str, device: str, sysfs: str = "/sys") -> bool | None:
     """True/False whether `path`'s filesystem lives on DEVICE (or one of its
     partitions); None when it cannot be told (e.g. device-mapper, overlay)."""
     holder = device_of_path(path, sysfs)

@@ -12,6 +12,7 @@ import bisect
 import io
 import math
 import random
+from typing import Any, BinaryIO, Sequence
 
 from .errors import ToolError, UsageError
 from .formatting import format_bytes
@@ -19,7 +20,7 @@ from .sizes import parse_budget
 from .destor_runner import list_job_files
 
 
-def zipf_weights(n, alpha):
+def zipf_weights(n: int, alpha: float) -> list[float]:
     """Unnormalised weights of equation (1): w(i) = 1 / i^(1 - alpha) for
     ranks i = 1..n; alpha in [0, 1] (0: classic Zipf, 1: uniform)."""
     if not 0.0 <= alpha <= 1.0:
@@ -28,7 +29,7 @@ def zipf_weights(n, alpha):
     return [1.0 / (i ** e) for i in range(1, n + 1)]
 
 
-def zipf_probabilities(n, alpha):
+def zipf_probabilities(n: int, alpha: float) -> list[float]:
     """P(i, alpha, F) of equation (1) for i = 1..n (index 0 is rank 1)."""
     w = zipf_weights(n, alpha)
     s = math.fsum(w)
@@ -45,7 +46,7 @@ class RecencyStack:
     making it the most recent is O(log) per request.  When the stamps run
     out the present ones are renumbered 1..n in their order."""
 
-    def __init__(self, order):
+    def __init__(self, order: Sequence[int]) -> None:
         self.n = len(order)
         self._build(list(reversed(order)))  # oldest first
 
@@ -75,7 +76,7 @@ class RecencyStack:
             step >>= 1
         return pos + 1
 
-    def take(self, rank):
+    def take(self, rank: int) -> int:
         """The file at `rank` (0: most recent), made the most recent."""
         assert 0 <= rank < self.n, rank
         t = self._kth(self.n - rank)
@@ -108,7 +109,8 @@ class TraceSampler:
     Everything comes from one random.Random(seed): the first permutation,
     then the draws, then each new permutation at a shift, in that order."""
 
-    def __init__(self, n, dist="zipf", alpha=0.47, seed=1, shift_every=None, keep_epochs=False):
+    def __init__(self, n: int, dist: str = "zipf", alpha: float = 0.47, seed: int = 1,
+                 shift_every: int | None = None, keep_epochs: bool = False) -> None:
         if n <= 0:
             raise ToolError("no requestable files")
         if dist not in DISTRIBUTIONS:
@@ -127,7 +129,7 @@ class TraceSampler:
         self.shifts = 0
         self.perm = list(range(n))
         self.rng.shuffle(self.perm)
-        self.epochs = [(0, list(self.perm))] if keep_epochs else None
+        self.epochs: list[tuple[int, list[int]]] | None = [(0, list(self.perm))] if keep_epochs else None
         self.stack = RecencyStack(self.perm) if dist == "recency" else None
         if dist != "uniform":
             w = zipf_weights(n, alpha)
@@ -138,14 +140,14 @@ class TraceSampler:
                 self.cum.append(acc)
             self.total = acc
 
-    def rank(self):
+    def rank(self) -> int:
         """Draw a 0-based rank."""
         if self.dist == "uniform":
             return self.rng.randrange(self.n)
         u = self.rng.random() * self.total
         return min(bisect.bisect_right(self.cum, u), self.n - 1)
 
-    def next(self):
+    def next(self) -> int:
         if self.shift_every and self.drawn and self.drawn % self.shift_every == 0:
             self.rng.shuffle(self.perm)
             self.shifts += 1
@@ -157,8 +159,9 @@ class TraceSampler:
         return self.perm[self.rank()]
 
 
-def generate_indices(files, dist, alpha, seed, requests=None, budget=None, shift_every=None,
-                     epochs=None):
+def generate_indices(files: Sequence[tuple[bytes, int]], dist: str, alpha: float, seed: int,
+                     requests: int | None = None, budget: int | None = None, shift_every: int | None = None,
+                     epochs: list[tuple[int, list[int]]] | None = None) -> tuple[list[int], int, int]:
     """Draw requests until `requests` have been drawn or the next one would
     take the bytes read past `budget` (whichever comes first).  Returns
     (indices, total bytes, shifts).  A list passed as `epochs` receives
@@ -172,7 +175,7 @@ def generate_indices(files, dist, alpha, seed, requests=None, budget=None, shift
     if budget is not None and requests is None and not any(s > 0 for _, s in files):
         raise ToolError("every requestable file is empty: a byte budget never runs out")
     s = TraceSampler(len(files), dist, alpha, seed, shift_every, keep_epochs=epochs is not None)
-    out = []
+    out: list[int] = []
     total = 0
     while requests is None or len(out) < requests:
         i = s.next()
@@ -182,11 +185,12 @@ def generate_indices(files, dist, alpha, seed, requests=None, budget=None, shift
         out.append(i)
         total += size
     if epochs is not None:
+        assert s.epochs is not None
         epochs.extend(e for e in s.epochs if e[0] < max(len(out), 1))
     return out, total, s.shifts
 
 
-def trace_header(params, end="\n"):
+def trace_header(params: Sequence[tuple[str, object]], end: str = "\n") -> str:
     """'# key value' comment records describing how a trace was made, each
     ending with `end` (a newline, or NUL for a --null trace)."""
     lines = ["# destor read-file trace written by scripts/gen-trace: one request per %s, JOB<TAB>PATH"
@@ -215,7 +219,7 @@ def _u64(field):
     return int(digits or b"0")
 
 
-def parse_trace_record(rec):
+def parse_trace_record(rec: bytes) -> tuple[int, bytes, int | None, int | None]:
     """(job, path, offset, length) of one trace record (without its
     terminator, a line's CRs already dropped), read as destor reads it:
     offset None for the whole file, length None for 'to the end'.  The
@@ -230,7 +234,8 @@ def parse_trace_record(rec):
     return job, path, _u64(offset), None if length == b"-" else _u64(length)
 
 
-def trace_record(job, path, end=b"\n", offset=None, length=None):
+def trace_record(job: int, path: bytes, end: bytes = b"\n", offset: int | None = None,
+                 length: int | None = None) -> bytes:
     """One request record of a read-file trace (docs/FORMAT.md, "Trace
     file"), ending with `end`: JOB<TAB>PATH for the whole file, or
     JOB<TAB>PATH<TAB>OFFSET<TAB>LENGTH for bytes [OFFSET, OFFSET+LENGTH)
@@ -254,7 +259,8 @@ def trace_record(job, path, end=b"\n", offset=None, length=None):
     return b"%d\t%s\t%d\t%s%s" % (job, path, offset, b"-" if length is None else b"%d" % length, end)
 
 
-def write_trace(fp, job, files, indices, header, end=b"\n"):
+def write_trace(fp: BinaryIO, job: int, files: Sequence[tuple[bytes, int]], indices: Sequence[int],
+                header: str, end: bytes = b"\n") -> None:
     """Write the trace to a binary file object, records ending with `end`."""
     fp.write(header.encode("utf-8"))
     buf = []
@@ -266,8 +272,11 @@ def write_trace(fp, job, files, indices, header, end=b"\n"):
     fp.write(b"".join(buf))
 
 
-def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budget_text=None,
-               shift_every=None, config=None, params=(), listing=None, want_ranks=False, null=False):
+def make_trace(destor: str, job: int, dist: str = "zipf", alpha: float = 0.47, seed: int = 1,
+               requests: int | None = None, budget_text: str | None = None, shift_every: int | None = None,
+               config: str | None = None, params: Sequence[str] = (),
+               listing: tuple[list[tuple[bytes, int]], int] | None = None, want_ranks: bool = False,
+               null: bool = False) -> tuple[bytes, dict[str, Any]]:
     """List the job's files, draw a trace.  Returns (bytes of the trace
     file, info dict).  `listing` may pass a precomputed (files, skipped).
     With want_ranks, info["ranks"] holds the rank table (see rank_table).
@@ -279,7 +288,7 @@ def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budg
         raise ToolError("job %s has no regular file a trace can name" % job)
     job_bytes = sum(s for _, s in files)
     budget = parse_budget(budget_text, job_bytes) if budget_text is not None else None
-    epochs = [] if want_ranks else None
+    epochs: list[tuple[int, list[int]]] | None = [] if want_ranks else None
     indices, total, shifts = generate_indices(files, dist, alpha, seed, requests, budget, shift_every,
                                               epochs)
     info = {
@@ -309,11 +318,13 @@ def make_trace(destor, job, dist="zipf", alpha=0.47, seed=1, requests=None, budg
     buf = io.BytesIO()
     write_trace(buf, job, files, indices, trace_header(hdr, end.decode()), end)
     if want_ranks:
+        assert epochs is not None
         info["ranks"] = rank_table(files, epochs, dist, end)
     return buf.getvalue(), info
 
 
-def rank_table(files, epochs, dist, end=b"\n"):
+def rank_table(files: Sequence[tuple[bytes, int]], epochs: Sequence[tuple[int, list[int]]], dist: str,
+               end: bytes = b"\n") -> bytes:
     """Which file had which rank: one 'FIRST<TAB>RANK<TAB>SIZE<TAB>PATH' record
     per file and permutation, FIRST being the 0-based index of the first
     request drawn under that permutation (0, K, 2K, ... with shifts).  For
@@ -331,17 +342,17 @@ def rank_table(files, epochs, dist, end=b"\n"):
 COMPILED_MAGIC = b"DPLCCTR1"
 
 
-def is_compiled(data):
+def is_compiled(data: bytes) -> bool:
     return data[:len(COMPILED_MAGIC)] == COMPILED_MAGIC
 
 
-def trace_terminator(data):
+def trace_terminator(data: bytes) -> bytes:
     """A trace's record terminator: NUL when it holds any NUL byte (written
     by gen-trace --null, read by read-file --trace --null), else newline."""
     return b"\0" if b"\0" in data else b"\n"
 
 
-def trace_lines(path):
+def trace_lines(path: str) -> int:
     """Records in a trace file: the progress units of one replay run."""
     with open(path, "rb") as f:
         data = f.read()

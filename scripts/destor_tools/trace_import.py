@@ -20,6 +20,7 @@ import bisect
 import collections
 import random
 import struct
+from typing import IO, Any, Iterable, Iterator, Sequence
 
 from .errors import ToolError, UsageError
 from .formatting import format_bytes
@@ -40,7 +41,7 @@ def _bad(fmt, lineno, why):
     return ToolError("%s trace, record %d: %s" % (fmt, lineno, why))
 
 
-def read_msr(lines, block_size):
+def read_msr(lines: Iterable[str], block_size: int) -> Iterator[Request]:
     """MSR Cambridge CSV: Timestamp,Hostname,DiskNumber,Type,Offset,Size,
     ResponseTime; Type Read or Write; Offset and Size in bytes."""
     for n, line in enumerate(lines, 1):
@@ -62,7 +63,7 @@ def read_msr(lines, block_size):
         yield Request(kind[0], (f[1].strip(), f[2].strip(), off // block_size), off, size)
 
 
-def read_fiu(lines, block_size):
+def read_fiu(lines: Iterable[str], block_size: int) -> Iterator[Request]:
     """FIU SRCMap/IODedup traces: ts pid process lba size op major minor md5,
     whitespace-separated; lba and size in 512-byte sectors; op R or W."""
     for n, line in enumerate(lines, 1):
@@ -94,7 +95,7 @@ def _ints(fmt, n, fields, what):
     return v
 
 
-def read_lis(lines, block_size):
+def read_lis(lines: Iterable[str], block_size: int) -> Iterator[Request]:
     """The ARC paper's traces (Megiddo & Modha, FAST 2003; P1..P14, DS1,
     S1..S3, OLTP...): START COUNT IGNORED REQNO, whitespace-separated;
     COUNT 512-byte blocks from block START; every request a read."""
@@ -109,7 +110,7 @@ def read_lis(lines, block_size):
         yield Request("r", ("lis", off // block_size), off, count * SECTOR)
 
 
-def read_spc(lines, block_size):
+def read_spc(lines: Iterable[str], block_size: int) -> Iterator[Request]:
     """UMass Trace Repository / SPC format (Financial1, WebSearch1, ...):
     ASU,LBA,SIZE,OPCODE,TIMESTAMP and maybe more fields; LBA in 512-byte
     sectors of application-specific unit ASU, SIZE in bytes, OPCODE r or
@@ -129,12 +130,12 @@ def read_spc(lines, block_size):
         yield Request(op, ("spc", asu, off // block_size), off, size)
 
 
-def parse_csv_spec(text):
+def parse_csv_spec(text: str | None) -> dict[str, Any]:
     """A libCacheSim/cachesim -t spec: 'obj-id-col=2,time-col=1,obj-size-col=3,
     op-col=4,delimiter=,,has-header=true' (columns 1-based; ';' also
     separates).  Returns {"obj-id-col": int, "op-col": int or None,
     "delimiter": str, "has-header": bool}."""
-    spec = {"obj-id-col": None, "op-col": None, "time-col": None, "obj-size-col": None,
+    spec: dict[str, Any] = {"obj-id-col": None, "op-col": None, "time-col": None, "obj-size-col": None,
             "delimiter": ",", "has-header": False}
     for item in _spec_items((text or "").strip()):
         if not item.startswith("delimiter="):
@@ -183,7 +184,7 @@ def _spec_items(text):
     return items
 
 
-def read_csv(lines, spec):
+def read_csv(lines: Iterable[str], spec: dict[str, Any]) -> Iterator[Request]:
     """libCacheSim csv: one request per line, columns chosen by the spec."""
     idc, opc = spec["obj-id-col"] - 1, spec["op-col"] and spec["op-col"] - 1
     for n, line in enumerate(lines, 1):
@@ -205,7 +206,7 @@ def read_csv(lines, spec):
 ORACLE_RECORD = struct.Struct("<IQIq")  # time, object id, object size, next access
 
 
-def read_oracle_general(data):
+def read_oracle_general(data: bytes) -> Iterator[Request]:
     """libCacheSim oracleGeneral: 24-byte little-endian records uint32 time,
     uint64 object id, uint32 object size, int64 next access (-1: never).
     Records of size 0 are skipped, as libCacheSim does."""
@@ -217,7 +218,7 @@ def read_oracle_general(data):
             yield Request("r", oid, None, None)
 
 
-def read_txt(lines):
+def read_txt(lines: Iterable[str]) -> Iterator[Request]:
     """Plain text: one object id per line (blank lines skipped)."""
     for line in lines:
         oid = line.strip()
@@ -225,7 +226,8 @@ def read_txt(lines):
             yield Request("r", oid, None, None)
 
 
-def open_requests(path, fmt, csv_spec=None, block_size=4096):
+def open_requests(path: str, fmt: str, csv_spec: str | None = None,
+                  block_size: int = 4096) -> Iterator[Request]:
     """The requests of trace `path` in format `fmt`."""
     if fmt not in FORMATS:
         raise UsageError("unknown format %r (one of %s)" % (fmt, ", ".join(FORMATS)))
@@ -258,7 +260,7 @@ class VolumeMap:
     size and wraps at the end; a range longer than the volume is cut to it.
     Yields (file index, offset in file, length) pieces."""
 
-    def __init__(self, files):
+    def __init__(self, files: Sequence[tuple[bytes, int]]) -> None:
         self.files = files
         self.starts = []
         pos = 0
@@ -269,7 +271,7 @@ class VolumeMap:
         if self.size <= 0:
             raise ToolError("the job's regular files hold no bytes: nothing to map a volume onto")
 
-    def pieces(self, offset, length):
+    def pieces(self, offset: int, length: int) -> Iterator[tuple[int, int, int]]:
         left = min(length, self.size)
         pos = offset % self.size
         while left > 0:
@@ -289,14 +291,14 @@ class ObjectMap:
     order, shuffled with random.Random(seed).shuffle);
     after F distinct keys the permutation starts over (keys share files)."""
 
-    def __init__(self, files, seed):
+    def __init__(self, files: Sequence[tuple[bytes, int]], seed: int) -> None:
         self.perm = [i for i, (_, size) in enumerate(files) if size > 0]
         if not self.perm:
             raise ToolError("the job's regular files are all empty: nothing to map objects onto")
         random.Random(seed).shuffle(self.perm)
-        self.assigned = {}
+        self.assigned: dict[Any, int] = {}
 
-    def file_of(self, key):
+    def file_of(self, key: Any) -> int:
         i = self.assigned.get(key)
         if i is None:
             i = self.perm[len(self.assigned) % len(self.perm)]
@@ -304,7 +306,9 @@ class ObjectMap:
         return i
 
 
-def import_trace(requests, files, job, mapping, seed=1, writes="skip", out=None, end=b"\n"):
+def import_trace(requests: Iterable[Request], files: Sequence[tuple[bytes, int]], job: int, mapping: str,
+                 seed: int = 1, writes: str = "skip", out: IO[bytes] | None = None,
+                 end: bytes = b"\n") -> dict[str, int]:
     """Map `requests` onto `files` ((path bytes, size), in path order) and
     write the records to the binary file `out`.  Returns the counts."""
     if not files:
@@ -313,6 +317,7 @@ def import_trace(requests, files, job, mapping, seed=1, writes="skip", out=None,
               "records_out": 0, "bytes_out": 0, "distinct_keys": 0}
     vmap = VolumeMap(files) if mapping == "volume" else None
     omap = ObjectMap(files, seed) if mapping == "object" else None
+    assert out is not None, "import_trace writes to a file"
     buf = []
     for r in requests:
         counts["requests_in"] += 1
@@ -335,6 +340,7 @@ def import_trace(requests, files, job, mapping, seed=1, writes="skip", out=None,
                 counts["records_out"] += 1
                 counts["bytes_out"] += n
         else:
+            assert omap is not None
             i = omap.file_of(r.key)
             buf.append(trace_record(job, files[i][0], end))
             counts["records_out"] += 1
@@ -348,8 +354,9 @@ def import_trace(requests, files, job, mapping, seed=1, writes="skip", out=None,
     return counts
 
 
-def header(source, fmt, mapping, seed, writes, job, files, counts, csv_spec=None, block_size=None,
-           end="\n"):
+def header(source: str, fmt: str, mapping: str, seed: int, writes: str, job: int,
+           files: Sequence[tuple[bytes, int]], counts: dict[str, int], csv_spec: str | None = None,
+           block_size: int | None = None, end: str = "\n") -> bytes:
     """'#' comment records (docs/FORMAT.md) saying how the trace was made."""
     total = sum(s for _, s in files)
     lines = ["# destor read-file trace written by scripts/import-trace: one request per %s, "
@@ -364,7 +371,7 @@ def header(source, fmt, mapping, seed, writes, job, files, counts, csv_spec=None
                  if mapping == "volume" else
                  "object: each distinct %s becomes one of job %s's %d regular files, by a "
                  "permutation seeded with the seed below; whole-file reads"
-                 % ("block of %d bytes" % block_size if fmt in BLOCK_FORMATS else "object id",
+                 % ("block of %s bytes" % block_size if fmt in BLOCK_FORMATS else "object id",
                     job, len(files))),
              "# seed: %d" % seed,
              "# writes: %s" % ("replayed as reads" if writes == "as-reads" else "skipped"),

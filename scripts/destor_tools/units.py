@@ -26,17 +26,17 @@ UNITS = {
 }
 
 
-def unit_step(units):
+def unit_step(units: str) -> int:
     if units not in UNITS:
         raise SmartError("unknown units %r (use binary or decimal)" % units)
     return UNITS[units][0]
 
 
-def unit_bytes(prefix, units="binary"):
+def unit_bytes(prefix: int, units: str = "binary") -> int:
     """Bytes in one unit with the given prefix index (0=B, 2=MB, 3=GB...)."""
     return unit_step(units) ** prefix
 
 
-def unit_label(prefix, units="binary"):
+def unit_label(prefix: int, units: str = "binary") -> str:
     unit_step(units)
     return UNITS[units][1][prefix]

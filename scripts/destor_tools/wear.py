@@ -11,14 +11,14 @@ Counters are bytes; a day is 86,400 seconds.
 from .units import SECONDS_PER_DAY
 
 
-def write_rate(nbytes, seconds):
+def write_rate(nbytes: float | None, seconds: float | None) -> float | None:
     """Bytes per second, or None when either is unknown or seconds <= 0."""
     if nbytes is None or seconds is None or seconds <= 0:
         return None
     return nbytes / seconds
 
 
-def lifetime_days(tbw_bytes, rate_bytes_per_s):
+def lifetime_days(tbw_bytes: float | None, rate_bytes_per_s: float | None) -> float | None:
     """Days until `tbw_bytes` have been written at a constant rate.
 
     Table 1 of the paper: TBW 36,500 GB at 50.7 MB/s (1 GB = 1024 MB)
@@ -29,7 +29,7 @@ def lifetime_days(tbw_bytes, rate_bytes_per_s):
     return tbw_bytes / rate_bytes_per_s / SECONDS_PER_DAY
 
 
-def waf(nand_bytes, host_bytes):
+def waf(nand_bytes: float | None, host_bytes: float | None) -> float | None:
     """Write amplification factor = NAND bytes / host bytes (None if
     unknown or host wrote nothing)."""
     if nand_bytes is None or host_bytes is None or host_bytes <= 0:
@@ -37,7 +37,7 @@ def waf(nand_bytes, host_bytes):
     return nand_bytes / host_bytes
 
 
-def waf_from_pages(host_pages, ftl_pages):
+def waf_from_pages(host_pages: float | None, ftl_pages: float | None) -> float | None:
     """WAF from Crucial/Micron page counters: (host + FTL) / host pages."""
     if host_pages is None or ftl_pages is None or host_pages <= 0:
         return None

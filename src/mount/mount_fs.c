@@ -34,6 +34,11 @@ static int do_getattr(MountFs *fs, const char *path, struct stat *st)
     case MOUNT_PATH_JOB: {
         Job *job = mount_live_job(fs, &p, &e);
         FileRecord *r = NULL;
+        if (job != NULL && p.inner[0] == '\0' && !fs->one_job) {
+            gint64 *when = g_new(gint64, 1);
+            *when = g_get_monotonic_time();
+            g_hash_table_insert(fs->entered, GUINT_TO_POINTER(p.job), when);
+        }
         if (job != NULL && (e = mount_find_entry(job, p.inner, &r)) == 0) {
             if (r != NULL)
                 mount_attr_record(r, st);

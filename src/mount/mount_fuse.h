@@ -29,6 +29,10 @@ typedef struct {
     int64_t mounted_unix; /* the root of jobs' time */
     const char *mountpoint;
     MountStats stats; /* its own lock */
+    /* Under lock: each job whose directory at the root was looked up, and
+     * when last (monotonic µs): the names the kernel may hold, which
+     * mount_watch.h has it forget once the job is deleted. */
+    GHashTable *entered;
 } MountFs;
 
 /* The operations: reads through the read session (mount_fs.c), the

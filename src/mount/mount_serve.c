@@ -34,6 +34,7 @@ gboolean mount_serve(ReadSession *s, const MountServeConfig *c, void (*ready)(vo
     MountFs fs = { .session = s, .one_job = c->one_job, .job = c->job,
                    .mounted_unix = g_get_real_time() / G_USEC_PER_SEC, .mountpoint = c->mountpoint };
     g_mutex_init(&fs.lock);
+    fs.entered = g_hash_table_new_full(NULL, NULL, NULL, g_free);
     fs.readers = mount_readers_new(s, MOUNT_MAX_THREADS, MOUNT_READER_CONTAINERS);
     mount_stats_init(&fs.stats);
     char *opts = fuse_options(c);
@@ -76,6 +77,7 @@ gboolean mount_serve(ReadSession *s, const MountServeConfig *c, void (*ready)(vo
     g_free(opts);
     mount_stats_clear(&fs.stats);
     mount_readers_free(fs.readers);
+    g_hash_table_unref(fs.entered);
     g_mutex_clear(&fs.lock);
     return served;
 }

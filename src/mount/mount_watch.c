@@ -18,7 +18,7 @@ struct MountWatch {
     GMutex lock; /* guards stop */
     GCond wake;
     gboolean stop;
-    GArray *live; /* the live jobs at the last look, ascending */
+    uint32_t newest; /* `latest` at the last look (UINT32_MAX: none) */
 };
 
 /* Drop name from the kernel's root of jobs (nothing when it holds none). */
@@ -40,9 +40,33 @@ static uint32_t newest(const GArray *ids)
     return ids->len > 0 ? g_array_index(ids, uint32_t, ids->len - 1) : UINT32_MAX;
 }
 
-/* One look at the catalog: forget the jobs gone since the last, and
- * `latest` when it points elsewhere; the figures' size changes always. A
- * mount of one job has no root of jobs. */
+/* The jobs looked up at the root that are no longer live: the kernel may
+ * hold their names. A name is told again at the next look too when it was
+ * looked up during the last MOUNT_WATCH_MS (a lookup answered just before
+ * the delete may reach the kernel after this look's word), then dropped. */
+static GArray *gone_names(MountFs *fs, const GArray *live)
+{
+    GArray *gone = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    gint64 settled = g_get_monotonic_time() - MOUNT_WATCH_MS * G_TIME_SPAN_MILLISECOND;
+    GHashTableIter it;
+    gpointer key, value;
+    g_mutex_lock(&fs->lock);
+    g_hash_table_iter_init(&it, fs->entered);
+    while (g_hash_table_iter_next(&it, &key, &value)) {
+        uint32_t id = GPOINTER_TO_UINT(key);
+        if (holds(live, id))
+            continue;
+        g_array_append_val(gone, id);
+        if (*(const gint64 *)value < settled)
+            g_hash_table_iter_remove(&it);
+    }
+    g_mutex_unlock(&fs->lock);
+    return gone;
+}
+
+/* One look: forget the deleted jobs' names, and `latest` when it points
+ * elsewhere; the figures' size changes always. A mount of one job has no
+ * root of jobs. */
 static void look(MountWatch *w)
 {
     mount_readers_trim(w->fs->readers, MOUNT_READER_IDLE_MS * G_TIME_SPAN_MILLISECOND);
@@ -51,19 +75,18 @@ static void look(MountWatch *w)
     GArray *now = job_catalog_list_live(w->fs->session->store->dir, NULL);
     if (now == NULL)
         return; /* unreadable for now: the operations say why */
+    GArray *gone = gone_names(w->fs, now);
     char name[16];
-    for (guint i = 0; i < w->live->len; i++) {
-        uint32_t id = g_array_index(w->live, uint32_t, i);
-        if (!holds(now, id)) {
-            g_snprintf(name, sizeof name, "%u", id);
-            forget_name(w, name);
-        }
+    for (guint i = 0; i < gone->len; i++) {
+        g_snprintf(name, sizeof name, "%u", g_array_index(gone, uint32_t, i));
+        forget_name(w, name);
     }
-    if (newest(now) != newest(w->live))
+    g_array_unref(gone);
+    if (newest(now) != w->newest)
         forget_name(w, MOUNT_LATEST);
+    w->newest = newest(now);
     (void)fuse_invalidate_path(w->fuse, "/" MOUNT_STATS_DIR "/" MOUNT_STATS_FILE);
-    g_array_unref(w->live);
-    w->live = now;
+    g_array_unref(now);
 }
 
 static gpointer watch(gpointer data)
@@ -89,9 +112,10 @@ MountWatch *mount_watch_start(MountFs *fs, struct fuse *f)
     w->fuse = f;
     g_mutex_init(&w->lock);
     g_cond_init(&w->wake);
-    w->live = job_catalog_list_live(fs->session->store->dir, NULL);
-    if (w->live == NULL)
-        w->live = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    GArray *live = job_catalog_list_live(fs->session->store->dir, NULL);
+    w->newest = live != NULL ? newest(live) : UINT32_MAX;
+    if (live != NULL)
+        g_array_unref(live);
     w->thread = g_thread_new("destor-watch", watch, w);
     return w;
 }
@@ -103,7 +127,6 @@ void mount_watch_stop(MountWatch *w)
     g_cond_signal(&w->wake);
     g_mutex_unlock(&w->lock);
     g_thread_join(w->thread);
-    g_array_unref(w->live);
     g_cond_clear(&w->wake);
     g_mutex_clear(&w->lock);
     g_free(w);

@@ -58,7 +58,7 @@ trap 'rc=$?; kill_sample_note; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "
 CONFIG="$SCRATCH/destor.config"
 printf 'working-directory "%s/working"\n' "$SCRATCH" > "$CONFIG"
 # DESTOR_TEST_CONTAINER_STORE=pool|files: the stores the test makes are of
-# that kind (README, "Testing"); unset, the default (pool).
+# that kind (docs/TESTING.md); unset, the default (pool).
 case "${DESTOR_TEST_CONTAINER_STORE:-}" in
 '') ;;
 pool | files) printf 'container-store %s\n' "$DESTOR_TEST_CONTAINER_STORE" >> "$CONFIG" ;;

@@ -1093,14 +1093,7 @@ class EnduranceCompare(FakeDriveCase):
         self.assertEqual(ran, [["-p", "ssd-cache-policy lru"], ["-p", "ssd-cache-policy arc"]])
 
     def test_destor_summary_parsing(self):
-        sys.path.insert(0, SCRIPTS)
-        import importlib.machinery
-        import importlib.util
-        loader = importlib.machinery.SourceFileLoader(
-            "endurance_compare", os.path.join(SCRIPTS, "endurance-compare"))
-        spec = importlib.util.spec_from_loader("endurance_compare", loader)
-        mod = importlib.util.module_from_spec(spec)
-        loader.exec_module(mod)
+        from destor_tools.commands import endurance_compare as mod
         n, _ = mod.parse_destor_summary('{"cache": {"ssd_bytes_written": 42}}')
         self.assertEqual(n, 42)
         n, _ = mod.parse_destor_summary(

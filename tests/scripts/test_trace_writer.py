@@ -16,8 +16,6 @@ reader that goes with it (trace_draw.parse_trace_record, which experiment
 uses to account for a given --trace) must count what destor serves.
 """
 
-import importlib.machinery
-import importlib.util
 import json
 import os
 import shutil
@@ -30,6 +28,7 @@ from test_trace_tools import SCRIPTS, DESTOR, have_destor, run
 from destor_tools import destor_runner
 from destor_tools import trace_import
 from destor_tools import trace_draw
+from destor_tools import experiment_store
 
 # Names in a line trace; "end" is the file a misread "end<TAB>12<TAB>34"
 # would name.  Sizes: 200 for "end", then unique sizes of 3000 bytes and up.
@@ -152,10 +151,6 @@ class TraceWriterRoundTrip(unittest.TestCase):
     def test_parse_trace_record_reads_as_destor(self):
         # the experiment's account of a given trace (parse_trace_record)
         # against the bytes destor serves for the same trace
-        spec = importlib.util.spec_from_loader("experiment", importlib.machinery.SourceFileLoader(
-            "experiment", os.path.join(SCRIPTS, "experiment")))
-        experiment = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(experiment)
         files = self.files(False)
         data = b"# a given trace\n"
         for path, size in files:
@@ -170,7 +165,7 @@ class TraceWriterRoundTrip(unittest.TestCase):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.assertEqual(p.returncode, 0, p.stderr.decode("utf-8", "replace"))
         served = json.loads(p.stdout)
-        info = experiment.given_trace_info(t, 0, files)
+        info = experiment_store.given_trace_info(t, 0, files)
         self.assertEqual((info["requests"], info["bytes"]), (served["requests"], served["bytes"]))
         self.assertEqual(trace_draw.parse_trace_record(b"3\tend\t12\t34\t0\t-"), (3, b"end\t12\t34", 0, None))
         self.assertEqual(trace_draw.parse_trace_record(b"3\tend\t12\t34"), (3, b"end", 12, 34))
