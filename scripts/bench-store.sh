@@ -12,7 +12,11 @@
 #   overhead is that of an entry alone.
 # environment: DESTOR (default build/destor); DESTOR_B, a second binary to
 #   compare with (runs alternate A, B, A, B...); REPEAT (default 3) runs of
-#   each measurement, of which the medians are printed.
+#   each measurement, of which the medians are printed; ONLY_READ=1: only
+#   the 1 GiB file's reads (no datasets, no SHA-1); OUT_DIR (default
+#   /dev/shm when it is a directory, else the work directory): where the
+#   1 GiB file is written (a tmpfs leaves the copies, not the disk, to
+#   measure; read-file -o syncs what it writes, cat and cp do not).
 #
 # Per dataset and chunker (fastcdc and rabin), in one store per run, with the
 # input read into the page cache just before (and what the machine read from
@@ -30,12 +34,16 @@
 # same tree into that store ("fastcdc/again": a later job, every chunk
 # looked up, in the Berkeley DB too, and found). On the first dataset also
 # restore MB/s beside `cp -r` of the same tree (alternated, medians) and
-# read-file p50 latency (fastcdc); and read-file of one 1 GiB file beside
-# `cat` of it, both from the page cache to /dev/null (alternated, medians).
+# read-file p50 latency (fastcdc); and, for one 1 GiB file in a store of
+# its own, all from the page cache: read-file beside `cat` of it to
+# /dev/null, read-file -o beside `cat >` and `cp` into OUT_DIR, and restore
+# of that store into OUT_DIR beside the same (alternated, medians, wall and
+# CPU time).
 # Goals (issues 15 and 27): small files >= 35% (fastcdc) and >= 20%
 # (rabin) of SHA-1, large files >= 60% (fastcdc), later jobs >= 35% small
 # and >= 50% large, per-file overhead <= 15 us; restore at least as fast as
-# `cp -r`, read-file of the 1 GiB file >= 0.8 of `cat`.
+# `cp -r`; (issue 42) read-file, read-file -o and restore of the 1 GiB
+# file >= 0.8 of `cat` and of `cp` of it.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 DESTOR=${DESTOR:-$TOP/build/destor}
@@ -46,8 +54,104 @@ for bin in "$DESTOR" $DESTOR_B; do
     [ -x "$bin" ] || { echo "bench-store: $bin not built (run scripts/setup.sh)" >&2; exit 2; }
 done
 
+ONLY_READ=${ONLY_READ:-0}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/destor-bench.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+OUT_DIR=${OUT_DIR:-}
+[ -n "$OUT_DIR" ] || { [ -d /dev/shm ] && OUT_DIR=/dev/shm || OUT_DIR=$WORK; }
+OUT=$(mktemp -d "$OUT_DIR/destor-bench-out.XXXXXX")
+trap 'rm -rf "$WORK" "$OUT"' EXIT
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+echo "load average at the start: $(load)"
+
+# Read the tree into the page cache. Done before every timed backup, not
+# once: a machine may reclaim page cache in the background (one here drops
+# it by about 8 MB/s while idle), and a backup that reads from the disk pays
+# kernel CPU for the I/O, which lands in the per-file figure.
+warm() {
+    find "$1" -type f -exec cat {} + > /dev/null 2>&1 || true   # an unreadable file is backup's to report
+}
+
+# timed RESULT CMD...: CMD's output discarded; appends "wall cpu" (seconds;
+# cpu = user + system of CMD and its children) to RESULT.
+timed() {
+    out=$1
+    shift
+    s=$(date +%s.%N)
+    /usr/bin/time -f '%U %S' -o "$WORK/time" "$@" > /dev/null
+    e=$(date +%s.%N)
+    awk -v s="$s" -v e="$e" '{ print e - s, $1 + $2 }' "$WORK/time" >> "$out"
+}
+
+# One 1 GiB file (incompressible, its own store, fastcdc), everything read
+# from the page cache (the store and the file warmed before each round),
+# REPEAT rounds, each alternating: read-file to /dev/null and cat of the
+# file to /dev/null; read-file -o, cat > and cp into OUT; restore of the
+# store into OUT (each binary in turn). $WORK/big.NAME: "wall cpu" a round.
+read_big() {
+    mkdir "$WORK/big"
+    openssl enc -aes-128-ctr -nosalt -K 000102030405060708090a0b0c0d0e0f -iv 0 -in /dev/zero 2>/dev/null |
+        head -c 1073741824 > "$WORK/big/one.bin"
+    printf 'working-directory "%s/wbig"\n' "$WORK" > "$WORK/big.config"
+    "$DESTOR" -c "$WORK/big.config" -p"chunk-algorithm fastcdc" backup "$WORK/big" > /dev/null
+    i=0
+    while [ $i -lt "$REPEAT" ]; do
+        for bin in "$DESTOR" $DESTOR_B; do
+            tag=A; [ "$bin" = "$DESTOR" ] || tag=B
+            warm "$WORK/wbig"
+            timed "$WORK/big.read.$tag" "$bin" -c "$WORK/big.config" read-file 0 one.bin
+            rm -f "$OUT/r"
+            warm "$WORK/wbig"
+            timed "$WORK/big.read-o.$tag" "$bin" -c "$WORK/big.config" read-file 0 one.bin -o "$OUT/r"
+            rm -rf "$OUT/r" "$OUT/restored"
+            warm "$WORK/wbig"
+            timed "$WORK/big.restore.$tag" "$bin" -c "$WORK/big.config" restore 0 "$OUT/restored"
+            rm -rf "$OUT/restored"
+        done
+        warm "$WORK/big"
+        timed "$WORK/big.cat" cat "$WORK/big/one.bin"
+        warm "$WORK/big"
+        timed "$WORK/big.cat-o" sh -c 'cat "$1" > "$2"' sh "$WORK/big/one.bin" "$OUT/c"
+        rm -f "$OUT/c"
+        warm "$WORK/big"
+        timed "$WORK/big.cp" cp "$WORK/big/one.bin" "$OUT/c"
+        rm -f "$OUT/c"
+        i=$((i + 1))
+    done
+    rm -rf "$WORK/big" "$WORK/wbig"
+}
+
+# The 1 GiB file's figures: medians of wall and CPU time, MB/s, and the
+# ratios to cat and cp (goal: 0.8), with the load average at the end.
+report_big() {
+    "$PYTHON" - "$WORK" "$REPEAT" "$OUT_DIR" "$(load)" <<'PY'
+import os, statistics, sys
+work, repeat, out_dir, load = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+def runs(name):
+    return [[float(x) for x in line.split()] for line in open(os.path.join(work, "big." + name))]
+def med(name, k):
+    return statistics.median(r[k] for r in runs(name))
+def fig(name):
+    return "%.1f MB/s (wall %.3f s, CPU %.3f s)" % (2 ** 30 / med(name, 0) / 1e6, med(name, 0), med(name, 1))
+print("1 GiB file, page cache warm, medians of %d alternated rounds; outputs into %s:" % (repeat, out_dir))
+for name, what in (("cat", "cat to /dev/null"), ("cat-o", "cat > file"), ("cp", "cp")):
+    print("  %-22s %s" % (what, fig(name)))
+for tag in ("A", "B"):
+    if not os.path.exists(os.path.join(work, "big.read." + tag)):
+        continue
+    for name, what, limits in (("read", "read-file > /dev/null", ("cat",)), ("read-o", "read-file -o file", ("cat-o", "cp")),
+                               ("restore", "restore", ("cat-o", "cp"))):
+        ratios = "; ".join("%.2f of %s's speed (CPU %.2f times its)" % (
+            med(l, 0) / med(name + "." + tag, 0), l, med(name + "." + tag, 1) / med(l, 1)) for l in limits)
+        print("  %s %-19s %s; %s (goal >= 0.80)" % (tag, what, fig(name + "." + tag), ratios))
+print("load average at the end: %s" % load)
+PY
+}
+
+if [ "$ONLY_READ" = 1 ]; then
+    read_big
+    report_big
+    exit 0
+fi
 if [ $# -gt 0 ]; then
     DATASETS=""
     for a in "$@"; do
@@ -87,13 +191,6 @@ speed() { openssl speed -seconds 3 -evp "$1" 2>/dev/null | awk -v a="$1" '$1 == 
 sha1=$(speed sha1)
 sha256=$(speed sha256)
 
-# Read the tree into the page cache. Done before every timed backup, not
-# once: a machine may reclaim page cache in the background (one here drops
-# it by about 8 MB/s while idle), and a backup that reads from the disk pays
-# kernel CPU for the I/O, which lands in the per-file figure.
-warm() {
-    find "$1" -type f -exec cat {} + > /dev/null 2>&1 || true   # an unreadable file is backup's to report
-}
 
 # KiB read from block devices so far, the whole machine's (/proc/vmstat;
 # 0 where there is none).
@@ -195,25 +292,7 @@ done
 rm -rf "$WORK/copied"
 cat "$WORK"/rss.restore.* | sort -n | tail -1 > "$WORK/rss.restore"
 
-# read-file of one 1 GiB file (incompressible, its own store, fastcdc)
-# beside `cat` of it, both from the page cache to /dev/null, alternated
-# REPEAT times. $WORK/reads: "read-file cat" seconds.
-mkdir "$WORK/big"
-openssl enc -aes-128-ctr -nosalt -K 000102030405060708090a0b0c0d0e0f -iv 0 -in /dev/zero 2>/dev/null |
-    head -c 1073741824 > "$WORK/big/one.bin"
-printf 'working-directory "%s/wbig"\n' "$WORK" > "$WORK/big.config"
-"$DESTOR" -c "$WORK/big.config" -p"chunk-algorithm fastcdc" backup "$WORK/big" > /dev/null
-: > "$WORK/reads"
-i=0
-while [ $i -lt "$REPEAT" ]; do
-    warm "$WORK/wbig"
-    warm "$WORK/big"
-    f=$(elapsed "$DESTOR" -c "$WORK/big.config" read-file 0 one.bin)
-    c=$(elapsed cat "$WORK/big/one.bin")
-    echo "$f $c" >> "$WORK/reads"
-    i=$((i + 1))
-done
-rm -rf "$WORK/big" "$WORK/wbig"
+read_big
 
 "$DESTOR" -c "$WORK/destor.config" list 0 --null |
     PYTHONPATH="$TOP/scripts" "$PYTHON" -B -m destor_tools.uniform_trace 500 > "$WORK/trace"
@@ -256,10 +335,7 @@ print("restore (first dataset)  %.1f MB/s = %.2f of SHA-1; cp -r of the same tre
       "(goal >= 1; runs %s); peak RSS %.1f MiB" % (
           restore / 1e6, restore / sha1, copy / 1e6, restore / copy,
           " ".join("%.2f" % (p[1] / p[0]) for p in pairs), rss / 1024))
-pairs = [[float(x) for x in line.split()] for line in open(work + "/reads")]
-read, cat = (2 ** 30 / statistics.median(p[k] for p in pairs) for k in (0, 1))
-print("read-file of a 1 GiB file %.1f MB/s; cat of it %.1f MB/s; read-file/cat %.2f (goal >= 0.80; runs %s)" % (
-    read / 1e6, cat / 1e6, read / cat, " ".join("%.2f" % (p[1] / p[0]) for p in pairs)))
 print("read-file p50 latency    %.0f us over %d requests (p99 %.0f us)" % (
     1e3 * trace["latency_ms"]["p50"], trace["requests"], 1e3 * trace["latency_ms"]["p99"]))
 PY
+report_big

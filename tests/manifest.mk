@@ -46,6 +46,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_cache_config \
 	tests/unit/test_cache_stats \
 	tests/unit/test_slot_heap \
+	tests/unit/test_structure_checks \
 	tests/unit/test_access_counts \
 	tests/unit/test_chunk_cache \
 	tests/unit/test_admission \

@@ -44,6 +44,8 @@ CACHE_SOURCES = \
 	src/cache/common/cache_dir.h \
 	src/cache/common/cache_stats.c \
 	src/cache/common/cache_stats.h \
+	src/cache/common/report_table.c \
+	src/cache/common/report_table.h \
 	src/cache/common/device_model.c \
 	src/cache/common/device_model.h \
 	src/cache/admission/admission.h \
@@ -142,7 +144,8 @@ CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/tes
 	tests/unit/test_policy_minisim tests/unit/test_policy_wlfu \
 	tests/unit/test_cache_core tests/unit/test_cache_reader tests/unit/test_cache_compress \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
-	tests/unit/test_access_counts tests/unit/test_chunk_cache tests/unit/test_admission
+	tests/unit/test_access_counts tests/unit/test_chunk_cache tests/unit/test_structure_checks \
+	tests/unit/test_admission
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/unit/test_cache_util.h
 tests_unit_test_policy_LDADD = $(UNIT_LIBS)
@@ -166,6 +169,8 @@ tests_unit_test_cache_stats_SOURCES = tests/unit/test_cache_stats.c
 tests_unit_test_cache_stats_LDADD = $(UNIT_LIBS)
 tests_unit_test_slot_heap_SOURCES = tests/unit/test_slot_heap.c
 tests_unit_test_slot_heap_LDADD = $(UNIT_LIBS)
+tests_unit_test_structure_checks_SOURCES = tests/unit/test_structure_checks.c
+tests_unit_test_structure_checks_LDADD = $(UNIT_LIBS)
 tests_unit_test_access_counts_SOURCES = tests/unit/test_access_counts.c tests/unit/test_cache_util.h
 tests_unit_test_access_counts_LDADD = $(UNIT_LIBS)
 tests_unit_test_chunk_cache_SOURCES = tests/unit/test_chunk_cache.c
@@ -176,9 +181,9 @@ tests_bench_bench_cache_sim_SOURCES = tests/bench/bench_cache_sim.c
 tests_bench_bench_cache_sim_LDADD = $(UNIT_LIBS)
 CHUNK_LOG_TESTS = tests/unit/test_chunk_log tests/unit/test_chunk_log_reinsert
 check_PROGRAMS += $(CHUNK_LOG_TESTS)
-tests_unit_test_chunk_log_SOURCES = tests/unit/test_chunk_log.c
+tests_unit_test_chunk_log_SOURCES = tests/unit/test_chunk_log.c tests/unit/chunk_log_series.h
 tests_unit_test_chunk_log_LDADD = $(UNIT_LIBS)
-tests_unit_test_chunk_log_reinsert_SOURCES = tests/unit/test_chunk_log_reinsert.c
+tests_unit_test_chunk_log_reinsert_SOURCES = tests/unit/test_chunk_log_reinsert.c tests/unit/chunk_log_series.h
 tests_unit_test_chunk_log_reinsert_LDADD = $(UNIT_LIBS)
 check_PROGRAMS += tests/bench/bench_chunk_log
 tests_bench_bench_chunk_log_SOURCES = tests/bench/bench_chunk_log.c

@@ -3,6 +3,7 @@
 # that load with a warning, and the parser's unit test.
 libdestor_a_SOURCES += \
 	src/config/config.c src/config/config.h \
+	src/config/config_keys.c src/config/config_keys.h \
 	src/config/upstream_keys.c src/config/upstream_keys.h \
 	src/config/rewrite_config.c src/config/rewrite_config.h
 

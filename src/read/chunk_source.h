@@ -40,6 +40,15 @@ struct ChunkSource {
     /* Reads that reached the source below so far. */
     uint64_t (*fetches)(const ChunkSource *self);
     void (*free)(ChunkSource *self);
+    /* Optional (NULL: one chunk a read). As read, for refs[0], and as many
+     * of refs[1..max) as lie right after it in the same held bytes (the
+     * same container, back to back), each checked against its recipe as
+     * read checks it: *n (at least 1) chunks' bytes in a row, valid until
+     * the next call. A file's chunks are stored in order, so a whole
+     * container's worth reaches the caller in one piece, to be written
+     * out without being gathered first. Not given with locate or ahead. */
+    const uint8_t *(*read_run)(ChunkSource *self, const ChunkRef *refs, guint max, guint *n, GError **mismatch,
+                               GError **err);
     /* Optional (NULL: the source does not care): the position of the chunk
      * the next read or touch asks for. */
     void (*locate)(ChunkSource *self, const ChunkPosition *pos);
@@ -66,6 +75,16 @@ static inline const uint8_t *chunk_source_read(ChunkSource *s, const ChunkRef *r
                                                GError **err)
 {
     return s->read(s, ref, mismatch, err);
+}
+
+/* refs[0] and the chunks after it that read_run gives with it (*n), or
+ * refs[0] alone. */
+static inline const uint8_t *chunk_source_read_run(ChunkSource *s, const ChunkRef *refs, guint max, guint *n,
+                                                   GError **mismatch, GError **err)
+{
+    g_assert(max > 0);
+    *n = 1;
+    return s->read_run != NULL ? s->read_run(s, refs, max, n, mismatch, err) : s->read(s, refs, mismatch, err);
 }
 
 static inline gboolean chunk_source_touch(ChunkSource *s, const ChunkRef *ref, GError **err)

@@ -57,6 +57,29 @@ static const uint8_t *read_chunk(ChunkSource *self, const ChunkRef *ref, GError 
     return cont + ref->offset;
 }
 
+/* refs[0], then the chunks stored right after it in its container, each
+ * checked against the container's metadata; not with opt, whose window
+ * advances one read at a time. */
+static const uint8_t *read_run(ChunkSource *self, const ChunkRef *refs, guint max, guint *n, GError **mismatch,
+                               GError **err)
+{
+    ContainerChunks *cc = (ContainerChunks *)self;
+    const uint8_t *first = read_chunk(self, &refs[0], mismatch, err);
+    *n = 1;
+    if (first == NULL || cc->future != NULL)
+        return first;
+    size_t csize = container_lru_container_size(cc->lru);
+    const uint8_t *cont = first - refs[0].offset;
+    for (; *n < max; (*n)++) {
+        const ChunkRef *prev = &refs[*n - 1], *c = &refs[*n];
+        if (c->container != refs[0].container || c->offset != prev->offset + prev->length ||
+            (uint64_t)c->offset + c->length > csize ||
+            !container_check_chunk(cont, csize, c->container, &c->fp, c->offset, c->length, NULL))
+            break; /* read alone: a mismatch is handled there */
+    }
+    return first;
+}
+
 static gboolean touch_chunk(ChunkSource *self, const ChunkRef *ref, GError **err)
 {
     ContainerChunks *cc = (ContainerChunks *)self;
@@ -84,8 +107,8 @@ static void free_chunks(ChunkSource *self)
 static ChunkSource *make(ContainerLru *lru, gboolean ids_only)
 {
     ContainerChunks *cc = g_new0(ContainerChunks, 1);
-    cc->chunks = (ChunkSource){ .read = read_chunk, .touch = touch_chunk, .clear = clear, .fetches = fetches,
-                                .free = free_chunks };
+    cc->chunks = (ChunkSource){ .read = read_chunk, .read_run = ids_only ? NULL : read_run, .touch = touch_chunk,
+                                .clear = clear, .fetches = fetches, .free = free_chunks };
     cc->lru = lru;
     cc->ids_only = ids_only;
     return &cc->chunks;

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* container_lru.c: hash table + recency queue of container buffers; the
- * victim is the queue's tail, or, given next uses, the farthest used. */
+/* container_lru.c: hash table + recency queue of container buffers (or, over
+ * a source that maps, of mappings); the victim is the queue's tail, or,
+ * given next uses, the farthest used. */
 #include "read/container_lru.h"
 
 typedef struct {
     ContainerId id;
-    uint8_t *buf;
+    uint8_t *buf;          /* over a source that reads */
+    const uint8_t *mapped; /* over a source that maps: the container, until unmapped */
     GList link; /* in the recency queue; data points back at the slot */
 } Slot;
 
@@ -30,8 +32,9 @@ ContainerLru *container_lru_new(ContainerSource *src, guint capacity)
     return lru;
 }
 
-static void slot_free(Slot *s)
+static void slot_free(ContainerLru *lru, Slot *s)
 {
+    container_source_unmap(lru->src, s->mapped);
     g_free(s->buf);
     g_free(s);
 }
@@ -40,7 +43,7 @@ void container_lru_clear(ContainerLru *lru)
 {
     GList *l;
     while ((l = g_queue_pop_head_link(&lru->recency)) != NULL)
-        slot_free(l->data);
+        slot_free(lru, l->data);
     g_hash_table_remove_all(lru->slots);
 }
 
@@ -103,15 +106,19 @@ static Slot *lookup_or_fetch(ContainerLru *lru, ContainerId id, GError **err)
         g_queue_unlink(&lru->recency, old);
         s = old->data;
         g_hash_table_remove(lru->slots, GUINT_TO_POINTER(s->id));
+        container_source_unmap(lru->src, s->mapped);
+        s->mapped = NULL;
     } else {
         s = g_new0(Slot, 1);
-        s->buf = lru->ids_only ? NULL : g_malloc(lru->src->container_size);
+        s->buf = lru->ids_only || container_source_maps(lru->src) ? NULL : g_malloc(lru->src->container_size);
         s->link.data = s;
     }
     lru->fetches++;
-    if (!(lru->ids_only ? container_source_read(lru->src, id, NULL, err)
-                        : container_source_read_buffer(lru->src, id, &s->buf, err))) {
-        slot_free(s);
+    gboolean ok = lru->ids_only ? container_source_read(lru->src, id, NULL, err)
+                : s->buf == NULL ? container_source_map(lru->src, id, &s->mapped, err)
+                                 : container_source_read_buffer(lru->src, id, &s->buf, err);
+    if (!ok) {
+        slot_free(lru, s);
         return NULL;
     }
     s->id = id;
@@ -124,7 +131,7 @@ const uint8_t *container_lru_get(ContainerLru *lru, ContainerId id, GError **err
 {
     g_assert(!lru->ids_only);
     Slot *s = lookup_or_fetch(lru, id, err);
-    return s ? s->buf : NULL;
+    return s == NULL ? NULL : s->mapped != NULL ? s->mapped : s->buf;
 }
 
 const uint8_t *container_lru_reread(ContainerLru *lru, ContainerId id, GError **err)
@@ -132,12 +139,14 @@ const uint8_t *container_lru_reread(ContainerLru *lru, ContainerId id, GError **
     g_assert(!lru->ids_only);
     Slot *s = g_hash_table_lookup(lru->slots, GUINT_TO_POINTER(id));
     g_assert(s != NULL); /* just given by get() */
-    if (container_source_reread(lru->src, id, s->buf, err))
+    /* a source that maps is the store's own: it keeps no copies to reread */
+    g_assert(s->mapped == NULL || lru->src->reread == NULL);
+    if (s->mapped == NULL && container_source_reread(lru->src, id, s->buf, err))
         return s->buf;
     /* a failed read leaves the buffer undefined: forget it */
     g_queue_unlink(&lru->recency, &s->link);
     g_hash_table_remove(lru->slots, GUINT_TO_POINTER(id));
-    slot_free(s);
+    slot_free(lru, s);
     return NULL;
 }
 

@@ -137,7 +137,9 @@ gboolean file_output_copy(ChunkSource *chunks, const FileRecord *r, uint32_t job
     gboolean ok = TRUE;
     uint64_t file = chunks->locate ? file_output_file_key(r, job_id) : 0;
     guint announced = first; /* reads [i, announced) are announced */
-    for (guint i = first; i < last && ok; i++) {
+    /* a run of chunks at a time where the source gives them (read_run) */
+    g_assert(chunks->read_run == NULL || (chunks->locate == NULL && chunks->ahead == NULL));
+    for (guint i = first, n = 1; i < last && ok; i += n) {
         const ChunkRef *c = &g_array_index(r->chunks, ChunkRef, i);
         if (i == announced && chunks->ahead != NULL) {
             uint64_t bytes = 0;
@@ -147,9 +149,10 @@ gboolean file_output_copy(ChunkSource *chunks, const FileRecord *r, uint32_t job
         }
         uint64_t chunk_pos = pos;
         locate(chunks, file, i, c, chunk_pos, start, end);
-        pos += c->length;
         GError *mismatch = NULL;
-        const uint8_t *chunk = chunk_source_read(chunks, c, &mismatch, err);
+        const uint8_t *chunk = chunk_source_read_run(chunks, c, last - i, &n, &mismatch, err);
+        for (guint k = 0; chunk != NULL && k < n; k++)
+            pos += c[k].length;
         if (chunk == NULL) {
             if (mismatch != NULL) {
                 damaged(err, r, job_id, mismatch->message);
@@ -158,7 +161,7 @@ gboolean file_output_copy(ChunkSource *chunks, const FileRecord *r, uint32_t job
             ok = FALSE;
             break;
         }
-        /* the part of the chunk inside [start, end) */
+        /* the part of the chunks inside [start, end) */
         uint64_t skip = start > chunk_pos ? start - chunk_pos : 0;
         size_t len = (size_t)(MIN(end, pos) - chunk_pos - skip);
         if (hasher)

@@ -3,6 +3,7 @@
 #include "storage/container.h"
 #include "util/checksum.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/le.h"
 
 #include <string.h>
@@ -120,6 +121,19 @@ gboolean container_verify(const uint8_t *buf, size_t size, ContainerId expected_
         if (off < CONTAINER_HEADER_SIZE || off + len > data_end)
             return fail(err, expected_id, "chunk entry points outside the data area");
     }
+    return TRUE;
+}
+
+gboolean container_verify_mapped(const uint8_t *m, size_t size, ContainerId id, const uint8_t **bytes,
+                                 GError **err)
+{
+    if (m == NULL)
+        return FALSE;
+    if (!container_verify(m, size, id, err)) {
+        file_unmap(m, size);
+        return FALSE;
+    }
+    *bytes = m;
     return TRUE;
 }
 

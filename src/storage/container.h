@@ -51,6 +51,12 @@ gboolean container_range_check(size_t size, ContainerId id, uint32_t offset, uin
  * read from disk. Sets an INTEGRITY error naming the container and the fault. */
 gboolean container_verify(const uint8_t *buf, size_t size, ContainerId expected_id, GError **err);
 
+/* A container just mapped (m, from file_map_read; NULL: its error is set
+ * already): *bytes = m once container_verify passes, else m unmapped and
+ * FALSE with the verdict. */
+gboolean container_verify_mapped(const uint8_t *m, size_t size, ContainerId id, const uint8_t **bytes,
+                                 GError **err);
+
 ContainerId container_id_of(const uint8_t *buf);
 uint32_t container_chunk_count(const uint8_t *buf);
 /* Metadata entry i of a verified container. */

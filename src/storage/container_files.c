@@ -107,29 +107,58 @@ static void read_ahead(ContainerFiles *f, ContainerId id)
     }
 }
 
-static gboolean files_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
+/* Container `id`'s file, whole (container_size bytes: a shorter one is
+ * freed or torn, an INTEGRITY error), the next ones' asked for; its name
+ * for messages in shown. -1 with *err otherwise. */
+static int open_whole(ContainerFiles *f, ContainerId id, char shown[64], GError **err)
 {
-    ContainerFiles *f = (ContainerFiles *)src;
     struct stat st;
     int fd = open_container(f, id, &st, err);
     if (fd < 0)
-        return FALSE;
-    char shown[64];
-    snprintf(shown, sizeof shown, "container %u", id);
-    gboolean ok = FALSE;
+        return -1;
+    snprintf(shown, 64, "container %u", id);
     if ((uint64_t)st.st_size != f->container_size) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is %s (its file holds %lld of %zu bytes)",
                     shown, st.st_size == 0 ? "freed" : "torn", (long long)st.st_size, f->container_size);
-    } else {
-        if (f->uncached)
-            (void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-        read_ahead(f, id);
-        ok = file_pread_all(fd, buf, f->container_size, 0, shown, err);
-        if (f->uncached)
-            (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        close(fd);
+        return -1;
     }
+    read_ahead(f, id);
+    return fd;
+}
+
+static gboolean files_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
+{
+    ContainerFiles *f = (ContainerFiles *)src;
+    char shown[64];
+    int fd = open_whole(f, id, shown, err);
+    if (fd < 0)
+        return FALSE;
+    if (f->uncached)
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+    gboolean ok = file_pread_all(fd, buf, f->container_size, 0, shown, err);
+    if (f->uncached)
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     close(fd);
     return ok && container_verify(buf, f->container_size, id, err);
+}
+
+/* Container `id`'s file mapped (the mapping outlives the descriptor). */
+static gboolean files_map(ContainerSource *src, ContainerId id, const uint8_t **bytes, GError **err)
+{
+    ContainerFiles *f = (ContainerFiles *)src;
+    char shown[64];
+    int fd = open_whole(f, id, shown, err);
+    if (fd < 0)
+        return FALSE;
+    const uint8_t *m = file_map_read(fd, f->container_size, 0, shown, err);
+    close(fd);
+    return container_verify_mapped(m, f->container_size, id, bytes, err);
+}
+
+static void files_unmap(ContainerSource *src, const uint8_t *bytes)
+{
+    file_unmap(bytes, ((ContainerFiles *)src)->container_size);
 }
 
 /* One chunk's range of container `id`: one pread of just those bytes (a
@@ -387,7 +416,10 @@ static void files_set_readahead(ContainerStore *cs, unsigned containers)
 
 static void files_set_uncached(ContainerStore *cs, gboolean uncached)
 {
-    ((ContainerFiles *)cs)->uncached = uncached;
+    ContainerFiles *f = (ContainerFiles *)cs;
+    f->uncached = uncached;
+    /* a mapping would be served from the page cache: reads only */
+    f->store.source.map = uncached ? NULL : files_map;
 }
 
 static void files_close(ContainerStore *cs)
@@ -437,6 +469,8 @@ ContainerStore *container_files_open(const char *dir, size_t container_size, gbo
     f->store.source.read = files_read;
     f->store.source.read_range = files_read_range;
     f->store.source.stamp = files_stamp;
+    f->store.source.map = files_map;
+    f->store.source.unmap = files_unmap;
     f->store.ops = &files_ops;
     f->store.kind = CONTAINER_STORE_FILES;
     return &f->store;

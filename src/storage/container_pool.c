@@ -27,6 +27,8 @@ static gboolean pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GE
 static gboolean pool_stamp(ContainerSource *src, ContainerId id, uint32_t *stamp, GError **err);
 static gboolean pool_read_range(ContainerSource *src, ContainerId id, uint32_t offset, uint32_t len, uint8_t *buf,
                                 GError **err);
+static gboolean pool_map(ContainerSource *src, ContainerId id, const uint8_t **bytes, GError **err);
+static void pool_unmap(ContainerSource *src, const uint8_t *bytes);
 static gboolean punch_pending(ContainerPool *pool, GError **err);
 static const ContainerStoreOps pool_ops;
 
@@ -64,6 +66,8 @@ ContainerStore *container_pool_open(const char *dir, size_t container_size, gboo
     pool->store.source.read = pool_read;
     pool->store.source.stamp = pool_stamp;
     pool->store.source.read_range = pool_read_range;
+    pool->store.source.map = pool_map;
+    pool->store.source.unmap = pool_unmap;
     pool->store.ops = &pool_ops;
     pool->store.kind = CONTAINER_STORE_POOL;
     return &pool->store;
@@ -93,6 +97,8 @@ static void pool_set_uncached(ContainerStore *cs, gboolean uncached)
 {
     ContainerPool *pool = (ContainerPool *)cs;
     pool->uncached = uncached;
+    /* a mapping would be served from the page cache: reads only */
+    pool->store.source.map = uncached ? NULL : pool_map;
     /* hints: failure only costs accuracy */
     (void)posix_fadvise(pool->fd, 0, 0, uncached ? POSIX_FADV_RANDOM : POSIX_FADV_NORMAL);
 }
@@ -122,20 +128,43 @@ static gboolean pool_exists(ContainerPool *pool, ContainerId id, GError **err)
     return TRUE;
 }
 
+/* Container `id`'s offset, once it is known to exist, with the kernel
+ * asked to read the next `readahead` containers (a hint: failure only
+ * costs speed). -1 with *err when there is no such container. */
+static off_t read_start(ContainerPool *pool, ContainerId id, GError **err)
+{
+    if (!pool_exists(pool, id, err))
+        return -1;
+    off_t off = (off_t)id * (off_t)pool->container_size;
+    if (pool->readahead > 0)
+        (void)posix_fadvise(pool->fd, off + (off_t)pool->container_size,
+                            (off_t)pool->container_size * pool->readahead, POSIX_FADV_WILLNEED);
+    return off;
+}
+
 static gboolean pool_read(ContainerSource *src, ContainerId id, uint8_t *buf, GError **err)
 {
     ContainerPool *pool = (ContainerPool *)src;
-    if (!pool_exists(pool, id, err))
-        return FALSE;
-    off_t off = (off_t)id * (off_t)pool->container_size;
-    if (pool->readahead > 0) /* a hint: failure only costs speed */
-        (void)posix_fadvise(pool->fd, off + (off_t)pool->container_size,
-                            (off_t)pool->container_size * pool->readahead, POSIX_FADV_WILLNEED);
-    if (!file_pread_all(pool->fd, buf, pool->container_size, off, pool->path, err))
+    off_t off = read_start(pool, id, err);
+    if (off < 0 || !file_pread_all(pool->fd, buf, pool->container_size, off, pool->path, err))
         return FALSE;
     if (pool->uncached)
         (void)posix_fadvise(pool->fd, off, (off_t)pool->container_size, POSIX_FADV_DONTNEED);
     return container_verify(buf, pool->container_size, id, err);
+}
+
+/* Container `id` mapped from the pool file (with the read's hint). */
+static gboolean pool_map(ContainerSource *src, ContainerId id, const uint8_t **bytes, GError **err)
+{
+    ContainerPool *pool = (ContainerPool *)src;
+    off_t off = read_start(pool, id, err);
+    const uint8_t *m = off < 0 ? NULL : file_map_read(pool->fd, pool->container_size, off, pool->path, err);
+    return container_verify_mapped(m, pool->container_size, id, bytes, err);
+}
+
+static void pool_unmap(ContainerSource *src, const uint8_t *bytes)
+{
+    file_unmap(bytes, ((ContainerPool *)src)->container_size);
 }
 
 /* One chunk's range of container `id`: one pread of just those bytes. */

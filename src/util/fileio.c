@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,6 +61,36 @@ gboolean file_pread_all(int fd, void *buf, size_t len, off_t off, const char *pa
         off += n;
     }
     return TRUE;
+}
+
+const uint8_t *file_map_read(int fd, size_t len, off_t off, const char *path, GError **err)
+{
+    g_assert(len > 0 && off >= 0 && off % sysconf(_SC_PAGESIZE) == 0);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        destor_set_errno(err, errno, "stat %s", path);
+        return NULL;
+    }
+    if (st.st_size < off + (off_t)len) {
+        off_t have = MAX(st.st_size, off);
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is truncated: %zu bytes missing at offset %lld",
+                    path, len - (size_t)(have - off), (long long)have);
+        return NULL;
+    }
+    /* MAP_POPULATE: the pages are mapped in one call, not faulted in one
+     * by one as they are first touched */
+    void *m = mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, off);
+    if (m == MAP_FAILED) {
+        destor_set_errno(err, errno, "read %s", path);
+        return NULL;
+    }
+    return m;
+}
+
+void file_unmap(const uint8_t *p, size_t len)
+{
+    if (p != NULL && munmap((void *)p, len) != 0)
+        g_error("munmap: %s", g_strerror(errno)); /* only a wrong address or length: a defect */
 }
 
 gboolean file_fsync(int fd, const char *path, GError **err)

@@ -5,6 +5,7 @@ libdestor_a_SOURCES += \
 	src/util/output.c src/util/output.h \
 	src/util/json_doc.c src/util/json_doc.h \
 	src/util/le.h \
+	src/util/check.h \
 	src/util/thread_cpu.h \
 	src/util/fileio.c src/util/fileio.h \
 	src/util/output_file.c src/util/output_file.h \
@@ -13,7 +14,7 @@ libdestor_a_SOURCES += \
 	src/util/bounded_queue.c src/util/bounded_queue.h \
 	src/util/fingerprint.c src/util/fingerprint.h \
 	src/util/file_digest.c src/util/file_digest.h \
-	src/util/checksum.h \
+	src/util/checksum.c src/util/checksum.h \
 	src/util/size_parse.c src/util/size_parse.h \
 	src/util/lock_file.c src/util/lock_file.h \
 	src/util/bdb_error.c src/util/bdb_error.h

@@ -115,7 +115,7 @@ int main(int argc, char **argv)
             fp_of(i, &fp);
             chunk_log_index_add(&li, &fp, (uint32_t)(i / 512), (uint32_t)(i % 512) * 8192, 8192, 8192);
         }
-        held = li.used;
+        held = chunk_log_index_used(&li);
         bytes = chunk_log_index_bytes_of(&li);
     } else {
         uint32_t n_buckets = (uint32_t)((chunks * SLOTS_PER_CHUNK + CHUNK_BUCKETS_DEFAULT_SLOTS - 1) /

@@ -121,6 +121,17 @@ for kv in "ssd-cache-chunk-fetch container" "ssd-cache-segment-size 1M" "ssd-cac
             fail "no granularity error for $kv: $(cat "$SCRATCH/err")"
     done
 done
+# a policy's own key away from its default for another policy, or with no
+# cache: an error too (its default passes: destor.config spells it out)
+for policy in lru none; do
+    expect_status 2 dst -p"ssd-cache-policy $policy" -p"plc-filter-threshold 8" read-file --trace "$SCRATCH/trace" --simulate
+    [ "$(wc -l < "$SCRATCH/err")" -eq 1 ] && grep -q "^destor: plc-filter-threshold does not apply to ssd-cache-policy $policy" "$SCRATCH/err" ||
+        fail "no policy key error with $policy: $(cat "$SCRATCH/err")"
+done
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy plc" -p"plc-filter-threshold 8" \
+    read-file --trace "$SCRATCH/trace" --simulate
+grep -q "^destor: plc-filter-threshold does not apply to ssd-cache-policy plc" "$SCRATCH/err" ||
+    fail "no policy key error at chunk granularity: $(cat "$SCRATCH/err")"
 # compression at chunk granularity is valid in simulation (each admitted
 # chunk read and compressed once; chunk_cache_real.sh compares it with real mode)
 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-compression lz4" \

@@ -35,7 +35,8 @@ if a["cache"]:
 PY
 }
 for policy in none fifo lru lfu lfu-incache plc; do
-    set -- -p"ssd-cache-policy $policy" -p"ssd-cache-size 5" -p"plc-filter-threshold 2"
+    set -- -p"ssd-cache-policy $policy" -p"ssd-cache-size 5"
+    [ "$policy" != plc ] || set -- "$@" -p"plc-filter-threshold 2" # a policy's key for that policy only
     dst "$@" --simulate read-file --trace "$SCRATCH/trace" --json > "$SCRATCH/text.json"
     dst "$@" --simulate read-file --trace "$SCRATCH/trace.ctr" --json > "$SCRATCH/compiled.json"
     same_run "$SCRATCH/text.json" "$SCRATCH/compiled.json" || fail "$policy: compiled replay differs in simulation"

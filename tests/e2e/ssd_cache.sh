@@ -48,8 +48,8 @@ fi
 for policy in $POLICIES; do
     CACHE="$SCRATCH/cache-$policy"
     cfg="$SCRATCH/$policy.config"
-    { cat "$CONFIG"; printf 'ssd-cache-policy %s\nssd-cache-directory "%s"\nssd-cache-size %s\nplc-filter-threshold 2\n' \
-        "$policy" "$CACHE" "$CAP"; } > "$cfg"
+    { cat "$CONFIG"; printf 'ssd-cache-policy %s\nssd-cache-directory "%s"\nssd-cache-size %s\n' \
+        "$policy" "$CACHE" "$CAP"; [ "$policy" != plc ] || echo "plc-filter-threshold 2"; } > "$cfg"
     "$DESTOR_BIN" -c "$cfg" read-file --trace "$SCRATCH/trace" --verify --json > "$SCRATCH/real.json"
     rm -rf "$CACHE"
     "$DESTOR_BIN" -c "$cfg" read-file --trace "$SCRATCH/trace" --json --simulate > "$SCRATCH/sim.json"

@@ -277,9 +277,11 @@ static void test_slot_map(void)
                 slot_map_put(&m, held[k], k);
             }
         }
-        if (step % 97 == 0)
+        if (step % 97 == 0) {
+            CU_ASSERT_TRUE(slot_map_check(&m));
             for (uint32_t k = 0; k < n; k++)
                 CU_ASSERT_EQUAL(slot_map_get(&m, held[k]), k);
+        }
     }
     uint32_t occupied = 0;
     for (uint32_t i = 0; i <= m.mask; i++)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cache_config.c: the cache's configuration keys: defaults, every
  * parser, errors naming key and value, "not a cache key", ssd-cache-size
- * resolution to a container count, and checks across keys. */
+ * resolution to a container count, and checks across keys (a policy's
+ * keys for its policy only). */
 #include "cache/config/cache_config.h"
 #include "unit.h"
 #include "util/error.h"
@@ -344,6 +345,48 @@ static void test_validate(void)
     cache_config_clear(&c);
 }
 
+/* A policy's own key set away from its default applies to that policy
+ * only: for another policy of either granularity, or with no cache, it is
+ * an error naming the key and the policy; at its default (as destor.config
+ * spells every policy's keys out) it passes. */
+static void test_policy_keys_apply(void)
+{
+    const struct {
+        const char *granularity, *policy, *key, *value;
+        gboolean valid;
+    } cases[] = {
+        { "container", "plc", "plc-filter-threshold", "8", TRUE },
+        { "container", "lru", "plc-filter-threshold", "8", FALSE },
+        { "container", "none", "plc-filter-threshold", "8", FALSE },
+        { "container", "none", "plc-filter-threshold", "4", TRUE }, /* the default */
+        { "container", "lru", "plc-inout-factor", "auto", TRUE },   /* the default, a word */
+        { "container", "lru", "plc-inout-factor", "2", FALSE },
+        { "chunk", "plc", "plc-filter-threshold", "8", FALSE },     /* the container plc's key */
+        { "chunk", "plc", "plc-chunk-filter-threshold", "8", TRUE },
+        { "container", "plc", "plc-chunk-filter-threshold", "8", FALSE },
+        { "chunk", "none", "plc-chunk-filter-threshold", "8", FALSE },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        CacheConfig c;
+        GError *err = NULL;
+        cache_config_init(&c);
+        c.simulate = TRUE;
+        CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-granularity", cases[i].granularity, NULL), CACHE_CONFIG_OK);
+        CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-policy", cases[i].policy, NULL), CACHE_CONFIG_OK);
+        CU_ASSERT_EQUAL(cache_config_set(&c, cases[i].key, cases[i].value, NULL), CACHE_CONFIG_OK);
+        gboolean ok = cache_config_validate(&c, &err);
+        CU_ASSERT_EQUAL(ok, cases[i].valid);
+        if (!cases[i].valid) {
+            CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG));
+            char *want = g_strdup_printf("%s does not apply to ssd-cache-policy %s", cases[i].key, cases[i].policy);
+            CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, want) : NULL);
+            g_free(want);
+        }
+        g_clear_error(&err);
+        cache_config_clear(&c);
+    }
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("cache config", setup, teardown);
@@ -353,6 +396,7 @@ static void add_suites(void)
     CU_add_test(s, "invalid values", test_invalid_values);
     CU_add_test(s, "ssd-cache-size resolution", test_size_resolution);
     CU_add_test(s, "validate", test_validate);
+    CU_add_test(s, "policy keys apply to their policy", test_policy_keys_apply);
 }
 
 UNIT_MAIN(add_suites)

@@ -247,9 +247,9 @@ static void expect_same_counts(CacheCore *ca, CacheCore *cb)
     CacheReport ra, rb;
     cache_core_report(ca, &ra);
     cache_core_report(cb, &rb);
-    CU_ASSERT_EQUAL(ra.n_policy_counters, rb.n_policy_counters);
-    for (size_t i = 0; i < ra.n_policy_counters; i++)
-        CU_ASSERT_EQUAL(ra.policy_counters[i], rb.policy_counters[i]);
+    CU_ASSERT_EQUAL(ra.policy_counters.n, rb.policy_counters.n);
+    for (size_t i = 0; i < ra.policy_counters.n; i++)
+        CU_ASSERT_EQUAL(ra.policy_counters.values[i], rb.policy_counters.values[i]);
     CU_ASSERT_EQUAL(a->accesses, b->accesses);
     CU_ASSERT_EQUAL(a->hits, b->hits);
     CU_ASSERT_EQUAL(a->misses, b->misses);
@@ -593,8 +593,8 @@ static void split_restart(size_t len)
             sum.admissions += r.c.admissions;
             sum.evictions += r.c.evictions;
             sum.refused += r.c.refused;
-            for (size_t k = 0; k < r.n_policy_counters; k++)
-                policy_sum[k] += r.policy_counters[k];
+            for (size_t k = 0; k < r.policy_counters.n; k++)
+                policy_sum[k] += r.policy_counters.values[k];
             CU_ASSERT_TRUE(cache_core_close(c, NULL));
         }
         CU_ASSERT_EQUAL(sum.hits, r1.c.hits);
@@ -602,8 +602,8 @@ static void split_restart(size_t len)
         CU_ASSERT_EQUAL(sum.admissions, r1.c.admissions);
         CU_ASSERT_EQUAL(sum.evictions, r1.c.evictions);
         CU_ASSERT_EQUAL(sum.refused, r1.c.refused);
-        for (size_t k = 0; k < r1.n_policy_counters; k++)
-            CU_ASSERT_EQUAL(policy_sum[k], r1.policy_counters[k]);
+        for (size_t k = 0; k < r1.policy_counters.n; k++)
+            CU_ASSERT_EQUAL(policy_sum[k], r1.policy_counters.values[k]);
         CU_ASSERT_EQUAL_FATAL(split->len, whole->len);
         size_t first_diff = whole->len;
         for (size_t k = 0; k < whole->len && first_diff == whole->len; k++)

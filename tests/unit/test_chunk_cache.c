@@ -282,8 +282,8 @@ static void test_chunk_plc(void)
     CU_ASSERT_FALSE(chunk_cache_contains(c, &three.fp));
     ChunkCacheReport r;
     chunk_cache_report(c, &r);
-    CU_ASSERT_EQUAL(r.policy_counters[0], 4 + 4 + 4); /* filter: accesses 1-4 of each chunk */
-    CU_ASSERT_EQUAL(r.policy_counters[1], 1);          /* delayed eviction */
+    CU_ASSERT_EQUAL(r.policy_counters.values[0], 4 + 4 + 4); /* filter: accesses 1-4 of each chunk */
+    CU_ASSERT_EQUAL(r.policy_counters.values[1], 1);          /* delayed eviction */
     touch(c, 3, 80000, 0, chunk_address(3, 0));        /* delay 0; estimate 6 >= clamp(5, 4, 8): replaces */
     CU_ASSERT_TRUE(chunk_cache_contains(c, &three.fp));
     CU_ASSERT(chunk_cache_used_bytes(c) <= 160000);
@@ -315,8 +315,8 @@ static void test_chunk_sigpop(void)
     CU_ASSERT_TRUE(chunk_cache_contains(c, &two.fp));
     ChunkCacheReport r;
     chunk_cache_report(c, &r);
-    CU_ASSERT_EQUAL(r.policy_counters[0], 3); /* cold: the first access of each chunk */
-    CU_ASSERT_EQUAL(r.policy_counters[1], 7);                 /* not significant: a = 2..8 */
+    CU_ASSERT_EQUAL(r.policy_counters.values[0], 3); /* cold: the first access of each chunk */
+    CU_ASSERT_EQUAL(r.policy_counters.values[1], 7);                 /* not significant: a = 2..8 */
     chunk_cache_close(c, NULL);
 }
 

@@ -21,24 +21,7 @@
 
 #define SEG (64u * 1024u)
 #define MAXLEN 20000u
-
-/* Chunks of the compression tests: a quarter random, then runs of a few
- * byte values (so lz4 and zstd shrink most of them; short ones stay raw). */
-static gboolean compressible;
-
-/* Chunk i of a seeded series: 1..MAXLEN bytes of pseudo-random data. */
-static uint32_t make_chunk(uint32_t seed, uint32_t i, uint8_t *buf, Fingerprint *fp)
-{
-    GRand *r = g_rand_new_with_seed(seed * 7919u + i);
-    uint32_t len = (uint32_t)g_rand_int_range(r, 1, MAXLEN + 1);
-    for (uint32_t k = 0; k < len; k++)
-        buf[k] = (uint8_t)g_rand_int(r);
-    for (uint32_t k = len / 4; compressible && k < len; k++)
-        buf[k] = (uint8_t)(k / 64 % 4);
-    g_rand_free(r);
-    fingerprint_compute(FP_SHA1, buf, len, fp);
-    return len;
-}
+#include "chunk_log_series.h"
 
 static char *subdir(const char *name)
 {
@@ -67,36 +50,6 @@ static ChunkLogOptions options(const char *dir, uint32_t segments, ChunkLogRecla
     o.reclaim = reclaim;
     o.dropped = on_dropped;
     return o;
-}
-
-static ChunkLog *open_ok(const ChunkLogOptions *o)
-{
-    GError *err = NULL;
-    ChunkLog *log = chunk_log_open(o, &err);
-    if (err)
-        fprintf(stderr, "open: %s\n", err->message);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
-    return log;
-}
-
-static void close_ok(ChunkLog *log)
-{
-    GError *err = NULL;
-    CU_ASSERT_TRUE(chunk_log_close(log, &err));
-    g_clear_error(&err);
-}
-
-static void put_range(ChunkLog *log, uint32_t seed, uint32_t from, uint32_t to)
-{
-    uint8_t *buf = g_malloc(MAXLEN);
-    for (uint32_t i = from; i < to; i++) {
-        Fingerprint fp;
-        uint32_t len = make_chunk(seed, i, buf, &fp);
-        GError *err = NULL;
-        CU_ASSERT_TRUE(chunk_log_put(log, &fp, buf, len, &err));
-        g_clear_error(&err);
-    }
-    g_free(buf);
 }
 
 /* Every chunk of the series the log holds must come back right; returns
@@ -183,9 +136,12 @@ static void test_index_random(void)
             chunk_log_index_add(&x, &fp, 1, 64, k + 1, k / 2 + 1);
             g_hash_table_insert(ref, g_memdup2(&fp, sizeof fp), GUINT_TO_POINTER(k + 1));
         }
-        CU_ASSERT_EQUAL(x.used, g_hash_table_size(ref));
+        CU_ASSERT_EQUAL(chunk_log_index_used(&x), g_hash_table_size(ref));
+        if (step % 1000 == 0)
+            CU_ASSERT_TRUE(chunk_log_index_check(&x));
     }
-    CU_ASSERT(chunk_log_index_bytes_of(&x) >= (size_t)x.used * (sizeof(ChunkLogEntry) + 4));
+    CU_ASSERT_TRUE(chunk_log_index_check(&x));
+    CU_ASSERT(chunk_log_index_bytes_of(&x) >= (size_t)chunk_log_index_used(&x) * (sizeof(ChunkLogEntry) + 4));
     g_rand_free(r);
     g_hash_table_destroy(ref);
     chunk_log_index_clear(&x);

@@ -21,18 +21,7 @@
 #define SEG (64u * 1024u)
 #define SEGMENTS 6u
 #define MAXLEN 6000u
-
-/* Chunk i of a seeded series: 1..MAXLEN pseudo-random bytes. */
-static uint32_t make_chunk(uint32_t seed, uint32_t i, uint8_t *buf, Fingerprint *fp)
-{
-    GRand *r = g_rand_new_with_seed(seed * 7919u + i);
-    uint32_t len = (uint32_t)g_rand_int_range(r, 1, MAXLEN + 1);
-    for (uint32_t k = 0; k < len; k++)
-        buf[k] = (uint8_t)g_rand_int(r);
-    g_rand_free(r);
-    fingerprint_compute(FP_SHA1, buf, len, fp);
-    return len;
-}
+#include "chunk_log_series.h"
 
 /* The tests' policy: a chunk is hot when its fingerprint's first byte is a
  * multiple of 4 (a quarter of them); keep_all keeps every chunk. */
@@ -81,36 +70,6 @@ static ChunkLogOptions options(const char *dir, Policy *p)
     o.keep = on_keep;
     o.keep_ctx = p;
     return o;
-}
-
-static ChunkLog *open_ok(const ChunkLogOptions *o)
-{
-    GError *err = NULL;
-    ChunkLog *log = chunk_log_open(o, &err);
-    if (err)
-        fprintf(stderr, "open: %s\n", err->message);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
-    return log;
-}
-
-static void close_ok(ChunkLog *log)
-{
-    GError *err = NULL;
-    CU_ASSERT_TRUE(chunk_log_close(log, &err));
-    g_clear_error(&err);
-}
-
-static void put_range(ChunkLog *log, uint32_t seed, uint32_t from, uint32_t to)
-{
-    uint8_t *buf = g_malloc(MAXLEN);
-    for (uint32_t i = from; i < to; i++) {
-        Fingerprint fp;
-        uint32_t len = make_chunk(seed, i, buf, &fp);
-        GError *err = NULL;
-        CU_ASSERT_TRUE(chunk_log_put(log, &fp, buf, len, &err));
-        g_clear_error(&err);
-    }
-    g_free(buf);
 }
 
 /* Chunks [from, to) of the series the log holds, hot ones or cold ones

@@ -6,7 +6,8 @@
  * naming another chunk, or bytes outside the container, is a mismatch; a
  * source that fails is an error, not a mismatch; a stale copy is read again
  * from the origin (the reread op) and served when the origin holds the
- * chunk; touch on an ids-only source moves no bytes. */
+ * chunk; touch on an ids-only source moves no bytes; chunks stored back to
+ * back come as one run, which stops before a chunk its recipe misnames. */
 #include "read/container_chunks.h"
 #include "storage/container.h"
 #include "util/error.h"
@@ -61,15 +62,23 @@ static void build(uint8_t *buf, uint8_t seed, ChunkRef refs[CHUNKS])
     container_builder_seal(&b, FP_SHA1);
 }
 
+/* The store's container (chunks of bytes 1, 2, 3: refs) and a stale copy
+ * of others (other), and a chunk source of 4 containers over them. */
+static ChunkSource *fixture(TestSource *t, ChunkRef refs[CHUNKS], ChunkRef other[CHUNKS])
+{
+    *t = (TestSource){ .source = { test_read, CSIZE, test_reread, NULL } };
+    t->good = g_malloc0(CSIZE);
+    t->stale = g_malloc0(CSIZE);
+    build(t->good, 1, refs);
+    build(t->stale, 100, other);
+    return container_chunks_new(&t->source, 4);
+}
+
 static void test_reads_checks_and_rereads(void)
 {
-    TestSource t = { .source = { test_read, CSIZE, test_reread, NULL } };
-    t.good = g_malloc0(CSIZE);
-    t.stale = g_malloc0(CSIZE);
+    TestSource t;
     ChunkRef refs[CHUNKS], other[CHUNKS];
-    build(t.good, 1, refs);
-    build(t.stale, 100, other);
-    ChunkSource *cs = container_chunks_new(&t.source, 4);
+    ChunkSource *cs = fixture(&t, refs, other);
     GError *mismatch = NULL, *err = NULL;
 
     for (int i = 0; i < CHUNKS; i++) {
@@ -123,10 +132,42 @@ static void test_reads_checks_and_rereads(void)
     g_free(t.stale);
 }
 
+/* Runs: chunks stored back to back come in one piece (the container's
+ * bytes in a row); a run stops before a chunk the container does not hold
+ * as the recipe names it, which then reads alone as a mismatch; a run
+ * never goes past max. */
+static void test_runs(void)
+{
+    TestSource t;
+    ChunkRef refs[CHUNKS], other[CHUNKS];
+    ChunkSource *cs = fixture(&t, refs, other);
+    GError *mismatch = NULL, *err = NULL;
+    guint n = 0;
+    const uint8_t *p = chunk_source_read_run(cs, refs, CHUNKS, &n, &mismatch, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(n, CHUNKS);
+    CU_ASSERT_TRUE(p[0] == 1 && p[CHUNK_LEN] == 2 && p[CHUNKS * CHUNK_LEN - 1] == CHUNKS);
+    CU_ASSERT_TRUE(chunk_source_read_run(cs, refs, 2, &n, &mismatch, &err) != NULL && n == 2);
+
+    ChunkRef forged[CHUNKS] = { refs[0], refs[1], refs[2] };
+    forged[1].fp = other[1].fp;
+    CU_ASSERT_TRUE(chunk_source_read_run(cs, forged, CHUNKS, &n, &mismatch, &err) != NULL && n == 1);
+    CU_ASSERT_PTR_NULL(chunk_source_read_run(cs, forged + 1, CHUNKS - 1, &n, &mismatch, &err));
+    CU_ASSERT_TRUE(g_error_matches(mismatch, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
+    CU_ASSERT_PTR_NULL(err);
+    g_clear_error(&mismatch);
+    ChunkRef apart[2] = { refs[0], refs[2] }; /* not back to back */
+    CU_ASSERT_TRUE(chunk_source_read_run(cs, apart, 2, &n, &mismatch, &err) != NULL && n == 1);
+    chunk_source_free(cs);
+    g_free(t.good);
+    g_free(t.stale);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("chunk_source", NULL, NULL);
     CU_add_test(s, "reads, checks and rereads", test_reads_checks_and_rereads);
+    CU_add_test(s, "runs of chunks stored back to back", test_runs);
 }
 
 UNIT_MAIN(add_suites)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_container.c: container build/seal/verify round trip, checksum and
  * layout failures, both container stores (pool, files) behind ContainerStore,
- * and the checksums every format uses (libdeflate's) against zlib's, the
+ * mapped reads, and the checksums every format uses (libdeflate's) against zlib's, the
  * formats' reference. */
 #include "storage/container.h"
 #include "storage/container_store.h"
@@ -210,6 +210,85 @@ static void test_pool_source(void)
     expect_count(CONTAINER_STORE_POOL, dir, 4);
     g_free(path);
     remove_tree(dir);
+}
+
+/* Where container `id`'s byte `off` is in a store of `kind` in dir: the
+ * file (g_free it) and *at, its offset there. */
+static char *byte_of(ContainerStoreKind kind, const char *dir, ContainerId id, off_t off, off_t *at)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%06x/%08x", id >> 8, id);
+    *at = kind == CONTAINER_STORE_POOL ? (off_t)id * CSIZE + off : off;
+    return kind == CONTAINER_STORE_POOL ? g_build_filename(dir, "containers.pool", NULL)
+                                        : g_build_filename(dir, "containers", name, NULL);
+}
+
+static void write_byte(ContainerStoreKind kind, const char *dir, ContainerId id, off_t off, char c)
+{
+    off_t at;
+    char *path = byte_of(kind, dir, id, off, &at);
+    int fd = open(path, O_WRONLY);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    CU_ASSERT_EQUAL(pwrite(fd, &c, 1, at), 1);
+    close(fd);
+    g_free(path);
+}
+
+/* A store maps its containers in place: the bytes a read gives, verified;
+ * a freed container, one damaged in its file and a torn one fail as their
+ * reads do (INTEGRITY, the torn one with the read's own message); with
+ * reads uncached it does not map (a mapping is served from the page
+ * cache). */
+static void check_maps(ContainerStoreKind kind)
+{
+    ContainerStore *cs;
+    char *dir = write_three(kind, &cs);
+    ContainerSource *src = container_store_source(cs);
+    GError *err = NULL, *read_err = NULL;
+    uint8_t *buf = g_malloc(CSIZE);
+    const uint8_t *m = NULL;
+    CU_ASSERT_TRUE_FATAL(container_source_maps(src));
+    for (ContainerId id = 0; id < 3; id++) {
+        CU_ASSERT_TRUE(container_source_read(src, id, buf, &err));
+        CU_ASSERT_TRUE(container_source_map(src, id, &m, &err) && memcmp(m, buf, CSIZE) == 0);
+        container_source_unmap(src, m);
+    }
+    CU_ASSERT_TRUE(container_store_free(cs, 1, &err) && container_store_sync(cs, &err));
+    CU_ASSERT_FALSE(container_source_map(src, 1, &m, &err));
+    CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY);
+    g_clear_error(&err);
+    write_byte(kind, dir, 2, CSIZE / 2, '\xff');
+    CU_ASSERT_FALSE(container_source_map(src, 2, &m, &err));
+    CU_ASSERT_TRUE(err != NULL && strstr(err->message, "checksum") != NULL);
+    g_clear_error(&err);
+    /* torn: a fourth container begun in the pool, container 0's file cut */
+    ContainerId torn = kind == CONTAINER_STORE_POOL ? 3 : 0;
+    off_t at;
+    char *path = byte_of(kind, dir, torn, 99, &at);
+    if (kind == CONTAINER_STORE_POOL)
+        write_byte(kind, dir, torn, 99, 'x');
+    else
+        CU_ASSERT_EQUAL(truncate(path, 100), 0);
+    CU_ASSERT_FALSE(container_source_read(src, torn, buf, &read_err));
+    CU_ASSERT_FALSE(container_source_map(src, torn, &m, &err));
+    CU_ASSERT_TRUE(err != NULL && err->code == DESTOR_ERROR_INTEGRITY && read_err != NULL &&
+                   strcmp(err->message, read_err->message) == 0);
+    g_clear_error(&err);
+    g_clear_error(&read_err);
+    container_store_set_uncached(cs, TRUE);
+    CU_ASSERT_FALSE(container_source_maps(src));
+    container_store_set_uncached(cs, FALSE);
+    CU_ASSERT_TRUE(container_source_maps(src));
+    container_store_close(cs);
+    g_free(path);
+    g_free(buf);
+    remove_tree(dir);
+}
+
+static void test_maps(void)
+{
+    check_maps(CONTAINER_STORE_POOL);
+    check_maps(CONTAINER_STORE_FILES);
 }
 
 /* One file per container at containers/SSSSSS/NNNNNNNN; a missing last file
@@ -449,6 +528,7 @@ static void add_suites(void)
     CU_add_test(s, "damage detected", test_every_flipped_byte_region_detected);
     CU_add_test(s, "pool source", test_pool_source);
     CU_add_test(s, "files source", test_files_source);
+    CU_add_test(s, "mapped reads", test_maps);
     CU_add_test(s, "free in a pool", test_free_pool);
     CU_add_test(s, "free in files", test_free_files);
     CU_add_test(s, "kind names", test_kind_names);

@@ -225,7 +225,7 @@ static void evict(ChunkCache *c, ChunkSlot s)
 
 ChunkSlot chunk_cache_slot(const ChunkCache *c, const Fingerprint *fp)
 {
-    uint32_t s = chunk_table_get(&c->table, c->fp, fp);
+    uint32_t s = chunk_table_find(&c->table, c->fp, fp);
     return s == CHUNK_TABLE_EMPTY ? CHUNK_NO_SLOT : s;
 }
 
@@ -515,7 +515,7 @@ uint64_t chunk_cache_used_bytes(const ChunkCache *c)
 
 gboolean chunk_cache_contains(const ChunkCache *c, const Fingerprint *fp)
 {
-    return chunk_table_get(&c->table, c->fp, fp) != CHUNK_TABLE_EMPTY;
+    return chunk_table_find(&c->table, c->fp, fp) != CHUNK_TABLE_EMPTY;
 }
 
 uint64_t chunk_cache_hdd_reads(ChunkCache *c)

@@ -208,9 +208,7 @@ typedef struct {
 
 typedef struct {
     const char *policy, *mode, *fetch;
-    const CachePolicyCounter *policy_counter_names;
-    uint64_t policy_counters[CACHE_REPORT_MAX_POLICY_COUNTERS];
-    size_t n_policy_counters;
+    CacheReportPolicy policy_counters; /* the policy's own counters */
     uint64_t capacity_bytes, cached_bytes;
     uint32_t cached_chunks;
     ChunkCacheCounters c;
@@ -238,6 +236,8 @@ typedef struct {
      * memory, and chunks that could not be read to compress (counted as stored as they are) */
     uint64_t stored_lengths, stored_unread;
     size_t stored_length_bytes;
+    double bytes_per_stored_length;
+    double model_request_mean_ms, wall_request_mean_ms; /* per request (0 for none) */
 } ChunkCacheReport;
 
 void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r);

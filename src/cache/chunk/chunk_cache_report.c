@@ -1,18 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_cache_report.c: the chunk cache's counters as a report (ratios,
  * write amplification, modelled time, SSD lifetime, memory per cached and
- * per stored chunk), and its text and JSON forms. JSON keys shared with the
- * container cache's report mean the same (docs/CACHE.md). */
+ * per stored chunk), and its text and JSON forms as one table
+ * (report_table.h). JSON keys shared with the container cache's report
+ * mean the same (docs/CACHE.md). */
 #include "cache/chunk/chunk_cache_internal.h"
+#include "cache/common/report_table.h"
 #include "util/json_doc.h"
 #include "util/size_parse.h"
 
 #include <string.h>
-
-static double ratio(double num, double den)
-{
-    return den > 0 ? num / den : 0.0;
-}
 
 /* Every byte the core keeps in RAM, and the policy's. */
 static void memory(const ChunkCache *c, ChunkCacheReport *r)
@@ -36,9 +33,7 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
     r->policy = c->ops->name;
     r->mode = c->opt.mode == CACHE_MODE_REAL ? "real" : "simulate";
     r->fetch = c->opt.fetch == CHUNK_FETCH_CHUNK ? "chunk" : "container";
-    r->policy_counter_names = c->ops->counters;
-    r->n_policy_counters = MIN(c->ops->n_counters, CACHE_REPORT_MAX_POLICY_COUNTERS);
-    memcpy(r->policy_counters, c->policy_counters, r->n_policy_counters * sizeof(uint64_t));
+    report_policy_take(&r->policy_counters, c->ops->counters, c->ops->n_counters, c->policy_counters);
     r->capacity_bytes = c->opt.capacity_bytes;
     r->cached_bytes = c->used_bytes;
     r->cached_chunks = c->n_taken - c->n_free;
@@ -78,116 +73,254 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
         r->cached_stored_bytes
             ? (uint64_t)((double)r->capacity_bytes * (double)r->cached_bytes / (double)r->cached_stored_bytes)
             : r->capacity_bytes;
-    r->hit_ratio = ratio((double)r->c.hits, (double)r->c.accesses);
-    r->byte_hit_ratio = ratio((double)r->c.bytes_hit, (double)r->c.bytes_requested);
-    r->request_hit_ratio = ratio((double)r->c.requests_hit, (double)r->c.requests);
-    r->write_amplification = ratio((double)r->c.ssd_bytes_written, (double)r->c.admitted_bytes);
+    r->hit_ratio = report_ratio((double)r->c.hits, (double)r->c.accesses);
+    r->byte_hit_ratio = report_ratio((double)r->c.bytes_hit, (double)r->c.bytes_requested);
+    r->request_hit_ratio = report_ratio((double)r->c.requests_hit, (double)r->c.requests);
+    r->write_amplification = report_ratio((double)r->c.ssd_bytes_written, (double)r->c.admitted_bytes);
     r->model_elapsed_s = c->model.now > c->model.ssd_free_at ? c->model.now : c->model.ssd_free_at;
     r->ssd_tbw_bytes = c->opt.ssd_tbw_bytes;
     r->lifetime_days_model = cache_lifetime_days(
         r->ssd_tbw_bytes, r->model_elapsed_s > 0 ? (double)r->c.ssd_bytes_written / r->model_elapsed_s : 0.0);
     r->stored_unread = c->stored_unread;
+    r->model_request_mean_ms = r->c.requests ? 1e3 * r->c.model_request_s / r->c.requests : 0.0;
+    r->wall_request_mean_ms = r->c.requests ? 1e3 * r->c.wall_request_s / r->c.requests : 0.0;
     memory(c, r);
+    r->bytes_per_stored_length =
+        r->stored_lengths ? (double)r->stored_length_bytes / (double)r->stored_lengths : 0.0;
     g_mutex_unlock(&c->lock);
 }
 
-static void text_count(GString *out, const char *label, uint64_t v)
+/* ---- the rows' conditions and the lines of several figures ---- */
+
+static gboolean buckets(const void *p)
 {
-    g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT "\n", label, v);
+    const ChunkCacheReport *r = p;
+    return r->real && strcmp(r->layout, "buckets") == 0;
 }
 
-static void text_size(GString *out, const char *label, uint64_t bytes)
+static gboolean offered(const void *p)
 {
-    char buf[32];
-    g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " (%s)\n", label, bytes,
-                           size_format(bytes, buf, sizeof buf));
+    return ((const ChunkCacheReport *)p)->c.offered > 0;
 }
+
+static gboolean reinserted(const void *p)
+{
+    return ((const ChunkCacheReport *)p)->layout_counters.segments.segments_reinserted > 0;
+}
+
+static gboolean log_compressed(const void *p)
+{
+    const ChunkCacheReport *r = p;
+    return r->real && (r->layout_counters.chunks_compressed || strcmp(r->compression, "none") != 0);
+}
+
+static void header_text(const void *p, GString *out)
+{
+    const ChunkCacheReport *r = p;
+    char a[32], b[32];
+    g_string_append_printf(out, "SSD cache: granularity chunk, policy %s, layout %s, %s mode, %u chunks cached "
+                                "(%s of %s), chunk fetch %s\n",
+                           r->policy, r->layout, r->mode, r->cached_chunks, size_format(r->cached_bytes, a, sizeof a),
+                           size_format(r->capacity_bytes, b, sizeof b), r->fetch);
+}
+
+static void granularity_json(const void *p, JsonBuilder *b)
+{
+    (void)p;
+    json_doc_string(b, "granularity", "chunk");
+}
+
+/* The compression line and its CPU line, under `label`. */
+static void compression_lines(const ChunkCacheReport *r, GString *out, const char *label)
+{
+    g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n", label,
+                           r->compression, r->compression_ratio, r->layout_counters.chunks_compressed);
+}
+
+static void compression_text(const void *p, GString *out)
+{
+    const ChunkCacheReport *r = p;
+    compression_lines(r, out, "  compression");
+    g_string_append_printf(out, "  %-30s %.1f ms compress, %.1f ms decompress\n", "  compression CPU",
+                           1e3 * r->layout_counters.cpu_compress_s, 1e3 * r->layout_counters.cpu_decompress_s);
+}
+
+static void simulated_compression_text(const void *p, GString *out)
+{
+    const ChunkCacheReport *r = p;
+    if (r->real || strcmp(r->compression, "none") == 0)
+        return;
+    compression_lines(r, out, "  compression (simulated)");
+    g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " chunks, %.1f B each\n", "  stored lengths kept",
+                           r->stored_lengths, r->bytes_per_stored_length);
+}
+
+static void log_size_text(const void *p, GString *out)
+{
+    const ChunkCacheReport *r = p;
+    char a[32];
+    g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " (%s), reclaim %s\n", "chunk log size",
+                           r->log_capacity_bytes, size_format(r->log_capacity_bytes, a, sizeof a), r->reclaim);
+}
+
+static void mean_request_text(const void *p, GString *out)
+{
+    g_string_append_printf(out, "  %-30s %.3f ms\n", "modelled mean request",
+                           ((const ChunkCacheReport *)p)->model_request_mean_ms);
+}
+
+static void memory_text(const void *p, GString *out)
+{
+    const ChunkCacheReport *r = p;
+    g_string_append_printf(out, "  %-30s %.1f B per cached chunk, %.1f B per stored chunk\n", "memory per chunk",
+                           r->bytes_per_cached_chunk, r->bytes_per_stored_chunk);
+}
+
+/* ---- the tables: text lines and JSON members in one order ---- */
+
+#define ROW(...) REPORT_ROW(ChunkCacheReport, __VA_ARGS__)
+#define ROW_IF(...) REPORT_ROW_IF(ChunkCacheReport, __VA_ARGS__)
+#define LC(f) layout_counters.f
+#define SEG(f) layout_counters.segments.f
+
+/* The buckets on the SSD: the "chunk_buckets" object, and their lines. */
+static const ReportRow bucket_rows[] = {
+    ROW("user_bytes_written", "  chunk bytes written", REPORT_BYTES, REPORT_U64, LC(user_bytes_written)),
+    ROW(NULL, "  sub-slot bytes written", REPORT_BYTES, REPORT_U64, LC(stored_bytes_written)),
+    ROW("device_bytes_written", NULL, REPORT_COUNT, REPORT_U64, LC(device_bytes_written)),
+    ROW("chunks_dropped_by_layout", NULL, REPORT_COUNT, REPORT_U64, LC(chunks_dropped_by_layout)),
+    ROW("damaged_reads", NULL, REPORT_COUNT, REPORT_U64, LC(damaged_reads)),
+    REPORT_LINES(compression_text, NULL, NULL),
+    ROW(NULL, "  logical capacity", REPORT_BYTES, REPORT_U64, capacity_logical_bytes),
+    ROW("prefix_collisions", "  prefix collisions", REPORT_COUNT, REPORT_U64, LC(prefix_collisions)),
+    ROW(NULL, "damaged chunks (refetched)", REPORT_COUNT, REPORT_U64, c.damaged),
+    ROW(NULL, "SSD write errors", REPORT_COUNT, REPORT_U64, c.ssd_write_errors),
+};
+
+/* The log, or in simulation its model (no damage there): the "chunk_log"
+ * object, and its lines. */
+static const ReportRow log_rows[] = {
+    REPORT_LINES(log_size_text, NULL, NULL),
+    ROW("capacity_bytes", NULL, REPORT_COUNT, REPORT_U64, log_capacity_bytes),
+    ROW("reclaim", NULL, REPORT_WORD, REPORT_STR, reclaim),
+    ROW("user_bytes_written", "  chunk bytes written", REPORT_BYTES, REPORT_U64, SEG(user_bytes_written)),
+    ROW("user_stored_bytes_written", "  stored bytes of them", REPORT_BYTES, REPORT_U64,
+        SEG(user_stored_bytes_written)),
+    ROW("cleaner_bytes_written", "  cleaner bytes written", REPORT_BYTES, REPORT_U64, SEG(cleaner_bytes_written)),
+    ROW("reinserted_bytes_written", NULL, REPORT_COUNT, REPORT_U64, SEG(reinserted_bytes_written)),
+    ROW("chunks_reinserted", NULL, REPORT_COUNT, REPORT_U64, SEG(chunks_reinserted)),
+    ROW("device_bytes_written", NULL, REPORT_COUNT, REPORT_U64, LC(device_bytes_written)),
+    ROW("segments_written", "  segments written", REPORT_COUNT, REPORT_U64, SEG(segments_written)),
+    ROW("segments_evicted", "  segments evicted", REPORT_COUNT, REPORT_U64, SEG(segments_evicted)),
+    ROW("segments_cleaned", "  segments cleaned", REPORT_COUNT, REPORT_U64, SEG(segments_cleaned)),
+    ROW_IF("segments_reinserted", "  segments reinserted", REPORT_COUNT, REPORT_U64, SEG(segments_reinserted),
+           reinserted),
+    ROW_IF(NULL, "  chunks reinserted", REPORT_COUNT, REPORT_U64, SEG(chunks_reinserted), reinserted),
+    ROW_IF(NULL, "  reinserted bytes written", REPORT_BYTES, REPORT_U64, SEG(reinserted_bytes_written), reinserted),
+    ROW(NULL, "  live chunks the log dropped", REPORT_COUNT, REPORT_U64, c.log_dropped),
+    REPORT_LINES(compression_text, NULL, log_compressed),
+    ROW(NULL, "damaged chunks (refetched)", REPORT_COUNT, REPORT_U64, c.damaged),
+    ROW(NULL, "SSD write errors", REPORT_COUNT, REPORT_U64, c.ssd_write_errors),
+    ROW("damaged_reads", NULL, REPORT_COUNT, REPORT_U64, LC(damaged_reads)),
+    ROW("damaged_segments", NULL, REPORT_COUNT, REPORT_U64, SEG(damaged_segments)),
+};
+
+static void layout_text(const void *p, GString *out)
+{
+    if (buckets(p))
+        report_table_text(bucket_rows, G_N_ELEMENTS(bucket_rows), p, out);
+    else
+        report_table_text(log_rows, G_N_ELEMENTS(log_rows), p, out);
+}
+
+static void layout_json(const void *p, JsonBuilder *b)
+{
+    json_builder_set_member_name(b, buckets(p) ? "chunk_buckets" : "chunk_log");
+    json_builder_begin_object(b);
+    if (buckets(p))
+        report_table_json(bucket_rows, G_N_ELEMENTS(bucket_rows), p, b);
+    else
+        report_table_json(log_rows, G_N_ELEMENTS(log_rows), p, b);
+    json_builder_end_object(b);
+}
+
+static const ReportRow rows[] = {
+    REPORT_LINES(header_text, granularity_json, NULL),
+    ROW("policy", NULL, REPORT_WORD, REPORT_STR, policy),
+    ROW("mode", NULL, REPORT_WORD, REPORT_STR, mode),
+    ROW("chunk_fetch", NULL, REPORT_WORD, REPORT_STR, fetch),
+    ROW("layout", NULL, REPORT_WORD, REPORT_STR, layout),
+    ROW("capacity_bytes", NULL, REPORT_COUNT, REPORT_U64, capacity_bytes),
+    ROW("cached_bytes", NULL, REPORT_COUNT, REPORT_U64, cached_bytes),
+    ROW("cached_chunks", NULL, REPORT_COUNT, REPORT_U32, cached_chunks),
+    ROW("requests", "requests", REPORT_COUNT, REPORT_U64, c.requests),
+    ROW("requests_hit", NULL, REPORT_COUNT, REPORT_U64, c.requests_hit),
+    ROW("accesses", "chunk accesses", REPORT_COUNT, REPORT_U64, c.accesses),
+    ROW("hits", "hits", REPORT_COUNT, REPORT_U64, c.hits),
+    ROW("misses", "misses", REPORT_COUNT, REPORT_U64, c.misses),
+    ROW("misses_cached", "misses of cached chunks", REPORT_COUNT, REPORT_U64, c.misses_cached),
+    ROW("hit_ratio", "hit ratio", REPORT_PERCENT, REPORT_DOUBLE, hit_ratio),
+    ROW("byte_hit_ratio", "byte hit ratio", REPORT_PERCENT, REPORT_DOUBLE, byte_hit_ratio),
+    ROW("request_hit_ratio", "request hit ratio", REPORT_PERCENT, REPORT_DOUBLE, request_hit_ratio),
+    ROW("bytes_requested", NULL, REPORT_COUNT, REPORT_U64, c.bytes_requested),
+    ROW("bytes_hit", NULL, REPORT_COUNT, REPORT_U64, c.bytes_hit),
+    ROW("admissions", "admissions", REPORT_COUNT, REPORT_U64, c.admissions),
+    ROW("refused", "refused", REPORT_COUNT, REPORT_U64, c.refused),
+    ROW("refused_admission", NULL, REPORT_COUNT, REPORT_U64, c.refused_admission),
+    ROW("evictions", "evictions", REPORT_COUNT, REPORT_U64, c.evictions),
+    ROW_IF("offered", "offered (container fetch)", REPORT_COUNT, REPORT_U64, c.offered, offered),
+    ROW_IF("offers_admitted", "  offers admitted", REPORT_COUNT, REPORT_U64, c.offers_admitted, offered),
+    ROW_IF("offers_refused", "  offers refused", REPORT_COUNT, REPORT_U64, c.offers_refused, offered),
+    ROW_IF("offers_cached", "  offers already cached", REPORT_COUNT, REPORT_U64, c.offers_cached, offered),
+    ROW("offers_mismatched", NULL, REPORT_COUNT, REPORT_U64, c.offers_mismatched),
+    ROW("admitted_bytes", NULL, REPORT_COUNT, REPORT_U64, c.admitted_bytes),
+    ROW("ssd_bytes_written", "bytes written to SSD", REPORT_BYTES, REPORT_U64, c.ssd_bytes_written),
+    ROW("write_amplification", "write amplification", REPORT_RATIO, REPORT_DOUBLE, write_amplification),
+    ROW("ssd_bytes_read", "bytes read from SSD", REPORT_BYTES, REPORT_U64, c.ssd_bytes_read),
+    REPORT_LINES(layout_text, NULL, NULL),
+    REPORT_LINES(simulated_compression_text, NULL, NULL),
+    ROW("hdd_reads", NULL, REPORT_COUNT, REPORT_U64, c.hdd_reads),
+    ROW("hdd_bytes_read", NULL, REPORT_COUNT, REPORT_U64, c.hdd_bytes_read),
+    ROW("damaged", NULL, REPORT_COUNT, REPORT_U64, c.damaged),
+    ROW("log_dropped", NULL, REPORT_COUNT, REPORT_U64, c.log_dropped),
+    ROW("ssd_write_errors", NULL, REPORT_COUNT, REPORT_U64, c.ssd_write_errors),
+    ROW("layout_index_bytes", NULL, REPORT_COUNT, REPORT_U64, layout_index_bytes),
+    ROW("compression", NULL, REPORT_WORD, REPORT_STR, compression),
+    ROW("compression_level", NULL, REPORT_COUNT, REPORT_INT, compression_level),
+    ROW("ssd_logical_bytes_written", NULL, REPORT_COUNT, REPORT_U64, LC(user_bytes_written)),
+    ROW("ssd_compressed_written", NULL, REPORT_COUNT, REPORT_U64, LC(chunks_compressed)),
+    ROW("compression_ratio", NULL, REPORT_RATIO, REPORT_DOUBLE, compression_ratio),
+    ROW("cpu_compress_ms", NULL, REPORT_MS, REPORT_DOUBLE, LC(cpu_compress_s)),
+    ROW("cpu_decompress_ms", NULL, REPORT_MS, REPORT_DOUBLE, LC(cpu_decompress_s)),
+    ROW("capacity_logical_bytes", NULL, REPORT_COUNT, REPORT_U64, capacity_logical_bytes),
+    ROW("cached_stored_bytes", NULL, REPORT_COUNT, REPORT_U64, cached_stored_bytes),
+    ROW("stored_lengths", NULL, REPORT_COUNT, REPORT_U64, stored_lengths),
+    ROW("stored_length_bytes", NULL, REPORT_COUNT, REPORT_SIZE, stored_length_bytes),
+    ROW("bytes_per_stored_length", NULL, REPORT_RATIO, REPORT_DOUBLE, bytes_per_stored_length),
+    ROW("stored_lengths_unread", NULL, REPORT_COUNT, REPORT_U64, stored_unread),
+    REPORT_LINES(NULL, layout_json, NULL),
+    ROW(NULL, "HDD reads", REPORT_COUNT, REPORT_U64, c.hdd_reads),
+    ROW(NULL, "HDD bytes read", REPORT_BYTES, REPORT_U64, c.hdd_bytes_read),
+    ROW("policy_counters", NULL, REPORT_POLICY, REPORT_U64, policy_counters),
+    REPORT_LINES(mean_request_text, NULL, NULL),
+    ROW("model_elapsed_ms", NULL, REPORT_MS, REPORT_DOUBLE, model_elapsed_s),
+    ROW("request_latency_model_ms_mean", NULL, REPORT_RATIO, REPORT_DOUBLE, model_request_mean_ms),
+    ROW("request_latency_model_ms_max", NULL, REPORT_MS, REPORT_DOUBLE, c.model_request_max_s),
+    ROW("request_latency_wall_ms_mean", NULL, REPORT_RATIO, REPORT_DOUBLE, wall_request_mean_ms),
+    ROW("ssd_lifetime_model_days", NULL, REPORT_RATIO, REPORT_DOUBLE, lifetime_days_model),
+    ROW("memory_bytes", "memory", REPORT_BYTES, REPORT_SIZE, memory_bytes),
+    ROW("policy_memory_bytes", NULL, REPORT_COUNT, REPORT_SIZE, policy_memory_bytes),
+    ROW("bytes_per_cached_chunk", NULL, REPORT_RATIO, REPORT_DOUBLE, bytes_per_cached_chunk),
+    ROW("bytes_per_stored_chunk", NULL, REPORT_RATIO, REPORT_DOUBLE, bytes_per_stored_chunk),
+    REPORT_LINES(memory_text, NULL, NULL),
+};
 
 void chunk_cache_print_stats(ChunkCache *c, FILE *fp)
 {
     ChunkCacheReport r;
     chunk_cache_report(c, &r);
-    const ChunkCacheCounters *k = &r.c;
-    char a[32], b[32];
     GString *out = g_string_new(NULL);
-    g_string_append_printf(out, "SSD cache: granularity chunk, policy %s, layout %s, %s mode, %u chunks cached "
-                                "(%s of %s), chunk fetch %s\n",
-                           r.policy, r.layout, r.mode, r.cached_chunks, size_format(r.cached_bytes, a, sizeof a),
-                           size_format(r.capacity_bytes, b, sizeof b), r.fetch);
-    text_count(out, "requests", k->requests);
-    text_count(out, "chunk accesses", k->accesses);
-    text_count(out, "hits", k->hits);
-    text_count(out, "misses", k->misses);
-    text_count(out, "misses of cached chunks", k->misses_cached);
-    g_string_append_printf(out, "  %-30s %.2f%%\n", "hit ratio", 100.0 * r.hit_ratio);
-    g_string_append_printf(out, "  %-30s %.2f%%\n", "byte hit ratio", 100.0 * r.byte_hit_ratio);
-    g_string_append_printf(out, "  %-30s %.2f%%\n", "request hit ratio", 100.0 * r.request_hit_ratio);
-    text_count(out, "admissions", k->admissions);
-    text_count(out, "refused", k->refused);
-    text_count(out, "evictions", k->evictions);
-    if (k->offered) {
-        text_count(out, "offered (container fetch)", k->offered);
-        text_count(out, "  offers admitted", k->offers_admitted);
-        text_count(out, "  offers refused", k->offers_refused);
-        text_count(out, "  offers already cached", k->offers_cached);
-    }
-    text_size(out, "bytes written to SSD", k->ssd_bytes_written);
-    g_string_append_printf(out, "  %-30s %.3f\n", "write amplification", r.write_amplification);
-    text_size(out, "bytes read from SSD", k->ssd_bytes_read);
-    if (r.real && strcmp(r.layout, "buckets") == 0) {
-        text_size(out, "  chunk bytes written", r.layout_counters.user_bytes_written);
-        text_size(out, "  sub-slot bytes written", r.layout_counters.stored_bytes_written);
-        g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n",
-                               "  compression", r.compression, r.compression_ratio,
-                               r.layout_counters.chunks_compressed);
-        g_string_append_printf(out, "  %-30s %.1f ms compress, %.1f ms decompress\n", "  compression CPU",
-                               1e3 * r.layout_counters.cpu_compress_s, 1e3 * r.layout_counters.cpu_decompress_s);
-        text_size(out, "  logical capacity", r.capacity_logical_bytes);
-        text_count(out, "  prefix collisions", r.layout_counters.prefix_collisions);
-        text_count(out, "damaged chunks (refetched)", k->damaged);
-        text_count(out, "SSD write errors", k->ssd_write_errors);
-    } else { /* the log, or in simulation its model */
-        g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " (%s), reclaim %s\n", "chunk log size",
-                               r.log_capacity_bytes, size_format(r.log_capacity_bytes, a, sizeof a), r.reclaim);
-        text_size(out, "  chunk bytes written", r.layout_counters.segments.user_bytes_written);
-        text_size(out, "  stored bytes of them", r.layout_counters.segments.user_stored_bytes_written);
-        text_size(out, "  cleaner bytes written", r.layout_counters.segments.cleaner_bytes_written);
-        text_count(out, "  segments written", r.layout_counters.segments.segments_written);
-        text_count(out, "  segments evicted", r.layout_counters.segments.segments_evicted);
-        text_count(out, "  segments cleaned", r.layout_counters.segments.segments_cleaned);
-        if (r.layout_counters.segments.segments_reinserted) {
-            text_count(out, "  segments reinserted", r.layout_counters.segments.segments_reinserted);
-            text_count(out, "  chunks reinserted", r.layout_counters.segments.chunks_reinserted);
-            text_size(out, "  reinserted bytes written", r.layout_counters.segments.reinserted_bytes_written);
-        }
-        text_count(out, "  live chunks the log dropped", k->log_dropped);
-        if (r.real && (r.layout_counters.chunks_compressed || strcmp(r.compression, "none") != 0)) {
-            g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n",
-                                   "  compression", r.compression, r.compression_ratio,
-                                   r.layout_counters.chunks_compressed);
-            g_string_append_printf(out, "  %-30s %.1f ms compress, %.1f ms decompress\n", "  compression CPU",
-                                   1e3 * r.layout_counters.cpu_compress_s, 1e3 * r.layout_counters.cpu_decompress_s);
-        }
-        text_count(out, "damaged chunks (refetched)", k->damaged);
-        text_count(out, "SSD write errors", k->ssd_write_errors);
-    }
-    if (!r.real && strcmp(r.compression, "none") != 0) {
-        g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n",
-                               "  compression (simulated)", r.compression, r.compression_ratio,
-                               r.layout_counters.chunks_compressed);
-        g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " chunks, %.1f B each\n", "  stored lengths kept",
-                               r.stored_lengths,
-                               r.stored_lengths ? (double)r.stored_length_bytes / (double)r.stored_lengths : 0.0);
-    }
-    text_count(out, "HDD reads", k->hdd_reads);
-    text_size(out, "HDD bytes read", k->hdd_bytes_read);
-    for (size_t i = 0; i < r.n_policy_counters; i++)
-        text_count(out, r.policy_counter_names[i].label, r.policy_counters[i]);
-    g_string_append_printf(out, "  %-30s %.3f ms\n", "modelled mean request",
-                           k->requests ? 1e3 * k->model_request_s / k->requests : 0.0);
-    text_size(out, "memory", r.memory_bytes);
-    g_string_append_printf(out, "  %-30s %.1f B per cached chunk, %.1f B per stored chunk\n", "memory per chunk",
-                           r.bytes_per_cached_chunk, r.bytes_per_stored_chunk);
+    report_table_text(rows, G_N_ELEMENTS(rows), &r, out);
     fputs(out->str, fp);
     g_string_free(out, TRUE);
 }
@@ -196,101 +329,7 @@ void chunk_cache_json(ChunkCache *c, JsonBuilder *b)
 {
     ChunkCacheReport r;
     chunk_cache_report(c, &r);
-    const ChunkCacheCounters *k = &r.c;
     json_builder_begin_object(b);
-    json_doc_string(b, "granularity", "chunk");
-    json_doc_string(b, "policy", r.policy);
-    json_doc_string(b, "mode", r.mode);
-    json_doc_string(b, "chunk_fetch", r.fetch);
-    json_doc_string(b, "layout", r.layout);
-    json_doc_uint(b, "capacity_bytes", r.capacity_bytes);
-    json_doc_uint(b, "cached_bytes", r.cached_bytes);
-    json_doc_uint(b, "cached_chunks", r.cached_chunks);
-    json_doc_uint(b, "requests", k->requests);
-    json_doc_uint(b, "requests_hit", k->requests_hit);
-    json_doc_uint(b, "accesses", k->accesses);
-    json_doc_uint(b, "hits", k->hits);
-    json_doc_uint(b, "misses", k->misses);
-    json_doc_uint(b, "misses_cached", k->misses_cached);
-    json_doc_double(b, "hit_ratio", r.hit_ratio);
-    json_doc_double(b, "byte_hit_ratio", r.byte_hit_ratio);
-    json_doc_double(b, "request_hit_ratio", r.request_hit_ratio);
-    json_doc_uint(b, "bytes_requested", k->bytes_requested);
-    json_doc_uint(b, "bytes_hit", k->bytes_hit);
-    json_doc_uint(b, "admissions", k->admissions);
-    json_doc_uint(b, "refused", k->refused);
-    json_doc_uint(b, "refused_admission", k->refused_admission);
-    json_doc_uint(b, "evictions", k->evictions);
-    json_doc_uint(b, "offered", k->offered);
-    json_doc_uint(b, "offers_admitted", k->offers_admitted);
-    json_doc_uint(b, "offers_refused", k->offers_refused);
-    json_doc_uint(b, "offers_cached", k->offers_cached);
-    json_doc_uint(b, "offers_mismatched", k->offers_mismatched);
-    json_doc_uint(b, "admitted_bytes", k->admitted_bytes);
-    json_doc_uint(b, "ssd_bytes_written", k->ssd_bytes_written);
-    json_doc_double(b, "write_amplification", r.write_amplification);
-    json_doc_uint(b, "ssd_bytes_read", k->ssd_bytes_read);
-    json_doc_uint(b, "hdd_reads", k->hdd_reads);
-    json_doc_uint(b, "hdd_bytes_read", k->hdd_bytes_read);
-    json_doc_uint(b, "damaged", k->damaged);
-    json_doc_uint(b, "log_dropped", k->log_dropped);
-    json_doc_uint(b, "ssd_write_errors", k->ssd_write_errors);
-    json_doc_uint(b, "layout_index_bytes", r.layout_index_bytes);
-    json_doc_string(b, "compression", r.compression);
-    json_doc_uint(b, "compression_level", (uint64_t)r.compression_level);
-    json_doc_uint(b, "ssd_logical_bytes_written", r.layout_counters.user_bytes_written);
-    json_doc_uint(b, "ssd_compressed_written", r.layout_counters.chunks_compressed);
-    json_doc_double(b, "compression_ratio", r.compression_ratio);
-    json_doc_double(b, "cpu_compress_ms", 1e3 * r.layout_counters.cpu_compress_s);
-    json_doc_double(b, "cpu_decompress_ms", 1e3 * r.layout_counters.cpu_decompress_s);
-    json_doc_uint(b, "capacity_logical_bytes", r.capacity_logical_bytes);
-    json_doc_uint(b, "cached_stored_bytes", r.cached_stored_bytes);
-    json_doc_uint(b, "stored_lengths", r.stored_lengths);
-    json_doc_uint(b, "stored_length_bytes", r.stored_length_bytes);
-    json_doc_double(b, "bytes_per_stored_length",
-                    r.stored_lengths ? (double)r.stored_length_bytes / (double)r.stored_lengths : 0.0);
-    json_doc_uint(b, "stored_lengths_unread", r.stored_unread);
-    if (r.real && strcmp(r.layout, "buckets") == 0) {
-        json_builder_set_member_name(b, "chunk_buckets");
-        json_builder_begin_object(b);
-        json_doc_uint(b, "user_bytes_written", r.layout_counters.user_bytes_written);
-        json_doc_uint(b, "device_bytes_written", r.layout_counters.device_bytes_written);
-        json_doc_uint(b, "chunks_dropped_by_layout", r.layout_counters.chunks_dropped_by_layout);
-        json_doc_uint(b, "damaged_reads", r.layout_counters.damaged_reads);
-        json_doc_uint(b, "prefix_collisions", r.layout_counters.prefix_collisions);
-        json_builder_end_object(b);
-    } else { /* the log, or in simulation its model (no damage there) */
-        json_builder_set_member_name(b, "chunk_log");
-        json_builder_begin_object(b);
-        json_doc_uint(b, "capacity_bytes", r.log_capacity_bytes);
-        json_doc_string(b, "reclaim", r.reclaim);
-        json_doc_uint(b, "user_bytes_written", r.layout_counters.segments.user_bytes_written);
-        json_doc_uint(b, "user_stored_bytes_written", r.layout_counters.segments.user_stored_bytes_written);
-        json_doc_uint(b, "cleaner_bytes_written", r.layout_counters.segments.cleaner_bytes_written);
-        json_doc_uint(b, "reinserted_bytes_written", r.layout_counters.segments.reinserted_bytes_written);
-        json_doc_uint(b, "chunks_reinserted", r.layout_counters.segments.chunks_reinserted);
-        json_doc_uint(b, "device_bytes_written", r.layout_counters.device_bytes_written);
-        json_doc_uint(b, "segments_written", r.layout_counters.segments.segments_written);
-        json_doc_uint(b, "segments_evicted", r.layout_counters.segments.segments_evicted);
-        json_doc_uint(b, "segments_cleaned", r.layout_counters.segments.segments_cleaned);
-        json_doc_uint(b, "segments_reinserted", r.layout_counters.segments.segments_reinserted);
-        json_doc_uint(b, "damaged_reads", r.layout_counters.damaged_reads);
-        json_doc_uint(b, "damaged_segments", r.layout_counters.segments.damaged_segments);
-        json_builder_end_object(b);
-    }
-    json_builder_set_member_name(b, "policy_counters");
-    json_builder_begin_object(b);
-    for (size_t i = 0; i < r.n_policy_counters; i++)
-        json_doc_uint(b, r.policy_counter_names[i].name, r.policy_counters[i]);
-    json_builder_end_object(b);
-    json_doc_double(b, "model_elapsed_ms", 1e3 * r.model_elapsed_s);
-    json_doc_double(b, "request_latency_model_ms_mean", k->requests ? 1e3 * k->model_request_s / k->requests : 0.0);
-    json_doc_double(b, "request_latency_model_ms_max", 1e3 * k->model_request_max_s);
-    json_doc_double(b, "request_latency_wall_ms_mean", k->requests ? 1e3 * k->wall_request_s / k->requests : 0.0);
-    json_doc_double(b, "ssd_lifetime_model_days", r.lifetime_days_model);
-    json_doc_uint(b, "memory_bytes", r.memory_bytes);
-    json_doc_uint(b, "policy_memory_bytes", r.policy_memory_bytes);
-    json_doc_double(b, "bytes_per_cached_chunk", r.bytes_per_cached_chunk);
-    json_doc_double(b, "bytes_per_stored_chunk", r.bytes_per_stored_chunk);
+    report_table_json(rows, G_N_ELEMENTS(rows), &r, b);
     json_builder_end_object(b);
 }

@@ -10,6 +10,7 @@
 #ifndef DESTOR_CACHE_STATS_H
 #define DESTOR_CACHE_STATS_H
 
+#include "cache/common/report_table.h"
 #include "cache/policy/policy.h"
 
 #include <glib.h>
@@ -65,15 +66,9 @@ typedef enum { CACHE_QA, CACHE_QB, CACHE_QC, CACHE_QD } CacheQuadrant;
 CacheQuadrant cache_quadrant_of(uint32_t accesses, uint32_t writes,
                                 uint32_t access_threshold, uint32_t repeat_threshold);
 
-/* A policy has at most this many counters (the registry test checks). */
-#define CACHE_REPORT_MAX_POLICY_COUNTERS 32
-
 typedef struct {
     const char *policy;
-    /* the policy's own counters (policy.h), in its order, at the snapshot */
-    const CachePolicyCounter *policy_counter_names;
-    uint64_t policy_counters[CACHE_REPORT_MAX_POLICY_COUNTERS];
-    size_t n_policy_counters;
+    CacheReportPolicy policy_counters; /* the policy's own counters */
     size_t policy_memory_bytes; /* all the policy's state, ghosts and sketches included */
     const char *mode; /* "real" or "simulate" */
     uint32_t capacity, cached, n_containers;

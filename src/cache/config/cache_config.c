@@ -410,6 +410,25 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
                     cfg->policy, chunk ? "container" : "chunk", chunk ? "chunk" : "container");
         return FALSE;
     }
+    /* a policy's own key set away from its default for another policy, or
+     * with no cache: an error (the defaults, which destor.config spells
+     * out for every policy, pass) */
+    const CachePolicyKey *own = NULL;
+    size_t n_own = 0;
+    if (chunk && cfg->chunk_policy_ops != NULL) {
+        own = cfg->chunk_policy_ops->keys;
+        n_own = cfg->chunk_policy_ops->n_keys;
+    } else if (!chunk && cfg->policy_ops != NULL) {
+        own = cfg->policy_ops->keys;
+        n_own = cfg->policy_ops->n_keys;
+    }
+    const char *stray = cache_policy_settings_stray(cfg->policy_settings, own, n_own);
+    if (stray != NULL) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "%s does not apply to ssd-cache-policy %s (`destor policies` lists each policy's keys)", stray,
+                    cfg->policy);
+        return FALSE;
+    }
     const AdmissionOps *admission = cfg->admission_ops ? cfg->admission_ops : admission_default(cfg->write_budget);
     if (admission->spends_budget != (cfg->write_budget > 0)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,

@@ -76,9 +76,7 @@ void cache_core_report(CacheCore *c, CacheReport *r)
     r->n_containers = c->n;
     r->container_size = c->opt.container_size;
     r->c = c->counters;
-    r->policy_counter_names = c->ops->counters;
-    r->n_policy_counters = MIN(c->ops->n_counters, CACHE_REPORT_MAX_POLICY_COUNTERS);
-    memcpy(r->policy_counters, c->policy_counters, r->n_policy_counters * sizeof(uint64_t));
+    report_policy_take(&r->policy_counters, c->ops->counters, c->ops->n_counters, c->policy_counters);
     r->hit_ratio = r->c.accesses ? (double)r->c.hits / (double)r->c.accesses : 0.0;
     r->request_hit_ratio = r->c.requests ? (double)r->c.requests_hit / (double)r->c.requests : 0.0;
     quadrants(c, r);

@@ -148,3 +148,25 @@ void cache_policy_settings_resolve_keys(const CachePolicySettings *s, const Cach
         }
     }
 }
+
+const char *cache_policy_settings_stray(const CachePolicySettings *s, const CachePolicyKey *keys, size_t n)
+{
+    const char *stray = NULL;
+    GHashTableIter it;
+    gpointer name, text;
+    g_hash_table_iter_init(&it, s->values);
+    while (g_hash_table_iter_next(&it, &name, &text)) {
+        gboolean applies = FALSE;
+        for (size_t i = 0; i < n && !applies; i++)
+            applies = strcmp(keys[i].name, name) == 0;
+        const CachePolicyKey *k = cache_policy_find_key(name, NULL);
+        CachePolicyValue set, def;
+        gboolean ok = cache_policy_key_parse(k, text, &set, NULL) && cache_policy_key_parse(k, k->default_value, &def, NULL);
+        g_assert(ok); /* checked when set; a default that does not parse is a bug */
+        if (applies || (set.word == def.word && set.number == def.number))
+            continue;
+        if (stray == NULL || strcmp(name, stray) < 0) /* the same one whatever the table's order */
+            stray = name;
+    }
+    return stray;
+}

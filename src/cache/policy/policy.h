@@ -208,6 +208,9 @@ void cache_policy_settings_resolve(const CachePolicySettings *s, const CachePoli
 /* The same for any table of n keys (a chunk policy's). */
 void cache_policy_settings_resolve_keys(const CachePolicySettings *s, const CachePolicyKey *keys, size_t n,
                                         CachePolicyValue *out);
+/* A key set in s, away from its default, that is not one of keys[0..n)
+ * (the selected policy's; none with n 0), or NULL: the first by name. */
+const char *cache_policy_settings_stray(const CachePolicySettings *s, const CachePolicyKey *keys, size_t n);
 /* Parse one value of `key` (also used for defaults). */
 gboolean cache_policy_key_parse(const CachePolicyKey *key, const char *value, CachePolicyValue *out,
                                 GError **err);

@@ -8,15 +8,18 @@
  *
  * One GhostList holds up to GHOST_LISTS lists (ARC keeps B1 and B2 in one,
  * so a missed id is looked up once, not once per list) in a pool of `max`
- * nodes; an open-addressing table with linear probing (at least twice as
- * many buckets as nodes, deletion by backward shift) maps an id to its node
- * and every node knows its list, so every operation is O(1) expected and the
- * memory is fixed at creation: GHOST_LIST_BYTES(max). The functions without
- * a list number work on list 0. */
+ * nodes; an open_table.h over the nodes' ids (at least twice as many
+ * buckets as nodes, so it never grows) maps an id to its node and every
+ * node knows its list, so every operation is O(1) expected and the memory
+ * is fixed at creation: GHOST_LIST_BYTES(max). The functions without a
+ * list number work on list 0. ghost_list_check() holds the invariants
+ * (util/check.h): each node's links at every step, the whole set when
+ * loaded. */
 #ifndef DESTOR_CACHE_GHOST_LIST_H
 #define DESTOR_CACHE_GHOST_LIST_H
 
 #include "cache/policy/policy.h"
+#include "cache/structures/open_table.h"
 #include "util/le.h"
 
 #include <glib.h>
@@ -32,9 +35,7 @@ typedef struct {
     uint8_t *list;         /* per node: its list */
     uint32_t oldest[GHOST_LISTS], newest[GHOST_LISTS], len[GHOST_LISTS];
     uint32_t free_head;    /* unused nodes, chained through next */
-    uint32_t *bucket;      /* node index or GHOST_NONE */
-    uint32_t mask;         /* buckets - 1 */
-    unsigned shift;        /* 64 - log2(buckets) */
+    OpenTable index;       /* id -> node, over id[] */
 } GhostList;
 
 static inline uint32_t ghost_list_buckets(uint32_t max)
@@ -64,12 +65,7 @@ static inline void ghost_list_init(GhostList *g, uint32_t max)
         g->oldest[k] = g->newest[k] = GHOST_NONE;
         g->len[k] = 0;
     }
-    g->bucket = g_new(uint32_t, b);
-    memset(g->bucket, 0xff, (size_t)b * sizeof(uint32_t));
-    g->mask = b - 1;
-    g->shift = 64;
-    for (uint32_t x = b; x > 1; x >>= 1)
-        g->shift--;
+    open_table_init(&g->index, b, 50, OPEN_TABLE_UNTAGGED);
 }
 
 static inline void ghost_list_free(GhostList *g)
@@ -78,48 +74,54 @@ static inline void ghost_list_free(GhostList *g)
     g_free(g->prev);
     g_free(g->next);
     g_free(g->list);
-    g_free(g->bucket);
-}
-
-/* Fibonacci hashing: the top bits of id x 2^64 / golden ratio. */
-static inline uint32_t ghost_hash(const GhostList *g, ContainerId id)
-{
-    return (uint32_t)(((uint64_t)id * 0x9E3779B97F4A7C15ull) >> g->shift) & g->mask;
+    open_table_free(&g->index);
 }
 
 /* The bucket holding id, or GHOST_NONE. */
 static inline uint32_t ghost_find_bucket(const GhostList *g, ContainerId id)
 {
-    for (uint32_t b = ghost_hash(g, id);; b = (b + 1) & g->mask) {
-        uint32_t n = g->bucket[b];
-        if (n == GHOST_NONE)
-            return GHOST_NONE;
-        if (g->id[n] == id)
-            return b;
-    }
+    return open_table_find(&g->index, g->id, open_table_id_hash(id), &id, open_table_id_same);
 }
 
-/* Empty bucket b and shift later entries of its probe run back. */
-static inline void ghost_clear_bucket(GhostList *g, uint32_t b)
+/* Are node n's links right: its neighbours point back at it, or it is its
+ * list's end? O(1). */
+static inline gboolean ghost_node_ok(const GhostList *g, uint32_t n)
 {
-    uint32_t hole = b;
-    for (uint32_t j = (b + 1) & g->mask; g->bucket[j] != GHOST_NONE; j = (j + 1) & g->mask) {
-        uint32_t home = ghost_hash(g, g->id[g->bucket[j]]);
-        /* move j into the hole unless its home lies cyclically in (hole, j] */
-        if (((j - home) & g->mask) >= ((j - hole) & g->mask)) {
-            g->bucket[hole] = g->bucket[j];
-            hole = j;
-        }
+    uint8_t k = g->list[n];
+    return k < GHOST_LISTS &&
+           (g->prev[n] == GHOST_NONE ? g->oldest[k] == n : g->next[g->prev[n]] == n && g->list[g->prev[n]] == k) &&
+           (g->next[n] == GHOST_NONE ? g->newest[k] == n : g->prev[g->next[n]] == n && g->list[g->next[n]] == k);
+}
+
+/* The whole set: each list's nodes linked both ways, as long as its len,
+ * each in the index under its id; with the free nodes, max of them. O(max). */
+static inline gboolean ghost_list_check(const GhostList *g)
+{
+    uint64_t total = 0;
+    for (int k = 0; k < GHOST_LISTS; k++) {
+        uint32_t len = 0;
+        for (uint32_t n = g->oldest[k]; n != GHOST_NONE; n = g->next[n], len++)
+            if (len >= g->max || g->list[n] != k || !ghost_node_ok(g, n) ||
+                open_table_get(&g->index, g->id, open_table_id_hash(g->id[n]), &g->id[n], open_table_id_same) != n)
+                return FALSE;
+        if (len != g->len[k] || (len == 0) != (g->newest[k] == GHOST_NONE))
+            return FALSE;
+        total += len;
     }
-    g->bucket[hole] = GHOST_NONE;
+    if (g->index.used != total)
+        return FALSE;
+    for (uint32_t n = g->free_head; n != GHOST_NONE && total <= g->max; n = g->next[n])
+        total++;
+    return total == g->max && open_table_check(&g->index, g->id, open_table_id_hash_of);
 }
 
 /* Take the node in bucket b out of its list and the index. */
 static inline void ghost_drop_bucket(GhostList *g, uint32_t b)
 {
-    uint32_t n = g->bucket[b];
+    uint32_t n = open_table_entry(&g->index, b);
     uint8_t k = g->list[n];
-    ghost_clear_bucket(g, b);
+    DESTOR_CHECK(ghost_node_ok(g, n));
+    open_table_remove_at(&g->index, g->id, b, open_table_id_hash_of);
     if (g->prev[n] != GHOST_NONE)
         g->next[g->prev[n]] = g->next[n];
     else
@@ -140,7 +142,7 @@ static inline int ghost_list_take(GhostList *g, ContainerId id)
     uint32_t b = ghost_find_bucket(g, id);
     if (b == GHOST_NONE)
         return -1;
-    int k = g->list[g->bucket[b]];
+    int k = g->list[open_table_entry(&g->index, b)];
     ghost_drop_bucket(g, b);
     return k;
 }
@@ -193,10 +195,8 @@ static inline void ghost_list_push_to(GhostList *g, int k, ContainerId id)
         g->oldest[k] = n;
     g->newest[k] = n;
     g->len[k]++;
-    uint32_t b = ghost_hash(g, id);
-    while (g->bucket[b] != GHOST_NONE)
-        b = (b + 1) & g->mask;
-    g->bucket[b] = n;
+    open_table_put(&g->index, g->id, n, open_table_id_hash_of);
+    DESTOR_CHECK(ghost_node_ok(g, n));
 }
 
 static inline void ghost_list_push(GhostList *g, ContainerId id)
@@ -215,6 +215,7 @@ static inline void ghost_list_trim(GhostList *g, uint32_t limit)
  * its length u32 and its ids u32, oldest first. */
 static inline void ghost_list_save(const GhostList *g, int nl, GByteArray *out)
 {
+    DESTOR_CHECK(ghost_list_check(g));
     for (int k = 0; k < nl; k++) {
         guint at = out->len;
         g_byte_array_set_size(out, at + 4 + 4 * (guint)g->len[k]);
@@ -246,6 +247,7 @@ static inline gboolean ghost_list_load(GhostList *g, int nl, const uint8_t *blob
             ghost_list_push_to(g, k, id);
         }
     }
+    DESTOR_CHECK(ghost_list_check(g));
     return TRUE;
 }
 

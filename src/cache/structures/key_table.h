@@ -16,51 +16,22 @@
 
 typedef OpenTable KeyTable;
 
-static inline uint64_t key_table_hash(uint64_t k)
+static inline uint64_t key_table_hash(const uint64_t *k)
 {
-    return (k ^ (k >> 31)) * 0x9e3779b97f4a7c15ull;
+    return ((*k ^ (*k >> 31)) * 0x9e3779b97f4a7c15ull) >> 32; /* the product's high half */
 }
 
-static inline uint64_t key_table_hash_of(const void *keys, uint32_t e)
+static inline gboolean key_table_equal(const uint64_t *a, const uint64_t *b)
 {
-    return key_table_hash(((const uint64_t *)keys)[e]);
+    return *a == *b;
 }
 
-static inline gboolean key_table_same(const void *keys, uint32_t e, const void *k)
-{
-    return ((const uint64_t *)keys)[e] == *(const uint64_t *)k;
-}
+OPEN_TABLE_TYPED(key_table, uint64_t, key_table_hash, key_table_equal)
 
-static inline void key_table_init(KeyTable *t)
-{
-    open_table_init(t);
-}
-
-static inline void key_table_free(KeyTable *t)
-{
-    open_table_free(t);
-}
-
+/* The entry of key k, or KEY_TABLE_NONE. */
 static inline uint32_t key_table_get(const KeyTable *t, const uint64_t *keys, uint64_t k)
 {
-    return open_table_get(t, keys, key_table_hash(k), &k, key_table_same);
-}
-
-/* Add entry e (keys[e] not yet in the table). */
-static inline void key_table_put(KeyTable *t, const uint64_t *keys, uint32_t e)
-{
-    open_table_put(t, keys, e, key_table_hash_of);
-}
-
-/* Remove entry e (in the table). */
-static inline void key_table_remove(KeyTable *t, const uint64_t *keys, uint32_t e)
-{
-    open_table_remove(t, keys, e, key_table_hash_of);
-}
-
-static inline size_t key_table_bytes(const KeyTable *t)
-{
-    return open_table_bytes(t);
+    return key_table_find(t, keys, &k);
 }
 
 #endif

@@ -19,11 +19,15 @@
  * changed (rise, sink, or update when the direction is not known: one
  * comparison more), O(1) top, O(n) rebuild; sizeof(Entry) + 4 bytes a
  * slot. Among entries that compare equal the order is whatever the sifting
- * leaves: a policy that needs a deterministic victim makes its order total. */
+ * leaves: a policy that needs a deterministic victim makes its order total.
+ * prefix_check() holds the whole order; in a checking build (util/check.h)
+ * every insert, move and removal checks where the entry landed, and a
+ * rebuild the whole heap. */
 #ifndef DESTOR_CACHE_SLOT_HEAP_H
 #define DESTOR_CACHE_SLOT_HEAP_H
 
 #include "cache/policy/policy.h"
+#include "util/check.h"
 
 #include <glib.h>
 #include <stdint.h>
@@ -102,11 +106,32 @@
         prefix##_place(h, i, e);                                                           \
     }                                                                                      \
                                                                                            \
+    /* Entry i is where its slot says, not less than its parent, no child                  \
+     * less than it. O(1). */                                                              \
+    SLOT_HEAP_FN gboolean prefix##_ok_at(const Heap *h, uint32_t i)                        \
+    {                                                                                      \
+        uint32_t c = 2 * i + 1;                                                            \
+        return i < h->size && h->pos[h->entry[i].slot] == i &&                             \
+               (i == 0 || !less(h->ctx, &h->entry[i], &h->entry[(i - 1) / 2])) &&          \
+               (c >= h->size || !less(h->ctx, &h->entry[c], &h->entry[i])) &&              \
+               (c + 1 >= h->size || !less(h->ctx, &h->entry[c + 1], &h->entry[i]));        \
+    }                                                                                      \
+                                                                                           \
+    /* The whole heap in order. O(size). */                                                \
+    SLOT_HEAP_FN gboolean prefix##_check(const Heap *h)                                    \
+    {                                                                                      \
+        for (uint32_t i = 0; i < h->size; i++)                                             \
+            if (!prefix##_ok_at(h, i))                                                     \
+                return FALSE;                                                              \
+        return TRUE;                                                                       \
+    }                                                                                      \
+                                                                                           \
     /* e's slot, not in the heap, joins it. */                                             \
     SLOT_HEAP_FN void prefix##_insert(Heap *h, Entry e)                                    \
     {                                                                                      \
         prefix##_place(h, h->size++, e);                                                   \
         prefix##_sift_up(h, h->size - 1);                                                  \
+        DESTOR_CHECK(prefix##_ok_at(h, h->pos[e.slot]));                                   \
     }                                                                                      \
                                                                                            \
     /* Slot s's key changed so that it belongs nearer the top, if anything: its            \
@@ -114,6 +139,7 @@
     SLOT_HEAP_FN void prefix##_rise(Heap *h, CacheSlot s)                                  \
     {                                                                                      \
         prefix##_sift_up(h, h->pos[s]);                                                    \
+        DESTOR_CHECK(prefix##_ok_at(h, h->pos[s]));                                        \
     }                                                                                      \
                                                                                            \
     /* Slot s's key changed so that it belongs further from the top, if                    \
@@ -121,6 +147,7 @@
     SLOT_HEAP_FN void prefix##_sink(Heap *h, CacheSlot s)                                  \
     {                                                                                      \
         prefix##_sift_down(h, h->pos[s]);                                                  \
+        DESTOR_CHECK(prefix##_ok_at(h, h->pos[s]));                                        \
     }                                                                                      \
                                                                                            \
     /* Slot s's key changed either way: its entry moves up or down. */                     \
@@ -130,6 +157,7 @@
         prefix##_sift_up(h, i);                                                            \
         if (h->pos[s] == i)                                                                \
             prefix##_sift_down(h, i);                                                      \
+        DESTOR_CHECK(prefix##_ok_at(h, h->pos[s]));                                        \
     }                                                                                      \
                                                                                            \
     /* Slot s, in the heap, leaves it (the top or any other). The last entry               \
@@ -157,6 +185,7 @@
     {                                                                                      \
         for (uint32_t i = h->size / 2; i-- > 0;)                                           \
             prefix##_sift_down(h, i);                                                      \
+        DESTOR_CHECK(prefix##_check(h));                                                   \
     }
 
 #endif

@@ -2,6 +2,7 @@
 /* chunk_buckets_index.c: the bucket layout's in-memory index
  * (chunk_buckets_index.h). */
 #include "cache/layouts/buckets/chunk_buckets_index.h"
+#include "util/check.h"
 #include "util/le.h"
 
 #include <string.h>
@@ -72,6 +73,32 @@ uint32_t chunk_buckets_index_run(const ChunkBucketsIndex *x, uint32_t bucket, ui
     return n;
 }
 
+/* A bucket's sub-slots: a free one has no head bit and prefix 0; a used
+ * one after a free one (or first) is a head; each sub-slot of a chunk has
+ * its head's prefix. Adds its chunks and used sub-slots to the counts. */
+static gboolean bucket_ok(const ChunkBucketsIndex *x, uint32_t bucket, uint64_t *chunks, uint64_t *used)
+{
+    for (uint32_t s = 0; s < x->slots; s++) {
+        uint64_t i = at(x, bucket, s);
+        gboolean u = bit(x->used, i), h = bit(x->head, i);
+        gboolean starts = s == 0 || !bit(x->used, i - 1);
+        if (!u ? h || x->prefix[i] != 0 : (starts && !h) || (!h && x->prefix[i] != x->prefix[i - 1]))
+            return FALSE;
+        *chunks += h;
+        *used += u;
+    }
+    return TRUE;
+}
+
+gboolean chunk_buckets_index_check(const ChunkBucketsIndex *x)
+{
+    uint64_t chunks = 0, used = 0;
+    for (uint32_t b = 0; b < x->n_buckets; b++)
+        if (!bucket_ok(x, b, &chunks, &used))
+            return FALSE;
+    return chunks == x->chunks && used == x->used_slots;
+}
+
 void chunk_buckets_index_mark(ChunkBucketsIndex *x, uint32_t bucket, uint32_t s, uint32_t n, uint16_t p)
 {
     g_assert(n >= 1 && s + n <= x->slots);
@@ -84,6 +111,7 @@ void chunk_buckets_index_mark(ChunkBucketsIndex *x, uint32_t bucket, uint32_t s,
     }
     x->chunks++;
     x->used_slots += n;
+    DESTOR_CHECK(bucket_ok(x, bucket, &(uint64_t){ 0 }, &(uint64_t){ 0 }));
 }
 
 uint32_t chunk_buckets_index_unmark(ChunkBucketsIndex *x, uint32_t bucket, uint32_t s)
@@ -98,6 +126,7 @@ uint32_t chunk_buckets_index_unmark(ChunkBucketsIndex *x, uint32_t bucket, uint3
     g_assert(x->chunks > 0 && x->used_slots >= n);
     x->chunks--;
     x->used_slots -= n;
+    DESTOR_CHECK(bucket_ok(x, bucket, &(uint64_t){ 0 }, &(uint64_t){ 0 }));
     return n;
 }
 

@@ -46,5 +46,10 @@ int chunk_buckets_index_find(const ChunkBucketsIndex *x, uint32_t bucket, uint16
 /* Does the bucket hold a head of prefix p? */
 gboolean chunk_buckets_index_maybe(const ChunkBucketsIndex *x, const Fingerprint *fp);
 size_t chunk_buckets_index_bytes_of(const ChunkBucketsIndex *x);
+/* The whole index: in each bucket free sub-slots blank, every run of used
+ * ones starting at a head, a chunk's sub-slots of one prefix; the counts
+ * those of the bits. O(the sub-slots); each bucket changed is checked so
+ * in a checking build (util/check.h). */
+gboolean chunk_buckets_index_check(const ChunkBucketsIndex *x);
 
 #endif

@@ -333,7 +333,7 @@ static gboolean save_meta(ChunkLog *log, gboolean clean, GError **err)
         m.seq[s] = log->sp.seg[s].state == CHUNK_LOG_SEG_WRITTEN ? log->sp.seg[s].seq : 0;
     if (clean) {
         g_assert(log->sp.open_n == 0);
-        m.chunks = g_new(ChunkLogEntry, log->sp.index.used ? log->sp.index.used : 1);
+        m.chunks = g_new(ChunkLogEntry, MAX(chunk_log_index_used(&log->sp.index), 1));
         for (uint32_t e = 0; e < log->sp.index.n_entries; e++) {
             const ChunkLogEntry *en = chunk_log_index_entry(&log->sp.index, e);
             if (en->length != 0)
@@ -632,7 +632,7 @@ gboolean chunk_log_close(ChunkLog *log, GError **err)
 
 uint64_t chunk_log_chunks(const ChunkLog *log)
 {
-    return log->sp.index.used;
+    return chunk_log_index_used(&log->sp.index);
 }
 
 uint64_t chunk_log_live_bytes(const ChunkLog *log)

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_log_index.h: the chunk log's in-memory index, fingerprint -> where
  * the chunk sits (segment, offset, length, stored length). An array of entries (a freed
- * entry is reused) and an open-addressing table of entry numbers (linear
- * probing, deletion by backward shift, kept under 70% full), so its memory
- * is exactly known: sizeof(ChunkLogEntry) per entry slot plus 4 bytes per
- * table slot. Fingerprints are cryptographic digests, so their first bytes
- * are the hash. */
+ * entry is reused) and an open_table.h of entry numbers (kept at most 70%
+ * full), so its memory is exactly known: sizeof(ChunkLogEntry) per entry
+ * slot plus 4 bytes per table bucket. Fingerprints are cryptographic
+ * digests, so their first bytes are the hash. */
 #ifndef DESTOR_CACHE_CHUNK_LOG_INDEX_H
 #define DESTOR_CACHE_CHUNK_LOG_INDEX_H
 
+#include "cache/structures/open_table.h"
 #include "util/fingerprint.h"
 
 #include <stddef.h>
@@ -30,9 +30,7 @@ typedef struct {
     uint32_t n_entries; /* entries handed out (used or on the free list) */
     uint32_t cap_entries;
     uint32_t free_head; /* first free entry, CHUNK_LOG_NO_ENTRY for none */
-    uint32_t used;
-    uint32_t *table; /* entry number + 1; 0 empty */
-    uint32_t mask;   /* table size - 1 */
+    OpenTable table; /* fp -> entry number, over entries (its used: the entries in use) */
 } ChunkLogIndex;
 
 void chunk_log_index_init(ChunkLogIndex *x);
@@ -45,6 +43,11 @@ uint32_t chunk_log_index_add(ChunkLogIndex *x, const Fingerprint *fp, uint32_t s
 void chunk_log_index_remove(ChunkLogIndex *x, uint32_t e);
 /* Bytes of memory the entries and the table take. */
 size_t chunk_log_index_bytes_of(const ChunkLogIndex *x);
+/* The entries in use. */
+uint32_t chunk_log_index_used(const ChunkLogIndex *x);
+/* The whole index: the table's invariants, each entry in use found under
+ * its fingerprint, the free ones chained and zero long. O(the entries). */
+gboolean chunk_log_index_check(const ChunkLogIndex *x);
 
 static inline ChunkLogEntry *chunk_log_index_entry(const ChunkLogIndex *x, uint32_t e)
 {

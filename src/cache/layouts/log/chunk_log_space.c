@@ -3,6 +3,7 @@
  * shared by the log on the SSD and its simulation (chunk_log_space.h). */
 #include "cache/layouts/log/chunk_log_space.h"
 #include "cache/layouts/log/chunk_log_format.h"
+#include "util/check.h"
 
 #include <string.h>
 
@@ -213,7 +214,38 @@ static void check_counts(const ChunkLogSpace *sp)
         bytes += sp->seg[s].live_bytes;
         chunks += sp->seg[s].live_chunks;
     }
-    g_assert(bytes == sp->live_bytes && chunks == sp->index.used);
+    g_assert(bytes == sp->live_bytes && chunks == chunk_log_index_used(&sp->index));
+}
+
+gboolean chunk_log_space_check(const ChunkLogSpace *sp)
+{
+    if (!chunk_log_index_check(&sp->index))
+        return FALSE;
+    uint64_t *bytes = g_new0(uint64_t, sp->n_segments);
+    uint32_t *chunks = g_new0(uint32_t, sp->n_segments);
+    gboolean ok = TRUE;
+    for (uint32_t e = 0; e < sp->index.n_entries && ok; e++) {
+        const ChunkLogEntry *en = chunk_log_index_entry(&sp->index, e);
+        if (en->length == 0)
+            continue;
+        ok = en->segment < sp->n_segments && (uint64_t)en->offset + en->stored <= sp->seg_size;
+        if (ok) {
+            bytes[en->segment] += en->stored;
+            chunks[en->segment]++;
+        }
+    }
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < sp->n_segments && ok; s++) {
+        const ChunkLogSegment *g = &sp->seg[s];
+        ok = g->live_bytes == bytes[s] && g->live_chunks == chunks[s] &&
+             (g->state == CHUNK_LOG_SEG_OPEN) == (s == sp->open_home) &&
+             (g->state != CHUNK_LOG_SEG_FREE || g->live_chunks == 0);
+        total += g->live_bytes;
+    }
+    g_free(bytes);
+    g_free(chunks);
+    return ok && total == sp->live_bytes && sp->open_end <= sp->seg_size &&
+           (sp->open_home != CHUNK_LOG_NO_SEGMENT || sp->open_n == 0);
 }
 
 /* Segment s's live entries, in the index's entry order (*n of them),
@@ -337,6 +369,7 @@ static void take_home(ChunkLogSpace *sp, uint32_t need)
     if (sp->reclaim == CHUNK_LOG_REINSERT) {
         reinsert_segment(sp, v, need);
         check_counts(sp);
+        DESTOR_CHECK(chunk_log_space_check(sp));
         return;
     }
     const ChunkLogSegment *vs = &sp->seg[v];
@@ -345,11 +378,13 @@ static void take_home(ChunkLogSpace *sp, uint32_t need)
             sp->seg_size) {
         clean_segment(sp, v);
         check_counts(sp);
+        DESTOR_CHECK(chunk_log_space_check(sp));
         return;
     }
     evict_segment(sp, v);
     reset_open(sp, v);
     check_counts(sp);
+    DESTOR_CHECK(chunk_log_space_check(sp));
 }
 
 gboolean chunk_log_space_put(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t length, uint32_t stored,

@@ -116,6 +116,11 @@ gboolean chunk_log_space_put(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t 
 /* Write the open segment now when it holds a chunk. */
 gboolean chunk_log_space_seal(ChunkLogSpace *sp, GError **err);
 
+/* The whole space: the index's invariants, each segment's live counts
+ * those of its entries, one open segment (the open home), free segments
+ * empty. O(entries + segments); DESTOR_CHECK()ed after every reclamation
+ * (util/check.h). */
+gboolean chunk_log_space_check(const ChunkLogSpace *sp);
 /* chunklog.meta was written with n_chunks chunks listed: its bytes
  * (chunk_log_meta_size) counted as written to the SSD, and returned. */
 uint64_t chunk_log_space_meta_written(ChunkLogSpace *sp, uint32_t n_chunks);
