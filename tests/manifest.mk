@@ -49,6 +49,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_structure_checks \
 	tests/unit/test_access_counts \
 	tests/unit/test_chunk_cache \
+	tests/unit/test_admission \
 	tests/unit/test_chunk_log \
 	tests/unit/test_chunk_log_reinsert \
 	tests/unit/test_chunk_buckets \
@@ -106,6 +107,7 @@ QUICK_C_TESTS = \
 	tests/e2e/cache_compression.sh \
 	tests/e2e/chunkers.sh \
 	tests/e2e/chunk_cache.sh \
+	tests/e2e/admission.sh \
 	tests/e2e/offline_bounds.sh \
 	tests/e2e/safe_writes.sh \
 	tests/e2e/cache_usage_errors.sh \

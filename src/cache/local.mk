@@ -6,6 +6,8 @@
 #   structures/         data structures several policies share
 #   common/             what both caches share: the cache directory's claim and lock (and the registry of
 #                       the formats that may hold it), the codec, the device model, the report figures
+#   admission/          the admission axis (admission.h): one file per rule, their registry, the write
+#                       budget's bucket and the shared estimate of recent accesses
 #   policies/container/ one file per container policy
 #   policies/chunk/     one file per chunk policy (and cdac.c, the two CDAC policies' shared part)
 #   policies/           the registry of both (one line per policy), their keys, `destor policies`
@@ -20,6 +22,7 @@ CACHE_SOURCES = \
 	src/cache/policy/access_counts.c \
 	src/cache/policy/access_counts.h \
 	src/cache/policy/count_min16.h \
+	src/cache/policy/count_aging.h \
 	src/cache/policy/frequency_sketch.h \
 	src/cache/policy/policy.h \
 	src/cache/policy/chunk_policy.h \
@@ -45,6 +48,14 @@ CACHE_SOURCES = \
 	src/cache/common/report_table.h \
 	src/cache/common/device_model.c \
 	src/cache/common/device_model.h \
+	src/cache/admission/admission.h \
+	src/cache/admission/admission_registry.c \
+	src/cache/admission/all.c \
+	src/cache/admission/bucket.c \
+	src/cache/admission/compete.c \
+	src/cache/admission/doorkeeper.c \
+	src/cache/admission/recent_accesses.h \
+	src/cache/admission/write_credit.h \
 	src/cache/policies/container/adapt.c \
 	src/cache/policies/container/arc.c \
 	src/cache/policies/container/belady.c \
@@ -133,7 +144,8 @@ CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/tes
 	tests/unit/test_policy_minisim tests/unit/test_policy_wlfu \
 	tests/unit/test_cache_core tests/unit/test_cache_reader tests/unit/test_cache_compress \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
-	tests/unit/test_access_counts tests/unit/test_chunk_cache tests/unit/test_structure_checks
+	tests/unit/test_access_counts tests/unit/test_chunk_cache tests/unit/test_structure_checks \
+	tests/unit/test_admission
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/unit/test_cache_util.h
 tests_unit_test_policy_LDADD = $(UNIT_LIBS)
@@ -163,6 +175,8 @@ tests_unit_test_access_counts_SOURCES = tests/unit/test_access_counts.c tests/un
 tests_unit_test_access_counts_LDADD = $(UNIT_LIBS)
 tests_unit_test_chunk_cache_SOURCES = tests/unit/test_chunk_cache.c
 tests_unit_test_chunk_cache_LDADD = $(UNIT_LIBS)
+tests_unit_test_admission_SOURCES = tests/unit/test_admission.c tests/unit/test_cache_util.h
+tests_unit_test_admission_LDADD = $(UNIT_LIBS)
 tests_bench_bench_cache_sim_SOURCES = tests/bench/bench_cache_sim.c
 tests_bench_bench_cache_sim_LDADD = $(UNIT_LIBS)
 CHUNK_LOG_TESTS = tests/unit/test_chunk_log tests/unit/test_chunk_log_reinsert

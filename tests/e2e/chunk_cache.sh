@@ -108,10 +108,10 @@ grep -q "^destor: .*cdac-lru serves chunk granularity only" "$SCRATCH/err" || fa
 expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy s3fifo" read-file --trace "$SCRATCH/trace" --simulate
 grep -q "^destor: .*s3fifo serves container granularity only" "$SCRATCH/err" || fail "no granularity error: $(cat "$SCRATCH/err")"
 expect_status 2 dst -p"ssd-cache-granularity block" policies
-expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-write-budget 4096" \
+expect_status 2 dst -p"ssd-cache-granularity chunk" -p"ssd-cache-policy lru" -p"ssd-cache-admission bucket" \
     read-file --trace "$SCRATCH/trace" --simulate
-grep -q "^destor: .*ssd-cache-write-budget applies to ssd-cache-granularity container only" "$SCRATCH/err" ||
-    fail "no write-budget error: $(cat "$SCRATCH/err")"
+grep -q "^destor: .*ssd-cache-admission bucket needs ssd-cache-write-budget" "$SCRATCH/err" ||
+    fail "no admission error: $(cat "$SCRATCH/err")"
 # the chunk cache's own keys set away from their defaults at container
 # granularity: errors too, not ignored (with or without a cache policy)
 for kv in "ssd-cache-chunk-fetch container" "ssd-cache-segment-size 1M" "ssd-cache-segment-reclaim clean"; do

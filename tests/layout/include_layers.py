@@ -24,6 +24,7 @@ CACHE_LAYERS = [
     ("cache/policy",),
     ("cache/structures",),
     ("cache/common",),
+    ("cache/admission",),
     ("cache/policies/container", "cache/policies/chunk"),
     ("cache/policies",),
     ("cache/layouts",),

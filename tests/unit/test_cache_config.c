@@ -169,6 +169,15 @@ static void test_every_key(void)
     CU_ASSERT_EQUAL(cfg.layout, CHUNK_LAYOUT_BUCKETS);
     expect_ok("ssd_cache_layout", "log");
     CU_ASSERT_EQUAL(cfg.layout, CHUNK_LAYOUT_LOG);
+    CU_ASSERT_PTR_NULL(cfg.admission_ops); /* unset: admission_default */
+    for (size_t i = 0; i < admission_count(); i++) {
+        expect_ok("ssd-cache-admission", admission_at(i)->name);
+        CU_ASSERT_PTR_EQUAL(cfg.admission_ops, admission_at(i));
+    }
+    expect_ok("ssd_cache_admission", "Bucket");
+    CU_ASSERT_STRING_EQUAL(cfg.admission_ops->name, "bucket");
+    expect_ok("ssd-cache-admission", "auto");
+    CU_ASSERT_PTR_NULL(cfg.admission_ops);
 }
 
 static void test_invalid_values(void)
@@ -199,6 +208,7 @@ static void test_invalid_values(void)
     expect_invalid("ssd-cache-segment-size", "big");
     expect_invalid("ssd-cache-segment-reclaim", "lru");
     expect_invalid("ssd-cache-layout", "bucket");
+    expect_invalid("ssd-cache-admission", "tinylfu");
     expect_invalid("ssd-cache-layout", "");
     GError *err = NULL;
     CU_ASSERT_EQUAL(cache_config_set(&cfg, "ssd-cache-directory", "", &err), CACHE_CONFIG_INVALID);
@@ -295,6 +305,38 @@ static void test_validate(void)
     cache_config_set(&c, "ssd-cache-policy", "lru", NULL);
     cache_config_set(&c, "ssd-cache-layout", "log", NULL);
     cache_config_set(&c, "ssd-cache-compression", "none", NULL);
+    /* ssd-cache-admission: a rule that spends the write budget needs one, a
+     * budget needs such a rule; unset, the rule follows the budget; either
+     * granularity */
+    const struct {
+        const char *granularity, *admission, *budget, *error; /* admission NULL: unset */
+    } rules[] = {
+        { "container", NULL, "0", NULL },
+        { "container", NULL, "4096", NULL },
+        { "chunk", NULL, "4096", NULL },
+        { "container", "bucket", "4096", NULL },
+        { "chunk", "compete", "4096", NULL },
+        { "chunk", "doorkeeper", "0", NULL },
+        { "container", "compete", "0", "ssd-cache-admission compete needs ssd-cache-write-budget" },
+        { "chunk", "bucket", "0", "ssd-cache-admission bucket needs ssd-cache-write-budget" },
+        { "container", "all", "4096", "not to ssd-cache-admission all" },
+        { "chunk", "doorkeeper", "1", "not to ssd-cache-admission doorkeeper" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(rules); i++) {
+        cache_config_set(&c, "ssd-cache-granularity", rules[i].granularity, NULL);
+        c.admission_ops = NULL;
+        if (rules[i].admission)
+            CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-admission", rules[i].admission, NULL), CACHE_CONFIG_OK);
+        CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-write-budget", rules[i].budget, NULL), CACHE_CONFIG_OK);
+        gboolean ok = cache_config_validate(&c, &err);
+        CU_ASSERT_EQUAL(ok, rules[i].error == NULL);
+        if (rules[i].error != NULL)
+            CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, rules[i].error) : NULL);
+        g_clear_error(&err);
+    }
+    c.admission_ops = NULL;
+    cache_config_set(&c, "ssd-cache-write-budget", "0", NULL);
+    cache_config_set(&c, "ssd-cache-granularity", "container", NULL);
     CacheConfig copy;
     cache_config_copy(&copy, &c);
     CU_ASSERT_STRING_EQUAL(copy.directory, "/tmp/x");

@@ -308,6 +308,45 @@ static void test_real_equals_simulation(void)
     }
 }
 
+/* Every admission rule (with a write budget where it spends one) makes the
+ * same decisions in real mode as in simulation, in front of tinylfu (a
+ * policy with an admission of its own) and of lru. */
+static void test_real_equals_simulation_admission(void)
+{
+    const char *policies[] = { "lru", "tinylfu" };
+    for (size_t ai = 0; ai < admission_count(); ai++) {
+        for (size_t pi = 0; pi < G_N_ELEMENTS(policies); pi++) {
+            const AdmissionOps *rule = admission_at(ai);
+            Fixture f;
+            fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);
+            CacheCoreOptions ro = real_options(&f, test_policy(policies[pi]), NULL, 12);
+            CacheCoreOptions so = test_options(test_policy(policies[pi]), NULL, 12, N, NULL);
+            ro.admission = so.admission = rule;
+            ro.write_budget = so.write_budget = rule->spends_budget ? 0.3 * TEST_CONTAINER_SIZE : 0;
+            CacheCore *real = cache_core_open(&ro, NULL), *sim = cache_core_open(&so, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+            uint32_t *trace = test_trace(7 + ai, N, TRACE);
+            for (size_t i = 0; i < TRACE; i++) {
+                cache_core_request_begin(real);
+                CU_ASSERT_TRUE(read_ok(real, trace[i]));
+                cache_core_request_end(real);
+                cache_core_request_begin(sim);
+                CU_ASSERT_TRUE(cache_access(sim, trace[i], NULL, NULL));
+                cache_core_request_end(sim);
+            }
+            expect_same_counts(real, sim);
+            CU_ASSERT_EQUAL(cache_core_counters(real)->refused_admission, cache_core_counters(sim)->refused_admission);
+            if (pi == 0) /* lru admits every miss it is given: each rule but all refuses some */
+                CU_ASSERT_EQUAL(cache_core_counters(real)->refused_admission > 0, strcmp(rule->name, "all") != 0);
+            CU_ASSERT_TRUE(cache_core_close(real, NULL));
+            cache_core_close(sim, NULL);
+            g_free(trace);
+            fixture_free(&f);
+        }
+    }
+}
+
 /* The accesses in the request starting at trace[i] (0: an empty request,
  * and trace[i] is skipped). */
 static size_t request_length(size_t i)
@@ -1288,9 +1327,9 @@ static void test_stats_json(void)
     fixture_free(&f);
 }
 
-/* ssd-cache-write-budget: a bucket of write credit, one cache deep and full
- * at open, gains the budget at every request; a miss is admitted only while
- * a container's worth is there. LRU, 2 slots, half a container a request,
+/* ssd-cache-write-budget with ssd-cache-admission bucket: a bucket of write
+ * credit, one cache deep and full at open, gains the budget at every
+ * request; a miss is admitted only while a container's worth is there. LRU, 2 slots, half a container a request,
  * ten misses of one access each: credit 2 -> admit (1), 1.5 -> admit
  * (0.5), 1 -> admit (0), 0.5 -> refuse, 1 -> admit (0), ... so requests
  * 1, 2, 3, 5, 7, 9 admit and 4, 6, 8, 10 are refused. An offline policy
@@ -1299,6 +1338,7 @@ static void test_write_budget(void)
 {
     CacheCoreOptions o = test_options(test_policy("lru"), NULL, 2, 20, NULL);
     o.write_budget = 0.5 * TEST_CONTAINER_SIZE;
+    CU_ASSERT_TRUE_FATAL(admission_lookup("bucket", &o.admission));
     GError *err = NULL;
     CacheCore *c = cache_core_open(&o, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
@@ -1331,6 +1371,7 @@ static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("cache core", NULL, NULL);
     CU_add_test(s, "real mode = simulation mode", test_real_equals_simulation);
+    CU_add_test(s, "real mode = simulation mode, every admission rule", test_real_equals_simulation_admission);
     CU_add_test(s, "request_ids = begin, accesses, end", test_request_ids_equals_accesses);
     CU_add_test(s, "NULL buffer, ContainerSource", test_null_buffer_and_source);
     CU_add_test(s, "errors count nothing", test_errors_count_nothing);

@@ -41,6 +41,8 @@ gboolean chunk_cache_options_from_config(ChunkCacheOptions *o, const CacheConfig
     o->layout = cfg->layout;
     o->compression = cfg->compression;
     o->compression_level = (int)MIN(cfg->compression_level, (uint32_t)INT32_MAX);
+    o->write_budget = cfg->write_budget;
+    o->admission = cfg->admission_ops;
     return TRUE;
 }
 
@@ -84,6 +86,12 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
                            : "ssd-cache-layout buckets needs ssd-cache-policy austere");
         return NULL;
     }
+    const AdmissionOps *admission = o->admission ? o->admission : admission_default(o->write_budget);
+    if (admission->spends_budget != (o->write_budget > 0)) {
+        usage(err, admission->spends_budget ? "this ssd-cache-admission needs ssd-cache-write-budget"
+                                            : "this ssd-cache-admission spends no ssd-cache-write-budget");
+        return NULL;
+    }
     ChunkCache *c = g_new0(ChunkCache, 1);
     g_mutex_init(&c->lock);
     c->opt = *o;
@@ -97,6 +105,10 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
     c->env.values = c->values;
     c->env.counters = c->policy_counters;
     c->pst = c->ops->create(&c->env);
+    /* the write budget's depth: one cache's worth of bytes */
+    uint64_t objects = o->capacity_bytes / (o->avg_chunk_size ? o->avg_chunk_size : 1);
+    AdmissionEnv aenv = { o->write_budget, (double)o->capacity_bytes, objects ? objects : 1 };
+    admission_open(&c->admission, admission, &aenv);
     chunk_table_init(&c->table);
     device_model_init(&c->model, &o->device);
     c->container_in_buf = CACHE_NO_CONTAINER;
@@ -132,6 +144,7 @@ gboolean chunk_cache_close(ChunkCache *c, GError **err)
     if (c->lmodel)
         c->lops->model_close(c->lmodel);
     c->ops->destroy(c->pst);
+    admission_close(&c->admission);
     g_free(c->values);
     g_free(c->policy_counters);
     g_free(c->fp);
@@ -292,7 +305,13 @@ static gboolean refuse(ChunkCache *c, const ChunkRef *ref, gboolean offer)
 gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a, const uint8_t *data,
                            gboolean offer)
 {
-    if (ref->length > c->opt.capacity_bytes || ref->length > c->max_chunk || !c->ops->admit(c->pst, a))
+    if (ref->length > c->opt.capacity_bytes || ref->length > c->max_chunk)
+        return refuse(c, ref, offer);
+    if (!admission_admit(&c->admission, a->chunk, c->lops->stored_size(&c->lopt, ref->length))) {
+        c->counters.refused_admission++; /* the policy is not asked, its state stays as it was */
+        return refuse(c, ref, offer);
+    }
+    if (!c->ops->admit(c->pst, a))
         return refuse(c, ref, offer);
     /* a layout that evicts makes room itself (buckets: in the newcomer's bucket, below) */
     while (!c->lops->evicts && c->used_bytes + ref->length > c->opt.capacity_bytes) {
@@ -325,6 +344,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
     c->counters.admitted_bytes += ref->length;
     c->counters.ssd_bytes_written += stored; /* simulation; real mode reports the layout's device bytes */
     c->put_stored_bytes += c->lops->stored_size(&c->lopt, stored);
+    admission_written(&c->admission, c->lops->stored_size(&c->lopt, stored));
     if (stored < ref->length)
         c->put_compressed++;
     device_model_ssd_write(&c->model, ref->length);
@@ -347,6 +367,7 @@ static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkC
                          gboolean hit, const uint8_t *data)
 {
     ChunkAccess a = access_of(ref, pos);
+    admission_access(&c->admission, a.chunk);
     c->counters.accesses++;
     c->counters.bytes_requested += a.touch_length;
     if (hit) {
@@ -448,6 +469,7 @@ gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCacheP
 void chunk_cache_request_begin(ChunkCache *c)
 {
     g_mutex_lock(&c->lock);
+    admission_request(&c->admission);
     c->in_request = TRUE;
     c->request_missed = FALSE;
     c->request_accesses = c->counters.accesses;

@@ -111,6 +111,8 @@ typedef struct {
     CacheCodecKind compression; /* either layout; simulation reads each admitted chunk from backing once
                                  * to compress it (chunk_cache_stored.c) */
     int compression_level;
+    double write_budget;            /* ssd-cache-write-budget, bytes per request (0: none) */
+    const AdmissionOps *admission;  /* ssd-cache-admission; NULL: admission_default(write_budget) */
 } ChunkCacheOptions;
 
 typedef struct ChunkCache ChunkCache;
@@ -186,6 +188,8 @@ typedef struct {
     uint64_t misses_cached;            /* of the misses: the chunk was cached but the
                                           policy's metadata did not know the address */
     uint64_t admissions, refused, evictions;
+    uint64_t refused_admission;        /* of the refused and offers refused: by the
+                                          admission rule (ssd-cache-admission) */
     uint64_t bytes_requested, bytes_hit; /* bytes of the chunks' touched parts */
     uint64_t admitted_bytes;           /* chunk bytes admitted */
     uint64_t ssd_bytes_written;        /* bytes that reached the SSD */

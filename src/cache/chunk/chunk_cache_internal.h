@@ -38,6 +38,7 @@ struct ChunkCache {
     CachePolicyValue *values;
     uint64_t *policy_counters;
     ChunkPolicyEnv env;
+    Admission admission;   /* ssd-cache-admission, with its write budget */
 
     /* the data cache: per slot */
     Fingerprint *fp;

@@ -266,6 +266,7 @@ static const ReportRow rows[] = {
     ROW("bytes_hit", NULL, REPORT_COUNT, REPORT_U64, c.bytes_hit),
     ROW("admissions", "admissions", REPORT_COUNT, REPORT_U64, c.admissions),
     ROW("refused", "refused", REPORT_COUNT, REPORT_U64, c.refused),
+    ROW("refused_admission", NULL, REPORT_COUNT, REPORT_U64, c.refused_admission),
     ROW("evictions", "evictions", REPORT_COUNT, REPORT_U64, c.evictions),
     ROW_IF("offered", "offered (container fetch)", REPORT_COUNT, REPORT_U64, c.offered, offered),
     ROW_IF("offers_admitted", "  offers admitted", REPORT_COUNT, REPORT_U64, c.offers_admitted, offered),

@@ -44,6 +44,13 @@ static gboolean budgeted(const void *p)
     return ((const CacheReport *)p)->write_budget > 0;
 }
 
+/* refused by an admission rule that spends no write budget (doorkeeper) */
+static gboolean filtered(const void *p)
+{
+    const CacheCounters *c = &((const CacheReport *)p)->c;
+    return c->refused_admission > c->refused_write_budget;
+}
+
 static gboolean troubled(const void *p)
 {
     const CacheCounters *c = &((const CacheReport *)p)->c;
@@ -243,7 +250,9 @@ static const ReportRow rows[] = {
     ROW("hdd_bytes_read", NULL, REPORT_COUNT, REPORT_U64, c.store_bytes_read),
     ROW("evictions", "evictions", REPORT_COUNT, REPORT_U64, c.evictions),
     ROW("refused", "refused", REPORT_COUNT, REPORT_U64, c.refused),
-    ROW_IF("refused_write_budget", "refused: no write credit", REPORT_COUNT, REPORT_U64, c.refused_write_budget,
+    ROW_IF("refused_admission", "refused: admission rule", REPORT_COUNT, REPORT_U64, c.refused_admission,
+           filtered),
+    ROW_IF("refused_write_budget", "refused: write budget", REPORT_COUNT, REPORT_U64, c.refused_write_budget,
            budgeted),
     REPORT_LINES(budget_text, NULL, budgeted),
     ROW("write_budget_bytes_per_request", NULL, REPORT_RATIO, REPORT_DOUBLE, write_budget),

@@ -35,8 +35,10 @@ typedef struct {
     uint64_t evictions;
     uint64_t refused;                /* misses not admitted (the policy's own
                                         counters may say why) */
-    uint64_t refused_write_budget;   /* of them, refused for want of write
-                                        credit (ssd-cache-write-budget) */
+    uint64_t refused_admission;      /* of them, refused by the admission rule
+                                        (ssd-cache-admission): the policy not asked */
+    uint64_t refused_write_budget;   /* of those, by a rule that spends
+                                        ssd-cache-write-budget */
     uint64_t ssd_write_errors, ssd_read_errors, ssd_corrupt_dropped;
     uint64_t ssd_foreign_dropped;    /* copies of another store (or incarnation) */
     uint64_t ssd_stale_dropped;      /* copies of containers the store now holds

@@ -190,7 +190,7 @@ gboolean cache_parse_segment_size(const char *key, const char *value, uint32_t *
 
 typedef enum {
     K_POLICY, K_DIRECTORY, K_SIZE, K_BOOL, K_U32, K_DOUBLE, K_TBW, K_COUNTERS, K_GRANULARITY, K_CHUNK_FETCH,
-    K_SEGMENT_SIZE, K_SEGMENT_RECLAIM, K_COMPRESSION, K_LAYOUT,
+    K_SEGMENT_SIZE, K_SEGMENT_RECLAIM, K_COMPRESSION, K_LAYOUT, K_ADMISSION,
 } KeyKind;
 
 typedef struct {
@@ -227,6 +227,7 @@ static const CacheKey cache_keys[] = {
     { "model-zstd-decompress-mb-per-s", K_DOUBLE, AT(device.zstd_decompress_mb_per_s), 1e-3, 1e7 },
     { "ssd-tbw", K_TBW, 0, 0, 0 },
     { "ssd-cache-write-budget", K_DOUBLE, AT(write_budget), 0, 1e18 },
+    { "ssd-cache-admission", K_ADMISSION, 0, 0, 0 },
     { "ssd-cache-segment-size", K_SEGMENT_SIZE, 0, 0, 0 },
     { "ssd-cache-segment-reclaim", K_SEGMENT_RECLAIM, 0, 0, 0 },
     { "ssd-cache-layout", K_LAYOUT, 0, 0, 0 },
@@ -365,6 +366,21 @@ CacheConfigResult cache_config_set(CacheConfig *cfg, const char *key, const char
         if (!ok)
             bad_value(err, k->key, value, "log or buckets");
         break;
+    case K_ADMISSION: {
+        char *name = g_ascii_strdown(value ? value : "", -1); /* as policy names */
+        ok = strcmp(name, "auto") == 0 || admission_lookup(name, &cfg->admission_ops);
+        if (ok && strcmp(name, "auto") == 0)
+            cfg->admission_ops = NULL; /* admission_default */
+        g_free(name);
+        if (!ok) {
+            GString *names = g_string_new("auto");
+            for (size_t i = 0; i < admission_count(); i++)
+                g_string_append_printf(names, " | %s", admission_at(i)->name);
+            bad_value(err, k->key, value, names->str);
+            g_string_free(names, TRUE);
+        }
+        break;
+    }
     case K_COMPRESSION: {
         char *name = g_ascii_strdown(value ? value : "", -1); /* as policy names */
         ok = cache_codec_parse(name, &cfg->compression);
@@ -413,9 +429,14 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
                     cfg->policy);
         return FALSE;
     }
-    if (chunk && cfg->write_budget > 0) {
+    const AdmissionOps *admission = cfg->admission_ops ? cfg->admission_ops : admission_default(cfg->write_budget);
+    if (admission->spends_budget != (cfg->write_budget > 0)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                    "ssd-cache-write-budget applies to ssd-cache-granularity container only (not built for chunks)");
+                    admission->spends_budget
+                        ? "ssd-cache-admission %s needs ssd-cache-write-budget"
+                        : "ssd-cache-write-budget applies to an admission rule that spends it (compete, bucket), "
+                          "not to ssd-cache-admission %s",
+                    admission->name);
         return FALSE;
     }
     if (cfg->layout == CHUNK_LAYOUT_BUCKETS && !chunk) {

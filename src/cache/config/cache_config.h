@@ -59,10 +59,15 @@
  *                               layout on the SSD (chunk_layout.h)  (log)
  *                               buckets: chunk granularity, policy
  *                               austere only (and austere only with it)
+ *   ssd-cache-write-budget      bytes per request (0: none)         (0)
+ *   ssd-cache-admission         auto | a registered admission rule
+ *                               (admission.h); auto: all, or compete
+ *                               with a write budget                 (auto)
  */
 #ifndef DESTOR_CACHE_CONFIG_H
 #define DESTOR_CACHE_CONFIG_H
 
+#include "cache/admission/admission.h"
 #include "cache/policy/access_counts.h"
 #include "cache/layouts/chunk_layout.h"
 #include "cache/common/cache_codec.h"
@@ -118,6 +123,7 @@ typedef struct {
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
     double write_budget; /* ssd-cache-write-budget: bytes per request; 0: none */
+    const AdmissionOps *admission_ops; /* ssd-cache-admission; NULL: unset (admission_default) */
     uint32_t segment_size; /* ssd-cache-segment-size: the chunk log's segments */
     ChunkLogReclaim segment_reclaim; /* ssd-cache-segment-reclaim */
     ChunkLayoutKind layout;          /* ssd-cache-layout */
@@ -141,8 +147,9 @@ void cache_config_keys(GPtrArray *out);
 /* Checks across keys: a real-mode cache with a policy needs a directory;
  * the policy must serve the configured granularity; a key of one
  * granularity or layout only (ssd-cache-chunk-fetch, ssd-cache-segment-*,
- * ssd-cache-layout, ssd-cache-write-budget) set to another value than its
- * default with another granularity or layout is an error, not ignored. */
+ * ssd-cache-layout) set to another value than its default with another
+ * granularity or layout is an error, not ignored; so is a write budget
+ * without an admission rule that spends it, or such a rule without one. */
 gboolean cache_config_validate(const CacheConfig *cfg, GError **err);
 /* TRUE when ssd-cache-policy is not "none" (of either granularity; the
  * policy's own granularity is checked by cache_config_validate). */

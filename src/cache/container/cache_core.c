@@ -41,12 +41,7 @@ void cache_core_options_from_config(CacheCoreOptions *o, const CacheConfig *cfg)
     o->device = cfg->device;
     o->ssd_tbw_bytes = cfg->ssd_tbw_bytes;
     o->write_budget = cfg->write_budget;
-}
-
-/* The write budget's depth: one cache's worth of bytes. */
-static double budget_depth(const CacheCore *c)
-{
-    return (double)c->capacity * (double)c->opt.container_size;
+    o->admission = cfg->admission_ops;
 }
 
 static gboolean source_read(ContainerSource *self, ContainerId id, uint8_t *buf, GError **err)
@@ -102,6 +97,7 @@ static void free_core(CacheCore *c)
 {
     if (c->pst)
         c->ops->destroy(c->pst);
+    admission_close(&c->admission);
     g_free(c->values);
     g_free(c->policy_counters);
     ssd_store_close(c->ssd);
@@ -163,6 +159,20 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
                     o->policy->name);
         return NULL;
     }
+    const AdmissionOps *admission = o->admission ? o->admission : admission_default(o->write_budget);
+    if (o->policy->offline && admission != admission_default(0)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    "SSD cache: ssd-cache-admission applies to online policies, not to the offline %s",
+                    o->policy->name);
+        return NULL;
+    }
+    if (admission->spends_budget != (o->write_budget > 0)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                    admission->spends_budget ? "SSD cache: ssd-cache-admission %s needs ssd-cache-write-budget"
+                                             : "SSD cache: ssd-cache-admission %s spends no ssd-cache-write-budget",
+                    admission->name);
+        return NULL;
+    }
 
     CacheCore *c = g_new0(CacheCore, 1);
     g_mutex_init(&c->lock);
@@ -179,7 +189,10 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->prepared = !c->ops->offline;
     c->n = o->n_containers;
     c->capacity = o->capacity < o->n_containers ? o->capacity : o->n_containers;
-    c->write_credit = o->write_budget > 0 ? budget_depth(c) : 0.0;
+    /* the write budget's depth: one cache's worth of bytes */
+    AdmissionEnv aenv = { o->write_budget, (double)c->capacity * (double)o->container_size,
+                          c->capacity ? c->capacity : 1 };
+    admission_open(&c->admission, admission, &aenv);
     c->backing = o->backing;
     c->anchor_id = CACHE_NO_CONTAINER;
 
@@ -418,6 +431,7 @@ static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
 static inline void count_access(CacheCore *c, ContainerId id)
 {
     cache_policy_count_access(c->ops, c->pst, &c->counts, id);
+    admission_access(&c->admission, id);
     if (c->quad && c->quad[id].accesses < UINT32_MAX)
         c->quad[id].accesses++;
     c->counters.accesses++;
@@ -480,9 +494,11 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
     size_t size = c->opt.container_size;
     CacheSlot slot = CACHE_NO_SLOT, victim = CACHE_NO_SLOT;
     CacheDecision d = CACHE_REFUSE;
-    if (c->opt.write_budget > 0 && c->write_credit < (double)size) {
-        /* out of credit: the policy is not asked, its state stays as it was */
-        c->counters.refused_write_budget++;
+    if (!admission_admit(&c->admission, id, size)) {
+        /* refused by the admission rule: the policy is not asked, its state stays as it was */
+        c->counters.refused_admission++;
+        if (c->admission.ops->spends_budget)
+            c->counters.refused_write_budget++;
         c->counters.refused++;
         notify(c, CACHE_EVENT_REFUSE, id, CACHE_NO_SLOT, d);
         return;
@@ -539,8 +555,7 @@ static void handle_miss(CacheCore *c, ContainerId id, const uint8_t *data)
     c->counters.ssd_logical_bytes_written += size;
     if (stored != size)
         c->counters.ssd_compressed_written++;
-    if (c->opt.write_budget > 0)
-        c->write_credit -= (double)written;
+    admission_written(&c->admission, written);
     if (c->quad && c->quad[id].writes < UINT32_MAX)
         c->quad[id].writes++;
     device_model_ssd_write(&c->model, written);
@@ -712,11 +727,7 @@ uint32_t cache_core_containers(CacheCore *c)
 
 void cache_core_request_begin_locked(CacheCore *c, CacheRequest *rq)
 {
-    if (c->opt.write_budget > 0) {
-        c->write_credit += c->opt.write_budget;
-        if (c->write_credit > budget_depth(c))
-            c->write_credit = budget_depth(c);
-    }
+    admission_request(&c->admission);
     *rq = (CacheRequest){ .open = TRUE, .wall_start = g_get_monotonic_time() };
 }
 

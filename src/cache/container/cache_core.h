@@ -35,6 +35,7 @@
 #ifndef DESTOR_CACHE_CORE_H
 #define DESTOR_CACHE_CORE_H
 
+#include "cache/admission/admission.h"
 #include "cache/config/cache_config.h"
 #include "cache/common/cache_stats.h"
 #include "cache/common/device_model.h"
@@ -77,11 +78,11 @@ typedef struct {
     uint32_t quadrant_access_threshold, quadrant_repeat_threshold;
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
-    /* ssd-cache-write-budget, bytes per request (0: none): a bucket of write
-     * credit, as deep as the cache and full at open, gains this at every
-     * request; a miss is admitted only while a container's worth is there.
-     * Online policies only. */
+    /* ssd-cache-write-budget, bytes per request (0: none), spent by the
+     * admission rule (write_credit.h). Online policies only. */
     double write_budget;
+    /* ssd-cache-admission (admission.h); NULL: admission_default(write_budget) */
+    const AdmissionOps *admission;
 } CacheCoreOptions;
 
 typedef struct CacheCore CacheCore;

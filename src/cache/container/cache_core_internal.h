@@ -65,7 +65,7 @@ struct CacheCore {
     DeviceModel model;
     gint64 opened_us;
     CacheRequest request;    /* cache_core_request_begin/_end's: cache_access()'s accesses */
-    double write_credit;     /* bytes the write budget allows now (opt.write_budget) */
+    Admission admission;     /* ssd-cache-admission, with its write budget */
 
     CacheObserver observer;
     void *observer_data;

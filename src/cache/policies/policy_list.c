@@ -5,7 +5,8 @@
  * and "version" first, as every --json document), "policies" the
  * container-granularity ones (as before the chunk cache),
  * "chunk_policies" those serving ssd-cache-granularity chunk; each entry
- * names its granularity. */
+ * names its granularity; "admission" the ssd-cache-admission rules. */
+#include "cache/admission/admission.h"
 #include "cache/policies/policy_list.h"
 #include "cache/policy/chunk_policy.h"
 #include "cache/policy/policy.h"
@@ -103,6 +104,20 @@ static char *as_json(void)
     for (size_t i = 0; i < chunk_policy_count(); i++)
         chunk_json(b, chunk_policy_at(i));
     json_builder_end_array(b);
+    json_builder_set_member_name(b, "admission");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < admission_count(); i++) {
+        const AdmissionOps *a = admission_at(i);
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "name");
+        json_builder_add_string_value(b, a->name);
+        json_builder_set_member_name(b, "description");
+        json_builder_add_string_value(b, a->description);
+        json_builder_set_member_name(b, "spends_write_budget");
+        json_builder_add_boolean_value(b, a->spends_budget);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
     json_builder_end_object(b);
     JsonGenerator *g = json_generator_new();
     json_generator_set_pretty(g, TRUE);
@@ -134,6 +149,11 @@ static char *as_text(void)
             g_string_append_printf(out, "  %s %s\n      %s\n", ops->keys[k].name, ops->keys[k].default_value,
                                    ops->keys[k].doc);
     }
+    g_string_append(out, "ssd-cache-admission (auto: all, or compete with a write budget):\n");
+    for (size_t i = 0; i < admission_count(); i++)
+        g_string_append_printf(out, "%s%s\n  %s\n", admission_at(i)->name,
+                               admission_at(i)->spends_budget ? " (spends ssd-cache-write-budget)" : "",
+                               admission_at(i)->description);
     return g_string_free(out, FALSE);
 }
 

@@ -65,6 +65,7 @@
  * mini R (each: length u32, then id u32 and tick u64 per entry, in array
  * order); the mini ghost list (length u32, ids u32 oldest first). */
 #include "cache/policy/frequency_sketch.h"
+#include "cache/policy/count_aging.h"
 #include "cache/policy/policy.h"
 #include "cache/structures/ghost_list.h"
 #include "cache/structures/slot_heap.h"
@@ -176,7 +177,7 @@ static void *minisim_create(const CachePolicyEnv *env)
     s->mini_ghost.id = g_new(ContainerId, s->mini_ghost.max);
     s->price = env->values[KEY_WRITE_PRICE].number;
     s->decay = 1.0 - 1.0 / (env->values[KEY_WINDOW].number * (double)mini_cap);
-    s->age_window = wlfu_rule_age_window(WLFU_AGE_WINDOW_DEFAULT, env->n_containers);
+    s->age_window = count_aging_window(WLFU_AGE_WINDOW_DEFAULT, env->n_containers);
     return s;
 }
 
@@ -201,11 +202,7 @@ static uint64_t minisim_count_age_window(void *st)
 static void minisim_counts_aged(void *st)
 {
     Minisim *s = st;
-    for (uint32_t i = 0; i < s->heap.size; i++) {
-        CacheSlot slot = s->heap.entry[i].slot;
-        s->key[slot] = cache_policy_env_slot_count(s->env, slot);
-    }
-    minisim_heap_rebuild(&s->heap);
+    COUNT_AGING_REKEY(s->env, s->key, &s->heap, minisim_heap);
 }
 
 /* ---- the miniature simulations ---- */

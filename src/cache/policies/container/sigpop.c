@@ -43,6 +43,7 @@
  * n_containers u32, the next insertion number u64, then per slot the
  * recorded f u32 and the insertion number u64 (0 for a free slot; numbers
  * start at 1). */
+#include "cache/policy/count_aging.h"
 #include "cache/policy/policy.h"
 #include "cache/structures/slot_heap.h"
 #include "util/le.h"
@@ -96,8 +97,7 @@ static void *sigpop_create(const CachePolicyEnv *env)
     s->env = env;
     s->z = env->values[KEY_Z].number;
     s->min_count = (uint32_t)env->values[KEY_MIN_COUNT].number;
-    double w = floor(env->values[KEY_AGE_WINDOW].number * (double)env->n_containers);
-    s->window = env->values[KEY_AGE_WINDOW].number == 0 ? 0 : w < 1 ? 1 : (uint64_t)w;
+    s->window = count_aging_window(env->values[KEY_AGE_WINDOW].number, env->n_containers);
     s->next_seq = 1;
     s->key = g_new0(uint32_t, cap);
     s->seq = g_new0(uint64_t, cap);
@@ -124,11 +124,7 @@ static uint64_t sigpop_count_age_window(void *st)
 static void sigpop_counts_aged(void *st)
 {
     Sigpop *s = st;
-    for (uint32_t i = 0; i < s->heap.size; i++) {
-        CacheSlot slot = s->heap.entry[i].slot;
-        s->key[slot] = cache_policy_env_slot_count(s->env, slot);
-    }
-    sigpop_heap_rebuild(&s->heap);
+    COUNT_AGING_REKEY(s->env, s->key, &s->heap, sigpop_heap);
     s->env->counters[AGINGS]++;
 }
 

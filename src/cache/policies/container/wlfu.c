@@ -43,6 +43,7 @@
  * n_containers u32, the clock u64; per slot the recorded f u32 and the
  * last-access tick u64 (0 for a free slot; ticks start at 1); the ghost
  * list (length u32, ids u32 oldest first). */
+#include "cache/policy/count_aging.h"
 #include "cache/policy/policy.h"
 #include "cache/structures/ghost_list.h"
 #include "cache/structures/slot_heap.h"
@@ -89,7 +90,7 @@ static void *wlfu_create(const CachePolicyEnv *env)
     Wlfu *s = g_new0(Wlfu, 1);
     uint32_t cap = env->capacity ? env->capacity : 1;
     s->env = env;
-    s->window = wlfu_rule_age_window(env->values[KEY_AGE_WINDOW].number, env->n_containers);
+    s->window = count_aging_window(env->values[KEY_AGE_WINDOW].number, env->n_containers);
     s->key = g_new0(uint32_t, cap);
     s->tick = g_new0(uint64_t, cap);
     wlfu_heap_init(&s->heap, env->capacity, s);
@@ -118,11 +119,7 @@ static uint64_t wlfu_count_age_window(void *st)
 static void wlfu_counts_aged(void *st)
 {
     Wlfu *s = st;
-    for (uint32_t i = 0; i < s->heap.size; i++) {
-        CacheSlot slot = s->heap.entry[i].slot;
-        s->key[slot] = cache_policy_env_slot_count(s->env, slot);
-    }
-    wlfu_heap_rebuild(&s->heap);
+    COUNT_AGING_REKEY(s->env, s->key, &s->heap, wlfu_heap);
     s->env->counters[AGINGS]++;
 }
 

@@ -6,20 +6,11 @@
 #define DESTOR_CACHE_POLICIES_WLFU_RULE_H
 
 #include <glib.h>
-#include <math.h>
 #include <stdint.h>
 
 /* wlfu-age-window's default: every count halved each 16 x n_containers
  * accesses (sigpop's). */
 #define WLFU_AGE_WINDOW_DEFAULT 16.0
-
-/* The accesses between two halvings for age window `a` over n containers:
- * floor(a n), at least 1; 0 when a is 0 (never age). */
-static inline uint64_t wlfu_rule_age_window(double a, uint32_t n_containers)
-{
-    double w = floor(a * (double)n_containers);
-    return a == 0 ? 0 : w < 1 ? 1 : (uint64_t)w;
-}
 
 /* The eviction order: is (count ka, last access ta) evicted before
  * (kb, tb)? The least frequent first, the least recent among equals. */

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* admission.h: the admission axis of both SSD caches (docs/ADMISSION.md).
+ *
+ * An admission rule decides, before the eviction policy is asked, whether
+ * a miss may be written to the SSD at all; the policy then decides as it
+ * always did (it may refuse too: plc, tinylfu, larc... keep their own
+ * admission, so their decisions are unchanged). Any rule goes with any
+ * online policy, at container and chunk granularity alike
+ * (ssd-cache-admission). A refused candidate never reaches the policy: its
+ * state stays as it was.
+ *
+ * The core calls, all under its lock:
+ *   request  at every request's start                    (optional)
+ *   access   at every access, hit or miss, before admit   (optional)
+ *   admit    for a miss the cache does not hold; FALSE: refused (NULL:
+ *            every candidate admitted, at no call's cost)
+ *   written  the bytes an admitted candidate put on the SSD (optional);
+ *            never more than the candidate's `bytes`
+ *
+ * Adding a rule: one file defining `const AdmissionOps admission_<symbol>`
+ * and one X(<symbol>) line in admission_registry.c. */
+#ifndef DESTOR_CACHE_ADMISSION_H
+#define DESTOR_CACHE_ADMISSION_H
+
+#include <glib.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a rule knows of its cache, fixed at open. */
+typedef struct {
+    double budget;    /* ssd-cache-write-budget: bytes per request (0: none) */
+    double depth;     /* the write budget's depth: one cache's worth of bytes */
+    uint64_t objects; /* the objects the cache holds: container slots, or its
+                         bytes over the store's average chunk (at least 1) */
+} AdmissionEnv;
+
+/* One miss asking for a place. */
+typedef struct {
+    uint64_t key;   /* the container id, or the chunk's identity */
+    uint64_t bytes; /* the most its admission writes to the SSD */
+} AdmissionCandidate;
+
+typedef struct {
+    const char *name;        /* the ssd-cache-admission value */
+    const char *description; /* one line */
+    /* TRUE: spends ssd-cache-write-budget, which must then be set; FALSE:
+     * the budget must not be set (it would do nothing). */
+    gboolean spends_budget;
+    void *(*create)(const AdmissionEnv *env);
+    void (*destroy)(void *st);
+    void (*request)(void *st);
+    void (*access)(void *st, uint64_t key);
+    gboolean (*admit)(void *st, const AdmissionCandidate *c);
+    void (*written)(void *st, uint64_t bytes);
+    size_t (*memory)(const void *st); /* all bytes the rule holds */
+} AdmissionOps;
+
+/* admission_registry.c: name -> ops (FALSE: no such rule). */
+gboolean admission_lookup(const char *name, const AdmissionOps **ops);
+size_t admission_count(void);
+const AdmissionOps *admission_at(size_t i);
+/* The rule a cache runs with when ssd-cache-admission is not set: `all`
+ * without a write budget, `compete` with one. */
+const AdmissionOps *admission_default(double budget);
+
+/* One rule at work, as a core holds it. */
+typedef struct {
+    const AdmissionOps *ops;
+    AdmissionEnv env;
+    void *st;
+} Admission;
+
+void admission_open(Admission *a, const AdmissionOps *ops, const AdmissionEnv *env);
+void admission_close(Admission *a);
+
+static inline void admission_request(Admission *a)
+{
+    if (a->ops->request)
+        a->ops->request(a->st);
+}
+
+static inline void admission_access(Admission *a, uint64_t key)
+{
+    if (a->ops->access)
+        a->ops->access(a->st, key);
+}
+
+static inline gboolean admission_admit(Admission *a, uint64_t key, uint64_t bytes)
+{
+    AdmissionCandidate c = { key, bytes };
+    return a->ops->admit == NULL || a->ops->admit(a->st, &c);
+}
+
+static inline void admission_written(Admission *a, uint64_t bytes)
+{
+    if (a->ops->written)
+        a->ops->written(a->st, bytes);
+}
+
+static inline size_t admission_memory(const Admission *a)
+{
+    return a->ops->memory ? a->ops->memory(a->st) : 0;
+}
+
+#endif
