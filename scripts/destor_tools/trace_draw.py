@@ -177,7 +177,7 @@ class MultiVersionSampler:
         self.rng.shuffle(paths)
         self.rank = {p: i for i, p in enumerate(paths)}
         # per version: its file indices, most popular first, and their cumulative weights
-        self.order = [sorted(range(len(files)), key=lambda i, f=files: self.rank[f[i][0]]) for files in listings]
+        self.order = [sorted(range(len(files)), key=lambda i: self.rank[files[i][0]]) for files in listings]
         self.cum = [_cumulative(zipf_weights(len(o), alpha)) for o in self.order]
         self.version_cum = _cumulative(zipf_weights(len(listings), version_alpha))
 
@@ -415,10 +415,12 @@ def make_multiversion_trace(destor: str, versions: int, alpha: float = 0.47, ver
     per_version = [0] * len(listings)
     for v, _ in drawn:
         per_version[v] += 1
+    files = sum(len(f) for _, f, _ in listings)
+    paths = len({p for _, f, _ in listings for p, _ in f})
+    skipped = sum(k for _, _, k in listings)
     info = {
         "jobs": [j for j, _, _ in listings], "alpha": alpha, "version_alpha": version_alpha, "seed": seed,
-        "files": sum(len(f) for _, f, _ in listings), "paths": len({p for _, f, _ in listings for p, _ in f}),
-        "skipped_files": sum(k for _, _, k in listings), "version_file_bytes": version_bytes,
+        "files": files, "paths": paths, "skipped_files": skipped, "version_file_bytes": version_bytes,
         "requests": len(drawn), "bytes": total, "requests_per_job": per_version,
         "distinct_files": len(set(drawn)),
     }
@@ -429,8 +431,8 @@ def make_multiversion_trace(destor: str, versions: int, alpha: float = 0.47, ver
            ("alpha", "%g (within a version, the path of rank i among its paths with P(i) proportional to "
                      "1/i^(1-alpha); one seeded random permutation ranks the paths of every version)" % alpha),
            ("seed", seed),
-           ("files", "%d regular files (%d paths), %s" % (info["files"], info["paths"], format_bytes(version_bytes))),
-           ("skipped", "%d files whose path holds a newline or CR" % info["skipped_files"]),
+           ("files", "%d regular files (%d paths), %s" % (files, paths, format_bytes(version_bytes))),
+           ("skipped", "%d files whose path holds a newline or CR" % skipped),
            ("requests asked", requests if requests is not None else "-"),
            ("bytes budget", "%d (%s)" % (budget, budget_text) if budget is not None else "-"),
            ("requests", len(drawn)),
