@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import unittest.mock
 
 sys.dont_write_bytecode = True
 
@@ -486,6 +487,32 @@ class MultiVersionTests(unittest.TestCase):
         one = self.gen("--versions", "1", "--requests", "2000", "--seed", "3", name="one.trace")
         job = self.gen("--job", "6", "--requests", "2000", "--seed", "3", name="job.trace")
         self.assertEqual(one, job)
+
+    def test_granularity_workloads_draw_it(self):
+        """experiment granularity --workload multi-version reads gen-trace's draw over every live job (newest-job:
+        over job 6 alone), each request a path of its job and a range inside the file."""
+        from destor_tools import granularity_experiment as gx
+        sizes = {}
+        for job in self.LIVE:
+            with open(os.path.join(self.jobs, str(job)), "rb") as f:
+                files, _ = destor_runner.parse_listing(f.read())
+            sizes.update(((job, p), n) for p, n in files)
+        for workload, jobs in (("multi-version", set(self.LIVE)), ("newest-job", {6})):
+            a = gx.parse_args(["--destor", self.fake, "--workload", workload, "--requests", "3000", "--seed", "4"])
+            out = os.path.join(self.tmp, workload)
+            with unittest.mock.patch.dict(os.environ, {"FAKE_JOBS": self.jobs}):  # the fake destor's store
+                gx.draw_trace(a, os.path.join(self.tmp, "unused.config"), out)
+            with open(out, "rb") as f:
+                recs = [trace_draw.parse_trace_record(line) for line in f.read().split(b"\n") if line]
+            self.assertEqual(len(recs), 3000)
+            self.assertEqual({j for j, _, _, _ in recs}, jobs)
+            for job, path, offset, length in recs:
+                size = sizes[(job, path)]
+                if offset is not None:
+                    self.assertLess(offset, size)
+                    self.assertLessEqual(offset + length, size)
+            ranges = sum(1 for _, _, o, _ in recs if o is not None)  # RANGE_SHARE (0.3) of them
+            self.assertLess(abs(ranges / len(recs) - gx.RANGE_SHARE), 0.05, ranges)
 
     def test_usage_errors(self):
         for args in (["--versions", "7"], ["--versions", "0"], ["--versions", "2", "--job", "1"],
