@@ -90,6 +90,16 @@ sys.exit(2)
 '''
 
 
+def fake_destor(prefix):
+    """(a new temporary directory, FAKE_DESTOR installed in it as `destor`)."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    fake = os.path.join(tmp, "destor")
+    with open(fake, "w") as f:
+        f.write(FAKE_DESTOR)
+    os.chmod(fake, 0o755)
+    return tmp, fake
+
+
 class GeneratorTests(unittest.TestCase):
     """gen-trace against a fake destor whose listing we control."""
 
@@ -97,11 +107,7 @@ class GeneratorTests(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="trace-tools-gen-")
-        cls.fake = os.path.join(cls.tmp, "destor")
-        with open(cls.fake, "w") as f:
-            f.write(FAKE_DESTOR)
-        os.chmod(cls.fake, 0o755)
+        cls.tmp, cls.fake = fake_destor("trace-tools-gen-")
         recs = [b"d\t0\tdir"]
         cls.sizes = {}
         for i in range(cls.F):
@@ -385,11 +391,7 @@ class MultiVersionTests(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="trace-tools-mv-")
-        cls.fake = os.path.join(cls.tmp, "destor")
-        with open(cls.fake, "w") as f:
-            f.write(FAKE_DESTOR)
-        os.chmod(cls.fake, 0o755)
+        cls.tmp, cls.fake = fake_destor("trace-tools-mv-")
         cls.jobs = os.path.join(cls.tmp, "jobs")
         os.mkdir(cls.jobs)
         cls.paths = {}
