@@ -78,7 +78,7 @@ gboolean har_usage_save(const HarUsage *u, const char *job_dir, uint32_t contain
     }
     qsort(buf + HEADER_SIZE, n, ENTRY_SIZE, (int (*)(const void *, const void *))by_id);
     le32_put(buf + len - 4, checksum_crc32(0, buf, len - 4));
-    char *path = g_build_filename(job_dir, HAR_FILE, NULL);
+    char *path = g_build_filename(job_dir, JOB_UTILIZATION_FILE, NULL);
     gboolean ok = file_publish_atomic(path, buf, len, err);
     g_free(path);
     g_free(buf);
@@ -138,7 +138,7 @@ GHashTable *har_sparse_load(const char *workdir, uint32_t job_id, const RewriteC
     if (last < 0)
         return sparse;
     char *dir = job_dir_path(workdir, (uint32_t)last);
-    char *path = g_build_filename(dir, HAR_FILE, NULL);
+    char *path = g_build_filename(dir, JOB_UTILIZATION_FILE, NULL);
     g_free(dir);
     uint8_t *buf = NULL;
     size_t len = 0;

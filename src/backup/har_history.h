@@ -14,7 +14,6 @@
 #include <glib.h>
 #include <stdint.h>
 
-#define HAR_FILE "container_utilization"
 #define HAR_MAGIC "DPLCHAR1"
 
 typedef struct HarUsage HarUsage;

@@ -292,7 +292,7 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
     w->m.has_fragmentation = TRUE;
     ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
          (w->har == NULL || har_usage_save(w->har, w->job_dir, (uint32_t)w->store->container_size, err)) &&
-         dir_fsync(w->job_dir, err) && job_manifest_publish(w->job_dir, &w->m, err);
+         dir_fsync(w->job_dir, err) && store_publish_job(w->store, w->job_dir, &w->m, err);
     if (ok) {
         *manifest = w->m;
         manifest->source_root = g_strdup(w->m.source_root);

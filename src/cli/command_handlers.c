@@ -7,6 +7,7 @@
 #include "commands/gc.h"
 #include "commands/mount.h"
 #include "commands/read_file.h"
+#include "commands/rados_migrate.h"
 #include "commands/repair.h"
 #include "commands/restore.h"
 #include "commands/stat.h"
@@ -110,6 +111,11 @@ gboolean command_verify(const Config *cfg, const SubArgs *sa, GError **err)
 gboolean command_repair(const Config *cfg, const SubArgs *sa, GError **err)
 {
     return command_args_want(sa, 0, "repair [--json]", err) && repair_run(cfg, sa->json, err);
+}
+
+gboolean command_rados_migrate(const Config *cfg, const SubArgs *sa, GError **err)
+{
+    return command_args_want(sa, 0, "rados-migrate", err) && rados_migrate_run(cfg, err);
 }
 
 gboolean command_delete(const Config *cfg, const SubArgs *sa, GError **err)

@@ -16,6 +16,7 @@ gboolean command_stat(const Config *cfg, const SubArgs *sa, GError **err);
 gboolean command_list(const Config *cfg, const SubArgs *sa, GError **err);
 gboolean command_verify(const Config *cfg, const SubArgs *sa, GError **err);
 gboolean command_repair(const Config *cfg, const SubArgs *sa, GError **err);
+gboolean command_rados_migrate(const Config *cfg, const SubArgs *sa, GError **err);
 gboolean command_delete(const Config *cfg, const SubArgs *sa, GError **err);
 gboolean command_mount(const Config *cfg, const SubArgs *sa, GError **err);
 gboolean command_gc(const Config *cfg, const SubArgs *sa, GError **err);

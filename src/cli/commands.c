@@ -45,6 +45,8 @@ const char command_usage_text[] =
     "                              check the store (read-only); --deep rehashes every chunk\n"
     "  repair [--json]             rebuild the derived structures (fingerprint index,\n"
     "                              recipe indexes, reference counts) from the stored data\n"
+    "  rados-migrate               move an older rados store's jobs and settings into\n"
+    "                              its RADOS namespace (once)\n"
     "  delete JOB... [--json]      delete jobs (readers refuse them at once; gc frees the space)\n"
     "  gc [--json]                 free the containers no live job references\n"
     "  mount [-f] [--job N] [-o OPTIONS] [--json] MOUNTPOINT\n"
@@ -207,6 +209,20 @@ static const CommandSpec commands[] = {
       "  -h, --help   this help\n"
       "\n" EXIT_COMMON
       "  3  primary data needed for a rebuild is damaged\n" },
+    { "rados-migrate", 0, FALSE, command_rados_migrate,
+      "usage: destor " GLOBAL " rados-migrate\n"
+      "\n"
+      "Move, under the writer lock, the metadata of a container-store rados store\n"
+      "made by an older destor (store.meta, every job's records, recipe index,\n"
+      "reference counts, manifest and tombstone, the freed list) from the working\n"
+      "directory into the store's RADOS namespace, where every other command\n"
+      "expects it; the working directory becomes a cache of it. Jobs already\n"
+      "there are left as they are, so running it again is harmless.\n"
+      "\n"
+      "options:\n"
+      "  -h, --help   this help\n"
+      "\n" EXIT_COMMON
+      "  3  data integrity error\n" },
     { "delete", OPT_JSON, FALSE, command_delete,
       "usage: destor " GLOBAL " delete JOB... [--json]\n"
       "\n"

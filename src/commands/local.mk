@@ -11,6 +11,7 @@ libdestor_a_SOURCES += \
 	src/commands/verify.c src/commands/verify.h \
 	src/commands/verify_index.c src/commands/verify_index.h \
 	src/commands/repair.c src/commands/repair.h \
+	src/commands/rados_migrate.c src/commands/rados_migrate.h \
 	src/commands/delete.c src/commands/delete.h \
 	src/commands/gc.c src/commands/gc.h \
 	src/commands/mount.c src/commands/mount.h

@@ -129,6 +129,7 @@ static gboolean rebuild_jobs(Store *store, JsonBuilder *json, GError **err)
                 ok = rebuild_job(store, id, counts, size, &local);
             }
             job_manifest_clear(&m);
+            ok = ok && store_publish_refcount(store, id, &local);
         }
         if (!ok) {
             g_set_error(err, DESTOR_ERROR, local->code == DESTOR_ERROR_IO ? DESTOR_ERROR_IO : DESTOR_ERROR_INTEGRITY,

@@ -334,6 +334,18 @@ void fp_index_close(FpIndex *idx)
     g_free(idx);
 }
 
+gboolean fp_index_mark_stale(const char *dir, GError **err)
+{
+    if (g_mkdir_with_parents(dir, 0755) != 0) {
+        destor_set_errno(err, errno, "create %s", dir);
+        return FALSE;
+    }
+    char *path = g_build_filename(dir, DIRTY_NAME, NULL);
+    gboolean ok = file_publish_atomic(path, "dirty\n", 6, err);
+    g_free(path);
+    return ok;
+}
+
 gboolean fp_index_marked_dirty(const char *dir)
 {
     char *path = g_build_filename(dir, DIRTY_NAME, NULL);

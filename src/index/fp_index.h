@@ -63,6 +63,9 @@ gboolean fp_index_read_sound(ContainerSource *pool, ContainerId id, uint8_t *buf
 /* Is the index in `dir` marked dirty (a backup or gc is running or was
  * stopped)? Without the writer lock only a hint. */
 gboolean fp_index_marked_dirty(const char *dir);
+/* Mark the index in `dir` dirty without opening it (durably): the next
+ * open rebuilds it from the containers (another machine's gc freed some). */
+gboolean fp_index_mark_stale(const char *dir, GError **err);
 
 /* Mark the index dirty (durably) before the job adds anything; opening
  * marks it already (so this is then free), committing clears the mark. */

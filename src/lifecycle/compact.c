@@ -175,7 +175,7 @@ static gboolean rewrite_job(Store *store, uint32_t job_id, const gboolean *is_fr
             out = NULL;
         }
         g_assert(!ok || after == before); /* records keep their sizes: the recipe index stays right */
-        ok = ok && dir_fsync(dir, err);
+        ok = ok && dir_fsync(dir, err) && store_publish_records(store, job_id, err);
         r->jobs_rewritten += ok;
     }
     if (out != NULL)

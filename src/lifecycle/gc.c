@@ -161,7 +161,7 @@ static gboolean free_containers(Gc *gc, const GArray *ids, GError **err)
     g_array_sort(gc->freed, compare_id);
     if (!container_store_count(s->containers, &containers, err))
         return FALSE;
-    gboolean listed = freed_list_publish(s->dir, gc->freed, containers, NULL);
+    gboolean listed = store_publish_freed(s, gc->freed, containers, NULL);
     for (guint i = 0; i < ids->len; i++) {
         if (!container_store_free(s->containers, g_array_index(ids, ContainerId, i), err))
             return FALSE;
@@ -171,7 +171,7 @@ static gboolean free_containers(Gc *gc, const GArray *ids, GError **err)
             report_progress(gc);
     }
     return container_store_sync(s->containers, err) &&
-           (listed || ids->len == 0 || freed_list_publish(s->dir, gc->freed, containers, err));
+           (listed || ids->len == 0 || store_publish_freed(s, gc->freed, containers, err));
 }
 
 /* Did the file system fill up? destor_set_errno ends the message with the
@@ -239,10 +239,10 @@ static gboolean empty_sparse(Gc *gc, FpIndex *idx, GError **err)
      * copies before any record names them */
     gboolean ok = compact_copy(gc->store, idx, first, gc->sparse, gc->live, moved, &gc->r->compact, err) &&
                   container_store_count(gc->store->containers, &containers, err) &&
-                  freed_list_publish(gc->store->dir, gc->freed, containers, err);
+                  store_publish_freed(gc->store, gc->freed, containers, err);
     if (!ok)
         take_copies_back(gc, first, err);
-    ok = ok && refcount_mark_dirty(gc->store->dir, err) &&
+    ok = ok && store_mark_refcounts_stale(gc->store, err) &&
          compact_rewrite_jobs(gc->store, is_sparse, gc->r->containers, gc->live, moved, &gc->r->compact, err);
     g_free(is_sparse);
     g_array_unref(moved);
@@ -295,7 +295,9 @@ static gboolean collect_deleted_jobs(Gc *gc, GError **err)
         char *meta = g_build_filename(dir, JOB_META_FILE, NULL);
         char *ridx = g_build_filename(dir, JOB_RECIPE_INDEX_FILE, NULL);
         gboolean had = g_file_test(meta, G_FILE_TEST_EXISTS) || g_file_test(ridx, G_FILE_TEST_EXISTS);
-        if ((unlink(ridx) != 0 && errno != ENOENT) || (unlink(meta) != 0 && errno != ENOENT)) {
+        if (had && !store_drop_records(gc->store, id, err))
+            ok = FALSE;
+        else if ((unlink(ridx) != 0 && errno != ENOENT) || (unlink(meta) != 0 && errno != ENOENT)) {
             destor_set_errno(err, errno, "remove the records of deleted job %u in %s", id, dir);
             ok = FALSE;
         }
@@ -326,7 +328,8 @@ gboolean lifecycle_gc(Store *store, double live_threshold, GcProgressFn progress
     gc.unlisted = g_array_new(FALSE, FALSE, sizeof(ContainerId));
     gc.freed = freed_list_load(store->dir, NULL, err);
     int readers = -1;
-    gboolean ok = gc.freed != NULL && scan_live_jobs(&gc, err) && classify(&gc, live_threshold, err);
+    gboolean ok = gc.freed != NULL && store_refresh_records(store, err) && scan_live_jobs(&gc, err) &&
+                  classify(&gc, live_threshold, err);
     if (ok && !store->readers_lock_new)
         readers = reader_lock_try_exclusive(store->dir, &r->deferred, err);
     r->deferred = r->deferred || store->readers_lock_new;

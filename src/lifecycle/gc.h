@@ -3,7 +3,9 @@
  * container no live job references.
  *
  * Liveness comes from the primary data alone: the chunk references of
- * every live job's records (job_meta_data), never from derived counts.
+ * every live job's records (job_meta_data), never from derived counts
+ * (a rados store's records read again from its cluster first,
+ * store_refresh_records).
  * A container no live record names and that still holds data is dead; a
  * container whose live chunks fill less than gc-live-threshold of it is
  * emptied (compact.h: its live chunks copied into new containers and the

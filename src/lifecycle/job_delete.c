@@ -2,8 +2,6 @@
 /* job_delete.c: tombstones and a recount (see job_delete.h). */
 #include "lifecycle/job_delete.h"
 #include "recipe/job_catalog.h"
-#include "recipe/job_tombstone.h"
-#include "recipe/refcount_recount.h"
 #include "util/error.h"
 
 /* Every id committed, live and named once; nothing is written before. */
@@ -26,11 +24,11 @@ static gboolean check_ids(const Store *store, const uint32_t *ids, guint n, GErr
 gboolean lifecycle_delete(Store *store, const uint32_t *ids, guint n, GError **err)
 {
     g_assert(store->lock_fd >= 0); /* the writer */
-    if (!check_ids(store, ids, n, err) || !refcount_mark_dirty(store->dir, err))
+    if (!check_ids(store, ids, n, err) || !store_mark_refcounts_stale(store, err))
         return FALSE;
     int64_t now = g_get_real_time() / G_USEC_PER_SEC;
     for (guint i = 0; i < n; i++)
-        if (!job_tombstone_publish(store->dir, ids[i], now, err))
+        if (!store_publish_tombstone(store, ids[i], now, err))
             return FALSE;
     return store_settle_refcounts(store, err);
 }

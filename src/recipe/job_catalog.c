@@ -37,7 +37,7 @@ char *job_dir_path(const char *workdir, uint32_t job_id)
     return g_build_filename(workdir, "jobs", name, NULL);
 }
 
-gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError **err)
+uint8_t *job_manifest_encode(const JobManifest *m, size_t *len_out)
 {
     size_t root_len = strlen(m->source_root);
     size_t len = MANIFEST_FIXED_SIZE + 4 + root_len + 4;
@@ -65,6 +65,14 @@ gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError 
     le32_put(p + MANIFEST_FIXED_SIZE, (uint32_t)root_len);
     memcpy(p + MANIFEST_FIXED_SIZE + 4, m->source_root, root_len);
     le32_put(p + len - 4, checksum_crc32(CHECKSUM_CRC32_START, p, len - 4));
+    *len_out = len;
+    return p;
+}
+
+gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError **err)
+{
+    size_t len;
+    uint8_t *p = job_manifest_encode(m, &len);
     char *path = g_build_filename(job_dir, JOB_MANIFEST_FILE, NULL);
     gboolean ok = file_publish_atomic(path, p, len, err);
     g_free(path);

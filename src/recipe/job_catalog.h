@@ -32,6 +32,8 @@
 #define JOB_META_FILE "job_meta_data"
 #define JOB_RECIPE_INDEX_FILE "recipe_index.db"
 #define JOB_REFCOUNT_FILE "refcount"
+/* With rewrite-enable-har: how much of each container the job used (backup/har_history.h). */
+#define JOB_UTILIZATION_FILE "container_utilization"
 
 typedef struct {
     uint32_t job_id;
@@ -62,6 +64,8 @@ double job_manifest_containers_per_mib(const JobManifest *m);
 
 char *job_dir_path(const char *workdir, uint32_t job_id);
 
+/* The manifest file's bytes (g_free), *len of them. */
+uint8_t *job_manifest_encode(const JobManifest *m, size_t *len);
 gboolean job_manifest_publish(const char *job_dir, const JobManifest *m, GError **err);
 /* Load job `job_id`'s manifest; a missing or deleted job is a USAGE error. */
 gboolean job_manifest_load(const char *workdir, uint32_t job_id, JobManifest *m, GError **err);

@@ -10,7 +10,6 @@
 
 #define TOMBSTONE_MAGIC "DPLCDEL1"
 #define TOMBSTONE_VERSION 1
-#define TOMBSTONE_SIZE 28
 
 static char *tombstone_path(const char *workdir, uint32_t job_id)
 {
@@ -20,14 +19,20 @@ static char *tombstone_path(const char *workdir, uint32_t job_id)
     return path;
 }
 
-gboolean job_tombstone_publish(const char *workdir, uint32_t job_id, int64_t when, GError **err)
+void job_tombstone_encode(uint32_t job_id, int64_t when, uint8_t p[JOB_TOMBSTONE_SIZE])
 {
-    uint8_t p[TOMBSTONE_SIZE] = { 0 };
+    memset(p, 0, JOB_TOMBSTONE_SIZE);
     memcpy(p, TOMBSTONE_MAGIC, 8);
     le32_put(p + 8, TOMBSTONE_VERSION);
     le32_put(p + 12, job_id);
     le64_put(p + 16, (uint64_t)when);
     le32_put(p + 24, checksum_crc32(CHECKSUM_CRC32_START, p, 24));
+}
+
+gboolean job_tombstone_publish(const char *workdir, uint32_t job_id, int64_t when, GError **err)
+{
+    uint8_t p[JOB_TOMBSTONE_SIZE];
+    job_tombstone_encode(job_id, when, p);
     char *path = tombstone_path(workdir, job_id);
     gboolean ok = file_publish_atomic(path, p, sizeof p, err);
     g_free(path);

@@ -12,6 +12,10 @@
 
 #define JOB_DELETED_FILE "deleted"
 
+#define JOB_TOMBSTONE_SIZE 28
+
+/* The tombstone's bytes for job `job_id` deleted at `when`. */
+void job_tombstone_encode(uint32_t job_id, int64_t when, uint8_t out[JOB_TOMBSTONE_SIZE]);
 /* Mark job `job_id` deleted at `when` (Unix seconds), durably. */
 gboolean job_tombstone_publish(const char *workdir, uint32_t job_id, int64_t when, GError **err);
 /* TRUE when job `job_id` carries a tombstone. */

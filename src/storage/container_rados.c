@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define OBJECT_PREFIX "container."
+#define OBJECT_PREFIX CONTAINER_RADOS_OBJECT_PREFIX
 #define OBJECT_NAME_LEN (sizeof OBJECT_PREFIX - 1 + 8)
 #define WRITES_IN_FLIGHT 4
 
@@ -31,7 +31,8 @@ typedef struct {
 
 typedef struct {
     ContainerStore store; /* first: a ContainerRados * is a ContainerStore * */
-    RadosCluster cluster;
+    RadosCluster *cluster; /* &own, or the target's shared one */
+    RadosCluster own;
     RadosLock *lock; /* a writer's; NULL for a reader */
     size_t container_size;
     GMutex writes;       /* guards: */
@@ -50,7 +51,7 @@ static void object_name(ContainerId id, char name[OBJECT_NAME_LEN + 1])
 static gboolean missing(ContainerRados *r, ContainerId id, const char *name, GError **err)
 {
     g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "container %u does not exist (no object %s in %s)", id,
-                name, r->cluster.shown);
+                name, r->cluster->shown);
     return FALSE;
 }
 
@@ -61,10 +62,10 @@ static gboolean write_error(ContainerRados *r, int rc, ContainerId id, GError **
     if (rc == -EEXIST) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
                     "container %u (object %s) already exists in %s: another writer wrote it; not overwritten", id,
-                    name, r->cluster.shown);
+                    name, r->cluster->shown);
     } else {
         char *what = g_strdup_printf("write container %u (object %s)", id, name);
-        rados_cluster_error(&r->cluster, err, rc, what);
+        rados_cluster_error(r->cluster, err, rc, what);
         g_free(what);
     }
     return FALSE;
@@ -103,12 +104,12 @@ static gboolean read_object(ContainerRados *r, ContainerId id, uint8_t *buf, siz
     char name[OBJECT_NAME_LEN + 1];
     object_name(id, name);
     finish_writes(r);
-    int n = rados_read(r->cluster.io, name, (char *)buf, len, offset);
+    int n = rados_read(r->cluster->io, name, (char *)buf, len, offset);
     if (n == -ENOENT)
         return missing(r, id, name, err);
     if (n < 0) {
         char *what = g_strdup_printf("read container %u (object %s)", id, name);
-        rados_cluster_error(&r->cluster, err, n, what);
+        rados_cluster_error(r->cluster, err, n, what);
         g_free(what);
         return FALSE;
     }
@@ -165,9 +166,9 @@ static gboolean rados_container_read_range(ContainerSource *src, ContainerId id,
 static gboolean list_count(ContainerRados *r, uint32_t *count, GError **err)
 {
     rados_list_ctx_t list;
-    int rc = rados_nobjects_list_open(r->cluster.io, &list);
+    int rc = rados_nobjects_list_open(r->cluster->io, &list);
     if (rc < 0) {
-        rados_cluster_error(&r->cluster, err, rc, "list the containers");
+        rados_cluster_error(r->cluster, err, rc, "list the containers");
         return FALSE;
     }
     *count = 0;
@@ -184,7 +185,7 @@ static gboolean list_count(ContainerRados *r, uint32_t *count, GError **err)
     }
     rados_nobjects_list_close(list);
     if (rc != -ENOENT) {
-        rados_cluster_error(&r->cluster, err, rc, "list the containers");
+        rados_cluster_error(r->cluster, err, rc, "list the containers");
         return FALSE;
     }
     return TRUE;
@@ -231,7 +232,7 @@ static gboolean rados_container_write(ContainerStore *cs, ContainerId id, const 
         rados_write_op_create(w->op, LIBRADOS_CREATE_EXCLUSIVE, NULL);
         rados_write_op_write_full(w->op, (const char *)buf, r->container_size); /* copies buf */
         rados_aio_create_completion2(NULL, NULL, &w->done);
-        rc = rados_aio_write_op_operate(w->op, r->cluster.io, w->done, name, NULL, 0);
+        rc = rados_aio_write_op_operate(w->op, r->cluster->io, w->done, name, NULL, 0);
         failed_id = id;
         if (rc == 0) {
             g_queue_push_tail(&r->pending, w);
@@ -271,12 +272,12 @@ static gboolean rados_free(ContainerStore *cs, ContainerId id, GError **err)
     object_name(id, name);
     if (!rados_lock_kept(r->lock, err) || !rados_count(cs, &count, err))
         return FALSE;
-    int rc = id + 1 == count ? rados_write_full(r->cluster.io, name, "", 0) : rados_remove(r->cluster.io, name);
+    int rc = id + 1 == count ? rados_write_full(r->cluster->io, name, "", 0) : rados_remove(r->cluster->io, name);
     if (rc == -ENOENT)
         return missing(r, id, name, err);
     if (rc < 0) {
         char *what = g_strdup_printf("free container %u (object %s)", id, name);
-        rados_cluster_error(&r->cluster, err, rc, what);
+        rados_cluster_error(r->cluster, err, rc, what);
         g_free(what);
         return FALSE;
     }
@@ -294,10 +295,10 @@ static gboolean rados_discard(ContainerStore *cs, ContainerId first, GError **er
     for (ContainerId id = count; id > first; id--) {
         char name[OBJECT_NAME_LEN + 1];
         object_name(id - 1, name);
-        int rc = rados_remove(r->cluster.io, name);
+        int rc = rados_remove(r->cluster->io, name);
         if (rc < 0 && rc != -ENOENT) {
             char *what = g_strdup_printf("remove container %u (object %s)", id - 1, name);
-            rados_cluster_error(&r->cluster, err, rc, what);
+            rados_cluster_error(r->cluster, err, rc, what);
             g_free(what);
             return FALSE;
         }
@@ -316,12 +317,12 @@ static gboolean rados_live(ContainerStore *cs, ContainerId id, gboolean *live, G
     uint64_t size;
     time_t mtime;
     finish_writes(r);
-    int rc = rados_stat(r->cluster.io, name, &size, &mtime);
+    int rc = rados_stat(r->cluster->io, name, &size, &mtime);
     *live = rc == 0 && size > 0;
     if (rc == 0 || rc == -ENOENT)
         return TRUE;
     char *what = g_strdup_printf("stat container %u (object %s)", id, name);
-    rados_cluster_error(&r->cluster, err, rc, what);
+    rados_cluster_error(r->cluster, err, rc, what);
     g_free(what);
     return FALSE;
 }
@@ -345,7 +346,8 @@ static void rados_close(ContainerStore *cs)
     ContainerRados *r = (ContainerRados *)cs;
     finish_writes(r);
     rados_lock_release(r->lock);
-    rados_cluster_close(&r->cluster);
+    if (r->cluster == &r->own)
+        rados_cluster_close(&r->own);
     g_mutex_clear(&r->writes);
     g_free(r);
 }
@@ -353,7 +355,7 @@ static void rados_close(ContainerStore *cs)
 static gboolean other_store(ContainerRados *r, const char *why, GError **err)
 {
     g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                "%s belongs to another store (%s); one store a namespace: check rados-namespace", r->cluster.shown,
+                "%s belongs to another store (%s); one store a namespace: check rados-namespace", r->cluster->shown,
                 why);
     return FALSE;
 }
@@ -366,9 +368,9 @@ static gboolean rados_claim(ContainerStore *cs, const uint8_t *id, size_t len, g
     g_assert(len > 0 && len <= 64);
     char held[64];
     finish_writes(r);
-    int n = rados_read(r->cluster.io, CONTAINER_RADOS_ID_OBJECT, held, sizeof held, 0);
+    int n = rados_read(r->cluster->io, CONTAINER_RADOS_ID_OBJECT, held, sizeof held, 0);
     if (n < 0 && n != -ENOENT) {
-        rados_cluster_error(&r->cluster, err, n, "read the store's identity");
+        rados_cluster_error(r->cluster, err, n, "read the store's identity");
         return FALSE;
     }
     if (n == (int)len && memcmp(held, id, len) == 0)
@@ -377,7 +379,7 @@ static gboolean rados_claim(ContainerStore *cs, const uint8_t *id, size_t len, g
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "%s holds no destor store (no object %s): check rados-namespace; if it is right, the "
                     "store's containers are lost",
-                    r->cluster.shown, CONTAINER_RADOS_ID_OBJECT);
+                    r->cluster->shown, CONTAINER_RADOS_ID_OBJECT);
         return FALSE;
     }
     if (!writable)
@@ -390,9 +392,9 @@ static gboolean rados_claim(ContainerStore *cs, const uint8_t *id, size_t len, g
                                      : "it holds containers but no " CONTAINER_RADOS_ID_OBJECT,
                            err);
     g_assert(r->lock != NULL);
-    int rc = rados_write_full(r->cluster.io, CONTAINER_RADOS_ID_OBJECT, (const char *)id, len);
+    int rc = rados_write_full(r->cluster->io, CONTAINER_RADOS_ID_OBJECT, (const char *)id, len);
     if (rc < 0)
-        rados_cluster_error(&r->cluster, err, rc, "record the store's identity");
+        rados_cluster_error(r->cluster, err, rc, "record the store's identity");
     return rc == 0;
 }
 
@@ -422,8 +424,9 @@ ContainerStore *container_rados_open(const ContainerStoreRados *target, size_t c
     r->store.source.read_range = rados_container_read_range;
     r->store.ops = &rados_ops;
     r->store.kind = CONTAINER_STORE_RADOS;
-    if (!rados_cluster_connect(&r->cluster, target, err) ||
-        (writable && (r->lock = rados_lock_take(&r->cluster, target->lock_duration, err)) == NULL)) {
+    r->cluster = target->shared != NULL ? target->shared : &r->own;
+    if ((target->shared == NULL && !rados_cluster_connect(&r->own, target, err)) ||
+        (writable && (r->lock = rados_lock_take(r->cluster, target->lock_duration, err)) == NULL)) {
         rados_close(&r->store);
         return NULL;
     }

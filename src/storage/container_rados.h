@@ -9,6 +9,8 @@
 
 #include "storage/container_store.h"
 
+/* Container i's object: this prefix and i in 8 lowercase hex digits. */
+#define CONTAINER_RADOS_OBJECT_PREFIX "container."
 /* The object holding the writer's lock, beside the containers. */
 #define CONTAINER_RADOS_LOCK_OBJECT "destor.lock"
 #define CONTAINER_RADOS_LOCK_NAME "writer"

@@ -38,6 +38,10 @@ typedef struct {
     const char *ns;         /* the store's namespace in the pool ("": the default one) */
     unsigned timeout;       /* seconds: connecting, and each monitor or OSD operation */
     unsigned lock_duration; /* seconds the writer's lock outlives a writer that stopped renewing it */
+    /* A connection to the same pool and namespace to use (the store's
+     * metadata's, store_cluster.h; the caller closes it after the
+     * container store), or NULL: the container store connects itself. */
+    struct RadosCluster *shared;
 } ContainerStoreRados;
 
 typedef struct ContainerStore ContainerStore;

@@ -11,6 +11,7 @@ libdestor_a_SOURCES += \
 	src/storage/rados_api.c src/storage/rados_api.h \
 	src/storage/rados_cluster.c src/storage/rados_cluster.h \
 	src/storage/rados_lock.c src/storage/rados_lock.h \
+	src/storage/rados_object.c src/storage/rados_object.h \
 	src/storage/container_writer.c src/storage/container_writer.h
 
 check_PROGRAMS += tests/unit/test_container

@@ -24,7 +24,10 @@
     X(rados_ioctx_set_namespace) X(rados_lock_exclusive) X(rados_nobjects_list_close)                       \
     X(rados_nobjects_list_next) X(rados_nobjects_list_open) X(rados_read) X(rados_release_write_op)        \
     X(rados_remove) X(rados_shutdown) X(rados_stat) X(rados_unlock) X(rados_write_full)                     \
-    X(rados_write_op_create) X(rados_write_op_write_full)
+    X(rados_write_op_create) X(rados_write_op_write_full) X(rados_write_op_write) X(rados_write_op_operate)    \
+    X(rados_write_op_omap_set2) X(rados_write_op_omap_clear) X(rados_create_read_op) X(rados_release_read_op) \
+    X(rados_read_op_omap_get_vals2) X(rados_read_op_operate) X(rados_omap_get_next2) X(rados_omap_get_end)    \
+    X(rados_write_op_omap_cmp)
 
 typedef struct {
 #define RADOS_API_MEMBER(name) __typeof__(name) *name;
@@ -65,5 +68,16 @@ gboolean rados_api_load(GError **err);
 #define rados_write_full(...) (rados_api.rados_write_full(__VA_ARGS__))
 #define rados_write_op_create(...) (rados_api.rados_write_op_create(__VA_ARGS__))
 #define rados_write_op_write_full(...) (rados_api.rados_write_op_write_full(__VA_ARGS__))
+#define rados_write_op_write(...) (rados_api.rados_write_op_write(__VA_ARGS__))
+#define rados_write_op_operate(...) (rados_api.rados_write_op_operate(__VA_ARGS__))
+#define rados_write_op_omap_set2(...) (rados_api.rados_write_op_omap_set2(__VA_ARGS__))
+#define rados_write_op_omap_clear(...) (rados_api.rados_write_op_omap_clear(__VA_ARGS__))
+#define rados_create_read_op(...) (rados_api.rados_create_read_op(__VA_ARGS__))
+#define rados_release_read_op(...) (rados_api.rados_release_read_op(__VA_ARGS__))
+#define rados_read_op_omap_get_vals2(...) (rados_api.rados_read_op_omap_get_vals2(__VA_ARGS__))
+#define rados_read_op_operate(...) (rados_api.rados_read_op_operate(__VA_ARGS__))
+#define rados_omap_get_next2(...) (rados_api.rados_omap_get_next2(__VA_ARGS__))
+#define rados_omap_get_end(...) (rados_api.rados_omap_get_end(__VA_ARGS__))
+#define rados_write_op_omap_cmp(...) (rados_api.rados_write_op_omap_cmp(__VA_ARGS__))
 
 #endif

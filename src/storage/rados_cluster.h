@@ -11,7 +11,7 @@
 #include <glib.h>
 #include "storage/rados_api.h"
 
-typedef struct {
+typedef struct RadosCluster {
     rados_t cluster;
     rados_ioctx_t io; /* the target's pool, set to its namespace */
     char *shown;      /* "pool P namespace N", for messages */

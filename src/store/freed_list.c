@@ -56,7 +56,7 @@ GArray *freed_list_load(const char *workdir, uint32_t *containers, GError **err)
     return ids;
 }
 
-gboolean freed_list_publish(const char *workdir, const GArray *ids, uint32_t containers, GError **err)
+uint8_t *freed_list_encode(const GArray *ids, uint32_t containers, size_t *len_out)
 {
     size_t len = FREED_HEADER + (size_t)ids->len * 4 + 4;
     uint8_t *p = g_malloc0(len);
@@ -70,6 +70,14 @@ gboolean freed_list_publish(const char *workdir, const GArray *ids, uint32_t con
         le32_put(p + FREED_HEADER + (size_t)i * 4, g_array_index(ids, ContainerId, i));
     }
     le32_put(p + len - 4, checksum_crc32(CHECKSUM_CRC32_START, p, len - 4));
+    *len_out = len;
+    return p;
+}
+
+gboolean freed_list_publish(const char *workdir, const GArray *ids, uint32_t containers, GError **err)
+{
+    size_t len;
+    uint8_t *p = freed_list_encode(ids, containers, &len);
     char *path = list_path(workdir);
     gboolean ok = file_publish_atomic(path, p, len, err);
     g_free(path);

@@ -40,7 +40,8 @@ static void new_store_id(StoreId *id)
     g_free(text);
 }
 
-/* store.meta (version 4) of s's container size, kind and file digest. */
+/* store.meta (version 4) of s's container size, kind and file digest;
+ * into the store's cluster first when it has one. */
 static gboolean meta_write(const Store *s, FingerprintAlgorithm fp, const StoreId *id, GError **err)
 {
     uint8_t m[META_SIZE] = { 0 };
@@ -52,6 +53,8 @@ static gboolean meta_write(const Store *s, FingerprintAlgorithm fp, const StoreI
     le32_put(m + 36, (uint32_t)s->kind);
     le32_put(m + 40, (uint32_t)s->file_digest);
     le32_put(m + 44, checksum_crc32(CHECKSUM_CRC32_START, m, 44));
+    if (s->cluster != NULL && !store_cluster_put_meta(s->cluster, m, sizeof m, err))
+        return FALSE;
     char *path = meta_path(s->dir);
     gboolean ok = file_publish_atomic(path, m, sizeof m, err);
     g_free(path);
@@ -119,6 +122,76 @@ static Store *store_new(const Config *cfg)
     return s;
 }
 
+/* A rados store's metadata in its namespace: connected, and store.meta
+ * brought into a working directory that has none (a new cache of the
+ * store, store_cluster.h), before anything reads it. Without one there,
+ * only a writer with `create` goes on (to make a new store). */
+static gboolean open_cluster(Store *s, const Config *cfg, gboolean create, GError **err)
+{
+    if (cfg->container_store != CONTAINER_STORE_RADOS)
+        return TRUE;
+    if ((s->cluster = store_cluster_open(&s->rados, err)) == NULL)
+        return FALSE;
+    s->rados.shared = store_cluster_connection(s->cluster); /* the containers' too */
+    char *path = meta_path(s->dir);
+    uint8_t *m = NULL;
+    size_t len = 0;
+    gboolean found = FALSE, ok = TRUE;
+    if (!g_file_test(path, G_FILE_TEST_EXISTS))
+        ok = store_cluster_get_meta(s->cluster, &m, &len, &found, err);
+    if (ok && found && g_mkdir_with_parents(s->dir, 0755) != 0) {
+        destor_set_errno(err, errno, "create working directory %s", s->dir);
+        ok = FALSE;
+    }
+    ok = ok && (!found || file_publish_atomic(path, m, len, err));
+    gboolean here = ok && g_file_test(path, G_FILE_TEST_EXISTS), claimed = FALSE;
+    if (ok && !here && (ok = store_cluster_claimed(s->cluster, &claimed, err)) && claimed) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "%s holds a store whose jobs and settings are only in the working directory that made it (an "
+                    "older destor): run '" STORE_CLUSTER_MIGRATE_COMMAND "' there first",
+                    store_cluster_shown(s->cluster));
+        ok = FALSE;
+    } else if (ok && !here && !create) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_NO_STORE,
+                    "no store in working directory %s nor in %s (check rados-namespace, or run 'destor backup "
+                    "PATH' first)",
+                    s->dir, store_cluster_shown(s->cluster));
+        ok = FALSE;
+    }
+    g_free(m);
+    g_free(path);
+    return ok;
+}
+
+/* Bring the working directory up to the cluster's state (a rados store's);
+ * when a job came in or gc freed containers elsewhere, the local
+ * fingerprint index is marked for a rebuild from the containers (the next
+ * writer's open does it). */
+static gboolean pull_cluster(Store *s, GError **err)
+{
+    gboolean stale;
+    if (s->cluster == NULL || !store_cluster_pull(s->cluster, s->dir, &stale, err))
+        return s->cluster == NULL;
+    char *index = g_build_filename(s->dir, "index", NULL);
+    gboolean ok = !stale || fp_index_mark_stale(index, err);
+    g_free(index);
+    return ok;
+}
+
+gboolean store_refresh_records(Store *s, GError **err)
+{
+    g_assert(s->lock_fd >= 0);
+    if (s->cluster == NULL)
+        return TRUE;
+    GArray *live = job_catalog_list_live(s->dir, err);
+    gboolean ok = live != NULL;
+    for (guint i = 0; ok && i < live->len; i++)
+        ok = store_cluster_fetch_records(s->cluster, s->dir, g_array_index(live, uint32_t, i), err);
+    if (live != NULL)
+        g_array_unref(live);
+    return ok;
+}
+
 /* A store's containers (the pool file, the containers/ directory) are
  * created first, store.meta last, so a store.meta without them means they
  * were lost: damage, unless no job was ever committed (a store made by an
@@ -166,9 +239,9 @@ Store *store_open_read(const Config *cfg, GError **err)
 {
     Store *s = store_new(cfg);
     GError *local = NULL;
-    if (!meta_read(s, err) || !check_kind(s, cfg, err) ||
+    if (!open_cluster(s, cfg, FALSE, err) || !meta_read(s, err) || !check_kind(s, cfg, err) ||
         ((s->readers_fd = reader_lock_shared(s->dir, &local)) < 0 && local != NULL) ||
-        !open_containers(s, FALSE, err)) {
+        !open_containers(s, FALSE, err) || !pull_cluster(s, err)) {
         if (local != NULL)
             g_propagate_error(err, local);
         store_close(s);
@@ -259,9 +332,11 @@ static gboolean own_dirs(const Store *s, GError **err)
 /* The writer: with `create`, a new store is made when there is none and
  * the config must agree with the store's fixed parameters; without it (repair)
  * the store must exist and its own parameters rule. */
-static Store *open_writer(const Config *cfg, gboolean create, GError **err)
+static Store *open_writer(const Config *cfg, gboolean create, gboolean migrate, GError **err)
 {
     Store *s = store_new(cfg);
+    if (!open_cluster(s, cfg, create, err))
+        goto fail;
     if (!create && (!meta_read(s, err) || !check_kind(s, cfg, err))) /* before anything is created */
         goto fail;
     if (g_mkdir_with_parents(s->dir, 0755) != 0) {
@@ -309,6 +384,8 @@ static Store *open_writer(const Config *cfg, gboolean create, GError **err)
     }
     if (s->containers == NULL && !open_containers(s, TRUE, err))
         goto fail;
+    if (!migrate && !pull_cluster(s, err)) /* under the store's RADOS lock */
+        goto fail;
     if (!reader_lock_create(s->dir, &s->readers_lock_new, err) || !store_settle_refcounts(s, err) ||
         !finish_frees(s, err))
         goto fail;
@@ -320,12 +397,35 @@ fail:
 
 Store *store_open_write(const Config *cfg, GError **err)
 {
-    return open_writer(cfg, TRUE, err);
+    return open_writer(cfg, TRUE, FALSE, err);
 }
 
 Store *store_open_repair(const Config *cfg, GError **err)
 {
-    return open_writer(cfg, FALSE, err);
+    return open_writer(cfg, FALSE, FALSE, err);
+}
+
+Store *store_open_migrate(const Config *cfg, uint32_t *jobs, GError **err)
+{
+    if (cfg->container_store != CONTAINER_STORE_RADOS) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                    "rados-migrate applies to container-store rados only (the config says %s)",
+                    container_store_kind_name(cfg->container_store));
+        return NULL;
+    }
+    Store *s = open_writer(cfg, FALSE, TRUE, err);
+    char *path = s != NULL ? meta_path(s->dir) : NULL;
+    uint8_t *m = NULL;
+    size_t len;
+    gboolean ok = s != NULL && file_read_whole(path, &m, &len, err) &&
+                  store_cluster_migrate(s->cluster, s->dir, m, len, jobs, err);
+    g_free(m);
+    g_free(path);
+    if (!ok) {
+        store_close(s);
+        return NULL;
+    }
+    return s;
 }
 
 void store_close(Store *s)
@@ -333,6 +433,7 @@ void store_close(Store *s)
     if (s == NULL)
         return;
     container_store_close(s->containers);
+    store_cluster_close(s->cluster);
     if (s->lock_fd >= 0)
         close(s->lock_fd);
     g_free((char *)s->rados.conf);
@@ -378,11 +479,27 @@ gboolean store_committed_containers(const Store *s, uint32_t *n, GError **err)
     return TRUE;
 }
 
+/* The counts a recount wrote, into the cluster, and its mark gone there
+ * (the working directory's went first: a kill between leaves the cluster's
+ * mark, and the next writer counts again). */
+static gboolean push_recount(const Store *s, GError **err)
+{
+    GArray *ids = job_catalog_list(s->dir, err);
+    gboolean ok = ids != NULL &&
+                  (ids->len == 0 ||
+                   store_cluster_put_refcount(s->cluster, s->dir, g_array_index(ids, uint32_t, ids->len - 1), err)) &&
+                  store_cluster_mark_refcounts(s->cluster, FALSE, err);
+    if (ids != NULL)
+        g_array_unref(ids);
+    return ok;
+}
+
 gboolean store_settle_refcounts(const Store *s, GError **err)
 {
     uint32_t n;
     return !refcount_is_dirty(s->dir) ||
-           (store_committed_containers(s, &n, err) && refcount_recount(s->dir, n, err));
+           (store_committed_containers(s, &n, err) && refcount_recount(s->dir, n, err) &&
+            (s->cluster == NULL || push_recount(s, err)));
 }
 
 gboolean store_next_container(Store *s, ContainerId *next, GError **err)

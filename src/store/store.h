@@ -12,7 +12,9 @@
 #define DESTOR_STORE_H
 
 #include "config/config.h"
+#include "recipe/job_catalog.h"
 #include "storage/container_store.h"
+#include "store/store_cluster.h"
 #include "util/file_digest.h"
 #include "util/fingerprint.h"
 
@@ -41,6 +43,7 @@ typedef struct {
     FileDigestAlgorithm file_digest; /* fixed when the store was created; SHA-256 before version 4 */
     ContainerStore *containers;
     ContainerStoreRados rados; /* a rados store's cluster, pool, namespace (the config's) */
+    StoreCluster *cluster; /* a rados store's metadata in its namespace (store_cluster.h); else NULL */
     int lock_fd; /* >= 0 for a writer */
     int readers_fd; /* >= 0: a reader holding the readers' lock shared */
     gboolean readers_lock_new; /* a writer created READERS at this open: readers
@@ -65,6 +68,11 @@ Store *store_open_write(const Config *cfg, GError **err);
  * gc: take the writer lock; the store's own parameters rule, whatever the config says,
  * except its kind of container store (which must match). */
 Store *store_open_repair(const Config *cfg, GError **err);
+/* Open an older rados store (its metadata in the working directory only)
+ * as store_open_repair does, and move its metadata into the cluster
+ * (store_cluster_migrate); *jobs: how many jobs were moved. A store of
+ * another kind is a CONFIG error. */
+Store *store_open_migrate(const Config *cfg, uint32_t *jobs, GError **err);
 void store_close(Store *s);
 
 /* The id the next new container gets (writer only): the container count
@@ -81,6 +89,25 @@ gboolean store_committed_containers(const Store *s, uint32_t *n, GError **err);
 /* Count the current reference counts again if a delete or gc left them
  * marked stale (refcount_recount.h), over the committed containers. */
 gboolean store_settle_refcounts(const Store *s, GError **err);
+
+/* What writers publish, each into the cluster first when the store has
+ * one (store_cluster.h), then into the working directory (store_publish.c). */
+/* Job m->job_id's commit: its files in job_dir are durable; the manifest last. */
+gboolean store_publish_job(Store *s, const char *job_dir, const JobManifest *m, GError **err);
+gboolean store_publish_tombstone(Store *s, uint32_t job_id, int64_t when, GError **err);
+gboolean store_publish_freed(Store *s, const GArray *ids, uint32_t containers, GError **err);
+/* The current reference counts may be stale (refcount_recount.h). */
+gboolean store_mark_refcounts_stale(Store *s, GError **err);
+/* Job `job_id`'s records, rewritten in place by gc (same sizes). */
+gboolean store_publish_records(Store *s, uint32_t job_id, GError **err);
+/* Job `job_id`'s reference counts, rebuilt in place by repair, into the cluster. */
+gboolean store_publish_refcount(Store *s, uint32_t job_id, GError **err);
+/* A deleted job's records and recipe index are going (gc): the cluster's first. */
+gboolean store_drop_records(Store *s, uint32_t job_id, GError **err);
+
+/* gc, before it reads the live jobs' records: with a cluster, each one
+ * read again from it (store_cluster_fetch_records says why). */
+gboolean store_refresh_records(Store *s, GError **err);
 
 /* The directories what a command writes must stay out of: the working
  * directory and the SSD cache's (NULL when unset). */

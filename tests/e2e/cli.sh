@@ -6,7 +6,7 @@
 # destor help [COMMAND] is destor [COMMAND] --help.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
-COMMANDS="backup restore read-file trace stat list verify repair delete gc mount policies"
+COMMANDS="backup restore read-file trace stat list verify repair rados-migrate delete gc mount policies"
 # Every row of the command table (src/cli/commands.c: name, options,
 # handler, help) is a command this test runs, and no other.
 table=$(sed -n 's/^    { "\([a-z-]*\)", .*/\1/p' "$TOP_SRCDIR/src/cli/commands.c" | tr '\n' ' ')
@@ -56,6 +56,9 @@ expect_status 2 dst stat --one-file-system
 expect_status 2 dst trace compile x -o y --format txt
 expect_status 2 dst read-file 0 f --json                # --json needs -o for one file
 expect_status 2 dst list 0 --null --json
+expect_status 2 dst rados-migrate --json
+expect_status 2 dst rados-migrate                        # a pool or files store: a setting that does not apply
+grep -q "^destor: rados-migrate applies to container-store rados only" "$SCRATCH/err" || fail "rados-migrate: $(cat "$SCRATCH/err")"
 
 # --json on every command that prints figures: one document each.
 dst backup "$SCRATCH/src" --json > "$SCRATCH/b.json"

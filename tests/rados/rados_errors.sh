@@ -7,7 +7,9 @@
 # working directory of the same store, as on another machine) while the
 # first holds the RADOS lock: refused (exit 1), readers not; once the
 # first stops renewing (SIGSTOP), its lock expires and the second commits;
-# the first, continued, fails without committing; the store verifies.
+# the first, continued, fails without committing; both working directories
+# see the second's job; the store verifies. The same with the first stopped
+# at its commit: the OSD refuses it, the second's job stays whole.
 . "$TOP_SRCDIR/tests/rados/lib.sh"
 rados_setup
 printf 'container-size 128K\n' >> "$CONFIG"
@@ -61,23 +63,59 @@ expect_status 1 on2 backup "$SCRATCH/src2"
 grep -q "another writer holds the store's lock" "$SCRATCH/err" || fail "second writer: $(cat "$SCRATCH/err")"
 on2 restore 0 "$SCRATCH/r0" > /dev/null
 same_tree "$SCRATCH/src" "$SCRATCH/r0"
+# second_commits CMD...: run CMD (a backup) until the stopped first
+# writer's lock has expired and CMD commits; then continue the first and
+# leave its exit status in $rc.
+second_commits() {
+    i=0
+    until "$@" > /dev/null 2> "$SCRATCH/err"; do
+        grep -q "another writer holds the store's lock" "$SCRATCH/err" || fail "second writer: $(cat "$SCRATCH/err")"
+        i=$((i + 1))
+        [ "$i" -lt 30 ] || fail "the stopped writer's lock never expired"
+        sleep 1
+    done
+    kill -CONT "$first"
+    set +e
+    wait "$first"
+    rc=$?
+    set -e
+}
 # Stopped, the first writer renews nothing: its lock expires.
-i=0
-until on2 backup "$SCRATCH/src2" > /dev/null 2> "$SCRATCH/err"; do
-    grep -q "another writer holds the store's lock" "$SCRATCH/err" || fail "second writer: $(cat "$SCRATCH/err")"
-    i=$((i + 1))
-    [ "$i" -lt 30 ] || fail "the stopped writer's lock never expired"
-    sleep 1
-done
-kill -CONT "$first"
-set +e
-wait "$first"
-rc=$?
-set -e
+second_commits on2 backup "$SCRATCH/src2"
 [ "$rc" -eq 1 ] || fail "the first writer, continued after losing its lock, exited $rc"
 grep -q -E "^destor: .*(was lost|already exists in RADOS)" "$SCRATCH/first.err" || fail "first writer: $(cat "$SCRATCH/first.err")"
-[ "$(on s stat --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"])')" -eq 1 ] || fail "the first writer committed a job after losing its lock"
+# Both working directories now see the second writer's job 1 (the store
+# is the cluster's) and nothing of the first writer's.
+[ "$(on s stat --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"])')" -eq 2 ] || fail "the first writer committed a job after losing its lock"
+cmp -s "$SCRATCH/s/jobs/00000001/manifest" "$SCRATCH/s2/jobs/00000001/manifest" || fail "job 1 is not the second writer's"
 on2 verify --deep > /dev/null || fail "the second writer's store does not verify"
 on2 restore 1 "$SCRATCH/r1" > /dev/null
 same_tree "$SCRATCH/src2" "$SCRATCH/r1"
 note "a second writer: refused while the lock is held, in once it expired; the first then fails uncommitted"
+
+# The same, the first writer stopped at its last RADOS write, the job
+# catalog entry that commits its job 1: once continued it is refused by the
+# OSD (the entry is the second writer's now), exits 1, and the second
+# writer's job 1 stays whole (the first wrote only objects of its own name).
+count_ns() { "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/count" -p"rados-namespace count" "$@"; }
+count_ns backup "$SCRATCH/src" > /dev/null
+env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" RADOS_SHIM_COUNT_FILE="$SCRATCH/n-commit" \
+    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/count" -p"rados-namespace count" backup "$SCRATCH/src2" > /dev/null
+on c backup "$SCRATCH/src" > /dev/null
+env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" RADOS_SHIM_AT="$(cat "$SCRATCH/n-commit")" RADOS_SHIM_ACTION=stop \
+    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c" -p"rados-namespace c" -p"rados-lock-duration 3" \
+    backup "$SCRATCH/src2" > "$SCRATCH/first.out" 2> "$SCRATCH/first.err" &
+first=$!
+wait_stopped "$first"
+onc2() { "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c2" -p"rados-namespace c" "$@"; }
+second_commits onc2 backup "$SCRATCH/src2"
+[ "$rc" -eq 1 ] || fail "the first writer, continued at its commit after losing its lock, exited $rc"
+grep -q "^destor: job 1 was committed in RADOS pool $RADOS_POOL namespace 'c' by another writer" "$SCRATCH/first.err" ||
+    fail "first writer at its commit: $(cat "$SCRATCH/first.err")"
+[ ! -e "$SCRATCH/c/jobs/00000001/manifest" ] || fail "the refused writer published its manifest"
+rm -rf "$SCRATCH/c3"
+"$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c3" -p"rados-namespace c" stat > /dev/null
+cmp -s "$SCRATCH/c3/jobs/00000001/manifest" "$SCRATCH/c2/jobs/00000001/manifest" || fail "job 1 is not the second writer's"
+"$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c3" -p"rados-namespace c" verify --deep > /dev/null ||
+    fail "the store does not verify after the refused commit"
+note "a writer that lost its lock at its commit: refused by the OSD (exit 1), the other writer's job 1 whole"

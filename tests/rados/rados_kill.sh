@@ -1,10 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # rados_kill.sh: destor killed (SIGKILL) at every RADOS write of a backup
-# (the store's identity in a new namespace, each container), before the
-# write and once it has completed, on a new store and on a store with a job. After each kill every committed job restores byte for byte
-# and verifies deeply; once the dead writer's lock has expired the next
-# backup commits, verifies and restores.
+# (the store's identity and store.meta in a new namespace, each container,
+# the job's records, recipe index and reference counts, and last the job
+# catalog's entry that commits it), before the write and once it has
+# completed, on a new store and on a store with a job. After each kill the
+# committed jobs are those before, plus the killed one only when the kill
+# came after its commit; each restores byte for byte and verifies deeply,
+# from the killed writer's working directory and from a new one given only
+# the conf; once the dead writer's lock has expired the next backup commits,
+# verifies and restores.
 . "$TOP_SRCDIR/tests/rados/lib.sh"
 rados_setup
 sweep_without_leak_checks
@@ -27,21 +32,40 @@ backup_as() {
 }
 
 # committed_sound W JOBS...: the store's jobs are exactly JOBS (sources, in
-# order), each restoring as its source, and the store verifies deeply.
+# order), each restoring as its source, and the store verifies deeply, seen
+# from working directory W and from a new one (W-other, the same namespace).
 committed_sound() {
-    w=$1
+    cw=$1
     shift
-    jobs=$(on "$w" stat --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"])' 2> /dev/null ||
+    committed_sound_in "$cw" "$cw" "$@"
+    rm -rf "${SCRATCH:?}/$cw-other"
+    committed_sound_in "$cw-other" "$cw" "$@"
+    rm -rf "${SCRATCH:?}/$cw-other"
+}
+
+# on_in DIR W CMD...: destor in working directory $SCRATCH/DIR on store W's namespace.
+on_in() {
+    in_dir=$1
+    in_ns=$2
+    shift 2
+    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$in_dir" -p"rados-namespace $in_ns" "$@"
+}
+
+committed_sound_in() {
+    d=$1
+    w=$2
+    shift 2
+    jobs=$(on_in "$d" "$w" stat --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"])' 2> /dev/null ||
         echo 0)
     [ "$jobs" -eq $# ] || fail "$w: $jobs jobs committed, expected $#"
     job=0
     for src in "$@"; do
         rm -rf "$SCRATCH/r"
-        on "$w" restore "$job" "$SCRATCH/r" > /dev/null
+        on_in "$d" "$w" restore "$job" "$SCRATCH/r" > /dev/null
         same_tree "$src" "$SCRATCH/r"
         job=$((job + 1))
     done
-    [ $# -eq 0 ] || on "$w" verify --deep > /dev/null || fail "$w does not verify"
+    [ $# -eq 0 ] || on_in "$d" "$w" verify --deep > /dev/null || fail "$w does not verify from $d"
 }
 
 # Until the dead writer's lock expires, a backup is refused with the lock's
@@ -85,14 +109,17 @@ for action in kill kill-after; do
             set -e
             [ "$rc" -eq 137 ] || fail "$w: backup not killed (exit $rc)"
             kills=$((kills + 1))
+            # the last write is the catalog entry: once it is made, the job is committed
+            killed=
+            [ "$action" = kill-after ] && [ "$i" -eq "$n" ] && killed=$from
             # shellcheck disable=SC2086
-            committed_sound "$w" $before
+            committed_sound "$w" $before $killed
             backup_after_kill "$w" "$from"
             # shellcheck disable=SC2086
-            committed_sound "$w" $before "$from"
+            committed_sound "$w" $before $killed "$from"
             rm -rf "${SCRATCH:?}/$w"
             i=$((i + 1))
         done
     done
 done
-note "killed at each of $kills RADOS writes: committed jobs sound, the next backup commits"
+note "killed at each of $kills RADOS writes (a new store's backup makes $n_new, a second backup $n_old): committed jobs sound from both working directories, the next backup commits"

@@ -2,8 +2,10 @@
 /* rados_shim.c: an LD_PRELOAD shim for the RADOS tests (test code only,
  * never linked into destor). It interposes the calls a `rados` store writes
  * objects with, rados_aio_write_op_operate (a container) and
- * rados_write_full (the store's identity, an emptied container), counts
- * them, and at the Nth one kills or stops the process: what a writer killed
+ * rados_write_full (the store's identity, an emptied container) and
+ * rados_write_op_operate (the store's metadata: store.meta, a job's records,
+ * recipe index and reference counts, the job catalog's commit, tombstones,
+ * the freed list, the stale-refcount mark), counts them, and at the Nth one kills or stops the process: what a writer killed
  * at every RADOS write of a backup leaves behind. (The lock's renewals,
  * which come with time, are not counted: a sweep must meet the same
  * writes on every run.)
@@ -27,6 +29,7 @@
 typedef int (*operate_fn)(rados_write_op_t, rados_ioctx_t, rados_completion_t, const char *, time_t *, int);
 typedef int (*wait_fn)(rados_completion_t);
 typedef int (*write_full_fn)(rados_ioctx_t, const char *, const char *, size_t);
+typedef int (*write_op_fn)(rados_write_op_t, rados_ioctx_t, const char *, time_t *, int);
 
 static _Atomic unsigned long calls;
 static unsigned long act_at;
@@ -79,6 +82,15 @@ int rados_write_full(rados_ioctx_t io, const char *oid, const char *buf, size_t 
 {
     int here = before_write();
     int r = ((write_full_fn)real("rados_write_full"))(io, oid, buf, len);
+    if (here && !strcmp(action, "kill-after"))
+        raise(SIGKILL);
+    return r;
+}
+
+int rados_write_op_operate(rados_write_op_t op, rados_ioctx_t io, const char *oid, time_t *mtime, int flags)
+{
+    int here = before_write();
+    int r = ((write_op_fn)real("rados_write_op_operate"))(op, io, oid, mtime, flags);
     if (here && !strcmp(action, "kill-after"))
         raise(SIGKILL);
     return r;

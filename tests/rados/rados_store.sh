@@ -5,8 +5,8 @@
 # plain and through the SSD cache in real mode, verify --deep, repair),
 # holding each container as one object with the pool's bytes; a damaged
 # object is found alike; the other kind configured is refused (exit 2);
-# the namespace belongs to one store (another working directory on it is
-# refused, exit 2, and leaves it as it was).
+# the namespace belongs to one store (a working directory of another store
+# on it is refused, exit 2, and leaves it as it was).
 . "$TOP_SRCDIR/tests/rados/lib.sh"
 rados_setup
 
@@ -30,7 +30,8 @@ cmp "$SCRATCH/pool.stat" "$SCRATCH/rados.stat" || fail "stat answers differ"
 [ ! -e "$SCRATCH/r/containers.pool" ] && [ ! -e "$SCRATCH/r/containers" ] || fail "a rados store keeps containers locally"
 
 # Container i of the pool is byte for byte the object container.NNNNNNNN of
-# the namespace, and beside them are only the lock's and identity's objects.
+# the namespace, and beside them are only the lock's and identity's objects
+# and the store's metadata (docs/FORMAT.md, "The store in the cluster").
 rados_cli -N r ls | sort > "$SCRATCH/objects"
 mkdir "$SCRATCH/objs"
 while read -r obj; do rados_cli -N r get "$obj" "$SCRATCH/objs/$obj"; done < "$SCRATCH/objects"
@@ -40,8 +41,13 @@ pool = open(sys.argv[1], "rb").read()
 size = 128 * 1024
 n = len(pool) // size
 assert n > 2 and len(pool) == n * size, n
+import re
 names = sorted(os.listdir(sys.argv[2]))
-want = sorted(["container.%08x" % i for i in range(n)] + ["destor.lock", "destor.store"])
+# a job's objects carry the token of the process that wrote it (16 hex digits)
+meta = sorted(re.sub(r"^(job\.\d{8})\.[0-9a-f]{16}\.", r"\1.", m) for m in names if m.startswith("job."))
+assert meta == sorted("job.%08u.%s" % (j, what) for j in range(2) for what in ("records", "recipe", "refcount")), meta
+names = [m for m in names if not m.startswith("job.")]
+want = sorted(["container.%08x" % i for i in range(n)] + ["destor.jobs", "destor.lock", "destor.meta", "destor.store"])
 assert names == want, (names[:5], want[:5])
 for i in range(n):
     assert open(os.path.join(sys.argv[2], "container.%08x" % i), "rb").read() == pool[i * size:(i + 1) * size], i
@@ -147,13 +153,15 @@ snapshot > "$SCRATCH/after"
 cmp -s "$SCRATCH/before" "$SCRATCH/after" || fail "a refused command changed the store"
 [ ! -e "$SCRATCH/nowhere" ] || fail "a refused restore wrote its target"
 
-# One store a namespace: a second working directory on namespace r is
-# refused (exit 2) by backup and by readers, and writes nothing there.
-rados_cli -N r ls | sort > "$SCRATCH/objects.before"
-expect_status 2 "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/other" -p"rados-namespace r" backup "$SCRATCH/data/v1"
-grep -q "belongs to another store" "$SCRATCH/err" || fail "second store on a namespace: $(cat "$SCRATCH/err")"
+# One store a namespace: a working directory holding another store (a
+# copy of q's) is refused on namespace r (exit 2) by backup and by readers,
+# and writes nothing there. (A new working directory is a cache of r's
+# store: rados_shared.sh.)
 on q backup "$SCRATCH/data/v1" > /dev/null
 cp -r "$SCRATCH/q" "$SCRATCH/copy"
+rados_cli -N r ls | sort > "$SCRATCH/objects.before"
+expect_status 2 on copy -p"rados-namespace r" backup "$SCRATCH/data/v1"
+grep -q "belongs to another store" "$SCRATCH/err" || fail "second store on a namespace: $(cat "$SCRATCH/err")"
 expect_status 2 on copy -p"rados-namespace r" stat
 grep -q "belongs to another store" "$SCRATCH/err" || fail "a reader of another store's namespace: $(cat "$SCRATCH/err")"
 rados_cli -N r ls | sort > "$SCRATCH/objects.after"
