@@ -32,8 +32,12 @@ real-mode bucket points replay the text trace.
 Why it exists: users ask which design should guard their SSD in front of a
 deduplicated store; this puts both on the same data and trace.
 
-Fixed before any run (not tuned to results): the trace draws files of every
-job by Zipf alpha 0.9, 30% of requests byte ranges; shares 20/40/60/80% of
+Fixed before any run (not tuned to results): the trace draws files by
+Zipf exponent 0.9, 30% of requests byte ranges; --workload picks which
+files: every-job (the default: one ranking of every job's files),
+multi-version (gen-trace --versions over every live job: newer versions
+read more, by classic Zipf over version ages, a path as popular in every
+version) or newest-job (the same draw over the newest job alone); shares 20/40/60/80% of
 the working set by default (the CDAC paper's range; --shares sets others,
 and the CDAC average is taken over those within 20-80%); each point's SSD
 is a whole number of containers (at least one), the same bytes for both
@@ -57,6 +61,7 @@ from typing import Any, Sequence
 
 from . import child_command
 from . import result_files
+from . import trace_draw
 from .errors import ToolError
 from .formatting import format_bytes
 from .sizes import parse_size
@@ -76,6 +81,11 @@ BUCKET_BYTES = 264 * 1024  # one bucket (chunk_buckets.h defaults): a smaller ca
 SHARES = [0.2, 0.4, 0.6, 0.8]  # the default of --shares
 CDAC_RANGE = (0.2, 0.8)  # the CDAC paper's comparison range of the working set
 ALPHA = 0.9
+WORKLOADS = ["every-job", "multi-version", "newest-job"]  # the default of --workload is the first
+WORKLOAD_TEXT = {"every-job": "one ranking of every job's files",
+                 "multi-version": "gen-trace --versions over every live job, version alpha 0",
+                 "newest-job": "the newest job's files"}
+VERSION_ALPHA = 0.0  # multi-version: gen-trace's default, classic Zipf over version ages
 RANGE_SHARE = 0.3
 RECLAIMS = ["evict", "clean", "reinsert"]  # ssd-cache-segment-reclaim values; the default of --reclaim is all
 FIELDS = ["granularity", "policy", "fetch", "share", "cache_bytes", "hit_ratio", "request_hit_ratio", "byte_hit_ratio",
@@ -116,6 +126,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--container-size", default=None, help="container size of a generated store (2M; 128K quick)")
     ap.add_argument("--requests", type=int, default=None, help="trace requests (3000; 400 with --quick)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workload", choices=WORKLOADS, default=WORKLOADS[0],
+                    help="which files the trace reads: every-job (one Zipf ranking of every job's files), "
+                         "multi-version (gen-trace --versions over every live job) or newest-job (that draw "
+                         "over the newest job alone); default every-job")
     ap.add_argument("--quick", action="store_true", help="tiny dataset and trace (seconds)")
     ap.add_argument("--shares", type=parse_shares, default=SHARES,
                     help="cache sizes as percentages of the working set, comma-separated (default 20,40,60,80)")
@@ -155,8 +169,8 @@ def make_store(a: argparse.Namespace, root: str) -> str:
     return cfg
 
 
-def draw_trace(a: argparse.Namespace, cfg: str, path: str) -> None:
-    """Zipf (ALPHA) reads of every job's files, RANGE_SHARE of them ranges."""
+def every_job_picks(a: argparse.Namespace, cfg: str, rng: random.Random) -> list[tuple[int, bytes, int]]:
+    """(job, path, size) of a.requests Zipf (ALPHA) draws over one ranking of every job's non-empty files."""
     files = []
     job = 0
     while True:
@@ -170,16 +184,31 @@ def draw_trace(a: argparse.Namespace, cfg: str, path: str) -> None:
         job += 1
     if not files:
         raise ToolError("the store has no files to read")
-    rng = random.Random(a.seed)
     rng.shuffle(files)
     weights = [1.0 / (i + 1) ** ALPHA for i in range(len(files))]
+    return rng.choices(files, weights, k=a.requests)
+
+
+def version_picks(a: argparse.Namespace, cfg: str) -> list[tuple[int, bytes, int]]:
+    """(job, path, size) of a.requests draws of gen-trace's multi-version workload (trace_draw) over every
+    live job (multi-version) or the newest one (newest-job), its paths by Zipf exponent ALPHA."""
+    versions = len(trace_draw.live_jobs(a.destor, cfg)) if a.workload == "multi-version" else 1
+    listings = trace_draw.multiversion_listings(a.destor, versions, cfg)
+    drawn, _ = trace_draw.draw_multiversion(listings, 1.0 - ALPHA, VERSION_ALPHA, a.seed, a.requests)
+    return [(listings[v][0], listings[v][1][i][0], listings[v][1][i][1]) for v, i in drawn]
+
+
+def draw_trace(a: argparse.Namespace, cfg: str, path: str) -> None:
+    """The --workload's reads, RANGE_SHARE of those of a non-empty file byte ranges."""
+    rng = random.Random(a.seed)
+    picks = every_job_picks(a, cfg, rng) if a.workload == "every-job" else version_picks(a, cfg)
     with open(path, "wb") as f:
-        for job, name, size in rng.choices(files, weights, k=a.requests):
-            line = b"%d\t%s" % (job, name)
-            if rng.random() < RANGE_SHARE:
+        for job, name, size in picks:
+            if size > 0 and rng.random() < RANGE_SHARE:
                 start = rng.randrange(size)
-                line += b"\t%d\t%d" % (start, rng.randrange(1, size - start + 1))
-            f.write(line + b"\n")
+                f.write(trace_draw.trace_record(job, name, b"\n", start, rng.randrange(1, size - start + 1)))
+            else:
+                f.write(trace_draw.trace_record(job, name))
 
 
 def compile_trace(a: argparse.Namespace, cfg: str, trace: str, granularity: str) -> str:
@@ -377,10 +406,11 @@ def compression_lines(rows: list[dict[str, Any]]) -> list[str]:
 def report(a: argparse.Namespace, outdir: str, rows: list[dict[str, Any]], working_set: int, trace: str,
            fig: str) -> str:
     lines = ["# Container cache and chunk cache: one store, one trace", "",
-             "Simulation; %d requests (Zipf %.1f over every job's files, %d%% byte ranges), working set %d "
-             "bytes (unique chunk bytes the trace reads); container size %s; cache sizes %s of the working set, "
-             "rounded to whole containers, the same bytes for both designs." % (
-                 a.requests, ALPHA, RANGE_SHARE * 100, working_set, a.container_size,
+             "Simulation; %d requests (workload %s: %s, Zipf exponent %.1f over paths; %d%% byte ranges), "
+             "working set %d bytes (unique chunk bytes the trace reads); container size %s; cache sizes %s of the "
+             "working set, rounded to whole containers, the same bytes for both designs." % (
+                 a.requests, a.workload, WORKLOAD_TEXT[a.workload], ALPHA, RANGE_SHARE * 100, working_set,
+                 a.container_size,
                  ", ".join("%g%%" % (s * 100) for s in a.shares)), "",
              "Chunk-log rows run with each reclaim (%s). The cache size is the policy's capacity; "
              "the SSD column is the bytes the design occupies: with clean the log is given twice the cache plus "

@@ -12,12 +12,12 @@ import bisect
 import io
 import math
 import random
-from typing import Any, BinaryIO, Sequence
+from typing import Any, BinaryIO, Callable, Sequence
 
 from .errors import ToolError, UsageError
 from .formatting import format_bytes
 from .sizes import parse_budget
-from .destor_runner import list_job_files
+from .destor_runner import list_job_files, store_stat
 
 
 def zipf_weights(n: int, alpha: float) -> list[float]:
@@ -132,20 +132,13 @@ class TraceSampler:
         self.epochs: list[tuple[int, list[int]]] | None = [(0, list(self.perm))] if keep_epochs else None
         self.stack = RecencyStack(self.perm) if dist == "recency" else None
         if dist != "uniform":
-            w = zipf_weights(n, alpha)
-            self.cum = []
-            acc = 0.0
-            for x in w:
-                acc += x
-                self.cum.append(acc)
-            self.total = acc
+            self.cum = _cumulative(zipf_weights(n, alpha))
 
     def rank(self) -> int:
         """Draw a 0-based rank."""
         if self.dist == "uniform":
             return self.rng.randrange(self.n)
-        u = self.rng.random() * self.total
-        return min(bisect.bisect_right(self.cum, u), self.n - 1)
+        return _draw(self.rng, self.cum)
 
     def next(self) -> int:
         if self.shift_every and self.drawn and self.drawn % self.shift_every == 0:
@@ -157,6 +150,71 @@ class TraceSampler:
         if self.stack is not None:
             return self.stack.take(self.rank())
         return self.perm[self.rank()]
+
+
+class MultiVersionSampler:
+    """Draws (version, file) pairs over several versions of a tree, each
+    version a job's file listing (oldest first).  The version is drawn by
+    its age: the newest has age rank 1, and age rank i is drawn with
+    P(i) of equation (1) at `version_alpha` (0, the default of gen-trace,
+    is classic Zipf: the k-th newest version is read 1/k as often as the
+    newest).  Path popularity is shared across versions: one seeded random
+    permutation of the union of the versions' paths ranks every path, and
+    within the drawn version its files are drawn by equation (1) at
+    `alpha` in that order, so a path has the same rank (counted among the
+    paths the version holds) in every version that has it.
+
+    Everything comes from one random.Random(seed): the permutation, then
+    for each request the version (no draw when there is one) and then the
+    file, so one version gives TraceSampler's zipf trace of that job."""
+
+    def __init__(self, listings: Sequence[Sequence[tuple[bytes, int]]], alpha: float, version_alpha: float,
+                 seed: int) -> None:
+        if not listings or any(not files for files in listings):
+            raise ToolError("every version needs a requestable file")
+        self.rng = random.Random(seed)
+        paths = sorted({p for files in listings for p, _ in files})
+        self.rng.shuffle(paths)
+        self.rank = {p: i for i, p in enumerate(paths)}
+        # per version: its file indices, most popular first, and their cumulative weights
+        self.order = [sorted(range(len(files)), key=lambda i: self.rank[files[i][0]]) for files in listings]
+        self.cum = [_cumulative(zipf_weights(len(o), alpha)) for o in self.order]
+        self.version_cum = _cumulative(zipf_weights(len(listings), version_alpha))
+
+    def next(self) -> tuple[int, int]:
+        """(version index, oldest 0, and file index in that version's listing)."""
+        age = _draw(self.rng, self.version_cum) if len(self.order) > 1 else 0
+        v = len(self.order) - 1 - age
+        return v, self.order[v][_draw(self.rng, self.cum[v])]
+
+
+def _cumulative(w: Sequence[float]) -> list[float]:
+    out, acc = [], 0.0
+    for x in w:
+        acc += x
+        out.append(acc)
+    return out
+
+
+def _draw(rng: random.Random, cum: Sequence[float]) -> int:
+    """A 0-based index drawn with the weights whose running sums are `cum`."""
+    return min(bisect.bisect_right(cum, rng.random() * cum[-1]), len(cum) - 1)
+
+
+def draw_until(sample: Callable[[], Any], size_of: Callable[[Any], int], requests: int | None,
+               budget: int | None) -> tuple[list[Any], int]:
+    """Draw with `sample` until `requests` are drawn or the next one would
+    take the bytes read past `budget` (whichever comes first): (drawn, bytes)."""
+    out: list[Any] = []
+    total = 0
+    while requests is None or len(out) < requests:
+        x = sample()
+        size = size_of(x)
+        if budget is not None and total + size > budget:
+            break
+        out.append(x)
+        total += size
+    return out, total
 
 
 def generate_indices(files: Sequence[tuple[bytes, int]], dist: str, alpha: float, seed: int,
@@ -175,15 +233,7 @@ def generate_indices(files: Sequence[tuple[bytes, int]], dist: str, alpha: float
     if budget is not None and requests is None and not any(s > 0 for _, s in files):
         raise ToolError("every requestable file is empty: a byte budget never runs out")
     s = TraceSampler(len(files), dist, alpha, seed, shift_every, keep_epochs=epochs is not None)
-    out: list[int] = []
-    total = 0
-    while requests is None or len(out) < requests:
-        i = s.next()
-        size = files[i][1]
-        if budget is not None and total + size > budget:
-            break
-        out.append(i)
-        total += size
+    out, total = draw_until(s.next, lambda i: files[i][1], requests, budget)
     if epochs is not None:
         assert s.epochs is not None
         epochs.extend(e for e in s.epochs if e[0] < max(len(out), 1))
@@ -320,6 +370,77 @@ def make_trace(destor: str, job: int, dist: str = "zipf", alpha: float = 0.47, s
     if want_ranks:
         assert epochs is not None
         info["ranks"] = rank_table(files, epochs, dist, end)
+    return buf.getvalue(), info
+
+
+def live_jobs(destor: str, config: str | None = None, params: Sequence[str] = ()) -> list[int]:
+    """The store's live jobs (destor stat --json), oldest first."""
+    return sorted(j["job"] for j in store_stat(destor, config, params).get("jobs") or [])
+
+
+def multiversion_listings(destor: str, versions: int, config: str | None = None, params: Sequence[str] = (),
+                          null: bool = False) -> list[tuple[int, list[tuple[bytes, int]], int]]:
+    """(job, files, skipped) of the `versions` newest live jobs, oldest first."""
+    jobs = live_jobs(destor, config, params)
+    if versions <= 0 or versions > len(jobs):
+        raise UsageError("--versions must be 1 to the store's %d live job(s), got %d" % (len(jobs), versions))
+    listings = [(j,) + list_job_files(destor, j, config, params, null) for j in jobs[-versions:]]
+    for job, files, _ in listings:
+        if not files:
+            raise ToolError("job %d has no regular file a trace can name" % job)
+    return listings
+
+
+def draw_multiversion(listings: Sequence[tuple[int, list[tuple[bytes, int]], int]], alpha: float,
+                      version_alpha: float, seed: int, requests: int | None = None, budget: int | None = None,
+                      ) -> tuple[list[tuple[int, int]], int]:
+    """MultiVersionSampler's draws over `listings` (as multiversion_listings
+    gives them) until `requests` or `budget` (draw_until): ((version index,
+    file index) per request, bytes)."""
+    sampler = MultiVersionSampler([files for _, files, _ in listings], alpha, version_alpha, seed)
+    return draw_until(sampler.next, lambda vf: listings[vf[0]][1][vf[1]][1], requests, budget)
+
+
+def make_multiversion_trace(destor: str, versions: int, alpha: float = 0.47, version_alpha: float = 0.0,
+                            seed: int = 1, requests: int | None = None, budget_text: str | None = None,
+                            config: str | None = None, params: Sequence[str] = (), null: bool = False,
+                            ) -> tuple[bytes, dict[str, Any]]:
+    """A trace over the `versions` newest live jobs drawn by
+    MultiVersionSampler.  Returns (bytes of the trace file, info dict).  A
+    byte budget's multiple is of the versions' file bytes together."""
+    listings = multiversion_listings(destor, versions, config, params, null)
+    version_bytes = sum(s for _, files, _ in listings for _, s in files)
+    budget = parse_budget(budget_text, version_bytes) if budget_text is not None else None
+    drawn, total = draw_multiversion(listings, alpha, version_alpha, seed, requests, budget)
+    per_version = [0] * len(listings)
+    for v, _ in drawn:
+        per_version[v] += 1
+    files = sum(len(f) for _, f, _ in listings)
+    paths = len({p for _, f, _ in listings for p, _ in f})
+    skipped = sum(k for _, _, k in listings)
+    info = {
+        "jobs": [j for j, _, _ in listings], "alpha": alpha, "version_alpha": version_alpha, "seed": seed,
+        "files": files, "paths": paths, "skipped_files": skipped, "version_file_bytes": version_bytes,
+        "requests": len(drawn), "bytes": total, "requests_per_job": per_version,
+        "distinct_files": len(set(drawn)),
+    }
+    hdr = [("jobs", " ".join(str(j) for j, _, _ in listings) + " (versions, oldest first)"),
+           ("distribution", "multi-version"),
+           ("version alpha", "%g (the version of age rank i, newest 1, is read with P(i) proportional to "
+                             "1/i^(1-alpha))" % version_alpha),
+           ("alpha", "%g (within a version, the path of rank i among its paths with P(i) proportional to "
+                     "1/i^(1-alpha); one seeded random permutation ranks the paths of every version)" % alpha),
+           ("seed", seed),
+           ("files", "%d regular files (%d paths), %s" % (files, paths, format_bytes(version_bytes))),
+           ("skipped", "%d files whose path holds a newline or CR" % skipped),
+           ("requests asked", requests if requests is not None else "-"),
+           ("bytes budget", "%d (%s)" % (budget, budget_text) if budget is not None else "-"),
+           ("requests", len(drawn)),
+           ("bytes", "%d (%s)" % (total, format_bytes(total)))]
+    end = b"\0" if null else b"\n"
+    buf = io.BytesIO()
+    buf.write(trace_header(hdr, end.decode()).encode("utf-8"))
+    buf.write(b"".join(trace_record(listings[v][0], listings[v][1][i][0], end) for v, i in drawn))
     return buf.getvalue(), info
 
 

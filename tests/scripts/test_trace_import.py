@@ -18,11 +18,10 @@ import json
 import os
 import random
 import subprocess
-import tempfile
 import shutil
 import unittest
 
-from test_trace_tools import FAKE_DESTOR, SCRIPTS, DESTOR, PYTHON, have_destor, run
+from test_trace_tools import fake_destor, SCRIPTS, DESTOR, PYTHON, have_destor, run
 
 FIX = os.path.join(os.path.dirname(SCRIPTS), "tests", "fixtures", "traces")
 FILES = [(b"a", 1000), (b"b", 0), (b"c", 600), (b"d", 2500)]
@@ -32,11 +31,7 @@ class ImportTests(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="trace-import-")
-        cls.fake = os.path.join(cls.tmp, "destor")
-        with open(cls.fake, "w") as f:
-            f.write(FAKE_DESTOR)
-        os.chmod(cls.fake, 0o755)
+        cls.tmp, cls.fake = fake_destor("trace-import-")
         listing = os.path.join(cls.tmp, "listing")
         with open(listing, "wb") as f:
             f.write(b"d\t0\tdir\0" + b"".join(b"f\t%d\t%s\0" % (s, p) for p, s in reversed(FILES)))

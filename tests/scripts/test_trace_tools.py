@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import unittest.mock
 
 sys.dont_write_bytecode = True
 
@@ -66,16 +67,37 @@ def chi_square(counts, probs):
 
 
 FAKE_DESTOR = r'''#!/usr/bin/python3
-# A stand-in for destor's "list JOB --null": prints $FAKE_LISTING as is.
+# A stand-in for destor's "list JOB --null": prints $FAKE_LISTING as is, or
+# with $FAKE_JOBS the file $FAKE_JOBS/JOB (no file: no such job); and for
+# "stat --json": $FAKE_JOBS/stat.json.
 import os, sys
 args = [a for a in sys.argv[1:]]
+jobs = os.environ.get("FAKE_JOBS")
 if "list" in args:
-    with open(os.environ["FAKE_LISTING"], "rb") as f:
+    path = os.path.join(jobs, args[args.index("list") + 1]) if jobs else os.environ["FAKE_LISTING"]
+    if not os.path.isfile(path):
+        sys.stderr.write("destor: no job %s\n" % args[args.index("list") + 1])
+        sys.exit(1)
+    with open(path, "rb") as f:
+        sys.stdout.buffer.write(f.read())
+    sys.exit(0)
+if "stat" in args and jobs:
+    with open(os.path.join(jobs, "stat.json"), "rb") as f:
         sys.stdout.buffer.write(f.read())
     sys.exit(0)
 sys.stderr.write("fake destor: unsupported %r\n" % args)
 sys.exit(2)
 '''
+
+
+def fake_destor(prefix):
+    """(a new temporary directory, FAKE_DESTOR installed in it as `destor`)."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    fake = os.path.join(tmp, "destor")
+    with open(fake, "w") as f:
+        f.write(FAKE_DESTOR)
+    os.chmod(fake, 0o755)
+    return tmp, fake
 
 
 class GeneratorTests(unittest.TestCase):
@@ -85,11 +107,7 @@ class GeneratorTests(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="trace-tools-gen-")
-        cls.fake = os.path.join(cls.tmp, "destor")
-        with open(cls.fake, "w") as f:
-            f.write(FAKE_DESTOR)
-        os.chmod(cls.fake, 0o755)
+        cls.tmp, cls.fake = fake_destor("trace-tools-gen-")
         recs = [b"d\t0\tdir"]
         cls.sizes = {}
         for i in range(cls.F):
@@ -361,6 +379,150 @@ class _Sink:
 
     def isatty(self):
         return False
+
+
+class MultiVersionTests(unittest.TestCase):
+    """gen-trace --versions (issue 39) against a fake destor holding six
+    live versions of a tree (jobs 0-2 and 4-6; job 3 is deleted, so stat
+    does not list it): paths come and go between versions."""
+
+    LIVE = [0, 1, 2, 4, 5, 6]
+    POOL = 80
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp, cls.fake = fake_destor("trace-tools-mv-")
+        cls.jobs = os.path.join(cls.tmp, "jobs")
+        os.mkdir(cls.jobs)
+        cls.paths = {}
+        for v, job in enumerate(cls.LIVE):
+            # a pool path is missing from every 7th version it would be in; each version adds its own
+            paths = [b"src/f%02d.c" % i for i in range(cls.POOL) if (i + v) % 7 != 0] + [b"new/v%d.c" % job]
+            cls.paths[job] = set(paths)
+            with open(os.path.join(cls.jobs, str(job)), "wb") as f:
+                f.write(b"".join(b"f\t%d\t%s\0" % (100 + len(p) * job, p) for p in paths))
+        with open(os.path.join(cls.jobs, "stat.json"), "w") as f:
+            json.dump({"jobs": [{"job": j} for j in cls.LIVE]}, f)
+        cls.env = dict(os.environ, FAKE_JOBS=cls.jobs)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def gen(self, *args, name="mv.trace", check=True):
+        out = os.path.join(self.tmp, name)
+        p = run([os.path.join(SCRIPTS, "gen-trace"), "--destor", self.fake, "--out", out] + list(args),
+                check=check, env=self.env)
+        if not check:
+            return p
+        with open(out, "rb") as f:
+            return [(int(j), path) for j, path in
+                    (line.split(b"\t", 1) for line in f.read().split(b"\n") if line and not line.startswith(b"#"))]
+
+    def test_requests_name_live_jobs_and_their_paths(self):
+        reqs = self.gen("--versions", "4", "--requests", "3000", "--seed", "2")
+        self.assertEqual(len(reqs), 3000)
+        self.assertEqual({j for j, _ in reqs}, set(self.LIVE[-4:]))
+        for job, path in reqs:
+            self.assertIn(path, self.paths[job])
+
+    def test_newer_versions_read_more(self):
+        """60,000 requests over six versions: the counts per version fit classic Zipf over version ages
+        (chi-square), so each newer version is read more; a larger --version-alpha flattens them."""
+        n = 60000
+        reqs = self.gen("--versions", "6", "--requests", str(n), "--seed", "5", "--alpha", "0")
+        counts = [sum(1 for j, _ in reqs if j == job) for job in self.LIVE]
+        self.assertEqual(counts, sorted(counts), counts)
+        self.assertEqual(len(set(counts)), len(counts), counts)
+        probs = list(reversed(trace_draw.zipf_probabilities(len(self.LIVE), 0.0)))  # oldest first
+        self.assertLess(wilson_hilferty_z(chi_square(counts, probs), len(counts) - 1), 4.0, counts)
+        flat = self.gen("--versions", "6", "--requests", str(n), "--seed", "5", "--version-alpha", "1",
+                        name="flat.trace")
+        fcounts = [sum(1 for j, _ in flat if j == job) for job in self.LIVE]
+        self.assertLess(wilson_hilferty_z(chi_square(fcounts, [1 / 6] * 6), 5), 4.0, fcounts)
+
+    def test_popular_paths_shared_across_versions(self):
+        """Within every version the most requested path is the same one (the most popular path of all
+        that it holds), and the paths two versions share are read in the same order of popularity."""
+        reqs = self.gen("--versions", "6", "--requests", "60000", "--seed", "9", "--alpha", "0")
+        per = {job: {} for job in self.LIVE}
+        for job, path in reqs:
+            per[job][path] = per[job].get(path, 0) + 1
+        overall = {}
+        for job, path in reqs:
+            overall[path] = overall.get(path, 0) + 1
+        order = sorted(overall, key=overall.get, reverse=True)
+        for job in self.LIVE:
+            held = [p for p in order if p in self.paths[job]]
+            self.assertEqual(max(per[job], key=per[job].get), held[0], job)
+        # Spearman correlation of the counts of the common paths, for every pair of versions
+        for a in self.LIVE:
+            for b in self.LIVE:
+                if a < b:
+                    common = sorted(self.paths[a] & self.paths[b])
+                    ra = self._ranks([per[a].get(p, 0) for p in common])
+                    rb = self._ranks([per[b].get(p, 0) for p in common])
+                    m = len(common)
+                    rho = 1 - 6 * sum((x - y) ** 2 for x, y in zip(ra, rb)) / (m * (m * m - 1))
+                    self.assertGreater(rho, 0.6, (a, b, rho))
+
+    @staticmethod
+    def _ranks(values):
+        order = sorted(range(len(values)), key=lambda i: values[i])
+        out = [0] * len(values)
+        for r, i in enumerate(order):
+            out[i] = r
+        return out
+
+    def test_seed_reproduces_trace(self):
+        a = self.gen("--versions", "6", "--requests", "4000", "--seed", "11", name="s1.trace")
+        b = self.gen("--versions", "6", "--requests", "4000", "--seed", "11", name="s2.trace")
+        c = self.gen("--versions", "6", "--requests", "4000", "--seed", "12", name="s3.trace")
+        self.assertEqual(a, b)
+        self.assertNotEqual(a, c)
+        with open(os.path.join(self.tmp, "s1.trace"), "rb") as f, open(os.path.join(self.tmp, "s2.trace"), "rb") as g:
+            self.assertEqual(f.read(), g.read())
+
+    def test_one_version_is_the_newest_jobs_zipf_trace(self):
+        """--versions 1 draws exactly the requests of gen-trace --job NEWEST (the same seed, the same
+        permutation of the same paths): one sampler family, not two."""
+        one = self.gen("--versions", "1", "--requests", "2000", "--seed", "3", name="one.trace")
+        job = self.gen("--job", "6", "--requests", "2000", "--seed", "3", name="job.trace")
+        self.assertEqual(one, job)
+
+    def test_granularity_workloads_draw_it(self):
+        """experiment granularity --workload multi-version reads gen-trace's draw over every live job (newest-job:
+        over job 6 alone), each request a path of its job and a range inside the file."""
+        from destor_tools import granularity_experiment as gx
+        sizes = {}
+        for job in self.LIVE:
+            with open(os.path.join(self.jobs, str(job)), "rb") as f:
+                files, _ = destor_runner.parse_listing(f.read())
+            sizes.update(((job, p), n) for p, n in files)
+        for workload, jobs in (("multi-version", set(self.LIVE)), ("newest-job", {6})):
+            a = gx.parse_args(["--destor", self.fake, "--workload", workload, "--requests", "3000", "--seed", "4"])
+            out = os.path.join(self.tmp, workload)
+            with unittest.mock.patch.dict(os.environ, {"FAKE_JOBS": self.jobs}):  # the fake destor's store
+                gx.draw_trace(a, os.path.join(self.tmp, "unused.config"), out)
+            with open(out, "rb") as f:
+                recs = [trace_draw.parse_trace_record(line) for line in f.read().split(b"\n") if line]
+            self.assertEqual(len(recs), 3000)
+            self.assertEqual({j for j, _, _, _ in recs}, jobs)
+            for job, path, offset, length in recs:
+                size = sizes[(job, path)]
+                if offset is not None:
+                    self.assertLess(offset, size)
+                    self.assertLessEqual(offset + length, size)
+            ranges = sum(1 for _, _, o, _ in recs if o is not None)  # RANGE_SHARE (0.3) of them
+            self.assertLess(abs(ranges / len(recs) - gx.RANGE_SHARE), 0.05, ranges)
+
+    def test_usage_errors(self):
+        for args in (["--versions", "7"], ["--versions", "0"], ["--versions", "2", "--job", "1"],
+                     ["--versions", "2", "--dist", "uniform"], ["--versions", "2", "--shift-every", "5"],
+                     ["--version-alpha", "0.5"], ["--versions", "2", "--version-alpha", "1.5"]):
+            p = self.gen(*(args + ["--requests", "10"]), check=False)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertIn("gen-trace: ", p.stderr.decode(), args)
 
 
 @unittest.skipUnless(have_destor(), "destor binary %s not built" % DESTOR)

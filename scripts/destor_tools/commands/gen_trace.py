@@ -8,6 +8,9 @@
 # uniform distribution, a byte budget instead of a request count (the paper
 # read 520 GB over a 200 GB set) and a moving popular set (working-set
 # shift) are there to test the policies beyond the paper's one workload.
+# --versions draws the multi-version workload instead (issue 39): reads
+# spread over the newest jobs of a store holding versions of one tree,
+# newer versions read more, a path as popular in every version.
 # The same seed and store give the same trace, byte for byte.
 
 import argparse
@@ -27,12 +30,22 @@ PROG = "gen-trace"
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         prog=PROG,
-        description="Write a Zipf or uniform trace of file reads over job JOB of a destor store "
-                    "(one 'JOB<TAB>PATH' line per request, '#' header comments).",
+        description="Write a Zipf or uniform trace of file reads over job JOB of a destor store, or over "
+                    "its newest K jobs with --versions (one 'JOB<TAB>PATH' line per request, '#' header "
+                    "comments).",
         epilog="Files are listed with 'destor list JOB --null'; only regular files are requested, "
                "and paths holding a newline or CR are skipped unless --null (a trace line cannot "
                "hold them; the count is printed on stderr).  Sizes: K/M/G/T are powers of 1024.")
-    ap.add_argument("--job", type=int, default=0, help="job id whose files are read (default 0)")
+    ap.add_argument("--job", type=int, help="job id whose files are read (default 0)")
+    ap.add_argument("--versions", type=int, metavar="K",
+                    help="multi-version workload over the K newest live jobs instead of one job: the version "
+                         "of age rank i (the newest is 1) is drawn with P(i) ~ 1/i^(1-VERSION_ALPHA), then a "
+                         "file of it by equation (1) at --alpha, its paths ranked by one seeded permutation of "
+                         "every version's paths, so a path is as popular in every version that has it; "
+                         "--bytes multiples are of all K versions' file bytes")
+    ap.add_argument("--version-alpha", type=float, metavar="VERSION_ALPHA",
+                    help="with --versions: equation (1)'s parameter over version ages (default 0, classic "
+                         "Zipf: the k-th newest version is read 1/k as often as the newest)")
     ap.add_argument("--dist", choices=trace_draw.DISTRIBUTIONS, default="zipf",
                     help="popularity distribution (default zipf; recency: the LRU stack model, "
                          "the rank of equation (1) counted in files requested since)")
@@ -75,17 +88,35 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         ap.error("--bytes: %s" % e)
     if a.shift_every is not None and a.shift_every <= 0:
         ap.error("--shift-every must be positive")
-    if a.job < 0:
-        ap.error("--job must not be negative")
+    if a.versions is None:
+        if a.version_alpha is not None:
+            ap.error("--version-alpha applies only with --versions")
+        a.job = 0 if a.job is None else a.job
+        if a.job < 0:
+            ap.error("--job must not be negative")
+        return a
+    if a.versions <= 0:
+        ap.error("--versions must be positive")
+    a.version_alpha = 0.0 if a.version_alpha is None else a.version_alpha
+    if not 0.0 <= a.version_alpha <= 1.0:
+        ap.error("--version-alpha must be in [0, 1]")
+    for given, name in ((a.job is not None, "--job"), (a.dist != "zipf", "--dist"),
+                        (a.shift_every is not None, "--shift-every"), (a.ranks is not None, "--ranks")):
+        if given:
+            ap.error("%s does not apply with --versions" % name)
     return a
 
 
 def run(argv: list[str]) -> int:
     a = parse_args(argv)
     destor_runner.check_destor(a.destor)
-    data, info = trace_draw.make_trace(a.destor, a.job, a.dist, a.alpha, a.seed, a.requests, a.bytes,
-                                      a.shift_every, a.config, a.params, want_ranks=bool(a.ranks),
-                                      null=a.null)
+    if a.versions is not None:
+        data, info = trace_draw.make_multiversion_trace(a.destor, a.versions, a.alpha, a.version_alpha, a.seed,
+                                                        a.requests, a.bytes, a.config, a.params, a.null)
+    else:
+        data, info = trace_draw.make_trace(a.destor, a.job, a.dist, a.alpha, a.seed, a.requests, a.bytes,
+                                          a.shift_every, a.config, a.params, want_ranks=bool(a.ranks),
+                                          null=a.null)
     if a.out:
         tmp = a.out + ".tmp"
         try:
@@ -103,9 +134,18 @@ def run(argv: list[str]) -> int:
                 f.write(info["ranks"])
         except OSError as e:
             raise ToolError("cannot write %s: %s" % (a.ranks, e))
+    what = "job %d" % a.job if a.versions is None else "jobs %s" % ",".join(str(j) for j in info["jobs"])
     if info["skipped_files"]:
-        print("%s: skipped %d file(s) of job %d whose path holds a newline or CR (--null keeps them)"
-              % (PROG, info["skipped_files"], a.job), file=sys.stderr)
+        print("%s: skipped %d file(s) of %s whose path holds a newline or CR (--null keeps them)"
+              % (PROG, info["skipped_files"], what), file=sys.stderr)
+    if a.versions is not None:
+        if not a.quiet:
+            print("%s: %d requests, %s, over %d of %d files of %s (multi-version, version alpha %g, alpha %g; "
+                  "requests per job, oldest first: %s)"
+                  % (PROG, info["requests"], format_bytes(info["bytes"]), info["distinct_files"], info["files"],
+                     what, a.version_alpha, a.alpha, " ".join(str(n) for n in info["requests_per_job"])),
+                  file=sys.stderr)
+        return 0
     if not a.quiet:
         print("%s: %d requests, %s, over %d of %d files of job %d (%s%s)"
               % (PROG, info["requests"], format_bytes(info["bytes"]), info["distinct_files"],
