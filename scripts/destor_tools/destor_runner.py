@@ -9,6 +9,7 @@ its HDD service-time model for the HDD-only run, which has no cache to model
 it.  Both live here, next to each other, so they follow destor in one place.
 """
 
+import functools
 import json
 import os
 import shutil
@@ -175,9 +176,36 @@ def resolve_policies(destor: str, spec: str | Sequence[str], allow_none: bool = 
     return names
 
 
+@functools.lru_cache(maxsize=None)
+def _policy_keys(destor: str) -> frozenset[str]:
+    out = run_destor([destor, "policies", "--json"], "destor policies")
+    try:
+        doc = json.loads(out.decode("utf-8"))
+        return frozenset(k["name"] for kind in ("policies", "chunk_policies") for p in doc.get(kind, [])
+                         for k in p.get("keys", []))
+    except (ValueError, AttributeError, KeyError, TypeError) as e:
+        raise ToolError("destor policies --json printed something unexpected: %s" % e)
+
+
+def store_params(destor: str, params: Sequence[str]) -> list[str]:
+    """The lines of params a command on the store alone (stat, list, trace
+    compile) takes: without the SSD cache's settings and the policies' own
+    keys, which destor refuses where no cache policy is set."""
+    if not params:
+        return []
+    keys = _policy_keys(destor)
+    kept = []
+    for p in params:
+        key = p.split()[0] if p.split() else ""
+        if not key.startswith("ssd-cache-") and key not in keys:
+            kept.append(p)
+    return kept
+
+
 def store_stat(destor: str, config: str | None = None, params: Sequence[str] = ()) -> dict[str, Any]:
-    """destor stat --json, parsed."""
-    out = run_destor(destor_base(destor, config, params) + ["stat", "--json"], "destor stat")
+    """destor stat --json, parsed (params: as store_params keeps them)."""
+    out = run_destor(destor_base(destor, config, store_params(destor, params)) + ["stat", "--json"],
+                     "destor stat")
     try:
         return json.loads(out.decode("utf-8"))
     except ValueError as e:
@@ -215,7 +243,7 @@ def parse_listing(data: bytes, keep_all: bool = False) -> tuple[list[tuple[bytes
 
 def list_job_files(destor: str, job: int, config: str | None = None, params: Sequence[str] = (),
                    keep_all: bool = False) -> tuple[list[tuple[bytes, int]], int]:
-    out = run_destor(destor_base(destor, config, params) + ["list", str(job), "--null"],
+    out = run_destor(destor_base(destor, config, store_params(destor, params)) + ["list", str(job), "--null"],
                      "destor list %s" % job)
     return parse_listing(out, keep_all)
 

@@ -20,7 +20,7 @@ from typing import Any, BinaryIO, Callable, Sequence
 from .errors import ToolError, UsageError
 from .destor_runner import (check_destor, config_line, default_destor, destor_base,
                         effective_settings, hdd_service_s, reap_destor, resolve_policies, run_destor,
-                        start_destor, store_stat)
+                        start_destor, store_params, store_stat)
 from .plot_style import POLICY_LABELS, policy_label  # noqa: F401  (the one table of names)
 from .sizes import parse_size
 from .trace_draw import is_compiled, trace_terminator
@@ -283,8 +283,8 @@ def compile_trace(destor: str, config: str | None, params: Sequence[str], trace:
         return trace
     with open(trace, "rb") as f:
         null = trace_terminator(f.read()) == b"\0"
-    run_destor(destor_base(destor, config, params) + ["trace", "compile", trace, "-o", out_path] +
-               (["--null"] if null else []), "destor trace compile %s" % trace)
+    cmd = destor_base(destor, config, store_params(destor, params)) + ["trace", "compile", trace, "-o", out_path]
+    run_destor(cmd + (["--null"] if null else []), "destor trace compile %s" % trace)
     return out_path
 
 
