@@ -5,7 +5,7 @@
  * per kind, and makes the Nth call of a chosen kind fail with a chosen errno.
  *
  * Environment (all optional; with none set the shim only passes calls on):
- *   FAULT_CALL        write | read | fsync | rename | truncate | open | close | any
+ *   FAULT_CALL        write | read | fsync | rename | truncate | open | close | map | any
  *   FAULT_AT          N: the Nth counted call of that kind fails (1-based)
  *   FAULT_REPEAT      how many calls fail from the Nth on (default 1; 0 = all)
  *   FAULT_ERRNO       ENOSPC | EIO | EDQUOT | EROFS | EFBIG | a number (default EIO)
@@ -25,7 +25,8 @@
  * fsync = fsync, fdatasync; rename = rename, renameat, renameat2;
  * truncate = ftruncate, ftruncate64; open = open, open64, openat,
  * openat64 and their __*_2 forms; close = close (the descriptor is closed,
- * then the error returned, as Linux does). Only calls on regular files are
+ * then the error returned, as Linux does); map = mmap, mmap64 of a file
+ * (a container read in place: fails with MAP_FAILED). Only calls on regular files are
  * counted (fsync also on directories, which destor syncs after a rename),
  * so standard output, pipes and /dev/null are never hit. A rename counts
  * when its source is a regular file, an open when its path names one or
@@ -45,14 +46,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-enum { K_WRITE, K_READ, K_FSYNC, K_RENAME, K_TRUNCATE, K_OPEN, K_CLOSE, K_COUNT, K_ANY = K_COUNT, K_NONE };
+enum { K_WRITE, K_READ, K_FSYNC, K_RENAME, K_TRUNCATE, K_OPEN, K_CLOSE, K_MAP, K_COUNT, K_ANY = K_COUNT, K_NONE };
 
-static const char *const kind_name[K_COUNT] = { "write", "read", "fsync", "rename", "truncate", "open", "close" };
+static const char *const kind_name[K_COUNT] = { "write", "read", "fsync", "rename", "truncate", "open", "close", "map" };
 
 static _Atomic unsigned long counts[K_COUNT];
 static _Atomic unsigned long any_count;
@@ -117,6 +119,8 @@ DECLARE_REAL(int, __open64_2, const char *, int)
 DECLARE_REAL(int, __openat_2, int, const char *, int)
 DECLARE_REAL(int, __openat64_2, int, const char *, int)
 DECLARE_REAL(int, close, int)
+DECLARE_REAL(void *, mmap, void *, size_t, int, int, int, off_t)
+DECLARE_REAL(void *, mmap64, void *, size_t, int, int, int, off64_t)
 
 /* ---- configuration ---- */
 
@@ -380,6 +384,17 @@ ssize_t writev(int fd, const struct iovec *iov, int cnt)
 ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
 {
     return should_fail(K_WRITE, "pwritev", fd) ? -1 : REAL(pwritev)()(fd, iov, cnt, off);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    return fd >= 0 && should_fail(K_MAP, "mmap", fd) ? MAP_FAILED : REAL(mmap)()(addr, len, prot, flags, fd, off);
+}
+
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
+{
+    return fd >= 0 && should_fail(K_MAP, "mmap64", fd) ? MAP_FAILED
+                                                         : REAL(mmap64)()(addr, len, prot, flags, fd, off);
 }
 
 ssize_t read(int fd, void *buf, size_t n)

@@ -5,7 +5,7 @@ every container the job names while gc runs (docs/ARCHITECTURE.md,
 "Lifecycle").
 
 No timing: the fault shim's stop action holds restore of job 0 at its first
-read of a container (FAULT_ACTION=stop), after it opened the store, the job
+mapping of a container (FAULT_ACTION=stop), after it opened the store, the job
 and its records. Job 0 is deleted meanwhile (a new reader refuses it at once,
 exit 2), and gc, finding the readers' lock held, frees nothing and says so.
 Restore then goes on and must give job 0's tree byte for byte; the next gc
@@ -48,7 +48,8 @@ def main():
             r = fl.destor(cfg, "backup", trees[-1])
             need(r.rc == 0, "backup: " + r.describe())
         want0, want1 = fl.tree(trees[0]), fl.tree(trees[1])
-        hold = dict(fl.fault_env(fl.shim(scratch), "read", 1, "EIO", path="containers"), FAULT_ACTION="stop")
+        # its first container: mapped in place (a pool or files store's read path)
+        hold = dict(fl.fault_env(fl.shim(scratch), "map", 1, "EIO", path="containers"), FAULT_ACTION="stop")
         target = scratch.path("restored0")
         restore = subprocess.Popen([fl.DESTOR, "-c", cfg, "restore", "0", target], env=fl.run_env(hold),
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
