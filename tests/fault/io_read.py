@@ -3,9 +3,9 @@
 """io_read.py: I/O faults while reading: read-file of one file (to -o OUT
 and to standard output), read-file --trace, and restore.
 
-N sweeps the reads, writes, renames, fsyncs, opens and closes of each
+N sweeps the reads, container mappings (mmap), writes, renames, fsyncs, opens and closes of each
 command (Berkeley DB's files aside, see faultlib.BDB_FILES) (sampled
-evenly where there are many), once and from then on, with EIO for reads
+evenly where there are many), once and from then on, with EIO for reads and mappings
 and ENOSPC or EIO for writes. Each run must either succeed with exactly the
 right bytes (a fault Berkeley DB retried, or one on something harmless) or
 fail with exit status 1 and a `destor: ...` message naming the error;
@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import faultlib as fl  # noqa: E402
 
 SENTINEL = b"this file was here before read-file ran\n"
-KINDS = ("write", "read", "fsync", "rename", "truncate", "open", "close")
+KINDS = ("write", "read", "fsync", "rename", "truncate", "open", "close", "map")
 
 
 def main():
@@ -86,10 +86,10 @@ def main():
         c = counts(name)
         print("# calls of %s (Berkeley DB files aside): %s" % (name, " ".join("%s %d" % (k, c[k]) for k in KINDS)))
         for kind, limit in (("read", 60), ("write", 30), ("rename", 4), ("fsync", 4), ("truncate", 4),
-                            ("open", 12), ("close", 12)):
+                            ("open", 12), ("close", 12), ("map", 12)):
             for at in fl.evenly(c[kind], fl.scale(limit)):
                 for repeat in (1, 0):
-                    errno = "EIO" if kind == "read" or (at + repeat) % 2 else "ENOSPC"
+                    errno = "EIO" if kind in ("read", "map") or (at + repeat) % 2 else "ENOSPC"
                     seq[0] += 1
                     desc = "%s: FAULT_CALL=%s FAULT_AT=%d FAULT_ERRNO=%s FAULT_REPEAT=%d" % (
                         name, kind, at, errno, repeat)
