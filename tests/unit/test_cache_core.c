@@ -319,11 +319,16 @@ static void test_real_equals_simulation_admission(void)
             const AdmissionOps *rule = admission_at(ai);
             Fixture f;
             fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);
+            /* each options' settings last until the next are made: open
+             * one cache before making the other's */
             CacheCoreOptions ro = real_options(&f, test_policy(policies[pi]), NULL, 12);
+            ro.admission = rule;
+            ro.write_budget = rule->spends_budget ? 0.3 * TEST_CONTAINER_SIZE : 0;
+            CacheCore *real = cache_core_open(&ro, NULL);
             CacheCoreOptions so = test_options(test_policy(policies[pi]), NULL, 12, N, NULL);
-            ro.admission = so.admission = rule;
-            ro.write_budget = so.write_budget = rule->spends_budget ? 0.3 * TEST_CONTAINER_SIZE : 0;
-            CacheCore *real = cache_core_open(&ro, NULL), *sim = cache_core_open(&so, NULL);
+            so.admission = rule;
+            so.write_budget = ro.write_budget;
+            CacheCore *sim = cache_core_open(&so, NULL);
             CU_ASSERT_PTR_NOT_NULL_FATAL(real);
             CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
             uint32_t *trace = test_trace(7 + ai, N, TRACE);
