@@ -35,7 +35,7 @@ ContainerLru *container_lru_new(ContainerSource *src, guint capacity)
 static void slot_free(ContainerLru *lru, Slot *s)
 {
     container_source_unmap(lru->src, s->mapped);
-    g_free(s->buf);
+    container_buffer_free(s->buf);
     g_free(s);
 }
 
@@ -110,7 +110,7 @@ static Slot *lookup_or_fetch(ContainerLru *lru, ContainerId id, GError **err)
         s->mapped = NULL;
     } else {
         s = g_new0(Slot, 1);
-        s->buf = lru->ids_only || container_source_maps(lru->src) ? NULL : g_malloc(lru->src->container_size);
+        s->buf = lru->ids_only || container_source_maps(lru->src) ? NULL : container_buffer_new(lru->src->container_size);
         s->link.data = s;
     }
     lru->fetches++;

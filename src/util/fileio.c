@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* Write all of buf at `off`, or at the file position when off < 0. */
@@ -59,6 +60,41 @@ gboolean file_pread_all(int fd, void *buf, size_t len, off_t off, const char *pa
         p += n;
         len -= (size_t)n;
         off += n;
+    }
+    return TRUE;
+}
+
+gboolean file_pread2_all(int fd, void *a, size_t a_len, void *b, size_t b_len, off_t off, const char *path,
+                         GError **err)
+{
+    struct iovec v[2] = { { a, a_len }, { b, b_len } };
+    struct iovec *iov = v;
+    int cnt = 2;
+    size_t left = a_len + b_len;
+    while (left > 0) {
+        ssize_t n = preadv(fd, iov, cnt, off);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            destor_set_errno(err, errno, "read %s", path);
+            return FALSE;
+        }
+        if (n == 0) {
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                        "%s is truncated: %zu bytes missing at offset %lld", path, left, (long long)off);
+            return FALSE;
+        }
+        left -= (size_t)n;
+        off += n;
+        while (n > 0 && (size_t)n >= iov->iov_len) { /* past whole buffers */
+            n -= (ssize_t)iov->iov_len;
+            iov++;
+            cnt--;
+        }
+        if (n > 0) {
+            iov->iov_base = (uint8_t *)iov->iov_base + n;
+            iov->iov_len -= (size_t)n;
+        }
     }
     return TRUE;
 }
