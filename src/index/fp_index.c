@@ -49,6 +49,7 @@ struct FpIndex {
     gboolean prior_chunks;  /* the pool held containers at open: the DB may know chunks
                                the job's table does not (else lookups skip the DB) */
     gboolean marked;        /* DIRTY is known to exist */
+    GArray *kept;           /* FpIndexEntry: what persist_container put (fp_index_keep_new), or NULL */
 };
 
 static gboolean open_handle(DB **db, const char *path, u_int32_t flags, uint32_t cache, GError **err)
@@ -187,6 +188,11 @@ gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size
 {
     idx->containers = MAX(idx->containers, container_id_of(container) + 1);
     idx->ops->persisted(idx->design, container, size);
+    for (uint32_t i = 0, n = container_chunk_count(container); idx->kept != NULL && i < n; i++) {
+        FpIndexEntry e = { .loc.container = container_id_of(container) };
+        container_chunk_entry(container, size, i, &e.fp, &e.loc.offset, &e.loc.length);
+        g_array_append_val(idx->kept, e);
+    }
     GError *local = NULL;
     if (put_container(idx, container, size, idx->ops != &fp_design_exact, &local))
         return TRUE;
@@ -327,11 +333,65 @@ void fp_index_close(FpIndex *idx)
         idx->ops->close(idx->design);
     if (idx->db != NULL)
         idx->db->close(idx->db, 0);
+    if (idx->kept != NULL)
+        g_array_unref(idx->kept);
     g_free(idx->dir);
     g_free(idx->db_path);
     g_free(idx->dirty_path);
     g_free(idx->dups_path);
     g_free(idx);
+}
+
+void fp_index_keep_new(FpIndex *idx)
+{
+    if (idx->kept == NULL)
+        idx->kept = g_array_new(FALSE, FALSE, sizeof(FpIndexEntry));
+}
+
+const GArray *fp_index_new_entries(const FpIndex *idx)
+{
+    g_assert(idx->kept != NULL);
+    return idx->kept;
+}
+
+FpIndex *fp_index_open_cache(const char *dir, size_t fp_len, gboolean fresh, GError **err)
+{
+    if (g_mkdir_with_parents(dir, 0755) != 0) {
+        destor_set_errno(err, errno, "create %s", dir);
+        return NULL;
+    }
+    FpIndex *idx = g_new0(FpIndex, 1);
+    idx->dir = g_strdup(dir);
+    idx->db_path = g_build_filename(dir, DB_NAME, NULL);
+    idx->dirty_path = g_build_filename(dir, DIRTY_NAME, NULL);
+    idx->dups_path = g_build_filename(dir, DUPLICATES_NAME, NULL);
+    idx->fp_len = fp_len;
+    idx->db_cache = DB_CACHE_EXACT;
+    idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
+    gboolean ok = bdb_remove_creation_leftovers(dir, err) && fp_index_begin_job(idx, err);
+    if (ok && fresh && unlink(idx->db_path) != 0 && errno != ENOENT)
+        ok = (destor_set_errno(err, errno, "remove %s", idx->db_path), FALSE);
+    if (!ok || !open_db(idx, err)) {
+        fp_index_close(idx);
+        return NULL;
+    }
+    return idx;
+}
+
+gboolean fp_index_cache_commit(FpIndex *idx, GError **err)
+{
+    g_assert(idx->design == NULL);
+    const char *beside[] = { FP_SAMPLES_FILE, FP_SEGMENTS_FILE };
+    for (size_t i = 0; i < G_N_ELEMENTS(beside); i++) {
+        char *path = g_build_filename(idx->dir, beside[i], NULL);
+        gboolean gone = unlink(path) == 0 || errno == ENOENT;
+        if (!gone)
+            destor_set_errno(err, errno, "remove %s", path);
+        g_free(path);
+        if (!gone)
+            return FALSE;
+    }
+    return fp_index_commit_db(idx, err);
 }
 
 gboolean fp_index_mark_stale(const char *dir, GError **err)

@@ -10,6 +10,7 @@
 #include "recipe/job_tombstone.h"
 #include "recipe/refcount_recount.h"
 #include "store/freed_list.h"
+#include "store/store_index.h"
 #include "store/reader_lock.h"
 #include "storage/container.h"
 #include "util/error.h"
@@ -278,6 +279,8 @@ static gboolean collect_containers(Gc *gc, GError **err)
                   empty_sparse(gc, idx, err) && free_containers(gc, gc->sparse, err) && drop_freed(gc, idx, err) &&
                   fp_index_commit_job(idx, err) && store_settle_refcounts(s, err);
     fp_index_close(idx);
+    /* the DB is current against the new freed list: the cluster's index from it */
+    ok = ok && store_index_after_gc(s, err);
     return ok;
 }
 

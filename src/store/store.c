@@ -6,6 +6,7 @@
 #include "recipe/refcount_recount.h"
 #include "store/freed_list.h"
 #include "store/reader_lock.h"
+#include "store/store_index.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "util/file_replace.h"
@@ -164,9 +165,9 @@ static gboolean open_cluster(Store *s, const Config *cfg, gboolean create, GErro
 }
 
 /* Bring the working directory up to the cluster's state (a rados store's);
- * when a job came in or gc freed containers elsewhere, the local
- * fingerprint index is marked for a rebuild from the containers (the next
- * writer's open does it). */
+ * when gc freed containers elsewhere, the local fingerprint index is marked
+ * stale (the next writer's open reloads it, store_index.h, and first frees
+ * what that gc listed and left). */
 static gboolean pull_cluster(Store *s, GError **err)
 {
     gboolean stale;
@@ -387,7 +388,7 @@ static Store *open_writer(const Config *cfg, gboolean create, gboolean migrate, 
     if (!migrate && !pull_cluster(s, err)) /* under the store's RADOS lock */
         goto fail;
     if (!reader_lock_create(s->dir, &s->readers_lock_new, err) || !store_settle_refcounts(s, err) ||
-        !finish_frees(s, err))
+        !finish_frees(s, err) || (!migrate && !store_index_sync(s, err)))
         goto fail;
     return s;
 fail:

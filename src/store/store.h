@@ -57,7 +57,8 @@ Store *store_open_read(const Config *cfg, GError **err);
 /* Every writer's open below also creates READERS, counts the current
  * reference counts again after an interrupted delete (refcount_recount.h),
  * and frees the containers an interrupted gc listed but had not freed yet
- * (freed_list.h), before anything reads them. */
+ * (freed_list.h), before anything reads them; a rados store's then brings
+ * the fingerprint index up to the cluster (store_index_sync). */
 /* Open for backup: create the store if needed (with a new identity and the
  * config's file-digest, XXH3-128 unless it says otherwise), take the writer
  * lock, give a version-1 store an identity (rewriting store.meta as version
@@ -92,8 +93,11 @@ gboolean store_settle_refcounts(const Store *s, GError **err);
 
 /* What writers publish, each into the cluster first when the store has
  * one (store_cluster.h), then into the working directory (store_publish.c). */
-/* Job m->job_id's commit: its files in job_dir are durable; the manifest last. */
-gboolean store_publish_job(Store *s, const char *job_dir, const JobManifest *m, GError **err);
+/* Job m->job_id's commit: its files in job_dir are durable; the manifest
+ * last. With a cluster, `new_entries` are the job's new fingerprint index
+ * entries (FpIndexEntry, store_index.h), committed with it; else NULL. */
+gboolean store_publish_job(Store *s, const char *job_dir, const JobManifest *m, const GArray *new_entries,
+                           GError **err);
 gboolean store_publish_tombstone(Store *s, uint32_t job_id, int64_t when, GError **err);
 gboolean store_publish_freed(Store *s, const GArray *ids, uint32_t containers, GError **err);
 /* The current reference counts may be stale (refcount_recount.h). */

@@ -234,6 +234,32 @@ gboolean store_cluster_put_job(StoreCluster *sc, const char *workdir, uint32_t j
            put_job_file(sc, workdir, job_id, sc->token, "utilization", JOB_UTILIZATION_FILE, TRUE, err);
 }
 
+gboolean store_cluster_put_job_object(StoreCluster *sc, uint32_t job_id, const char *what, const void *bytes,
+                                      size_t len, GError **err)
+{
+    char *oid = job_object(job_id, sc->token, what);
+    gboolean ok = rados_object_put(&sc->c, oid, bytes, len, err);
+    g_free(oid);
+    return ok;
+}
+
+gboolean store_cluster_get_job_object(StoreCluster *sc, uint32_t job_id, const char *what, uint8_t **bytes,
+                                      size_t *len, gboolean *found, GError **err)
+{
+    const char *token = committed_token(sc, job_id, err);
+    if (token == NULL)
+        return FALSE;
+    char *oid = job_object(job_id, token, what);
+    gboolean ok = rados_object_get(&sc->c, oid, bytes, len, found, err);
+    g_free(oid);
+    return ok;
+}
+
+const GArray *store_cluster_jobs(const StoreCluster *sc)
+{
+    return sc->cat.ids;
+}
+
 static gboolean catalog_put(StoreCluster *sc, const char *key, const uint8_t *val, size_t len, GError **err)
 {
     size_t key_len = strlen(key);
@@ -590,7 +616,7 @@ gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *ind
                             JOB_REFCOUNT_FILE, FALSE, err);
     ok = ok && cluster_has(sc, STORE_CLUSTER_DIRTY_OBJECT, &dirty, err) &&
          (!dirty || refcount_is_dirty(workdir) || refcount_mark_dirty(workdir, err));
-    *index_stale = fetched || freed_changed;
+    *index_stale = freed_changed;
     return ok;
 }
 
