@@ -7,6 +7,7 @@
 #include "store/freed_list.h"
 #include "store/reader_lock.h"
 #include "store/store_index.h"
+#include "storage/rados_lock.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "util/file_replace.h"
@@ -242,6 +243,9 @@ Store *store_open_read(const Config *cfg, GError **err)
     GError *local = NULL;
     if (!open_cluster(s, cfg, FALSE, err) || !meta_read(s, err) || !check_kind(s, cfg, err) ||
         ((s->readers_fd = reader_lock_shared(s->dir, &local)) < 0 && local != NULL) ||
+        /* the lease before anything is read: a gc holding the readers out is waited for */
+        (s->cluster != NULL && (s->readers_lease = rados_readers_join(store_cluster_connection(s->cluster),
+                                                                       s->rados.lock_duration, err)) == NULL) ||
         !open_containers(s, FALSE, err) || !pull_cluster(s, err)) {
         if (local != NULL)
             g_propagate_error(err, local);
@@ -433,6 +437,7 @@ void store_close(Store *s)
 {
     if (s == NULL)
         return;
+    rados_lock_release(s->readers_lease);
     container_store_close(s->containers);
     store_cluster_close(s->cluster);
     if (s->lock_fd >= 0)

@@ -48,10 +48,12 @@ typedef struct {
     int readers_fd; /* >= 0: a reader holding the readers' lock shared */
     gboolean readers_lock_new; /* a writer created READERS at this open: readers
                                   already running hold no lock gc could see */
+    struct RadosLock *readers_lease; /* a rados store's reader: its lease against gc on any machine */
 } Store;
 
-/* Open an existing store for reading. A directory without store.meta is a
- * NO_STORE error. Every open refuses (a CONFIG error) a config whose
+/* Open an existing store for reading (a rados store's reader also holds a
+ * lease in the cluster that gc on any machine honours, rados_lock.h). A
+ * directory without store.meta is a NO_STORE error. Every open refuses (a CONFIG error) a config whose
  * container-store is not the store's kind. */
 Store *store_open_read(const Config *cfg, GError **err);
 /* Every writer's open below also creates READERS, counts the current
