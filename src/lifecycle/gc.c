@@ -349,6 +349,8 @@ gboolean lifecycle_gc(Store *store, double live_threshold, GcProgressFn progress
     }
     if (ok && !r->deferred)
         ok = collect_containers(&gc, err) && collect_deleted_jobs(&gc, err);
+    /* no reader reads them: removed whether or not readers held gc off */
+    ok = ok && store_drop_uncommitted(store, &r->uncommitted_objects, err);
     rados_lock_release(gc.lease);
     if (readers >= 0)
         close(readers);

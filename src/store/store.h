@@ -111,6 +111,10 @@ gboolean store_publish_refcount(Store *s, uint32_t job_id, GError **err);
 /* A deleted job's records and recipe index are going (gc): the cluster's first. */
 gboolean store_drop_records(Store *s, uint32_t job_id, GError **err);
 
+/* gc: a rados store's objects of jobs killed before their commit removed
+ * (store_cluster_drop_uncommitted); *removed 0 without a cluster. */
+gboolean store_drop_uncommitted(Store *s, uint32_t *removed, GError **err);
+
 /* gc, before it reads the live jobs' records: with a cluster, each one
  * read again from it (store_cluster_fetch_records says why). */
 gboolean store_refresh_records(Store *s, GError **err);

@@ -620,6 +620,42 @@ gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *ind
     return ok;
 }
 
+/* Is `name` a job object (job.NNNNNNNN.T.what) of no committed job? */
+static gboolean uncommitted_object(StoreCluster *sc, const char *name)
+{
+    size_t len = strlen(name);
+    if (!g_str_has_prefix(name, "job.") || len < 4 + 8 + 1 + TOKEN_LEN + 2 || name[12] != '.' ||
+        name[13 + TOKEN_LEN] != '.' || strspn(name + 4, "0123456789") != 8)
+        return FALSE;
+    uint32_t id = (uint32_t)g_ascii_strtoull(name + 4, NULL, 10);
+    const char *token = g_hash_table_lookup(sc->cat.tokens, GUINT_TO_POINTER(id));
+    return token == NULL || strncmp(token, name + 13, TOKEN_LEN) != 0;
+}
+
+gboolean store_cluster_drop_uncommitted(StoreCluster *sc, uint32_t *removed, GError **err)
+{
+    *removed = 0;
+    rados_list_ctx_t list;
+    int r = rados_nobjects_list_open(sc->c.io, &list);
+    if (r < 0) {
+        rados_cluster_error(&sc->c, err, r, "list the objects");
+        return FALSE;
+    }
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    const char *entry;
+    while ((r = rados_nobjects_list_next(list, &entry, NULL, NULL)) == 0)
+        if (uncommitted_object(sc, entry))
+            g_ptr_array_add(names, g_strdup(entry));
+    rados_nobjects_list_close(list);
+    gboolean ok = r == -ENOENT || (rados_cluster_error(&sc->c, err, r, "list the objects"), FALSE);
+    for (guint i = 0; ok && i < names->len; i++) {
+        ok = rados_object_remove(&sc->c, names->pdata[i], err);
+        *removed += ok;
+    }
+    g_ptr_array_unref(names);
+    return ok;
+}
+
 /* ---- moving an older store in ---- */
 
 static gboolean put_local_file(StoreCluster *sc, const char *workdir, const char *name, const char *oid,

@@ -94,6 +94,11 @@ gboolean store_cluster_put_refcount(StoreCluster *sc, const char *workdir, uint3
 gboolean store_cluster_put_freed(StoreCluster *sc, const uint8_t *bytes, size_t len, GError **err);
 gboolean store_cluster_mark_refcounts(StoreCluster *sc, gboolean stale, GError **err);
 
+/* Writer only. Remove every job object (job.N.T.*) no catalog key names: a
+ * job killed before its commit, or a writer's that lost the lock. *removed:
+ * how many. */
+gboolean store_cluster_drop_uncommitted(StoreCluster *sc, uint32_t *removed, GError **err);
+
 /* An older rados store (metadata in `workdir` only): every committed job
  * the cluster lacks written there and committed, in id order, with the
  * freed list and the stale-refcount mark, store.meta (`meta`) last.

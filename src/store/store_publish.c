@@ -74,6 +74,13 @@ gboolean store_drop_records(Store *s, uint32_t job_id, GError **err)
     return s->cluster == NULL || store_cluster_drop_records(s->cluster, job_id, err);
 }
 
+gboolean store_drop_uncommitted(Store *s, uint32_t *removed, GError **err)
+{
+    g_assert(s->lock_fd >= 0);
+    *removed = 0;
+    return s->cluster == NULL || store_cluster_drop_uncommitted(s->cluster, removed, err);
+}
+
 gboolean store_publish_refcount(Store *s, uint32_t job_id, GError **err)
 {
     g_assert(s->lock_fd >= 0);

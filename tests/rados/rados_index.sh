@@ -10,7 +10,8 @@
 # containers then lost (as an uncommitted job's may be), and the next
 # backup from another working directory, storing the same files, restores
 # byte for byte and verifies (taking the dead job's entries would name the
-# lost containers, whose ids the next backup writes anew).
+# lost containers, whose ids the next backup writes anew); gc removes its
+# objects.
 . "$TOP_SRCDIR/tests/rados/lib.sh"
 rados_setup
 printf 'container-size 128K\nrados-lock-duration 3\n' >> "$CONFIG"
@@ -91,7 +92,8 @@ set -e
 rados_cli -N s ls | grep '^container\.' | sort > "$SCRATCH/after"
 comm -13 "$SCRATCH/before" "$SCRATCH/after" > "$SCRATCH/orphans"
 [ -s "$SCRATCH/orphans" ] || fail "the killed backup wrote no container"
-rados_cli -N s ls | grep -q '^job\.00000004\..*\.index$' || fail "the killed backup wrote no index object"
+dead=$(rados_cli -N s ls | sed -n 's/^job\.00000004\.\([0-9a-f]*\)\.index$/\1/p')
+[ -n "$dead" ] || fail "the killed backup wrote no index object"
 while read -r obj; do rados_cli -N s rm "$obj"; done < "$SCRATCH/orphans"
 rm -rf "$SCRATCH/d"
 after_lock d backup --json "$SCRATCH/src3"
@@ -104,11 +106,14 @@ note "an uncommitted job's entries are never taken: the next backup stores its f
 
 # gc elsewhere: the shards rewritten; a lagging working directory reloads them.
 at b delete 0 1 > /dev/null
-at b gc > /dev/null
+at b gc --json > "$SCRATCH/gc.json"
+[ "$(json_field "$SCRATCH/gc.json" uncommitted_objects_removed)" -ge 4 ] || fail "gc removed $(json_field "$SCRATCH/gc.json" uncommitted_objects_removed) objects of the uncommitted job"
+! rados_cli -N s ls | grep -q "^job\.00000004\.$dead\." || fail "the uncommitted job's objects outlive gc"
+rados_cli -N s ls | grep -q '^job\.00000004\..*\.records$' || fail "gc removed the committed job 4's records"
 at c verify --deep > /dev/null || fail "c does not verify after b's gc"
 [ "$(stored_by c "$SCRATCH/src2")" -eq 0 ] || fail "c stored src2 again after b's gc"
 [ "$(stored_by e "$SCRATCH/src1")" -eq 600000 ] || fail "e, new, did not store src1 (gc freed it)"
 restores e 6 "$SCRATCH/src2"
 restores c 7 "$SCRATCH/src1"
 at c verify --deep > "$SCRATCH/v" 2>&1 || { cat "$SCRATCH/v"; fail "c does not verify at the end"; }
-note "after a gc from another working directory, the index holds no freed chunk and every job restores"
+note "after a gc from another working directory (which removed the uncommitted job's objects), the index holds no freed chunk and every job restores"

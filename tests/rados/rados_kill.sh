@@ -95,7 +95,7 @@ grep -q '^job\..*\.index$' "$SCRATCH/log-new" || fail "no job index object writt
 # inner_shard LOG I: write I and its neighbours all write index shards: one
 # wave of writes in flight together, whose first and last are killed at
 inner_shard() {
-    [ "$(sed -n "$(($2 - 1)),$(($2 + 1))p" "$1" | grep -c '^destor\.index\.')" -eq 3 ]
+    [ "$2" -gt 1 ] && [ "$(sed -n "$(($2 - 1)),$(($2 + 1))p" "$1" | grep -c '^destor\.index\.')" -eq 3 ]
 }
 
 kills=0

@@ -71,7 +71,7 @@ again() {
     done
 }
 inner_shard() {
-    [ "$(sed -n "$(($2 - 1)),$(($2 + 1))p" "$1" | grep -c '^destor\.index\.')" -eq 3 ]
+    [ "$2" -gt 1 ] && [ "$(sed -n "$(($2 - 1)),$(($2 + 1))p" "$1" | grep -c '^destor\.index\.')" -eq 3 ]
 }
 
 make_store count-delete
