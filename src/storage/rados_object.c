@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+/* Bytes rados_object_get reads with the object's size. */
+#define OBJECT_FIRST_READ (64u << 10)
 /* Omap entries asked for per read. */
 #define OMAP_BATCH 1024
 
@@ -39,18 +41,27 @@ gboolean rados_object_put(RadosCluster *c, const char *oid, const void *data, si
 gboolean rados_object_get(RadosCluster *c, const char *oid, uint8_t **data, size_t *len, gboolean *found,
                           GError **err)
 {
-    uint64_t size;
+    /* one operation: the size and the first bytes (most metadata objects whole) */
+    uint64_t size = 0;
     time_t mtime;
+    size_t got = 0;
+    int stat_r = 0, read_r = 0;
+    uint8_t *buf = g_malloc(OBJECT_FIRST_READ);
+    rados_read_op_t op = rados_create_read_op();
+    rados_read_op_stat(op, &size, &mtime, &stat_r);
+    rados_read_op_read(op, 0, OBJECT_FIRST_READ, (char *)buf, &got, &read_r);
+    int r = rados_read_op_operate(op, c->io, oid, 0);
+    rados_release_read_op(op);
+    r = r < 0 ? r : stat_r < 0 ? stat_r : read_r;
     *data = NULL;
     *len = 0;
-    int r = rados_stat(c->io, oid, &size, &mtime);
-    *found = r == 0;
-    if (r == -ENOENT)
-        return TRUE;
-    if (r < 0)
-        return failed(c, r, "stat", oid, err);
-    uint8_t *buf = g_malloc(MAX(size, 1));
-    for (uint64_t off = 0; off < size;) {
+    *found = r != -ENOENT;
+    if (r == -ENOENT || r < 0) {
+        g_free(buf);
+        return r == -ENOENT || failed(c, r, "read", oid, err);
+    }
+    buf = g_realloc(buf, MAX(size, 1));
+    for (uint64_t off = got; off < size;) {
         size_t piece = (size_t)MIN(size - off, (uint64_t)RADOS_OBJECT_PIECE);
         int n = rados_read(c->io, oid, (char *)buf + off, piece, off);
         if (n <= 0) {
