@@ -268,9 +268,12 @@ static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
     return ok;
 }
 
-static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
-                           const FpIndexParams *params, gboolean force_rebuild,
-                           gboolean (*skip)(ContainerId id, void *ctx), void *skip_ctx, GError **err)
+/* The index in `dir` (created), its paths set, marked dirty before anything
+ * opens the DB: Berkeley DB may write to a file it failed to read (a read
+ * error at open re-initialises it), and whatever a failed open leaves is
+ * then rebuilt by the next writer. NULL on failure. *dirty: it was marked
+ * already. */
+static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gboolean *dirty, GError **err)
 {
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         destor_set_errno(err, errno, "create %s", dir);
@@ -283,23 +286,30 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
     idx->dups_path = g_build_filename(dir, DUPLICATES_NAME, NULL);
     idx->dups_marked = g_file_test(idx->dups_path, G_FILE_TEST_EXISTS);
     idx->fp_len = fp_len;
-    gboolean exact = params == NULL || params->kind == FP_INDEX_EXACT;
+    idx->db_cache = db_cache;
+    *dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
+    if (bdb_remove_creation_leftovers(dir, err) && fp_index_begin_job(idx, err))
+        return idx;
+    fp_index_close(idx);
+    return NULL;
+}
+
+static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
+                           const FpIndexParams *params, gboolean force_rebuild,
+                           gboolean (*skip)(ContainerId id, void *ctx), void *skip_ctx, GError **err)
+{
+    gboolean exact = params == NULL || params->kind == FP_INDEX_EXACT, dirty;
+    FpIndex *idx = index_new(dir, fp_len, exact ? DB_CACHE_EXACT : DB_CACHE_WRITE_ONLY, &dirty, err);
+    if (idx == NULL)
+        return NULL;
     idx->ops = exact ? &fp_design_exact : params->kind == FP_INDEX_SAMPLED ? &fp_design_sampled : &fp_design_silo;
-    idx->db_cache = exact ? DB_CACHE_EXACT : DB_CACHE_WRITE_ONLY;
     idx->pool = pool;
     idx->skip = skip;
     idx->skip_ctx = skip_ctx;
     idx->containers = container_count;
     idx->prior_chunks = container_count > 0;
-    gboolean dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
-    /* Mark it dirty before anything opens the DB: Berkeley DB may write to
-     * a file it failed to read (a read error at open re-initialises it), and
-     * whatever a failed open leaves is then rebuilt by the next writer. */
-    gboolean ok = bdb_remove_creation_leftovers(dir, err) && fp_index_begin_job(idx, err);
-    if (ok && (force_rebuild || dirty))
-        ok = rebuild(idx, pool, container_count, err) && fp_index_commit_db(idx, err);
-    else if (ok)
-        ok = open_clean(idx, container_count, err);
+    gboolean ok = force_rebuild || dirty ? rebuild(idx, pool, container_count, err) && fp_index_commit_db(idx, err)
+                                         : open_clean(idx, container_count, err);
     FpIndexParams exact_params;
     fp_index_params_default(&exact_params);
     ok = ok && (idx->design = idx->ops->open(idx, params ? params : &exact_params, err)) != NULL;
@@ -356,21 +366,13 @@ const GArray *fp_index_new_entries(const FpIndex *idx)
 
 FpIndex *fp_index_open_cache(const char *dir, size_t fp_len, gboolean fresh, GError **err)
 {
-    if (g_mkdir_with_parents(dir, 0755) != 0) {
-        destor_set_errno(err, errno, "create %s", dir);
+    gboolean dirty;
+    FpIndex *idx = index_new(dir, fp_len, DB_CACHE_EXACT, &dirty, err);
+    if (idx == NULL)
         return NULL;
-    }
-    FpIndex *idx = g_new0(FpIndex, 1);
-    idx->dir = g_strdup(dir);
-    idx->db_path = g_build_filename(dir, DB_NAME, NULL);
-    idx->dirty_path = g_build_filename(dir, DIRTY_NAME, NULL);
-    idx->dups_path = g_build_filename(dir, DUPLICATES_NAME, NULL);
-    idx->fp_len = fp_len;
-    idx->db_cache = DB_CACHE_EXACT;
-    idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
-    gboolean ok = bdb_remove_creation_leftovers(dir, err) && fp_index_begin_job(idx, err);
-    if (ok && fresh && unlink(idx->db_path) != 0 && errno != ENOENT)
-        ok = (destor_set_errno(err, errno, "remove %s", idx->db_path), FALSE);
+    gboolean ok = !fresh || unlink(idx->db_path) == 0 || errno == ENOENT;
+    if (!ok)
+        destor_set_errno(err, errno, "remove %s", idx->db_path);
     if (!ok || !open_db(idx, err)) {
         fp_index_close(idx);
         return NULL;
