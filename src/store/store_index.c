@@ -374,7 +374,8 @@ static gboolean sync_shards(Sync *y, GError **err)
         if (entries != NULL)
             g_array_unref(entries);
     }
-    if (ok && !complete) {
+    /* without a committed job no shard was ever written: only the state is */
+    if (ok && !complete && y->newest >= 0) {
         gboolean exists;
         GArray *all = fp_index_read_all(y->dir, y->fp_len, &exists, err);
         ok = all != NULL && put_shards(y, all, TRUE, err);
