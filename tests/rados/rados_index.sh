@@ -41,17 +41,6 @@ restores() {
     at "$1" restore "$2" "$SCRATCH/r" > /dev/null
     same_tree "$3" "$SCRATCH/r"
 }
-# Until the dead writer's lock expires, a backup is refused with the lock's error.
-after_lock() {
-    tries=0
-    until at "$@" > "$SCRATCH/out" 2> "$SCRATCH/err"; do
-        grep -q "another writer holds the store's lock" "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "$*"; }
-        tries=$((tries + 1))
-        [ "$tries" -lt 30 ] || fail "the dead writer's lock never expired"
-        sleep 1
-    done
-}
-
 [ "$(stored_by a "$SCRATCH/src1")" -eq 600000 ] || fail "the first backup did not store src1"
 rados_cli -N s ls > "$SCRATCH/objects"
 grep -q '^destor\.index$' "$SCRATCH/objects" || fail "no destor.index object"
@@ -74,7 +63,7 @@ rc=$?
 set -e
 [ "$rc" -eq 137 ] || fail "a's backup was not killed at the index state (exit $rc)"
 rm -rf "$SCRATCH/c"
-after_lock c backup --json "$SCRATCH/src2"
+when_unlocked at c backup --json "$SCRATCH/src2"
 [ "$(json_field "$SCRATCH/out" stored_bytes)" -eq 0 ] || fail "c stored src2, whose job committed before the kill"
 restores c 2 "$SCRATCH/src2"
 note "killed between commit and merge: a new working directory finds the committed job's chunks"
@@ -96,7 +85,7 @@ dead=$(rados_cli -N s ls | sed -n 's/^job\.00000004\.\([0-9a-f]*\)\.index$/\1/p'
 [ -n "$dead" ] || fail "the killed backup wrote no index object"
 while read -r obj; do rados_cli -N s rm "$obj"; done < "$SCRATCH/orphans"
 rm -rf "$SCRATCH/d"
-after_lock d backup --json "$SCRATCH/src3"
+when_unlocked at d backup --json "$SCRATCH/src3"
 [ "$(json_field "$SCRATCH/out" stored_bytes)" -eq 700000 ] || fail "d did not store src3 itself"
 restores d 4 "$SCRATCH/src3"
 at d verify --deep > /dev/null || fail "d does not verify"
