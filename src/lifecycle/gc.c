@@ -284,7 +284,7 @@ static gboolean collect_containers(Gc *gc, GError **err)
                   fp_index_commit_job(idx, err) && store_settle_refcounts(s, err);
     fp_index_close(idx);
     /* the DB is current against the new freed list: the cluster's index from it */
-    ok = ok && store_index_after_gc(s, err);
+    ok = ok && store_index_from_local(s, FALSE, err);
     return ok;
 }
 

@@ -108,6 +108,8 @@ gboolean store_mark_refcounts_stale(Store *s, GError **err);
 gboolean store_publish_records(Store *s, uint32_t job_id, GError **err);
 /* Job `job_id`'s reference counts, rebuilt in place by repair, into the cluster. */
 gboolean store_publish_refcount(Store *s, uint32_t job_id, GError **err);
+/* Job `job_id`'s recipe index, rebuilt from its records by repair, into the cluster. */
+gboolean store_publish_recipe(Store *s, uint32_t job_id, GError **err);
 /* A deleted job's records and recipe index are going (gc): the cluster's first. */
 gboolean store_drop_records(Store *s, uint32_t job_id, GError **err);
 

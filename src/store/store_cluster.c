@@ -153,13 +153,17 @@ static gboolean batch_flush(StoreCluster *sc, const char *oid, RecipeBatch *b, g
     return ok;
 }
 
-/* The recipe index as an omap, from the records (path -> offset, length). */
-static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
+/* The recipe index as an omap of `token`'s job object, from the records
+ * (path -> offset, length); with `clear`, emptied first. */
+static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_id, const char *token, gboolean clear,
+                           GError **err)
 {
+    if (token == NULL)
+        return FALSE; /* committed_token() said why */
     JobMetaReader *meta = job_catalog_open_records(workdir, job_id, err);
     if (meta == NULL)
         return FALSE;
-    char *oid = job_object(job_id, sc->token, "recipe");
+    char *oid = job_object(job_id, token, "recipe");
     RecipeBatch b = { g_ptr_array_new_with_free_func(g_free), g_array_new(FALSE, FALSE, sizeof(size_t)),
                       g_array_new(FALSE, FALSE, sizeof(size_t)), g_ptr_array_new_with_free_func(g_free) };
     gboolean ok = TRUE, first = TRUE;
@@ -182,7 +186,7 @@ static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_i
         file_record_free(r);
         offset = next;
         if (b.keys->len == RECIPE_BATCH) {
-            ok = batch_flush(sc, oid, &b, first, err);
+            ok = batch_flush(sc, oid, &b, first && clear, err);
             first = FALSE;
         }
     }
@@ -190,7 +194,7 @@ static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_i
         g_propagate_error(err, local);
         ok = FALSE;
     }
-    ok = ok && (b.keys->len > 0 || first ? batch_flush(sc, oid, &b, first, err) : TRUE);
+    ok = ok && (b.keys->len > 0 || first ? batch_flush(sc, oid, &b, first && clear, err) : TRUE);
     job_meta_reader_close(meta);
     g_ptr_array_unref(b.keys);
     g_ptr_array_unref(b.vals);
@@ -219,6 +223,13 @@ gboolean store_cluster_put_records(StoreCluster *sc, const char *workdir, uint32
     return put_job_file(sc, workdir, job_id, committed_token(sc, job_id, err), "records", JOB_META_FILE, FALSE, err);
 }
 
+gboolean store_cluster_put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
+{
+    /* every key set again, none cleared first: a kill midway leaves each
+     * key either as it was or right */
+    return put_recipe(sc, workdir, job_id, committed_token(sc, job_id, err), FALSE, err);
+}
+
 gboolean store_cluster_put_refcount(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
 {
     return put_job_file(sc, workdir, job_id, committed_token(sc, job_id, err), "refcount", JOB_REFCOUNT_FILE, FALSE,
@@ -229,7 +240,7 @@ gboolean store_cluster_put_job(StoreCluster *sc, const char *workdir, uint32_t j
                                GError **err)
 {
     return (!with_records || (put_job_file(sc, workdir, job_id, sc->token, "records", JOB_META_FILE, FALSE, err) &&
-                              put_recipe(sc, workdir, job_id, err))) &&
+                              put_recipe(sc, workdir, job_id, sc->token, TRUE, err))) &&
            put_job_file(sc, workdir, job_id, sc->token, "refcount", JOB_REFCOUNT_FILE, FALSE, err) &&
            put_job_file(sc, workdir, job_id, sc->token, "utilization", JOB_UTILIZATION_FILE, TRUE, err);
 }

@@ -90,6 +90,9 @@ gboolean store_cluster_put_tombstone(StoreCluster *sc, uint32_t job_id, const ui
 gboolean store_cluster_put_records(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err);
 /* A deleted job's records and recipe index, removed (gc). */
 gboolean store_cluster_drop_records(StoreCluster *sc, uint32_t job_id, GError **err);
+/* Committed job `job_id`'s recipe omap set again from its records in
+ * `workdir` (repair). */
+gboolean store_cluster_put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err);
 gboolean store_cluster_put_refcount(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err);
 gboolean store_cluster_put_freed(StoreCluster *sc, const uint8_t *bytes, size_t len, GError **err);
 gboolean store_cluster_mark_refcounts(StoreCluster *sc, gboolean stale, GError **err);

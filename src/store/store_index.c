@@ -358,13 +358,14 @@ static gboolean sync_local(Sync *y, GError **err)
     return put_local_state(y->dir, &now, err);
 }
 
-/* The shards, brought up to the DB (current: sync_local ran). */
-static gboolean sync_shards(Sync *y, GError **err)
+/* The shards, brought up to the DB (current: sync_local ran); with `all`,
+ * rewritten from it whatever their state. */
+static gboolean sync_shards(Sync *y, gboolean all, GError **err)
 {
     IndexState m;
     if (!cluster_state(y->s, &m, err))
         return FALSE;
-    gboolean shards_ok = m.valid && same_freed(&m, &y->freed_now);
+    gboolean shards_ok = !all && m.valid && same_freed(&m, &y->freed_now);
     if (shards_ok && m.job == y->newest)
         return TRUE;
     gboolean complete = FALSE, ok = TRUE;
@@ -409,7 +410,7 @@ gboolean store_index_sync(Store *s, GError **err)
     if (s->cluster == NULL)
         return TRUE;
     Sync y;
-    gboolean ok = sync_open(&y, s, err) && sync_local(&y, err) && sync_shards(&y, err);
+    gboolean ok = sync_open(&y, s, err) && sync_local(&y, err) && sync_shards(&y, FALSE, err);
     sync_close(&y);
     return ok;
 }
@@ -428,7 +429,7 @@ gboolean store_index_lags(Store *s)
     return lags;
 }
 
-gboolean store_index_after_gc(Store *s, GError **err)
+gboolean store_index_from_local(Store *s, gboolean all, GError **err)
 {
     g_assert(s->lock_fd >= 0);
     if (s->cluster == NULL)
@@ -440,7 +441,7 @@ gboolean store_index_after_gc(Store *s, GError **err)
         now = y.freed_now;
         now.job = y.newest;
     }
-    ok = ok && put_local_state(y.dir, &now, err) && sync_shards(&y, err);
+    ok = ok && put_local_state(y.dir, &now, err) && sync_shards(&y, all, err);
     sync_close(&y);
     return ok;
 }

@@ -53,8 +53,9 @@ gboolean store_index_put_job(Store *s, uint32_t job_id, const GArray *entries, G
  * warning: the job is committed, and the next writer's sync merges them. */
 void store_index_job_committed(Store *s, uint32_t job_id, const GArray *entries);
 
-/* gc committed the DB against the new freed list: the DB is current; the
- * shards are rewritten from it. */
-gboolean store_index_after_gc(Store *s, GError **err);
+/* gc committed the DB against the new freed list, or repair rebuilt it
+ * from the containers: the DB is current; the shards are brought up to it
+ * (with `all`, repair's, every shard rewritten from it). */
+gboolean store_index_from_local(Store *s, gboolean all, GError **err);
 
 #endif

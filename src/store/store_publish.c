@@ -81,6 +81,12 @@ gboolean store_drop_uncommitted(Store *s, uint32_t *removed, GError **err)
     return s->cluster == NULL || store_cluster_drop_uncommitted(s->cluster, removed, err);
 }
 
+gboolean store_publish_recipe(Store *s, uint32_t job_id, GError **err)
+{
+    g_assert(s->lock_fd >= 0);
+    return s->cluster == NULL || store_cluster_put_recipe(s->cluster, s->dir, job_id, err);
+}
+
 gboolean store_publish_refcount(Store *s, uint32_t job_id, GError **err)
 {
     g_assert(s->lock_fd >= 0);

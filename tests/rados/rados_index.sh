@@ -11,7 +11,7 @@
 # backup from another working directory, storing the same files, restores
 # byte for byte and verifies (taking the dead job's entries would name the
 # lost containers, whose ids the next backup writes anew); gc removes its
-# objects.
+# objects. repair sets a damaged recipe omap entry again from the records.
 . "$TOP_SRCDIR/tests/rados/lib.sh"
 rados_setup
 printf 'container-size 128K\nrados-lock-duration 3\n' >> "$CONFIG"
@@ -106,3 +106,16 @@ restores e 6 "$SCRATCH/src2"
 restores c 7 "$SCRATCH/src1"
 at c verify --deep > "$SCRATCH/v" 2>&1 || { cat "$SCRATCH/v"; fail "c does not verify at the end"; }
 note "after a gc from another working directory (which removed the uncommitted job's objects), the index holds no freed chunk and every job restores"
+
+# repair: a damaged recipe omap entry in the cluster (a new working
+# directory refuses to bring the job in) is set again from the records.
+obj=$(rados_cli -N s ls | grep '^job\.00000003\..*\.recipe$')
+key=$(rados_cli -N s listomapkeys "$obj" | grep 'two\.bin$')
+rados_cli -N s setomapval "$obj" "$key" bad
+rm -rf "$SCRATCH/f"
+expect_status 3 at f stat
+at c repair > /dev/null
+rm -rf "$SCRATCH/f"
+at f read-file 3 two.bin -o "$SCRATCH/two" > /dev/null
+cmp "$SCRATCH/two" "$SCRATCH/src2/two.bin" || fail "read-file after repair differs"
+note "repair sets a damaged recipe omap entry again from the job's records"
