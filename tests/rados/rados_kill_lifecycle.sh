@@ -10,9 +10,10 @@
 # conf: the live job restores byte for byte, the deleted one is either
 # whole or refused (exit 2) and never half there, the store verifies
 # deeply; once the dead writer's lock has expired the interrupted command
-# runs again to its end (gc instead of a delete that had committed), and a backup from a new working directory
-# deduplicates against what is left and restores. Of a run of index shard
-# writes, in flight together, the first and last are killed at.
+# runs again to its end (gc instead of a delete that had committed), and
+# a backup from a new working directory deduplicates against what is left
+# and restores. Of a run of index shard writes, in flight together, the
+# first and last are killed at (inner_shard).
 . "$TOP_SRCDIR/tests/rados/lib.sh"
 rados_setup
 sweep_without_leak_checks
@@ -60,20 +61,6 @@ sound() {
     fi
     in_ns "$1" "$2" verify --deep > "$SCRATCH/v" 2>&1 || { cat "$SCRATCH/v" >&2; fail "$2 does not verify from $1"; }
 }
-# again W CMD...: CMD on W once the dead writer's lock has expired.
-again() {
-    tries=0
-    until in_ns "$@" > /dev/null 2> "$SCRATCH/err"; do
-        grep -q "another writer holds the store's lock" "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "$*"; }
-        tries=$((tries + 1))
-        [ "$tries" -lt 30 ] || fail "the dead writer's lock never expired"
-        sleep 1
-    done
-}
-inner_shard() {
-    [ "$2" -gt 1 ] && [ "$(sed -n "$(($2 - 1)),$(($2 + 1))p" "$1" | grep -c '^destor\.index\.')" -eq 3 ]
-}
-
 make_store count-delete
 shimmed x RADOS_SHIM_COUNT_FILE="$SCRATCH/n-delete" RADOS_SHIM_LOG="$SCRATCH/log-delete" \
     "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/count-delete" -p"rados-namespace count-delete" delete 0 > /dev/null
@@ -105,7 +92,8 @@ for op in delete gc; do
             rm -rf "${SCRATCH:?}/$w-other"
             sound "$w-other" "$w"
             # the interrupted command again, or, when a delete had committed, gc (the next writer)
-            if [ "$op" = delete ] && [ "$zero_live" -ne 0 ]; then again "$w" "$w" gc; else again "$w" "$w" "$@"; fi
+            if [ "$op" = delete ] && [ "$zero_live" -ne 0 ]; then set -- gc; fi
+            when_unlocked in_ns "$w" "$w" "$@"
             sound "$w" "$w"
             rm -rf "${SCRATCH:?}/$w-new"
             in_ns "$w-new" "$w" backup --json "$SCRATCH/b" > "$SCRATCH/b.json"
