@@ -20,6 +20,7 @@ struct RadosLock {
     GCond wake;
     gboolean stop;
     int lost; /* 0, or the (negative) result of the renewal that failed */
+    gint64 held_until; /* monotonic µs: when the lock expires unless renewed (its last operation's start + duration) */
 };
 
 static int lock_op(RadosLock *l, uint8_t flags)
@@ -42,10 +43,13 @@ static int renew(RadosLock *l)
     g_mutex_unlock(&l->mutex);
     if (lost < 0)
         return lost;
+    gint64 start = g_get_monotonic_time();
     int r = lock_op(l, LIBRADOS_LOCK_FLAG_MUST_RENEW);
     g_mutex_lock(&l->mutex);
     if (r < 0 && l->lost == 0)
         l->lost = r;
+    else if (r == 0)
+        l->held_until = start + (gint64)l->duration * G_USEC_PER_SEC;
     g_mutex_unlock(&l->mutex);
     return r;
 }
@@ -97,8 +101,11 @@ static int lock_first(RadosLock *l, unsigned wait)
 {
     gint64 until = wait == G_MAXUINT ? G_MAXINT64 : g_get_monotonic_time() + (gint64)wait * G_USEC_PER_SEC;
     int r;
-    while (((r = lock_op(l, 0)) == -EBUSY || r == -EEXIST) && g_get_monotonic_time() < until)
+    gint64 start;
+    while ((start = g_get_monotonic_time(), (r = lock_op(l, 0)) == -EBUSY || r == -EEXIST) &&
+           g_get_monotonic_time() < until)
         g_usleep(200000);
+    l->held_until = start + (gint64)l->duration * G_USEC_PER_SEC;
     if (r == 0)
         l->renewer = g_thread_new("rados-lock", renew_main, l);
     return r;
@@ -147,7 +154,12 @@ RadosLock *rados_readers_exclude(RadosCluster *c, unsigned duration, unsigned wa
 
 static gboolean lost_error(RadosLock *l, int r, GError **err)
 {
-    if (r == -ENOENT || r == -EBUSY)
+    if ((r == -ENOENT || r == -EBUSY) && l->shared)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
+                    "this reader's lease in %s lapsed (not renewed within %u s), so gc may have freed containers "
+                    "since: nothing more is read (run the command again)",
+                    l->c->shown, l->duration);
+    else if (r == -ENOENT || r == -EBUSY)
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_LOCKED,
                     "the store's lock in %s was lost (not renewed within %u s); nothing more is written",
                     l->c->shown, l->duration);
@@ -159,6 +171,10 @@ static gboolean lost_error(RadosLock *l, int r, GError **err)
 gboolean rados_lock_kept(RadosLock *l, GError **err)
 {
     g_mutex_lock(&l->mutex);
+    /* not renewed in time (the process was stopped): it may be another's
+     * now, and stays lost even if a late renewal succeeds */
+    if (l->lost == 0 && g_get_monotonic_time() >= l->held_until)
+        l->lost = -ENOENT;
     int lost = l->lost;
     g_mutex_unlock(&l->mutex);
     return lost == 0 || lost_error(l, lost, err);

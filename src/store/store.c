@@ -244,8 +244,8 @@ Store *store_open_read(const Config *cfg, GError **err)
     if (!open_cluster(s, cfg, FALSE, err) || !meta_read(s, err) || !check_kind(s, cfg, err) ||
         ((s->readers_fd = reader_lock_shared(s->dir, &local)) < 0 && local != NULL) ||
         /* the lease before anything is read: a gc holding the readers out is waited for */
-        (s->cluster != NULL && (s->readers_lease = rados_readers_join(store_cluster_connection(s->cluster),
-                                                                       s->rados.lock_duration, err)) == NULL) ||
+        (s->cluster != NULL && (s->rados.lease = s->readers_lease = rados_readers_join(
+                                    store_cluster_connection(s->cluster), s->rados.lock_duration, err)) == NULL) ||
         !open_containers(s, FALSE, err) || !pull_cluster(s, err)) {
         if (local != NULL)
             g_propagate_error(err, local);

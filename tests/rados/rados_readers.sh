@@ -7,7 +7,8 @@
 # reader is mid-restore, also past the lease's duration, and the reader's
 # restore comes out whole; once it is done gc frees. A reader that stops
 # (a dead machine) stops renewing: gc waits at most the lease's duration
-# and then collects.
+# and then collects; resumed, that reader reads no further container
+# (its lease lapsed) and fails.
 . "$TOP_SRCDIR/tests/rados/lib.sh"
 rados_setup
 printf 'container-size 128K\nrados-lock-duration 3\n' >> "$CONFIG"
@@ -60,10 +61,17 @@ start=$(date +%s)
 [ "$(json_field "$SCRATCH/gc.json" containers_freed)" -gt 0 ] || fail "gc freed nothing past a dead reader"
 took=$(($(date +%s) - start))
 [ "$took" -le 15 ] || fail "gc waited $took s for a dead reader's 3 s lease"
-kill -KILL "$reader"
-wait "$reader" 2> /dev/null || true
+# resumed, the stopped reader reads nothing more: its lease lapsed
+rm -f "$SCRATCH/paused"
+kill -CONT "$reader"
+set +e
+wait "$reader"
+rc=$?
+set -e
+[ "$rc" -ne 0 ] || fail "a reader whose lease lapsed went on reading"
+grep -q "lease .* lapsed" "$SCRATCH/reader.err" || fail "the lapsed reader's error: $(cat "$SCRATCH/reader.err")"
 rm -rf "$SCRATCH/r"
 at wc restore 1 "$SCRATCH/r" > /dev/null
 same_tree "$SCRATCH/b" "$SCRATCH/r"
 at wc verify --deep > /dev/null || fail "the store does not verify after gc"
-note "a stopped reader's lease runs out: gc waited ${took} s and collected"
+note "a stopped reader's lease runs out: gc waited ${took} s and collected; resumed, the reader stops (exit $rc)"
