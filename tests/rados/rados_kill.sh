@@ -69,18 +69,6 @@ committed_sound_in() {
     [ $# -eq 0 ] || on_in "$d" "$w" verify --deep > /dev/null || fail "$w does not verify from $d"
 }
 
-# Until the dead writer's lock expires, a backup is refused with the lock's
-# error, and nothing else.
-backup_after_kill() {
-    tries=0
-    until on "$1" backup "$2" > /dev/null 2> "$SCRATCH/err"; do
-        grep -q "another writer holds the store's lock" "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "$1: backup after the kill"; }
-        tries=$((tries + 1))
-        [ "$tries" -lt 30 ] || fail "$1: the dead writer's lock never expired"
-        sleep 1
-    done
-}
-
 # How many RADOS writes each backup makes, and which objects, in order.
 backup_as count-new "$SCRATCH/src" RADOS_SHIM_COUNT_FILE="$SCRATCH/n-new" RADOS_SHIM_LOG="$SCRATCH/log-new" > /dev/null
 backup_as count-new "$SCRATCH/src2" RADOS_SHIM_COUNT_FILE="$SCRATCH/n-old" RADOS_SHIM_LOG="$SCRATCH/log-old" > /dev/null
@@ -92,11 +80,6 @@ c_new=$(grep -n '^destor\.jobs$' "$SCRATCH/log-new" | cut -d: -f1)
 c_old=$(grep -n '^destor\.jobs$' "$SCRATCH/log-old" | cut -d: -f1)
 [ "$c_new" -lt "$n_new" ] && [ "$c_old" -lt "$n_old" ] || fail "no index writes after the commit: $c_new/$n_new, $c_old/$n_old"
 grep -q '^job\..*\.index$' "$SCRATCH/log-new" || fail "no job index object written before the commit"
-# inner_shard LOG I: write I and its neighbours all write index shards: one
-# wave of writes in flight together, whose first and last are killed at
-inner_shard() {
-    [ "$2" -gt 1 ] && [ "$(sed -n "$(($2 - 1)),$(($2 + 1))p" "$1" | grep -c '^destor\.index\.')" -eq 3 ]
-}
 
 kills=0
 for action in kill kill-after; do
@@ -126,7 +109,7 @@ for action in kill kill-after; do
             if [ "$i" -gt "$c" ] || { [ "$action" = kill-after ] && [ "$i" -eq "$c" ]; }; then killed=$from; fi
             # shellcheck disable=SC2086
             committed_sound "$w" $before $killed
-            backup_after_kill "$w" "$from"
+            when_unlocked on "$w" backup "$from"
             # shellcheck disable=SC2086
             committed_sound "$w" $before $killed "$from"
             rm -rf "${SCRATCH:?}/$w"
