@@ -171,9 +171,11 @@ static gboolean lost_error(RadosLock *l, int r, GError **err)
 gboolean rados_lock_kept(RadosLock *l, GError **err)
 {
     g_mutex_lock(&l->mutex);
-    /* not renewed in time (the process was stopped): it may be another's
-     * now, and stays lost even if a late renewal succeeds */
-    if (l->lost == 0 && g_get_monotonic_time() >= l->held_until)
+    /* the readers' lock not renewed in time (the process was stopped): gc
+     * or readers may have come since; lost even if a late renewal succeeds
+     * (the writer's lock is lost when its renewal fails: the OSD says) */
+    if (l->lost == 0 && strcmp(l->oid, RADOS_READERS_OBJECT) == 0 &&
+        g_get_monotonic_time() >= l->held_until)
         l->lost = -ENOENT;
     int lost = l->lost;
     g_mutex_unlock(&l->mutex);

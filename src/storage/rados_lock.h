@@ -21,9 +21,9 @@ typedef struct RadosLock RadosLock;
 /* Take the lock for `duration` seconds, renewed until rados_lock_release.
  * Held by another writer: a LOCKED error naming it. */
 RadosLock *rados_lock_take(RadosCluster *c, unsigned duration, GError **err);
-/* FALSE (a LOCKED error) once a renewal has failed or the lock was not
- * renewed within its duration: it may be another's now (checked before
- * each container is written, or read by a reader). */
+/* FALSE (a LOCKED error) once a renewal has failed, or the readers' lock
+ * was not renewed within its duration: it may be another's now (checked
+ * before each container is written, read by a reader, freed by gc). */
 gboolean rados_lock_kept(RadosLock *l, GError **err);
 /* Renew the lock now: TRUE only if it is still ours (checked before a
  * writer commits). */
