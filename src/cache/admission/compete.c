@@ -72,6 +72,11 @@ static void compete_written(void *st, uint64_t bytes)
     write_credit_pay(&((Compete *)st)->credit, bytes);
 }
 
+static void compete_rewritten(void *st, uint64_t bytes)
+{
+    write_credit_charge(&((Compete *)st)->credit, bytes);
+}
+
 static size_t compete_memory(const void *st)
 {
     return sizeof(Compete) + recent_accesses_memory(&((const Compete *)st)->recent);
@@ -87,5 +92,6 @@ const AdmissionOps admission_compete = {
     .access = compete_access,
     .admit = compete_admit,
     .written = compete_written,
+    .rewritten = compete_rewritten,
     .memory = compete_memory,
 };

@@ -248,6 +248,11 @@ static void learned_written(void *st, uint64_t bytes)
     write_credit_pay(&((Learned *)st)->credit, bytes);
 }
 
+static void learned_rewritten(void *st, uint64_t bytes)
+{
+    write_credit_charge(&((Learned *)st)->credit, bytes);
+}
+
 static size_t learned_memory(const void *st)
 {
     const Learned *k = st;
@@ -266,5 +271,6 @@ const AdmissionOps admission_learned = {
     .access = learned_access,
     .admit = learned_admit,
     .written = learned_written,
+    .rewritten = learned_rewritten,
     .memory = learned_memory,
 };
