@@ -165,6 +165,7 @@ SLOW_C_TESTS = \
 	tests/policy_ref/run-chunk-reference-models.sh \
 	tests/e2e/kill_chunk_buckets.sh \
 	tests/policy_ref/run-reference-models.sh \
+	tests/policy_ref/run-admission-reference.sh \
 	tests/e2e/kill_chunk_cache.sh \
 	tests/fault/mutate_recipes.py \
 	tests/rados/rados_osd_kill.sh \
