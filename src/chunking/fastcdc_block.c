@@ -73,35 +73,64 @@ static void scan_serial(const Chunker *c, const uint8_t *buf, size_t from, size_
 
 #define LANES_TARGET __attribute__((target("avx2")))
 
+/* The gear values of the four lanes' bytes at offset j. */
+LANES_TARGET static inline __m256i lane_gears(const uint64_t *gear, const uint8_t *const p[4], ptrdiff_t j)
+{
+    return _mm256_set_epi64x((long long)gear[p[3][j]], (long long)gear[p[2][j]], (long long)gear[p[1][j]],
+                             (long long)gear[p[0][j]]);
+}
+
+/* The lanes whose hash (in h) has the loose mask's bits zero. */
+LANES_TARGET static inline __m256i lane_hits(__m256i h, __m256i loose)
+{
+    return _mm256_cmpeq_epi64(_mm256_and_si256(h, loose), _mm256_setzero_si256());
+}
+
+/* Note the lanes `hits` marks, their hashes in h, at position p of lane 0's
+ * quarter, each lane a quarter (q positions) further. */
+LANES_TARGET static inline void note_lanes(const Chunker *c, ChunkScratch *s, __m256i h, __m256i hits, size_t p,
+                                           size_t q)
+{
+    int hit = _mm256_movemask_pd(_mm256_castsi256_pd(hits));
+    if (hit == 0)
+        return;
+    uint64_t lanes[4];
+    _mm256_storeu_si256((__m256i *)(void *)lanes, h);
+    for (int l = 0; l < 4; l++)
+        if (hit & (1 << l))
+            note(c, s->lane[l], lanes[l], p + (size_t)l * q);
+}
+
 /* The candidates among [from, to), from >= 63: lane l takes the l-th
  * quarter, its hash first run over the 63 bytes before it; what is left
  * over (under four positions) is taken serially. */
 LANES_TARGET static void scan_lanes(const Chunker *c, ChunkScratch *s, const uint8_t *buf, size_t from, size_t to)
 {
     const size_t q = (to - from) / 4;
-    const uint8_t *p0 = buf + from, *p1 = p0 + q, *p2 = p1 + q, *p3 = p2 + q;
+    const uint8_t *const p[4] = { buf + from, buf + from + q, buf + from + 2 * q, buf + from + 3 * q };
     const uint64_t *gear = c->gear;
+    const __m256i loose = _mm256_set1_epi64x((long long)c->mask_large);
     __m256i h = _mm256_setzero_si256();
-    for (ptrdiff_t j = -63; j < 0; j++) {
-        __m256i g = _mm256_set_epi64x((long long)gear[p3[j]], (long long)gear[p2[j]], (long long)gear[p1[j]],
-                                      (long long)gear[p0[j]]);
-        h = _mm256_add_epi64(_mm256_slli_epi64(h, 1), g);
-    }
-    const __m256i loose = _mm256_set1_epi64x((long long)c->mask_large), zero = _mm256_setzero_si256();
+    for (ptrdiff_t j = -63; j < 0; j++)
+        h = _mm256_add_epi64(_mm256_slli_epi64(h, 1), lane_gears(gear, p, j));
     for (int l = 0; l < 4; l++)
         g_array_set_size(s->lane[l], 0);
-    for (size_t j = 0; j < q; j++) {
-        __m256i g = _mm256_set_epi64x((long long)gear[p3[j]], (long long)gear[p2[j]], (long long)gear[p1[j]],
-                                      (long long)gear[p0[j]]);
-        h = _mm256_add_epi64(_mm256_slli_epi64(h, 1), g);
-        int hit = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(h, loose), zero)));
-        if (G_UNLIKELY(hit != 0)) {
-            uint64_t lanes[4];
-            _mm256_storeu_si256((__m256i *)(void *)lanes, h);
-            for (int l = 0; l < 4; l++)
-                if (hit & (1 << l))
-                    note(c, s->lane[l], lanes[l], from + (size_t)l * q + j);
+    /* Two positions a step, tested with one branch: h after both is
+     * (h << 2) + (g0 << 1) + g1, off the chain through h after the first. */
+    size_t j = 0;
+    for (; j + 2 <= q; j += 2) {
+        __m256i g0 = lane_gears(gear, p, (ptrdiff_t)j), g1 = lane_gears(gear, p, (ptrdiff_t)j + 1);
+        __m256i h0 = _mm256_add_epi64(_mm256_slli_epi64(h, 1), g0);
+        h = _mm256_add_epi64(_mm256_slli_epi64(h, 2), _mm256_add_epi64(_mm256_slli_epi64(g0, 1), g1));
+        __m256i e0 = lane_hits(h0, loose), e1 = lane_hits(h, loose), any = _mm256_or_si256(e0, e1);
+        if (G_UNLIKELY(!_mm256_testz_si256(any, any))) {
+            note_lanes(c, s, h0, e0, from + j, q);
+            note_lanes(c, s, h, e1, from + j + 1, q);
         }
+    }
+    for (; j < q; j++) {
+        h = _mm256_add_epi64(_mm256_slli_epi64(h, 1), lane_gears(gear, p, (ptrdiff_t)j));
+        note_lanes(c, s, h, lane_hits(h, loose), from + j, q);
     }
     for (int l = 0; l < 4; l++)
         g_array_append_vals(s->cand, s->lane[l]->data, s->lane[l]->len);
