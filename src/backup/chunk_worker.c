@@ -44,8 +44,6 @@ void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const 
     cw->alg = alg;
     cw->digest = digest;
     cw->hasher = hasher;
-    cw->scratch = chunk_scratch_new();
-    cw->lengths = g_array_new(FALSE, FALSE, sizeof(guint32));
     cw->pool = new_pool(blocks, READ_BLOCK + max_chunk);
     for (guint t = 0; t < SMALL_TIERS; t++)
         cw->small[t] = new_pool(SMALL_TIER_BYTES / SMALL_TIER_SIZE(t), SMALL_TIER_SIZE(t));
@@ -64,8 +62,6 @@ static void free_pool(BoundedQueue *pool, guint n)
 
 void chunk_worker_clear(ChunkWorker *cw)
 {
-    chunk_scratch_free(cw->scratch);
-    g_array_unref(cw->lengths);
     free_pool(cw->pool, cw->blocks);
     for (guint t = 0; t < SMALL_TIERS; t++)
         free_pool(cw->small[t], SMALL_TIER_BYTES / SMALL_TIER_SIZE(t));
@@ -104,18 +100,15 @@ static size_t cut_block(ChunkWorker *cw, Fingerprinter *fpr, DataBlock *b, size_
     gboolean small = b->home != cw->pool;
     gboolean timed = !small || cw->small_cuts++ % CUT_SAMPLE == 0;
     double start = timed ? thread_cpu_seconds() : 0;
-    g_array_set_size(cw->lengths, 0);
-    size_t used = chunker_cut_block(cw->chunker, cw->scratch, b->data, len, at_end, cw->lengths);
     size_t pos = 0;
-    for (guint i = 0; i < cw->lengths->len; i++) {
-        uint32_t n = g_array_index(cw->lengths, guint32, i);
-        BlockChunk c = { .offset = (uint32_t)pos, .length = n };
+    while (pos < len && (at_end || len - pos >= cw->max_chunk)) {
+        size_t n = chunker_next(cw->chunker, b->data + pos, len - pos);
+        BlockChunk c = { .offset = (uint32_t)pos, .length = (uint32_t)n };
         if (fpr != NULL)
             fingerprinter_compute(fpr, b->data + pos, n, &c.fp);
         g_array_append_val(b->chunks, c);
         pos += n;
     }
-    g_assert(pos == used);
     if (timed)
         cw->cut_seconds += (thread_cpu_seconds() - start) * (small ? CUT_SAMPLE : 1);
     return pos;

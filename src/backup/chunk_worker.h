@@ -34,8 +34,6 @@ typedef struct {
     guint blocks;           /* how many the pool holds */
     BoundedQueue *small[SMALL_TIERS]; /* and its small blocks, one pool per tier */
     const Chunker *chunker;
-    ChunkScratch *scratch;  /* the chunker's, for this worker's thread */
-    GArray *lengths;        /* a block's chunk lengths (guint32), as cut */
     size_t max_chunk;       /* bytes a cut decision may look at */
     FingerprintAlgorithm alg;
     FileDigestAlgorithm digest; /* of the whole file (small files are digested here) */

@@ -157,18 +157,3 @@ size_t chunker_next(const Chunker *c, const uint8_t *buf, size_t len)
     }
     g_assert_not_reached();
 }
-
-size_t chunker_cut_block(const Chunker *c, ChunkScratch *s, const uint8_t *buf, size_t len, gboolean at_end,
-                         GArray *lengths)
-{
-    if (c->alg == CHUNK_FASTCDC && fastcdc_block_available(c, len))
-        return fastcdc_cut_block(c, s, buf, len, at_end, lengths);
-    const size_t largest = c->alg == CHUNK_FIXED ? c->sizes.avg_size : c->sizes.max_size;
-    size_t pos = 0;
-    while (pos < len && (at_end || len - pos >= largest)) {
-        uint32_t n = (uint32_t)chunker_next(c, buf + pos, len - pos);
-        g_array_append_val(lengths, n);
-        pos += n;
-    }
-    return pos;
-}

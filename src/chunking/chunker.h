@@ -45,19 +45,4 @@ void chunker_free(Chunker *c);
  * buf holds the end of the file. Thread-safe: a Chunker is read-only. */
 size_t chunker_next(const Chunker *c, const uint8_t *buf, size_t len);
 
-/* What chunker_cut_block needs between calls: one per thread. */
-typedef struct ChunkScratch ChunkScratch;
-ChunkScratch *chunk_scratch_new(void);
-void chunk_scratch_free(ChunkScratch *s);
-
-/* The chunks of buf[0..len), which starts at a chunk boundary, one after
- * another as long as each can be decided (len - pos >= max_size, fixed's
- * avg_size, or
- * `at_end`: buf holds the end of the file): their lengths are appended to
- * `lengths` (guint32), exactly those chunker_next would give in turn; the
- * bytes they cover are returned. FastCDC cuts a whole block at once
- * (fastcdc_block.c). */
-size_t chunker_cut_block(const Chunker *c, ChunkScratch *s, const uint8_t *buf, size_t len, gboolean at_end,
-                         GArray *lengths);
-
 #endif

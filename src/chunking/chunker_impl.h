@@ -75,12 +75,6 @@ size_t rabin_next(const Chunker *c, const uint8_t *buf, size_t len);
 void fastcdc_init(Chunker *c);
 size_t fastcdc_next(const Chunker *c, const uint8_t *buf, size_t len);
 
-/* fastcdc_block.c: whether fastcdc_cut_block takes a block of len bytes
- * (this processor, these sizes), and the cut (chunker.h's chunker_cut_block). */
-gboolean fastcdc_block_available(const Chunker *c, size_t len);
-size_t fastcdc_cut_block(const Chunker *c, ChunkScratch *s, const uint8_t *buf, size_t len, gboolean at_end,
-                         GArray *lengths);
-
 size_t fixed_next(const Chunker *c, const uint8_t *buf, size_t len);
 
 #endif

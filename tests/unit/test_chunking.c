@@ -334,77 +334,6 @@ static void test_fastcdc_matches_reference(void)
     g_free(buf);
 }
 
-/* chunker_cut_block cuts a block where chunker_next does chunk after
- * chunk, for every algorithm (fastcdc's whole-block cut, fastcdc_block.c,
- * included: its lanes where the processor has AVX2), for blocks that end
- * the file and blocks that do not, of lengths around the lanes' threshold
- * and not multiples of four, over random data, runs of one byte, and a run
- * of the byte whose hash makes every position a candidate. */
-static void test_cut_block_matches_next(void)
-{
-    const ChunkSizes configs[] = {
-        { 2048, 8192, 65536 }, { 64, 256, 1024 }, { 64, 128, 301 }, { 101, 1024, 4099 }, { 4096, 16384, 16387 },
-    };
-    const size_t len = (1 << 20) + 3;
-    uint8_t *buf = random_buffer(len, 67);
-    memset(buf + 100000, 0, 40000);
-    memset(buf + 300000, 0xff, 70000);
-    const size_t lens[] = { len, len - 1, 70001, 4097, 4095, 1000, 65 };
-    const ChunkAlgorithm algs[] = { CHUNK_FASTCDC, CHUNK_RABIN, CHUNK_FIXED };
-    ChunkScratch *scratch = chunk_scratch_new();
-    GArray *got = g_array_new(FALSE, FALSE, sizeof(guint32));
-    size_t mismatches = 0, cuts = 0, candidate_runs = 0;
-    for (size_t a = 0; a < G_N_ELEMENTS(algs); a++) {
-        for (size_t k = 0; k < G_N_ELEMENTS(configs); k++) {
-            Chunker *c = chunker_new(algs[a], &configs[k]);
-            CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-            /* a run of a byte whose hash over 64 of it is a candidate: a
-             * cut at every position the sizes allow */
-            uint8_t *run = g_malloc(len);
-            memcpy(run, buf, len);
-            for (unsigned v = 0; v < 256 && algs[a] == CHUNK_FASTCDC; v++) {
-                uint64_t h = 0;
-                for (int i = 0; i < 64; i++)
-                    h = (h << 1) + c->gear[v];
-                if (!(h & c->mask_large)) {
-                    memset(run + 500000, (int)v, 200000);
-                    candidate_runs++;
-                    break;
-                }
-            }
-            size_t largest = algs[a] == CHUNK_FIXED ? configs[k].avg_size : configs[k].max_size;
-            for (size_t l = 0; l < G_N_ELEMENTS(lens); l++) {
-                for (int at_end = 0; at_end < 2; at_end++) {
-                    for (int r = 0; r < 2; r++) {
-                        const uint8_t *data = r ? run : buf;
-                        g_array_set_size(got, 0);
-                        size_t used = chunker_cut_block(c, scratch, data, lens[l], at_end, got);
-                        size_t pos = 0, n = 0;
-                        while (pos < lens[l] && (at_end || lens[l] - pos >= largest)) {
-                            size_t want = chunker_next(c, data + pos, lens[l] - pos);
-                            if (n >= got->len || g_array_index(got, guint32, n) != want)
-                                mismatches++;
-                            n++;
-                            pos += want;
-                        }
-                        cuts += n;
-                        if (n != got->len || pos != used)
-                            mismatches++;
-                    }
-                }
-            }
-            g_free(run);
-            chunker_free(c);
-        }
-    }
-    CU_ASSERT_EQUAL(mismatches, 0);
-    CU_ASSERT_TRUE(cuts > 10000);
-    CU_ASSERT_TRUE(candidate_runs > 0);
-    g_array_unref(got);
-    chunk_scratch_free(scratch);
-    g_free(buf);
-}
-
 /* ---- boundary properties ---- */
 
 static void test_determinism(void)
@@ -696,7 +625,6 @@ static void add_suites(void)
     CU_add_test(s, "rabin rolling fingerprint matches long division", test_rabin_rolling_matches_reference);
     CU_add_test(s, "fastcdc cuts where the byte-at-a-time definition does", test_fastcdc_matches_reference);
     CU_add_test(s, "rabin cuts where the byte-at-a-time definition does", test_rabin_matches_reference);
-    CU_add_test(s, "a block is cut where chunker_next cuts, chunk after chunk", test_cut_block_matches_next);
     CU_add_test(s, "boundaries are deterministic", test_determinism);
     CU_add_test(s, "chunk sizes stay in bounds", test_size_bounds);
     CU_add_test(s, "average chunk size", test_average_size);
