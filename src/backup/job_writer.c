@@ -13,6 +13,7 @@
 #include "util/fileio.h"
 
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define CONTAINER_BUFFERS 2
@@ -49,6 +50,20 @@ struct JobWriter {
     HarUsage *har;              /* this job's container use, with HAR on */
     FragmentationMeter *frag;
 };
+
+/* A container buffer, 2 MiB-aligned and asked to be in transparent huge
+ * pages when a whole number of them: the container writer's O_DIRECT write
+ * then pins one page where it pinned 512, and the copies into it and its
+ * CRC take fewer TLB misses. Advice only: the kernel may decline. */
+#define HUGE_PAGE ((size_t)2 << 20)
+static uint8_t *container_buffer_new(size_t size)
+{
+    G_STATIC_ASSERT(HUGE_PAGE % CONTAINER_ALIGN == 0);
+    uint8_t *buf = g_aligned_alloc(1, size, HUGE_PAGE);
+    if (size % HUGE_PAGE == 0)
+        (void)madvise(buf, size, MADV_HUGEPAGE);
+    return buf;
+}
 
 static gboolean open_index(JobWriter *w, const FpIndexParams *params, GError **err)
 {
@@ -116,7 +131,7 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
     JobWriter *w = g_new0(JobWriter, 1);
     w->store = store;
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
-        w->container_buf[i] = g_aligned_alloc(1, store->container_size, CONTAINER_ALIGN);
+        w->container_buf[i] = container_buffer_new(store->container_size);
     w->container_writer = container_writer_new(store->containers, CONTAINER_BUFFERS);
     if (!open_index(w, &cfg->fp_index, err) || !load_refcount(w, err) ||
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
