@@ -8,6 +8,7 @@
  * as if the whole file were one buffer. */
 #include "backup/chunk_worker.h"
 #include "backup/backup_msg.h"
+#include "util/huge_pages.h"
 #include "util/thread_cpu.h"
 
 #include <errno.h>
@@ -17,13 +18,14 @@
 
 /* A pool hands out the block given back last: it is warm in the cache, and
  * blocks the pipeline never needs at once are never touched, so a tree
- * with few large files does not pay its RSS for every large block. */
-static BoundedQueue *new_pool(guint n, size_t cap)
+ * with few large files does not pay its RSS for every large block. Blocks
+ * lie in `region` one after another when it is given. */
+static BoundedQueue *new_pool(guint n, size_t cap, uint8_t *region)
 {
     BoundedQueue *pool = bounded_queue_new_lifo(n);
     for (guint i = 0; i < n; i++) {
         DataBlock *b = g_new0(DataBlock, 1);
-        b->data = g_malloc(cap);
+        b->data = region != NULL ? region + (size_t)i * cap : g_malloc(cap);
         b->cap = cap;
         b->chunks = g_array_new(FALSE, FALSE, sizeof(BlockChunk));
         b->home = pool;
@@ -44,16 +46,20 @@ void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const 
     cw->alg = alg;
     cw->digest = digest;
     cw->hasher = hasher;
-    cw->pool = new_pool(blocks, READ_BLOCK + max_chunk);
+    /* The large blocks in huge pages (huge_pages.h): each is read into,
+     * cut and hashed whole, 1 MiB at a time. */
+    cw->region = huge_pages_alloc((size_t)blocks * (READ_BLOCK + max_chunk));
+    cw->pool = new_pool(blocks, READ_BLOCK + max_chunk, cw->region);
     for (guint t = 0; t < SMALL_TIERS; t++)
-        cw->small[t] = new_pool(SMALL_TIER_BYTES / SMALL_TIER_SIZE(t), SMALL_TIER_SIZE(t));
+        cw->small[t] = new_pool(SMALL_TIER_BYTES / SMALL_TIER_SIZE(t), SMALL_TIER_SIZE(t), NULL);
 }
 
-static void free_pool(BoundedQueue *pool, guint n)
+static void free_pool(BoundedQueue *pool, guint n, gboolean in_region)
 {
     for (guint i = 0; i < n; i++) {
         DataBlock *b = bounded_queue_pop(pool);
-        g_free(b->data);
+        if (!in_region)
+            g_free(b->data);
         g_array_unref(b->chunks);
         g_free(b);
     }
@@ -62,9 +68,10 @@ static void free_pool(BoundedQueue *pool, guint n)
 
 void chunk_worker_clear(ChunkWorker *cw)
 {
-    free_pool(cw->pool, cw->blocks);
+    free_pool(cw->pool, cw->blocks, TRUE);
+    huge_pages_free(cw->region);
     for (guint t = 0; t < SMALL_TIERS; t++)
-        free_pool(cw->small[t], SMALL_TIER_BYTES / SMALL_TIER_SIZE(t));
+        free_pool(cw->small[t], SMALL_TIER_BYTES / SMALL_TIER_SIZE(t), FALSE);
 }
 
 /* The pool of the smallest small blocks a file of `size` (< SMALL_BLOCK)

@@ -11,9 +11,9 @@
 #include "storage/container.h"
 #include "storage/container_writer.h"
 #include "util/fileio.h"
+#include "util/huge_pages.h"
 
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #define CONTAINER_BUFFERS 2
@@ -50,20 +50,6 @@ struct JobWriter {
     HarUsage *har;              /* this job's container use, with HAR on */
     FragmentationMeter *frag;
 };
-
-/* A container buffer, 2 MiB-aligned and asked to be in transparent huge
- * pages when a whole number of them: the container writer's O_DIRECT write
- * then pins one page where it pinned 512, and the copies into it and its
- * CRC take fewer TLB misses. Advice only: the kernel may decline. */
-#define HUGE_PAGE ((size_t)2 << 20)
-static uint8_t *container_buffer_new(size_t size)
-{
-    G_STATIC_ASSERT(HUGE_PAGE % CONTAINER_ALIGN == 0);
-    uint8_t *buf = g_aligned_alloc(1, size, HUGE_PAGE);
-    if (size % HUGE_PAGE == 0)
-        (void)madvise(buf, size, MADV_HUGEPAGE);
-    return buf;
-}
 
 static gboolean open_index(JobWriter *w, const FpIndexParams *params, GError **err)
 {
@@ -130,8 +116,9 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
 {
     JobWriter *w = g_new0(JobWriter, 1);
     w->store = store;
+    G_STATIC_ASSERT(HUGE_PAGE_SIZE % CONTAINER_ALIGN == 0);
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
-        w->container_buf[i] = container_buffer_new(store->container_size);
+        w->container_buf[i] = huge_pages_alloc(store->container_size); /* writes pin fewer pages */
     w->container_writer = container_writer_new(store->containers, CONTAINER_BUFFERS);
     if (!open_index(w, &cfg->fp_index, err) || !load_refcount(w, err) ||
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
@@ -332,7 +319,7 @@ void job_writer_free(JobWriter *w)
     g_free(w->job_dir);
     container_writer_free(w->container_writer); /* before its buffers go */
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
-        g_aligned_free(w->container_buf[i]);
+        huge_pages_free(w->container_buf[i]);
     g_free(w);
 }
 
