@@ -18,8 +18,9 @@
 
 /* A pool hands out the block given back last: it is warm in the cache, and
  * blocks the pipeline never needs at once are never touched, so a tree
- * with few large files does not pay its RSS for every large block. The
- * blocks lie in `region`, one after another. */
+ * with few large files does not pay its RSS for every large block (but
+ * for the rest of a huge page it touched). The blocks lie in `region`,
+ * one after another. */
 static BoundedQueue *new_pool(guint n, size_t cap, uint8_t *region)
 {
     BoundedQueue *pool = bounded_queue_new_lifo(n);

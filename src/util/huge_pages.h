@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* huge_pages.h: buffers the backup streams through, in transparent huge
- * pages where the kernel grants them (asked with madvise; with THP set to
- * "madvise", as here, nothing else gets them). A 2 MiB page where there
- * were 512 pages of 4 KiB: an O_DIRECT write pins one page, and copies,
- * reads into the buffer and hashes over it take fewer TLB misses. */
+ * pages where the kernel grants them (asked with madvise: where THP is set
+ * to "madvise", a common default, nothing else gets them). A 2 MiB page
+ * where there were 512 pages of 4 KiB: an O_DIRECT write pins one page,
+ * and copies, reads into the buffer and hashes over it take fewer TLB
+ * misses. The cost: a page touched at all is resident whole. */
 #ifndef DESTOR_HUGE_PAGES_H
 #define DESTOR_HUGE_PAGES_H
 
