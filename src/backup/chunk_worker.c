@@ -8,6 +8,7 @@
  * as if the whole file were one buffer. */
 #include "backup/chunk_worker.h"
 #include "backup/backup_msg.h"
+#include "util/huge_pages.h"
 #include "util/thread_cpu.h"
 
 #include <errno.h>
@@ -17,13 +18,15 @@
 
 /* A pool hands out the block given back last: it is warm in the cache, and
  * blocks the pipeline never needs at once are never touched, so a tree
- * with few large files does not pay its RSS for every large block. */
-static BoundedQueue *new_pool(guint n, size_t cap)
+ * with few large files does not pay its RSS for every large block (but
+ * for the rest of a huge page it touched). The blocks lie in `region`,
+ * one after another. */
+static BoundedQueue *new_pool(guint n, size_t cap, uint8_t *region)
 {
     BoundedQueue *pool = bounded_queue_new_lifo(n);
     for (guint i = 0; i < n; i++) {
         DataBlock *b = g_new0(DataBlock, 1);
-        b->data = g_malloc(cap);
+        b->data = region + (size_t)i * cap;
         b->cap = cap;
         b->chunks = g_array_new(FALSE, FALSE, sizeof(BlockChunk));
         b->home = pool;
@@ -44,16 +47,22 @@ void chunk_worker_init(ChunkWorker *cw, BoundedQueue *work, guint blocks, const 
     cw->alg = alg;
     cw->digest = digest;
     cw->hasher = hasher;
-    cw->pool = new_pool(blocks, READ_BLOCK + max_chunk);
-    for (guint t = 0; t < SMALL_TIERS; t++)
-        cw->small[t] = new_pool(SMALL_TIER_BYTES / SMALL_TIER_SIZE(t), SMALL_TIER_SIZE(t));
+    /* Every block in huge pages (huge_pages.h), the large ones first, then
+     * each small tier's: a block is read into, cut and hashed whole. The
+     * region is a whole number of huge pages, so all of it can be. */
+    size_t large = (size_t)blocks * (READ_BLOCK + max_chunk);
+    size_t size = large + SMALL_TIERS * (size_t)SMALL_TIER_BYTES;
+    cw->region = huge_pages_alloc((size + HUGE_PAGE_SIZE - 1) / HUGE_PAGE_SIZE * HUGE_PAGE_SIZE);
+    cw->pool = new_pool(blocks, READ_BLOCK + max_chunk, cw->region);
+    uint8_t *at = cw->region + large;
+    for (guint t = 0; t < SMALL_TIERS; t++, at += SMALL_TIER_BYTES)
+        cw->small[t] = new_pool(SMALL_TIER_BYTES / SMALL_TIER_SIZE(t), SMALL_TIER_SIZE(t), at);
 }
 
 static void free_pool(BoundedQueue *pool, guint n)
 {
     for (guint i = 0; i < n; i++) {
         DataBlock *b = bounded_queue_pop(pool);
-        g_free(b->data);
         g_array_unref(b->chunks);
         g_free(b);
     }
@@ -65,6 +74,7 @@ void chunk_worker_clear(ChunkWorker *cw)
     free_pool(cw->pool, cw->blocks);
     for (guint t = 0; t < SMALL_TIERS; t++)
         free_pool(cw->small[t], SMALL_TIER_BYTES / SMALL_TIER_SIZE(t));
+    huge_pages_free(cw->region);
 }
 
 /* The pool of the smallest small blocks a file of `size` (< SMALL_BLOCK)

@@ -31,6 +31,7 @@
 typedef struct {
     BoundedQueue *work;     /* BackupItems; an item with file NULL ends */
     BoundedQueue *pool;     /* this worker's DataBlocks of READ_BLOCK + max_chunk */
+    uint8_t *region;        /* the bytes of every block of the worker's */
     guint blocks;           /* how many the pool holds */
     BoundedQueue *small[SMALL_TIERS]; /* and its small blocks, one pool per tier */
     const Chunker *chunker;

@@ -11,6 +11,7 @@
 #include "storage/container.h"
 #include "storage/container_writer.h"
 #include "util/fileio.h"
+#include "util/huge_pages.h"
 
 #include <string.h>
 #include <time.h>
@@ -117,8 +118,9 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
 {
     JobWriter *w = g_new0(JobWriter, 1);
     w->store = store;
+    G_STATIC_ASSERT(HUGE_PAGE_SIZE % CONTAINER_ALIGN == 0);
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
-        w->container_buf[i] = g_aligned_alloc(1, store->container_size, CONTAINER_ALIGN);
+        w->container_buf[i] = huge_pages_alloc(store->container_size); /* writes pin fewer pages */
     w->container_writer = container_writer_new(store->containers, CONTAINER_BUFFERS);
     if (!open_index(w, &cfg->fp_index, err) || !load_refcount(w, err) ||
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
@@ -320,7 +322,7 @@ void job_writer_free(JobWriter *w)
     g_free(w->job_dir);
     container_writer_free(w->container_writer); /* before its buffers go */
     for (int i = 0; i < CONTAINER_BUFFERS; i++)
-        g_aligned_free(w->container_buf[i]);
+        huge_pages_free(w->container_buf[i]);
     g_free(w);
 }
 

@@ -12,6 +12,7 @@ libdestor_a_SOURCES += \
 	src/util/file_replace.c src/util/file_replace.h \
 	src/util/dir_within.c src/util/dir_within.h \
 	src/util/bounded_queue.c src/util/bounded_queue.h \
+	src/util/huge_pages.c src/util/huge_pages.h \
 	src/util/fingerprint.c src/util/fingerprint.h \
 	src/util/file_digest.c src/util/file_digest.h \
 	src/util/checksum.c src/util/checksum.h \
