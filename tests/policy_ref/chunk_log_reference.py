@@ -179,18 +179,26 @@ class ArcReinsert(_OnLog, ChunkArc):
 
 
 class TinyLfuReinsert(_OnLog, ChunkTinyLfu):
-    """tinylfu keeps a chunk whose estimate exceeds the keep threshold."""
+    """tinylfu keeps a chunk whose estimate is at least the admission
+    candidate's (the miss whose put reclaims); from the first reclamation
+    on the cache is full: every miss is compared with the LRU chunk."""
 
-    def __init__(self, capacity_bytes, avg_chunk, segment, keep_threshold=1):
+    def __init__(self, capacity_bytes, avg_chunk, segment):
         super().__init__(capacity_bytes, avg_chunk)
         self._log_init(capacity_bytes, segment)
-        self.keep_threshold = keep_threshold
+        self.candidate = None
+        self.full = False
+
+    def _has_room(self, chunk, length):
+        self.candidate = chunk
+        return not self.full and self.data.fits(length)
 
     def _put(self, chunk, length):
         self.log.put(chunk, length)
 
     def keep(self, chunk):
-        return self.sketch.estimate(self._key(chunk)) > self.keep_threshold
+        self.full = True
+        return self.sketch.estimate(self._key(chunk)) >= self.sketch.estimate(self._key(self.candidate))
 
     def log_drop(self, chunk, asked):
         self.data.drop(chunk)

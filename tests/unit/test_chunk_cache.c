@@ -258,6 +258,45 @@ static void test_offers(void)
     chunk_cache_close(c, NULL);
 }
 
+/* tinylfu on the log under reinsert (64 KiB segments, 4 of them): the
+ * log reclaims while the bytes it holds are still below the policy's
+ * capacity, so the cache is full from its first reclamation on and a miss
+ * seen once is refused (it does not beat the least recently used chunk);
+ * before, tinylfu counted its own bytes only and admitted every miss. */
+static void test_tinylfu_reinsert_full(void)
+{
+    ChunkCacheOptions o;
+    memset(&o, 0, sizeof o);
+    CU_ASSERT_TRUE_FATAL(chunk_policy_lookup("tinylfu", &o.policy));
+    o.capacity_bytes = 4 * 65536;
+    o.avg_chunk_size = 512; /* a sketch wide enough that these chunks do not collide */
+    o.container_size = 1 << 20;
+    o.fetch = CHUNK_FETCH_CHUNK;
+    o.mode = CACHE_MODE_SIMULATE;
+    device_model_params_default(&o.device);
+    o.ssd_tbw_bytes = 1;
+    o.layout = CHUNK_LAYOUT_LOG;
+    o.segment_size = 65536;
+    o.reclaim = CHUNK_LOG_REINSERT;
+    GError *err = NULL;
+    ChunkCache *c = chunk_cache_open(&o, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    ChunkCacheReport r;
+    for (uint32_t i = 1; i <= 41; i++) /* 10 a segment: the 41st reclaims the first segment */
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.admissions, 41);
+    CU_ASSERT_EQUAL(r.c.refused, 0);
+    CU_ASSERT_TRUE(r.layout_counters.segments.segments_reinserted == 1);
+    CU_ASSERT_TRUE(chunk_cache_used_bytes(c) + 6000 <= o.capacity_bytes); /* the policy's own bytes have room */
+    touch(c, 100, 6000, 0, chunk_address(100, 0));
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.refused, 1);
+    ChunkRef n = ref_of(100, 6000, 0);
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &n.fp));
+    chunk_cache_close(c, NULL);
+}
+
 /* Chunk plc (threshold 4, delay 2 by default): a chunk is admitted on its
  * fifth access only (Popularity Filter); when full, the clock's victim
  * must be picked twice (Delayed Eviction) and the newcomer must be at
@@ -377,6 +416,7 @@ static void add_suites(void)
     CU_add_test(s, "byte hit ratio", test_byte_hit_ratio);
     CU_add_test(s, "random sequences", test_random_sequences);
     CU_add_test(s, "offers", test_offers);
+    CU_add_test(s, "tinylfu under reinsert: full from the first reclamation", test_tinylfu_reinsert_full);
     CU_add_test(s, "chunk plc", test_chunk_plc);
     CU_add_test(s, "chunk sigpop", test_chunk_sigpop);
     CU_add_test(s, "granularity config", test_granularity_config);
