@@ -141,8 +141,8 @@ class LruReinsert(_OnLog, ChunkLru):
 
 class ArcReinsert(_OnLog, ChunkArc):
     """arc keeps a chunk in T2 by a hit or by its admission from a ghost
-    since it was written; a chunk it was asked about and did not keep
-    becomes a ghost, one the bound dropped is forgotten."""
+    since it was written; every chunk the log drops (asked and not kept,
+    or left out by the bound) becomes a ghost."""
 
     def __init__(self, capacity_bytes, avg_chunk, segment):
         super().__init__(capacity_bytes, avg_chunk)
@@ -172,10 +172,7 @@ class ArcReinsert(_OnLog, ChunkArc):
 
     def log_drop(self, chunk, asked):
         self.data.drop(chunk)
-        if asked:
-            self.arc.evict(chunk)
-        else:
-            self.arc.forget(chunk)
+        self.arc.evict(chunk)
 
 
 class TinyLfuReinsert(_OnLog, ChunkTinyLfu):
