@@ -107,31 +107,27 @@ def parse_shares(text: str) -> list[float]:
     return sorted(shares)
 
 
+def distinct_of(text: str, known: Sequence[str], what: str) -> list[str]:
+    """"b,a" of known ["a", "b", "c"] -> ["a", "b"]: distinct names of `known`, in its order."""
+    names = text.split(",")
+    if any(n not in known for n in names) or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError("%s must be distinct values of %s: %r" % (what, ",".join(known), text))
+    return [n for n in known if n in names]
+
+
 def parse_reclaims(text: str) -> list[str]:
     """"clean,evict" -> ["evict", "clean"]: distinct ssd-cache-segment-reclaim values, in RECLAIMS' order."""
-    names = text.split(",")
-    bad = [n for n in names if n not in RECLAIMS]
-    if bad or len(set(names)) != len(names):
-        raise argparse.ArgumentTypeError("reclaim must be distinct values of %s: %r" % (",".join(RECLAIMS), text))
-    return [r for r in RECLAIMS if r in names]
+    return distinct_of(text, RECLAIMS, "reclaim")
 
 
 def parse_policies(text: str) -> list[str]:
     """"tinylfu,lru" -> ["lru", "tinylfu"]: distinct policy names this experiment runs."""
-    known = list(dict.fromkeys(CONTAINER_POLICIES + CHUNK_POLICIES + ["austere"]))
-    names = text.split(",")
-    bad = [n for n in names if n not in known]
-    if bad or len(set(names)) != len(names):
-        raise argparse.ArgumentTypeError("policies must be distinct names of %s: %r" % (",".join(known), text))
-    return [n for n in known if n in names]
+    return distinct_of(text, list(dict.fromkeys(CONTAINER_POLICIES + CHUNK_POLICIES + ["austere"])), "policies")
 
 
 def parse_codecs(text: str) -> list[str]:
     """"zstd,none" -> ["none", "zstd"]: distinct codecs, in CODECS' order."""
-    names = text.split(",")
-    if any(n not in CODECS for n in names) or len(set(names)) != len(names):
-        raise argparse.ArgumentTypeError("codecs must be distinct values of %s: %r" % (",".join(CODECS), text))
-    return [c for c in CODECS if c in names]
+    return distinct_of(text, CODECS, "codecs")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
