@@ -21,11 +21,12 @@
  * the one that comes: a chunk of the reclaimed segment is kept when its
  * estimate is at least the admission candidate's (the miss whose put made
  * the log reclaim; ties keep the cached chunk, as in admission). From the
- * first reclamation on the cache is full: the log never frees a segment
- * but by reclaiming it, though the bytes it holds stay below the policy's
- * capacity (segments whole, the open segment's home, headers and tables),
- * so from then on every miss is compared with the least recently used
- * chunk before it is admitted, as when the capacity is reached. */
+ * first reclamation on (after a restart, the next one) the cache is full:
+ * the log never frees a segment but by reclaiming it, though the bytes it
+ * holds stay below the policy's capacity (segments whole, the open
+ * segment's home, headers and tables), so from then on every miss is
+ * compared with the least recently used chunk before it is admitted, as
+ * when the capacity is reached. */
 #include "cache/policy/chunk_policy.h"
 #include "cache/policy/frequency_sketch.h"
 #include "cache/structures/index_list.h"
