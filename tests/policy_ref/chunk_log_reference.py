@@ -79,7 +79,7 @@ class ReinsertLog:
                 self.events.append(" +%d" % chunk)
             else:
                 self.remove(chunk)
-                self.policy.log_drop(chunk, room)
+                self.policy.log_drop(chunk)
                 self.events.append(" -%d" % chunk)
 
     def put(self, chunk, length):
@@ -134,7 +134,7 @@ class LruReinsert(_OnLog, ChunkLru):
         self.used.discard(chunk)
         return kept
 
-    def log_drop(self, chunk, asked):
+    def log_drop(self, chunk):
         self.data.drop(chunk)
         del self.order[chunk]
 
@@ -170,7 +170,7 @@ class ArcReinsert(_OnLog, ChunkArc):
         self.earned.discard(chunk)
         return kept
 
-    def log_drop(self, chunk, asked):
+    def log_drop(self, chunk):
         self.data.drop(chunk)
         self.arc.evict(chunk)
 
@@ -197,7 +197,7 @@ class TinyLfuReinsert(_OnLog, ChunkTinyLfu):
         self.full = True
         return self.sketch.estimate(self._key(chunk)) >= self.sketch.estimate(self._key(self.candidate))
 
-    def log_drop(self, chunk, asked):
+    def log_drop(self, chunk):
         self.data.drop(chunk)
         del self.order[chunk]
 
