@@ -13,7 +13,9 @@
 # container mode's accesses/s on the compiled trace. The two compiled
 # files' sizes are printed. Environment: ROUNDS (5), REQUESTS (100000:
 # 3000 compiled container accesses replay in under a millisecond, too
-# short to time), PRESET (small).
+# short to time), PRESET (small), POLICY (lru: at both granularities),
+# RECLAIM (the chunk log's ssd-cache-segment-reclaim, evict; issue 39
+# asks the same of reinsert).
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$TOP/build/Makefile" ] || "$TOP/scripts/setup.sh"
@@ -22,6 +24,8 @@ DESTOR="$TOP/build/destor"
 ROUNDS=${ROUNDS:-5}
 REQUESTS=${REQUESTS:-100000}
 PRESET=${PRESET:-small}
+POLICY=${POLICY:-lru}
+RECLAIM=${RECLAIM:-evict}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 /usr/bin/python3 "$TOP/scripts/gen-dataset" --out "$WORK/data" --preset "$PRESET" --versions 2 --seed 3 >/dev/null
@@ -49,13 +53,15 @@ round=1
 : > "$WORK/rates"
 while [ "$round" -le "$ROUNDS" ]; do
     for gran in container chunk; do
-        "$DESTOR" -c "$WORK/c.cfg" -p"ssd-cache-granularity $gran" -p"ssd-cache-policy lru" -p"ssd-cache-size 20%" \
-            read-file --trace "$WORK/trace.$gran" --simulate --json |
+        if [ "$gran" = chunk ]; then set -- -p"ssd-cache-segment-reclaim $RECLAIM"; else set --; fi
+        "$DESTOR" -c "$WORK/c.cfg" -p"ssd-cache-granularity $gran" -p"ssd-cache-policy $POLICY" -p"ssd-cache-size 20%" \
+            "$@" read-file --trace "$WORK/trace.$gran" --simulate --json |
             /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(sys.argv[1], d["cache"]["accesses"] / (d["elapsed_ms"] / 1e3))' "$gran" >> "$WORK/rates"
     done
     round=$((round + 1))
 done
-/usr/bin/python3 - "$WORK/rates" "$(cat /proc/loadavg)" "$WORK/trace.container" "$WORK/trace.chunk" <<'PY'
+/usr/bin/python3 - "$WORK/rates" "$(cat /proc/loadavg)" "$WORK/trace.container" "$WORK/trace.chunk" \
+    "policy $POLICY, chunk reclaim $RECLAIM" <<'PY'
 import os, statistics, sys
 print("compiled trace: %d bytes (container accesses), %d bytes (chunk accesses)" % (
     os.path.getsize(sys.argv[3]), os.path.getsize(sys.argv[4])))
@@ -66,6 +72,6 @@ for line in open(sys.argv[1]):
 c, k = statistics.median(rates["container"]), statistics.median(rates["chunk"])
 print("container granularity: %.0f container accesses/s (median of %d)" % (c, len(rates["container"])))
 print("chunk granularity:     %.0f chunk accesses/s (median of %d)" % (k, len(rates["chunk"])))
-print("ratio chunk / container: %.2f (goal >= 0.25): %s; load average %s" % (
-    k / c, "met" if k / c >= 0.25 else "MISSED", sys.argv[2]))
+print("ratio chunk / container: %.2f (goal >= 0.25): %s; load average %s; %s" % (
+    k / c, "met" if k / c >= 0.25 else "MISSED", sys.argv[2], sys.argv[5]))
 PY

@@ -107,13 +107,27 @@ def parse_shares(text: str) -> list[float]:
     return sorted(shares)
 
 
+def distinct_of(text: str, known: Sequence[str], what: str) -> list[str]:
+    """"b,a" of known ["a", "b", "c"] -> ["a", "b"]: distinct names of `known`, in its order."""
+    names = text.split(",")
+    if any(n not in known for n in names) or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError("%s must be distinct values of %s: %r" % (what, ",".join(known), text))
+    return [n for n in known if n in names]
+
+
 def parse_reclaims(text: str) -> list[str]:
     """"clean,evict" -> ["evict", "clean"]: distinct ssd-cache-segment-reclaim values, in RECLAIMS' order."""
-    names = text.split(",")
-    bad = [n for n in names if n not in RECLAIMS]
-    if bad or len(set(names)) != len(names):
-        raise argparse.ArgumentTypeError("reclaim must be distinct values of %s: %r" % (",".join(RECLAIMS), text))
-    return [r for r in RECLAIMS if r in names]
+    return distinct_of(text, RECLAIMS, "reclaim")
+
+
+def parse_policies(text: str) -> list[str]:
+    """"tinylfu,lru" -> ["lru", "tinylfu"]: distinct policy names this experiment runs."""
+    return distinct_of(text, list(dict.fromkeys(CONTAINER_POLICIES + CHUNK_POLICIES + ["austere"])), "policies")
+
+
+def parse_codecs(text: str) -> list[str]:
+    """"zstd,none" -> ["none", "zstd"]: distinct codecs, in CODECS' order."""
+    return distinct_of(text, CODECS, "codecs")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -135,6 +149,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help="cache sizes as percentages of the working set, comma-separated (default 20,40,60,80)")
     ap.add_argument("--reclaim", type=parse_reclaims, default=list(RECLAIMS),
                     help="the chunk log's reclaims, comma-separated (default evict,clean,reinsert)")
+    ap.add_argument("--policies", type=parse_policies, default=None,
+                    help="run only these policies, comma-separated, at both granularities (austere: the bucket "
+                         "layout's points); default all")
+    ap.add_argument("--codecs", type=parse_codecs, default=list(CODECS),
+                    help="compression points, comma-separated (default none,lz4,zstd; none alone: no "
+                         "compression points beyond the uncompressed ones)")
     a = ap.parse_args(argv)
     a.preset = a.preset or ("tiny" if a.quick else "small")
     a.container_size = a.container_size or ("128K" if a.quick else "2M")
@@ -461,12 +481,14 @@ def main(argv: list[str]) -> int:
         raise ToolError("the working set does not fit the store's size: cannot measure it")
     working_set = whole["admitted_bytes"]
     cs = parse_size(a.container_size)
+    want = (lambda p: True) if a.policies is None else (lambda p: p in a.policies)
+    codecs = [codec for codec in a.codecs if codec != "none"]
     rows = []
     for share in a.shares:
         containers = max(1, int(round(share * working_set / cs)))
-        points = [("container", p, "container", None) for p in CONTAINER_POLICIES] + \
-                 [("chunk", p, "chunk", rc) for rc in a.reclaim for p in CHUNK_POLICIES] + \
-                 [("chunk", p, "container", rc) for rc in a.reclaim for p in CONTAINER_FETCH_POLICIES]
+        points = [("container", p, "container", None) for p in CONTAINER_POLICIES if want(p)] + \
+                 [("chunk", p, "chunk", rc) for rc in a.reclaim for p in CHUNK_POLICIES if want(p)] + \
+                 [("chunk", p, "container", rc) for rc in a.reclaim for p in CONTAINER_FETCH_POLICIES if want(p)]
         for gran, policy, fetch, reclaim in points:
             c = replay(a, cfg, compiled[gran], gran, policy, str(containers), fetch, reclaim=reclaim)
             rows.append(row(gran, policy, fetch, share, containers * cs, c, reclaim))
@@ -478,13 +500,13 @@ def main(argv: list[str]) -> int:
         # bucket layout (real mode)
         extra: list[tuple[str, str, str, str, str, str | None, str | None]]
         extra = [("container", COMPRESSION_CONTAINER_POLICY, "container", "log", codec, None, None)
-                 for codec in CODECS if codec != "none"]
+                 for codec in codecs if want(COMPRESSION_CONTAINER_POLICY)]
         extra += [("chunk", COMPRESSION_CHUNK_LOG_POLICY, "chunk", "log", codec, None, rc)
-                  for rc in a.reclaim for codec in CODECS if codec != "none"]
-        if containers * cs >= BUCKET_BYTES:
+                  for rc in a.reclaim for codec in codecs if want(COMPRESSION_CHUNK_LOG_POLICY)]
+        if want("austere") and containers * cs >= BUCKET_BYTES:
             extra += [("chunk", "austere", "chunk", "buckets", codec, os.path.join(outdir, "ssd-scratch"), None)
-                      for codec in CODECS]
-        else:
+                      for codec in a.codecs]
+        elif want("austere"):
             print("%3d%%: %s holds no cache bucket: no bucket-layout point" % (
                 round(share * 100), format_bytes(containers * cs)), flush=True)
         for gran, policy, fetch, layout, codec, real_dir, reclaim in extra:

@@ -215,11 +215,6 @@ def main():
             for cap in (2 * REINSERT_SEGMENT, 262144, 1048576):
                 ok &= compare(a.driver, policy, cap, REINSERT_KEYS, {"segment": REINSERT_SEGMENT}, requests,
                               "reinsert seed %d alpha %.1f" % (seed, alpha))
-    if "tinylfu" in policies:
-        for threshold in (0, 3):
-            ok &= compare(a.driver, "tinylfu", 262144, REINSERT_KEYS + ("tinylfu-chunk-keep-threshold", str(threshold)),
-                          {"segment": REINSERT_SEGMENT, "keep_threshold": threshold}, requests,
-                          "reinsert keep-threshold %d" % threshold)
     bucket = 8192 + 128 * 2048  # docs/FORMAT.md, "Chunk buckets"
     for policy in layouts:
         keys = ("ssd-cache-layout", "buckets")

@@ -79,7 +79,7 @@ class ReinsertLog:
                 self.events.append(" +%d" % chunk)
             else:
                 self.remove(chunk)
-                self.policy.log_drop(chunk, room)
+                self.policy.log_drop(chunk)
                 self.events.append(" -%d" % chunk)
 
     def put(self, chunk, length):
@@ -134,15 +134,15 @@ class LruReinsert(_OnLog, ChunkLru):
         self.used.discard(chunk)
         return kept
 
-    def log_drop(self, chunk, asked):
+    def log_drop(self, chunk):
         self.data.drop(chunk)
         del self.order[chunk]
 
 
 class ArcReinsert(_OnLog, ChunkArc):
     """arc keeps a chunk in T2 by a hit or by its admission from a ghost
-    since it was written; a chunk it was asked about and did not keep
-    becomes a ghost, one the bound dropped is forgotten."""
+    since it was written; every chunk the log drops (asked and not kept,
+    or left out by the bound) becomes a ghost."""
 
     def __init__(self, capacity_bytes, avg_chunk, segment):
         super().__init__(capacity_bytes, avg_chunk)
@@ -170,29 +170,34 @@ class ArcReinsert(_OnLog, ChunkArc):
         self.earned.discard(chunk)
         return kept
 
-    def log_drop(self, chunk, asked):
+    def log_drop(self, chunk):
         self.data.drop(chunk)
-        if asked:
-            self.arc.evict(chunk)
-        else:
-            self.arc.forget(chunk)
+        self.arc.evict(chunk)
 
 
 class TinyLfuReinsert(_OnLog, ChunkTinyLfu):
-    """tinylfu keeps a chunk whose estimate exceeds the keep threshold."""
+    """tinylfu keeps a chunk whose estimate is at least the admission
+    candidate's (the miss whose put reclaims); from the first reclamation
+    on the cache is full: every miss is compared with the LRU chunk."""
 
-    def __init__(self, capacity_bytes, avg_chunk, segment, keep_threshold=1):
+    def __init__(self, capacity_bytes, avg_chunk, segment):
         super().__init__(capacity_bytes, avg_chunk)
         self._log_init(capacity_bytes, segment)
-        self.keep_threshold = keep_threshold
+        self.candidate = None
+        self.full = False
+
+    def _has_room(self, chunk, length):
+        self.candidate = chunk
+        return not self.full and self.data.fits(length)
 
     def _put(self, chunk, length):
         self.log.put(chunk, length)
 
     def keep(self, chunk):
-        return self.sketch.estimate(self._key(chunk)) > self.keep_threshold
+        self.full = True
+        return self.sketch.estimate(self._key(chunk)) >= self.sketch.estimate(self._key(self.candidate))
 
-    def log_drop(self, chunk, asked):
+    def log_drop(self, chunk):
         self.data.drop(chunk)
         del self.order[chunk]
 

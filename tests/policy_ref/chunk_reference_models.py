@@ -435,6 +435,9 @@ class ChunkTinyLfu(_Placed):
     def _key(chunk):
         return (chunk ^ (chunk >> 32)) & 0xFFFFFFFF
 
+    def _has_room(self, chunk, length):
+        return self.data.fits(length)
+
     def access(self, chunk, length, address, off, tlen):
         self.sketch.add(self._key(chunk))
         if chunk in self.data.size:
@@ -445,7 +448,7 @@ class ChunkTinyLfu(_Placed):
     def _miss(self, chunk, length, address, off, tlen):
         if length > self.data.capacity:
             return "r"
-        if not self.data.fits(length) and self.order:
+        if not self._has_room(chunk, length) and self.order:
             lru = next(iter(self.order))
             if self.sketch.estimate(self._key(chunk)) <= self.sketch.estimate(self._key(lru)):
                 return "r"

@@ -133,6 +133,22 @@ class RowTests(unittest.TestCase):
 
 
 @unittest.skipUnless(have_destor(), "destor not built")
+class PolicyAndCodecOptionTests(unittest.TestCase):
+
+    def test_all_by_default(self):
+        a = gx.parse_args([])
+        self.assertIsNone(a.policies)
+        self.assertEqual(a.codecs, gx.CODECS)
+        self.assertEqual(gx.parse_args(["--policies", "tinylfu,lru"]).policies, ["lru", "tinylfu"])
+        self.assertEqual(gx.parse_args(["--codecs", "zstd,none"]).codecs, ["none", "zstd"])
+
+    def test_bad_values_are_usage_errors(self):
+        for opt, bad in (("--policies", "lru,lru"), ("--policies", "fifo"), ("--codecs", "gzip"), ("--codecs", "")):
+            with self.assertRaises(SystemExit) as e:
+                gx.parse_args([opt, bad])
+            self.assertEqual(e.exception.code, 2, bad)
+
+
 class GranularityRunTests(unittest.TestCase):
 
     def test_quick_run(self):
@@ -187,6 +203,22 @@ class GranularityRunTests(unittest.TestCase):
                 text = f.read()
             for reclaim in gx.RECLAIMS:
                 self.assertIn("With reclaim %s: CDAC over D-*" % reclaim, text)
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_quick_run_of_some_policies(self):
+        """--policies lru,tinylfu --codecs none: those policies' points only, no compressed or bucket point."""
+        tmp = tempfile.mkdtemp(prefix="trace-granularity-")
+        try:
+            out = os.path.join(tmp, "g")
+            run([os.path.join(SCRIPTS, "experiment"), "granularity", "--quick", "--destor", DESTOR, "--out", out,
+                 "--policies", "lru,tinylfu", "--codecs", "none", "--shares", "40"])
+            with open(os.path.join(out, "granularity.csv"), newline="") as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual({r["policy"] for r in rows}, {"lru", "tinylfu"})
+            self.assertEqual({r["compression"] for r in rows}, {"none"})
+            # container lru and tinylfu, chunk fetch and container fetch each at three reclaims
+            self.assertEqual(len(rows), 2 + 2 * 2 * len(gx.RECLAIMS))
         finally:
             shutil.rmtree(tmp)
 

@@ -258,6 +258,85 @@ static void test_offers(void)
     chunk_cache_close(c, NULL);
 }
 
+/* tinylfu on the log under reinsert (64 KiB segments, 4 of them): the
+ * log reclaims while the bytes it holds are still below the policy's
+ * capacity, so the cache is full from its first reclamation on and a miss
+ * seen once is refused (it does not beat the least recently used chunk);
+ * before, tinylfu counted its own bytes only and admitted every miss. */
+/* Simulation on a reinsert log of four 64 KiB segments (a chunk of 6000
+ * bytes: ten a segment, five within reinsert's bound). */
+static ChunkCache *open_reinsert(const char *policy, ChunkCacheOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    CU_ASSERT_TRUE_FATAL(chunk_policy_lookup(policy, &o->policy));
+    o->capacity_bytes = 4 * 65536;
+    o->avg_chunk_size = 512; /* a sketch wide enough that these chunks do not collide */
+    o->container_size = 1 << 20;
+    o->fetch = CHUNK_FETCH_CHUNK;
+    o->mode = CACHE_MODE_SIMULATE;
+    device_model_params_default(&o->device);
+    o->ssd_tbw_bytes = 1;
+    o->layout = CHUNK_LAYOUT_LOG;
+    o->segment_size = 65536;
+    o->reclaim = CHUNK_LOG_REINSERT;
+    GError *err = NULL;
+    ChunkCache *c = chunk_cache_open(o, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    return c;
+}
+
+static void test_tinylfu_reinsert_full(void)
+{
+    ChunkCacheOptions o;
+    ChunkCache *c = open_reinsert("tinylfu", &o);
+    ChunkCacheReport r;
+    for (uint32_t i = 1; i <= 41; i++) /* 10 a segment: the 41st reclaims the first segment */
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.admissions, 41);
+    CU_ASSERT_EQUAL(r.c.refused, 0);
+    CU_ASSERT_TRUE(r.layout_counters.segments.segments_reinserted == 1);
+    CU_ASSERT_TRUE(chunk_cache_used_bytes(c) + 6000 <= o.capacity_bytes); /* the policy's own bytes have room */
+    touch(c, 100, 6000, 0, chunk_address(100, 0));
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.refused, 1);
+    ChunkRef n = ref_of(100, 6000, 0);
+    CU_ASSERT_FALSE(chunk_cache_contains(c, &n.fp));
+    chunk_cache_close(c, NULL);
+}
+
+/* arc under reinsert: chunks 1-10 fill the first segment and are hit, so
+ * all ten earned their keep; the bound keeps 1-5 and leaves 6-10 out.
+ * Those are ARC replacements, so ghosts (B2): chunk 6, read again, comes
+ * back into T2 as earned, and the next reclamation of its segment keeps
+ * it. Before, the bound's chunks were forgotten: 6 came back into T1 and
+ * was dropped. */
+static void test_arc_reinsert_cut_ghost(void)
+{
+    ChunkCacheOptions o;
+    ChunkCache *c = open_reinsert("arc", &o);
+    ChunkCacheReport r;
+    for (uint32_t i = 1; i <= 40; i++)
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    for (uint32_t i = 1; i <= 10; i++)
+        touch(c, i, 6000, 0, chunk_address(i, 0)); /* hits */
+    touch(c, 41, 6000, 0, chunk_address(41, 0));  /* reclaims the first segment */
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinserted, 5);
+    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinsert_cut, 5);
+    ChunkRef six = ref_of(6, 6000, 0);
+    CU_ASSERT_FALSE_FATAL(chunk_cache_contains(c, &six.fp));
+    touch(c, 6, 6000, 0, chunk_address(6, 0)); /* a miss: admitted again */
+    CU_ASSERT_TRUE_FATAL(chunk_cache_contains(c, &six.fp));
+    for (uint32_t i = 100; i < 200 && r.layout_counters.segments.segments_reinserted < 5; i++) {
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+        chunk_cache_report(c, &r);
+    }
+    CU_ASSERT_EQUAL(r.layout_counters.segments.segments_reinserted, 5); /* chunk 6's segment came round */
+    CU_ASSERT_TRUE(chunk_cache_contains(c, &six.fp));
+    chunk_cache_close(c, NULL);
+}
+
 /* Chunk plc (threshold 4, delay 2 by default): a chunk is admitted on its
  * fifth access only (Popularity Filter); when full, the clock's victim
  * must be picked twice (Delayed Eviction) and the newcomer must be at
@@ -377,6 +456,8 @@ static void add_suites(void)
     CU_add_test(s, "byte hit ratio", test_byte_hit_ratio);
     CU_add_test(s, "random sequences", test_random_sequences);
     CU_add_test(s, "offers", test_offers);
+    CU_add_test(s, "tinylfu under reinsert: full from the first reclamation", test_tinylfu_reinsert_full);
+    CU_add_test(s, "arc under reinsert: chunks past the bound leave ghosts", test_arc_reinsert_cut_ghost);
     CU_add_test(s, "chunk plc", test_chunk_plc);
     CU_add_test(s, "chunk sigpop", test_chunk_sigpop);
     CU_add_test(s, "granularity config", test_granularity_config);

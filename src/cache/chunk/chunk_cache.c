@@ -266,6 +266,11 @@ void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t lengt
     } else {
         notify(c, CHUNK_EVENT_LOG_DROP, &c->fp[s], c->length[s]);
         c->counters.log_dropped++;
+        if (c->ops->dropped != NULL) {
+            c->ops->dropped(c->pst, s);
+            unbind(c, s);
+            return;
+        }
     }
     chunk_cache_drop_slot(c, s);
 }

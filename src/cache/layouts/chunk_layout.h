@@ -91,6 +91,7 @@ typedef struct {
     uint64_t cleaner_bytes_written;     /* stored bytes the cleaner rewrote */
     uint64_t reinserted_bytes_written;  /* stored bytes reinsert rewrote (when written) */
     uint64_t chunks_reinserted;         /* chunks reinsert kept */
+    uint64_t chunks_reinsert_cut;       /* chunks reinsert dropped unasked: past its bound */
     uint64_t segments_written, segments_evicted, segments_cleaned, segments_reinserted;
     uint64_t damaged_segments;          /* found unusable when the index was rebuilt at open */
 } ChunkLayoutSegments;

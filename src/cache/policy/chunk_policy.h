@@ -94,6 +94,11 @@ struct ChunkPolicyOps {
      * from the policy's own state; asked only while the log's bound on
      * reinserted bytes has room for the chunk. */
     gboolean (*keep)(void *st, ChunkSlot slot);
+    /* Optional (NULL: `removed`). The log's reclamation dropped slot's
+     * chunk: evict's FIFO of segments, a chunk reinsert's `keep` said no
+     * to or its bound left out unasked, or one found damaged as the
+     * segment was read; a replacement the policy did not choose. */
+    void (*dropped)(void *st, ChunkSlot slot);
     /* All bytes of policy state now (metadata caches and ghosts included). */
     size_t (*memory)(const void *st);
 };

@@ -156,6 +156,7 @@ static ChunkLayoutSegments segments_of(const ChunkLogCounters *c)
         .cleaner_bytes_written = c->cleaner_bytes_written,
         .reinserted_bytes_written = c->reinserted_bytes_written,
         .chunks_reinserted = c->chunks_reinserted,
+        .chunks_reinsert_cut = c->chunks_reinsert_cut,
         .segments_written = c->segments_written,
         .segments_evicted = c->segments_evicted,
         .segments_cleaned = c->segments_cleaned,

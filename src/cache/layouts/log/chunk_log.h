@@ -127,6 +127,7 @@ typedef struct {
     uint64_t cleaner_bytes_written; /* stored bytes the cleaner rewrote */
     uint64_t reinserted_bytes_written; /* stored bytes reinsert rewrote (counted when their segment is written) */
     uint64_t chunks_reinserted;     /* live chunks reinsert kept (rewritten into the open segment) */
+    uint64_t chunks_reinsert_cut;   /* live chunks reinsert dropped unasked: past its bound */
     uint64_t put_bytes;             /* chunk bytes of the puts that added a chunk (when put) */
     uint64_t put_stored_bytes;      /* their stored bytes */
     uint64_t chunks_compressed;     /* of those puts, chunks kept compressed */

@@ -333,6 +333,8 @@ static void reinsert_segment(ChunkLogSpace *sp, uint32_t s, uint32_t need)
         uint32_t len = en->length, stored = en->stored, from = en->offset, check = en->check;
         uint64_t takes = (uint64_t)stored + CHUNK_LOG_TABLE_ENTRY;
         gboolean room = kept + takes <= bound && open_fits(sp, stored + need + CHUNK_LOG_TABLE_ENTRY);
+        if (!room)
+            sp->c.chunks_reinsert_cut++;
         if (!room || sp->keep == NULL || !sp->keep(sp->keep_ctx, &fp, len)) {
             drop_taken(sp, s, live[i], FALSE);
             continue;

@@ -11,8 +11,11 @@
  * T2), or its admission from a ghost (into T2). Not every T2 chunk: with
  * the log as the limit ARC's own replacement never runs, so a chunk once
  * in T2 would be rewritten at every pass of the log until the bound
- * pushed it out. A chunk not kept leaves as ARC's victims do (a ghost in
- * B1 or B2). */
+ * pushed it out. Every chunk the log drops, asked or left out by the
+ * bound (or by evict's FIFO), leaves as ARC's victims do: a ghost in B1
+ * or B2 (ARC's definition: a page replaced from T1 or T2 is remembered;
+ * before, a chunk the bound left out was forgotten, so when it came back
+ * it entered T1 and was not kept again). */
 #include "cache/policy/chunk_policy.h"
 #include "cache/structures/sized_arc.h"
 
@@ -94,8 +97,7 @@ static void chunk_arc_removed(void *st, ChunkSlot slot)
 }
 
 /* Kept when in T2 by a hit or a ghost since written (the rewrite is a
- * write: that is spent); else it is the victim, so its removal makes a
- * ghost. */
+ * write: that is spent); else the log drops it (chunk_arc_dropped). */
 static gboolean chunk_arc_keep(void *st, ChunkSlot slot)
 {
     ChunkArc *a = st;
@@ -103,8 +105,16 @@ static gboolean chunk_arc_keep(void *st, ChunkSlot slot)
     gboolean keep = a->earned[slot] != 0;
     g_assert(!keep || a->arc.list[a->entry[slot]] == ARC_T2); /* earned only by entering T2 */
     a->earned[slot] = 0;
-    a->victim = keep ? CHUNK_NO_SLOT : slot;
     return keep;
+}
+
+/* The log dropped it (not kept, past reinsert's bound, evict's FIFO): a
+ * replacement, so a ghost. */
+static void chunk_arc_dropped(void *st, ChunkSlot slot)
+{
+    ChunkArc *a = st;
+    g_assert(slot < a->slot_room && sized_arc_resident(&a->arc, a->entry[slot]));
+    sized_arc_evict(&a->arc, a->entry[slot]);
 }
 
 static size_t chunk_arc_memory(const void *st)
@@ -125,5 +135,6 @@ const ChunkPolicyOps chunk_policy_arc = {
     .inserted = chunk_arc_inserted,
     .removed = chunk_arc_removed,
     .keep = chunk_arc_keep,
+    .dropped = chunk_arc_dropped,
     .memory = chunk_arc_memory,
 };

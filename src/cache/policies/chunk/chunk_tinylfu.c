@@ -17,15 +17,21 @@
  * chunk size.
  *
  * When the chunk log reclaims its oldest segment (ssd-cache-segment-reclaim
- * reinsert), a chunk is kept when its estimate exceeds
- * tinylfu-chunk-keep-threshold (1: seen more than once within the
- * sketch's window, the line TinyLFU's doorkeeper draws between one-time
- * chunks and the rest; fixed from that before any measurement). */
+ * reinsert), TinyLFU's own rule decides between the chunk that leaves and
+ * the one that comes: a chunk of the reclaimed segment is kept when its
+ * estimate is at least the admission candidate's (the miss whose put made
+ * the log reclaim; ties keep the cached chunk, as in admission). From the
+ * first reclamation on (after a restart, the next one) the cache is full:
+ * the log never frees a segment but by reclaiming it, though the bytes it
+ * holds stay below the policy's capacity (segments whole, the open
+ * segment's home, headers and tables), so from then on every miss is
+ * compared with the least recently used chunk before it is admitted, as
+ * when the capacity is reached. */
 #include "cache/policy/chunk_policy.h"
 #include "cache/policy/frequency_sketch.h"
 #include "cache/structures/index_list.h"
 
-enum { KEY_SAMPLE, KEY_KEEP };
+enum { KEY_SAMPLE };
 enum { REFUSED };
 
 typedef struct {
@@ -35,7 +41,8 @@ typedef struct {
     uint32_t *slot_length;
     uint32_t slot_room;
     uint64_t used, capacity;
-    unsigned keep_threshold;
+    uint64_t candidate;    /* the last miss asked about (admit): reinsert's rival */
+    gboolean log_full;     /* the log has reclaimed a segment (keep was asked) */
     FrequencySketch sketch;
     uint64_t *counters;
 } ChunkTinyLfu;
@@ -44,9 +51,6 @@ static const CachePolicyKey chunk_tinylfu_keys[] = {
     { "tinylfu-chunk-sample-factor", CACHE_KEY_UINT, 1, 1000, NULL, "10",
       "chunk granularity: the sketch halves its counters every this many x the chunks the cache holds "
       "(at the average chunk size) accesses" },
-    { "tinylfu-chunk-keep-threshold", CACHE_KEY_UINT, 0, 15, NULL, "1",
-      "chunk granularity, ssd-cache-segment-reclaim reinsert: a chunk of the reclaimed segment is kept "
-      "when its estimate exceeds this" },
 };
 
 static const CachePolicyCounter chunk_tinylfu_counters[] = {
@@ -66,7 +70,6 @@ static void *chunk_tinylfu_create(const ChunkPolicyEnv *env)
     index_list_init(&t->order);
     t->capacity = env->capacity_bytes;
     t->counters = env->counters;
-    t->keep_threshold = (unsigned)env->values[KEY_KEEP].number;
     sketch_init(&t->sketch, n, (uint64_t)env->values[KEY_SAMPLE].number * n);
     return t;
 }
@@ -94,7 +97,8 @@ static gboolean chunk_tinylfu_lookup(void *st, ChunkSlot slot, const ChunkAccess
 static gboolean chunk_tinylfu_admit(void *st, const ChunkAccess *a)
 {
     ChunkTinyLfu *t = st;
-    if (t->used + a->length <= t->capacity || t->order.len == 0)
+    t->candidate = a->chunk;
+    if ((!t->log_full && t->used + a->length <= t->capacity) || t->order.len == 0)
         return TRUE;
     unsigned mine = sketch_estimate(&t->sketch, sketch_key(a->chunk));
     unsigned theirs = sketch_estimate(&t->sketch, sketch_key(t->slot_chunk[t->order.head]));
@@ -133,11 +137,14 @@ static void chunk_tinylfu_removed(void *st, ChunkSlot slot)
     index_list_unlink(&t->links, &t->order, slot);
 }
 
+/* Asked only inside the put of an admitted miss (the candidate). */
 static gboolean chunk_tinylfu_keep(void *st, ChunkSlot slot)
 {
     ChunkTinyLfu *t = st;
     g_assert(slot < t->slot_room);
-    return sketch_estimate(&t->sketch, sketch_key(t->slot_chunk[slot])) > t->keep_threshold;
+    t->log_full = TRUE;
+    return sketch_estimate(&t->sketch, sketch_key(t->slot_chunk[slot])) >=
+           sketch_estimate(&t->sketch, sketch_key(t->candidate));
 }
 
 static size_t chunk_tinylfu_memory(const void *st)
