@@ -37,7 +37,8 @@ typedef struct {
  * chunk_layout_<name>_ops (chunk_layout.h), beside its code. */
 #define CACHE_DIR_CHUNK_LAYOUTS(CHUNK_LAYOUT) \
     CHUNK_LAYOUT(LOG, log)                    \
-    CHUNK_LAYOUT(BUCKETS, buckets)
+    CHUNK_LAYOUT(BUCKETS, buckets)            \
+    /* a new layout's line above this one */
 
 extern const CacheDirFormat ssd_store_dir_format;
 #define CACHE_DIR_DECLARE_LAYOUT(kind, name) extern const CacheDirFormat chunk_##name##_dir_format;
