@@ -41,29 +41,10 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
     { echo "bench-chunk-log: cannot make an O_DIRECT log in ${TMPDIR:-/tmp} (set TMPDIR to an SSD)" >&2; exit 1; }
 # The product path: a store, its files read whole once through the chunk
 # cache (warm), and a trace of random 64 KiB ranges of its larger files.
-/usr/bin/python3 "$TOP/scripts/gen-dataset" --out "$WORK/data" --size "${PRODUCT_MB}M" --versions 1 --seed 5 >/dev/null
-printf 'working-directory "%s/store"\n' "$WORK" > "$WORK/c.cfg"
-"$DESTOR" -c "$WORK/c.cfg" backup "$WORK/data/v1" >/dev/null
-"$DESTOR" -c "$WORK/c.cfg" list 0 --null > "$WORK/list"
-/usr/bin/python3 - "$WORK/list" "$PRODUCT_MB" "$WORK/warm" "$WORK/ranges" <<'PY'
-import random, sys
-files = []
-for rec in open(sys.argv[1], "rb").read().split(b"\0")[:-1]:
-    kind, size, path = rec.split(b"\t", 2)
-    if kind == b"f" and b"\n" not in path and b"\r" not in path:
-        files.append((path, int(size)))
-with open(sys.argv[3], "wb") as w:
-    for path, size in files:
-        w.write(b"0\t%s\n" % path)
-big = [(p, s) for p, s in files if s >= 65536]
-rng = random.Random(7)
-with open(sys.argv[4], "wb") as w:
-    for _ in range(int(sys.argv[2]) * 16):
-        path, size = rng.choices(big, [s for _, s in big])[0]
-        w.write(b"0\t%s\t%d\t65536\n" % (path, rng.randrange(size - 65536 + 1)))
-PY
-"$DESTOR" -c "$WORK/c.cfg" -p"ssd-cache-granularity chunk" -p"ssd-cache-directory $WORK/ssd" \
-    -p"ssd-cache-size 100%" -p"ssd-cache-policy lru" -p"ssd-cache-o-direct yes" -p"ssd-cache-segment-reclaim clean" read-file --trace "$WORK/warm" >/dev/null
+. "$TOP/scripts/bench-stores.sh"
+chunk_log_store "$DESTOR" "$WORK" "$PRODUCT_MB"
+"$DESTOR" -c "$WORK/p.cfg" -p"ssd-cache-granularity chunk" -p"ssd-cache-directory $WORK/ssd" \
+    -p"ssd-cache-size 100%" -p"ssd-cache-policy lru" -p"ssd-cache-o-direct yes" -p"ssd-cache-segment-reclaim clean" read-file --trace "$WORK/pwarm" >/dev/null
 
 OUT="$WORK/rounds"
 round=1
@@ -72,9 +53,9 @@ while [ "$round" -le "$REPEAT" ]; do
     dd if="$WORK/ssd/chunks.log" of=/dev/null bs=4M iflag=direct status=none
     t1=$(date +%s.%N)
     echo "pdd $(stat -c %s "$WORK/ssd/chunks.log") $t0 $t1" >> "$OUT"
-    /usr/bin/time -f "%U %S" -o "$WORK/cpu" "$DESTOR" -c "$WORK/c.cfg" -p"ssd-cache-granularity chunk" \
+    /usr/bin/time -f "%U %S" -o "$WORK/cpu" "$DESTOR" -c "$WORK/p.cfg" -p"ssd-cache-granularity chunk" \
         -p"ssd-cache-directory $WORK/ssd" -p"ssd-cache-size 100%" -p"ssd-cache-policy lru" -p"ssd-cache-o-direct yes" -p"ssd-cache-segment-reclaim clean" \
-        read-file --trace "$WORK/ranges" --json > "$WORK/product.json"
+        read-file --trace "$WORK/pranges" --json > "$WORK/product.json"
     /usr/bin/python3 - "$WORK/product.json" "$WORK/cpu" >> "$OUT" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
