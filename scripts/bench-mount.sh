@@ -26,10 +26,14 @@
 #   40: >= 0.8);
 #   the 8 files of SIZE/8 by one cat after another and by 8 cats at once,
 #   in turn first (goal, issue 40: 8 at once >= 1.5 x one after another),
+#   once with the store dropped from the page cache (the disk counts) and
+#   once with it read into the page cache first (the mount's work alone),
 #   with the CPU time of the cats and of the mount process (its threads:
 #   8 readers at once keep both cores busy only if the mount does);
 # and once per round on a warm mount: ls -lR of the tree of FILES files
-# (goal: 200,000 files in <= 2 s) and the mount's resident memory after it.
+# (goal: 200,000 files in <= 2 s), the CPU time of ls and of the mount, and
+# the mount's resident memory after it; then ls -lR of the tree the job was
+# made from on the local file system (the same listing without FUSE).
 # Then, when fio is installed (else it says so and stops there), FIO_IOS
 # (default 20000) random 4 KiB reads of the big file, offsets drawn once:
 # by fio through the mount (O_DIRECT, one at a time, replaying an I/O log)
@@ -122,17 +126,23 @@ u = resource.getrusage(resource.RUSAGE_CHILDREN)
 print("%.4f %.4f" % (t, u.ru_utime + u.ru_stime))' "$@"; }
 # mount_cpu: the CPU seconds (user + system) of the running mount so far
 mount_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.4f\n", ($14 + $15) / hz }' "/proc/$MPID/stat"; }
-# eight HOW: the 8 files through a fresh mount, one cat after another
-# (serial) or 8 cats at once (parallel): a line of results
+# eight HOW [warm]: the 8 files through a fresh mount, one cat after
+# another (serial) or 8 cats at once (parallel), the store's containers
+# dropped from the page cache first, or with `warm` read into it first (the
+# mount's own work alone, no disk): a line of results
 eight() {
-    uncache
+    if [ "${2:-}" = warm ]; then
+        cat "$WORK/store/containers.pool" > /dev/null
+    else
+        uncache
+    fi
     start_mount
     if [ "$1" = serial ]; then
         t=$(seconds sh -c 'for f in "$1"/part*; do cat "$f" > /dev/null; done' sh "$MNT/0/eight")
     else
         t=$(seconds sh -c 'for f in "$1"/part*; do cat "$f" > /dev/null & done; wait' sh "$MNT/0/eight")
     fi
-    echo "$1 $t $(mount_cpu)" >> "$WORK/results"
+    echo "${2:+w}$1 $t $(mount_cpu)" >> "$WORK/results"
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -154,14 +164,25 @@ while [ "$r" -le "$REPEAT" ]; do
         eight serial
         stop_mount
         eight parallel
+        stop_mount
+        eight serial warm
+        stop_mount
+        eight parallel warm
     else
         eight parallel
         stop_mount
         eight serial
+        stop_mount
+        eight parallel warm
+        stop_mount
+        eight serial warm
     fi
     ls -lR "$MNT/0/tree" > /dev/null # warm: the kernel and the store's files in the page cache
-    t=$(seconds sh -c 'ls -lR "$1" > /dev/null' sh "$MNT/0/tree" | cut -d' ' -f1)
-    echo "ls $t $(awk '/^VmRSS/ {print $2}' "/proc/$MPID/status")" >> "$WORK/results"
+    c0=$(mount_cpu)
+    t=$(seconds sh -c 'ls -lR "$1" > /dev/null' sh "$MNT/0/tree")
+    echo "ls $t $(awk '/^VmRSS/ {print $2}' "/proc/$MPID/status") $c0 $(mount_cpu)" >> "$WORK/results"
+    ls -lR "$WORK/data/tree" > /dev/null
+    echo "lslocal $(seconds sh -c 'ls -lR "$1" > /dev/null' sh "$WORK/data/tree")" >> "$WORK/results"
     stop_mount
     r=$((r + 1))
 done
@@ -174,8 +195,11 @@ t, rss, cpu = {}, [], {}
 for row in rows:
     t.setdefault(row[0], []).append(float(row[1]))
     if row[0] == "ls":
-        rss.append(int(row[2]))
-    if row[0] in ("serial", "parallel"):  # the cats' CPU seconds, the mount's
+        rss.append(int(row[3]))
+        cpu.setdefault("ls", []).append((float(row[2]), float(row[5]) - float(row[4])))
+    if row[0] == "lslocal":
+        cpu.setdefault("lslocal", []).append((float(row[2]), 0.0))
+    if row[0] in ("serial", "parallel", "wserial", "wparallel"):  # the cats' CPU seconds, the mount's
         cpu.setdefault(row[0], []).append((float(row[2]), float(row[3])))
 med = {k: statistics.median(v) for k, v in t.items()}
 mb = lambda s, n: n / 1e6 / s
@@ -186,15 +210,21 @@ print("%-34s %8.3f s  %8.1f MB/s" % ("read-file JOB big -o OUT", med["read-file"
 print("%-34s %8.3f s  %8.1f MB/s" % ("cat MOUNT/0/big", med["cat"], mb(med["cat"], size)))
 r = med["read-file"] / med["cat"]
 print("ratio cat / read-file speed: %.2f (goal >= 0.80): %s" % (r, "met" if r >= 0.8 else "NOT met"))
-for key, what in (("serial", "8 files, one cat after another"), ("parallel", "8 files, 8 cats at once")):
-    cats = statistics.median(c for c, _ in cpu[key])
-    mount = statistics.median(m for _, m in cpu[key])
-    print("%-34s %8.3f s  %8.1f MB/s  CPU: cats %.2f s, mount %.2f s (%.2f cores)"
-          % (what, med[key], mb(med[key], size // 8 * 8), cats, mount, (cats + mount) / med[key]))
-r = med["serial"] / med["parallel"]
-print("ratio 8 at once / one after another: %.2f (goal >= 1.50): %s" % (r, "met" if r >= 1.5 else "NOT met"))
-print("ls -lR of %d files, warm: %.3f s (goal: 200,000 in <= 2 s); mount's resident memory after it: %.1f MiB"
-      % (files, med["ls"], statistics.median(rss) / 1024))
+for store, w in (("store dropped from the page cache", ""), ("store in the page cache", "w")):
+    for key, what in (("serial", "8 files, one cat after another"), ("parallel", "8 files, 8 cats at once")):
+        cats = statistics.median(c for c, _ in cpu[w + key])
+        mount = statistics.median(m for _, m in cpu[w + key])
+        print("%-34s %8.3f s  %8.1f MB/s  CPU: cats %.2f s, mount %.2f s (%.2f cores)"
+              % (what, med[w + key], mb(med[w + key], size // 8 * 8), cats, mount, (cats + mount) / med[w + key]))
+    r = med[w + "serial"] / med[w + "parallel"]
+    print("ratio 8 at once / one after another, %s: %.2f (goal >= 1.50): %s"
+          % (store, r, "met" if r >= 1.5 else "NOT met"))
+print("ls -lR of %d files, warm: %.3f s (goal: 200,000 in <= 2 s); CPU: ls %.2f s, mount %.2f s; "
+      "mount's resident memory after it: %.1f MiB"
+      % (files, med["ls"], statistics.median(c for c, _ in cpu["ls"]), statistics.median(m for _, m in cpu["ls"]),
+         statistics.median(rss) / 1024))
+print("ls -lR of the same tree on the local file system: %.3f s; CPU: ls %.2f s"
+      % (med["lslocal"], statistics.median(c for c, _ in cpu["lslocal"])))
 PY
 
 # Random 4 KiB reads: fio through the mount, read-file --trace beside it.

@@ -50,8 +50,15 @@ gboolean mount_dir_list(Job *job, const char *dir, GByteArray *from, MountDirFn 
         g_byte_array_append(from, prefix->data, prefix->len);
     uint64_t offset;
     uint32_t length;
-    gboolean found, ok = TRUE, go = TRUE;
-    while (go && (ok = recipe_index_seek(job->recipes, from->data, from->len, key, &offset, &length, &found, err)) &&
+    gboolean found, ok, go = TRUE;
+    /* from is where a seek would find the next entry; after a file's key
+     * it is that key and a 0 byte, found by a step of the cursor instead */
+    gboolean step = FALSE;
+    RecipeIndexCursor *cur = recipe_index_cursor_open(job->recipes, err);
+    ok = cur != NULL;
+    while (ok && go &&
+           (ok = step ? recipe_index_cursor_next(cur, key, &offset, &length, &found, err)
+                      : recipe_index_cursor_seek(cur, from->data, from->len, key, &offset, &length, &found, err)) &&
            found && starts_with(key, prefix)) {
         g_byte_array_set_size(at, 0);
         g_byte_array_append(at, from->data, from->len);
@@ -81,12 +88,14 @@ gboolean mount_dir_list(Job *job, const char *dir, GByteArray *from, MountDirFn 
          * an entry refused is where the next listing starts */
         if (go) {
             g_byte_array_append(from, slash != NULL ? (const guint8 *)"0" : (const guint8 *)"", 1);
+            step = slash == NULL;
         } else {
             g_byte_array_set_size(from, 0);
             g_byte_array_append(from, at->data, at->len);
         }
     }
     *ended = ok && go;
+    recipe_index_cursor_close(cur);
     g_byte_array_unref(at);
     g_byte_array_unref(key);
     g_byte_array_unref(prefix);

@@ -23,6 +23,7 @@ void mount_handle_free(MountHandle *h)
     g_free(h->path);
     if (h->from != NULL)
         g_byte_array_unref(h->from);
+    job_meta_window_clear(&h->records);
     g_free(h);
 }
 

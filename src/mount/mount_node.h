@@ -20,6 +20,7 @@ typedef struct {
     GByteArray *from;   /* a job's directory: where its listing goes on (mount_dir_list) */
     off_t from_ord;     /* ... after the entry of this ordinal */
     gboolean ended;     /* ... or that it had its last entry */
+    JobMetaWindow records; /* ... its entries' records, read a window at a time */
     uint32_t job;       /* a file's job and record */
     FileRecord *record; /* NULL for a directory and the figures */
     uint64_t *starts;   /* a file's chunks' offsets (file_output_chunk_starts) */

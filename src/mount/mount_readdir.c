@@ -17,6 +17,7 @@ typedef struct {
     void *buf;
     fuse_fill_dir_t filler;
     Job *job;      /* listing one of its directories */
+    JobMetaWindow *records; /* ... through the open directory's window */
     gboolean plus; /* the kernel asked for each entry's attributes too (readdirplus) */
     off_t ord;     /* the ordinal of the entry last offered */
     off_t skip;    /* entries up to this ordinal were handed over before */
@@ -43,7 +44,7 @@ static gboolean put_entry(void *ctx, const MountDirEntry *e)
     if (!f->plus)
         return put(f, e->name, NULL);
     if (e->has_record) {
-        FileRecord *r = job_record_at(f->job, e->path->data, e->path->len, e->offset, e->length, NULL);
+        FileRecord *r = job_record_at(f->job, f->records, e->path->data, e->path->len, e->offset, e->length, NULL);
         if (r == NULL) /* damaged: a lookup of the name says so */
             return put(f, e->name, NULL);
         mount_attr_record(r, &st);
@@ -96,6 +97,7 @@ static int list_job_dir(MountFs *fs, MountHandle *h, const MountPath *p, Filler 
         return 0;
     GError *err = NULL;
     f->job = job;
+    f->records = &h->records;
     if (!mount_dir_list(job, p->inner, h->from, put_entry, f, &h->ended, &err)) {
         char *what = g_strdup_printf("listing '%s' in job %u", p->inner, p->job);
         e = mount_fail_errno(err, what);

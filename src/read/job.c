@@ -86,13 +86,14 @@ FileRecord *job_find(Job *job, const char *path, GError **err)
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "'%s' is not in job %u", path, job->manifest.job_id);
         return NULL;
     }
-    return job_record_at(job, p, len, offset, length, err);
+    return job_record_at(job, NULL, p, len, offset, length, err);
 }
 
-FileRecord *job_record_at(Job *job, const void *path, size_t path_len, uint64_t offset, uint32_t length,
-                          GError **err)
+FileRecord *job_record_at(Job *job, JobMetaWindow *w, const void *path, size_t path_len, uint64_t offset,
+                          uint32_t length, GError **err)
 {
-    FileRecord *r = job_meta_reader_at(job->meta, offset, length, err);
+    FileRecord *r = w != NULL ? job_meta_reader_at_window(job->meta, w, offset, length, err)
+                              : job_meta_reader_at(job->meta, offset, length, err);
     if (r != NULL && (r->path->len != path_len || memcmp(r->path->data, path, path_len) != 0)) {
         char *shown = g_strndup(path, path_len);
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,

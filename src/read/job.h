@@ -29,9 +29,10 @@ FileRecord *job_find(Job *job, const char *path, GError **err);
 
 /* The record the recipe index puts at (offset, length) for `path`
  * (path_len bytes, as the index holds it): an INTEGRITY error when the
- * record there is another path's (a damaged index). */
-FileRecord *job_record_at(Job *job, const void *path, size_t path_len, uint64_t offset, uint32_t length,
-                          GError **err);
+ * record there is another path's (a damaged index). Read through the
+ * caller's window of records when w is not NULL (job_meta.h). */
+FileRecord *job_record_at(Job *job, JobMetaWindow *w, const void *path, size_t path_len, uint64_t offset,
+                          uint32_t length, GError **err);
 
 /* Parse a job id argument; USAGE error naming it otherwise. */
 gboolean job_id_parse(const char *text, uint32_t *id, GError **err);

@@ -162,23 +162,70 @@ void job_meta_reader_rewind(JobMetaReader *r)
     r->next = JOB_META_HEADER_SIZE;
 }
 
+/* Decode the record at offset from buf; the place is named only when it
+ * is damaged (a listing decodes hundreds of thousands). */
+static FileRecord *decode_at(const JobMetaReader *r, const uint8_t *buf, uint64_t offset, uint32_t length,
+                             GError **err)
+{
+    GError *bad = NULL;
+    FileRecord *rec = file_record_decode(buf, length, "a record", &bad);
+    if (rec == NULL) {
+        g_set_error(err, bad->domain, bad->code, "job %u, offset %llu of %s: %s", r->job_id,
+                    (unsigned long long)offset, r->path, bad->message);
+        g_error_free(bad);
+    }
+    return rec;
+}
+
+/* offset and length come from the recipe index: compared so that no sum wraps */
+static gboolean in_range(const JobMetaReader *r, uint64_t offset, uint32_t length, GError **err)
+{
+    if (offset >= JOB_META_HEADER_SIZE && offset <= r->size && length <= r->size - offset &&
+        length >= RECORD_HEADER_SIZE)
+        return TRUE;
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                "job %u record at offset %llu of %s is damaged: offset or length out of range", r->job_id,
+                (unsigned long long)offset, r->path);
+    return FALSE;
+}
+
 FileRecord *job_meta_reader_at(JobMetaReader *r, uint64_t offset, uint32_t length, GError **err)
 {
-    char *where = g_strdup_printf("job %u record at offset %llu of %s", r->job_id,
-                                  (unsigned long long)offset, r->path);
+    if (!in_range(r, offset, length, err))
+        return NULL;
     FileRecord *rec = NULL;
-    /* offset comes from the recipe index: compared so that no sum wraps */
-    if (offset < JOB_META_HEADER_SIZE || offset > r->size || length > r->size - offset ||
-        length < RECORD_HEADER_SIZE) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: offset or length out of range", where);
-    } else {
-        uint8_t *buf = g_malloc(length);
-        if (file_pread_all(r->fd, buf, length, (off_t)offset, r->path, err))
-            rec = file_record_decode(buf, length, where, err);
-        g_free(buf);
-    }
-    g_free(where);
+    uint8_t *buf = g_malloc(length);
+    if (file_pread_all(r->fd, buf, length, (off_t)offset, r->path, err))
+        rec = decode_at(r, buf, offset, length, err);
+    g_free(buf);
     return rec;
+}
+
+FileRecord *job_meta_reader_at_window(JobMetaReader *r, JobMetaWindow *w, uint64_t offset, uint32_t length,
+                                      GError **err)
+{
+    if (!in_range(r, offset, length, err))
+        return NULL;
+    if (length > JOB_META_WINDOW) /* a file of very many chunks: on its own */
+        return job_meta_reader_at(r, offset, length, err);
+    if (offset < w->start || offset - w->start + length > w->len) {
+        if (w->bytes == NULL)
+            w->bytes = g_malloc(JOB_META_WINDOW);
+        size_t len = (size_t)MIN((uint64_t)JOB_META_WINDOW, r->size - offset);
+        w->len = 0;
+        if (!file_pread_all(r->fd, w->bytes, len, (off_t)offset, r->path, err))
+            return NULL;
+        w->start = offset;
+        w->len = len;
+    }
+    g_assert(offset >= w->start && offset - w->start + length <= w->len);
+    return decode_at(r, w->bytes + (offset - w->start), offset, length, err);
+}
+
+void job_meta_window_clear(JobMetaWindow *w)
+{
+    g_free(w->bytes);
+    *w = (JobMetaWindow){ 0 };
 }
 
 FileRecord *job_meta_reader_next(JobMetaReader *r, GError **err)

@@ -42,4 +42,21 @@ void job_meta_reader_rewind(JobMetaReader *r);
 /* The record at a known offset and length (from the recipe index). */
 FileRecord *job_meta_reader_at(JobMetaReader *r, uint64_t offset, uint32_t length, GError **err);
 
+/* Bytes of the file read at once for records that lie near each other (a
+ * directory's entries were written one after another): a record in the
+ * window is decoded from it, any other is read with the bytes after it.
+ * The caller's own: one window per reader of records, never shared. */
+typedef struct {
+    uint64_t start;
+    size_t len;
+    uint8_t *bytes; /* JOB_META_WINDOW bytes once a record was read through it */
+} JobMetaWindow;
+
+#define JOB_META_WINDOW (16u << 10)
+
+/* As job_meta_reader_at, through w (zeroed before its first use). */
+FileRecord *job_meta_reader_at_window(JobMetaReader *r, JobMetaWindow *w, uint64_t offset, uint32_t length,
+                                      GError **err);
+void job_meta_window_clear(JobMetaWindow *w);
+
 #endif

@@ -120,27 +120,50 @@ gboolean recipe_index_get(RecipeIndex *idx, const void *path, size_t path_len,
     return entry_value(idx, &data, val, offset, length, err);
 }
 
-gboolean recipe_index_seek(RecipeIndex *idx, const void *from, size_t from_len, GByteArray *path,
-                           uint64_t *offset, uint32_t *length, gboolean *found, GError **err)
+struct RecipeIndexCursor {
+    RecipeIndex *idx;
+    DBC *cur;
+};
+
+RecipeIndexCursor *recipe_index_cursor_open(RecipeIndex *idx, GError **err)
 {
     DBC *cur = NULL;
     int ret = idx->db->cursor(idx->db, NULL, &cur, 0);
-    if (ret != 0)
-        return bdb_fail(err, ret, "read", idx->path);
+    if (ret != 0) {
+        bdb_fail(err, ret, "read", idx->path);
+        return NULL;
+    }
+    RecipeIndexCursor *c = g_new(RecipeIndexCursor, 1);
+    *c = (RecipeIndexCursor){ .idx = idx, .cur = cur };
+    return c;
+}
+
+void recipe_index_cursor_close(RecipeIndexCursor *c)
+{
+    if (c == NULL)
+        return;
+    c->cur->close(c->cur);
+    g_free(c);
+}
+
+/* One step of the cursor: to the first key at or after `from` (DB_SET_RANGE,
+ * DB_FIRST when from_len is 0) or to the next key (DB_NEXT). */
+static gboolean step(RecipeIndexCursor *c, u_int32_t how, const void *from, size_t from_len, GByteArray *path,
+                     uint64_t *offset, uint32_t *length, gboolean *found, GError **err)
+{
+    RecipeIndex *idx = c->idx;
     uint8_t val[12];
     /* Berkeley DB hands the key found back in a buffer of its malloc */
     DBT key = { .data = from_len > 0 ? malloc(from_len) : NULL, .size = (u_int32_t)from_len,
                 .flags = DB_DBT_REALLOC };
     DBT data = { .data = val, .ulen = sizeof val, .flags = DB_DBT_USERMEM };
     if (from_len > 0 && key.data == NULL) {
-        cur->close(cur);
         destor_set_errno(err, ENOMEM, "read %s", idx->path);
         return FALSE;
     }
     if (from_len > 0)
         memcpy(key.data, from, from_len);
-    ret = cur->get(cur, &key, &data, from_len > 0 ? DB_SET_RANGE : DB_FIRST);
-    cur->close(cur);
+    int ret = c->cur->get(c->cur, &key, &data, how);
     gboolean ok = TRUE;
     *found = ret == 0;
     if (ret == 0) {
@@ -151,5 +174,28 @@ gboolean recipe_index_seek(RecipeIndex *idx, const void *from, size_t from_len, 
         ok = bdb_fail(err, ret, "read", idx->path);
     }
     free(key.data);
+    return ok;
+}
+
+gboolean recipe_index_cursor_seek(RecipeIndexCursor *c, const void *from, size_t from_len, GByteArray *path,
+                                  uint64_t *offset, uint32_t *length, gboolean *found, GError **err)
+{
+    return step(c, from_len > 0 ? DB_SET_RANGE : DB_FIRST, from, from_len, path, offset, length, found, err);
+}
+
+gboolean recipe_index_cursor_next(RecipeIndexCursor *c, GByteArray *path, uint64_t *offset, uint32_t *length,
+                                  gboolean *found, GError **err)
+{
+    return step(c, DB_NEXT, NULL, 0, path, offset, length, found, err);
+}
+
+gboolean recipe_index_seek(RecipeIndex *idx, const void *from, size_t from_len, GByteArray *path,
+                           uint64_t *offset, uint32_t *length, gboolean *found, GError **err)
+{
+    RecipeIndexCursor *c = recipe_index_cursor_open(idx, err);
+    if (c == NULL)
+        return FALSE;
+    gboolean ok = recipe_index_cursor_seek(c, from, from_len, path, offset, length, found, err);
+    recipe_index_cursor_close(c);
     return ok;
 }

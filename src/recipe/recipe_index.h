@@ -31,4 +31,15 @@ gboolean recipe_index_get(RecipeIndex *idx, const void *path, size_t path_len,
 gboolean recipe_index_seek(RecipeIndex *idx, const void *from, size_t from_len, GByteArray *path,
                            uint64_t *offset, uint32_t *length, gboolean *found, GError **err);
 
+/* A walk in path order for one caller at a time: a seek as above, then
+ * each next path after the one found last without a search from the top. */
+typedef struct RecipeIndexCursor RecipeIndexCursor;
+
+RecipeIndexCursor *recipe_index_cursor_open(RecipeIndex *idx, GError **err);
+void recipe_index_cursor_close(RecipeIndexCursor *c);
+gboolean recipe_index_cursor_seek(RecipeIndexCursor *c, const void *from, size_t from_len, GByteArray *path,
+                                  uint64_t *offset, uint32_t *length, gboolean *found, GError **err);
+gboolean recipe_index_cursor_next(RecipeIndexCursor *c, GByteArray *path, uint64_t *offset, uint32_t *length,
+                                  gboolean *found, GError **err);
+
 #endif

@@ -77,11 +77,20 @@ const uint8_t *file_map_read(int fd, size_t len, off_t off, const char *path, GE
                     path, len - (size_t)(have - off), (long long)have);
         return NULL;
     }
-    /* MAP_POPULATE: the pages are mapped in one call, not faulted in one
-     * by one as they are first touched */
-    void *m = mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, off);
+    void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, off);
     if (m == MAP_FAILED) {
         destor_set_errno(err, errno, "read %s", path);
+        return NULL;
+    }
+    /* The pages read in one call, not faulted in one by one as they are
+     * first touched; and a page that cannot be read (a disk's read error,
+     * the file cut short since the size was checked) is an error here
+     * instead of SIGBUS when touched. A kernel before 5.14 knows no such
+     * advice (EINVAL): its pages are read as they are touched. */
+    if (madvise(m, len, MADV_POPULATE_READ) != 0 && errno != EINVAL) {
+        int e = errno == EFAULT || errno == EHWPOISON ? EIO : errno;
+        munmap(m, len);
+        destor_set_errno(err, e, "read %s at offset %lld", path, (long long)off);
         return NULL;
     }
     return m;

@@ -17,7 +17,8 @@ gboolean file_write_all(int fd, const void *buf, size_t len, const char *path, G
 /* The len bytes at off (a multiple of the page size) mapped read-only and
  * read in, or NULL with the error file_pread_all gives for them: the same
  * INTEGRITY error when the file ends before off + len (a mapping past the
- * end would fault when touched). Undo with file_unmap. */
+ * end would fault when touched), EIO when a page cannot be read. Undo with
+ * file_unmap. */
 const uint8_t *file_map_read(int fd, size_t len, off_t off, const char *path, GError **err);
 void file_unmap(const uint8_t *p, size_t len);
 

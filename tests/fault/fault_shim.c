@@ -18,7 +18,12 @@
  *                     known point (e.g. between two steps of a rebuild);
  *                     grow: instead of failing a chosen call on a file
  *                     descriptor, append one byte to its file, then make the
- *                     call (a file that changes while destor reads it)
+ *                     call (a file that changes while destor reads it);
+ *                     unreadable: a chosen mmap does not fail, it returns a
+ *                     mapping of the length asked whose pages cannot be read
+ *                     (an empty file's: touching one is SIGBUS, populating
+ *                     it EFAULT), as after a disk's read error under a
+ *                     mapped container
  *
  * Kinds: write = write, pwrite, pwrite64, writev, pwritev; read = read,
  * pread, pread64, readv, preadv (and the _FORTIFY_SOURCE __*_chk forms);
@@ -47,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -65,6 +71,7 @@ static unsigned long fault_at, fault_repeat = 1;
 static int fault_errno = EIO;
 static int stop_instead; /* FAULT_ACTION=stop */
 static int grow_instead; /* FAULT_ACTION=grow */
+static int unreadable_instead; /* FAULT_ACTION=unreadable */
 static char path_filter[512];
 static char path_exclude[512];
 static char count_file[4096];
@@ -172,6 +179,8 @@ __attribute__((constructor)) static void shim_init(void)
             stop_instead = 1;
         } else if (action != NULL && strcmp(action, "grow") == 0) {
             grow_instead = 1;
+        } else if (action != NULL && strcmp(action, "unreadable") == 0) {
+            unreadable_instead = 1;
         } else if (action != NULL && strcmp(action, "fail") != 0) {
             static const char msg[] = "fault_shim: unknown FAULT_ACTION\n";
             die(msg, sizeof msg - 1);
@@ -386,14 +395,30 @@ ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
     return should_fail(K_WRITE, "pwritev", fd) ? -1 : REAL(pwritev)()(fd, iov, cnt, off);
 }
 
+/* The mapping a chosen mmap gives: MAP_FAILED, or with FAULT_ACTION
+ * unreadable pages of an empty file's (then the call succeeds). */
+static void *failed_map(size_t len, int prot, int flags)
+{
+    if (!unreadable_instead)
+        return MAP_FAILED;
+    int saved = errno;
+    int efd = (int)syscall(SYS_memfd_create, "fault_shim_unreadable", 0);
+    void *m = efd < 0 ? MAP_FAILED : REAL(mmap)()(NULL, len, prot, flags & ~MAP_POPULATE, efd, 0);
+    if (efd >= 0)
+        REAL(close)()(efd);
+    errno = saved;
+    return m;
+}
+
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-    return fd >= 0 && should_fail(K_MAP, "mmap", fd) ? MAP_FAILED : REAL(mmap)()(addr, len, prot, flags, fd, off);
+    return fd >= 0 && should_fail(K_MAP, "mmap", fd) ? failed_map(len, prot, flags)
+                                                     : REAL(mmap)()(addr, len, prot, flags, fd, off);
 }
 
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
 {
-    return fd >= 0 && should_fail(K_MAP, "mmap64", fd) ? MAP_FAILED
+    return fd >= 0 && should_fail(K_MAP, "mmap64", fd) ? failed_map(len, prot, flags)
                                                          : REAL(mmap64)()(addr, len, prot, flags, fd, off);
 }
 

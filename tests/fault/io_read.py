@@ -6,7 +6,9 @@ and to standard output), read-file --trace, and restore.
 N sweeps the reads, container mappings (mmap), writes, renames, fsyncs, opens and closes of each
 command (Berkeley DB's files aside, see faultlib.BDB_FILES) (sampled
 evenly where there are many), once and from then on, with EIO for reads and mappings
-and ENOSPC or EIO for writes. Each run must either succeed with exactly the
+and ENOSPC or EIO for writes; and mappings that succeed with pages that
+cannot be read (a disk's read error under a mapped container: touched, they
+would be SIGBUS), which must be EIO too. Each run must either succeed with exactly the
 right bytes (a fault Berkeley DB retried, or one on something harmless) or
 fail with exit status 1 and a `destor: ...` message naming the error;
 never a signal or a memory error. read-file -o must leave OUT as it was (a
@@ -85,17 +87,19 @@ def main():
     for name in commands:
         c = counts(name)
         print("# calls of %s (Berkeley DB files aside): %s" % (name, " ".join("%s %d" % (k, c[k]) for k in KINDS)))
-        for kind, limit in (("read", 60), ("write", 30), ("rename", 4), ("fsync", 4), ("truncate", 4),
-                            ("open", 12), ("close", 12), ("map", 12)):
+        for kind, limit, action in (("read", 60, "fail"), ("write", 30, "fail"), ("rename", 4, "fail"),
+                                    ("fsync", 4, "fail"), ("truncate", 4, "fail"), ("open", 12, "fail"),
+                                    ("close", 12, "fail"), ("map", 12, "fail"), ("map", 6, "unreadable")):
             for at in fl.evenly(c[kind], fl.scale(limit)):
                 for repeat in (1, 0):
                     errno = "EIO" if kind in ("read", "map") or (at + repeat) % 2 else "ENOSPC"
                     seq[0] += 1
-                    desc = "%s: FAULT_CALL=%s FAULT_AT=%d FAULT_ERRNO=%s FAULT_REPEAT=%d" % (
-                        name, kind, at, errno, repeat)
-                    category = "%s, %s %s" % (name, kind, "once" if repeat else "from then on")
-                    args = (scratch, shim, cfg, work, digest, commands[name], name, seq[0], kind, at, errno,
-                            repeat, {"big": want_big, "small": want_small, "v1": want_v1})
+                    desc = "%s: FAULT_CALL=%s FAULT_ACTION=%s FAULT_AT=%d FAULT_ERRNO=%s FAULT_REPEAT=%d" % (
+                        name, kind, action, at, errno, repeat)
+                    what = kind if action == "fail" else "%s (%s)" % (kind, action)
+                    category = "%s, %s %s" % (name, what, "once" if repeat else "from then on")
+                    args = (scratch, shim, cfg, work, digest, commands[name], name, seq[0], kind, action, at,
+                            errno, repeat, {"big": want_big, "small": want_small, "v1": want_v1})
                     cases.append((category, desc, lambda a=args: read_case(*a)))
     sweep.run(cases)
     vr = fl.destor(cfg, "verify", "--deep")
@@ -126,7 +130,7 @@ def trace_read_error(scratch, shim, cfg, trace):
     print("# a read error in the middle of a trace: exit 1, %s" % line)
 
 
-def read_case(scratch, shim, cfg, work, digest, command, name, n, kind, at, errno, repeat, want):
+def read_case(scratch, shim, cfg, work, digest, command, name, n, kind, action, at, errno, repeat, want):
     case = scratch.path("case%04d" % n)
     os.mkdir(case)
     out = os.path.join(case, "out")
@@ -135,8 +139,9 @@ def read_case(scratch, shim, cfg, work, digest, command, name, n, kind, at, errn
         with open(out, "wb") as f:
             f.write(SENTINEL)
     count_file = os.path.join(case, "count.txt")
-    r = fl.destor(cfg, *command(out), env=fl.fault_env(shim, kind, at, errno, repeat, None, count_file,
-                                                       fl.BDB_FILES))
+    env = fl.fault_env(shim, kind, at, errno, repeat, None, count_file, fl.BDB_FILES)
+    env["FAULT_ACTION"] = action
+    r = fl.destor(cfg, *command(out), env=env)
     c = fl.read_counts(count_file)
     first = c.get("first", ("", 0, ""))
     fl.check(not r.crashed, "crashed: " + r.describe())

@@ -231,6 +231,100 @@ static void test_job_meta_and_offset_index(void)
     g_free(ridx);
 }
 
+/* A listing's reads (mount): a cursor's steps find what a seek after each
+ * key finds, and records read through a window are the records read one by
+ * one, including one longer than the window, each checked as damaged. */
+static void test_cursor_and_record_window(void)
+{
+    char *meta = g_build_filename(tmpdir, "walk_meta_data", NULL);
+    char *ridx = g_build_filename(tmpdir, "walk_index.db", NULL);
+    GError *err = NULL;
+    JobMetaWriter *w = job_meta_writer_create(meta, 6, &err);
+    RecipeIndex *idx = recipe_index_create(ridx, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
+    const int N = 800;
+    for (int i = 0; i < N; i++) {
+        char path[64];
+        g_snprintf(path, sizeof path, "d%d/f%04d", i % 7, i);
+        /* record 400 alone is longer than the window */
+        FileRecord *r = sample_record(path, i == 400 ? (int)(JOB_META_WINDOW / CHUNK_REF_SIZE) + 5 : i % 40);
+        uint64_t off;
+        uint32_t len;
+        CU_ASSERT_TRUE(job_meta_writer_append(w, r, &off, &len, &err));
+        CU_ASSERT_TRUE(recipe_index_put(idx, path, strlen(path), off, len, &err));
+        file_record_free(r);
+    }
+    uint64_t size;
+    CU_ASSERT_TRUE(job_meta_writer_finish(w, &size, &err));
+    CU_ASSERT_TRUE(recipe_index_finish(idx, &err));
+    JobMetaReader *rd = job_meta_reader_open(meta, 6, &err);
+    idx = recipe_index_open(ridx, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rd);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
+
+    RecipeIndexCursor *cur = recipe_index_cursor_open(idx, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cur);
+    GByteArray *key = g_byte_array_new(), *want = g_byte_array_new(), *from = g_byte_array_new();
+    JobMetaWindow win = { 0 };
+    uint64_t off, woff;
+    uint32_t len, wlen;
+    gboolean found, wfound;
+    int n = 0;
+    CU_ASSERT_TRUE(recipe_index_cursor_seek(cur, "d3/", 3, key, &off, &len, &found, &err));
+    while (found) {
+        g_byte_array_set_size(from, 0);
+        g_byte_array_append(from, key->data, key->len);
+        g_byte_array_append(from, (const guint8 *)"", 1);
+        FileRecord *direct = job_meta_reader_at(rd, off, len, &err);
+        FileRecord *through = job_meta_reader_at_window(rd, &win, off, len, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(direct);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(through);
+        CU_ASSERT_EQUAL(through->path->len, key->len);
+        CU_ASSERT_EQUAL(memcmp(through->path->data, key->data, key->len), 0);
+        CU_ASSERT_EQUAL(through->chunks->len, direct->chunks->len);
+        CU_ASSERT_TRUE(direct->chunks->len == 0 || memcmp(through->chunks->data, direct->chunks->data,
+                                                          direct->chunks->len * sizeof(ChunkRef)) == 0);
+        file_record_free(direct);
+        file_record_free(through);
+        n++;
+        CU_ASSERT_TRUE(recipe_index_cursor_next(cur, key, &off, &len, &found, &err));
+        CU_ASSERT_TRUE(recipe_index_seek(idx, from->data, from->len, want, &woff, &wlen, &wfound, &err));
+        CU_ASSERT_EQUAL(found, wfound);
+        if (found && wfound) {
+            CU_ASSERT_TRUE(key->len == want->len && memcmp(key->data, want->data, key->len) == 0);
+            CU_ASSERT_TRUE(off == woff && len == wlen);
+        }
+    }
+    CU_ASSERT_PTR_NULL(err);
+    CU_ASSERT_EQUAL(n, N - N / 7 * 3 - MIN(N % 7, 3)); /* d3/ onwards: d3 to d6 */
+    recipe_index_cursor_close(cur);
+    /* out of range through the window too: an integrity error */
+    CU_ASSERT_PTR_NULL(job_meta_reader_at_window(rd, &win, size - 50, 100, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
+    g_clear_error(&err);
+    /* a byte changed in a record the window holds: damaged, said with its offset */
+    CU_ASSERT_TRUE(recipe_index_get(idx, "d0/f0007", 8, &off, &len, &found, &err) && found);
+    job_meta_window_clear(&win);
+    FileRecord *r = job_meta_reader_at_window(rd, &win, off, len, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    file_record_free(r);
+    win.bytes[off - win.start + len / 2] ^= 1;
+    CU_ASSERT_PTR_NULL(job_meta_reader_at_window(rd, &win, off, len, &err));
+    char *at = g_strdup_printf("offset %llu", (unsigned long long)off);
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY) && strstr(err->message, at) != NULL);
+    g_free(at);
+    g_clear_error(&err);
+    job_meta_window_clear(&win);
+    g_byte_array_unref(key);
+    g_byte_array_unref(want);
+    g_byte_array_unref(from);
+    recipe_index_close(idx);
+    job_meta_reader_close(rd);
+    g_free(meta);
+    g_free(ridx);
+}
+
 static void test_manifest_and_refcount(void)
 {
     char *work = g_build_filename(tmpdir, "work", NULL);
@@ -281,6 +375,7 @@ static void add_suites(void)
     CU_add_test(s, "fingerprint index persists and rebuilds", test_index_persists_and_rebuilds);
     CU_add_test(s, "file record round trip and damage", test_record_round_trip_and_damage);
     CU_add_test(s, "job_meta_data and recipe offset index", test_job_meta_and_offset_index);
+    CU_add_test(s, "recipe index cursor and record window", test_cursor_and_record_window);
     CU_add_test(s, "manifest and reference counts", test_manifest_and_refcount);
 }
 
