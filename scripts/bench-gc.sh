@@ -17,12 +17,18 @@
 # a quarter live. Each run
 # copies the store, drops the copy from the page cache (fsync, then
 # POSIX_FADV_DONTNEED on each container file), and alternates: dd of the
-# copy's containers with iflag=direct (the device's sequential read), then
-# destor gc on the copy. The ratio is gc's container bytes read per second of
-# its whole run over dd's bytes per second. Goal (issue 24): >= 0.5.
+# copy's containers with iflag=direct (the device's sequential read), dd of
+# 64 MiB of zeros into a file beside them with oflag=direct conv=fsync (its
+# sequential write), then destor gc on the copy. Two ratios: gc's
+# container bytes read per second of its whole run over dd's read bytes
+# per second (goal, issue 24: >= 0.5); and the time dd would take to read
+# what gc read and write what gc wrote (its containers' bytes read and
+# written, from gc --json) over gc's time (goal, issue 42: >= 0.5). gc's
+# CPU time (user + sys) and the load average are printed beside them.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 DESTOR=${DESTOR:-$TOP/build/destor}
+LOAD_START=$(cat /proc/loadavg)
 REPEAT=${REPEAT:-3}
 SIZE_MB=${SIZE_MB:-256}
 KIND=${DESTOR_TEST_CONTAINER_STORE:-pool}
@@ -102,29 +108,47 @@ while [ "$r" -le "$REPEAT" ]; do
     cp -a "$T" "$W"
     uncache "$W"
     dd_rate=$(dd_mib_s "$W")
+    start=$(date +%s.%N)
+    dd if=/dev/zero of="$W/dd-write" bs=2M count=32 oflag=direct conv=fsync status=none
+    end=$(date +%s.%N)
+    rm -f "$W/dd-write"
+    ddw_rate=$("$PYTHON" -c 'import sys; print(64 / (float(sys.argv[2]) - float(sys.argv[1])))' "$start" "$end")
     uncache "$W"
     start=$(date +%s.%N)
-    on "$W" gc --json > "$WORK/gc.json"
+    /usr/bin/time -f "%U %S" -o "$WORK/cpu" "$DESTOR" -c "$WORK/config" -p"working-directory $W" gc --json > "$WORK/gc.json"
     end=$(date +%s.%N)
     "$PYTHON" -c '
 import json, sys
 g = json.load(open(sys.argv[1]))
 secs = float(sys.argv[3]) - float(sys.argv[2])
 gc_rate = g["container_bytes_read"] / 2**20 / secs
-print(sys.argv[4], gc_rate, gc_rate / float(sys.argv[4]), secs, g["container_bytes_read"], g["containers_freed"],
-      g["containers_copied"], g["containers_written"], g["containers"])' \
-        "$WORK/gc.json" "$start" "$end" "$dd_rate" >> "$WORK/results"
+rd, wr = float(sys.argv[4]), float(sys.argv[5])
+dd_secs = g["container_bytes_read"] / 2**20 / rd + g["container_bytes_written"] / 2**20 / wr
+cpu = sum(float(x) for x in open(sys.argv[6]).read().split()[-2:])
+print(rd, gc_rate, gc_rate / rd, secs, g["container_bytes_read"], g["containers_freed"],
+      g["containers_copied"], g["containers_written"], g["containers"], wr, dd_secs / secs,
+      g["container_bytes_written"], cpu)' \
+        "$WORK/gc.json" "$start" "$end" "$dd_rate" "$ddw_rate" "$WORK/cpu" >> "$WORK/results"
     r=$((r + 1))
 done
-"$PYTHON" - "$WORK/results" "$SIZE_MB" "$KIND" <<'PY'
+"$PYTHON" - "$WORK/results" "$SIZE_MB" "$KIND" "$LOAD_START" "$(cat /proc/loadavg)" <<'PY'
 import statistics, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
 med = lambda i: statistics.median(r[i] for r in rows)
 dd, gc, ratio, secs = med(0), med(1), med(2), med(3)
-_, _, _, _, read, freed, copied, written, containers = rows[-1]
+read, freed, copied, written, containers = rows[-1][4:9]
+wrote = rows[-1][11]
 print("store: %s MiB, %d containers of 2 MiB (%s); gc read %.0f MiB (%d half-live containers copied into %d), "
       "freed %d" % (sys.argv[2], containers, sys.argv[3], read / 2**20, copied, written, freed))
 print("dd sequential read (O_DIRECT): %.1f MiB/s; gc: %.1f MiB/s of container bytes read, %.2f s "
       "(medians of %d alternating runs)" % (dd, gc, secs, len(rows)))
 print("ratio gc / dd: %.2f (goal >= 0.50): %s" % (ratio, "met" if ratio >= 0.5 else "NOT met"))
+rw = med(10)
+print("dd sequential write (O_DIRECT, fsync): %.1f MiB/s; gc must read %.0f MiB and write %.0f MiB of containers" % (
+    med(9), read / 2**20, wrote / 2**20))
+print("ratio (dd's time to read and write those bytes) / gc's time: %.2f (goal >= 0.50): %s; gc CPU %.2f s "
+      "(user + sys)" % (rw, "met" if rw >= 0.5 else "NOT met", med(12)))
+print("per run (read ratio, read+write ratio, gc s): %s" % ", ".join(
+    "%.2f %.2f %.2f" % (r[2], r[10], r[3]) for r in rows))
+print("load average at the start: %s; at the end: %s" % (sys.argv[4], sys.argv[5]))
 PY

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench-rados.sh: how a `container-store rados` store compares with `pool`
 # on this machine, as ratios measured in the same run (a figure, not a
-# test): backup MB/s into each (goal: rados >= 0.7 of pool), and read-file
+# test): backup MB/s into each (goal, issue 41's with the whole store and
+# its fingerprint index in the cluster: rados >= 0.6 of pool), and read-file
 # of a trace through a warm SSD cache (goal: >= 0.9 of pool's speed).
 #
 # usage: scripts/bench-rados.sh [DATASET_DIR]
@@ -128,7 +129,7 @@ for kind in ("pool", "rados"):
     print("backup  %-5s %8.1f MB/s; CPU %.2f s (destor, and for rados the OSD's too)"
           % (kind, size / med[("backup", kind)] / 1e6, cpu[("backup", kind)]))
 ratio = med[("backup", "pool")] / med[("backup", "rados")]
-print("backup  rados/pool  %.2f (goal >= 0.7)%s" % (ratio, "" if ratio >= 0.7 else "  BELOW GOAL"))
+print("backup  rados/pool  %.2f (goal >= 0.6)%s" % (ratio, "" if ratio >= 0.6 else "  BELOW GOAL"))
 print("backup  CPU time pool/rados  %.2f (the OSD's share is work a remote cluster would do)"
       % (cpu[("backup", "pool")] / cpu[("backup", "rados")]))
 for kind in ("pool", "rados"):

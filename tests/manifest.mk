@@ -156,6 +156,7 @@ SLOW_C_TESTS = \
 	tests/e2e/kill_chunk_log.sh \
 	tests/fault/io_backup.py \
 	tests/rados/rados_kill.sh \
+	tests/rados/rados_kill_lifecycle.sh \
 	tests/fault/io_read.py \
 	tests/e2e/kill_retention.sh \
 	tests/e2e/kill_files_backup.sh \
@@ -164,12 +165,15 @@ SLOW_C_TESTS = \
 	tests/policy_ref/run-chunk-reference-models.sh \
 	tests/e2e/kill_chunk_buckets.sh \
 	tests/policy_ref/run-reference-models.sh \
+	tests/policy_ref/run-admission-reference.sh \
 	tests/e2e/kill_chunk_cache.sh \
 	tests/fault/mutate_recipes.py \
 	tests/rados/rados_osd_kill.sh \
 	tests/e2e/kill_rewrite.sh \
 	tests/rados/rados_store.sh \
 	tests/rados/rados_shared.sh \
+	tests/rados/rados_index.sh \
+	tests/rados/rados_readers.sh \
 	tests/rados/rados_errors.sh \
 	tests/e2e/kill_commit_steps.sh \
 	tests/e2e/kill_cache_o_direct.sh \

@@ -60,6 +60,8 @@ static gboolean open_index(JobWriter *w, const FpIndexParams *params, GError **e
     w->index = fp_index_open(dir, fingerprint_length(w->store->fingerprint),
                              container_store_source(w->store->containers), count, params, err);
     g_free(dir);
+    if (w->index != NULL && w->store->cluster != NULL)
+        fp_index_keep_new(w->index); /* published with the job (store_index.h) */
     return w->index != NULL && fp_index_begin_job(w->index, err);
 }
 
@@ -292,7 +294,8 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
     w->m.has_fragmentation = TRUE;
     ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
          (w->har == NULL || har_usage_save(w->har, w->job_dir, (uint32_t)w->store->container_size, err)) &&
-         dir_fsync(w->job_dir, err) && store_publish_job(w->store, w->job_dir, &w->m, err);
+         dir_fsync(w->job_dir, err) && store_publish_job(w->store, w->job_dir, &w->m,
+                                           w->store->cluster != NULL ? fp_index_new_entries(w->index) : NULL, err);
     if (ok) {
         *manifest = w->m;
         manifest->source_root = g_strdup(w->m.source_root);

@@ -25,6 +25,8 @@ CACHE_SOURCES = \
 	src/cache/policy/count_aging.h \
 	src/cache/policy/frequency_sketch.h \
 	src/cache/policy/policy.h \
+	src/cache/policy/opt_budget_plan.c \
+	src/cache/policy/opt_budget_plan.h \
 	src/cache/policy/chunk_policy.h \
 	src/cache/structures/ghost_list.h \
 	src/cache/structures/slot_heap.h \
@@ -53,6 +55,8 @@ CACHE_SOURCES = \
 	src/cache/admission/all.c \
 	src/cache/admission/bucket.c \
 	src/cache/admission/compete.c \
+	src/cache/admission/learned.c \
+	src/cache/admission/value_share.h \
 	src/cache/admission/doorkeeper.c \
 	src/cache/admission/recent_accesses.h \
 	src/cache/admission/write_credit.h \

@@ -39,6 +39,7 @@ static void print_json(const GcReport *r)
     json_doc_uint(doc, "index_entries_removed", r->index_entries_removed);
     json_doc_uint(doc, "index_entries_restored", r->index_entries_restored);
     json_doc_uint(doc, "jobs_collected", r->jobs_collected);
+    json_doc_uint(doc, "uncommitted_objects_removed", r->uncommitted_objects);
     json_doc_bool(doc, "deferred", r->deferred);
     json_doc_print(doc, stdout);
 }
@@ -49,6 +50,8 @@ static void print_text(const GcReport *r)
     printf("gc: read the records of %u live jobs (%llu bytes); %u of %u containers referenced, %u freed "
            "before\n",
            r->live_jobs, (unsigned long long)r->recipe_bytes_read, r->referenced, r->containers, r->already_freed);
+    if (r->uncommitted_objects > 0)
+        printf("gc: removed %u objects of jobs killed before their commit\n", r->uncommitted_objects);
     if (r->deferred) {
         printf("gc: %u dead and %u sparse containers left for the next gc: a reader has the store open "
                "(nothing freed)\n", r->dead, r->sparse);

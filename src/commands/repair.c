@@ -6,6 +6,7 @@
 #include "recipe/job_tombstone.h"
 #include "recipe/job_meta.h"
 #include "recipe/recipe_index.h"
+#include "store/store_index.h"
 #include "store/freed_list.h"
 #include "store/store.h"
 #include "util/bdb_error.h"
@@ -41,6 +42,8 @@ static gboolean rebuild_fingerprint_index(Store *store, JsonBuilder *json, GErro
     uint64_t entries = 0;
     gboolean ok = idx != NULL && fp_index_count(idx, &entries, err);
     fp_index_close(idx);
+    /* a rados store's shards in the cluster, rewritten from it */
+    ok = ok && store_index_from_local(store, TRUE, err);
     g_array_unref(freed);
     if (ok && json != NULL) {
         json_doc_uint(json, "containers", slots);
@@ -100,6 +103,9 @@ static gboolean rebuild_job(Store *store, uint32_t job_id, uint32_t *counts, uin
 /* Jobs in order, reference counts carried from each to the next. */
 static gboolean rebuild_jobs(Store *store, JsonBuilder *json, GError **err)
 {
+    /* a rados store's live records as the cluster holds them, never a local copy */
+    if (!store_refresh_records(store, err))
+        return FALSE;
     GArray *ids = job_catalog_list(store->dir, err);
     if (ids == NULL)
         return FALSE;
@@ -126,7 +132,7 @@ static gboolean rebuild_jobs(Store *store, JsonBuilder *json, GError **err)
                 ok = refcount_save(dir, counts, size, &local);
                 g_free(dir);
             } else {
-                ok = rebuild_job(store, id, counts, size, &local);
+                ok = rebuild_job(store, id, counts, size, &local) && store_publish_recipe(store, id, &local);
             }
             job_manifest_clear(&m);
             ok = ok && store_publish_refcount(store, id, &local);

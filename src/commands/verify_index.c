@@ -6,6 +6,7 @@
 #include "index/fp_index.h"
 #include "recipe/job_catalog.h"
 #include "storage/container.h"
+#include "store/store_index.h"
 #include "util/error.h"
 
 #include <string.h>
@@ -223,10 +224,10 @@ gboolean verify_index(Store *store, ContainerLru *lru, IndexProblemFn report, vo
                                      "rebuilds it)", damage->message);
         report(ctx, -1, -1, what);
         g_free(what);
-    } else if (ok && !exists && before.committed > 0 && store->cluster != NULL) {
-        /* a rados store's index is this working directory's cache, built by its first backup */
-        destor_note("fingerprint index not checked: working directory %s has none yet (its first backup builds it "
-                    "from the containers)", store->dir);
+    } else if (ok && store_index_lags(store)) {
+        /* a rados store's index is this working directory's cache, which its next writer brings up */
+        destor_note("fingerprint index not checked: working directory %s's copy lags the cluster's (its next "
+                    "backup, delete, gc or repair brings it up to date)", store->dir);
     } else if (ok && !exists && before.committed > 0) {
         char *what = g_strdup_printf("fingerprint index %s is missing (the next backup or 'destor repair' "
                                      "rebuilds it)", db);

@@ -49,6 +49,7 @@ struct FpIndex {
     gboolean prior_chunks;  /* the pool held containers at open: the DB may know chunks
                                the job's table does not (else lookups skip the DB) */
     gboolean marked;        /* DIRTY is known to exist */
+    GArray *kept;           /* FpIndexEntry: what persist_container put (fp_index_keep_new), or NULL */
 };
 
 static gboolean open_handle(DB **db, const char *path, u_int32_t flags, uint32_t cache, GError **err)
@@ -187,6 +188,11 @@ gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size
 {
     idx->containers = MAX(idx->containers, container_id_of(container) + 1);
     idx->ops->persisted(idx->design, container, size);
+    for (uint32_t i = 0, n = container_chunk_count(container); idx->kept != NULL && i < n; i++) {
+        FpIndexEntry e = { .loc.container = container_id_of(container) };
+        container_chunk_entry(container, size, i, &e.fp, &e.loc.offset, &e.loc.length);
+        g_array_append_val(idx->kept, e);
+    }
     GError *local = NULL;
     if (put_container(idx, container, size, idx->ops != &fp_design_exact, &local))
         return TRUE;
@@ -262,9 +268,12 @@ static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
     return ok;
 }
 
-static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
-                           const FpIndexParams *params, gboolean force_rebuild,
-                           gboolean (*skip)(ContainerId id, void *ctx), void *skip_ctx, GError **err)
+/* The index in `dir` (created), its paths set, marked dirty before anything
+ * opens the DB: Berkeley DB may write to a file it failed to read (a read
+ * error at open re-initialises it), and whatever a failed open leaves is
+ * then rebuilt by the next writer. NULL on failure. *dirty: it was marked
+ * already. */
+static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gboolean *dirty, GError **err)
 {
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         destor_set_errno(err, errno, "create %s", dir);
@@ -277,23 +286,30 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
     idx->dups_path = g_build_filename(dir, DUPLICATES_NAME, NULL);
     idx->dups_marked = g_file_test(idx->dups_path, G_FILE_TEST_EXISTS);
     idx->fp_len = fp_len;
-    gboolean exact = params == NULL || params->kind == FP_INDEX_EXACT;
+    idx->db_cache = db_cache;
+    *dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
+    if (bdb_remove_creation_leftovers(dir, err) && fp_index_begin_job(idx, err))
+        return idx;
+    fp_index_close(idx);
+    return NULL;
+}
+
+static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
+                           const FpIndexParams *params, gboolean force_rebuild,
+                           gboolean (*skip)(ContainerId id, void *ctx), void *skip_ctx, GError **err)
+{
+    gboolean exact = params == NULL || params->kind == FP_INDEX_EXACT, dirty;
+    FpIndex *idx = index_new(dir, fp_len, exact ? DB_CACHE_EXACT : DB_CACHE_WRITE_ONLY, &dirty, err);
+    if (idx == NULL)
+        return NULL;
     idx->ops = exact ? &fp_design_exact : params->kind == FP_INDEX_SAMPLED ? &fp_design_sampled : &fp_design_silo;
-    idx->db_cache = exact ? DB_CACHE_EXACT : DB_CACHE_WRITE_ONLY;
     idx->pool = pool;
     idx->skip = skip;
     idx->skip_ctx = skip_ctx;
     idx->containers = container_count;
     idx->prior_chunks = container_count > 0;
-    gboolean dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
-    /* Mark it dirty before anything opens the DB: Berkeley DB may write to
-     * a file it failed to read (a read error at open re-initialises it), and
-     * whatever a failed open leaves is then rebuilt by the next writer. */
-    gboolean ok = bdb_remove_creation_leftovers(dir, err) && fp_index_begin_job(idx, err);
-    if (ok && (force_rebuild || dirty))
-        ok = rebuild(idx, pool, container_count, err) && fp_index_commit_db(idx, err);
-    else if (ok)
-        ok = open_clean(idx, container_count, err);
+    gboolean ok = force_rebuild || dirty ? rebuild(idx, pool, container_count, err) && fp_index_commit_db(idx, err)
+                                         : open_clean(idx, container_count, err);
     FpIndexParams exact_params;
     fp_index_params_default(&exact_params);
     ok = ok && (idx->design = idx->ops->open(idx, params ? params : &exact_params, err)) != NULL;
@@ -327,11 +343,57 @@ void fp_index_close(FpIndex *idx)
         idx->ops->close(idx->design);
     if (idx->db != NULL)
         idx->db->close(idx->db, 0);
+    if (idx->kept != NULL)
+        g_array_unref(idx->kept);
     g_free(idx->dir);
     g_free(idx->db_path);
     g_free(idx->dirty_path);
     g_free(idx->dups_path);
     g_free(idx);
+}
+
+void fp_index_keep_new(FpIndex *idx)
+{
+    if (idx->kept == NULL)
+        idx->kept = g_array_new(FALSE, FALSE, sizeof(FpIndexEntry));
+}
+
+const GArray *fp_index_new_entries(const FpIndex *idx)
+{
+    g_assert(idx->kept != NULL);
+    return idx->kept;
+}
+
+FpIndex *fp_index_open_cache(const char *dir, size_t fp_len, gboolean fresh, GError **err)
+{
+    gboolean dirty;
+    FpIndex *idx = index_new(dir, fp_len, DB_CACHE_EXACT, &dirty, err);
+    if (idx == NULL)
+        return NULL;
+    gboolean ok = !fresh || unlink(idx->db_path) == 0 || errno == ENOENT;
+    if (!ok)
+        destor_set_errno(err, errno, "remove %s", idx->db_path);
+    if (!ok || !open_db(idx, err)) {
+        fp_index_close(idx);
+        return NULL;
+    }
+    return idx;
+}
+
+gboolean fp_index_cache_commit(FpIndex *idx, GError **err)
+{
+    g_assert(idx->design == NULL);
+    const char *beside[] = { FP_SAMPLES_FILE, FP_SEGMENTS_FILE };
+    for (size_t i = 0; i < G_N_ELEMENTS(beside); i++) {
+        char *path = g_build_filename(idx->dir, beside[i], NULL);
+        gboolean gone = unlink(path) == 0 || errno == ENOENT;
+        if (!gone)
+            destor_set_errno(err, errno, "remove %s", path);
+        g_free(path);
+        if (!gone)
+            return FALSE;
+    }
+    return fp_index_commit_db(idx, err);
 }
 
 gboolean fp_index_mark_stale(const char *dir, GError **err)

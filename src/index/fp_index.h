@@ -103,6 +103,21 @@ gboolean fp_index_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *
 /* The first 8 bytes of a fingerprint, as fp_index_drop_containers gives them. */
 uint64_t fp_index_prefix(const Fingerprint *fp);
 
+/* Keep every entry fp_index_persist_container puts from now on: a rados
+ * store's writer publishes a job's new entries with the job
+ * (store_index.h). */
+void fp_index_keep_new(FpIndex *idx);
+/* The kept entries (FpIndexEntry), in the order they were put. */
+const GArray *fp_index_new_entries(const FpIndex *idx);
+
+/* The index in `dir` opened as a cache that is filled from elsewhere (a
+ * rados store's cluster, store_index.h), under the writer lock: marked
+ * dirty, its DB emptied first with `fresh`; fill it with fp_index_put and
+ * close it with fp_index_cache_commit, which drops what the designs keep
+ * beside the DB (they rebuild it). No design answers lookups. */
+FpIndex *fp_index_open_cache(const char *dir, size_t fp_len, gboolean fresh, GError **err);
+gboolean fp_index_cache_commit(FpIndex *idx, GError **err);
+
 /* What the index did in this job: its RAM, disk lookups, missed duplicates. */
 void fp_index_stats(FpIndex *idx, FpIndexStats *st);
 

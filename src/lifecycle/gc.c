@@ -10,6 +10,8 @@
 #include "recipe/job_tombstone.h"
 #include "recipe/refcount_recount.h"
 #include "store/freed_list.h"
+#include "store/store_index.h"
+#include "storage/rados_lock.h"
 #include "store/reader_lock.h"
 #include "storage/container.h"
 #include "util/error.h"
@@ -32,6 +34,7 @@ typedef struct {
     GArray *dead;         /* ContainerId, ascending */
     GArray *sparse;       /* ContainerId, ascending */
     GArray *unlisted;     /* ContainerId, ascending: freed, not listed (a gc stopped between) */
+    RadosLock *lease;     /* a rados store's readers' lock, held exclusively (rados_lock.h) */
 } Gc;
 
 static void report_progress(Gc *gc)
@@ -163,7 +166,9 @@ static gboolean free_containers(Gc *gc, const GArray *ids, GError **err)
         return FALSE;
     gboolean listed = store_publish_freed(s, gc->freed, containers, NULL);
     for (guint i = 0; i < ids->len; i++) {
-        if (!container_store_free(s->containers, g_array_index(ids, ContainerId, i), err))
+        /* readers elsewhere are out only while the lock is still this gc's */
+        if ((gc->lease != NULL && !rados_lock_kept(gc->lease, err)) ||
+            !container_store_free(s->containers, g_array_index(ids, ContainerId, i), err))
             return FALSE;
         gc->r->freed++;
         gc->r->reclaimed_bytes += s->container_size;
@@ -278,6 +283,8 @@ static gboolean collect_containers(Gc *gc, GError **err)
                   empty_sparse(gc, idx, err) && free_containers(gc, gc->sparse, err) && drop_freed(gc, idx, err) &&
                   fp_index_commit_job(idx, err) && store_settle_refcounts(s, err);
     fp_index_close(idx);
+    /* the DB is current against the new freed list: the cluster's index from it */
+    ok = ok && store_index_from_local(s, FALSE, err);
     return ok;
 }
 
@@ -334,8 +341,17 @@ gboolean lifecycle_gc(Store *store, double live_threshold, GcProgressFn progress
         readers = reader_lock_try_exclusive(store->dir, &r->deferred, err);
     r->deferred = r->deferred || store->readers_lock_new;
     ok = ok && (readers >= 0 || r->deferred);
+    if (ok && !r->deferred && store->cluster != NULL) {
+        /* readers on other machines: waited for as long as a dead one's lease runs */
+        unsigned lease = store->rados.lock_duration;
+        gc.lease = rados_readers_exclude(store_cluster_connection(store->cluster), lease, lease, &r->deferred, err);
+        ok = gc.lease != NULL || r->deferred;
+    }
     if (ok && !r->deferred)
         ok = collect_containers(&gc, err) && collect_deleted_jobs(&gc, err);
+    /* no reader reads them: removed whether or not readers held gc off */
+    ok = ok && store_drop_uncommitted(store, &r->uncommitted_objects, err);
+    rados_lock_release(gc.lease);
     if (readers >= 0)
         close(readers);
     if (!ok && err != NULL && disk_full(*err))

@@ -62,6 +62,7 @@ typedef struct {
     uint64_t index_entries_removed;
     uint64_t index_entries_restored; /* put back at a surviving copy (index_survivors.h) */
     uint32_t jobs_collected;   /* deleted jobs whose records were removed */
+    uint32_t uncommitted_objects; /* a rados store's objects of jobs killed before their commit, removed */
     gboolean deferred;         /* a reader held the store: nothing freed */
 } GcReport;
 

@@ -241,7 +241,7 @@ static void free_area(ChunkSource *self)
     g_array_unref(a->placed);
     g_clear_error(&a->stream_error);
     chunk_stream_free(a->future);
-    g_free(a->buf);
+    container_buffer_free(a->buf);
     g_free(a);
 }
 
@@ -256,7 +256,7 @@ ChunkSource *assembly_area_new(ContainerSource *src, guint area_containers, Chun
     a->ids_only = ids_only;
     a->area_size = (size_t)area_containers * src->container_size;
     if (!ids_only)
-        a->buf = g_malloc(src->container_size);
+        a->buf = container_buffer_new(src->container_size);
     a->placed = g_array_new(FALSE, FALSE, sizeof(Placed));
     return &a->chunks;
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* container_lru.c: hash table + recency queue of container buffers (or, over
  * a source that maps, of mappings); the victim is the queue's tail, or,
- * given next uses, the farthest used. */
+ * given next uses, the farthest used. A clear keeps the slots' buffers for
+ * the next fills (a reader clears between requests: a fresh 2 MiB buffer
+ * each time cost the kernel's page faults and zeroing, more than the read
+ * into it from the SSD cache). */
 #include "read/container_lru.h"
 
 typedef struct {
@@ -16,6 +19,7 @@ struct ContainerLru {
     guint capacity;
     GHashTable *slots; /* id -> Slot* */
     GQueue recency;    /* head = most recent */
+    GSList *spare;     /* Slot*: emptied by a clear, their buffers kept (at most capacity) */
     uint64_t fetches;
     gboolean ids_only; /* slots hold no bytes */
     ContainerNextUse next_use; /* NULL: evict the least recent */
@@ -35,16 +39,21 @@ ContainerLru *container_lru_new(ContainerSource *src, guint capacity)
 static void slot_free(ContainerLru *lru, Slot *s)
 {
     container_source_unmap(lru->src, s->mapped);
-    g_free(s->buf);
+    container_buffer_free(s->buf);
     g_free(s);
 }
 
 void container_lru_clear(ContainerLru *lru)
 {
     GList *l;
-    while ((l = g_queue_pop_head_link(&lru->recency)) != NULL)
-        slot_free(lru, l->data);
+    while ((l = g_queue_pop_head_link(&lru->recency)) != NULL) {
+        Slot *s = l->data;
+        container_source_unmap(lru->src, s->mapped);
+        s->mapped = NULL;
+        lru->spare = g_slist_prepend(lru->spare, s);
+    }
     g_hash_table_remove_all(lru->slots);
+    g_assert(g_slist_length(lru->spare) <= lru->capacity);
 }
 
 ContainerLru *container_lru_new_ids_only(ContainerSource *src, guint capacity)
@@ -89,6 +98,9 @@ void container_lru_free(ContainerLru *lru)
     if (lru == NULL)
         return;
     container_lru_clear(lru);
+    for (GSList *l = lru->spare; l != NULL; l = l->next)
+        slot_free(lru, l->data);
+    g_slist_free(lru->spare);
     g_hash_table_destroy(lru->slots);
     g_free(lru);
 }
@@ -108,9 +120,12 @@ static Slot *lookup_or_fetch(ContainerLru *lru, ContainerId id, GError **err)
         g_hash_table_remove(lru->slots, GUINT_TO_POINTER(s->id));
         container_source_unmap(lru->src, s->mapped);
         s->mapped = NULL;
+    } else if (lru->spare != NULL) {
+        s = lru->spare->data;
+        lru->spare = g_slist_delete_link(lru->spare, lru->spare);
     } else {
         s = g_new0(Slot, 1);
-        s->buf = lru->ids_only || container_source_maps(lru->src) ? NULL : g_malloc(lru->src->container_size);
+        s->buf = lru->ids_only || container_source_maps(lru->src) ? NULL : container_buffer_new(lru->src->container_size);
         s->link.data = s;
     }
     lru->fetches++;

@@ -144,7 +144,7 @@ PrefetchSource *prefetch_source_new(ContainerSource *backing, GArray *order, gui
     p->depth = depth;
     p->slots = g_new0(Slot, depth);
     for (guint i = 0; i < depth; i++)
-        p->slots[i].buf = maps ? NULL : g_malloc(backing->container_size);
+        p->slots[i].buf = maps ? NULL : container_buffer_new(backing->container_size);
     g_mutex_init(&p->lock);
     g_cond_init(&p->changed);
     p->nthreads = MIN(threads, MAX(order->len, 1u));
@@ -172,7 +172,7 @@ void prefetch_source_free(PrefetchSource *p)
     for (guint i = 0; i < p->depth; i++) {
         g_clear_error(&p->slots[i].error);
         container_source_unmap(p->backing, p->slots[i].mapped);
-        g_free(p->slots[i].buf);
+        container_buffer_free(p->slots[i].buf);
     }
     g_free(p->slots);
     g_mutex_clear(&p->lock);

@@ -34,6 +34,7 @@ typedef struct {
     RadosCluster *cluster; /* &own, or the target's shared one */
     RadosCluster own;
     RadosLock *lock; /* a writer's; NULL for a reader */
+    RadosLock *lease; /* a reader's lease against gc, or NULL */
     size_t container_size;
     GMutex writes;       /* guards: */
     GQueue pending;      /* PendingWrite *, oldest first */
@@ -104,6 +105,8 @@ static gboolean read_object(ContainerRados *r, ContainerId id, uint8_t *buf, siz
     char name[OBJECT_NAME_LEN + 1];
     object_name(id, name);
     finish_writes(r);
+    if (r->lease != NULL && !rados_lock_kept(r->lease, err))
+        return FALSE;
     int n = rados_read(r->cluster->io, name, (char *)buf, len, offset);
     if (n == -ENOENT)
         return missing(r, id, name, err);
@@ -425,6 +428,7 @@ ContainerStore *container_rados_open(const ContainerStoreRados *target, size_t c
     r->store.ops = &rados_ops;
     r->store.kind = CONTAINER_STORE_RADOS;
     r->cluster = target->shared != NULL ? target->shared : &r->own;
+    r->lease = target->lease;
     if ((target->shared == NULL && !rados_cluster_connect(&r->own, target, err)) ||
         (writable && (r->lock = rados_lock_take(r->cluster, target->lock_duration, err)) == NULL)) {
         rados_close(&r->store);

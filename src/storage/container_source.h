@@ -83,8 +83,23 @@ static inline gboolean container_source_read(ContainerSource *src, ContainerId i
     return src->read(src, id, buf, err);
 }
 
-/* Container `id` into *buf (a g_malloc'd buffer of container_size bytes),
- * or into a buffer the source exchanges for it (read_exchange). */
+/* A buffer for container_source_read_buffer: container_size bytes,
+ * aligned so that a source reading with O_DIRECT (the SSD cache's slots
+ * file) reads straight into it. Buffers are exchanged between their
+ * holders (read_exchange): every one is made and freed by these two. */
+#define CONTAINER_BUFFER_ALIGN 4096
+static inline uint8_t *container_buffer_new(size_t container_size)
+{
+    return g_aligned_alloc(1, container_size, CONTAINER_BUFFER_ALIGN);
+}
+
+static inline void container_buffer_free(uint8_t *buf)
+{
+    g_aligned_free(buf);
+}
+
+/* Container `id` into *buf (a container_buffer_new buffer), or into a
+ * buffer the source exchanges for it (read_exchange). */
 static inline gboolean container_source_read_buffer(ContainerSource *src, ContainerId id, uint8_t **buf,
                                                     GError **err)
 {

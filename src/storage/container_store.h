@@ -42,6 +42,9 @@ typedef struct {
      * metadata's, store_cluster.h; the caller closes it after the
      * container store), or NULL: the container store connects itself. */
     struct RadosCluster *shared;
+    /* A reader's lease against gc (rados_lock.h), checked before each
+     * container read: one that lapsed reads nothing more. NULL: none. */
+    struct RadosLock *lease;
 } ContainerStoreRados;
 
 typedef struct ContainerStore ContainerStore;

@@ -27,7 +27,7 @@
     X(rados_write_op_create) X(rados_write_op_write_full) X(rados_write_op_write) X(rados_write_op_operate)    \
     X(rados_write_op_omap_set2) X(rados_write_op_omap_clear) X(rados_create_read_op) X(rados_release_read_op) \
     X(rados_read_op_omap_get_vals2) X(rados_read_op_operate) X(rados_omap_get_next2) X(rados_omap_get_end)    \
-    X(rados_write_op_omap_cmp)
+    X(rados_write_op_omap_cmp) X(rados_lock_shared) X(rados_read_op_stat) X(rados_read_op_read)
 
 typedef struct {
 #define RADOS_API_MEMBER(name) __typeof__(name) *name;
@@ -56,6 +56,9 @@ gboolean rados_api_load(GError **err);
 #define rados_ioctx_destroy(...) (rados_api.rados_ioctx_destroy(__VA_ARGS__))
 #define rados_ioctx_set_namespace(...) (rados_api.rados_ioctx_set_namespace(__VA_ARGS__))
 #define rados_lock_exclusive(...) (rados_api.rados_lock_exclusive(__VA_ARGS__))
+#define rados_lock_shared(...) (rados_api.rados_lock_shared(__VA_ARGS__))
+#define rados_read_op_stat(...) (rados_api.rados_read_op_stat(__VA_ARGS__))
+#define rados_read_op_read(...) (rados_api.rados_read_op_read(__VA_ARGS__))
 #define rados_nobjects_list_close(...) (rados_api.rados_nobjects_list_close(__VA_ARGS__))
 #define rados_nobjects_list_next(...) (rados_api.rados_nobjects_list_next(__VA_ARGS__))
 #define rados_nobjects_list_open(...) (rados_api.rados_nobjects_list_open(__VA_ARGS__))

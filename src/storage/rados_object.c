@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+/* Bytes rados_object_get reads with the object's size. */
+#define OBJECT_FIRST_READ (64u << 10)
 /* Omap entries asked for per read. */
 #define OMAP_BATCH 1024
 
@@ -39,18 +41,27 @@ gboolean rados_object_put(RadosCluster *c, const char *oid, const void *data, si
 gboolean rados_object_get(RadosCluster *c, const char *oid, uint8_t **data, size_t *len, gboolean *found,
                           GError **err)
 {
-    uint64_t size;
+    /* one operation: the size and the first bytes (most metadata objects whole) */
+    uint64_t size = 0;
     time_t mtime;
+    size_t got = 0;
+    int stat_r = 0, read_r = 0;
+    uint8_t *buf = g_malloc(OBJECT_FIRST_READ);
+    rados_read_op_t op = rados_create_read_op();
+    rados_read_op_stat(op, &size, &mtime, &stat_r);
+    rados_read_op_read(op, 0, OBJECT_FIRST_READ, (char *)buf, &got, &read_r);
+    int r = rados_read_op_operate(op, c->io, oid, 0);
+    rados_release_read_op(op);
+    r = r < 0 ? r : stat_r < 0 ? stat_r : read_r;
     *data = NULL;
     *len = 0;
-    int r = rados_stat(c->io, oid, &size, &mtime);
-    *found = r == 0;
-    if (r == -ENOENT)
-        return TRUE;
-    if (r < 0)
-        return failed(c, r, "stat", oid, err);
-    uint8_t *buf = g_malloc(MAX(size, 1));
-    for (uint64_t off = 0; off < size;) {
+    *found = r != -ENOENT;
+    if (r == -ENOENT || r < 0) {
+        g_free(buf);
+        return r == -ENOENT || failed(c, r, "read", oid, err);
+    }
+    buf = g_realloc(buf, MAX(size, 1));
+    for (uint64_t off = got; off < size;) {
         size_t piece = (size_t)MIN(size - off, (uint64_t)RADOS_OBJECT_PIECE);
         int n = rados_read(c->io, oid, (char *)buf + off, piece, off);
         if (n <= 0) {
@@ -72,9 +83,8 @@ gboolean rados_object_remove(RadosCluster *c, const char *oid, GError **err)
     return r == 0 || r == -ENOENT || failed(c, r, "remove", oid, err);
 }
 
-gboolean rados_omap_put(RadosCluster *c, const char *oid, gboolean clear, const char *const *keys,
-                        const size_t *key_lens, const char *const *vals, const size_t *val_lens, size_t n,
-                        GError **err)
+static rados_write_op_t omap_op(gboolean clear, const char *const *keys, const size_t *key_lens,
+                                const char *const *vals, const size_t *val_lens, size_t n)
 {
     rados_write_op_t op = rados_create_write_op();
     rados_write_op_create(op, LIBRADOS_CREATE_IDEMPOTENT, NULL);
@@ -82,9 +92,49 @@ gboolean rados_omap_put(RadosCluster *c, const char *oid, gboolean clear, const 
         rados_write_op_omap_clear(op);
     if (n > 0)
         rados_write_op_omap_set2(op, keys, vals, key_lens, val_lens, n);
+    return op;
+}
+
+gboolean rados_omap_put(RadosCluster *c, const char *oid, gboolean clear, const char *const *keys,
+                        const size_t *key_lens, const char *const *vals, const size_t *val_lens, size_t n,
+                        GError **err)
+{
+    rados_write_op_t op = omap_op(clear, keys, key_lens, vals, val_lens, n);
     int r = rados_write_op_operate(op, c->io, oid, NULL, 0);
     rados_release_write_op(op);
     return r == 0 || failed(c, r, "write the omap", oid, err);
+}
+
+gboolean rados_omap_puts_many(RadosCluster *c, const RadosOmapWrite *w, size_t n, GError **err)
+{
+    gboolean ok = TRUE;
+    for (size_t first = 0; first < n; first += RADOS_OMAP_IN_FLIGHT) {
+        size_t wave = MIN(n - first, (size_t)RADOS_OMAP_IN_FLIGHT);
+        rados_write_op_t ops[RADOS_OMAP_IN_FLIGHT];
+        rados_completion_t done[RADOS_OMAP_IN_FLIGHT];
+        int started[RADOS_OMAP_IN_FLIGHT];
+        for (size_t i = 0; i < wave; i++) {
+            const RadosOmapWrite *o = &w[first + i];
+            ops[i] = omap_op(o->clear, o->keys, o->key_lens, o->vals, o->val_lens, o->n);
+            rados_aio_create_completion2(NULL, NULL, &done[i]);
+            started[i] = ok ? rados_aio_write_op_operate(ops[i], c->io, done[i], o->oid, NULL, 0) : -ECANCELED;
+            if (started[i] < 0 && ok)
+                ok = failed(c, started[i], "write the omap", o->oid, err);
+        }
+        for (size_t i = 0; i < wave; i++) {
+            if (started[i] == 0) {
+                rados_aio_wait_for_complete(done[i]);
+                int r = rados_aio_get_return_value(done[i]);
+                if (r < 0 && ok)
+                    ok = failed(c, r, "write the omap", w[first + i].oid, err);
+            }
+            rados_aio_release(done[i]);
+            rados_release_write_op(ops[i]);
+        }
+        if (!ok)
+            break;
+    }
+    return ok;
 }
 
 gboolean rados_omap_put_new(RadosCluster *c, const char *oid, const char *guard, const char *const *keys,

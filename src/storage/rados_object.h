@@ -31,6 +31,22 @@ gboolean rados_omap_put(RadosCluster *c, const char *oid, gboolean clear, const 
                         const size_t *key_lens, const char *const *vals, const size_t *val_lens, size_t n,
                         GError **err);
 
+/* One object's omap write of rados_omap_puts_many. */
+typedef struct {
+    const char *oid;
+    gboolean clear;
+    const char *const *keys;
+    const size_t *key_lens;
+    const char *const *vals;
+    const size_t *val_lens;
+    size_t n;
+} RadosOmapWrite;
+/* rados_omap_put for each of `n` writes (to distinct objects), up to
+ * RADOS_OMAP_IN_FLIGHT of them in flight at once; every write started is
+ * waited for, the first failure reported. */
+#define RADOS_OMAP_IN_FLIGHT 32
+gboolean rados_omap_puts_many(RadosCluster *c, const RadosOmapWrite *w, size_t n, GError **err);
+
 /* rados_omap_put (without clearing) only if omap key `guard` (a C string,
  * among the keys set, with a value of at least one byte) is not set yet:
  * one operation whose omap comparison fails, and with it the whole

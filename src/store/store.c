@@ -6,6 +6,8 @@
 #include "recipe/refcount_recount.h"
 #include "store/freed_list.h"
 #include "store/reader_lock.h"
+#include "store/store_index.h"
+#include "storage/rados_lock.h"
 #include "util/checksum.h"
 #include "util/error.h"
 #include "util/file_replace.h"
@@ -164,9 +166,9 @@ static gboolean open_cluster(Store *s, const Config *cfg, gboolean create, GErro
 }
 
 /* Bring the working directory up to the cluster's state (a rados store's);
- * when a job came in or gc freed containers elsewhere, the local
- * fingerprint index is marked for a rebuild from the containers (the next
- * writer's open does it). */
+ * when gc freed containers elsewhere, the local fingerprint index is marked
+ * stale (the next writer's open reloads it, store_index.h, and first frees
+ * what that gc listed and left). */
 static gboolean pull_cluster(Store *s, GError **err)
 {
     gboolean stale;
@@ -241,6 +243,9 @@ Store *store_open_read(const Config *cfg, GError **err)
     GError *local = NULL;
     if (!open_cluster(s, cfg, FALSE, err) || !meta_read(s, err) || !check_kind(s, cfg, err) ||
         ((s->readers_fd = reader_lock_shared(s->dir, &local)) < 0 && local != NULL) ||
+        /* the lease before anything is read: a gc holding the readers out is waited for */
+        (s->cluster != NULL && (s->rados.lease = s->readers_lease = rados_readers_join(
+                                    store_cluster_connection(s->cluster), s->rados.lock_duration, err)) == NULL) ||
         !open_containers(s, FALSE, err) || !pull_cluster(s, err)) {
         if (local != NULL)
             g_propagate_error(err, local);
@@ -387,7 +392,7 @@ static Store *open_writer(const Config *cfg, gboolean create, gboolean migrate, 
     if (!migrate && !pull_cluster(s, err)) /* under the store's RADOS lock */
         goto fail;
     if (!reader_lock_create(s->dir, &s->readers_lock_new, err) || !store_settle_refcounts(s, err) ||
-        !finish_frees(s, err))
+        !finish_frees(s, err) || (!migrate && !store_index_sync(s, err)))
         goto fail;
     return s;
 fail:
@@ -432,6 +437,7 @@ void store_close(Store *s)
 {
     if (s == NULL)
         return;
+    rados_lock_release(s->readers_lease);
     container_store_close(s->containers);
     store_cluster_close(s->cluster);
     if (s->lock_fd >= 0)

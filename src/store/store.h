@@ -48,16 +48,19 @@ typedef struct {
     int readers_fd; /* >= 0: a reader holding the readers' lock shared */
     gboolean readers_lock_new; /* a writer created READERS at this open: readers
                                   already running hold no lock gc could see */
+    struct RadosLock *readers_lease; /* a rados store's reader: its lease against gc on any machine */
 } Store;
 
-/* Open an existing store for reading. A directory without store.meta is a
- * NO_STORE error. Every open refuses (a CONFIG error) a config whose
+/* Open an existing store for reading (a rados store's reader also holds a
+ * lease in the cluster that gc on any machine honours, rados_lock.h). A
+ * directory without store.meta is a NO_STORE error. Every open refuses (a CONFIG error) a config whose
  * container-store is not the store's kind. */
 Store *store_open_read(const Config *cfg, GError **err);
 /* Every writer's open below also creates READERS, counts the current
  * reference counts again after an interrupted delete (refcount_recount.h),
  * and frees the containers an interrupted gc listed but had not freed yet
- * (freed_list.h), before anything reads them. */
+ * (freed_list.h), before anything reads them; a rados store's then brings
+ * the fingerprint index up to the cluster (store_index_sync). */
 /* Open for backup: create the store if needed (with a new identity and the
  * config's file-digest, XXH3-128 unless it says otherwise), take the writer
  * lock, give a version-1 store an identity (rewriting store.meta as version
@@ -92,8 +95,11 @@ gboolean store_settle_refcounts(const Store *s, GError **err);
 
 /* What writers publish, each into the cluster first when the store has
  * one (store_cluster.h), then into the working directory (store_publish.c). */
-/* Job m->job_id's commit: its files in job_dir are durable; the manifest last. */
-gboolean store_publish_job(Store *s, const char *job_dir, const JobManifest *m, GError **err);
+/* Job m->job_id's commit: its files in job_dir are durable; the manifest
+ * last. With a cluster, `new_entries` are the job's new fingerprint index
+ * entries (FpIndexEntry, store_index.h), committed with it; else NULL. */
+gboolean store_publish_job(Store *s, const char *job_dir, const JobManifest *m, const GArray *new_entries,
+                           GError **err);
 gboolean store_publish_tombstone(Store *s, uint32_t job_id, int64_t when, GError **err);
 gboolean store_publish_freed(Store *s, const GArray *ids, uint32_t containers, GError **err);
 /* The current reference counts may be stale (refcount_recount.h). */
@@ -102,8 +108,14 @@ gboolean store_mark_refcounts_stale(Store *s, GError **err);
 gboolean store_publish_records(Store *s, uint32_t job_id, GError **err);
 /* Job `job_id`'s reference counts, rebuilt in place by repair, into the cluster. */
 gboolean store_publish_refcount(Store *s, uint32_t job_id, GError **err);
+/* Job `job_id`'s recipe index, rebuilt from its records by repair, into the cluster. */
+gboolean store_publish_recipe(Store *s, uint32_t job_id, GError **err);
 /* A deleted job's records and recipe index are going (gc): the cluster's first. */
 gboolean store_drop_records(Store *s, uint32_t job_id, GError **err);
+
+/* gc: a rados store's objects of jobs killed before their commit removed
+ * (store_cluster_drop_uncommitted); *removed 0 without a cluster. */
+gboolean store_drop_uncommitted(Store *s, uint32_t *removed, GError **err);
 
 /* gc, before it reads the live jobs' records: with a cluster, each one
  * read again from it (store_cluster_fetch_records says why). */

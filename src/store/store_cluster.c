@@ -153,13 +153,17 @@ static gboolean batch_flush(StoreCluster *sc, const char *oid, RecipeBatch *b, g
     return ok;
 }
 
-/* The recipe index as an omap, from the records (path -> offset, length). */
-static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
+/* The recipe index as an omap of `token`'s job object, from the records
+ * (path -> offset, length); with `clear`, emptied first. */
+static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_id, const char *token, gboolean clear,
+                           GError **err)
 {
+    if (token == NULL)
+        return FALSE; /* committed_token() said why */
     JobMetaReader *meta = job_catalog_open_records(workdir, job_id, err);
     if (meta == NULL)
         return FALSE;
-    char *oid = job_object(job_id, sc->token, "recipe");
+    char *oid = job_object(job_id, token, "recipe");
     RecipeBatch b = { g_ptr_array_new_with_free_func(g_free), g_array_new(FALSE, FALSE, sizeof(size_t)),
                       g_array_new(FALSE, FALSE, sizeof(size_t)), g_ptr_array_new_with_free_func(g_free) };
     gboolean ok = TRUE, first = TRUE;
@@ -182,7 +186,7 @@ static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_i
         file_record_free(r);
         offset = next;
         if (b.keys->len == RECIPE_BATCH) {
-            ok = batch_flush(sc, oid, &b, first, err);
+            ok = batch_flush(sc, oid, &b, first && clear, err);
             first = FALSE;
         }
     }
@@ -190,7 +194,7 @@ static gboolean put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_i
         g_propagate_error(err, local);
         ok = FALSE;
     }
-    ok = ok && (b.keys->len > 0 || first ? batch_flush(sc, oid, &b, first, err) : TRUE);
+    ok = ok && (b.keys->len > 0 || first ? batch_flush(sc, oid, &b, first && clear, err) : TRUE);
     job_meta_reader_close(meta);
     g_ptr_array_unref(b.keys);
     g_ptr_array_unref(b.vals);
@@ -219,6 +223,13 @@ gboolean store_cluster_put_records(StoreCluster *sc, const char *workdir, uint32
     return put_job_file(sc, workdir, job_id, committed_token(sc, job_id, err), "records", JOB_META_FILE, FALSE, err);
 }
 
+gboolean store_cluster_put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
+{
+    /* every key set again, none cleared first: a kill midway leaves each
+     * key either as it was or right */
+    return put_recipe(sc, workdir, job_id, committed_token(sc, job_id, err), FALSE, err);
+}
+
 gboolean store_cluster_put_refcount(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
 {
     return put_job_file(sc, workdir, job_id, committed_token(sc, job_id, err), "refcount", JOB_REFCOUNT_FILE, FALSE,
@@ -229,9 +240,35 @@ gboolean store_cluster_put_job(StoreCluster *sc, const char *workdir, uint32_t j
                                GError **err)
 {
     return (!with_records || (put_job_file(sc, workdir, job_id, sc->token, "records", JOB_META_FILE, FALSE, err) &&
-                              put_recipe(sc, workdir, job_id, err))) &&
+                              put_recipe(sc, workdir, job_id, sc->token, TRUE, err))) &&
            put_job_file(sc, workdir, job_id, sc->token, "refcount", JOB_REFCOUNT_FILE, FALSE, err) &&
            put_job_file(sc, workdir, job_id, sc->token, "utilization", JOB_UTILIZATION_FILE, TRUE, err);
+}
+
+gboolean store_cluster_put_job_object(StoreCluster *sc, uint32_t job_id, const char *what, const void *bytes,
+                                      size_t len, GError **err)
+{
+    char *oid = job_object(job_id, sc->token, what);
+    gboolean ok = rados_object_put(&sc->c, oid, bytes, len, err);
+    g_free(oid);
+    return ok;
+}
+
+gboolean store_cluster_get_job_object(StoreCluster *sc, uint32_t job_id, const char *what, uint8_t **bytes,
+                                      size_t *len, gboolean *found, GError **err)
+{
+    const char *token = committed_token(sc, job_id, err);
+    if (token == NULL)
+        return FALSE;
+    char *oid = job_object(job_id, token, what);
+    gboolean ok = rados_object_get(&sc->c, oid, bytes, len, found, err);
+    g_free(oid);
+    return ok;
+}
+
+const GArray *store_cluster_jobs(const StoreCluster *sc)
+{
+    return sc->cat.ids;
 }
 
 static gboolean catalog_put(StoreCluster *sc, const char *key, const uint8_t *val, size_t len, GError **err)
@@ -590,7 +627,43 @@ gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *ind
                             JOB_REFCOUNT_FILE, FALSE, err);
     ok = ok && cluster_has(sc, STORE_CLUSTER_DIRTY_OBJECT, &dirty, err) &&
          (!dirty || refcount_is_dirty(workdir) || refcount_mark_dirty(workdir, err));
-    *index_stale = fetched || freed_changed;
+    *index_stale = freed_changed;
+    return ok;
+}
+
+/* Is `name` a job object (job.NNNNNNNN.T.what) of no committed job? */
+static gboolean uncommitted_object(StoreCluster *sc, const char *name)
+{
+    size_t len = strlen(name);
+    if (!g_str_has_prefix(name, "job.") || len < 4 + 8 + 1 + TOKEN_LEN + 2 || name[12] != '.' ||
+        name[13 + TOKEN_LEN] != '.' || strspn(name + 4, "0123456789") != 8)
+        return FALSE;
+    uint32_t id = (uint32_t)g_ascii_strtoull(name + 4, NULL, 10);
+    const char *token = g_hash_table_lookup(sc->cat.tokens, GUINT_TO_POINTER(id));
+    return token == NULL || strncmp(token, name + 13, TOKEN_LEN) != 0;
+}
+
+gboolean store_cluster_drop_uncommitted(StoreCluster *sc, uint32_t *removed, GError **err)
+{
+    *removed = 0;
+    rados_list_ctx_t list;
+    int r = rados_nobjects_list_open(sc->c.io, &list);
+    if (r < 0) {
+        rados_cluster_error(&sc->c, err, r, "list the objects");
+        return FALSE;
+    }
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    const char *entry;
+    while ((r = rados_nobjects_list_next(list, &entry, NULL, NULL)) == 0)
+        if (uncommitted_object(sc, entry))
+            g_ptr_array_add(names, g_strdup(entry));
+    rados_nobjects_list_close(list);
+    gboolean ok = r == -ENOENT || (rados_cluster_error(&sc->c, err, r, "list the objects"), FALSE);
+    for (guint i = 0; ok && i < names->len; i++) {
+        ok = rados_object_remove(&sc->c, names->pdata[i], err);
+        *removed += ok;
+    }
+    g_ptr_array_unref(names);
     return ok;
 }
 

@@ -9,8 +9,7 @@
  * working directory given the conf opens the store, and losing one loses
  * nothing. Writers (under the store's RADOS lock) write each piece to the
  * cluster before the working directory's copy: what the working directory
- * holds, the cluster holds. The fingerprint index stays local, rebuilt from
- * the containers when it is stale. */
+ * holds, the cluster holds. The fingerprint index is store_index.h's. */
 #ifndef DESTOR_STORE_CLUSTER_H
 #define DESTOR_STORE_CLUSTER_H
 
@@ -50,9 +49,9 @@ gboolean store_cluster_put_meta(StoreCluster *sc, const uint8_t *meta, size_t le
  * last; tombstones; the freed list (with the records of every live job
  * when it changed: gc rewrites records before it frees); the newest
  * reference counts when anything changed; the stale-refcount mark.
- * *index_stale: a job was brought in or the freed list changed: a local
- * fingerprint index may lack the containers another working directory
- * wrote, or name containers gc freed there. A namespace without STORE_CLUSTER_META_OBJECT
+ * *index_stale: the freed list changed: a local fingerprint index may
+ * name containers gc freed elsewhere (jobs brought in are store_index.h's
+ * to catch up). A namespace without STORE_CLUSTER_META_OBJECT
  * holds an older store whose metadata is local: a CONFIG error naming
  * STORE_CLUSTER_MIGRATE_COMMAND. A working directory holding a job the
  * cluster does not is not this store's: an INTEGRITY error. */
@@ -69,6 +68,17 @@ gboolean store_cluster_fetch_records(StoreCluster *sc, const char *workdir, uint
  * until the job is committed. */
 gboolean store_cluster_put_job(StoreCluster *sc, const char *workdir, uint32_t job_id, gboolean with_records,
                                GError **err);
+/* Writer only. Job `job_id`'s object `what` (as its records: nothing refers
+ * to it until the job is committed). */
+gboolean store_cluster_put_job_object(StoreCluster *sc, uint32_t job_id, const char *what, const void *bytes,
+                                      size_t len, GError **err);
+/* Committed job `job_id`'s object `what`; *found FALSE when it has none. */
+gboolean store_cluster_get_job_object(StoreCluster *sc, uint32_t job_id, const char *what, uint8_t **bytes,
+                                      size_t *len, gboolean *found, GError **err);
+/* The committed jobs' ids (deleted ones too), ascending, as the last pull
+ * read them and the commits since added. */
+const GArray *store_cluster_jobs(const StoreCluster *sc);
+
 /* The commit: the job's catalog entry (its manifest's bytes), one omap
  * write that fails (a LOCKED error) if the entry exists: a writer that lost
  * the lock never replaces another's job. */
@@ -80,9 +90,17 @@ gboolean store_cluster_put_tombstone(StoreCluster *sc, uint32_t job_id, const ui
 gboolean store_cluster_put_records(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err);
 /* A deleted job's records and recipe index, removed (gc). */
 gboolean store_cluster_drop_records(StoreCluster *sc, uint32_t job_id, GError **err);
+/* Committed job `job_id`'s recipe omap set again from its records in
+ * `workdir` (repair). */
+gboolean store_cluster_put_recipe(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err);
 gboolean store_cluster_put_refcount(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err);
 gboolean store_cluster_put_freed(StoreCluster *sc, const uint8_t *bytes, size_t len, GError **err);
 gboolean store_cluster_mark_refcounts(StoreCluster *sc, gboolean stale, GError **err);
+
+/* Writer only. Remove every job object (job.N.T.*) no catalog key names: a
+ * job killed before its commit, or a writer's that lost the lock. *removed:
+ * how many. */
+gboolean store_cluster_drop_uncommitted(StoreCluster *sc, uint32_t *removed, GError **err);
 
 /* An older rados store (metadata in `workdir` only): every committed job
  * the cluster lacks written there and committed, in id order, with the

@@ -8,20 +8,28 @@
 #include "recipe/job_tombstone.h"
 #include "recipe/refcount_recount.h"
 #include "store/freed_list.h"
+#include "store/store_index.h"
 
-gboolean store_publish_job(Store *s, const char *job_dir, const JobManifest *m, GError **err)
+gboolean store_publish_job(Store *s, const char *job_dir, const JobManifest *m, const GArray *new_entries,
+                           GError **err)
 {
     g_assert(s->lock_fd >= 0);
+    g_assert((s->cluster != NULL) == (new_entries != NULL));
     if (s->cluster != NULL) {
         size_t len;
         uint8_t *bytes = job_manifest_encode(m, &len);
         gboolean ok = store_cluster_put_job(s->cluster, s->dir, m->job_id, TRUE, err) &&
+                      store_index_put_job(s, m->job_id, new_entries, err) &&
                       store_cluster_commit_job(s->cluster, m->job_id, bytes, len, err);
         g_free(bytes);
         if (!ok)
             return FALSE;
     }
-    return job_manifest_publish(job_dir, m, err);
+    if (!job_manifest_publish(job_dir, m, err))
+        return FALSE;
+    if (s->cluster != NULL)
+        store_index_job_committed(s, m->job_id, new_entries);
+    return TRUE;
 }
 
 gboolean store_publish_tombstone(Store *s, uint32_t job_id, int64_t when, GError **err)
@@ -64,6 +72,19 @@ gboolean store_drop_records(Store *s, uint32_t job_id, GError **err)
 {
     g_assert(s->lock_fd >= 0);
     return s->cluster == NULL || store_cluster_drop_records(s->cluster, job_id, err);
+}
+
+gboolean store_drop_uncommitted(Store *s, uint32_t *removed, GError **err)
+{
+    g_assert(s->lock_fd >= 0);
+    *removed = 0;
+    return s->cluster == NULL || store_cluster_drop_uncommitted(s->cluster, removed, err);
+}
+
+gboolean store_publish_recipe(Store *s, uint32_t job_id, GError **err)
+{
+    g_assert(s->lock_fd >= 0);
+    return s->cluster == NULL || store_cluster_put_recipe(s->cluster, s->dir, job_id, err);
 }
 
 gboolean store_publish_refcount(Store *s, uint32_t job_id, GError **err)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* Write all of buf at `off`, or at the file position when off < 0. */
@@ -40,25 +41,64 @@ gboolean file_write_all(int fd, const void *buf, size_t len, const char *path, G
     return write_all_at(fd, buf, len, -1, path, err);
 }
 
+/* A read of `left` bytes at off gave n: TRUE when it read some, or was
+ * interrupted (*again: read again); FALSE with err on an error or at end
+ * of file (an INTEGRITY error: the file is truncated). */
+static gboolean read_went(ssize_t n, size_t left, off_t off, const char *path, gboolean *again, GError **err)
+{
+    *again = n < 0 && errno == EINTR;
+    if (n > 0 || *again)
+        return TRUE;
+    if (n < 0)
+        destor_set_errno(err, errno, "read %s", path);
+    else
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is truncated: %zu bytes missing at offset %lld",
+                    path, left, (long long)off);
+    return FALSE;
+}
+
 gboolean file_pread_all(int fd, void *buf, size_t len, off_t off, const char *path, GError **err)
 {
     uint8_t *p = buf;
     while (len > 0) {
         ssize_t n = pread(fd, p, len, off);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            destor_set_errno(err, errno, "read %s", path);
+        gboolean again;
+        if (!read_went(n, len, off, path, &again, err))
             return FALSE;
-        }
-        if (n == 0) {
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
-                        "%s is truncated: %zu bytes missing at offset %lld", path, len, (long long)off);
-            return FALSE;
-        }
+        if (again)
+            continue;
         p += n;
         len -= (size_t)n;
         off += n;
+    }
+    return TRUE;
+}
+
+gboolean file_pread2_all(int fd, void *a, size_t a_len, void *b, size_t b_len, off_t off, const char *path,
+                         GError **err)
+{
+    struct iovec v[2] = { { a, a_len }, { b, b_len } };
+    struct iovec *iov = v;
+    int cnt = 2;
+    size_t left = a_len + b_len;
+    while (left > 0) {
+        ssize_t n = preadv(fd, iov, cnt, off);
+        gboolean again;
+        if (!read_went(n, left, off, path, &again, err))
+            return FALSE;
+        if (again)
+            continue;
+        left -= (size_t)n;
+        off += n;
+        while (n > 0 && (size_t)n >= iov->iov_len) { /* past whole buffers */
+            n -= (ssize_t)iov->iov_len;
+            iov++;
+            cnt--;
+        }
+        if (n > 0) {
+            iov->iov_base = (uint8_t *)iov->iov_base + n;
+            iov->iov_len -= (size_t)n;
+        }
     }
     return TRUE;
 }

@@ -14,6 +14,11 @@
 gboolean file_pwrite_all(int fd, const void *buf, size_t len, off_t off, const char *path, GError **err);
 gboolean file_pread_all(int fd, void *buf, size_t len, off_t off, const char *path, GError **err);
 gboolean file_write_all(int fd, const void *buf, size_t len, const char *path, GError **err);
+/* Read exactly a_len bytes into a, then b_len into b, from off on, in one
+ * preadv (retried on short transfers): the same errors as
+ * file_pread_all. */
+gboolean file_pread2_all(int fd, void *a, size_t a_len, void *b, size_t b_len, off_t off, const char *path,
+                         GError **err);
 /* The len bytes at off (a multiple of the page size) mapped read-only and
  * read in, or NULL with the error file_pread_all gives for them: the same
  * INTEGRITY error when the file ends before off + len (a mapping past the

@@ -113,7 +113,7 @@ int main(int argc, char **argv)
         for (uint64_t i = 0; i < chunks; i++) {
             Fingerprint fp;
             fp_of(i, &fp);
-            chunk_log_index_add(&li, &fp, (uint32_t)(i / 512), (uint32_t)(i % 512) * 8192, 8192, 8192);
+            chunk_log_index_add(&li, &fp, (uint32_t)(i / 512), (uint32_t)(i % 512) * 8192, 8192, 8192, 0);
         }
         held = chunk_log_index_used(&li);
         bytes = chunk_log_index_bytes_of(&li);

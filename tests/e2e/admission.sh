@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # admission.sh: ssd-cache-admission from the command line, at both
-# granularities, on a two-job store and a skewed trace: with a write budget
-# (compete by default, or bucket) the bytes the admissions write stay within
-# the budget over the requests plus one cache fill and refusals are counted
-# as the admission's; doorkeeper refuses what lru alone admits; a rule
+# granularities, on a two-job store and a skewed trace: with a write
+# budget (compete by default, bucket or learned) the bytes the admissions
+# write stay within the budget over the requests plus one cache fill and
+# refusals are counted as the admission's; doorkeeper refuses what lru alone admits; a rule
 # whose budget setting does not fit, an unknown rule, and a rule with an
 # offline policy are one-line errors, exit 2.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
@@ -14,14 +14,15 @@ two_job_trace 23 4 0.9 600
 dst policies --json | "$PYTHON" -c '
 import json, sys
 rules = {a["name"]: a["spends_write_budget"] for a in json.load(sys.stdin)["admission"]}
-assert rules == {"all": False, "doorkeeper": False, "bucket": True, "compete": True}, rules
+assert rules == {"all": False, "doorkeeper": False, "bucket": True, "compete": True,
+                 "learned": True}, rules
 '
 dst policies | grep -q "^compete (spends ssd-cache-write-budget)$" || fail "destor policies (text) does not list compete"
 
 for granularity in container chunk; do
     dst -p"ssd-cache-granularity $granularity" -p"ssd-cache-policy lru" -p"ssd-cache-size 30%" \
         read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/$granularity-all.json"
-    for admission in auto bucket; do
+    for admission in auto bucket learned; do
         dst -p"ssd-cache-granularity $granularity" -p"ssd-cache-policy lru" -p"ssd-cache-size 30%" \
             -p"ssd-cache-write-budget 2048" -p"ssd-cache-admission $admission" \
             read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/$granularity-$admission.json"
@@ -32,9 +33,9 @@ for granularity in container chunk; do
     "$PYTHON" - "$SCRATCH" "$granularity" <<'PY'
 import json, sys
 d, g = sys.argv[1:3]
-c = {a: json.load(open("%s/%s-%s.json" % (d, g, a)))["cache"] for a in ("all", "auto", "bucket", "doorkeeper")}
+c = {a: json.load(open("%s/%s-%s.json" % (d, g, a)))["cache"] for a in ("all", "auto", "bucket", "learned", "doorkeeper")}
 assert c["all"]["refused_admission"] == 0, c["all"]
-for a in ("auto", "bucket"):
+for a in ("auto", "bucket", "learned"):
     k = c[a]
     written = k["admitted_bytes"] if g == "chunk" else k["ssd_bytes_written"]
     assert written <= 2048 * k["requests"] + k["capacity_bytes"], (a, written, k["requests"])
@@ -43,8 +44,9 @@ for a in ("auto", "bucket"):
         assert k["refused_write_budget"] == k["refused_admission"], k
 k = c["doorkeeper"]
 assert 0 < k["refused_admission"] and k["admissions"] < c["all"]["admissions"], k
-print("# %s: lru %d admissions; budget: compete %d, bucket %d; doorkeeper %d" % (
-    g, c["all"]["admissions"], c["auto"]["admissions"], c["bucket"]["admissions"], k["admissions"]))
+print("# %s: lru %d admissions; budget: compete %d, bucket %d, learned %d; doorkeeper %d" % (
+    g, c["all"]["admissions"], c["auto"]["admissions"], c["bucket"]["admissions"], c["learned"]["admissions"],
+    k["admissions"]))
 PY
 done
 

@@ -5,7 +5,8 @@
 # too; every chunk checked against its fingerprint) and makes exactly the
 # decisions simulation makes, with ssd-cache-segment-reclaim clean (the log
 # dropping nothing) and evict (the log's whole-segment drops modelled in
-# simulation), counting the same SSD bytes, with container fetch's offers
+# simulation), counting the same SSD bytes (lru under a write budget too,
+# with each admission rule that spends one), with container fetch's offers
 # too; a file read twice through the cache is
 # byte for byte the original, the second time from the SSD; restore
 # through the chunk cache gives the same tree; chunk bytes damaged on the
@@ -67,6 +68,22 @@ for reclaim in clean evict; do
 done
 # (the last, evict: the log did reclaim segments and drop live chunks, as simulation did)
 "$PYTHON" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cache"]; assert c["chunk_log"]["segments_evicted"] > 0 and c["log_dropped"] > 0, c' "$SCRATCH/real.json"
+
+# The admission rules that spend a write budget (compete, learned) decide
+# alike in real mode and in simulation, refusing some misses, with either
+# reclaim (clean: the cleaner's rewrites charged to the budget alike).
+for reclaim in clean evict; do
+  for admission in compete learned; do
+    rm -rf "$CACHE"
+    set -- -p"ssd-cache-policy lru" -p"ssd-cache-size 25%" -p"ssd-cache-write-budget 2048" \
+        -p"ssd-cache-admission $admission" -p"ssd-cache-segment-reclaim $reclaim"
+    real "$@" read-file --trace "$SCRATCH/trace" --json > "$SCRATCH/real.json"
+    dst -p"ssd-cache-granularity chunk" -p"ssd-cache-segment-size 64K" "$@" \
+        read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/sim.json"
+    same_decisions "$SCRATCH/real.json" "$SCRATCH/sim.json" "lru $admission $reclaim" $DECISIONS refused_admission
+    "$PYTHON" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cache"]; assert c["refused_admission"] > 0, c' "$SCRATCH/real.json"
+  done
+done
 
 # Container fetch: the misses' containers' other chunks are offered; real
 # mode puts the admitted ones from the container it read (each

@@ -6,9 +6,10 @@
  * ids first: an offline policy is handed the whole sequence
  * (cache_core_prepare) before the first access.
  *
- * Usage: policy_decisions N_CONTAINERS KEY VALUE [KEY VALUE]... < ids
+ * Usage: policy_decisions [--requests] N_CONTAINERS KEY VALUE [KEY VALUE]... < ids
  * KEY VALUE are cache configuration lines (ssd-cache-policy, ssd-cache-size,
- * policy keys). ids: whitespace-separated decimal container ids. Output, one
+ * policy keys, ssd-cache-admission...). --requests: each access is a
+ * request of its own (what a write budget's credit counts). ids: whitespace-separated decimal container ids. Output, one
  * line per access: "h" hit, "r" refused miss, "a" admitted into a free slot,
  * "e ID" admitted in place of container ID. Exit 2 on bad arguments or
  * input, 1 if the cache fails. */
@@ -18,6 +19,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     char kind;
@@ -38,8 +40,13 @@ static void observe(const CacheEvent *ev, void *user)
 
 int main(int argc, char **argv)
 {
+    gboolean requests = argc > 1 && strcmp(argv[1], "--requests") == 0;
+    if (requests) {
+        argv++;
+        argc--;
+    }
     if (argc < 4 || argc % 2 != 0) {
-        fprintf(stderr, "usage: policy_decisions N_CONTAINERS KEY VALUE [KEY VALUE]... < ids\n");
+        fprintf(stderr, "usage: policy_decisions [--requests] N_CONTAINERS KEY VALUE [KEY VALUE]... < ids\n");
         return 2;
     }
     uint32_t n = (uint32_t)strtoul(argv[1], NULL, 10);
@@ -81,7 +88,12 @@ int main(int argc, char **argv)
     for (guint i = 0; i < ids->len; i++) {
         ContainerId x = g_array_index(ids, ContainerId, i);
         d.kind = '?';
-        if (!cache_access(c, x, NULL, &err)) {
+        if (requests)
+            cache_core_request_begin(c);
+        gboolean ok = cache_access(c, x, NULL, &err);
+        if (requests)
+            cache_core_request_end(c);
+        if (!ok) {
             fprintf(stderr, "policy_decisions: access to %u failed: %s\n", x, err->message);
             return 1;
         }

@@ -20,3 +20,11 @@ EXTRA_DIST += \
 	tests/policy_ref/check_chunk_reference.py \
 	tests/policy_ref/chunk_reference_models.py \
 	tests/policy_ref/chunk_log_reference.py
+# The value-ranked admission rules (compete, learned) in front of lru, the
+# same way; opt_plan is learned's oracle for its reference model.
+check_PROGRAMS += tests/policy_ref/opt_plan
+tests_policy_ref_opt_plan_SOURCES = tests/policy_ref/opt_plan.c
+tests_policy_ref_opt_plan_LDADD = $(UNIT_LIBS)
+EXTRA_DIST += \
+	tests/policy_ref/run-admission-reference.sh \
+	tests/policy_ref/admission_reference.py

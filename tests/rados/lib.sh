@@ -54,3 +54,23 @@ wait_stopped() {
 
 # rados_cli ARGS...: the rados command on the test's cluster, bounded.
 rados_cli() { timeout 60 rados -c "$CEPH_CONF" -p "$RADOS_POOL" "$@"; }
+
+# when_unlocked CMD...: run CMD (its output in $SCRATCH/out) until a dead
+# writer's RADOS lock has expired: refused with the lock's error and
+# nothing else, every second, for at most 30 s.
+when_unlocked() {
+    tries=0
+    until "$@" > "$SCRATCH/out" 2> "$SCRATCH/err"; do
+        grep -q "another writer holds the store's lock" "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "$*"; }
+        tries=$((tries + 1))
+        [ "$tries" -lt 30 ] || fail "the dead writer's lock never expired: $*"
+        sleep 1
+    done
+}
+
+# inner_shard LOG I: the Ith write of a shim's log (RADOS_SHIM_LOG) and its
+# neighbours all write fingerprint index shards: one wave of writes in
+# flight together, of which a sweep kills at the first and the last only.
+inner_shard() {
+    [ "$2" -gt 1 ] && [ "$(sed -n "$(($2 - 1)),$(($2 + 1))p" "$1" | grep -c '^destor\.index\.')" -eq 3 ]
+}

@@ -93,16 +93,12 @@ on2 restore 1 "$SCRATCH/r1" > /dev/null
 same_tree "$SCRATCH/src2" "$SCRATCH/r1"
 note "a second writer: refused while the lock is held, in once it expired; the first then fails uncommitted"
 
-# The same, the first writer stopped at its last RADOS write, the job
+# The same, the first writer stopped at the RADOS write of the job
 # catalog entry that commits its job 1: once continued it is refused by the
 # OSD (the entry is the second writer's now), exits 1, and the second
 # writer's job 1 stays whole (the first wrote only objects of its own name).
-count_ns() { "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/count" -p"rados-namespace count" "$@"; }
-count_ns backup "$SCRATCH/src" > /dev/null
-env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" RADOS_SHIM_COUNT_FILE="$SCRATCH/n-commit" \
-    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/count" -p"rados-namespace count" backup "$SCRATCH/src2" > /dev/null
 on c backup "$SCRATCH/src" > /dev/null
-env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" RADOS_SHIM_AT="$(cat "$SCRATCH/n-commit")" RADOS_SHIM_ACTION=stop \
+env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" RADOS_SHIM_AT_OBJECT=destor.jobs RADOS_SHIM_ACTION=stop \
     "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c" -p"rados-namespace c" -p"rados-lock-duration 3" \
     backup "$SCRATCH/src2" > "$SCRATCH/first.out" 2> "$SCRATCH/first.err" &
 first=$!

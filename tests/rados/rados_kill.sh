@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # rados_kill.sh: destor killed (SIGKILL) at every RADOS write of a backup
 # (the store's identity and store.meta in a new namespace, each container,
-# the job's records, recipe index and reference counts, and last the job
-# catalog's entry that commits it), before the write and once it has
+# the job's records, recipe index, reference counts and fingerprint index
+# entries, the job catalog's entry that commits it, then the index
+# shards' merge and their state), before the write and once it has
 # completed, on a new store and on a store with a job. After each kill the
 # committed jobs are those before, plus the killed one only when the kill
 # came after its commit; each restores byte for byte and verifies deeply,
@@ -68,24 +69,17 @@ committed_sound_in() {
     [ $# -eq 0 ] || on_in "$d" "$w" verify --deep > /dev/null || fail "$w does not verify from $d"
 }
 
-# Until the dead writer's lock expires, a backup is refused with the lock's
-# error, and nothing else.
-backup_after_kill() {
-    tries=0
-    until on "$1" backup "$2" > /dev/null 2> "$SCRATCH/err"; do
-        grep -q "another writer holds the store's lock" "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; fail "$1: backup after the kill"; }
-        tries=$((tries + 1))
-        [ "$tries" -lt 30 ] || fail "$1: the dead writer's lock never expired"
-        sleep 1
-    done
-}
-
-# How many RADOS writes each backup makes.
-backup_as count-new "$SCRATCH/src" RADOS_SHIM_COUNT_FILE="$SCRATCH/n-new" > /dev/null
-backup_as count-new "$SCRATCH/src2" RADOS_SHIM_COUNT_FILE="$SCRATCH/n-old" > /dev/null
+# How many RADOS writes each backup makes, and which objects, in order.
+backup_as count-new "$SCRATCH/src" RADOS_SHIM_COUNT_FILE="$SCRATCH/n-new" RADOS_SHIM_LOG="$SCRATCH/log-new" > /dev/null
+backup_as count-new "$SCRATCH/src2" RADOS_SHIM_COUNT_FILE="$SCRATCH/n-old" RADOS_SHIM_LOG="$SCRATCH/log-old" > /dev/null
 n_new=$(cat "$SCRATCH/n-new")
 n_old=$(cat "$SCRATCH/n-old")
 [ "$n_new" -ge 3 ] && [ "$n_old" -ge 2 ] || fail "too few RADOS writes to sweep: $n_new, $n_old"
+# the job catalog's write commits; after it come the index shards' and their state's
+c_new=$(grep -n '^destor\.jobs$' "$SCRATCH/log-new" | cut -d: -f1)
+c_old=$(grep -n '^destor\.jobs$' "$SCRATCH/log-old" | cut -d: -f1)
+[ "$c_new" -lt "$n_new" ] && [ "$c_old" -lt "$n_old" ] || fail "no index writes after the commit: $c_new/$n_new, $c_old/$n_old"
+grep -q '^job\..*\.index$' "$SCRATCH/log-new" || fail "no job index object written before the commit"
 
 kills=0
 for action in kill kill-after; do
@@ -93,7 +87,7 @@ for action in kill kill-after; do
         eval "n=\$n_$store"
         i=1
         while [ "$i" -le "$n" ]; do
-            kill_point "$i" "$n" || { i=$((i + 1)); continue; }
+            kill_point "$i" "$n" && ! inner_shard "$SCRATCH/log-$store" "$i" || { i=$((i + 1)); continue; }
             w="$store-$action-$i"
             if [ "$store" = old ]; then
                 on "$w" backup "$SCRATCH/src" > /dev/null
@@ -109,12 +103,13 @@ for action in kill kill-after; do
             set -e
             [ "$rc" -eq 137 ] || fail "$w: backup not killed (exit $rc)"
             kills=$((kills + 1))
-            # the last write is the catalog entry: once it is made, the job is committed
+            # once the catalog entry is made, the job is committed
+            eval "c=\$c_$store"
             killed=
-            [ "$action" = kill-after ] && [ "$i" -eq "$n" ] && killed=$from
+            if [ "$i" -gt "$c" ] || { [ "$action" = kill-after ] && [ "$i" -eq "$c" ]; }; then killed=$from; fi
             # shellcheck disable=SC2086
             committed_sound "$w" $before $killed
-            backup_after_kill "$w" "$from"
+            when_unlocked on "$w" backup "$from"
             # shellcheck disable=SC2086
             committed_sound "$w" $before $killed "$from"
             rm -rf "${SCRATCH:?}/$w"

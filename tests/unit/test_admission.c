@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_admission.c: the admission axis (src/cache/admission/): the
- * registry, each rule on its own, the competing controller's promises
- * (never past the budget over random sequences; the budget spent when more
- * is asked than it gives; the more valuable candidates first), and both
- * cores replaying a skewed sequence under it. */
+ * registry, each rule on its own, the promises of the rules that rank by
+ * value (compete, learned: never past the budget over random sequences;
+ * the budget spent when more is asked than it gives; the more valuable
+ * candidates first), and both cores replaying a skewed sequence under
+ * them. */
 #include "cache/admission/admission.h"
 #include "cache/chunk/chunk_cache.h"
 #include "test_cache_util.h"
@@ -107,33 +108,42 @@ static Drive drive(const char *name, double budget, double depth, uint32_t reque
     return d;
 }
 
-/* compete over random sequences: never past depth + budget x requests;
- * with more asked than the budget gives (here about 8x), at least 95% of
- * it spent; with less asked, everything admitted. The first-come bucket
- * holds the same bound. */
+/* compete and learned over random sequences: never past depth + budget x
+ * requests; with more asked than the budget gives (here about 8x), at
+ * least 95% of it spent; with less asked, everything admitted. The
+ * first-come bucket holds the same bound. */
 static void test_controller_bounds(void)
 {
     const double depth = 64.0 * 4096, budget = 4096;
+    const char *ranked[] = { "compete", "learned" };
     for (uint32_t seed = 1; seed <= 8; seed++) {
-        Drive d = drive("compete", budget, depth, 20000, 8, seed);
-        CU_ASSERT(d.written >= 0.95 * (double)d.budget_bytes);
+        for (size_t k = 0; k < G_N_ELEMENTS(ranked); k++) {
+            Drive d = drive(ranked[k], budget, depth, 20000, 8, seed);
+            CU_ASSERT(d.written >= 0.95 * (double)d.budget_bytes);
+            /* demand far below the budget: nothing refused */
+            Drive low = drive(ranked[k], 64.0 * budget, depth, 2000, 2, seed);
+            CU_ASSERT_EQUAL(low.hot_admitted + low.cold_admitted, low.hot_asked + low.cold_asked);
+        }
         Drive b = drive("bucket", budget, depth, 20000, 8, seed);
         CU_ASSERT(b.written >= 0.95 * (double)b.budget_bytes);
-        /* demand far below the budget: nothing refused */
-        Drive low = drive("compete", 64.0 * budget, depth, 2000, 2, seed);
-        CU_ASSERT_EQUAL(low.hot_admitted + low.cold_admitted, low.hot_asked + low.cold_asked);
     }
 }
 
-/* compete gives the credit to the candidates seen more often: under a
- * budget of about an eighth of the demand, the hot keys (32 of them, half
- * the candidates) are admitted several times as often as the cold ones
- * (each seen about once); the first-come bucket treats them alike. */
+/* compete and learned give the credit to the candidates the optimum would
+ * write: under a budget of about an eighth of the demand, the hot keys (32
+ * of them, half the candidates, each re-read soon) are admitted several
+ * times as often as the cold ones (each seen about once, never re-read);
+ * the first-come bucket treats them alike. */
 static void test_controller_prefers_value(void)
 {
-    Drive d = drive("compete", 4096, 64.0 * 4096, 20000, 8, 7);
-    double hot = (double)d.hot_admitted / (double)d.hot_asked, cold = (double)d.cold_admitted / (double)d.cold_asked;
-    CU_ASSERT(hot > 4 * cold);
+    const char *ranked[] = { "compete", "learned" };
+    double hot, cold;
+    for (size_t k = 0; k < G_N_ELEMENTS(ranked); k++) {
+        Drive d = drive(ranked[k], 4096, 64.0 * 4096, 20000, 8, 7);
+        hot = (double)d.hot_admitted / (double)d.hot_asked;
+        cold = (double)d.cold_admitted / (double)d.cold_asked;
+        CU_ASSERT(hot > 4 * cold);
+    }
     Drive b = drive("bucket", 4096, 64.0 * 4096, 20000, 8, 7);
     hot = (double)b.hot_admitted / (double)b.hot_asked;
     cold = (double)b.cold_admitted / (double)b.cold_asked;
@@ -142,14 +152,15 @@ static void test_controller_prefers_value(void)
 
 /* A skewed container sequence replayed through the container core under a
  * budget of a tenth of a container a request: within the bound, spent to
- * at least 90%, and more hits than the first-come bucket on the same
- * sequence (lru: the bucket admits whatever comes when credit is there). */
+ * at least 90%, and compete and learned each more hits than the
+ * first-come bucket on the same sequence (lru: the bucket admits whatever
+ * comes when credit is there). */
 static void test_container_replay(void)
 {
     const uint32_t n = 2000, cap = 100, requests = 20000;
-    uint64_t hits[2] = { 0 };
-    const char *names[2] = { "compete", "bucket" };
-    for (int k = 0; k < 2; k++) {
+    uint64_t hits[3] = { 0 };
+    const char *names[3] = { "bucket", "compete", "learned" };
+    for (int k = 0; k < 3; k++) {
         CacheCoreOptions o = test_options(test_policy("lru"), NULL, cap, n, NULL);
         o.write_budget = 0.1 * TEST_CONTAINER_SIZE;
         o.admission = rule(names[k]);
@@ -171,12 +182,13 @@ static void test_container_replay(void)
         hits[k] = r.c.hits;
         cache_core_close(c, NULL);
     }
-    CU_ASSERT(hits[0] > hits[1]);
+    CU_ASSERT(hits[1] > hits[0]);
+    CU_ASSERT(hits[2] > hits[0]);
 }
 
-/* The chunk cache under a budget: the admissions' stored bytes within the
- * bound; admission rules whose budget setting does not fit are refused. */
-static void test_chunk_replay(void)
+/* The chunk cache's options for the replays: lru, 8 MiB, 2048 bytes of
+ * budget a request, the rule given (NULL: the default). */
+static ChunkCacheOptions chunk_options(const char *admission)
 {
     ChunkCacheOptions o;
     memset(&o, 0, sizeof o);
@@ -189,37 +201,94 @@ static void test_chunk_replay(void)
     o.ssd_tbw_bytes = 1;
     o.layout = CHUNK_LAYOUT_LOG;
     o.write_budget = 2048;
-    GError *err = NULL;
-    ChunkCache *c = chunk_cache_open(&o, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    uint64_t rng = 9;
-    const uint32_t requests = 20000;
-    for (uint32_t i = 0; i < requests; i++) {
-        uint64_t chunk = test_skewed_id(&rng, 20000);
-        ChunkRef ref;
-        memset(&ref, 0, sizeof ref);
-        memcpy(ref.fp.bytes, &chunk, sizeof chunk);
-        ref.fp.bytes[31] = 0x5a;
-        ref.length = 4096 + (uint32_t)(chunk % 8) * 1024;
-        ChunkCachePosition p = { chunk_address(chunk, 0), 0, ref.length };
-        chunk_cache_request_begin(c);
-        CU_ASSERT_TRUE(chunk_cache_touch(c, &ref, &p, NULL));
-        chunk_cache_request_end(c);
-    }
-    ChunkCacheReport r;
-    chunk_cache_report(c, &r);
-    CU_ASSERT((double)r.c.admitted_bytes <= 2048.0 * requests + (double)o.capacity_bytes);
-    CU_ASSERT((double)r.c.admitted_bytes >= 0.9 * 2048.0 * requests);
-    CU_ASSERT(r.c.refused_admission > 0);
-    chunk_cache_close(c, NULL);
+    o.admission = admission ? rule(admission) : NULL;
+    return o;
+}
 
-    o.admission = rule("all");
+/* The chunk cache under a budget (the default, compete, and learned): the
+ * admissions' stored bytes within the bound and spent to 90%; admission
+ * rules whose budget setting does not fit are refused. */
+static void test_chunk_replay(void)
+{
+    const char *ranked[] = { NULL, "learned" };
+    for (size_t k = 0; k < G_N_ELEMENTS(ranked); k++) {
+        ChunkCacheOptions o = chunk_options(ranked[k]);
+        GError *err = NULL;
+        ChunkCache *c = chunk_cache_open(&o, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        uint64_t rng = 9;
+        const uint32_t requests = 20000;
+        for (uint32_t i = 0; i < requests; i++) {
+            uint64_t chunk = test_skewed_id(&rng, 20000);
+            ChunkRef ref;
+            memset(&ref, 0, sizeof ref);
+            memcpy(ref.fp.bytes, &chunk, sizeof chunk);
+            ref.fp.bytes[31] = 0x5a;
+            ref.length = 4096 + (uint32_t)(chunk % 8) * 1024;
+            ChunkCachePosition p = { chunk_address(chunk, 0), 0, ref.length };
+            chunk_cache_request_begin(c);
+            CU_ASSERT_TRUE(chunk_cache_touch(c, &ref, &p, NULL));
+            chunk_cache_request_end(c);
+        }
+        ChunkCacheReport r;
+        chunk_cache_report(c, &r);
+        CU_ASSERT((double)r.c.admitted_bytes <= 2048.0 * requests + (double)o.capacity_bytes);
+        CU_ASSERT((double)r.c.admitted_bytes >= 0.9 * 2048.0 * requests);
+        CU_ASSERT(r.c.refused_admission > 0);
+        chunk_cache_close(c, NULL);
+    }
+
+    GError *err = NULL;
+    ChunkCacheOptions o = chunk_options("all");
     CU_ASSERT_PTR_NULL(chunk_cache_open(&o, &err));
     g_clear_error(&err);
+    o = chunk_options("bucket");
     o.write_budget = 0;
-    o.admission = rule("bucket");
     CU_ASSERT_PTR_NULL(chunk_cache_open(&o, &err));
     g_clear_error(&err);
+}
+
+/* The chunk log's cleaner rewrites are charged to the budget: with
+ * ssd-cache-segment-reclaim clean and small segments, the stored bytes the
+ * admissions and the cleaner wrote together stay within the budget over
+ * the requests plus one cache and the last segment's charge, for every
+ * rule that spends the budget (before they were charged, the cleaner's
+ * bytes came on top: the first-come bucket, which spends its credit to the
+ * last chunk, went past the bound by them). */
+static void test_chunk_cleaner_charged(void)
+{
+    const char *spenders[] = { "bucket", "compete", "learned" };
+    for (size_t k = 0; k < G_N_ELEMENTS(spenders); k++) {
+        ChunkCacheOptions o = chunk_options(spenders[k]);
+        o.write_budget = 512;
+        o.reclaim = CHUNK_LOG_CLEAN;
+        o.segment_size = 64 << 10;
+        GError *err = NULL;
+        ChunkCache *c = chunk_cache_open(&o, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        uint64_t rng = 11;
+        const uint32_t requests = 40000;
+        for (uint32_t i = 0; i < requests; i++) {
+            uint64_t chunk = test_rand(&rng) % 4000; /* uniform: the live chunks spread over the segments */
+            ChunkRef ref;
+            memset(&ref, 0, sizeof ref);
+            memcpy(ref.fp.bytes, &chunk, sizeof chunk);
+            ref.fp.bytes[31] = 0x5b;
+            ref.length = 4096;
+            ChunkCachePosition p = { chunk_address(chunk, 0), 0, ref.length };
+            chunk_cache_request_begin(c);
+            CU_ASSERT_TRUE(chunk_cache_touch(c, &ref, &p, NULL));
+            chunk_cache_request_end(c);
+        }
+        ChunkCacheReport r;
+        chunk_cache_report(c, &r);
+        uint64_t cleaned = r.layout_counters.segments.cleaner_bytes_written;
+        double spent = (double)(r.layout_counters.stored_bytes_written + cleaned);
+        CU_ASSERT(cleaned > 0);
+        CU_ASSERT(spent <= 512.0 * requests + (double)o.capacity_bytes + (double)o.segment_size);
+        CU_ASSERT(spent >= 0.9 * 512.0 * requests);
+        chunk_cache_close(c, NULL);
+    }
 }
 
 static void add_suites(void)
@@ -231,6 +300,7 @@ static void add_suites(void)
     CU_add_test(s, "controller: the more valuable first", test_controller_prefers_value);
     CU_add_test(s, "container core replay", test_container_replay);
     CU_add_test(s, "chunk core replay", test_chunk_replay);
+    CU_add_test(s, "chunk log cleaner charged", test_chunk_cleaner_charged);
 }
 
 UNIT_MAIN(add_suites)

@@ -492,6 +492,57 @@ static void test_property_random_operations(void)
 }
 
 /* The keys: names, the level checked against the codec at validation. */
+/* ssd_store_read: the header and the copy in one read when the record's
+ * stored length is the header's, read again as the header says when it is
+ * not (a record from before the copy's lengths were kept), through the
+ * bounce buffer for a buffer O_DIRECT cannot take, and a slot file that
+ * ends inside a copy an error either way; the bytes always the copy's. */
+static void test_slot_read_paths(void)
+{
+    for (int direct = 0; direct <= 1; direct++) {
+        char *dir = g_strdup_printf("%s/slot-read-%d", tmpdir, direct);
+        GError *err = NULL;
+        SsdStore *st = ssd_store_open(dir, CSIZE, 4, direct, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+        uint8_t *raw = g_aligned_alloc(1, CSIZE, 4096), *packed = g_aligned_alloc(1, CSIZE, 4096);
+        uint8_t *in = g_aligned_alloc(1, CSIZE, 4096), *odd = g_malloc(CSIZE + 1);
+        for (uint32_t i = 0; i < CSIZE; i++)
+            in[i] = (uint8_t)(i * 7 + i / 251);
+        SsdSlotHeader h0 = { .valid = TRUE, .id = 3, .check = 11, .stored_len = CSIZE };
+        SsdSlotHeader h1 = { .valid = TRUE, .id = 4, .check = 12, .codec = CACHE_CODEC_LZ4, .stored_len = 5000,
+                             .stored_check = 13 };
+        CU_ASSERT_TRUE(ssd_store_write(st, 0, &h0, in, &err));
+        CU_ASSERT_TRUE(ssd_store_write(st, 1, &h1, in + 100, &err));
+        uint32_t expects[] = { CSIZE, 5000, 0 };
+        for (guint k = 0; k < G_N_ELEMENTS(expects); k++) {
+            SsdSlotHeader h;
+            memset(raw, 0, CSIZE);
+            CU_ASSERT_TRUE(ssd_store_read(st, 0, expects[k], &h, raw, packed, &err));
+            CU_ASSERT(h.valid && h.id == 3 && h.codec == 0 && h.stored_len == CSIZE);
+            CU_ASSERT(memcmp(raw, in, CSIZE) == 0);
+            memset(packed, 0, CSIZE);
+            CU_ASSERT_TRUE(ssd_store_read(st, 1, expects[k], &h, raw, packed, &err));
+            CU_ASSERT(h.valid && h.id == 4 && h.codec == CACHE_CODEC_LZ4 && h.stored_len == 5000);
+            CU_ASSERT(memcmp(packed, in + 100, 5000) == 0);
+            CU_ASSERT_TRUE(ssd_store_read(st, 0, expects[k], &h, odd + 1, packed, &err)); /* unaligned */
+            CU_ASSERT(h.valid && memcmp(odd + 1, in, CSIZE) == 0);
+        }
+        char *slots = g_build_filename(dir, SSD_STORE_SLOT_FILE, NULL);
+        CU_ASSERT_EQUAL(truncate(slots, SSD_SLOT_HEADER_SIZE + CSIZE / 2), 0); /* slot 0's copy cut short */
+        SsdSlotHeader h;
+        CU_ASSERT_FALSE(ssd_store_read(st, 0, CSIZE, &h, raw, packed, &err));
+        CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
+        g_clear_error(&err);
+        ssd_store_close(st);
+        g_free(slots);
+        g_aligned_free(raw);
+        g_aligned_free(packed);
+        g_aligned_free(in);
+        g_free(odd);
+        g_free(dir);
+    }
+}
+
 static void test_config_keys(void)
 {
     static const struct {
@@ -539,6 +590,7 @@ static void add_suites(void)
     CU_add_test(s, "damage that decodes; version 2 copies", test_damage_that_decodes);
     CU_add_test(s, "restart and identity", test_restart_and_identity);
     CU_add_test(s, "simulation needs the store", test_simulation_needs_store);
+    CU_add_test(s, "slot reads: one read, the header's word, bounce, truncation", test_slot_read_paths);
     CU_add_test(s, "config keys", test_config_keys);
     CU_add_test(s, "property: random operations", test_property_random_operations);
 }

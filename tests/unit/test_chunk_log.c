@@ -133,7 +133,7 @@ static void test_index_random(void)
                 g_hash_table_remove(ref, &fp);
             }
         } else {
-            chunk_log_index_add(&x, &fp, 1, 64, k + 1, k / 2 + 1);
+            chunk_log_index_add(&x, &fp, 1, 64, k + 1, k / 2 + 1, k * 7u);
             g_hash_table_insert(ref, g_memdup2(&fp, sizeof fp), GUINT_TO_POINTER(k + 1));
         }
         CU_ASSERT_EQUAL(chunk_log_index_used(&x), g_hash_table_size(ref));
@@ -166,11 +166,13 @@ static void test_meta_format(void)
     e[0].offset = 64;
     e[0].length = 100;
     e[0].stored = 40;
+    e[0].check = 0xdeadbeef;
     e[1].fp.bytes[5] = 9;
     e[1].segment = 0;
     e[1].offset = 164;
     e[1].length = 7;
     e[1].stored = 7;
+    e[1].check = 1;
     m.codec = CACHE_CODEC_ZSTD;
     m.chunks = e;
     m.n_chunks = 2;
@@ -201,7 +203,7 @@ static void test_segment_format(void)
     Fingerprint fp;
     memset(&fp, 3, sizeof fp);
     memset(seg + 64, 0xab, 10);
-    chunk_log_segment_put_entry(seg, SEG, 0, &fp, 64, 30, 10);
+    chunk_log_segment_put_entry(seg, SEG, 0, &fp, 64, 30, 10, 0xc0ffee);
     ChunkLogSegmentHeader h = {.seq = 9, .segment_size = SEG, .n_entries = 1, .data_end = 74, .fp_alg = FP_SHA1,
                                .codec = CACHE_CODEC_LZ4};
     chunk_log_segment_seal(seg, &h);
@@ -214,12 +216,12 @@ static void test_segment_format(void)
     const uint8_t *table = seg + SEG - CHUNK_LOG_TABLE_ENTRY;
     CU_ASSERT_TRUE(chunk_log_segment_table_ok(seg, table, 1));
     Fingerprint got;
-    uint32_t off, len, stored;
-    CU_ASSERT_TRUE(chunk_log_segment_entry(table, 1, 0, d.data_end, &got, &off, &len, &stored));
-    CU_ASSERT(off == 64 && len == 30 && stored == 10 && memcmp(&got, &fp, sizeof fp) == 0);
-    CU_ASSERT_FALSE(chunk_log_segment_entry(table, 1, 0, 70, &got, &off, &len, &stored)); /* past data_end */
+    uint32_t off, len, stored, check;
+    CU_ASSERT_TRUE(chunk_log_segment_entry(table, 1, 0, d.data_end, &got, &off, &len, &stored, &check));
+    CU_ASSERT(off == 64 && len == 30 && stored == 10 && check == 0xc0ffee && memcmp(&got, &fp, sizeof fp) == 0);
+    CU_ASSERT_FALSE(chunk_log_segment_entry(table, 1, 0, 70, &got, &off, &len, &stored, &check)); /* past data_end */
     CU_ASSERT_FALSE(chunk_log_segment_header_decode(seg, 2 * SEG, &d)); /* another segment size */
-    seg[SEG - 3] ^= 1;                                                   /* the table's length field */
+    seg[SEG - 3] ^= 1;                                                   /* the table's check field */
     CU_ASSERT_FALSE(chunk_log_segment_table_ok(seg, table, 1));
     seg[SEG - 3] ^= 1;
     seg[33] ^= 1; /* the sequence number */
@@ -526,6 +528,32 @@ static void test_damage(void)
     g_free(dir);
 }
 
+/* Admission checks the fingerprint: a put whose bytes do not hash to it
+ * is refused (an integrity error, nothing written), so every CRC-32 in the
+ * log, which a hit is checked against, stands for bytes that matched. */
+static void test_put_checked(void)
+{
+    char *dir = subdir("put-checked");
+    ChunkLogOptions o = options(dir, 4, CHUNK_LOG_EVICT);
+    ChunkLog *log = open_ok(&o);
+    uint8_t *buf = g_malloc(MAXLEN);
+    Fingerprint fp;
+    uint32_t len = make_chunk(11, 0, buf, &fp);
+    buf[len / 2] ^= 1;
+    GError *err = NULL;
+    CU_ASSERT_FALSE(chunk_log_put(log, &fp, buf, len, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(chunk_log_contains(log, &fp, NULL));
+    CU_ASSERT_EQUAL(chunk_log_counters(log)->put_bytes, 0);
+    buf[len / 2] ^= 1;
+    CU_ASSERT_TRUE(chunk_log_put(log, &fp, buf, len, &err));
+    CU_ASSERT_EQUAL(check_range(log, 11, 0, 1, NULL), 1);
+    close_ok(log);
+    g_free(buf);
+    g_free(dir);
+}
+
 /* A torn segment write after a crash: part of segment 0 holds another
  * segment's bytes (the new write landed only partly): the chunks whose
  * bytes changed are misses, the others are served, none wrong; with the
@@ -786,22 +814,25 @@ static void test_compression(void)
         CU_ASSERT_EQUAL(chunk_log_chunks(log), 0);
         close_ok(log);
 
-        /* a chunklog.meta of format version 1 (before compression): started empty */
-        log = open_ok(&o);
-        put_range(log, 8, 0, 20);
-        close_ok(log);
-        char *meta = g_build_filename(dir, CHUNK_LOG_META_FILE, NULL);
-        gchar *data;
-        gsize len;
-        CU_ASSERT_TRUE_FATAL(g_file_get_contents(meta, &data, &len, NULL));
-        data[8] = 1;
-        CU_ASSERT_TRUE(g_file_set_contents(meta, data, (gssize)len, NULL));
-        log = open_ok(&o);
-        CU_ASSERT_EQUAL(chunk_log_chunks(log), 0);
-        CU_ASSERT_EQUAL(check_range(log, 8, 0, 20, NULL), 0);
-        close_ok(log);
-        g_free(data);
-        g_free(meta);
+        /* a chunklog.meta of format version 1 (before compression) or 2
+         * (before each chunk's CRC-32): started empty */
+        for (uint8_t v = 1; v <= 2; v++) {
+            log = open_ok(&o);
+            put_range(log, 8, 0, 20);
+            close_ok(log);
+            char *meta = g_build_filename(dir, CHUNK_LOG_META_FILE, NULL);
+            gchar *data;
+            gsize len;
+            CU_ASSERT_TRUE_FATAL(g_file_get_contents(meta, &data, &len, NULL));
+            data[8] = v;
+            CU_ASSERT_TRUE(g_file_set_contents(meta, data, (gssize)len, NULL));
+            log = open_ok(&o);
+            CU_ASSERT_EQUAL(chunk_log_chunks(log), 0);
+            CU_ASSERT_EQUAL(check_range(log, 8, 0, 20, NULL), 0);
+            close_ok(log);
+            g_free(data);
+            g_free(meta);
+        }
         cache_codec_free(codec);
         g_free(buf);
         g_free(out);
@@ -1033,6 +1064,7 @@ static void add_suites(void)
     CU_add_test(s, "clean the emptiest segment", test_clean);
     CU_add_test(s, "clean an unreadable segment", test_clean_unreadable_victim);
     CU_add_test(s, "damaged chunk and segment", test_damage);
+    CU_add_test(s, "a put checked against its fingerprint", test_put_checked);
     CU_add_test(s, "torn segment write", test_torn);
     CU_add_test(s, "truncated log", test_truncated);
     CU_add_test(s, "foreign directory and bad options", test_foreign);

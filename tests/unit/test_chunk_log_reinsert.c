@@ -157,7 +157,7 @@ static void test_bound(void)
         fp.bytes[4] = 0x77;
         uint32_t len = i % 97 == 96 ? max : (uint32_t)g_rand_int_range(r, 1, MAXLEN + 1);
         uint64_t kept_before = sp.c.chunks_reinserted;
-        CU_ASSERT_TRUE(chunk_log_space_put(&sp, &fp, len, len, NULL));
+        CU_ASSERT_TRUE(chunk_log_space_put(&sp, &fp, len, len, 0, NULL));
         CU_ASSERT(chunk_log_space_find(&sp, &fp) != CHUNK_LOG_NO_ENTRY);
         big += len == max;
         if (sp.c.segments_reinserted > reclaims) { /* this put reclaimed: the open segment is the kept chunks and it */
@@ -196,7 +196,7 @@ static void test_no_keep_is_evict(void)
         for (uint32_t i = 0; i < 700; i++) {
             Fingerprint fp;
             uint32_t len = make_chunk(9, i, buf, &fp);
-            CU_ASSERT_TRUE(chunk_log_space_put(&sp, &fp, len, len, NULL));
+            CU_ASSERT_TRUE(chunk_log_space_put(&sp, &fp, len, len, 0, NULL));
             if (i % 5 == 0) /* the policy drops some */
                 chunk_log_space_remove(&sp, chunk_log_space_find(&sp, &fp));
         }

@@ -10,6 +10,7 @@
  * sequence are caught. opt-budget, at every budget on tiny sequences, writes
  * within it and gets the most hits of any schedule with as many writes,
  * its bound above the most within the budget (exhaustive search). */
+#include "cache/policy/opt_budget_plan.h"
 #include "test_cache_util.h"
 #include "unit.h"
 
@@ -429,6 +430,51 @@ static void test_opt_budget_exhaustive(void)
     CU_ASSERT_EQUAL(off_plan, 0);
 }
 
+/* The planner itself (opt_budget_plan.h), coarse as `learned` runs it and
+ * exact, on the same tiny sequences at every budget: each within B, each
+ * the best schedule for its own write count (a vertex of the hull), the
+ * coarse one never above the exact one, in a dozen solves at most, its
+ * plan well formed (an admission is kept to its next access). */
+static void test_opt_budget_plan_coarse(void)
+{
+    static int memo[TINY_LEN + 1][1 << TINY_IDS][TINY_LEN + 1];
+    uint64_t rng = 77;
+    unsigned runs = 0, bad = 0;
+    for (int t = 0; t < 300; t++) {
+        uint32_t ids = 3 + (uint32_t)(test_rand(&rng) % 3);
+        uint32_t cap = 1 + (uint32_t)(test_rand(&rng) % 2);
+        size_t len = 1 + test_rand(&rng) % TINY_LEN;
+        uint32_t seq[TINY_LEN], next[TINY_LEN], last[1 << TINY_IDS];
+        for (size_t i = 0; i < len; i++)
+            seq[i] = (uint32_t)(test_rand(&rng) % ids);
+        for (uint32_t id = 0; id < ids; id++)
+            last[id] = OPT_PLAN_NEVER;
+        for (size_t i = len; i-- > 0;) {
+            next[i] = last[seq[i]];
+            last[seq[i]] = (uint32_t)i;
+        }
+        memset(memo, -1, sizeof memo);
+        for (uint64_t budget = 0; budget <= len; budget++) {
+            uint8_t exact[TINY_LEN], coarse[TINY_LEN];
+            OptBudgetResult e, c;
+            opt_budget_plan(next, len, cap, budget, FALSE, exact, &e);
+            opt_budget_plan(next, len, cap, budget, TRUE, coarse, &c);
+            uint64_t writes = 0, hits = 0;
+            for (size_t i = 0; i < len; i++) {
+                bad += (coarse[i] & OPT_PLAN_ADMIT) && !(coarse[i] & OPT_PLAN_KEEP);
+                writes += (coarse[i] & OPT_PLAN_ADMIT) != 0;
+                hits += (coarse[i] & OPT_PLAN_KEEP) != 0;
+            }
+            bad += writes != c.writes || hits != c.hits || c.writes > budget || e.writes > budget;
+            bad += c.hits > e.hits || c.solves > 12;
+            bad += c.hits != (uint64_t)best_hits_within(seq, len, cap, 0, 0, (int)c.writes, memo);
+            runs++;
+        }
+    }
+    CU_ASSERT(runs > 1500);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* ---------- belady against every registered policy ---------- */
 
 /* n ids with Zipf(alpha) popularity, the most popular at a random id. */
@@ -513,6 +559,7 @@ static void add_suites(void)
     CU_add_test(s, "offline-static, fewer than C", test_static_fewer_than_capacity);
     CU_add_test(s, "exhaustive search", test_exhaustive);
     CU_add_test(s, "opt-budget against exhaustive search", test_opt_budget_exhaustive);
+    CU_add_test(s, "opt-budget's planner, coarse and exact", test_opt_budget_plan_coarse);
     CU_add_test(s, "belady >= every policy", test_belady_beats_registry);
 }
 

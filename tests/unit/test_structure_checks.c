@@ -159,7 +159,7 @@ static void test_chunk_log_space(void)
     for (uint32_t i = 0; i < 400; i++) { /* more than 4 segments: reclaims */
         Fingerprint fp;
         fingerprint_compute(FP_SHA1, &i, sizeof i, &fp);
-        CU_ASSERT_TRUE(chunk_log_space_put(&sp, &fp, 1000 + i, 900 + i, NULL));
+        CU_ASSERT_TRUE(chunk_log_space_put(&sp, &fp, 1000 + i, 900 + i, 0, NULL));
     }
     CU_ASSERT_TRUE(chunk_log_space_check(&sp));
     uint32_t e = 0;

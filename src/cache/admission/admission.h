@@ -16,6 +16,9 @@
  *            every candidate admitted, at no call's cost)
  *   written  the bytes an admitted candidate put on the SSD (optional);
  *            never more than the candidate's `bytes`
+ *   rewritten  bytes the cache's layout rewrote on its own (the chunk
+ *            log's cleaner), charged to a rule that spends the budget
+ *            (optional; it may leave the credit below zero)
  *
  * Adding a rule: one file defining `const AdmissionOps admission_<symbol>`
  * and one X(<symbol>) line in admission_registry.c. */
@@ -52,6 +55,7 @@ typedef struct {
     void (*access)(void *st, uint64_t key);
     gboolean (*admit)(void *st, const AdmissionCandidate *c);
     void (*written)(void *st, uint64_t bytes);
+    void (*rewritten)(void *st, uint64_t bytes);
     size_t (*memory)(const void *st); /* all bytes the rule holds */
 } AdmissionOps;
 
@@ -95,6 +99,12 @@ static inline void admission_written(Admission *a, uint64_t bytes)
 {
     if (a->ops->written)
         a->ops->written(a->st, bytes);
+}
+
+static inline void admission_rewritten(Admission *a, uint64_t bytes)
+{
+    if (a->ops->rewritten && bytes > 0)
+        a->ops->rewritten(a->st, bytes);
 }
 
 static inline size_t admission_memory(const Admission *a)

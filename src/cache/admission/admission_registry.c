@@ -11,7 +11,8 @@
     X(all)            \
     X(doorkeeper)     \
     X(bucket)         \
-    X(compete)
+    X(compete)        \
+    X(learned)
 
 #define DECLARE(sym) extern const AdmissionOps admission_##sym;
 REGISTERED(DECLARE)

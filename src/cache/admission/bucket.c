@@ -26,6 +26,11 @@ static void bucket_written(void *st, uint64_t bytes)
     write_credit_pay(st, bytes);
 }
 
+static void bucket_rewritten(void *st, uint64_t bytes)
+{
+    write_credit_charge(st, bytes);
+}
+
 static size_t bucket_memory(const void *st)
 {
     (void)st;
@@ -41,5 +46,6 @@ const AdmissionOps admission_bucket = {
     .request = bucket_request,
     .admit = bucket_admit,
     .written = bucket_written,
+    .rewritten = bucket_rewritten,
     .memory = bucket_memory,
 };

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* write_credit.h: the write budget's bucket of credit, shared by the rules
- * that spend ssd-cache-write-budget (bucket.c, compete.c). It is as deep as
- * the cache (one cache's worth of bytes), full at open, gains the budget at
- * every request (never past its depth), and pays each write; a write is
- * allowed only while the credit covers the candidate's bytes, so over any
- * run the bytes written stay within depth + budget x requests. */
+ * that spend ssd-cache-write-budget (bucket.c, compete.c, learned.c). It
+ * is as deep as the cache (one cache's worth of bytes), full at open, gains
+ * the budget at every request (never past its depth), and pays each write;
+ * a write is allowed only while the credit covers the candidate's bytes,
+ * so over any run the bytes written stay within depth + budget x requests.
+ * The layout's own rewrites (the chunk log's cleaner) are charged too, when
+ * they happen: they may leave the credit below zero, a debt no admission
+ * is allowed under, so admissions and rewrites together stay within depth
+ * + budget x requests + the last charge. */
 #ifndef DESTOR_CACHE_WRITE_CREDIT_H
 #define DESTOR_CACHE_WRITE_CREDIT_H
 
 #include "cache/admission/admission.h"
 
 typedef struct {
-    double credit; /* bytes the budget allows now, in [0, depth] */
+    double credit; /* bytes the budget allows now, at most depth (below 0: a rewrite's debt) */
     double rate;   /* gained per request */
     double depth;
 } WriteCredit;
@@ -42,13 +46,19 @@ static inline gboolean write_credit_covers(const WriteCredit *w, uint64_t bytes)
 static inline double write_credit_fill_next(const WriteCredit *w)
 {
     double next = w->credit + w->rate;
-    return w->depth <= 0 ? 0.0 : next >= w->depth ? 1.0 : next / w->depth;
+    return w->depth <= 0 || next <= 0 ? 0.0 : next >= w->depth ? 1.0 : next / w->depth;
 }
 
 static inline void write_credit_pay(WriteCredit *w, uint64_t bytes)
 {
     w->credit -= (double)bytes;
     g_assert(w->credit >= 0); /* the core writes no more than a covered candidate's bytes */
+}
+
+/* The layout rewrote `bytes` on its own: paid even beyond the credit. */
+static inline void write_credit_charge(WriteCredit *w, uint64_t bytes)
+{
+    w->credit -= (double)bytes;
 }
 
 #endif

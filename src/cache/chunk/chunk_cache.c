@@ -302,6 +302,21 @@ static gboolean refuse(ChunkCache *c, const ChunkRef *ref, gboolean offer)
     return FALSE;
 }
 
+/* The stored bytes the layout's cleaner has rewritten so far (its model's
+ * in simulation: the same placement decisions, counted alike), when a
+ * write budget is to be charged with them; else 0. */
+static uint64_t cleaner_bytes(ChunkCache *c)
+{
+    if (!c->admission.ops->spends_budget || (c->layout == NULL && c->lmodel == NULL))
+        return 0;
+    ChunkLayoutCounters k;
+    if (c->layout)
+        c->lops->counters(c->layout, &k);
+    else
+        c->lops->model_counters(c->lmodel, &k);
+    return k.segments.cleaner_bytes_written;
+}
+
 gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a, const uint8_t *data,
                            gboolean offer)
 {
@@ -325,6 +340,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
     }
     /* simulation with compression: the bytes real mode's layout would store */
     uint32_t stored = chunk_cache_stored_length(c, ref, data);
+    uint64_t cleaned = cleaner_bytes(c);
     if (c->lmodel)
         c->lops->model_put(c->lmodel, &ref->fp, ref->length, stored);
     if (c->layout) {
@@ -345,6 +361,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
     c->counters.ssd_bytes_written += stored; /* simulation; real mode reports the layout's device bytes */
     c->put_stored_bytes += c->lops->stored_size(&c->lopt, stored);
     admission_written(&c->admission, c->lops->stored_size(&c->lopt, stored));
+    admission_rewritten(&c->admission, cleaner_bytes(c) - cleaned); /* the put's cleaning, charged */
     if (stored < ref->length)
         c->put_compressed++;
     device_model_ssd_write(&c->model, ref->length);

@@ -367,12 +367,12 @@ gboolean cache_core_header_matches(const CacheCore *c, const SsdSlotHeader *h, C
            h->check == check;
 }
 
-CacheCopyState cache_core_load_copy(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check, uint8_t *buf,
-                                    GError **err)
+CacheCopyState cache_core_load_copy(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check, uint32_t stored,
+                                    uint8_t *buf, GError **err)
 {
     size_t size = c->opt.container_size;
     SsdSlotHeader h;
-    if (!ssd_store_read(c->ssd, slot, &h, buf, c->packed, err))
+    if (!ssd_store_read(c->ssd, slot, stored, &h, buf, c->packed, err))
         return CACHE_COPY_IO_ERROR;
     if (h.valid && memcmp(h.store_id, c->opt.store_id, SSD_STORE_ID_LEN) != 0)
         return CACHE_COPY_FOREIGN;
@@ -405,7 +405,7 @@ CacheCopyState cache_core_load_copy(CacheCore *c, CacheSlot slot, ContainerId id
 static gboolean read_copy(CacheCore *c, CacheSlot slot, uint8_t *buf)
 {
     GError *local = NULL;
-    switch (cache_core_load_copy(c, slot, c->slot_id[slot], c->slot_check[slot], buf, &local)) {
+    switch (cache_core_load_copy(c, slot, c->slot_id[slot], c->slot_check[slot], c->slot_stored[slot], buf, &local)) {
     case CACHE_COPY_OK:
         return TRUE;
     case CACHE_COPY_IO_ERROR:

@@ -95,9 +95,12 @@ typedef enum {
 
 /* Real mode: read slot's copy, decompress it if compressed (its header
  * says how), and check it is container `id` with `check`, into buf
- * (container_size bytes). The CPU time decompressing is counted. */
-CacheCopyState cache_core_load_copy(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check, uint8_t *buf,
-                                    GError **err);
+ * (container_size bytes; aligned for O_DIRECT, the copy is read straight
+ * into it, with its header when `stored`, the stored length recorded for
+ * it, is what the header says: ssd_store_read). The CPU time
+ * decompressing is counted. */
+CacheCopyState cache_core_load_copy(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t check, uint32_t stored,
+                                    uint8_t *buf, GError **err);
 
 /* Empty `slot` and tell the policy (a copy that may not be served). */
 void cache_core_drop_slot(CacheCore *c, CacheSlot slot);

@@ -85,7 +85,7 @@ static gboolean entry_usable(CacheCore *c, const CacheMeta *m, const CacheMetaEn
     if (m->clean && !rolled_back)
         return TRUE;
     GError *local = NULL;
-    if (cache_core_load_copy(c, e->slot, e->id, e->check, c->scratch, &local) != CACHE_COPY_OK) {
+    if (cache_core_load_copy(c, e->slot, e->id, e->check, stored_of(c, e), c->scratch, &local) != CACHE_COPY_OK) {
         g_clear_error(&local);
         return FALSE;
     }
@@ -217,7 +217,8 @@ static void update_anchor(CacheCore *c)
     GError *local = NULL;
     if (top == CACHE_NO_CONTAINER)
         return;
-    if (cache_core_load_copy(c, at, top, c->slot_check[at], c->scratch, &local) != CACHE_COPY_OK) {
+    if (cache_core_load_copy(c, at, top, c->slot_check[at], c->slot_stored[at], c->scratch, &local) !=
+        CACHE_COPY_OK) {
         g_clear_error(&local);
         return;
     }

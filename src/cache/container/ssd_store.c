@@ -183,16 +183,48 @@ gboolean ssd_store_write(SsdStore *s, uint32_t slot, const SsdSlotHeader *hdr, c
     return file_pwrite_all(s->fd, s->header, SSD_SLOT_HEADER_SIZE, off, s->slot_path, err);
 }
 
-gboolean ssd_store_read(SsdStore *s, uint32_t slot, SsdSlotHeader *hdr, uint8_t *raw_buf, uint8_t *packed_buf,
-                        GError **err)
+/* The header and the `expect` stored bytes the caller's record gives, in
+ * one read into the buffer they go to, when that buffer takes the read as
+ * it is. FALSE (nothing assumed read) when it does not, or the slot file
+ * ends first (the header alone then says what there is); an error only
+ * when the read failed otherwise. */
+static gboolean read_together(SsdStore *s, off_t off, uint32_t expect, uint8_t *raw_buf, uint8_t *packed_buf,
+                              gboolean *failed, GError **err)
+{
+    *failed = FALSE;
+    uint8_t *buf = expect == s->container_size ? raw_buf : packed_buf;
+    if (expect == 0 || (expect != s->container_size && expect > ssd_store_compress_cap(s->container_size)) ||
+        needs_bounce(s, buf))
+        return FALSE;
+    GError *local = NULL;
+    if (file_pread2_all(s->fd, s->header, SSD_SLOT_HEADER_SIZE, buf, ssd_store_written_bytes(s->container_size, expect),
+                        off, s->slot_path, &local))
+        return TRUE;
+    if (g_error_matches(local, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY)) { /* truncated */
+        g_error_free(local);
+        return FALSE;
+    }
+    g_propagate_error(err, local);
+    *failed = TRUE;
+    return FALSE;
+}
+
+gboolean ssd_store_read(SsdStore *s, uint32_t slot, uint32_t expect, SsdSlotHeader *hdr, uint8_t *raw_buf,
+                        uint8_t *packed_buf, GError **err)
 {
     off_t off = slot_offset(s, slot);
-    if (!file_pread_all(s->fd, s->header, SSD_SLOT_HEADER_SIZE, off, s->slot_path, err))
+    gboolean failed;
+    gboolean together = read_together(s, off, expect, raw_buf, packed_buf, &failed, err);
+    if (failed)
+        return FALSE;
+    if (!together && !file_pread_all(s->fd, s->header, SSD_SLOT_HEADER_SIZE, off, s->slot_path, err))
         return FALSE;
     header_decode(s->header, s->container_size, hdr);
     if (!hdr->valid)
         return TRUE;
     uint8_t *buf = hdr->codec == 0 ? raw_buf : packed_buf;
+    if (together && hdr->stored_len == expect && (buf == raw_buf) == (expect == s->container_size))
+        return TRUE; /* the copy came with its header */
     size_t len = ssd_store_written_bytes(s->container_size, hdr->stored_len);
     uint8_t *dst = needs_bounce(s, buf) ? s->bounce : buf;
     if (!file_pread_all(s->fd, dst, len, off + SSD_SLOT_HEADER_SIZE, s->slot_path, err))

@@ -73,11 +73,15 @@ gboolean ssd_store_write(SsdStore *s, uint32_t slot, const SsdSlotHeader *hdr, c
                          GError **err);
 /* Read a slot's header, then its copy: a raw one into raw_buf, a compressed
  * one into packed_buf (hdr->stored_len bytes of it are the copy); both
- * container_size bytes. FALSE only on an I/O error; a header that is
- * damaged, was never written, or gives a length past the slot comes back
- * with valid FALSE and no copy read. */
-gboolean ssd_store_read(SsdStore *s, uint32_t slot, SsdSlotHeader *hdr, uint8_t *raw_buf, uint8_t *packed_buf,
-                        GError **err);
+ * container_size bytes. `expect` is the stored length the caller's record
+ * gives (container_size for a raw copy; 0: unknown): header and copy are
+ * then read in one I/O (when the buffer takes O_DIRECT as it is), and
+ * read again as the header says when it says otherwise. FALSE only on an
+ * I/O error; a header that is damaged, was never written, or gives a
+ * length past the slot comes back with valid FALSE (the copy not to be
+ * used). */
+gboolean ssd_store_read(SsdStore *s, uint32_t slot, uint32_t expect, SsdSlotHeader *hdr, uint8_t *raw_buf,
+                        uint8_t *packed_buf, GError **err);
 gboolean ssd_store_sync(SsdStore *s, GError **err);
 
 const char *ssd_store_dir(const SsdStore *s);

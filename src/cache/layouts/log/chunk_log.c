@@ -6,6 +6,7 @@
 #include "cache/layouts/log/chunk_log_index.h"
 #include "cache/layouts/log/chunk_log_readers.h"
 #include "cache/layouts/log/chunk_log_space.h"
+#include "util/checksum.h"
 #include "util/error.h"
 #include "util/file_replace.h"
 #include "util/fileio.h"
@@ -48,7 +49,7 @@ struct ChunkLog {
     uint8_t *cbuf;          /* max_chunk: a put's compressed bytes, a compressed chunk read without O_DIRECT */
     uint8_t *dbuf;          /* max_chunk: the cleaner's decoded chunk (a put's bytes wait in cbuf meanwhile) */
     CacheCodec *codec;
-    Fingerprinter *fpr;
+    Fingerprinter *fpr;     /* a put's bytes checked against their fingerprint */
     ChunkLogReaders *readers;
     ChunkLogPending *pending; /* a get_many started and not waited for */
 };
@@ -90,17 +91,10 @@ static const uint8_t *read_scratch(ChunkLog *log, off_t off, uint32_t len, GErro
     return log->scratch + (off - start);
 }
 
-static gboolean fp_matches(ChunkLog *log, const Fingerprint *fp, const void *buf, uint32_t len)
-{
-    Fingerprint got;
-    fingerprinter_compute(log->fpr, buf, len, &got);
-    return memcmp(got.bytes, fp->bytes, FP_SLOT) == 0;
-}
-
 /* A chunk of `length` bytes into buf from its `stored` bytes at src:
- * decompressed when stored compressed, checked against its fingerprint. */
-static gboolean decode_check(ChunkLog *log, const Fingerprint *fp, uint32_t length, uint32_t stored,
-                             const uint8_t *src, uint8_t *buf)
+ * decompressed when stored compressed, checked against its CRC-32. */
+static gboolean decode_check(ChunkLog *log, uint32_t check, uint32_t length, uint32_t stored, const uint8_t *src,
+                             uint8_t *buf)
 {
     if (stored < length) {
         double t0 = thread_cpu_seconds();
@@ -110,7 +104,7 @@ static gboolean decode_check(ChunkLog *log, const Fingerprint *fp, uint32_t leng
             return FALSE;
         src = buf;
     }
-    if (!fp_matches(log, fp, src, length))
+    if (checksum_crc32(CHECKSUM_CRC32_START, src, length) != check)
         return FALSE;
     if (src != buf)
         memcpy(buf, src, length);
@@ -137,7 +131,7 @@ ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint3
                   ? into : NULL;
     }
     g_clear_error(&local);
-    if (src == NULL || !decode_check(log, fp, length, n, src, buf)) {
+    if (src == NULL || !decode_check(log, en->check, length, n, src, buf)) {
         chunk_log_space_remove(&log->sp, e);
         log->sp.c.damaged_reads++;
         return CHUNK_LOG_DAMAGED;
@@ -163,12 +157,12 @@ void chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n)
         }
         log->sp.c.gets++;
         p->jobs[p->n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
-                                                .stored = en->stored, .fp = reads[i].fp, .dst = reads[i].buf };
+                                                .stored = en->stored, .check = en->check, .dst = reads[i].buf };
         p->of[p->n_jobs++] = i;
     }
     if (p->n_jobs > 0 && log->readers == NULL)
         log->readers = chunk_log_readers_new(log->fd, log->log_path, log->opt.o_direct, chunk_log_max_chunk(log),
-                                             log->opt.fp_alg, log->opt.compression,
+                                             log->opt.compression,
                                              log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS);
     p->batch = p->n_jobs > 0 ? chunk_log_readers_start(log->readers, p->jobs, p->n_jobs) : NULL;
     log->pending = p;
@@ -244,22 +238,22 @@ static gboolean io_read_victim(void *ctx, uint32_t s)
 
 /* A compressed chunk is checked decoded (into dbuf: a put's bytes wait in
  * cbuf meanwhile); it is moved as stored. */
-static gboolean io_chunk_ok(void *ctx, const Fingerprint *fp, uint32_t from, uint32_t length, uint32_t stored)
+static gboolean io_chunk_ok(void *ctx, uint32_t check, uint32_t from, uint32_t length, uint32_t stored)
 {
     ChunkLog *log = ctx;
     g_assert(log->victim != NULL && (uint64_t)from + stored <= log->seg_size);
-    return stored < length ? decode_check(log, fp, length, stored, log->victim + from, log->dbuf)
-                           : fp_matches(log, fp, log->victim + from, length);
+    return stored < length ? decode_check(log, check, length, stored, log->victim + from, log->dbuf)
+                           : checksum_crc32(CHECKSUM_CRC32_START, log->victim + from, length) == check;
 }
 
 static void io_place(void *ctx, const Fingerprint *fp, uint32_t offset, uint32_t i, uint32_t length, uint32_t stored,
-                     uint32_t from)
+                     uint32_t check, uint32_t from)
 {
     ChunkLog *log = ctx;
     const uint8_t *src = from == CHUNK_LOG_FROM_PUT ? log->put_src : log->victim + from;
     g_assert(src != NULL);
     memcpy(log->open_buf + offset, src, stored);
-    chunk_log_segment_put_entry(log->open_buf, log->seg_size, i, fp, offset, length, stored);
+    chunk_log_segment_put_entry(log->open_buf, log->seg_size, i, fp, offset, length, stored, check);
 }
 
 static const ChunkLogSpaceIO log_io = {
@@ -277,10 +271,21 @@ gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, ui
     }
     if (chunk_log_space_find(&log->sp, fp) != CHUNK_LOG_NO_ENTRY)
         return TRUE;
+    /* Admission is where the chunk's bytes are matched against its
+     * fingerprint; from here on its CRC-32, taken from the same bytes,
+     * stands for them (a hit checks it). */
+    Fingerprint got;
+    fingerprinter_compute(log->fpr, buf, len, &got);
+    if (memcmp(got.bytes, fp->bytes, FP_SLOT) != 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "a chunk's bytes do not match its fingerprint; not put in the chunk log");
+        return FALSE;
+    }
+    uint32_t check = checksum_crc32(CHECKSUM_CRC32_START, buf, len);
     chunk_log_get_many_wait(log); /* a segment write may reclaim what the readers read */
     uint32_t stored = chunk_log_compress(log->codec, buf, len, log->cbuf, &log->sp.c.cpu_compress_s);
     log->put_src = stored < len ? log->cbuf : buf;
-    gboolean ok = chunk_log_space_put(&log->sp, fp, len, stored, err);
+    gboolean ok = chunk_log_space_put(&log->sp, fp, len, stored, check, err);
     log->put_src = NULL;
     log->victim = NULL;
     return ok;
@@ -368,7 +373,7 @@ static gboolean load_meta_index(ChunkLog *log, const ChunkLogMeta *m)
             en->stored > log->seg_size - en->offset ||
             chunk_log_index_find(&log->sp.index, &en->fp) != CHUNK_LOG_NO_ENTRY)
             return FALSE;
-        chunk_log_space_add(&log->sp, &en->fp, en->segment, en->offset, en->length, en->stored);
+        chunk_log_space_add(&log->sp, &en->fp, en->segment, en->offset, en->length, en->stored, en->check);
     }
     log->sp.next_seq = m->next_seq;
     return TRUE;
@@ -424,8 +429,8 @@ static void scan_segments(ChunkLog *log)
         log->sp.next_seq = MAX(log->sp.next_seq, h.seq + 1);
         for (uint32_t i = 0; i < h.n_entries; i++) {
             Fingerprint fp;
-            uint32_t off, len, stored;
-            if (!chunk_log_segment_entry(table, h.n_entries, i, h.data_end, &fp, &off, &len, &stored) ||
+            uint32_t off, len, stored, check;
+            if (!chunk_log_segment_entry(table, h.n_entries, i, h.data_end, &fp, &off, &len, &stored, &check) ||
                 (stored < len && h.codec == CACHE_CODEC_NONE))
                 continue;
             uint32_t e = chunk_log_index_find(&log->sp.index, &fp);
@@ -434,7 +439,7 @@ static void scan_segments(ChunkLog *log)
                     continue;
                 chunk_log_space_remove(&log->sp, e);
             }
-            chunk_log_space_add(&log->sp, &fp, s, off, len, stored);
+            chunk_log_space_add(&log->sp, &fp, s, off, len, stored, check);
         }
     }
     g_free(hdr);

@@ -10,8 +10,9 @@
  *   chunks.log     segment i at byte i * segment_size, each written whole in
  *                  one write (O_DIRECT when configured): a header, the
  *                  chunks' stored bytes packed after it, and the entry
- *                  table (fingerprint, offset, length, stored length per
- *                  chunk) at its tail; a CRC-32 covers header and table
+ *                  table (fingerprint, offset, length, stored length and
+ *                  the CRC-32 of its bytes per chunk) at its tail; a CRC-32
+ *                  covers header and table
  *   chunklog.meta  the index at a clean close (replaced atomically), marked
  *                  "in use" while the log is open; after a crash the index
  *                  is rebuilt from the segments' headers and tables
@@ -23,10 +24,17 @@
  * lengths. Live bytes, segment fill and the cleaner count stored bytes;
  * the cleaner moves them as they are. A hit decompresses, then checks.
  *
- * Correctness: every chunk chunk_log_get returns has been hashed again and
- * matched against its fingerprint; a damaged, truncated or torn chunk or
- * segment is a miss (counted in damaged_reads, the chunk is dropped), never
- * wrong bytes. Chunks are content-addressed, so a chunk cannot go stale.
+ * Correctness: a put hashes the chunk's bytes and matches them against its
+ * fingerprint (admission, from the store), and records the CRC-32 of the
+ * same bytes in its entry (the index, the segment's table and
+ * chunklog.meta); every chunk chunk_log_get returns has matched that
+ * CRC-32 (decoded, when stored compressed), so it is the bytes whose
+ * fingerprint was matched, as a container's CRC-32 stands for the
+ * container's bytes in the store. A damaged, truncated or torn chunk or
+ * segment is a miss (counted in damaged_reads, the chunk is dropped),
+ * never wrong bytes. Chunks are content-addressed, so a chunk cannot go
+ * stale, and the CRC-32 sits in the entry, not beside the bytes: an entry
+ * pointing at other bytes fails it.
  *
  * Space: chunks are buffered in the open segment (in memory, served from
  * there) and a full segment is written as one I/O to a free segment. When
@@ -129,7 +137,7 @@ typedef struct {
     uint64_t segments_cleaned;      /* reclaimed by rewriting their live chunks */
     uint64_t segments_reinserted;   /* reclaimed by reinsert (some live chunks kept, the others dropped) */
     uint64_t chunks_dropped_by_log; /* live chunks dropped by reclamation (the `dropped` callback) */
-    uint64_t damaged_reads;         /* gets whose bytes did not match the fingerprint, or could not be read
+    uint64_t damaged_reads;         /* gets whose bytes did not match their CRC-32, or could not be read
                                        or decompressed */
     uint64_t damaged_segments;      /* segments found unusable when the index was rebuilt at open */
     uint64_t gets;                  /* chunk_log_get calls that found the fingerprint */
@@ -162,7 +170,9 @@ gboolean chunk_log_contains(const ChunkLog *log, const Fingerprint *fp, uint32_t
 
 /* Add a chunk (len in 1 .. chunk_log_max_chunk()). TRUE and nothing written
  * when it is already there. A full open segment is written first, which
- * may reclaim a segment (the `dropped` callback). FALSE on an I/O error. */
+ * may reclaim a segment (the `dropped` callback). FALSE on an I/O error,
+ * and (DESTOR_ERROR_INTEGRITY, nothing written) when the bytes do not hash
+ * to fp. */
 gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, uint32_t len, GError **err);
 
 /* The largest chunk a segment can hold. */
@@ -179,7 +189,7 @@ uint32_t chunk_log_max_chunk(const ChunkLog *log);
 uint32_t chunk_log_compress(CacheCodec *codec, const uint8_t *buf, uint32_t len, uint8_t *out, double *cpu_s);
 
 typedef enum {
-    CHUNK_LOG_HIT = 0,     /* the bytes are in buf, matched against the fingerprint */
+    CHUNK_LOG_HIT = 0,     /* the bytes are in buf, matched against their entry's CRC-32 */
     CHUNK_LOG_ABSENT = 1,  /* not in the log */
     CHUNK_LOG_DAMAGED = 2, /* was there, but its bytes did not match or could not be read:
                             * dropped, damaged_reads counted; the caller fetches it again */

@@ -13,13 +13,14 @@ static uint8_t *table_at(uint8_t *seg, uint32_t segment_size, uint32_t i)
 }
 
 void chunk_log_segment_put_entry(uint8_t *seg, uint32_t segment_size, uint32_t i, const Fingerprint *fp,
-                                 uint32_t offset, uint32_t length, uint32_t stored)
+                                 uint32_t offset, uint32_t length, uint32_t stored, uint32_t check)
 {
     uint8_t *p = table_at(seg, segment_size, i);
     memcpy(p, fp->bytes, FP_SLOT);
     le32_put(p + 32, offset);
     le32_put(p + 36, length);
     le32_put(p + 40, stored);
+    le32_put(p + 44, check);
 }
 
 uint32_t chunk_log_format_version(const uint8_t *p, const char *magic)
@@ -69,7 +70,8 @@ gboolean chunk_log_segment_table_ok(const uint8_t *p, const uint8_t *table, uint
 }
 
 gboolean chunk_log_segment_entry(const uint8_t *table, uint32_t n_entries, uint32_t i, uint32_t data_end,
-                                 Fingerprint *fp, uint32_t *offset, uint32_t *length, uint32_t *stored)
+                                 Fingerprint *fp, uint32_t *offset, uint32_t *length, uint32_t *stored,
+                                 uint32_t *check)
 {
     /* entry i is the i-th from the end: the table is written backwards */
     const uint8_t *p = table + (size_t)(n_entries - 1 - i) * CHUNK_LOG_TABLE_ENTRY;
@@ -77,6 +79,7 @@ gboolean chunk_log_segment_entry(const uint8_t *table, uint32_t n_entries, uint3
     *offset = le32_get(p + 32);
     *length = le32_get(p + 36);
     *stored = le32_get(p + 40);
+    *check = le32_get(p + 44);
     return *stored > 0 && *stored <= *length && *offset >= CHUNK_LOG_SEGMENT_HEADER && *offset <= data_end &&
            *stored <= data_end - *offset;
 }
@@ -112,6 +115,7 @@ GByteArray *chunk_log_meta_encode(const ChunkLogMeta *m)
         le32_put(q + 36, m->chunks[i].offset);
         le32_put(q + 40, m->chunks[i].length);
         le32_put(q + 44, m->chunks[i].stored);
+        le32_put(q + 48, m->chunks[i].check);
     }
     le32_put(q, checksum_crc32(CHECKSUM_CRC32_START, p, len - 4));
     return b;
@@ -145,6 +149,7 @@ gboolean chunk_log_meta_decode(const uint8_t *p, size_t len, ChunkLogMeta *m)
         m->chunks[i].offset = le32_get(q + 36);
         m->chunks[i].length = le32_get(q + 40);
         m->chunks[i].stored = le32_get(q + 44);
+        m->chunks[i].check = le32_get(q + 48);
     }
     return TRUE;
 }

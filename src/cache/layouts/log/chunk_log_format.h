@@ -4,7 +4,7 @@
  * unit tests can build and damage them byte by byte.
  *
  * A segment (segment_size bytes, written whole):
- *    0  magic "DPLCCLG1"          8  version u32 (2)
+ *    0  magic "DPLCCLG1"          8  version u32 (3)
  *   12  flags u32 (0)            16  store identity, 16 bytes
  *   32  sequence number u64 (the order segments were written in, from 1)
  *   40  segment_size u32         44  n_entries u32
@@ -14,28 +14,31 @@
  *   60  crc32 (zlib) of bytes 0..59 and the table
  *   64  the chunks' stored bytes, packed
  *   ... zeros
- *   segment_size - 44 * n_entries: the entry table, one 44-byte entry per
+ *   segment_size - 48 * n_entries: the entry table, one 48-byte entry per
  *       chunk: fingerprint (32 bytes, zero-padded), offset u32, length u32
  *       (the chunk's bytes), stored u32 (its bytes in the segment: equal to
  *       length when stored as it is, less when compressed with the
- *       segment's compression)
+ *       segment's compression), check u32 (crc32 (zlib) of the chunk's
+ *       length bytes, decoded: what a hit is checked against)
  *
  * chunklog.meta (replaced atomically; written at open marked in use with
  * no chunks, and at a clean close with the index):
- *    0  magic "DPLCCLM1"          8  version u32 (2)
+ *    0  magic "DPLCCLM1"          8  version u32 (3)
  *   12  flags u32 (bit 0: clean close)
  *   16  store identity, 16 bytes 32  segment_size u32
  *   36  n_segments u32           40  fingerprint algorithm u32
  *   44  n_chunks u32             48  next sequence number u64
  *   56  compression u32          60  zero u32
  *   64  n_segments x 8: the segment's sequence number u64 (0: free)
- *   then n_chunks x 48: fingerprint (32), segment u32, offset u32, length u32,
- *       stored u32
+ *   then n_chunks x 52: fingerprint (32), segment u32, offset u32, length u32,
+ *       stored u32, check u32
  *   crc32 (zlib) u32 of everything before it
  *
  * Version 1 (before compression) had no stored length (40-byte table
- * entries, 44-byte meta entries) and zero at 56: a log of another version
- * is started empty, said on stderr (chunk_log_format_version). */
+ * entries, 44-byte meta entries) and zero at 56; version 2 no check
+ * (44-byte table entries, 48-byte meta entries): its hits were hashed
+ * again. A log of another version is started empty, said on stderr
+ * (chunk_log_format_version). */
 #ifndef DESTOR_CACHE_CHUNK_LOG_FORMAT_H
 #define DESTOR_CACHE_CHUNK_LOG_FORMAT_H
 
@@ -47,11 +50,11 @@
 
 #define CHUNK_LOG_SEGMENT_MAGIC "DPLCCLG1"
 #define CHUNK_LOG_META_MAGIC "DPLCCLM1"
-#define CHUNK_LOG_FORMAT_VERSION 2
+#define CHUNK_LOG_FORMAT_VERSION 3
 #define CHUNK_LOG_SEGMENT_HEADER 64u
-#define CHUNK_LOG_TABLE_ENTRY 44u
+#define CHUNK_LOG_TABLE_ENTRY 48u
 #define CHUNK_LOG_META_HEADER 64u
-#define CHUNK_LOG_META_ENTRY 48u
+#define CHUNK_LOG_META_ENTRY 52u
 
 /* What a segment's header says about it. */
 typedef struct {
@@ -69,7 +72,7 @@ typedef struct {
 void chunk_log_segment_seal(uint8_t *seg, const ChunkLogSegmentHeader *h);
 /* Put table entry i (counted from the segment's end). */
 void chunk_log_segment_put_entry(uint8_t *seg, uint32_t segment_size, uint32_t i, const Fingerprint *fp,
-                                 uint32_t offset, uint32_t length, uint32_t stored);
+                                 uint32_t offset, uint32_t length, uint32_t stored, uint32_t check);
 /* Decode a header (the first CHUNK_LOG_SEGMENT_HEADER bytes): FALSE when
  * the magic, version or geometry is wrong (the CRC is checked with the
  * table, by chunk_log_segment_table_ok). */
@@ -83,7 +86,8 @@ gboolean chunk_log_segment_table_ok(const uint8_t *p, const uint8_t *table, uint
 /* Entry i of a table read as bytes; FALSE when its stored bytes do not lie
  * in the segment's data or its stored length is 0 or above its length. */
 gboolean chunk_log_segment_entry(const uint8_t *table, uint32_t n_entries, uint32_t i, uint32_t data_end,
-                                 Fingerprint *fp, uint32_t *offset, uint32_t *length, uint32_t *stored);
+                                 Fingerprint *fp, uint32_t *offset, uint32_t *length, uint32_t *stored,
+                                 uint32_t *check);
 
 /* chunklog.meta in memory. */
 typedef struct {
@@ -96,7 +100,7 @@ typedef struct {
     uint64_t next_seq;
     uint64_t *seq;          /* n_segments */
     uint32_t n_chunks;
-    ChunkLogEntry *chunks;  /* n_chunks (fp, segment, offset, length, stored) */
+    ChunkLogEntry *chunks;  /* n_chunks (fp, segment, offset, length, stored, check) */
 } ChunkLogMeta;
 
 /* The bytes chunklog.meta takes (the encoding's length). */

@@ -45,7 +45,7 @@ uint32_t chunk_log_index_find(const ChunkLogIndex *x, const Fingerprint *fp)
 }
 
 uint32_t chunk_log_index_add(ChunkLogIndex *x, const Fingerprint *fp, uint32_t segment, uint32_t offset,
-                             uint32_t length, uint32_t stored)
+                             uint32_t length, uint32_t stored, uint32_t check)
 {
     g_assert(length > 0 && stored > 0 && stored <= length);
     uint32_t e;
@@ -65,6 +65,7 @@ uint32_t chunk_log_index_add(ChunkLogIndex *x, const Fingerprint *fp, uint32_t s
     en->offset = offset;
     en->length = length;
     en->stored = stored;
+    en->check = check;
     open_table_put(&x->table, x->entries, e, hash_of);
     return e;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_log_index.h: the chunk log's in-memory index, fingerprint -> where
- * the chunk sits (segment, offset, length, stored length). An array of entries (a freed
+ * the chunk sits (segment, offset, length, stored length) and the CRC-32
+ * its bytes are checked against at a hit (chunk_log.h). An array of entries (a freed
  * entry is reused) and an open_table.h of entry numbers (kept at most 70%
  * full), so its memory is exactly known: sizeof(ChunkLogEntry) per entry
  * slot plus 4 bytes per table bucket. Fingerprints are cryptographic
@@ -23,6 +24,8 @@ typedef struct {
     uint32_t length;  /* the chunk's bytes; 0: the entry is free */
     uint32_t stored;  /* its bytes in the segment: length when stored as it is,
                        * fewer when compressed (chunk_log.h) */
+    uint32_t check;   /* CRC-32 of its `length` bytes, taken when it was put
+                       * (0 in simulation, which holds no bytes) */
 } ChunkLogEntry;
 
 typedef struct {
@@ -39,7 +42,7 @@ void chunk_log_index_clear(ChunkLogIndex *x);
 uint32_t chunk_log_index_find(const ChunkLogIndex *x, const Fingerprint *fp);
 /* Add fp (not in the index); returns its entry number. */
 uint32_t chunk_log_index_add(ChunkLogIndex *x, const Fingerprint *fp, uint32_t segment, uint32_t offset,
-                             uint32_t length, uint32_t stored);
+                             uint32_t length, uint32_t stored, uint32_t check);
 void chunk_log_index_remove(ChunkLogIndex *x, uint32_t e);
 /* Bytes of memory the entries and the table take. */
 size_t chunk_log_index_bytes_of(const ChunkLogIndex *x);

@@ -2,6 +2,7 @@
 /* chunk_log_readers.c: the chunk log's reader threads (chunk_log_readers.h). */
 #include "cache/layouts/log/chunk_log_readers.h"
 #include "cache/common/cache_dir.h"
+#include "util/checksum.h"
 #include "util/fileio.h"
 #include "util/thread_cpu.h"
 
@@ -32,7 +33,6 @@ struct ChunkLogReaders {
     char *path;
     gboolean o_direct;
     size_t buf_len; /* each thread's buffer */
-    FingerprintAlgorithm alg;
     CacheCodecKind codec;
     unsigned n_threads;
     GThread **threads; /* started at the first batch */
@@ -42,7 +42,7 @@ struct ChunkLogReaders {
 /* Read the extent of w's jobs' stored bytes in one read through buf, then
  * decompress (when stored compressed), check and copy out each chunk; a
  * failed read fails all of them. */
-static void read_extent(ChunkLogReaders *r, Work *w, uint8_t *buf, Fingerprinter *fpr, CacheCodec *codec)
+static void read_extent(ChunkLogReaders *r, Work *w, uint8_t *buf, CacheCodec *codec)
 {
     off_t off = w->jobs[0]->off;
     size_t len = (size_t)(w->jobs[w->n - 1]->off - off) + w->jobs[w->n - 1]->stored;
@@ -57,7 +57,6 @@ static void read_extent(ChunkLogReaders *r, Work *w, uint8_t *buf, Fingerprinter
     for (size_t i = 0; i < w->n; i++) {
         ChunkLogReadJob *j = w->jobs[i];
         const uint8_t *src = buf + (j->off - start);
-        Fingerprint got;
         j->ok = FALSE;
         j->cpu_decompress_s = 0.0;
         if (!read)
@@ -70,8 +69,7 @@ static void read_extent(ChunkLogReaders *r, Work *w, uint8_t *buf, Fingerprinter
                 continue;
             src = j->dst;
         }
-        fingerprinter_compute(fpr, src, j->len, &got);
-        if (memcmp(got.bytes, j->fp->bytes, FP_SLOT) != 0)
+        if (checksum_crc32(CHECKSUM_CRC32_START, src, j->len) != j->check)
             continue;
         if (src != j->dst)
             memcpy(j->dst, src, j->len);
@@ -85,7 +83,6 @@ static gpointer reader_main(gpointer data)
     uint8_t *buf = NULL;
     if (posix_memalign((void **)&buf, ALIGN, r->buf_len) != 0)
         g_error("allocate a chunk log reader's buffer");
-    Fingerprinter *fpr = fingerprinter_new(r->alg);
     CacheCodec *codec = cache_codec_new(r->codec, 0); /* decompression needs no level */
     for (;;) {
         Work *w = g_async_queue_pop(r->queue);
@@ -93,21 +90,20 @@ static gpointer reader_main(gpointer data)
             g_free(w);
             break;
         }
-        read_extent(r, w, buf, fpr, codec);
+        read_extent(r, w, buf, codec);
         g_mutex_lock(&w->batch->lock);
         if (--w->batch->remaining == 0)
             g_cond_signal(&w->batch->done);
         g_mutex_unlock(&w->batch->lock);
         g_free(w);
     }
-    fingerprinter_free(fpr);
     cache_codec_free(codec);
     free(buf);
     return NULL;
 }
 
 ChunkLogReaders *chunk_log_readers_new(int fd, const char *path, gboolean o_direct, uint32_t max_len,
-                                       FingerprintAlgorithm alg, CacheCodecKind codec, unsigned threads)
+                                       CacheCodecKind codec, unsigned threads)
 {
     g_assert(threads > 0);
     ChunkLogReaders *r = g_new0(ChunkLogReaders, 1);
@@ -115,7 +111,6 @@ ChunkLogReaders *chunk_log_readers_new(int fd, const char *path, gboolean o_dire
     r->path = g_strdup(path);
     r->o_direct = o_direct;
     r->buf_len = (size_t)MAX(max_len, CHUNK_LOG_EXTENT_MAX) + 2 * ALIGN;
-    r->alg = alg;
     r->codec = codec;
     r->n_threads = threads;
     r->queue = g_async_queue_new();

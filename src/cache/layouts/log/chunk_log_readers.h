@@ -5,22 +5,20 @@
  * 64 KiB at a time waits out each read's latency in turn. Each thread
  * reads a chunk's stored bytes through its own (aligned) buffer,
  * decompresses them with its own codec when the chunk is stored
- * compressed, and checks the chunk against its fingerprint with its own
- * hashing context; the log's
- * index is touched only by the caller. The threads start at the first
+ * compressed, and checks the chunk against the CRC-32 its entry holds;
+ * the log's index is touched only by the caller. The threads start at the first
  * batch.
  *
  * Chunks whose stored bytes lie back to back in the log (a file's chunks
  * admitted in order are written so) are read as one extent of up to
  * CHUNK_LOG_EXTENT_MAX stored bytes, one read for several chunks, each
- * chunk still decompressed, hashed and checked on its own: the chunks of a 64 KiB range are
+ * chunk still decompressed and checked on its own: the chunks of a 64 KiB range are
  * then one or two reads near the SSD's sequential bandwidth, not several
  * small ones. */
 #ifndef DESTOR_CACHE_CHUNK_LOG_READERS_H
 #define DESTOR_CACHE_CHUNK_LOG_READERS_H
 
 #include "cache/common/cache_codec.h"
-#include "util/fingerprint.h"
 
 #include <glib.h>
 #include <stdint.h>
@@ -37,7 +35,7 @@ typedef struct {
     off_t off;               /* in chunks.log */
     uint32_t len;            /* the chunk's bytes */
     uint32_t stored;         /* its bytes in the log: len, or fewer when compressed */
-    const Fingerprint *fp;   /* what the decoded bytes must hash to */
+    uint32_t check;          /* the CRC-32 the decoded bytes must have */
     void *dst;               /* len bytes */
     gboolean ok;             /* out: read, decoded and matched */
     double cpu_decompress_s; /* out: the thread CPU time of its decompression */
@@ -50,7 +48,7 @@ typedef struct ChunkLogReaders ChunkLogReaders;
  * for o_direct), allocated when it starts; compressed chunks were
  * compressed with `codec`. */
 ChunkLogReaders *chunk_log_readers_new(int fd, const char *path, gboolean o_direct, uint32_t max_len,
-                                       FingerprintAlgorithm alg, CacheCodecKind codec, unsigned threads);
+                                       CacheCodecKind codec, unsigned threads);
 /* Bytes of the threads' buffers once started (0 before the first batch). */
 size_t chunk_log_readers_bytes(const ChunkLogReaders *r);
 typedef struct ChunkLogReadBatch ChunkLogReadBatch;

@@ -73,10 +73,10 @@ static void live_add(ChunkLogSpace *sp, uint32_t s, uint32_t stored)
 }
 
 void chunk_log_space_add(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t s, uint32_t offset, uint32_t length,
-                         uint32_t stored)
+                         uint32_t stored, uint32_t check)
 {
     g_assert(stored >= 1 && stored <= length);
-    chunk_log_index_add(&sp->index, fp, s, offset, length, stored);
+    chunk_log_index_add(&sp->index, fp, s, offset, length, stored, check);
     live_add(sp, s, stored);
 }
 
@@ -114,19 +114,20 @@ static gboolean open_fits(const ChunkLogSpace *sp, uint32_t len)
 }
 
 /* Append a chunk of len bytes, taking `stored` bytes (fewer when
- * compressed), to the open segment: a new entry (e CHUNK_LOG_NO_ENTRY) or
- * entry e moved there by the cleaner from offset `from` of its victim. */
-static void open_append(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t len, uint32_t stored, uint32_t e,
-                        uint32_t from)
+ * compressed), CRC-32 `check`, to the open segment: a new entry (e
+ * CHUNK_LOG_NO_ENTRY) or entry e moved there by the cleaner from offset
+ * `from` of its victim. */
+static void open_append(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t len, uint32_t stored, uint32_t check,
+                        uint32_t e, uint32_t from)
 {
     g_assert(sp->open_home != CHUNK_LOG_NO_SEGMENT && stored >= 1 && stored <= len && open_fits(sp, stored));
     if (sp->io)
-        sp->io->place(sp->io_ctx, fp, sp->open_end, sp->open_n, len, stored, from);
+        sp->io->place(sp->io_ctx, fp, sp->open_end, sp->open_n, len, stored, check, from);
     if (e == CHUNK_LOG_NO_ENTRY) {
-        chunk_log_index_add(&sp->index, fp, sp->open_home, sp->open_end, len, stored);
+        chunk_log_index_add(&sp->index, fp, sp->open_home, sp->open_end, len, stored, check);
     } else { /* the cleaner moving a chunk: same entry, new place, as stored */
         ChunkLogEntry *en = chunk_log_index_entry(&sp->index, e);
-        g_assert(en->length == len && en->stored == stored);
+        g_assert(en->length == len && en->stored == stored && en->check == check);
         en->segment = sp->open_home;
         en->offset = sp->open_end;
     }
@@ -300,12 +301,12 @@ static void clean_segment(ChunkLogSpace *sp, uint32_t s)
     for (uint32_t i = 0; i < n; i++) {
         const ChunkLogEntry *en = chunk_log_index_entry(&sp->index, moving[i]);
         Fingerprint fp = en->fp;
-        uint32_t len = en->length, stored = en->stored, from = en->offset;
-        if (sp->io && !sp->io->chunk_ok(sp->io_ctx, &fp, from, len, stored)) {
+        uint32_t len = en->length, stored = en->stored, from = en->offset, check = en->check;
+        if (sp->io && !sp->io->chunk_ok(sp->io_ctx, check, from, len, stored)) {
             drop_taken(sp, s, moving[i], TRUE);
             continue;
         }
-        open_append(sp, &fp, len, stored, moving[i], from);
+        open_append(sp, &fp, len, stored, check, moving[i], from);
         sp->open_cleaner += stored;
     }
     g_free(moving);
@@ -329,7 +330,7 @@ static void reinsert_segment(ChunkLogSpace *sp, uint32_t s, uint32_t need)
     for (uint32_t i = 0; i < n; i++) {
         const ChunkLogEntry *en = chunk_log_index_entry(&sp->index, live[i]);
         Fingerprint fp = en->fp;
-        uint32_t len = en->length, stored = en->stored, from = en->offset;
+        uint32_t len = en->length, stored = en->stored, from = en->offset, check = en->check;
         uint64_t takes = (uint64_t)stored + CHUNK_LOG_TABLE_ENTRY;
         gboolean room = kept + takes <= bound && open_fits(sp, stored + need + CHUNK_LOG_TABLE_ENTRY);
         if (!room || sp->keep == NULL || !sp->keep(sp->keep_ctx, &fp, len)) {
@@ -338,11 +339,11 @@ static void reinsert_segment(ChunkLogSpace *sp, uint32_t s, uint32_t need)
         }
         if (readable < 0)
             readable = sp->io == NULL || sp->io->read_victim(sp->io_ctx, s);
-        if (!readable || (sp->io && !sp->io->chunk_ok(sp->io_ctx, &fp, from, len, stored))) {
+        if (!readable || (sp->io && !sp->io->chunk_ok(sp->io_ctx, check, from, len, stored))) {
             drop_taken(sp, s, live[i], TRUE);
             continue;
         }
-        open_append(sp, &fp, len, stored, live[i], from);
+        open_append(sp, &fp, len, stored, check, live[i], from);
         kept += takes;
         sp->open_reinserted += stored;
         sp->c.chunks_reinserted++;
@@ -388,7 +389,7 @@ static void take_home(ChunkLogSpace *sp, uint32_t need)
 }
 
 gboolean chunk_log_space_put(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t length, uint32_t stored,
-                             GError **err)
+                             uint32_t check, GError **err)
 {
     g_assert(length >= 1 && length <= chunk_log_space_max_chunk(sp->seg_size));
     g_assert(stored >= 1 && stored <= length);
@@ -397,7 +398,7 @@ gboolean chunk_log_space_put(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t 
         return FALSE;
     if (sp->open_home == CHUNK_LOG_NO_SEGMENT)
         take_home(sp, stored);
-    open_append(sp, fp, length, stored, CHUNK_LOG_NO_ENTRY, CHUNK_LOG_FROM_PUT);
+    open_append(sp, fp, length, stored, check, CHUNK_LOG_NO_ENTRY, CHUNK_LOG_FROM_PUT);
     sp->open_user += length;
     sp->open_user_stored += stored;
     sp->c.put_bytes += length;

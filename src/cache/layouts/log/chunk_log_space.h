@@ -48,14 +48,14 @@ typedef struct {
      * chunks are then dropped as damaged and the segment evicted). */
     gboolean (*read_victim)(void *ctx, uint32_t s);
     /* Do the victim's `stored` bytes at offset `from` decode to a chunk of
-     * `length` bytes that matches fp? */
-    gboolean (*chunk_ok)(void *ctx, const Fingerprint *fp, uint32_t from, uint32_t length, uint32_t stored);
+     * `length` bytes whose CRC-32 is `check`? */
+    gboolean (*chunk_ok)(void *ctx, uint32_t check, uint32_t from, uint32_t length, uint32_t stored);
     /* Put a chunk's `stored` bytes in the open segment at `offset`, table
-     * entry `i` (recording both lengths): the put's own stored bytes (from
-     * == CHUNK_LOG_FROM_PUT), or the victim's at offset `from` (the
-     * cleaner moves them as they are). */
+     * entry `i` (recording both lengths and its check): the put's own
+     * stored bytes (from == CHUNK_LOG_FROM_PUT), or the victim's at offset
+     * `from` (the cleaner moves them as they are). */
     void (*place)(void *ctx, const Fingerprint *fp, uint32_t offset, uint32_t i, uint32_t length, uint32_t stored,
-                  uint32_t from);
+                  uint32_t check, uint32_t from);
 } ChunkLogSpaceIO;
 
 /* `from` of a place that is the put's own bytes. */
@@ -100,19 +100,19 @@ uint32_t chunk_log_space_reinsert_bound(uint32_t seg_size);
 
 /* A chunk now held in segment s (a load or a rebuild: no write). */
 void chunk_log_space_add(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t s, uint32_t offset, uint32_t length,
-                         uint32_t stored);
+                         uint32_t stored, uint32_t check);
 /* Take entry e out (the policy dropped it, or it was found damaged). */
 void chunk_log_space_remove(ChunkLogSpace *sp, uint32_t e);
 uint32_t chunk_log_space_find(const ChunkLogSpace *sp, const Fingerprint *fp);
 
 /* Add a chunk not in the log (length in 1..max_chunk, stored in
- * 1..length): the open segment is written first when it has no room for
+ * 1..length, check the CRC-32 of its bytes): the open segment is written first when it has no room for
  * `stored` bytes (io->write_open), and a home is taken for a new one (a
  * free segment, else a reclaimed one: dropped chunks reach `dropped`).
  * Counts put_bytes, put_stored_bytes and chunks_compressed. FALSE with
  * err when the write failed. */
 gboolean chunk_log_space_put(ChunkLogSpace *sp, const Fingerprint *fp, uint32_t length, uint32_t stored,
-                             GError **err);
+                             uint32_t check, GError **err);
 /* Write the open segment now when it holds a chunk. */
 gboolean chunk_log_space_seal(ChunkLogSpace *sp, GError **err);
 

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# bench-rados-list.sh: opening a `container-store rados` store on a new
+# machine (an empty working directory given only the conf) and listing its
+# jobs (destor stat), against the limit issue 41 sets (<= 2 s for 1,000 jobs), measured
+# in the same run as listing them from the working directory that wrote
+# them (a figure, not a test).
+#
+# usage: scripts/bench-rados-list.sh
+# environment: DESTOR (default build/destor); JOBS (default 1000) jobs
+#   made, each a backup of one small file (about a second each on a loaded
+#   2-core machine) (each run of the figure is a new
+#   working directory, so every run pulls every job); REPEAT (default 5)
+#   runs of each, alternated, of which the medians are printed.
+#
+# The cluster is the tests' (tests/rados/cluster.sh): one monitor and one
+# memstore OSD on this machine.
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+DESTOR=${DESTOR:-$TOP/build/destor}
+JOBS=${JOBS:-1000}
+REPEAT=${REPEAT:-5}
+[ -x "$DESTOR" ] || { echo "bench-rados-list: $DESTOR not built (run scripts/setup.sh)" >&2; exit 2; }
+for tool in ceph-mon ceph-osd rados; do
+    command -v "$tool" > /dev/null 2>&1 || { echo "bench-rados-list: $tool not installed (run scripts/setup.sh)" >&2; exit 2; }
+done
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/destor-bench-rados-list.XXXXXX")
+. "$TOP/tests/rados/cluster.sh"
+trap 'cluster_stop; rm -rf "$WORK"' EXIT
+cluster_start "$WORK/cluster"
+printf 'container-store rados\nrados-conf %s\nrados-pool %s\n' "$CEPH_CONF" "$RADOS_POOL" > "$WORK/config"
+on() {
+    d=$1
+    shift
+    "$DESTOR" -c "$WORK/config" -p"working-directory $WORK/$d" -p"rados-namespace list" "$@"
+}
+mkdir -p "$WORK/src"
+j=0
+start=$(date +%s)
+while [ "$j" -lt "$JOBS" ]; do
+    echo "$j" > "$WORK/src/f"
+    on writer backup "$WORK/src" > /dev/null
+    j=$((j + 1))
+done
+echo "made $JOBS jobs in $(($(date +%s) - start)) s"
+
+: > "$WORK/results"
+i=0
+while [ "$i" -lt "$REPEAT" ]; do
+    for where in writer new; do
+        [ "$where" = writer ] || rm -rf "$WORK/new"
+        start=$(date +%s.%N)
+        /usr/bin/time -f '%U %S' -o "$WORK/time" "$DESTOR" -c "$WORK/config" -p"working-directory $WORK/$where" \
+            -p"rados-namespace list" stat --json > "$WORK/list"
+        end=$(date +%s.%N)
+        listed=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["jobs"]))' "$WORK/list")
+        [ "$listed" -eq "$JOBS" ] || { echo "bench-rados-list: $where listed $listed jobs" >&2; exit 1; }
+        awk -v w="$where" -v s="$start" -v e="$end" '{ print w, e - s, $1 + $2 }' "$WORK/time" >> "$WORK/results"
+    done
+    i=$((i + 1))
+done
+/usr/bin/python3 - "$WORK/results" "$JOBS" "$REPEAT" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    where, wall, cpu = line.split()
+    runs.setdefault(where, []).append((float(wall), float(cpu)))
+jobs, repeat = int(sys.argv[2]), int(sys.argv[3])
+print("medians of %d runs, alternated; %d jobs; load average %s" % (repeat, jobs, open("/proc/loadavg").read().split()[0]))
+for where in ("writer", "new"):
+    print("stat from %-6s %6.2f s (CPU %.2f s)" % (where, statistics.median(r[0] for r in runs[where]),
+                                                   statistics.median(r[1] for r in runs[where])))
+new = statistics.median(r[0] for r in runs["new"])
+limit = 2.0 * jobs / 1000
+print("new machine: %.2f s for %d jobs (goal <= %.1f s)%s" % (new, jobs, limit, "" if new <= limit else "  ABOVE GOAL"))
+PY

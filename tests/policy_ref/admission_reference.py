@@ -1,0 +1,272 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""admission_reference.py: the admission rules that rank misses by value
+(compete, learned; docs/ADMISSION.md) in front of an LRU cache, written
+from their definitions, held against the C rules decision by decision:
+the C side is policy_decisions --requests (the real cache core in
+simulation mode, lru, ssd-cache-admission and ssd-cache-write-budget set,
+each access a request of its own, containers of 4096 bytes). `learned`'s
+oracle is the C planner run by opt_plan (it is held against exhaustive
+search in tests/unit/test_policy_offline.c); everything else here (the
+sketch, the features, the sampling, the windows, the SGD, the controller,
+the credit) is this file's. Sequences: Zipf 0.8 and 1.2, at capacities 7
+(every container in the oracle's miniature) and 100 (sampled), budgets of
+0.1 and 0.4 containers a request. Exits 1 at the first disagreement.
+
+Usage: admission_reference.py POLICY_DECISIONS OPT_PLAN"""
+
+import collections
+import math
+import random
+import subprocess
+import sys
+
+from check_reference import zipf_sequence
+from reference_models import Sketch
+
+CONTAINER = 4096
+STEPS, LOW = 16, 40
+RANKS = (LOW + 32) * STEPS
+MASK64 = (1 << 64) - 1
+
+
+def value_rank(ratio):
+    if not ratio > 0:
+        return 0
+    rank = 1 + math.floor((math.log2(ratio) + LOW) * STEPS)
+    return min(max(rank, 1), RANKS - 1)
+
+
+class Credit:
+    """The write budget's bucket: one cache deep, full at open."""
+
+    def __init__(self, rate, depth):
+        self.rate, self.depth, self.credit = rate, depth, depth
+
+    def request(self):
+        self.credit = min(self.credit + self.rate, self.depth)
+
+    def fill_next(self):
+        nxt = self.credit + self.rate
+        if self.depth <= 0 or nxt <= 0:
+            return 0.0
+        return 1.0 if nxt >= self.depth else nxt / self.depth
+
+
+class Share:
+    """The best share of the candidates seen, by rank; error diffusion at
+    the threshold's rank."""
+
+    def __init__(self):
+        self.seen = [0.0] * RANKS
+        self.n = 0.0
+        self.carry = 0.0
+
+    def halve(self):
+        self.seen = [math.floor(v / 2) for v in self.seen]
+        self.n = 0.0
+        for v in self.seen:
+            self.n += v
+
+    def see(self, rank):
+        self.seen[rank] += 1
+        self.n += 1
+
+    def admit(self, rank, share):
+        want = share * self.n
+        better, i = 0.0, rank + 1
+        while i < RANKS and better < want:
+            better += self.seen[i]
+            i += 1
+        if better >= want:
+            return False
+        if better + self.seen[rank] <= want:
+            return True
+        self.carry += (want - better) / self.seen[rank]
+        if self.carry < 1:
+            return False
+        self.carry -= 1
+        return True
+
+
+class Compete:
+    def __init__(self, rate, capacity, oracle):
+        self.credit = Credit(rate, capacity * CONTAINER)
+        self.sketch = Sketch(capacity, 10 * capacity)
+        self.share = Share()
+
+    def request(self):
+        self.credit.request()
+
+    def access(self, x):
+        before = self.sketch.adds
+        self.sketch.add(x)
+        if self.sketch.adds <= before:
+            self.share.halve()
+
+    def admit(self, x, size):
+        rank = value_rank(self.sketch.estimate(x) / size)
+        self.share.see(rank)
+        return self.credit.credit >= size and self.share.admit(rank, self.credit.fill_next())
+
+
+def mix64(z):
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def predict(w, x):
+    z = 0.0
+    for wj, xj in zip(w, x):
+        z += wj * xj
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+class Learned(Compete):
+    MINI, PASSES, RATE = 32, 4, 0.25
+
+    def __init__(self, rate, capacity, oracle):
+        super().__init__(rate, capacity, oracle)
+        self.oracle = oracle
+        self.window = 10 * capacity
+        self.mini = min(capacity, self.MINI)
+        self.threshold = int(self.MINI / capacity * 4294967296.0) if capacity > self.MINI else None
+        self.mini_share = self.mini / capacity
+        self.w = [0.0, 1.0, 0.0, 0.0]
+        self.accesses = 0
+        self.samples, self.requests_at, self.last = [], [], {}
+        self.asked_bytes = self.asked = 0.0
+        self.x = None
+
+    def request(self):
+        super().request()
+        self.requests_at.append(self.accesses)
+
+    def scaled(self, r):
+        return min(math.log2(1.0 + r) / math.log2(1.0 + self.window), 1.0)
+
+    def access(self, key):
+        before = self.sketch.adds
+        self.sketch.add(key)
+        turned = self.sketch.adds <= before
+        self.accesses += 1
+        x = [1.0, math.log2(1.0 + self.sketch.estimate(key)) / 4, 1.0, 1.0]
+        if key in self.last:
+            last, gap = self.last[key]
+            r = self.accesses - last
+            x[2] = self.scaled(r)
+            x[3] = self.scaled(gap) if gap else 1.0
+            gap = r
+        else:
+            gap = 0
+        self.last[key] = (self.accesses, gap)
+        self.x = x
+        if self.threshold is None or (mix64(key) >> 32) < self.threshold:
+            self.samples.append((key, self.accesses, x))
+        if turned:
+            self.share.halve()
+            self.asked_bytes = math.floor(self.asked_bytes / 2)
+            self.asked = math.floor(self.asked / 2)
+            keep = self.accesses - self.window
+            self.samples = [s for s in self.samples if s[1] >= keep]
+            self.requests_at = [a for a in self.requests_at if a >= keep]
+            self.last = {k: v for k, v in self.last.items() if v[0] >= keep}
+            self.train()
+
+    def train(self):
+        n = len(self.samples)
+        if n == 0:
+            return
+        nxt, later = [-1] * n, {}
+        for i in range(n - 1, -1, -1):
+            key = self.samples[i][0]
+            nxt[i] = later.get(key, -1)
+            later[key] = i
+        mean = self.asked_bytes / self.asked if self.asked > 0 else 1
+        budget = math.floor(self.credit.rate * self.mini_share * len(self.requests_at) / mean)
+        plan = self.oracle(nxt, self.mini, budget)
+        held = [False] * n
+        for i in range(n):
+            if plan[i] & 2 and nxt[i] >= 0:
+                held[nxt[i]] = True
+        for _ in range(self.PASSES):
+            for i in range(n):
+                if held[i]:
+                    continue
+                x = self.samples[i][2]
+                g = predict(self.w, x) - (1.0 if plan[i] & 1 else 0.0)
+                for j in range(4):
+                    self.w[j] -= self.RATE * g * x[j]
+
+    def admit(self, key, size):
+        self.asked_bytes += size
+        self.asked += 1
+        rank = value_rank(predict(self.w, self.x) / size)
+        self.share.see(rank)
+        return self.credit.credit >= size and self.share.admit(rank, self.credit.fill_next())
+
+
+def decisions(rule, capacity, ids):
+    """The LRU cache's decision at each access, the rule asked first."""
+    lru = collections.OrderedDict()
+    out = []
+    for x in ids:
+        rule.request()
+        rule.access(x)
+        if x in lru:
+            lru.move_to_end(x)
+            out.append("h")
+        elif not rule.admit(x, CONTAINER):
+            out.append("r")
+        else:
+            rule.credit.credit -= CONTAINER
+            if len(lru) < capacity:
+                out.append("a")
+            else:
+                victim, _ = lru.popitem(last=False)
+                out.append("e %d" % victim)
+            lru[x] = True
+    return out
+
+
+def main(argv):
+    driver, opt_plan = argv[1], argv[2]
+
+    def oracle(nxt, cap, budget):
+        text = "%d\n%s\n" % (len(nxt), " ".join(map(str, nxt)))
+        r = subprocess.run([opt_plan, str(cap), str(budget), "1"], input=text, capture_output=True,
+                           text=True, check=True)
+        return [int(v) for v in r.stdout.split()]
+
+    failed = 0
+    rng = random.Random(38)
+    n = 400
+    for name, cls in (("compete", Compete), ("learned", Learned)):
+        for alpha in (0.8, 1.2):
+            ids = zipf_sequence(rng, n, 6000, alpha)
+            for capacity in (7, 100):
+                for share in (0.1, 0.4):
+                    rate = share * CONTAINER
+                    cmd = [driver, "--requests", str(n), "ssd-cache-policy", "lru", "ssd-cache-size", str(capacity),
+                           "ssd-cache-admission", name, "ssd-cache-write-budget", repr(rate)]
+                    got = subprocess.run(cmd, input="\n".join(map(str, ids)) + "\n", capture_output=True,
+                                         text=True, check=True).stdout.splitlines()
+                    want = decisions(cls(rate, capacity, oracle), capacity, ids)
+                    label = "%s zipf %.1f C=%d budget %.1f" % (name, alpha, capacity, share)
+                    bad = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
+                    if bad is None and len(got) != len(want):
+                        bad = min(len(got), len(want))
+                    if bad is not None:
+                        print("FAIL %s: access %d (id %d): C %s, model %s" % (
+                            label, bad, ids[bad], got[bad] if bad < len(got) else "-",
+                            want[bad] if bad < len(want) else "-"))
+                        failed += 1
+                        continue
+                    print("ok %s: %d accesses, %d hits, %d refused" % (
+                        label, len(ids), want.count("h"), want.count("r")))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
