@@ -28,33 +28,17 @@ POLICY=${POLICY:-lru}
 RECLAIM=${RECLAIM:-evict}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-/usr/bin/python3 "$TOP/scripts/gen-dataset" --out "$WORK/data" --preset "$PRESET" --versions 2 --seed 3 >/dev/null
-printf 'working-directory "%s/store"\ncontainer-size 2M\n' "$WORK" > "$WORK/c.cfg"
-for v in 1 2; do "$DESTOR" -c "$WORK/c.cfg" backup "$WORK/data/v$v" >/dev/null; done
-for job in 0 1; do "$DESTOR" -c "$WORK/c.cfg" list $job --null > "$WORK/list$job"; done
-/usr/bin/python3 - "$WORK/list0" "$WORK/list1" "$REQUESTS" > "$WORK/trace" <<'PY'
-import random, sys
-files = []
-for job, name in enumerate(sys.argv[1:3]):
-    for rec in open(name, "rb").read().split(b"\0")[:-1]:
-        kind, size, path = rec.split(b"\t", 2)
-        if kind == b"f" and b"\n" not in path and b"\r" not in path:
-            files.append(b"%d\t%s" % (job, path))
-rng = random.Random(9)
-rng.shuffle(files)
-weights = [1.0 / (i + 1) ** 0.9 for i in range(len(files))]
-for f in rng.choices(files, weights, k=int(sys.argv[3])):
-    sys.stdout.buffer.write(f + b"\n")
-PY
+. "$TOP/scripts/bench-stores.sh"
+granularity_store "$DESTOR" "$WORK" "$PRESET" "$REQUESTS"
 for gran in container chunk; do
-    "$DESTOR" -c "$WORK/c.cfg" -p"ssd-cache-granularity $gran" trace compile "$WORK/trace" -o "$WORK/trace.$gran"
+    "$DESTOR" -c "$WORK/g.cfg" -p"ssd-cache-granularity $gran" trace compile "$WORK/gtrace" -o "$WORK/trace.$gran"
 done
 round=1
 : > "$WORK/rates"
 while [ "$round" -le "$ROUNDS" ]; do
     for gran in container chunk; do
         if [ "$gran" = chunk ]; then set -- -p"ssd-cache-segment-reclaim $RECLAIM"; else set --; fi
-        "$DESTOR" -c "$WORK/c.cfg" -p"ssd-cache-granularity $gran" -p"ssd-cache-policy $POLICY" -p"ssd-cache-size 20%" \
+        "$DESTOR" -c "$WORK/g.cfg" -p"ssd-cache-granularity $gran" -p"ssd-cache-policy $POLICY" -p"ssd-cache-size 20%" \
             "$@" read-file --trace "$WORK/trace.$gran" --simulate --json |
             /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(sys.argv[1], d["cache"]["accesses"] / (d["elapsed_ms"] / 1e3))' "$gran" >> "$WORK/rates"
     done

@@ -22,6 +22,7 @@
 #include "cache/layouts/buckets/chunk_buckets.h"
 #include "cache/layouts/buckets/chunk_buckets_format.h"
 #include "util/error.h"
+#include "chunk_layout_check.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -95,77 +96,16 @@ static int run(const char *dir, const char *codec, uint32_t seed, uint32_t n)
     return 0;
 }
 
-static void list_one(void *ctx, const Fingerprint *fp, uint32_t length)
-{
-    (void)length;
-    g_ptr_array_add(ctx, g_memdup2(fp, sizeof *fp));
-}
-
 static int check(const char *dir, const char *codec, uint32_t n, char **seeds, int n_seeds)
 {
-    GHashTable *expected = g_hash_table_new_full(fingerprint_hash, fingerprint_equal, g_free, g_free);
-    uint8_t *want = g_malloc(MAXLEN);
-    for (int s = 0; s < n_seeds; s++)
-        for (uint32_t i = 0; i < n; i++) {
-            Fingerprint fp;
-            make_chunk((uint32_t)atoi(seeds[s]), i, want, &fp);
-            uint32_t *at = g_new(uint32_t, 2);
-            at[0] = (uint32_t)atoi(seeds[s]);
-            at[1] = i;
-            g_hash_table_replace(expected, g_memdup2(&fp, sizeof fp), at);
-        }
     ChunkBuckets *b = open_layout(dir, codec);
-    uint8_t *buf = g_malloc(chunk_buckets_max_chunk(b));
-    GPtrArray *fps = g_ptr_array_new_with_free_func(g_free);
-    chunk_buckets_foreach(b, list_one, fps);
-    int rc = 0;
-    uint32_t held = 0, damaged = 0;
-    for (guint k = 0; k < fps->len; k++) {
-        const Fingerprint *fp = g_ptr_array_index(fps, k);
-        const uint32_t *at = g_hash_table_lookup(expected, fp);
-        if (at == NULL) {
-            fprintf(stderr, "chunk_buckets_driver: the layout holds a chunk no run put\n");
-            rc = 1;
-            continue;
-        }
-        Fingerprint again;
-        uint32_t want_len = make_chunk(at[0], at[1], want, &again), len = 0;
-        switch (chunk_buckets_get(b, fp, buf, &len)) {
-        case CHUNK_BUCKETS_HIT:
-            if (len != want_len || memcmp(buf, want, len) != 0) {
-                fprintf(stderr, "chunk_buckets_driver: wrong bytes served for chunk %u of seed %u\n", at[1], at[0]);
-                rc = 1;
-            }
-            held++;
-            break;
-        case CHUNK_BUCKETS_DAMAGED:
-            damaged++;
-            break;
-        case CHUNK_BUCKETS_ABSENT:
-            fprintf(stderr, "chunk_buckets_driver: a listed chunk is absent\n");
-            rc = 1;
-            break;
-        }
-    }
-    printf("held %u damaged %u\n", held, damaged);
-    GError *err = NULL;
-    if (!chunk_buckets_close(b, &err)) {
-        fprintf(stderr, "chunk_buckets_driver: %s\n", err->message);
-        rc = 1;
-    }
-    g_ptr_array_free(fps, TRUE);
-    g_hash_table_destroy(expected);
-    g_free(buf);
-    g_free(want);
-    return rc;
+    return driver_check("chunk_buckets_driver", &chunk_layout_buckets_ops, b, make_chunk, MAXLEN,
+                        chunk_buckets_max_chunk(b), n, seeds, n_seeds);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 6 && strcmp(argv[1], "run") == 0)
-        return run(argv[2], argv[3], (uint32_t)atoi(argv[4]), (uint32_t)atoi(argv[5]));
-    if (argc >= 6 && strcmp(argv[1], "check") == 0)
-        return check(argv[2], argv[3], (uint32_t)atoi(argv[4]), argv + 5, argc - 5);
-    fprintf(stderr, "usage: chunk_buckets_driver run DIR none|lz4|zstd SEED N | check DIR none|lz4|zstd N SEED...\n");
-    return 2;
+    return driver_main(argc, argv,
+                       "chunk_buckets_driver run DIR none|lz4|zstd SEED N | check DIR none|lz4|zstd N SEED...", run,
+                       check);
 }

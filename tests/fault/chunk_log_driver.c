@@ -23,6 +23,7 @@
  * quarter random, the rest runs of a few byte values). */
 #include "cache/layouts/log/chunk_log.h"
 #include "util/error.h"
+#include "chunk_layout_check.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -119,82 +120,15 @@ static int run(const char *dir, const char *mode, uint32_t seed, uint32_t n)
     return 0;
 }
 
-typedef struct {
-    GPtrArray *fps;
-} Listed;
-
-static void list_one(void *ctx, const Fingerprint *fp, uint32_t length)
-{
-    (void)length;
-    g_ptr_array_add(((Listed *)ctx)->fps, g_memdup2(fp, sizeof *fp));
-}
-
 static int check(const char *dir, const char *mode, uint32_t n, char **seeds, int n_seeds)
 {
-    /* what any run may have put: fingerprint -> (seed, index) */
-    GHashTable *expected = g_hash_table_new_full(fingerprint_hash, fingerprint_equal, g_free, g_free);
-    uint8_t *buf = g_malloc(SEG), *want = g_malloc(MAXLEN);
-    for (int s = 0; s < n_seeds; s++)
-        for (uint32_t i = 0; i < n; i++) {
-            Fingerprint fp;
-            make_chunk((uint32_t)atoi(seeds[s]), i, want, &fp);
-            uint32_t *at = g_new(uint32_t, 2);
-            at[0] = (uint32_t)atoi(seeds[s]);
-            at[1] = i;
-            g_hash_table_replace(expected, g_memdup2(&fp, sizeof fp), at);
-        }
-    ChunkLog *log = open_log(dir, mode);
-    Listed l = {g_ptr_array_new_with_free_func(g_free)};
-    chunk_log_foreach(log, list_one, &l);
-    int rc = 0;
-    uint32_t held = 0, damaged = 0;
-    for (guint k = 0; k < l.fps->len; k++) {
-        const Fingerprint *fp = g_ptr_array_index(l.fps, k);
-        const uint32_t *at = g_hash_table_lookup(expected, fp);
-        if (at == NULL) {
-            fprintf(stderr, "chunk_log_driver: the log holds a chunk no run put\n");
-            rc = 1;
-            continue;
-        }
-        Fingerprint again;
-        uint32_t want_len = make_chunk(at[0], at[1], want, &again), len = 0;
-        switch (chunk_log_get(log, fp, buf, &len)) {
-        case CHUNK_LOG_HIT:
-            if (len != want_len || memcmp(buf, want, len) != 0) {
-                fprintf(stderr, "chunk_log_driver: wrong bytes served for chunk %u of seed %u\n", at[1], at[0]);
-                rc = 1;
-            }
-            held++;
-            break;
-        case CHUNK_LOG_DAMAGED:
-            damaged++;
-            break;
-        case CHUNK_LOG_ABSENT:
-            fprintf(stderr, "chunk_log_driver: a listed chunk is absent\n");
-            rc = 1;
-            break;
-        }
-    }
-    printf("held %u damaged %u\n", held, damaged);
-    GError *err = NULL;
-    if (!chunk_log_close(log, &err)) {
-        fprintf(stderr, "chunk_log_driver: %s\n", err->message);
-        rc = 1;
-    }
-    g_ptr_array_free(l.fps, TRUE);
-    g_hash_table_destroy(expected);
-    g_free(buf);
-    g_free(want);
-    return rc;
+    return driver_check("chunk_log_driver", &chunk_layout_log_ops, open_log(dir, mode), make_chunk, MAXLEN, SEG, n, seeds, n_seeds);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 6 && strcmp(argv[1], "run") == 0)
-        return run(argv[2], argv[3], (uint32_t)atoi(argv[4]), (uint32_t)atoi(argv[5]));
-    if (argc >= 6 && strcmp(argv[1], "check") == 0)
-        return check(argv[2], argv[3], (uint32_t)atoi(argv[4]), argv + 5, argc - 5);
-    fprintf(stderr, "usage: chunk_log_driver run DIR evict|clean|reinsert SEED N | check DIR evict|clean|reinsert N "
-                    "SEED...\n");
-    return 2;
+    return driver_main(argc, argv,
+                       "chunk_log_driver run DIR evict|clean|reinsert SEED N | check DIR evict|clean|reinsert N "
+                       "SEED...",
+                       run, check);
 }

@@ -29,10 +29,10 @@ CLEANFILES += $(FAULT_SHIM)
 # The chunk log's kill sweep drives the log through a small program of its
 # own (tests/e2e/kill_chunk_log.sh).
 check_PROGRAMS += tests/fault/chunk_log_driver
-tests_fault_chunk_log_driver_SOURCES = tests/fault/chunk_log_driver.c
+tests_fault_chunk_log_driver_SOURCES = tests/fault/chunk_log_driver.c tests/fault/chunk_layout_check.h
 tests_fault_chunk_log_driver_LDADD = $(UNIT_LIBS)
 # The bucketized chunk layout's kill sweep, the same way
 # (tests/e2e/kill_chunk_buckets.sh).
 check_PROGRAMS += tests/fault/chunk_buckets_driver
-tests_fault_chunk_buckets_driver_SOURCES = tests/fault/chunk_buckets_driver.c
+tests_fault_chunk_buckets_driver_SOURCES = tests/fault/chunk_buckets_driver.c tests/fault/chunk_layout_check.h
 tests_fault_chunk_buckets_driver_LDADD = $(UNIT_LIBS)

@@ -7,7 +7,7 @@ set -eu
 pages="$TOP_SRCDIR/man/destor.1 $TOP_SRCDIR/man/*.sh.1 $TOP_BUILDDIR/man/destor.config.5"
 for s in "$TOP_SRCDIR"/scripts/*; do
     [ -f "$s" ] || continue   # scripts/destor_tools/: the commands' package
-    case $s in *.py|*.toml|*/local.mk|*/setup.sh|*/apt-install.sh|*/test.sh|*/fuzz.sh|*/demo.sh) continue ;; esac
+    case $s in *.py|*.toml|*/local.mk|*/setup.sh|*/apt-install.sh|*/test.sh|*/fuzz.sh|*/demo.sh|*/bench-stores.sh) continue ;; esac
     name=$(basename "$s")
     case $name in
     *.sh) page="$TOP_SRCDIR/man/$name.1" ;;

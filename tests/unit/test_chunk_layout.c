@@ -82,13 +82,15 @@ static void test_names(void)
     CU_ASSERT_STRING_EQUAL(chunk_layout_name(CHUNK_LAYOUT_BUCKETS), "buckets");
     CU_ASSERT_EQUAL(chunk_layout_ops(CHUNK_LAYOUT_BUCKETS)->kind, CHUNK_LAYOUT_BUCKETS);
     CU_ASSERT_EQUAL(chunk_layout_ops(CHUNK_LAYOUT_LOG)->kind, CHUNK_LAYOUT_LOG);
+    for (int kind = 0; kind < CHUNK_LAYOUT_COUNT; kind++)
+        CU_ASSERT_TRUE(chunk_layout_parse(chunk_layout_name((ChunkLayoutKind)kind), &k) && k == (ChunkLayoutKind)kind);
 }
 
-/* The same operations through each layout. */
+/* The same operations through every registered layout. */
 static void test_both_layouts(void)
 {
     uint8_t *buf = g_malloc(MAXLEN), *got = g_malloc(256u * 1024u);
-    for (int kind = CHUNK_LAYOUT_LOG; kind <= CHUNK_LAYOUT_BUCKETS; kind++) {
+    for (int kind = 0; kind < CHUNK_LAYOUT_COUNT; kind++) {
         const ChunkLayoutOps *ops = chunk_layout_ops((ChunkLayoutKind)kind);
         char *dir = g_build_filename(tmpdir, chunk_layout_name((ChunkLayoutKind)kind), NULL);
         ChunkLayoutOptions o = options(dir);

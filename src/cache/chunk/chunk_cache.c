@@ -81,7 +81,7 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
         return NULL;
     }
     gboolean austere = strcmp(o->policy->name, CHUNK_POLICY_AUSTERE) == 0;
-    if (austere != (o->layout == CHUNK_LAYOUT_BUCKETS)) {
+    if (austere != chunk_layout_ops(o->layout)->evicts) {
         usage(err, austere ? "policy austere needs ssd-cache-layout buckets"
                            : "ssd-cache-layout buckets needs ssd-cache-policy austere");
         return NULL;

@@ -11,12 +11,9 @@
 #include <glib/gstdio.h>
 #include <unistd.h>
 
-/* Every format a cache directory may hold: one line each. */
-static const CacheDirFormat *const formats[] = {
-    &ssd_store_dir_format,
-    &chunk_log_dir_format,
-    &chunk_buckets_dir_format,
-};
+/* Every format a cache directory may hold (the registry: cache_dir.h). */
+#define LAYOUT_FORMAT(kind, name) &chunk_##name##_dir_format,
+static const CacheDirFormat *const formats[] = { &ssd_store_dir_format, CACHE_DIR_CHUNK_LAYOUTS(LAYOUT_FORMAT) };
 
 static gboolean holds(const char *dir, const CacheDirFormat *f)
 {

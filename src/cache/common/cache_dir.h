@@ -4,8 +4,10 @@
  * A directory holds one format at a time: the container cache (slots and
  * cache.meta), or the chunk cache in one of its layouts (the log, the
  * buckets). Each format describes its own files in a CacheDirFormat
- * beside its code; cache_dir.c lists them, one registry line each, so a
- * format never names another's files. Opening a format claims the
+ * beside its code; CACHE_DIR_FORMATS below lists them, one registry line
+ * each (a layout's line is also its place in the layouts' registry,
+ * layouts/chunk_layout.h), so a format never names another's files.
+ * Opening a format claims the
  * directory: it is created if missing, locked (flock on LOCK, held while
  * the descriptor stays open: a second open anywhere gets a
  * DESTOR_ERROR_LOCKED), and the files any other registered format left
@@ -28,10 +30,20 @@ typedef struct {
     const char *const *files;  /* its files in the directory, NULL-terminated (not LOCK) */
 } CacheDirFormat;
 
-/* Each format's own, defined beside its code. */
-extern const CacheDirFormat ssd_store_dir_format;     /* container/ssd_store.c */
-extern const CacheDirFormat chunk_log_dir_format;     /* layouts/log/chunk_log.c */
-extern const CacheDirFormat chunk_buckets_dir_format; /* layouts/buckets/chunk_buckets.c */
+/* The registry: the container cache's format (ssd_store_dir_format,
+ * container/ssd_store.c), then one CHUNK_LAYOUT(KIND, name) line per chunk
+ * layout, in ssd-cache-layout's order (the first the default): its
+ * CacheDirFormat chunk_<name>_dir_format and its ChunkLayoutOps
+ * chunk_layout_<name>_ops (chunk_layout.h), beside its code. */
+#define CACHE_DIR_CHUNK_LAYOUTS(CHUNK_LAYOUT) \
+    CHUNK_LAYOUT(LOG, log)                    \
+    CHUNK_LAYOUT(BUCKETS, buckets)            \
+    /* a new layout's line above this one */
+
+extern const CacheDirFormat ssd_store_dir_format;
+#define CACHE_DIR_DECLARE_LAYOUT(kind, name) extern const CacheDirFormat chunk_##name##_dir_format;
+CACHE_DIR_CHUNK_LAYOUTS(CACHE_DIR_DECLARE_LAYOUT)
+#undef CACHE_DIR_DECLARE_LAYOUT
 
 /* Claim `dir` for `mine`: create it, lock it, remove every other format's
  * files (said on stderr). The lock's descriptor (close it to release the

@@ -439,9 +439,9 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
                     admission->name);
         return FALSE;
     }
-    if (cfg->layout == CHUNK_LAYOUT_BUCKETS && !chunk) {
+    if (cfg->layout != CHUNK_LAYOUT_LOG && !chunk) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                    "ssd-cache-layout buckets applies to ssd-cache-granularity chunk only");
+                    "ssd-cache-layout %s applies to ssd-cache-granularity chunk only", chunk_layout_name(cfg->layout));
         return FALSE;
     }
     /* the chunk cache's own keys, set away from their defaults where they
@@ -462,12 +462,13 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
         return FALSE;
     }
     gboolean austere = strcmp(cfg->policy, CHUNK_POLICY_AUSTERE) == 0;
-    if (chunk && cache_config_enabled(cfg) && austere != (cfg->layout == CHUNK_LAYOUT_BUCKETS)) {
+    if (chunk && cache_config_enabled(cfg) && austere != chunk_layout_ops(cfg->layout)->evicts) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     austere ? "ssd-cache-policy austere needs ssd-cache-layout buckets (its replacement is the "
                               "layout's)"
-                            : "ssd-cache-layout buckets needs ssd-cache-policy austere (the layout evicts in "
-                              "its buckets itself)");
+                            : "ssd-cache-layout %s needs ssd-cache-policy austere (the layout evicts in "
+                              "its buckets itself)",
+                    chunk_layout_name(cfg->layout));
         return FALSE;
     }
     if (cache_config_enabled(cfg) && !cfg->simulate && cfg->directory == NULL) {

@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_layout.c: the layouts' names, the log's reclaim names, and the
- * ops table of each layout (chunk_layout.h). */
+ * registry of the layouts' ops tables (chunk_layout.h). */
 #include "cache/layouts/chunk_layout.h"
 
 #include <string.h>
 
-static const char *const names[] = {"log", "buckets"};
+#define ENTRY(kind, name) &chunk_layout_##name##_ops,
+static const ChunkLayoutOps *const registry[] = { CACHE_DIR_CHUNK_LAYOUTS(ENTRY) };
+
+const ChunkLayoutOps *chunk_layout_ops(ChunkLayoutKind kind)
+{
+    g_assert((size_t)kind < G_N_ELEMENTS(registry) && registry[kind]->kind == kind);
+    return registry[kind];
+}
 
 const char *chunk_layout_name(ChunkLayoutKind kind)
 {
-    g_assert((size_t)kind < G_N_ELEMENTS(names));
-    return names[kind];
+    return chunk_layout_ops(kind)->name;
 }
 
 /* The index of `name` among n words, or n. */
@@ -24,11 +30,13 @@ static size_t word_index(const char *const *words, size_t n, const char *name)
 
 gboolean chunk_layout_parse(const char *name, ChunkLayoutKind *out)
 {
-    size_t i = word_index(names, G_N_ELEMENTS(names), name);
-    if (i == G_N_ELEMENTS(names))
-        return FALSE;
-    *out = (ChunkLayoutKind)i;
-    return TRUE;
+    for (size_t i = 0; name != NULL && i < G_N_ELEMENTS(registry); i++) {
+        if (strcmp(registry[i]->name, name) == 0) {
+            *out = registry[i]->kind;
+            return TRUE;
+        }
+    }
+    return FALSE;
 }
 
 static const char *const reclaims[] = {"evict", "clean", "reinsert"};
@@ -48,7 +56,3 @@ gboolean chunk_log_reclaim_parse(const char *name, ChunkLogReclaim *out)
     return TRUE;
 }
 
-const ChunkLayoutOps *chunk_layout_ops(ChunkLayoutKind kind)
-{
-    return kind == CHUNK_LAYOUT_BUCKETS ? &chunk_layout_buckets_ops : &chunk_layout_log_ops;
-}

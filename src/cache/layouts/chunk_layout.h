@@ -12,18 +12,25 @@
 #define DESTOR_CACHE_CHUNK_LAYOUT_H
 
 #include "cache/common/cache_codec.h"
+#include "cache/common/cache_dir.h"
 #include "util/fingerprint.h"
 
 #include <glib.h>
 #include <stddef.h>
 #include <stdint.h>
 
+/* The layouts, in the registry's order (cache_dir.h's
+ * CACHE_DIR_CHUNK_LAYOUTS: one line a layout): CHUNK_LAYOUT_LOG, segments
+ * written whole (Nitro's WEUs: chunk_log.h); CHUNK_LAYOUT_BUCKETS,
+ * AustereCache's buckets of sub-slots (chunk_buckets.h). */
 typedef enum {
-    CHUNK_LAYOUT_LOG = 0,     /* segments written whole (Nitro's WEUs): chunk_log.h */
-    CHUNK_LAYOUT_BUCKETS = 1, /* AustereCache's buckets of sub-slots: chunk_buckets.h */
+#define CHUNK_LAYOUT_KIND(kind, name) CHUNK_LAYOUT_##kind,
+    CACHE_DIR_CHUNK_LAYOUTS(CHUNK_LAYOUT_KIND)
+#undef CHUNK_LAYOUT_KIND
+    CHUNK_LAYOUT_COUNT
 } ChunkLayoutKind;
 
-/* "log", "buckets" */
+/* Its ops' name: "log", "buckets" */
 const char *chunk_layout_name(ChunkLayoutKind kind);
 /* FALSE for any other name. */
 gboolean chunk_layout_parse(const char *name, ChunkLayoutKind *out);
@@ -114,6 +121,7 @@ typedef struct {
 } ChunkLayoutCounters;
 
 typedef struct {
+    const char *name; /* its ssd-cache-layout value */
     ChunkLayoutKind kind;
     /* A get is one of the layout's own replacement decisions (buckets: the
      * sketch counts hits), so gets must come one access at a time, in
@@ -184,8 +192,9 @@ typedef struct {
     size_t (*model_index_bytes)(void *model); /* what the layout's index would take */
 } ChunkLayoutOps;
 
-extern const ChunkLayoutOps chunk_layout_log_ops;
-extern const ChunkLayoutOps chunk_layout_buckets_ops;
+#define CHUNK_LAYOUT_DECLARE(kind, name) extern const ChunkLayoutOps chunk_layout_##name##_ops;
+CACHE_DIR_CHUNK_LAYOUTS(CHUNK_LAYOUT_DECLARE)
+#undef CHUNK_LAYOUT_DECLARE
 
 const ChunkLayoutOps *chunk_layout_ops(ChunkLayoutKind kind);
 

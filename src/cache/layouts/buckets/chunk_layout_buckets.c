@@ -188,7 +188,7 @@ static size_t model_index_bytes(void *m)
 }
 
 const ChunkLayoutOps chunk_layout_buckets_ops = {
-    .kind = CHUNK_LAYOUT_BUCKETS, .get_decides = TRUE, .evicts = TRUE, .geometry = bk_geometry,
+    .name = "buckets", .kind = CHUNK_LAYOUT_BUCKETS, .get_decides = TRUE, .evicts = TRUE, .geometry = bk_geometry,
     .max_chunk = bk_max_chunk, .compress = bk_compress, .stored_size = bk_stored_size, .open = bk_open,
     .close = bk_close, .contains = bk_contains, .put = bk_put, .get = bk_get, .get_many = bk_get_many,
     .get_many_wait = bk_get_many_wait, .drop = bk_drop, .foreach = bk_foreach, .sync = bk_sync,

@@ -261,7 +261,7 @@ static size_t model_index_bytes(void *m)
 }
 
 const ChunkLayoutOps chunk_layout_log_ops = {
-    .kind = CHUNK_LAYOUT_LOG, .get_decides = FALSE, .evicts = FALSE, .geometry = log_geometry,
+    .name = "log", .kind = CHUNK_LAYOUT_LOG, .get_decides = FALSE, .evicts = FALSE, .geometry = log_geometry,
     .max_chunk = log_max_chunk, .compress = log_compress, .stored_size = log_stored_size, .open = log_open,
     .close = log_close, .contains = log_contains, .put = log_put, .get = log_get, .get_many = log_get_many,
     .get_many_wait = log_get_many_wait, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
