@@ -235,6 +235,9 @@ static void test_chunk_replay(void)
         CU_ASSERT((double)r.c.admitted_bytes <= 2048.0 * requests + (double)o.capacity_bytes);
         CU_ASSERT((double)r.c.admitted_bytes >= 0.9 * 2048.0 * requests);
         CU_ASSERT(r.c.refused_admission > 0);
+        /* the rule's sketch (and model) reported, and counted in the total */
+        CU_ASSERT(r.admission_memory_bytes > 0);
+        CU_ASSERT(r.memory_bytes >= r.policy_memory_bytes + r.admission_memory_bytes);
         chunk_cache_close(c, NULL);
     }
 

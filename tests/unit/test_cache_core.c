@@ -344,6 +344,13 @@ static void test_real_equals_simulation_admission(void)
             CU_ASSERT_EQUAL(cache_core_counters(real)->refused_admission, cache_core_counters(sim)->refused_admission);
             if (pi == 0) /* lru admits every miss it is given: each rule but all refuses some */
                 CU_ASSERT_EQUAL(cache_core_counters(real)->refused_admission > 0, strcmp(rule->name, "all") != 0);
+            /* the rule's memory is reported and counted in the total (it was left out) */
+            CacheReport rr, sr;
+            cache_core_report(real, &rr);
+            cache_core_report(sim, &sr);
+            CU_ASSERT_EQUAL(rr.admission_memory_bytes, sr.admission_memory_bytes);
+            CU_ASSERT_EQUAL(rr.admission_memory_bytes > 0, rule->memory != NULL);
+            CU_ASSERT(rr.memory_bytes >= rr.policy_memory_bytes + rr.admission_memory_bytes);
             CU_ASSERT_TRUE(cache_core_close(real, NULL));
             cache_core_close(sim, NULL);
             g_free(trace);

@@ -218,6 +218,7 @@ typedef struct {
     uint64_t ssd_tbw_bytes;
     double lifetime_days_model;
     size_t memory_bytes, policy_memory_bytes;
+    size_t admission_memory_bytes; /* the admission rule's, in memory_bytes too */
     gboolean real;
     const char *layout;                /* "log" or "buckets" */
     const char *reclaim;               /* the log's ssd-cache-segment-reclaim (chunk_log_reclaim_name) */

@@ -19,8 +19,10 @@ static void memory(const ChunkCache *c, ChunkCacheReport *r)
     size_t offers = chunk_cache_offers_memory(c);
     r->stored_length_bytes = chunk_cache_stored_memory(c);
     r->stored_lengths = c->n_stored;
+    r->admission_memory_bytes = admission_memory(&c->admission);
     r->memory_bytes = sizeof *c + (size_t)c->n_slots * per_slot + chunk_table_bytes(&c->table) +
-                      r->policy_memory_bytes + r->layout_index_bytes + offers + r->stored_length_bytes;
+                      r->policy_memory_bytes + r->admission_memory_bytes + r->layout_index_bytes + offers +
+                      r->stored_length_bytes;
     r->bytes_per_cached_chunk = r->cached_chunks ? (double)r->memory_bytes / r->cached_chunks : 0.0;
     /* per stored chunk only fetch container's lists of the containers read whole */
     r->bytes_per_stored_chunk = c->container_chunk_entries ? (double)offers / c->container_chunk_entries : 0.0;
@@ -312,6 +314,7 @@ static const ReportRow rows[] = {
     ROW("ssd_lifetime_model_days", NULL, REPORT_RATIO, REPORT_DOUBLE, lifetime_days_model),
     ROW("memory_bytes", "memory", REPORT_BYTES, REPORT_SIZE, memory_bytes),
     ROW("policy_memory_bytes", NULL, REPORT_COUNT, REPORT_SIZE, policy_memory_bytes),
+    ROW("admission_memory_bytes", NULL, REPORT_COUNT, REPORT_SIZE, admission_memory_bytes),
     ROW("bytes_per_cached_chunk", NULL, REPORT_RATIO, REPORT_DOUBLE, bytes_per_cached_chunk),
     ROW("bytes_per_stored_chunk", NULL, REPORT_RATIO, REPORT_DOUBLE, bytes_per_stored_chunk),
     REPORT_LINES(memory_text, NULL, NULL),

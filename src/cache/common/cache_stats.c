@@ -294,6 +294,7 @@ static const ReportRow rows[] = {
     ROW("memory_bytes_per_slot", NULL, REPORT_COUNT, REPORT_SIZE, bytes_per_slot),
     ROW("memory_bytes", NULL, REPORT_COUNT, REPORT_SIZE, memory_bytes),
     ROW("memory_bytes_policy", NULL, REPORT_COUNT, REPORT_SIZE, policy_memory_bytes),
+    ROW("memory_bytes_admission", NULL, REPORT_COUNT, REPORT_SIZE, admission_memory_bytes),
     ROW("cache_counters", NULL, REPORT_WORD, REPORT_STR, counters),
     ROW("memory_bytes_counts", NULL, REPORT_COUNT, REPORT_SIZE, counts_bytes),
 };

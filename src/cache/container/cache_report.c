@@ -61,8 +61,10 @@ static void memory(const CacheCore *c, CacheReport *r)
     size_t map_per_slot = c->capacity ? (slot_map_bytes(&c->slot_of) + c->capacity - 1) / c->capacity : 0;
     r->bytes_per_slot = sizeof(ContainerId) + sizeof(uint32_t) /* free stack */ + sizeof(uint32_t) /* stored length */
                         + (c->slot_check ? sizeof(uint64_t) : 0) + map_per_slot + policy_per_slot;
+    r->admission_memory_bytes = admission_memory(&c->admission);
     r->memory_bytes = (size_t)c->n * fixed_per_container + r->counts_bytes + bits_bytes +
-                      (size_t)c->capacity * (r->bytes_per_slot - policy_per_slot) + r->policy_memory_bytes;
+                      (size_t)c->capacity * (r->bytes_per_slot - policy_per_slot) + r->policy_memory_bytes +
+                      r->admission_memory_bytes;
 }
 
 void cache_core_report(CacheCore *c, CacheReport *r)
