@@ -12,12 +12,18 @@ command -v strace >/dev/null 2>&1 || { echo "# strace not installed"; exit 77; }
 # LeakSanitizer cannot run under ptrace: off for the traced run.
 TRACED_ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
-# wait_locked FILE: until another process holds FILE's flock (at most 60 s).
+# wait_locked FILE PID: until another process holds FILE's flock (at most
+# 60 s); PID, the process meant to take it, must not end first.
 wait_locked() {
     i=0
     while [ ! -e "$1" ] || flock -n "$1" true; do
         i=$((i + 1))
         [ "$i" -le 600 ] || fail "nothing took the lock $1"
+        if ! kill -0 "$2" 2>/dev/null; then
+            status=0
+            wait "$2" || status=$?
+            fail "the process meant to hold $1 ended (status $status) before the test saw it hold the lock"
+        fi
         sleep 0.1
     done
 }
@@ -28,7 +34,7 @@ ASAN_OPTIONS=$TRACED_ASAN_OPTIONS strace -f -o /dev/null -e trace=fsync \
     -e inject=fsync:delay_enter=4000000:when=1 \
     "$DESTOR_BIN" -c "$CONFIG" backup "$SCRATCH/small/v1" >/dev/null 2>&1 &
 pid=$!
-wait_locked "$SCRATCH/working/LOCK"
+wait_locked "$SCRATCH/working/LOCK" "$pid"
 kill -0 "$pid" 2>/dev/null || fail "the held backup ended before the test could race it"
 expect_status 1 dst backup "$SCRATCH/small/v1"
 grep -q 'another writer (backup, delete, gc or repair) is running' "$SCRATCH/err" || fail "lock message"
@@ -48,7 +54,7 @@ mkfifo "$SCRATCH/pending-trace"
 pid=$!
 exec 3> "$SCRATCH/pending-trace"
 head -n 1 "$SCRATCH/one-pass" >&3   # the reader serves it, then waits for more
-wait_locked "$SCRATCH/cache/LOCK"
+wait_locked "$SCRATCH/cache/LOCK" "$pid"
 expect_status 1 "$DESTOR_BIN" -c "$cache_cfg" read-file --trace "$SCRATCH/one-pass"
 grep -q 'in use by another process' "$SCRATCH/err" || fail "cache lock message"
 exec 3>&-
