@@ -7,7 +7,7 @@ their models in chunk_reference_models.py. Written from the docs, not from
 the C code.
 
 The log: capacity // segment segments (at least two), chunks packed into
-the open segment after a 64-byte header, each with a 44-byte table entry;
+the open segment after a 64-byte header, each with a 48-byte table entry;
 a chunk that does not fit has the open segment written first; the open
 segment's home is the lowest free segment, else the oldest written one,
 reclaimed: each live chunk of it, in the index's entry order (entry
@@ -21,7 +21,7 @@ A decision is chunk_decisions' line: evictions " CHUNK", then the log's
 
 from chunk_reference_models import ChunkArc, ChunkLru, ChunkTinyLfu
 
-HEADER, ENTRY = 64, 44
+HEADER, ENTRY = 64, 48
 
 
 class ReinsertLog:
