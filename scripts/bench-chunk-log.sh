@@ -47,37 +47,18 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
     { echo "bench-chunk-log: cannot make an O_DIRECT log in ${TMPDIR:-/tmp} (set TMPDIR to an SSD)" >&2; exit 1; }
 # The product path: a store, its files read whole once through the chunk
 # cache (warm), and a trace of random 64 KiB ranges of its larger files.
-/usr/bin/python3 "$TOP/scripts/gen-dataset" --out "$WORK/data" --size "${PRODUCT_MB}M" --versions 1 --seed 5 >/dev/null
-printf 'working-directory "%s/store"\n' "$WORK" > "$WORK/c.cfg"
-"$DESTOR" -c "$WORK/c.cfg" backup "$WORK/data/v1" >/dev/null
-rm -rf "$WORK/data"
-"$DESTOR" -c "$WORK/c.cfg" list 0 --null > "$WORK/list"
-/usr/bin/python3 - "$WORK/list" "$PRODUCT_MB" "$WORK/warm" "$WORK/ranges" <<'PY'
-import random, sys
-files = []
-for rec in open(sys.argv[1], "rb").read().split(b"\0")[:-1]:
-    kind, size, path = rec.split(b"\t", 2)
-    if kind == b"f" and b"\n" not in path and b"\r" not in path:
-        files.append((path, int(size)))
-with open(sys.argv[3], "wb") as w:
-    for path, size in files:
-        w.write(b"0\t%s\n" % path)
-big = [(p, s) for p, s in files if s >= 65536]
-rng = random.Random(7)
-with open(sys.argv[4], "wb") as w:
-    for _ in range(int(sys.argv[2]) * 16):
-        path, size = rng.choices(big, [s for _, s in big])[0]
-        w.write(b"0\t%s\t%d\t65536\n" % (path, rng.randrange(size - 65536 + 1)))
-PY
+. "$TOP/scripts/bench-stores.sh"
+chunk_log_store "$DESTOR" "$WORK" "$PRODUCT_MB"
+rm -rf "$WORK/p"
 # The real-mode chunk cache of each binary: its own directory.
 for x in a b; do
-    { cat "$WORK/c.cfg"
+    { cat "$WORK/p.cfg"
       printf 'ssd-cache-granularity chunk\nssd-cache-directory "%s/ssd-%s"\nssd-cache-size 100%%\n' "$WORK" "$x"
       printf 'ssd-cache-policy lru\nssd-cache-o-direct yes\nssd-cache-segment-reclaim clean\n'; } > "$WORK/$x.cfg"
 done
 # product NAME BIN CFG: one timed replay of the ranges, all hits (checked)
 product() {
-    /usr/bin/time -f "%U %S" -o "$WORK/cpu" "$2" -c "$3" read-file --trace "$WORK/ranges" --json > "$WORK/product.json"
+    /usr/bin/time -f "%U %S" -o "$WORK/cpu" "$2" -c "$3" read-file --trace "$WORK/pranges" --json > "$WORK/product.json"
     /usr/bin/python3 - "$WORK/product.json" "$WORK/cpu" "$1" >> "$OUT" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -87,8 +68,8 @@ user, sys_ = (float(x) for x in open(sys.argv[2]).read().split()[-2:])
 print(sys.argv[3], d["bytes"], 0, d["elapsed_ms"] / 1e3, user + sys_, c["accesses"] / d["requests"])
 PY
 }
-"$DESTOR" -c "$WORK/a.cfg" read-file --trace "$WORK/warm" >/dev/null
-[ -z "$DESTOR_B" ] || "$DESTOR_B" -c "$WORK/b.cfg" read-file --trace "$WORK/warm" >/dev/null
+"$DESTOR" -c "$WORK/a.cfg" read-file --trace "$WORK/pwarm" >/dev/null
+[ -z "$DESTOR_B" ] || "$DESTOR_B" -c "$WORK/b.cfg" read-file --trace "$WORK/pwarm" >/dev/null
 
 OUT="$WORK/rounds"
 round=1
