@@ -154,32 +154,64 @@ static void test_record_round_trip_and_damage(void)
     file_record_free(r);
 }
 
-static void test_job_meta_and_offset_index(void)
+/* Job `job`'s job_meta_data and recipe index of n sample records, record i
+ * at path_of(i) with chunks_of(i) chunks; the records file's size. */
+static uint64_t write_sample_job(const char *meta, const char *ridx, uint32_t job, int n,
+                                 void (*path_of)(int i, char path[64]), int (*chunks_of)(int i))
 {
-    char *meta = g_build_filename(tmpdir, "job_meta_data", NULL);
-    char *ridx = g_build_filename(tmpdir, "recipe_index.db", NULL);
     GError *err = NULL;
-    JobMetaWriter *w = job_meta_writer_create(meta, 4, &err);
+    JobMetaWriter *w = job_meta_writer_create(meta, job, &err);
     RecipeIndex *idx = recipe_index_create(ridx, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(w);
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
-    const int N = 3000;
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < n; i++) {
         char path[64];
-        g_snprintf(path, sizeof path, "d%d/file-%05d", i % 17, i);
-        FileRecord *r = sample_record(path, i % 50);
+        path_of(i, path);
+        FileRecord *r = sample_record(path, chunks_of(i));
         uint64_t off;
         uint32_t len;
         CU_ASSERT_TRUE(job_meta_writer_append(w, r, &off, &len, &err));
         CU_ASSERT_TRUE(recipe_index_put(idx, path, strlen(path), off, len, &err));
         file_record_free(r);
     }
-    uint64_t size;
+    uint64_t size = 0;
     CU_ASSERT_TRUE(job_meta_writer_finish(w, &size, &err));
     CU_ASSERT_TRUE(recipe_index_finish(idx, &err));
+    CU_ASSERT_PTR_NULL(err);
+    return size;
+}
+
+static void flat_path(int i, char path[64])
+{
+    g_snprintf(path, 64, "d%d/file-%05d", i % 17, i);
+}
+
+static int flat_chunks(int i)
+{
+    return i % 50;
+}
+
+static void walk_path(int i, char path[64])
+{
+    g_snprintf(path, 64, "d%d/f%04d", i % 7, i);
+}
+
+/* record 400 alone is longer than the window */
+static int walk_chunks(int i)
+{
+    return i == 400 ? (int)(JOB_META_WINDOW / CHUNK_REF_SIZE) + 5 : i % 40;
+}
+
+static void test_job_meta_and_offset_index(void)
+{
+    char *meta = g_build_filename(tmpdir, "job_meta_data", NULL);
+    char *ridx = g_build_filename(tmpdir, "recipe_index.db", NULL);
+    GError *err = NULL;
+    const int N = 3000;
+    uint64_t size = write_sample_job(meta, ridx, 4, N, flat_path, flat_chunks);
 
     JobMetaReader *rd = job_meta_reader_open(meta, 4, &err);
-    idx = recipe_index_open(ridx, &err);
+    RecipeIndex *idx = recipe_index_open(ridx, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rd);
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
     for (int i = N - 1; i >= 0; i -= 37) {
@@ -239,27 +271,10 @@ static void test_cursor_and_record_window(void)
     char *meta = g_build_filename(tmpdir, "walk_meta_data", NULL);
     char *ridx = g_build_filename(tmpdir, "walk_index.db", NULL);
     GError *err = NULL;
-    JobMetaWriter *w = job_meta_writer_create(meta, 6, &err);
-    RecipeIndex *idx = recipe_index_create(ridx, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
     const int N = 800;
-    for (int i = 0; i < N; i++) {
-        char path[64];
-        g_snprintf(path, sizeof path, "d%d/f%04d", i % 7, i);
-        /* record 400 alone is longer than the window */
-        FileRecord *r = sample_record(path, i == 400 ? (int)(JOB_META_WINDOW / CHUNK_REF_SIZE) + 5 : i % 40);
-        uint64_t off;
-        uint32_t len;
-        CU_ASSERT_TRUE(job_meta_writer_append(w, r, &off, &len, &err));
-        CU_ASSERT_TRUE(recipe_index_put(idx, path, strlen(path), off, len, &err));
-        file_record_free(r);
-    }
-    uint64_t size;
-    CU_ASSERT_TRUE(job_meta_writer_finish(w, &size, &err));
-    CU_ASSERT_TRUE(recipe_index_finish(idx, &err));
+    uint64_t size = write_sample_job(meta, ridx, 6, N, walk_path, walk_chunks);
     JobMetaReader *rd = job_meta_reader_open(meta, 6, &err);
-    idx = recipe_index_open(ridx, &err);
+    RecipeIndex *idx = recipe_index_open(ridx, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rd);
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
 
