@@ -307,10 +307,11 @@ static gboolean refuse(ChunkCache *c, const ChunkRef *ref, gboolean offer)
     return FALSE;
 }
 
-/* The stored bytes the layout's cleaner has rewritten so far (its model's
- * in simulation: the same placement decisions, counted alike), when a
- * write budget is to be charged with them; else 0. */
-static uint64_t cleaner_bytes(ChunkCache *c)
+/* The stored bytes the layout has rewritten on its own so far, the chunk
+ * log's cleaner's and reinsert's kept chunks (its model's in simulation:
+ * the same placement decisions, counted alike), when a write budget is to
+ * be charged with them; else 0. */
+static uint64_t rewritten_bytes(ChunkCache *c)
 {
     if (!c->admission.ops->spends_budget || (c->layout == NULL && c->lmodel == NULL))
         return 0;
@@ -319,7 +320,7 @@ static uint64_t cleaner_bytes(ChunkCache *c)
         c->lops->counters(c->layout, &k);
     else
         c->lops->model_counters(c->lmodel, &k);
-    return k.segments.cleaner_bytes_written;
+    return k.segments.cleaner_bytes_written + k.segments.reinserted_bytes_written;
 }
 
 gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a, const uint8_t *data,
@@ -345,7 +346,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
     }
     /* simulation with compression: the bytes real mode's layout would store */
     uint32_t stored = chunk_cache_stored_length(c, ref, data);
-    uint64_t cleaned = cleaner_bytes(c);
+    uint64_t rewritten = rewritten_bytes(c);
     if (c->lmodel)
         c->lops->model_put(c->lmodel, &ref->fp, ref->length, stored);
     if (c->layout) {
@@ -366,7 +367,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
     c->counters.ssd_bytes_written += stored; /* simulation; real mode reports the layout's device bytes */
     c->put_stored_bytes += c->lops->stored_size(&c->lopt, stored);
     admission_written(&c->admission, c->lops->stored_size(&c->lopt, stored));
-    admission_rewritten(&c->admission, cleaner_bytes(c) - cleaned); /* the put's cleaning, charged */
+    admission_rewritten(&c->admission, rewritten_bytes(c) - rewritten); /* the put's cleaning or keeps, charged */
     if (stored < ref->length)
         c->put_compressed++;
     device_model_ssd_write(&c->model, ref->length);
