@@ -343,6 +343,31 @@ static void test_arc_reinsert_cut_ghost(void)
     chunk_cache_close(c, NULL);
 }
 
+/* kept_hit counts the chunks reinsert kept that are hit before the log
+ * reclaims them again: lru keeps 1-3 (hit since written), then 1 is hit
+ * twice and 2 once (two kept chunks hit), 3 not. */
+static void test_kept_hit(void)
+{
+    ChunkCacheOptions o;
+    ChunkCache *c = open_reinsert("lru", &o);
+    ChunkCacheReport r;
+    for (uint32_t i = 1; i <= 40; i++)
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    for (uint32_t i = 1; i <= 3; i++)
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    touch(c, 41, 6000, 0, chunk_address(41, 0)); /* reclaims the first segment */
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinserted, 3);
+    CU_ASSERT_EQUAL(r.c.kept_hit, 0);
+    touch(c, 1, 6000, 0, chunk_address(1, 0));
+    touch(c, 1, 6000, 0, chunk_address(1, 0));
+    touch(c, 2, 6000, 0, chunk_address(2, 0));
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.hits, 6);
+    CU_ASSERT_EQUAL(r.c.kept_hit, 2);
+    chunk_cache_close(c, NULL);
+}
+
 /* arc's keep under reinsert is ARC's REPLACE with the chunk as its list's
  * LRU candidate (Megiddo & Modha, FAST 2003): with |T1| = p (a B1 ghost
  * hit raised p to one chunk) REPLACE takes from T2, so the T1 chunk A is
@@ -501,6 +526,7 @@ static void add_suites(void)
     CU_add_test(s, "tinylfu under reinsert: full from the first reclamation", test_tinylfu_reinsert_full);
     CU_add_test(s, "arc under reinsert: chunks past the bound leave ghosts", test_arc_reinsert_cut_ghost);
     CU_add_test(s, "arc under reinsert keeps by ARC's REPLACE", test_arc_keep_is_replace);
+    CU_add_test(s, "reinsert: kept chunks hit again", test_kept_hit);
     CU_add_test(s, "chunk plc", test_chunk_plc);
     CU_add_test(s, "chunk sigpop", test_chunk_sigpop);
     CU_add_test(s, "granularity config", test_granularity_config);

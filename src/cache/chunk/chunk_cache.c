@@ -151,6 +151,7 @@ gboolean chunk_cache_close(ChunkCache *c, GError **err)
     g_free(c->length);
     g_free(c->container);
     g_free(c->offset);
+    g_free(c->kept);
     g_free(c->free_slots);
     chunk_table_free(&c->table);
     chunk_cache_offers_free(c);
@@ -178,8 +179,10 @@ static gboolean layout_keep(void *ctx, const Fingerprint *fp, uint32_t length)
     ChunkSlot s = chunk_cache_slot(c, fp);
     g_assert(s == CHUNK_NO_SLOT || c->length[s] == length);
     gboolean keep = s != CHUNK_NO_SLOT && c->ops->keep != NULL && c->ops->keep(c->pst, s);
-    if (keep)
+    if (keep) {
+        c->kept[s] = 1;
         notify(c, CHUNK_EVENT_KEEP, fp, length);
+    }
     return keep;
 }
 
@@ -194,6 +197,7 @@ static ChunkSlot take_slot(ChunkCache *c)
         c->length = g_renew(uint32_t, c->length, n);
         c->container = g_renew(ContainerId, c->container, n);
         c->offset = g_renew(uint32_t, c->offset, n);
+        c->kept = g_renew(uint8_t, c->kept, n);
         c->free_slots = g_renew(uint32_t, c->free_slots, n);
         memset(c->length + c->n_slots, 0, (size_t)(n - c->n_slots) * sizeof(uint32_t));
         c->n_slots = n;
@@ -243,6 +247,7 @@ static ChunkSlot bind(ChunkCache *c, const Fingerprint *fp, uint32_t length, Con
     c->length[s] = length;
     c->container[s] = container;
     c->offset[s] = offset;
+    c->kept[s] = 0;
     chunk_table_put(&c->table, c->fp, s);
     c->used_bytes += length;
     return s;
@@ -397,6 +402,8 @@ static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkC
         if (c->lmodel)
             c->lops->model_hit(c->lmodel, &ref->fp); /* the layout's get does it in real mode */
         c->counters.hits++;
+        c->counters.kept_hit += c->kept[s];
+        c->kept[s] = 0;
         c->counters.bytes_hit += a.touch_length;
         c->counters.ssd_bytes_read += ref->length;
         c->counters.model_access_s += device_model_ssd_read(&c->model, ref->length);
