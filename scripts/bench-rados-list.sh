@@ -11,7 +11,9 @@
 #   made, each a backup of one small file (about a second each on a loaded
 #   2-core machine) (each run of the figure is a new
 #   working directory, so every run pulls every job); REPEAT (default 5)
-#   runs of each, alternated, of which the medians are printed.
+#   runs of each, alternated, of which the medians are printed; BASE (a
+#   destor binary, e.g. another worktree's build/destor): its new-machine
+#   stat is timed too, alternated with this one's, and the ratio printed.
 #
 # The cluster is the tests' (tests/rados/cluster.sh): one monitor and one
 # memstore OSD on this machine.
@@ -20,6 +22,8 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 DESTOR=${DESTOR:-$TOP/build/destor}
 JOBS=${JOBS:-1000}
 REPEAT=${REPEAT:-5}
+BASE=${BASE:-}
+[ -z "$BASE" ] || [ -x "$BASE" ] || { echo "bench-rados-list: BASE $BASE is not an executable" >&2; exit 2; }
 [ -x "$DESTOR" ] || { echo "bench-rados-list: $DESTOR not built (run scripts/setup.sh)" >&2; exit 2; }
 for tool in ceph-mon ceph-osd rados; do
     command -v "$tool" > /dev/null 2>&1 || { echo "bench-rados-list: $tool not installed (run scripts/setup.sh)" >&2; exit 2; }
@@ -47,10 +51,12 @@ echo "made $JOBS jobs in $(($(date +%s) - start)) s"
 : > "$WORK/results"
 i=0
 while [ "$i" -lt "$REPEAT" ]; do
-    for where in writer new; do
-        [ "$where" = writer ] || rm -rf "$WORK/new"
+    for where in writer new ${BASE:+base}; do
+        [ "$where" = writer ] || rm -rf "$WORK/$where"
+        prog=$DESTOR
+        [ "$where" != base ] || prog=$BASE
         start=$(date +%s.%N)
-        /usr/bin/time -f '%U %S' -o "$WORK/time" "$DESTOR" -c "$WORK/config" -p"working-directory $WORK/$where" \
+        /usr/bin/time -f '%U %S' -o "$WORK/time" "$prog" -c "$WORK/config" -p"working-directory $WORK/$where" \
             -p"rados-namespace list" stat --json > "$WORK/list"
         end=$(date +%s.%N)
         listed=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["jobs"]))' "$WORK/list")
@@ -67,10 +73,13 @@ for line in open(sys.argv[1]):
     runs.setdefault(where, []).append((float(wall), float(cpu)))
 jobs, repeat = int(sys.argv[2]), int(sys.argv[3])
 print("medians of %d runs, alternated; %d jobs; load average %s" % (repeat, jobs, open("/proc/loadavg").read().split()[0]))
-for where in ("writer", "new"):
+for where in [w for w in ("writer", "new", "base") if w in runs]:
     print("stat from %-6s %6.2f s (CPU %.2f s)" % (where, statistics.median(r[0] for r in runs[where]),
                                                    statistics.median(r[1] for r in runs[where])))
 new = statistics.median(r[0] for r in runs["new"])
 limit = 2.0 * jobs / 1000
-print("new machine: %.2f s for %d jobs (goal <= %.1f s)%s" % (new, jobs, limit, "" if new <= limit else "  ABOVE GOAL"))
+print("new machine: %.2f s for %d jobs (goal <= %.1f s for this many)%s" % (new, jobs, limit,
+                                                                    "" if new <= limit else "  ABOVE GOAL"))
+if "base" in runs:
+    print("new machine, BASE against this build: %.2fx" % (statistics.median(r[0] for r in runs["base"]) / new))
 PY

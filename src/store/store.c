@@ -180,6 +180,11 @@ static gboolean pull_cluster(Store *s, GError **err)
     return ok;
 }
 
+gboolean store_pull(Store *s, GError **err)
+{
+    return pull_cluster(s, err);
+}
+
 gboolean store_refresh_records(Store *s, GError **err)
 {
     g_assert(s->lock_fd >= 0);

@@ -121,6 +121,11 @@ gboolean store_drop_uncommitted(Store *s, uint32_t *removed, GError **err);
  * read again from it (store_cluster_fetch_records says why). */
 gboolean store_refresh_records(Store *s, GError **err);
 
+/* A reader open for long (a mount): the working directory brought up to
+ * the cluster again, as its open did (jobs other machines committed or
+ * deleted since); TRUE at once without a cluster. */
+gboolean store_pull(Store *s, GError **err);
+
 /* The directories what a command writes must stay out of: the working
  * directory and the SSD cache's (NULL when unset). */
 #define STORE_DIRS 2
