@@ -175,6 +175,7 @@ SLOW_C_TESTS = \
 	tests/rados/rados_index.sh \
 	tests/rados/rados_readers.sh \
 	tests/rados/rados_mount.sh \
+	tests/rados/rados_writers.sh \
 	tests/rados/rados_errors.sh \
 	tests/e2e/kill_commit_steps.sh \
 	tests/e2e/kill_cache_o_direct.sh \

@@ -696,19 +696,47 @@ const char *store_cluster_shown(const StoreCluster *sc)
     return sc->c.shown;
 }
 
-gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *index_stale, GError **err)
+/* Does the namespace hold the store's metadata (else an older store's,
+ * whose metadata is in `workdir`)? */
+static gboolean check_meta(StoreCluster *sc, const char *workdir, GError **err)
 {
-    gboolean has_meta, dirty, freed_changed = FALSE;
-    *index_stale = FALSE;
+    gboolean has_meta;
     if (!cluster_has(sc, STORE_CLUSTER_META_OBJECT, &has_meta, err))
         return FALSE;
-    if (!has_meta) {
+    if (!has_meta)
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "the store in %s keeps its jobs and settings in that directory only, not in %s (made by an "
                     "older destor): run '" STORE_CLUSTER_MIGRATE_COMMAND "' once to move them into the cluster",
                     workdir, sc->c.shown);
+    return has_meta;
+}
+
+gboolean store_cluster_read(StoreCluster *sc, const char *workdir, GError **err)
+{
+    return check_meta(sc, workdir, err) && read_catalog(sc, err);
+}
+
+GBytes *store_cluster_manifest(const StoreCluster *sc, uint32_t job_id)
+{
+    return g_hash_table_lookup(sc->cat.manifests, GUINT_TO_POINTER(job_id));
+}
+
+gboolean store_cluster_deleted(const StoreCluster *sc, uint32_t job_id)
+{
+    return g_hash_table_contains(sc->cat.tombstones, GUINT_TO_POINTER(job_id));
+}
+
+gboolean store_cluster_get_freed(StoreCluster *sc, uint8_t **bytes, size_t *len, gboolean *found, GError **err)
+{
+    return rados_object_get(&sc->c, STORE_CLUSTER_FREED_OBJECT, bytes, len, found, err);
+}
+
+gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *index_stale, GError **err)
+{
+    gboolean dirty, freed_changed = FALSE;
+    *index_stale = FALSE;
+    if (!check_meta(sc, workdir, err))
         return FALSE;
-    }
     Catalog *cat = &sc->cat;
     GArray *fetched = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     gboolean ok = read_catalog(sc, err) && pull_jobs(sc, workdir, cat, fetched, err) &&
