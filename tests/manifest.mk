@@ -157,6 +157,7 @@ SLOW_C_TESTS = \
 	tests/fault/io_backup.py \
 	tests/rados/rados_kill.sh \
 	tests/rados/rados_kill_lifecycle.sh \
+	tests/rados/rados_kill_pull.sh \
 	tests/fault/io_read.py \
 	tests/e2e/kill_retention.sh \
 	tests/e2e/kill_files_backup.sh \

@@ -19,11 +19,6 @@ mkdir "$MNT"
 trap 'rc=$?; fusermount3 -u -z "$MNT" 2>/dev/null || true; [ -z "$MPID" ] || kill "$MPID" 2>/dev/null || true; kill_sample_note; cluster_stop; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$SCRATCH"; else echo "scratch kept: $SCRATCH"; fi; exit $rc' EXIT
 lifecycle_trees
 
-at() {
-    d=$1
-    shift
-    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$d" -p"rados-namespace s" "$@"
-}
 # until_true SECONDS CMD...: CMD every 0.1 s until it succeeds (its time in
 # $took, in tenths of a second); fail after SECONDS.
 until_true() {

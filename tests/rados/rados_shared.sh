@@ -20,12 +20,6 @@ cp "$SCRATCH/src1/d/big.bin" "$SCRATCH/src2/copy.bin"
 pseudo_random 300000 2 > "$SCRATCH/src2/new.bin"
 pseudo_random 400000 3 > "$SCRATCH/src3/third.bin"
 
-# at DIR CMD...: destor in working directory $SCRATCH/DIR on the store of namespace "s".
-at() {
-    d=$1
-    shift
-    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$d" -p"rados-namespace s" "$@"
-}
 # jobs_of DIR: the live jobs' ids, as stat lists them.
 jobs_of() { at "$1" stat --json | "$PYTHON" -c 'import json,sys; print(" ".join(str(j["job"]) for j in json.load(sys.stdin)["jobs"]))'; }
 # restores DIR JOB SRC: job JOB restores as SRC, and one file reads as its original.

@@ -14,11 +14,6 @@
 rados_setup
 printf 'container-size 128K\nrados-lock-duration 3\n' >> "$CONFIG"
 
-at() {
-    d=$1
-    shift
-    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$d" -p"rados-namespace s" "$@"
-}
 rounds=4
 : > "$SCRATCH/committed"
 refused=0
