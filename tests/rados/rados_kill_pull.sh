@@ -1,18 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # rados_kill_pull.sh: SIGKILL a working directory's pull from the cluster
-# (a restore's open) at each of its renames and at its syncfs (strace's
-# injection): once into an empty working directory (a new machine), once
+# (a `list` command's open) at each of its renames, fsyncs and its syncfs
+# (stopped there by tests/fault/fault_shim.so, counted across its threads,
+# then SIGKILLed): once into an empty working directory (a new machine), once
 # into one that lags the cluster by a job, a delete and a gc (the freed
 # list's pull rewrites the live jobs' records first). The pull writes its
 # files without fsyncs, makes them durable by one syncfs and then puts each
 # job's manifest in place, also without an fsync, checked against the
 # catalog at every open; after each kill the next restore in the same
 # working directory gives every live job byte for byte, the deleted job is
-# refused, and verify passes there. Skipped when strace cannot inject.
+# refused, and verify passes there.
 . "$TOP_SRCDIR/tests/rados/lib.sh"
-strace_kill_setup
+sweep_without_leak_checks
 rados_setup
+SHIM="$TOP_BUILDDIR/tests/fault/fault_shim.so"
 printf 'container-size 128K\n' >> "$CONFIG"
 lifecycle_trees
 
@@ -39,23 +41,27 @@ after() {
 total=0
 for prep in empty lagging; do
     kills=0
-    for sc in rename renameat syncfs; do
+    for kind in rename fsync; do
         rm -rf "$SCRATCH/count"
         $prep count
-        strace -f -qq -o "$SCRATCH/trace" -e trace="$sc" \
+        env LD_PRELOAD="$SHIM" FAULT_COUNT_FILE="$SCRATCH/counts" \
             "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/count" -p"rados-namespace s" list 1 > /dev/null
-        n=$(grep -c "$sc(" "$SCRATCH/trace" || true)
+        n=$(awk -v k="$kind" '$1 == k { print $2 }' "$SCRATCH/counts")
         i=1
         while [ "$i" -le "$n" ]; do
-            w="w-$prep-$sc-$i"
+            w="w-$prep-$kind-$i"
             W="$SCRATCH/$w"
             $prep "$w"
+            env LD_PRELOAD="$SHIM" FAULT_CALL="$kind" FAULT_AT="$i" FAULT_ACTION=stop \
+                "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" -p"rados-namespace s" list 1 > /dev/null 2>&1 &
+            pid=$!
+            wait_stopped "$pid"
+            kill -KILL "$pid"
             set +e
-            strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
-                "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $W" -p"rados-namespace s" list 1 > /dev/null 2>&1
+            wait "$pid"
             rc=$?
             set -e
-            [ "$rc" -eq 137 ] || fail "$prep: the pull was not killed at $sc #$i (exit $rc)"
+            [ "$rc" -eq 137 ] || fail "$prep: the pull was not killed at $kind #$i (exit $rc)"
             kills=$((kills + 1))
             after "$w"
             rm -rf "$W"
@@ -63,7 +69,7 @@ for prep in empty lagging; do
         done
     done
     [ "$kills" -ge 5 ] || fail "$prep: only $kills kill points"
-    note "$prep working directory: its pull killed at each of $kills renames and syncfs; every job reads right after"
+    note "$prep working directory: its pull killed at each of its $kills renames and syncs; every job reads right after"
     total=$((total + kills))
 done
 note "$total kills in all"
