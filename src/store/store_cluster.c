@@ -568,8 +568,10 @@ static gboolean same_file(const char *path, GBytes *bytes)
  * (fetch_all), each one's manifest last: the manifest is a cache's file
  * (file_publish_cached), not made durable, because every pull compares it
  * byte for byte with its catalog entry and fetches a job whose manifest
- * differs (a crash left it empty or missing) again. *fetched: their ids. */
-static gboolean pull_jobs(StoreCluster *sc, const char *workdir, Catalog *cat, GArray *fetched, GError **err)
+ * differs (a crash left it empty or missing) again. *fetched: their ids;
+ * *changed: a job was fetched or a tombstone brought in. */
+static gboolean pull_jobs(StoreCluster *sc, const char *workdir, Catalog *cat, GArray *fetched, gboolean *changed,
+                          GError **err)
 {
     GArray *local = job_catalog_list(workdir, err);
     if (local == NULL)
@@ -596,8 +598,9 @@ static gboolean pull_jobs(StoreCluster *sc, const char *workdir, Catalog *cat, G
         if (!have)
             g_array_append_val(fetched, id);
         else if (tombstone != NULL && !job_is_deleted(workdir, id))
-            ok = publish_job_file(workdir, id, JOB_DELETED_FILE, tombstone, TRUE, err);
+            ok = *changed = publish_job_file(workdir, id, JOB_DELETED_FILE, tombstone, TRUE, err);
     }
+    *changed = *changed || fetched->len > 0;
     ok = ok && fetch_all(sc, workdir, fetched, fetch_job, err);
     for (guint i = 0; ok && i < fetched->len; i++) {
         uint32_t id = g_array_index(fetched, uint32_t, i);
@@ -733,15 +736,15 @@ gboolean store_cluster_get_freed(StoreCluster *sc, uint8_t **bytes, size_t *len,
 
 gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *index_stale, GError **err)
 {
-    gboolean dirty, freed_changed = FALSE;
+    gboolean dirty, changed = FALSE, freed_changed = FALSE;
     *index_stale = FALSE;
     if (!check_meta(sc, workdir, err))
         return FALSE;
     Catalog *cat = &sc->cat;
     GArray *fetched = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    gboolean ok = read_catalog(sc, err) && pull_jobs(sc, workdir, cat, fetched, err) &&
+    gboolean ok = read_catalog(sc, err) && pull_jobs(sc, workdir, cat, fetched, &changed, err) &&
                   pull_freed(sc, workdir, cat, fetched, &freed_changed, err);
-    if (ok && (fetched->len > 0 || freed_changed) && cat->ids->len > 0)
+    if (ok && (changed || freed_changed) && cat->ids->len > 0)
         ok = fetch_job_file(sc, workdir, g_array_index(cat->ids, uint32_t, cat->ids->len - 1), "refcount",
                             JOB_REFCOUNT_FILE, FALSE, TRUE, err);
     g_array_unref(fetched);
