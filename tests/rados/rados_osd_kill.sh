@@ -20,13 +20,18 @@ pseudo_random 900000 2 > "$SCRATCH/src2/b.bin"
 cp "$SCRATCH/src/a.bin" "$SCRATCH/src2/"
 on s backup "$SCRATCH/src" > /dev/null
 
-env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" RADOS_SHIM_AT=2 RADOS_SHIM_ACTION=stop \
-    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/s" -p"rados-namespace s" \
-    backup "$SCRATCH/src2" > /dev/null 2> "$SCRATCH/backup.err" &
-writer=$!
-wait_stopped "$writer"
-osd_kill
-kill -CONT "$writer"
+# osd_killed_under SHIM_SETTING SRC: a backup of SRC held by the shim where
+# SHIM_SETTING says, the OSD killed, the backup continued ($writer).
+osd_killed_under() {
+    env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" "$1" RADOS_SHIM_ACTION=stop \
+        "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/s" -p"rados-namespace s" \
+        backup "$2" > /dev/null 2> "$SCRATCH/backup.err" &
+    writer=$!
+    wait_stopped "$writer"
+    osd_kill
+    kill -CONT "$writer"
+}
+osd_killed_under RADOS_SHIM_AT=2 "$SCRATCH/src2"
 set +e
 timeout 120 sh -c "while kill -0 $writer 2>/dev/null; do sleep 0.2; done"
 wait "$writer"
@@ -62,13 +67,7 @@ note "the OSD back: the committed job restores, the next backup commits, verify 
 # The OSD killed while a backup is held at its commit (the catalog's write).
 mkdir -p "$SCRATCH/src3"
 pseudo_random 500000 3 > "$SCRATCH/src3/c.bin"
-env LD_PRELOAD="$TOP_BUILDDIR/tests/rados/rados_shim.so" RADOS_SHIM_AT_OBJECT=destor.jobs RADOS_SHIM_ACTION=stop \
-    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/s" -p"rados-namespace s" \
-    backup "$SCRATCH/src3" > /dev/null 2> "$SCRATCH/backup.err" &
-writer=$!
-wait_stopped "$writer"
-osd_kill
-kill -CONT "$writer"
+osd_killed_under RADOS_SHIM_AT_OBJECT=destor.jobs "$SCRATCH/src3"
 set +e
 wait "$writer"
 rc=$?
