@@ -10,6 +10,7 @@ libdestor_a_SOURCES += \
 	src/backup/rewrite_stage.c src/backup/rewrite_stage.h \
 	src/backup/segment_stage.c src/backup/segment_stage.h \
 	src/backup/har_history.c src/backup/har_history.h \
+	src/backup/files_cache.c src/backup/files_cache.h \
 	src/backup/fragmentation.c src/backup/fragmentation.h \
 	src/backup/job_writer.c src/backup/job_writer.h
 

@@ -12,6 +12,7 @@
  * while its entries are walked. */
 #include "backup/walker.h"
 #include "backup/backup_msg.h"
+#include "backup/files_cache.h"
 #include "util/error.h"
 
 #include <dirent.h>
@@ -65,11 +66,21 @@ static void flush(Walker *w)
 }
 
 /* Send an entry to the store stage, and a regular file (fd >= 0) also to
- * the chunk workers, WALK_BATCH entries at a time. */
-static void send(Walker *w, FileRecord *r, int fd)
+ * the chunk workers, WALK_BATCH entries at a time. A regular file the
+ * files cache finds unchanged is not read: its parent record goes along. */
+static void send(Walker *w, FileRecord *r, int fd, const struct stat *st)
 {
     BackupItem *it = g_new0(BackupItem, 1);
     it->file = r;
+    if (r->type == ENTRY_FILE) {
+        it->status = (FileStatus){ .dev = (uint64_t)st->st_dev, .ino = (uint64_t)st->st_ino,
+                                   .ctime_sec = st->st_ctim.tv_sec, .ctime_nsec = (uint32_t)st->st_ctim.tv_nsec };
+        it->parent = w->files_cache ? files_cache_take(w->files_cache, r, st) : NULL;
+        if (it->parent != NULL) {
+            close(fd);
+            fd = -1;
+        }
+    }
     it->fd = fd;
     if (fd >= 0)
         it->out = bounded_queue_new(w->blocks_per_worker + 1);
@@ -189,7 +200,7 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
         if (fd < 0)
             walker_skip(w, rel, errno, "cannot open");
         else
-            send(w, record_for(rel, st, ENTRY_FILE), fd);
+            send(w, record_for(rel, st, ENTRY_FILE), fd, st);
     } else if (S_ISLNK(st->st_mode)) {
         char target[4096];
         ssize_t n = readlinkat(dir, name, target, sizeof target);
@@ -198,11 +209,11 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
         } else {
             FileRecord *r = record_for(rel, st, ENTRY_SYMLINK);
             g_byte_array_append(r->link, (const guint8 *)target, (guint)n);
-            send(w, r, -1);
+            send(w, r, -1, st);
         }
     } else if (S_ISDIR(st->st_mode)) {
         if (rel[0] != '\0') {
-            send(w, record_for(rel, st, ENTRY_DIR), -1);
+            send(w, record_for(rel, st, ENTRY_DIR), -1, st);
         }
         if (foreign)
             return;
