@@ -35,6 +35,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_segmenting \
 	tests/unit/test_index_recipe \
 	tests/unit/test_manifest_versions \
+	tests/unit/test_file_status \
 	tests/unit/test_policy \
 	tests/unit/test_policy_field \
 	tests/unit/test_policy_offline \

@@ -29,3 +29,7 @@ tests_unit_test_rewrite_policy_LDADD = $(UNIT_LIBS)
 check_PROGRAMS += tests/unit/test_segment_stage
 tests_unit_test_segment_stage_SOURCES = tests/unit/test_segment_stage.c tests/unit/unit.h
 tests_unit_test_segment_stage_LDADD = $(UNIT_LIBS)
+
+check_PROGRAMS += tests/unit/test_file_status
+tests_unit_test_file_status_SOURCES = tests/unit/test_file_status.c tests/unit/unit.h
+tests_unit_test_file_status_LDADD = $(UNIT_LIBS)
