@@ -12,6 +12,7 @@ struct FilesCache {
     uint32_t parent;
     FileStatusTable status;
     JobMetaReader *records;
+    JobMetaWindow window; /* the records are read in order, a window at a time */
     FileRecord *current;  /* the parent's first record not yet passed; NULL: not read yet */
     guint current_status; /* its status entry, when a regular file */
     guint files;          /* regular-file records read so far */
@@ -95,7 +96,7 @@ static void advance(FilesCache *fc)
 {
     g_clear_pointer(&fc->current, file_record_free);
     GError *err = NULL;
-    fc->current = job_meta_reader_next(fc->records, &err);
+    fc->current = job_meta_reader_next_window(fc->records, &fc->window, &err);
     if (fc->current != NULL && fc->current->type == ENTRY_FILE) {
         fc->current_status = fc->files++;
         if (fc->current_status >= fc->status.entries->len)
@@ -149,6 +150,7 @@ void files_cache_close(FilesCache *fc)
     file_record_free(fc->current);
     if (fc->records != NULL)
         job_meta_reader_close(fc->records);
+    job_meta_window_clear(&fc->window);
     file_status_table_clear(&fc->status);
     g_free(fc);
 }
