@@ -37,7 +37,8 @@ int files_cache_walk_order(const uint8_t *a, size_t alen, const uint8_t *b, size
     }
 }
 
-/* The newest live job backed up from source_root, or -1. */
+/* The newest live job backed up from source_root, or -1. A manifest that
+ * does not read back is verify's to report: that job is no parent. */
 static int64_t find_parent(const char *workdir, const char *source_root, GError **err)
 {
     GArray *live = job_catalog_list_live(workdir, err);
@@ -47,9 +48,10 @@ static int64_t find_parent(const char *workdir, const char *source_root, GError 
     for (guint i = live->len; i-- > 0 && parent < 0;) {
         JobManifest m;
         uint32_t id = g_array_index(live, uint32_t, i);
-        if (!job_manifest_load(workdir, id, &m, err)) {
-            parent = -2;
-            break;
+        GError *damaged = NULL;
+        if (!job_manifest_load(workdir, id, &m, &damaged)) {
+            g_error_free(damaged);
+            continue;
         }
         if (strcmp(m.source_root, source_root) == 0)
             parent = id;
