@@ -7,7 +7,9 @@
  * ENAMETOOLONG) and the kernel resolves one name per entry, not the whole
  * path again. An entry the directory lists as a regular file is opened
  * first and its status read from the descriptor (fstat), so its name is
- * resolved once, not twice (fstatat, then openat). Depth is limited only
+ * resolved once, not twice (fstatat, then openat); with a files cache
+ * (files_cache.h) it is looked at by name instead and opened only when the
+ * cache does not take it, so an unchanged file costs one call. Depth is limited only
  * by the open-descriptor limit: one descriptor per directory level is held
  * while its entries are walked. */
 #include "backup/walker.h"
