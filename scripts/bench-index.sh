@@ -19,7 +19,9 @@
 #   directory is kept.
 #
 # Two stores of 2 MiB containers, one per index, back up v1, v2, ... in
-# turn (exact then near-exact for each version). Each backup's --json
+# turn (exact then near-exact for each version); each version is its own
+# path, so backup's files cache has no parent and every file is read and
+# looked up. Each backup's --json
 # report gives its index's RAM (measured: tables, cache and the Berkeley DB
 # cache pages in use), DB reads, container prefetches and missed
 # duplicates (new chunks the DB already held). The dedup ratio is all

@@ -35,8 +35,13 @@
 # in: about 0.6 us a file on the small tree; on large files the figure is
 # mostly per-chunk and per-byte work: copies, index, containers), and
 # peak RSS; with fastcdc also the same figures for a second backup of the
-# same tree into that store ("fastcdc/again": a later job, every chunk
-# looked up, in the Berkeley DB too, and found). On the first dataset also
+# same tree into that store ("fastcdc/again": a later job; with a binary
+# that has backup's files cache, the unchanged files are taken from the
+# first job's records unread, their chunks looked up as read ones; "unread"
+# says how many files; "fastcdc/again-read", such a binary only: the same
+# later job with --no-files-cache, every file read and every chunk looked
+# up, in the Berkeley DB too, and found, the later job measured before
+# issue 42's files cache). On the first dataset also
 # restore MB/s beside `cp -r` of the same tree (alternated, medians) and
 # read-file p50 latency (fastcdc); and, for one 1 GiB file in a store of
 # its own, all from the page cache: read-file beside `cat` of it to
@@ -217,7 +222,7 @@ disk_read_kib() {
     awk '$1 == "pgpgin" { v = $2 } END { print v + 0 }' /proc/vmstat 2>/dev/null || echo 0
 }
 
-# backup_timed BIN CHUNKER DATA RESULT: one backup into the store as it is;
+# backup_timed BIN CHUNKER DATA RESULT [OPTION]: one backup into the store as it is;
 # RESULT gets "wall cpu rss_kib disk_read_kib digest" (the store's file
 # digest: sha256 for a binary before file-digest) and RESULT.out the
 # backup's summary.
@@ -225,7 +230,7 @@ backup_timed() {
     disk0=$(disk_read_kib)
     start=$(date +%s.%N)
     /usr/bin/time -f '%U %S %M' -o "$4.time" "$1" -c "$WORK/destor.config" \
-        -p"chunk-algorithm $2" backup "$3" > "$4.out" || [ $? -eq 1 ]   # 1: entries skipped
+        -p"chunk-algorithm $2" backup ${5:-} "$3" > "$4.out" || [ $? -eq 1 ]   # 1: entries skipped
     end=$(date +%s.%N)
     disk1=$(disk_read_kib)
     digest=$("$1" -c "$WORK/destor.config" stat --json |
@@ -243,7 +248,8 @@ record() {
     [ -n "$cut" ] || cut=$(sed -n 's/.*stage CPU time *//p' "$5.out" | tr -d ',;' |
         awk '{ for (i = 1; i < NF; i += 3) if ($i == "chunk" || $i == "hash") s += $(i + 1) } END { print s + 0 }')
     commit=$(sed -n 's/.*; commit \([0-9.]*\) s$/\1/p' "$5.out")
-    echo "$1 $2 $3 $4 $entries $(cat "$5") $cut ${commit:-0}" >> "$WORK/results"
+    unread=$(awk '/^  files cache/ && $4 == "files," { print $3 }' "$5.out")
+    echo "$1 $2 $3 $4 $entries $(cat "$5") $cut ${commit:-0} ${unread:-0}" >> "$WORK/results"
 }
 
 : > "$WORK/results"
@@ -272,6 +278,11 @@ for ds in $DATASETS; do
                     warm "$data"
                     backup_timed "$bin" "$chunker" "$data" "$r.again"
                     record "$name" "fastcdc/again" "$tag" "$bytes" "$r.again"
+                    if "$bin" backup --help | grep -q -e --no-files-cache; then
+                        warm "$data"
+                        backup_timed "$bin" "$chunker" "$data" "$r.read" --no-files-cache
+                        record "$name" "fastcdc/again-read" "$tag" "$bytes" "$r.read"
+                    fi
                 fi
             done
             i=$((i + 1))
@@ -333,13 +344,13 @@ goals = {("small", "fastcdc"): 0.35, ("small", "rabin"): 0.20, ("large", "fastcd
 rows = {}
 for line in open(work + "/results"):
     f = line.split()
-    name, chunker, tag, size, entries, wall, cpu, rss, disk, digest, chunk_hash, commit = f
+    name, chunker, tag, size, entries, wall, cpu, rss, disk, digest, chunk_hash, commit, unread = f
     chunk_hash = float(chunk_hash)
     digest_cpu = float(size) / sha256 if digest == "sha256" else 0.0
     overhead = (float(cpu) - chunk_hash - digest_cpu) / max(1, int(entries))
     rows.setdefault((name, chunker, tag), []).append(
         (float(size) / float(wall), float(cpu), overhead, int(rss), float(size), int(entries), int(disk), digest,
-         float(commit)))
+         float(commit), int(unread)))
 print("SHA-1, one core          %.1f MB/s (openssl speed, 8 KiB blocks; median of %d, one a round: %s); SHA-256 "
       "%.1f MB/s" % (sha1 / 1e6, len(sha1s), " ".join("%.0f" % (x / 1e6) for x in sha1s), sha256 / 1e6))
 print("medians of %d runs%s" % (repeat, "; A and B alternated" if any(k[2] == "B" for k in rows) else ""))
@@ -349,12 +360,13 @@ for (name, chunker, tag), runs in rows.items():
     cpu_bound = runs[0][4] / (med(1) / cores)
     print("%-7s %-13s %s: %d entries, %.1f MB, file digest %s; backup %.1f MB/s = %.2f of SHA-1%s (runs %s); "
           "CPU %.2f s (%.2f cores busy), so %.2f of SHA-1 with all %d cores ours; commit %.3f s of %.3f s wall; per-file overhead "
-          "%.1f us%s; peak RSS %.1f MiB; read from disk meanwhile %.1f MiB (median; the machine's)" % (
+          "%.1f us%s; peak RSS %.1f MiB; read from disk meanwhile %.1f MiB (median; the machine's)%s" % (
               name, chunker, tag, runs[0][5], runs[0][4] / 1e6, runs[0][7], med(0) / 1e6, med(0) / sha1,
               " (goal >= %.2f)" % goal if goal else "",
               " ".join("%.2f" % (r[0] / sha1) for r in runs), med(1), med(1) * med(0) / runs[0][4], cpu_bound / sha1, cores,
               med(8),
-              runs[0][4] / med(0), med(2) * 1e6, " (goal <= 15)", max(r[3] for r in runs) / 1024, med(6) / 1024))
+              runs[0][4] / med(0), med(2) * 1e6, " (goal <= 15)", max(r[3] for r in runs) / 1024, med(6) / 1024,
+              "; files cache: %d files unread" % runs[0][9] if runs[0][9] else ""))
 if not os.path.exists(work + "/restores"):  # BACKUP_ONLY
     print("load average at the end: %s" % sys.argv[6])
     sys.exit(0)

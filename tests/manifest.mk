@@ -35,6 +35,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_segmenting \
 	tests/unit/test_index_recipe \
 	tests/unit/test_manifest_versions \
+	tests/unit/test_file_status \
 	tests/unit/test_policy \
 	tests/unit/test_policy_field \
 	tests/unit/test_policy_offline \
@@ -82,7 +83,8 @@ QUICK_STORE_TESTS = \
 	tests/e2e/index_damage.sh \
 	tests/e2e/retention.sh \
 	tests/e2e/verify_during_backup.sh \
-	tests/e2e/workers.sh
+	tests/e2e/workers.sh \
+	tests/e2e/files_cache.sh
 
 # The command line, the read paths, the SSD cache, traces and indexes.
 QUICK_C_TESTS = \

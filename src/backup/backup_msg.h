@@ -13,6 +13,7 @@
 #define DESTOR_BACKUP_MSG_H
 
 #include "recipe/file_record.h"
+#include "recipe/file_status.h"
 #include "util/bounded_queue.h"
 #include "util/fingerprint.h"
 
@@ -54,6 +55,10 @@ typedef struct {
                           (set before the last block is sent) */
     gboolean changed;  /* its size or mtime moved while it was read: what is
                           stored may mix old and new bytes (set likewise) */
+    FileStatus status; /* regular files: what the next job's files cache compares */
+    FileRecord *parent; /* the files cache's: the parent's record of this unchanged
+                           file, whose chunks are stored instead of reading it
+                           (fd -1, out NULL); NULL otherwise */
 } BackupItem;
 
 #endif

@@ -6,8 +6,10 @@
 #include "backup/rewrite_stage.h"
 #include "backup/segment_stage.h"
 #include "index/fp_index.h"
+#include "recipe/file_status.h"
 #include "recipe/job_meta.h"
 #include "recipe/recipe_index.h"
+#include "storage/chunk_read.h"
 #include "storage/container.h"
 #include "storage/container_writer.h"
 #include "util/fileio.h"
@@ -49,6 +51,7 @@ struct JobWriter {
     RewriteStage *rewrite;      /* rewrite buffer, with rewriting on */
     HarUsage *har;              /* this job's container use, with HAR on */
     FragmentationMeter *frag;
+    FileStatusTable status;     /* each regular file's status, in record order */
 };
 
 static gboolean open_index(JobWriter *w, const FpIndexParams *params, GError **err)
@@ -137,6 +140,10 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
     w->frag = fragmentation_meter_new(cfg->restore_cache.containers);
     w->m.fragmentation_cache_containers = cfg->restore_cache.containers;
     w->m.created_unix = time(NULL);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    file_status_table_init(&w->status, w->m.job_id, (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec,
+                           cfg->chunk_algorithm, &cfg->chunk_sizes);
     w->m.container_size = (uint32_t)store->container_size;
     w->m.first_new_container = w->next_container;
     w->m.source_root = g_strdup(source_root);
@@ -199,6 +206,29 @@ static gboolean store_chunk(void *ctx, const Fingerprint *fp, const uint8_t *dat
     return TRUE;
 }
 
+/* Look one chunk up and count it. */
+static gboolean lookup_chunk(JobWriter *w, const Fingerprint *fp, size_t len, ChunkLocation *loc, gboolean *found,
+                             GError **err)
+{
+    if (!fp_index_lookup(w->index, fp, loc, found, err))
+        return FALSE;
+    w->m.chunks++;
+    atomic_fetch_add_explicit(&w->progress.bytes, len, memory_order_relaxed);
+    return TRUE;
+}
+
+/* Reference the chunk where the index found it, or store it; its reference
+ * goes to r->chunks. */
+static gboolean place_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
+                            ChunkLocation *loc, gboolean found, GError **err)
+{
+    if (!found && !store_chunk(w, fp, data, len, loc, err))
+        return FALSE;
+    ChunkRef ref = { .fp = *fp, .container = loc->container, .offset = loc->offset, .length = loc->length };
+    g_array_append_val(r->chunks, ref);
+    return TRUE;
+}
+
 /* Look one chunk up, then reference, store or hand it to the rewrite
  * buffer; its reference goes to r->chunks (now or when placed). */
 static gboolean dedup_chunk(void *ctx, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
@@ -207,17 +237,40 @@ static gboolean dedup_chunk(void *ctx, FileRecord *r, const Fingerprint *fp, con
     JobWriter *w = ctx;
     ChunkLocation loc;
     gboolean found;
-    if (!fp_index_lookup(w->index, fp, &loc, &found, err))
+    if (!lookup_chunk(w, fp, len, &loc, &found, err))
         return FALSE;
-    w->m.chunks++;
-    atomic_fetch_add_explicit(&w->progress.bytes, len, memory_order_relaxed);
     if (w->rewrite != NULL)
         return rewrite_stage_add_chunk(w->rewrite, r, fp, data, len, found ? &loc : NULL, err);
-    if (!found && !store_chunk(w, fp, data, len, &loc, err))
+    return place_chunk(w, r, fp, data, len, &loc, found, err);
+}
+
+gboolean job_writer_takes_known_chunks(const JobWriter *w)
+{
+    return w->segments == NULL && w->rewrite == NULL;
+}
+
+gboolean job_writer_add_known_chunk(JobWriter *w, FileRecord *r, const ChunkRef *was, GError **err)
+{
+    g_assert(job_writer_takes_known_chunks(w));
+    ChunkLocation loc;
+    gboolean found;
+    if (!lookup_chunk(w, &was->fp, was->length, &loc, &found, err))
         return FALSE;
-    ChunkRef ref = { .fp = *fp, .container = loc.container, .offset = loc.offset, .length = loc.length };
-    g_array_append_val(r->chunks, ref);
-    return TRUE;
+    if (found)
+        return place_chunk(w, r, &was->fp, NULL, was->length, &loc, TRUE, err);
+    /* not in the index (a near-exact design's miss): the bytes from where
+     * the parent's record names them, checked against the fingerprint */
+    uint8_t *data = g_malloc(was->length);
+    gboolean ok = chunk_read(container_store_source(w->store->containers), was->container, was->offset, was->length,
+                             w->store->fingerprint, &was->fp, data, NULL, err) &&
+                  place_chunk(w, r, &was->fp, data, was->length, &loc, FALSE, err);
+    g_free(data);
+    return ok;
+}
+
+void job_writer_add_file_status(JobWriter *w, const FileStatus *st)
+{
+    g_array_append_val(w->status.entries, *st);
 }
 
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
@@ -294,7 +347,9 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
     w->m.rewritten_bytes = rw.rewritten_bytes;
     w->m.restore_container_reads = rw.restore_reads;
     w->m.has_fragmentation = TRUE;
+    g_assert(!ok || w->status.entries->len == w->m.files); /* one status per regular-file record */
     ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
+         file_status_save(&w->status, w->job_dir, err) &&
          (w->har == NULL || har_usage_save(w->har, w->job_dir, (uint32_t)w->store->container_size, err)) &&
          dir_fsync(w->job_dir, err) && store_publish_job(w->store, w->job_dir, &w->m,
                                            w->store->cluster != NULL ? fp_index_new_entries(w->index) : NULL, err);
@@ -319,6 +374,7 @@ void job_writer_free(JobWriter *w)
     if (w->refcount)
         g_array_unref(w->refcount);
     job_manifest_clear(&w->m);
+    file_status_table_clear(&w->status);
     g_free(w->job_dir);
     container_writer_free(w->container_writer); /* before its buffers go */
     for (int i = 0; i < CONTAINER_BUFFERS; i++)

@@ -9,6 +9,7 @@
 #include "config/config.h"
 #include "index/fp_index_params.h"
 #include "recipe/file_record.h"
+#include "recipe/file_status.h"
 #include "recipe/job_catalog.h"
 #include "store/store.h"
 
@@ -40,6 +41,17 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
  * ends: segment_stage.h). FALSE on a fatal error. */
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
                               GError **err);
+/* Whether job_writer_add_known_chunk may be called: no stage holds chunks'
+ * bytes (no segment or rewrite buffer). */
+gboolean job_writer_takes_known_chunks(const JobWriter *w);
+/* As job_writer_add_chunk for a chunk of an unchanged file whose bytes were
+ * not read (backup/files_cache.h): `was` is the parent record's reference.
+ * Looked up as a read chunk would be; one the index does not find is read
+ * from `was`'s place, checked against its fingerprint. */
+gboolean job_writer_add_known_chunk(JobWriter *w, FileRecord *r, const ChunkRef *was, GError **err);
+/* The status of the regular file recorded next (calls in record order):
+ * published with the job for the next job's files cache. */
+void job_writer_add_file_status(JobWriter *w, const FileStatus *st);
 /* Record a whole entry (a file after its last chunk, a directory, a
  * symlink) in job_meta_data and the recipe index, and count its
  * references. The caller keeps `r`. FALSE on a fatal error. */

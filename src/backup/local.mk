@@ -10,6 +10,7 @@ libdestor_a_SOURCES += \
 	src/backup/rewrite_stage.c src/backup/rewrite_stage.h \
 	src/backup/segment_stage.c src/backup/segment_stage.h \
 	src/backup/har_history.c src/backup/har_history.h \
+	src/backup/files_cache.c src/backup/files_cache.h \
 	src/backup/fragmentation.c src/backup/fragmentation.h \
 	src/backup/job_writer.c src/backup/job_writer.h
 
@@ -28,3 +29,7 @@ tests_unit_test_rewrite_policy_LDADD = $(UNIT_LIBS)
 check_PROGRAMS += tests/unit/test_segment_stage
 tests_unit_test_segment_stage_SOURCES = tests/unit/test_segment_stage.c tests/unit/unit.h
 tests_unit_test_segment_stage_LDADD = $(UNIT_LIBS)
+
+check_PROGRAMS += tests/unit/test_file_status
+tests_unit_test_file_status_SOURCES = tests/unit/test_file_status.c tests/unit/unit.h
+tests_unit_test_file_status_LDADD = $(UNIT_LIBS)

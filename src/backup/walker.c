@@ -7,11 +7,14 @@
  * ENAMETOOLONG) and the kernel resolves one name per entry, not the whole
  * path again. An entry the directory lists as a regular file is opened
  * first and its status read from the descriptor (fstat), so its name is
- * resolved once, not twice (fstatat, then openat). Depth is limited only
+ * resolved once, not twice (fstatat, then openat); with a files cache
+ * (files_cache.h) it is looked at by name instead and opened only when the
+ * cache does not take it, so an unchanged file costs one call. Depth is limited only
  * by the open-descriptor limit: one descriptor per directory level is held
  * while its entries are walked. */
 #include "backup/walker.h"
 #include "backup/backup_msg.h"
+#include "backup/files_cache.h"
 #include "util/error.h"
 
 #include <dirent.h>
@@ -65,11 +68,16 @@ static void flush(Walker *w)
 }
 
 /* Send an entry to the store stage, and a regular file (fd >= 0) also to
- * the chunk workers, WALK_BATCH entries at a time. */
-static void send(Walker *w, FileRecord *r, int fd)
+ * the chunk workers, WALK_BATCH entries at a time. A regular file the
+ * files cache found unchanged is not opened: its parent record goes along. */
+static void send(Walker *w, FileRecord *r, int fd, const struct stat *st, FileRecord *parent)
 {
     BackupItem *it = g_new0(BackupItem, 1);
     it->file = r;
+    if (r->type == ENTRY_FILE)
+        it->status = (FileStatus){ .dev = (uint64_t)st->st_dev, .ino = (uint64_t)st->st_ino,
+                                   .ctime_sec = st->st_ctim.tv_sec, .ctime_nsec = (uint32_t)st->st_ctim.tv_nsec };
+    it->parent = parent;
     it->fd = fd;
     if (fd >= 0)
         it->out = bounded_queue_new(w->blocks_per_worker + 1);
@@ -152,7 +160,10 @@ static void walk_dir(Walker *w, int fd, const char *rel)
         g_string_truncate(child, base);
         g_string_append(child, name);
         struct stat st;
-        int fd = ((const char *)names->pdata[i])[0] == DT_REG ? open_listed_file(w, dfd, name, &st) : -1;
+        /* with a files cache, a file is looked at by name first: an unchanged
+         * one is never opened */
+        gboolean listed_file = ((const char *)names->pdata[i])[0] == DT_REG && w->files_cache == NULL;
+        int fd = listed_file ? open_listed_file(w, dfd, name, &st) : -1;
         if (fd >= 0)
             walk_entry(w, dfd, name, child->str, &st, fd);
         else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
@@ -184,12 +195,26 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
         return;
     }
     if (S_ISREG(st->st_mode)) {
-        if (fd < 0)
+        if (fd < 0 && w->files_cache != NULL) {
+            FileRecord *r = record_for(rel, st, ENTRY_FILE);
+            FileRecord *parent = files_cache_take(w->files_cache, r, st);
+            if (parent != NULL) {
+                send(w, r, -1, st, parent);
+                return;
+            }
+            file_record_free(r);
+        }
+        struct stat opened;
+        if (fd < 0) {
             fd = open_for_read(w, dir, name);
+            /* read after a look by name: the status is the descriptor's, as for a listed file */
+            if (fd >= 0 && w->files_cache != NULL && fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode))
+                st = &opened;
+        }
         if (fd < 0)
             walker_skip(w, rel, errno, "cannot open");
         else
-            send(w, record_for(rel, st, ENTRY_FILE), fd);
+            send(w, record_for(rel, st, ENTRY_FILE), fd, st, NULL);
     } else if (S_ISLNK(st->st_mode)) {
         char target[4096];
         ssize_t n = readlinkat(dir, name, target, sizeof target);
@@ -198,11 +223,11 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
         } else {
             FileRecord *r = record_for(rel, st, ENTRY_SYMLINK);
             g_byte_array_append(r->link, (const guint8 *)target, (guint)n);
-            send(w, r, -1);
+            send(w, r, -1, st, NULL);
         }
     } else if (S_ISDIR(st->st_mode)) {
         if (rel[0] != '\0') {
-            send(w, record_for(rel, st, ENTRY_DIR), -1);
+            send(w, record_for(rel, st, ENTRY_DIR), -1, st, NULL);
         }
         if (foreign)
             return;

@@ -38,6 +38,7 @@ typedef struct {
     dev_t root_dev;
     gboolean root_is_entry; /* root is a file or symlink, not a directory */
     gboolean no_noatime;    /* O_NOATIME was refused once: not ours to ask */
+    struct FilesCache *files_cache; /* NULL: every file is read (files_cache.h) */
     gpointer to_order[WALK_BATCH], to_work[WALK_BATCH]; /* gathered, not yet sent */
     guint n_order, n_work;
 } Walker;

@@ -73,6 +73,8 @@ gboolean command_args_parse(GPtrArray *args, guint from, const CommandSpec *spec
             sa->deep = TRUE;
         } else if (!strcmp(a, "--one-file-system")) {
             sa->one_file_system = TRUE;
+        } else if (!strcmp(a, "--no-files-cache")) {
+            sa->no_files_cache = TRUE;
         } else if (a[0] == '-' && a[1] != '\0') {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "unknown option %s (see destor %s --help)", a,
                         spec->name);

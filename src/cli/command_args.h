@@ -15,7 +15,7 @@ typedef struct {
     const char *verb;       /* a command with verbs (trace): the one given, "" if none */
     GPtrArray *positional;  /* operands, in order */
     const char *output, *trace, *format; /* -o: mount's options for mount */
-    gboolean verify, json, null_terminated, deep, one_file_system, foreground;
+    gboolean verify, json, null_terminated, deep, one_file_system, foreground, no_files_cache;
     gboolean has_offset, has_length, has_job;
     uint64_t offset, length;
     uint32_t job; /* --job N */

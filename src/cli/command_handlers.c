@@ -21,8 +21,9 @@
 
 gboolean command_backup(const Config *cfg, const SubArgs *sa, GError **err)
 {
-    BackupOptions opt = { .one_file_system = sa->one_file_system, .json = sa->json };
-    return command_args_want(sa, 1, "backup PATH [--one-file-system] [--json]", err) &&
+    BackupOptions opt = { .one_file_system = sa->one_file_system, .json = sa->json,
+                          .no_files_cache = sa->no_files_cache };
+    return command_args_want(sa, 1, "backup PATH [--one-file-system] [--no-files-cache] [--json]", err) &&
            backup_run(cfg, sa->positional->pdata[0], &opt, err);
 }
 

@@ -18,10 +18,11 @@ const char command_usage_text[] =
     "usage: destor " GLOBAL " COMMAND [ARGS]\n"
     "\n"
     "commands (destor COMMAND --help tells more):\n"
-    "  backup PATH [--one-file-system] [--json]\n"
+    "  backup PATH [--one-file-system] [--no-files-cache] [--json]\n"
     "                              ingest a file or directory tree as a new job; exit 1 if\n"
     "                              entries could not be read (the job keeps the rest);\n"
-    "                              --one-file-system: do not descend into other file systems\n"
+    "                              --one-file-system: do not descend into other file systems;\n"
+    "                              --no-files-cache: read every file, changed or not\n"
     "  restore JOB TARGET [--verify] [--json]\n"
     "                              recreate job JOB's tree under TARGET\n"
     "  read-file JOB PATH [-o OUT] [--verify | --offset N --length N] [--json]\n"
@@ -74,8 +75,8 @@ const char command_usage_text[] =
     "  3  data integrity error (damaged or inconsistent store)\n";
 
 static const CommandSpec commands[] = {
-    { "backup", OPT_JSON | OPT_ONE_FS, FALSE, command_backup,
-      "usage: destor " GLOBAL " backup PATH [--one-file-system] [--json]\n"
+    { "backup", OPT_JSON | OPT_ONE_FS | OPT_NO_FILES_CACHE, FALSE, command_backup,
+      "usage: destor " GLOBAL " backup PATH [--one-file-system] [--no-files-cache] [--json]\n"
       "\n"
       "Ingest the file or directory tree PATH as a new job: chunk, deduplicate\n"
       "against the store, commit. Entries that cannot be read are skipped with a\n"
@@ -84,9 +85,15 @@ static const CommandSpec commands[] = {
       "as read, with a warning naming it, and backup exits 1 (as tar does). Prints\n"
       "the job's statistics.\n"
       "\n"
+      "A later backup of the same PATH does not read a regular file whose device,\n"
+      "inode, size, mtime and ctime are those recorded by the newest live job of\n"
+      "PATH (the files cache, as restic's and borg's): its chunks are those of\n"
+      "that job's copy, and the new job is what reading it would have written.\n"
+      "\n"
       "options:\n"
       "  --one-file-system  do not descend into other file systems (their mount\n"
       "                     points are kept as empty directories)\n"
+      "  --no-files-cache   read every file (backup-files-cache no does so always)\n"
       "  --json             the statistics as one destor.backup JSON document\n"
       "  -h, --help         this help\n"
       "\n" EXIT_COMMON
@@ -342,7 +349,7 @@ unsigned command_option_bit(const char *flag)
         { "--verify", OPT_VERIFY }, { "-o", OPT_OUTPUT },         { "--trace", OPT_TRACE },
         { "--offset", OPT_RANGE },  { "--length", OPT_RANGE },    { "--simulate", OPT_SIMULATE },
         { "--format", OPT_FORMAT }, { "--one-file-system", OPT_ONE_FS }, { "-f", OPT_FOREGROUND },
-        { "--job", OPT_JOB },
+        { "--job", OPT_JOB },       { "--no-files-cache", OPT_NO_FILES_CACHE },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(flags); i++)
         if (strcmp(flags[i].flag, flag) == 0)

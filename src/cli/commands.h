@@ -26,6 +26,7 @@ enum {
     OPT_ONE_FS = 1 << 9,   /* --one-file-system */
     OPT_FOREGROUND = 1 << 10, /* -f */
     OPT_JOB = 1 << 11,     /* --job N */
+    OPT_NO_FILES_CACHE = 1 << 12, /* --no-files-cache */
 };
 
 typedef struct CommandSpec {

@@ -4,6 +4,7 @@
 #include "backup/block_hasher.h"
 #include "backup/job_writer.h"
 #include "backup/chunk_worker.h"
+#include "backup/files_cache.h"
 #include "backup/walker.h"
 #include "lifecycle/retention.h"
 #include "util/error.h"
@@ -29,6 +30,7 @@ typedef struct {
     BlockHasher *hasher;
     BackupItem *end;  /* the end item, freed once every thread has stopped */
     GError *error;    /* first fatal error; later items are drained */
+    uint64_t unchanged_files, unchanged_bytes; /* stored from the files cache, not read */
     GMutex lock;   /* guards done; the main thread waits on finished */
     GCond finished;
     gboolean done;
@@ -56,6 +58,20 @@ static gpointer walk_stage_run(gpointer data)
 {
     walker_run(data);
     return NULL;
+}
+
+/* A file the files cache found unchanged: its parent record's chunks, each
+ * looked up as if read and cut, and the parent's digest of the same bytes. */
+static void store_unchanged(StoreStage *s, BackupItem *it)
+{
+    FileRecord *r = it->file;
+    g_assert(r->size == it->parent->size && r->chunks->len == 0);
+    memcpy(r->digest, it->parent->digest, sizeof r->digest);
+    for (guint i = 0; i < it->parent->chunks->len && s->error == NULL; i++)
+        if (!job_writer_add_known_chunk(s->writer, r, &g_array_index(it->parent->chunks, ChunkRef, i), &s->error))
+            g_atomic_int_set(&s->walker->stop, 1);
+    s->unchanged_files++;
+    s->unchanged_bytes += r->size;
 }
 
 /* One entry, in walk order: a file's blocks in file order, each given back
@@ -91,8 +107,16 @@ static void store_item(StoreStage *s, BackupItem *it)
             r = NULL;
         }
     }
+    if (it->parent != NULL)
+        store_unchanged(s, it);
     if (r != NULL && s->error == NULL && !job_writer_add_entry(s->writer, r, &s->error))
         g_atomic_int_set(&s->walker->stop, 1);
+    if (r != NULL && r->type == ENTRY_FILE && s->error == NULL) {
+        if (it->changed)
+            it->status.flags |= FILE_STATUS_CHANGED;
+        job_writer_add_file_status(s->writer, &it->status);
+    }
+    file_record_free(it->parent);
     file_record_free(it->file);
     g_free(it);
 }
@@ -155,6 +179,40 @@ static void print_index(const IndexReport *ix)
            (unsigned long long)st->missed_duplicates);
 }
 
+/* What the files cache did: files stored from the parent's records unread. */
+typedef struct {
+    const char *state; /* "on", "off" (backup-files-cache no, --no-files-cache) or
+                          "not applicable" (rewriting, silo) */
+    int64_t parent;    /* the parent job, -1: none */
+    uint64_t files, bytes;
+} FilesCacheReport;
+
+static void print_files_cache(const FilesCacheReport *fr)
+{
+    char bytes[32];
+    if (fr->parent < 0)
+        printf("  files cache      %s, no parent job (every file read)\n", fr->state);
+    else
+        printf("  files cache      %llu files, %llu bytes (%s) unchanged since job %lld, not read\n",
+               (unsigned long long)fr->files, (unsigned long long)fr->bytes,
+               size_format(fr->bytes, bytes, sizeof bytes), (long long)fr->parent);
+}
+
+static void files_cache_json(JsonBuilder *b, const FilesCacheReport *fr)
+{
+    json_builder_set_member_name(b, "files_cache");
+    json_builder_begin_object(b);
+    json_doc_string(b, "state", fr->state);
+    json_builder_set_member_name(b, "parent_job");
+    if (fr->parent < 0)
+        json_builder_add_null_value(b);
+    else
+        json_builder_add_int_value(b, fr->parent);
+    json_doc_uint(b, "files", fr->files);
+    json_doc_uint(b, "bytes", fr->bytes);
+    json_builder_end_object(b);
+}
+
 /* The dedup ratio the job would have had without rewriting. */
 static double ratio_without_rewrite(const JobManifest *m, const JobRewriteReport *rw)
 {
@@ -162,8 +220,9 @@ static double ratio_without_rewrite(const JobManifest *m, const JobRewriteReport
     return kept ? (double)m->logical_bytes / (double)kept : 0.0;
 }
 
-static void print_summary(const JobManifest *m, const JobRewriteReport *rw, const IndexReport *ix, double secs,
-                          const StageThread *stages, int nstages, double cut_secs, double commit_secs)
+static void print_summary(const JobManifest *m, const JobRewriteReport *rw, const IndexReport *ix,
+                          const FilesCacheReport *fr, double secs, const StageThread *stages, int nstages,
+                          double cut_secs, double commit_secs)
 {
     char logical[32], stored[32];
     double ratio = m->stored_bytes ? (double)m->logical_bytes / (double)m->stored_bytes : 0.0;
@@ -182,6 +241,7 @@ static void print_summary(const JobManifest *m, const JobRewriteReport *rw, cons
     else
         printf("  dedup ratio      all data already stored\n");
     print_index(ix);
+    print_files_cache(fr);
     if (rw->rewritten_chunks > 0 || rw->rewritten_bytes > 0) {
         char rewritten[32];
         printf("  rewritten        %llu chunks, %llu bytes (%s); dedup ratio %.2f without rewriting (%.1f%% lost)\n",
@@ -240,9 +300,9 @@ static void retention_json(JsonBuilder *b, guint keep, const RetentionReport *r)
 
 /* The same figures as one destor.backup JSON document (docs/FORMAT.md),
  * with what retention did when it ran (keep > 0). */
-static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw, const IndexReport *ix, double secs,
-                               const StageThread *stages, int nstages, double cut_secs, double commit_secs,
-                               guint keep, const RetentionReport *kept)
+static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw, const IndexReport *ix,
+                               const FilesCacheReport *fr, double secs, const StageThread *stages, int nstages,
+                               double cut_secs, double commit_secs, guint keep, const RetentionReport *kept)
 {
     JsonBuilder *b = json_doc_new("destor.backup", 1);
     json_doc_uint(b, "job", m->job_id);
@@ -309,6 +369,7 @@ static void print_summary_json(const JobManifest *m, const JobRewriteReport *rw,
     json_doc_uint(b, "prefetches", ix->st.prefetches);
     json_doc_uint(b, "missed_duplicates", ix->st.missed_duplicates);
     json_builder_end_object(b);
+    files_cache_json(b, fr);
     if (keep > 0)
         retention_json(b, keep, kept);
     json_doc_print(b, stdout);
@@ -345,6 +406,19 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         store_close(store);
         return FALSE;
     }
+    FilesCacheReport fr = { .state = "on", .parent = -1 };
+    FilesCache *files_cache = NULL;
+    if (opt->no_files_cache || cfg->backup_files_cache == 0)
+        fr.state = "off";
+    else if (!job_writer_takes_known_chunks(writer))
+        fr.state = "not applicable";
+    else if ((files_cache = files_cache_open(store->dir, path, cfg, err)) == NULL && err && *err) {
+        job_writer_free(writer);
+        store_close(store);
+        return FALSE;
+    }
+    if (files_cache != NULL)
+        fr.parent = files_cache_parent(files_cache);
     Chunker *chunker = chunker_new(cfg->chunk_algorithm, &cfg->chunk_sizes);
     size_t max_chunk = cfg->chunk_algorithm == CHUNK_FIXED ? cfg->chunk_sizes.avg_size : cfg->chunk_sizes.max_size;
     guint nworkers = cfg->backup_workers ? cfg->backup_workers : (guint)g_get_num_processors();
@@ -366,6 +440,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     StoreStage ss = { .in = q_order, .writer = writer, .hasher = hasher };
     Walker *walker = g_new0(Walker, 1);
     walker_init(walker, path, q_order, q_work, nworkers, blocks + 1, opt->one_file_system);
+    walker->files_cache = files_cache;
     ss.walker = walker;
     ChunkWorker *workers = g_new0(ChunkWorker, nworkers);
     g_mutex_init(&ss.lock);
@@ -417,6 +492,8 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         stages[nstages].cpu_seconds = job_writer_write_cpu_seconds(writer); /* its writes are done */
         JobRewriteReport rw = job_writer_rewrite_report(writer);
         IndexReport ix = { .params = &cfg->fp_index };
+        fr.files = ss.unchanged_files;
+        fr.bytes = ss.unchanged_bytes;
         job_writer_index_stats(writer, &ix.st);
         job_writer_free(writer); /* its index closed: retention's gc opens it */
         writer = NULL;
@@ -428,10 +505,10 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         gboolean retained = keep == 0 ||
                             lifecycle_retain(store, keep, cfg->gc_live_threshold, &kept, &retention_err);
         if (opt->json)
-            print_summary_json(&m, &rw, &ix, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+            print_summary_json(&m, &rw, &ix, &fr, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
                                (double)(end - commit_start) / 1e6, retained ? keep : 0, &kept);
         else
-            print_summary(&m, &rw, &ix, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+            print_summary(&m, &rw, &ix, &fr, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
                           (double)(end - commit_start) / 1e6);
         if (keep > 0 && retained && !opt->json)
             print_retention(keep, &kept);
@@ -455,6 +532,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     }
     walker_clear(walker);
     g_free(walker);
+    files_cache_close(files_cache);
     g_free(ss.end);
     job_manifest_clear(&m);
     job_writer_free(writer);

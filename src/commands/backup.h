@@ -12,6 +12,7 @@
 typedef struct {
     gboolean one_file_system; /* --one-file-system: stay on the root's file system */
     gboolean json;            /* --json: the summary as a destor.backup document */
+    gboolean no_files_cache;  /* --no-files-cache: read every file (backup/files_cache.h) */
 } BackupOptions;
 
 /* Entries that cannot be read are skipped with a warning; the job still

@@ -27,6 +27,7 @@ void config_init(Config *cfg)
      * 1000000 chunks and retention -1 (every backup kept) as upstream. */
     cfg->restore_cache = (RestoreCacheConfig){ RESTORE_CACHE_LRU, 30, 1000000, FALSE };
     cfg->backup_retention = -1;
+    cfg->backup_files_cache = -1;
     cfg->gc_live_threshold = 0.5;
     fp_index_params_default(&cfg->fp_index);
     cache_config_init(&cfg->cache);
@@ -220,6 +221,13 @@ gboolean config_validate(const Config *cfg, GError **err)
         return FALSE;
     if (cfg->container_store == CONTAINER_STORE_RADOS && (cfg->rados_conf == NULL || cfg->rados_pool == NULL)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "container-store rados needs rados-conf and rados-pool");
+        return FALSE;
+    }
+    if (cfg->backup_files_cache == 1 && (rewrite_config_active(&cfg->rewrite) || cfg->fp_index.kind == FP_INDEX_SILO)) {
+        /* those stages carry every chunk's bytes, which the files cache does not read */
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "backup-files-cache yes does not apply with %s",
+                    cfg->fp_index.kind == FP_INDEX_SILO ? "fingerprint-index near-exact logical silo"
+                                                        : "rewriting (rewrite-algorithm or rewrite-enable-har)");
         return FALSE;
     }
     if (cfg->working_directory[0] == '\0') {

@@ -47,6 +47,8 @@ typedef struct {
     int backup_retention;            /* backup-retention-time: live jobs kept after
                                         a backup; negative: every one */
     unsigned backup_workers;           /* chunk workers of backup; 0: one per CPU */
+    int backup_files_cache;          /* backup-files-cache: 1 yes, 0 no, -1 not set (on
+                                        where it applies: backup/files_cache.h) */
     gboolean store_read_uncached;    /* every container read reaches the disk */
     double gc_live_threshold;        /* gc copies the live chunks out of containers
                                         with less than this fraction live */

@@ -82,6 +82,15 @@ static gboolean log_level_word(Config *cfg, const char *v)
     return TRUE;
 }
 
+static gboolean files_cache_word(Config *cfg, const char *v)
+{
+    gboolean on;
+    if (!cache_parse_bool("backup-files-cache", v, &on, NULL))
+        return FALSE;
+    cfg->backup_files_cache = on ? 1 : 0;
+    return TRUE;
+}
+
 static gboolean backup_workers_word(Config *cfg, const char *v)
 {
     uint64_t n;
@@ -321,6 +330,7 @@ static const ConfigKey config_keys[] = {
       0 },
     { "backup-workers", K_WORD, 0, backup_workers_word, NULL, "auto or a number", "expected auto or 1 to 64", 0, 0,
       0 },
+    { "backup-files-cache", K_WORD, 0, files_cache_word, NULL, "yes or no", "expected yes or no", 0, 0, 0 },
     { "restore-cache", K_LINE, 0, NULL, restore_cache_line, NULL, NULL, 0, 0, 0 },
     { "restore-opt-window-size", K_COUNT, AT(restore_cache.opt_window), NULL, NULL, "a number of chunks",
       "expected a chunk count from 1 to 100000000", 1, 100000000, 0 },

@@ -222,31 +222,49 @@ FileRecord *job_meta_reader_at_window(JobMetaReader *r, JobMetaWindow *w, uint64
     return decode_at(r, w->bytes + (offset - w->start), offset, length, err);
 }
 
+/* The length of the record at r->next, its header read through w when w
+ * holds it (w may be NULL); 0 (err set) when there is none there. */
+static uint32_t next_length(JobMetaReader *r, const JobMetaWindow *w, GError **err)
+{
+    uint8_t head[8];
+    if (w != NULL && w->bytes != NULL && r->next >= w->start && r->next - w->start + sizeof head <= w->len) {
+        memcpy(head, w->bytes + (r->next - w->start), sizeof head);
+    } else if (r->next + sizeof head > r->size ||
+               !file_pread_all(r->fd, head, sizeof head, (off_t)r->next, r->path, err)) {
+        if (err == NULL || *err == NULL)
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: truncated record at offset %llu",
+                        r->path, (unsigned long long)r->next);
+        return 0;
+    }
+    uint32_t len = file_record_length(head);
+    if (len == 0)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: no record header at offset %llu",
+                    r->path, (unsigned long long)r->next);
+    return len;
+}
+
+FileRecord *job_meta_reader_next(JobMetaReader *r, GError **err)
+{
+    return job_meta_reader_next_window(r, NULL, err);
+}
+
+FileRecord *job_meta_reader_next_window(JobMetaReader *r, JobMetaWindow *w, GError **err)
+{
+    if (r->next == r->size)
+        return NULL;
+    uint32_t len = next_length(r, w, err);
+    if (len == 0)
+        return NULL;
+    FileRecord *rec = w != NULL ? job_meta_reader_at_window(r, w, r->next, len, err)
+                                : job_meta_reader_at(r, r->next, len, err);
+    if (rec != NULL)
+        r->next += len;
+    return rec;
+}
+
 void job_meta_window_clear(JobMetaWindow *w)
 {
     g_free(w->bytes);
     *w = (JobMetaWindow){ 0 };
 }
 
-FileRecord *job_meta_reader_next(JobMetaReader *r, GError **err)
-{
-    if (r->next == r->size)
-        return NULL;
-    uint8_t head[8];
-    if (r->next + sizeof head > r->size || !file_pread_all(r->fd, head, sizeof head, (off_t)r->next, r->path, err)) {
-        if (err == NULL || *err == NULL)
-            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: truncated record at offset %llu",
-                        r->path, (unsigned long long)r->next);
-        return NULL;
-    }
-    uint32_t len = file_record_length(head);
-    if (len == 0) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "%s is damaged: no record header at offset %llu",
-                    r->path, (unsigned long long)r->next);
-        return NULL;
-    }
-    FileRecord *rec = job_meta_reader_at(r, r->next, len, err);
-    if (rec != NULL)
-        r->next += len;
-    return rec;
-}

@@ -58,5 +58,8 @@ typedef struct {
 FileRecord *job_meta_reader_at_window(JobMetaReader *r, JobMetaWindow *w, uint64_t offset, uint32_t length,
                                       GError **err);
 void job_meta_window_clear(JobMetaWindow *w);
+/* As job_meta_reader_next, through w: records read in order a window at a
+ * time, not two reads each. */
+FileRecord *job_meta_reader_next_window(JobMetaReader *r, JobMetaWindow *w, GError **err);
 
 #endif

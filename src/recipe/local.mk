@@ -6,6 +6,7 @@ libdestor_a_SOURCES += \
 	src/recipe/recipe_index.c src/recipe/recipe_index.h \
 	src/recipe/job_catalog.c src/recipe/job_catalog.h \
 	src/recipe/job_tombstone.c src/recipe/job_tombstone.h \
+	src/recipe/file_status.c src/recipe/file_status.h \
 	src/recipe/refcount_recount.c src/recipe/refcount_recount.h
 
 check_PROGRAMS += tests/unit/test_index_recipe

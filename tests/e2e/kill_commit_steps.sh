@@ -7,7 +7,8 @@
 # newest job restores byte for byte. Skipped when strace cannot inject.
 # Since job_meta_data is written under a unique name and renamed into place
 # (issue 35), each backup makes one rename more: 29 and 23 kill points here
-# where 29a4157 had 28 and 22.
+# where 29a4157 had 28 and 22; with file_status (issue 42), 32, 26 and,
+# into a store holding the parent of every file, 23 (no container written).
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 # Its injection points are the main thread's renames and fsyncs; a files
 # store renames and fsyncs on its writer thread too: kill_files_backup.sh.
@@ -31,8 +32,13 @@ count_calls() {
 
 new_store() { :; }
 store_with_a_job() { "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" backup "$SCRATCH/src2" >/dev/null; }
+# The killed backup takes every file from the files cache (its parent, a
+# job of src, read them more than 2 s after they changed): the kill points
+# of a job that reads nothing, file_status's publication among them.
+store_with_its_parent() { "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" backup "$SCRATCH/src" >/dev/null; }
+sleep 3
 
-for prep in new_store store_with_a_job; do
+for prep in new_store store_with_a_job store_with_its_parent; do
     kill_sweep "$prep" $prep count_calls :
     note "$prep: killed at each of $kills renames and fsyncs; the next backup, verify and restore succeeded"
 done

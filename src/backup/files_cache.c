@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* files_cache.c: the parent job's records walked beside the tree
+ * (files_cache.h). */
+#include "backup/files_cache.h"
+#include "recipe/file_status.h"
+#include "recipe/job_catalog.h"
+#include "util/error.h"
+
+#include <string.h>
+
+struct FilesCache {
+    uint32_t parent;
+    FileStatusTable status;
+    JobMetaReader *records;
+    JobMetaWindow window; /* the records are read in order, a window at a time */
+    FileRecord *current;  /* the parent's first record not yet passed; NULL: not read yet */
+    guint current_status; /* its status entry, when a regular file */
+    guint files;          /* regular-file records read so far */
+    gboolean done;        /* the parent's records ran out, or could not be read */
+};
+
+int files_cache_walk_order(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    size_t i = 0, j = 0;
+    for (;;) {
+        if (i >= alen || j >= blen)
+            return (i >= alen ? 0 : 1) - (j >= blen ? 0 : 1);
+        const uint8_t *ae = memchr(a + i, '/', alen - i), *be = memchr(b + j, '/', blen - j);
+        size_t la = ae ? (size_t)(ae - (a + i)) : alen - i, lb = be ? (size_t)(be - (b + j)) : blen - j;
+        int c = memcmp(a + i, b + j, MIN(la, lb));
+        if (c != 0)
+            return c;
+        if (la != lb)
+            return la < lb ? -1 : 1;
+        i += la + 1;
+        j += lb + 1;
+    }
+}
+
+/* The newest live job backed up from source_root, or -1. A manifest that
+ * does not read back is verify's to report: that job is no parent. */
+static int64_t find_parent(const char *workdir, const char *source_root, GError **err)
+{
+    GArray *live = job_catalog_list_live(workdir, err);
+    if (live == NULL)
+        return -2;
+    int64_t parent = -1;
+    for (guint i = live->len; i-- > 0 && parent < 0;) {
+        JobManifest m;
+        uint32_t id = g_array_index(live, uint32_t, i);
+        GError *damaged = NULL;
+        if (!job_manifest_load(workdir, id, &m, &damaged)) {
+            g_error_free(damaged);
+            continue;
+        }
+        if (strcmp(m.source_root, source_root) == 0)
+            parent = id;
+        job_manifest_clear(&m);
+    }
+    g_array_unref(live);
+    return parent;
+}
+
+FilesCache *files_cache_open(const char *workdir, const char *source_root, const Config *cfg, GError **err)
+{
+    int64_t parent = find_parent(workdir, source_root, err);
+    if (parent < 0)
+        return NULL;
+    FilesCache *fc = g_new0(FilesCache, 1);
+    fc->parent = (uint32_t)parent;
+    char *dir = job_dir_path(workdir, fc->parent);
+    gboolean present = FALSE;
+    GError *local = NULL;
+    if (file_status_load(dir, fc->parent, &fc->status, &present, &local) && present)
+        fc->records = job_catalog_open_records(workdir, fc->parent, &local);
+    g_free(dir);
+    const ChunkSizes *s = &fc->status.chunk_sizes;
+    gboolean same_chunks = present && fc->status.chunk_algorithm == cfg->chunk_algorithm &&
+                           s->min_size == cfg->chunk_sizes.min_size && s->avg_size == cfg->chunk_sizes.avg_size &&
+                           s->max_size == cfg->chunk_sizes.max_size;
+    if (local != NULL)
+        destor_warning("files cache: job %u: %s; every file is read", fc->parent, local->message);
+    if (fc->records == NULL || !same_chunks) {
+        g_clear_error(&local);
+        files_cache_close(fc);
+        return NULL;
+    }
+    return fc;
+}
+
+uint32_t files_cache_parent(const FilesCache *fc)
+{
+    return fc->parent;
+}
+
+/* Step to the parent's next record. */
+static void advance(FilesCache *fc)
+{
+    g_clear_pointer(&fc->current, file_record_free);
+    GError *err = NULL;
+    fc->current = job_meta_reader_next_window(fc->records, &fc->window, &err);
+    if (fc->current != NULL && fc->current->type == ENTRY_FILE) {
+        fc->current_status = fc->files++;
+        if (fc->current_status >= fc->status.entries->len)
+            g_set_error(&err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "more files than its file_status holds");
+    }
+    if (err != NULL) {
+        destor_warning("files cache: job %u: %s; the rest is read", fc->parent, err->message);
+        g_error_free(err);
+        g_clear_pointer(&fc->current, file_record_free);
+    }
+    fc->done = fc->current == NULL;
+}
+
+static gboolean unchanged(const FilesCache *fc, const FileStatus *was, const FileRecord *rec, const struct stat *st)
+{
+    int64_t ctime_ns = (int64_t)was->ctime_sec * 1000000000LL + was->ctime_nsec;
+    return !(was->flags & FILE_STATUS_CHANGED) && ctime_ns < fc->status.start_ns - FILES_CACHE_RACY_NS &&
+           was->dev == (uint64_t)st->st_dev && was->ino == (uint64_t)st->st_ino &&
+           was->ctime_sec == st->st_ctim.tv_sec && was->ctime_nsec == (uint32_t)st->st_ctim.tv_nsec &&
+           rec->size == (uint64_t)st->st_size && rec->mtime_sec == st->st_mtim.tv_sec &&
+           rec->mtime_nsec == (uint32_t)st->st_mtim.tv_nsec;
+}
+
+FileRecord *files_cache_take(FilesCache *fc, const FileRecord *r, const struct stat *st)
+{
+    int order = 1;
+    while (!fc->done) {
+        if (fc->current == NULL)
+            advance(fc);
+        if (fc->done)
+            break;
+        order = files_cache_walk_order(fc->current->path->data, fc->current->path->len, r->path->data, r->path->len);
+        if (order >= 0)
+            break;
+        g_clear_pointer(&fc->current, file_record_free);
+    }
+    if (fc->done || order != 0 || fc->current->type != ENTRY_FILE)
+        return NULL;
+    const FileStatus *was = &g_array_index(fc->status.entries, FileStatus, fc->current_status);
+    if (!unchanged(fc, was, fc->current, st))
+        return NULL;
+    FileRecord *taken = fc->current;
+    fc->current = NULL;
+    return taken;
+}
+
+void files_cache_close(FilesCache *fc)
+{
+    if (fc == NULL)
+        return;
+    file_record_free(fc->current);
+    if (fc->records != NULL)
+        job_meta_reader_close(fc->records);
+    job_meta_window_clear(&fc->window);
+    file_status_table_clear(&fc->status);
+    g_free(fc);
+}

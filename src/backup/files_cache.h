@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* files_cache.h: backup's files cache, as restic's and borg's. A later
+ * backup of the same source path takes the newest live job of that path
+ * (the parent) and walks its records alongside the tree, both in walk
+ * order; a regular file whose device, inode, size, mtime and ctime (ns)
+ * all equal its parent record's status is not read: the store stage looks
+ * the parent's chunk list up in the index as if the file had been read and
+ * cut (a chunk the index no longer finds is read from where the parent's
+ * record names it, checked against its fingerprint), so the job is what a
+ * full backup would have written. No parent: a job of another path, a
+ * deleted one, one without a file_status (older, or the files cache off),
+ * or cut with other chunking parameters. A parent's entry is not trusted
+ * when the file changed while it was read, or its ctime lies within
+ * FILES_CACHE_RACY_NS of that job's start: a change in the same timestamp
+ * tick as the parent's read would leave the status as it was ("racy git").
+ * Used by the walker thread only. */
+#ifndef DESTOR_FILES_CACHE_H
+#define DESTOR_FILES_CACHE_H
+
+#include "config/config.h"
+#include "recipe/file_record.h"
+
+#include <glib.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+/* 2 s: the coarsest timestamp of common file systems (FAT's mtime). */
+#define FILES_CACHE_RACY_NS 2000000000LL
+
+typedef struct FilesCache FilesCache;
+
+/* The files cache of a backup of `source_root` into the store in workdir,
+ * or NULL (err unset) when no job can be its parent; a parent whose status
+ * cannot be read is warned about and not used. */
+FilesCache *files_cache_open(const char *workdir, const char *source_root, const Config *cfg, GError **err);
+uint32_t files_cache_parent(const FilesCache *fc);
+/* The parent's record of regular file r (its path, as the walker made it
+ * from *st) when the file is unchanged since the parent read it, else
+ * NULL. Calls come in walk order. The caller owns the record. */
+FileRecord *files_cache_take(FilesCache *fc, const FileRecord *r, const struct stat *st);
+void files_cache_close(FilesCache *fc);
+
+/* Walk order of two paths: component by component, names by their bytes,
+ * a directory before what it holds (<0, 0, >0). */
+int files_cache_walk_order(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+
+#endif

@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# files_cache.sh: a later backup of the same path stores the unchanged
+# files from the parent job's records without reading them (issue 42), and
+# the job is what reading them would have written: the same job_meta_data,
+# refcount and containers as a backup with --no-files-cache into a twin
+# store (exact and near-exact index), the same summary figures. A file
+# changed in place with its size and mtime put back is read again (its
+# ctime moved); a file the parent read within 2 s of its start is read
+# again (racy); a deleted or gc'd parent, or another path, is no parent.
+. "$TOP_SRCDIR/tests/e2e/lib.sh"
+
+SRC="$SCRATCH/src"
+mkdir -p "$SRC/d/e"
+pseudo_random 3000000 41 > "$SRC/d/big.bin"
+pseudo_random 200000 42 > "$SRC/d/e/mid.bin"
+cp "$SRC/d/e/mid.bin" "$SRC/d/e/mid-copy.bin"
+echo small > "$SRC/a.txt"
+: > "$SRC/empty"
+ln -s a.txt "$SRC/link"
+pseudo_random 100000 43 > "$SRC/d.x" # sorts after d/ by name, before it by path bytes
+FILES=6
+BYTES=$(cat "$SRC"/d/big.bin "$SRC"/d/e/*.bin "$SRC"/a.txt "$SRC"/d.x | wc -c)
+sleep 3 # older than the racy margin (2 s) when the first job starts
+
+# at W ARGS...: destor on the store in $SCRATCH/W.
+at() { w=$1; shift; "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$w" "$@"; }
+# cache_field FILE KEY: a field of a backup summary's files_cache object.
+cache_field() { "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["files_cache"][sys.argv[2]])' "$1" "$2"; }
+# same_job A B ID: job ID of stores A and B holds the same records and
+# counts, the stores the same containers, their summaries the same figures.
+same_job() {
+    for f in job_meta_data refcount; do
+        cmp "$SCRATCH/$1/jobs/0000000$3/$f" "$SCRATCH/$2/jobs/0000000$3/$f" || fail "$f of job $3 differs: $1 $2"
+    done
+    if [ "$(store_kind)" = pool ]; then
+        cmp "$SCRATCH/$1/containers.pool" "$SCRATCH/$2/containers.pool" || fail "containers differ: $1 $2"
+    fi
+    for k in files directories symlinks chunks new_chunks logical_bytes stored_bytes new_containers \
+        restore_container_reads; do
+        [ "$(json_field "$SCRATCH/$1.json" $k)" = "$(json_field "$SCRATCH/$2.json" $k)" ] ||
+            fail "$k differs: $1 $2"
+    done
+}
+
+# near-exact: a cache of one container and sparse random samples, so the
+# second job misses duplicates: the files cache reads those chunks from
+# where the parent's records name them and stores them again, as a read does.
+for index in exact near-exact; do
+    rm -rf "$SCRATCH/on" "$SCRATCH/off"
+    if [ $index = exact ]; then
+        ix() { at "$@"; }
+    else
+        ix() { w=$1; shift; at "$w" -p"fingerprint-index near-exact physical" -p"fingerprint-index-cache-size 1" \
+            -p"fingerprint-index-sampling-method random 256" "$@"; }
+    fi
+    for w in on off; do ix $w backup "$SRC" > /dev/null; done
+    ix on backup --json "$SRC" > "$SCRATCH/on.json"
+    ix off backup --json --no-files-cache "$SRC" > "$SCRATCH/off.json"
+    missed=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["index"]["missed_duplicates"])' "$SCRATCH/off.json")
+    [ $index = exact ] || [ "$missed" -gt 0 ] || fail "near-exact: no duplicate missed, the test tests nothing"
+    [ "$(cache_field "$SCRATCH/on.json" files)" = $FILES ] || fail "$index: files cache took $(cache_field "$SCRATCH/on.json" files) files, not $FILES"
+    [ "$(cache_field "$SCRATCH/on.json" bytes)" = "$BYTES" ] || fail "$index: files cache bytes"
+    [ "$(cache_field "$SCRATCH/on.json" parent_job)" = 0 ] || fail "$index: parent not job 0"
+    [ "$(cache_field "$SCRATCH/off.json" state)" = off ] || fail "--no-files-cache: not off"
+    [ "$(cache_field "$SCRATCH/off.json" files)" = 0 ] || fail "--no-files-cache took files"
+    same_job on off 1
+    at on restore 1 "$SCRATCH/r-$index" > /dev/null
+    same_tree "$SRC" "$SCRATCH/r-$index"
+done
+at on verify --deep > /dev/null
+note "a later job from the files cache: the records, counts and containers a full read writes"
+
+# The same size and mtime, other bytes: the ctime tells, the file is read.
+cp -p "$SRC/d/e/mid.bin" "$SCRATCH/was"
+pseudo_random 1000 44 | dd of="$SRC/d/e/mid.bin" bs=1000 seek=7 conv=notrunc 2>/dev/null
+touch -r "$SCRATCH/was" "$SRC/d/e/mid.bin"
+cmp -s "$SCRATCH/was" "$SRC/d/e/mid.bin" && fail "the file did not change"
+at on backup --json "$SRC" > "$SCRATCH/on.json"
+[ "$(cache_field "$SCRATCH/on.json" files)" = $((FILES - 1)) ] || fail "a file changed in place was not read again"
+at on read-file 2 d/e/mid.bin | cmp -s - "$SRC/d/e/mid.bin" || fail "job 2 holds the old bytes of mid.bin"
+note "a file changed with its size and mtime kept is read again (ctime)"
+
+# A file the parent read right after it changed is not trusted (racy).
+mkdir -p "$SCRATCH/fresh"
+echo new > "$SCRATCH/fresh/f"
+at racy backup "$SCRATCH/fresh" > /dev/null
+at racy backup --json "$SCRATCH/fresh" > "$SCRATCH/racy.json"
+[ "$(cache_field "$SCRATCH/racy.json" files)" = 0 ] || fail "a racy entry was trusted"
+[ "$(cache_field "$SCRATCH/racy.json" parent_job)" = 0 ] || fail "racy: parent not job 0"
+
+# No parent: another path string, a deleted parent, a gc'd one.
+at on backup --json "$SCRATCH/./src" > "$SCRATCH/other.json"
+[ "$(cache_field "$SCRATCH/other.json" parent_job)" = None ] || fail "a job of another path was a parent"
+at del backup "$SRC" > /dev/null
+at del delete 0 > /dev/null
+at del backup --json "$SRC" > "$SCRATCH/del.json"
+[ "$(cache_field "$SCRATCH/del.json" parent_job)" = None ] || fail "a deleted job was a parent"
+at del delete 1 > /dev/null
+at del gc > /dev/null
+at del backup --json "$SRC" > "$SCRATCH/gc.json"
+[ "$(cache_field "$SCRATCH/gc.json" parent_job)" = None ] || fail "a gc'd job was a parent"
+at del restore 2 "$SCRATCH/r-gc" > /dev/null
+same_tree "$SRC" "$SCRATCH/r-gc"
+note "another path, a deleted and a gc'd job are no parent"
+
+# Controls: the key turns it off; on where it cannot apply is an error.
+at on -p"backup-files-cache no" backup --json "$SRC" > "$SCRATCH/no.json"
+[ "$(cache_field "$SCRATCH/no.json" state)" = off ] || fail "backup-files-cache no: not off"
+expect_status 2 at on -p"backup-files-cache maybe" backup "$SRC"
+expect_status 2 at on -p"backup-files-cache yes" -p"rewrite-algorithm capping 256" backup "$SRC"
+grep -q "backup-files-cache yes does not apply" "$SCRATCH/err" || fail "no reason given"
+at on -p"rewrite-algorithm capping 256" backup --json "$SRC" > "$SCRATCH/rw.json"
+[ "$(cache_field "$SCRATCH/rw.json" state)" = "not applicable" ] || fail "rewriting: files cache used"
+note "backup-files-cache no and --no-files-cache turn it off; yes with rewriting is an error"
