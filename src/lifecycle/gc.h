@@ -15,9 +15,13 @@
  * before anything is copied:
  *   1. the fingerprint index is marked DIRTY (a kill from here on rebuilds
  *      it from the containers the store still holds);
- *   2. the dead containers are listed and freed, as in 4 and 5;
- *   3. the copies are written, indexed and synced; the freed list is
- *      published again with the store's count, which vouches for them
+ *   2. the dead containers are listed and freed, as in 4 and 5; when
+ *      copies follow, they are freed and synced first and listed by 3's
+ *      publication (one publication less; a kill between leaves them freed
+ *      and not listed, the state 5 allows);
+ *   3. the copies are written (the device reading the next sparse
+ *      container while one is copied), indexed and synced; the freed list
+ *      is published again with the store's count, which vouches for them
  *      (store_committed_containers); the reference counts are marked
  *      stale and the records rewritten (compact.h). A failure before that
  *      publication takes the copies back (container_store_discard);
