@@ -153,9 +153,13 @@ static gboolean is_freed(ContainerId id, void *ctx)
  * and not listed: no live record names them, the index (DIRTY) is rebuilt
  * without them, and the next gc lists them (classify), or a later one when
  * it frees nothing itself and finds no room for the list.
- * With `list_later` (step 2 when copies follow), they are freed and synced
- * unlisted, by that same argument, and the copies' publication of the list
- * (step 3) lists them: one publication (two fsyncs and a rename) less. */
+ * With `list_later` (step 2 when copies follow), they are freed unlisted,
+ * their room given back at once but made durable by the copies' own sync,
+ * and listed by the copies' publication of the list (step 3): one
+ * publication (two fsyncs and a rename) and one sync less. Safe by the
+ * same argument: a kill before that sync finds them still holding data,
+ * or not, and unlisted either way; no live record names them, so the next
+ * gc frees or lists them. */
 static gboolean free_containers(Gc *gc, const GArray *ids, gboolean list_later, GError **err)
 {
     Store *s = gc->store;
@@ -179,6 +183,8 @@ static gboolean free_containers(Gc *gc, const GArray *ids, gboolean list_later, 
         if (gc->r->freed % PROGRESS_FREES == 0)
             report_progress(gc);
     }
+    if (list_later)
+        return container_store_release(s->containers, err);
     return container_store_sync(s->containers, err) &&
            (listed || ids->len == 0 || store_publish_freed(s, gc->freed, containers, err));
 }

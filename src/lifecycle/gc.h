@@ -16,9 +16,10 @@
  *   1. the fingerprint index is marked DIRTY (a kill from here on rebuilds
  *      it from the containers the store still holds);
  *   2. the dead containers are listed and freed, as in 4 and 5; when
- *      copies follow, they are freed and synced first and listed by 3's
- *      publication (one publication less; a kill between leaves them freed
- *      and not listed, the state 5 allows);
+ *      copies follow, they are only freed (their room given back), made
+ *      durable by 3's sync and listed by 3's publication (a publication and
+ *      a sync less; a kill before leaves them unlisted, freed or not, which
+ *      no record names and the next gc frees or lists, as in 5);
  *   3. the copies are written (the device reading the next sparse
  *      container while one is copied), indexed and synced; the freed list
  *      is published again with the store's count, which vouches for them
