@@ -36,7 +36,9 @@
  *   6. the index entries naming freed containers are removed and the index
  *      committed; the reference counts are counted again;
  *   7. the records and recipe indexes of deleted jobs are removed (their
- *      manifest, tombstone and reference counts stay: ids never come back).
+ *      manifest, tombstone and reference counts stay: ids never come back),
+ *      not synced: a crash that undoes a removal leaves records of a
+ *      deleted job, which nothing reads, and the next gc removes them.
  * Steps 1 to 7 run only while gc holds the readers' lock exclusively
  * (reader_lock.h): with a reader open, nothing is written or freed and the
  * report says how many containers wait for the next gc. A failure (a full
