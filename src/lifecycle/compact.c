@@ -91,12 +91,8 @@ gboolean compact_copy(Store *store, FpIndex *idx, ContainerId first, const GArra
     gboolean ok = TRUE;
     for (guint i = 0; i < from->len && ok; i++) {
         ContainerId id = g_array_index(from, ContainerId, i);
-        ok = container_source_read(container_store_source(store->containers), id, in, err);
-        /* the device reads the next one while this one is copied (asked
-         * after this one's read, which would otherwise queue behind it) */
-        if (ok && i + 1 < from->len)
-            container_store_will_read(store->containers, g_array_index(from, ContainerId, i + 1));
-        ok = ok && copy_container(&cp, id, in, live, moved, err);
+        ok = container_source_read(container_store_source(store->containers), id, in, err) &&
+             copy_container(&cp, id, in, live, moved, err);
         r->container_bytes_read += ok ? size : 0;
     }
     ok = ok && flush_container(&cp, err) && container_writer_wait(cp.writer, 0, err) &&

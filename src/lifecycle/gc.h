@@ -20,9 +20,8 @@
  *      durable by 3's sync and listed by 3's publication (a publication and
  *      a sync less; a kill before leaves them unlisted, freed or not, which
  *      no record names and the next gc frees or lists, as in 5);
- *   3. the copies are written (the device reading the next sparse
- *      container while one is copied), indexed and synced; the freed list
- *      is published again with the store's count, which vouches for them
+ *   3. the copies are written, indexed and synced; the freed list is
+ *      published again with the store's count, which vouches for them
  *      (store_committed_containers); the reference counts are marked
  *      stale and the records rewritten (compact.h). A failure before that
  *      publication takes the copies back (container_store_discard);

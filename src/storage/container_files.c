@@ -93,30 +93,18 @@ static int open_container(ContainerFiles *f, ContainerId id, struct stat *st, GE
     return fd;
 }
 
-/* Ask the kernel for container `id`'s file (a hint: failures ignored);
- * FALSE when there is no such file. */
-static gboolean hint_file(ContainerFiles *f, ContainerId id)
-{
-    char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
-    file_name(id, name);
-    int fd = openat(f->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0)
-        return FALSE;
-    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
-    close(fd);
-    return TRUE;
-}
-
-/* Ask the kernel for the next containers' files. */
+/* Ask the kernel for the next containers' files (a hint: failures ignored). */
 static void read_ahead(ContainerFiles *f, ContainerId id)
 {
-    for (unsigned i = 1; i <= f->readahead && id + i > id && hint_file(f, id + i); i++)
-        ;
-}
-
-static void files_will_read(ContainerStore *cs, ContainerId id)
-{
-    (void)hint_file((ContainerFiles *)cs, id);
+    for (unsigned i = 1; i <= f->readahead && id + i > id; i++) {
+        char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
+        file_name(id + i, name);
+        int fd = openat(f->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0)
+            return;
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+        close(fd);
+    }
 }
 
 /* Container `id`'s file, whole (container_size bytes: a shorter one is
@@ -453,7 +441,6 @@ static const ContainerStoreOps files_ops = {
     .discard = files_discard,
     .set_readahead = files_set_readahead,
     .set_uncached = files_set_uncached,
-    .will_read = files_will_read,
     .close = files_close,
 };
 

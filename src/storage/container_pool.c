@@ -103,13 +103,6 @@ static void pool_set_uncached(ContainerStore *cs, gboolean uncached)
     (void)posix_fadvise(pool->fd, 0, 0, uncached ? POSIX_FADV_RANDOM : POSIX_FADV_NORMAL);
 }
 
-static void pool_will_read(ContainerStore *cs, ContainerId id)
-{
-    ContainerPool *pool = (ContainerPool *)cs;
-    (void)posix_fadvise(pool->fd, (off_t)id * (off_t)pool->container_size, (off_t)pool->container_size,
-                        POSIX_FADV_WILLNEED);
-}
-
 static gboolean pool_count(ContainerStore *cs, uint32_t *count, GError **err)
 {
     ContainerPool *pool = (ContainerPool *)cs;
@@ -315,7 +308,6 @@ static const ContainerStoreOps pool_ops = {
     .discard = pool_discard,
     .set_readahead = pool_set_readahead,
     .set_uncached = pool_set_uncached,
-    .will_read = pool_will_read,
     .release = pool_release,
     .close = pool_close,
 };

@@ -331,17 +331,11 @@ static gboolean rados_live(ContainerStore *cs, ContainerId id, gboolean *live, G
 }
 
 /* Restore's prefetch thread already reads ahead through the source, and no
- * page cache stands between destor and the cluster: the hints are moot. */
+ * page cache stands between destor and the cluster: both hints are moot. */
 static void rados_set_readahead(ContainerStore *cs, unsigned containers)
 {
     (void)cs;
     (void)containers;
-}
-
-static void rados_will_read(ContainerStore *cs, ContainerId id)
-{
-    (void)cs;
-    (void)id;
 }
 
 static void rados_set_uncached(ContainerStore *cs, gboolean uncached)
@@ -416,7 +410,6 @@ static const ContainerStoreOps rados_ops = {
     .discard = rados_discard,
     .set_readahead = rados_set_readahead,
     .set_uncached = rados_set_uncached,
-    .will_read = rados_will_read,
     .close = rados_close,
     .claim = rados_claim,
 };

@@ -72,7 +72,6 @@ typedef struct {
     /* Hints (see container_store_set_readahead/_uncached below). */
     void (*set_readahead)(ContainerStore *cs, unsigned containers);
     void (*set_uncached)(ContainerStore *cs, gboolean uncached);
-    void (*will_read)(ContainerStore *cs, ContainerId id);
     void (*close)(ContainerStore *cs);
     /* Optional (NULL: the kind lives in the working directory, which is the
      * store): bind the containers to the store of identity `id`, so that
@@ -143,13 +142,6 @@ static inline gboolean container_store_discard(ContainerStore *cs, ContainerId f
 static inline void container_store_set_readahead(ContainerStore *cs, unsigned containers)
 {
     cs->ops->set_readahead(cs, containers);
-}
-/* gc reads the sparse containers in ascending order, with gaps: ask the
- * kernel to start reading container `id`, which is read next, while the
- * one before is copied (a hint: failure only costs speed). */
-static inline void container_store_will_read(ContainerStore *cs, ContainerId id)
-{
-    cs->ops->will_read(cs, id);
 }
 /* Measuring the device rather than RAM: with `uncached`, reads are hinted
  * random (no kernel readahead) and each container's pages are dropped from
