@@ -5,7 +5,10 @@
 # goal, not a test).
 #
 # usage: scripts/bench-gc.sh
-# environment: DESTOR (default build/destor); REPEAT (default 3) runs, of
+# environment: DESTOR (default build/destor); DESTOR_B: a second binary,
+#   run on its own copy right after DESTOR's in each round (A, B, A, B...),
+#   whose figures are printed beside A's with A/B of gc's time taken round
+#   by round; REPEAT (default 3) runs, of
 #   which the medians are printed; SIZE_MB (default 256) of the store;
 #   TMPDIR: where the store is made (the device measured); KEEP: when set,
 #   the scratch directory is kept.
@@ -19,7 +22,8 @@
 # POSIX_FADV_DONTNEED on each container file), and alternates: dd of the
 # copy's containers with iflag=direct (the device's sequential read), dd of
 # 64 MiB of zeros into a file beside them with oflag=direct conv=fsync (its
-# sequential write), then destor gc on the copy. Two ratios: gc's
+# sequential write), then destor gc on a fresh uncached copy (and DESTOR_B
+# on another). Two ratios: gc's
 # container bytes read per second of its whole run over dd's read bytes
 # per second (goal, issue 24: >= 0.5); and the time dd would take to read
 # what gc read and write what gc wrote (its containers' bytes read and
@@ -34,6 +38,7 @@ SIZE_MB=${SIZE_MB:-256}
 KIND=${DESTOR_TEST_CONTAINER_STORE:-pool}
 PYTHON=/usr/bin/python3
 [ -x "$DESTOR" ] || { echo "bench-gc: $DESTOR not built (run scripts/setup.sh)" >&2; exit 2; }
+[ -z "${DESTOR_B:-}" ] || [ -x "$DESTOR_B" ] || { echo "bench-gc: DESTOR_B $DESTOR_B is not executable" >&2; exit 2; }
 [ "$SIZE_MB" -ge 64 ] || { echo "bench-gc: SIZE_MB must be at least 64" >&2; exit 2; }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/destor-bench-gc.XXXXXX")
@@ -101,6 +106,29 @@ dd_mib_s() {
 }
 
 : > "$WORK/results"
+# gc_run LABEL BIN DD_READ DD_WRITE: gc by BIN on a fresh uncached copy of
+# the store; one line of figures, labelled, into results.
+gc_run() {
+    W="$WORK/run"
+    rm -rf "$W"
+    cp -a "$T" "$W"
+    uncache "$W"
+    start=$(date +%s.%N)
+    /usr/bin/time -f "%U %S" -o "$WORK/cpu" "$2" -c "$WORK/config" -p"working-directory $W" gc --json > "$WORK/gc.json"
+    end=$(date +%s.%N)
+    "$PYTHON" -c '
+import json, sys
+g = json.load(open(sys.argv[1]))
+secs = float(sys.argv[3]) - float(sys.argv[2])
+gc_rate = g["container_bytes_read"] / 2**20 / secs
+rd, wr = float(sys.argv[4]), float(sys.argv[5])
+dd_secs = g["container_bytes_read"] / 2**20 / rd + g["container_bytes_written"] / 2**20 / wr
+cpu = sum(float(x) for x in open(sys.argv[6]).read().split()[-2:])
+print(sys.argv[7], rd, gc_rate, gc_rate / rd, secs, g["container_bytes_read"], g["containers_freed"],
+      g["containers_copied"], g["containers_written"], g["containers"], wr, dd_secs / secs,
+      g["container_bytes_written"], cpu)' \
+        "$WORK/gc.json" "$start" "$end" "$3" "$4" "$WORK/cpu" "$1" >> "$WORK/results"
+}
 r=1
 while [ "$r" -le "$REPEAT" ]; do
     W="$WORK/run"
@@ -113,42 +141,36 @@ while [ "$r" -le "$REPEAT" ]; do
     end=$(date +%s.%N)
     rm -f "$W/dd-write"
     ddw_rate=$("$PYTHON" -c 'import sys; print(64 / (float(sys.argv[2]) - float(sys.argv[1])))' "$start" "$end")
-    uncache "$W"
-    start=$(date +%s.%N)
-    /usr/bin/time -f "%U %S" -o "$WORK/cpu" "$DESTOR" -c "$WORK/config" -p"working-directory $W" gc --json > "$WORK/gc.json"
-    end=$(date +%s.%N)
-    "$PYTHON" -c '
-import json, sys
-g = json.load(open(sys.argv[1]))
-secs = float(sys.argv[3]) - float(sys.argv[2])
-gc_rate = g["container_bytes_read"] / 2**20 / secs
-rd, wr = float(sys.argv[4]), float(sys.argv[5])
-dd_secs = g["container_bytes_read"] / 2**20 / rd + g["container_bytes_written"] / 2**20 / wr
-cpu = sum(float(x) for x in open(sys.argv[6]).read().split()[-2:])
-print(rd, gc_rate, gc_rate / rd, secs, g["container_bytes_read"], g["containers_freed"],
-      g["containers_copied"], g["containers_written"], g["containers"], wr, dd_secs / secs,
-      g["container_bytes_written"], cpu)' \
-        "$WORK/gc.json" "$start" "$end" "$dd_rate" "$ddw_rate" "$WORK/cpu" >> "$WORK/results"
+    gc_run A "$DESTOR" "$dd_rate" "$ddw_rate"
+    [ -z "${DESTOR_B:-}" ] || gc_run B "$DESTOR_B" "$dd_rate" "$ddw_rate"
     r=$((r + 1))
 done
 "$PYTHON" - "$WORK/results" "$SIZE_MB" "$KIND" "$LOAD_START" "$(cat /proc/loadavg)" <<'PY'
 import statistics, sys
-rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-med = lambda i: statistics.median(r[i] for r in rows)
-dd, gc, ratio, secs = med(0), med(1), med(2), med(3)
-read, freed, copied, written, containers = rows[-1][4:9]
-wrote = rows[-1][11]
-print("store: %s MiB, %d containers of 2 MiB (%s); gc read %.0f MiB (%d half-live containers copied into %d), "
-      "freed %d" % (sys.argv[2], containers, sys.argv[3], read / 2**20, copied, written, freed))
-print("dd sequential read (O_DIRECT): %.1f MiB/s; gc: %.1f MiB/s of container bytes read, %.2f s "
-      "(medians of %d alternating runs)" % (dd, gc, secs, len(rows)))
-print("ratio gc / dd: %.2f (goal >= 0.50): %s" % (ratio, "met" if ratio >= 0.5 else "NOT met"))
-rw = med(10)
-print("dd sequential write (O_DIRECT, fsync): %.1f MiB/s; gc must read %.0f MiB and write %.0f MiB of containers" % (
-    med(9), read / 2**20, wrote / 2**20))
-print("ratio (dd's time to read and write those bytes) / gc's time: %.2f (goal >= 0.50): %s; gc CPU %.2f s "
-      "(user + sys)" % (rw, "met" if rw >= 0.5 else "NOT met", med(12)))
-print("per run (read ratio, read+write ratio, gc s): %s" % ", ".join(
-    "%.2f %.2f %.2f" % (r[2], r[10], r[3]) for r in rows))
+lines = [l.split() for l in open(sys.argv[1]) if l.strip()]
+runs = {lab: [list(map(float, l[1:])) for l in lines if l[0] == lab] for lab in ("A", "B")}
+def report(label, rows):
+    med = lambda i: statistics.median(r[i] for r in rows)
+    dd, gc, ratio, secs = med(0), med(1), med(2), med(3)
+    read, freed, copied, written, containers = rows[-1][4:9]
+    wrote = rows[-1][11]
+    print("%s store: %s MiB, %d containers of 2 MiB (%s); gc read %.0f MiB (%d half-live containers copied into "
+          "%d), freed %d" % (label, sys.argv[2], containers, sys.argv[3], read / 2**20, copied, written, freed))
+    print("%s dd sequential read (O_DIRECT): %.1f MiB/s; gc: %.1f MiB/s of container bytes read, %.2f s "
+          "(medians of %d alternating runs)" % (label, dd, gc, secs, len(rows)))
+    print("%s ratio gc / dd: %.2f (goal >= 0.50): %s" % (label, ratio, "met" if ratio >= 0.5 else "NOT met"))
+    rw = med(10)
+    print("%s dd sequential write (O_DIRECT, fsync): %.1f MiB/s; gc must read %.0f MiB and write %.0f MiB of "
+          "containers" % (label, med(9), read / 2**20, wrote / 2**20))
+    print("%s ratio (dd's time to read and write those bytes) / gc's time: %.2f (goal >= 0.50): %s; gc CPU %.2f s "
+          "(user + sys)" % (label, rw, "met" if rw >= 0.5 else "NOT met", med(12)))
+    print("%s per run (read ratio, read+write ratio, gc s): %s" % (label, ", ".join(
+        "%.2f %.2f %.2f" % (r[2], r[10], r[3]) for r in rows)))
+report("A" if runs["B"] else "", runs["A"])
+if runs["B"]:
+    report("B", runs["B"])
+    pairs = [a[3] / b[3] for a, b in zip(runs["A"], runs["B"])]
+    print("A/B of gc's time, round by round: median %.2f (%s)" % (statistics.median(pairs),
+          ", ".join("%.2f" % p for p in pairs)))
 print("load average at the start: %s; at the end: %s" % (sys.argv[4], sys.argv[5]))
 PY

@@ -15,7 +15,6 @@
 #include "store/reader_lock.h"
 #include "storage/container.h"
 #include "util/error.h"
-#include "util/fileio.h"
 
 #include <errno.h>
 #include <string.h>
@@ -35,6 +34,7 @@ typedef struct {
     GArray *sparse;       /* ContainerId, ascending */
     GArray *unlisted;     /* ContainerId, ascending: freed, not listed (a gc stopped between) */
     RadosLock *lease;     /* a rados store's readers' lock, held exclusively (rados_lock.h) */
+    gboolean advised;     /* the error already says what the user can do (take_copies_back) */
 } Gc;
 
 static void report_progress(Gc *gc)
@@ -151,8 +151,15 @@ static gboolean is_freed(ContainerId id, void *ctx)
  * after, in the room their freeing made. A kill between leaves them freed
  * and not listed: no live record names them, the index (DIRTY) is rebuilt
  * without them, and the next gc lists them (classify), or a later one when
- * it frees nothing itself and finds no room for the list. */
-static gboolean free_containers(Gc *gc, const GArray *ids, GError **err)
+ * it frees nothing itself and finds no room for the list.
+ * With `list_later` (step 2 when copies follow), they are freed unlisted,
+ * their room given back at once but made durable by the copies' own sync,
+ * and listed by the copies' publication of the list (step 3): one
+ * publication (two fsyncs and a rename) and one sync less. Safe by the
+ * same argument: a kill before that sync finds them still holding data,
+ * or not, and unlisted either way; no live record names them, so the next
+ * gc frees or lists them. */
+static gboolean free_containers(Gc *gc, const GArray *ids, gboolean list_later, GError **err)
 {
     Store *s = gc->store;
     uint32_t containers;
@@ -164,7 +171,7 @@ static gboolean free_containers(Gc *gc, const GArray *ids, GError **err)
     g_array_sort(gc->freed, compare_id);
     if (!container_store_count(s->containers, &containers, err))
         return FALSE;
-    gboolean listed = store_publish_freed(s, gc->freed, containers, NULL);
+    gboolean listed = list_later || store_publish_freed(s, gc->freed, containers, NULL);
     for (guint i = 0; i < ids->len; i++) {
         /* readers elsewhere are out only while the lock is still this gc's */
         if ((gc->lease != NULL && !rados_lock_kept(gc->lease, err)) ||
@@ -175,15 +182,17 @@ static gboolean free_containers(Gc *gc, const GArray *ids, GError **err)
         if (gc->r->freed % PROGRESS_FREES == 0)
             report_progress(gc);
     }
+    if (list_later)
+        return container_store_release(s->containers, err);
     return container_store_sync(s->containers, err) &&
            (listed || ids->len == 0 || store_publish_freed(s, gc->freed, containers, err));
 }
 
-/* Did the file system fill up? destor_set_errno ends the message with the
- * reason. */
+/* Did the file system fill up? The error's code says so from the failed
+ * call's errno (destor_set_errno, bdb_fail), whatever its message. */
 static gboolean disk_full(const GError *e)
 {
-    return g_str_has_suffix(e->message, g_strerror(ENOSPC)) || g_str_has_suffix(e->message, g_strerror(EDQUOT));
+    return g_error_matches(e, DESTOR_ERROR, DESTOR_ERROR_NO_SPACE);
 }
 
 static void append_message(GError *e, const char *more)
@@ -221,6 +230,7 @@ static void take_copies_back(Gc *gc, ContainerId first, GError **err)
                                  disk_full(*err) ? "make room on the file system and run gc again, or" : "meanwhile,");
     g_free((*err)->message);
     (*err)->message = what;
+    gc->advised = TRUE;
     g_free(removed);
 }
 
@@ -279,8 +289,9 @@ static gboolean collect_containers(Gc *gc, GError **err)
     FpIndex *idx = fp_index_open(dir, fingerprint_length(s->fingerprint), container_store_source(s->containers),
                                  gc->r->containers, NULL, err);
     g_free(dir);
-    gboolean ok = idx != NULL && fp_index_begin_job(idx, err) && free_containers(gc, gc->dead, err) &&
-                  empty_sparse(gc, idx, err) && free_containers(gc, gc->sparse, err) && drop_freed(gc, idx, err) &&
+    gboolean ok = idx != NULL && fp_index_begin_job(idx, err) &&
+                  free_containers(gc, gc->dead, gc->sparse->len > 0, err) && empty_sparse(gc, idx, err) &&
+                  free_containers(gc, gc->sparse, FALSE, err) && drop_freed(gc, idx, err) &&
                   fp_index_commit_job(idx, err) && store_settle_refcounts(s, err);
     fp_index_close(idx);
     /* the DB is current against the new freed list: the cluster's index from it */
@@ -289,7 +300,10 @@ static gboolean collect_containers(Gc *gc, GError **err)
 }
 
 /* Step 7: what deleted jobs still hold besides manifest, tombstone and
- * reference counts. */
+ * reference counts. The removals are not synced (one fsync a job less): a
+ * crash that undoes one brings back the records of a job whose tombstone
+ * is durable, which no reader, verify or gc's scan reads, and the next gc
+ * removes them again; nothing after this step depends on them. */
 static gboolean collect_deleted_jobs(Gc *gc, GError **err)
 {
     GArray *all = job_catalog_list(gc->store->dir, err);
@@ -308,7 +322,6 @@ static gboolean collect_deleted_jobs(Gc *gc, GError **err)
             destor_set_errno(err, errno, "remove the records of deleted job %u in %s", id, dir);
             ok = FALSE;
         }
-        ok = ok && (!had || dir_fsync(dir, err));
         gc->r->jobs_collected += ok && had;
         g_free(ridx);
         g_free(meta);
@@ -354,7 +367,7 @@ gboolean lifecycle_gc(Store *store, double live_threshold, GcProgressFn progress
     rados_lock_release(gc.lease);
     if (readers >= 0)
         close(readers);
-    if (!ok && err != NULL && disk_full(*err))
+    if (!ok && err != NULL && !gc.advised && disk_full(*err))
         append_message(*err, "; make room on the file system and run gc again");
     report_progress(&gc);
     if (gc.freed != NULL)

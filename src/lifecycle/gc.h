@@ -15,7 +15,11 @@
  * before anything is copied:
  *   1. the fingerprint index is marked DIRTY (a kill from here on rebuilds
  *      it from the containers the store still holds);
- *   2. the dead containers are listed and freed, as in 4 and 5;
+ *   2. the dead containers are listed and freed, as in 4 and 5; when
+ *      copies follow, they are only freed (their room given back), made
+ *      durable by 3's sync and listed by 3's publication (a publication and
+ *      a sync less; a kill before leaves them unlisted, freed or not, which
+ *      no record names and the next gc frees or lists, as in 5);
  *   3. the copies are written, indexed and synced; the freed list is
  *      published again with the store's count, which vouches for them
  *      (store_committed_containers); the reference counts are marked
@@ -31,7 +35,9 @@
  *   6. the index entries naming freed containers are removed and the index
  *      committed; the reference counts are counted again;
  *   7. the records and recipe indexes of deleted jobs are removed (their
- *      manifest, tombstone and reference counts stay: ids never come back).
+ *      manifest, tombstone and reference counts stay: ids never come back),
+ *      not synced: a crash that undoes a removal leaves records of a
+ *      deleted job, which nothing reads, and the next gc removes them.
  * Steps 1 to 7 run only while gc holds the readers' lock exclusively
  * (reader_lock.h): with a reader open, nothing is written or freed and the
  * report says how many containers wait for the next gc. A failure (a full

@@ -76,7 +76,7 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
         cs->chunk_cache = chunk_cache_source_open_cache(cfg, store, &trouble);
         if (cs->chunk_cache != NULL)
             return TRUE;
-        if (!g_error_matches(trouble, DESTOR_ERROR, DESTOR_ERROR_IO)) {
+        if (!destor_error_is_io(trouble)) {
             g_propagate_error(err, trouble);
             return FALSE;
         }
@@ -105,7 +105,7 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
     if (cs->cache != NULL)
         return TRUE;
     g_clear_pointer(&cs->reference_count, g_free);
-    if (g_error_matches(local, DESTOR_ERROR, DESTOR_ERROR_IO)) {
+    if (destor_error_is_io(local)) {
         destor_warning("SSD cache unavailable, reading from the store without it: %s",
                    local->message);
         g_error_free(local);

@@ -238,8 +238,13 @@ static gboolean pool_sync(ContainerStore *cs, GError **err)
     return punch_pending(pool, err) && file_fsync(pool->fd, pool->path, err);
 }
 
+static gboolean pool_release(ContainerStore *cs, GError **err)
+{
+    return punch_pending((ContainerPool *)cs, err);
+}
+
 /* Gathered with the frees of the ids just before it; punched when the run
- * breaks, at the next sync or live, or at close. */
+ * breaks, at the next sync, release or live, or at close. */
 static gboolean pool_free(ContainerStore *cs, ContainerId id, GError **err)
 {
     ContainerPool *pool = (ContainerPool *)cs;
@@ -303,5 +308,6 @@ static const ContainerStoreOps pool_ops = {
     .discard = pool_discard,
     .set_readahead = pool_set_readahead,
     .set_uncached = pool_set_uncached,
+    .release = pool_release,
     .close = pool_close,
 };

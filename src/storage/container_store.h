@@ -77,6 +77,10 @@ typedef struct {
      * store): bind the containers to the store of identity `id`, so that
      * two stores never share them (see container_store_claim). */
     gboolean (*claim)(ContainerStore *cs, const uint8_t *id, size_t len, gboolean writable, GError **err);
+    /* Optional (NULL: every free releases its space at once): release the
+     * gathered frees now, their room given back, durable only after the
+     * next sync. */
+    gboolean (*release)(ContainerStore *cs, GError **err);
 } ContainerStoreOps;
 
 struct ContainerStore {
@@ -156,6 +160,10 @@ static inline gboolean container_store_claim(ContainerStore *cs, const uint8_t *
                                              GError **err)
 {
     return cs->ops->claim == NULL || cs->ops->claim(cs, id, len, writable, err);
+}
+static inline gboolean container_store_release(ContainerStore *cs, GError **err)
+{
+    return cs->ops->release == NULL || cs->ops->release(cs, err);
 }
 static inline void container_store_close(ContainerStore *cs)
 {

@@ -19,7 +19,7 @@ gboolean bdb_fail(GError **err, int ret, const char *what, const char *path)
         return FALSE;
     }
     gboolean damaged = ret == DB_RUNRECOVERY || ret == DB_VERIFY_BAD || ret == EINVAL || ret == DB_OLD_VERSION;
-    g_set_error(err, DESTOR_ERROR, damaged ? DESTOR_ERROR_INTEGRITY : DESTOR_ERROR_IO, "%s %s: %s", what, path,
+    g_set_error(err, DESTOR_ERROR, damaged ? DESTOR_ERROR_INTEGRITY : destor_errno_code(ret), "%s %s: %s", what, path,
                 db_strerror(ret));
     return FALSE;
 }

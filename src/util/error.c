@@ -2,6 +2,7 @@
 /* error.c: the error domain and the code -> exit status mapping. */
 #include "util/error.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@ int destor_exit_status(const GError *err)
     case DESTOR_ERROR_INTEGRITY:
         return DESTOR_EXIT_INTEGRITY;
     case DESTOR_ERROR_IO:
+    case DESTOR_ERROR_NO_SPACE:
     case DESTOR_ERROR_LOCKED:
     case DESTOR_ERROR_PLANTED:
         break;
@@ -34,8 +36,18 @@ void destor_set_errno(GError **err, int errnum, const char *fmt, ...)
     va_start(ap, fmt);
     char *what = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_IO, "%s: %s", what, g_strerror(errnum));
+    g_set_error(err, DESTOR_ERROR, destor_errno_code(errnum), "%s: %s", what, g_strerror(errnum));
     g_free(what);
+}
+
+DestorErrorCode destor_errno_code(int errnum)
+{
+    return errnum == ENOSPC || errnum == EDQUOT ? DESTOR_ERROR_NO_SPACE : DESTOR_ERROR_IO;
+}
+
+gboolean destor_error_is_io(const GError *err)
+{
+    return g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_IO) || g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_NO_SPACE);
 }
 
 /* Appends one byte as \xHH. */

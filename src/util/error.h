@@ -19,6 +19,7 @@ typedef enum {
     DESTOR_ERROR_NO_STORE,  /* working directory holds no store: exit 2 */
     DESTOR_ERROR_INTEGRITY, /* checksum or structure mismatch: exit 3 */
     DESTOR_ERROR_PLANTED,   /* a link or other file at a name destor writes in place: exit 1 */
+    DESTOR_ERROR_NO_SPACE,  /* a system call failed for want of room (ENOSPC, EDQUOT): exit 1 */
 } DestorErrorCode;
 
 enum {
@@ -33,9 +34,16 @@ GQuark destor_error_quark(void);
 /* Exit status for an error (1 when the error is not ours). */
 int destor_exit_status(const GError *err);
 
-/* Set *err to a DESTOR_ERROR_IO naming `what` and strerror(errnum). */
+/* Set *err to a DESTOR_ERROR_IO naming `what` and strerror(errnum), or to
+ * a DESTOR_ERROR_NO_SPACE when errnum is ENOSPC or EDQUOT. */
 void destor_set_errno(GError **err, int errnum, const char *fmt, ...)
     G_GNUC_PRINTF(3, 4);
+
+/* The code of a failed system call's error number (IO or NO_SPACE). */
+DestorErrorCode destor_errno_code(int errnum);
+
+/* A failed system call, whether for want of room or not. */
+gboolean destor_error_is_io(const GError *err);
 
 /* Longest message shown: a longer one keeps its head and tail around a
  * note of how many bytes were cut (a 10 MB trace line, a binary file). */

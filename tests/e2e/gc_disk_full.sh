@@ -104,7 +104,7 @@ for what in containers jobs/00000001/.destor- /st-; do
         i=$((i + 1))
     done
 done
-# One fsync fails (EIO), for each of gc's: gc retries a small file's
+# One fsync fails (EIO), for each of gc's: no advice to make room; gc retries a small file's
 # publication or stops, and a copy whose freed list was put in place before
 # the failure stays counted (the next gc frees it); nothing is lost.
 rm -rf "$SCRATCH/st-count"
@@ -125,6 +125,9 @@ while [ "$i" -le "$n" ]; do
     rc=$?
     set -e
     [ "$rc" -le 1 ] || { cat "$SCRATCH/err" >&2; fail "gc with fsync $i failing exited $rc"; }
+    # an I/O error is no full disk: no advice to make room (decided from the
+    # error's code, not its words)
+    ! grep -q 'make room' "$SCRATCH/err" || fail "advice to make room after EIO (fsync $i): $(cat "$SCRATCH/err")"
     on "$W" verify --deep >/dev/null || fail "verify after fsync $i failed"
     on "$W" restore 1 "$W.r" >/dev/null && same_tree "$SCRATCH/b" "$W.r"
     on "$W" gc >/dev/null || fail "gc after fsync $i failed"

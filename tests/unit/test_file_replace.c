@@ -6,10 +6,12 @@
  * new file; a file opened in place (file_open_own) is refused when a
  * symlink, a hard link or something not a regular file is at its name, its
  * target untouched; file_publish_atomic and _cached replace a name whole;
- * dir_fd_within sees through symlinks and recognises the
- * root. */
+ * dir_fd_within sees through symlinks and recognises the root; a write
+ * refused for want of room is a DESTOR_ERROR_NO_SPACE, which gc's advice to
+ * make room is decided from (issue 42), any other a DESTOR_ERROR_IO. */
 #include "util/dir_within.h"
 #include "util/file_replace.h"
+#include "util/error.h"
 #include "util/fileio.h"
 #include "unit.h"
 
@@ -200,6 +202,32 @@ static void test_dir_within(void)
     g_free(other);
 }
 
+/* /dev/full refuses every write with ENOSPC: the error's code says so,
+ * whatever its message ends with; EDQUOT alike, EIO not. */
+static void test_no_space_code(void)
+{
+    GError *err = NULL;
+    int fd = open("/dev/full", O_WRONLY);
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT_FALSE(file_write_all(fd, "x", 1, "/dev/full", &err));
+    close(fd);
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_NO_SPACE));
+    CU_ASSERT_TRUE(destor_error_is_io(err));
+    g_prefix_error(&err, "job 3: ");
+    g_free(err->message);
+    err->message = g_strdup("the message rewritten, no errno text in it");
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_NO_SPACE));
+    CU_ASSERT_EQUAL(destor_exit_status(err), DESTOR_EXIT_RUNTIME);
+    g_clear_error(&err);
+    destor_set_errno(&err, EDQUOT, "write x");
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_NO_SPACE));
+    g_clear_error(&err);
+    destor_set_errno(&err, EIO, "write %s", g_strerror(ENOSPC));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_IO));
+    CU_ASSERT_TRUE(destor_error_is_io(err));
+    g_clear_error(&err);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("file_replace", setup, teardown);
@@ -207,6 +235,7 @@ static void add_suites(void)
     CU_add_test(s, "both publishes replace a name whole, never through a link", test_publish);
     CU_add_test(s, "a file opened in place is never one behind a link", test_open_own);
     CU_add_test(s, "dir_within", test_dir_within);
+    CU_add_test(s, "a full disk's error says so by its code", test_no_space_code);
 }
 
 UNIT_MAIN(add_suites)
