@@ -197,7 +197,9 @@ typedef struct {
     uint64_t hdd_reads, hdd_bytes_read;
     uint64_t damaged;                  /* chunks the log found damaged: dropped, refetched */
     uint64_t log_dropped;              /* live chunks the log's reclamation dropped */
-    uint64_t ssd_write_errors;         /* puts that failed: chunk not cached */
+    uint64_t ssd_write_errors;         /* puts the SSD failed: chunk not cached */
+    uint64_t put_mismatched;           /* puts the layout refused, the bytes not their fingerprint's
+                                          (the store's copy is damaged): chunk not cached */
     uint64_t offered;                  /* fetch container: other chunks of containers read whole */
     uint64_t offers_cached;            /*   of them cached already (nothing done) */
     uint64_t offers_admitted, offers_refused; /* the policy's answers to the rest */
