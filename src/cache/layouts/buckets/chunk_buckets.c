@@ -2,6 +2,7 @@
 /* chunk_buckets.c: the bucketized chunk layout (chunk_buckets.h). */
 #include "cache/layouts/buckets/chunk_buckets.h"
 #include "cache/common/cache_dir.h"
+#include "cache/layouts/chunk_layout.h"
 #include "cache/layouts/buckets/chunk_buckets_place.h"
 #include "cache/layouts/buckets/chunk_buckets_format.h"
 #include "cache/layouts/buckets/chunk_buckets_index.h"
@@ -319,15 +320,9 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
     ChunkBucketsEntry e;
     if (chunk_buckets_maybe_contains(b, fp) && find_in_meta(b, bucket, fp, &e) >= 0)
         return TRUE;
-    /* the bytes are matched against their fingerprint once, here; their
-     * CRC-32, taken from the same bytes, stands for them from now on */
-    Fingerprint got;
-    fingerprinter_compute(b->fpr, buf, len, &got);
-    if (memcmp(got.bytes, fp->bytes, FP_SLOT) != 0) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
-                    "a chunk's bytes do not match its fingerprint; not put in the cache buckets");
+    uint32_t check;
+    if (!chunk_layout_check_put(b->fpr, fp, buf, len, "cache buckets", &check, err))
         return FALSE;
-    }
     uint32_t stored_len = chunk_buckets_compress(b->codec, b->subslot, buf, len, b->raw_buf, &b->c.cpu_compress_s);
     size_t clen = stored_len < len ? stored_len : 0;
     const uint8_t *stored = clen > 0 ? b->raw_buf : buf;
@@ -350,7 +345,7 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
     e = (ChunkBucketsEntry){ .fp = *fp, .raw_len = len, .stored_len = stored_len,
                              .codec = (uint8_t)(clen > 0 ? b->opt.compression : CACHE_CODEC_NONE),
                              .n_slots = (uint8_t)n, .head = 1,
-                             .check = checksum_crc32(CHECKSUM_CRC32_START, buf, len) };
+                             .check = check };
     for (uint32_t k = 1; k < n; k++)
         chunk_buckets_entry_clear(b->bucket_buf, start + k);
     chunk_buckets_entry_put(b->bucket_buf, start, &e);

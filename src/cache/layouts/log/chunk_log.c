@@ -2,6 +2,7 @@
 /* chunk_log.c: the chunk cache's segment log on the SSD (chunk_log.h). */
 #include "cache/layouts/log/chunk_log.h"
 #include "cache/common/cache_dir.h"
+#include "cache/layouts/chunk_layout.h"
 #include "cache/layouts/log/chunk_log_format.h"
 #include "cache/layouts/log/chunk_log_index.h"
 #include "cache/layouts/log/chunk_log_readers.h"
@@ -285,17 +286,9 @@ gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, ui
     }
     if (chunk_log_space_find(&log->sp, fp) != CHUNK_LOG_NO_ENTRY)
         return TRUE;
-    /* Admission is where the chunk's bytes are matched against its
-     * fingerprint; from here on its CRC-32, taken from the same bytes,
-     * stands for them (a hit checks it). */
-    Fingerprint got;
-    fingerprinter_compute(log->fpr, buf, len, &got);
-    if (memcmp(got.bytes, fp->bytes, FP_SLOT) != 0) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
-                    "a chunk's bytes do not match its fingerprint; not put in the chunk log");
+    uint32_t check;
+    if (!chunk_layout_check_put(log->fpr, fp, buf, len, "chunk log", &check, err))
         return FALSE;
-    }
-    uint32_t check = checksum_crc32(CHECKSUM_CRC32_START, buf, len);
     chunk_log_get_many_wait(log); /* a segment write may reclaim what the readers read */
     uint32_t stored = chunk_log_compress(log->codec, buf, len, log->cbuf, &log->sp.c.cpu_compress_s);
     log->put_src = stored < len ? log->cbuf : buf;
