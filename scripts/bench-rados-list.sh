@@ -2,16 +2,21 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench-rados-list.sh: opening a `container-store rados` store on a new
 # machine (an empty working directory given only the conf) and listing its
-# jobs (destor stat), against the limit issue 41 sets (<= 2 s for 1,000 jobs), measured
-# in the same run as listing them from the working directory that wrote
-# them (a figure, not a test).
+# jobs (destor stat, which reads the cluster's catalog alone), against the
+# limit issue 41 sets (<= 2 s for 1,000 jobs), measured in the same run as
+# listing them from the working directory that wrote them (a figure, not a
+# test).
 #
 # usage: scripts/bench-rados-list.sh
 # environment: DESTOR (default build/destor); JOBS (default 1000) jobs
 #   made, each a backup of one small file (about a second each on a loaded
 #   2-core machine) (each run of the figure is a new
 #   working directory, so every run pulls every job); REPEAT (default 5)
-#   runs of each, alternated, of which the medians are printed.
+#   runs of each, alternated, of which the medians are printed (also of
+#   `list 0` in a new working directory: a command that pulls every job);
+#   BASE (a
+#   destor binary, e.g. another worktree's build/destor): its new-machine
+#   stat is timed too, alternated with this one's, and the ratio printed.
 #
 # The cluster is the tests' (tests/rados/cluster.sh): one monitor and one
 # memstore OSD on this machine.
@@ -20,6 +25,8 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 DESTOR=${DESTOR:-$TOP/build/destor}
 JOBS=${JOBS:-1000}
 REPEAT=${REPEAT:-5}
+BASE=${BASE:-}
+[ -z "$BASE" ] || [ -x "$BASE" ] || { echo "bench-rados-list: BASE $BASE is not an executable" >&2; exit 2; }
 [ -x "$DESTOR" ] || { echo "bench-rados-list: $DESTOR not built (run scripts/setup.sh)" >&2; exit 2; }
 for tool in ceph-mon ceph-osd rados; do
     command -v "$tool" > /dev/null 2>&1 || { echo "bench-rados-list: $tool not installed (run scripts/setup.sh)" >&2; exit 2; }
@@ -47,13 +54,20 @@ echo "made $JOBS jobs in $(($(date +%s) - start)) s"
 : > "$WORK/results"
 i=0
 while [ "$i" -lt "$REPEAT" ]; do
-    for where in writer new; do
-        [ "$where" = writer ] || rm -rf "$WORK/new"
+    for where in writer new ${BASE:+base} pull ${BASE:+pull-base}; do
+        [ "$where" = writer ] || rm -rf "$WORK/$where"
+        prog=$DESTOR
+        case $where in *base) prog=$BASE ;; esac
+        command="stat --json"
+        case $where in pull*) command="list 0" ;; esac
         start=$(date +%s.%N)
-        /usr/bin/time -f '%U %S' -o "$WORK/time" "$DESTOR" -c "$WORK/config" -p"working-directory $WORK/$where" \
-            -p"rados-namespace list" stat --json > "$WORK/list"
+        # shellcheck disable=SC2086 # the command's words
+        /usr/bin/time -f '%U %S' -o "$WORK/time" "$prog" -c "$WORK/config" -p"working-directory $WORK/$where" \
+            -p"rados-namespace list" $command > "$WORK/list"
         end=$(date +%s.%N)
-        listed=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["jobs"]))' "$WORK/list")
+        case $where in pull*) listed=$(find "$WORK/$where/jobs" -name manifest | wc -l) ;;
+        *) listed=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["jobs"]))' "$WORK/list") ;;
+        esac
         [ "$listed" -eq "$JOBS" ] || { echo "bench-rados-list: $where listed $listed jobs" >&2; exit 1; }
         awk -v w="$where" -v s="$start" -v e="$end" '{ print w, e - s, $1 + $2 }' "$WORK/time" >> "$WORK/results"
     done
@@ -67,10 +81,18 @@ for line in open(sys.argv[1]):
     runs.setdefault(where, []).append((float(wall), float(cpu)))
 jobs, repeat = int(sys.argv[2]), int(sys.argv[3])
 print("medians of %d runs, alternated; %d jobs; load average %s" % (repeat, jobs, open("/proc/loadavg").read().split()[0]))
-for where in ("writer", "new"):
-    print("stat from %-6s %6.2f s (CPU %.2f s)" % (where, statistics.median(r[0] for r in runs[where]),
+for where in [w for w in ("writer", "new", "base", "pull", "pull-base") if w in runs]:
+    print("%-9s %-9s %6.2f s (CPU %.2f s)" % ("pull" if where.startswith("pull") else "stat from",
+                                             where.replace("pull-", "") if where != "pull" else "new", statistics.median(r[0] for r in runs[where]),
                                                    statistics.median(r[1] for r in runs[where])))
 new = statistics.median(r[0] for r in runs["new"])
-limit = 2.0 * jobs / 1000
-print("new machine: %.2f s for %d jobs (goal <= %.1f s)%s" % (new, jobs, limit, "" if new <= limit else "  ABOVE GOAL"))
+# The goal is 2 s for 1,000 jobs; a run of fewer jobs can only say whether
+# it is missed already (the time is not proportional: the writer's own stat
+# is mostly the command's start and the cluster's connection).
+verdict = "ABOVE GOAL" if new > 2.0 else "goal met" if jobs >= 1000 else "below 2 s, but the goal is for 1,000 jobs"
+print("new machine: %.2f s for %d jobs (goal: <= 2 s for 1,000 jobs): %s" % (new, jobs, verdict))
+if "base" in runs:
+    print("new machine's stat, BASE against this build: %.2fx" % (statistics.median(r[0] for r in runs["base"]) / new))
+    print("new machine's whole pull (list 0), BASE against this build: %.2fx" %
+          (statistics.median(r[0] for r in runs["pull-base"]) / statistics.median(r[0] for r in runs["pull"])))
 PY

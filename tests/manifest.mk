@@ -158,6 +158,7 @@ SLOW_C_TESTS = \
 	tests/fault/io_backup.py \
 	tests/rados/rados_kill.sh \
 	tests/rados/rados_kill_lifecycle.sh \
+	tests/rados/rados_kill_pull.sh \
 	tests/fault/io_read.py \
 	tests/e2e/kill_retention.sh \
 	tests/e2e/kill_files_backup.sh \
@@ -175,6 +176,8 @@ SLOW_C_TESTS = \
 	tests/rados/rados_shared.sh \
 	tests/rados/rados_index.sh \
 	tests/rados/rados_readers.sh \
+	tests/rados/rados_mount.sh \
+	tests/rados/rados_writers.sh \
 	tests/rados/rados_errors.sh \
 	tests/e2e/kill_commit_steps.sh \
 	tests/e2e/kill_cache_o_direct.sh \

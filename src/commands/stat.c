@@ -67,7 +67,7 @@ static void job_figures(const JobManifest *m, JsonBuilder *json, GString *text)
  * and that still hold data. */
 static gboolean reclaimable_bytes(Store *store, const uint32_t *refs, uint32_t n, uint64_t *bytes, GError **err)
 {
-    GArray *freed = freed_list_load(store->dir, NULL, err);
+    GArray *freed = store_freed(store, NULL, err);
     if (freed == NULL)
         return FALSE;
     gboolean ok = TRUE;
@@ -82,12 +82,12 @@ static gboolean reclaimable_bytes(Store *store, const uint32_t *refs, uint32_t n
 
 gboolean stat_run(const Config *cfg, gboolean json, GError **err)
 {
-    Store *store = store_open_read(cfg, err);
+    Store *store = store_open_list(cfg, err);
     if (store == NULL)
         return FALSE;
-    GArray *ids = job_catalog_list(store->dir, err);
+    GArray *ids = store_jobs(store, err);
     uint32_t *refs = NULL, nrefs = 0;
-    gboolean ok = ids != NULL && refcount_load_current(store->dir, &refs, &nrefs, err);
+    gboolean ok = ids != NULL && store_current_refcounts(store, &refs, &nrefs, err);
     uint32_t containers = 0;
     JsonBuilder *doc = NULL;
     GString *jobs = g_string_new(NULL);
@@ -104,10 +104,10 @@ gboolean stat_run(const Config *cfg, gboolean json, GError **err)
     uint32_t deleted = 0;
     for (guint i = 0; ok && i < ids->len; i++) {
         JobManifest m;
-        if (!(ok = job_manifest_load_any(store->dir, g_array_index(ids, uint32_t, i), &m, err)))
+        if (!(ok = store_job_manifest(store, g_array_index(ids, uint32_t, i), &m, err)))
             break;
         containers = m.containers_total;
-        if (job_is_deleted(store->dir, m.job_id)) {
+        if (store_job_deleted(store, m.job_id)) {
             deleted++;
         } else {
             logical += m.logical_bytes;

@@ -6,6 +6,7 @@
 #include "mount/mount_path.h"
 #include "mount/mount_stats.h"
 #include "recipe/job_catalog.h"
+#include "store/store.h"
 
 #include <fuse_lowlevel.h> /* at mount_fuse.h's FUSE_USE_VERSION */
 
@@ -19,7 +20,25 @@ struct MountWatch {
     GCond wake;
     gboolean stop;
     uint32_t newest; /* `latest` at the last look (UINT32_MAX: none) */
+    gint64 pulled;   /* the last store_pull's start (monotonic µs) */
+    gboolean pull_failed; /* the last one failed (said once, not every time) */
 };
+
+/* The working directory brought up to the cluster when MOUNT_CLUSTER_PULL_MS
+ * have passed; a failure is said once, and the root stays as it was. */
+static void pull(MountWatch *w)
+{
+    gint64 now = g_get_monotonic_time();
+    if (now - w->pulled < MOUNT_CLUSTER_PULL_MS * G_TIME_SPAN_MILLISECOND)
+        return;
+    w->pulled = now;
+    GError *err = NULL;
+    gboolean ok = store_pull(w->fs->session->store, &err);
+    if (!ok && !w->pull_failed)
+        g_printerr("destor: mount: %s (other machines' changes show once the cluster answers)\n", err->message);
+    w->pull_failed = !ok;
+    g_clear_error(&err);
+}
 
 /* Drop name from the kernel's root of jobs (nothing when it holds none). */
 static void forget_name(MountWatch *w, const char *name)
@@ -72,6 +91,7 @@ static void look(MountWatch *w)
     mount_readers_trim(w->fs->readers, MOUNT_READER_IDLE_MS * G_TIME_SPAN_MILLISECOND);
     if (w->fs->one_job)
         return;
+    pull(w);
     GArray *now = job_catalog_list_live(w->fs->session->store->dir, NULL);
     if (now == NULL)
         return; /* unreadable for now: the operations say why */
@@ -114,6 +134,7 @@ MountWatch *mount_watch_start(MountFs *fs, struct fuse *f)
     g_cond_init(&w->wake);
     GArray *live = job_catalog_list_live(fs->session->store->dir, NULL);
     w->newest = live != NULL ? newest(live) : UINT32_MAX;
+    w->pulled = g_get_monotonic_time(); /* the open pulled */
     if (live != NULL)
         g_array_unref(live);
     w->thread = g_thread_new("destor-watch", watch, w);

@@ -59,12 +59,12 @@ void recipe_index_close(RecipeIndex *idx)
     g_free(idx);
 }
 
-gboolean recipe_index_finish(RecipeIndex *idx, GError **err)
+gboolean recipe_index_finish(RecipeIndex *idx, gboolean durable, GError **err)
 {
     int ret = idx->db->close(idx->db, 0);
     idx->db = NULL;
     gboolean ok = ret == 0 ? TRUE : bdb_fail(err, ret, "close", idx->path);
-    if (ok) {
+    if (ok && durable) {
         int fd = open(idx->path, O_RDONLY | O_CLOEXEC);
         if (fd < 0) {
             destor_set_errno(err, errno, "open %s", idx->path);

@@ -56,6 +56,17 @@ GArray *freed_list_load(const char *workdir, uint32_t *containers, GError **err)
     return ids;
 }
 
+GArray *freed_list_decode(const uint8_t *p, size_t len, const char *shown, uint32_t *containers, GError **err)
+{
+    GArray *ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    uint32_t count = 0;
+    if (!decode(p, len, shown, ids, &count, err))
+        g_clear_pointer(&ids, g_array_unref);
+    if (containers != NULL)
+        *containers = count;
+    return ids;
+}
+
 uint8_t *freed_list_encode(const GArray *ids, uint32_t containers, size_t *len_out)
 {
     size_t len = FREED_HEADER + (size_t)ids->len * 4 + 4;

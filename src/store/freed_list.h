@@ -24,6 +24,8 @@
  * container count when the list was published (0 without a list): gc's
  * copies lie past the newest manifest's count, and this vouches for them. */
 GArray *freed_list_load(const char *workdir, uint32_t *containers, GError **err);
+/* freed_list_load on the list's bytes (`shown` names them in errors). */
+GArray *freed_list_decode(const uint8_t *p, size_t len, const char *shown, uint32_t *containers, GError **err);
 /* The list's bytes (g_free) for `ids` (ascending, distinct) and `containers`. */
 uint8_t *freed_list_encode(const GArray *ids, uint32_t containers, size_t *len);
 /* Publish `ids` (ascending, distinct) as the list, with the store's

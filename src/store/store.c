@@ -3,6 +3,7 @@
 #include "store/store.h"
 #include "index/fp_index.h"
 #include "recipe/job_catalog.h"
+#include "recipe/job_tombstone.h"
 #include "recipe/refcount_recount.h"
 #include "store/freed_list.h"
 #include "store/reader_lock.h"
@@ -180,6 +181,11 @@ static gboolean pull_cluster(Store *s, GError **err)
     return ok;
 }
 
+gboolean store_pull(Store *s, GError **err)
+{
+    return pull_cluster(s, err);
+}
+
 gboolean store_refresh_records(Store *s, GError **err)
 {
     g_assert(s->lock_fd >= 0);
@@ -237,7 +243,9 @@ static gboolean check_kind(const Store *s, const Config *cfg, GError **err)
     return FALSE;
 }
 
-Store *store_open_read(const Config *cfg, GError **err)
+/* A reader's open; a rados store's working directory brought up to the
+ * cluster, or (`listing`) only the catalog read (store_open_list). */
+static Store *open_read(const Config *cfg, gboolean listing, GError **err)
 {
     Store *s = store_new(cfg);
     GError *local = NULL;
@@ -246,7 +254,8 @@ Store *store_open_read(const Config *cfg, GError **err)
         /* the lease before anything is read: a gc holding the readers out is waited for */
         (s->cluster != NULL && (s->rados.lease = s->readers_lease = rados_readers_join(
                                     store_cluster_connection(s->cluster), s->rados.lock_duration, err)) == NULL) ||
-        !open_containers(s, FALSE, err) || !pull_cluster(s, err)) {
+        !open_containers(s, FALSE, err) ||
+        !(listing && s->cluster != NULL ? store_cluster_read(s->cluster, s->dir, err) : pull_cluster(s, err))) {
         if (local != NULL)
             g_propagate_error(err, local);
         store_close(s);
@@ -254,7 +263,92 @@ Store *store_open_read(const Config *cfg, GError **err)
     }
     if (cfg->store_read_uncached)
         container_store_set_uncached(s->containers, TRUE);
+    s->listing = listing && s->cluster != NULL;
     return s;
+}
+
+Store *store_open_read(const Config *cfg, GError **err)
+{
+    return open_read(cfg, FALSE, err);
+}
+
+Store *store_open_list(const Config *cfg, GError **err)
+{
+    return open_read(cfg, TRUE, err);
+}
+
+GArray *store_jobs(const Store *s, GError **err)
+{
+    if (!s->listing)
+        return job_catalog_list(s->dir, err);
+    const GArray *ids = store_cluster_jobs(s->cluster);
+    GArray *copy = g_array_sized_new(FALSE, FALSE, sizeof(uint32_t), ids->len);
+    g_array_append_vals(copy, ids->data, ids->len);
+    return copy;
+}
+
+gboolean store_job_manifest(const Store *s, uint32_t job_id, JobManifest *m, GError **err)
+{
+    if (!s->listing)
+        return job_manifest_load_any(s->dir, job_id, m, err);
+    GBytes *bytes = store_cluster_manifest(s->cluster, job_id);
+    g_assert(bytes != NULL); /* the catalog's ids have manifests */
+    gsize len;
+    const uint8_t *data = g_bytes_get_data(bytes, &len);
+    char *shown = g_strdup_printf("job %u's catalog entry in %s", job_id, store_cluster_shown(s->cluster));
+    gboolean ok = job_manifest_decode(data, len, job_id, shown, m, err);
+    g_free(shown);
+    return ok;
+}
+
+gboolean store_job_deleted(const Store *s, uint32_t job_id)
+{
+    return s->listing ? store_cluster_deleted(s->cluster, job_id) : job_is_deleted(s->dir, job_id);
+}
+
+gboolean store_current_refcounts(const Store *s, uint32_t **counts, uint32_t *n, GError **err)
+{
+    if (!s->listing)
+        return refcount_load_current(s->dir, counts, n, err);
+    const GArray *ids = store_cluster_jobs(s->cluster);
+    *counts = NULL;
+    *n = 0;
+    if (ids->len == 0)
+        return TRUE;
+    uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1);
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    gboolean found = FALSE;
+    gboolean ok = store_cluster_get_job_object(s->cluster, newest, "refcount", &bytes, &len, &found, err);
+    if (ok && !found)
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "job %u's reference counts are missing from %s",
+                    newest, store_cluster_shown(s->cluster));
+    char *shown = g_strdup_printf("job %u's reference counts in %s", newest, store_cluster_shown(s->cluster));
+    ok = ok && found && refcount_decode(bytes, len, shown, counts, n, err);
+    g_free(shown);
+    g_free(bytes);
+    return ok;
+}
+
+GArray *store_freed(const Store *s, uint32_t *containers, GError **err)
+{
+    if (!s->listing)
+        return freed_list_load(s->dir, containers, err);
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    gboolean found = FALSE;
+    GArray *ids = NULL;
+    if (store_cluster_get_freed(s->cluster, &bytes, &len, &found, err) && !found) {
+        ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+        if (containers != NULL)
+            *containers = 0;
+    } else if (found) {
+        char *shown = g_strdup_printf("the freed list in %s", store_cluster_shown(s->cluster));
+        ids = freed_list_decode(bytes, len, shown, containers, err);
+        g_free(shown);
+    }
+    g_free(bytes);
+    return ids;
 }
 
 static gboolean take_lock(Store *s, GError **err)
@@ -456,14 +550,14 @@ void store_close(Store *s)
  * its job and count, or *job -1. */
 static gboolean newest_manifest(const Store *s, int64_t *job, uint32_t *count, GError **err)
 {
-    GArray *ids = job_catalog_list(s->dir, err);
+    GArray *ids = store_jobs(s, err);
     if (ids == NULL)
         return FALSE;
     *job = -1;
     *count = 0;
     for (guint i = ids->len; i > 0 && *job < 0; i--) {
         JobManifest m;
-        if (!job_manifest_load_any(s->dir, g_array_index(ids, uint32_t, i - 1), &m, NULL))
+        if (!store_job_manifest(s, g_array_index(ids, uint32_t, i - 1), &m, NULL))
             continue;
         *job = m.job_id;
         *count = m.containers_total;
@@ -477,7 +571,7 @@ gboolean store_committed_containers(const Store *s, uint32_t *n, GError **err)
 {
     int64_t job;
     uint32_t by_gc = 0;
-    GArray *freed = newest_manifest(s, &job, n, err) ? freed_list_load(s->dir, &by_gc, err) : NULL;
+    GArray *freed = newest_manifest(s, &job, n, err) ? store_freed(s, &by_gc, err) : NULL;
     if (freed == NULL)
         return FALSE;
     g_array_unref(freed);

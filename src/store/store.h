@@ -49,6 +49,7 @@ typedef struct {
     gboolean readers_lock_new; /* a writer created READERS at this open: readers
                                   already running hold no lock gc could see */
     struct RadosLock *readers_lease; /* a rados store's reader: its lease against gc on any machine */
+    gboolean listing; /* store_open_list's of a rados store: the jobs are the cluster catalog's */
 } Store;
 
 /* Open an existing store for reading (a rados store's reader also holds a
@@ -56,6 +57,22 @@ typedef struct {
  * directory without store.meta is a NO_STORE error. Every open refuses (a CONFIG error) a config whose
  * container-store is not the store's kind. */
 Store *store_open_read(const Config *cfg, GError **err);
+/* The same for a command that only lists the jobs and their figures
+ * (stat): a rados store's working directory is not brought up to the
+ * cluster, its jobs are read from the cluster's catalog at the open, and
+ * read through the functions below, which read the working directory's
+ * files after any other open. (A new machine's stat then costs a few
+ * round trips, not a pull of every job.) */
+Store *store_open_list(const Config *cfg, GError **err);
+/* The jobs, deleted ones too, ascending (job_catalog_list). */
+GArray *store_jobs(const Store *s, GError **err);
+/* Job `job_id`'s manifest, a deleted job's too (job_manifest_load_any). */
+gboolean store_job_manifest(const Store *s, uint32_t job_id, JobManifest *m, GError **err);
+gboolean store_job_deleted(const Store *s, uint32_t job_id);
+/* The newest job's reference counts (refcount_load_current). */
+gboolean store_current_refcounts(const Store *s, uint32_t **counts, uint32_t *n, GError **err);
+/* The freed list (freed_list_load). */
+GArray *store_freed(const Store *s, uint32_t *containers, GError **err);
 /* Every writer's open below also creates READERS, counts the current
  * reference counts again after an interrupted delete (refcount_recount.h),
  * and frees the containers an interrupted gc listed but had not freed yet
@@ -120,6 +137,11 @@ gboolean store_drop_uncommitted(Store *s, uint32_t *removed, GError **err);
 /* gc, before it reads the live jobs' records: with a cluster, each one
  * read again from it (store_cluster_fetch_records says why). */
 gboolean store_refresh_records(Store *s, GError **err);
+
+/* A reader open for long (a mount): the working directory brought up to
+ * the cluster again, as its open did (jobs other machines committed or
+ * deleted since); TRUE at once without a cluster. */
+gboolean store_pull(Store *s, GError **err);
 
 /* The directories what a command writes must stay out of: the working
  * directory and the SSD cache's (NULL when unset). */

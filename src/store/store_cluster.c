@@ -15,6 +15,7 @@
 #include "util/le.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +25,9 @@
 #define TOKEN_LEN 16
 #define RECIPE_VALUE 12 /* record offset u64, length u32 */
 #define RECIPE_BATCH 1024
+/* Jobs a pull fetches at once, as many as the omap writes a writer keeps
+ * in flight (rados_object.h). */
+#define PULL_IN_FLIGHT RADOS_OMAP_IN_FLIGHT
 
 typedef struct {
     GArray *ids;            /* committed, ascending (omap keys are in order) */
@@ -359,9 +363,11 @@ static gboolean catalog_entry(const char *key, size_t key_len, const uint8_t *va
     return TRUE;
 }
 
-/* Object `oid` into local file `path` (atomically); a missing object is
- * an INTEGRITY error unless `optional` (then the file is removed). */
-static gboolean fetch_file(StoreCluster *sc, const char *oid, const char *path, gboolean optional, GError **err)
+/* Object `oid` into local file `path` (atomically; durably or as a cache's
+ * file, file_publish_cached); a missing object is an INTEGRITY error unless
+ * `optional` (then the file is removed). */
+static gboolean fetch_file(StoreCluster *sc, const char *oid, const char *path, gboolean optional, gboolean durable,
+                           GError **err)
 {
     uint8_t *data;
     size_t len;
@@ -370,7 +376,7 @@ static gboolean fetch_file(StoreCluster *sc, const char *oid, const char *path, 
         return FALSE;
     gboolean ok;
     if (found)
-        ok = file_publish_atomic(path, data, len, err);
+        ok = durable ? file_publish_atomic(path, data, len, err) : file_publish_cached(path, data, len, err);
     else if (optional)
         ok = unlink(path) == 0 || errno == ENOENT || (destor_set_errno(err, errno, "remove %s", path), FALSE);
     else {
@@ -411,7 +417,7 @@ static gboolean fetch_recipe(StoreCluster *sc, const char *workdir, uint32_t job
         ok = FALSE;
     }
     if (ok) {
-        ok = recipe_index_finish(idx, err);
+        ok = recipe_index_finish(idx, FALSE, err); /* a pull's: made durable by pull_jobs's syncfs */
         idx = NULL;
     }
     if (ok && rename(tmp, path) != 0) {
@@ -428,51 +434,121 @@ static gboolean fetch_recipe(StoreCluster *sc, const char *workdir, uint32_t job
 }
 
 static gboolean fetch_job_file(StoreCluster *sc, const char *workdir, uint32_t job_id, const char *what,
-                               const char *name, gboolean optional, GError **err)
+                               const char *name, gboolean optional, gboolean durable, GError **err)
 {
     const char *token = committed_token(sc, job_id, err);
     if (token == NULL)
         return FALSE;
     char *oid = job_object(job_id, token, what);
     char *path = job_file(workdir, job_id, name);
-    gboolean ok = fetch_file(sc, oid, path, optional, err);
+    gboolean ok = fetch_file(sc, oid, path, optional, durable, err);
     g_free(path);
     g_free(oid);
     return ok;
 }
 
 static gboolean publish_job_file(const char *workdir, uint32_t job_id, const char *name, GBytes *bytes,
-                                 GError **err)
+                                 gboolean durable, GError **err)
 {
     char *path = job_file(workdir, job_id, name);
     gsize len;
     const void *data = g_bytes_get_data(bytes, &len);
-    gboolean ok = file_publish_atomic(path, data, len, err);
+    gboolean ok = durable ? file_publish_atomic(path, data, len, err) : file_publish_cached(path, data, len, err);
     g_free(path);
     return ok;
 }
 
 gboolean store_cluster_fetch_records(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
 {
-    return fetch_job_file(sc, workdir, job_id, "records", JOB_META_FILE, FALSE, err);
+    return fetch_job_file(sc, workdir, job_id, "records", JOB_META_FILE, FALSE, TRUE, err);
 }
 
-/* Committed job `job_id` into the working directory, its manifest last; a
- * deleted one without records (gc may have removed them). */
-static gboolean fetch_job(StoreCluster *sc, const char *workdir, uint32_t job_id, GBytes *manifest,
-                          GBytes *tombstone, GError **err)
+/* Committed job `job_id`'s files but its manifest into the working
+ * directory, not yet durable (pull_jobs); a deleted one without records
+ * (gc may have removed them). */
+static gboolean fetch_job(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
 {
+    GBytes *tombstone = g_hash_table_lookup(sc->cat.tombstones, GUINT_TO_POINTER(job_id));
     char *dir = job_dir_path(workdir, job_id);
     gboolean ok = g_mkdir_with_parents(dir, 0755) == 0;
     if (!ok)
         destor_set_errno(err, errno, "create %s", dir);
     g_free(dir);
     if (ok && tombstone == NULL)
-        ok = store_cluster_fetch_records(sc, workdir, job_id, err) && fetch_recipe(sc, workdir, job_id, err);
-    return ok && fetch_job_file(sc, workdir, job_id, "refcount", JOB_REFCOUNT_FILE, FALSE, err) &&
-           fetch_job_file(sc, workdir, job_id, "utilization", JOB_UTILIZATION_FILE, TRUE, err) &&
-           (tombstone == NULL || publish_job_file(workdir, job_id, JOB_DELETED_FILE, tombstone, err)) &&
-           publish_job_file(workdir, job_id, JOB_MANIFEST_FILE, manifest, err);
+        ok = fetch_job_file(sc, workdir, job_id, "records", JOB_META_FILE, FALSE, FALSE, err) &&
+             fetch_recipe(sc, workdir, job_id, err);
+    return ok && fetch_job_file(sc, workdir, job_id, "refcount", JOB_REFCOUNT_FILE, FALSE, FALSE, err) &&
+           fetch_job_file(sc, workdir, job_id, "utilization", JOB_UTILIZATION_FILE, TRUE, FALSE, err) &&
+           (tombstone == NULL || publish_job_file(workdir, job_id, JOB_DELETED_FILE, tombstone, FALSE, err));
+}
+
+/* Job `job_id`'s records again, not yet durable (pull_freed). */
+static gboolean fetch_records(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
+{
+    return fetch_job_file(sc, workdir, job_id, "records", JOB_META_FILE, FALSE, FALSE, err);
+}
+
+typedef gboolean (*FetchFn)(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err);
+
+typedef struct {
+    StoreCluster *sc;
+    const char *workdir;
+    FetchFn fn;
+    GMutex lock;
+    GError *error; /* the first failure; the jobs not started yet are skipped */
+} Fetches;
+
+static void fetch_one(gpointer job, gpointer ctx)
+{
+    Fetches *f = ctx;
+    g_mutex_lock(&f->lock);
+    gboolean failed = f->error != NULL;
+    g_mutex_unlock(&f->lock);
+    GError *local = NULL;
+    if (failed || f->fn(f->sc, f->workdir, GPOINTER_TO_UINT(job) - 1, &local))
+        return;
+    g_mutex_lock(&f->lock);
+    if (f->error == NULL)
+        f->error = local;
+    else
+        g_error_free(local);
+    g_mutex_unlock(&f->lock);
+}
+
+/* fn for each of `ids`, PULL_IN_FLIGHT at once (librados is thread-safe:
+ * their round trips overlap), then every file they wrote made durable by
+ * one syncfs(2) of the working directory's file system instead of an fsync
+ * each. */
+static gboolean fetch_all(StoreCluster *sc, const char *workdir, const GArray *ids, FetchFn fn, GError **err)
+{
+    if (ids->len == 0)
+        return TRUE;
+    Fetches f = { sc, workdir, fn, { 0 }, NULL };
+    g_mutex_init(&f.lock);
+    GThreadPool *pool = g_thread_pool_new(fetch_one, &f, MIN(ids->len, PULL_IN_FLIGHT), FALSE, err);
+    gboolean ok = pool != NULL;
+    for (guint i = 0; ok && i < ids->len; i++)
+        ok = g_thread_pool_push(pool, GUINT_TO_POINTER(g_array_index(ids, uint32_t, i) + 1), err);
+    if (pool != NULL)
+        g_thread_pool_free(pool, FALSE, TRUE);
+    g_mutex_clear(&f.lock);
+    if (f.error != NULL) {
+        if (ok)
+            g_propagate_error(err, f.error);
+        else
+            g_error_free(f.error);
+        return FALSE;
+    }
+    if (!ok)
+        return FALSE;
+    int fd = open(workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 || syncfs(fd) != 0) {
+        destor_set_errno(err, errno, "sync the file system of %s", workdir);
+        ok = FALSE;
+    }
+    if (fd >= 0)
+        close(fd);
+    return ok;
 }
 
 /* Does local file `path` hold exactly `bytes`? */
@@ -488,7 +564,14 @@ static gboolean same_file(const char *path, GBytes *bytes)
     return same;
 }
 
-static gboolean pull_jobs(StoreCluster *sc, const char *workdir, Catalog *cat, gboolean *changed, GError **err)
+/* The committed jobs `workdir` lacks (or holds otherwise) fetched into it
+ * (fetch_all), each one's manifest last: the manifest is a cache's file
+ * (file_publish_cached), not made durable, because every pull compares it
+ * byte for byte with its catalog entry and fetches a job whose manifest
+ * differs (a crash left it empty or missing) again. *fetched: their ids;
+ * *changed: a job was fetched or a tombstone brought in. */
+static gboolean pull_jobs(StoreCluster *sc, const char *workdir, Catalog *cat, GArray *fetched, gboolean *changed,
+                          GError **err)
 {
     GArray *local = job_catalog_list(workdir, err);
     if (local == NULL)
@@ -513,19 +596,24 @@ static gboolean pull_jobs(StoreCluster *sc, const char *workdir, Catalog *cat, g
         gboolean have = same_file(path, manifest);
         g_free(path);
         if (!have)
-            ok = fetch_job(sc, workdir, id, manifest, tombstone, err);
+            g_array_append_val(fetched, id);
         else if (tombstone != NULL && !job_is_deleted(workdir, id))
-            ok = publish_job_file(workdir, id, JOB_DELETED_FILE, tombstone, err);
-        else
-            continue;
-        *changed = TRUE;
+            ok = *changed = publish_job_file(workdir, id, JOB_DELETED_FILE, tombstone, TRUE, err);
+    }
+    *changed = *changed || fetched->len > 0;
+    ok = ok && fetch_all(sc, workdir, fetched, fetch_job, err);
+    for (guint i = 0; ok && i < fetched->len; i++) {
+        uint32_t id = g_array_index(fetched, uint32_t, i);
+        ok = publish_job_file(workdir, id, JOB_MANIFEST_FILE, g_hash_table_lookup(cat->manifests, GUINT_TO_POINTER(id)),
+                              FALSE, err);
     }
     return ok;
 }
 
-/* The freed list, and first every live job's records when it changed. */
-static gboolean pull_freed(StoreCluster *sc, const char *workdir, const Catalog *cat, gboolean *freed_changed,
-                           GError **err)
+/* The freed list, and first every live job's records when it changed
+ * (but those of the jobs just `fetched`, already current). */
+static gboolean pull_freed(StoreCluster *sc, const char *workdir, const Catalog *cat, const GArray *fetched,
+                           gboolean *freed_changed, GError **err)
 {
     uint8_t *data;
     size_t len;
@@ -535,12 +623,17 @@ static gboolean pull_freed(StoreCluster *sc, const char *workdir, const Catalog 
     char *path = g_build_filename(workdir, FREED_LIST_FILE, NULL);
     GBytes *bytes = found ? g_bytes_new_take(data, len) : NULL;
     *freed_changed = found && !same_file(path, bytes);
-    gboolean ok = TRUE;
-    for (guint i = 0; ok && *freed_changed && i < cat->ids->len; i++) {
+    GArray *live = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (guint i = 0, j = 0; *freed_changed && i < cat->ids->len; i++) {
         uint32_t id = g_array_index(cat->ids, uint32_t, i);
-        if (!g_hash_table_contains(cat->tombstones, GUINT_TO_POINTER(id)))
-            ok = store_cluster_fetch_records(sc, workdir, id, err);
+        while (j < fetched->len && g_array_index(fetched, uint32_t, j) < id)
+            j++;
+        gboolean just = j < fetched->len && g_array_index(fetched, uint32_t, j) == id;
+        if (!just && !g_hash_table_contains(cat->tombstones, GUINT_TO_POINTER(id)))
+            g_array_append_val(live, id);
     }
+    gboolean ok = fetch_all(sc, workdir, live, fetch_records, err);
+    g_array_unref(live);
     if (ok && *freed_changed)
         ok = file_publish_atomic(path, g_bytes_get_data(bytes, NULL), g_bytes_get_size(bytes), err);
     if (bytes != NULL)
@@ -606,25 +699,55 @@ const char *store_cluster_shown(const StoreCluster *sc)
     return sc->c.shown;
 }
 
-gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *index_stale, GError **err)
+/* Does the namespace hold the store's metadata (else an older store's,
+ * whose metadata is in `workdir`)? */
+static gboolean check_meta(StoreCluster *sc, const char *workdir, GError **err)
 {
-    gboolean has_meta, dirty, fetched = FALSE, freed_changed = FALSE;
-    *index_stale = FALSE;
+    gboolean has_meta;
     if (!cluster_has(sc, STORE_CLUSTER_META_OBJECT, &has_meta, err))
         return FALSE;
-    if (!has_meta) {
+    if (!has_meta)
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
                     "the store in %s keeps its jobs and settings in that directory only, not in %s (made by an "
                     "older destor): run '" STORE_CLUSTER_MIGRATE_COMMAND "' once to move them into the cluster",
                     workdir, sc->c.shown);
+    return has_meta;
+}
+
+gboolean store_cluster_read(StoreCluster *sc, const char *workdir, GError **err)
+{
+    return check_meta(sc, workdir, err) && read_catalog(sc, err);
+}
+
+GBytes *store_cluster_manifest(const StoreCluster *sc, uint32_t job_id)
+{
+    return g_hash_table_lookup(sc->cat.manifests, GUINT_TO_POINTER(job_id));
+}
+
+gboolean store_cluster_deleted(const StoreCluster *sc, uint32_t job_id)
+{
+    return g_hash_table_contains(sc->cat.tombstones, GUINT_TO_POINTER(job_id));
+}
+
+gboolean store_cluster_get_freed(StoreCluster *sc, uint8_t **bytes, size_t *len, gboolean *found, GError **err)
+{
+    return rados_object_get(&sc->c, STORE_CLUSTER_FREED_OBJECT, bytes, len, found, err);
+}
+
+gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *index_stale, GError **err)
+{
+    gboolean dirty, changed = FALSE, freed_changed = FALSE;
+    *index_stale = FALSE;
+    if (!check_meta(sc, workdir, err))
         return FALSE;
-    }
     Catalog *cat = &sc->cat;
-    gboolean ok = read_catalog(sc, err) && pull_jobs(sc, workdir, cat, &fetched, err) &&
-                  pull_freed(sc, workdir, cat, &freed_changed, err);
-    if (ok && (fetched || freed_changed) && cat->ids->len > 0)
+    GArray *fetched = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    gboolean ok = read_catalog(sc, err) && pull_jobs(sc, workdir, cat, fetched, &changed, err) &&
+                  pull_freed(sc, workdir, cat, fetched, &freed_changed, err);
+    if (ok && (changed || freed_changed) && cat->ids->len > 0)
         ok = fetch_job_file(sc, workdir, g_array_index(cat->ids, uint32_t, cat->ids->len - 1), "refcount",
-                            JOB_REFCOUNT_FILE, FALSE, err);
+                            JOB_REFCOUNT_FILE, FALSE, TRUE, err);
+    g_array_unref(fetched);
     ok = ok && cluster_has(sc, STORE_CLUSTER_DIRTY_OBJECT, &dirty, err) &&
          (!dirty || refcount_is_dirty(workdir) || refcount_mark_dirty(workdir, err));
     *index_stale = freed_changed;

@@ -57,6 +57,17 @@ gboolean store_cluster_put_meta(StoreCluster *sc, const uint8_t *meta, size_t le
  * cluster does not is not this store's: an INTEGRITY error. */
 gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *index_stale, GError **err);
 
+/* The catalog alone read, nothing written to any working directory: for a
+ * command that only lists the jobs (store_open_list), which then reads
+ * them from store_cluster_jobs, _manifest and _deleted. The same errors
+ * as store_cluster_pull for a namespace without store.meta. */
+gboolean store_cluster_read(StoreCluster *sc, const char *workdir, GError **err);
+/* Committed job `job_id`'s manifest bytes as the catalog holds them (NULL: none). */
+GBytes *store_cluster_manifest(const StoreCluster *sc, uint32_t job_id);
+gboolean store_cluster_deleted(const StoreCluster *sc, uint32_t job_id);
+/* The freed list's bytes (g_free); *found FALSE when there is none. */
+gboolean store_cluster_get_freed(StoreCluster *sc, uint8_t **bytes, size_t *len, gboolean *found, GError **err);
+
 /* Job `job_id`'s records, as the cluster holds them, into `workdir`:
  * gc reads the live jobs' records from the cluster, never from a working
  * directory a killed gc may have left ahead of it (records rewritten here,

@@ -113,7 +113,8 @@ gboolean file_replace_commit(FileReplace *r, gboolean durable, GError **err)
     return TRUE;
 }
 
-gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err)
+/* file_publish_atomic, with the fsyncs only when `durable`. */
+static gboolean publish(const char *path, const void *data, size_t len, gboolean durable, GError **err)
 {
     char *dir = g_path_get_dirname(path);
     char *base = g_path_get_basename(path);
@@ -124,7 +125,7 @@ gboolean file_publish_atomic(const char *path, const void *data, size_t len, GEr
         destor_set_errno(err, errno, "open directory %s", dir);
     else if (file_replace_begin(&r, dir_fd, base, path, 0644, err)) {
         if (file_write_all(r.fd, data, len, path, err))
-            ok = file_replace_commit(&r, TRUE, err) && file_fsync(dir_fd, dir, err);
+            ok = file_replace_commit(&r, durable, err) && (!durable || file_fsync(dir_fd, dir, err));
         else
             file_replace_abort(&r);
     }
@@ -133,6 +134,16 @@ gboolean file_publish_atomic(const char *path, const void *data, size_t len, GEr
     g_free(base);
     g_free(dir);
     return ok;
+}
+
+gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err)
+{
+    return publish(path, data, len, TRUE, err);
+}
+
+gboolean file_publish_cached(const char *path, const void *data, size_t len, GError **err)
+{
+    return publish(path, data, len, FALSE, err);
 }
 
 int file_open_own(const char *path, int flags, mode_t mode)

@@ -42,6 +42,11 @@ void file_replace_abort(FileReplace *r);
  * the file is renamed into place and its directory fsynced, so a crash
  * leaves the old or the new version, never a torn one. */
 gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err);
+/* The same without either fsync: for a cache's files, which a crash may
+ * leave empty or old, and whose reader must therefore check them against
+ * their source (or make them durable itself, e.g. by one syncfs(2) for many)
+ * before anything relies on them. */
+gboolean file_publish_cached(const char *path, const void *data, size_t len, GError **err);
 
 /* Replace `name` in dir_fd by a symlink to `target` the same way (made
  * under a unique name, renamed over `name`). FALSE with errno set. */

@@ -27,7 +27,7 @@
  *
  * Kinds: write = write, pwrite, pwrite64, writev, pwritev; read = read,
  * pread, pread64, readv, preadv (and the _FORTIFY_SOURCE __*_chk forms);
- * fsync = fsync, fdatasync; rename = rename, renameat, renameat2;
+ * fsync = fsync, fdatasync, syncfs; rename = rename, renameat, renameat2;
  * truncate = ftruncate, ftruncate64; open = open, open64, openat,
  * openat64 and their __*_2 forms; close = close (the descriptor is closed,
  * then the error returned, as Linux does); map = mmap, mmap64 of a file
@@ -112,6 +112,7 @@ DECLARE_REAL(ssize_t, __pread_chk, int, void *, size_t, off_t, size_t)
 DECLARE_REAL(ssize_t, __pread64_chk, int, void *, size_t, off64_t, size_t)
 DECLARE_REAL(int, fsync, int)
 DECLARE_REAL(int, fdatasync, int)
+DECLARE_REAL(int, syncfs, int)
 DECLARE_REAL(int, rename, const char *, const char *)
 DECLARE_REAL(int, renameat, int, const char *, int, const char *)
 DECLARE_REAL(int, renameat2, int, const char *, int, const char *, unsigned int)
@@ -200,7 +201,7 @@ __attribute__((constructor)) static void shim_init(void)
     REAL(write)(); REAL(pwrite)(); REAL(pwrite64)(); REAL(writev)(); REAL(pwritev)();
     REAL(read)(); REAL(pread)(); REAL(pread64)(); REAL(readv)(); REAL(preadv)();
     REAL(__read_chk)(); REAL(__pread_chk)(); REAL(__pread64_chk)();
-    REAL(fsync)(); REAL(fdatasync)(); REAL(rename)(); REAL(renameat)(); REAL(renameat2)();
+    REAL(fsync)(); REAL(fdatasync)(); REAL(syncfs)(); REAL(rename)(); REAL(renameat)(); REAL(renameat2)();
     REAL(ftruncate)(); REAL(ftruncate64)();
     REAL(open)(); REAL(open64)(); REAL(openat)(); REAL(openat64)();
     REAL(__open_2)(); REAL(__open64_2)(); REAL(__openat_2)(); REAL(__openat64_2)(); REAL(close)();
@@ -471,6 +472,11 @@ int fsync(int fd)
 int fdatasync(int fd)
 {
     return should_fail(K_FSYNC, "fdatasync", fd) ? -1 : REAL(fdatasync)()(fd);
+}
+
+int syncfs(int fd)
+{
+    return should_fail(K_FSYNC, "syncfs", fd) ? -1 : REAL(syncfs)()(fd);
 }
 
 int rename(const char *from, const char *to)

@@ -8,6 +8,8 @@
 #   cluster_start DIR [memstore|bluestore]   start; sets CEPH_CONF, RADOS_POOL
 #   osd_kill                                 SIGKILL the OSD, wait for its end
 #   osd_start                                start the OSD again, wait for it
+#   mon_kill                                 SIGKILL the monitor, wait for its end
+#   mon_start                                start the monitor again (its store kept)
 #   cluster_stop                             stop both daemons
 #
 # memstore keeps objects in the OSD's memory (fast; lost with the OSD);
@@ -88,8 +90,7 @@ bluestore cache size = 134217728
 EOF
     monmaptool --create --addv a "[v2:127.0.0.1:$port]" --fsid "$fsid" "$CLUSTER_DIR/monmap" > /dev/null
     ceph-mon --mkfs -i a --monmap "$CLUSTER_DIR/monmap" -c "$CEPH_CONF" > "$CLUSTER_DIR/log/mkfs-mon" 2>&1
-    ceph-mon -f -i a -c "$CEPH_CONF" > "$CLUSTER_DIR/log/mon.out" 2>&1 &
-    MON_PID=$!
+    mon_start
     ceph_cmd osd create > /dev/null
     mkdir -p "$CLUSTER_DIR/osd/osd.0"
     ceph-osd --mkfs -i 0 -c "$CEPH_CONF" > "$CLUSTER_DIR/log/mkfs-osd" 2>&1
@@ -97,6 +98,16 @@ EOF
     ceph_cmd osd pool create "$RADOS_POOL" 8 > /dev/null 2>&1
     ceph_cmd osd pool set "$RADOS_POOL" size 1 --yes-i-really-mean-it > /dev/null 2>&1
     wait_for 60 timeout 10 rados -c "$CEPH_CONF" -p "$RADOS_POOL" put cluster-ready "$CEPH_CONF"
+}
+
+mon_start() {
+    ceph-mon -f -i a -c "$CEPH_CONF" >> "$CLUSTER_DIR/log/mon.out" 2>&1 &
+    MON_PID=$!
+}
+
+mon_kill() {
+    stop_pid "$MON_PID" KILL
+    MON_PID=
 }
 
 osd_start() {

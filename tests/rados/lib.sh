@@ -8,6 +8,8 @@
 #   rados_setup [memstore|bluestore]   start the cluster; sets RADOS_CONFIG_LINES
 #   on W CMD...                         destor on a rados store in working directory
 #                                       $SCRATCH/W, namespace W (one store a namespace)
+#   at W CMD...                         destor in working directory $SCRATCH/W (a
+#                                       machine) on the store of namespace "s"
 #   wait_stopped PID                    wait for a process the shim stopped
 #   rados_cli ARGS...                   the rados command on the cluster
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
@@ -39,6 +41,13 @@ on() {
     w=$1
     shift
     "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$w" -p"rados-namespace $w" "$@"
+}
+
+# at W CMD...: several machines (working directories) on one store.
+at() {
+    d=$1
+    shift
+    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$d" -p"rados-namespace s" "$@"
 }
 
 # wait_stopped PID: wait until process PID has stopped itself (the shim's

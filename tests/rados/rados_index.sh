@@ -20,12 +20,6 @@ mkdir -p "$SCRATCH/src1" "$SCRATCH/src2"
 pseudo_random 600000 1 > "$SCRATCH/src1/one.bin"
 pseudo_random 500000 2 > "$SCRATCH/src2/two.bin"
 
-# at DIR CMD...: destor in working directory $SCRATCH/DIR on namespace "s".
-at() {
-    d=$1
-    shift
-    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$d" -p"rados-namespace s" "$@"
-}
 # shimmed DIR AT ACTION CMD...: `at` with the shim preloaded, acting at object AT.
 shimmed() {
     d=$1

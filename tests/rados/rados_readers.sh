@@ -15,11 +15,6 @@ printf 'container-size 128K\nrados-lock-duration 3\n' >> "$CONFIG"
 SHIM="$TOP_BUILDDIR/tests/rados/rados_shim.so"
 lifecycle_trees
 
-at() {
-    d=$1
-    shift
-    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$d" -p"rados-namespace s" "$@"
-}
 # paused_reader DIR JOB: restore JOB from working directory DIR in the
 # background, paused at its first container read (its pid in $reader).
 paused_reader() {

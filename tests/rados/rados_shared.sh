@@ -6,7 +6,7 @@
 # reads files byte for byte; its backup deduplicates against the first's
 # chunks; a working directory removed mid-life loses nothing (the next
 # command rebuilds it from the cluster); a delete and gc from one are seen
-# by the other. Errors, each one `destor:` line: a namespace without a
+# by the other; stat on a new machine reads the catalog alone. Errors, each one `destor:` line: a namespace without a
 # store (exit 2), a namespace holding another store (exit 2), an older
 # store whose metadata is local only (exit 2, naming rados-migrate), which
 # `destor rados-migrate` then moves into the cluster.
@@ -20,12 +20,6 @@ cp "$SCRATCH/src1/d/big.bin" "$SCRATCH/src2/copy.bin"
 pseudo_random 300000 2 > "$SCRATCH/src2/new.bin"
 pseudo_random 400000 3 > "$SCRATCH/src3/third.bin"
 
-# at DIR CMD...: destor in working directory $SCRATCH/DIR on the store of namespace "s".
-at() {
-    d=$1
-    shift
-    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$d" -p"rados-namespace s" "$@"
-}
 # jobs_of DIR: the live jobs' ids, as stat lists them.
 jobs_of() { at "$1" stat --json | "$PYTHON" -c 'import json,sys; print(" ".join(str(j["job"]) for j in json.load(sys.stdin)["jobs"]))'; }
 # restores DIR JOB SRC: job JOB restores as SRC, and one file reads as its original.
@@ -75,6 +69,16 @@ at a backup --json "$SCRATCH/src1" > "$SCRATCH/a2.json"
 restores b 4 "$SCRATCH/src1"
 at b verify --deep > /dev/null || fail "b does not verify after a's backup past gc"
 note "delete and gc from b: a refuses the deleted jobs, restores the others, and backs up past the gc"
+
+# stat on a new machine reads the cluster's catalog alone: the writer's
+# answers (deleted jobs, the freed list, the counts), and no job pulled
+# into its working directory; a later restore there pulls as usual.
+at b stat --json | answers > "$SCRATCH/b.stat"
+at fresh stat --json | answers > "$SCRATCH/fresh.stat"
+cmp "$SCRATCH/b.stat" "$SCRATCH/fresh.stat" || fail "a new machine's stat differs from the writer's"
+[ ! -e "$SCRATCH/fresh/jobs" ] || fail "stat on a new machine pulled jobs into its working directory"
+restores fresh 4 "$SCRATCH/src1"
+note "stat on a new machine: the writer's answers from the catalog, nothing pulled"
 
 # Errors, one line each.
 expect_status 2 "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c" -p"rados-namespace empty" stat

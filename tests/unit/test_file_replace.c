@@ -5,7 +5,8 @@
  * one name get different new files, an aborted one leaves the target and no
  * new file; a file opened in place (file_open_own) is refused when a
  * symlink, a hard link or something not a regular file is at its name, its
- * target untouched; dir_fd_within sees through symlinks and recognises the
+ * target untouched; file_publish_atomic and _cached replace a name whole;
+ * dir_fd_within sees through symlinks and recognises the
  * root. */
 #include "util/dir_within.h"
 #include "util/file_replace.h"
@@ -93,6 +94,38 @@ static void test_replace_never_writes_through(void)
     g_free(dir);
 }
 
+/* file_publish_atomic and file_publish_cached (the same without fsyncs)
+ * each replace a name whole, a symlink there too (its target untouched),
+ * and leave no other file. */
+static void test_publish(void)
+{
+    char *dir = g_build_filename(scratch, "p", NULL);
+    g_mkdir(dir, 0755);
+    char *victim = g_build_filename(scratch, "p-victim", NULL);
+    g_file_set_contents(victim, "precious", -1, NULL);
+    gboolean (*const publish[])(const char *, const void *, size_t, GError **) = { file_publish_atomic,
+                                                                                   file_publish_cached };
+    for (guint i = 0; i < G_N_ELEMENTS(publish); i++) {
+        char *path = g_build_filename(dir, "out", NULL);
+        g_unlink(path);
+        CU_ASSERT_EQUAL(symlink(victim, path), 0);
+        CU_ASSERT(publish[i](path, "first", 5, NULL));
+        CU_ASSERT(publish[i](path, "second!", 7, NULL));
+        struct stat st;
+        CU_ASSERT(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 7);
+        char *text = read_text(dir, "out");
+        CU_ASSERT_STRING_EQUAL(text, "second!");
+        g_free(text);
+        CU_ASSERT_EQUAL(entries(dir), 1);
+        text = read_text(scratch, "p-victim");
+        CU_ASSERT_STRING_EQUAL(text, "precious");
+        g_free(text);
+        g_free(path);
+    }
+    g_free(victim);
+    g_free(dir);
+}
+
 /* file_open_own(path, flags) fails with `want` and leaves the victim as it
  * was. */
 static void refused(const char *path, const char *victim, int flags, int want)
@@ -171,6 +204,7 @@ static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("file_replace", setup, teardown);
     CU_add_test(s, "a replacement never writes through a link", test_replace_never_writes_through);
+    CU_add_test(s, "both publishes replace a name whole, never through a link", test_publish);
     CU_add_test(s, "a file opened in place is never one behind a link", test_open_own);
     CU_add_test(s, "dir_within", test_dir_within);
 }

@@ -197,6 +197,9 @@ typedef struct {
     uint64_t hdd_reads, hdd_bytes_read;
     uint64_t damaged;                  /* chunks the log found damaged: dropped, refetched */
     uint64_t log_dropped;              /* live chunks the log's reclamation dropped */
+    uint64_t kept_hit;                 /* reinsert: the chunks the policy kept (the log's
+                                          chunks_reinserted) that were hit before the log
+                                          reclaimed them again or they left */
     uint64_t ssd_write_errors;         /* puts the SSD failed: chunk not cached */
     uint64_t put_mismatched;           /* puts the layout refused, the bytes not their fingerprint's
                                           (the store's copy is damaged): chunk not cached */
