@@ -50,6 +50,7 @@ ReadSession *read_session_open_store(const Config *cfg, GError **err)
     s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
     s->restore_cache = cfg->restore_cache;
     g_mutex_init(&s->requests);
+    s->announced = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)file_record_free);
     return s;
 }
 
@@ -110,6 +111,7 @@ void read_session_close(ReadSession *s)
         return;
     chunk_source_free(s->chunks);
     cached_source_close(&s->cached);
+    g_hash_table_destroy(s->announced);
     g_hash_table_destroy(s->jobs);
     store_close(s->store);
     g_mutex_clear(&s->requests);
@@ -144,6 +146,12 @@ Job *read_session_job(ReadSession *s, uint32_t job_id, GError **err)
     return job;
 }
 
+/* The key of a request's record in s->announced. */
+static char *announced_key(uint32_t job, const char *path)
+{
+    return g_strdup_printf("%u:%s", job, path);
+}
+
 gboolean read_session_reads_ahead(const ReadSession *s)
 {
     return s->chunk_cache != NULL && !s->simulate && chunk_cache_reads_ahead(s->chunk_cache);
@@ -171,7 +179,15 @@ size_t read_session_ahead(ReadSession *s, const ReadSessionAhead *reqs, size_t n
             g_array_append_val(refs, *c);
             bytes += c->length;
         }
-        file_record_free(r);
+        char *key = announced_key(q->job, q->path);
+        if (g_hash_table_size(s->announced) >= READ_SESSION_ANNOUNCED_MAX)
+            g_hash_table_remove_all(s->announced); /* requests announced and never served */
+        if (g_hash_table_contains(s->announced, key)) { /* announced twice: the second decodes its own */
+            g_free(key);
+            file_record_free(r);
+        } else {
+            g_hash_table_insert(s->announced, key, r);
+        }
     }
     if (refs->len > 0)
         chunk_cache_read_ahead(s->chunk_cache, (const ChunkRef *)(const void *)refs->data, refs->len);
@@ -246,12 +262,27 @@ static gboolean write_whole(ReadSession *s, const FileRecord *r, uint32_t job_id
     return ok;
 }
 
+/* The record of `path` in job job_id: as read_session_ahead decoded it,
+ * or decoded now. */
+static FileRecord *find_record(ReadSession *s, uint32_t job_id, const char *path, GError **err)
+{
+    if (g_hash_table_size(s->announced) > 0) {
+        char *key = announced_key(job_id, path);
+        gpointer k, r;
+        gboolean found = g_hash_table_steal_extended(s->announced, key, &k, &r);
+        g_free(key);
+        if (found) {
+            g_free(k);
+            return r;
+        }
+    }
+    Job *job = read_session_job(s, job_id, err);
+    return job != NULL ? job_find(job, path, err) : NULL;
+}
+
 FileRecord *read_session_file(ReadSession *s, uint32_t job_id, const char *path, GError **err)
 {
-    Job *job = read_session_job(s, job_id, err);
-    if (job == NULL)
-        return NULL;
-    FileRecord *r = job_find(job, path, err);
+    FileRecord *r = find_record(s, job_id, path, err);
     if (r == NULL)
         return NULL;
     size_t len = strlen(path);

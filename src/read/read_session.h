@@ -50,6 +50,9 @@ typedef struct {
                                   (read ahead, READ_PREFETCH_MIN, a restore cache, a reader's:
                                   read_session_copy adds from any thread) */
     GMutex requests;           /* read_session_copy through the SSD chunk cache: one request at a time */
+    GHashTable *announced;     /* "job:path" -> FileRecord: the records read_session_ahead decoded, each
+                                  taken by the request it announced (decoded once); at most
+                                  READ_SESSION_ANNOUNCED_MAX */
     RestoreCacheConfig restore_cache; /* whole files' when restore-cache is set (.set) */
 } ReadSession;
 
@@ -144,11 +147,16 @@ typedef struct {
  * the chunks of as many of them as hold READ_SESSION_AHEAD_BYTES (at least
  * one request) are announced to the cache, which reads the cached ones
  * together (chunk_cache_read_ahead), so that short requests served one
- * after another still keep several SSD reads in flight. A request whose
+ * after another still keep several SSD reads in flight. Each file's record
+ * is kept for the request's turn (read_session_file takes it). A request whose
  * file cannot be found is skipped (its own turn reports it). Returns how
  * many requests were covered (0 when nothing was announced). */
 size_t read_session_ahead(ReadSession *s, const ReadSessionAhead *reqs, size_t n);
 /* 1 MiB, as file_output announces a request's own chunks. */
 #define READ_SESSION_AHEAD_BYTES (1u << 20)
+/* Records of announced requests kept for their turn: the two windows a
+ * trace replay announces (read_file.c) with room to spare; past it they
+ * are all let go (each request then decodes its own). */
+#define READ_SESSION_ANNOUNCED_MAX 64u
 
 #endif

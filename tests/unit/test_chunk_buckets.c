@@ -12,7 +12,9 @@
 #include "cache/layouts/buckets/chunk_buckets_model.h"
 #include "cache/layouts/buckets/chunk_buckets_sketch.h"
 #include "cache/layouts/log/chunk_log.h"
+#include "util/checksum.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
 
@@ -140,6 +142,16 @@ static void flip_byte(const char *path, off_t off)
 
 /* ---- the format ---- */
 
+/* Make the sealed metadata area m a format 1 one (version 1, its CRC
+ * taken again as the format defines it: header bytes 0-59, then the
+ * table). */
+static void as_format_1(uint8_t *m)
+{
+    le32_put(m + 8, 1);
+    uint32_t crc = checksum_crc32(CHECKSUM_CRC32_START, m, 60);
+    le32_put(m + 60, checksum_crc32(crc, m + CHUNK_BUCKETS_HEADER, (size_t)SLOTS * CHUNK_BUCKETS_ENTRY));
+}
+
 static void test_format(void)
 {
     CU_ASSERT_EQUAL(chunk_buckets_meta_size(1), 4096);
@@ -178,6 +190,16 @@ static void test_format(void)
         m[off] ^= 0x10;
     }
     CU_ASSERT_EQUAL(chunk_buckets_unseal(m, SLOTS, &got), CHUNK_BUCKETS_META_OK);
+    CU_ASSERT_EQUAL(back.check, 0);
+    e.check = 0xdeadbeefu; /* format 2: each entry's CRC-32 of its chunk */
+    chunk_buckets_entry_put(m, 3, &e);
+    chunk_buckets_entry_get(m, 3, &back);
+    CU_ASSERT_EQUAL(back.check, 0xdeadbeefu);
+    chunk_buckets_seal(m, &h);
+    as_format_1(m);
+    CU_ASSERT_EQUAL(chunk_buckets_unseal(m, SLOTS, &got), CHUNK_BUCKETS_META_OLD);
+    m[8] = CHUNK_BUCKETS_FORMAT_VERSION + 1; /* a newer one than this destor knows */
+    CU_ASSERT_EQUAL(chunk_buckets_unseal(m, SLOTS, &got), CHUNK_BUCKETS_META_DAMAGED);
     g_free(m);
 }
 
@@ -385,13 +407,17 @@ static void test_prefix_collisions(void)
         CU_ASSERT_EQUAL(chunk_buckets_get(b, &fake, got, &len), CHUNK_BUCKETS_ABSENT);
     }
     CU_ASSERT_EQUAL(chunk_buckets_counters(b)->prefix_collisions, before + 10);
-    /* a chunk put under a made-up fingerprint is never served as another */
+    /* a chunk put under a made-up fingerprint is refused (its bytes are
+     * matched against it at the put), never served as another */
     Fingerprint fake = fc;
     fake.bytes[19] ^= 1;
-    put_ok(b, &fake, a, la);
-    CU_ASSERT_EQUAL(chunk_buckets_get(b, &fake, got, &len), CHUNK_BUCKETS_DAMAGED);
+    GError *err = NULL;
+    CU_ASSERT_FALSE(chunk_buckets_put(b, &fake, a, la, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY));
+    g_clear_error(&err);
+    CU_ASSERT_EQUAL(chunk_buckets_get(b, &fake, got, &len), CHUNK_BUCKETS_ABSENT);
     expect_hit(b, &fc, c, lc);
-    CU_ASSERT_EQUAL(chunk_buckets_counters(b)->damaged_reads, 1);
+    CU_ASSERT_EQUAL(chunk_buckets_counters(b)->damaged_reads, 0);
     close_ok(b);
     g_free(got);
     g_free(a);
@@ -598,6 +624,31 @@ static void test_foreign(void)
     fill(b, 6);
     CU_ASSERT(chunk_buckets_chunks(b) > 0);
     close_ok(b);
+    /* format 1 (no CRC-32 per chunk): started empty (said on stderr) */
+    {
+        char *file = path_in(dir, CHUNK_BUCKETS_FILE);
+        uint32_t meta = chunk_buckets_meta_size(SLOTS);
+        uint8_t *m = g_malloc(meta);
+        FILE *f = fopen(file, "r+b");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        for (uint32_t k = 0; k < 4; k++) {
+            long off = (long)(k * chunk_buckets_bucket_size(SLOTS, SUB));
+            CU_ASSERT(fseek(f, off, SEEK_SET) == 0 && fread(m, 1, meta, f) == meta);
+            ChunkBucketsHeader h;
+            if (chunk_buckets_unseal(m, SLOTS, &h) != CHUNK_BUCKETS_META_OK)
+                continue;
+            as_format_1(m);
+            CU_ASSERT(fseek(f, off, SEEK_SET) == 0 && fwrite(m, 1, meta, f) == meta);
+        }
+        fclose(f);
+        g_free(m);
+        g_free(file);
+        b = open_ok(&o);
+        CU_ASSERT_EQUAL(chunk_buckets_chunks(b), 0);
+        CU_ASSERT_EQUAL(chunk_buckets_counters(b)->damaged_buckets, 0);
+        fill(b, 6);
+        close_ok(b);
+    }
     /* another compression: started empty (said on stderr) */
     ChunkBucketsOptions z = options(dir, 4, CACHE_CODEC_ZSTD);
     b = open_ok(&z);

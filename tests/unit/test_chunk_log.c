@@ -1051,6 +1051,54 @@ static void test_started_batch(void)
     g_free(dir);
 }
 
+/* Batches in flight together (CHUNK_LOG_BATCHES_IN_FLIGHT): three
+ * started one after another, the third finishing the first; waiting for
+ * the third's number takes the second's results too, in order; each batch
+ * gets its own chunks' bytes. Repeated, so the reader threads interleave
+ * batches in many ways. */
+static void test_batches_in_flight(void)
+{
+    char *dir = subdir("in-flight");
+    ChunkLogOptions o = options(dir, 16, CHUNK_LOG_CLEAN);
+    ChunkLog *log = open_ok(&o);
+    enum { B = 3, N = 12 };
+    put_range(log, 23, 0, B * N);
+    GError *err = NULL;
+    CU_ASSERT_TRUE(chunk_log_sync(log, &err));
+    G_STATIC_ASSERT(B == CHUNK_LOG_BATCHES_IN_FLIGHT + 1);
+    ChunkLogRead reads[B][N];
+    Fingerprint fps[B][N];
+    uint8_t *want = g_malloc(MAXLEN);
+    for (unsigned round = 0; round < unit_reps(20); round++) {
+        uint64_t seq[B];
+        for (uint32_t b = 0; b < B; b++) {
+            for (uint32_t i = 0; i < N; i++) {
+                make_chunk(23, b * N + i, want, &fps[b][i]);
+                reads[b][i] = (ChunkLogRead){ .fp = &fps[b][i], .buf = g_malloc(MAXLEN),
+                                              .result = CHUNK_LOG_ABSENT };
+            }
+            seq[b] = chunk_log_get_many_start(log, reads[b], N);
+            CU_ASSERT(b == 0 || seq[b] == seq[b - 1] + 1);
+        }
+        /* the third start finished the first: its results are in */
+        for (uint32_t i = 0; i < N; i++)
+            CU_ASSERT_EQUAL(reads[0][i].result, CHUNK_LOG_HIT);
+        chunk_log_get_many_wait_for(log, seq[B - 1]);
+        for (uint32_t b = 0; b < B; b++)
+            for (uint32_t i = 0; i < N; i++) {
+                uint32_t len = make_chunk(23, b * N + i, want, &fps[b][i]);
+                CU_ASSERT(reads[b][i].result == CHUNK_LOG_HIT && reads[b][i].len == len &&
+                          memcmp(reads[b][i].buf, want, len) == 0);
+                g_free(reads[b][i].buf);
+            }
+        chunk_log_get_many_wait_for(log, seq[0]); /* finished already: nothing to do */
+    }
+    CU_ASSERT_EQUAL(chunk_log_counters(log)->damaged_reads, 0);
+    g_free(want);
+    close_ok(log);
+    g_free(dir);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("chunk_log", make_tmp, remove_tmp);
@@ -1058,6 +1106,7 @@ static void add_suites(void)
     CU_add_test(s, "chunklog.meta format", test_meta_format);
     CU_add_test(s, "segment format", test_segment_format);
     CU_add_test(s, "round trip and reopen", test_round_trip_and_reopen);
+    CU_add_test(s, "batches in flight together", test_batches_in_flight);
     CU_add_test(s, "rebuild after a crash", test_crash_rebuild);
     CU_add_test(s, "O_DIRECT", test_o_direct);
     CU_add_test(s, "evict the oldest segment", test_evict);

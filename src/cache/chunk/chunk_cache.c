@@ -359,8 +359,11 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
         g_assert(data != NULL);
         if (!c->lops->put(c->layout, &ref->fp, data, ref->length, &local)) {
             destor_warning("SSD chunk cache: %s; chunk not cached", local->message);
+            if (g_error_matches(local, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY))
+                c->counters.put_mismatched++; /* not the SSD's fault */
+            else
+                c->counters.ssd_write_errors++;
             g_error_free(local);
-            c->counters.ssd_write_errors++;
             return refuse(c, ref, offer);
         }
         chunk_cache_real_forget_ahead(c, &ref->fp); /* a read of it now reads what was just put */

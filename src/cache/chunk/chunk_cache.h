@@ -153,8 +153,8 @@ gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePo
  * ones not read ahead already are read from the SSD together, started
  * now (the layout's get_many: the log keeps several reads in flight on
  * its reader threads, as an SSD needs to reach its bandwidth, while the
- * caller goes on; a read of one of them waits for the batch, and so does
- * the next batch), each checked against its
+ * caller goes on; a read of one of them waits for its batch, and a third
+ * batch for the oldest: CHUNK_CACHE_AHEAD_BATCHES), each checked against its
  * fingerprint, and kept until a read uses them (once), the chunk is put
  * again, or newer read-aheads push them out (a bound of a few MiB). Every
  * decision is still made by chunk_cache_read, one access at a time in
@@ -200,7 +200,9 @@ typedef struct {
     uint64_t kept_hit;                 /* reinsert: the chunks the policy kept (the log's
                                           chunks_reinserted) that were hit before the log
                                           reclaimed them again or they left */
-    uint64_t ssd_write_errors;         /* puts that failed: chunk not cached */
+    uint64_t ssd_write_errors;         /* puts the SSD failed: chunk not cached */
+    uint64_t put_mismatched;           /* puts the layout refused, the bytes not their fingerprint's
+                                          (the store's copy is damaged): chunk not cached */
     uint64_t offered;                  /* fetch container: other chunks of containers read whole */
     uint64_t offers_cached;            /*   of them cached already (nothing done) */
     uint64_t offers_admitted, offers_refused; /* the policy's answers to the rest */

@@ -29,6 +29,16 @@ typedef struct {
  * (file_output.c, read_session_ahead), so one request's own announcement
  * never pushes out the trace's look-ahead. */
 #define CHUNK_CACHE_AHEAD_MAX (4u << 20)
+/* Read-ahead batches being read at once (the log reads two,
+ * CHUNK_LOG_BATCHES_IN_FLIGHT): a third waits for the oldest. */
+#define CHUNK_CACHE_AHEAD_BATCHES 2u
+
+/* One started chunk_cache_read_ahead batch. */
+typedef struct {
+    GPtrArray *entries;     /* ChunkCacheAhead, started */
+    ChunkLayoutRead *reads; /* theirs, in the same order */
+    void *ticket;           /* the layout's get_many */
+} ChunkCacheAheadBatch;
 
 struct ChunkCache {
     GMutex lock;
@@ -76,9 +86,8 @@ struct ChunkCache {
     GHashTable *ahead_by_fp;  /* Fingerprint -> ChunkCacheAhead: the announced reads' cached chunks */
     GQueue *ahead_order;      /* of them, oldest first */
     uint64_t ahead_bytes;
-    GPtrArray *ahead_started; /* ChunkCacheAhead of the batch being read, NULL when none */
-    ChunkLayoutRead *ahead_reads; /* its reads */
-    void *ahead_ticket;
+    GQueue ahead_batches;     /* ChunkCacheAheadBatch being read, oldest first (at most
+                                 CHUNK_CACHE_AHEAD_BATCHES) */
 
     /* fetch container: the chunk lists of the containers read whole
      * (chunk_cache_offer.c), ContainerId -> ChunkCacheContainerChunks */

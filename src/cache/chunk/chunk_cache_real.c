@@ -79,23 +79,34 @@ static void ahead_remove(ChunkCache *c, ChunkCacheAhead *a)
     ahead_free(a);
 }
 
-/* Wait for the batch being read, if any, and take its results. */
-static void ahead_settle(ChunkCache *c)
+/* Wait for the oldest batch being read and take its results. */
+static void ahead_settle_oldest(ChunkCache *c)
 {
-    if (c->ahead_started == NULL)
-        return;
-    c->lops->get_many_wait(c->layout, c->ahead_ticket);
-    for (guint i = 0; i < c->ahead_started->len; i++) {
-        ChunkCacheAhead *a = g_ptr_array_index(c->ahead_started, i);
-        g_assert(c->ahead_reads[i].result != CHUNK_LAYOUT_HIT || c->ahead_reads[i].len == a->len);
-        a->result = c->ahead_reads[i].result;
+    ChunkCacheAheadBatch *b = g_queue_pop_head(&c->ahead_batches);
+    c->lops->get_many_wait(c->layout, b->ticket);
+    for (guint i = 0; i < b->entries->len; i++) {
+        ChunkCacheAhead *a = g_ptr_array_index(b->entries, i);
+        g_assert(b->reads[i].result != CHUNK_LAYOUT_HIT || b->reads[i].len == a->len);
+        a->result = b->reads[i].result;
         a->started = FALSE;
     }
-    g_ptr_array_free(c->ahead_started, TRUE);
-    g_free(c->ahead_reads);
-    c->ahead_started = NULL;
-    c->ahead_reads = NULL;
-    c->ahead_ticket = NULL;
+    g_ptr_array_free(b->entries, TRUE);
+    g_free(b->reads);
+    g_free(b);
+}
+
+/* Wait for every batch being read. */
+static void ahead_settle(ChunkCache *c)
+{
+    while (!g_queue_is_empty(&c->ahead_batches))
+        ahead_settle_oldest(c);
+}
+
+/* Wait for the batches up to the one reading a. */
+static void ahead_settle_for(ChunkCache *c, const ChunkCacheAhead *a)
+{
+    while (a->started)
+        ahead_settle_oldest(c);
 }
 
 /* The layout's tables and metadata file are sized by its capacity when it
@@ -179,23 +190,27 @@ void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
         c->ahead_bytes += len;
         g_ptr_array_add(fresh, a);
     }
-    if (fresh->len == 0) { /* all held already: the batch being read goes on */
+    if (fresh->len == 0) { /* all held already: the batches being read go on */
         g_ptr_array_free(fresh, TRUE);
         return;
     }
-    ahead_settle(c); /* one batch at a time */
-    c->ahead_reads = g_new(ChunkLayoutRead, fresh->len);
+    while (g_queue_get_length(&c->ahead_batches) >= CHUNK_CACHE_AHEAD_BATCHES)
+        ahead_settle_oldest(c);
+    ChunkCacheAheadBatch *b = g_new(ChunkCacheAheadBatch, 1);
+    b->entries = fresh;
+    b->reads = g_new(ChunkLayoutRead, fresh->len);
     for (guint i = 0; i < fresh->len; i++) {
         ChunkCacheAhead *a = g_ptr_array_index(fresh, i);
-        c->ahead_reads[i] = (ChunkLayoutRead){ .fp = &a->fp, .buf = a->buf };
+        b->reads[i] = (ChunkLayoutRead){ .fp = &a->fp, .buf = a->buf };
     }
-    c->ahead_started = fresh;
-    c->ahead_ticket = c->lops->get_many(c->layout, c->ahead_reads, fresh->len);
-    /* the oldest go first when more than the bound is held; never the
-     * batch just started (the last fresh->len) */
-    while (c->ahead_bytes > CHUNK_CACHE_AHEAD_MAX && g_queue_get_length(c->ahead_order) > fresh->len) {
+    b->ticket = c->lops->get_many(c->layout, b->reads, fresh->len);
+    g_queue_push_tail(&c->ahead_batches, b);
+    /* the oldest go first when more than the bound is held; never one
+     * still being read */
+    while (c->ahead_bytes > CHUNK_CACHE_AHEAD_MAX) {
         ChunkCacheAhead *old = g_queue_peek_head(c->ahead_order);
-        g_assert(!old->started);
+        if (old->started)
+            break;
         ahead_remove(c, old);
     }
 }
@@ -203,10 +218,10 @@ void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
 void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp)
 {
     ChunkCacheAhead *a = g_hash_table_lookup(c->ahead_by_fp, fp);
-    if (a != NULL && a->started)
-        ahead_settle(c); /* its buffer is being read into */
-    if (a != NULL)
+    if (a != NULL) {
+        ahead_settle_for(c, a); /* its buffer may be being read into */
         ahead_remove(c, a);
+    }
 }
 
 gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
@@ -214,9 +229,8 @@ gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
     uint32_t len = 0;
     ChunkLayoutGet got;
     ChunkCacheAhead *a = g_hash_table_lookup(c->ahead_by_fp, &ref->fp);
-    if (a != NULL && a->started)
-        ahead_settle(c);
-    if (a != NULL) { /* used once: a later read of the chunk reads it again */
+    if (a != NULL) {
+        ahead_settle_for(c, a); /* used once: a later read of the chunk reads it again */
         got = a->result; /* damaged when read ahead: the layout dropped it then */
         len = a->len;
         if (got == CHUNK_LAYOUT_HIT)

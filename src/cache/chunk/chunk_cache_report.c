@@ -198,6 +198,7 @@ static const ReportRow bucket_rows[] = {
     ROW("prefix_collisions", "  prefix collisions", REPORT_COUNT, REPORT_U64, LC(prefix_collisions)),
     ROW(NULL, "damaged chunks (refetched)", REPORT_COUNT, REPORT_U64, c.damaged),
     ROW(NULL, "SSD write errors", REPORT_COUNT, REPORT_U64, c.ssd_write_errors),
+    ROW(NULL, "puts refused: bytes not their fingerprint's", REPORT_COUNT, REPORT_U64, c.put_mismatched),
 };
 
 /* The log, or in simulation its model (no damage there): the "chunk_log"
@@ -227,6 +228,7 @@ static const ReportRow log_rows[] = {
     REPORT_LINES(compression_text, NULL, log_compressed),
     ROW(NULL, "damaged chunks (refetched)", REPORT_COUNT, REPORT_U64, c.damaged),
     ROW(NULL, "SSD write errors", REPORT_COUNT, REPORT_U64, c.ssd_write_errors),
+    ROW(NULL, "puts refused: bytes not their fingerprint's", REPORT_COUNT, REPORT_U64, c.put_mismatched),
     ROW("damaged_reads", NULL, REPORT_COUNT, REPORT_U64, LC(damaged_reads)),
     ROW("damaged_segments", NULL, REPORT_COUNT, REPORT_U64, SEG(damaged_segments)),
 };
@@ -291,6 +293,7 @@ static const ReportRow rows[] = {
     ROW("log_dropped", NULL, REPORT_COUNT, REPORT_U64, c.log_dropped),
     ROW("kept_hit", NULL, REPORT_COUNT, REPORT_U64, c.kept_hit),
     ROW("ssd_write_errors", NULL, REPORT_COUNT, REPORT_U64, c.ssd_write_errors),
+    ROW("put_mismatched", NULL, REPORT_COUNT, REPORT_U64, c.put_mismatched),
     ROW("layout_index_bytes", NULL, REPORT_COUNT, REPORT_U64, layout_index_bytes),
     ROW("compression", NULL, REPORT_WORD, REPORT_STR, compression),
     ROW("compression_level", NULL, REPORT_COUNT, REPORT_INT, compression_level),

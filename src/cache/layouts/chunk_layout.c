@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* chunk_layout.c: the layouts' names, the log's reclaim names, and the
- * registry of the layouts' ops tables (chunk_layout.h). */
+/* chunk_layout.c: the layouts' names, the log's reclaim names, the
+ * registry of the layouts' ops tables and the check of a put's bytes
+ * (chunk_layout.h). */
 #include "cache/layouts/chunk_layout.h"
+#include "util/checksum.h"
+#include "util/error.h"
 
 #include <string.h>
 
@@ -56,3 +59,17 @@ gboolean chunk_log_reclaim_parse(const char *name, ChunkLogReclaim *out)
     return TRUE;
 }
 
+
+gboolean chunk_layout_check_put(Fingerprinter *fpr, const Fingerprint *fp, const void *buf, uint32_t len,
+                                const char *layout, uint32_t *check, GError **err)
+{
+    Fingerprint got;
+    fingerprinter_compute(fpr, buf, len, &got);
+    if (memcmp(got.bytes, fp->bytes, FP_SLOT) != 0) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                    "a chunk's bytes do not match its fingerprint; not put in the %s", layout);
+        return FALSE;
+    }
+    *check = checksum_crc32(CHECKSUM_CRC32_START, buf, len);
+    return TRUE;
+}

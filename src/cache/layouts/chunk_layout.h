@@ -198,4 +198,12 @@ CACHE_DIR_CHUNK_LAYOUTS(CHUNK_LAYOUT_DECLARE)
 
 const ChunkLayoutOps *chunk_layout_ops(ChunkLayoutKind kind);
 
+/* A layout's put: the chunk's bytes matched against their fingerprint
+ * (by fpr), once, as it is admitted; from then on their CRC-32, taken
+ * from the same bytes, stands for them (a hit checks it). *check gets
+ * that CRC-32; FALSE with an INTEGRITY error naming `layout` when the
+ * bytes are not fp's (nothing is stored). */
+gboolean chunk_layout_check_put(Fingerprinter *fpr, const Fingerprint *fp, const void *buf, uint32_t len,
+                                const char *layout, uint32_t *check, GError **err);
+
 #endif

@@ -2,10 +2,12 @@
 /* chunk_buckets.c: the bucketized chunk layout (chunk_buckets.h). */
 #include "cache/layouts/buckets/chunk_buckets.h"
 #include "cache/common/cache_dir.h"
+#include "cache/layouts/chunk_layout.h"
 #include "cache/layouts/buckets/chunk_buckets_place.h"
 #include "cache/layouts/buckets/chunk_buckets_format.h"
 #include "cache/layouts/buckets/chunk_buckets_index.h"
 #include "cache/layouts/buckets/chunk_buckets_sketch.h"
+#include "util/checksum.h"
 #include "util/error.h"
 #include "util/file_replace.h"
 #include "util/fileio.h"
@@ -166,12 +168,6 @@ gboolean chunk_buckets_contains(ChunkBuckets *b, const Fingerprint *fp, uint32_t
     return TRUE;
 }
 
-static gboolean fp_matches(ChunkBuckets *b, const Fingerprint *fp, const void *buf, uint32_t len)
-{
-    Fingerprint got;
-    fingerprinter_compute(b->fpr, buf, len, &got);
-    return memcmp(got.bytes, fp->bytes, FP_SLOT) == 0;
-}
 
 static void drop_damaged(ChunkBuckets *b, uint32_t bucket, uint32_t s)
 {
@@ -219,7 +215,8 @@ ChunkBucketsGet chunk_buckets_get(ChunkBuckets *b, const Fingerprint *fp, void *
         ok = cache_codec_decompress(b->codec, (CacheCodecKind)e.codec, stored, e.stored_len, buf, e.raw_len);
         b->c.cpu_decompress_s += thread_cpu_seconds() - t0;
     }
-    if (!ok || !fp_matches(b, fp, buf, e.raw_len)) {
+    /* the CRC-32 taken at the put, from bytes matched against fp then */
+    if (!ok || checksum_crc32(CHECKSUM_CRC32_START, buf, e.raw_len) != e.check) {
         drop_damaged(b, bucket, (uint32_t)s);
         return CHUNK_BUCKETS_DAMAGED;
     }
@@ -323,6 +320,9 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
     ChunkBucketsEntry e;
     if (chunk_buckets_maybe_contains(b, fp) && find_in_meta(b, bucket, fp, &e) >= 0)
         return TRUE;
+    uint32_t check;
+    if (!chunk_layout_check_put(b->fpr, fp, buf, len, "cache buckets", &check, err))
+        return FALSE;
     uint32_t stored_len = chunk_buckets_compress(b->codec, b->subslot, buf, len, b->raw_buf, &b->c.cpu_compress_s);
     size_t clen = stored_len < len ? stored_len : 0;
     const uint8_t *stored = clen > 0 ? b->raw_buf : buf;
@@ -344,7 +344,8 @@ gboolean chunk_buckets_put(ChunkBuckets *b, const Fingerprint *fp, const void *b
     memcpy(data, stored, stored_len);
     e = (ChunkBucketsEntry){ .fp = *fp, .raw_len = len, .stored_len = stored_len,
                              .codec = (uint8_t)(clen > 0 ? b->opt.compression : CACHE_CODEC_NONE),
-                             .n_slots = (uint8_t)n, .head = 1 };
+                             .n_slots = (uint8_t)n, .head = 1,
+                             .check = check };
     for (uint32_t k = 1; k < n; k++)
         chunk_buckets_entry_clear(b->bucket_buf, start + k);
     chunk_buckets_entry_put(b->bucket_buf, start, &e);
@@ -479,7 +480,9 @@ static gboolean load(ChunkBuckets *b, GError **err)
             continue;
         }
         const char *why = NULL;
-        if (memcmp(h.store_id, b->opt.store_id, CHUNK_BUCKETS_ID_LEN) != 0)
+        if (st == CHUNK_BUCKETS_META_OLD)
+            why = "buckets of an older format (no CRC-32 per chunk)";
+        else if (memcmp(h.store_id, b->opt.store_id, CHUNK_BUCKETS_ID_LEN) != 0)
             why = "another store's chunks";
         else if (h.fp_alg != (uint32_t)b->opt.fp_alg)
             why = "chunks of another fingerprint function";

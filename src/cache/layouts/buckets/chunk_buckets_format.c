@@ -41,6 +41,7 @@ void chunk_buckets_entry_put(uint8_t *meta, uint32_t slot, const ChunkBucketsEnt
     p[40] = e->codec;
     p[41] = e->n_slots;
     p[42] = e->head;
+    le32_put(p + 44, e->check);
 }
 
 void chunk_buckets_entry_get(const uint8_t *meta, uint32_t slot, ChunkBucketsEntry *e)
@@ -52,6 +53,7 @@ void chunk_buckets_entry_get(const uint8_t *meta, uint32_t slot, ChunkBucketsEnt
     e->codec = p[40];
     e->n_slots = p[41];
     e->head = p[42];
+    e->check = le32_get(p + 44);
 }
 
 void chunk_buckets_entry_clear(uint8_t *meta, uint32_t slot)
@@ -88,7 +90,8 @@ ChunkBucketsMetaState chunk_buckets_unseal(const uint8_t *meta, uint32_t slots, 
         zero = meta[i] == 0;
     if (zero)
         return CHUNK_BUCKETS_META_EMPTY;
-    if (memcmp(meta, CHUNK_BUCKETS_MAGIC, 8) != 0 || le32_get(meta + 8) != CHUNK_BUCKETS_FORMAT_VERSION)
+    uint32_t version = le32_get(meta + 8);
+    if (memcmp(meta, CHUNK_BUCKETS_MAGIC, 8) != 0 || version == 0 || version > CHUNK_BUCKETS_FORMAT_VERSION)
         return CHUNK_BUCKETS_META_DAMAGED;
     /* the CRC covers as many entries as the header says; a header whose
      * slot count differs from ours is checked over its own count when it
@@ -97,6 +100,8 @@ ChunkBucketsMetaState chunk_buckets_unseal(const uint8_t *meta, uint32_t slots, 
     uint32_t n = said >= 1 && chunk_buckets_meta_size(said) <= size ? said : slots;
     if (le32_get(meta + 60) != meta_crc(meta, n))
         return CHUNK_BUCKETS_META_DAMAGED;
+    if (version < CHUNK_BUCKETS_FORMAT_VERSION)
+        return CHUNK_BUCKETS_META_OLD;
     h->bucket = le32_get(meta + 12);
     memcpy(h->store_id, meta + 16, CHUNK_BUCKETS_ID_LEN);
     h->seq = le64_get(meta + 32);

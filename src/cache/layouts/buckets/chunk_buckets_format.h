@@ -6,7 +6,10 @@
  * A bucket is a metadata area (a header and one table entry per sub-slot,
  * padded to whole 4 KiB pages) followed by its sub-slots. The header's
  * CRC-32 covers the header and the table, so a torn or flipped metadata
- * area is found; the chunks' bytes are checked by their fingerprints. */
+ * area is found. A chunk's bytes are matched against its fingerprint
+ * when it is put; its entry then records their CRC-32, which a hit
+ * checks (format 2; format 1 entries had none: a hit re-hashed the chunk,
+ * and a cache of format 1 is started empty). */
 #ifndef DESTOR_CACHE_CHUNK_BUCKETS_FORMAT_H
 #define DESTOR_CACHE_CHUNK_BUCKETS_FORMAT_H
 
@@ -16,7 +19,7 @@
 #include <stdint.h>
 
 #define CHUNK_BUCKETS_MAGIC "DSTRBKT1"
-#define CHUNK_BUCKETS_FORMAT_VERSION 1u
+#define CHUNK_BUCKETS_FORMAT_VERSION 2u
 #define CHUNK_BUCKETS_HEADER 64u
 #define CHUNK_BUCKETS_ENTRY 48u
 #define CHUNK_BUCKETS_ID_LEN 16u
@@ -40,6 +43,7 @@ typedef struct {
     uint8_t codec;       /* CacheCodecKind of those bytes (none: raw) */
     uint8_t n_slots;     /* sub-slots it takes, from its head on */
     uint8_t head;        /* 1 on a head entry, 0 on any other */
+    uint32_t check;      /* CRC-32 of the chunk's raw_len bytes (format 2) */
 } ChunkBucketsEntry;
 
 /* Bytes of the metadata area for `slots` sub-slots (whole 4 KiB pages). */
@@ -60,6 +64,7 @@ typedef enum {
     CHUNK_BUCKETS_META_EMPTY = 0,   /* never written (all zero) */
     CHUNK_BUCKETS_META_OK = 1,      /* header and table whole */
     CHUNK_BUCKETS_META_DAMAGED = 2, /* not all zero and not whole */
+    CHUNK_BUCKETS_META_OLD = 3,     /* whole, of an older format version (no CRC-32 per chunk) */
 } ChunkBucketsMetaState;
 
 /* Decode and check a metadata area written for `slots` sub-slots. */

@@ -102,6 +102,7 @@ typedef struct {
     ChunkLayoutRead *reads;
     ChunkLogRead *lr;
     size_t n;
+    uint64_t seq; /* the log's number of the batch */
 } LogTicket;
 
 static void *log_get_many(void *l, ChunkLayoutRead *reads, size_t n)
@@ -112,14 +113,14 @@ static void *log_get_many(void *l, ChunkLayoutRead *reads, size_t n)
     t->lr = g_new(ChunkLogRead, n ? n : 1);
     for (size_t i = 0; i < n; i++)
         t->lr[i] = (ChunkLogRead){ .fp = reads[i].fp, .buf = reads[i].buf };
-    chunk_log_get_many_start(l, t->lr, n);
+    t->seq = chunk_log_get_many_start(l, t->lr, n);
     return t;
 }
 
 static void log_get_many_wait(void *l, void *ticket)
 {
     LogTicket *t = ticket;
-    chunk_log_get_many_wait(l); /* nothing to do when the log finished it already */
+    chunk_log_get_many_wait_for(l, t->seq); /* nothing to do when the log finished it already */
     for (size_t i = 0; i < t->n; i++) {
         t->reads[i].result = from_log(t->lr[i].result);
         t->reads[i].len = t->lr[i].len;

@@ -2,6 +2,7 @@
 /* chunk_log.c: the chunk cache's segment log on the SSD (chunk_log.h). */
 #include "cache/layouts/log/chunk_log.h"
 #include "cache/common/cache_dir.h"
+#include "cache/layouts/chunk_layout.h"
 #include "cache/layouts/log/chunk_log_format.h"
 #include "cache/layouts/log/chunk_log_index.h"
 #include "cache/layouts/log/chunk_log_readers.h"
@@ -30,6 +31,7 @@ typedef struct {
     size_t *of;
     size_t n_jobs;
     ChunkLogReadBatch *batch;
+    uint64_t seq; /* chunk_log_get_many_start's number for it */
 } ChunkLogPending;
 
 struct ChunkLog {
@@ -51,7 +53,8 @@ struct ChunkLog {
     CacheCodec *codec;
     Fingerprinter *fpr;     /* a put's bytes checked against their fingerprint */
     ChunkLogReaders *readers;
-    ChunkLogPending *pending; /* a get_many started and not waited for */
+    GQueue pending;           /* ChunkLogPending: get_many batches started and not waited for, oldest first */
+    uint64_t started;         /* batches ever started (the last one's seq) */
 };
 
 static off_t seg_off(const ChunkLog *log, uint32_t s)
@@ -141,39 +144,10 @@ ChunkLogGet chunk_log_get(ChunkLog *log, const Fingerprint *fp, void *buf, uint3
     return CHUNK_LOG_HIT;
 }
 
-void chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n)
+/* Take the oldest started batch's results (its reads waited for). */
+static void finish_oldest(ChunkLog *log)
 {
-    chunk_log_get_many_wait(log);
-    ChunkLogPending *p = g_new0(ChunkLogPending, 1);
-    p->reads = reads;
-    p->jobs = g_new(ChunkLogReadJob, n ? n : 1);
-    p->of = g_new(size_t, n ? n : 1);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t e = chunk_log_index_find(&log->sp.index, reads[i].fp);
-        const ChunkLogEntry *en = e == CHUNK_LOG_NO_ENTRY ? NULL : chunk_log_index_entry(&log->sp.index, e);
-        if (en == NULL || en->segment == log->sp.open_home) { /* nothing to read from the SSD */
-            reads[i].result = chunk_log_get(log, reads[i].fp, reads[i].buf, &reads[i].len);
-            continue;
-        }
-        log->sp.c.gets++;
-        p->jobs[p->n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
-                                                .stored = en->stored, .check = en->check, .dst = reads[i].buf };
-        p->of[p->n_jobs++] = i;
-    }
-    if (p->n_jobs > 0 && log->readers == NULL)
-        log->readers = chunk_log_readers_new(log->fd, log->log_path, log->opt.o_direct, chunk_log_max_chunk(log),
-                                             log->opt.compression,
-                                             log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS);
-    p->batch = p->n_jobs > 0 ? chunk_log_readers_start(log->readers, p->jobs, p->n_jobs) : NULL;
-    log->pending = p;
-}
-
-void chunk_log_get_many_wait(ChunkLog *log)
-{
-    ChunkLogPending *p = log->pending;
-    if (p == NULL)
-        return;
-    log->pending = NULL;
+    ChunkLogPending *p = g_queue_pop_head(&log->pending);
     if (p->batch != NULL)
         chunk_log_readers_wait(p->batch);
     for (size_t k = 0; k < p->n_jobs; k++) {
@@ -196,10 +170,51 @@ void chunk_log_get_many_wait(ChunkLog *log)
     g_free(p);
 }
 
+uint64_t chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n)
+{
+    while (g_queue_get_length(&log->pending) >= CHUNK_LOG_BATCHES_IN_FLIGHT)
+        finish_oldest(log);
+    ChunkLogPending *p = g_new0(ChunkLogPending, 1);
+    p->reads = reads;
+    p->jobs = g_new(ChunkLogReadJob, n ? n : 1);
+    p->of = g_new(size_t, n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = chunk_log_index_find(&log->sp.index, reads[i].fp);
+        const ChunkLogEntry *en = e == CHUNK_LOG_NO_ENTRY ? NULL : chunk_log_index_entry(&log->sp.index, e);
+        if (en == NULL || en->segment == log->sp.open_home) { /* nothing to read from the SSD */
+            reads[i].result = chunk_log_get(log, reads[i].fp, reads[i].buf, &reads[i].len);
+            continue;
+        }
+        log->sp.c.gets++;
+        p->jobs[p->n_jobs] = (ChunkLogReadJob){ .off = seg_off(log, en->segment) + en->offset, .len = en->length,
+                                                .stored = en->stored, .check = en->check, .dst = reads[i].buf };
+        p->of[p->n_jobs++] = i;
+    }
+    if (p->n_jobs > 0 && log->readers == NULL)
+        log->readers = chunk_log_readers_new(log->fd, log->log_path, log->opt.o_direct, chunk_log_max_chunk(log),
+                                             log->opt.compression,
+                                             log->opt.readers ? log->opt.readers : CHUNK_LOG_DEFAULT_READERS);
+    p->batch = p->n_jobs > 0 ? chunk_log_readers_start(log->readers, p->jobs, p->n_jobs) : NULL;
+    p->seq = ++log->started;
+    g_queue_push_tail(&log->pending, p);
+    return p->seq;
+}
+
+void chunk_log_get_many_wait_for(ChunkLog *log, uint64_t seq)
+{
+    g_assert(seq <= log->started);
+    while (!g_queue_is_empty(&log->pending) && ((ChunkLogPending *)g_queue_peek_head(&log->pending))->seq <= seq)
+        finish_oldest(log);
+}
+
+void chunk_log_get_many_wait(ChunkLog *log)
+{
+    chunk_log_get_many_wait_for(log, log->started);
+}
+
 void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n)
 {
-    chunk_log_get_many_start(log, reads, n);
-    chunk_log_get_many_wait(log);
+    chunk_log_get_many_wait_for(log, chunk_log_get_many_start(log, reads, n));
 }
 
 /* ---- writing: the bytes of the space's decisions (chunk_log_space.h) ---- */
@@ -271,17 +286,9 @@ gboolean chunk_log_put(ChunkLog *log, const Fingerprint *fp, const void *buf, ui
     }
     if (chunk_log_space_find(&log->sp, fp) != CHUNK_LOG_NO_ENTRY)
         return TRUE;
-    /* Admission is where the chunk's bytes are matched against its
-     * fingerprint; from here on its CRC-32, taken from the same bytes,
-     * stands for them (a hit checks it). */
-    Fingerprint got;
-    fingerprinter_compute(log->fpr, buf, len, &got);
-    if (memcmp(got.bytes, fp->bytes, FP_SLOT) != 0) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
-                    "a chunk's bytes do not match its fingerprint; not put in the chunk log");
+    uint32_t check;
+    if (!chunk_layout_check_put(log->fpr, fp, buf, len, "chunk log", &check, err))
         return FALSE;
-    }
-    uint32_t check = checksum_crc32(CHECKSUM_CRC32_START, buf, len);
     chunk_log_get_many_wait(log); /* a segment write may reclaim what the readers read */
     uint32_t stored = chunk_log_compress(log->codec, buf, len, log->cbuf, &log->sp.c.cpu_compress_s);
     log->put_src = stored < len ? log->cbuf : buf;

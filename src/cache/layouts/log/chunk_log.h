@@ -73,6 +73,11 @@
  * both take 32 and more; 4 is where most reach it), fixed from that before
  * any measurement. */
 #define CHUNK_LOG_DEFAULT_READERS 4u
+/* get_many batches read at once: two, so that the readers go on with the
+ * next batch while the caller waits for the last reads of one and takes
+ * its results (one batch at a time left them idle from the end of each
+ * batch until the caller started the next). */
+#define CHUNK_LOG_BATCHES_IN_FLIGHT 2u
 /* The default ssd-cache-segment-size, 4 MiB (see docs/CACHE.md): a whole
  * number of SSD erase blocks (commonly 256 KiB to 4 MiB), and large enough
  * that one sequential write reaches a SATA/NVMe SSD's sequential write
@@ -217,11 +222,15 @@ typedef struct {
 void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n);
 /* The same in two halves, so the caller can work while the SSD reads:
  * start (chunks of the open segment and absent ones are answered at
- * once; reads and their buffers must stay until the wait), then wait (the
- * results, counters and drops of damaged chunks). Another start, a put,
- * sync and close wait for a started batch first; get, contains and drop
+ * once; reads and their buffers must stay until the wait) returns the
+ * batch's number; wait_for takes the results (counters, drops of damaged
+ * chunks) of every batch started up to that number, in order. Up to
+ * CHUNK_LOG_BATCHES_IN_FLIGHT batches are read at once: a start beyond
+ * that finishes the oldest first. A put, sync and close finish every
+ * started batch first (chunk_log_get_many_wait); get, contains and drop
  * may come between. */
-void chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n);
+uint64_t chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n);
+void chunk_log_get_many_wait_for(ChunkLog *log, uint64_t seq);
 void chunk_log_get_many_wait(ChunkLog *log);
 
 /* The policy evicted the chunk: its bytes become dead space. FALSE when it
