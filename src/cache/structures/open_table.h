@@ -2,8 +2,8 @@
 /* open_table.h: the one open-addressing table of the cache's and the
  * indexes' tables from a key to a small dense entry number (chunk_table.h:
  * fingerprint -> slot; key_table.h: 64-bit key -> entry; ghost_list.h:
- * container -> ghost node;
- * chunk_log_index.c and index/fp_table.c: fingerprint -> entry). Linear
+ * container -> ghost node; slot_map.h: container -> slot (an id table,
+ * below); chunk_log_index.c and index/fp_table.c: fingerprint -> entry). Linear
  * probing over entry numbers, 4 bytes a bucket (8 where each bucket keeps
  * its entry's hash as a tag), at most `load` percent of the buckets used
  * (doubling past it), deletion by backward shift (no tombstones). The keys

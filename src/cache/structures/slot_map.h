@@ -7,8 +7,9 @@
  * table is an open_table.h table of ids (id -> slot, 8 bytes a bucket, the
  * smallest power of two >= 2 x capacity of them, at least 4, so it is at
  * most half full and never grows: 16 to 32 bytes a slot). Every operation
- * is O(1) expected. slot_map_check() holds the invariants; a checking
- * build (util/check.h) checks each changed cluster. */
+ * is O(1) expected. slot_map_check() holds the invariants (a checking
+ * build, util/check.h, runs it on a restored cache and checks each
+ * changed cluster and entry). */
 #ifndef DESTOR_CACHE_SLOT_MAP_H
 #define DESTOR_CACHE_SLOT_MAP_H
 
@@ -104,6 +105,7 @@ static inline void slot_map_put(SlotMap *m, ContainerId id, uint32_t slot)
 {
     open_table_id_put(&m->table, slot, id);
     m->present[id / 64] |= 1ull << (id % 64);
+    DESTOR_CHECK(id < m->n && open_table_id_get(&m->table, id) == slot);
 }
 
 /* Remove id (nothing if absent). */
@@ -113,6 +115,7 @@ static inline void slot_map_remove(SlotMap *m, ContainerId id)
         return;
     m->present[id / 64] &= ~(1ull << (id % 64));
     open_table_id_remove_at(&m->table, open_table_id_find(&m->table, id));
+    DESTOR_CHECK(open_table_id_find(&m->table, id) == OPEN_TABLE_NONE);
 }
 
 #endif
