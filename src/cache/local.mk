@@ -23,6 +23,7 @@ CACHE_SOURCES = \
 	src/cache/policy/access_counts.h \
 	src/cache/policy/count_min16.h \
 	src/cache/policy/count_aging.h \
+	src/cache/policy/count_state.h \
 	src/cache/policy/frequency_sketch.h \
 	src/cache/policy/policy.h \
 	src/cache/policy/opt_budget_plan.c \

@@ -254,7 +254,7 @@ static void test_slot_map(void)
     enum { CAP = 50, IDS = 1000000, STEPS = 200000 };
     SlotMap m;
     slot_map_init(&m, CAP, IDS + 10);
-    CU_ASSERT_EQUAL(slot_map_bytes(&m), 128 * sizeof(SlotMapEntry));
+    CU_ASSERT_EQUAL(slot_map_bytes(&m), 128 * 2 * sizeof(uint32_t));
     ContainerId held[CAP];
     uint32_t n = 0;
     uint64_t rng = 1;
@@ -284,8 +284,8 @@ static void test_slot_map(void)
         }
     }
     uint32_t occupied = 0;
-    for (uint32_t i = 0; i <= m.mask; i++)
-        occupied += m.e[i].id != SLOT_MAP_EMPTY;
+    for (uint32_t b = 0; b <= m.table.mask; b++)
+        occupied += open_table_entry(&m.table, b) != OPEN_TABLE_NONE;
     CU_ASSERT_EQUAL(occupied, n);
     slot_map_remove(&m, IDS + 5); /* absent: nothing */
     for (uint32_t k = 0; k < n; k++)

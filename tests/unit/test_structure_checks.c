@@ -63,6 +63,8 @@ static void test_tagged_table(void)
     }
     open_table_remove(&t, ids, 3, open_table_id_hash_of);
     CU_ASSERT_TRUE(open_table_check(&t, ids, open_table_id_hash_of));
+    for (uint32_t e = 0; e < N; e++) /* an id table's tag is its id */
+        CU_ASSERT_EQUAL(open_table_id_unhash((uint32_t)open_table_id_hash(ids[e] ^ 0xdeadbeefu)), ids[e] ^ 0xdeadbeefu);
     uint32_t b = 0;
     while (open_table_entry(&t, b) == OPEN_TABLE_NONE)
         b++;
@@ -87,21 +89,17 @@ static void test_slot_map(void)
         slot_map_put(&m, s * 131 % 10000, s);
     slot_map_remove(&m, 5 * 131);
     CU_ASSERT_TRUE(slot_map_check(&m));
-    /* the last entry of a cluster moved past the empty entry after it */
-    uint32_t i = 0;
-    while (m.e[i].id == SLOT_MAP_EMPTY || m.e[(i + 1) & m.mask].id != SLOT_MAP_EMPTY)
-        i = (i + 1) & m.mask;
-    uint32_t far = (i + 2) & m.mask;
-    while (m.e[far].id != SLOT_MAP_EMPTY)
-        far = (far + 1) & m.mask;
-    m.e[far] = m.e[i];
-    m.e[i].id = SLOT_MAP_EMPTY;
+    uint32_t b = 0, far = unreachable(&m.table, &b);
     CU_ASSERT_FALSE(slot_map_check(&m));
-    m.e[i] = m.e[far];
-    m.e[far].id = SLOT_MAP_EMPTY;
+    open_table_set(&m.table, b, open_table_entry(&m.table, far), open_table_tag(&m.table, far));
+    open_table_set(&m.table, far, OPEN_TABLE_NONE, 0);
     CU_ASSERT_TRUE(slot_map_check(&m));
     /* a present bit without its entry */
     m.present[9999 / 64] |= 1ull << (9999 % 64);
+    CU_ASSERT_FALSE(slot_map_check(&m));
+    m.present[9999 / 64] &= ~(1ull << (9999 % 64));
+    /* an entry without its present bit */
+    m.present[131 / 64] &= ~(1ull << (131 % 64));
     CU_ASSERT_FALSE(slot_map_check(&m));
     slot_map_free(&m);
 }

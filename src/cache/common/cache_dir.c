@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Every format a cache directory may hold (the registry: cache_dir.h). */
@@ -66,6 +67,20 @@ int cache_dir_claim(const char *dir, const CacheDirFormat *mine, GError **err)
         }
     }
     return fd;
+}
+
+gboolean cache_dir_size_file(int fd, const char *path, off_t size, gboolean grow, GError **err)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        destor_set_errno(err, errno, "stat %s", path);
+        return FALSE;
+    }
+    if ((st.st_size > size || (grow && st.st_size < size)) && ftruncate(fd, size) != 0) {
+        destor_set_errno(err, errno, "truncate %s", path);
+        return FALSE;
+    }
+    return TRUE;
 }
 
 int cache_dir_open_file(const char *path, gboolean o_direct, GError **err)

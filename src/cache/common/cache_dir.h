@@ -16,6 +16,7 @@
 #define DESTOR_CACHE_DIR_H
 
 #include <glib.h>
+#include <sys/types.h>
 
 /* The directory lock, shared by every format. */
 #define CACHE_DIR_LOCK_FILE "LOCK"
@@ -59,5 +60,9 @@ gboolean cache_dir_remove(const char *dir, const CacheDirFormat *f, GError **err
  * writing, with O_DIRECT when asked: the descriptor, or -1 with err (a
  * file system without O_DIRECT is said as such). */
 int cache_dir_open_file(const char *path, gboolean o_direct, GError **err);
+
+/* Make the file `path`, open as fd, `size` bytes long: cut when longer,
+ * and when `grow`, extended (sparse) when shorter. FALSE with err. */
+gboolean cache_dir_size_file(int fd, const char *path, off_t size, gboolean grow, GError **err);
 
 #endif

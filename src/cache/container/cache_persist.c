@@ -14,6 +14,7 @@
  * stamp held against the store's. */
 #include "cache/container/cache_core_internal.h"
 #include "cache/container/cache_meta.h"
+#include "util/check.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -162,6 +163,7 @@ gboolean cache_persist_restore(CacheCore *c, GError **err)
             c->anchor_stamp = m.anchor_stamp;
         }
     }
+    DESTOR_CHECK(slot_map_check(&c->slot_of));
     if (rolled_back)
         destor_warning("SSD cache %s was filled before this store was rolled back (put back from a copy?): %u of "
                        "its %u cached containers differ from the store's now and were dropped",

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 struct SsdStore {
@@ -83,16 +82,8 @@ SsdStore *ssd_store_open(const char *dir, size_t container_size, uint32_t capaci
     s->fd = cache_dir_open_file(s->slot_path, o_direct, err);
     if (s->fd < 0)
         goto fail;
-    struct stat st;
-    if (fstat(s->fd, &st) != 0) {
-        destor_set_errno(err, errno, "stat %s", s->slot_path);
+    if (!cache_dir_size_file(s->fd, s->slot_path, slot_offset(s, capacity), FALSE, err))
         goto fail;
-    }
-    off_t limit = slot_offset(s, capacity);
-    if (st.st_size > limit && ftruncate(s->fd, limit) != 0) {
-        destor_set_errno(err, errno, "truncate %s", s->slot_path);
-        goto fail;
-    }
     if (posix_memalign((void **)&s->bounce, CACHE_DIR_DIRECT_ALIGN, container_size) != 0 ||
         posix_memalign((void **)&s->header, CACHE_DIR_DIRECT_ALIGN, SSD_SLOT_HEADER_SIZE) != 0) {
         destor_set_errno(err, ENOMEM, "allocate an SSD cache buffer");

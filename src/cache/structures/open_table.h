@@ -2,8 +2,8 @@
 /* open_table.h: the one open-addressing table of the cache's and the
  * indexes' tables from a key to a small dense entry number (chunk_table.h:
  * fingerprint -> slot; key_table.h: 64-bit key -> entry; ghost_list.h:
- * container -> ghost node;
- * chunk_log_index.c and index/fp_table.c: fingerprint -> entry). Linear
+ * container -> ghost node; slot_map.h: container -> slot (an id table,
+ * below); chunk_log_index.c and index/fp_table.c: fingerprint -> entry). Linear
  * probing over entry numbers, 4 bytes a bucket (8 where each bucket keeps
  * its entry's hash as a tag), at most `load` percent of the buckets used
  * (doubling past it), deletion by backward shift (no tombstones). The keys
@@ -59,6 +59,18 @@ static inline uint64_t open_table_id_hash_of(const void *ids, uint32_t e)
 static inline gboolean open_table_id_same(const void *ids, uint32_t e, const void *id)
 {
     return ((const uint32_t *)ids)[e] == *(const uint32_t *)id;
+}
+
+/* The id whose hash is `hash`: the finalizer undone step by step (each
+ * multiplier's inverse mod 2^32; x ^= x >> 13 undone by two shifts). */
+static inline uint32_t open_table_id_unhash(uint32_t hash)
+{
+    hash ^= hash >> 16;
+    hash *= 0x7ed1b41du;
+    hash ^= (hash >> 13) ^ (hash >> 26);
+    hash *= 0xa5cb9243u;
+    hash ^= hash >> 16;
+    return hash;
 }
 
 static inline uint32_t open_table_home(const OpenTable *t, uint64_t hash)
@@ -163,7 +175,8 @@ static inline gboolean open_table_cluster_ok(const OpenTable *t, const void *key
 }
 
 /* The whole table: every entry reachable from its home, its tag its
- * hash, `used` of them, within the load. O(the buckets). */
+ * hash (hash_of NULL: an id table's, whose tags are its keys), `used` of
+ * them, within the load. O(the buckets). */
 static inline gboolean open_table_check(const OpenTable *t, const void *keys, OpenTableHashOf hash_of)
 {
     uint64_t n = 0, empty = 0;
@@ -174,7 +187,7 @@ static inline gboolean open_table_check(const OpenTable *t, const void *keys, Op
             continue;
         }
         n++;
-        if (t->wide && open_table_tag(t, b) != (uint32_t)hash_of(keys, e))
+        if (t->wide && hash_of && open_table_tag(t, b) != (uint32_t)hash_of(keys, e))
             return FALSE;
         if (open_table_entry(t, (b - 1) & t->mask) == OPEN_TABLE_NONE && !open_table_cluster_ok(t, keys, b, hash_of))
             return FALSE; /* each cluster checked once, from its first bucket */
@@ -192,9 +205,11 @@ static inline uint32_t open_table_insert_raw(OpenTable *t, uint32_t e, uint64_t 
     return b;
 }
 
-/* Add entry e (its key not yet in the table), doubling the buckets first
- * when that would make more than `load` percent of them used. */
-static inline void open_table_put(OpenTable *t, const void *keys, uint32_t e, OpenTableHashOf hash_of)
+/* Add entry e (its key, of hash `hash`, not yet in the table), doubling
+ * the buckets first when that would make more than `load` percent of them
+ * used. */
+static inline void open_table_put_hash(OpenTable *t, const void *keys, uint32_t e, uint64_t hash,
+                                       OpenTableHashOf hash_of)
 {
     if (100 * (uint64_t)(t->used + 1) > (uint64_t)t->load * (t->mask + 1)) {
         OpenTable old = *t;
@@ -207,9 +222,15 @@ static inline void open_table_put(OpenTable *t, const void *keys, uint32_t e, Op
         g_free(old.bucket);
         DESTOR_CHECK(open_table_check(t, keys, hash_of));
     }
-    uint32_t b = open_table_insert_raw(t, e, hash_of(keys, e));
+    uint32_t b = open_table_insert_raw(t, e, hash);
     t->used++;
     DESTOR_CHECK(open_table_cluster_ok(t, keys, b, hash_of));
+}
+
+/* Add entry e (its key not yet in the table). */
+static inline void open_table_put(OpenTable *t, const void *keys, uint32_t e, OpenTableHashOf hash_of)
+{
+    open_table_put_hash(t, keys, e, hash_of(keys, e), hash_of);
 }
 
 /* Empty bucket b (in use): later entries of its probe run move back into
@@ -253,6 +274,57 @@ static inline void open_table_remove(OpenTable *t, const void *keys, uint32_t e,
 static inline size_t open_table_bytes(const OpenTable *t)
 {
     return ((size_t)(t->mask + 1) << t->wide) * sizeof(uint32_t);
+}
+
+/* Tables of 32-bit ids (ghost lists, the slot map) are tagged with
+ * open_table_id_hash(id), a bijection of the 32 bits: a bucket's tag is its
+ * id. A probe, a move and a removal read the 8-byte buckets only, never a
+ * key, as a table keeping its ids inline would; the table needs no array
+ * of the ids. hash_of NULL (above) stands for "the tags are the keys". */
+static inline void open_table_id_init(OpenTable *t, uint32_t buckets, uint32_t load)
+{
+    open_table_init(t, buckets, load, OPEN_TABLE_TAGGED);
+}
+
+static inline gboolean open_table_tag_is_key(const void *keys, uint32_t e, const void *key)
+{
+    (void)keys, (void)e, (void)key;
+    return TRUE;
+}
+
+/* The bucket holding id, or OPEN_TABLE_NONE. */
+static inline uint32_t open_table_id_find(const OpenTable *t, uint32_t id)
+{
+    return open_table_find(t, NULL, open_table_id_hash(id), NULL, open_table_tag_is_key);
+}
+
+/* The entry of id, or OPEN_TABLE_NONE. */
+static inline uint32_t open_table_id_get(const OpenTable *t, uint32_t id)
+{
+    return open_table_get(t, NULL, open_table_id_hash(id), NULL, open_table_tag_is_key);
+}
+
+/* The id of bucket b (in use). */
+static inline uint32_t open_table_id_at(const OpenTable *t, uint32_t b)
+{
+    return open_table_id_unhash(open_table_tag(t, b));
+}
+
+/* Add entry e of id (not yet in the table). */
+static inline void open_table_id_put(OpenTable *t, uint32_t e, uint32_t id)
+{
+    open_table_put_hash(t, NULL, e, open_table_id_hash(id), NULL);
+}
+
+/* Empty bucket b (in use). */
+static inline void open_table_id_remove_at(OpenTable *t, uint32_t b)
+{
+    open_table_remove_at(t, NULL, b, NULL);
+}
+
+static inline gboolean open_table_id_check(const OpenTable *t)
+{
+    return t->wide && open_table_check(t, NULL, NULL);
 }
 
 /* OPEN_TABLE_TYPED(prefix, Key, hash, equal): the functions of a table

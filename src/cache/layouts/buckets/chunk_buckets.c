@@ -19,7 +19,6 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 G_STATIC_ASSERT(CHUNK_BUCKETS_STORE_ID_LEN == CHUNK_BUCKETS_ID_LEN);
@@ -552,18 +551,10 @@ ChunkBuckets *chunk_buckets_open(const ChunkBucketsOptions *opt, GError **err)
         goto fail;
     if (!load(b, err))
         goto fail;
-    struct stat st;
-    if (fstat(b->fd, &st) != 0) {
-        destor_set_errno(err, errno, "stat %s", b->path);
-        goto fail;
-    }
     /* every bucket's bytes exist (sparse where never written): puts write
      * only parts of a bucket, and read it whole first */
-    if ((uint64_t)st.st_size != (uint64_t)bucket_off(b, b->n_buckets) &&
-        ftruncate(b->fd, bucket_off(b, b->n_buckets)) != 0) {
-        destor_set_errno(err, errno, "truncate %s", b->path);
+    if (!cache_dir_size_file(b->fd, b->path, bucket_off(b, b->n_buckets), TRUE, err))
         goto fail;
-    }
     return b;
 fail:
     if (b->fd >= 0)

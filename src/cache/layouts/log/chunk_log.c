@@ -585,16 +585,8 @@ ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
         goto fail;
     if (!load(log, err))
         goto fail;
-    struct stat st;
-    if (fstat(log->fd, &st) != 0) {
-        destor_set_errno(err, errno, "stat %s", log->log_path);
+    if (!cache_dir_size_file(log->fd, log->log_path, seg_off(log, log->n_segments), FALSE, err))
         goto fail;
-    }
-    if ((uint64_t)st.st_size > (uint64_t)seg_off(log, log->n_segments) &&
-        ftruncate(log->fd, seg_off(log, log->n_segments)) != 0) {
-        destor_set_errno(err, errno, "truncate %s", log->log_path);
-        goto fail;
-    }
     /* From here on the segments may change: a crash must not trust the
      * index in chunklog.meta. */
     if (!save_meta(log, FALSE, err))

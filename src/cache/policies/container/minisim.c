@@ -66,6 +66,7 @@
  * order); the mini ghost list (length u32, ids u32 oldest first). */
 #include "cache/policy/frequency_sketch.h"
 #include "cache/policy/count_aging.h"
+#include "cache/policy/count_state.h"
 #include "cache/policy/policy.h"
 #include "cache/structures/ghost_list.h"
 #include "cache/structures/slot_heap.h"
@@ -379,7 +380,6 @@ static void minisim_removed(void *st, CacheSlot slot)
 /* ---- saved state (layout at the top) ---- */
 
 #define STATE_HEAD 37
-#define STATE_SLOT 12
 
 static uint64_t double_bits(double d)
 {
@@ -412,7 +412,7 @@ static void minisim_save_state(void *st, GByteArray *out)
     Minisim *s = st;
     uint32_t cap = s->env->capacity;
     guint at = out->len;
-    g_byte_array_set_size(out, at + STATE_HEAD + STATE_SLOT * (guint)cap);
+    g_byte_array_set_size(out, at + STATE_HEAD + COUNT_STATE_SLOT * (guint)cap);
     uint8_t *b = out->data + at;
     le32_put(b, cap);
     le32_put(b + 4, s->env->n_containers);
@@ -421,12 +421,7 @@ static void minisim_save_state(void *st, GByteArray *out)
     le64_put(b + 17, double_bits(s->d));
     le64_put(b + 25, s->mini_clock);
     le32_put(b + 33, s->mini_f.cap);
-    b += STATE_HEAD;
-    for (uint32_t slot = 0; slot < cap; slot++, b += STATE_SLOT) {
-        gboolean in = cache_policy_env_occupied(s->env, slot);
-        le32_put(b, in ? s->key[slot] : 0);
-        le64_put(b + 4, in ? s->tick[slot] : 0);
-    }
+    count_state_save(s->env, s->key, s->tick, b + STATE_HEAD);
     ghost_list_save(&s->ghost, 1, out);
     mini_save(&s->mini_f, out);
     mini_save(&s->mini_r, out);
@@ -486,7 +481,7 @@ static gboolean minisim_load_state(void *st, const uint8_t *blob, size_t len)
 {
     Minisim *s = st;
     const CachePolicyEnv *env = s->env;
-    size_t at = STATE_HEAD + (size_t)STATE_SLOT * env->capacity;
+    size_t at = STATE_HEAD + (size_t)COUNT_STATE_SLOT * env->capacity;
     if (len < at || le32_get(blob) != env->capacity || le32_get(blob + 4) != env->n_containers || blob[8] > 1 ||
         le32_get(blob + 33) != s->mini_f.cap)
         return FALSE;
@@ -497,22 +492,11 @@ static gboolean minisim_load_state(void *st, const uint8_t *blob, size_t len)
     s->clock = le64_get(blob + 9);
     s->d = d;
     s->mini_clock = le64_get(blob + 25);
-    const uint8_t *b = blob + STATE_HEAD;
-    for (uint32_t slot = 0; slot < env->capacity; slot++, b += STATE_SLOT) {
-        uint32_t key = le32_get(b);
-        uint64_t tick = le64_get(b + 4);
-        if (tick == 0 || !cache_policy_env_occupied(env, slot))
-            continue;
-        uint32_t f = cache_policy_env_slot_count(env, slot);
-        if (tick > s->clock || key > f || (env->counts->mode == ACCESS_COUNTS_EXACT && key != f))
-            return FALSE;
-        for (uint32_t i = 0; i < s->heap.size; i++)
-            if (s->tick[s->heap.entry[i].slot] == tick)
-                return FALSE; /* ticks are distinct */
-        s->key[slot] = key;
-        s->tick[slot] = tick;
-        minisim_heap_append(&s->heap, (HeapEntry){ slot });
-    }
+    if (!count_state_load(env, blob + STATE_HEAD, s->clock, s->key, s->tick))
+        return FALSE;
+    for (uint32_t slot = 0; slot < env->capacity; slot++)
+        if (s->tick[slot] != 0 && cache_policy_env_occupied(env, slot))
+            minisim_heap_append(&s->heap, (HeapEntry){ slot });
     minisim_heap_rebuild(&s->heap);
     if (!ghost_list_load(&s->ghost, 1, blob, len, &at) || !mini_load(s, &s->mini_f, blob, len, &at) ||
         !mini_load(s, &s->mini_r, blob, len, &at) || !mini_ghost_load(s, &s->mini_ghost, blob, len, &at) ||

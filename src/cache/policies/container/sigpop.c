@@ -44,12 +44,12 @@
  * recorded f u32 and the insertion number u64 (0 for a free slot; numbers
  * start at 1). */
 #include "cache/policy/count_aging.h"
+#include "cache/policy/count_state.h"
 #include "cache/policy/policy.h"
 #include "cache/structures/slot_heap.h"
 #include "util/le.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 enum { KEY_Z, KEY_MIN_COUNT, KEY_AGE_WINDOW, N_KEYS };
@@ -179,44 +179,18 @@ static void sigpop_removed(void *st, CacheSlot slot)
 /* ---- saved state (layout at the top) ---- */
 
 #define STATE_HEAD 16
-#define STATE_SLOT 12
 
 static void sigpop_save_state(void *st, GByteArray *out)
 {
     Sigpop *s = st;
     uint32_t cap = s->env->capacity;
     guint at = out->len;
-    g_byte_array_set_size(out, at + STATE_HEAD + STATE_SLOT * (guint)cap);
+    g_byte_array_set_size(out, at + STATE_HEAD + COUNT_STATE_SLOT * (guint)cap);
     uint8_t *b = out->data + at;
     le32_put(b, cap);
     le32_put(b + 4, s->env->n_containers);
     le64_put(b + 8, s->next_seq);
-    b += STATE_HEAD;
-    for (uint32_t slot = 0; slot < cap; slot++, b += STATE_SLOT) {
-        le32_put(b, s->key[slot]);
-        le64_put(b + 4, s->seq[slot]);
-    }
-}
-
-static int by_seq(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Are the insertion numbers of the heap's slots distinct? */
-static gboolean seqs_distinct(const Sigpop *s)
-{
-    uint32_t n = s->heap.size;
-    uint64_t *v = g_new(uint64_t, n ? n : 1);
-    for (uint32_t i = 0; i < n; i++)
-        v[i] = s->seq[s->heap.entry[i].slot];
-    qsort(v, n, sizeof *v, by_seq);
-    gboolean ok = TRUE;
-    for (uint32_t i = 1; i < n && ok; i++)
-        ok = v[i] != v[i - 1];
-    g_free(v);
-    return ok;
+    count_state_save(s->env, s->key, s->seq, b + STATE_HEAD);
 }
 
 /* Back to the state of create(), after a blob was refused half-read. */
@@ -229,26 +203,6 @@ static void forget_all(Sigpop *s)
     s->next_seq = 1;
 }
 
-/* Take the saved slots; FALSE on a record that does not fit the counts. */
-static gboolean load_slots(Sigpop *s, const uint8_t *b)
-{
-    const CachePolicyEnv *env = s->env;
-    for (uint32_t slot = 0; slot < env->capacity; slot++, b += STATE_SLOT) {
-        uint32_t key = le32_get(b);
-        uint64_t seq = le64_get(b + 4);
-        if (seq == 0 || !cache_policy_env_occupied(env, slot))
-            continue;
-        uint32_t f = cache_policy_env_slot_count(env, slot);
-        if (seq >= s->next_seq || key > f || (env->counts->mode == ACCESS_COUNTS_EXACT && key != f))
-            return FALSE;
-        s->key[slot] = key;
-        s->seq[slot] = seq;
-        sigpop_heap_append(&s->heap, (HeapEntry){ slot });
-    }
-    sigpop_heap_rebuild(&s->heap);
-    return seqs_distinct(s);
-}
-
 /* The blob must describe this cache (capacity and store size) exactly. A
  * restored slot the blob saved as free joins as a fresh insertion, after
  * the others; a saved slot that was not restored is ignored. A recorded f
@@ -258,17 +212,21 @@ static gboolean sigpop_load_state(void *st, const uint8_t *blob, size_t len)
 {
     Sigpop *s = st;
     const CachePolicyEnv *env = s->env;
-    if (len != STATE_HEAD + (size_t)STATE_SLOT * env->capacity || le32_get(blob) != env->capacity ||
+    if (len != STATE_HEAD + (size_t)COUNT_STATE_SLOT * env->capacity || le32_get(blob) != env->capacity ||
         le32_get(blob + 4) != env->n_containers)
         return FALSE;
     uint64_t next = le64_get(blob + 8);
     if (next == 0 || next == UINT64_MAX)
         return FALSE;
     s->next_seq = next;
-    if (!load_slots(s, blob + STATE_HEAD)) {
+    if (!count_state_load(env, blob + STATE_HEAD, next - 1, s->key, s->seq)) {
         forget_all(s);
         return FALSE;
     }
+    for (uint32_t slot = 0; slot < env->capacity; slot++)
+        if (s->seq[slot] != 0)
+            sigpop_heap_append(&s->heap, (HeapEntry){ slot });
+    sigpop_heap_rebuild(&s->heap);
     for (uint32_t slot = 0; slot < env->capacity; slot++)
         if (cache_policy_env_occupied(env, slot) && s->seq[slot] == 0)
             sigpop_inserted(s, slot);

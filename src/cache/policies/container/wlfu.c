@@ -44,6 +44,7 @@
  * last-access tick u64 (0 for a free slot; ticks start at 1); the ghost
  * list (length u32, ids u32 oldest first). */
 #include "cache/policy/count_aging.h"
+#include "cache/policy/count_state.h"
 #include "cache/policy/policy.h"
 #include "cache/structures/ghost_list.h"
 #include "cache/structures/slot_heap.h"
@@ -51,7 +52,6 @@
 #include "util/le.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 enum { KEY_AGE_WINDOW, KEY_GHOST_SHARE, N_KEYS };
@@ -174,23 +174,18 @@ static void wlfu_removed(void *st, CacheSlot slot)
 /* ---- saved state (layout at the top) ---- */
 
 #define STATE_HEAD 16
-#define STATE_SLOT 12
 
 static void wlfu_save_state(void *st, GByteArray *out)
 {
     Wlfu *s = st;
     uint32_t cap = s->env->capacity;
     guint at = out->len;
-    g_byte_array_set_size(out, at + STATE_HEAD + STATE_SLOT * (guint)cap);
+    g_byte_array_set_size(out, at + STATE_HEAD + COUNT_STATE_SLOT * (guint)cap);
     uint8_t *b = out->data + at;
     le32_put(b, cap);
     le32_put(b + 4, s->env->n_containers);
     le64_put(b + 8, s->clock);
-    b += STATE_HEAD;
-    for (uint32_t slot = 0; slot < cap; slot++, b += STATE_SLOT) {
-        le32_put(b, s->key[slot]);
-        le64_put(b + 4, s->tick[slot]);
-    }
+    count_state_save(s->env, s->key, s->tick, b + STATE_HEAD);
     ghost_list_save(&s->ghost, 1, out);
 }
 
@@ -206,47 +201,6 @@ static void forget_all(Wlfu *s)
         ;
 }
 
-static int by_tick(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Are the ticks of the heap's slots distinct? */
-static gboolean ticks_distinct(const Wlfu *s)
-{
-    uint32_t n = s->heap.size;
-    uint64_t *v = g_new(uint64_t, n ? n : 1);
-    for (uint32_t i = 0; i < n; i++)
-        v[i] = s->tick[s->heap.entry[i].slot];
-    qsort(v, n, sizeof *v, by_tick);
-    gboolean ok = TRUE;
-    for (uint32_t i = 1; i < n && ok; i++)
-        ok = v[i] != v[i - 1];
-    g_free(v);
-    return ok;
-}
-
-/* Take the saved slots; FALSE on a record that does not fit the counts. */
-static gboolean load_slots(Wlfu *s, const uint8_t *b)
-{
-    const CachePolicyEnv *env = s->env;
-    for (uint32_t slot = 0; slot < env->capacity; slot++, b += STATE_SLOT) {
-        uint32_t key = le32_get(b);
-        uint64_t tick = le64_get(b + 4);
-        if (tick == 0 || !cache_policy_env_occupied(env, slot))
-            continue;
-        uint32_t f = cache_policy_env_slot_count(env, slot);
-        if (tick > s->clock || key > f || (env->counts->mode == ACCESS_COUNTS_EXACT && key != f))
-            return FALSE;
-        s->key[slot] = key;
-        s->tick[slot] = tick;
-        wlfu_heap_append(&s->heap, (HeapEntry){ slot });
-    }
-    wlfu_heap_rebuild(&s->heap);
-    return ticks_distinct(s);
-}
-
 /* The blob must describe this cache (capacity and store size) exactly. A
  * restored slot the blob saved as free joins as a fresh access, after the
  * others; a saved slot that was not restored is ignored. A recorded f
@@ -257,11 +211,11 @@ static gboolean wlfu_load_state(void *st, const uint8_t *blob, size_t len)
 {
     Wlfu *s = st;
     const CachePolicyEnv *env = s->env;
-    size_t at = STATE_HEAD + (size_t)STATE_SLOT * env->capacity;
+    size_t at = STATE_HEAD + (size_t)COUNT_STATE_SLOT * env->capacity;
     if (len < at || le32_get(blob) != env->capacity || le32_get(blob + 4) != env->n_containers)
         return FALSE;
     s->clock = le64_get(blob + 8);
-    if (s->clock == UINT64_MAX || !load_slots(s, blob + STATE_HEAD) ||
+    if (s->clock == UINT64_MAX || !count_state_load(env, blob + STATE_HEAD, s->clock, s->key, s->tick) ||
         !ghost_list_load(&s->ghost, 1, blob, len, &at) || at != len) {
         forget_all(s);
         return FALSE;
@@ -271,6 +225,10 @@ static gboolean wlfu_load_state(void *st, const uint8_t *blob, size_t len)
             forget_all(s);
             return FALSE;
         }
+    for (uint32_t slot = 0; slot < env->capacity; slot++)
+        if (s->tick[slot] != 0)
+            wlfu_heap_append(&s->heap, (HeapEntry){ slot });
+    wlfu_heap_rebuild(&s->heap);
     for (uint32_t slot = 0; slot < env->capacity; slot++)
         if (cache_policy_env_occupied(env, slot) && s->tick[slot] == 0)
             wlfu_inserted(s, slot);
