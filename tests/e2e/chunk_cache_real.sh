@@ -70,9 +70,10 @@ done
 "$PYTHON" -c 'import json,sys; c=json.load(open(sys.argv[1]))["cache"]; assert c["chunk_log"]["segments_evicted"] > 0 and c["log_dropped"] > 0, c' "$SCRATCH/real.json"
 
 # The admission rules that spend a write budget (compete, learned) decide
-# alike in real mode and in simulation, refusing some misses, with either
-# reclaim (clean: the cleaner's rewrites charged to the budget alike).
-for reclaim in clean evict; do
+# alike in real mode and in simulation, refusing some misses, with each
+# reclaim (clean's cleaner rewrites and reinsert's kept chunks charged to
+# the budget alike).
+for reclaim in clean evict reinsert; do
   for admission in compete learned; do
     rm -rf "$CACHE"
     set -- -p"ssd-cache-policy lru" -p"ssd-cache-size 25%" -p"ssd-cache-write-budget 2048" \

@@ -106,6 +106,9 @@ class _OnLog:
     def _evicted(self, chunk):
         self.log.remove(chunk)
 
+    def _put(self, chunk, length):
+        self.log.put(chunk, length)
+
     def access(self, chunk, length, address, off, tlen):
         self.log.events = []
         out = super().access(chunk, length, address, off, tlen)
@@ -126,7 +129,7 @@ class LruReinsert(_OnLog, ChunkLru):
         return super().access(chunk, length, address, off, tlen)
 
     def _put(self, chunk, length):
-        self.log.put(chunk, length)
+        super()._put(chunk, length)
         self.used.discard(chunk)
 
     def keep(self, chunk):
@@ -140,35 +143,18 @@ class LruReinsert(_OnLog, ChunkLru):
 
 
 class ArcReinsert(_OnLog, ChunkArc):
-    """arc keeps a chunk in T2 by a hit or by its admission from a ghost
-    since it was written; every chunk the log drops (asked and not kept,
-    or left out by the bound) becomes a ghost."""
+    """arc asks ARC's REPLACE step with the chunk as the LRU candidate of
+    its own list (T1 or T2): dropped when REPLACE would take from that list
+    now, kept (staying where it is in its list) when from the other; every
+    chunk the log drops (asked and not kept, or left out by the bound)
+    becomes a ghost."""
 
     def __init__(self, capacity_bytes, avg_chunk, segment):
         super().__init__(capacity_bytes, avg_chunk)
         self._log_init(capacity_bytes, segment)
-        self.earned = set()
-        self.ghost = False
-
-    def access(self, chunk, length, address, off, tlen):
-        if chunk in self.data.size:
-            self.earned.add(chunk)
-        else:
-            self.ghost = self.arc.where(chunk) in ("b1", "b2")
-        return super().access(chunk, length, address, off, tlen)
-
-    def _put(self, chunk, length):
-        self.log.put(chunk, length)
-        if self.ghost:
-            self.earned.add(chunk)
-        else:
-            self.earned.discard(chunk)
 
     def keep(self, chunk):
-        kept = chunk in self.earned
-        assert not kept or self.arc.where(chunk) == "t2"
-        self.earned.discard(chunk)
-        return kept
+        return (self.arc.where(chunk) == "t1") != self.arc.replaces_t1()
 
     def log_drop(self, chunk):
         self.data.drop(chunk)
@@ -189,9 +175,6 @@ class TinyLfuReinsert(_OnLog, ChunkTinyLfu):
     def _has_room(self, chunk, length):
         self.candidate = chunk
         return not self.full and self.data.fits(length)
-
-    def _put(self, chunk, length):
-        self.log.put(chunk, length)
 
     def keep(self, chunk):
         self.full = True

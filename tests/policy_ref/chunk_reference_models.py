@@ -281,11 +281,16 @@ class _SizedArc:
         del self.lists[name][key]
         return True
 
-    def victim(self):
-        t1, t2 = self.lists["t1"], self.lists["t2"]
+    def replaces_t1(self):
+        """ARC's REPLACE takes T1's LRU entry now (else T2's)."""
         size1 = self.size("t1")
-        if t1 and (not t2 or size1 > self.p or (self.b2_hit and size1 >= self.p)):
-            return next(iter(t1))
+        return bool(self.lists["t1"]) and (
+            not self.lists["t2"] or size1 > self.p or (self.b2_hit and size1 >= self.p))
+
+    def victim(self):
+        if self.replaces_t1():
+            return next(iter(self.lists["t1"]))
+        t2 = self.lists["t2"]
         return next(iter(t2)) if t2 else None
 
     def evict(self, key):

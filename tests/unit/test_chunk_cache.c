@@ -306,11 +306,12 @@ static void test_tinylfu_reinsert_full(void)
 }
 
 /* arc under reinsert: chunks 1-10 fill the first segment and are hit, so
- * all ten earned their keep; the bound keeps 1-5 and leaves 6-10 out.
- * Those are ARC replacements, so ghosts (B2): chunk 6, read again, comes
- * back into T2 as earned, and the next reclamation of its segment keeps
- * it. Before, the bound's chunks were forgotten: 6 came back into T1 and
- * was dropped. */
+ * all ten are in T2 and, with T1 above its target p (0), ARC's REPLACE
+ * would take from T1: all ten are to be kept; the bound keeps 1-5 and
+ * leaves 6-10 out. Those are ARC replacements, so ghosts (B2): chunk 6,
+ * read again once the open segment moved on, comes back into T2, and the
+ * next reclamation of its segment keeps it. Before, the bound's chunks
+ * were forgotten: 6 came back into T1 and was dropped. */
 static void test_arc_reinsert_cut_ghost(void)
 {
     ChunkCacheOptions o;
@@ -326,15 +327,81 @@ static void test_arc_reinsert_cut_ghost(void)
     CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinsert_cut, 5);
     ChunkRef six = ref_of(6, 6000, 0);
     CU_ASSERT_FALSE_FATAL(chunk_cache_contains(c, &six.fp));
-    touch(c, 6, 6000, 0, chunk_address(6, 0)); /* a miss: admitted again */
-    CU_ASSERT_TRUE_FATAL(chunk_cache_contains(c, &six.fp));
-    for (uint32_t i = 100; i < 200 && r.layout_counters.segments.segments_reinserted < 5; i++) {
+    uint32_t i = 100;
+    for (; r.layout_counters.segments.segments_reinserted < 2; i++) { /* to the second segment */
         touch(c, i, 6000, 0, chunk_address(i, 0));
         chunk_cache_report(c, &r);
     }
-    CU_ASSERT_EQUAL(r.layout_counters.segments.segments_reinserted, 5); /* chunk 6's segment came round */
+    touch(c, 6, 6000, 0, chunk_address(6, 0)); /* a miss: admitted again, in the second segment */
+    CU_ASSERT_TRUE_FATAL(chunk_cache_contains(c, &six.fp));
+    for (; i < 300 && r.layout_counters.segments.segments_reinserted < 6; i++) {
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+        chunk_cache_report(c, &r);
+    }
+    CU_ASSERT_EQUAL(r.layout_counters.segments.segments_reinserted, 6); /* chunk 6's segment came round */
     CU_ASSERT_TRUE(chunk_cache_contains(c, &six.fp));
     chunk_cache_close(c, NULL);
+}
+
+/* kept_hit counts the chunks reinsert kept that are hit before the log
+ * reclaims them again: lru keeps 1-3 (hit since written), then 1 is hit
+ * twice and 2 once (two kept chunks hit), 3 not. */
+static void test_kept_hit(void)
+{
+    ChunkCacheOptions o;
+    ChunkCache *c = open_reinsert("lru", &o);
+    ChunkCacheReport r;
+    for (uint32_t i = 1; i <= 40; i++)
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    for (uint32_t i = 1; i <= 3; i++)
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    touch(c, 41, 6000, 0, chunk_address(41, 0)); /* reclaims the first segment */
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinserted, 3);
+    CU_ASSERT_EQUAL(r.c.kept_hit, 0);
+    touch(c, 1, 6000, 0, chunk_address(1, 0));
+    touch(c, 1, 6000, 0, chunk_address(1, 0));
+    touch(c, 2, 6000, 0, chunk_address(2, 0));
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.hits, 6);
+    CU_ASSERT_EQUAL(r.c.kept_hit, 2);
+    chunk_cache_close(c, NULL);
+}
+
+/* arc's keep under reinsert is ARC's REPLACE with the chunk as its list's
+ * LRU candidate (Megiddo & Modha, FAST 2003): with |T1| = p (a B1 ghost
+ * hit raised p to one chunk) REPLACE takes from T2, so the T1 chunk A is
+ * kept and the T2 chunk B (hit since written) is not; once a miss puts a
+ * second chunk in T1 (|T1| > p) the answers turn round. Before, arc kept
+ * B (hit since written) and never a T1 chunk. */
+static void test_arc_keep_is_replace(void)
+{
+    const ChunkPolicyOps *ops;
+    CU_ASSERT_TRUE_FATAL(chunk_policy_lookup("arc", &ops));
+    ChunkPolicyEnv env = { .capacity_bytes = 100000, .avg_chunk_size = 1000 };
+    void *st = ops->create(&env);
+    ChunkAccess a = { .chunk = 1, .length = 1000, .touch_length = 1000 };
+    ChunkAccess b = { .chunk = 2, .length = 1000, .touch_length = 1000 };
+    ChunkAccess g = { .chunk = 3, .length = 1000, .touch_length = 1000 };
+    ChunkAccess n = { .chunk = 4, .length = 1000, .touch_length = 1000 };
+    CU_ASSERT_TRUE(ops->admit(st, &a));
+    ops->inserted(st, 0, &a);
+    CU_ASSERT_TRUE(ops->admit(st, &b));
+    ops->inserted(st, 1, &b);
+    CU_ASSERT_TRUE(ops->lookup(st, 1, &b)); /* B to T2 */
+    CU_ASSERT_TRUE(ops->admit(st, &g));
+    ops->inserted(st, 2, &g);
+    ops->dropped(st, 2);                    /* G a B1 ghost */
+    CU_ASSERT_TRUE(ops->admit(st, &g));     /* p = 1000 = |T1| */
+    ops->inserted(st, 2, &g);               /* into T2 */
+    CU_ASSERT_TRUE(ops->keep(st, 0));
+    CU_ASSERT_FALSE(ops->keep(st, 1));
+    CU_ASSERT_TRUE(ops->admit(st, &n));
+    ops->inserted(st, 3, &n);               /* |T1| = 2000 > p */
+    CU_ASSERT_FALSE(ops->keep(st, 0));
+    CU_ASSERT_TRUE(ops->keep(st, 1));
+    CU_ASSERT_TRUE(ops->keep(st, 1));       /* no hit needed: REPLACE still takes T1 */
+    ops->destroy(st);
 }
 
 /* Chunk plc (threshold 4, delay 2 by default): a chunk is admitted on its
@@ -458,6 +525,8 @@ static void add_suites(void)
     CU_add_test(s, "offers", test_offers);
     CU_add_test(s, "tinylfu under reinsert: full from the first reclamation", test_tinylfu_reinsert_full);
     CU_add_test(s, "arc under reinsert: chunks past the bound leave ghosts", test_arc_reinsert_cut_ghost);
+    CU_add_test(s, "arc under reinsert keeps by ARC's REPLACE", test_arc_keep_is_replace);
+    CU_add_test(s, "reinsert: kept chunks hit again", test_kept_hit);
     CU_add_test(s, "chunk plc", test_chunk_plc);
     CU_add_test(s, "chunk sigpop", test_chunk_sigpop);
     CU_add_test(s, "granularity config", test_granularity_config);

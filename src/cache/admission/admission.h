@@ -17,7 +17,7 @@
  *   written  the bytes an admitted candidate put on the SSD (optional);
  *            never more than the candidate's `bytes`
  *   rewritten  bytes the cache's layout rewrote on its own (the chunk
- *            log's cleaner), charged to a rule that spends the budget
+ *            log's cleaner, reinsert's kept chunks), charged to a rule that spends the budget
  *            (optional; it may leave the credit below zero)
  *
  * Adding a rule: one file defining `const AdmissionOps admission_<symbol>`

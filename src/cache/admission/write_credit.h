@@ -5,7 +5,7 @@
  * the budget at every request (never past its depth), and pays each write;
  * a write is allowed only while the credit covers the candidate's bytes,
  * so over any run the bytes written stay within depth + budget x requests.
- * The layout's own rewrites (the chunk log's cleaner) are charged too, when
+ * The layout's own rewrites (the chunk log's cleaner, reinsert's keeps) are charged too, when
  * they happen: they may leave the credit below zero, a debt no admission
  * is allowed under, so admissions and rewrites together stay within depth
  * + budget x requests + the last charge. */

@@ -151,6 +151,7 @@ gboolean chunk_cache_close(ChunkCache *c, GError **err)
     g_free(c->length);
     g_free(c->container);
     g_free(c->offset);
+    g_free(c->kept);
     g_free(c->free_slots);
     chunk_table_free(&c->table);
     chunk_cache_offers_free(c);
@@ -178,8 +179,10 @@ static gboolean layout_keep(void *ctx, const Fingerprint *fp, uint32_t length)
     ChunkSlot s = chunk_cache_slot(c, fp);
     g_assert(s == CHUNK_NO_SLOT || c->length[s] == length);
     gboolean keep = s != CHUNK_NO_SLOT && c->ops->keep != NULL && c->ops->keep(c->pst, s);
-    if (keep)
+    if (keep) {
+        c->kept[s] = 1;
         notify(c, CHUNK_EVENT_KEEP, fp, length);
+    }
     return keep;
 }
 
@@ -194,6 +197,7 @@ static ChunkSlot take_slot(ChunkCache *c)
         c->length = g_renew(uint32_t, c->length, n);
         c->container = g_renew(ContainerId, c->container, n);
         c->offset = g_renew(uint32_t, c->offset, n);
+        c->kept = g_renew(uint8_t, c->kept, n);
         c->free_slots = g_renew(uint32_t, c->free_slots, n);
         memset(c->length + c->n_slots, 0, (size_t)(n - c->n_slots) * sizeof(uint32_t));
         c->n_slots = n;
@@ -243,6 +247,7 @@ static ChunkSlot bind(ChunkCache *c, const Fingerprint *fp, uint32_t length, Con
     c->length[s] = length;
     c->container[s] = container;
     c->offset[s] = offset;
+    c->kept[s] = 0;
     chunk_table_put(&c->table, c->fp, s);
     c->used_bytes += length;
     return s;
@@ -307,10 +312,11 @@ static gboolean refuse(ChunkCache *c, const ChunkRef *ref, gboolean offer)
     return FALSE;
 }
 
-/* The stored bytes the layout's cleaner has rewritten so far (its model's
- * in simulation: the same placement decisions, counted alike), when a
- * write budget is to be charged with them; else 0. */
-static uint64_t cleaner_bytes(ChunkCache *c)
+/* The stored bytes the layout has rewritten on its own so far, the chunk
+ * log's cleaner's and reinsert's kept chunks (its model's in simulation:
+ * the same placement decisions, counted alike), when a write budget is to
+ * be charged with them; else 0. */
+static uint64_t rewritten_bytes(ChunkCache *c)
 {
     if (!c->admission.ops->spends_budget || (c->layout == NULL && c->lmodel == NULL))
         return 0;
@@ -319,7 +325,7 @@ static uint64_t cleaner_bytes(ChunkCache *c)
         c->lops->counters(c->layout, &k);
     else
         c->lops->model_counters(c->lmodel, &k);
-    return k.segments.cleaner_bytes_written;
+    return k.segments.cleaner_bytes_written + k.segments.reinserted_bytes_written;
 }
 
 gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess *a, const uint8_t *data,
@@ -345,7 +351,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
     }
     /* simulation with compression: the bytes real mode's layout would store */
     uint32_t stored = chunk_cache_stored_length(c, ref, data);
-    uint64_t cleaned = cleaner_bytes(c);
+    uint64_t rewritten = rewritten_bytes(c);
     if (c->lmodel)
         c->lops->model_put(c->lmodel, &ref->fp, ref->length, stored);
     if (c->layout) {
@@ -366,7 +372,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
     c->counters.ssd_bytes_written += stored; /* simulation; real mode reports the layout's device bytes */
     c->put_stored_bytes += c->lops->stored_size(&c->lopt, stored);
     admission_written(&c->admission, c->lops->stored_size(&c->lopt, stored));
-    admission_rewritten(&c->admission, cleaner_bytes(c) - cleaned); /* the put's cleaning, charged */
+    admission_rewritten(&c->admission, rewritten_bytes(c) - rewritten); /* the put's cleaning or keeps, charged */
     if (stored < ref->length)
         c->put_compressed++;
     device_model_ssd_write(&c->model, ref->length);
@@ -396,6 +402,8 @@ static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkC
         if (c->lmodel)
             c->lops->model_hit(c->lmodel, &ref->fp); /* the layout's get does it in real mode */
         c->counters.hits++;
+        c->counters.kept_hit += c->kept[s];
+        c->kept[s] = 0;
         c->counters.bytes_hit += a.touch_length;
         c->counters.ssd_bytes_read += ref->length;
         c->counters.model_access_s += device_model_ssd_read(&c->model, ref->length);

@@ -197,6 +197,9 @@ typedef struct {
     uint64_t hdd_reads, hdd_bytes_read;
     uint64_t damaged;                  /* chunks the log found damaged: dropped, refetched */
     uint64_t log_dropped;              /* live chunks the log's reclamation dropped */
+    uint64_t kept_hit;                 /* reinsert: the chunks the policy kept (the log's
+                                          chunks_reinserted) that were hit before the log
+                                          reclaimed them again or they left */
     uint64_t ssd_write_errors;         /* puts that failed: chunk not cached */
     uint64_t offered;                  /* fetch container: other chunks of containers read whole */
     uint64_t offers_cached;            /*   of them cached already (nothing done) */

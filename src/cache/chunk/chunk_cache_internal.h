@@ -45,6 +45,7 @@ struct ChunkCache {
     uint32_t *length;   /* 0: a free slot */
     ContainerId *container;
     uint32_t *offset;
+    uint8_t *kept;      /* reinsert kept it and it was not hit since (counters.kept_hit) */
     uint32_t n_slots;   /* slots the arrays hold */
     uint32_t *free_slots; /* stack of free slots below n_slots */
     uint32_t n_free;

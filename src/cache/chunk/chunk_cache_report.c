@@ -14,7 +14,8 @@
 /* Every byte the core keeps in RAM, and the policy's. */
 static void memory(const ChunkCache *c, ChunkCacheReport *r)
 {
-    size_t per_slot = sizeof(Fingerprint) + 3 * sizeof(uint32_t) + sizeof(uint32_t); /* + free stack */
+    size_t per_slot = sizeof(Fingerprint) + 3 * sizeof(uint32_t) + sizeof(uint8_t) +
+                      sizeof(uint32_t); /* + free stack */
     r->policy_memory_bytes = c->ops->memory(c->pst);
     size_t offers = chunk_cache_offers_memory(c);
     r->stored_length_bytes = chunk_cache_stored_memory(c);
@@ -219,6 +220,7 @@ static const ReportRow log_rows[] = {
     ROW_IF("segments_reinserted", "  segments reinserted", REPORT_COUNT, REPORT_U64, SEG(segments_reinserted),
            reinserted),
     ROW_IF(NULL, "  chunks reinserted", REPORT_COUNT, REPORT_U64, SEG(chunks_reinserted), reinserted),
+    ROW_IF(NULL, "  of them hit before reclaimed again", REPORT_COUNT, REPORT_U64, c.kept_hit, reinserted),
     ROW_IF(NULL, "  chunks past reinsert's bound", REPORT_COUNT, REPORT_U64, SEG(chunks_reinsert_cut), reinserted),
     ROW_IF(NULL, "  reinserted bytes written", REPORT_BYTES, REPORT_U64, SEG(reinserted_bytes_written), reinserted),
     ROW(NULL, "  live chunks the log dropped", REPORT_COUNT, REPORT_U64, c.log_dropped),
@@ -287,6 +289,7 @@ static const ReportRow rows[] = {
     ROW("hdd_bytes_read", NULL, REPORT_COUNT, REPORT_U64, c.hdd_bytes_read),
     ROW("damaged", NULL, REPORT_COUNT, REPORT_U64, c.damaged),
     ROW("log_dropped", NULL, REPORT_COUNT, REPORT_U64, c.log_dropped),
+    ROW("kept_hit", NULL, REPORT_COUNT, REPORT_U64, c.kept_hit),
     ROW("ssd_write_errors", NULL, REPORT_COUNT, REPORT_U64, c.ssd_write_errors),
     ROW("layout_index_bytes", NULL, REPORT_COUNT, REPORT_U64, layout_index_bytes),
     ROW("compression", NULL, REPORT_WORD, REPORT_STR, compression),

@@ -129,13 +129,19 @@ static inline gboolean sized_arc_miss(SizedArc *a, uint64_t key, uint32_t s)
     return TRUE;
 }
 
+/* ARC's REPLACE: TRUE when it replaces from T1 now (T1 is not empty, and
+ * T2 is, or T1 holds more than p, or at least p on a B2 ghost hit), FALSE
+ * when from T2. */
+static inline gboolean sized_arc_replaces_t1(const SizedArc *a)
+{
+    double t1 = a->bytes[ARC_T1];
+    return a->lists[ARC_T1].len > 0 && (a->lists[ARC_T2].len == 0 || t1 > a->p || (a->b2_hit && t1 >= a->p));
+}
+
 /* The resident entry ARC replaces next, or KEY_TABLE_NONE when none. */
 static inline uint32_t sized_arc_victim(const SizedArc *a)
 {
-    double t1 = a->bytes[ARC_T1];
-    gboolean from_t1 = a->lists[ARC_T1].len > 0 &&
-                       (a->lists[ARC_T2].len == 0 || t1 > a->p || (a->b2_hit && t1 >= a->p));
-    if (from_t1)
+    if (sized_arc_replaces_t1(a))
         return a->lists[ARC_T1].head;
     return a->lists[ARC_T2].len > 0 ? a->lists[ARC_T2].head : KEY_TABLE_NONE;
 }

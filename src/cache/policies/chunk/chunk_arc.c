@@ -6,23 +6,22 @@
  * access to a cached chunk is a hit.
  *
  * When the chunk log reclaims its oldest segment (ssd-cache-segment-reclaim
- * reinsert), a chunk is kept when it is in T2 and earned its place there
- * since it was written (admitted or last kept): a hit (which moves it to
- * T2), or its admission from a ghost (into T2). Not every T2 chunk: with
- * the log as the limit ARC's own replacement never runs, so a chunk once
- * in T2 would be rewritten at every pass of the log until the bound
- * pushed it out. Every chunk the log drops, asked or left out by the
- * bound (or by evict's FIFO), leaves as ARC's victims do: a ghost in B1
- * or B2 (ARC's definition: a page replaced from T1 or T2 is remembered;
- * before, a chunk the bound left out was forgotten, so when it came back
- * it entered T1 and was not kept again). */
+ * reinsert), each chunk it asks about is taken as the LRU candidate of its
+ * own list and ARC's REPLACE step decides: when REPLACE would take from
+ * that list now (T1 when |T1| > p, or >= p on a B2 ghost hit, or T2 is
+ * empty; else T2) the chunk is dropped, else ARC would replace from the
+ * other list and the chunk is kept (rewritten; it stays where it is in
+ * its list, as a page ARC does not replace). With the log as the limit
+ * ARC's own victim step never runs, so this is where p acts. Every chunk
+ * the log drops, asked or left out by the bound (or by evict's FIFO),
+ * leaves as ARC's victims do: a ghost in B1 or B2 (ARC's definition: a
+ * page replaced from T1 or T2 is remembered). */
 #include "cache/policy/chunk_policy.h"
 #include "cache/structures/sized_arc.h"
 
 typedef struct {
     SizedArc arc;         /* payload: the slot */
     uint32_t *entry;      /* per slot: its ARC entry */
-    uint8_t *earned;      /* per slot: in T2 by a hit or a ghost since written (reinsert keeps it) */
     uint32_t slot_room;
     gboolean was_ghost;   /* the pending newcomer */
     ChunkSlot victim;     /* the last victim named (its removal makes a ghost) */
@@ -41,7 +40,6 @@ static void chunk_arc_destroy(void *st)
     ChunkArc *a = st;
     sized_arc_free(&a->arc);
     g_free(a->entry);
-    g_free(a->earned);
     g_free(a);
 }
 
@@ -52,7 +50,6 @@ static gboolean chunk_arc_lookup(void *st, ChunkSlot slot, const ChunkAccess *ac
     if (slot == CHUNK_NO_SLOT)
         return FALSE;
     sized_arc_hit(&a->arc, a->entry[slot]);
-    a->earned[slot] = 1;
     return TRUE;
 }
 
@@ -79,11 +76,9 @@ static void chunk_arc_inserted(void *st, ChunkSlot slot, const ChunkAccess *acc)
         while (n <= slot)
             n *= 2;
         a->entry = g_renew(uint32_t, a->entry, n);
-        a->earned = g_renew(uint8_t, a->earned, n);
         a->slot_room = n;
     }
     a->entry[slot] = sized_arc_insert(&a->arc, acc->chunk, acc->length, slot, a->was_ghost);
-    a->earned[slot] = a->was_ghost != FALSE;
 }
 
 static void chunk_arc_removed(void *st, ChunkSlot slot)
@@ -96,16 +91,15 @@ static void chunk_arc_removed(void *st, ChunkSlot slot)
     a->victim = CHUNK_NO_SLOT;
 }
 
-/* Kept when in T2 by a hit or a ghost since written (the rewrite is a
- * write: that is spent); else the log drops it (chunk_arc_dropped). */
+/* ARC's REPLACE with slot's chunk as its list's LRU candidate: kept when
+ * REPLACE would take from the other list; else the log drops it
+ * (chunk_arc_dropped). */
 static gboolean chunk_arc_keep(void *st, ChunkSlot slot)
 {
     ChunkArc *a = st;
     g_assert(slot < a->slot_room && sized_arc_resident(&a->arc, a->entry[slot]));
-    gboolean keep = a->earned[slot] != 0;
-    g_assert(!keep || a->arc.list[a->entry[slot]] == ARC_T2); /* earned only by entering T2 */
-    a->earned[slot] = 0;
-    return keep;
+    gboolean in_t1 = a->arc.list[a->entry[slot]] == ARC_T1;
+    return in_t1 != sized_arc_replaces_t1(&a->arc);
 }
 
 /* The log dropped it (not kept, past reinsert's bound, evict's FIFO): a
@@ -120,7 +114,7 @@ static void chunk_arc_dropped(void *st, ChunkSlot slot)
 static size_t chunk_arc_memory(const void *st)
 {
     const ChunkArc *a = st;
-    return sizeof *a + sized_arc_bytes(&a->arc) + (size_t)a->slot_room * (sizeof(uint32_t) + sizeof(uint8_t));
+    return sizeof *a + sized_arc_bytes(&a->arc) + (size_t)a->slot_room * sizeof(uint32_t);
 }
 
 const ChunkPolicyOps chunk_policy_arc = {
