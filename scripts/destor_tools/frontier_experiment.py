@@ -355,8 +355,8 @@ def plot_budgets(rows: list[dict[str, Any]], outdir: str, formats: Sequence[str]
     ax.set_xlabel("data written to the SSD (GiB)")
     ax.set_ylabel("hit ratio (%)")
     ax.grid(alpha=0.3)
-    ax.set_title("Online policies under write budgets of 1, 2, 4, 8, 16 x the capacity (C) in container writes "
-                 "against the offline optimum, cache %s" % cache_size, fontsize=10)
+    ax.set_title("Online policies under write budgets of m x the capacity C in container writes\n"
+                 "beside the offline optimum at the same budgets, cache %s" % cache_size, fontsize=10)
     ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return plot_style.save(fig, outdir, "fig-frontier-budgets", formats)
