@@ -42,11 +42,20 @@ SWEEPS = (
 # the upper hull of what any policy can hit with so many writes.
 OFFLINE_SWEEP = ("opt-budget", "opt-budget-writes", (1, 2, 4, 8, 16))
 
-# Columns of the CSV, in order.  on_online_frontier and its distance are
+# The online policies under a write budget: when opt-budget is run, each
+# online policy at its defaults is also run with ssd-cache-write-budget at each multiple of
+# OFFLINE_SWEEP, as bytes per request (m x capacity x container size /
+# requests), so each has a hit-against-writes curve beside opt-budget's.
+# The credit bucket starts one cache full, so a budgeted online run may
+# write up to one capacity more than opt-budget at the same multiple.
+BUDGET_KEY = "ssd-cache-write-budget"
+
+# Columns of the CSV, in order (budget: the OFFLINE_SWEEP multiple of a
+# budgeted point, opt-budget's or an online policy's).  on_online_frontier and its distance are
 # empty for an offline point (it is not deployable); with several seeds the
 # per-seed rows leave every frontier column empty: the frontier is on the
 # mean rows.
-FIELDS = ["policy", "offline", "key", "value", "default", "seed", "seeds", "hit_ratio",
+FIELDS = ["policy", "offline", "key", "value", "default", "budget", "seed", "seeds", "hit_ratio",
           "ssd_bytes_written", "latency_model_ms_mean", "latency_model_ms_p99", "on_frontier",
           "on_online_frontier", "below_frontier_points", "below_online_frontier_points"]
 
@@ -64,14 +73,17 @@ def value_text(v: float) -> str:
 
 
 def plan_points(listing: list[dict[str, Any]], names: Sequence[str] | None = None,
-                capacity: int | None = None) -> list[dict[str, Any]]:
+                capacity: int | None = None, write_unit: float | None = None) -> list[dict[str, Any]]:
     """The points to run, from `destor policies --json`'s list: dicts with
     policy, offline, key and value (None at plain defaults), default
-    (whether every key is at its default), params (config lines) and x
-    (the value, or "default").  `names` restricts the policies (default:
+    (whether every key is at its default), params (config lines), x
+    (the value, or "default") and budget (the OFFLINE_SWEEP multiple of a
+    budgeted point, else None).  `names` restricts the policies (default:
     every one listed); online policies come first, each in registry
     order.  With the cache's `capacity` (containers), OFFLINE_SWEEP's
-    budgets are run too."""
+    budgets are run too, and with `write_unit` (a container's bytes per
+    request of the trace), when opt-budget is run, every online policy at
+    its defaults under each of them (BUDGET_KEY)."""
     listed = {p["name"]: p for p in listing}
     chosen = [p["name"] for p in listing] if names is None else list(names)
     chosen.sort(key=lambda n: bool(listed[n]["offline"]))
@@ -81,11 +93,11 @@ def plan_points(listing: list[dict[str, Any]], names: Sequence[str] | None = Non
         sweeps[pol] = (key, tuple(m * capacity for m in multiples))
     points = []
 
-    def point(pol, key=None, value=None, default=True):
+    def point(pol, key=None, value=None, default=True, budget=None):
         points.append({"policy": pol, "offline": bool(listed[pol]["offline"]), "key": key,
                        "value": value, "default": default,
                        "params": [] if key is None else ["%s %s" % (key, value_text(value))],
-                       "x": "default" if key is None else value})
+                       "x": "default" if key is None else value, "budget": budget})
 
     for pol in chosen:
         if pol not in sweeps:
@@ -103,7 +115,12 @@ def plan_points(listing: list[dict[str, Any]], names: Sequence[str] | None = Non
         elif d not in values:
             values = sorted(values + [d])
         for v in values:
-            point(pol, key, v, v == d)
+            point(pol, key, v, v == d, round(v / capacity) if pol == OFFLINE_SWEEP[0] and capacity else None)
+    if capacity and write_unit and OFFLINE_SWEEP[0] in chosen:
+        for pol in chosen:
+            if not listed[pol]["offline"]:
+                for m in multiples:
+                    point(pol, BUDGET_KEY, float("%.6g" % (m * capacity * write_unit)), False, m)
     return points
 
 
@@ -121,7 +138,8 @@ def table(runs: list[dict[str, Any]], rows: list[dict[str, Any]],
     for r, row in zip(runs, rows):
         p = r["point"]
         per.append({"policy": p["policy"], "offline": _yes(p["offline"]), "key": p["key"],
-                    "value": p["value"], "default": _yes(p["default"]), "seed": r["seed"],
+                    "value": p["value"], "default": _yes(p["default"]), "budget": p.get("budget"),
+                    "seed": r["seed"],
                     "hit_ratio": row["hit_ratio"], "ssd_bytes_written": row["ssd_bytes_written"],
                     "latency_model_ms_mean": row["latency_model_ms_mean"],
                     "latency_model_ms_p99": row["latency_model_ms_p99"]})
@@ -302,6 +320,85 @@ def plot(rows: list[dict[str, Any]], outdir: str, formats: Sequence[str], cache_
     return plot_style.save(fig, outdir, "fig-frontier", formats)
 
 
+def _budgeted(r: dict[str, Any]) -> bool:
+    """An online point under a write budget (BUDGET_KEY)."""
+    return r["offline"] == "no" and r.get("budget") is not None
+
+
+def plot_budgets(rows: list[dict[str, Any]], outdir: str, formats: Sequence[str],
+                 cache_size: str) -> list[str]:
+    """fig-frontier-budgets: each online policy's hit ratio against SSD
+    bytes written under the OFFLINE_SWEEP budgets, joined in order of
+    writes, beside opt-budget's curve at the same budgets (and unlimited);
+    each curve's points labelled by their multiple of the capacity."""
+    online = _by_policy([r for r in rows if _budgeted(r)])
+    opt = sorted((r for r in rows if r["policy"] == OFFLINE_SWEEP[0]), key=lambda r: r["ssd_bytes_written"])
+    if not online:
+        return []
+    plt = plot_style.pyplot()
+    fig, ax = plt.subplots(figsize=(11.0, 6.5))
+    if opt:
+        ax.plot([r["ssd_bytes_written"] / GIB for r in opt], [100 * r["hit_ratio"] for r in opt],
+                color="#000000", linewidth=2.2, linestyle="--", marker="o", markerfacecolor="none",
+                markersize=9, label="bound: %s (budgets in writes; last: unlimited)" % policy_label(opt[0]["policy"]),
+                zorder=4)
+        for r in opt:
+            if r.get("budget") is not None:
+                ax.annotate("%gC" % r["budget"], (r["ssd_bytes_written"] / GIB, 100 * r["hit_ratio"]),
+                            xytext=(4, 4), textcoords="offset points", fontsize=7)
+    for pol, pts in online.items():
+        pts = sorted(pts, key=lambda r: r["ssd_bytes_written"])
+        c, m = plot_style.policy_style(pol)
+        ax.plot([r["ssd_bytes_written"] / GIB for r in pts], [100 * r["hit_ratio"] for r in pts], color=c,
+                marker=m, markersize=7, linewidth=1.0, label=policy_label(pol), zorder=3)
+    ax.set_xlim(0, None)
+    ax.set_xlabel("data written to the SSD (GiB)")
+    ax.set_ylabel("hit ratio (%)")
+    ax.grid(alpha=0.3)
+    ax.set_title("Online policies under write budgets of m x the capacity C in container writes\n"
+                 "beside the offline optimum at the same budgets, cache %s" % cache_size, fontsize=10)
+    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    return plot_style.save(fig, outdir, "fig-frontier-budgets", formats)
+
+
+def gap_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Each online policy's share of the offline gap closed at each budget:
+    (its hit ratio - the baseline's) / (opt-budget's - the baseline's),
+    the baseline being lru under the same budget (the least online hit
+    ratio there when lru was not run); 1 = the offline optimum's hits."""
+    budgets = sorted({r["budget"] for r in rows if _budgeted(r)})
+    opt = {r["budget"]: r["hit_ratio"] for r in rows
+           if r["policy"] == OFFLINE_SWEEP[0] and r.get("budget") is not None}
+    budgets = [b for b in budgets if b in opt]
+    if not budgets:
+        return []
+    at = {(r["policy"], r["budget"]): r["hit_ratio"] for r in rows if _budgeted(r)}
+    pols = list(dict.fromkeys(r["policy"] for r in rows if _budgeted(r)))
+    base = {}
+    for b in budgets:
+        hs = [at[(p, b)] for p in pols if (p, b) in at]
+        base[b] = at.get(("lru", b), min(hs))
+    out = ["Share of the offline gap closed under each write budget (multiples of the capacity C in "
+           "container writes; online policies at ssd-cache-write-budget = that many bytes per request): "
+           "(hit ratio - lru's) / (opt-budget's - lru's) at the same budget, with the hit ratio in "
+           "brackets:", "",
+           "| policy | " + " | ".join("%gC" % b for b in budgets) + " |",
+           "|---|" + "---:|" * len(budgets),
+           "| opt-budget | " + " | ".join("%.2f%%" % (100 * opt[b]) for b in budgets) + " |"]
+    for p in pols:
+        cells = []
+        for b in budgets:
+            if (p, b) not in at:
+                cells.append("-")
+                continue
+            gap = opt[b] - base[b]
+            share = "%.2f" % ((at[(p, b)] - base[b]) / gap) if gap > 0 else "-"
+            cells.append("%s (%.2f%%)" % (share, 100 * at[(p, b)]))
+        out.append("| %s | %s |" % (policy_label(p), " | ".join(cells)))
+    return out + [""]
+
+
 # ---------------------------------------------------------------- the report
 
 def _list(rows, flag):
@@ -374,5 +471,8 @@ def finish(ctx: Any, outdir: str, runs: list[dict[str, Any]], rows: list[dict[st
     result_files.write_json(os.path.join(outdir, "frontier.json"), {
         "experiment": "frontier", "mode": "simulate", "quick": ctx.a.quick, "args": vars(ctx.a),
         "trace": runs[0]["trace_info"], "points": tab, "rows": rows, "destor_summaries": raws})
-    figs = plot(summary, outdir, ctx.a.formats, ctx.a.cache_size)
-    return figs, headlines(summary), results(summary)
+    main = [dict(r) for r in summary if not _budgeted(r)]
+    mark(main)
+    figs = plot(main, outdir, ctx.a.formats, ctx.a.cache_size)
+    figs += plot_budgets(summary, outdir, ctx.a.formats, ctx.a.cache_size)
+    return figs, headlines(main) + [""] + gap_table(summary), results(summary)

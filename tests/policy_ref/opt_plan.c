@@ -6,8 +6,10 @@
  *
  * Usage: opt_plan CAPACITY BUDGET COARSE < "n next_0 ... next_n-1"
  * (next: the next position of the same object, -1 for none). Prints the
- * n plan values (OPT_PLAN_ADMIT 1 | OPT_PLAN_KEEP 2), one a line. Exit 2
- * on bad input. */
+ * n plan values (OPT_PLAN_ADMIT 1 | OPT_PLAN_KEEP 2), one a line, and on
+ * standard error the schedule's hits and writes and the min-cost flows
+ * solved (scripts/bench-opt-budget.sh reports them). Exit 2 on bad
+ * input. */
 #include "cache/policy/opt_budget_plan.h"
 
 #include <glib.h>
@@ -42,6 +44,8 @@ int main(int argc, char **argv)
     opt_budget_plan(next, n, cap, budget, coarse, plan, &r);
     for (unsigned long i = 0; i < n; i++)
         printf("%u\n", plan[i]);
+    fprintf(stderr, "hits %" G_GUINT64_FORMAT " writes %" G_GUINT64_FORMAT " solves %" G_GUINT64_FORMAT "\n",
+            r.hits, r.writes, r.solves);
     g_free(next);
     g_free(plan);
     return 0;

@@ -128,6 +128,25 @@ class PlanTests(unittest.TestCase):
         self.assertEqual([p["policy"] for p in frontier_experiment.plan_points(listing(), ["belady", "lru"])],
                          ["lru", "belady"])
 
+    def test_online_policies_under_opt_budgets_budgets(self):
+        """With a capacity and a container's bytes per request, and
+        opt-budget run, every online policy at its defaults is also run
+        under opt-budget's budgets, as bytes per request."""
+        listed = listing() + [{"name": "opt-budget", "offline": True,
+                               "keys": [key("opt-budget-writes", "unlimited", "word")]}]
+        pts = frontier_experiment.plan_points(listed, ["lru", "belady", "opt-budget"], 10, 2.5)
+        self.assertEqual([(p["policy"], p["value"], p["budget"]) for p in pts if p["policy"] == "opt-budget"],
+                         [("opt-budget", None, None)] + [("opt-budget", 10 * m, m) for m in (1, 2, 4, 8, 16)])
+        budgeted = [p for p in pts if p["key"] == frontier_experiment.BUDGET_KEY]
+        self.assertEqual([(p["policy"], p["value"], p["budget"], p["offline"]) for p in budgeted],
+                         [("lru", 25.0 * m, m, False) for m in (1, 2, 4, 8, 16)])
+        self.assertEqual(budgeted[0]["params"], ["ssd-cache-write-budget 25"])
+        # without opt-budget, or without the trace's bytes per request: none
+        self.assertFalse([p for p in frontier_experiment.plan_points(listed, ["lru", "belady"], 10, 2.5)
+                          if p["key"] == frontier_experiment.BUDGET_KEY])
+        self.assertFalse([p for p in frontier_experiment.plan_points(listed, None, 10, None)
+                          if p["key"] == frontier_experiment.BUDGET_KEY])
+
     def test_a_listed_policy_without_its_swept_key_is_an_error(self):
         bad = listing()
         bad[3]["keys"] = [key("sigpop-threshold", "2")]
@@ -153,6 +172,22 @@ class MarkTests(unittest.TestCase):
         self.assertAlmostEqual(rows[1]["below_frontier_points"], 10.0)
         self.assertEqual(rows[1]["below_online_frontier_points"], 0.0)
         self.assertIsNone(rows[3]["below_online_frontier_points"])
+
+    def test_gap_table(self):
+        """Share of the offline gap closed, by hand: at 1C opt-budget hits
+        80%, lru 40%, s3fifo 60% -> s3fifo closes 0.50 of lru's gap; at 2C
+        lru is not run, so the least online hit ratio (s3fifo's) is the
+        baseline."""
+        def budgeted(pol, b, h, offline=False):
+            return dict(row(pol, b, h, offline), budget=b)
+        rows = [budgeted("opt-budget", 1, 0.8, True), budgeted("lru", 1, 0.4), budgeted("s3fifo", 1, 0.6),
+                budgeted("opt-budget", 2, 0.9, True), budgeted("s3fifo", 2, 0.7), row("lru", 50, 0.5)]
+        lines = frontier_experiment.gap_table(rows)
+        label = frontier_experiment.policy_label
+        self.assertIn("| opt-budget | 80.00% | 90.00% |", lines)
+        self.assertIn("| %s | 0.00 (40.00%%) | - |" % label("lru"), lines)
+        self.assertIn("| %s | 0.50 (60.00%%) | 0.00 (70.00%%) |" % label("s3fifo"), lines)
+        self.assertEqual(frontier_experiment.gap_table([row("lru", 50, 0.5)]), [])
 
     def test_zoom_window(self):
         # writes 1, 2 and 40 GiB: the zoom holds the two that write at most
@@ -240,7 +275,19 @@ class FrontierRunTests(unittest.TestCase):
         rows = read_csv(os.path.join(out, "frontier.csv"))
         with open(os.path.join(out, "frontier.json")) as f:
             capacity = json.load(f)["rows"][0]["capacity_containers"]
-        self.assertEqual([(r["policy"], r["key"], r["value"]) for r in rows], self.expected(capacity))
+        budget = frontier_experiment.BUDGET_KEY
+        self.assertEqual([(r["policy"], r["key"], r["value"]) for r in rows if r["key"] != budget],
+                         self.expected(capacity))
+        # every online policy under opt-budget's five budgets, in bytes per request
+        online = [p["name"] for p in self.listed if not p["offline"]]
+        budgeted = [r for r in rows if r["key"] == budget]
+        self.assertEqual([(r["policy"], r["budget"]) for r in budgeted],
+                         [(p, str(m)) for p in online for m in (1, 2, 4, 8, 16)])
+        unit = float(budgeted[0]["value"])
+        for r in budgeted:
+            self.assertAlmostEqual(float(r["value"]) / (unit * int(r["budget"])), 1.0, places=4)
+        with open(os.path.join(out, "fig-frontier-budgets.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         self.assertEqual(set(r["seed"] for r in rows), {"1"})
         self.check_flags(rows)
         with open(os.path.join(out, "fig-frontier.png"), "rb") as f:
@@ -248,9 +295,10 @@ class FrontierRunTests(unittest.TestCase):
         with open(os.path.join(out, "REPORT.md")) as f:
             report = f.read()
         self.assertIn("Frontier over the online points", report)
+        self.assertIn("Share of the offline gap closed", report)
         self.assertIn("![frontier (no paper figure)](fig-frontier.png)", report)
-        for r in rows:
-            if r["on_online_frontier"] == "yes":
+        for r in rows:  # the headline frontiers leave the budgeted points out
+            if r["on_online_frontier"] == "yes" and r["key"] != budget:
                 self.assertIn("| %s, " % frontier_experiment.policy_label(r["policy"]), report)
         # the JSON keeps destor's counters of every run, in the CSV's order
         with open(os.path.join(out, "frontier.json")) as f:

@@ -252,6 +252,7 @@ static void test_static_fewer_than_capacity(void)
 
 #define TINY_IDS 5
 #define TINY_LEN 12
+#define LONG_LEN 40 /* the exact planner's longer sequences */
 
 static uint32_t members(unsigned set)
 {
@@ -354,7 +355,7 @@ static void test_exhaustive(void)
  * most `left` more writes: at a miss refuse, or write into a free slot or
  * over any cached container. memo: -1 unknown. */
 static int best_hits_within(const uint32_t *seq, size_t len, uint32_t cap, size_t pos, unsigned set, int left,
-                            int memo[TINY_LEN + 1][1 << TINY_IDS][TINY_LEN + 1])
+                            int memo[LONG_LEN + 1][1 << TINY_IDS][LONG_LEN + 1])
 {
     if (pos == len)
         return 0;
@@ -382,7 +383,7 @@ static int best_hits_within(const uint32_t *seq, size_t len, uint32_t cap, size_
  * (no container it gave up is hit again). */
 static void test_opt_budget_exhaustive(void)
 {
-    static int memo[TINY_LEN + 1][1 << TINY_IDS][TINY_LEN + 1];
+    static int memo[LONG_LEN + 1][1 << TINY_IDS][LONG_LEN + 1];
     uint64_t rng = 25;
     unsigned runs = 0, not_vertex = 0, over_bound = 0, over_budget = 0, off_plan = 0;
     for (int t = 0; t < 400; t++) {
@@ -430,6 +431,18 @@ static void test_opt_budget_exhaustive(void)
     CU_ASSERT_EQUAL(off_plan, 0);
 }
 
+/* next[i]: the next position of seq[i]'s id (OPT_PLAN_NEVER: none). */
+static void next_positions(const uint32_t *seq, size_t len, uint32_t *next)
+{
+    uint32_t last[1 << TINY_IDS];
+    for (uint32_t id = 0; id < (1u << TINY_IDS); id++)
+        last[id] = OPT_PLAN_NEVER;
+    for (size_t i = len; i-- > 0;) {
+        next[i] = last[seq[i]];
+        last[seq[i]] = (uint32_t)i;
+    }
+}
+
 /* The planner itself (opt_budget_plan.h), coarse as `learned` runs it and
  * exact, on the same tiny sequences at every budget: each within B, each
  * the best schedule for its own write count (a vertex of the hull), the
@@ -437,22 +450,17 @@ static void test_opt_budget_exhaustive(void)
  * plan well formed (an admission is kept to its next access). */
 static void test_opt_budget_plan_coarse(void)
 {
-    static int memo[TINY_LEN + 1][1 << TINY_IDS][TINY_LEN + 1];
+    static int memo[LONG_LEN + 1][1 << TINY_IDS][LONG_LEN + 1];
     uint64_t rng = 77;
     unsigned runs = 0, bad = 0;
     for (int t = 0; t < 300; t++) {
         uint32_t ids = 3 + (uint32_t)(test_rand(&rng) % 3);
         uint32_t cap = 1 + (uint32_t)(test_rand(&rng) % 2);
         size_t len = 1 + test_rand(&rng) % TINY_LEN;
-        uint32_t seq[TINY_LEN], next[TINY_LEN], last[1 << TINY_IDS];
+        uint32_t seq[TINY_LEN], next[TINY_LEN];
         for (size_t i = 0; i < len; i++)
             seq[i] = (uint32_t)(test_rand(&rng) % ids);
-        for (uint32_t id = 0; id < ids; id++)
-            last[id] = OPT_PLAN_NEVER;
-        for (size_t i = len; i-- > 0;) {
-            next[i] = last[seq[i]];
-            last[seq[i]] = (uint32_t)i;
-        }
+        next_positions(seq, len, next);
         memset(memo, -1, sizeof memo);
         for (uint64_t budget = 0; budget <= len; budget++) {
             uint8_t exact[TINY_LEN], coarse[TINY_LEN];
@@ -472,6 +480,50 @@ static void test_opt_budget_plan_coarse(void)
         }
     }
     CU_ASSERT(runs > 1500);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* The exact planner on longer sequences (up to LONG_LEN accesses), where
+ * its search over prices takes many steps, at every budget: within B, the
+ * best schedule for its own write count, its bound at least the best
+ * within B, its plan what it counts, and at most three times the solves
+ * of bisection over whole prices [1, K^2]. */
+static void test_opt_budget_plan_exact_long(void)
+{
+    static int memo[LONG_LEN + 1][1 << TINY_IDS][LONG_LEN + 1];
+    uint64_t rng = 91;
+    unsigned runs = 0, bad = 0, searched = 0;
+    for (int t = 0; t < 120; t++) {
+        uint32_t ids = 3 + (uint32_t)(test_rand(&rng) % 3);
+        uint32_t cap = 1 + (uint32_t)(test_rand(&rng) % 3);
+        size_t len = LONG_LEN / 2 + test_rand(&rng) % (LONG_LEN / 2 + 1);
+        uint32_t seq[LONG_LEN], next[LONG_LEN];
+        for (size_t i = 0; i < len; i++)
+            seq[i] = (uint32_t)(test_rand(&rng) % ids);
+        next_positions(seq, len, next);
+        memset(memo, -1, sizeof memo);
+        double k = (double)len + 1, bisection = 2 + ceil(log2(k * k));
+        for (uint64_t budget = 0; budget <= len; budget++) {
+            uint8_t plan[LONG_LEN];
+            OptBudgetResult e;
+            opt_budget_plan(next, len, cap, budget, FALSE, plan, &e);
+            uint64_t writes = 0, hits = 0;
+            for (size_t i = 0; i < len; i++) {
+                bad += (plan[i] & OPT_PLAN_ADMIT) && !(plan[i] & OPT_PLAN_KEEP);
+                writes += (plan[i] & OPT_PLAN_ADMIT) != 0;
+                hits += (plan[i] & OPT_PLAN_KEEP) != 0;
+            }
+            int best_same = best_hits_within(seq, len, cap, 0, 0, (int)e.writes, memo);
+            int best_within = best_hits_within(seq, len, cap, 0, 0, (int)budget, memo);
+            bad += writes != e.writes || hits != e.hits || e.writes > budget;
+            bad += e.hits != (uint64_t)best_same || e.hull_hits_bound < (uint64_t)best_within;
+            bad += (double)e.solves > 3 * bisection;
+            searched += e.solves > 3;
+            runs++;
+        }
+    }
+    CU_ASSERT(runs > 3000);
+    CU_ASSERT(searched > 300); /* 474: runs whose search took 3 steps or more */
     CU_ASSERT_EQUAL(bad, 0);
 }
 
@@ -560,6 +612,7 @@ static void add_suites(void)
     CU_add_test(s, "exhaustive search", test_exhaustive);
     CU_add_test(s, "opt-budget against exhaustive search", test_opt_budget_exhaustive);
     CU_add_test(s, "opt-budget's planner, coarse and exact", test_opt_budget_plan_coarse);
+    CU_add_test(s, "opt-budget's exact planner, longer sequences", test_opt_budget_plan_exact_long);
     CU_add_test(s, "belady >= every policy", test_belady_beats_registry);
 }
 

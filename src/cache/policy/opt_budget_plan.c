@@ -23,16 +23,28 @@
  * them. Each solve is successive shortest paths (Dijkstra on reduced costs,
  * potentials first from the DAG), at most C augmentations.
  *
- * The budget: writes(w) does not grow with w; a binary search over whole
- * w in [1, K (n + 1)] (at the top no admission pays) finds the smallest w
- * whose schedule writes at most B, and that schedule is followed. It is
- * optimal for its own write count (a vertex of the frontier's upper hull);
- * between vertices it may have fewer hits than the best schedule within
- * B. Any schedule of at most B writes has at most
+ * The budget: writes(w) does not grow with w; the search finds the
+ * smallest whole w in [1, K^2] (at K^2 no admission pays) whose schedule
+ * writes at most B, and that schedule is followed. It is optimal for its
+ * own write count (a vertex of the frontier's upper hull); between
+ * vertices it may have fewer hits than the best schedule within B. The
+ * search keeps a bracket lo < hi with writes(lo) > B >= writes(hi) and
+ * tries next the price where the two schedules' objectives K hits - w
+ * writes are equal (next_price): a schedule found there is either a new
+ * vertex of the hull between them or proves them adjacent, so the search
+ * walks the hull's vertices towards B (Newton's method on the convex,
+ * piecewise-linear max over schedules of K hits - w writes) instead of
+ * halving [1, K^2] about 2 log2 K times; a step that does not halve the
+ * bracket twice in a row is followed by a halving one. Any schedule of at most B writes
+ * has at most
  *   hits(w) + (w / K) (B - writes(w))
  * hits, for every w (Lagrangian duality): the least of it over the two
  * bracketing prices is reported in hull_hits_bound, the upper bound the
  * frontier draws between vertices.
+ *
+ * Cost: a solve is C shortest paths over 3n + 1 nodes and at most 10n
+ * edges, O(C n log n); the search makes a handful of solves (measured by
+ * scripts/bench-opt-budget.sh) where bisection made about 2 log2 n + 2.
  *
  * coarse (opt_budget_plan.h): the same search on geometric midpoints,
  * stopped at a bracket within 1/16 of its top, for `learned`'s oracle.
@@ -239,19 +251,40 @@ static void solve(Flow *f, Schedule *o, int64_t w, int64_t k, uint32_t *admit_ed
     o->solves++;
 }
 
-/* Any schedule of at most B writes has at most this many hits (price w). */
-static uint64_t dual_bound(uint64_t hits, uint64_t writes, uint64_t budget, int64_t w, int64_t k)
+/* A schedule found by the search: its price, hits and writes. */
+typedef struct {
+    int64_t w;
+    uint64_t hits, writes;
+} Vertex;
+
+/* Any schedule of at most B writes has at most v's hits plus its price
+ * times the writes left (Lagrangian duality, v optimal at its price); the
+ * least of it over the bracket's two ends. */
+static uint64_t dual_bound(const Vertex *v, uint64_t budget, int64_t k)
 {
-    double b = (double)hits + (double)w / (double)k * ((double)budget - (double)writes);
+    double b = (double)v->hits + (double)v->w / (double)k * ((double)budget - (double)v->writes);
     return b < 0 ? 0 : (uint64_t)b;
 }
 
-/* The next price to try in (lo, hi): the middle, or in coarse mode the
- * geometric middle. */
-static int64_t middle(int64_t lo, int64_t hi, int coarse)
+/* The next price to try in (lo, hi). Exact search: where the lines
+ * K hits - w writes of the two bracketing schedules cross (the secant on
+ * the hull, Newton's step for a piecewise-linear convex function: at a
+ * schedule between them it moves to a new vertex of the hull, and once the
+ * two are adjacent vertices it lands on the breakpoint between them), or
+ * the middle after two steps in a row that did not halve the bracket (so
+ * never more than about three times bisection's solves). Coarse search: the geometric
+ * middle. */
+static int64_t next_price(const Vertex *lo, const Vertex *hi, int64_t k, int coarse, int bisect)
 {
-    int64_t mid = coarse ? (int64_t)sqrt((double)lo * (double)hi) : lo + (hi - lo) / 2;
-    return mid <= lo ? lo + 1 : mid >= hi ? hi - 1 : mid;
+    int64_t mid;
+    if (coarse)
+        mid = (int64_t)sqrt((double)lo->w * (double)hi->w);
+    else if (bisect)
+        mid = lo->w + (hi->w - lo->w) / 2;
+    else /* lo->writes > budget >= hi->writes, so the divisor is > 0 */
+        mid = (int64_t)floor((double)k * ((double)lo->hits - (double)hi->hits) /
+                             (double)(lo->writes - hi->writes));
+    return mid <= lo->w ? lo->w + 1 : mid >= hi->w ? hi->w - 1 : mid;
 }
 
 /* The bracket is fine enough: adjacent whole prices, or in coarse mode
@@ -281,35 +314,37 @@ void opt_budget_plan(const uint32_t *next, size_t n, uint32_t capacity, uint64_t
     f.heap = g_new(uint32_t, nodes);
     f.where = g_new(uint32_t, nodes);
     uint32_t *admit_edge = g_new(uint32_t, o->n ? o->n : 1), *keep_edge = g_new(uint32_t, o->n ? o->n : 1);
-    int64_t k = (int64_t)o->n + 1, lo = 1, hi = k * k;
-    uint64_t writes, hits, lo_writes, lo_hits;
-    solve(&f, o, lo, k, admit_edge, keep_edge, &writes, &hits);
-    uint64_t bound = hits;
+    int64_t k = (int64_t)o->n + 1;
+    uint64_t writes, hits, bound;
+    solve(&f, o, 1, k, admit_edge, keep_edge, &writes, &hits);
+    Vertex lo = { 1, hits, writes }, hi = { k * k, 0, 0 }; /* at K^2 no admission pays */
+    int64_t last = 1; /* the price whose schedule o->plan holds */
     if (writes > o->budget) {
-        /* writes(lo) > B >= writes(hi) = 0: narrow [lo, hi] */
-        lo_writes = writes;
-        lo_hits = hits;
-        while (!bracket_done(lo, hi, coarse)) {
-            int64_t mid = middle(lo, hi, coarse);
+        /* writes(lo) > B >= writes(hi): narrow [lo, hi] */
+        int slow = 0; /* steps in a row that did not halve the bracket */
+        while (!bracket_done(lo.w, hi.w, coarse)) {
+            int64_t before = hi.w - lo.w, mid = next_price(&lo, &hi, k, coarse, slow == 2);
             solve(&f, o, mid, k, admit_edge, keep_edge, &writes, &hits);
-            if (writes > o->budget) {
-                lo = mid;
-                lo_writes = writes;
-                lo_hits = hits;
-            } else {
-                hi = mid;
-            }
+            last = mid;
+            Vertex v = { mid, hits, writes };
+            if (writes > o->budget)
+                lo = v;
+            else
+                hi = v;
+            slow = slow < 2 && 2 * (hi.w - lo.w) > before ? slow + 1 : 0;
         }
-        solve(&f, o, hi, k, admit_edge, keep_edge, &writes, &hits);
-        g_assert(writes <= o->budget);
-        bound = MIN(dual_bound(hits, writes, o->budget, hi, k), dual_bound(lo_hits, lo_writes, o->budget, lo, k));
+        if (last != hi.w)
+            solve(&f, o, hi.w, k, admit_edge, keep_edge, &writes, &hits);
+        g_assert(writes <= o->budget && writes == hi.writes && hits == hi.hits);
+        bound = MIN(dual_bound(&lo, o->budget, k), dual_bound(&hi, o->budget, k));
     } else {
         hi = lo;
+        bound = hits;
     }
     r->hits = hits;
     r->writes = writes;
     r->hull_hits_bound = MAX(bound, hits);
-    r->price_ppm = (uint64_t)((double)hi / (double)k * 1e6);
+    r->price_ppm = (uint64_t)((double)hi.w / (double)k * 1e6);
     r->solves = o->solves;
     g_free(admit_edge);
     g_free(keep_edge);
