@@ -5,6 +5,7 @@
 #include "lifecycle/index_survivors.h"
 #include "index/fp_index.h"
 #include "lifecycle/live_chunks.h"
+#include "recipe/file_status.h"
 #include "recipe/job_catalog.h"
 #include "recipe/job_meta.h"
 #include "recipe/job_tombstone.h"
@@ -300,10 +301,11 @@ static gboolean collect_containers(Gc *gc, GError **err)
 }
 
 /* Step 7: what deleted jobs still hold besides manifest, tombstone and
- * reference counts. The removals are not synced (one fsync a job less): a
- * crash that undoes one brings back the records of a job whose tombstone
- * is durable, which no reader, verify or gc's scan reads, and the next gc
- * removes them again; nothing after this step depends on them. */
+ * reference counts: records, recipe index, file_status. The removals are
+ * not synced (one fsync a job less): a crash that undoes one brings back
+ * the records of a job whose tombstone is durable, which no reader, verify,
+ * gc's scan or files cache reads, and the next gc removes them again;
+ * nothing after this step depends on them. */
 static gboolean collect_deleted_jobs(Gc *gc, GError **err)
 {
     GArray *all = job_catalog_list(gc->store->dir, err);
@@ -315,14 +317,17 @@ static gboolean collect_deleted_jobs(Gc *gc, GError **err)
         char *dir = job_dir_path(gc->store->dir, id);
         char *meta = g_build_filename(dir, JOB_META_FILE, NULL);
         char *ridx = g_build_filename(dir, JOB_RECIPE_INDEX_FILE, NULL);
+        char *status = g_build_filename(dir, JOB_FILE_STATUS_FILE, NULL);
         gboolean had = g_file_test(meta, G_FILE_TEST_EXISTS) || g_file_test(ridx, G_FILE_TEST_EXISTS);
         if (had && !store_drop_records(gc->store, id, err))
             ok = FALSE;
-        else if ((unlink(ridx) != 0 && errno != ENOENT) || (unlink(meta) != 0 && errno != ENOENT)) {
+        else if ((unlink(ridx) != 0 && errno != ENOENT) || (unlink(meta) != 0 && errno != ENOENT) ||
+                 (unlink(status) != 0 && errno != ENOENT)) {
             destor_set_errno(err, errno, "remove the records of deleted job %u in %s", id, dir);
             ok = FALSE;
         }
         gc->r->jobs_collected += ok && had;
+        g_free(status);
         g_free(ridx);
         g_free(meta);
         g_free(dir);

@@ -34,8 +34,9 @@
  *      record names and the next gc lists);
  *   6. the index entries naming freed containers are removed and the index
  *      committed; the reference counts are counted again;
- *   7. the records and recipe indexes of deleted jobs are removed (their
- *      manifest, tombstone and reference counts stay: ids never come back),
+ *   7. the records, recipe indexes and file_status of deleted jobs are
+ *      removed (their manifest, tombstone and reference counts stay: ids
+ *      never come back),
  *      not synced: a crash that undoes a removal leaves records of a
  *      deleted job, which nothing reads, and the next gc removes them.
  * Steps 1 to 7 run only while gc holds the readers' lock exclusively

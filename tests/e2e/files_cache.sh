@@ -89,7 +89,8 @@ at racy backup --json "$SCRATCH/fresh" > "$SCRATCH/racy.json"
 [ "$(cache_field "$SCRATCH/racy.json" files)" = 0 ] || fail "a racy entry was trusted"
 [ "$(cache_field "$SCRATCH/racy.json" parent_job)" = 0 ] || fail "racy: parent not job 0"
 
-# No parent: another path string, a deleted parent, a gc'd one.
+# No parent: another path string, a deleted parent, a gc'd one (gc removes
+# a deleted job's file_status with its records).
 at on backup --json "$SCRATCH/./src" > "$SCRATCH/other.json"
 [ "$(cache_field "$SCRATCH/other.json" parent_job)" = None ] || fail "a job of another path was a parent"
 at del backup "$SRC" > /dev/null
@@ -98,6 +99,10 @@ at del backup --json "$SRC" > "$SCRATCH/del.json"
 [ "$(cache_field "$SCRATCH/del.json" parent_job)" = None ] || fail "a deleted job was a parent"
 at del delete 1 > /dev/null
 at del gc > /dev/null
+for j in 00000000 00000001; do
+    [ ! -e "$SCRATCH/del/jobs/$j/file_status" ] || fail "gc left deleted job $j's file_status"
+done
+[ -e "$SCRATCH/del/jobs/00000001/manifest" ] || fail "jobs/NNNNNNNN is not where this test looks"
 at del backup --json "$SRC" > "$SCRATCH/gc.json"
 [ "$(cache_field "$SCRATCH/gc.json" parent_job)" = None ] || fail "a gc'd job was a parent"
 at del restore 2 "$SCRATCH/r-gc" > /dev/null
