@@ -60,6 +60,7 @@ import subprocess
 from typing import Any, Sequence
 
 from . import child_command
+from . import destor_runner
 from . import result_files
 from . import trace_draw
 from .errors import ToolError
@@ -132,7 +133,8 @@ def parse_codecs(text: str) -> list[str]:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="experiment granularity", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--destor", default=os.environ.get("DESTOR", "destor"), help="the destor binary")
+    ap.add_argument("--destor", default=os.environ.get("DESTOR") or destor_runner.default_destor(),
+                    help=destor_runner.DESTOR_HELP + "; the DESTOR environment variable overrides it")
     ap.add_argument("--out", default=os.path.join("experiments", "granularity"), help="output directory")
     ap.add_argument("--workdir", help="an existing store's working directory (else a dataset is generated)")
     ap.add_argument("--preset", help="scripts/gen-dataset preset (default small; tiny with --quick)")

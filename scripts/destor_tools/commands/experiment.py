@@ -63,7 +63,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     "hit-ratio points).  Or robustness: every online policy on the workloads of "
                     "robustness_experiment (zipf, zipf-shift, recency, recency-objects; and --trace) at "
                     "20%% and 10%% caches; robustness.csv has each one's hit-ratio loss against the best "
-                    "online policy and its writes over PLC's, REPORT.md the worst case per policy."
+                    "online policy and its writes over PLC's, REPORT.md the worst case per policy.  "
+                    "Two more take their own options (experiment NAME --help): granularity, the "
+                    "container cache against the chunk cache on one store and trace; fragmentation, "
+                    "backup jobs' fragmentation, restore and SSD cache figures."
                     % (", ".join("%s (%s)" % (n, EXPERIMENTS[n]["figs"]) for n in ORDER),
                        ", ".join("%s in {%s} for %s" % (k, ", ".join(map(frontier_experiment.value_text, v)), p)
                                  for p, k, v in frontier_experiment.SWEEPS)),
