@@ -97,8 +97,7 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
 
 static gboolean buckets(const void *p)
 {
-    const ChunkCacheReport *r = p;
-    return r->real && strcmp(r->layout, "buckets") == 0;
+    return strcmp(((const ChunkCacheReport *)p)->layout, "buckets") == 0;
 }
 
 static gboolean offered(const void *p)
@@ -201,6 +200,15 @@ static const ReportRow bucket_rows[] = {
     ROW(NULL, "puts refused: bytes not their fingerprint's", REPORT_COUNT, REPORT_U64, c.put_mismatched),
 };
 
+/* The buckets' model in simulation: the puts and their sub-slots (the
+ * device's bytes, whole sub-slots and bucket metadata, are not modelled:
+ * chunk_layout_buckets.c, model_counters). */
+static const ReportRow bucket_model_rows[] = {
+    ROW("user_bytes_written", "  chunk bytes written", REPORT_BYTES, REPORT_U64, LC(user_bytes_written)),
+    ROW(NULL, "  sub-slot bytes written", REPORT_BYTES, REPORT_U64, LC(stored_bytes_written)),
+    ROW(NULL, "  logical capacity", REPORT_BYTES, REPORT_U64, capacity_logical_bytes),
+};
+
 /* The log, or in simulation its model (no damage there): the "chunk_log"
  * object, and its lines. */
 static const ReportRow log_rows[] = {
@@ -233,22 +241,36 @@ static const ReportRow log_rows[] = {
     ROW("damaged_segments", NULL, REPORT_COUNT, REPORT_U64, SEG(damaged_segments)),
 };
 
+/* The layout's rows: the buckets' (real, or their model's), or the log's
+ * (real or modelled alike). */
+static const ReportRow *layout_rows(const void *p, size_t *n)
+{
+    if (!buckets(p)) {
+        *n = G_N_ELEMENTS(log_rows);
+        return log_rows;
+    }
+    if (((const ChunkCacheReport *)p)->real) {
+        *n = G_N_ELEMENTS(bucket_rows);
+        return bucket_rows;
+    }
+    *n = G_N_ELEMENTS(bucket_model_rows);
+    return bucket_model_rows;
+}
+
 static void layout_text(const void *p, GString *out)
 {
-    if (buckets(p))
-        report_table_text(bucket_rows, G_N_ELEMENTS(bucket_rows), p, out);
-    else
-        report_table_text(log_rows, G_N_ELEMENTS(log_rows), p, out);
+    size_t n;
+    const ReportRow *rows = layout_rows(p, &n);
+    report_table_text(rows, n, p, out);
 }
 
 static void layout_json(const void *p, JsonBuilder *b)
 {
+    size_t n;
+    const ReportRow *rows = layout_rows(p, &n);
     json_builder_set_member_name(b, buckets(p) ? "chunk_buckets" : "chunk_log");
     json_builder_begin_object(b);
-    if (buckets(p))
-        report_table_json(bucket_rows, G_N_ELEMENTS(bucket_rows), p, b);
-    else
-        report_table_json(log_rows, G_N_ELEMENTS(log_rows), p, b);
+    report_table_json(rows, n, p, b);
     json_builder_end_object(b);
 }
 
