@@ -38,16 +38,16 @@ typedef uint64_t (*OpenTableHashOf)(const void *keys, uint32_t e);
 /* Does entry e's key in keys equal `key`? */
 typedef gboolean (*OpenTableSame)(const void *keys, uint32_t e, const void *key);
 
-/* Keys that are 32-bit ids in a uint32_t array (ghost lists):
- * MurmurHash3's finalizer, every bit of which (the home's low ones too)
- * depends on every bit of the id. */
+/* Keys that are 32-bit ids in a uint32_t array (ghost lists, the slot
+ * map): Fibonacci hashing (the id times 2^32 over the golden ratio, an odd
+ * number, so a bijection of the 32 bits) with the product's high half
+ * folded into its low half (x ^= x >> 15, also a bijection), so that the
+ * home's low bits depend on the id's high bits too. One multiply: the
+ * slot map hashes at every put and removal. */
 static inline uint64_t open_table_id_hash(uint32_t id)
 {
-    id ^= id >> 16;
-    id *= 0x85ebca6bu;
-    id ^= id >> 13;
-    id *= 0xc2b2ae35u;
-    id ^= id >> 16;
+    id *= 0x9e3779b1u;
+    id ^= id >> 15;
     return id;
 }
 
@@ -61,15 +61,13 @@ static inline gboolean open_table_id_same(const void *ids, uint32_t e, const voi
     return ((const uint32_t *)ids)[e] == *(const uint32_t *)id;
 }
 
-/* The id whose hash is `hash`: the finalizer undone step by step (each
- * multiplier's inverse mod 2^32; x ^= x >> 13 undone by two shifts). */
+/* The id whose hash is `hash`: the fold undone (x ^= x >> 15 twice more
+ * reaches every bit), then the multiply (0x0e8b2f51 is 0x9e3779b1's
+ * inverse mod 2^32). */
 static inline uint32_t open_table_id_unhash(uint32_t hash)
 {
-    hash ^= hash >> 16;
-    hash *= 0x7ed1b41du;
-    hash ^= (hash >> 13) ^ (hash >> 26);
-    hash *= 0xa5cb9243u;
-    hash ^= hash >> 16;
+    hash ^= (hash >> 15) ^ (hash >> 30);
+    hash *= 0x0e8b2f51u;
     return hash;
 }
 
