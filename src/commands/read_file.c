@@ -98,7 +98,7 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
     }
     /* the job, the path and the output are checked before the SSD cache
      * is opened: a mistyped command leaves the cache as it was */
-    ReadSession *s = read_session_open_store(cfg, err);
+    ReadSession *s = read_session_open_job(cfg, job_id, err);
     if (s == NULL)
         return FALSE;
     gint64 start = g_get_monotonic_time();

@@ -341,7 +341,7 @@ static void print_summary(const Restore *rs, const RestoreCacheConfig *cache, si
 gboolean restore_run(const Config *cfg, uint32_t job_id, const char *target, gboolean verify, gboolean json,
                      GError **err)
 {
-    Store *store = store_open_read(cfg, err);
+    Store *store = store_open_job(cfg, job_id, err);
     if (store == NULL)
         return FALSE;
     Job *job = job_open(store, job_id, err);

@@ -173,7 +173,7 @@ static const char *entry_type_name(EntryType t)
 
 gboolean list_run(const Config *cfg, uint32_t job_id, gboolean null_terminated, gboolean json, GError **err)
 {
-    Store *store = store_open_read(cfg, err);
+    Store *store = store_open_job(cfg, job_id, err);
     if (store == NULL)
         return FALSE;
     Job *job = job_open(store, job_id, err);

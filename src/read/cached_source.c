@@ -2,8 +2,6 @@
 /* cached_source.c: opening the SSD cache over the store's containers. */
 #include "read/cached_source.h"
 #include "read/chunk_cache_source.h"
-#include "recipe/job_catalog.h"
-#include "store/freed_list.h"
 #include "util/dir_within.h"
 #include "util/error.h"
 
@@ -37,7 +35,7 @@ static gboolean load_references(Store *store, const CachePolicyOps *policy, uint
         return FALSE;
     if (policy == NULL || !policy->needs_reference_count)
         return TRUE;
-    if (!refcount_load_current(store->dir, refs, &nrefs, err))
+    if (!store_current_refcounts(store, refs, &nrefs, err))
         return FALSE;
     /* Containers of an interrupted (or running) backup have no references yet. */
     *refs = g_renew(uint32_t, *refs, MAX(*pool_count, 1));
@@ -93,7 +91,7 @@ gboolean cached_source_open(CachedSource *cs, const Config *cfg, Store *store, G
                        "used until the next backup gives it one", store->dir);
         return TRUE;
     }
-    GArray *freed = freed_list_load(store->dir, NULL, err);
+    GArray *freed = store_freed(store, NULL, err);
     if (freed == NULL) {
         g_clear_pointer(&cs->reference_count, g_free);
         return FALSE;

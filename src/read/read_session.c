@@ -39,9 +39,9 @@ static gboolean use_ids(ReadSession *s, const Config *cfg, GArray *log, GError *
     return TRUE;
 }
 
-ReadSession *read_session_open_store(const Config *cfg, GError **err)
+/* The session over `store` (NULL: its open failed, said why). */
+static ReadSession *open_session(const Config *cfg, Store *store)
 {
-    Store *store = store_open_read(cfg, err);
     if (store == NULL)
         return NULL;
     ReadSession *s = g_new0(ReadSession, 1);
@@ -52,6 +52,16 @@ ReadSession *read_session_open_store(const Config *cfg, GError **err)
     g_mutex_init(&s->requests);
     s->announced = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)file_record_free);
     return s;
+}
+
+ReadSession *read_session_open_store(const Config *cfg, GError **err)
+{
+    return open_session(cfg, store_open_read(cfg, err));
+}
+
+ReadSession *read_session_open_job(const Config *cfg, uint32_t job_id, GError **err)
+{
+    return open_session(cfg, store_open_job(cfg, job_id, err));
 }
 
 /* The SSD cache as configured (none when recording), or the ids of a

@@ -64,6 +64,8 @@ typedef struct {
  * cache (ssd-cache-policy none) no container is read: accesses are ids,
  * and each costs one modelled HDD read. */
 ReadSession *read_session_open_store(const Config *cfg, GError **err);
+/* The same for reading job `job_id` alone (store_open_job). */
+ReadSession *read_session_open_job(const Config *cfg, uint32_t job_id, GError **err);
 gboolean read_session_open_cache(ReadSession *s, const Config *cfg, GError **err);
 /* Is `path` a regular file of job `job_id`? A USAGE error when not. */
 gboolean read_session_find(ReadSession *s, uint32_t job_id, const char *path, GError **err);

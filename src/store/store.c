@@ -243,9 +243,15 @@ static gboolean check_kind(const Store *s, const Config *cfg, GError **err)
     return FALSE;
 }
 
-/* A reader's open; a rados store's working directory brought up to the
- * cluster, or (`listing`) only the catalog read (store_open_list). */
-static Store *open_read(const Config *cfg, gboolean listing, GError **err)
+/* What a reader's open brings from a rados store's cluster. */
+typedef enum {
+    READ_ALL,     /* the working directory brought up to the cluster */
+    READ_CATALOG, /* only the catalog read (store_open_list) */
+    READ_JOB,     /* the catalog, and one job into the working directory (store_open_job) */
+} ReadScope;
+
+/* A reader's open (job_id: READ_JOB's). */
+static Store *open_read(const Config *cfg, ReadScope scope, uint32_t job_id, GError **err)
 {
     Store *s = store_new(cfg);
     GError *local = NULL;
@@ -255,7 +261,9 @@ static Store *open_read(const Config *cfg, gboolean listing, GError **err)
         (s->cluster != NULL && (s->rados.lease = s->readers_lease = rados_readers_join(
                                     store_cluster_connection(s->cluster), s->rados.lock_duration, err)) == NULL) ||
         !open_containers(s, FALSE, err) ||
-        !(listing && s->cluster != NULL ? store_cluster_read(s->cluster, s->dir, err) : pull_cluster(s, err))) {
+        !(s->cluster == NULL || scope == READ_ALL ? pull_cluster(s, err)
+          : scope == READ_CATALOG             ? store_cluster_read(s->cluster, s->dir, err)
+                                              : store_cluster_pull_job(s->cluster, s->dir, job_id, err))) {
         if (local != NULL)
             g_propagate_error(err, local);
         store_close(s);
@@ -263,18 +271,23 @@ static Store *open_read(const Config *cfg, gboolean listing, GError **err)
     }
     if (cfg->store_read_uncached)
         container_store_set_uncached(s->containers, TRUE);
-    s->listing = listing && s->cluster != NULL;
+    s->listing = scope != READ_ALL && s->cluster != NULL;
     return s;
 }
 
 Store *store_open_read(const Config *cfg, GError **err)
 {
-    return open_read(cfg, FALSE, err);
+    return open_read(cfg, READ_ALL, 0, err);
 }
 
 Store *store_open_list(const Config *cfg, GError **err)
 {
-    return open_read(cfg, TRUE, err);
+    return open_read(cfg, READ_CATALOG, 0, err);
+}
+
+Store *store_open_job(const Config *cfg, uint32_t job_id, GError **err)
+{
+    return open_read(cfg, READ_JOB, job_id, err);
 }
 
 GArray *store_jobs(const Store *s, GError **err)

@@ -49,7 +49,7 @@ typedef struct {
     gboolean readers_lock_new; /* a writer created READERS at this open: readers
                                   already running hold no lock gc could see */
     struct RadosLock *readers_lease; /* a rados store's reader: its lease against gc on any machine */
-    gboolean listing; /* store_open_list's of a rados store: the jobs are the cluster catalog's */
+    gboolean listing; /* store_open_list's or _job's of a rados store: the jobs are the cluster catalog's */
 } Store;
 
 /* Open an existing store for reading (a rados store's reader also holds a
@@ -64,6 +64,10 @@ Store *store_open_read(const Config *cfg, GError **err);
  * files after any other open. (A new machine's stat then costs a few
  * round trips, not a pull of every job.) */
 Store *store_open_list(const Config *cfg, GError **err);
+/* The same for a command that reads one job (restore, read-file, list):
+ * as store_open_list, and job `job_id` alone brought into a rados store's
+ * working directory (store_cluster_pull_job), where job.h opens it. */
+Store *store_open_job(const Config *cfg, uint32_t job_id, GError **err);
 /* The jobs, deleted ones too, ascending (job_catalog_list). */
 GArray *store_jobs(const Store *s, GError **err);
 /* Job `job_id`'s manifest, a deleted job's too (job_manifest_load_any). */

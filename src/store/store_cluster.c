@@ -564,14 +564,15 @@ static gboolean same_file(const char *path, GBytes *bytes)
     return same;
 }
 
-/* The committed jobs `workdir` lacks (or holds otherwise) fetched into it
- * (fetch_all), each one's manifest last: the manifest is a cache's file
- * (file_publish_cached), not made durable, because every pull compares it
- * byte for byte with its catalog entry and fetches a job whose manifest
- * differs (a crash left it empty or missing) again. *fetched: their ids;
- * *changed: a job was fetched or a tombstone brought in. */
-static gboolean pull_jobs(StoreCluster *sc, const char *workdir, Catalog *cat, GArray *fetched, gboolean *changed,
-                          GError **err)
+/* Of the committed jobs `ids`, those `workdir` lacks (or holds otherwise)
+ * fetched into it (fetch_all), each one's manifest last: the manifest is a
+ * cache's file (file_publish_cached), not made durable, because every pull
+ * compares it byte for byte with its catalog entry and fetches a job whose
+ * manifest differs (a crash left it empty or missing) again. *fetched:
+ * their ids; *changed: a job was fetched or a tombstone brought in. A
+ * working directory holding any job the catalog lacks is refused. */
+static gboolean pull_jobs(StoreCluster *sc, const char *workdir, Catalog *cat, const GArray *ids, GArray *fetched,
+                          gboolean *changed, GError **err)
 {
     GArray *local = job_catalog_list(workdir, err);
     if (local == NULL)
@@ -588,8 +589,8 @@ static gboolean pull_jobs(StoreCluster *sc, const char *workdir, Catalog *cat, G
         ok = FALSE;
     }
     g_array_unref(local);
-    for (guint i = 0; ok && i < cat->ids->len; i++) {
-        uint32_t id = g_array_index(cat->ids, uint32_t, i);
+    for (guint i = 0; ok && i < ids->len; i++) {
+        uint32_t id = g_array_index(ids, uint32_t, i);
         GBytes *manifest = g_hash_table_lookup(cat->manifests, GUINT_TO_POINTER(id));
         GBytes *tombstone = g_hash_table_lookup(cat->tombstones, GUINT_TO_POINTER(id));
         char *path = job_file(workdir, id, JOB_MANIFEST_FILE);
@@ -742,7 +743,7 @@ gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *ind
         return FALSE;
     Catalog *cat = &sc->cat;
     GArray *fetched = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    gboolean ok = read_catalog(sc, err) && pull_jobs(sc, workdir, cat, fetched, &changed, err) &&
+    gboolean ok = read_catalog(sc, err) && pull_jobs(sc, workdir, cat, cat->ids, fetched, &changed, err) &&
                   pull_freed(sc, workdir, cat, fetched, &freed_changed, err);
     if (ok && (changed || freed_changed) && cat->ids->len > 0)
         ok = fetch_job_file(sc, workdir, g_array_index(cat->ids, uint32_t, cat->ids->len - 1), "refcount",
@@ -751,6 +752,36 @@ gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *ind
     ok = ok && cluster_has(sc, STORE_CLUSTER_DIRTY_OBJECT, &dirty, err) &&
          (!dirty || refcount_is_dirty(workdir) || refcount_mark_dirty(workdir, err));
     *index_stale = freed_changed;
+    return ok;
+}
+
+gboolean store_cluster_pull_job(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err)
+{
+    if (!check_meta(sc, workdir, err) || !read_catalog(sc, err))
+        return FALSE;
+    GArray *one = g_array_new(FALSE, FALSE, sizeof(uint32_t)), *fetched = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    if (g_hash_table_contains(sc->cat.manifests, GUINT_TO_POINTER(job_id)))
+        g_array_append_val(one, job_id);
+    gboolean changed = FALSE, ok = pull_jobs(sc, workdir, &sc->cat, one, fetched, &changed, err);
+    /* a job held before: its records are as of the working directory's
+     * freed list, or newer; gc rewrote them if the cluster's differs. The
+     * freed list itself stays (a full pull compares it to bring in the
+     * records of every job). */
+    if (ok && one->len == 1 && fetched->len == 0 && !store_cluster_deleted(sc, job_id)) {
+        uint8_t *data;
+        size_t len;
+        gboolean found;
+        ok = rados_object_get(&sc->c, STORE_CLUSTER_FREED_OBJECT, &data, &len, &found, err);
+        char *path = g_build_filename(workdir, FREED_LIST_FILE, NULL);
+        GBytes *bytes = ok && found ? g_bytes_new_take(data, len) : NULL;
+        if (bytes != NULL && !same_file(path, bytes))
+            ok = fetch_all(sc, workdir, one, fetch_records, err);
+        if (bytes != NULL)
+            g_bytes_unref(bytes);
+        g_free(path);
+    }
+    g_array_unref(fetched);
+    g_array_unref(one);
     return ok;
 }
 

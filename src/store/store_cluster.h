@@ -57,6 +57,15 @@ gboolean store_cluster_put_meta(StoreCluster *sc, const uint8_t *meta, size_t le
  * cluster does not is not this store's: an INTEGRITY error. */
 gboolean store_cluster_pull(StoreCluster *sc, const char *workdir, gboolean *index_stale, GError **err);
 
+/* Only what reading job `job_id` needs of store_cluster_pull: the catalog
+ * read, and that job brought into `workdir` as a pull would (a deleted
+ * one as a tombstone; one the catalog lacks, nothing), its records again
+ * if gc rewrote them since (the cluster's freed list differs from the
+ * working directory's, which stays as it was). The same errors as
+ * store_cluster_pull. The other jobs are read from the catalog
+ * (store_cluster_jobs, _manifest, _deleted). */
+gboolean store_cluster_pull_job(StoreCluster *sc, const char *workdir, uint32_t job_id, GError **err);
+
 /* The catalog alone read, nothing written to any working directory: for a
  * command that only lists the jobs (store_open_list), which then reads
  * them from store_cluster_jobs, _manifest and _deleted. The same errors

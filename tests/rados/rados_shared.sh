@@ -6,7 +6,8 @@
 # reads files byte for byte; its backup deduplicates against the first's
 # chunks; a working directory removed mid-life loses nothing (the next
 # command rebuilds it from the cluster); a delete and gc from one are seen
-# by the other; stat on a new machine reads the catalog alone. Errors, each one `destor:` line: a namespace without a
+# by the other; stat on a new machine reads the catalog alone, and its
+# restore, read-file and list of a job that job alone. Errors, each one `destor:` line: a namespace without a
 # store (exit 2), a namespace holding another store (exit 2), an older
 # store whose metadata is local only (exit 2, naming rados-migrate), which
 # `destor rados-migrate` then moves into the cluster.
@@ -77,8 +78,28 @@ at b stat --json | answers > "$SCRATCH/b.stat"
 at fresh stat --json | answers > "$SCRATCH/fresh.stat"
 cmp "$SCRATCH/b.stat" "$SCRATCH/fresh.stat" || fail "a new machine's stat differs from the writer's"
 [ ! -e "$SCRATCH/fresh/jobs" ] || fail "stat on a new machine pulled jobs into its working directory"
-restores fresh 4 "$SCRATCH/src1"
 note "stat on a new machine: the writer's answers from the catalog, nothing pulled"
+
+# restore, read-file and list of one job on a new machine bring that job
+# alone into its working directory; a deleted job is refused as before;
+# a later full open (verify) brings the rest in from that partial cache.
+# held DIR: the jobs DIR's working directory holds.
+held() { ls "$SCRATCH/$1/jobs" 2>/dev/null | tr '\n' ' '; }
+restores fresh 4 "$SCRATCH/src1"
+[ "$(held fresh)" = "00000004 " ] || fail "restore of job 4 on a new machine brought in: $(held fresh)"
+at fresh-r read-file 3 third.bin -o "$SCRATCH/out"
+cmp "$SCRATCH/out" "$SCRATCH/src3/third.bin" || fail "read-file from a new machine differs"
+at fresh-r list 1 > "$SCRATCH/list1"
+grep -q "new.bin" "$SCRATCH/list1" || fail "list 1 on a new machine: $(cat "$SCRATCH/list1")"
+[ "$(held fresh-r)" = "00000001 00000003 " ] || fail "read-file 3 and list 1 on a new machine brought in: $(held fresh-r)"
+expect_status 2 at fresh-d restore 0 "$SCRATCH/nowhere"
+grep -q "job 0 was deleted" "$SCRATCH/err" || fail "deleted job on a new machine: $(cat "$SCRATCH/err")"
+expect_status 2 at fresh-d restore 9 "$SCRATCH/nowhere"
+grep -q "job 9 does not exist" "$SCRATCH/err" || fail "missing job on a new machine: $(cat "$SCRATCH/err")"
+at fresh verify --deep > /dev/null || fail "a full open from a partial cache does not verify"
+[ "$(held fresh)" = "00000000 00000001 00000002 00000003 00000004 " ] || fail "the full open left: $(held fresh)"
+restores fresh 1 "$SCRATCH/src2"
+note "restore, read-file, list on a new machine: that job alone pulled; a full open then completes the cache"
 
 # Errors, one line each.
 expect_status 2 "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c" -p"rados-namespace empty" stat
