@@ -611,19 +611,34 @@ static gboolean pull_jobs(StoreCluster *sc, const char *workdir, Catalog *cat, c
     return ok;
 }
 
+/* The cluster's freed list (*bytes, NULL when there is none; unref it):
+ * does it differ from the working directory's? */
+static gboolean freed_differs(StoreCluster *sc, const char *workdir, GBytes **bytes, gboolean *differs,
+                              GError **err)
+{
+    uint8_t *data;
+    size_t len;
+    gboolean found;
+    *bytes = NULL;
+    *differs = FALSE;
+    if (!rados_object_get(&sc->c, STORE_CLUSTER_FREED_OBJECT, &data, &len, &found, err))
+        return FALSE;
+    char *path = g_build_filename(workdir, FREED_LIST_FILE, NULL);
+    *bytes = found ? g_bytes_new_take(data, len) : NULL;
+    *differs = found && !same_file(path, *bytes);
+    g_free(path);
+    return TRUE;
+}
+
 /* The freed list, and first every live job's records when it changed
  * (but those of the jobs just `fetched`, already current). */
 static gboolean pull_freed(StoreCluster *sc, const char *workdir, const Catalog *cat, const GArray *fetched,
                            gboolean *freed_changed, GError **err)
 {
-    uint8_t *data;
-    size_t len;
-    gboolean found;
-    if (!rados_object_get(&sc->c, STORE_CLUSTER_FREED_OBJECT, &data, &len, &found, err))
+    GBytes *bytes;
+    if (!freed_differs(sc, workdir, &bytes, freed_changed, err))
         return FALSE;
     char *path = g_build_filename(workdir, FREED_LIST_FILE, NULL);
-    GBytes *bytes = found ? g_bytes_new_take(data, len) : NULL;
-    *freed_changed = found && !same_file(path, bytes);
     GArray *live = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     for (guint i = 0, j = 0; *freed_changed && i < cat->ids->len; i++) {
         uint32_t id = g_array_index(cat->ids, uint32_t, i);
@@ -767,19 +782,13 @@ gboolean store_cluster_pull_job(StoreCluster *sc, const char *workdir, uint32_t 
      * freed list, or newer; gc rewrote them if the cluster's differs. The
      * freed list itself stays (a full pull compares it to bring in the
      * records of every job). */
-    if (ok && one->len == 1 && fetched->len == 0 && !store_cluster_deleted(sc, job_id)) {
-        uint8_t *data;
-        size_t len;
-        gboolean found;
-        ok = rados_object_get(&sc->c, STORE_CLUSTER_FREED_OBJECT, &data, &len, &found, err);
-        char *path = g_build_filename(workdir, FREED_LIST_FILE, NULL);
-        GBytes *bytes = ok && found ? g_bytes_new_take(data, len) : NULL;
-        if (bytes != NULL && !same_file(path, bytes))
-            ok = fetch_all(sc, workdir, one, fetch_records, err);
-        if (bytes != NULL)
-            g_bytes_unref(bytes);
-        g_free(path);
-    }
+    GBytes *freed = NULL;
+    gboolean differs;
+    if (ok && one->len == 1 && fetched->len == 0 && !store_cluster_deleted(sc, job_id))
+        ok = freed_differs(sc, workdir, &freed, &differs, err) &&
+             (!differs || fetch_all(sc, workdir, one, fetch_records, err));
+    if (freed != NULL)
+        g_bytes_unref(freed);
     g_array_unref(fetched);
     g_array_unref(one);
     return ok;
