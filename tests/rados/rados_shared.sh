@@ -59,8 +59,15 @@ restores b 3 "$SCRATCH/src3"
 note "working directory a removed: its jobs restore from the cluster alone, its next backups dedup and commit"
 
 # A delete and gc from b; a sees both, and what it reads stays whole.
+# held: a working directory that restored job 1 alone before the gc;
+# after it, its copy of job 1's records names containers gc copied and
+# freed, so its next restore of job 1 fetches them again.
+restores held 1 "$SCRATCH/src2"
 at b delete 0 2 > /dev/null
-at b gc > /dev/null
+at b gc --json > "$SCRATCH/gc.json"
+[ "$(json_field "$SCRATCH/gc.json" containers_copied)" -gt 0 ] || fail "b's gc copied no container: $(cat "$SCRATCH/gc.json")"
+restores held 1 "$SCRATCH/src2"
+[ "$(ls "$SCRATCH/held/jobs")" = "00000001" ] || fail "held holds $(ls "$SCRATCH/held/jobs")"
 [ "$(jobs_of a)" = "1 3" ] || fail "a lists $(jobs_of a) after b deleted 0 and 2"
 expect_status 2 at a restore 0 "$SCRATCH/nowhere"
 restores a 1 "$SCRATCH/src2"
