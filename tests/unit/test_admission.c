@@ -205,6 +205,21 @@ static ChunkCacheOptions chunk_options(const char *admission)
     return o;
 }
 
+/* One request of one access to chunk number `chunk` (its fingerprint the
+ * number, its last byte `tag`), `length` bytes. */
+static void touch_chunk(ChunkCache *c, uint64_t chunk, uint8_t tag, uint32_t length)
+{
+    ChunkRef ref;
+    memset(&ref, 0, sizeof ref);
+    memcpy(ref.fp.bytes, &chunk, sizeof chunk);
+    ref.fp.bytes[31] = tag;
+    ref.length = length;
+    ChunkCachePosition p = { chunk_address(chunk, 0), 0, ref.length };
+    chunk_cache_request_begin(c);
+    CU_ASSERT_TRUE(chunk_cache_touch(c, &ref, &p, NULL));
+    chunk_cache_request_end(c);
+}
+
 /* The chunk cache under a budget (the default, compete, and learned): the
  * admissions' stored bytes within the bound and spent to 90%; admission
  * rules whose budget setting does not fit are refused. */
@@ -220,15 +235,7 @@ static void test_chunk_replay(void)
         const uint32_t requests = 20000;
         for (uint32_t i = 0; i < requests; i++) {
             uint64_t chunk = test_skewed_id(&rng, 20000);
-            ChunkRef ref;
-            memset(&ref, 0, sizeof ref);
-            memcpy(ref.fp.bytes, &chunk, sizeof chunk);
-            ref.fp.bytes[31] = 0x5a;
-            ref.length = 4096 + (uint32_t)(chunk % 8) * 1024;
-            ChunkCachePosition p = { chunk_address(chunk, 0), 0, ref.length };
-            chunk_cache_request_begin(c);
-            CU_ASSERT_TRUE(chunk_cache_touch(c, &ref, &p, NULL));
-            chunk_cache_request_end(c);
+            touch_chunk(c, chunk, 0x5a, 4096 + (uint32_t)(chunk % 8) * 1024);
         }
         ChunkCacheReport r;
         chunk_cache_report(c, &r);
@@ -277,15 +284,7 @@ static void test_chunk_rewrites_charged(void)
             const uint32_t requests = 40000;
             for (uint32_t i = 0; i < requests; i++) {
                 uint64_t chunk = test_rand(&rng) % 4000; /* uniform: the live chunks spread over the segments */
-                ChunkRef ref;
-                memset(&ref, 0, sizeof ref);
-                memcpy(ref.fp.bytes, &chunk, sizeof chunk);
-                ref.fp.bytes[31] = 0x5b;
-                ref.length = 4096;
-                ChunkCachePosition p = { chunk_address(chunk, 0), 0, ref.length };
-                chunk_cache_request_begin(c);
-                CU_ASSERT_TRUE(chunk_cache_touch(c, &ref, &p, NULL));
-                chunk_cache_request_end(c);
+                touch_chunk(c, chunk, 0x5b, 4096);
             }
             ChunkCacheReport r;
             chunk_cache_report(c, &r);
