@@ -107,7 +107,7 @@ obj=$(rados_cli -N s ls | grep '^job\.00000003\..*\.recipe$')
 key=$(rados_cli -N s listomapkeys "$obj" | grep 'two\.bin$')
 rados_cli -N s setomapval "$obj" "$key" bad
 rm -rf "$SCRATCH/f"
-expect_status 3 at f stat
+expect_status 3 at f read-file 3 two.bin -o "$SCRATCH/two"
 at c repair > /dev/null
 rm -rf "$SCRATCH/f"
 at f read-file 3 two.bin -o "$SCRATCH/two" > /dev/null
