@@ -87,6 +87,8 @@ grep -q -E "^destor: .*(was lost|already exists in RADOS)" "$SCRATCH/first.err" 
 # Both working directories now see the second writer's job 1 (the store
 # is the cluster's) and nothing of the first writer's.
 [ "$(on s stat --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["job_count"])')" -eq 2 ] || fail "the first writer committed a job after losing its lock"
+# (stat pulls no job: list brings job 1 into s, as any read of it does)
+on s list 1 > /dev/null
 cmp -s "$SCRATCH/s/jobs/00000001/manifest" "$SCRATCH/s2/jobs/00000001/manifest" || fail "job 1 is not the second writer's"
 on2 verify --deep > /dev/null || fail "the second writer's store does not verify"
 on2 restore 1 "$SCRATCH/r1" > /dev/null
@@ -110,7 +112,7 @@ grep -q "^destor: job 1 was committed in RADOS pool $RADOS_POOL namespace 'c' by
     fail "first writer at its commit: $(cat "$SCRATCH/first.err")"
 [ ! -e "$SCRATCH/c/jobs/00000001/manifest" ] || fail "the refused writer published its manifest"
 rm -rf "$SCRATCH/c3"
-"$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c3" -p"rados-namespace c" stat > /dev/null
+"$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c3" -p"rados-namespace c" list 1 > /dev/null
 cmp -s "$SCRATCH/c3/jobs/00000001/manifest" "$SCRATCH/c2/jobs/00000001/manifest" || fail "job 1 is not the second writer's"
 "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/c3" -p"rados-namespace c" verify --deep > /dev/null ||
     fail "the store does not verify after the refused commit"
