@@ -70,8 +70,8 @@ void cache_core_bind(CacheCore *c, CacheSlot slot, ContainerId id, uint64_t chec
     c->used++;
 }
 
-/* Empty `slot` (maps only). */
-static void unbind(CacheCore *c, CacheSlot slot)
+/* Empty `slot` (maps only). Inline: at every eviction, as the slot map's removal is. */
+static inline void unbind(CacheCore *c, CacheSlot slot)
 {
     slot_map_remove(&c->slot_of, c->slot_id[slot]);
     c->slot_id[slot] = CACHE_NO_CONTAINER;

@@ -31,6 +31,8 @@ typedef struct {
     uint32_t mask;    /* buckets - 1 */
     uint32_t used;
     uint32_t load;    /* at most this percent of the buckets used */
+    uint32_t limit;   /* so at most this many: load percent of the buckets,
+                         rounded down (a put past it doubles them) */
 } OpenTable;
 
 /* The hash of entry e's key in keys. */
@@ -76,10 +78,21 @@ static inline uint32_t open_table_home(const OpenTable *t, uint64_t hash)
     return (uint32_t)hash & t->mask;
 }
 
+/* The functions whose names end in _w take the table's layout (`wide`) as
+ * an argument: the public ones pass t->wide, the id tables' (below) a
+ * constant 1, so that the slot map's inlined probes, puts and removals
+ * shift by a constant and test no layout. Always inlined, for that. */
+#define OPEN_TABLE_W static inline __attribute__((always_inline))
+
 /* Bucket b's entry (OPEN_TABLE_NONE: empty), and its tag (wide tables). */
+OPEN_TABLE_W uint32_t open_table_entry_w(const OpenTable *t, uint32_t b, uint32_t wide)
+{
+    return t->bucket[(size_t)b << wide];
+}
+
 static inline uint32_t open_table_entry(const OpenTable *t, uint32_t b)
 {
-    return t->bucket[(size_t)b << t->wide];
+    return open_table_entry_w(t, b, t->wide);
 }
 
 static inline uint32_t open_table_tag(const OpenTable *t, uint32_t b)
@@ -87,11 +100,16 @@ static inline uint32_t open_table_tag(const OpenTable *t, uint32_t b)
     return t->bucket[((size_t)b << t->wide) + 1];
 }
 
+OPEN_TABLE_W void open_table_set_w(OpenTable *t, uint32_t b, uint32_t e, uint32_t tag, uint32_t wide)
+{
+    t->bucket[(size_t)b << wide] = e;
+    if (wide)
+        t->bucket[((size_t)b << 1) + 1] = tag;
+}
+
 static inline void open_table_set(OpenTable *t, uint32_t b, uint32_t e, uint32_t tag)
 {
-    t->bucket[(size_t)b << t->wide] = e;
-    if (t->wide)
-        t->bucket[((size_t)b << 1) + 1] = tag;
+    open_table_set_w(t, b, e, tag, t->wide);
 }
 
 /* n empty buckets. */
@@ -114,6 +132,7 @@ static inline void open_table_init(OpenTable *t, uint32_t buckets, uint32_t load
     t->mask = buckets - 1;
     t->used = 0;
     t->load = load;
+    t->limit = (uint32_t)((uint64_t)load * buckets / 100);
     t->wide = tags == OPEN_TABLE_TAGGED;
     t->bucket = open_table_buckets(t, buckets);
 }
@@ -125,34 +144,49 @@ static inline void open_table_free(OpenTable *t)
 }
 
 /* The hash (its low 32 bits are enough for a home) of bucket b's entry. */
-static inline uint64_t open_table_hash_at(const OpenTable *t, const void *keys, uint32_t b, OpenTableHashOf hash_of)
+OPEN_TABLE_W uint64_t open_table_hash_at_w(const OpenTable *t, const void *keys, uint32_t b, OpenTableHashOf hash_of,
+                                           uint32_t wide)
 {
-    return t->wide ? open_table_tag(t, b) : hash_of(keys, open_table_entry(t, b));
+    return wide ? t->bucket[((size_t)b << 1) + 1] : hash_of(keys, open_table_entry_w(t, b, 0));
 }
 
-/* The entry whose key is `key` (of hash `hash`), or OPEN_TABLE_NONE. */
-static inline uint32_t open_table_get(const OpenTable *t, const void *keys, uint64_t hash, const void *key,
-                                      OpenTableSame same)
+static inline uint64_t open_table_hash_at(const OpenTable *t, const void *keys, uint32_t b, OpenTableHashOf hash_of)
+{
+    return open_table_hash_at_w(t, keys, b, hash_of, t->wide);
+}
+
+/* The bucket holding the entry whose key is `key` (of hash `hash`), or
+ * OPEN_TABLE_NONE. */
+OPEN_TABLE_W uint32_t open_table_find_w(const OpenTable *t, const void *keys, uint64_t hash, const void *key,
+                                        OpenTableSame same, uint32_t wide)
 {
     for (uint32_t b = open_table_home(t, hash);; b = (b + 1) & t->mask) {
-        uint32_t e = open_table_entry(t, b);
-        if (e == OPEN_TABLE_NONE ||
-            ((!t->wide || open_table_tag(t, b) == (uint32_t)hash) && same(keys, e, key)))
-            return e;
+        uint32_t e = open_table_entry_w(t, b, wide);
+        if (e == OPEN_TABLE_NONE)
+            return OPEN_TABLE_NONE;
+        if ((!wide || t->bucket[((size_t)b << 1) + 1] == (uint32_t)hash) && same(keys, e, key))
+            return b;
     }
 }
 
-/* The bucket holding the entry whose key is `key`, or OPEN_TABLE_NONE. */
 static inline uint32_t open_table_find(const OpenTable *t, const void *keys, uint64_t hash, const void *key,
                                        OpenTableSame same)
 {
-    for (uint32_t b = open_table_home(t, hash);; b = (b + 1) & t->mask) {
-        uint32_t e = open_table_entry(t, b);
-        if (e == OPEN_TABLE_NONE)
-            return OPEN_TABLE_NONE;
-        if ((!t->wide || open_table_tag(t, b) == (uint32_t)hash) && same(keys, e, key))
-            return b;
-    }
+    return open_table_find_w(t, keys, hash, key, same, t->wide);
+}
+
+/* The entry whose key is `key` (of hash `hash`), or OPEN_TABLE_NONE. */
+OPEN_TABLE_W uint32_t open_table_get_w(const OpenTable *t, const void *keys, uint64_t hash, const void *key,
+                                       OpenTableSame same, uint32_t wide)
+{
+    uint32_t b = open_table_find_w(t, keys, hash, key, same, wide);
+    return b == OPEN_TABLE_NONE ? OPEN_TABLE_NONE : open_table_entry_w(t, b, wide);
+}
+
+static inline uint32_t open_table_get(const OpenTable *t, const void *keys, uint64_t hash, const void *key,
+                                      OpenTableSame same)
+{
+    return open_table_get_w(t, keys, hash, key, same, t->wide);
 }
 
 /* Is every entry of the cluster (run of used buckets) holding bucket b, or
@@ -190,37 +224,44 @@ static inline gboolean open_table_check(const OpenTable *t, const void *keys, Op
         if (open_table_entry(t, (b - 1) & t->mask) == OPEN_TABLE_NONE && !open_table_cluster_ok(t, keys, b, hash_of))
             return FALSE; /* each cluster checked once, from its first bucket */
     }
-    return n == t->used && empty > 0 && 100 * n <= (uint64_t)t->load * (t->mask + 1);
+    return n == t->used && empty > 0 && n <= t->limit &&
+           t->limit == (uint32_t)((uint64_t)t->load * (t->mask + 1) / 100);
 }
 
 /* Place entry e of hash `hash` in the first empty bucket from its home. */
-static inline uint32_t open_table_insert_raw(OpenTable *t, uint32_t e, uint64_t hash)
+OPEN_TABLE_W uint32_t open_table_insert_raw_w(OpenTable *t, uint32_t e, uint64_t hash, uint32_t wide)
 {
     uint32_t b = open_table_home(t, hash);
-    while (open_table_entry(t, b) != OPEN_TABLE_NONE)
+    while (open_table_entry_w(t, b, wide) != OPEN_TABLE_NONE)
         b = (b + 1) & t->mask;
-    open_table_set(t, b, e, (uint32_t)hash);
+    open_table_set_w(t, b, e, (uint32_t)hash, wide);
     return b;
+}
+
+/* Double the buckets (a put would pass the limit). Out of line: rare. */
+static G_GNUC_NO_INLINE G_GNUC_UNUSED void open_table_double(OpenTable *t, const void *keys, OpenTableHashOf hash_of)
+{
+    OpenTable old = *t;
+    g_assert(old.mask < UINT32_MAX / 2);
+    t->mask = 2 * old.mask + 1;
+    t->limit = (uint32_t)((uint64_t)t->load * (t->mask + 1) / 100);
+    t->bucket = open_table_buckets(t, (size_t)t->mask + 1);
+    for (uint32_t i = 0; i <= old.mask; i++)
+        if (open_table_entry(&old, i) != OPEN_TABLE_NONE)
+            open_table_insert_raw_w(t, open_table_entry(&old, i), open_table_hash_at(&old, keys, i, hash_of), t->wide);
+    g_free(old.bucket);
+    DESTOR_CHECK(open_table_check(t, keys, hash_of));
 }
 
 /* Add entry e (its key, of hash `hash`, not yet in the table), doubling
  * the buckets first when that would make more than `load` percent of them
  * used. */
-static inline void open_table_put_hash(OpenTable *t, const void *keys, uint32_t e, uint64_t hash,
-                                       OpenTableHashOf hash_of)
+OPEN_TABLE_W void open_table_put_hash_w(OpenTable *t, const void *keys, uint32_t e, uint64_t hash,
+                                        OpenTableHashOf hash_of, uint32_t wide)
 {
-    if (100 * (uint64_t)(t->used + 1) > (uint64_t)t->load * (t->mask + 1)) {
-        OpenTable old = *t;
-        g_assert(old.mask < UINT32_MAX / 2);
-        t->mask = 2 * old.mask + 1;
-        t->bucket = open_table_buckets(t, (size_t)t->mask + 1);
-        for (uint32_t i = 0; i <= old.mask; i++)
-            if (open_table_entry(&old, i) != OPEN_TABLE_NONE)
-                open_table_insert_raw(t, open_table_entry(&old, i), open_table_hash_at(&old, keys, i, hash_of));
-        g_free(old.bucket);
-        DESTOR_CHECK(open_table_check(t, keys, hash_of));
-    }
-    uint32_t b = open_table_insert_raw(t, e, hash);
+    if (t->used >= t->limit)
+        open_table_double(t, keys, hash_of);
+    uint32_t b = open_table_insert_raw_w(t, e, hash, wide);
     t->used++;
     DESTOR_CHECK(open_table_cluster_ok(t, keys, b, hash_of));
 }
@@ -228,27 +269,33 @@ static inline void open_table_put_hash(OpenTable *t, const void *keys, uint32_t 
 /* Add entry e (its key not yet in the table). */
 static inline void open_table_put(OpenTable *t, const void *keys, uint32_t e, OpenTableHashOf hash_of)
 {
-    open_table_put_hash(t, keys, e, hash_of(keys, e), hash_of);
+    open_table_put_hash_w(t, keys, e, hash_of(keys, e), hash_of, t->wide);
 }
 
 /* Empty bucket b (in use): later entries of its probe run move back into
  * the hole when their home is not cyclically in (hole, them]. */
-static inline void open_table_remove_at(OpenTable *t, const void *keys, uint32_t b, OpenTableHashOf hash_of)
+OPEN_TABLE_W void open_table_remove_at_w(OpenTable *t, const void *keys, uint32_t b, OpenTableHashOf hash_of,
+                                         uint32_t wide)
 {
     uint32_t at = b;
     for (uint32_t j = (b + 1) & t->mask;; j = (j + 1) & t->mask) {
-        uint32_t x = open_table_entry(t, j);
+        uint32_t x = open_table_entry_w(t, j, wide);
         if (x == OPEN_TABLE_NONE)
             break;
-        uint64_t hash = open_table_hash_at(t, keys, j, hash_of);
+        uint64_t hash = open_table_hash_at_w(t, keys, j, hash_of, wide);
         if (((j - open_table_home(t, hash)) & t->mask) >= ((j - b) & t->mask)) {
-            open_table_set(t, b, x, (uint32_t)hash);
+            open_table_set_w(t, b, x, (uint32_t)hash, wide);
             b = j;
         }
     }
-    open_table_set(t, b, OPEN_TABLE_NONE, 0);
+    open_table_set_w(t, b, OPEN_TABLE_NONE, 0, wide);
     t->used--;
     DESTOR_CHECK(open_table_cluster_ok(t, keys, at, hash_of) && open_table_cluster_ok(t, keys, b, hash_of));
+}
+
+static inline void open_table_remove_at(OpenTable *t, const void *keys, uint32_t b, OpenTableHashOf hash_of)
+{
+    open_table_remove_at_w(t, keys, b, hash_of, t->wide);
 }
 
 /* The bucket holding entry e (in the table). */
@@ -293,13 +340,13 @@ static inline gboolean open_table_tag_is_key(const void *keys, uint32_t e, const
 /* The bucket holding id, or OPEN_TABLE_NONE. */
 static inline uint32_t open_table_id_find(const OpenTable *t, uint32_t id)
 {
-    return open_table_find(t, NULL, open_table_id_hash(id), NULL, open_table_tag_is_key);
+    return open_table_find_w(t, NULL, open_table_id_hash(id), NULL, open_table_tag_is_key, 1);
 }
 
 /* The entry of id, or OPEN_TABLE_NONE. */
 static inline uint32_t open_table_id_get(const OpenTable *t, uint32_t id)
 {
-    return open_table_get(t, NULL, open_table_id_hash(id), NULL, open_table_tag_is_key);
+    return open_table_get_w(t, NULL, open_table_id_hash(id), NULL, open_table_tag_is_key, 1);
 }
 
 /* The id of bucket b (in use). */
@@ -311,13 +358,13 @@ static inline uint32_t open_table_id_at(const OpenTable *t, uint32_t b)
 /* Add entry e of id (not yet in the table). */
 static inline void open_table_id_put(OpenTable *t, uint32_t e, uint32_t id)
 {
-    open_table_put_hash(t, NULL, e, open_table_id_hash(id), NULL);
+    open_table_put_hash_w(t, NULL, e, open_table_id_hash(id), NULL, 1);
 }
 
 /* Empty bucket b (in use). */
 static inline void open_table_id_remove_at(OpenTable *t, uint32_t b)
 {
-    open_table_remove_at(t, NULL, b, NULL);
+    open_table_remove_at_w(t, NULL, b, NULL, 1);
 }
 
 static inline gboolean open_table_id_check(const OpenTable *t)
