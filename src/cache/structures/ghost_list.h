@@ -38,21 +38,13 @@ typedef struct {
     OpenTable index;       /* id -> node, over id[] */
 } GhostList;
 
-static inline uint32_t ghost_list_buckets(uint32_t max)
-{
-    uint32_t b = 4;
-    while (b < 2 * (uint64_t)max)
-        b <<= 1;
-    return b;
-}
-
 /* Bytes of a ghost list holding at most `max` ids, for the memory report. */
 #define GHOST_LIST_BYTES(max) \
-    ((size_t)(max) * (3 * sizeof(uint32_t) + 1) + (size_t)ghost_list_buckets(max) * sizeof(uint32_t))
+    ((size_t)(max) * (3 * sizeof(uint32_t) + 1) + (size_t)open_table_buckets_for(max) * sizeof(uint32_t))
 
 static inline void ghost_list_init(GhostList *g, uint32_t max)
 {
-    uint32_t n = max ? max : 1, b = ghost_list_buckets(max);
+    uint32_t n = max ? max : 1;
     g->max = max;
     g->id = g_new(uint32_t, n);
     g->prev = g_new(uint32_t, n);
@@ -65,7 +57,7 @@ static inline void ghost_list_init(GhostList *g, uint32_t max)
         g->oldest[k] = g->newest[k] = GHOST_NONE;
         g->len[k] = 0;
     }
-    open_table_init(&g->index, b, 50, OPEN_TABLE_UNTAGGED);
+    open_table_init_for(&g->index, max, OPEN_TABLE_UNTAGGED);
 }
 
 static inline void ghost_list_free(GhostList *g)
@@ -195,7 +187,7 @@ static inline void ghost_list_push_to(GhostList *g, int k, ContainerId id)
         g->oldest[k] = n;
     g->newest[k] = n;
     g->len[k]++;
-    open_table_put(&g->index, g->id, n, open_table_id_hash_of);
+    open_table_put_room(&g->index, g->id, n, open_table_id_hash_of);
     DESTOR_CHECK(ghost_node_ok(g, n));
 }
 

@@ -137,6 +137,24 @@ static inline void open_table_init(OpenTable *t, uint32_t buckets, uint32_t load
     t->bucket = open_table_buckets(t, buckets);
 }
 
+/* Tables that never grow (the slot map, the ghost lists) are made for at
+ * most `max` entries: the smallest power of two >= 2 max buckets, at least
+ * 4, so at most half of them are used. A put into one
+ * (open_table_put_room) does no grow test: the caller keeps at most max
+ * entries (a checking build checks). */
+static inline uint32_t open_table_buckets_for(uint32_t max)
+{
+    uint32_t b = 4;
+    while (b < 2 * (uint64_t)max)
+        b <<= 1;
+    return b;
+}
+
+static inline void open_table_init_for(OpenTable *t, uint32_t max, OpenTableTags tags)
+{
+    open_table_init(t, open_table_buckets_for(max), 50, tags);
+}
+
 static inline void open_table_free(OpenTable *t)
 {
     g_free(t->bucket);
@@ -253,14 +271,15 @@ static G_GNUC_NO_INLINE G_GNUC_UNUSED void open_table_double(OpenTable *t, const
     DESTOR_CHECK(open_table_check(t, keys, hash_of));
 }
 
-/* Add entry e (its key, of hash `hash`, not yet in the table), doubling
- * the buckets first when that would make more than `load` percent of them
- * used. */
+/* Add entry e (its key, of hash `hash`, not yet in the table). With
+ * `grow`, the buckets are doubled first when that would make more than
+ * `load` percent of them used; without, there must be room. */
 OPEN_TABLE_W void open_table_put_hash_w(OpenTable *t, const void *keys, uint32_t e, uint64_t hash,
-                                        OpenTableHashOf hash_of, uint32_t wide)
+                                        OpenTableHashOf hash_of, uint32_t wide, gboolean grow)
 {
-    if (t->used >= t->limit)
+    if (grow && t->used >= t->limit)
         open_table_double(t, keys, hash_of);
+    DESTOR_CHECK(t->used < t->limit);
     uint32_t b = open_table_insert_raw_w(t, e, hash, wide);
     t->used++;
     DESTOR_CHECK(open_table_cluster_ok(t, keys, b, hash_of));
@@ -269,7 +288,13 @@ OPEN_TABLE_W void open_table_put_hash_w(OpenTable *t, const void *keys, uint32_t
 /* Add entry e (its key not yet in the table). */
 static inline void open_table_put(OpenTable *t, const void *keys, uint32_t e, OpenTableHashOf hash_of)
 {
-    open_table_put_hash_w(t, keys, e, hash_of(keys, e), hash_of, t->wide);
+    open_table_put_hash_w(t, keys, e, hash_of(keys, e), hash_of, t->wide, TRUE);
+}
+
+/* The same into a table that never grows (open_table_init_for). */
+static inline void open_table_put_room(OpenTable *t, const void *keys, uint32_t e, OpenTableHashOf hash_of)
+{
+    open_table_put_hash_w(t, keys, e, hash_of(keys, e), hash_of, t->wide, FALSE);
 }
 
 /* Empty bucket b (in use): later entries of its probe run move back into
@@ -321,14 +346,14 @@ static inline size_t open_table_bytes(const OpenTable *t)
     return ((size_t)(t->mask + 1) << t->wide) * sizeof(uint32_t);
 }
 
-/* Tables of 32-bit ids (ghost lists, the slot map) are tagged with
- * open_table_id_hash(id), a bijection of the 32 bits: a bucket's tag is its
- * id. A probe, a move and a removal read the 8-byte buckets only, never a
+/* Tables of 32-bit ids (the slot map), made for at most `max` entries
+ * (they never grow), are tagged with open_table_id_hash(id), a bijection of
+ * the 32 bits: a bucket's tag is its id. A probe, a move and a removal read the 8-byte buckets only, never a
  * key, as a table keeping its ids inline would; the table needs no array
  * of the ids. hash_of NULL (above) stands for "the tags are the keys". */
-static inline void open_table_id_init(OpenTable *t, uint32_t buckets, uint32_t load)
+static inline void open_table_id_init(OpenTable *t, uint32_t max)
 {
-    open_table_init(t, buckets, load, OPEN_TABLE_TAGGED);
+    open_table_init_for(t, max, OPEN_TABLE_TAGGED);
 }
 
 static inline gboolean open_table_tag_is_key(const void *keys, uint32_t e, const void *key)
@@ -358,7 +383,7 @@ static inline uint32_t open_table_id_at(const OpenTable *t, uint32_t b)
 /* Add entry e of id (not yet in the table). */
 static inline void open_table_id_put(OpenTable *t, uint32_t e, uint32_t id)
 {
-    open_table_put_hash_w(t, NULL, e, open_table_id_hash(id), NULL, 1);
+    open_table_put_hash_w(t, NULL, e, open_table_id_hash(id), NULL, 1, FALSE);
 }
 
 /* Empty bucket b (in use). */

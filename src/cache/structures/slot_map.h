@@ -31,10 +31,7 @@ typedef struct {
 /* A map for ids below n_containers, at most `capacity` of them at once. */
 static inline void slot_map_init(SlotMap *m, uint32_t capacity, uint32_t n_containers)
 {
-    uint32_t size = 4;
-    while (size < 2 * (uint64_t)capacity)
-        size <<= 1;
-    open_table_id_init(&m->table, size, 50);
+    open_table_id_init(&m->table, capacity);
     m->n = n_containers;
     m->present = g_new0(uint64_t, n_containers / 64 + 1);
 }
