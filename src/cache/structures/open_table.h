@@ -27,10 +27,10 @@ typedef struct {
     uint32_t *bucket; /* per bucket its entry number (OPEN_TABLE_NONE where
                          empty) and, when `wide`, the entry's hash (low 32
                          bits) beside it, so a probe and a move read no key */
-    uint32_t wide;    /* 1: tagged buckets (8 bytes), 0: entry numbers only */
+    uint16_t wide;    /* 1: tagged buckets (8 bytes), 0: entry numbers only */
+    uint16_t load;    /* at most this percent of the buckets used */
     uint32_t mask;    /* buckets - 1 */
     uint32_t used;
-    uint32_t load;    /* at most this percent of the buckets used */
     uint32_t limit;   /* so at most this many: load percent of the buckets,
                          rounded down (a put past it doubles them) */
 } OpenTable;
@@ -131,7 +131,7 @@ static inline void open_table_init(OpenTable *t, uint32_t buckets, uint32_t load
     g_assert(buckets >= 2 && (buckets & (buckets - 1)) == 0 && load > 0 && load < 100);
     t->mask = buckets - 1;
     t->used = 0;
-    t->load = load;
+    t->load = (uint16_t)load;
     t->limit = (uint32_t)((uint64_t)load * buckets / 100);
     t->wide = tags == OPEN_TABLE_TAGGED;
     t->bucket = open_table_buckets(t, buckets);
