@@ -22,8 +22,6 @@ CACHE_SOURCES = \
 	src/cache/policy/access_counts.c \
 	src/cache/policy/access_counts.h \
 	src/cache/policy/count_min16.h \
-	src/cache/policy/count_aging.h \
-	src/cache/policy/count_state.h \
 	src/cache/policy/frequency_sketch.h \
 	src/cache/policy/policy.h \
 	src/cache/policy/opt_budget_plan.c \
@@ -80,6 +78,7 @@ CACHE_SOURCES = \
 	src/cache/policies/container/twoq.c \
 	src/cache/policies/container/wlfu.c \
 	src/cache/policies/container/wlfu_rule.h \
+	src/cache/policies/container/count_order.h \
 	src/cache/policies/container/wtinylfu.c \
 	src/cache/policies/chunk/cdac.c \
 	src/cache/policies/chunk/cdac.h \

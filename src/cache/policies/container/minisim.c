@@ -64,13 +64,11 @@
  * slot); the ghost list (length u32, ids u32 oldest first); mini F and
  * mini R (each: length u32, then id u32 and tick u64 per entry, in array
  * order); the mini ghost list (length u32, ids u32 oldest first). */
+#include "cache/policies/container/count_order.h"
+#include "cache/policies/container/wlfu_rule.h"
 #include "cache/policy/frequency_sketch.h"
-#include "cache/policy/count_aging.h"
-#include "cache/policy/count_state.h"
 #include "cache/policy/policy.h"
 #include "cache/structures/ghost_list.h"
-#include "cache/structures/slot_heap.h"
-#include "cache/policies/container/wlfu_rule.h"
 #include "util/le.h"
 
 #include <math.h>
@@ -87,17 +85,6 @@ enum {
 };
 enum { RULE_FREQUENCY, RULE_RECENCY };
 
-typedef struct {
-    CacheSlot slot;
-} HeapEntry;
-
-/* key, tick, heap entry and position */
-#define MINISIM_BYTES_PER_SLOT (sizeof(uint32_t) + sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT(HeapEntry))
-
-static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y);
-
-SLOT_HEAP_DEFINE(MinisimHeap, minisim_heap, HeapEntry, slot_less)
-
 /* A mini cache: unordered arrays scanned linearly (at most m entries). */
 typedef struct {
     uint32_t cap, len;
@@ -113,11 +100,9 @@ typedef struct {
 
 typedef struct {
     const CachePolicyEnv *env;
-    int rule;             /* followed now */
-    uint64_t clock;       /* real cache: ticks of accesses to cached slots */
-    uint32_t *key;        /* per slot: count recorded at the last access or aging */
-    uint64_t *tick;       /* per slot: clock at the last access */
-    MinisimHeap heap;     /* the top is the victim of the rule followed */
+    CountOrder order;     /* real cache: (count recorded, tick of the last
+                             access), by tick alone under the recency rule;
+                             the top is the victim of the rule followed */
     GhostList ghost;      /* real cache: refused misses */
     gboolean sample_all;
     uint64_t threshold;   /* T */
@@ -125,16 +110,12 @@ typedef struct {
     uint64_t mini_clock;  /* sampled accesses */
     Mini mini_f, mini_r;
     MiniGhost mini_ghost; /* mini F's refused misses */
-    uint64_t age_window;
 } Minisim;
 
-static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y)
+/* The rule followed now. */
+static int rule_of(const Minisim *s)
 {
-    const Minisim *s = ctx;
-    CacheSlot a = x->slot, b = y->slot;
-    if (s->rule == RULE_FREQUENCY)
-        return wlfu_rule_before(s->key[a], s->tick[a], s->key[b], s->tick[b]);
-    return s->tick[a] < s->tick[b];
+    return s->order.by_stamp ? RULE_RECENCY : RULE_FREQUENCY;
 }
 
 static uint32_t share_of(double share, uint32_t n)
@@ -164,10 +145,7 @@ static void *minisim_create(const CachePolicyEnv *env)
     uint32_t m = (uint32_t)env->values[KEY_MINI_SLOTS].number;
     double g = env->values[KEY_GHOST_SHARE].number;
     s->env = env;
-    s->rule = RULE_FREQUENCY;
-    s->key = g_new0(uint32_t, cap);
-    s->tick = g_new0(uint64_t, cap);
-    minisim_heap_init(&s->heap, env->capacity, s);
+    count_order_init(&s->order, env, WLFU_AGE_WINDOW_DEFAULT);
     ghost_list_init(&s->ghost, share_of(g, env->capacity));
     s->sample_all = cap <= m;
     s->threshold = s->sample_all ? 0 : (uint64_t)floor((double)m / (double)cap * 4294967296.0);
@@ -178,16 +156,13 @@ static void *minisim_create(const CachePolicyEnv *env)
     s->mini_ghost.id = g_new(ContainerId, s->mini_ghost.max);
     s->price = env->values[KEY_WRITE_PRICE].number;
     s->decay = 1.0 - 1.0 / (env->values[KEY_WINDOW].number * (double)mini_cap);
-    s->age_window = count_aging_window(WLFU_AGE_WINDOW_DEFAULT, env->n_containers);
     return s;
 }
 
 static void minisim_destroy(void *st)
 {
     Minisim *s = st;
-    g_free(s->key);
-    g_free(s->tick);
-    minisim_heap_free(&s->heap);
+    count_order_free(&s->order);
     ghost_list_free(&s->ghost);
     mini_free(&s->mini_f);
     mini_free(&s->mini_r);
@@ -197,13 +172,12 @@ static void minisim_destroy(void *st)
 
 static uint64_t minisim_count_age_window(void *st)
 {
-    return ((Minisim *)st)->age_window;
+    return ((Minisim *)st)->order.window;
 }
 
 static void minisim_counts_aged(void *st)
 {
-    Minisim *s = st;
-    COUNT_AGING_REKEY(s->env, s->key, &s->heap, minisim_heap);
+    count_order_aged(&((Minisim *)st)->order);
 }
 
 /* ---- the miniature simulations ---- */
@@ -221,7 +195,7 @@ static uint32_t mini_victim_f(const Minisim *s, const Mini *m)
 {
     uint32_t best = 0;
     for (uint32_t i = 1; i < m->len; i++)
-        if (wlfu_rule_before(cache_policy_env_count(s->env, m->id[i]), m->tick[i],
+        if (count_order_before(cache_policy_env_count(s->env, m->id[i]), m->tick[i],
                              cache_policy_env_count(s->env, m->id[best]), m->tick[best]))
             best = i;
     return best;
@@ -318,28 +292,20 @@ static void simulate(Minisim *s, ContainerId id)
     double df = mini_step_f(s, id);
     double dr = mini_step_r(s, id);
     s->d = s->d * s->decay + (dr - df);
-    int rule = s->d > 0 ? RULE_RECENCY : s->d < 0 ? RULE_FREQUENCY : s->rule;
-    if (rule != s->rule) {
-        s->rule = rule;
-        minisim_heap_rebuild(&s->heap);
+    int rule = s->d > 0 ? RULE_RECENCY : s->d < 0 ? RULE_FREQUENCY : rule_of(s);
+    if (rule != rule_of(s)) {
+        count_order_by_stamp(&s->order, rule == RULE_RECENCY);
         s->env->counters[SWITCHES]++;
     }
 }
 
 /* ---- the real cache ---- */
 
-static void touch(Minisim *s, CacheSlot slot)
-{
-    s->key[slot] = cache_policy_env_slot_count(s->env, slot);
-    s->tick[slot] = ++s->clock;
-}
-
 static void minisim_hit(void *st, CacheSlot slot)
 {
     Minisim *s = st;
     simulate(s, s->env->slot_id[slot]);
-    touch(s, slot); /* count and tick only grow: later in either order */
-    minisim_heap_sink(&s->heap, slot);
+    count_order_hit(&s->order, slot); /* count and tick only grow: later in either order */
 }
 
 static CacheDecision minisim_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
@@ -347,18 +313,18 @@ static CacheDecision minisim_admit(void *st, ContainerId id, gboolean full, Cach
     Minisim *s = st;
     simulate(s, id);
     gboolean ghost_hit = ghost_list_remove(&s->ghost, id);
-    s->env->counters[MISSES_BY_RECENCY] += s->rule == RULE_RECENCY;
+    s->env->counters[MISSES_BY_RECENCY] += rule_of(s) == RULE_RECENCY;
     if (!full)
         return CACHE_ADMIT_FREE;
-    CacheSlot v = minisim_heap_top(&s->heap)->slot;
-    if (s->rule == RULE_FREQUENCY) {
+    CacheSlot v = count_order_victim(&s->order);
+    if (rule_of(s) == RULE_FREQUENCY) {
         uint32_t a = cache_policy_env_count(s->env, id);
-        if (!wlfu_rule_admits(a, s->key[v], ghost_hit)) {
+        if (!wlfu_rule_admits(a, s->order.key[v], ghost_hit)) {
             ghost_list_push(&s->ghost, id);
             s->env->counters[REFUSED_NOT_ABOVE]++;
             return CACHE_REFUSE;
         }
-        s->env->counters[ADMITTED_TIE_GHOST] += a == s->key[v];
+        s->env->counters[ADMITTED_TIE_GHOST] += a == s->order.key[v];
     }
     *victim = v;
     return CACHE_ADMIT_REPLACE;
@@ -366,15 +332,12 @@ static CacheDecision minisim_admit(void *st, ContainerId id, gboolean full, Cach
 
 static void minisim_inserted(void *st, CacheSlot slot)
 {
-    Minisim *s = st;
-    touch(s, slot);
-    minisim_heap_insert(&s->heap, (HeapEntry){ slot });
+    count_order_insert(&((Minisim *)st)->order, slot);
 }
 
 static void minisim_removed(void *st, CacheSlot slot)
 {
-    Minisim *s = st;
-    minisim_heap_remove(&s->heap, slot);
+    count_order_remove(&((Minisim *)st)->order, slot);
 }
 
 /* ---- saved state (layout at the top) ---- */
@@ -412,16 +375,16 @@ static void minisim_save_state(void *st, GByteArray *out)
     Minisim *s = st;
     uint32_t cap = s->env->capacity;
     guint at = out->len;
-    g_byte_array_set_size(out, at + STATE_HEAD + COUNT_STATE_SLOT * (guint)cap);
+    g_byte_array_set_size(out, at + STATE_HEAD + COUNT_ORDER_RECORD * (guint)cap);
     uint8_t *b = out->data + at;
     le32_put(b, cap);
     le32_put(b + 4, s->env->n_containers);
-    b[8] = (uint8_t)s->rule;
-    le64_put(b + 9, s->clock);
+    b[8] = (uint8_t)rule_of(s);
+    le64_put(b + 9, s->order.clock);
     le64_put(b + 17, double_bits(s->d));
     le64_put(b + 25, s->mini_clock);
     le32_put(b + 33, s->mini_f.cap);
-    count_state_save(s->env, s->key, s->tick, b + STATE_HEAD);
+    count_order_save(&s->order, b + STATE_HEAD);
     ghost_list_save(&s->ghost, 1, out);
     mini_save(&s->mini_f, out);
     mini_save(&s->mini_r, out);
@@ -481,37 +444,26 @@ static gboolean minisim_load_state(void *st, const uint8_t *blob, size_t len)
 {
     Minisim *s = st;
     const CachePolicyEnv *env = s->env;
-    size_t at = STATE_HEAD + (size_t)COUNT_STATE_SLOT * env->capacity;
+    size_t at = STATE_HEAD + (size_t)COUNT_ORDER_RECORD * env->capacity;
     if (len < at || le32_get(blob) != env->capacity || le32_get(blob + 4) != env->n_containers || blob[8] > 1 ||
         le32_get(blob + 33) != s->mini_f.cap)
         return FALSE;
     double d = bits_double(le64_get(blob + 17));
     if (!isfinite(d) || (d > 0 && blob[8] != RULE_RECENCY) || (d < 0 && blob[8] != RULE_FREQUENCY))
         return FALSE;
-    s->rule = blob[8];
-    s->clock = le64_get(blob + 9);
+    s->order.by_stamp = blob[8] == RULE_RECENCY;
     s->d = d;
     s->mini_clock = le64_get(blob + 25);
-    if (!count_state_load(env, blob + STATE_HEAD, s->clock, s->key, s->tick))
-        return FALSE;
-    for (uint32_t slot = 0; slot < env->capacity; slot++)
-        if (s->tick[slot] != 0 && cache_policy_env_occupied(env, slot))
-            minisim_heap_append(&s->heap, (HeapEntry){ slot });
-    minisim_heap_rebuild(&s->heap);
-    if (!ghost_list_load(&s->ghost, 1, blob, len, &at) || !mini_load(s, &s->mini_f, blob, len, &at) ||
-        !mini_load(s, &s->mini_r, blob, len, &at) || !mini_ghost_load(s, &s->mini_ghost, blob, len, &at) ||
-        at != len)
-        return FALSE;
-    for (uint32_t slot = 0; slot < env->capacity; slot++)
-        if (cache_policy_env_occupied(env, slot) && s->tick[slot] == 0)
-            minisim_inserted(s, slot);
-    return TRUE;
+    return count_order_load(&s->order, blob + STATE_HEAD, le64_get(blob + 9)) &&
+           ghost_list_load(&s->ghost, 1, blob, len, &at) && mini_load(s, &s->mini_f, blob, len, &at) &&
+           mini_load(s, &s->mini_r, blob, len, &at) && mini_ghost_load(s, &s->mini_ghost, blob, len, &at) &&
+           at == len;
 }
 
 static size_t minisim_memory(const void *st)
 {
     const Minisim *s = st;
-    return sizeof *s + (size_t)s->env->capacity * MINISIM_BYTES_PER_SLOT + GHOST_LIST_BYTES(s->ghost.max) +
+    return sizeof *s + (size_t)s->env->capacity * COUNT_ORDER_BYTES_PER_SLOT + GHOST_LIST_BYTES(s->ghost.max) +
            2 * (size_t)s->mini_f.cap * (sizeof(ContainerId) + sizeof(uint64_t)) +
            (size_t)s->mini_ghost.max * sizeof(ContainerId);
 }
@@ -559,6 +511,6 @@ const CachePolicyOps cache_policy_minisim = {
     .state_version = 2,
     .save_state = minisim_save_state,
     .load_state = minisim_load_state,
-    .bytes_per_slot = MINISIM_BYTES_PER_SLOT,
+    .bytes_per_slot = COUNT_ORDER_BYTES_PER_SLOT,
     .memory = minisim_memory,
 };

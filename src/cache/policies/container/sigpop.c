@@ -43,10 +43,8 @@
  * n_containers u32, the next insertion number u64, then per slot the
  * recorded f u32 and the insertion number u64 (0 for a free slot; numbers
  * start at 1). */
-#include "cache/policy/count_aging.h"
-#include "cache/policy/count_state.h"
+#include "cache/policies/container/count_order.h"
 #include "cache/policy/policy.h"
-#include "cache/structures/slot_heap.h"
 #include "util/le.h"
 
 #include <math.h>
@@ -55,84 +53,43 @@
 enum { KEY_Z, KEY_MIN_COUNT, KEY_AGE_WINDOW, N_KEYS };
 enum { REFUSED_COLD, REFUSED_NOT_SIGNIFICANT, AGINGS, N_COUNTERS };
 
-/* The victim heap's entry: a slot; its keys are in Sigpop's key and seq. */
 typedef struct {
-    CacheSlot slot;
-} HeapEntry;
-
-/* key, insertion number, heap entry and position */
-#define SIGPOP_BYTES_PER_SLOT (sizeof(uint32_t) + sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT(HeapEntry))
-
-/* The victim order, (key, insertion number); ctx is the Sigpop (below). */
-static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y);
-
-SLOT_HEAP_DEFINE(SigpopHeap, sigpop_heap, HeapEntry, slot_less)
-
-typedef struct {
-    const CachePolicyEnv *env;
     double z;
     uint32_t min_count;
-    uint64_t window;      /* W accesses; 0: never age */
-    uint64_t next_seq;    /* insertion number of the next admission */
-    uint32_t *key;        /* per slot: f recorded at the last access or aging */
-    uint64_t *seq;        /* per slot: insertion number */
-    SigpopHeap heap;      /* the cached slots; the top is the victim */
+    CountOrder order; /* the victim order, (f recorded, insertion number) */
 } Sigpop;
-
-/* ---- the victim heap: slots ordered by (key, insertion number) ---- */
-
-static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y)
-{
-    const uint32_t *key = ((const Sigpop *)ctx)->key;
-    const uint64_t *seq = ((const Sigpop *)ctx)->seq;
-    return key[x->slot] != key[y->slot] ? key[x->slot] < key[y->slot] : seq[x->slot] < seq[y->slot];
-}
-
-/* ---- the policy ---- */
 
 static void *sigpop_create(const CachePolicyEnv *env)
 {
     Sigpop *s = g_new0(Sigpop, 1);
-    uint32_t cap = env->capacity ? env->capacity : 1;
-    s->env = env;
     s->z = env->values[KEY_Z].number;
     s->min_count = (uint32_t)env->values[KEY_MIN_COUNT].number;
-    s->window = count_aging_window(env->values[KEY_AGE_WINDOW].number, env->n_containers);
-    s->next_seq = 1;
-    s->key = g_new0(uint32_t, cap);
-    s->seq = g_new0(uint64_t, cap);
-    sigpop_heap_init(&s->heap, env->capacity, s);
+    count_order_init(&s->order, env, env->values[KEY_AGE_WINDOW].number);
     return s;
 }
 
 static void sigpop_destroy(void *st)
 {
     Sigpop *s = st;
-    g_free(s->key);
-    g_free(s->seq);
-    sigpop_heap_free(&s->heap);
+    count_order_free(&s->order);
     g_free(s);
 }
 
 static uint64_t sigpop_count_age_window(void *st)
 {
-    return ((Sigpop *)st)->window;
+    return ((Sigpop *)st)->order.window;
 }
 
-/* Every f was halved: re-read the cached containers' and restore the heap
- * order, O(C). */
 static void sigpop_counts_aged(void *st)
 {
     Sigpop *s = st;
-    COUNT_AGING_REKEY(s->env, s->key, &s->heap, sigpop_heap);
-    s->env->counters[AGINGS]++;
+    count_order_aged(&s->order);
+    s->order.env->counters[AGINGS]++;
 }
 
 static void sigpop_hit(void *st, CacheSlot slot)
 {
-    Sigpop *s = st;
-    s->key[slot] = cache_policy_env_slot_count(s->env, slot); /* f only grows between agings */
-    sigpop_heap_sink(&s->heap, slot);
+    count_order_recount(&((Sigpop *)st)->order, slot);
 }
 
 /* a - b > z sqrt(a + b); for a <= b never (the right side is >= 0). */
@@ -144,16 +101,17 @@ static gboolean significant(double z, uint32_t a, uint32_t b)
 static CacheDecision sigpop_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
 {
     Sigpop *s = st;
-    uint32_t a = cache_policy_env_count(s->env, id);
+    const CachePolicyEnv *env = s->order.env;
+    uint32_t a = cache_policy_env_count(env, id);
     if (a < s->min_count) {
-        s->env->counters[REFUSED_COLD]++;
+        env->counters[REFUSED_COLD]++;
         return CACHE_REFUSE;
     }
     if (!full)
         return CACHE_ADMIT_FREE;
-    CacheSlot v = sigpop_heap_top(&s->heap)->slot;
-    if (!significant(s->z, a, s->key[v])) {
-        s->env->counters[REFUSED_NOT_SIGNIFICANT]++;
+    CacheSlot v = count_order_victim(&s->order);
+    if (!significant(s->z, a, s->order.key[v])) {
+        env->counters[REFUSED_NOT_SIGNIFICANT]++;
         return CACHE_REFUSE;
     }
     *victim = v;
@@ -162,18 +120,12 @@ static CacheDecision sigpop_admit(void *st, ContainerId id, gboolean full, Cache
 
 static void sigpop_inserted(void *st, CacheSlot slot)
 {
-    Sigpop *s = st;
-    s->key[slot] = cache_policy_env_slot_count(s->env, slot);
-    s->seq[slot] = s->next_seq++;
-    sigpop_heap_insert(&s->heap, (HeapEntry){ slot });
+    count_order_insert(&((Sigpop *)st)->order, slot);
 }
 
 static void sigpop_removed(void *st, CacheSlot slot)
 {
-    Sigpop *s = st;
-    sigpop_heap_remove(&s->heap, slot);
-    s->key[slot] = 0;
-    s->seq[slot] = 0;
+    count_order_remove(&((Sigpop *)st)->order, slot);
 }
 
 /* ---- saved state (layout at the top) ---- */
@@ -182,25 +134,15 @@ static void sigpop_removed(void *st, CacheSlot slot)
 
 static void sigpop_save_state(void *st, GByteArray *out)
 {
-    Sigpop *s = st;
-    uint32_t cap = s->env->capacity;
+    const CountOrder *o = &((Sigpop *)st)->order;
+    uint32_t cap = o->env->capacity;
     guint at = out->len;
-    g_byte_array_set_size(out, at + STATE_HEAD + COUNT_STATE_SLOT * (guint)cap);
+    g_byte_array_set_size(out, at + STATE_HEAD + COUNT_ORDER_RECORD * (guint)cap);
     uint8_t *b = out->data + at;
     le32_put(b, cap);
-    le32_put(b + 4, s->env->n_containers);
-    le64_put(b + 8, s->next_seq);
-    count_state_save(s->env, s->key, s->seq, b + STATE_HEAD);
-}
-
-/* Back to the state of create(), after a blob was refused half-read. */
-static void forget_all(Sigpop *s)
-{
-    uint32_t cap = s->env->capacity ? s->env->capacity : 1;
-    memset(s->key, 0, cap * sizeof *s->key);
-    memset(s->seq, 0, cap * sizeof *s->seq);
-    s->heap.size = 0;
-    s->next_seq = 1;
+    le32_put(b + 4, o->env->n_containers);
+    le64_put(b + 8, o->clock + 1);
+    count_order_save(o, b + STATE_HEAD);
 }
 
 /* The blob must describe this cache (capacity and store size) exactly. A
@@ -210,33 +152,21 @@ static void forget_all(Sigpop *s)
  * insertion number not below the next one is refused. */
 static gboolean sigpop_load_state(void *st, const uint8_t *blob, size_t len)
 {
-    Sigpop *s = st;
-    const CachePolicyEnv *env = s->env;
-    if (len != STATE_HEAD + (size_t)COUNT_STATE_SLOT * env->capacity || le32_get(blob) != env->capacity ||
+    CountOrder *o = &((Sigpop *)st)->order;
+    const CachePolicyEnv *env = o->env;
+    if (len != STATE_HEAD + (size_t)COUNT_ORDER_RECORD * env->capacity || le32_get(blob) != env->capacity ||
         le32_get(blob + 4) != env->n_containers)
         return FALSE;
     uint64_t next = le64_get(blob + 8);
     if (next == 0 || next == UINT64_MAX)
         return FALSE;
-    s->next_seq = next;
-    if (!count_state_load(env, blob + STATE_HEAD, next - 1, s->key, s->seq)) {
-        forget_all(s);
-        return FALSE;
-    }
-    for (uint32_t slot = 0; slot < env->capacity; slot++)
-        if (s->seq[slot] != 0)
-            sigpop_heap_append(&s->heap, (HeapEntry){ slot });
-    sigpop_heap_rebuild(&s->heap);
-    for (uint32_t slot = 0; slot < env->capacity; slot++)
-        if (cache_policy_env_occupied(env, slot) && s->seq[slot] == 0)
-            sigpop_inserted(s, slot);
-    return TRUE;
+    return count_order_load(o, blob + STATE_HEAD, next - 1);
 }
 
 static size_t sigpop_memory(const void *st)
 {
     const Sigpop *s = st;
-    return sizeof *s + (size_t)s->env->capacity * SIGPOP_BYTES_PER_SLOT;
+    return sizeof *s + (size_t)s->order.env->capacity * COUNT_ORDER_BYTES_PER_SLOT;
 }
 
 static const CachePolicyKey sigpop_keys[N_KEYS] = {
@@ -276,6 +206,6 @@ const CachePolicyOps cache_policy_sigpop = {
     .state_version = 2,
     .save_state = sigpop_save_state,
     .load_state = sigpop_load_state,
-    .bytes_per_slot = SIGPOP_BYTES_PER_SLOT,
+    .bytes_per_slot = COUNT_ORDER_BYTES_PER_SLOT,
     .memory = sigpop_memory,
 };

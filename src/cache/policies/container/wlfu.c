@@ -43,12 +43,10 @@
  * n_containers u32, the clock u64; per slot the recorded f u32 and the
  * last-access tick u64 (0 for a free slot; ticks start at 1); the ghost
  * list (length u32, ids u32 oldest first). */
-#include "cache/policy/count_aging.h"
-#include "cache/policy/count_state.h"
+#include "cache/policies/container/count_order.h"
+#include "cache/policies/container/wlfu_rule.h"
 #include "cache/policy/policy.h"
 #include "cache/structures/ghost_list.h"
-#include "cache/structures/slot_heap.h"
-#include "cache/policies/container/wlfu_rule.h"
 #include "util/le.h"
 
 #include <math.h>
@@ -58,42 +56,14 @@ enum { KEY_AGE_WINDOW, KEY_GHOST_SHARE, N_KEYS };
 enum { ADMITTED_TIE_GHOST, REFUSED_NOT_ABOVE, GHOST_HITS, AGINGS, N_COUNTERS };
 
 typedef struct {
-    CacheSlot slot;
-} HeapEntry;
-
-/* recorded f, tick, heap entry and position */
-#define WLFU_BYTES_PER_SLOT (sizeof(uint32_t) + sizeof(uint64_t) + SLOT_HEAP_BYTES_PER_SLOT(HeapEntry))
-
-static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y);
-
-SLOT_HEAP_DEFINE(WlfuHeap, wlfu_heap, HeapEntry, slot_less)
-
-typedef struct {
-    const CachePolicyEnv *env;
-    uint64_t window;  /* W accesses; 0: never age */
-    uint64_t clock;   /* ticks of accesses to cached slots */
-    uint32_t *key;    /* per slot: f recorded at the last access or aging */
-    uint64_t *tick;   /* per slot: clock at the last access (0: free) */
-    WlfuHeap heap;    /* the cached slots; the top is the victim */
+    CountOrder order; /* the victim order, (f recorded, tick of the last access) */
     GhostList ghost;  /* refused misses */
 } Wlfu;
-
-static inline gboolean slot_less(const void *ctx, const HeapEntry *x, const HeapEntry *y)
-{
-    const Wlfu *s = ctx;
-    CacheSlot a = x->slot, b = y->slot;
-    return wlfu_rule_before(s->key[a], s->tick[a], s->key[b], s->tick[b]);
-}
 
 static void *wlfu_create(const CachePolicyEnv *env)
 {
     Wlfu *s = g_new0(Wlfu, 1);
-    uint32_t cap = env->capacity ? env->capacity : 1;
-    s->env = env;
-    s->window = count_aging_window(env->values[KEY_AGE_WINDOW].number, env->n_containers);
-    s->key = g_new0(uint32_t, cap);
-    s->tick = g_new0(uint64_t, cap);
-    wlfu_heap_init(&s->heap, env->capacity, s);
+    count_order_init(&s->order, env, env->values[KEY_AGE_WINDOW].number);
     uint32_t g = (uint32_t)floor(env->values[KEY_GHOST_SHARE].number * (double)env->capacity);
     ghost_list_init(&s->ghost, g ? g : 1);
     return s;
@@ -102,73 +72,57 @@ static void *wlfu_create(const CachePolicyEnv *env)
 static void wlfu_destroy(void *st)
 {
     Wlfu *s = st;
-    g_free(s->key);
-    g_free(s->tick);
-    wlfu_heap_free(&s->heap);
+    count_order_free(&s->order);
     ghost_list_free(&s->ghost);
     g_free(s);
 }
 
 static uint64_t wlfu_count_age_window(void *st)
 {
-    return ((Wlfu *)st)->window;
+    return ((Wlfu *)st)->order.window;
 }
 
-/* Every f was halved: re-read the cached containers' and restore the heap
- * order, O(C). */
 static void wlfu_counts_aged(void *st)
 {
     Wlfu *s = st;
-    COUNT_AGING_REKEY(s->env, s->key, &s->heap, wlfu_heap);
-    s->env->counters[AGINGS]++;
-}
-
-static void touch(Wlfu *s, CacheSlot slot)
-{
-    s->key[slot] = cache_policy_env_slot_count(s->env, slot);
-    s->tick[slot] = ++s->clock;
+    count_order_aged(&s->order);
+    s->order.env->counters[AGINGS]++;
 }
 
 static void wlfu_hit(void *st, CacheSlot slot)
 {
-    Wlfu *s = st;
-    touch(s, slot); /* f and tick only grow between agings: later in the order */
-    wlfu_heap_sink(&s->heap, slot);
+    count_order_hit(&((Wlfu *)st)->order, slot);
 }
 
 static CacheDecision wlfu_admit(void *st, ContainerId id, gboolean full, CacheSlot *victim)
 {
     Wlfu *s = st;
+    const CachePolicyEnv *env = s->order.env;
     gboolean ghost_hit = ghost_list_remove(&s->ghost, id);
-    s->env->counters[GHOST_HITS] += ghost_hit;
+    env->counters[GHOST_HITS] += ghost_hit;
     if (!full)
         return CACHE_ADMIT_FREE;
-    uint32_t a = cache_policy_env_count(s->env, id);
-    CacheSlot v = wlfu_heap_top(&s->heap)->slot;
-    uint32_t b = s->key[v];
+    uint32_t a = cache_policy_env_count(env, id);
+    CacheSlot v = count_order_victim(&s->order);
+    uint32_t b = s->order.key[v];
     if (wlfu_rule_admits(a, b, ghost_hit)) {
-        s->env->counters[ADMITTED_TIE_GHOST] += a == b;
+        env->counters[ADMITTED_TIE_GHOST] += a == b;
         *victim = v;
         return CACHE_ADMIT_REPLACE;
     }
     ghost_list_push(&s->ghost, id);
-    s->env->counters[REFUSED_NOT_ABOVE]++;
+    env->counters[REFUSED_NOT_ABOVE]++;
     return CACHE_REFUSE;
 }
 
 static void wlfu_inserted(void *st, CacheSlot slot)
 {
-    Wlfu *s = st;
-    touch(s, slot);
-    wlfu_heap_insert(&s->heap, (HeapEntry){ slot });
+    count_order_insert(&((Wlfu *)st)->order, slot);
 }
 
 static void wlfu_removed(void *st, CacheSlot slot)
 {
-    Wlfu *s = st;
-    wlfu_heap_remove(&s->heap, slot);
-    s->key[slot] = 0;
-    s->tick[slot] = 0;
+    count_order_remove(&((Wlfu *)st)->order, slot);
 }
 
 /* ---- saved state (layout at the top) ---- */
@@ -178,25 +132,21 @@ static void wlfu_removed(void *st, CacheSlot slot)
 static void wlfu_save_state(void *st, GByteArray *out)
 {
     Wlfu *s = st;
-    uint32_t cap = s->env->capacity;
+    uint32_t cap = s->order.env->capacity;
     guint at = out->len;
-    g_byte_array_set_size(out, at + STATE_HEAD + COUNT_STATE_SLOT * (guint)cap);
+    g_byte_array_set_size(out, at + STATE_HEAD + COUNT_ORDER_RECORD * (guint)cap);
     uint8_t *b = out->data + at;
     le32_put(b, cap);
-    le32_put(b + 4, s->env->n_containers);
-    le64_put(b + 8, s->clock);
-    count_state_save(s->env, s->key, s->tick, b + STATE_HEAD);
+    le32_put(b + 4, s->order.env->n_containers);
+    le64_put(b + 8, s->order.clock);
+    count_order_save(&s->order, b + STATE_HEAD);
     ghost_list_save(&s->ghost, 1, out);
 }
 
 /* Back to the state of create(), after a blob was refused half-read. */
 static void forget_all(Wlfu *s)
 {
-    uint32_t cap = s->env->capacity ? s->env->capacity : 1;
-    memset(s->key, 0, cap * sizeof *s->key);
-    memset(s->tick, 0, cap * sizeof *s->tick);
-    s->heap.size = 0;
-    s->clock = 0;
+    count_order_forget(&s->order);
     while (ghost_list_pop_oldest(&s->ghost) != GHOST_NONE)
         ;
 }
@@ -210,12 +160,12 @@ static void forget_all(Wlfu *s)
 static gboolean wlfu_load_state(void *st, const uint8_t *blob, size_t len)
 {
     Wlfu *s = st;
-    const CachePolicyEnv *env = s->env;
-    size_t at = STATE_HEAD + (size_t)COUNT_STATE_SLOT * env->capacity;
+    const CachePolicyEnv *env = s->order.env;
+    size_t at = STATE_HEAD + (size_t)COUNT_ORDER_RECORD * env->capacity;
     if (len < at || le32_get(blob) != env->capacity || le32_get(blob + 4) != env->n_containers)
         return FALSE;
-    s->clock = le64_get(blob + 8);
-    if (s->clock == UINT64_MAX || !count_state_load(env, blob + STATE_HEAD, s->clock, s->key, s->tick) ||
+    uint64_t clock = le64_get(blob + 8);
+    if (clock == UINT64_MAX || !count_order_load(&s->order, blob + STATE_HEAD, clock) ||
         !ghost_list_load(&s->ghost, 1, blob, len, &at) || at != len) {
         forget_all(s);
         return FALSE;
@@ -225,20 +175,13 @@ static gboolean wlfu_load_state(void *st, const uint8_t *blob, size_t len)
             forget_all(s);
             return FALSE;
         }
-    for (uint32_t slot = 0; slot < env->capacity; slot++)
-        if (s->tick[slot] != 0)
-            wlfu_heap_append(&s->heap, (HeapEntry){ slot });
-    wlfu_heap_rebuild(&s->heap);
-    for (uint32_t slot = 0; slot < env->capacity; slot++)
-        if (cache_policy_env_occupied(env, slot) && s->tick[slot] == 0)
-            wlfu_inserted(s, slot);
     return TRUE;
 }
 
 static size_t wlfu_memory(const void *st)
 {
     const Wlfu *s = st;
-    return sizeof *s + (size_t)s->env->capacity * WLFU_BYTES_PER_SLOT + GHOST_LIST_BYTES(s->ghost.max);
+    return sizeof *s + (size_t)s->order.env->capacity * COUNT_ORDER_BYTES_PER_SLOT + GHOST_LIST_BYTES(s->ghost.max);
 }
 
 static const CachePolicyKey wlfu_keys[N_KEYS] = {
@@ -279,6 +222,6 @@ const CachePolicyOps cache_policy_wlfu = {
     .state_version = 1,
     .save_state = wlfu_save_state,
     .load_state = wlfu_load_state,
-    .bytes_per_slot = WLFU_BYTES_PER_SLOT,
+    .bytes_per_slot = COUNT_ORDER_BYTES_PER_SLOT,
     .memory = wlfu_memory,
 };

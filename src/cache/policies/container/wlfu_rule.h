@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* wlfu_rule.h: wlfu's frequency order and admission (docs/CACHE.md), the
- * one definition that wlfu.c and minisim.c's frequency candidate share, so
- * that the adaptive policy's F is wlfu and cannot drift from it. */
+/* wlfu_rule.h: wlfu's admission (docs/CACHE.md), the one definition that
+ * wlfu.c and minisim.c's frequency candidate share, so that the adaptive
+ * policy's F is wlfu and cannot drift from it (its eviction order is
+ * count_order.h's, which both use). */
 #ifndef DESTOR_CACHE_POLICIES_WLFU_RULE_H
 #define DESTOR_CACHE_POLICIES_WLFU_RULE_H
 
@@ -11,13 +12,6 @@
 /* wlfu-age-window's default: every count halved each 16 x n_containers
  * accesses (sigpop's). */
 #define WLFU_AGE_WINDOW_DEFAULT 16.0
-
-/* The eviction order: is (count ka, last access ta) evicted before
- * (kb, tb)? The least frequent first, the least recent among equals. */
-static inline gboolean wlfu_rule_before(uint32_t ka, uint64_t ta, uint32_t kb, uint64_t tb)
-{
-    return ka != kb ? ka < kb : ta < tb;
-}
 
 /* Does a miss of count a replace the victim of count b? When more
  * frequent, or as frequent and refused lately (a ghost hit). */
