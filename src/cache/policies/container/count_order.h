@@ -151,6 +151,23 @@ static inline void count_order_remove(CountOrder *o, CacheSlot slot)
     o->stamp[slot] = 0;
 }
 
+/* Ops of a policy whose state begins with its CountOrder (sigpop's, wlfu's
+ * and minisim's count_age_window, inserted and removed). */
+static inline uint64_t count_order_age_window_op(void *st)
+{
+    return ((CountOrder *)st)->window;
+}
+
+static inline void count_order_inserted_op(void *st, CacheSlot slot)
+{
+    count_order_insert(st, slot);
+}
+
+static inline void count_order_removed_op(void *st, CacheSlot slot)
+{
+    count_order_remove(st, slot);
+}
+
 /* The order by stamp alone (TRUE) or by (key, stamp). */
 static inline void count_order_by_stamp(CountOrder *o, gboolean by_stamp)
 {

@@ -72,6 +72,7 @@
 #include "util/le.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 enum { KEY_MINI_SLOTS, KEY_WINDOW, KEY_WRITE_PRICE, KEY_GHOST_SHARE, N_KEYS };
@@ -99,10 +100,11 @@ typedef struct {
 } MiniGhost;
 
 typedef struct {
+    CountOrder order;     /* first (count_order's ops). The real cache:
+                             (count recorded, tick of the last access), by
+                             tick alone under the recency rule; the top is
+                             the victim of the rule followed */
     const CachePolicyEnv *env;
-    CountOrder order;     /* real cache: (count recorded, tick of the last
-                             access), by tick alone under the recency rule;
-                             the top is the victim of the rule followed */
     GhostList ghost;      /* real cache: refused misses */
     gboolean sample_all;
     uint64_t threshold;   /* T */
@@ -111,6 +113,7 @@ typedef struct {
     Mini mini_f, mini_r;
     MiniGhost mini_ghost; /* mini F's refused misses */
 } Minisim;
+G_STATIC_ASSERT(offsetof(Minisim, order) == 0);
 
 /* The rule followed now. */
 static int rule_of(const Minisim *s)
@@ -168,11 +171,6 @@ static void minisim_destroy(void *st)
     mini_free(&s->mini_r);
     g_free(s->mini_ghost.id);
     g_free(s);
-}
-
-static uint64_t minisim_count_age_window(void *st)
-{
-    return ((Minisim *)st)->order.window;
 }
 
 static void minisim_counts_aged(void *st)
@@ -328,16 +326,6 @@ static CacheDecision minisim_admit(void *st, ContainerId id, gboolean full, Cach
     }
     *victim = v;
     return CACHE_ADMIT_REPLACE;
-}
-
-static void minisim_inserted(void *st, CacheSlot slot)
-{
-    count_order_insert(&((Minisim *)st)->order, slot);
-}
-
-static void minisim_removed(void *st, CacheSlot slot)
-{
-    count_order_remove(&((Minisim *)st)->order, slot);
 }
 
 /* ---- saved state (layout at the top) ---- */
@@ -504,9 +492,9 @@ const CachePolicyOps cache_policy_minisim = {
     .destroy = minisim_destroy,
     .hit = minisim_hit,
     .admit = minisim_admit,
-    .inserted = minisim_inserted,
-    .removed = minisim_removed,
-    .count_age_window = minisim_count_age_window,
+    .inserted = count_order_inserted_op,
+    .removed = count_order_removed_op,
+    .count_age_window = count_order_age_window_op,
     .counts_aged = minisim_counts_aged,
     .state_version = 2,
     .save_state = minisim_save_state,

@@ -48,16 +48,17 @@
 #include "util/le.h"
 
 #include <math.h>
-#include <string.h>
+#include <stddef.h>
 
 enum { KEY_Z, KEY_MIN_COUNT, KEY_AGE_WINDOW, N_KEYS };
 enum { REFUSED_COLD, REFUSED_NOT_SIGNIFICANT, AGINGS, N_COUNTERS };
 
 typedef struct {
+    CountOrder order; /* first (count_order's ops): the victim order, (f recorded, insertion number) */
     double z;
     uint32_t min_count;
-    CountOrder order; /* the victim order, (f recorded, insertion number) */
 } Sigpop;
+G_STATIC_ASSERT(offsetof(Sigpop, order) == 0);
 
 static void *sigpop_create(const CachePolicyEnv *env)
 {
@@ -73,11 +74,6 @@ static void sigpop_destroy(void *st)
     Sigpop *s = st;
     count_order_free(&s->order);
     g_free(s);
-}
-
-static uint64_t sigpop_count_age_window(void *st)
-{
-    return ((Sigpop *)st)->order.window;
 }
 
 static void sigpop_counts_aged(void *st)
@@ -116,16 +112,6 @@ static CacheDecision sigpop_admit(void *st, ContainerId id, gboolean full, Cache
     }
     *victim = v;
     return CACHE_ADMIT_REPLACE;
-}
-
-static void sigpop_inserted(void *st, CacheSlot slot)
-{
-    count_order_insert(&((Sigpop *)st)->order, slot);
-}
-
-static void sigpop_removed(void *st, CacheSlot slot)
-{
-    count_order_remove(&((Sigpop *)st)->order, slot);
 }
 
 /* ---- saved state (layout at the top) ---- */
@@ -199,9 +185,9 @@ const CachePolicyOps cache_policy_sigpop = {
     .destroy = sigpop_destroy,
     .hit = sigpop_hit,
     .admit = sigpop_admit,
-    .inserted = sigpop_inserted,
-    .removed = sigpop_removed,
-    .count_age_window = sigpop_count_age_window,
+    .inserted = count_order_inserted_op,
+    .removed = count_order_removed_op,
+    .count_age_window = count_order_age_window_op,
     .counts_aged = sigpop_counts_aged,
     .state_version = 2,
     .save_state = sigpop_save_state,

@@ -50,15 +50,16 @@
 #include "util/le.h"
 
 #include <math.h>
-#include <string.h>
+#include <stddef.h>
 
 enum { KEY_AGE_WINDOW, KEY_GHOST_SHARE, N_KEYS };
 enum { ADMITTED_TIE_GHOST, REFUSED_NOT_ABOVE, GHOST_HITS, AGINGS, N_COUNTERS };
 
 typedef struct {
-    CountOrder order; /* the victim order, (f recorded, tick of the last access) */
+    CountOrder order; /* first (count_order's ops): the victim order, (f recorded, tick of the last access) */
     GhostList ghost;  /* refused misses */
 } Wlfu;
+G_STATIC_ASSERT(offsetof(Wlfu, order) == 0);
 
 static void *wlfu_create(const CachePolicyEnv *env)
 {
@@ -75,11 +76,6 @@ static void wlfu_destroy(void *st)
     count_order_free(&s->order);
     ghost_list_free(&s->ghost);
     g_free(s);
-}
-
-static uint64_t wlfu_count_age_window(void *st)
-{
-    return ((Wlfu *)st)->order.window;
 }
 
 static void wlfu_counts_aged(void *st)
@@ -113,16 +109,6 @@ static CacheDecision wlfu_admit(void *st, ContainerId id, gboolean full, CacheSl
     ghost_list_push(&s->ghost, id);
     env->counters[REFUSED_NOT_ABOVE]++;
     return CACHE_REFUSE;
-}
-
-static void wlfu_inserted(void *st, CacheSlot slot)
-{
-    count_order_insert(&((Wlfu *)st)->order, slot);
-}
-
-static void wlfu_removed(void *st, CacheSlot slot)
-{
-    count_order_remove(&((Wlfu *)st)->order, slot);
 }
 
 /* ---- saved state (layout at the top) ---- */
@@ -215,9 +201,9 @@ const CachePolicyOps cache_policy_wlfu = {
     .destroy = wlfu_destroy,
     .hit = wlfu_hit,
     .admit = wlfu_admit,
-    .inserted = wlfu_inserted,
-    .removed = wlfu_removed,
-    .count_age_window = wlfu_count_age_window,
+    .inserted = count_order_inserted_op,
+    .removed = count_order_removed_op,
+    .count_age_window = count_order_age_window_op,
     .counts_aged = wlfu_counts_aged,
     .state_version = 1,
     .save_state = wlfu_save_state,
