@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """chunk_log_reference.py: an independent reference model of the chunk log
-under ssd-cache-segment-reclaim reinsert (docs/CACHE.md, "The chunk log",
+under ssd-cache-segment-reclaim reinsert (docs/cache/chunk-log-inside.md,
 "Reinsert"; docs/FORMAT.md for the segment header and table entry sizes),
 and the chunk policies that keep chunks there (lru, arc, tinylfu), built on
 their models in chunk_reference_models.py. Written from the docs, not from
