@@ -19,7 +19,9 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 # src/cache's folders, bottom up (docs/ARCHITECTURE.md, "The cache as
 # components"); folders of one rank (the two granularities' policies, the
-# two layouts, the two caches) do not include each other.
+# layouts, the two caches) do not include each other. Every folder
+# cache/layouts/NAME is a layout, of the layouts' rank, listed or not: a
+# new layout is its folder and its registry line (cache_dir.h).
 CACHE_LAYERS = [
     ("cache/policy",),
     ("cache/structures",),
@@ -33,6 +35,16 @@ CACHE_LAYERS = [
     ("cache/container", "cache/chunk"),
 ]
 CACHE_RANK = {folder: rank for rank, folders in enumerate(CACHE_LAYERS) for folder in folders}
+LAYOUT_RANK = CACHE_RANK["cache/layouts/log"]
+
+
+def rank_of(folder):
+    """A folder's rank in CACHE_LAYERS (a layout's folder: the layouts'),
+    or None."""
+    parts = folder.split("/")
+    if folder not in CACHE_RANK and len(parts) == 3 and parts[:2] == ["cache", "layouts"]:
+        return LAYOUT_RANK
+    return CACHE_RANK.get(folder)
 
 
 def folder_of(rel):
@@ -74,11 +86,11 @@ def cache_order(edges):
     sideways among them."""
     out = []
     for here in sorted(f for f in edges if in_cache(f)):
-        if here not in CACHE_RANK:
+        if rank_of(here) is None:
             out.append("FAIL: src/%s has no place in CACHE_LAYERS (tests/layout/include_layers.py)" % here)
             continue
         for there, why in sorted(edges[here].items()):
-            if in_cache(there) and there in CACHE_RANK and CACHE_RANK[there] >= CACHE_RANK[here]:
+            if in_cache(there) and rank_of(there) is not None and rank_of(there) >= rank_of(here):
                 out.append("FAIL: %s includes %s, which is not below it: %s" % (here, there, why))
     return out
 
