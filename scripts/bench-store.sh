@@ -15,7 +15,8 @@
 #   each measurement, of which the medians are printed; ONLY_READ=1: only
 #   the 1 GiB file's reads (no datasets, no SHA-1); BACKUP_ONLY=1: only
 #   the backups (fastcdc, first and later job; no "entries", rabin,
-#   restore or reads), by default of the generated "large" tree and of a
+#   restore or reads; CHUNKERS="fastcdc rabin" adds rabin, destor's
+#   default), by default of the generated "large" tree and of a
 #   copy of /usr/include as "source" (SOURCE_TREE: another real tree);
 #   OUT_DIR (default
 #   /dev/shm when it is a directory, else the work directory): where the
@@ -189,8 +190,12 @@ else
         --versions 1 --seed 42 >/dev/null
     DATASETS="large=$WORK/large/v1 small=$WORK/small/v1"
 fi
-CHUNKERS="fastcdc rabin"
-[ "$BACKUP_ONLY" != 1 ] || CHUNKERS=fastcdc
+DEFAULT_CHUNKERS="fastcdc rabin"
+[ "$BACKUP_ONLY" != 1 ] || DEFAULT_CHUNKERS=fastcdc
+CHUNKERS=${CHUNKERS:-$DEFAULT_CHUNKERS}
+for chunker in $CHUNKERS; do
+    case $chunker in fastcdc | rabin | fixed) ;; *) echo "bench-store: unknown chunker $chunker" >&2; exit 2 ;; esac
+done
 
 # Always also "entries": 20,000 files of 100 bytes in 200 directories. Its
 # per-file overhead is the cost of an entry alone (walk, open, read, close,
