@@ -67,6 +67,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_chunk_recorder \
 	tests/unit/test_lifecycle \
 	tests/unit/test_compiled_trace \
+	tests/unit/test_trace_line \
 	tests/unit/test_trace_summary \
 	tests/unit/test_restore_hostile \
 	tests/unit/test_mount_dir \

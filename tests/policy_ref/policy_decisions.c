@@ -89,7 +89,7 @@ int main(int argc, char **argv)
         ContainerId x = g_array_index(ids, ContainerId, i);
         d.kind = '?';
         if (requests)
-            cache_core_request_begin(c);
+            cache_core_request_begin(c, 0);
         gboolean ok = cache_access(c, x, NULL, &err);
         if (requests)
             cache_core_request_end(c);
