@@ -112,6 +112,7 @@ QUICK_C_TESTS = \
 	tests/e2e/chunkers.sh \
 	tests/e2e/chunk_cache.sh \
 	tests/e2e/admission.sh \
+	tests/e2e/dwpd_budget.sh \
 	tests/e2e/offline_bounds.sh \
 	tests/e2e/safe_writes.sh \
 	tests/e2e/cache_usage_errors.sh \
