@@ -171,6 +171,11 @@ class TraceWriterRoundTrip(unittest.TestCase):
         served = json.loads(p.stdout)
         info = experiment_store.given_trace_info(t, 0, files)
         self.assertEqual((info["requests"], info["bytes"]), (served["requests"], served["bytes"]))
+        self.assertIsNone(info["seconds"])
+        with open(t, "wb") as f:  # a timed trace: its time from the first request to the last
+            f.write(b"# timed\n@2.5\t0\tend\n@2.5\t0\tend\n@9\t0\tplain\n")
+        info = experiment_store.given_trace_info(t, 0, files)
+        self.assertEqual((info["requests"], info["seconds"]), (3, 6.5))
         self.assertEqual(trace_draw.parse_trace_record(b"3\tend\t12\t34\t0\t-"), (3, b"end\t12\t34", 0, None))
         self.assertEqual(trace_draw.parse_trace_record(b"3\tend\t12\t34"), (3, b"end", 12, 34))
         self.assertEqual(trace_draw.parse_trace_record(b"3\t\t12\t34"), (3, b"\t12\t34", None, None))
