@@ -247,6 +247,7 @@ static gboolean serve_text(ReadSession *s, int fd, TraceReader *reader, GQueue *
 {
     int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null_fd < 0) {
+        g_queue_clear_full(first, pending_free);
         g_clear_error(&read_err);
         destor_set_errno(err, errno, "open /dev/null");
         return FALSE;
