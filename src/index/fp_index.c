@@ -20,8 +20,10 @@
 #define DB_NAME "fingerprints.db"
 #define DIRTY_NAME "DIRTY"
 /* Present while the pool may hold a fingerprint twice (a near-exact index
- * missed a duplicate): gc, dropping the entries of freed containers, then
- * rebuilds the DB so a copy that survives is named again. */
+ * missed a duplicate, rewriting wrote one again, a rebuild met one): gc,
+ * dropping the entries of freed containers, then rebuilds the DB so a copy
+ * that survives is named again. Absent, every stored fingerprint has one
+ * copy (fp_index_single_copies). */
 #define DUPLICATES_NAME "DUPLICATES"
 /* The DB's cache: the exact index reads the DB on every lookup the job's
  * table misses; a near-exact design only writes it. */
@@ -98,12 +100,26 @@ static gboolean db_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation 
 
 static gboolean fp_index_commit_db(FpIndex *idx, GError **err);
 
+/* Publish DUPLICATES durably unless it exists; `mine`: this index may
+ * remove it again at its commit (it stored no second copy). */
+static gboolean mark_duplicates(FpIndex *idx, gboolean mine, GError **err)
+{
+    if (idx->dups_marked)
+        return TRUE;
+    if (!file_publish_atomic(idx->dups_path, "duplicates\n", 11, err))
+        return FALSE;
+    idx->dups_marked = TRUE;
+    idx->dups_mine = mine;
+    return TRUE;
+}
+
 /* Put a container's chunks in the DB: a fingerprint stored twice (a
- * near-exact index missed the first copy) keeps the newest copy, here and
- * in a rebuild (which puts containers in id order). With count_missed,
- * count the chunks the DB already had: the duplicates the exact index would
- * have found (ids only grow, so the entry replaced named an older copy, or
- * one of the same container in a rebuild). */
+ * near-exact index missed the first copy, rewriting wrote it again) keeps
+ * the newest copy, here and in a rebuild (which puts containers in id
+ * order). With count_missed, count the chunks the DB already had: the
+ * duplicates the exact index would have found (ids only grow, so the entry
+ * replaced named an older copy, or one of the same container in a
+ * rebuild); one counted is marked in DUPLICATES before DIRTY is cleared. */
 static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t size, gboolean count_missed,
                               GError **err)
 {
@@ -113,7 +129,7 @@ static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t siz
         Fingerprint fp;
         container_chunk_entry(container, size, i, &fp, &loc.offset, &loc.length);
         gboolean existed = FALSE;
-        g_assert(!count_missed || idx->dups_marked); /* durable before a second copy can be put */
+        g_assert(idx->marked); /* a kill before DUPLICATES is published leaves the DB to a rebuild, which counts */
         if (!db_put(idx, &fp, &loc, count_missed ? &existed : NULL, err))
             return FALSE;
         idx->missed += existed;
@@ -157,12 +173,16 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
             skipped++;
             continue;
         }
-        ok = put_container(idx, buf, pool->container_size, idx->dups_marked, err);
+        ok = put_container(idx, buf, pool->container_size, TRUE, err);
     }
     g_free(buf);
+    /* A fingerprint the pool holds twice (a job or gc stopped before its
+     * commit, a repair) is marked before the caller clears DIRTY. */
+    if (ok && idx->missed > missed)
+        ok = mark_duplicates(idx, FALSE, err);
     /* No fingerprint is stored twice any more (a near-exact job that is
      * running keeps its mark: it may store a second copy yet). */
-    if (ok && idx->dups_marked && idx->missed == missed && (idx->design == NULL || idx->ops == &fp_design_exact)) {
+    else if (ok && idx->dups_marked && (idx->design == NULL || idx->ops == &fp_design_exact)) {
         if (unlink(idx->dups_path) != 0 && errno != ENOENT) {
             destor_set_errno(err, errno, "remove %s", idx->dups_path);
             return FALSE;
@@ -184,7 +204,9 @@ static gboolean rebuild_damaged(FpIndex *idx, const char *why, GError **err)
     return rebuild(idx, idx->pool, idx->containers, err);
 }
 
-gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err)
+/* fp_index_persist_container, counting the chunks the DB held already or
+ * not (count). */
+static gboolean persist(FpIndex *idx, const uint8_t *container, size_t size, gboolean count, GError **err)
 {
     idx->containers = MAX(idx->containers, container_id_of(container) + 1);
     idx->ops->persisted(idx->design, container, size);
@@ -194,7 +216,7 @@ gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size
         g_array_append_val(idx->kept, e);
     }
     GError *local = NULL;
-    if (put_container(idx, container, size, idx->ops != &fp_design_exact, &local))
+    if (put_container(idx, container, size, count, &local))
         return TRUE;
     if (local->code != DESTOR_ERROR_INTEGRITY) {
         g_propagate_error(err, local);
@@ -205,6 +227,11 @@ gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size
     gboolean ok = rebuild_damaged(idx, local->message, err);
     g_error_free(local);
     return ok;
+}
+
+gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err)
+{
+    return persist(idx, container, size, TRUE, err);
 }
 
 /* Cheap check of an index that was left clean: every chunk of the newest
@@ -314,8 +341,8 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
     fp_index_params_default(&exact_params);
     ok = ok && (idx->design = idx->ops->open(idx, params ? params : &exact_params, err)) != NULL;
     /* A near-exact job may store a second copy of a fingerprint. */
-    if (ok && idx->ops != &fp_design_exact && !idx->dups_marked)
-        ok = idx->dups_marked = idx->dups_mine = file_publish_atomic(idx->dups_path, "duplicates\n", 11, err);
+    if (ok && idx->ops != &fp_design_exact)
+        ok = mark_duplicates(idx, TRUE, err);
     if (!ok) {
         fp_index_close(idx);
         return NULL;
@@ -510,7 +537,8 @@ gboolean fp_index_commit_job(FpIndex *idx, GError **err)
 {
     /* DIRTY goes last: a kill before leaves both to be rebuilt (and
      * DUPLICATES, if this job published it, stays: a conservative mark). */
-    if (!idx->ops->commit(idx->design, err) || !fp_index_commit_db(idx, err))
+    if (!idx->ops->commit(idx->design, err) || (idx->missed > 0 && !mark_duplicates(idx, FALSE, err)) ||
+        !fp_index_commit_db(idx, err))
         return FALSE;
     if (idx->dups_mine && idx->missed == 0) {
         if (unlink(idx->dups_path) != 0 && errno != ENOENT) {
@@ -676,6 +704,16 @@ gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId 
     if (ok && *count > 0 && idx->dups_marked)
         ok = rebuild(idx, idx->pool, idx->containers, err);
     return ok;
+}
+
+gboolean fp_index_persist_copies(FpIndex *idx, const uint8_t *container, size_t size, GError **err)
+{
+    return persist(idx, container, size, FALSE, err);
+}
+
+gboolean fp_index_single_copies(const FpIndex *idx)
+{
+    return idx->ops == &fp_design_exact && !idx->dups_marked;
 }
 
 gboolean fp_index_read_sound(ContainerSource *pool, ContainerId id, uint8_t *buf, gboolean *sound, GError **err)
