@@ -25,6 +25,11 @@
  * that survives is named again. Absent, every stored fingerprint has one
  * copy (fp_index_single_copies). */
 #define DUPLICATES_NAME "DUPLICATES"
+/* Present once DUPLICATES is known to be kept as above (issue 42): the DB
+ * was created empty, or rebuilt, by a binary that counts every second copy.
+ * A store's older binaries did not mark rewriting's copies: until its
+ * index is rebuilt, an absent DUPLICATES there proves nothing. */
+#define COUNTED_NAME "COUNTED"
 /* The DB's cache: the exact index reads the DB on every lookup the job's
  * table misses; a near-exact design only writes it. */
 #define DB_CACHE_EXACT (64u << 20)
@@ -35,6 +40,8 @@ struct FpIndex {
     char *db_path;
     char *dirty_path;
     char *dups_path;
+    char *counted_path;
+    gboolean counted;       /* COUNTED is known to exist */
     gboolean dups_marked;   /* DUPLICATES is known to exist */
     gboolean dups_mine;     /* this job published it (and removes it if it stored no second copy) */
     DB *db;
@@ -99,6 +106,12 @@ static gboolean db_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation 
 }
 
 static gboolean fp_index_commit_db(FpIndex *idx, GError **err);
+
+/* Publish COUNTED durably unless it exists. */
+static gboolean mark_counted(FpIndex *idx, GError **err)
+{
+    return idx->counted || (idx->counted = file_publish_atomic(idx->counted_path, "counted\n", 8, err));
+}
 
 /* Publish DUPLICATES durably unless it exists; `mine`: this index may
  * remove it again at its commit (it stored no second copy). */
@@ -178,6 +191,7 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
     g_free(buf);
     /* A fingerprint the pool holds twice (a job or gc stopped before its
      * commit, a repair) is marked before the caller clears DIRTY. */
+    ok = ok && mark_counted(idx, err);
     if (ok && idx->missed > missed)
         ok = mark_duplicates(idx, FALSE, err);
     /* No fingerprint is stored twice any more (a near-exact job that is
@@ -278,6 +292,8 @@ static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
 {
     char *why = NULL;
     GError *local = NULL;
+    if (count == 0 && !mark_counted(idx, err)) /* an empty pool: nothing stored twice */
+        return FALSE;
     if (!g_file_test(idx->db_path, G_FILE_TEST_EXISTS) && count > 0) {
         why = g_strdup("it is missing");
     } else if (!open_db(idx, &local)) {
@@ -312,6 +328,8 @@ static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gbo
     idx->dirty_path = g_build_filename(dir, DIRTY_NAME, NULL);
     idx->dups_path = g_build_filename(dir, DUPLICATES_NAME, NULL);
     idx->dups_marked = g_file_test(idx->dups_path, G_FILE_TEST_EXISTS);
+    idx->counted_path = g_build_filename(dir, COUNTED_NAME, NULL);
+    idx->counted = g_file_test(idx->counted_path, G_FILE_TEST_EXISTS);
     idx->fp_len = fp_len;
     idx->db_cache = db_cache;
     *dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
@@ -376,6 +394,7 @@ void fp_index_close(FpIndex *idx)
     g_free(idx->db_path);
     g_free(idx->dirty_path);
     g_free(idx->dups_path);
+    g_free(idx->counted_path);
     g_free(idx);
 }
 
@@ -713,7 +732,7 @@ gboolean fp_index_persist_copies(FpIndex *idx, const uint8_t *container, size_t 
 
 gboolean fp_index_single_copies(const FpIndex *idx)
 {
-    return idx->ops == &fp_design_exact && !idx->dups_marked;
+    return idx->ops == &fp_design_exact && idx->counted && !idx->dups_marked;
 }
 
 gboolean fp_index_read_sound(ContainerSource *pool, ContainerId id, uint8_t *buf, gboolean *sound, GError **err)

@@ -96,9 +96,9 @@ gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size
  * before the commit leaves DIRTY, and the rebuild counts them). */
 gboolean fp_index_persist_copies(FpIndex *idx, const uint8_t *container, size_t size, GError **err);
 /* No fingerprint is stored twice (index/DUPLICATES is absent: every second
- * copy a job, a gc stopped midway or a rebuild met is marked there) and the
- * design is exact: a live job's reference to a chunk names where a lookup
- * finds it. */
+ * copy a job, a gc stopped midway or a rebuild met is marked there, since
+ * index/COUNTED says so) and the design is exact: a live job's reference
+ * to a chunk names where a lookup finds it. */
 gboolean fp_index_single_copies(const FpIndex *idx);
 
 /* gc: remove every entry whose container `dropped` says is freed (*count:

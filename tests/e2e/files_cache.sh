@@ -13,7 +13,8 @@
 # same job again, also after gc copied the parent's chunks and rewrote its
 # records, and with an older job as the parent once the newest is deleted;
 # after a rewriting job stored a second copy, they are looked up (the
-# index names the newer copy, which a full read references).
+# index names the newer copy, which a full read references), and in a
+# store from before (no index/COUNTED) until repair rebuilt its index.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 SRC="$SCRATCH/src"
@@ -94,7 +95,7 @@ last_twins() {
     [ "$(cache_field "$SCRATCH/gon.json" files)" = $FILES ] || fail "$2: the files cache took $(cache_field "$SCRATCH/gon.json" files) files"
     same_job gon goff "$1"
     reads=$(db_reads "$SCRATCH/gon.json")
-    if [ -e "$SCRATCH/gon/index/DUPLICATES" ]; then
+    if [ -e "$SCRATCH/gon/index/DUPLICATES" ] || [ ! -e "$SCRATCH/gon/index/COUNTED" ]; then
         [ "$reads" -gt 0 ] || fail "$2: a fingerprint is stored twice, yet the parent's chunks were not looked up"
     else
         [ "$reads" = 0 ] || fail "$2: $reads lookups, no fingerprint stored twice"
@@ -116,6 +117,15 @@ last_twins 3 "after gc copied the parent's chunks"
 twins delete 3
 last_twins 4 "after the parent was deleted (job 2 the parent)"
 [ "$(cache_field "$SCRATCH/gon.json" parent_job)" = 2 ] || fail "the parent was not the newest live job"
+# A store from before issue 42 (no index/COUNTED): its older binaries did
+# not mark rewriting's copies, so the chunks are looked up until a rebuild.
+rm "$SCRATCH/gon/index/COUNTED"
+last_twins 5 "a store from before"
+at gon repair > /dev/null
+at goff repair > /dev/null
+[ -e "$SCRATCH/gon/index/COUNTED" ] && [ ! -e "$SCRATCH/gon/index/DUPLICATES" ] ||
+    fail "repair: no index/COUNTED, or a fingerprint stored twice"
+last_twins 6 "after repair"
 # A rewriting job (another path) writes SRC's chunks again: the index names
 # the new copies, which the full read references, and so must the files cache.
 for w in gon goff; do
@@ -124,7 +134,7 @@ for w in gon goff; do
 done
 [ "$(json_field "$SCRATCH/rw-gon.json" rewritten_chunks)" -gt 0 ] || fail "nothing rewritten, the test tests nothing"
 [ -e "$SCRATCH/gon/index/DUPLICATES" ] || fail "a rewriting job left no index/DUPLICATES"
-last_twins 6 "after rewriting"
+last_twins 8 "after rewriting"
 at gon verify --deep > /dev/null
 note "the parent's chunks taken unlooked-up without duplicates (after gc's copies, the parent deleted), looked up after rewriting"
 
