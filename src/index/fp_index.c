@@ -20,15 +20,20 @@
 #define DB_NAME "fingerprints.db"
 #define DIRTY_NAME "DIRTY"
 /* Present while the pool may hold a fingerprint twice (a near-exact index
- * missed a duplicate, rewriting wrote one again, a rebuild met one): gc,
- * dropping the entries of freed containers, then rebuilds the DB so a copy
- * that survives is named again. Absent, every stored fingerprint has one
- * copy (fp_index_single_copies). */
+ * missed a duplicate): gc, dropping the entries of freed containers, then
+ * rebuilds the DB so a copy that survives is named again. */
 #define DUPLICATES_NAME "DUPLICATES"
-/* Present once DUPLICATES is known to be kept as above (issue 42): the DB
- * was created empty, or rebuilt, by a binary that counts every second copy.
- * A store's older binaries did not mark rewriting's copies: until its
- * index is rebuilt, an absent DUPLICATES there proves nothing. */
+/* Present while the pool may hold a fingerprint twice for any reason
+ * (issue 42): a job put a fingerprint the DB held (a near-exact miss,
+ * rewriting's copies), or a rebuild met one twice (a job or gc stopped
+ * midway); removed by a rebuild that meets none. Absent, with neither
+ * DUPLICATES nor a missing COUNTED, every stored fingerprint has one copy
+ * (fp_index_single_copies). */
+#define COPIES_NAME "COPIES"
+/* Present once COPIES is known to be kept as above: the DB was created
+ * empty, or rebuilt, by a binary that counts every second copy. A store's
+ * older binaries did not: until its index is rebuilt, an absent COPIES
+ * there proves nothing. */
 #define COUNTED_NAME "COUNTED"
 /* The DB's cache: the exact index reads the DB on every lookup the job's
  * table misses; a near-exact design only writes it. */
@@ -42,6 +47,8 @@ struct FpIndex {
     char *dups_path;
     char *counted_path;
     gboolean counted;       /* COUNTED is known to exist */
+    char *copies_path;
+    gboolean copies;        /* COPIES is known to exist */
     gboolean dups_marked;   /* DUPLICATES is known to exist */
     gboolean dups_mine;     /* this job published it (and removes it if it stored no second copy) */
     DB *db;
@@ -107,10 +114,22 @@ static gboolean db_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation 
 
 static gboolean fp_index_commit_db(FpIndex *idx, GError **err);
 
-/* Publish COUNTED durably unless it exists. */
-static gboolean mark_counted(FpIndex *idx, GError **err)
+/* Publish the mark `path` (its contents `text`) durably unless *marked
+ * says it exists. */
+static gboolean mark(const char *path, const char *text, gboolean *marked, GError **err)
 {
-    return idx->counted || (idx->counted = file_publish_atomic(idx->counted_path, "counted\n", 8, err));
+    return *marked || (*marked = file_publish_atomic(path, text, strlen(text), err));
+}
+
+/* Remove the mark `path` unless *marked says it is absent. */
+static gboolean unmark(const char *path, gboolean *marked, GError **err)
+{
+    if (*marked && unlink(path) != 0 && errno != ENOENT) {
+        destor_set_errno(err, errno, "remove %s", path);
+        return FALSE;
+    }
+    *marked = FALSE;
+    return TRUE;
 }
 
 /* Publish DUPLICATES durably unless it exists; `mine`: this index may
@@ -119,9 +138,8 @@ static gboolean mark_duplicates(FpIndex *idx, gboolean mine, GError **err)
 {
     if (idx->dups_marked)
         return TRUE;
-    if (!file_publish_atomic(idx->dups_path, "duplicates\n", 11, err))
+    if (!mark(idx->dups_path, "duplicates\n", &idx->dups_marked, err))
         return FALSE;
-    idx->dups_marked = TRUE;
     idx->dups_mine = mine;
     return TRUE;
 }
@@ -132,7 +150,7 @@ static gboolean mark_duplicates(FpIndex *idx, gboolean mine, GError **err)
  * order). With count_missed, count the chunks the DB already had: the
  * duplicates the exact index would have found (ids only grow, so the entry
  * replaced named an older copy, or one of the same container in a
- * rebuild); one counted is marked in DUPLICATES before DIRTY is cleared. */
+ * rebuild); one counted is marked in COPIES before DIRTY is cleared. */
 static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t size, gboolean count_missed,
                               GError **err)
 {
@@ -191,17 +209,16 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
     g_free(buf);
     /* A fingerprint the pool holds twice (a job or gc stopped before its
      * commit, a repair) is marked before the caller clears DIRTY. */
-    ok = ok && mark_counted(idx, err);
+    ok = ok && mark(idx->counted_path, "counted\n", &idx->counted, err);
     if (ok && idx->missed > missed)
-        ok = mark_duplicates(idx, FALSE, err);
+        ok = mark(idx->copies_path, "copies\n", &idx->copies, err);
     /* No fingerprint is stored twice any more (a near-exact job that is
-     * running keeps its mark: it may store a second copy yet). */
-    else if (ok && idx->dups_marked && (idx->design == NULL || idx->ops == &fp_design_exact)) {
-        if (unlink(idx->dups_path) != 0 && errno != ENOENT) {
-            destor_set_errno(err, errno, "remove %s", idx->dups_path);
+     * running keeps its DUPLICATES: it may store a second copy yet). */
+    else if (ok && unmark(idx->copies_path, &idx->copies, err) && idx->dups_marked &&
+             (idx->design == NULL || idx->ops == &fp_design_exact)) {
+        if (!unmark(idx->dups_path, &idx->dups_marked, err))
             return FALSE;
-        }
-        idx->dups_marked = idx->dups_mine = FALSE;
+        idx->dups_mine = FALSE;
     }
     idx->missed = missed; /* a rebuild misses nothing */
     if (ok && skipped > 0)
@@ -292,7 +309,8 @@ static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
 {
     char *why = NULL;
     GError *local = NULL;
-    if (count == 0 && !mark_counted(idx, err)) /* an empty pool: nothing stored twice */
+    /* an empty pool: nothing stored twice */
+    if (count == 0 && !mark(idx->counted_path, "counted\n", &idx->counted, err))
         return FALSE;
     if (!g_file_test(idx->db_path, G_FILE_TEST_EXISTS) && count > 0) {
         why = g_strdup("it is missing");
@@ -330,6 +348,8 @@ static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gbo
     idx->dups_marked = g_file_test(idx->dups_path, G_FILE_TEST_EXISTS);
     idx->counted_path = g_build_filename(dir, COUNTED_NAME, NULL);
     idx->counted = g_file_test(idx->counted_path, G_FILE_TEST_EXISTS);
+    idx->copies_path = g_build_filename(dir, COPIES_NAME, NULL);
+    idx->copies = g_file_test(idx->copies_path, G_FILE_TEST_EXISTS);
     idx->fp_len = fp_len;
     idx->db_cache = db_cache;
     *dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
@@ -395,6 +415,7 @@ void fp_index_close(FpIndex *idx)
     g_free(idx->dirty_path);
     g_free(idx->dups_path);
     g_free(idx->counted_path);
+    g_free(idx->copies_path);
     g_free(idx);
 }
 
@@ -555,16 +576,16 @@ void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc)
 gboolean fp_index_commit_job(FpIndex *idx, GError **err)
 {
     /* DIRTY goes last: a kill before leaves both to be rebuilt (and
-     * DUPLICATES, if this job published it, stays: a conservative mark). */
-    if (!idx->ops->commit(idx->design, err) || (idx->missed > 0 && !mark_duplicates(idx, FALSE, err)) ||
-        !fp_index_commit_db(idx, err))
+     * DUPLICATES, if this job published it, stays: a conservative mark);
+     * a second copy put is marked before (a kill leaves DIRTY, and the
+     * rebuild counts it). */
+    if (!idx->ops->commit(idx->design, err) ||
+        (idx->missed > 0 && !mark(idx->copies_path, "copies\n", &idx->copies, err)) || !fp_index_commit_db(idx, err))
         return FALSE;
     if (idx->dups_mine && idx->missed == 0) {
-        if (unlink(idx->dups_path) != 0 && errno != ENOENT) {
-            destor_set_errno(err, errno, "remove %s", idx->dups_path);
+        if (!unmark(idx->dups_path, &idx->dups_marked, err))
             return FALSE;
-        }
-        idx->dups_marked = idx->dups_mine = FALSE;
+        idx->dups_mine = FALSE;
     }
     return TRUE;
 }
@@ -732,7 +753,7 @@ gboolean fp_index_persist_copies(FpIndex *idx, const uint8_t *container, size_t 
 
 gboolean fp_index_single_copies(const FpIndex *idx)
 {
-    return idx->ops == &fp_design_exact && idx->counted && !idx->dups_marked;
+    return idx->ops == &fp_design_exact && idx->counted && !idx->copies && !idx->dups_marked;
 }
 
 gboolean fp_index_read_sound(ContainerSource *pool, ContainerId id, uint8_t *buf, gboolean *sound, GError **err)

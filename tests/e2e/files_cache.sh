@@ -8,7 +8,7 @@
 # changed in place with its size and mtime put back is read again (its
 # ctime moved); a file the parent read within 2 s of its start is read
 # again (racy); a deleted or gc'd parent, or another path, is no parent.
-# Where no fingerprint is stored twice (no index/DUPLICATES), the unchanged
+# Where no fingerprint is stored twice (no index/COPIES), the unchanged
 # files' chunks are taken where the parent names them, not looked up: the
 # same job again, also after gc copied the parent's chunks and rewrote its
 # records, and with an older job as the parent once the newest is deleted;
@@ -95,7 +95,7 @@ last_twins() {
     [ "$(cache_field "$SCRATCH/gon.json" files)" = $FILES ] || fail "$2: the files cache took $(cache_field "$SCRATCH/gon.json" files) files"
     same_job gon goff "$1"
     reads=$(db_reads "$SCRATCH/gon.json")
-    if [ -e "$SCRATCH/gon/index/DUPLICATES" ] || [ ! -e "$SCRATCH/gon/index/COUNTED" ]; then
+    if [ -e "$SCRATCH/gon/index/COPIES" ] || [ ! -e "$SCRATCH/gon/index/COUNTED" ]; then
         [ "$reads" -gt 0 ] || fail "$2: a fingerprint is stored twice, yet the parent's chunks were not looked up"
     else
         [ "$reads" = 0 ] || fail "$2: $reads lookups, no fingerprint stored twice"
@@ -112,7 +112,7 @@ twins delete 0
 at gon -p"container-size 128K" -p"gc-live-threshold 1" gc --json > "$SCRATCH/gc.json"
 at goff -p"container-size 128K" -p"gc-live-threshold 1" gc > /dev/null
 [ "$(json_field "$SCRATCH/gc.json" jobs_rewritten)" -gt 0 ] || fail "gc rewrote no records, the test tests nothing"
-[ ! -e "$SCRATCH/gon/index/DUPLICATES" ] || fail "a gc that completed left index/DUPLICATES"
+[ ! -e "$SCRATCH/gon/index/COPIES" ] || fail "a gc that completed left index/COPIES"
 last_twins 3 "after gc copied the parent's chunks"
 twins delete 3
 last_twins 4 "after the parent was deleted (job 2 the parent)"
@@ -123,7 +123,7 @@ rm "$SCRATCH/gon/index/COUNTED"
 last_twins 5 "a store from before"
 at gon repair > /dev/null
 at goff repair > /dev/null
-[ -e "$SCRATCH/gon/index/COUNTED" ] && [ ! -e "$SCRATCH/gon/index/DUPLICATES" ] ||
+[ -e "$SCRATCH/gon/index/COUNTED" ] && [ ! -e "$SCRATCH/gon/index/COPIES" ] ||
     fail "repair: no index/COUNTED, or a fingerprint stored twice"
 last_twins 6 "after repair"
 # A rewriting job (another path) writes SRC's chunks again: the index names
@@ -133,7 +133,7 @@ for w in gon goff; do
         "$MIX" > "$SCRATCH/rw-$w.json"
 done
 [ "$(json_field "$SCRATCH/rw-gon.json" rewritten_chunks)" -gt 0 ] || fail "nothing rewritten, the test tests nothing"
-[ -e "$SCRATCH/gon/index/DUPLICATES" ] || fail "a rewriting job left no index/DUPLICATES"
+[ -e "$SCRATCH/gon/index/COPIES" ] || fail "a rewriting job left no index/COPIES"
 last_twins 8 "after rewriting"
 at gon verify --deep > /dev/null
 note "the parent's chunks taken unlooked-up without duplicates (after gc's copies, the parent deleted), looked up after rewriting"
