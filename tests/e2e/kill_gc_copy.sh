@@ -54,8 +54,10 @@ unlooked=0
 same_later() {
     rm -rf "$1.full"
     cp -a "$1" "$1.full"
-    on "$1" backup --json "$SCRATCH/b" > "$SCRATCH/later.json" || return 1
-    on "$1.full" backup --no-files-cache "$SCRATCH/b" >/dev/null || return 1
+    # not through on(), which sets W
+    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" backup --json "$SCRATCH/b" > "$SCRATCH/later.json" || return 1
+    "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1.full" backup --no-files-cache "$SCRATCH/b" >/dev/null ||
+        return 1
     for f in job_meta_data refcount; do
         cmp -s "$1/jobs/00000003/$f" "$1.full/jobs/00000003/$f" || { echo "$f of job 3 differs" >&2; return 1; }
     done
