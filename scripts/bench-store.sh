@@ -15,7 +15,8 @@
 #   each measurement, of which the medians are printed; ONLY_READ=1: only
 #   the 1 GiB file's reads (no datasets, no SHA-1); BACKUP_ONLY=1: only
 #   the backups (fastcdc, first and later job; no "entries", rabin,
-#   restore or reads), by default of the generated "large" tree and of a
+#   restore or reads; CHUNKERS="fastcdc rabin" adds rabin, destor's
+#   default), by default of the generated "large" tree and of a
 #   copy of /usr/include as "source" (SOURCE_TREE: another real tree);
 #   OUT_DIR (default
 #   /dev/shm when it is a directory, else the work directory): where the
@@ -56,6 +57,9 @@
 # SHA-1 on both cores, of a real source tree ("source") >= 0.5 and a later
 # job of it >= 1.0. Each backup's commit (wall time after the pipeline
 # ends: syncs, index and recipes written, manifest) is printed beside it.
+# The disk's O_DIRECT write speed (dd, DISK_MB MiB, default 1024, once a
+# round) is measured too: a job storing B bytes takes at least B over it,
+# so each backup is also given as a share of the lower of SHA-1 and that.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 DESTOR=${DESTOR:-$TOP/build/destor}
@@ -186,8 +190,12 @@ else
         --versions 1 --seed 42 >/dev/null
     DATASETS="large=$WORK/large/v1 small=$WORK/small/v1"
 fi
-CHUNKERS="fastcdc rabin"
-[ "$BACKUP_ONLY" != 1 ] || CHUNKERS=fastcdc
+DEFAULT_CHUNKERS="fastcdc rabin"
+[ "$BACKUP_ONLY" != 1 ] || DEFAULT_CHUNKERS=fastcdc
+CHUNKERS=${CHUNKERS:-$DEFAULT_CHUNKERS}
+for chunker in $CHUNKERS; do
+    case $chunker in fastcdc | rabin | fixed) ;; *) echo "bench-store: unknown chunker $chunker" >&2; exit 2 ;; esac
+done
 
 # Always also "entries": 20,000 files of 100 bytes in 200 directories. Its
 # per-file overhead is the cost of an entry alone (walk, open, read, close,
@@ -214,6 +222,24 @@ sha256=$(speed sha256)
 # On a shared machine the limit moves with the load: SHA-1 is measured
 # again in every round, between the backups, and its median is the limit.
 echo "$sha1" > "$WORK/sha1s"
+
+# The disk's write speed, the other limit of a first job (issue 42): every
+# stored byte goes to the pool with O_DIRECT and is fsynced before the job
+# is committed, so no backup storing B bytes takes less than B over this
+# speed. DISK_MB (default 1024) MiB of incompressible bytes, held in the
+# page cache, written with dd oflag=direct conv=fsync into the file system
+# of the stores, once a round like SHA-1; its median is the limit.
+DISK_MB=${DISK_MB:-1024}
+disk_speed() {
+    s=$(date +%s.%N)
+    dd if="$WORK/disk.src" of="$WORK/disk.dst" bs=4M oflag=direct conv=fsync 2>/dev/null
+    e=$(date +%s.%N)
+    rm -f "$WORK/disk.dst"
+    awk -v s="$s" -v e="$e" -v b=$((DISK_MB * 1048576)) 'BEGIN { print b / (e - s) }'
+}
+openssl enc -aes-128-ctr -nosalt -K 000102030405060708090a0b0c0d0e0f -iv 0 -in /dev/zero 2>/dev/null |
+    head -c $((DISK_MB * 1048576)) > "$WORK/disk.src"
+disk_speed > "$WORK/disks"
 
 
 # KiB read from block devices so far, the whole machine's (/proc/vmstat;
@@ -249,7 +275,8 @@ record() {
         awk '{ for (i = 1; i < NF; i += 3) if ($i == "chunk" || $i == "hash") s += $(i + 1) } END { print s + 0 }')
     commit=$(sed -n 's/.*; commit \([0-9.]*\) s$/\1/p' "$5.out")
     unread=$(awk '/^  files cache/ && $4 == "files," { print $3 }' "$5.out")
-    echo "$1 $2 $3 $4 $entries $(cat "$5") $cut ${commit:-0} ${unread:-0}" >> "$WORK/results"
+    stored=$(awk '/^  stored bytes/ { print $3 }' "$5.out")
+    echo "$1 $2 $3 $4 $entries $(cat "$5") $cut ${commit:-0} ${unread:-0} ${stored:-0}" >> "$WORK/results"
 }
 
 : > "$WORK/results"
@@ -260,7 +287,7 @@ for ds in $DATASETS; do
     for chunker in $CHUNKERS; do
         i=0
         while [ $i -lt "$REPEAT" ]; do
-            [ $i -eq 0 ] || speed sha1 >> "$WORK/sha1s"
+            [ $i -eq 0 ] || { speed sha1 >> "$WORK/sha1s"; disk_speed >> "$WORK/disks"; }
             for bin in "$DESTOR" $DESTOR_B; do
                 tag=A; [ "$bin" = "$DESTOR" ] || tag=B
                 r="$WORK/r.$name.$chunker.$tag.$i"
@@ -344,15 +371,20 @@ goals = {("small", "fastcdc"): 0.35, ("small", "rabin"): 0.20, ("large", "fastcd
 rows = {}
 for line in open(work + "/results"):
     f = line.split()
-    name, chunker, tag, size, entries, wall, cpu, rss, disk, digest, chunk_hash, commit, unread = f
+    name, chunker, tag, size, entries, wall, cpu, rss, disk, digest, chunk_hash, commit, unread, stored = f
     chunk_hash = float(chunk_hash)
     digest_cpu = float(size) / sha256 if digest == "sha256" else 0.0
     overhead = (float(cpu) - chunk_hash - digest_cpu) / max(1, int(entries))
     rows.setdefault((name, chunker, tag), []).append(
         (float(size) / float(wall), float(cpu), overhead, int(rss), float(size), int(entries), int(disk), digest,
-         float(commit), int(unread)))
+         float(commit), int(unread), int(stored)))
 print("SHA-1, one core          %.1f MB/s (openssl speed, 8 KiB blocks; median of %d, one a round: %s); SHA-256 "
       "%.1f MB/s" % (sha1 / 1e6, len(sha1s), " ".join("%.0f" % (x / 1e6) for x in sha1s), sha256 / 1e6))
+dd_speeds = [float(x) for x in open(work + "/disks").read().split()]
+dd_speed = statistics.median(dd_speeds)
+print("disk writes, O_DIRECT    %.1f MB/s (dd oflag=direct conv=fsync of %d MiB into the stores' file system; median "
+      "of %d, one a round: %s)" % (dd_speed / 1e6, os.path.getsize(work + "/disk.src") >> 20, len(dd_speeds),
+                                   " ".join("%.0f" % (x / 1e6) for x in dd_speeds)))
 print("medians of %d runs%s" % (repeat, "; A and B alternated" if any(k[2] == "B" for k in rows) else ""))
 for (name, chunker, tag), runs in rows.items():
     med = lambda i: statistics.median(r[i] for r in runs)
@@ -367,6 +399,15 @@ for (name, chunker, tag), runs in rows.items():
               med(8),
               runs[0][4] / med(0), med(2) * 1e6, " (goal <= 15)", max(r[3] for r in runs) / 1024, med(6) / 1024,
               "; files cache: %d files unread" % runs[0][9] if runs[0][9] else ""))
+    stored = statistics.median(r[10] for r in runs)
+    if stored:
+        # The disk's floor: the stored bytes at dd's speed; what is left is
+        # the part of the wall time the disk does not explain.
+        floor = stored / dd_speed
+        limit = min(sha1, runs[0][4] / floor)
+        print("        %.1f MB stored: at least %.3f s at the disk's speed, so the limit is %.1f MB/s (%s); backup "
+              "%.2f of it" % (stored / 1e6, floor, limit / 1e6, "the disk" if limit < sha1 else "SHA-1",
+                              med(0) / limit))
 if not os.path.exists(work + "/restores"):  # BACKUP_ONLY
     print("load average at the end: %s" % sys.argv[6])
     sys.exit(0)

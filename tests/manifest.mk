@@ -25,6 +25,7 @@
 QUICK_UNIT_TESTS = \
 	tests/unit/test_cli_text \
 	tests/unit/test_bounded_queue \
+	tests/unit/test_split_write \
 	tests/unit/test_file_replace \
 	tests/unit/test_file_digest \
 	tests/unit/test_chunking \
@@ -67,6 +68,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_chunk_recorder \
 	tests/unit/test_lifecycle \
 	tests/unit/test_compiled_trace \
+	tests/unit/test_trace_line \
 	tests/unit/test_trace_summary \
 	tests/unit/test_restore_hostile \
 	tests/unit/test_mount_dir \
@@ -111,6 +113,7 @@ QUICK_C_TESTS = \
 	tests/e2e/chunkers.sh \
 	tests/e2e/chunk_cache.sh \
 	tests/e2e/admission.sh \
+	tests/e2e/dwpd_budget.sh \
 	tests/e2e/offline_bounds.sh \
 	tests/e2e/safe_writes.sh \
 	tests/e2e/cache_usage_errors.sh \

@@ -52,6 +52,7 @@ struct JobWriter {
     HarUsage *har;              /* this job's container use, with HAR on */
     FragmentationMeter *frag;
     FileStatusTable status;     /* each regular file's status, in record order */
+    gboolean single_copies;     /* a known chunk is where its parent record names it (add_known_chunk) */
 };
 
 static gboolean open_index(JobWriter *w, const FpIndexParams *params, GError **err)
@@ -137,6 +138,9 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
     if (w->recipes == NULL || !begin_rewriting(w, &cfg->rewrite, cfg->restore_cache.containers, err))
         goto fail;
     begin_segmenting(w, &cfg->fp_index);
+    /* a rados store's other machines mark their duplicates in their own
+     * working directories: its lookups stay */
+    w->single_copies = fp_index_single_copies(w->index) && store->cluster == NULL && job_writer_takes_known_chunks(w);
     w->frag = fragmentation_meter_new(cfg->restore_cache.containers);
     w->m.fragmentation_cache_containers = cfg->restore_cache.containers;
     w->m.created_unix = time(NULL);
@@ -206,14 +210,19 @@ static gboolean store_chunk(void *ctx, const Fingerprint *fp, const uint8_t *dat
     return TRUE;
 }
 
+static void count_chunk(JobWriter *w, size_t len)
+{
+    w->m.chunks++;
+    atomic_fetch_add_explicit(&w->progress.bytes, len, memory_order_relaxed);
+}
+
 /* Look one chunk up and count it. */
 static gboolean lookup_chunk(JobWriter *w, const Fingerprint *fp, size_t len, ChunkLocation *loc, gboolean *found,
                              GError **err)
 {
     if (!fp_index_lookup(w->index, fp, loc, found, err))
         return FALSE;
-    w->m.chunks++;
-    atomic_fetch_add_explicit(&w->progress.bytes, len, memory_order_relaxed);
+    count_chunk(w, len);
     return TRUE;
 }
 
@@ -252,8 +261,15 @@ gboolean job_writer_takes_known_chunks(const JobWriter *w)
 gboolean job_writer_add_known_chunk(JobWriter *w, FileRecord *r, const ChunkRef *was, GError **err)
 {
     g_assert(job_writer_takes_known_chunks(w));
-    ChunkLocation loc;
-    gboolean found;
+    ChunkLocation loc = { .container = was->container, .offset = was->offset, .length = was->length };
+    gboolean found = TRUE;
+    if (w->single_copies) {
+        /* The store holds this fingerprint once (fp_index_single_copies),
+         * where the parent, a live job, names it: the lookup would find it
+         * there. Not looked up: one Berkeley DB read a chunk less. */
+        count_chunk(w, was->length);
+        return place_chunk(w, r, &was->fp, NULL, was->length, &loc, TRUE, err);
+    }
     if (!lookup_chunk(w, &was->fp, was->length, &loc, &found, err))
         return FALSE;
     if (found)

@@ -46,8 +46,10 @@ gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp
 gboolean job_writer_takes_known_chunks(const JobWriter *w);
 /* As job_writer_add_chunk for a chunk of an unchanged file whose bytes were
  * not read (backup/files_cache.h): `was` is the parent record's reference.
- * Looked up as a read chunk would be; one the index does not find is read
- * from `was`'s place, checked against its fingerprint. */
+ * Where no fingerprint is stored twice (fp_index_single_copies; not on a
+ * rados store), `was` is what a lookup finds, and is taken unlooked-up;
+ * else looked up as a read chunk would be, and one the index does not find
+ * is read from `was`'s place, checked against its fingerprint. */
 gboolean job_writer_add_known_chunk(JobWriter *w, FileRecord *r, const ChunkRef *was, GError **err);
 /* The status of the regular file recorded next (calls in record order):
  * published with the job for the next job's files cache. */

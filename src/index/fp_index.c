@@ -23,6 +23,18 @@
  * missed a duplicate): gc, dropping the entries of freed containers, then
  * rebuilds the DB so a copy that survives is named again. */
 #define DUPLICATES_NAME "DUPLICATES"
+/* Present while the pool may hold a fingerprint twice for any reason
+ * (issue 42): a job put a fingerprint the DB held (a near-exact miss,
+ * rewriting's copies), or a rebuild met one twice (a job or gc stopped
+ * midway); removed by a rebuild that meets none. Absent, with neither
+ * DUPLICATES nor a missing COUNTED, every stored fingerprint has one copy
+ * (fp_index_single_copies). */
+#define COPIES_NAME "COPIES"
+/* Present once COPIES is known to be kept as above: the DB was created
+ * empty, or rebuilt, by a binary that counts every second copy. A store's
+ * older binaries did not: until its index is rebuilt, an absent COPIES
+ * there proves nothing. */
+#define COUNTED_NAME "COUNTED"
 /* The DB's cache: the exact index reads the DB on every lookup the job's
  * table misses; a near-exact design only writes it. */
 #define DB_CACHE_EXACT (64u << 20)
@@ -33,6 +45,10 @@ struct FpIndex {
     char *db_path;
     char *dirty_path;
     char *dups_path;
+    char *counted_path;
+    gboolean counted;       /* COUNTED is known to exist */
+    char *copies_path;
+    gboolean copies;        /* COPIES is known to exist */
     gboolean dups_marked;   /* DUPLICATES is known to exist */
     gboolean dups_mine;     /* this job published it (and removes it if it stored no second copy) */
     DB *db;
@@ -98,12 +114,43 @@ static gboolean db_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation 
 
 static gboolean fp_index_commit_db(FpIndex *idx, GError **err);
 
+/* Publish the mark `path` (its contents `text`) durably unless *marked
+ * says it exists. */
+static gboolean mark(const char *path, const char *text, gboolean *marked, GError **err)
+{
+    return *marked || (*marked = file_publish_atomic(path, text, strlen(text), err));
+}
+
+/* Remove the mark `path` unless *marked says it is absent. */
+static gboolean unmark(const char *path, gboolean *marked, GError **err)
+{
+    if (*marked && unlink(path) != 0 && errno != ENOENT) {
+        destor_set_errno(err, errno, "remove %s", path);
+        return FALSE;
+    }
+    *marked = FALSE;
+    return TRUE;
+}
+
+/* Publish DUPLICATES durably unless it exists; `mine`: this index may
+ * remove it again at its commit (it stored no second copy). */
+static gboolean mark_duplicates(FpIndex *idx, gboolean mine, GError **err)
+{
+    if (idx->dups_marked)
+        return TRUE;
+    if (!mark(idx->dups_path, "duplicates\n", &idx->dups_marked, err))
+        return FALSE;
+    idx->dups_mine = mine;
+    return TRUE;
+}
+
 /* Put a container's chunks in the DB: a fingerprint stored twice (a
- * near-exact index missed the first copy) keeps the newest copy, here and
- * in a rebuild (which puts containers in id order). With count_missed,
- * count the chunks the DB already had: the duplicates the exact index would
- * have found (ids only grow, so the entry replaced named an older copy, or
- * one of the same container in a rebuild). */
+ * near-exact index missed the first copy, rewriting wrote it again) keeps
+ * the newest copy, here and in a rebuild (which puts containers in id
+ * order). With count_missed, count the chunks the DB already had: the
+ * duplicates the exact index would have found (ids only grow, so the entry
+ * replaced named an older copy, or one of the same container in a
+ * rebuild); one counted is marked in COPIES before DIRTY is cleared. */
 static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t size, gboolean count_missed,
                               GError **err)
 {
@@ -113,7 +160,7 @@ static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t siz
         Fingerprint fp;
         container_chunk_entry(container, size, i, &fp, &loc.offset, &loc.length);
         gboolean existed = FALSE;
-        g_assert(!count_missed || idx->dups_marked); /* durable before a second copy can be put */
+        g_assert(idx->marked); /* a kill before DUPLICATES is published leaves the DB to a rebuild, which counts */
         if (!db_put(idx, &fp, &loc, count_missed ? &existed : NULL, err))
             return FALSE;
         idx->missed += existed;
@@ -157,17 +204,21 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
             skipped++;
             continue;
         }
-        ok = put_container(idx, buf, pool->container_size, idx->dups_marked, err);
+        ok = put_container(idx, buf, pool->container_size, TRUE, err);
     }
     g_free(buf);
+    /* A fingerprint the pool holds twice (a job or gc stopped before its
+     * commit, a repair) is marked before the caller clears DIRTY. */
+    ok = ok && mark(idx->counted_path, "counted\n", &idx->counted, err);
+    if (ok && idx->missed > missed)
+        ok = mark(idx->copies_path, "copies\n", &idx->copies, err);
     /* No fingerprint is stored twice any more (a near-exact job that is
-     * running keeps its mark: it may store a second copy yet). */
-    if (ok && idx->dups_marked && idx->missed == missed && (idx->design == NULL || idx->ops == &fp_design_exact)) {
-        if (unlink(idx->dups_path) != 0 && errno != ENOENT) {
-            destor_set_errno(err, errno, "remove %s", idx->dups_path);
+     * running keeps its DUPLICATES: it may store a second copy yet). */
+    else if (ok && unmark(idx->copies_path, &idx->copies, err) && idx->dups_marked &&
+             (idx->design == NULL || idx->ops == &fp_design_exact)) {
+        if (!unmark(idx->dups_path, &idx->dups_marked, err))
             return FALSE;
-        }
-        idx->dups_marked = idx->dups_mine = FALSE;
+        idx->dups_mine = FALSE;
     }
     idx->missed = missed; /* a rebuild misses nothing */
     if (ok && skipped > 0)
@@ -184,7 +235,9 @@ static gboolean rebuild_damaged(FpIndex *idx, const char *why, GError **err)
     return rebuild(idx, idx->pool, idx->containers, err);
 }
 
-gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err)
+/* fp_index_persist_container, counting the chunks the DB held already or
+ * not (count). */
+static gboolean persist(FpIndex *idx, const uint8_t *container, size_t size, gboolean count, GError **err)
 {
     idx->containers = MAX(idx->containers, container_id_of(container) + 1);
     idx->ops->persisted(idx->design, container, size);
@@ -194,7 +247,7 @@ gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size
         g_array_append_val(idx->kept, e);
     }
     GError *local = NULL;
-    if (put_container(idx, container, size, idx->ops != &fp_design_exact, &local))
+    if (put_container(idx, container, size, count, &local))
         return TRUE;
     if (local->code != DESTOR_ERROR_INTEGRITY) {
         g_propagate_error(err, local);
@@ -205,6 +258,11 @@ gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size
     gboolean ok = rebuild_damaged(idx, local->message, err);
     g_error_free(local);
     return ok;
+}
+
+gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err)
+{
+    return persist(idx, container, size, TRUE, err);
 }
 
 /* Cheap check of an index that was left clean: every chunk of the newest
@@ -251,6 +309,9 @@ static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
 {
     char *why = NULL;
     GError *local = NULL;
+    /* an empty pool: nothing stored twice */
+    if (count == 0 && !mark(idx->counted_path, "counted\n", &idx->counted, err))
+        return FALSE;
     if (!g_file_test(idx->db_path, G_FILE_TEST_EXISTS) && count > 0) {
         why = g_strdup("it is missing");
     } else if (!open_db(idx, &local)) {
@@ -285,6 +346,10 @@ static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gbo
     idx->dirty_path = g_build_filename(dir, DIRTY_NAME, NULL);
     idx->dups_path = g_build_filename(dir, DUPLICATES_NAME, NULL);
     idx->dups_marked = g_file_test(idx->dups_path, G_FILE_TEST_EXISTS);
+    idx->counted_path = g_build_filename(dir, COUNTED_NAME, NULL);
+    idx->counted = g_file_test(idx->counted_path, G_FILE_TEST_EXISTS);
+    idx->copies_path = g_build_filename(dir, COPIES_NAME, NULL);
+    idx->copies = g_file_test(idx->copies_path, G_FILE_TEST_EXISTS);
     idx->fp_len = fp_len;
     idx->db_cache = db_cache;
     *dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
@@ -314,8 +379,8 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
     fp_index_params_default(&exact_params);
     ok = ok && (idx->design = idx->ops->open(idx, params ? params : &exact_params, err)) != NULL;
     /* A near-exact job may store a second copy of a fingerprint. */
-    if (ok && idx->ops != &fp_design_exact && !idx->dups_marked)
-        ok = idx->dups_marked = idx->dups_mine = file_publish_atomic(idx->dups_path, "duplicates\n", 11, err);
+    if (ok && idx->ops != &fp_design_exact)
+        ok = mark_duplicates(idx, TRUE, err);
     if (!ok) {
         fp_index_close(idx);
         return NULL;
@@ -349,6 +414,8 @@ void fp_index_close(FpIndex *idx)
     g_free(idx->db_path);
     g_free(idx->dirty_path);
     g_free(idx->dups_path);
+    g_free(idx->counted_path);
+    g_free(idx->copies_path);
     g_free(idx);
 }
 
@@ -509,15 +576,16 @@ void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc)
 gboolean fp_index_commit_job(FpIndex *idx, GError **err)
 {
     /* DIRTY goes last: a kill before leaves both to be rebuilt (and
-     * DUPLICATES, if this job published it, stays: a conservative mark). */
-    if (!idx->ops->commit(idx->design, err) || !fp_index_commit_db(idx, err))
+     * DUPLICATES, if this job published it, stays: a conservative mark);
+     * a second copy put is marked before (a kill leaves DIRTY, and the
+     * rebuild counts it). */
+    if (!idx->ops->commit(idx->design, err) ||
+        (idx->missed > 0 && !mark(idx->copies_path, "copies\n", &idx->copies, err)) || !fp_index_commit_db(idx, err))
         return FALSE;
     if (idx->dups_mine && idx->missed == 0) {
-        if (unlink(idx->dups_path) != 0 && errno != ENOENT) {
-            destor_set_errno(err, errno, "remove %s", idx->dups_path);
+        if (!unmark(idx->dups_path, &idx->dups_marked, err))
             return FALSE;
-        }
-        idx->dups_marked = idx->dups_mine = FALSE;
+        idx->dups_mine = FALSE;
     }
     return TRUE;
 }
@@ -676,6 +744,16 @@ gboolean fp_index_drop_containers(FpIndex *idx, gboolean (*dropped)(ContainerId 
     if (ok && *count > 0 && idx->dups_marked)
         ok = rebuild(idx, idx->pool, idx->containers, err);
     return ok;
+}
+
+gboolean fp_index_persist_copies(FpIndex *idx, const uint8_t *container, size_t size, GError **err)
+{
+    return persist(idx, container, size, FALSE, err);
+}
+
+gboolean fp_index_single_copies(const FpIndex *idx)
+{
+    return idx->ops == &fp_design_exact && idx->counted && !idx->copies && !idx->dups_marked;
 }
 
 gboolean fp_index_read_sound(ContainerSource *pool, ContainerId id, uint8_t *buf, gboolean *sound, GError **err)

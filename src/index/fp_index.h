@@ -88,8 +88,18 @@ gboolean fp_index_segment(FpIndex *idx, const Fingerprint *fps, guint n, GError 
 /* Remember a new chunk in memory (visible to lookups at once). */
 void fp_index_add(FpIndex *idx, const Fingerprint *fp, const ChunkLocation *loc);
 /* Write the chunks of one sealed container, already in the pool, to the DB
- * (a fingerprint stored twice keeps its newest copy there). */
+ * (a fingerprint stored twice keeps its newest copy there, and is marked in
+ * index/COPIES at the commit). */
 gboolean fp_index_persist_container(FpIndex *idx, const uint8_t *container, size_t size, GError **err);
+/* gc: the same for a container of copies (compact.h) whose originals are
+ * freed before fp_index_commit_job: not counted as stored twice (a kill
+ * before the commit leaves DIRTY, and the rebuild counts them). */
+gboolean fp_index_persist_copies(FpIndex *idx, const uint8_t *container, size_t size, GError **err);
+/* No fingerprint is stored twice (index/COPIES and DUPLICATES are absent:
+ * every second copy a job put or a rebuild met, a gc stopped midway, is
+ * marked there, since index/COUNTED says so) and the design is exact: a
+ * live job's reference to a chunk names where a lookup finds it. */
+gboolean fp_index_single_copies(const FpIndex *idx);
 
 /* gc: remove every entry whose container `dropped` says is freed (*count:
  * how many), appending the first 8 bytes of each removed fingerprint (as a

@@ -34,7 +34,7 @@ static gboolean flush_container(Copier *cp, GError **err)
     if (b->chunk_count == 0)
         return TRUE;
     container_builder_seal(b, cp->store->fingerprint);
-    if (!fp_index_persist_container(cp->idx, cp->out[cp->open], size, err)) /* the index is DIRTY */
+    if (!fp_index_persist_copies(cp->idx, cp->out[cp->open], size, err)) /* the index is DIRTY */
         return FALSE;
     container_writer_submit(cp->writer, b->id, cp->out[cp->open]);
     cp->r->containers_written++;

@@ -8,6 +8,13 @@
 # changed in place with its size and mtime put back is read again (its
 # ctime moved); a file the parent read within 2 s of its start is read
 # again (racy); a deleted or gc'd parent, or another path, is no parent.
+# Where no fingerprint is stored twice (no index/COPIES), the unchanged
+# files' chunks are taken where the parent names them, not looked up: the
+# same job again, also after gc copied the parent's chunks and rewrote its
+# records, and with an older job as the parent once the newest is deleted;
+# after a rewriting job stored a second copy, they are looked up (the
+# index names the newer copy, which a full read references), and in a
+# store from before (no index/COUNTED) until repair rebuilt its index.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 
 SRC="$SCRATCH/src"
@@ -27,6 +34,8 @@ sleep 3 # older than the racy margin (2 s) when the first job starts
 at() { w=$1; shift; "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $SCRATCH/$w" "$@"; }
 # cache_field FILE KEY: a field of a backup summary's files_cache object.
 cache_field() { "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["files_cache"][sys.argv[2]])' "$1" "$2"; }
+# db_reads FILE: the index lookups a backup summary says went to the DB.
+db_reads() { "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["index"]["db_reads"])' "$1"; }
 # same_job A B ID: job ID of stores A and B holds the same records and
 # counts, the stores the same containers, their summaries the same figures.
 same_job() {
@@ -65,11 +74,69 @@ for index in exact near-exact; do
     [ "$(cache_field "$SCRATCH/off.json" state)" = off ] || fail "--no-files-cache: not off"
     [ "$(cache_field "$SCRATCH/off.json" files)" = 0 ] || fail "--no-files-cache took files"
     same_job on off 1
+    if [ $index = exact ]; then
+        [ "$(db_reads "$SCRATCH/on.json")" = 0 ] || fail "exact: the parent's chunks were looked up (no duplicates)"
+        [ "$(db_reads "$SCRATCH/off.json")" -gt 0 ] || fail "exact: the full read looked nothing up"
+    fi
     at on restore 1 "$SCRATCH/r-$index" > /dev/null
     same_tree "$SRC" "$SCRATCH/r-$index"
 done
 at on verify --deep > /dev/null
 note "a later job from the files cache: the records, counts and containers a full read writes"
+
+# twins CMD...: the same history into stores "gon" and "goff" (container-size
+# 128K: several containers, some shared by MIX and SRC).
+twins() { for w in gon goff; do at $w -p"container-size 128K" "$@" > /dev/null; done; }
+# last_twins ID NAME: job ID backed up with the files cache into "gon" and
+# without into "goff" is the same; NAME: whether "gon" looked its chunks up.
+last_twins() {
+    at gon -p"container-size 128K" backup --json "$SRC" > "$SCRATCH/gon.json"
+    at goff -p"container-size 128K" backup --json --no-files-cache "$SRC" > "$SCRATCH/goff.json"
+    [ "$(cache_field "$SCRATCH/gon.json" files)" = $FILES ] || fail "$2: the files cache took $(cache_field "$SCRATCH/gon.json" files) files"
+    same_job gon goff "$1"
+    reads=$(db_reads "$SCRATCH/gon.json")
+    if [ -e "$SCRATCH/gon/index/COPIES" ] || [ ! -e "$SCRATCH/gon/index/COUNTED" ]; then
+        [ "$reads" -gt 0 ] || fail "$2: a fingerprint is stored twice, yet the parent's chunks were not looked up"
+    else
+        [ "$reads" = 0 ] || fail "$2: $reads lookups, no fingerprint stored twice"
+    fi
+}
+MIX="$SCRATCH/mix"
+mkdir -p "$MIX"
+cp -a "$SRC/." "$MIX/"
+pseudo_random 600000 45 > "$MIX/zz.bin" # after SRC's files: its chunks share containers with theirs
+twins backup "$MIX"    # job 0: SRC's chunks in MIX's containers
+twins backup "$SRC"    # job 1: no parent, every chunk found in job 0's
+twins backup "$SRC"    # job 2: parent job 1
+twins delete 0
+at gon -p"container-size 128K" -p"gc-live-threshold 1" gc --json > "$SCRATCH/gc.json"
+at goff -p"container-size 128K" -p"gc-live-threshold 1" gc > /dev/null
+[ "$(json_field "$SCRATCH/gc.json" jobs_rewritten)" -gt 0 ] || fail "gc rewrote no records, the test tests nothing"
+[ ! -e "$SCRATCH/gon/index/COPIES" ] || fail "a gc that completed left index/COPIES"
+last_twins 3 "after gc copied the parent's chunks"
+twins delete 3
+last_twins 4 "after the parent was deleted (job 2 the parent)"
+[ "$(cache_field "$SCRATCH/gon.json" parent_job)" = 2 ] || fail "the parent was not the newest live job"
+# A store from before issue 42 (no index/COUNTED): its older binaries did
+# not mark rewriting's copies, so the chunks are looked up until a rebuild.
+rm "$SCRATCH/gon/index/COUNTED"
+last_twins 5 "a store from before"
+at gon repair > /dev/null
+at goff repair > /dev/null
+[ -e "$SCRATCH/gon/index/COUNTED" ] && [ ! -e "$SCRATCH/gon/index/COPIES" ] ||
+    fail "repair: no index/COUNTED, or a fingerprint stored twice"
+last_twins 6 "after repair"
+# A rewriting job (another path) writes SRC's chunks again: the index names
+# the new copies, which the full read references, and so must the files cache.
+for w in gon goff; do
+    at $w -p"container-size 128K" -p"rewrite-algorithm capping 256" -p"rewrite-capping-level 1" backup --json \
+        "$MIX" > "$SCRATCH/rw-$w.json"
+done
+[ "$(json_field "$SCRATCH/rw-gon.json" rewritten_chunks)" -gt 0 ] || fail "nothing rewritten, the test tests nothing"
+[ -e "$SCRATCH/gon/index/COPIES" ] || fail "a rewriting job left no index/COPIES"
+last_twins 8 "after rewriting"
+at gon verify --deep > /dev/null
+note "the parent's chunks taken unlooked-up without duplicates (after gc's copies, the parent deleted), looked up after rewriting"
 
 # The same size and mtime, other bytes: the ctime tells, the file is read.
 cp -p "$SRC/d/e/mid.bin" "$SCRATCH/was"
