@@ -180,9 +180,11 @@ tests_unit_test_access_counts_SOURCES = tests/unit/test_access_counts.c tests/un
 tests_unit_test_access_counts_LDADD = $(UNIT_LIBS)
 tests_unit_test_chunk_cache_SOURCES = tests/unit/test_chunk_cache.c
 tests_unit_test_chunk_cache_LDADD = $(UNIT_LIBS)
-tests_unit_test_chunk_cache_real_SOURCES = tests/unit/test_chunk_cache_real.c tests/unit/unit_tmpdir.h
+tests_unit_test_chunk_cache_real_SOURCES = tests/unit/test_chunk_cache_real.c tests/unit/unit_tmpdir.h \
+	tests/unit/chunk_cache_real_options.h
 tests_unit_test_chunk_cache_real_LDADD = $(UNIT_LIBS)
-tests_unit_test_chunk_cache_readers_SOURCES = tests/unit/test_chunk_cache_readers.c tests/unit/unit_tmpdir.h
+tests_unit_test_chunk_cache_readers_SOURCES = tests/unit/test_chunk_cache_readers.c tests/unit/unit_tmpdir.h \
+	tests/unit/chunk_cache_real_options.h
 tests_unit_test_chunk_cache_readers_LDADD = $(UNIT_LIBS)
 tests_unit_test_admission_SOURCES = tests/unit/test_admission.c tests/unit/test_cache_util.h
 tests_unit_test_admission_LDADD = $(UNIT_LIBS)
