@@ -51,6 +51,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_access_counts \
 	tests/unit/test_chunk_cache \
 	tests/unit/test_chunk_cache_real \
+	tests/unit/test_chunk_cache_readers \
 	tests/unit/test_admission \
 	tests/unit/test_chunk_log \
 	tests/unit/test_chunk_log_reinsert \

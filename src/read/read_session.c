@@ -49,7 +49,6 @@ static ReadSession *open_session(const Config *cfg, Store *store)
     s->source = container_store_source(store->containers);
     s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
     s->restore_cache = cfg->restore_cache;
-    g_mutex_init(&s->requests);
     s->announced = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)file_record_free);
     return s;
 }
@@ -124,7 +123,6 @@ void read_session_close(ReadSession *s)
     g_hash_table_destroy(s->announced);
     g_hash_table_destroy(s->jobs);
     store_close(s->store);
-    g_mutex_clear(&s->requests);
     g_free(s);
 }
 
@@ -321,7 +319,7 @@ ReadSessionReader *read_session_reader_new(ReadSession *s, guint containers)
     g_assert(!s->simulate && containers > 0);
     ReadSessionReader *r = g_new0(ReadSessionReader, 1);
     if (s->chunk_cache != NULL) {
-        r->chunks = chunk_cache_source_new(s->chunk_cache);
+        r->chunks = chunk_cache_source_new_reader(s->chunk_cache);
         return r;
     }
     if (s->cache != NULL)
@@ -394,11 +392,10 @@ gboolean read_session_copy(ReadSession *s, ReadSessionReader *reader, const File
     g_assert((reader->cache != NULL) == (s->cache != NULL));
     gboolean ok;
     if (s->chunk_cache != NULL) { /* its sources count the cache's HDD reads: the session's own does */
-        g_mutex_lock(&s->requests);
-        chunk_cache_request_begin(s->chunk_cache);
+        ChunkCacheReader *cr = chunk_cache_source_reader(reader->chunks);
+        chunk_cache_reader_request_begin(cr);
         ok = file_output_copy(reader->chunks, r, job_id, range, starts, sink, ctx, FILE_DIGEST_NONE, err);
-        *model_s = chunk_cache_request_end(s->chunk_cache);
-        g_mutex_unlock(&s->requests);
+        *model_s = chunk_cache_reader_request_end(cr);
         return ok;
     }
     uint64_t fetched = chunk_source_fetches(reader->chunks);

@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
+#include "chunk_cache_real_options.h"
 
 #include <string.h>
 
@@ -64,21 +65,7 @@ static void build(TestSource *t, ChunkRef refs[CHUNKS], int bad)
 static ChunkCache *open_real(TestSource *t, const char *dir)
 {
     ChunkCacheOptions o;
-    memset(&o, 0, sizeof o);
-    CU_ASSERT_TRUE_FATAL(chunk_policy_lookup("lru", &o.policy));
-    o.capacity_bytes = 4u << 20;
-    o.avg_chunk_size = CHUNK_LEN;
-    o.container_size = CSIZE;
-    o.fetch = CHUNK_FETCH_CONTAINER;
-    o.mode = CACHE_MODE_REAL;
-    device_model_params_default(&o.device);
-    o.ssd_tbw_bytes = 1;
-    o.directory = dir;
-    memset(o.store_id, 7, sizeof o.store_id);
-    o.fp_alg = FP_SHA1;
-    o.backing = &t->source;
-    o.segment_size = 64u * 1024;
-    o.layout = CHUNK_LAYOUT_LOG;
+    chunk_cache_real_options(&o, &t->source, dir, 4u << 20, CHUNK_FETCH_CONTAINER, CHUNK_LEN);
     GError *err = NULL;
     ChunkCache *c = chunk_cache_open(&o, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);

@@ -180,6 +180,22 @@ gboolean chunk_cache_offer(ChunkCache *c, const ChunkRef *ref, GError **err);
 void chunk_cache_request_begin(ChunkCache *c);
 double chunk_cache_request_end(ChunkCache *c);
 
+/* A reader of its own, for a thread reading through the cache while
+ * others do (the mount): its request bracket, the containers its request
+ * read whole and its container buffer are its own, so readers need not
+ * take turns for whole requests. Each access is still decided under the
+ * cache's lock, one at a time, as chunk_cache_read decides it (which is
+ * chunk_cache_reader_read with the cache's own reader); a miss of a chunk
+ * the cache does not hold reads the store without the lock. A request's
+ * modelled time is the model's time its own accesses took. */
+typedef struct ChunkCacheReader ChunkCacheReader;
+ChunkCacheReader *chunk_cache_reader_new(ChunkCache *c);
+void chunk_cache_reader_free(ChunkCacheReader *r);
+void chunk_cache_reader_request_begin(ChunkCacheReader *r);
+double chunk_cache_reader_request_end(ChunkCacheReader *r);
+gboolean chunk_cache_reader_read(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos,
+                                 uint8_t *buf, GError **err);
+
 /* ---- statistics (chunk_cache_report.c) ---- */
 typedef struct {
     uint64_t requests, requests_hit;   /* requests of at least one chunk, every

@@ -142,8 +142,7 @@ gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
     c->layout = c->lops->open(&lo, err);
     if (c->layout == NULL)
         return FALSE;
-    if (o->fetch == CHUNK_FETCH_CONTAINER)
-        c->container_buf = g_malloc(o->container_size);
+    chunk_cache_real_reader_init(c, &c->own);
     c->ahead_by_fp = g_hash_table_new(fp_hash, fp_equal);
     c->ahead_order = g_queue_new();
     warm_start(c);
@@ -156,8 +155,7 @@ gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
         ahead_settle(c);
     gboolean ok = c->layout == NULL || c->lops->close(c->layout, err);
     c->layout = NULL;
-    g_free(c->container_buf);
-    c->container_buf = NULL;
+    chunk_cache_real_reader_free(&c->own);
     if (c->ahead_order != NULL) {
         g_queue_free_full(c->ahead_order, ahead_free);
         g_hash_table_destroy(c->ahead_by_fp);
@@ -252,25 +250,39 @@ gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
     return FALSE;
 }
 
-gboolean chunk_cache_real_fetch(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, GError **err)
+void chunk_cache_real_reader_init(const ChunkCache *c, ChunkCacheReader *r)
+{
+    r->container_in_buf = CACHE_NO_CONTAINER;
+    if (c->opt.mode == CACHE_MODE_REAL && c->opt.fetch == CHUNK_FETCH_CONTAINER)
+        r->container_buf = g_malloc(c->opt.container_size);
+}
+
+void chunk_cache_real_reader_free(ChunkCacheReader *r)
+{
+    g_free(r->container_buf);
+    r->container_buf = NULL;
+}
+
+gboolean chunk_cache_real_fetch(const ChunkCache *c, ChunkCacheReader *r, const ChunkRef *ref, uint8_t *buf,
+                                GError **err)
 {
     if (c->opt.fetch == CHUNK_FETCH_CHUNK)
         return chunk_read(c->opt.backing, ref->container, ref->offset, ref->length, c->opt.fp_alg, &ref->fp, buf,
                           NULL, err);
     size_t size = c->opt.container_size;
-    if (c->container_in_buf != ref->container) {
-        c->container_in_buf = CACHE_NO_CONTAINER;
-        if (!container_source_read(c->opt.backing, ref->container, c->container_buf, err))
+    if (r->container_in_buf != ref->container) {
+        r->container_in_buf = CACHE_NO_CONTAINER;
+        if (!container_source_read(c->opt.backing, ref->container, r->container_buf, err))
             return FALSE;
-        c->container_in_buf = ref->container;
+        r->container_in_buf = ref->container;
     }
-    if (!container_check_chunk(c->container_buf, size, ref->container, &ref->fp, ref->offset, ref->length, err))
+    if (!container_check_chunk(r->container_buf, size, ref->container, &ref->fp, ref->offset, ref->length, err))
         return FALSE;
-    memcpy(buf, c->container_buf + ref->offset, ref->length);
+    memcpy(buf, r->container_buf + ref->offset, ref->length);
     return TRUE;
 }
 
-const uint8_t *chunk_cache_real_container(const ChunkCache *c, ContainerId id)
+const uint8_t *chunk_cache_real_container(const ChunkCacheReader *r, ContainerId id)
 {
-    return c->container_buf != NULL && c->container_in_buf == id ? c->container_buf : NULL;
+    return r->container_buf != NULL && r->container_in_buf == id ? r->container_buf : NULL;
 }
