@@ -13,8 +13,7 @@ typedef struct {
     ChunkCacheReader *reader; /* its own, or NULL: the cache's */
     ChunkPosition pos;
     gboolean located; /* pos is the next access's */
-    uint8_t *buf;     /* real mode: the last chunk read */
-    size_t buf_size;
+    ChunkCacheBuf buf; /* real mode: the last chunk read */
 } ChunkCacheSource;
 
 ChunkCache *chunk_cache_source_open_cache(const Config *cfg, Store *store, GError **err)
@@ -80,14 +79,10 @@ static const uint8_t *read_chunk(ChunkSource *self, const ChunkRef *ref, GError 
 {
     ChunkCacheSource *s = (ChunkCacheSource *)self;
     ChunkCachePosition p = position(s, ref);
-    if (s->buf_size < ref->length) {
-        s->buf = g_realloc(s->buf, ref->length);
-        s->buf_size = ref->length;
-    }
     GError *local = NULL;
-    if (s->reader != NULL ? chunk_cache_reader_read(s->reader, ref, &p, s->buf, &local)
-                          : chunk_cache_read(s->cache, ref, &p, s->buf, &local))
-        return s->buf;
+    if (s->reader != NULL ? chunk_cache_reader_read_buf(s->reader, ref, &p, &s->buf, &local)
+                          : chunk_cache_read_buf(s->cache, ref, &p, &s->buf, &local))
+        return s->buf.data;
     g_propagate_error(g_error_matches(local, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY) ? mismatch : err, local);
     return NULL;
 }
@@ -111,7 +106,7 @@ static void free_source(ChunkSource *self)
 {
     ChunkCacheSource *s = (ChunkCacheSource *)self;
     chunk_cache_reader_free(s->reader);
-    g_free(s->buf);
+    g_free(s->buf.data);
     g_free(self);
 }
 

@@ -14,7 +14,7 @@ libdestor_a_SOURCES += \
 	src/read/opt_window.c src/read/opt_window.h \
 	src/read/assembly_area.c src/read/assembly_area.h \
 	src/read/restore_cache.c src/read/restore_cache.h \
-	src/read/chunk_source.h \
+	src/read/chunk_source.h src/read/record_cache.c src/read/record_cache.h \
 	src/read/container_chunks.c src/read/container_chunks.h \
 	src/read/prefetch_source.c src/read/prefetch_source.h \
 	src/read/file_output.c src/read/file_output.h src/read/file_range.h \

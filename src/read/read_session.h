@@ -49,9 +49,9 @@ typedef struct {
     _Atomic uint64_t ahead_fetches; /* container reads of requests served by a source of their own
                                   (read ahead, READ_PREFETCH_MIN, a restore cache, a reader's:
                                   read_session_copy adds from any thread) */
-    GHashTable *announced;     /* "job:path" -> FileRecord: the records read_session_ahead decoded, each
-                                  taken by the request it announced (decoded once); at most
-                                  READ_SESSION_ANNOUNCED_MAX */
+    struct RecordCache *records; /* the file records decoded last (record_cache.h): a request announced
+                                    by read_session_ahead, and each later request of the same file, finds
+                                    its record decoded */
     RestoreCacheConfig restore_cache; /* whole files' when restore-cache is set (.set) */
 } ReadSession;
 
@@ -157,9 +157,5 @@ typedef struct {
 size_t read_session_ahead(ReadSession *s, const ReadSessionAhead *reqs, size_t n);
 /* 1 MiB, as file_output announces a request's own chunks. */
 #define READ_SESSION_AHEAD_BYTES (1u << 20)
-/* Records of announced requests kept for their turn: the two windows a
- * trace replay announces (read_file.c) with room to spare; past it they
- * are all let go (each request then decodes its own). */
-#define READ_SESSION_ANNOUNCED_MAX 64u
 
 #endif

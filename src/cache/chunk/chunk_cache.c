@@ -458,10 +458,13 @@ static gboolean touch_locked(ChunkCache *c, const ChunkRef *ref, const ChunkCach
     return TRUE;
 }
 
-gboolean chunk_cache_reader_read(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos,
-                                 uint8_t *buf, GError **err)
+/* chunk_cache_reader_read into buf, or (swap not NULL, buf == *swap) into
+ * *swap, which a hit read ahead exchanges for the buffer it was read into. */
+static gboolean reader_read(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
+                            uint8_t **swap, GError **err)
 {
     ChunkCache *c = r->cache;
+    g_assert(swap == NULL || *swap == buf);
     if (c->layout == NULL)
         return usage(err, "a cache in simulation mode holds no bytes to read");
     if (ref->length == 0)
@@ -482,11 +485,13 @@ gboolean chunk_cache_reader_read(ChunkCacheReader *r, const ChunkRef *ref, const
     double start = c->model.now;
     ChunkSlot s;
     gboolean hit = lookup(c, ref, pos, &s);
-    if (hit && !chunk_cache_real_get(c, ref, buf)) {
+    if (hit && !chunk_cache_real_get(c, ref, buf, swap)) {
         chunk_cache_drop_slot(c, s); /* damaged or lost: a miss, fetched again */
         s = CHUNK_NO_SLOT;
         hit = FALSE;
     }
+    if (swap != NULL)
+        buf = *swap;
     gboolean ok = hit || (held ? chunk_cache_real_fetch(c, r, ref, buf, err) : fetched);
     if (!ok && fetch_err != NULL)
         g_propagate_error(err, g_steal_pointer(&fetch_err));
@@ -498,10 +503,37 @@ gboolean chunk_cache_reader_read(ChunkCacheReader *r, const ChunkRef *ref, const
     return ok;
 }
 
+gboolean chunk_cache_reader_read(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos,
+                                 uint8_t *buf, GError **err)
+{
+    return reader_read(r, ref, pos, buf, NULL, err);
+}
+
+gboolean chunk_cache_reader_read_buf(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos,
+                                     ChunkCacheBuf *b, GError **err)
+{
+    if (b->size < ref->length) {
+        g_free(b->data);
+        b->data = g_malloc(ref->length);
+        b->size = ref->length;
+    }
+    uint8_t *before = b->data;
+    gboolean ok = reader_read(r, ref, pos, b->data, &b->data, err);
+    if (b->data != before)
+        b->size = ref->length; /* the read-ahead buffer handed over: the chunk's length */
+    return ok;
+}
+
 gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
                           GError **err)
 {
     return chunk_cache_reader_read(&c->own, ref, pos, buf, err);
+}
+
+gboolean chunk_cache_read_buf(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, ChunkCacheBuf *b,
+                              GError **err)
+{
+    return chunk_cache_reader_read_buf(&c->own, ref, pos, b, err);
 }
 
 gboolean chunk_cache_reads_ahead(const ChunkCache *c)

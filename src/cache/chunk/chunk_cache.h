@@ -147,6 +147,18 @@ gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCacheP
  * bytes are not the chunk's); SSD trouble is a miss, never an error. */
 gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
                           GError **err);
+/* A chunk buffer of the caller's (g_malloc'd, size bytes; NULL and 0 at
+ * first) that the cache may exchange for one of its own. */
+typedef struct {
+    uint8_t *data;
+    uint32_t size;
+} ChunkCacheBuf;
+/* chunk_cache_read into b->data (grown to ref->length first when
+ * smaller): a hit read ahead is not copied, its buffer is handed over and
+ * the caller's taken (b->size then ref->length). The same bytes, checks
+ * and decisions. Free b->data with g_free. */
+gboolean chunk_cache_read_buf(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, ChunkCacheBuf *b,
+                              GError **err);
 
 /* Real mode: the next reads will be of refs[0..n) in this order (a part
  * of a request's chunks, or of the next requests' of a trace): the cached
@@ -195,6 +207,8 @@ void chunk_cache_reader_request_begin(ChunkCacheReader *r);
 double chunk_cache_reader_request_end(ChunkCacheReader *r);
 gboolean chunk_cache_reader_read(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos,
                                  uint8_t *buf, GError **err);
+gboolean chunk_cache_reader_read_buf(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos,
+                                     ChunkCacheBuf *b, GError **err);
 
 /* ---- statistics (chunk_cache_report.c) ---- */
 typedef struct {

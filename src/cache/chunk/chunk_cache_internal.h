@@ -175,8 +175,10 @@ void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n);
  * damaged) is forgotten. */
 void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp);
 /* The cached chunk ref into buf, checked by the layout (read ahead, or
- * read now); FALSE: damaged or lost (counted; the caller drops the slot). */
-gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf);
+ * read now); FALSE: damaged or lost (counted; the caller drops the slot).
+ * swap not NULL (*swap == buf, g_malloc'd): a chunk read ahead is not
+ * copied, its buffer (ref->length bytes) is exchanged for *swap. */
+gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, uint8_t **swap);
 /* The chunk from the store by the miss path, checked, through r's
  * container buffer: touches nothing of the cache's, so it runs without
  * its lock. */

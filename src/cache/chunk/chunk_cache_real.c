@@ -222,7 +222,7 @@ void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp)
     }
 }
 
-gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
+gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, uint8_t **swap)
 {
     uint32_t len = 0;
     ChunkLayoutGet got;
@@ -231,8 +231,13 @@ gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
         ahead_settle_for(c, a); /* used once: a later read of the chunk reads it again */
         got = a->result; /* damaged when read ahead: the layout dropped it then */
         len = a->len;
-        if (got == CHUNK_LAYOUT_HIT)
+        if (got == CHUNK_LAYOUT_HIT && swap != NULL) { /* handed over: the caller's goes with the entry */
+            uint8_t *mine = a->buf;
+            a->buf = *swap;
+            *swap = mine;
+        } else if (got == CHUNK_LAYOUT_HIT) {
             memcpy(buf, a->buf, a->len); /* checked by the layout when read */
+        }
         ahead_remove(c, a);
     } else {
         got = c->lops->get(c->layout, &ref->fp, buf, &len);
