@@ -66,6 +66,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_prefetch_source \
 	tests/unit/test_restore_cache \
 	tests/unit/test_chunk_recorder \
+	tests/unit/test_record_cache \
 	tests/unit/test_lifecycle \
 	tests/unit/test_compiled_trace \
 	tests/unit/test_trace_summary \

@@ -35,7 +35,9 @@ check_PROGRAMS += tests/unit/test_restore_cache
 tests_unit_test_restore_cache_SOURCES = tests/unit/test_restore_cache.c tests/unit/unit.h
 tests_unit_test_restore_cache_LDADD = $(UNIT_LIBS)
 
-check_PROGRAMS += tests/unit/test_chunk_recorder
+check_PROGRAMS += tests/unit/test_chunk_recorder tests/unit/test_record_cache
+tests_unit_test_record_cache_SOURCES = tests/unit/test_record_cache.c tests/unit/unit.h
+tests_unit_test_record_cache_LDADD = $(UNIT_LIBS)
 tests_unit_test_chunk_recorder_SOURCES = tests/unit/test_chunk_recorder.c tests/unit/unit.h
 tests_unit_test_chunk_recorder_LDADD = $(UNIT_LIBS)
 
