@@ -3,7 +3,9 @@
  * cache in real mode (the chunk log in a scratch directory, smaller than
  * what they read, so that they admit, and the log reclaims, under each other), each
  * with a reader of its own (chunk_cache_reader_new): every byte as the
- * store holds it, every access and request counted once; one reader of its
+ * store holds it, every access and request counted once (also with each
+ * request read ahead, the waits for its SSD reads made without the
+ * cache's lock); one reader of its
  * own decides exactly as chunk_cache_read does; and two readers' store
  * reads of chunks the cache does not hold run at the same time. */
 #include "cache/chunk/chunk_cache.h"
@@ -125,6 +127,8 @@ typedef struct {
     guint32 seed;
     ChunkCacheReader *reader; /* NULL: chunk_cache_read */
     guint bad;                /* bytes not as the store holds them, or failed reads */
+    gboolean ahead;           /* each request's chunks announced first (chunk_cache_read_ahead) and read
+                                 through chunk_cache_reader_read_buf, as the mount's file_output does */
 } Stream;
 
 /* The stream's requests, each chunk compared with its bytes. */
@@ -132,9 +136,16 @@ static gpointer run_stream(gpointer p)
 {
     Stream *s = p;
     uint8_t got[CHUNK_LEN], want[CHUNK_LEN];
+    ChunkCacheBuf buf = { NULL, 0 };
     for (int q = 0; q < REQUESTS; q++) {
         int ids[REQUEST_CHUNKS];
         request_chunks(s->seed, q, ids);
+        if (s->ahead) {
+            ChunkRef announced[REQUEST_CHUNKS];
+            for (int k = 0; k < REQUEST_CHUNKS; k++)
+                announced[k] = s->refs[ids[k]];
+            chunk_cache_read_ahead(s->cache, announced, REQUEST_CHUNKS);
+        }
         if (s->reader)
             chunk_cache_reader_request_begin(s->reader);
         else
@@ -142,10 +153,17 @@ static gpointer run_stream(gpointer p)
         for (int k = 0; k < REQUEST_CHUNKS; k++) {
             ChunkCachePosition pos = { (uint64_t)s->seed << 32 | (uint64_t)(q * REQUEST_CHUNKS + k), 0, CHUNK_LEN };
             GError *err = NULL;
-            gboolean ok = s->reader ? chunk_cache_reader_read(s->reader, &s->refs[ids[k]], &pos, got, &err)
-                                    : chunk_cache_read(s->cache, &s->refs[ids[k]], &pos, got, &err);
+            gboolean ok;
+            const uint8_t *bytes = got;
+            if (s->ahead) {
+                ok = chunk_cache_reader_read_buf(s->reader, &s->refs[ids[k]], &pos, &buf, &err);
+                bytes = buf.data;
+            } else {
+                ok = s->reader ? chunk_cache_reader_read(s->reader, &s->refs[ids[k]], &pos, got, &err)
+                               : chunk_cache_read(s->cache, &s->refs[ids[k]], &pos, got, &err);
+            }
             chunk_bytes(ids[k], want);
-            if (!ok || memcmp(got, want, CHUNK_LEN) != 0)
+            if (!ok || memcmp(bytes, want, CHUNK_LEN) != 0)
                 s->bad++;
             g_clear_error(&err);
         }
@@ -154,12 +172,13 @@ static gpointer run_stream(gpointer p)
         else
             chunk_cache_request_end(s->cache);
     }
+    g_free(buf.data);
     return NULL;
 }
 
 /* THREADS readers at once: every byte right, every access and request
  * counted once, hits and misses both seen, the log never damaged. */
-static void concurrent(ChunkFetch fetch, const char *name)
+static void concurrent(ChunkFetch fetch, gboolean ahead, const char *name)
 {
     TestSource t;
     ChunkRef refs[CHUNKS];
@@ -169,7 +188,7 @@ static void concurrent(ChunkFetch fetch, const char *name)
     Stream streams[THREADS];
     GThread *th[THREADS];
     for (int i = 0; i < THREADS; i++) {
-        streams[i] = (Stream){ c, refs, (guint32)i + 1, chunk_cache_reader_new(c), 0 };
+        streams[i] = (Stream){ c, refs, (guint32)i + 1, chunk_cache_reader_new(c), 0, ahead };
         th[i] = g_thread_new("reader", run_stream, &streams[i]);
     }
     for (int i = 0; i < THREADS; i++) {
@@ -187,7 +206,7 @@ static void concurrent(ChunkFetch fetch, const char *name)
     CU_ASSERT_TRUE(chunk_cache_close(c, NULL));
     /* what the threads left behind reads back right after a reopen */
     c = open_real(&t, dir, fetch);
-    Stream again = { c, refs, 99, NULL, 0 };
+    Stream again = { c, refs, 99, NULL, 0, FALSE };
     run_stream(&again);
     CU_ASSERT_EQUAL(again.bad, 0);
     CU_ASSERT_TRUE(chunk_cache_close(c, NULL));
@@ -197,12 +216,20 @@ static void concurrent(ChunkFetch fetch, const char *name)
 
 static void test_concurrent_chunk(void)
 {
-    concurrent(CHUNK_FETCH_CHUNK, "conc-chunk");
+    concurrent(CHUNK_FETCH_CHUNK, FALSE, "conc-chunk");
 }
 
 static void test_concurrent_container(void)
 {
-    concurrent(CHUNK_FETCH_CONTAINER, "conc-container");
+    concurrent(CHUNK_FETCH_CONTAINER, FALSE, "conc-container");
+}
+
+/* Each request announced first: the threads wait for their read-ahead
+ * batches without the cache's lock, take the buffers read ahead, and put
+ * (which waits for every batch being read) under each other. */
+static void test_concurrent_ahead(void)
+{
+    concurrent(CHUNK_FETCH_CONTAINER, TRUE, "conc-ahead");
 }
 
 /* One reader of its own makes chunk_cache_read's decisions: the same
@@ -295,6 +322,7 @@ static void add_suites(void)
     CU_pSuite s = CU_add_suite("chunk cache, readers of their own", make_tmp, remove_tmp);
     CU_add_test(s, "8 threads, fetch chunk: bytes and counts", test_concurrent_chunk);
     CU_add_test(s, "8 threads, fetch container: bytes and counts", test_concurrent_container);
+    CU_add_test(s, "8 threads reading ahead: bytes and counts", test_concurrent_ahead);
     CU_add_test(s, "one reader decides as chunk_cache_read", test_one_reader_agrees);
     CU_add_test(s, "two misses read the store at once", test_misses_overlap);
 }

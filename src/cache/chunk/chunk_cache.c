@@ -475,6 +475,7 @@ static gboolean reader_read(ChunkCacheReader *r, const ChunkRef *ref, const Chun
      * the order of chunk_cache_read's decisions, and the bytes serve it
      * unless another reader admitted the chunk meanwhile. */
     g_mutex_lock(&c->lock);
+    chunk_cache_real_wait_ahead(c, &ref->fp); /* its SSD read, if read ahead, waited for without the lock */
     gboolean held = chunk_cache_slot(c, &ref->fp) != CHUNK_NO_SLOT, fetched = FALSE;
     GError *fetch_err = NULL;
     if (!held) {

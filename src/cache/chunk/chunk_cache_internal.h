@@ -14,6 +14,8 @@
  * many as the container read path's per-request LRU (read_session.h). */
 #define CHUNK_CACHE_REQUEST_CONTAINERS 8
 
+typedef struct ChunkCacheAheadBatch ChunkCacheAheadBatch;
+
 /* Real mode: one chunk read ahead (chunk_cache_read_ahead) and not used
  * yet. */
 typedef struct {
@@ -22,6 +24,7 @@ typedef struct {
     uint8_t *buf; /* len bytes, checked, when result is HIT */
     ChunkLayoutGet result;
     gboolean started; /* in the batch still being read (result not known yet) */
+    ChunkCacheAheadBatch *batch; /* that batch, while started */
 } ChunkCacheAhead;
 
 /* The bytes read ahead and not used yet the cache keeps at most (the
@@ -34,11 +37,11 @@ typedef struct {
 #define CHUNK_CACHE_AHEAD_BATCHES 2u
 
 /* One started chunk_cache_read_ahead batch. */
-typedef struct {
+struct ChunkCacheAheadBatch {
     GPtrArray *entries;     /* ChunkCacheAhead, started */
     ChunkLayoutRead *reads; /* theirs, in the same order */
     void *ticket;           /* the layout's get_many */
-} ChunkCacheAheadBatch;
+};
 
 /* One reader's request: its bracket, the containers it read whole and its
  * container buffer. Each thread reading through the cache at once has its
@@ -171,6 +174,11 @@ gboolean chunk_cache_real_close(ChunkCache *c, GError **err);
  * together through the layout's get_many, each checked, kept for the
  * reads that follow (at most CHUNK_CACHE_AHEAD_MAX bytes). */
 void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n);
+/* With the cache's lock held: when fp is being read ahead, wait for its
+ * batch's SSD reads without the lock (other readers' accesses are decided
+ * meanwhile; the lock is held again on return and anything may have
+ * changed), so that the access's decision then finds it read. */
+void chunk_cache_real_wait_ahead(ChunkCache *c, const Fingerprint *fp);
 /* Put into the layout again: what was read ahead of fp (perhaps found
  * damaged) is forgotten. */
 void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp);

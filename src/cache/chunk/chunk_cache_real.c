@@ -89,6 +89,7 @@ static void ahead_settle_oldest(ChunkCache *c)
         g_assert(b->reads[i].result != CHUNK_LAYOUT_HIT || b->reads[i].len == a->len);
         a->result = b->reads[i].result;
         a->started = FALSE;
+        a->batch = NULL;
     }
     g_ptr_array_free(b->entries, TRUE);
     g_free(b->reads);
@@ -166,16 +167,55 @@ gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
     return ok;
 }
 
+/* With c->lock held: wait for the SSD reads of batch b without the lock,
+ * so that other readers' accesses are decided meanwhile (the lock is held
+ * again on return, and anything may have changed). Nothing when the
+ * layout reads at get_many or b's reads are taken already. */
+static void wait_unlocked(ChunkCache *c, const ChunkCacheAheadBatch *b)
+{
+    void *hold = c->lops->get_many_hold != NULL ? c->lops->get_many_hold(c->layout, b->ticket) : NULL;
+    if (hold == NULL)
+        return;
+    g_mutex_unlock(&c->lock);
+    c->lops->hold_wait(hold);
+    c->lops->hold_release(hold);
+    g_mutex_lock(&c->lock);
+}
+
+void chunk_cache_real_wait_ahead(ChunkCache *c, const Fingerprint *fp)
+{
+    ChunkCacheAhead *a = g_hash_table_lookup(c->ahead_by_fp, fp);
+    if (a != NULL && a->started)
+        wait_unlocked(c, a->batch);
+}
+
+/* Read ahead? Only what the data cache holds, at the recipe's length (a
+ * buffer of that length takes it whole), and not read ahead already. */
+static gboolean wanted(ChunkCache *c, const ChunkRef *ref, uint32_t *len)
+{
+    return ref->length != 0 && !g_hash_table_contains(c->ahead_by_fp, &ref->fp) &&
+           chunk_cache_slot(c, &ref->fp) != CHUNK_NO_SLOT && c->lops->contains(c->layout, &ref->fp, len) &&
+           *len == ref->length;
+}
+
 void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
 {
+    uint32_t len = 0;
+    size_t first = 0;
+    while (first < n && !wanted(c, &refs[first], &len))
+        first++;
+    if (first == n) /* all held already: the batches being read go on */
+        return;
+    /* room for the batch first (a third waits for the oldest's reads,
+     * without the lock), before any entry of it is made */
+    while (g_queue_get_length(&c->ahead_batches) >= CHUNK_CACHE_AHEAD_BATCHES) {
+        wait_unlocked(c, g_queue_peek_head(&c->ahead_batches));
+        if (g_queue_get_length(&c->ahead_batches) >= CHUNK_CACHE_AHEAD_BATCHES)
+            ahead_settle_oldest(c);
+    }
     GPtrArray *fresh = g_ptr_array_new();
-    for (size_t i = 0; i < n; i++) {
-        uint32_t len = 0;
-        /* only what the data cache holds, at the recipe's length (a buffer
-         * of that length takes it whole), and not read ahead already */
-        if (refs[i].length == 0 || g_hash_table_contains(c->ahead_by_fp, &refs[i].fp) ||
-            chunk_cache_slot(c, &refs[i].fp) == CHUNK_NO_SLOT || !c->lops->contains(c->layout, &refs[i].fp, &len) ||
-            len != refs[i].length)
+    for (size_t i = first; i < n; i++) {
+        if (!wanted(c, &refs[i], &len)) /* again: others may have gone on while this waited */
             continue;
         ChunkCacheAhead *a = g_new0(ChunkCacheAhead, 1);
         a->fp = refs[i].fp;
@@ -188,18 +228,17 @@ void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
         c->ahead_bytes += len;
         g_ptr_array_add(fresh, a);
     }
-    if (fresh->len == 0) { /* all held already: the batches being read go on */
+    if (fresh->len == 0) {
         g_ptr_array_free(fresh, TRUE);
         return;
     }
-    while (g_queue_get_length(&c->ahead_batches) >= CHUNK_CACHE_AHEAD_BATCHES)
-        ahead_settle_oldest(c);
     ChunkCacheAheadBatch *b = g_new(ChunkCacheAheadBatch, 1);
     b->entries = fresh;
     b->reads = g_new(ChunkLayoutRead, fresh->len);
     for (guint i = 0; i < fresh->len; i++) {
         ChunkCacheAhead *a = g_ptr_array_index(fresh, i);
         b->reads[i] = (ChunkLayoutRead){ .fp = &a->fp, .buf = a->buf };
+        a->batch = b;
     }
     b->ticket = c->lops->get_many(c->layout, b->reads, fresh->len);
     g_queue_push_tail(&c->ahead_batches, b);
