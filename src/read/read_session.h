@@ -127,9 +127,10 @@ void read_session_reader_free(ReadSessionReader *r);
  * lock, and counts each reader's request as one); so do requests through
  * the chunk cache, each reader with a chunk cache reader of its own (its
  * request bracket, container buffer and store reads of chunks the cache
- * does not hold, made outside the cache's lock); each access's decision,
- * and a hit's SSD read and check, are still made under the cache's lock,
- * one at a time. */
+ * does not hold, made outside the cache's lock; a hit's SSD read, started
+ * when the request's chunks are announced, waited for outside it too);
+ * each access's decision is still made under the cache's lock, one at a
+ * time. */
 gboolean read_session_copy(ReadSession *s, ReadSessionReader *reader, const FileRecord *r, uint32_t job_id,
                            const FileRange *range, const uint64_t *starts, FileOutputSink sink, void *ctx,
                            double *model_s, GError **err);

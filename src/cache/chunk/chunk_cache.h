@@ -198,7 +198,8 @@ double chunk_cache_request_end(ChunkCache *c);
  * take turns for whole requests. Each access is still decided under the
  * cache's lock, one at a time, as chunk_cache_read decides it (which is
  * chunk_cache_reader_read with the cache's own reader); a miss of a chunk
- * the cache does not hold reads the store without the lock. A request's
+ * the cache does not hold reads the store without the lock, and a chunk
+ * being read ahead (chunk_cache_read_ahead) is waited for without it. A request's
  * modelled time is the model's time its own accesses took. */
 typedef struct ChunkCacheReader ChunkCacheReader;
 ChunkCacheReader *chunk_cache_reader_new(ChunkCache *c);
