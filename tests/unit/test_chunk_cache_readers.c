@@ -147,9 +147,9 @@ static gpointer run_stream(gpointer p)
             chunk_cache_read_ahead(s->cache, announced, REQUEST_CHUNKS);
         }
         if (s->reader)
-            chunk_cache_reader_request_begin(s->reader);
+            chunk_cache_reader_request_begin(s->reader, 0);
         else
-            chunk_cache_request_begin(s->cache);
+            chunk_cache_request_begin(s->cache, 0);
         for (int k = 0; k < REQUEST_CHUNKS; k++) {
             ChunkCachePosition pos = { (uint64_t)s->seed << 32 | (uint64_t)(q * REQUEST_CHUNKS + k), 0, CHUNK_LEN };
             GError *err = NULL;
@@ -277,7 +277,7 @@ static gpointer one_miss(gpointer p)
     uint8_t got[CHUNK_LEN], want[CHUNK_LEN];
     ChunkCachePosition pos = { s->seed, 0, CHUNK_LEN };
     const ChunkRef *ref = &s->refs[(s->seed - 1) * PER_CONTAINER]; /* a container each */
-    chunk_cache_reader_request_begin(s->reader);
+    chunk_cache_reader_request_begin(s->reader, 0);
     GError *err = NULL;
     gboolean ok = chunk_cache_reader_read(s->reader, ref, &pos, got, &err);
     chunk_cache_reader_request_end(s->reader);
