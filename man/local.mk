@@ -21,7 +21,7 @@ CLEANFILES += $(man_MANS)
 EXTRA_DIST += man/config-man.py man/script-man.py man/bench-store.sh.1 man/bench-cache.sh.1 \
 	man/bench-replay.sh.1 man/bench-rados.sh.1 man/bench-rados-list.sh.1 man/bench-gc.sh.1 man/bench-chunk-log.sh.1 man/bench-restore.sh.1 \
 	man/bench-compress.sh.1 man/bench-granularity.sh.1 man/bench-index.sh.1 \
-	man/bench-chunk-buckets.sh.1 man/bench-mount.sh.1 man/bench-container-cache.sh.1 man/bench-builds.sh.1 \
+	man/bench-chunk-buckets.sh.1 man/bench-mount.sh.1 man/bench-mount-chunk.sh.1 man/bench-container-cache.sh.1 man/bench-builds.sh.1 \
 	man/bench-opt-budget.sh.1
 
 man/destor.config.5: destor.config man/config-man.py

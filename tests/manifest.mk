@@ -52,6 +52,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_access_counts \
 	tests/unit/test_chunk_cache \
 	tests/unit/test_chunk_cache_real \
+	tests/unit/test_chunk_cache_readers \
 	tests/unit/test_admission \
 	tests/unit/test_chunk_log \
 	tests/unit/test_chunk_log_reinsert \
@@ -66,6 +67,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_prefetch_source \
 	tests/unit/test_restore_cache \
 	tests/unit/test_chunk_recorder \
+	tests/unit/test_record_cache \
 	tests/unit/test_lifecycle \
 	tests/unit/test_compiled_trace \
 	tests/unit/test_trace_line \

@@ -149,7 +149,7 @@ CACHE_TESTS = tests/unit/test_policy tests/unit/test_policy_field tests/unit/tes
 	tests/unit/test_cache_core tests/unit/test_cache_reader tests/unit/test_cache_compress \
 	tests/unit/test_cache_config tests/unit/test_cache_stats tests/unit/test_slot_heap \
 	tests/unit/test_access_counts tests/unit/test_chunk_cache tests/unit/test_structure_checks \
-	tests/unit/test_admission tests/unit/test_chunk_cache_real
+	tests/unit/test_admission tests/unit/test_chunk_cache_real tests/unit/test_chunk_cache_readers
 check_PROGRAMS += $(CACHE_TESTS) tests/bench/bench_cache_sim
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/unit/test_cache_util.h
 tests_unit_test_policy_LDADD = $(UNIT_LIBS)
@@ -179,8 +179,12 @@ tests_unit_test_access_counts_SOURCES = tests/unit/test_access_counts.c tests/un
 tests_unit_test_access_counts_LDADD = $(UNIT_LIBS)
 tests_unit_test_chunk_cache_SOURCES = tests/unit/test_chunk_cache.c
 tests_unit_test_chunk_cache_LDADD = $(UNIT_LIBS)
-tests_unit_test_chunk_cache_real_SOURCES = tests/unit/test_chunk_cache_real.c tests/unit/unit_tmpdir.h
+tests_unit_test_chunk_cache_real_SOURCES = tests/unit/test_chunk_cache_real.c tests/unit/unit_tmpdir.h \
+	tests/unit/chunk_cache_real_options.h
 tests_unit_test_chunk_cache_real_LDADD = $(UNIT_LIBS)
+tests_unit_test_chunk_cache_readers_SOURCES = tests/unit/test_chunk_cache_readers.c tests/unit/unit_tmpdir.h \
+	tests/unit/chunk_cache_real_options.h
+tests_unit_test_chunk_cache_readers_LDADD = $(UNIT_LIBS)
 tests_unit_test_admission_SOURCES = tests/unit/test_admission.c tests/unit/test_cache_util.h
 tests_unit_test_admission_LDADD = $(UNIT_LIBS)
 tests_bench_bench_cache_sim_SOURCES = tests/bench/bench_cache_sim.c

@@ -10,10 +10,10 @@
 typedef struct {
     ChunkSource chunks;
     ChunkCache *cache;
+    ChunkCacheReader *reader; /* its own, or NULL: the cache's */
     ChunkPosition pos;
     gboolean located; /* pos is the next access's */
-    uint8_t *buf;     /* real mode: the last chunk read */
-    size_t buf_size;
+    ChunkCacheBuf buf; /* real mode: the last chunk read */
 } ChunkCacheSource;
 
 ChunkCache *chunk_cache_source_open_cache(const Config *cfg, Store *store, GError **err)
@@ -79,13 +79,10 @@ static const uint8_t *read_chunk(ChunkSource *self, const ChunkRef *ref, GError 
 {
     ChunkCacheSource *s = (ChunkCacheSource *)self;
     ChunkCachePosition p = position(s, ref);
-    if (s->buf_size < ref->length) {
-        s->buf = g_realloc(s->buf, ref->length);
-        s->buf_size = ref->length;
-    }
     GError *local = NULL;
-    if (chunk_cache_read(s->cache, ref, &p, s->buf, &local))
-        return s->buf;
+    if (s->reader != NULL ? chunk_cache_reader_read_buf(s->reader, ref, &p, &s->buf, &local)
+                          : chunk_cache_read_buf(s->cache, ref, &p, &s->buf, &local))
+        return s->buf.data;
     g_propagate_error(g_error_matches(local, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY) ? mismatch : err, local);
     return NULL;
 }
@@ -107,7 +104,9 @@ static uint64_t fetches(const ChunkSource *self)
 
 static void free_source(ChunkSource *self)
 {
-    g_free(((ChunkCacheSource *)self)->buf);
+    ChunkCacheSource *s = (ChunkCacheSource *)self;
+    chunk_cache_reader_free(s->reader);
+    g_free(s->buf.data);
     g_free(self);
 }
 
@@ -118,4 +117,18 @@ ChunkSource *chunk_cache_source_new(ChunkCache *cache)
                                .free = free_source, .locate = locate, .ahead = ahead };
     s->cache = cache;
     return &s->chunks;
+}
+
+ChunkSource *chunk_cache_source_new_reader(ChunkCache *cache)
+{
+    ChunkSource *src = chunk_cache_source_new(cache);
+    ((ChunkCacheSource *)src)->reader = chunk_cache_reader_new(cache);
+    return src;
+}
+
+ChunkCacheReader *chunk_cache_source_reader(ChunkSource *src)
+{
+    ChunkCacheReader *r = ((ChunkCacheSource *)src)->reader;
+    g_assert(r != NULL);
+    return r;
 }

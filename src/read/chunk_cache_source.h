@@ -23,5 +23,10 @@ ChunkCachePosition chunk_cache_source_position(const ChunkPosition *pos, const C
 /* A ChunkSource over cache (not owned). Simulation: touch() only; real
  * mode: read() too. */
 ChunkSource *chunk_cache_source_new(ChunkCache *cache);
+/* The same through a reader of its own (chunk_cache_reader_new, freed
+ * with it), for one of several threads reading through the cache at once;
+ * its request bracket is chunk_cache_source_reader's. */
+ChunkSource *chunk_cache_source_new_reader(ChunkCache *cache);
+ChunkCacheReader *chunk_cache_source_reader(ChunkSource *src);
 
 #endif

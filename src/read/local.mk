@@ -14,7 +14,7 @@ libdestor_a_SOURCES += \
 	src/read/opt_window.c src/read/opt_window.h \
 	src/read/assembly_area.c src/read/assembly_area.h \
 	src/read/restore_cache.c src/read/restore_cache.h \
-	src/read/chunk_source.h \
+	src/read/chunk_source.h src/read/record_cache.c src/read/record_cache.h \
 	src/read/container_chunks.c src/read/container_chunks.h \
 	src/read/prefetch_source.c src/read/prefetch_source.h \
 	src/read/file_output.c src/read/file_output.h src/read/file_range.h \
@@ -35,7 +35,9 @@ check_PROGRAMS += tests/unit/test_restore_cache
 tests_unit_test_restore_cache_SOURCES = tests/unit/test_restore_cache.c tests/unit/unit.h
 tests_unit_test_restore_cache_LDADD = $(UNIT_LIBS)
 
-check_PROGRAMS += tests/unit/test_chunk_recorder
+check_PROGRAMS += tests/unit/test_chunk_recorder tests/unit/test_record_cache
+tests_unit_test_record_cache_SOURCES = tests/unit/test_record_cache.c tests/unit/unit.h
+tests_unit_test_record_cache_LDADD = $(UNIT_LIBS)
 tests_unit_test_chunk_recorder_SOURCES = tests/unit/test_chunk_recorder.c tests/unit/unit.h
 tests_unit_test_chunk_recorder_LDADD = $(UNIT_LIBS)
 

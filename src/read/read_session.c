@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* read_session.c: the open store, SSD cache and job table behind read-file. */
 #include "read/read_session.h"
+#include "read/record_cache.h"
 #include "read/chunk_recorder.h"
 #include "read/container_chunks.h"
 #include "read/prefetch_source.h"
@@ -49,8 +50,7 @@ static ReadSession *open_session(const Config *cfg, Store *store)
     s->source = container_store_source(store->containers);
     s->jobs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)job_close);
     s->restore_cache = cfg->restore_cache;
-    g_mutex_init(&s->requests);
-    s->announced = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)file_record_free);
+    s->records = record_cache_new(RECORD_CACHE_CHUNKS);
     return s;
 }
 
@@ -121,10 +121,9 @@ void read_session_close(ReadSession *s)
         return;
     chunk_source_free(s->chunks);
     cached_source_close(&s->cached);
-    g_hash_table_destroy(s->announced);
+    record_cache_free(s->records);
     g_hash_table_destroy(s->jobs);
     store_close(s->store);
-    g_mutex_clear(&s->requests);
     g_free(s);
 }
 
@@ -156,10 +155,18 @@ Job *read_session_job(ReadSession *s, uint32_t job_id, GError **err)
     return job;
 }
 
-/* The key of a request's record in s->announced. */
-static char *announced_key(uint32_t job, const char *path)
+/* The record of `path` in job job_id: as an earlier request or
+ * read_session_ahead decoded it (s->records), or decoded now and kept. */
+static FileRecord *find_record(ReadSession *s, uint32_t job_id, const char *path, GError **err)
 {
-    return g_strdup_printf("%u:%s", job, path);
+    FileRecord *r = record_cache_get(s->records, job_id, path);
+    if (r != NULL)
+        return r;
+    Job *job = read_session_job(s, job_id, err);
+    r = job != NULL ? job_find(job, path, err) : NULL;
+    if (r != NULL)
+        record_cache_put(s->records, job_id, path, r);
+    return r;
 }
 
 gboolean read_session_reads_ahead(const ReadSession *s)
@@ -176,8 +183,7 @@ size_t read_session_ahead(ReadSession *s, const ReadSessionAhead *reqs, size_t n
     size_t covered = 0;
     while (covered < n && bytes < READ_SESSION_AHEAD_BYTES) {
         const ReadSessionAhead *q = &reqs[covered++];
-        Job *job = read_session_job(s, q->job, NULL);
-        FileRecord *r = job != NULL ? job_find(job, q->path, NULL) : NULL;
+        FileRecord *r = find_record(s, q->job, q->path, NULL);
         if (r == NULL || r->type != ENTRY_FILE) {
             file_record_free(r);
             continue;
@@ -189,15 +195,7 @@ size_t read_session_ahead(ReadSession *s, const ReadSessionAhead *reqs, size_t n
             g_array_append_val(refs, *c);
             bytes += c->length;
         }
-        char *key = announced_key(q->job, q->path);
-        if (g_hash_table_size(s->announced) >= READ_SESSION_ANNOUNCED_MAX)
-            g_hash_table_remove_all(s->announced); /* requests announced and never served */
-        if (g_hash_table_contains(s->announced, key)) { /* announced twice: the second decodes its own */
-            g_free(key);
-            file_record_free(r);
-        } else {
-            g_hash_table_insert(s->announced, key, r);
-        }
+        file_record_free(r); /* kept in s->records for the request's turn */
     }
     if (refs->len > 0)
         chunk_cache_read_ahead(s->chunk_cache, (const ChunkRef *)(const void *)refs->data, refs->len);
@@ -272,24 +270,6 @@ static gboolean write_whole(ReadSession *s, const FileRecord *r, uint32_t job_id
     return ok;
 }
 
-/* The record of `path` in job job_id: as read_session_ahead decoded it,
- * or decoded now. */
-static FileRecord *find_record(ReadSession *s, uint32_t job_id, const char *path, GError **err)
-{
-    if (g_hash_table_size(s->announced) > 0) {
-        char *key = announced_key(job_id, path);
-        gpointer k, r;
-        gboolean found = g_hash_table_steal_extended(s->announced, key, &k, &r);
-        g_free(key);
-        if (found) {
-            g_free(k);
-            return r;
-        }
-    }
-    Job *job = read_session_job(s, job_id, err);
-    return job != NULL ? job_find(job, path, err) : NULL;
-}
-
 FileRecord *read_session_file(ReadSession *s, uint32_t job_id, const char *path, GError **err)
 {
     FileRecord *r = find_record(s, job_id, path, err);
@@ -321,7 +301,7 @@ ReadSessionReader *read_session_reader_new(ReadSession *s, guint containers)
     g_assert(!s->simulate && containers > 0);
     ReadSessionReader *r = g_new0(ReadSessionReader, 1);
     if (s->chunk_cache != NULL) {
-        r->chunks = chunk_cache_source_new(s->chunk_cache);
+        r->chunks = chunk_cache_source_new_reader(s->chunk_cache);
         return r;
     }
     if (s->cache != NULL)
@@ -394,11 +374,10 @@ gboolean read_session_copy(ReadSession *s, ReadSessionReader *reader, const File
     g_assert((reader->cache != NULL) == (s->cache != NULL));
     gboolean ok;
     if (s->chunk_cache != NULL) { /* its sources count the cache's HDD reads: the session's own does */
-        g_mutex_lock(&s->requests);
-        chunk_cache_request_begin(s->chunk_cache, 0); /* the mount's requests have no time */
+        ChunkCacheReader *cr = chunk_cache_source_reader(reader->chunks);
+        chunk_cache_reader_request_begin(cr, 0); /* the mount's requests have no time */
         ok = file_output_copy(reader->chunks, r, job_id, range, starts, sink, ctx, FILE_DIGEST_NONE, err);
-        *model_s = chunk_cache_request_end(s->chunk_cache);
-        g_mutex_unlock(&s->requests);
+        *model_s = chunk_cache_reader_request_end(cr);
         return ok;
     }
     uint64_t fetched = chunk_source_fetches(reader->chunks);

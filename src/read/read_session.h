@@ -49,10 +49,9 @@ typedef struct {
     _Atomic uint64_t ahead_fetches; /* container reads of requests served by a source of their own
                                   (read ahead, READ_PREFETCH_MIN, a restore cache, a reader's:
                                   read_session_copy adds from any thread) */
-    GMutex requests;           /* read_session_copy through the SSD chunk cache: one request at a time */
-    GHashTable *announced;     /* "job:path" -> FileRecord: the records read_session_ahead decoded, each
-                                  taken by the request it announced (decoded once); at most
-                                  READ_SESSION_ANNOUNCED_MAX */
+    struct RecordCache *records; /* the file records decoded last (record_cache.h): a request announced
+                                    by read_session_ahead, and each later request of the same file, finds
+                                    its record decoded */
     RestoreCacheConfig restore_cache; /* whole files' when restore-cache is set (.set) */
 } ReadSession;
 
@@ -105,7 +104,8 @@ FileRecord *read_session_file(ReadSession *s, uint32_t job_id, const char *path,
  * that serves requests from several threads at once (the mount): one for
  * each thread, each a chunk source with `containers` container buffers of
  * its own that it keeps between requests (the SSD chunk cache holds no
- * containers: then a chunk buffer of its own). What lies behind is shared:
+ * containers: then a chunk buffer and a chunk cache reader of its own,
+ * chunk_cache.h). What lies behind is shared:
  * the store's containers (safe from any thread) and the SSD cache (under
  * its own lock; the container cache through a reader of its own,
  * cache_reader.h, so that each request is counted as one). Real mode
@@ -125,11 +125,13 @@ void read_session_reader_free(ReadSessionReader *r);
  * read_session_request does. May be called from several threads at once,
  * each with a reader of its own: requests from the store and through the
  * container cache go on together (the cache does each access under its
- * lock, and counts each reader's request as one); requests through the
- * chunk cache take turns (`requests`), since it counts and models one
- * request at a time (and the containers a request read whole) and does
- * each chunk's lookup, SSD read, check and store read under its lock
- * anyway. */
+ * lock, and counts each reader's request as one); so do requests through
+ * the chunk cache, each reader with a chunk cache reader of its own (its
+ * request bracket, container buffer and store reads of chunks the cache
+ * does not hold, made outside the cache's lock; a hit's SSD read, started
+ * when the request's chunks are announced, waited for outside it too);
+ * each access's decision is still made under the cache's lock, one at a
+ * time. */
 gboolean read_session_copy(ReadSession *s, ReadSessionReader *reader, const FileRecord *r, uint32_t job_id,
                            const FileRange *range, const uint64_t *starts, FileOutputSink sink, void *ctx,
                            double *model_s, GError **err);
@@ -157,9 +159,5 @@ typedef struct {
 size_t read_session_ahead(ReadSession *s, const ReadSessionAhead *reqs, size_t n);
 /* 1 MiB, as file_output announces a request's own chunks. */
 #define READ_SESSION_AHEAD_BYTES (1u << 20)
-/* Records of announced requests kept for their turn: the two windows a
- * trace replay announces (read_file.c) with room to spare; past it they
- * are all let go (each request then decodes its own). */
-#define READ_SESSION_ANNOUNCED_MAX 64u
 
 #endif

@@ -99,8 +99,7 @@ static gboolean replay_chunks(ReadSession *s, const CompiledTrace *t, TraceSumma
     const uint32_t *counts = (const uint32_t *)(const void *)t->req_accesses->data;
     const uint64_t *bytes = (const uint64_t *)(const void *)t->req_bytes->data;
     uint64_t n_req = compiled_trace_requests(t);
-    uint8_t *buf = NULL;
-    uint32_t buf_size = 0;
+    ChunkCacheBuf buf = { NULL, 0 };
     gboolean ok = TRUE;
     size_t next = 0;
     if (s->simulate && !check_table(s, t, err))
@@ -119,11 +118,7 @@ static gboolean replay_chunks(ReadSession *s, const CompiledTrace *t, TraceSumma
                 ok = chunk_cache_touch(s->chunk_cache, ref, &pos, err);
                 continue;
             }
-            if (buf_size < ref->length) {
-                buf = g_realloc(buf, ref->length);
-                buf_size = ref->length;
-            }
-            ok = chunk_cache_read(s->chunk_cache, ref, &pos, buf, err);
+            ok = chunk_cache_read_buf(s->chunk_cache, ref, &pos, &buf, err);
         }
         double model_s = chunk_cache_request_end(s->chunk_cache);
         if (!ok) {
@@ -137,7 +132,7 @@ static gboolean replay_chunks(ReadSession *s, const CompiledTrace *t, TraceSumma
     /* as the text replay counts them: the reads that reached the store */
     sum->accesses = read_session_fetches(s);
     g_array_unref(la.refs);
-    g_free(buf);
+    g_free(buf.data);
     return ok;
 }
 

@@ -6,12 +6,14 @@
  * served as the store holds it but never cached, and its refusal is
  * counted in put_mismatched, not as an SSD write error (nor is it
  * offered: offers_mismatched); the chunks whose bytes are right are cached
- * and come back from the SSD byte for byte. */
+ * and come back from the SSD byte for byte, handed over without a copy
+ * when read ahead (chunk_cache_read_buf). */
 #include "cache/chunk/chunk_cache.h"
 #include "storage/container.h"
 #include "util/error.h"
 #include "unit.h"
 #include "unit_tmpdir.h"
+#include "chunk_cache_real_options.h"
 
 #include <string.h>
 
@@ -64,21 +66,7 @@ static void build(TestSource *t, ChunkRef refs[CHUNKS], int bad)
 static ChunkCache *open_real(TestSource *t, const char *dir)
 {
     ChunkCacheOptions o;
-    memset(&o, 0, sizeof o);
-    CU_ASSERT_TRUE_FATAL(chunk_policy_lookup("lru", &o.policy));
-    o.capacity_bytes = 4u << 20;
-    o.avg_chunk_size = CHUNK_LEN;
-    o.container_size = CSIZE;
-    o.fetch = CHUNK_FETCH_CONTAINER;
-    o.mode = CACHE_MODE_REAL;
-    device_model_params_default(&o.device);
-    o.ssd_tbw_bytes = 1;
-    o.directory = dir;
-    memset(o.store_id, 7, sizeof o.store_id);
-    o.fp_alg = FP_SHA1;
-    o.backing = &t->source;
-    o.segment_size = 64u * 1024;
-    o.layout = CHUNK_LAYOUT_LOG;
+    chunk_cache_real_options(&o, &t->source, dir, 4u << 20, CHUNK_FETCH_CONTAINER, CHUNK_LEN);
     GError *err = NULL;
     ChunkCache *c = chunk_cache_open(&o, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
@@ -127,10 +115,53 @@ static void test_put_mismatched(void)
     g_free(dir);
 }
 
+/* chunk_cache_read_buf: a hit read ahead hands its buffer over (the
+ * caller's old one taken), a hit not read ahead and a miss are read into
+ * the caller's own; every byte as the store holds it, the same counts. */
+static void test_read_buf(void)
+{
+    TestSource t;
+    ChunkRef refs[CHUNKS];
+    build(&t, refs, -1);
+    char *dir = g_build_filename(tmpdir, "readbuf", NULL);
+    ChunkCache *c = open_real(&t, dir);
+    ChunkCacheBuf b = { NULL, 0 };
+    uint8_t want[CHUNK_LEN];
+    GError *err = NULL;
+    ChunkCachePosition p = { 1, 0, CHUNK_LEN };
+    CU_ASSERT_TRUE(chunk_cache_read_buf(c, &refs[0], &p, &b, &err)); /* a miss: into b's own */
+    CU_ASSERT_TRUE_FATAL(b.data != NULL && b.size >= CHUNK_LEN);
+    chunk_bytes(0, want);
+    CU_ASSERT_EQUAL(memcmp(b.data, want, CHUNK_LEN), 0);
+    chunk_cache_read_ahead(c, refs + 1, CHUNKS - 2); /* all but the last: offered by the miss */
+    for (int i = 1; i < CHUNKS; i++) {
+        uint8_t *before = b.data;
+        memset(b.data, 0xee, b.size);
+        p.address = (uint64_t)i + 1;
+        CU_ASSERT_TRUE(chunk_cache_read_buf(c, &refs[i], &p, &b, &err));
+        chunk_bytes(i, want);
+        CU_ASSERT_EQUAL(memcmp(b.data, want, CHUNK_LEN), 0);
+        gboolean ahead = i < CHUNKS - 1;
+        CU_ASSERT_TRUE(ahead ? b.data != before && b.size == CHUNK_LEN /* handed over */
+                             : b.data == before); /* not read ahead: read into b's own */
+    }
+    g_assert_no_error(err);
+    ChunkCacheReport r;
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL(r.c.misses, 1);
+    CU_ASSERT_EQUAL(r.c.hits, CHUNKS - 1);
+    CU_ASSERT_EQUAL(r.c.damaged, 0);
+    g_free(b.data);
+    CU_ASSERT_TRUE(chunk_cache_close(c, NULL));
+    g_free(t.container);
+    g_free(dir);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("chunk cache, real mode", make_tmp, remove_tmp);
     CU_add_test(s, "a put of mismatched bytes: put_mismatched", test_put_mismatched);
+    CU_add_test(s, "chunk_cache_read_buf: read-ahead buffers handed over", test_read_buf);
 }
 
 UNIT_MAIN(add_suites)

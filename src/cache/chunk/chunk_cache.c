@@ -115,7 +115,8 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
     admission_open(&c->admission, admission, &aenv);
     chunk_table_init(&c->table);
     device_model_init(&c->model, &o->device);
-    c->container_in_buf = CACHE_NO_CONTAINER;
+    c->own.cache = c;
+    c->own.container_in_buf = CACHE_NO_CONTAINER;
     c->lops = chunk_layout_ops(o->layout);
     layout_options(c, &c->lopt);
     c->max_chunk = c->lops->max_chunk(&c->lopt); /* in both modes */
@@ -286,17 +287,17 @@ void chunk_cache_layout_dropped(void *ctx, const Fingerprint *fp, uint32_t lengt
 
 /* HDD reads of a miss of `ref`, by the configured miss path. TRUE: its
  * container was read whole now (its other chunks are offered). */
-static gboolean miss_read(ChunkCache *c, const ChunkRef *ref)
+static gboolean miss_read(ChunkCache *c, ChunkCacheReader *r, const ChunkRef *ref)
 {
     size_t bytes = ref->length;
     if (c->opt.fetch == CHUNK_FETCH_CONTAINER) {
-        for (uint32_t i = 0; i < c->n_request_read; i++)
-            if (c->request_read[i] == ref->container)
+        for (uint32_t i = 0; i < r->n_read; i++)
+            if (r->read[i] == ref->container)
                 return FALSE; /* read whole earlier in this request */
-        c->request_read[c->next_request_read] = ref->container;
-        c->next_request_read = (c->next_request_read + 1) % CHUNK_CACHE_REQUEST_CONTAINERS;
-        if (c->n_request_read < CHUNK_CACHE_REQUEST_CONTAINERS)
-            c->n_request_read++;
+        r->read[r->next_read] = ref->container;
+        r->next_read = (r->next_read + 1) % CHUNK_CACHE_REQUEST_CONTAINERS;
+        if (r->n_read < CHUNK_CACHE_REQUEST_CONTAINERS)
+            r->n_read++;
         bytes = c->opt.container_size;
     }
     c->counters.hdd_reads++;
@@ -396,12 +397,14 @@ static ChunkAccess access_of(const ChunkRef *ref, const ChunkCachePosition *pos)
     return a;
 }
 
-/* Access `ref` with `data` its bytes (real mode) or NULL: the counts, the
- * modelled times and, on a miss, admission (the log's puts and drops). */
-static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, ChunkSlot s,
-                         gboolean hit, const uint8_t *data)
+/* r's access to `ref` with `data` its bytes (real mode) or NULL: the
+ * counts, the modelled times and, on a miss, admission (the log's puts and
+ * drops). */
+static void chunk_cache_account(ChunkCache *c, ChunkCacheReader *r, const ChunkRef *ref,
+                                const ChunkCachePosition *pos, ChunkSlot s, gboolean hit, const uint8_t *data)
 {
     ChunkAccess a = access_of(ref, pos);
+    r->accesses++;
     admission_access(&c->admission, a.chunk);
     c->counters.accesses++;
     c->counters.bytes_requested += a.touch_length;
@@ -423,8 +426,8 @@ static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkC
         return;
     }
     c->counters.misses++;
-    c->request_missed = TRUE;
-    gboolean whole = miss_read(c, ref);
+    r->missed = TRUE;
+    gboolean whole = miss_read(c, r, ref);
     if (s != CHUNK_NO_SLOT) {
         c->counters.misses_cached++;
         notify(c, CHUNK_EVENT_MISS_CACHED, &ref->fp, ref->length);
@@ -432,7 +435,7 @@ static void chunk_cache_account(ChunkCache *c, const ChunkRef *ref, const ChunkC
         chunk_cache_admit(c, ref, &a, data, FALSE);
     }
     if (whole) /* the requested chunk first, then the container's others */
-        chunk_cache_offer_container(c, ref);
+        chunk_cache_offer_container(c, r, ref);
 }
 
 /* The policy's lookup of an access: *slot where the chunk is cached. */
@@ -451,35 +454,91 @@ static gboolean touch_locked(ChunkCache *c, const ChunkRef *ref, const ChunkCach
         return usage(err, "a chunk of 0 bytes");
     if (c->layout)
         return usage(err, "a cache in real mode reads bytes (chunk_cache_read)");
+    double start = c->model.now;
     ChunkSlot s;
     gboolean hit = lookup(c, ref, pos, &s);
-    chunk_cache_account(c, ref, pos, s, hit, NULL);
+    chunk_cache_account(c, &c->own, ref, pos, s, hit, NULL);
+    c->own.model_s += c->model.now - start;
     return TRUE;
+}
+
+/* chunk_cache_reader_read into buf, or (swap not NULL, buf == *swap) into
+ * *swap, which a hit read ahead exchanges for the buffer it was read into. */
+static gboolean reader_read(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
+                            uint8_t **swap, GError **err)
+{
+    ChunkCache *c = r->cache;
+    g_assert(swap == NULL || *swap == buf);
+    if (c->layout == NULL)
+        return usage(err, "a cache in simulation mode holds no bytes to read");
+    if (ref->length == 0)
+        return usage(err, "a chunk of 0 bytes");
+    /* A chunk the cache does not hold now is read from the store before
+     * the access is decided, without the lock: the decision (the policy's
+     * lookup, then the counts and admission) is made under it after, in
+     * the order of chunk_cache_read's decisions, and the bytes serve it
+     * unless another reader admitted the chunk meanwhile. */
+    g_mutex_lock(&c->lock);
+    chunk_cache_real_wait_ahead(c, &ref->fp); /* its SSD read, if read ahead, waited for without the lock */
+    gboolean held = chunk_cache_slot(c, &ref->fp) != CHUNK_NO_SLOT, fetched = FALSE;
+    GError *fetch_err = NULL;
+    if (!held) {
+        g_mutex_unlock(&c->lock);
+        fetched = chunk_cache_real_fetch(c, r, ref, buf, &fetch_err);
+        g_mutex_lock(&c->lock);
+    }
+    double start = c->model.now;
+    ChunkSlot s;
+    gboolean hit = lookup(c, ref, pos, &s);
+    if (hit && !chunk_cache_real_get(c, ref, buf, swap)) {
+        chunk_cache_drop_slot(c, s); /* damaged or lost: a miss, fetched again */
+        s = CHUNK_NO_SLOT;
+        hit = FALSE;
+    }
+    if (swap != NULL)
+        buf = *swap;
+    gboolean ok = hit || (held ? chunk_cache_real_fetch(c, r, ref, buf, err) : fetched);
+    if (!ok && fetch_err != NULL)
+        g_propagate_error(err, g_steal_pointer(&fetch_err));
+    g_clear_error(&fetch_err);
+    if (ok)
+        chunk_cache_account(c, r, ref, pos, s, hit, buf);
+    r->model_s += c->model.now - start;
+    g_mutex_unlock(&c->lock);
+    return ok;
+}
+
+gboolean chunk_cache_reader_read(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos,
+                                 uint8_t *buf, GError **err)
+{
+    return reader_read(r, ref, pos, buf, NULL, err);
+}
+
+gboolean chunk_cache_reader_read_buf(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos,
+                                     ChunkCacheBuf *b, GError **err)
+{
+    if (b->size < ref->length) {
+        g_free(b->data);
+        b->data = g_malloc(ref->length);
+        b->size = ref->length;
+    }
+    uint8_t *before = b->data;
+    gboolean ok = reader_read(r, ref, pos, b->data, &b->data, err);
+    if (b->data != before)
+        b->size = ref->length; /* the read-ahead buffer handed over: the chunk's length */
+    return ok;
 }
 
 gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
                           GError **err)
 {
-    g_mutex_lock(&c->lock);
-    gboolean ok = FALSE;
-    ChunkSlot s;
-    if (c->layout == NULL) {
-        usage(err, "a cache in simulation mode holds no bytes to read");
-    } else if (ref->length == 0) {
-        usage(err, "a chunk of 0 bytes");
-    } else {
-        gboolean hit = lookup(c, ref, pos, &s);
-        if (hit && !chunk_cache_real_get(c, ref, buf)) {
-            chunk_cache_drop_slot(c, s); /* damaged or lost: a miss, fetched again */
-            s = CHUNK_NO_SLOT;
-            hit = FALSE;
-        }
-        ok = hit || chunk_cache_real_fetch(c, ref, buf, err);
-        if (ok)
-            chunk_cache_account(c, ref, pos, s, hit, buf);
-    }
-    g_mutex_unlock(&c->lock);
-    return ok;
+    return chunk_cache_reader_read(&c->own, ref, pos, buf, err);
+}
+
+gboolean chunk_cache_read_buf(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, ChunkCacheBuf *b,
+                              GError **err)
+{
+    return chunk_cache_reader_read_buf(&c->own, ref, pos, b, err);
 }
 
 gboolean chunk_cache_reads_ahead(const ChunkCache *c)
@@ -503,38 +562,66 @@ gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCacheP
     return ok;
 }
 
-void chunk_cache_request_begin(ChunkCache *c, uint64_t time_ns)
+ChunkCacheReader *chunk_cache_reader_new(ChunkCache *c)
 {
+    ChunkCacheReader *r = g_new0(ChunkCacheReader, 1);
+    r->cache = c;
+    chunk_cache_real_reader_init(c, r);
+    return r;
+}
+
+void chunk_cache_reader_free(ChunkCacheReader *r)
+{
+    if (r == NULL)
+        return;
+    g_assert(r != &r->cache->own);
+    chunk_cache_real_reader_free(r);
+    g_free(r);
+}
+
+void chunk_cache_reader_request_begin(ChunkCacheReader *r, uint64_t time_ns)
+{
+    ChunkCache *c = r->cache;
     g_mutex_lock(&c->lock);
     admission_request(&c->admission, time_ns);
-    c->in_request = TRUE;
-    c->request_missed = FALSE;
-    c->request_accesses = c->counters.accesses;
-    c->n_request_read = c->next_request_read = 0;
-    c->request_model_start = c->model.now;
-    c->request_wall_start = g_get_monotonic_time();
-    c->container_in_buf = CACHE_NO_CONTAINER;
     g_mutex_unlock(&c->lock);
+    r->in_request = TRUE;
+    r->missed = FALSE;
+    r->accesses = 0;
+    r->n_read = r->next_read = 0;
+    r->model_s = 0.0;
+    r->wall_start = g_get_monotonic_time();
+    r->container_in_buf = CACHE_NO_CONTAINER;
+}
+
+double chunk_cache_reader_request_end(ChunkCacheReader *r)
+{
+    if (!r->in_request)
+        return 0.0;
+    ChunkCache *c = r->cache;
+    double model = r->model_s;
+    g_mutex_lock(&c->lock);
+    ChunkCacheCounters *k = &c->counters;
+    k->requests++;
+    if (!r->missed && r->accesses > 0)
+        k->requests_hit++; /* served wholly from the SSD (a request of no chunk is not) */
+    k->model_request_s += model;
+    if (model > k->model_request_max_s)
+        k->model_request_max_s = model;
+    k->wall_request_s += (double)(g_get_monotonic_time() - r->wall_start) / 1e6;
+    g_mutex_unlock(&c->lock);
+    r->in_request = FALSE;
+    return model;
+}
+
+void chunk_cache_request_begin(ChunkCache *c, uint64_t time_ns)
+{
+    chunk_cache_reader_request_begin(&c->own, time_ns);
 }
 
 double chunk_cache_request_end(ChunkCache *c)
 {
-    double model = 0.0;
-    g_mutex_lock(&c->lock);
-    if (c->in_request) {
-        ChunkCacheCounters *k = &c->counters;
-        model = c->model.now - c->request_model_start;
-        k->requests++;
-        if (!c->request_missed && k->accesses > c->request_accesses)
-            k->requests_hit++; /* served wholly from the SSD (a request of no chunk is not) */
-        k->model_request_s += model;
-        if (model > k->model_request_max_s)
-            k->model_request_max_s = model;
-        k->wall_request_s += (double)(g_get_monotonic_time() - c->request_wall_start) / 1e6;
-        c->in_request = FALSE;
-    }
-    g_mutex_unlock(&c->lock);
-    return model;
+    return chunk_cache_reader_request_end(&c->own);
 }
 
 void chunk_cache_set_observer(ChunkCache *c, ChunkObserver fn, void *user)

@@ -148,6 +148,18 @@ gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCacheP
  * bytes are not the chunk's); SSD trouble is a miss, never an error. */
 gboolean chunk_cache_read(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, uint8_t *buf,
                           GError **err);
+/* A chunk buffer of the caller's (g_malloc'd, size bytes; NULL and 0 at
+ * first) that the cache may exchange for one of its own. */
+typedef struct {
+    uint8_t *data;
+    uint32_t size;
+} ChunkCacheBuf;
+/* chunk_cache_read into b->data (grown to ref->length first when
+ * smaller): a hit read ahead is not copied, its buffer is handed over and
+ * the caller's taken (b->size then ref->length). The same bytes, checks
+ * and decisions. Free b->data with g_free. */
+gboolean chunk_cache_read_buf(ChunkCache *c, const ChunkRef *ref, const ChunkCachePosition *pos, ChunkCacheBuf *b,
+                              GError **err);
 
 /* Real mode: the next reads will be of refs[0..n) in this order (a part
  * of a request's chunks, or of the next requests' of a trace): the cached
@@ -181,6 +193,25 @@ gboolean chunk_cache_offer(ChunkCache *c, const ChunkRef *ref, GError **err);
  * time_ns as cache_core_request_begin's. */
 void chunk_cache_request_begin(ChunkCache *c, uint64_t time_ns);
 double chunk_cache_request_end(ChunkCache *c);
+
+/* A reader of its own, for a thread reading through the cache while
+ * others do (the mount): its request bracket, the containers its request
+ * read whole and its container buffer are its own, so readers need not
+ * take turns for whole requests. Each access is still decided under the
+ * cache's lock, one at a time, as chunk_cache_read decides it (which is
+ * chunk_cache_reader_read with the cache's own reader); a miss of a chunk
+ * the cache does not hold reads the store without the lock, and a chunk
+ * being read ahead (chunk_cache_read_ahead) is waited for without it. A request's
+ * modelled time is the model's time its own accesses took. */
+typedef struct ChunkCacheReader ChunkCacheReader;
+ChunkCacheReader *chunk_cache_reader_new(ChunkCache *c);
+void chunk_cache_reader_free(ChunkCacheReader *r);
+void chunk_cache_reader_request_begin(ChunkCacheReader *r, uint64_t time_ns);
+double chunk_cache_reader_request_end(ChunkCacheReader *r);
+gboolean chunk_cache_reader_read(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos,
+                                 uint8_t *buf, GError **err);
+gboolean chunk_cache_reader_read_buf(ChunkCacheReader *r, const ChunkRef *ref, const ChunkCachePosition *pos,
+                                     ChunkCacheBuf *b, GError **err);
 
 /* ---- statistics (chunk_cache_report.c) ---- */
 typedef struct {

@@ -14,6 +14,8 @@
  * many as the container read path's per-request LRU (read_session.h). */
 #define CHUNK_CACHE_REQUEST_CONTAINERS 8
 
+typedef struct ChunkCacheAheadBatch ChunkCacheAheadBatch;
+
 /* Real mode: one chunk read ahead (chunk_cache_read_ahead) and not used
  * yet. */
 typedef struct {
@@ -22,6 +24,7 @@ typedef struct {
     uint8_t *buf; /* len bytes, checked, when result is HIT */
     ChunkLayoutGet result;
     gboolean started; /* in the batch still being read (result not known yet) */
+    ChunkCacheAheadBatch *batch; /* that batch, while started */
 } ChunkCacheAhead;
 
 /* The bytes read ahead and not used yet the cache keeps at most (the
@@ -34,11 +37,27 @@ typedef struct {
 #define CHUNK_CACHE_AHEAD_BATCHES 2u
 
 /* One started chunk_cache_read_ahead batch. */
-typedef struct {
+struct ChunkCacheAheadBatch {
     GPtrArray *entries;     /* ChunkCacheAhead, started */
     ChunkLayoutRead *reads; /* theirs, in the same order */
     void *ticket;           /* the layout's get_many */
-} ChunkCacheAheadBatch;
+};
+
+/* One reader's request: its bracket, the containers it read whole and its
+ * container buffer. Each thread reading through the cache at once has its
+ * own (chunk_cache_reader_new); the cache's fields are under its lock, a
+ * reader's are its thread's. */
+struct ChunkCacheReader {
+    ChunkCache *cache;
+    gboolean in_request, missed;
+    uint64_t accesses;  /* its accesses in the request */
+    double model_s;     /* the model's time its accesses in the request took */
+    gint64 wall_start;
+    ContainerId read[CHUNK_CACHE_REQUEST_CONTAINERS]; /* fetch container: read whole in the request */
+    uint32_t n_read, next_read;
+    uint8_t *container_buf; /* real mode, fetch container: the request's last container */
+    ContainerId container_in_buf;
+};
 
 struct ChunkCache {
     GMutex lock;
@@ -66,12 +85,7 @@ struct ChunkCache {
 
     ChunkCacheCounters counters;
     DeviceModel model;
-    gboolean in_request, request_missed;
-    uint64_t request_accesses; /* counters.accesses when the request began */
-    double request_model_start;
-    gint64 request_wall_start;
-    ContainerId request_read[CHUNK_CACHE_REQUEST_CONTAINERS]; /* fetch container */
-    uint32_t n_request_read, next_request_read;
+    ChunkCacheReader own; /* the reader of chunk_cache_read, _touch and the request bracket */
 
     /* the layout (ssd-cache-layout), through the seam, in both modes */
     const ChunkLayoutOps *lops;
@@ -80,8 +94,6 @@ struct ChunkCache {
 
     /* real mode: the layout on the SSD */
     void *layout;             /* NULL in simulation */
-    uint8_t *container_buf;   /* fetch container: the request's last container */
-    ContainerId container_in_buf;
     gboolean damaged_warned;  /* the one warning about damaged chunks is out */
     GHashTable *ahead_by_fp;  /* Fingerprint -> ChunkCacheAhead: the announced reads' cached chunks */
     GQueue *ahead_order;      /* of them, oldest first */
@@ -136,7 +148,7 @@ gboolean chunk_cache_admit(ChunkCache *c, const ChunkRef *ref, const ChunkAccess
  * whole by this miss, in its offset order; offer one chunk; free the lists
  * and their bytes. */
 typedef struct ChunkCacheContainerChunks ChunkCacheContainerChunks;
-void chunk_cache_offer_container(ChunkCache *c, const ChunkRef *missed);
+void chunk_cache_offer_container(ChunkCache *c, const ChunkCacheReader *r, const ChunkRef *missed);
 gboolean chunk_cache_offer_locked(ChunkCache *c, const ChunkRef *ref, const uint8_t *data);
 void chunk_cache_offers_free(ChunkCache *c);
 size_t chunk_cache_offers_memory(const ChunkCache *c);
@@ -150,9 +162,9 @@ void chunk_cache_stored_free(ChunkCache *c);
 uint32_t chunk_cache_stored_length(ChunkCache *c, const ChunkRef *ref, const uint8_t *data);
 size_t chunk_cache_stored_memory(const ChunkCache *c);
 
-/* chunk_cache_real.c: the container the last miss read whole (fetch
+/* chunk_cache_real.c: the container r's last miss read whole (fetch
  * container), if it is `id`; else NULL. */
-const uint8_t *chunk_cache_real_container(const ChunkCache *c, ContainerId id);
+const uint8_t *chunk_cache_real_container(const ChunkCacheReader *r, ContainerId id);
 
 /* chunk_cache_real.c: real mode's byte moves. Open the log and warm the
  * policy from it; close it (nothing in simulation). */
@@ -162,13 +174,26 @@ gboolean chunk_cache_real_close(ChunkCache *c, GError **err);
  * together through the layout's get_many, each checked, kept for the
  * reads that follow (at most CHUNK_CACHE_AHEAD_MAX bytes). */
 void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n);
+/* With the cache's lock held: when fp is being read ahead, wait for its
+ * batch's SSD reads without the lock (other readers' accesses are decided
+ * meanwhile; the lock is held again on return and anything may have
+ * changed), so that the access's decision then finds it read. */
+void chunk_cache_real_wait_ahead(ChunkCache *c, const Fingerprint *fp);
 /* Put into the layout again: what was read ahead of fp (perhaps found
  * damaged) is forgotten. */
 void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp);
 /* The cached chunk ref into buf, checked by the layout (read ahead, or
- * read now); FALSE: damaged or lost (counted; the caller drops the slot). */
-gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf);
-/* The chunk from the store by the miss path, checked. */
-gboolean chunk_cache_real_fetch(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, GError **err);
+ * read now); FALSE: damaged or lost (counted; the caller drops the slot).
+ * swap not NULL (*swap == buf, g_malloc'd): a chunk read ahead is not
+ * copied, its buffer (ref->length bytes) is exchanged for *swap. */
+gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, uint8_t **swap);
+/* The chunk from the store by the miss path, checked, through r's
+ * container buffer: touches nothing of the cache's, so it runs without
+ * its lock. */
+gboolean chunk_cache_real_fetch(const ChunkCache *c, ChunkCacheReader *r, const ChunkRef *ref, uint8_t *buf,
+                                GError **err);
+/* r's container buffer (real mode, fetch container), or none. */
+void chunk_cache_real_reader_init(const ChunkCache *c, ChunkCacheReader *r);
+void chunk_cache_real_reader_free(ChunkCacheReader *r);
 
 #endif

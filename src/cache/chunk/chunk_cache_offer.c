@@ -90,11 +90,11 @@ gboolean chunk_cache_offer_locked(ChunkCache *c, const ChunkRef *ref, const uint
     return admitted;
 }
 
-void chunk_cache_offer_container(ChunkCache *c, const ChunkRef *missed)
+void chunk_cache_offer_container(ChunkCache *c, const ChunkCacheReader *reader, const ChunkRef *missed)
 {
     const uint8_t *buf = NULL;
     if (c->layout != NULL) {
-        buf = chunk_cache_real_container(c, missed->container);
+        buf = chunk_cache_real_container(reader, missed->container);
         g_assert(buf != NULL); /* the miss was just read from it */
     }
     const ChunkCacheContainerChunks *l = chunks_of(c, missed->container, buf);
@@ -129,7 +129,9 @@ gboolean chunk_cache_offer(ChunkCache *c, const ChunkRef *ref, GError **err)
         return FALSE;
     }
     g_mutex_lock(&c->lock);
+    double start = c->model.now;
     chunk_cache_offer_locked(c, ref, NULL);
+    c->own.model_s += c->model.now - start; /* in the request of the cache's own reader */
     g_mutex_unlock(&c->lock);
     return TRUE;
 }

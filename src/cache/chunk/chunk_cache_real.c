@@ -89,6 +89,7 @@ static void ahead_settle_oldest(ChunkCache *c)
         g_assert(b->reads[i].result != CHUNK_LAYOUT_HIT || b->reads[i].len == a->len);
         a->result = b->reads[i].result;
         a->started = FALSE;
+        a->batch = NULL;
     }
     g_ptr_array_free(b->entries, TRUE);
     g_free(b->reads);
@@ -142,8 +143,7 @@ gboolean chunk_cache_real_open(ChunkCache *c, GError **err)
     c->layout = c->lops->open(&lo, err);
     if (c->layout == NULL)
         return FALSE;
-    if (o->fetch == CHUNK_FETCH_CONTAINER)
-        c->container_buf = g_malloc(o->container_size);
+    chunk_cache_real_reader_init(c, &c->own);
     c->ahead_by_fp = g_hash_table_new(fp_hash, fp_equal);
     c->ahead_order = g_queue_new();
     warm_start(c);
@@ -156,8 +156,7 @@ gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
         ahead_settle(c);
     gboolean ok = c->layout == NULL || c->lops->close(c->layout, err);
     c->layout = NULL;
-    g_free(c->container_buf);
-    c->container_buf = NULL;
+    chunk_cache_real_reader_free(&c->own);
     if (c->ahead_order != NULL) {
         g_queue_free_full(c->ahead_order, ahead_free);
         g_hash_table_destroy(c->ahead_by_fp);
@@ -168,16 +167,55 @@ gboolean chunk_cache_real_close(ChunkCache *c, GError **err)
     return ok;
 }
 
+/* With c->lock held: wait for the SSD reads of batch b without the lock,
+ * so that other readers' accesses are decided meanwhile (the lock is held
+ * again on return, and anything may have changed). Nothing when the
+ * layout reads at get_many or b's reads are taken already. */
+static void wait_unlocked(ChunkCache *c, const ChunkCacheAheadBatch *b)
+{
+    void *hold = c->lops->get_many_hold != NULL ? c->lops->get_many_hold(c->layout, b->ticket) : NULL;
+    if (hold == NULL)
+        return;
+    g_mutex_unlock(&c->lock);
+    c->lops->hold_wait(hold);
+    c->lops->hold_release(hold);
+    g_mutex_lock(&c->lock);
+}
+
+void chunk_cache_real_wait_ahead(ChunkCache *c, const Fingerprint *fp)
+{
+    ChunkCacheAhead *a = g_hash_table_lookup(c->ahead_by_fp, fp);
+    if (a != NULL && a->started)
+        wait_unlocked(c, a->batch);
+}
+
+/* Read ahead? Only what the data cache holds, at the recipe's length (a
+ * buffer of that length takes it whole), and not read ahead already. */
+static gboolean wanted(ChunkCache *c, const ChunkRef *ref, uint32_t *len)
+{
+    return ref->length != 0 && !g_hash_table_contains(c->ahead_by_fp, &ref->fp) &&
+           chunk_cache_slot(c, &ref->fp) != CHUNK_NO_SLOT && c->lops->contains(c->layout, &ref->fp, len) &&
+           *len == ref->length;
+}
+
 void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
 {
+    uint32_t len = 0;
+    size_t first = 0;
+    while (first < n && !wanted(c, &refs[first], &len))
+        first++;
+    if (first == n) /* all held already: the batches being read go on */
+        return;
+    /* room for the batch first (a third waits for the oldest's reads,
+     * without the lock), before any entry of it is made */
+    while (g_queue_get_length(&c->ahead_batches) >= CHUNK_CACHE_AHEAD_BATCHES) {
+        wait_unlocked(c, g_queue_peek_head(&c->ahead_batches));
+        if (g_queue_get_length(&c->ahead_batches) >= CHUNK_CACHE_AHEAD_BATCHES)
+            ahead_settle_oldest(c);
+    }
     GPtrArray *fresh = g_ptr_array_new();
-    for (size_t i = 0; i < n; i++) {
-        uint32_t len = 0;
-        /* only what the data cache holds, at the recipe's length (a buffer
-         * of that length takes it whole), and not read ahead already */
-        if (refs[i].length == 0 || g_hash_table_contains(c->ahead_by_fp, &refs[i].fp) ||
-            chunk_cache_slot(c, &refs[i].fp) == CHUNK_NO_SLOT || !c->lops->contains(c->layout, &refs[i].fp, &len) ||
-            len != refs[i].length)
+    for (size_t i = first; i < n; i++) {
+        if (!wanted(c, &refs[i], &len)) /* again: others may have gone on while this waited */
             continue;
         ChunkCacheAhead *a = g_new0(ChunkCacheAhead, 1);
         a->fp = refs[i].fp;
@@ -190,18 +228,17 @@ void chunk_cache_real_read_ahead(ChunkCache *c, const ChunkRef *refs, size_t n)
         c->ahead_bytes += len;
         g_ptr_array_add(fresh, a);
     }
-    if (fresh->len == 0) { /* all held already: the batches being read go on */
+    if (fresh->len == 0) {
         g_ptr_array_free(fresh, TRUE);
         return;
     }
-    while (g_queue_get_length(&c->ahead_batches) >= CHUNK_CACHE_AHEAD_BATCHES)
-        ahead_settle_oldest(c);
     ChunkCacheAheadBatch *b = g_new(ChunkCacheAheadBatch, 1);
     b->entries = fresh;
     b->reads = g_new(ChunkLayoutRead, fresh->len);
     for (guint i = 0; i < fresh->len; i++) {
         ChunkCacheAhead *a = g_ptr_array_index(fresh, i);
         b->reads[i] = (ChunkLayoutRead){ .fp = &a->fp, .buf = a->buf };
+        a->batch = b;
     }
     b->ticket = c->lops->get_many(c->layout, b->reads, fresh->len);
     g_queue_push_tail(&c->ahead_batches, b);
@@ -224,7 +261,7 @@ void chunk_cache_real_forget_ahead(ChunkCache *c, const Fingerprint *fp)
     }
 }
 
-gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
+gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, uint8_t **swap)
 {
     uint32_t len = 0;
     ChunkLayoutGet got;
@@ -233,8 +270,13 @@ gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
         ahead_settle_for(c, a); /* used once: a later read of the chunk reads it again */
         got = a->result; /* damaged when read ahead: the layout dropped it then */
         len = a->len;
-        if (got == CHUNK_LAYOUT_HIT)
+        if (got == CHUNK_LAYOUT_HIT && swap != NULL) { /* handed over: the caller's goes with the entry */
+            uint8_t *mine = a->buf;
+            a->buf = *swap;
+            *swap = mine;
+        } else if (got == CHUNK_LAYOUT_HIT) {
             memcpy(buf, a->buf, a->len); /* checked by the layout when read */
+        }
         ahead_remove(c, a);
     } else {
         got = c->lops->get(c->layout, &ref->fp, buf, &len);
@@ -252,25 +294,39 @@ gboolean chunk_cache_real_get(ChunkCache *c, const ChunkRef *ref, uint8_t *buf)
     return FALSE;
 }
 
-gboolean chunk_cache_real_fetch(ChunkCache *c, const ChunkRef *ref, uint8_t *buf, GError **err)
+void chunk_cache_real_reader_init(const ChunkCache *c, ChunkCacheReader *r)
+{
+    r->container_in_buf = CACHE_NO_CONTAINER;
+    if (c->opt.mode == CACHE_MODE_REAL && c->opt.fetch == CHUNK_FETCH_CONTAINER)
+        r->container_buf = g_malloc(c->opt.container_size);
+}
+
+void chunk_cache_real_reader_free(ChunkCacheReader *r)
+{
+    g_free(r->container_buf);
+    r->container_buf = NULL;
+}
+
+gboolean chunk_cache_real_fetch(const ChunkCache *c, ChunkCacheReader *r, const ChunkRef *ref, uint8_t *buf,
+                                GError **err)
 {
     if (c->opt.fetch == CHUNK_FETCH_CHUNK)
         return chunk_read(c->opt.backing, ref->container, ref->offset, ref->length, c->opt.fp_alg, &ref->fp, buf,
                           NULL, err);
     size_t size = c->opt.container_size;
-    if (c->container_in_buf != ref->container) {
-        c->container_in_buf = CACHE_NO_CONTAINER;
-        if (!container_source_read(c->opt.backing, ref->container, c->container_buf, err))
+    if (r->container_in_buf != ref->container) {
+        r->container_in_buf = CACHE_NO_CONTAINER;
+        if (!container_source_read(c->opt.backing, ref->container, r->container_buf, err))
             return FALSE;
-        c->container_in_buf = ref->container;
+        r->container_in_buf = ref->container;
     }
-    if (!container_check_chunk(c->container_buf, size, ref->container, &ref->fp, ref->offset, ref->length, err))
+    if (!container_check_chunk(r->container_buf, size, ref->container, &ref->fp, ref->offset, ref->length, err))
         return FALSE;
-    memcpy(buf, c->container_buf + ref->offset, ref->length);
+    memcpy(buf, r->container_buf + ref->offset, ref->length);
     return TRUE;
 }
 
-const uint8_t *chunk_cache_real_container(const ChunkCache *c, ContainerId id)
+const uint8_t *chunk_cache_real_container(const ChunkCacheReader *r, ContainerId id)
 {
-    return c->container_buf != NULL && c->container_in_buf == id ? c->container_buf : NULL;
+    return r->container_buf != NULL && r->container_in_buf == id ? r->container_buf : NULL;
 }

@@ -166,6 +166,16 @@ typedef struct {
      * first (its results then wait in the ticket). */
     void *(*get_many)(void *layout, ChunkLayoutRead *reads, size_t n);
     void (*get_many_wait)(void *layout, void *ticket);
+    /* Optional (NULL: a layout that reads at get_many, the buckets): a
+     * hold on the SSD reads of a started ticket, or NULL when nothing is
+     * left to wait for; hold_wait waits for those reads and hold_release
+     * lets the hold go, both from any thread without the layout's
+     * caller's lock (the layout is not touched), so one thread waits for
+     * its reads while others use the layout. The results are still taken
+     * by get_many_wait. */
+    void *(*get_many_hold)(void *layout, void *ticket);
+    void (*hold_wait)(void *hold);
+    void (*hold_release)(void *hold);
     gboolean (*drop)(void *layout, const Fingerprint *fp);
     void (*foreach)(void *layout, void (*fn)(void *ctx, const Fingerprint *fp, uint32_t length), void *ctx);
     gboolean (*sync)(void *layout, GError **err);

@@ -129,6 +129,11 @@ static void log_get_many_wait(void *l, void *ticket)
     g_free(t);
 }
 
+static void *log_get_many_hold(void *l, void *ticket)
+{
+    return chunk_log_get_many_hold(l, ((LogTicket *)ticket)->seq);
+}
+
 static gboolean log_drop(void *l, const Fingerprint *fp)
 {
     return chunk_log_drop(l, fp);
@@ -265,7 +270,8 @@ const ChunkLayoutOps chunk_layout_log_ops = {
     .name = "log", .kind = CHUNK_LAYOUT_LOG, .get_decides = FALSE, .evicts = FALSE, .geometry = log_geometry,
     .max_chunk = log_max_chunk, .compress = log_compress, .stored_size = log_stored_size, .open = log_open,
     .close = log_close, .contains = log_contains, .put = log_put, .get = log_get, .get_many = log_get_many,
-    .get_many_wait = log_get_many_wait, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
+    .get_many_wait = log_get_many_wait, .get_many_hold = log_get_many_hold, .hold_wait = chunk_log_hold_wait,
+    .hold_release = chunk_log_hold_release, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
     .chunks = log_chunks, .counters = log_counters, .index_bytes = log_index_bytes, .model_open = model_open,
     .model_close = model_close, .model_put = model_put, .model_hit = model_hit, .model_drop = model_drop,
     .model_counters = model_counters, .model_index_bytes = model_index_bytes,

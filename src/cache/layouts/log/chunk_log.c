@@ -207,6 +207,28 @@ void chunk_log_get_many_wait_for(ChunkLog *log, uint64_t seq)
         finish_oldest(log);
 }
 
+void *chunk_log_get_many_hold(ChunkLog *log, uint64_t seq)
+{
+    for (GList *l = log->pending.head; l != NULL; l = l->next) {
+        ChunkLogPending *p = l->data;
+        if (p->seq == seq && p->batch != NULL) {
+            chunk_log_readers_hold(p->batch);
+            return p->batch;
+        }
+    }
+    return NULL; /* finished already, or nothing read from the SSD */
+}
+
+void chunk_log_hold_wait(void *hold)
+{
+    chunk_log_readers_wait_read(hold);
+}
+
+void chunk_log_hold_release(void *hold)
+{
+    chunk_log_readers_release(hold);
+}
+
 void chunk_log_get_many_wait(ChunkLog *log)
 {
     chunk_log_get_many_wait_for(log, log->started);

@@ -232,6 +232,15 @@ void chunk_log_get_many(ChunkLog *log, ChunkLogRead *reads, size_t n);
 uint64_t chunk_log_get_many_start(ChunkLog *log, ChunkLogRead *reads, size_t n);
 void chunk_log_get_many_wait_for(ChunkLog *log, uint64_t seq);
 void chunk_log_get_many_wait(ChunkLog *log);
+/* A hold on the SSD reads of started batch `seq` (NULL when none are left
+ * to wait for), so that a thread can wait for them without the caller's
+ * lock (chunk_log_hold_wait: any thread, the log untouched) while the
+ * log goes on; the batch's results are still taken by
+ * chunk_log_get_many_wait_for. Each hold is released once
+ * (chunk_log_hold_release, any thread). */
+void *chunk_log_get_many_hold(ChunkLog *log, uint64_t seq);
+void chunk_log_hold_wait(void *hold);
+void chunk_log_hold_release(void *hold);
 
 /* The policy evicted the chunk: its bytes become dead space. FALSE when it
  * was not there. */

@@ -20,6 +20,7 @@ typedef struct {
 struct ChunkLogReadBatch {
     Batch b;
     ChunkLogReadJob **order;
+    gint refs; /* its starter's, and each chunk_log_readers_hold's */
 };
 
 typedef struct {
@@ -93,7 +94,7 @@ static gpointer reader_main(gpointer data)
         read_extent(r, w, buf, codec);
         g_mutex_lock(&w->batch->lock);
         if (--w->batch->remaining == 0)
-            g_cond_signal(&w->batch->done);
+            g_cond_broadcast(&w->batch->done); /* its starter, and any holds waiting */
         g_mutex_unlock(&w->batch->lock);
         g_free(w);
     }
@@ -131,6 +132,7 @@ static int by_offset(const void *a, const void *b)
 ChunkLogReadBatch *chunk_log_readers_start(ChunkLogReaders *r, ChunkLogReadJob *jobs, size_t n)
 {
     ChunkLogReadBatch *rb = g_new0(ChunkLogReadBatch, 1);
+    rb->refs = 1;
     g_mutex_init(&rb->b.lock);
     g_cond_init(&rb->b.done);
     if (n == 0)
@@ -169,16 +171,34 @@ ChunkLogReadBatch *chunk_log_readers_start(ChunkLogReaders *r, ChunkLogReadJob *
     return rb;
 }
 
-void chunk_log_readers_wait(ChunkLogReadBatch *rb)
+void chunk_log_readers_hold(ChunkLogReadBatch *rb)
+{
+    g_atomic_int_inc(&rb->refs);
+}
+
+void chunk_log_readers_wait_read(ChunkLogReadBatch *rb)
 {
     g_mutex_lock(&rb->b.lock);
     while (rb->b.remaining > 0)
         g_cond_wait(&rb->b.done, &rb->b.lock);
     g_mutex_unlock(&rb->b.lock);
+}
+
+void chunk_log_readers_release(ChunkLogReadBatch *rb)
+{
+    if (!g_atomic_int_dec_and_test(&rb->refs))
+        return;
+    g_assert(rb->b.remaining == 0); /* the last reference goes after the reads: the starter's waits */
     g_mutex_clear(&rb->b.lock);
     g_cond_clear(&rb->b.done);
     g_free(rb->order);
     g_free(rb);
+}
+
+void chunk_log_readers_wait(ChunkLogReadBatch *rb)
+{
+    chunk_log_readers_wait_read(rb);
+    chunk_log_readers_release(rb);
 }
 
 void chunk_log_readers_free(ChunkLogReaders *r)

@@ -56,8 +56,16 @@ typedef struct ChunkLogReadBatch ChunkLogReadBatch;
 /* Start the jobs on the threads (adjacent ones as one extent); the jobs
  * and their buffers must stay until chunk_log_readers_wait. */
 ChunkLogReadBatch *chunk_log_readers_start(ChunkLogReaders *r, ChunkLogReadJob *jobs, size_t n);
-/* Wait for all of a batch's jobs (their `ok` then set) and free it. */
+/* Wait for all of a batch's jobs (their `ok` then set) and free it (its
+ * memory goes with the last hold's release). */
 void chunk_log_readers_wait(ChunkLogReadBatch *b);
+/* A hold on a batch, for another thread to wait for its reads
+ * (chunk_log_readers_wait_read) while its starter may wait for and free
+ * it; each hold is released once. Any thread, no lock needed: the
+ * starter's jobs are not touched. */
+void chunk_log_readers_hold(ChunkLogReadBatch *b);
+void chunk_log_readers_wait_read(ChunkLogReadBatch *b);
+void chunk_log_readers_release(ChunkLogReadBatch *b);
 void chunk_log_readers_free(ChunkLogReaders *r);
 
 #endif
