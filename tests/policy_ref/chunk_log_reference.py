@@ -70,7 +70,8 @@ class ReinsertLog:
         s = min(self.written, key=self.written.get)
         live = [e for e, en in enumerate(self.entries) if en is not None and en[1] == s]
         self._open(s)
-        self.policy.reclaiming(self.seg - HEADER)
+        if hasattr(self.policy, "reclaiming"):
+            self.policy.reclaiming(self.seg - HEADER)
         bound, kept = (self.seg - HEADER) // 2, 0
         for e in live:
             chunk, _, length = self.entries[e]
@@ -118,26 +119,26 @@ class _OnLog:
 
 
 class LruReinsert(_OnLog, ChunkLru):
-    """lru drops a chunk of the reclaimed segment when it is among the
-    least recently used chunks LRU would evict to admit the segment's
-    room (oldest first, until their bytes reach it), else keeps it (its
-    place in the order unchanged)."""
+    """lru keeps a chunk hit since it was written (admitted or kept)."""
 
     def __init__(self, capacity_bytes, avg_chunk, segment):
         super().__init__(capacity_bytes, avg_chunk)
         self._log_init(capacity_bytes, segment)
-        self.reach = set()
+        self.used = set()
 
-    def reclaiming(self, room):
-        self.reach, freed = set(), 0
-        for chunk in self.order:
-            if freed >= room:
-                break
-            self.reach.add(chunk)
-            freed += self.data.size[chunk]
+    def access(self, chunk, length, address, off, tlen):
+        if chunk in self.data.size:
+            self.used.add(chunk)
+        return super().access(chunk, length, address, off, tlen)
+
+    def _put(self, chunk, length):
+        super()._put(chunk, length)
+        self.used.discard(chunk)
 
     def keep(self, chunk):
-        return chunk not in self.reach
+        kept = chunk in self.used
+        self.used.discard(chunk)
+        return kept
 
     def log_drop(self, chunk):
         self.data.drop(chunk)
@@ -196,9 +197,6 @@ class TinyLfuReinsert(_OnLog, ChunkTinyLfu):
     def _has_room(self, chunk, length):
         self.candidate = chunk
         return not self.full and self.data.fits(length)
-
-    def reclaiming(self, room):
-        pass
 
     def keep(self, chunk):
         self.full = True

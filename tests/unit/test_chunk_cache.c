@@ -419,33 +419,36 @@ static void test_arc_keep_by_position(void)
     ops->destroy(st);
 }
 
-/* lru's keep under reinsert: a chunk is dropped when it is among the
- * least recently used chunks whose bytes make up the reclaimed room.
- * Chunks 0-5 in order, 0 hit, then 6 and 7: freeing 6000 bytes reaches
- * 1-5 and 0 (hit, but long ago), not 6 (never hit, but recent); freeing
- * 2000 reaches 1 and 2 only. Before, a chunk was kept when hit since
- * written: 0 always, 6 never. */
-static void test_lru_keep_by_position(void)
+/* The first step of that REPLACE is the current miss's: after a B2 ghost
+ * hit it takes from T1 at |T1| = p (ARC's tie rule), the later steps, and
+ * a miss that was no ghost, only at |T1| > p. Two B1 ghost hits raise p
+ * to 2000, H's B2 ghost hit lowers it to 1000 = |T1| (A alone). */
+static void test_arc_keep_b2_tie(void)
 {
     const ChunkPolicyOps *ops;
-    CU_ASSERT_TRUE_FATAL(chunk_policy_lookup("lru", &ops));
+    CU_ASSERT_TRUE_FATAL(chunk_policy_lookup("arc", &ops));
     ChunkPolicyEnv env = { .capacity_bytes = 100000, .avg_chunk_size = 1000 };
     void *st = ops->create(&env);
-    for (ChunkSlot s = 0; s < 6; s++)
-        admit_into(ops, st, s, 100 + s);
-    hit(ops, st, 0, 100);
-    admit_into(ops, st, 6, 106);
-    admit_into(ops, st, 7, 107);
-    ops->reclaiming(st, 6000);
+    admit_into(ops, st, 0, 1); /* A in T1 */
+    for (ChunkSlot g = 1; g <= 2; g++) {
+        admit_into(ops, st, g, 10 + g);
+        ops->dropped(st, g);           /* a B1 ghost */
+        admit_into(ops, st, g, 10 + g); /* p += 1000; into T2 */
+    }
+    admit_into(ops, st, 3, 20);
+    hit(ops, st, 3, 20);
+    ops->dropped(st, 3);       /* H a B2 ghost */
+    ChunkAccess h = { .chunk = 20, .length = 1000, .touch_length = 1000 };
+    CU_ASSERT_TRUE(ops->admit(st, &h)); /* p = 1000 = |T1| */
+    ops->reclaiming(st, 1000);
     CU_ASSERT_FALSE(ops->keep(st, 0));
-    CU_ASSERT_FALSE(ops->keep(st, 5));
-    CU_ASSERT_TRUE(ops->keep(st, 6));
-    ops->reclaiming(st, 2000);
+    CU_ASSERT_TRUE(ops->keep(st, 1));
+    ops->inserted(st, 3, &h);
+    ChunkAccess m = { .chunk = 30, .length = 1000, .touch_length = 1000 };
+    CU_ASSERT_TRUE(ops->admit(st, &m)); /* no ghost */
+    ops->reclaiming(st, 1000);
     CU_ASSERT_TRUE(ops->keep(st, 0));
     CU_ASSERT_FALSE(ops->keep(st, 1));
-    CU_ASSERT_FALSE(ops->keep(st, 2));
-    CU_ASSERT_TRUE(ops->keep(st, 3));
-    CU_ASSERT_TRUE(ops->keep(st, 6));
     ops->destroy(st);
 }
 
@@ -571,7 +574,7 @@ static void add_suites(void)
     CU_add_test(s, "tinylfu under reinsert: full from the first reclamation", test_tinylfu_reinsert_full);
     CU_add_test(s, "arc under reinsert: chunks past the bound leave ghosts", test_arc_reinsert_cut_ghost);
     CU_add_test(s, "arc under reinsert keeps what ARC's REPLACE would not reach", test_arc_keep_by_position);
-    CU_add_test(s, "lru under reinsert keeps what LRU would not evict", test_lru_keep_by_position);
+    CU_add_test(s, "arc under reinsert: a B2 ghost miss's REPLACE takes T1 at |T1| = p", test_arc_keep_b2_tie);
     CU_add_test(s, "reinsert: kept chunks hit again", test_kept_hit);
     CU_add_test(s, "chunk plc", test_chunk_plc);
     CU_add_test(s, "chunk sigpop", test_chunk_sigpop);

@@ -97,8 +97,8 @@ struct ChunkPolicyOps {
     /* Optional (NULL: nothing to do). The log starts reclaiming a segment
      * whose room after its header is `room` bytes: the `keep`s that follow,
      * until the next call, are about its chunks, decided on the state now
-     * (lru, arc: the chunks the policy would replace to admit `room`
-     * bytes are dropped). */
+     * (arc: the chunks ARC's REPLACE would reach to free `room` bytes are
+     * dropped). */
     void (*reclaiming)(void *st, uint64_t room);
     /* Optional (NULL: `removed`). The log's reclamation dropped slot's
      * chunk: evict's FIFO of segments, a chunk reinsert's `keep` said no

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* slot_reach.h: the slots a chunk policy would replace next, as marked
  * when the chunk log starts reclaiming a segment under
- * ssd-cache-segment-reclaim reinsert (chunk_lru.c, chunk_arc.c: the
- * chunks the policy would replace to admit a segment's worth of bytes).
+ * ssd-cache-segment-reclaim reinsert (chunk_arc.c: the chunks ARC's
+ * REPLACE would reach to free a segment's room).
  * A flag per slot and the list of flagged slots, so clearing costs what
  * marking did. */
 #ifndef DESTOR_CACHE_SLOT_REACH_H

@@ -6,20 +6,18 @@
  * once, so dedup in the cache is free.
  *
  * When the chunk log reclaims its oldest segment (ssd-cache-segment-reclaim
- * reinsert) it frees room for a segment's worth of new chunks: a chunk of
- * that segment is dropped when it is among the least recently used chunks
- * LRU would evict to admit that room, else kept (rewritten; its place in
- * the order does not change: a rewrite is not an access). */
+ * reinsert), a chunk is kept when it was used since it was written
+ * (admitted or last kept): a referenced bit per slot, set by a hit and
+ * cleared by a write, so the log's FIFO of segments gives each chunk a
+ * second chance as CLOCK does (docs/CACHE.md). */
 #include "cache/policy/chunk_policy.h"
 #include "cache/structures/index_list.h"
-#include "cache/structures/slot_reach.h"
 
 typedef struct {
     IndexLinks links;
-    IndexList order;  /* least recently used at the head */
-    uint32_t *length; /* per slot: the chunk's bytes */
+    IndexList order; /* least recently used at the head */
+    uint8_t *used;   /* per slot: hit since written (reinsert keeps it) */
     uint32_t slot_room;
-    SlotReach reach;  /* reinsert: the slots LRU would evict this reclamation */
 } ChunkLru;
 
 static void *chunk_lru_create(const ChunkPolicyEnv *env)
@@ -34,8 +32,7 @@ static void chunk_lru_destroy(void *st)
 {
     ChunkLru *l = st;
     index_links_free(&l->links);
-    slot_reach_free(&l->reach);
-    g_free(l->length);
+    g_free(l->used);
     g_free(l);
 }
 
@@ -46,6 +43,7 @@ static gboolean chunk_lru_lookup(void *st, ChunkSlot slot, const ChunkAccess *a)
     if (slot == CHUNK_NO_SLOT)
         return FALSE;
     index_list_to_tail(&l->links, &l->order, slot);
+    l->used[slot] = 1;
     return TRUE;
 }
 
@@ -64,14 +62,15 @@ static ChunkSlot chunk_lru_victim(void *st)
 static void chunk_lru_inserted(void *st, ChunkSlot slot, const ChunkAccess *a)
 {
     ChunkLru *l = st;
+    (void)a;
     if (slot >= l->slot_room) {
         uint32_t n = l->slot_room ? l->slot_room : 256;
         while (n <= slot)
             n *= 2;
-        l->length = g_renew(uint32_t, l->length, n);
+        l->used = g_renew(uint8_t, l->used, n);
         l->slot_room = n;
     }
-    l->length[slot] = a->length;
+    l->used[slot] = 0;
     index_list_append(&l->links, &l->order, slot);
 }
 
@@ -81,32 +80,20 @@ static void chunk_lru_removed(void *st, ChunkSlot slot)
     index_list_unlink(&l->links, &l->order, slot);
 }
 
-/* A segment of `room` bytes is reclaimed: mark the least recently used
- * chunks LRU would evict to admit that room. */
-static void chunk_lru_reclaiming(void *st, uint64_t room)
-{
-    ChunkLru *l = st;
-    slot_reach_clear(&l->reach);
-    uint64_t freed = 0;
-    for (uint32_t s = l->order.head; s != INDEX_NONE && freed < room; s = l->links.next[s]) {
-        slot_reach_mark(&l->reach, s);
-        freed += l->length[s];
-    }
-}
-
-/* Kept unless LRU would evict it this reclamation. */
+/* Kept when hit since written; the rewrite is a write (the bit clears). */
 static gboolean chunk_lru_keep(void *st, ChunkSlot slot)
 {
     ChunkLru *l = st;
     g_assert(slot < l->slot_room);
-    return !slot_reach_has(&l->reach, slot);
+    gboolean keep = l->used[slot] != 0;
+    l->used[slot] = 0;
+    return keep;
 }
 
 static size_t chunk_lru_memory(const void *st)
 {
     const ChunkLru *l = st;
-    return sizeof *l + index_links_bytes(&l->links) + (size_t)l->slot_room * sizeof(uint32_t) +
-           slot_reach_bytes(&l->reach);
+    return sizeof *l + index_links_bytes(&l->links) + l->slot_room;
 }
 
 const ChunkPolicyOps chunk_policy_lru = {
@@ -121,6 +108,5 @@ const ChunkPolicyOps chunk_policy_lru = {
     .inserted = chunk_lru_inserted,
     .removed = chunk_lru_removed,
     .keep = chunk_lru_keep,
-    .reclaiming = chunk_lru_reclaiming,
     .memory = chunk_lru_memory,
 };
