@@ -16,7 +16,7 @@
  * The value of a candidate is p per byte its admission writes; the budget
  * is spent as `compete` spends it (value_share.h): the best share of the
  * candidates by value, the share the bucket's fill (write_credit.h), so
- * the bytes written stay within depth + budget x requests.
+ * the bytes written stay within the budget's bound.
  *
  * Training: W = 10 x the objects the cache holds (the sketch's sample
  * size). At every halving of the sketch (a turn of its window) the rule
@@ -24,7 +24,8 @@
  * the sampled accesses of the last W: a miniature of m = min(C, 32) slots
  * (C the objects; with C > 32 an object is sampled iff mix64(key) >> 32 <
  * floor(32 / C x 2^32), SHARDS' spatial sample, as minisim's), with a
- * budget of floor(budget x R x requests in the window / b) writes, R =
+ * budget of floor(rate x R x requests in the window / b) writes (rate: a
+ * request's credit, write_credit.h; the DWPD budget's mean), R =
  * m / C, b the candidates' mean bytes (counted and halved as the
  * controller counts them). Every position where the optimum's cache misses is an
  * example, labelled 1 where it admits; the weights then take 4 passes of
@@ -121,10 +122,10 @@ static void learned_destroy(void *st)
     g_free(k);
 }
 
-static void learned_request(void *st)
+static void learned_request(void *st, uint64_t time_ns)
 {
     Learned *k = st;
-    write_credit_request(&k->credit);
+    write_credit_request(&k->credit, time_ns);
     g_array_append_val(k->requests_at, k->accesses);
 }
 
