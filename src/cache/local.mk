@@ -32,6 +32,7 @@ CACHE_SOURCES = \
 	src/cache/structures/slot_list.h \
 	src/cache/structures/slot_map.h \
 	src/cache/structures/slot_queues.h \
+	src/cache/structures/slot_reach.h \
 	src/cache/structures/slru.h \
 	src/cache/structures/chunk_table.h \
 	src/cache/structures/index_list.h \

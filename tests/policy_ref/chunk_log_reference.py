@@ -10,7 +10,8 @@ The log: capacity // segment segments (at least two), chunks packed into
 the open segment after a 64-byte header, each with a 48-byte table entry;
 a chunk that does not fit has the open segment written first; the open
 segment's home is the lowest free segment, else the oldest written one,
-reclaimed: each live chunk of it, in the index's entry order (entry
+reclaimed: the policy is told the segment's room (its bytes after the
+header), then each live chunk of it, in the index's entry order (entry
 numbers: the last freed is reused first, else a new one), is asked about
 while it and the chunks kept before it take at most half the segment's
 room after the header (entries included) and it leaves room for the put
@@ -69,6 +70,8 @@ class ReinsertLog:
         s = min(self.written, key=self.written.get)
         live = [e for e, en in enumerate(self.entries) if en is not None and en[1] == s]
         self._open(s)
+        if hasattr(self.policy, "reclaiming"):
+            self.policy.reclaiming(self.seg - HEADER)
         bound, kept = (self.seg - HEADER) // 2, 0
         for e in live:
             chunk, _, length = self.entries[e]
@@ -143,18 +146,37 @@ class LruReinsert(_OnLog, ChunkLru):
 
 
 class ArcReinsert(_OnLog, ChunkArc):
-    """arc asks ARC's REPLACE step with the chunk as the LRU candidate of
-    its own list (T1 or T2): dropped when REPLACE would take from that list
-    now, kept (staying where it is in its list) when from the other; every
-    chunk the log drops (asked and not kept, or left out by the bound)
-    becomes a ghost."""
+    """arc drops a chunk of the reclaimed segment when ARC's REPLACE,
+    repeated until the segment's room is freed, would reach it: each step
+    takes T1's oldest chunk not taken yet while the T1 bytes not taken are
+    more than p (or at least p at the first step after a B2 ghost hit) or
+    T2 has none left, else T2's. The others are kept (staying where they
+    are in their lists); every chunk the log drops (asked and not kept, or
+    left out by the bound) becomes a ghost."""
 
     def __init__(self, capacity_bytes, avg_chunk, segment):
         super().__init__(capacity_bytes, avg_chunk)
         self._log_init(capacity_bytes, segment)
+        self.reach = set()
+
+    def reclaiming(self, room):
+        t1 = list(self.arc.lists["t1"].items())
+        t2 = list(self.arc.lists["t2"].items())
+        left1, freed, first = self.arc.size("t1"), 0, True
+        self.reach = set()
+        while freed < room and (t1 or t2):
+            p = self.arc.p
+            if t1 and (not t2 or left1 > p or (first and self.arc.b2_hit and left1 >= p)):
+                chunk, (size, _) = t1.pop(0)
+                left1 -= size
+            else:
+                chunk, (size, _) = t2.pop(0)
+            self.reach.add(chunk)
+            freed += size
+            first = False
 
     def keep(self, chunk):
-        return (self.arc.where(chunk) == "t1") != self.arc.replaces_t1()
+        return chunk not in self.reach
 
     def log_drop(self, chunk):
         self.data.drop(chunk)

@@ -368,39 +368,87 @@ static void test_kept_hit(void)
     chunk_cache_close(c, NULL);
 }
 
-/* arc's keep under reinsert is ARC's REPLACE with the chunk as its list's
- * LRU candidate (Megiddo & Modha, FAST 2003): with |T1| = p (a B1 ghost
- * hit raised p to one chunk) REPLACE takes from T2, so the T1 chunk A is
- * kept and the T2 chunk B (hit since written) is not; once a miss puts a
- * second chunk in T1 (|T1| > p) the answers turn round. Before, arc kept
- * B (hit since written) and never a T1 chunk. */
-static void test_arc_keep_is_replace(void)
+/* A chunk of 1000 bytes in slot `slot`: admitted and inserted. */
+static void admit_into(const ChunkPolicyOps *ops, void *st, ChunkSlot slot, uint64_t chunk)
+{
+    ChunkAccess x = { .chunk = chunk, .length = 1000, .touch_length = 1000 };
+    CU_ASSERT_TRUE(ops->admit(st, &x));
+    ops->inserted(st, slot, &x);
+}
+
+static void hit(const ChunkPolicyOps *ops, void *st, ChunkSlot slot, uint64_t chunk)
+{
+    ChunkAccess x = { .chunk = chunk, .length = 1000, .touch_length = 1000 };
+    CU_ASSERT_TRUE(ops->lookup(st, slot, &x));
+}
+
+/* arc's keep under reinsert is ARC's REPLACE by position (Megiddo &
+ * Modha, FAST 2003): a chunk is dropped when REPLACE, repeated until the
+ * reclaimed room is freed, would reach it. With |T1| = p (a B1 ghost hit
+ * raised p to one chunk) REPLACE takes from T2: freeing 2000 bytes
+ * reaches T2's two oldest (B, G), not D, hit last, nor A in T1. Once a
+ * miss N puts a second chunk in T1 (|T1| > p) REPLACE takes A, then (T1
+ * back at p) B. Before, every chunk was its list's LRU candidate: D was
+ * dropped in the first round and N in the second. */
+static void test_arc_keep_by_position(void)
 {
     const ChunkPolicyOps *ops;
     CU_ASSERT_TRUE_FATAL(chunk_policy_lookup("arc", &ops));
     ChunkPolicyEnv env = { .capacity_bytes = 100000, .avg_chunk_size = 1000 };
     void *st = ops->create(&env);
-    ChunkAccess a = { .chunk = 1, .length = 1000, .touch_length = 1000 };
-    ChunkAccess b = { .chunk = 2, .length = 1000, .touch_length = 1000 };
-    ChunkAccess g = { .chunk = 3, .length = 1000, .touch_length = 1000 };
-    ChunkAccess n = { .chunk = 4, .length = 1000, .touch_length = 1000 };
-    CU_ASSERT_TRUE(ops->admit(st, &a));
-    ops->inserted(st, 0, &a);
-    CU_ASSERT_TRUE(ops->admit(st, &b));
-    ops->inserted(st, 1, &b);
-    CU_ASSERT_TRUE(ops->lookup(st, 1, &b)); /* B to T2 */
-    CU_ASSERT_TRUE(ops->admit(st, &g));
-    ops->inserted(st, 2, &g);
-    ops->dropped(st, 2);                    /* G a B1 ghost */
-    CU_ASSERT_TRUE(ops->admit(st, &g));     /* p = 1000 = |T1| */
-    ops->inserted(st, 2, &g);               /* into T2 */
+    admit_into(ops, st, 0, 1); /* A in T1 */
+    admit_into(ops, st, 1, 2);
+    hit(ops, st, 1, 2);        /* B to T2 */
+    admit_into(ops, st, 2, 3);
+    ops->dropped(st, 2);       /* G a B1 ghost */
+    admit_into(ops, st, 2, 3); /* p = 1000 = |T1|; G into T2 */
+    admit_into(ops, st, 3, 4);
+    hit(ops, st, 3, 4);        /* D to T2, most recent */
+    ops->reclaiming(st, 2000);
     CU_ASSERT_TRUE(ops->keep(st, 0));
     CU_ASSERT_FALSE(ops->keep(st, 1));
-    CU_ASSERT_TRUE(ops->admit(st, &n));
-    ops->inserted(st, 3, &n);               /* |T1| = 2000 > p */
+    CU_ASSERT_FALSE(ops->keep(st, 2));
+    CU_ASSERT_TRUE(ops->keep(st, 3));
+    admit_into(ops, st, 4, 5); /* N: |T1| = 2000 > p */
+    ops->reclaiming(st, 2000);
+    CU_ASSERT_FALSE(ops->keep(st, 0));
+    CU_ASSERT_FALSE(ops->keep(st, 1));
+    CU_ASSERT_TRUE(ops->keep(st, 2));
+    CU_ASSERT_TRUE(ops->keep(st, 3));
+    CU_ASSERT_TRUE(ops->keep(st, 4));
+    ops->destroy(st);
+}
+
+/* The first step of that REPLACE is the current miss's: after a B2 ghost
+ * hit it takes from T1 at |T1| = p (ARC's tie rule), the later steps, and
+ * a miss that was no ghost, only at |T1| > p. Two B1 ghost hits raise p
+ * to 2000, H's B2 ghost hit lowers it to 1000 = |T1| (A alone). */
+static void test_arc_keep_b2_tie(void)
+{
+    const ChunkPolicyOps *ops;
+    CU_ASSERT_TRUE_FATAL(chunk_policy_lookup("arc", &ops));
+    ChunkPolicyEnv env = { .capacity_bytes = 100000, .avg_chunk_size = 1000 };
+    void *st = ops->create(&env);
+    admit_into(ops, st, 0, 1); /* A in T1 */
+    for (ChunkSlot g = 1; g <= 2; g++) {
+        admit_into(ops, st, g, 10 + g);
+        ops->dropped(st, g);           /* a B1 ghost */
+        admit_into(ops, st, g, 10 + g); /* p += 1000; into T2 */
+    }
+    admit_into(ops, st, 3, 20);
+    hit(ops, st, 3, 20);
+    ops->dropped(st, 3);       /* H a B2 ghost */
+    ChunkAccess h = { .chunk = 20, .length = 1000, .touch_length = 1000 };
+    CU_ASSERT_TRUE(ops->admit(st, &h)); /* p = 1000 = |T1| */
+    ops->reclaiming(st, 1000);
     CU_ASSERT_FALSE(ops->keep(st, 0));
     CU_ASSERT_TRUE(ops->keep(st, 1));
-    CU_ASSERT_TRUE(ops->keep(st, 1));       /* no hit needed: REPLACE still takes T1 */
+    ops->inserted(st, 3, &h);
+    ChunkAccess m = { .chunk = 30, .length = 1000, .touch_length = 1000 };
+    CU_ASSERT_TRUE(ops->admit(st, &m)); /* no ghost */
+    ops->reclaiming(st, 1000);
+    CU_ASSERT_TRUE(ops->keep(st, 0));
+    CU_ASSERT_FALSE(ops->keep(st, 1));
     ops->destroy(st);
 }
 
@@ -525,7 +573,8 @@ static void add_suites(void)
     CU_add_test(s, "offers", test_offers);
     CU_add_test(s, "tinylfu under reinsert: full from the first reclamation", test_tinylfu_reinsert_full);
     CU_add_test(s, "arc under reinsert: chunks past the bound leave ghosts", test_arc_reinsert_cut_ghost);
-    CU_add_test(s, "arc under reinsert keeps by ARC's REPLACE", test_arc_keep_is_replace);
+    CU_add_test(s, "arc under reinsert keeps what ARC's REPLACE would not reach", test_arc_keep_by_position);
+    CU_add_test(s, "arc under reinsert: a B2 ghost miss's REPLACE takes T1 at |T1| = p", test_arc_keep_b2_tie);
     CU_add_test(s, "reinsert: kept chunks hit again", test_kept_hit);
     CU_add_test(s, "chunk plc", test_chunk_plc);
     CU_add_test(s, "chunk sigpop", test_chunk_sigpop);

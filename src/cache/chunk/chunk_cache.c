@@ -48,6 +48,7 @@ gboolean chunk_cache_options_from_config(ChunkCacheOptions *o, const CacheConfig
 }
 
 static gboolean layout_keep(void *ctx, const Fingerprint *fp, uint32_t length);
+static void layout_reclaiming(void *ctx, uint32_t room);
 
 /* What the layout (or its model) is opened with: the same geometry in
  * both modes (the log's capacity by its reclaim rule, chunk_cache.h), so
@@ -67,6 +68,7 @@ static void layout_options(const ChunkCache *c, ChunkLayoutOptions *lo)
     lo->dropped = chunk_cache_layout_dropped;
     lo->dropped_ctx = (void *)c;
     lo->keep = layout_keep;
+    lo->reclaiming = layout_reclaiming;
     lo->keep_ctx = (void *)c;
     c->lops->geometry(lo);
 }
@@ -189,6 +191,15 @@ static gboolean layout_keep(void *ctx, const Fingerprint *fp, uint32_t length)
         notify(c, CHUNK_EVENT_KEEP, fp, length);
     }
     return keep;
+}
+
+/* The log starts reclaiming a segment under reinsert: the policy's keeps
+ * that follow are decided on its state now (its reclaiming op). */
+static void layout_reclaiming(void *ctx, uint32_t room)
+{
+    ChunkCache *c = ctx;
+    if (c->ops->reclaiming)
+        c->ops->reclaiming(c->pst, room);
 }
 
 /* A free slot, growing the per-slot arrays when none is left. */

@@ -41,6 +41,10 @@ typedef void (*ChunkLayoutDropped)(void *ctx, const Fingerprint *fp, uint32_t le
  * reinserted bytes leaves room for it; a chunk not kept is dropped (the
  * `dropped` callback). It must not call into the layout. */
 typedef gboolean (*ChunkLayoutKeep)(void *ctx, const Fingerprint *fp, uint32_t length);
+/* The log starts reclaiming a segment under CHUNK_LOG_REINSERT, whose
+ * room after its header is `room` bytes; the keeps asked until the next
+ * call are about its chunks. It must not call into the layout. */
+typedef void (*ChunkLayoutReclaiming)(void *ctx, uint32_t room);
 
 /* The store's identity a layout records (store.meta). */
 #define CHUNK_LAYOUT_STORE_ID_LEN 16
@@ -73,6 +77,7 @@ typedef struct {
     ChunkLayoutDropped dropped; /* chunks the layout evicts by itself; may be NULL */
     void *dropped_ctx;
     ChunkLayoutKeep keep;       /* the log's reinsert: NULL keeps nothing (FIFO, as evict) */
+    ChunkLayoutReclaiming reclaiming; /* the log's reinsert; may be NULL; called with keep_ctx */
     void *keep_ctx;
 } ChunkLayoutOptions;
 

@@ -94,6 +94,12 @@ struct ChunkPolicyOps {
      * from the policy's own state; asked only while the log's bound on
      * reinserted bytes has room for the chunk. */
     gboolean (*keep)(void *st, ChunkSlot slot);
+    /* Optional (NULL: nothing to do). The log starts reclaiming a segment
+     * whose room after its header is `room` bytes: the `keep`s that follow,
+     * until the next call, are about its chunks, decided on the state now
+     * (arc: the chunks ARC's REPLACE would reach to free `room` bytes are
+     * dropped). */
+    void (*reclaiming)(void *st, uint64_t room);
     /* Optional (NULL: `removed`). The log's reclamation dropped slot's
      * chunk: evict's FIFO of segments, a chunk reinsert's `keep` said no
      * to or its bound left out unasked, or one found damaged as the

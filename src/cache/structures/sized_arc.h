@@ -138,6 +138,33 @@ static inline gboolean sized_arc_replaces_t1(const SizedArc *a)
     return a->lists[ARC_T1].len > 0 && (a->lists[ARC_T2].len == 0 || t1 > a->p || (a->b2_hit && t1 >= a->p));
 }
 
+/* ARC's REPLACE repeated until `bytes` are freed, on the state now and
+ * changing nothing: take(ctx, e) for each resident entry it would replace,
+ * in order. Each step takes the oldest entry of T1 not taken yet when the
+ * T1 bytes not taken hold more than p (at least p at the first step after
+ * a B2 ghost hit: the current miss's REPLACE) or none of T2 is left, else
+ * the oldest of T2 not taken. Its first step is sized_arc_victim's. */
+static inline void sized_arc_replace_walk(const SizedArc *a, double bytes, void (*take)(void *ctx, uint32_t e),
+                                          void *ctx)
+{
+    double t1 = a->bytes[ARC_T1], freed = 0;
+    uint32_t e1 = a->lists[ARC_T1].head, e2 = a->lists[ARC_T2].head;
+    gboolean first = TRUE;
+    while (freed < bytes && (e1 != INDEX_NONE || e2 != INDEX_NONE)) {
+        gboolean from_t1 = e1 != INDEX_NONE && (e2 == INDEX_NONE || t1 > a->p || (first && a->b2_hit && t1 >= a->p));
+        uint32_t e = from_t1 ? e1 : e2;
+        if (from_t1) {
+            e1 = a->links.next[e];
+            t1 -= a->size[e];
+        } else {
+            e2 = a->links.next[e];
+        }
+        freed += a->size[e];
+        first = FALSE;
+        take(ctx, e);
+    }
+}
+
 /* The resident entry ARC replaces next, or KEY_TABLE_NONE when none. */
 static inline uint32_t sized_arc_victim(const SizedArc *a)
 {

@@ -58,6 +58,7 @@ static void *log_open(const ChunkLayoutOptions *opt, GError **err)
     o.dropped = opt->dropped;
     o.dropped_ctx = opt->dropped_ctx;
     o.keep = opt->keep;
+    o.reclaiming = opt->reclaiming;
     o.keep_ctx = opt->keep_ctx;
     o.compression = opt->compression;
     o.compression_level = opt->compression_level;
@@ -209,6 +210,7 @@ static void *model_open(const ChunkLayoutOptions *opt, GError **err)
     chunk_log_space_init(sp, o.segment_size, chunk_log_space_segments(o.capacity_bytes, o.segment_size), o.reclaim,
                          opt->dropped, opt->dropped_ctx);
     sp->keep = opt->keep; /* the same decisions as the log's (chunk_log_open) */
+    sp->reclaiming = opt->reclaiming;
     sp->keep_ctx = opt->keep_ctx;
     chunk_log_space_meta_written(sp, 0); /* the log marks chunklog.meta in use at open */
     return sp;

@@ -585,6 +585,7 @@ ChunkLog *chunk_log_open(const ChunkLogOptions *opt, GError **err)
     log->n_segments = chunk_log_space_segments(opt->capacity_bytes, opt->segment_size);
     chunk_log_space_init(&log->sp, log->seg_size, log->n_segments, opt->reclaim, opt->dropped, opt->dropped_ctx);
     log->sp.keep = opt->keep;
+    log->sp.reclaiming = opt->reclaiming;
     log->sp.keep_ctx = opt->keep_ctx;
     log->sp.io = &log_io;
     log->sp.io_ctx = log;

@@ -96,6 +96,10 @@ typedef void (*ChunkLogDropped)(void *ctx, const Fingerprint *fp, uint32_t lengt
  * (chunk_layout.h, ChunkLayoutKeep; called from inside chunk_log_put: it
  * must not call into the log.) */
 typedef gboolean (*ChunkLogKeep)(void *ctx, const Fingerprint *fp, uint32_t length);
+/* CHUNK_LOG_REINSERT: a segment of `room` bytes after its header is being
+ * reclaimed; the keeps that follow are about its chunks
+ * (ChunkLayoutReclaiming). */
+typedef void (*ChunkLogReclaiming)(void *ctx, uint32_t room);
 
 /* CHUNK_LOG_REINSERT's bound: the kept chunks (stored bytes and table
  * entries) take at most 1/CHUNK_LOG_REINSERT_SHARE of a segment's room
@@ -117,6 +121,7 @@ typedef struct {
     ChunkLogDropped dropped;        /* may be NULL */
     void *dropped_ctx;
     ChunkLogKeep keep;              /* CHUNK_LOG_REINSERT; NULL keeps nothing */
+    ChunkLogReclaiming reclaiming;  /* CHUNK_LOG_REINSERT; may be NULL; called with keep_ctx */
     void *keep_ctx;
     unsigned readers;               /* reader threads of chunk_log_get_many (0: CHUNK_LOG_DEFAULT_READERS) */
     CacheCodecKind compression;     /* ssd-cache-compression (recorded: a log of another is started empty) */

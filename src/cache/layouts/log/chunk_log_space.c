@@ -315,8 +315,8 @@ static void clean_segment(ChunkLogSpace *sp, uint32_t s)
 
 /* Reinsert: segment s (the oldest) becomes the open segment's home; each
  * of its live chunks, in the index's entry order, is asked about (`keep`)
- * while it fits within the bound (chunk_log_space_reinsert_bound, entry
- * included) and leaves room for the put of `need` stored bytes that
+ * (after `reclaiming` is told the segment's room) while it fits within
+ * the bound (chunk_log_space_reinsert_bound, entry included) and leaves room for the put of `need` stored bytes that
  * reclaims; kept, it is rewritten into the open segment, else dropped. The
  * victim is read when the first chunk is kept (a kept chunk it cannot
  * read, or whose bytes do not match, is dropped as damaged). */
@@ -326,6 +326,8 @@ static void reinsert_segment(ChunkLogSpace *sp, uint32_t s, uint32_t need)
     uint64_t kept = 0;
     int readable = -1; /* the victim not read yet */
     uint32_t n;
+    if (sp->reclaiming)
+        sp->reclaiming(sp->keep_ctx, sp->seg_size - CHUNK_LOG_SEGMENT_HEADER);
     uint32_t *live = take_out_live(sp, s, &n);
     for (uint32_t i = 0; i < n; i++) {
         const ChunkLogEntry *en = chunk_log_index_entry(&sp->index, live[i]);

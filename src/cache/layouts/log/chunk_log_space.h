@@ -76,6 +76,7 @@ typedef struct {
     ChunkLogDropped dropped; /* may be NULL */
     void *dropped_ctx;
     ChunkLogKeep keep; /* reinsert: NULL keeps nothing; set after init */
+    ChunkLogReclaiming reclaiming; /* reinsert: may be NULL; set after init */
     void *keep_ctx;
     const ChunkLogSpaceIO *io; /* NULL: no bytes (simulation) */
     void *io_ctx;

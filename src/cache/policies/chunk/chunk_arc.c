@@ -6,11 +6,12 @@
  * access to a cached chunk is a hit.
  *
  * When the chunk log reclaims its oldest segment (ssd-cache-segment-reclaim
- * reinsert), each chunk it asks about is taken as the LRU candidate of its
- * own list and ARC's REPLACE step decides: when REPLACE would take from
- * that list now (T1 when |T1| > p, or >= p on a B2 ghost hit, or T2 is
- * empty; else T2) the chunk is dropped, else ARC would replace from the
- * other list and the chunk is kept (rewritten; it stays where it is in
+ * reinsert), ARC's REPLACE decides by position: the log frees room for a
+ * segment's worth of new chunks, and a chunk of the reclaimed segment is
+ * dropped when REPLACE, repeated until that room is freed, would reach it
+ * (from T1's LRU end while T1 holds more than p, or >= p for a B2 ghost
+ * hit's first step, or T2 is used up; else from T2's; sized_arc.h,
+ * sized_arc_replace_walk), else kept (rewritten; it stays where it is in
  * its list, as a page ARC does not replace). With the log as the limit
  * ARC's own victim step never runs, so this is where p acts. Every chunk
  * the log drops, asked or left out by the bound (or by evict's FIFO),
@@ -18,6 +19,7 @@
  * page replaced from T1 or T2 is remembered). */
 #include "cache/policy/chunk_policy.h"
 #include "cache/structures/sized_arc.h"
+#include "cache/structures/slot_reach.h"
 
 typedef struct {
     SizedArc arc;         /* payload: the slot */
@@ -25,6 +27,7 @@ typedef struct {
     uint32_t slot_room;
     gboolean was_ghost;   /* the pending newcomer */
     ChunkSlot victim;     /* the last victim named (its removal makes a ghost) */
+    SlotReach reach;      /* reinsert: the slots REPLACE would reach this reclamation */
 } ChunkArc;
 
 static void *chunk_arc_create(const ChunkPolicyEnv *env)
@@ -39,6 +42,7 @@ static void chunk_arc_destroy(void *st)
 {
     ChunkArc *a = st;
     sized_arc_free(&a->arc);
+    slot_reach_free(&a->reach);
     g_free(a->entry);
     g_free(a);
 }
@@ -91,15 +95,28 @@ static void chunk_arc_removed(void *st, ChunkSlot slot)
     a->victim = CHUNK_NO_SLOT;
 }
 
-/* ARC's REPLACE with slot's chunk as its list's LRU candidate: kept when
- * REPLACE would take from the other list; else the log drops it
- * (chunk_arc_dropped). */
+static void reach_entry(void *ctx, uint32_t e)
+{
+    ChunkArc *a = ctx;
+    slot_reach_mark(&a->reach, (ChunkSlot)a->arc.payload[e]);
+}
+
+/* A segment of `room` bytes is reclaimed: mark what REPLACE would replace
+ * to free that room. */
+static void chunk_arc_reclaiming(void *st, uint64_t room)
+{
+    ChunkArc *a = st;
+    slot_reach_clear(&a->reach);
+    sized_arc_replace_walk(&a->arc, (double)room, reach_entry, a);
+}
+
+/* Kept unless REPLACE would reach it this reclamation; else the log drops
+ * it (chunk_arc_dropped). */
 static gboolean chunk_arc_keep(void *st, ChunkSlot slot)
 {
     ChunkArc *a = st;
     g_assert(slot < a->slot_room && sized_arc_resident(&a->arc, a->entry[slot]));
-    gboolean in_t1 = a->arc.list[a->entry[slot]] == ARC_T1;
-    return in_t1 != sized_arc_replaces_t1(&a->arc);
+    return !slot_reach_has(&a->reach, slot);
 }
 
 /* The log dropped it (not kept, past reinsert's bound, evict's FIFO): a
@@ -114,7 +131,8 @@ static void chunk_arc_dropped(void *st, ChunkSlot slot)
 static size_t chunk_arc_memory(const void *st)
 {
     const ChunkArc *a = st;
-    return sizeof *a + sized_arc_bytes(&a->arc) + (size_t)a->slot_room * sizeof(uint32_t);
+    return sizeof *a + sized_arc_bytes(&a->arc) + (size_t)a->slot_room * sizeof(uint32_t) +
+           slot_reach_bytes(&a->reach);
 }
 
 const ChunkPolicyOps chunk_policy_arc = {
@@ -129,6 +147,7 @@ const ChunkPolicyOps chunk_policy_arc = {
     .inserted = chunk_arc_inserted,
     .removed = chunk_arc_removed,
     .keep = chunk_arc_keep,
+    .reclaiming = chunk_arc_reclaiming,
     .dropped = chunk_arc_dropped,
     .memory = chunk_arc_memory,
 };
