@@ -201,7 +201,7 @@ class Learned(Compete):
         a, g = self.seen.access(key, self.accesses // self.epoch_len)
         self.x = self.features(e, a, g)
         if self.threshold is None or (mix64(key) >> 32) < self.threshold:
-            self.samples.append((key, (e, a, g)))
+            self.samples.append((mix64(key) & 0xFFFF, (e, a, g)))
         if turned:
             self.share.halve()
             self.asked_bytes = math.floor(self.asked_bytes / 2)

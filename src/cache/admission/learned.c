@@ -43,7 +43,8 @@
  * 2^32), SHARDS' spatial sample, as minisim's), with a budget of
  * floor(budget x R x the requests of those accesses / b) writes, R = m / C,
  * b the candidates' mean bytes (counted and halved as the controller counts
- * them). A sample is the key folded to 32 bits and its features' levels
+ * them). A sample is 32 bits: the low 16 bits of mix64(key) (objects
+ * alike in them are one object to the miniature) and its features' levels
  * (e, a, g). Every position where the optimum's cache misses is an
  * example, labelled 1 where it admits; the weights then take 4 passes of
  * SGD (rate 1/4) over them in order, warm-started from the last weights;
@@ -75,8 +76,10 @@
 #define LEARNED_MINI_SLOTS 32
 #define LEARNED_CELLS_PER_COLUMN 4
 
-/* A sample's features, as levels: e << 10 | a << 5 | g. */
+/* A sample's features, as levels: e << 10 | a << 5 | g; a sample: 16 bits
+ * of its key's hash, then its levels. */
 #define LEVELS(e, a, g) ((uint16_t)((e) << 10 | (a) << 5 | (g)))
+#define SAMPLE(key, levels) ((uint32_t)(sketch_mix64(key) & 0xffffu) << 16 | (levels))
 
 typedef struct {
     WriteCredit credit;
@@ -91,8 +94,7 @@ typedef struct {
     uint64_t threshold;  /* sampled iff mix64(key) >> 32 < threshold (UINT64_MAX: all) */
     double mini_share;   /* R = the miniature's slots / C */
     double asked_bytes, asked; /* the candidates' bytes and number, halved at each turn */
-    uint32_t *sample_key; /* the sampled accesses since the turn before the last: key folded */
-    uint16_t *sample_levels; /* and its features' levels */
+    uint32_t *sample;    /* the sampled accesses since the turn before the last: SAMPLE(key, levels) */
     uint32_t samples, samples_cap, samples_before; /* held; allocated; of them before the last turn */
     uint64_t requests_before, requests_since; /* requests before the last turn (since the one before), since it */
     double cur_x[LEARNED_WEIGHTS];
@@ -145,8 +147,7 @@ static void learned_destroy(void *st)
     sketch_free(&k->recent);
     value_share_free(&k->share);
     last_seen_free(&k->seen);
-    g_free(k->sample_key);
-    g_free(k->sample_levels);
+    g_free(k->sample);
     g_free(k);
 }
 
@@ -167,7 +168,7 @@ static void train(Learned *k)
     uint8_t *plan = g_new(uint8_t, n), *held = g_new0(uint8_t, n);
     GHashTable *later = g_hash_table_new(g_direct_hash, g_direct_equal);
     for (uint32_t i = n; i-- > 0;) {
-        gpointer key = GUINT_TO_POINTER(k->sample_key[i]), at;
+        gpointer key = GUINT_TO_POINTER(k->sample[i] >> 16), at;
         next[i] = g_hash_table_lookup_extended(later, key, NULL, &at) ? GPOINTER_TO_UINT(at) : OPT_PLAN_NEVER;
         g_hash_table_insert(later, key, GUINT_TO_POINTER(i));
     }
@@ -185,7 +186,7 @@ static void train(Learned *k)
             if (held[i])
                 continue; /* a hit of the optimum: no admission to learn */
             double x[LEARNED_WEIGHTS];
-            features(k, k->sample_levels[i], x);
+            features(k, (uint16_t)k->sample[i], x);
             double g = predict(k->w, x) - ((plan[i] & OPT_PLAN_ADMIT) ? 1.0 : 0.0);
             for (unsigned j = 0; j < LEARNED_WEIGHTS; j++)
                 k->w[j] -= LEARNED_RATE * g * x[j];
@@ -206,8 +207,7 @@ static void turn(Learned *k)
     last_seen_sweep(&k->seen, k->accesses / k->epoch_len);
     train(k);
     uint32_t drop = k->samples_before;
-    memmove(k->sample_key, k->sample_key + drop, (k->samples - drop) * sizeof *k->sample_key);
-    memmove(k->sample_levels, k->sample_levels + drop, (k->samples - drop) * sizeof *k->sample_levels);
+    memmove(k->sample, k->sample + drop, (k->samples - drop) * sizeof *k->sample);
     k->samples -= drop;
     k->samples_before = k->samples;
     k->requests_before = k->requests_since;
@@ -218,11 +218,9 @@ static void sample(Learned *k, uint64_t key, uint16_t levels)
 {
     if (k->samples == k->samples_cap) {
         k->samples_cap += k->samples_cap / 4 + 16;
-        k->sample_key = g_renew(uint32_t, k->sample_key, k->samples_cap);
-        k->sample_levels = g_renew(uint16_t, k->sample_levels, k->samples_cap);
+        k->sample = g_renew(uint32_t, k->sample, k->samples_cap);
     }
-    k->sample_key[k->samples] = recent_accesses_key(key);
-    k->sample_levels[k->samples++] = levels;
+    k->sample[k->samples++] = SAMPLE(key, levels);
 }
 
 static void learned_access(void *st, uint64_t key)
@@ -268,7 +266,7 @@ static size_t learned_memory(const void *st)
 {
     const Learned *k = st;
     return sizeof(Learned) + recent_accesses_memory(&k->recent) + value_share_memory(&k->share) +
-           last_seen_memory(&k->seen) + (size_t)k->samples_cap * (sizeof(uint32_t) + sizeof(uint16_t));
+           last_seen_memory(&k->seen) + (size_t)k->samples_cap * sizeof(uint32_t);
 }
 
 const AdmissionOps admission_learned = {

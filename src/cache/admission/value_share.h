@@ -9,8 +9,8 @@
  * candidate of exactly that rank is admitted for the part of s left to its
  * rank, spread evenly over them by error diffusion (deterministic).
  *
- * Only the ranks the window saw are held (issue 38's memory bound): a
- * sorted array of (rank, count), a rank dropped when halving empties it.
+ * Only the ranks the window saw are held (issue 38's memory bound): the
+ * ranks ascending and their counts, a rank dropped when halving empties it.
  * The decisions are those of a count for every rank: an absent rank counts
  * 0, and the counts are the same integers. */
 #ifndef DESTOR_CACHE_VALUE_SHARE_H
@@ -26,11 +26,8 @@
 #define VALUE_RANKS ((VALUE_LOW_OCTAVE + 32) * VALUE_STEPS)
 
 typedef struct {
-    uint32_t rank, seen; /* candidates of this rank in the window (> 0) */
-} ValueCount;
-
-typedef struct {
-    ValueCount *ranks; /* ascending by rank, every count > 0 */
+    uint16_t *rank;    /* the ranks seen, ascending */
+    uint32_t *seen;    /* candidates of each in the window (> 0) */
     uint32_t len, cap;
     uint64_t n_seen;   /* their sum */
     double carry;      /* error diffusion at the threshold's rank */
@@ -49,7 +46,8 @@ static inline unsigned value_rank(double ratio)
 
 static inline void value_share_free(ValueShare *v)
 {
-    g_free(v->ranks);
+    g_free(v->rank);
+    g_free(v->seen);
 }
 
 /* The first entry whose rank is >= rank. */
@@ -58,7 +56,7 @@ static inline uint32_t value_share_find(const ValueShare *v, unsigned rank)
     uint32_t lo = 0, hi = v->len;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (v->ranks[mid].rank < rank)
+        if (v->rank[mid] < rank)
             lo = mid + 1;
         else
             hi = mid;
@@ -71,13 +69,12 @@ static inline void value_share_halve(ValueShare *v)
 {
     uint32_t keep = 0;
     v->n_seen = 0;
-    for (uint32_t i = 0; i < v->len; i++) {
-        ValueCount c = { v->ranks[i].rank, v->ranks[i].seen / 2 };
-        if (c.seen > 0) {
-            v->ranks[keep++] = c;
-            v->n_seen += c.seen;
+    for (uint32_t i = 0; i < v->len; i++)
+        if (v->seen[i] / 2 > 0) {
+            v->rank[keep] = v->rank[i];
+            v->seen[keep] = v->seen[i] / 2;
+            v->n_seen += v->seen[keep++];
         }
-    }
     v->len = keep;
 }
 
@@ -86,17 +83,20 @@ static inline void value_share_see(ValueShare *v, unsigned rank)
 {
     g_assert(rank < VALUE_RANKS);
     uint32_t i = value_share_find(v, rank);
-    if (i == v->len || v->ranks[i].rank != rank) {
+    if (i == v->len || v->rank[i] != rank) {
         if (v->len == v->cap) {
-            v->cap = v->cap ? 2 * v->cap : 16;
-            v->ranks = g_renew(ValueCount, v->ranks, v->cap);
+            v->cap += v->cap / 4 + 8;
+            v->rank = g_renew(uint16_t, v->rank, v->cap);
+            v->seen = g_renew(uint32_t, v->seen, v->cap);
         }
-        memmove(v->ranks + i + 1, v->ranks + i, (v->len - i) * sizeof *v->ranks);
-        v->ranks[i] = (ValueCount){ rank, 0 };
+        memmove(v->rank + i + 1, v->rank + i, (v->len - i) * sizeof *v->rank);
+        memmove(v->seen + i + 1, v->seen + i, (v->len - i) * sizeof *v->seen);
+        v->rank[i] = (uint16_t)rank;
+        v->seen[i] = 0;
         v->len++;
     }
-    g_assert(v->ranks[i].seen < UINT32_MAX);
-    v->ranks[i].seen++;
+    g_assert(v->seen[i] < UINT32_MAX);
+    v->seen[i]++;
     v->n_seen++;
 }
 
@@ -106,12 +106,12 @@ static inline gboolean value_share_admit(ValueShare *v, unsigned rank, double sh
     double want = share * (double)v->n_seen; /* the best `want` candidates */
     double better = 0;
     uint32_t at = value_share_find(v, rank);
-    gboolean held = at < v->len && v->ranks[at].rank == rank;
-    for (uint32_t i = v->len; i-- > at + (held ? 1 : 0) && better < want;)
-        better += v->ranks[i].seen;
+    gboolean held = at < v->len && v->rank[at] == rank;
+    for (uint32_t i = at + (held ? 1 : 0); i < v->len && better < want; i++)
+        better += v->seen[i];
     if (better >= want)
         return FALSE;
-    double mine = held ? v->ranks[at].seen : 0;
+    double mine = held ? v->seen[at] : 0;
     if (better + mine <= want)
         return TRUE;
     v->carry += (want - better) / mine; /* in (0, 1) */
@@ -124,7 +124,7 @@ static inline gboolean value_share_admit(ValueShare *v, unsigned rank, double sh
 /* Bytes the controller holds beyond its struct. */
 static inline size_t value_share_memory(const ValueShare *v)
 {
-    return (size_t)v->cap * sizeof(ValueCount);
+    return (size_t)v->cap * (sizeof(uint16_t) + sizeof(uint32_t));
 }
 
 #endif
