@@ -207,6 +207,7 @@ static void turn(Learned *k)
     last_seen_sweep(&k->seen, k->accesses / k->epoch_len);
     train(k);
     uint32_t drop = k->samples_before;
+    g_assert(drop <= k->samples);
     memmove(k->sample, k->sample + drop, (k->samples - drop) * sizeof *k->sample);
     k->samples -= drop;
     k->samples_before = k->samples;
@@ -230,6 +231,8 @@ static void learned_access(void *st, uint64_t key)
     k->accesses++;
     unsigned a, g, e = recent_accesses_estimate(&k->recent, key);
     last_seen_access(&k->seen, key, k->accesses / k->epoch_len, &a, &g);
+    g_assert(e <= SKETCH_COUNTER_MAX && (a <= LAST_SEEN_WINDOW || a == LAST_SEEN_NONE) &&
+             (g <= LAST_SEEN_WINDOW || g == LAST_SEEN_NONE)); /* each fits its bits */
     uint16_t levels = LEVELS(e, a, g);
     k->cur_key = key;
     features(k, levels, k->cur_x);
