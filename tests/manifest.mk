@@ -67,6 +67,7 @@ QUICK_UNIT_TESTS = \
 	tests/unit/test_chunk_recorder \
 	tests/unit/test_lifecycle \
 	tests/unit/test_compiled_trace \
+	tests/unit/test_trace_line \
 	tests/unit/test_trace_summary \
 	tests/unit/test_restore_hostile \
 	tests/unit/test_mount_dir \
@@ -111,6 +112,7 @@ QUICK_C_TESTS = \
 	tests/e2e/chunkers.sh \
 	tests/e2e/chunk_cache.sh \
 	tests/e2e/admission.sh \
+	tests/e2e/dwpd_budget.sh \
 	tests/e2e/offline_bounds.sh \
 	tests/e2e/safe_writes.sh \
 	tests/e2e/cache_usage_errors.sh \

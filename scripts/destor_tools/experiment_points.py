@@ -53,11 +53,13 @@ def plan(ctx: Context, name: str, outdir: str) -> list[dict[str, Any]]:
         st = ctx.stat(cfg, sparams)
         capacity = policy_replay.capacity_containers(a.cache_size, st.get("containers", 0),
                                                      st.get("container_size", 0))
-        # the online policies' budgets are bytes per request of the trace
+        # the online policies' budgets are bytes per request of the trace,
+        # or DWPD over a timed trace's days
         _, info = ctx.trace(cfg, sparams, a.alpha, a.seeds[0], os.path.join(outdir, "traces"))
         unit = st.get("container_size", 0) / info["requests"] if info.get("requests") else None
+        days = info["seconds"] / 86400 if info.get("seconds") else None
         for pt in frontier_experiment.plan_points(destor_runner.destor_policies(ctx.destor), names, capacity,
-                                                  unit):
+                                                  unit, days):
             add(pt["x"], pt["policy"], params=pt["params"], group="offline" if pt["offline"] else "online",
                 point=pt)
         return runs

@@ -205,11 +205,13 @@ class Context:
 def given_trace_info(path: str, job: int, files: Sequence[tuple[bytes, int]]) -> dict[str, Any]:
     """What the report says of a --trace: its requests and the bytes they
     read (sizes from the job's listing of (path bytes, size); records read
-    as destor reads them, a range cut at the end of its file)."""
+    as destor reads them, a range cut at the end of its file), and for a
+    timed trace the seconds from its first request to its last."""
     with open(path, "rb") as f:
         data = f.read()
     sizes = dict(files)
     requests = nbytes = 0
+    first = last = None
     end = trace_draw.trace_terminator(data)
     for rec in data.split(end):
         if end == b"\n":
@@ -217,8 +219,11 @@ def given_trace_info(path: str, job: int, files: Sequence[tuple[bytes, int]]) ->
         if not rec or rec.startswith(b"#"):
             continue
         _, name, offset, length = trace_draw.parse_trace_record(rec)
+        last = trace_draw.split_time(rec)[0]
+        first = last if requests == 0 else first
         requests += 1
         left = max(sizes.get(name, 0) - (offset or 0), 0)  # a range is cut at the end of the file
         nbytes += left if length is None else min(left, length)
     return {"job": job, "given": path, "files": len(files), "skipped_files": 0,
-            "job_file_bytes": sum(s for _, s in files), "requests": requests, "bytes": nbytes}
+            "job_file_bytes": sum(s for _, s in files), "requests": requests, "bytes": nbytes,
+            "seconds": (last - first) / 1e9 if last is not None and first is not None else None}

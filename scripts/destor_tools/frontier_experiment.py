@@ -49,6 +49,10 @@ OFFLINE_SWEEP = ("opt-budget", "opt-budget-writes", (1, 2, 4, 8, 16))
 # The credit bucket starts one cache full, so a budgeted online run may
 # write up to one capacity more than opt-budget at the same multiple.
 BUDGET_KEY = "ssd-cache-write-budget"
+# ... and over a timed trace (--trace with '@SECONDS' records), the same
+# budgets in drive writes per day: m x C container writes over the trace's
+# D days are m / D DWPD of the cache.
+BUDGET_KEY_DWPD = "ssd-cache-write-budget-dwpd"
 
 # Columns of the CSV, in order (budget: the OFFLINE_SWEEP multiple of a
 # budgeted point, opt-budget's or an online policy's).  on_online_frontier and its distance are
@@ -73,7 +77,8 @@ def value_text(v: float) -> str:
 
 
 def plan_points(listing: list[dict[str, Any]], names: Sequence[str] | None = None,
-                capacity: int | None = None, write_unit: float | None = None) -> list[dict[str, Any]]:
+                capacity: int | None = None, write_unit: float | None = None,
+                days: float | None = None) -> list[dict[str, Any]]:
     """The points to run, from `destor policies --json`'s list: dicts with
     policy, offline, key and value (None at plain defaults), default
     (whether every key is at its default), params (config lines), x
@@ -83,7 +88,8 @@ def plan_points(listing: list[dict[str, Any]], names: Sequence[str] | None = Non
     order.  With the cache's `capacity` (containers), OFFLINE_SWEEP's
     budgets are run too, and with `write_unit` (a container's bytes per
     request of the trace), when opt-budget is run, every online policy at
-    its defaults under each of them (BUDGET_KEY)."""
+    its defaults under each of them (BUDGET_KEY; with `days`, the trace's
+    time from its first request to its last, BUDGET_KEY_DWPD)."""
     listed = {p["name"]: p for p in listing}
     chosen = [p["name"] for p in listing] if names is None else list(names)
     chosen.sort(key=lambda n: bool(listed[n]["offline"]))
@@ -120,7 +126,10 @@ def plan_points(listing: list[dict[str, Any]], names: Sequence[str] | None = Non
         for pol in chosen:
             if not listed[pol]["offline"]:
                 for m in multiples:
-                    point(pol, BUDGET_KEY, float("%.6g" % (m * capacity * write_unit)), False, m)
+                    if days:
+                        point(pol, BUDGET_KEY_DWPD, float("%.6g" % (m / days)), False, m)
+                    else:
+                        point(pol, BUDGET_KEY, float("%.6g" % (m * capacity * write_unit)), False, m)
     return points
 
 

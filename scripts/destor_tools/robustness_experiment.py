@@ -69,7 +69,7 @@ def object_stack_trace(files: Sequence[tuple[bytes, int]], job: int, objects: in
     stack model over `objects` ids, each id one of the job's files by
     import-trace's object mapping (seeded with `seed`)."""
     sampler = trace_draw.TraceSampler(objects, "recency", alpha, seed)
-    reqs = [trace_import.Request("r", sampler.next(), None, None) for _ in range(requests)]
+    reqs = [trace_import.Request("r", sampler.next(), None, None, None) for _ in range(requests)]
     body = io.BytesIO()
     counts = trace_import.import_trace(reqs, files, job, "object", seed, out=body)
     head = trace_import.header("recency-objects (LRU stack model, alpha %g, %d objects, seed %d)"

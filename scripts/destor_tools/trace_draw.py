@@ -9,6 +9,7 @@ trace file format live here once.
 """
 
 import bisect
+import fractions
 import io
 import math
 import random
@@ -269,12 +270,34 @@ def _u64(field):
     return int(digits or b"0")
 
 
+def format_time(ns: int) -> bytes:
+    """A request's time field, '@SECONDS' (up to 9 digits after the point,
+    trailing zeros dropped) for `ns` nanoseconds (docs/FORMAT.md)."""
+    assert 0 <= ns < 1 << 64, ns
+    secs, frac = divmod(ns, 10 ** 9)
+    return b"@%d" % secs if frac == 0 else b"@%d.%s" % (secs, (b"%09d" % frac).rstrip(b"0"))
+
+
+def split_time(rec: bytes) -> tuple[int | None, bytes]:
+    """(nanoseconds or None, the rest) of a record that may start with a
+    time '@SECONDS<TAB>' (src/trace/trace_line.c, parse_time)."""
+    if not rec.startswith(b"@"):
+        return None, rec
+    field, tab, rest = rec[1:].partition(b"\t")
+    secs, point, frac = field.partition(b".")
+    if (not tab or _u64(secs) is None or (point and (not 1 <= len(frac) <= 9 or _u64(frac) is None))
+            or _u64(secs) * 10 ** 9 + int(frac.ljust(9, b"0") or b"0") >= 1 << 64):
+        raise ToolError("not a time '@SECONDS<TAB>' at the start of a trace record: %r" % rec[:80])
+    return _u64(secs) * 10 ** 9 + int(frac.ljust(9, b"0") or b"0"), rest
+
+
 def parse_trace_record(rec: bytes) -> tuple[int, bytes, int | None, int | None]:
     """(job, path, offset, length) of one trace record (without its
     terminator, a line's CRs already dropped), read as destor reads it:
-    offset None for the whole file, length None for 'to the end'.  The
-    reader that goes with trace_record."""
-    text, tab, path = rec.partition(b"\t")
+    offset None for the whole file, length None for 'to the end'; a time
+    before the job is skipped (split_time reads it).  The reader that goes
+    with trace_record."""
+    text, tab, path = split_time(rec)[1].partition(b"\t")
     job = _u64(text)
     if not tab or not path or job is None or job >= 1 << 32:
         raise ToolError("not a trace record (JOB<TAB>PATH[<TAB>OFFSET<TAB>LENGTH]): %r" % rec[:80])
@@ -285,11 +308,11 @@ def parse_trace_record(rec: bytes) -> tuple[int, bytes, int | None, int | None]:
 
 
 def trace_record(job: int, path: bytes, end: bytes = b"\n", offset: int | None = None,
-                 length: int | None = None) -> bytes:
+                 length: int | None = None, time_ns: int | None = None) -> bytes:
     """One request record of a read-file trace (docs/FORMAT.md, "Trace
     file"), ending with `end`: JOB<TAB>PATH for the whole file, or
     JOB<TAB>PATH<TAB>OFFSET<TAB>LENGTH for bytes [OFFSET, OFFSET+LENGTH)
-    (LENGTH None: to the end).  The only writer of trace records: a whole
+    (LENGTH None: to the end); with time_ns, '@SECONDS<TAB>' first.  The only writer of trace records: a whole
     file whose path itself ends in TAB digits TAB digits (or '-') is asked
     for as the range 0 to the end, the format's escape, so the path is not
     read as a shorter one and a range.  A path the record cannot hold (a NUL;
@@ -301,21 +324,44 @@ def trace_record(job: int, path: bytes, end: bytes = b"\n", offset: int | None =
     if end == b"\n" and (b"\n" in path or path.endswith(b"\r")):
         raise ToolError("a trace line cannot hold the path %r (a --null trace can)" % path)
     assert offset is not None or length is None, "a LENGTH needs an OFFSET"
+    when = b"" if time_ns is None else format_time(time_ns) + b"\t"
     if offset is None:
         if not _reads_as_range(path):
-            return b"%d\t%s%s" % (job, path, end)
+            return b"%s%d\t%s%s" % (when, job, path, end)
         offset = 0
     assert offset >= 0 and (length is None or length >= 0), (offset, length)
-    return b"%d\t%s\t%d\t%s%s" % (job, path, offset, b"-" if length is None else b"%d" % length, end)
+    return b"%s%d\t%s\t%d\t%s%s" % (when, job, path, offset, b"-" if length is None else b"%d" % length, end)
+
+
+def request_times(n: int, rate: str | None) -> list[int | None]:
+    """The times of n requests at `rate` a second (a decimal string), evenly
+    spaced from 0: request k at floor(k x 10^9 / rate) nanoseconds (exact:
+    the rate is read as a fraction); all None without a rate."""
+    if rate is None:
+        return [None] * n
+    r = fractions.Fraction(rate)
+    return [int(k * 10 ** 9 / r) for k in range(n)]
+
+
+def parse_rate(text: str) -> str:
+    """Check a request rate: a positive decimal number of requests a second."""
+    try:
+        r = fractions.Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError("%r is not a number of requests a second" % text)
+    if r <= 0:
+        raise UsageError("the rate must be positive, got %r" % text)
+    return text
 
 
 def write_trace(fp: BinaryIO, job: int, files: Sequence[tuple[bytes, int]], indices: Sequence[int],
-                header: str, end: bytes = b"\n") -> None:
-    """Write the trace to a binary file object, records ending with `end`."""
+                header: str, end: bytes = b"\n", rate: str | None = None) -> None:
+    """Write the trace to a binary file object, records ending with `end`,
+    each with its time at `rate` requests a second (request_times)."""
     fp.write(header.encode("utf-8"))
     buf = []
-    for i in indices:
-        buf.append(trace_record(job, files[i][0], end))
+    for i, when in zip(indices, request_times(len(indices), rate)):
+        buf.append(trace_record(job, files[i][0], end, time_ns=when))
         if len(buf) >= 4096:
             fp.write(b"".join(buf))
             buf = []
@@ -326,11 +372,12 @@ def make_trace(destor: str, job: int, dist: str = "zipf", alpha: float = 0.47, s
                requests: int | None = None, budget_text: str | None = None, shift_every: int | None = None,
                config: str | None = None, params: Sequence[str] = (),
                listing: tuple[list[tuple[bytes, int]], int] | None = None, want_ranks: bool = False,
-               null: bool = False) -> tuple[bytes, dict[str, Any]]:
+               null: bool = False, rate: str | None = None) -> tuple[bytes, dict[str, Any]]:
     """List the job's files, draw a trace.  Returns (bytes of the trace
     file, info dict).  `listing` may pass a precomputed (files, skipped).
     With want_ranks, info["ranks"] holds the rank table (see rank_table).
-    With null, records end with NUL and paths holding newlines are kept."""
+    With null, records end with NUL and paths holding newlines are kept.
+    With rate, each request has a time (request_times)."""
     if want_ranks and dist == "recency":
         raise UsageError("--ranks has no fixed rank table under the recency distribution")
     files, skipped = listing if listing is not None else list_job_files(destor, job, config, params, null)
@@ -364,9 +411,11 @@ def make_trace(destor: str, job: int, dist: str = "zipf", alpha: float = 0.47, s
              if shift_every else "-"),
             ("requests", len(indices)),
             ("bytes", "%d (%s)" % (total, format_bytes(total)))]
+    if rate is not None:
+        hdr.append(("rate", "%s requests a second (each request's time '@SECONDS' first)" % rate))
     end = b"\0" if null else b"\n"
     buf = io.BytesIO()
-    write_trace(buf, job, files, indices, trace_header(hdr, end.decode()), end)
+    write_trace(buf, job, files, indices, trace_header(hdr, end.decode()), end, rate)
     if want_ranks:
         assert epochs is not None
         info["ranks"] = rank_table(files, epochs, dist, end)
@@ -404,7 +453,7 @@ def draw_multiversion(listings: Sequence[tuple[int, list[tuple[bytes, int]], int
 def make_multiversion_trace(destor: str, versions: int, alpha: float = 0.47, version_alpha: float = 0.0,
                             seed: int = 1, requests: int | None = None, budget_text: str | None = None,
                             config: str | None = None, params: Sequence[str] = (), null: bool = False,
-                            ) -> tuple[bytes, dict[str, Any]]:
+                            rate: str | None = None) -> tuple[bytes, dict[str, Any]]:
     """A trace over the `versions` newest live jobs drawn by
     MultiVersionSampler.  Returns (bytes of the trace file, info dict).  A
     byte budget's multiple is of the versions' file bytes together."""
@@ -437,10 +486,13 @@ def make_multiversion_trace(destor: str, versions: int, alpha: float = 0.47, ver
            ("bytes budget", "%d (%s)" % (budget, budget_text) if budget is not None else "-"),
            ("requests", len(drawn)),
            ("bytes", "%d (%s)" % (total, format_bytes(total)))]
+    if rate is not None:
+        hdr.append(("rate", "%s requests a second (each request's time '@SECONDS' first)" % rate))
     end = b"\0" if null else b"\n"
     buf = io.BytesIO()
     buf.write(trace_header(hdr, end.decode()).encode("utf-8"))
-    buf.write(b"".join(trace_record(listings[v][0], listings[v][1][i][0], end) for v, i in drawn))
+    buf.write(b"".join(trace_record(listings[v][0], listings[v][1][i][0], end, time_ns=when)
+                       for (v, i), when in zip(drawn, request_times(len(drawn), rate))))
     return buf.getvalue(), info
 
 

@@ -11,13 +11,17 @@ two mappings (volume: byte ranges over the job's files laid end to end;
 object: each distinct id becomes one file by a seeded permutation) and the
 header of the written trace live here so the tests can check each piece.
 
-A Request is (op, key, offset, length): op "r" or "w"; key identifies the
-object (block formats: (device, block number)); offset/length are bytes of
-a block request (None for object formats).
+A Request is (op, key, offset, length, time): op "r" or "w"; key identifies
+the object (block formats: (device, block number)); offset/length are bytes
+of a block request (None for object formats); time is the request's time in
+nanoseconds on the source's clock, or None for a format that has none (lis,
+txt).  The written trace keeps the times (docs/FORMAT.md, '@SECONDS'), from
+the source's first request on.
 """
 
 import bisect
 import collections
+import fractions
 import random
 import struct
 from typing import IO, Any, Iterable, Iterator, Sequence
@@ -26,7 +30,17 @@ from .errors import ToolError, UsageError
 from .formatting import format_bytes
 from .trace_draw import trace_record
 
-Request = collections.namedtuple("Request", "op key offset length")
+Request = collections.namedtuple("Request", "op key offset length time")
+TIMED_FORMATS = ("msr", "fiu", "spc", "csv", "oracle-general")  # csv: with time-col
+
+
+def _seconds_ns(fmt, n, text):
+    """Decimal seconds (the SPC and csv traces' time) in nanoseconds."""
+    try:
+        value = fractions.Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise _bad(fmt, n, "time %r is not a number of seconds" % text)
+    return int(value * 10 ** 9)
 
 FORMATS = ("msr", "fiu", "lis", "spc", "csv", "oracle-general", "txt")
 BLOCK_FORMATS = ("msr", "fiu", "lis", "spc")
@@ -43,7 +57,8 @@ def _bad(fmt, lineno, why):
 
 def read_msr(lines: Iterable[str], block_size: int) -> Iterator[Request]:
     """MSR Cambridge CSV: Timestamp,Hostname,DiskNumber,Type,Offset,Size,
-    ResponseTime; Type Read or Write; Offset and Size in bytes."""
+    ResponseTime; Timestamp in Windows filetime (100 ns ticks); Type Read or
+    Write; Offset and Size in bytes."""
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line:
@@ -54,18 +69,14 @@ def read_msr(lines: Iterable[str], block_size: int) -> Iterator[Request]:
         kind = f[3].strip().lower()
         if kind not in ("read", "write"):
             raise _bad("msr", n, "type %r is neither Read nor Write" % f[3])
-        try:
-            off, size = int(f[4]), int(f[5])
-        except ValueError:
-            raise _bad("msr", n, "offset and size must be integers")
-        if off < 0 or size < 0:
-            raise _bad("msr", n, "negative offset or size")
-        yield Request(kind[0], (f[1].strip(), f[2].strip(), off // block_size), off, size)
+        ts, off, size = _ints("msr", n, (f[0], f[4], f[5]), "timestamp, offset and size")
+        yield Request(kind[0], (f[1].strip(), f[2].strip(), off // block_size), off, size, ts * 100)
 
 
 def read_fiu(lines: Iterable[str], block_size: int) -> Iterator[Request]:
     """FIU SRCMap/IODedup traces: ts pid process lba size op major minor md5,
-    whitespace-separated; lba and size in 512-byte sectors; op R or W."""
+    whitespace-separated; ts in nanoseconds; lba and size in 512-byte
+    sectors; op R or W."""
     for n, line in enumerate(lines, 1):
         f = line.split()
         if not f:
@@ -75,14 +86,9 @@ def read_fiu(lines: Iterable[str], block_size: int) -> Iterator[Request]:
         op = f[5].upper()
         if op not in ("R", "W"):
             raise _bad("fiu", n, "op %r is neither R nor W" % f[5])
-        try:
-            lba, sectors = int(f[3]), int(f[4])
-        except ValueError:
-            raise _bad("fiu", n, "lba and size must be integers")
-        if lba < 0 or sectors < 0:
-            raise _bad("fiu", n, "negative lba or size")
+        ts, lba, sectors = _ints("fiu", n, (f[0], f[3], f[4]), "ts, lba and size")
         off = lba * SECTOR
-        yield Request(op.lower(), (f[6], f[7], off // block_size), off, sectors * SECTOR)
+        yield Request(op.lower(), (f[6], f[7], off // block_size), off, sectors * SECTOR, ts)
 
 
 def _ints(fmt, n, fields, what):
@@ -107,14 +113,14 @@ def read_lis(lines: Iterable[str], block_size: int) -> Iterator[Request]:
             raise _bad("lis", n, "expected 4 whitespace-separated fields, got %d" % len(f))
         start, count = _ints("lis", n, f[:2], "start and count")
         off = start * SECTOR
-        yield Request("r", ("lis", off // block_size), off, count * SECTOR)
+        yield Request("r", ("lis", off // block_size), off, count * SECTOR, None)
 
 
 def read_spc(lines: Iterable[str], block_size: int) -> Iterator[Request]:
     """UMass Trace Repository / SPC format (Financial1, WebSearch1, ...):
     ASU,LBA,SIZE,OPCODE,TIMESTAMP and maybe more fields; LBA in 512-byte
     sectors of application-specific unit ASU, SIZE in bytes, OPCODE r or
-    w (either case)."""
+    w (either case), TIMESTAMP in seconds (decimal)."""
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line:
@@ -127,7 +133,7 @@ def read_spc(lines: Iterable[str], block_size: int) -> Iterator[Request]:
             raise _bad("spc", n, "opcode %r is neither r nor w" % f[3])
         asu, lba, size = _ints("spc", n, f[:3], "ASU, LBA and size")
         off = lba * SECTOR
-        yield Request(op, ("spc", asu, off // block_size), off, size)
+        yield Request(op, ("spc", asu, off // block_size), off, size, _seconds_ns("spc", n, f[4]))
 
 
 def parse_csv_spec(text: str | None) -> dict[str, Any]:
@@ -185,8 +191,10 @@ def _spec_items(text):
 
 
 def read_csv(lines: Iterable[str], spec: dict[str, Any]) -> Iterator[Request]:
-    """libCacheSim csv: one request per line, columns chosen by the spec."""
+    """libCacheSim csv: one request per line, columns chosen by the spec;
+    time-col's values are seconds (decimal)."""
     idc, opc = spec["obj-id-col"] - 1, spec["op-col"] and spec["op-col"] - 1
+    tc = spec["time-col"] and spec["time-col"] - 1
     for n, line in enumerate(lines, 1):
         if n == 1 and spec["has-header"]:
             continue
@@ -194,13 +202,13 @@ def read_csv(lines: Iterable[str], spec: dict[str, Any]) -> Iterator[Request]:
         if not line.strip():
             continue
         f = line.split(spec["delimiter"])
-        need = max(idc, opc or 0)
+        need = max(idc, opc or 0, tc or 0)
         if len(f) <= need:
             raise _bad("csv", n, "%d fields, column %d wanted" % (len(f), need + 1))
         op = "r"
         if opc is not None and f[opc].strip().lower() not in READ_OPS:
             op = "w"
-        yield Request(op, f[idc].strip(), None, None)
+        yield Request(op, f[idc].strip(), None, None, None if tc is None else _seconds_ns("csv", n, f[tc]))
 
 
 ORACLE_RECORD = struct.Struct("<IQIq")  # time, object id, object size, next access
@@ -208,14 +216,14 @@ ORACLE_RECORD = struct.Struct("<IQIq")  # time, object id, object size, next acc
 
 def read_oracle_general(data: bytes) -> Iterator[Request]:
     """libCacheSim oracleGeneral: 24-byte little-endian records uint32 time,
-    uint64 object id, uint32 object size, int64 next access (-1: never).
-    Records of size 0 are skipped, as libCacheSim does."""
+    uint64 object id, uint32 object size, int64 next access (-1: never);
+    time in seconds.  Records of size 0 are skipped, as libCacheSim does."""
     if len(data) % ORACLE_RECORD.size:
         raise ToolError("oracle-general trace: %d bytes is not a whole number of %d-byte records"
                         % (len(data), ORACLE_RECORD.size))
-    for _t, oid, size, _next in ORACLE_RECORD.iter_unpack(data):
+    for t, oid, size, _next in ORACLE_RECORD.iter_unpack(data):
         if size:
-            yield Request("r", oid, None, None)
+            yield Request("r", oid, None, None, t * 10 ** 9)
 
 
 def read_txt(lines: Iterable[str]) -> Iterator[Request]:
@@ -223,7 +231,7 @@ def read_txt(lines: Iterable[str]) -> Iterator[Request]:
     for line in lines:
         oid = line.strip()
         if oid:
-            yield Request("r", oid, None, None)
+            yield Request("r", oid, None, None, None)
 
 
 def open_requests(path: str, fmt: str, csv_spec: str | None = None,
@@ -306,21 +314,48 @@ class ObjectMap:
         return i
 
 
+class TraceClock:
+    """A request's time in the written trace: nanoseconds since the
+    source's first request, never going back (a time before an earlier
+    request's is held at the latest time, and counted)."""
+
+    def __init__(self) -> None:
+        self.first: int | None = None
+        self.latest = 0
+        self.held = 0
+
+    def time_of(self, t: int | None) -> int | None:
+        if t is None:
+            return None
+        if self.first is None:
+            self.first = t
+        rel = t - self.first
+        if rel < self.latest:
+            self.held += 1
+            return self.latest
+        self.latest = rel
+        return rel
+
+
 def import_trace(requests: Iterable[Request], files: Sequence[tuple[bytes, int]], job: int, mapping: str,
                  seed: int = 1, writes: str = "skip", out: IO[bytes] | None = None,
-                 end: bytes = b"\n") -> dict[str, int]:
+                 end: bytes = b"\n", times: bool = True) -> dict[str, int]:
     """Map `requests` onto `files` ((path bytes, size), in path order) and
-    write the records to the binary file `out`.  Returns the counts."""
+    write the records to the binary file `out`, each with its request's
+    time when the source has times and `times` (every record a request
+    maps to shares it).  Returns the counts."""
     if not files:
         raise ToolError("job %s has no regular file a trace can name" % job)
     counts = {"requests_in": 0, "reads": 0, "writes": 0, "writes_skipped": 0, "empty": 0,
-              "records_out": 0, "bytes_out": 0, "distinct_keys": 0}
+              "records_out": 0, "bytes_out": 0, "distinct_keys": 0, "timed": 0, "times_held": 0}
     vmap = VolumeMap(files) if mapping == "volume" else None
     omap = ObjectMap(files, seed) if mapping == "object" else None
+    clock = TraceClock()
     assert out is not None, "import_trace writes to a file"
     buf = []
     for r in requests:
         counts["requests_in"] += 1
+        when = clock.time_of(r.time if times else None)
         if r.op == "w":
             counts["writes"] += 1
             if writes != "as-reads":
@@ -336,13 +371,13 @@ def import_trace(requests: Iterable[Request], files: Sequence[tuple[bytes, int]]
                 raise UsageError("--map volume needs a block trace (%s); object traces take "
                                  "--map object" % ", ".join(BLOCK_FORMATS))
             for i, off, n in vmap.pieces(r.offset, r.length):
-                buf.append(trace_record(job, files[i][0], end, off, n))
+                buf.append(trace_record(job, files[i][0], end, off, n, when))
                 counts["records_out"] += 1
                 counts["bytes_out"] += n
         else:
             assert omap is not None
             i = omap.file_of(r.key)
-            buf.append(trace_record(job, files[i][0], end))
+            buf.append(trace_record(job, files[i][0], end, time_ns=when))
             counts["records_out"] += 1
             counts["bytes_out"] += files[i][1]
         if len(buf) >= 4096:
@@ -351,6 +386,8 @@ def import_trace(requests: Iterable[Request], files: Sequence[tuple[bytes, int]]
     out.write(b"".join(buf))
     if omap is not None:
         counts["distinct_keys"] = len(omap.assigned)
+    counts["timed"] = int(clock.first is not None)
+    counts["times_held"] = clock.held
     return counts
 
 
@@ -380,6 +417,9 @@ def header(source: str, fmt: str, mapping: str, seed: int, writes: str, job: int
              "# requests skipped: %d writes, %d of zero length" % (counts["writes_skipped"],
                                                                    counts["empty"]),
              "# records out: %d, %d bytes" % (counts["records_out"], counts["bytes_out"])]
+    if counts.get("timed"):
+        lines.append("# times: '@SECONDS' first, seconds since the source's first request; %d held at an "
+                     "earlier request's time where the source's went back" % counts["times_held"])
     if mapping == "object":
         lines.append("# distinct ids: %d" % counts["distinct_keys"])
     return (end.join(lines) + end).encode("utf-8")

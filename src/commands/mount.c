@@ -186,6 +186,9 @@ gboolean mount_run(const Config *cfg, const MountOptions *opt, GError **err)
 {
     if (cfg->cache.simulate)
         return refuse(err, "mount reads real bytes: simulation mode applies to read-file only");
+    if (cache_config_enabled(&cfg->cache) && cfg->cache.write_dwpd > 0)
+        return refuse(err, "ssd-cache-write-budget-dwpd is credited by a timed trace's clock, and the mount's reads "
+                           "have none (use ssd-cache-write-budget, bytes per request)");
     char *abs = NULL;
     if (!check_options(opt->options, err) || !check_mountpoint(cfg, opt->mountpoint, &abs, err))
         return FALSE;

@@ -67,6 +67,21 @@ static void print_single(const ReadSession *s, uint32_t job_id, const char *path
     json_doc_print(b, stdout);
 }
 
+/* A DWPD write budget is credited by the trace's clock: it needs a cache
+ * to spend it and requests with times (`timed`). `what` names the requests
+ * in the USAGE error. */
+static gboolean dwpd_applies(const Config *cfg, gboolean timed, const char *what, GError **err)
+{
+    if (!cache_config_enabled(&cfg->cache) || cfg->cache.write_dwpd <= 0 || timed)
+        return TRUE;
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
+                "ssd-cache-write-budget-dwpd is credited by the trace's time, and %s has none (a timed trace "
+                "starts each request with '@SECONDS<TAB>': import-trace keeps a trace's times, gen-trace --rate "
+                "makes them; or use ssd-cache-write-budget, bytes per request)",
+                what);
+    return FALSE;
+}
+
 /* The configured cache policy, when it is an offline one; else NULL. */
 static const CachePolicyOps *offline_policy(const Config *cfg)
 {
@@ -90,6 +105,8 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
                     "--verify checks a whole file's digest; it cannot be combined with --offset or --length");
         return FALSE;
     }
+    if (!dwpd_applies(cfg, FALSE, "one file's read", err))
+        return FALSE;
     const char *output = opt->output != NULL && strcmp(opt->output, "-") != 0 ? opt->output : NULL;
     if (opt->json && output == NULL) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
@@ -117,7 +134,7 @@ gboolean read_file_single(const Config *cfg, uint32_t job_id, const char *path,
      * place only if it matched */
     gboolean check = opt->verify || file_digest_checked_by_default(s->store->file_digest);
     gboolean ok = read_session_open_cache(s, cfg, err) &&
-                  read_session_request(s, job_id, path, opt->range, out.fd, out.name, check, &verified, &bytes,
+                  read_session_request(s, job_id, path, opt->range, 0, out.fd, out.name, check, &verified, &bytes,
                                        &model_s, err);
     ok = output_file_finish(&out, ok, err);
     /* the file's bytes go to stdout without -o */
@@ -155,7 +172,8 @@ static gboolean serve_compiled(ReadSession *s, const Config *cfg, int fd, const 
     CompiledTrace *t = compiled_trace_read_fd(fd, trace_path, head, head_len, err);
     gboolean ok = t != NULL && compiled_trace_check(t, s->store, trace_path, err) &&
                   compiled_replay_granularity(t, chunk, err);
-    ok = ok && read_session_open_cache(s, cfg, err) && replay_timed(s, t, sum, err);
+    ok = ok && dwpd_applies(cfg, t->timed, trace_path, err) && read_session_open_cache(s, cfg, err) &&
+         replay_timed(s, t, sum, err);
     compiled_trace_free(t);
     return ok;
 }
@@ -203,41 +221,49 @@ static void pending_free(gpointer p)
     g_free(p);
 }
 
-/* A text trace, path by path. With the SSD chunk cache in real mode and
+/* Read the next record into `pending`; FALSE at the end or on a read
+ * error (*read_err, reported after the lines before it are served). */
+static gboolean read_pending(TraceReader *reader, GQueue *pending, GError **read_err)
+{
+    char *line;
+    int lineno;
+    if (trace_reader_next(reader, &line, &lineno, read_err) <= 0)
+        return FALSE;
+    PendingLine *p = g_new(PendingLine, 1);
+    p->line = g_strdup(line);
+    p->lineno = lineno;
+    g_queue_push_tail(pending, p);
+    return TRUE;
+}
+
+/* A text trace, path by path, its first record already in `pending` (or
+ * at_end). With the SSD chunk cache in real mode and
  * the trace a regular file, the next lines are read ahead of their turn
  * and their chunks announced (read_session_ahead); requests are still
  * served one by one, in order. */
-static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const uint8_t *head, size_t head_len,
-                           const ReadFileOptions *opt, TraceSummary *sum, GError **err)
+static gboolean serve_text(ReadSession *s, int fd, TraceReader *reader, GQueue *first, gboolean at_end,
+                           GError *read_err, const char *trace_path, const ReadFileOptions *opt, TraceSummary *sum,
+                           GError **err)
 {
     int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null_fd < 0) {
+        g_queue_clear_full(first, pending_free);
+        g_clear_error(&read_err);
         destor_set_errno(err, errno, "open /dev/null");
         return FALSE;
     }
-    TraceReader *reader = trace_reader_new(fd, trace_path, opt->null_terminated, head, head_len);
     /* a trace from a pipe or terminal is served as its lines come */
     struct stat st;
     gboolean regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     guint look = regular && read_session_reads_ahead(s) ? 2 * TRACE_LOOKAHEAD_LINES : 1;
-    GQueue pending = G_QUEUE_INIT;
-    GError *read_err = NULL; /* reported after the lines before it are served */
-    gboolean at_end = FALSE, ok = TRUE;
+    GQueue pending = *first;
+    TraceClock clock = { 0 };
+    gboolean ok = TRUE;
     size_t cur_left = 0, next_left = 0; /* pending requests announced: the window served, the next one */
     gint64 start = g_get_monotonic_time();
     while (ok) {
-        while (!at_end && g_queue_get_length(&pending) < look) {
-            char *line;
-            int lineno, got = trace_reader_next(reader, &line, &lineno, &read_err);
-            if (got <= 0) {
-                at_end = TRUE;
-                break;
-            }
-            PendingLine *p = g_new(PendingLine, 1);
-            p->line = g_strdup(line);
-            p->lineno = lineno;
-            g_queue_push_tail(&pending, p);
-        }
+        while (!at_end && g_queue_get_length(&pending) < look)
+            at_end = !read_pending(reader, &pending, &read_err);
         if (look > 1 && cur_left == 0) {
             cur_left = next_left > 0 ? next_left : announce(s, &pending, 0, trace_path);
             next_left = 0;
@@ -252,7 +278,8 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
             break;
         }
         TraceRequest req;
-        ok = trace_line_parse(p->line, trace_path, p->lineno, &req, err);
+        ok = trace_line_parse(p->line, trace_path, p->lineno, &req, err) &&
+             trace_clock_check(&clock, &req, trace_path, p->lineno, err);
         if (ok && req.ranged && opt->verify) {
             g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
                         "%s:%d: a range request, but --verify checks whole files only", trace_path, p->lineno);
@@ -261,7 +288,8 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
         gint64 t0 = g_get_monotonic_time();
         double model_s = 0.0;
         if (ok)
-            ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, null_fd, "/dev/null",
+            ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, req.time_ns, null_fd,
+                                      "/dev/null",
                                       opt->verify, NULL, &sum->bytes, &model_s, err);
         if (ok)
             trace_summary_add(sum, (double)(g_get_monotonic_time() - t0), model_s * 1e6);
@@ -278,8 +306,29 @@ static gboolean serve_text(ReadSession *s, int fd, const char *trace_path, const
     sum->accesses = read_session_fetches(s);
     g_queue_clear_full(&pending, pending_free);
     g_clear_error(&read_err);
-    trace_reader_free(reader);
     close(null_fd);
+    return ok;
+}
+
+/* A text trace: its first record is read before the SSD cache is opened,
+ * so that a DWPD budget over an untimed trace leaves the cache as it was. */
+static gboolean serve_text_trace(ReadSession *s, const Config *cfg, int fd, const char *trace_path,
+                                 const uint8_t *head, size_t head_len, const ReadFileOptions *opt, TraceSummary *sum,
+                                 GError **err)
+{
+    TraceReader *reader = trace_reader_new(fd, trace_path, opt->null_terminated, head, head_len);
+    GQueue first = G_QUEUE_INIT;
+    GError *read_err = NULL;
+    gboolean at_end = !read_pending(reader, &first, &read_err);
+    gboolean timed = !at_end && ((PendingLine *)g_queue_peek_head(&first))->line[0] == '@';
+    gboolean ok = dwpd_applies(cfg, timed, trace_path, err) && read_session_open_cache(s, cfg, err);
+    if (ok)
+        ok = serve_text(s, fd, reader, &first, at_end, read_err, trace_path, opt, sum, err);
+    else {
+        g_queue_clear_full(&first, pending_free);
+        g_clear_error(&read_err);
+    }
+    trace_reader_free(reader);
     return ok;
 }
 
@@ -339,8 +388,7 @@ gboolean read_file_trace(const Config *cfg, const char *trace_path, const ReadFi
     else if (ok && compiled_trace_has_magic(head, (size_t)head_len))
         ok = serve_compiled(s, cfg, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
     else if (ok)
-        ok = read_session_open_cache(s, cfg, err) &&
-             serve_text(s, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
+        ok = serve_text_trace(s, cfg, fd, trace_path, head, (size_t)head_len, opt, &sum, err);
     if (ok)
         trace_summary_print(&sum, trace_path, s->cache, s->chunk_cache, s->simulate, opt->json, stdout);
     trace_summary_clear(&sum);

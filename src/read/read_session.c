@@ -341,16 +341,16 @@ void read_session_reader_free(ReadSessionReader *r)
 }
 
 /* The cache's request bracket around one read: begin. */
-static void request_begin(ReadSession *s)
+static void request_begin(ReadSession *s, uint64_t time_ns)
 {
     if (s->cache)
-        cache_core_request_begin(s->cache);
+        cache_core_request_begin(s->cache, time_ns);
     if (s->chunk_cache)
-        chunk_cache_request_begin(s->chunk_cache);
+        chunk_cache_request_begin(s->chunk_cache, time_ns);
 }
 
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
-                              int fd, const char *out_name, gboolean verify, gboolean *verified, uint64_t *bytes,
+                              uint64_t time_ns, int fd, const char *out_name, gboolean verify, gboolean *verified, uint64_t *bytes,
                               double *model_s, GError **err)
 {
     FileRecord *r = read_session_file(s, job_id, path, err);
@@ -359,7 +359,7 @@ gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path,
     gboolean ok = TRUE;
     chunk_source_clear(s->chunks); /* each request fetches its containers afresh */
     uint64_t fetched = chunk_source_fetches(s->chunks), own = 0;
-    request_begin(s);
+    request_begin(s, time_ns);
     gboolean whole = range == NULL || (range->offset == 0 && range->length >= r->size);
     FileDigestAlgorithm check = verify && whole && !s->simulate ? s->store->file_digest : FILE_DIGEST_NONE;
     if (verified != NULL)
@@ -395,7 +395,7 @@ gboolean read_session_copy(ReadSession *s, ReadSessionReader *reader, const File
     gboolean ok;
     if (s->chunk_cache != NULL) { /* its sources count the cache's HDD reads: the session's own does */
         g_mutex_lock(&s->requests);
-        chunk_cache_request_begin(s->chunk_cache);
+        chunk_cache_request_begin(s->chunk_cache, 0); /* the mount's requests have no time */
         ok = file_output_copy(reader->chunks, r, job_id, range, starts, sink, ctx, FILE_DIGEST_NONE, err);
         *model_s = chunk_cache_request_end(s->chunk_cache);
         g_mutex_unlock(&s->requests);

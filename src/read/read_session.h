@@ -89,9 +89,10 @@ uint64_t read_session_fetches(const ReadSession *s);
  * `verify`, a request that covers the whole file (no range, or one from
  * offset 0 to the end or past it) is checked against the record's digest
  * (an INTEGRITY error if it differs) and *verified (unless NULL) says
- * whether it was; a part of a file cannot be. */
+ * whether it was; a part of a file cannot be. time_ns: the request's time,
+ * for the SSD cache's DWPD write budget (cache_core_request_begin). */
 gboolean read_session_request(ReadSession *s, uint32_t job_id, const char *path, const FileRange *range,
-                              int fd, const char *out_name, gboolean verify, gboolean *verified, uint64_t *bytes,
+                              uint64_t time_ns, int fd, const char *out_name, gboolean verify, gboolean *verified, uint64_t *bytes,
                               double *model_s, GError **err);
 
 /* A long-lived reader's pieces (the mount): the job `job_id` as the

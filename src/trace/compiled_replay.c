@@ -110,7 +110,7 @@ static gboolean replay_chunks(ReadSession *s, const CompiledTrace *t, TraceSumma
     for (uint64_t r = 0; r < n_req && ok; r++) {
         look_ahead(s, t, &la, r);
         gint64 t0 = g_get_monotonic_time();
-        chunk_cache_request_begin(s->chunk_cache);
+        chunk_cache_request_begin(s->chunk_cache, compiled_trace_time(t, r));
         for (uint32_t i = 0; i < counts[r] && ok; i++) {
             const ChunkTouch *x = &touches[next + i];
             const ChunkRef *ref = &refs[x->chunk];
@@ -172,11 +172,12 @@ gboolean compiled_replay(ReadSession *s, const CompiledTrace *t, TraceSummary *s
     for (uint64_t r = 0; r < n_req && ok; r++) {
         double model_s = 0.0, wall_s = 0.0;
         if (s->cache && s->simulate) { /* the cache core's own loop: one lock, its clock */
-            ok = cache_core_request_ids(s->cache, ids + next, counts[r], &model_s, &wall_s, err);
+            ok = cache_core_request_ids(s->cache, ids + next, counts[r], compiled_trace_time(t, r), &model_s, &wall_s,
+                                        err);
         } else {
             gint64 t0 = g_get_monotonic_time();
             if (s->cache)
-                cache_core_request_begin(s->cache);
+                cache_core_request_begin(s->cache, compiled_trace_time(t, r));
             for (uint32_t i = 0; i < counts[r] && ok; i++)
                 ok = container_source_read(s->source, ids[next + i], buf, err);
             if (s->cache)

@@ -23,6 +23,7 @@ CompiledTrace *compiled_trace_new(uint32_t version)
     t->req_bytes = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     t->req_job = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     t->req_accesses = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    t->req_time = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     t->ids = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     return t;
 }
@@ -35,6 +36,7 @@ void compiled_trace_free(CompiledTrace *t)
     g_array_unref(t->req_bytes);
     g_array_unref(t->req_job);
     g_array_unref(t->req_accesses);
+    g_array_unref(t->req_time);
     g_array_unref(t->ids);
     g_array_unref(t->chunks.chunks);
     g_array_unref(t->chunks.touches);
@@ -47,15 +49,19 @@ gboolean compiled_trace_has_magic(const void *head, size_t len)
 }
 
 /* The bytes after the request entries: container ids (version 1), or the
- * chunk table and the chunk accesses (version 2). */
+ * chunk table and the chunk accesses (version 2), then the times of a
+ * timed trace. */
 static size_t sequence_size(const CompiledTrace *t)
 {
+    size_t times = t->timed ? (size_t)compiled_trace_requests(t) * 8 : 0;
     if (!compiled_trace_is_chunks(t))
-        return (size_t)t->ids->len * 4;
-    return (size_t)t->chunks.chunks->len * CHUNK_ENTRY_SIZE + (size_t)t->chunks.touches->len * TOUCH_ENTRY_SIZE;
+        return (size_t)t->ids->len * 4 + times;
+    return (size_t)t->chunks.chunks->len * CHUNK_ENTRY_SIZE + (size_t)t->chunks.touches->len * TOUCH_ENTRY_SIZE +
+           times;
 }
 
-static void encode_chunks(const CompiledTrace *t, uint8_t *q)
+/* Returns the end of what it wrote. */
+static uint8_t *encode_chunks(const CompiledTrace *t, uint8_t *q)
 {
     for (guint i = 0; i < t->chunks.chunks->len; i++, q += CHUNK_ENTRY_SIZE) {
         const ChunkRef *r = &g_array_index(t->chunks.chunks, ChunkRef, i);
@@ -72,11 +78,13 @@ static void encode_chunks(const CompiledTrace *t, uint8_t *q)
         le32_put(q + 8, x->touch_length);
         le64_put(q + 12, x->address);
     }
+    return q;
 }
 
 void compiled_trace_encode(const CompiledTrace *t, GByteArray *out)
 {
     gboolean chunks = compiled_trace_is_chunks(t);
+    g_assert(t->req_time->len == (t->timed ? t->req_bytes->len : 0));
     uint64_t n_req = compiled_trace_requests(t), n_ids = chunks ? t->chunks.touches->len : t->ids->len;
     size_t len = COMPILED_TRACE_HEADER_SIZE + (size_t)t->jobs->len * JOB_ENTRY_SIZE + n_req * REQUEST_ENTRY_SIZE +
                  sequence_size(t) + 4;
@@ -85,7 +93,7 @@ void compiled_trace_encode(const CompiledTrace *t, GByteArray *out)
     uint8_t *p = out->data + start;
     memset(p, 0, COMPILED_TRACE_HEADER_SIZE);
     memcpy(p, COMPILED_TRACE_MAGIC, 8);
-    le32_put(p + 8, t->version);
+    le32_put(p + 8, t->version + (t->timed ? COMPILED_TRACE_VERSION_TIMED : 0));
     le32_put(p + 12, COMPILED_TRACE_HEADER_SIZE);
     memcpy(p + 16, t->store_id, COMPILED_TRACE_ID_SIZE);
     le32_put(p + 32, t->container_size);
@@ -106,11 +114,13 @@ void compiled_trace_encode(const CompiledTrace *t, GByteArray *out)
         le32_put(q + 12, g_array_index(t->req_accesses, uint32_t, i));
     }
     if (chunks)
-        encode_chunks(t, q);
+        q = encode_chunks(t, q);
     else
         for (uint64_t i = 0; i < n_ids; i++, q += 4)
             le32_put(q, g_array_index(t->ids, uint32_t, i));
-    q = p + len - 4;
+    for (guint i = 0; i < t->req_time->len; i++, q += 8)
+        le64_put(q, g_array_index(t->req_time, uint64_t, i));
+    g_assert(q == p + len - 4);
     le32_put(q, checksum_crc32(CHECKSUM_CRC32_START, p, len - 4));
 }
 
@@ -183,6 +193,9 @@ CompiledTrace *compiled_trace_decode(const uint8_t *buf, size_t len, const char 
     if (len < COMPILED_TRACE_HEADER_SIZE + 4 || !compiled_trace_has_magic(buf, len))
         return damaged(NULL, err, name, "no compiled-trace header");
     uint32_t version = le32_get(buf + 8);
+    gboolean timed = version > COMPILED_TRACE_VERSION_TIMED;
+    if (timed)
+        version -= COMPILED_TRACE_VERSION_TIMED;
     if ((version != COMPILED_TRACE_VERSION && version != COMPILED_TRACE_VERSION_CHUNKS) ||
         le32_get(buf + 12) != COMPILED_TRACE_HEADER_SIZE)
         return damaged(NULL, err, name, "unknown version");
@@ -194,9 +207,10 @@ CompiledTrace *compiled_trace_decode(const uint8_t *buf, size_t len, const char 
     size_t body = len - COMPILED_TRACE_HEADER_SIZE - 4;
     if (!chunks && n_chunks != 0)
         return damaged(NULL, err, name, "a chunk table in a container trace");
-    if (n_jobs > body / JOB_ENTRY_SIZE || n_req > body / REQUEST_ENTRY_SIZE || n_ids > body / id_size ||
+    uint64_t request_size = REQUEST_ENTRY_SIZE + (timed ? 8 : 0); /* a timed request's time too */
+    if (n_jobs > body / JOB_ENTRY_SIZE || n_req > body / request_size || n_ids > body / id_size ||
         n_chunks > body / CHUNK_ENTRY_SIZE ||
-        (uint64_t)n_jobs * JOB_ENTRY_SIZE + n_req * REQUEST_ENTRY_SIZE + (uint64_t)n_chunks * CHUNK_ENTRY_SIZE +
+        (uint64_t)n_jobs * JOB_ENTRY_SIZE + n_req * request_size + (uint64_t)n_chunks * CHUNK_ENTRY_SIZE +
                 n_ids * id_size !=
             body)
         return damaged(NULL, err, name, "its length does not match its counts");
@@ -205,6 +219,7 @@ CompiledTrace *compiled_trace_decode(const uint8_t *buf, size_t len, const char 
     if (n_ids > G_MAXUINT || n_req > G_MAXUINT)
         return damaged(NULL, err, name, "too many entries");
     CompiledTrace *t = compiled_trace_new(version);
+    t->timed = timed;
     memcpy(t->store_id, buf + 16, COMPILED_TRACE_ID_SIZE);
     t->container_size = le32_get(buf + 32);
     t->n_containers = le32_get(buf + 36);
@@ -242,6 +257,16 @@ CompiledTrace *compiled_trace_decode(const uint8_t *buf, size_t len, const char 
     }
     if (total != n_ids)
         return damaged(t, err, name, "the requests' accesses do not add up to the sequence");
+    if (timed) { /* the last 8R bytes before the CRC */
+        const uint8_t *tq = buf + len - 4 - 8 * n_req;
+        g_array_set_size(t->req_time, (guint)n_req);
+        uint64_t *times = (uint64_t *)(void *)t->req_time->data;
+        for (uint64_t i = 0; i < n_req; i++, tq += 8) {
+            times[i] = le64_get(tq);
+            if (i > 0 && times[i] < times[i - 1])
+                return damaged(t, err, name, "a request's time before the previous request's");
+        }
+    }
     if (chunks)
         return decode_chunks(t, q, n_chunks, n_ids, name, err);
     g_array_set_size(t->ids, (guint)n_ids);

@@ -18,3 +18,7 @@ tests_unit_test_compiled_trace_LDADD = $(UNIT_LIBS)
 check_PROGRAMS += tests/unit/test_trace_summary
 tests_unit_test_trace_summary_SOURCES = tests/unit/test_trace_summary.c tests/unit/unit.h
 tests_unit_test_trace_summary_LDADD = $(UNIT_LIBS)
+
+check_PROGRAMS += tests/unit/test_trace_line
+tests_unit_test_trace_line_SOURCES = tests/unit/test_trace_line.c tests/unit/unit.h
+tests_unit_test_trace_line_LDADD = $(UNIT_LIBS)

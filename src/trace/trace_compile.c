@@ -18,16 +18,18 @@ static gboolean resolve(ReadSession *s, CompiledTrace *t, int fd, const char *na
     gboolean ok = TRUE;
     char *line;
     int lineno, got;
+    TraceClock clock = { 0 };
     while (ok && (got = trace_reader_next(reader, &line, &lineno, err)) != 0) {
         TraceRequest req;
-        ok = got > 0 && trace_line_parse(line, name, lineno, &req, err);
+        ok = got > 0 && trace_line_parse(line, name, lineno, &req, err) &&
+             trace_clock_check(&clock, &req, name, lineno, err);
         if (!ok)
             break;
         guint before = compiled_trace_is_chunks(t) ? t->chunks.touches->len : t->ids->len;
         uint64_t bytes = 0;
         double model_s;
-        ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, -1, NULL, FALSE, NULL, &bytes,
-                                  &model_s, err);
+        ok = read_session_request(s, req.job, req.path, req.ranged ? &req.range : NULL, req.time_ns, -1, NULL, FALSE,
+                                  NULL, &bytes, &model_s, err);
         if (!ok) {
             if (!g_str_has_prefix((*err)->message, name))
                 g_prefix_error(err, "%s:%d: ", name, lineno);
@@ -37,7 +39,10 @@ static gboolean resolve(ReadSession *s, CompiledTrace *t, int fd, const char *na
         g_array_append_val(t->req_bytes, bytes);
         g_array_append_val(t->req_job, req.job);
         g_array_append_val(t->req_accesses, count);
+        if (req.timed)
+            g_array_append_val(t->req_time, req.time_ns);
     }
+    t->timed = clock.timed;
     trace_reader_free(reader);
     return ok;
 }

@@ -11,7 +11,11 @@ search in tests/unit/test_policy_offline.c); everything else here (the
 sketch, the features, the sampling, the windows, the SGD, the controller,
 the credit) is this file's. Sequences: Zipf 0.8 and 1.2, at capacities 7
 (every container in the oracle's miniature) and 100 (sampled), budgets of
-0.1 and 0.4 containers a request. Exits 1 at the first disagreement.
+0.1 and 0.4 containers a request; and the same in DWPD
+(ssd-cache-write-budget-dwpd) over requests with times, gaps of 0 to 2 s
+(a quarter of them 0), the DWPD giving 0.1 and 0.4 containers a request
+on average.
+Exits 1 at the first disagreement.
 
 Usage: admission_reference.py POLICY_DECISIONS OPT_PLAN"""
 
@@ -37,14 +41,32 @@ def value_rank(ratio):
     return min(max(rank, 1), RANKS - 1)
 
 
+NS_PER_DAY = 86400e9
+
+
 class Credit:
-    """The write budget's bucket: one cache deep, full at open."""
+    """The write budget's bucket: one cache deep, full at open; a request
+    brings `rate` bytes, or with a DWPD (rate None) DWPD x depth x the
+    nanoseconds since the previous request / 86400e9 (the first none),
+    and then `rate` is the mean the requests after the first brought."""
 
-    def __init__(self, rate, depth):
-        self.rate, self.depth, self.credit = rate, depth, depth
+    def __init__(self, rate, depth, dwpd=None):
+        self.depth, self.credit = depth, depth
+        self.rate = 0.0 if dwpd else rate
+        self.per_day = dwpd * depth if dwpd else None
+        self.gained, self.intervals, self.last = 0.0, 0, None
 
-    def request(self):
-        self.credit = min(self.credit + self.rate, self.depth)
+    def request(self, now=0):
+        gain = self.rate
+        if self.per_day is not None:
+            gain = 0.0
+            if self.last is not None:
+                gain = self.per_day * float(now - self.last) / NS_PER_DAY
+                self.gained += gain
+                self.intervals += 1
+                self.rate = self.gained / self.intervals
+            self.last = now
+        self.credit = min(self.credit + gain, self.depth)
 
     def fill_next(self):
         nxt = self.credit + self.rate
@@ -90,13 +112,13 @@ class Share:
 
 
 class Compete:
-    def __init__(self, rate, capacity, oracle):
-        self.credit = Credit(rate, capacity * CONTAINER)
+    def __init__(self, rate, capacity, oracle, dwpd=None):
+        self.credit = Credit(rate, capacity * CONTAINER, dwpd)
         self.sketch = Sketch(capacity, 10 * capacity)
         self.share = Share()
 
-    def request(self):
-        self.credit.request()
+    def request(self, now=0):
+        self.credit.request(now)
 
     def access(self, x):
         before = self.sketch.adds
@@ -164,8 +186,8 @@ class LastSeen:
 class Learned(Compete):
     MINI, PASSES, RATE = 32, 4, 0.25
 
-    def __init__(self, rate, capacity, oracle):
-        super().__init__(rate, capacity, oracle)
+    def __init__(self, rate, capacity, oracle, dwpd=None):
+        super().__init__(rate, capacity, oracle, dwpd)
         self.oracle = oracle
         self.window = 10 * capacity
         self.epoch_len = -(-self.window // LastSeen.WINDOW)
@@ -180,8 +202,8 @@ class Learned(Compete):
         self.asked_bytes = self.asked = 0.0
         self.x = None
 
-    def request(self):
-        super().request()
+    def request(self, now=0):
+        super().request(now)
         self.requests_since += 1
 
     def scaled(self, r):
@@ -245,12 +267,13 @@ class Learned(Compete):
         return self.credit.credit >= size and self.share.admit(rank, self.credit.fill_next())
 
 
-def decisions(rule, capacity, ids):
-    """The LRU cache's decision at each access, the rule asked first."""
+def decisions(rule, capacity, ids, times=None):
+    """The LRU cache's decision at each access (a request at times[k], or
+    0), the rule asked first."""
     lru = collections.OrderedDict()
     out = []
-    for x in ids:
-        rule.request()
+    for k, x in enumerate(ids):
+        rule.request(times[k] if times else 0)
         rule.access(x)
         if x in lru:
             lru.move_to_end(x)
@@ -280,29 +303,45 @@ def main(argv):
     failed = 0
     rng = random.Random(38)
     n = 400
+    cases = []
     for name, cls in (("compete", Compete), ("learned", Learned)):
         for alpha in (0.8, 1.2):
             ids = zipf_sequence(rng, n, 6000, alpha)
             for capacity in (7, 100):
                 for share in (0.1, 0.4):
-                    rate = share * CONTAINER
-                    cmd = [driver, "--requests", str(n), "ssd-cache-policy", "lru", "ssd-cache-size", str(capacity),
-                           "ssd-cache-admission", name, "ssd-cache-write-budget", repr(rate)]
-                    got = subprocess.run(cmd, input="\n".join(map(str, ids)) + "\n", capture_output=True,
-                                         text=True, check=True).stdout.splitlines()
-                    want = decisions(cls(rate, capacity, oracle), capacity, ids)
-                    label = "%s zipf %.1f C=%d budget %.1f" % (name, alpha, capacity, share)
-                    bad = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
-                    if bad is None and len(got) != len(want):
-                        bad = min(len(got), len(want))
-                    if bad is not None:
-                        print("FAIL %s: access %d (id %d): C %s, model %s" % (
-                            label, bad, ids[bad], got[bad] if bad < len(got) else "-",
-                            want[bad] if bad < len(want) else "-"))
-                        failed += 1
-                        continue
-                    print("ok %s: %d accesses, %d hits, %d refused" % (
-                        label, len(ids), want.count("h"), want.count("r")))
+                    cases.append((name, cls, alpha, ids, capacity, share, None))
+        # DWPD: gaps of 0 to 2 s, 0.75 s on average (a quarter of them 0)
+        ids = zipf_sequence(rng, n, 6000, 0.8)
+        times, now = [], 0
+        for _ in ids:
+            times.append(now)
+            now += rng.randrange(1, 2 * 10 ** 9) if rng.random() < 0.75 else 0
+        for capacity in (7, 100):
+            for share in (0.1, 0.4):
+                cases.append((name, cls, 0.8, ids, capacity, share, times))
+    for name, cls, alpha, ids, capacity, share, times in cases:
+        rate = share * CONTAINER
+        dwpd = share * 86400 / capacity / 0.75 if times else None  # share containers a request, on average
+        cmd = [driver, "--requests", str(n), "ssd-cache-policy", "lru", "ssd-cache-size", str(capacity),
+               "ssd-cache-admission", name] + (["ssd-cache-write-budget-dwpd", repr(dwpd)] if times else
+                                               ["ssd-cache-write-budget", repr(rate)])
+        text = "\n".join("%d@%d" % (x, times[k]) if times else str(x) for k, x in enumerate(ids))
+        got = subprocess.run(cmd, input=text + "\n", capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+        want = decisions(cls(rate, capacity, oracle, dwpd), capacity, ids, times)
+        label = "%s zipf %.1f C=%d budget %.1f%s" % (name, alpha, capacity, share,
+                                                      " in DWPD" if times else "")
+        bad = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
+        if bad is None and len(got) != len(want):
+            bad = min(len(got), len(want))
+        if bad is not None:
+            print("FAIL %s: access %d (id %d): C %s, model %s" % (
+                label, bad, ids[bad], got[bad] if bad < len(got) else "-",
+                want[bad] if bad < len(want) else "-"))
+            failed += 1
+            continue
+        print("ok %s: %d accesses, %d hits, %d refused" % (
+            label, len(ids), want.count("h"), want.count("r")))
     return 1 if failed else 0
 
 

@@ -159,7 +159,7 @@ int main(int argc, char **argv)
             return 2;
         }
         if (!open_request)
-            chunk_cache_request_begin(c);
+            chunk_cache_request_begin(c, 0);
         open_request = TRUE;
         for (int i = 0; i < 8; i++)
             ref.fp.bytes[i] = (uint8_t)(chunk >> (8 * i));

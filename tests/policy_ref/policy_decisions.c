@@ -9,7 +9,9 @@
  * Usage: policy_decisions [--requests] N_CONTAINERS KEY VALUE [KEY VALUE]... < ids
  * KEY VALUE are cache configuration lines (ssd-cache-policy, ssd-cache-size,
  * policy keys, ssd-cache-admission...). --requests: each access is a
- * request of its own (what a write budget's credit counts). ids: whitespace-separated decimal container ids. Output, one
+ * request of its own (what a write budget's credit counts). ids: whitespace-separated decimal container ids,
+ * each as ID or, with --requests, ID@NS: the request's time in nanoseconds (0 when not given; what
+ * ssd-cache-write-budget-dwpd's credit counts). Output, one
  * line per access: "h" hit, "r" refused miss, "a" admitted into a free slot,
  * "e ID" admitted in place of container ID. Exit 2 on bad arguments or
  * input, 1 if the cache fails. */
@@ -69,14 +71,22 @@ int main(int argc, char **argv)
         return 1;
     }
     GArray *ids = g_array_new(FALSE, FALSE, sizeof(ContainerId));
-    unsigned long id;
-    while (scanf("%lu", &id) == 1) {
-        if (id >= n) {
-            fprintf(stderr, "policy_decisions: container %lu is past the %u containers\n", id, n);
+    GArray *times = g_array_new(FALSE, TRUE, sizeof(uint64_t));
+    char token[64];
+    while (scanf("%63s", token) == 1) {
+        char *end;
+        unsigned long id = strtoul(token, &end, 10);
+        uint64_t ns = 0;
+        if (*end == '@' && requests)
+            ns = g_ascii_strtoull(end + 1, &end, 10);
+        if (*end != '\0' || id >= n) {
+            fprintf(stderr, "policy_decisions: %s is not a container below %u (ID, or ID@NS with --requests)\n",
+                    token, n);
             return 2;
         }
         ContainerId cid = (ContainerId)id;
         g_array_append_val(ids, cid);
+        g_array_append_val(times, ns);
     }
     /* an offline policy gets the whole sequence first (nothing for an online one) */
     if (!cache_core_prepare(c, (const ContainerId *)(const void *)ids->data, ids->len, &err)) {
@@ -89,7 +99,7 @@ int main(int argc, char **argv)
         ContainerId x = g_array_index(ids, ContainerId, i);
         d.kind = '?';
         if (requests)
-            cache_core_request_begin(c);
+            cache_core_request_begin(c, g_array_index(times, uint64_t, i));
         gboolean ok = cache_access(c, x, NULL, &err);
         if (requests)
             cache_core_request_end(c);
@@ -104,5 +114,6 @@ int main(int argc, char **argv)
     }
     cache_core_close(c, NULL);
     g_array_free(ids, TRUE);
+    g_array_free(times, TRUE);
     return 0;
 }

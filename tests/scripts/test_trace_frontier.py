@@ -146,6 +146,12 @@ class PlanTests(unittest.TestCase):
                           if p["key"] == frontier_experiment.BUDGET_KEY])
         self.assertFalse([p for p in frontier_experiment.plan_points(listed, None, 10, None)
                           if p["key"] == frontier_experiment.BUDGET_KEY])
+        # over a timed trace of 2 days: m drive writes over it, m / 2 DWPD
+        pts = frontier_experiment.plan_points(listed, ["lru", "opt-budget"], 10, 2.5, 2.0)
+        budgeted = [p for p in pts if p["budget"] is not None and not p["offline"]]
+        self.assertEqual([(p["key"], p["value"], p["budget"]) for p in budgeted],
+                         [(frontier_experiment.BUDGET_KEY_DWPD, m / 2, m) for m in (1, 2, 4, 8, 16)])
+        self.assertEqual(budgeted[0]["params"], ["ssd-cache-write-budget-dwpd 0.5"])
 
     def test_a_listed_policy_without_its_swept_key_is_an_error(self):
         bad = listing()

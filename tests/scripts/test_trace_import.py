@@ -11,7 +11,8 @@ sectors and bytes, libCacheSim's csv with a -t column spec,
 libCacheSim's 24-byte oracleGeneral records, one id per line), and the
 expected records below were worked out by hand over a fake job of four
 files: a (1000 bytes), b (empty), c (600) and d (2500), 4100 bytes end to
-end, so c starts at byte 1000 and d at 1600.
+end, so c starts at byte 1000 and d at 1600.  The mapping tests drop the
+times (--times drop); test_times checks them, kept by default, per format.
 """
 
 import json
@@ -41,12 +42,13 @@ class ImportTests(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
-    def imp(self, fixture, *args, check=True):
+    def imp(self, fixture, *args, check=True, times=False):
         out = os.path.join(self.tmp, "out.trace")
         if os.path.exists(out):
             os.unlink(out)
         p = run([os.path.join(SCRIPTS, "import-trace"), "--destor", self.fake, "-o", out,
-                 os.path.join(FIX, fixture)] + list(args), check=check, env=self.env)
+                 fixture if os.path.isabs(fixture) else os.path.join(FIX, fixture)] + list(args) +
+                ([] if times else ["--times", "drop"]), check=check, env=self.env)
         if not check:
             return p
         with open(out, "rb") as f:
@@ -154,6 +156,46 @@ class ImportTests(unittest.TestCase):
         self.assertEqual(recs, [b"0\t" + p[0], b"0\t" + p[1], b"0\t" + p[0], b"0\t" + p[2],
                                 b"0\t" + p[1]])
 
+    def test_times(self):
+        """Each format's times, kept by default: '@SECONDS' before every
+        record a request maps to, from the source's first request (skipped
+        writes included), in the format's own unit: MSR's 100 ns ticks,
+        FIU's nanoseconds, SPC's and csv's seconds, oracleGeneral's
+        seconds; lis and txt have none."""
+        p = self.perm(1)
+        cases = [
+            (("msr.csv", "-f", "msr"), [b"@0\t0\ta\t0\t1000", b"@0\t0\tc\t0\t200", b"@0.0000002\t0\td\t2400\t100",
+                                        b"@0.0000002\t0\ta\t0\t200", b"@0.0000003\t0\ta\t900\t10"]),
+            (("fiu.txt", "-f", "fiu"), [b"@0\t0\tc\t24\t576", b"@0\t0\td\t0\t960", b"@0.000000006\t0\tc\t20\t512"]),
+            (("umass.spc", "-f", "spc"), [b"@0\t0\tc\t24\t576", b"@0\t0\td\t0\t960", b"@0.02\t0\tc\t20\t512"]),
+            (("libcachesim.csv", "-f", "csv", "-t", "time-col=1,obj-id-col=2,op-col=4,has-header=true"),
+             [b"@0\t0\t" + p[0], b"@2\t0\t" + p[0], b"@3\t0\t" + p[1]]),
+            (("oracle.bin", "-f", "oracle-general", "--seed", "1"),
+             [b"@0\t0\t" + p[0], b"@1\t0\t" + p[1], b"@2\t0\t" + p[0]]),
+        ]
+        for args, want in cases:
+            head, recs = self.imp(*args, times=True)
+            self.assertEqual(recs, want, args)
+            self.assertIn(b"# times: '@SECONDS' first, seconds since the source's first request; 0 held at an "
+                          b"earlier request's time where the source's went back", head)
+        for args in (("arc.lis", "-f", "lis"), ("ids.txt", "-f", "txt"),
+                     ("libcachesim.csv", "-f", "csv", "-t", "obj-id-col=2")):
+            head, recs = self.imp(*args, times=True)
+            self.assertFalse([r for r in recs if r.startswith(b"@")], args)
+            self.assertFalse([h for h in head if h.startswith(b"# times")], args)
+        # a time that goes back is held at the latest one, and counted
+        back = os.path.join(self.tmp, "back.csv")
+        with open(back, "w") as f:
+            f.write("5,1\n7,2\n6,1\n9,3\n")
+        head, recs = self.imp(back, "-f", "csv", "-t", "time-col=1,obj-id-col=2", times=True)
+        self.assertEqual([r.split(b"\t")[0] for r in recs], [b"@0", b"@2", b"@2", b"@4"])
+        self.assertIn(b"1 held at an earlier request's time", b"\n".join(head))
+        with open(back, "w") as f:
+            f.write("5,1\nsoon,2\n")
+        p = self.imp(back, "-f", "csv", "-t", "time-col=1,obj-id-col=2", check=False, times=True)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"csv trace, record 2: time 'soon' is not a number of seconds", p.stderr)
+
     def test_usage_errors(self):
         for args in (["-f", "txt", "--map", "volume"], ["-f", "csv"],
                      ["-f", "csv", "-t", "time-col=1"], ["-f", "csv", "-t", "obj-id-col=0"],
@@ -183,6 +225,11 @@ class ImportTests(unittest.TestCase):
         p = subprocess.run([DESTOR] + cfg + ["read-file", "--trace", out, "--simulate", "--json"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.assertEqual(p.returncode, 0, p.stderr)
+        # a DWPD write budget runs on a source's times, and only there
+        p2 = subprocess.run([DESTOR] + cfg + ["-p", "ssd-cache-policy lru", "-p", "ssd-cache-write-budget-dwpd 1",
+                                              "read-file", "--trace", out, "--simulate", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(p2.returncode, 0 if fmt in ("msr", "fiu", "spc", "oracle-general") else 2, p2.stderr)
         return json.loads(p.stdout)
 
     @unittest.skipUnless(have_destor(), "destor not built")

@@ -343,6 +343,28 @@ class GeneratorTests(unittest.TestCase):
         plain, _ = self.gen("--requests", str(k), "--seed", "4", name="w0.trace")
         self.assertEqual(self.requests(plain), reqs[:k])
 
+    def test_rate_gives_times(self):
+        """--rate R: request k at k/R seconds, to the nanosecond below,
+        '@SECONDS' first; the same draws as without it; the trace record
+        reader reads the times back."""
+        plain, _ = self.gen("--requests", "7", "--seed", "3", name="r0.trace")
+        timed, _ = self.gen("--requests", "7", "--seed", "3", "--rate", "3", name="r1.trace")
+        recs = [l for l in timed.split(b"\n") if l and not l.startswith(b"#")]
+        self.assertEqual([r.split(b"\t")[0] for r in recs],
+                         [b"@0", b"@0.333333333", b"@0.666666666", b"@1", b"@1.333333333", b"@1.666666666", b"@2"])
+        self.assertEqual([r.split(b"\t", 1)[1] for r in recs],
+                         [l for l in plain.split(b"\n") if l and not l.startswith(b"#")])
+        self.assertIn(b"# rate: 3 requests a second", timed)
+        self.assertEqual(trace_draw.split_time(recs[1]), (333333333, recs[1].split(b"\t", 1)[1]))
+        self.assertEqual(trace_draw.parse_trace_record(recs[1])[0], self.requests(plain)[1][0])
+        slow, _ = self.gen("--requests", "3", "--rate", "0.25", name="r2.trace")
+        self.assertEqual([l.split(b"\t")[0] for l in slow.split(b"\n") if l.startswith(b"@")], [b"@0", b"@4", b"@8"])
+        for bad in ("0", "-1", "fast"):
+            p = run([os.path.join(SCRIPTS, "gen-trace"), "--destor", self.fake, "--requests", "3", "--rate", bad],
+                    check=False, env=self.env)
+            self.assertEqual(p.returncode, 2, bad)
+            self.assertIn("--rate", p.stderr.decode())
+
     def test_usage_errors(self):
         p = run([os.path.join(SCRIPTS, "gen-trace"), "--destor", self.fake, "--alpha", "0.5"],
                 check=False, env=self.env)

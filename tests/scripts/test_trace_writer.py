@@ -94,14 +94,18 @@ class TraceWriterRoundTrip(unittest.TestCase):
 
     def test_trace_record(self):
         for null in (False, True):
-            end = b"\0" if null else b"\n"
-            data, meant = b"", []
-            for path, size in self.files(null) + ([] if null else [(p, self.size[p]) for p in CR_NAMES]):
-                for off, n in ((None, None), (0, None), (5, 7), (size - 3, 100), (size, None)):
-                    data += trace_draw.trace_record(0, path, end, off, n)
-                    start = off or 0
-                    meant.append(max(0, min(size - start, size if n is None else n)))
-            self.check_trace(data, null, meant)
+            for timed in (False, True):  # each record with its time first ('@SECONDS'), or none
+                end = b"\0" if null else b"\n"
+                data, meant = b"", []
+                for path, size in self.files(null) + ([] if null else [(p, self.size[p]) for p in CR_NAMES]):
+                    for off, n in ((None, None), (0, None), (5, 7), (size - 3, 100), (size, None)):
+                        when = 1234567 * len(meant) if timed else None
+                        rec = trace_draw.trace_record(0, path, end, off, n, when)
+                        self.assertEqual(trace_draw.split_time(rec)[0], when)
+                        data += rec
+                        start = off or 0
+                        meant.append(max(0, min(size - start, size if n is None else n)))
+                self.check_trace(data, null, meant)
 
     def test_trace_record_refuses_what_a_line_cannot_hold(self):
         for path in LINE_CANNOT + [b"", b"nul\0byte"]:
@@ -167,12 +171,28 @@ class TraceWriterRoundTrip(unittest.TestCase):
         served = json.loads(p.stdout)
         info = experiment_store.given_trace_info(t, 0, files)
         self.assertEqual((info["requests"], info["bytes"]), (served["requests"], served["bytes"]))
+        self.assertIsNone(info["seconds"])
+        with open(t, "wb") as f:  # a timed trace: its time from the first request to the last
+            f.write(b"# timed\n@2.5\t0\tend\n@2.5\t0\tend\n@9\t0\tplain\n")
+        info = experiment_store.given_trace_info(t, 0, files)
+        self.assertEqual((info["requests"], info["seconds"]), (3, 6.5))
         self.assertEqual(trace_draw.parse_trace_record(b"3\tend\t12\t34\t0\t-"), (3, b"end\t12\t34", 0, None))
         self.assertEqual(trace_draw.parse_trace_record(b"3\tend\t12\t34"), (3, b"end", 12, 34))
         self.assertEqual(trace_draw.parse_trace_record(b"3\t\t12\t34"), (3, b"\t12\t34", None, None))
         self.assertEqual(trace_draw.parse_trace_record(b"3\ta\t%s1\t-" % (b"0" * 5000)), (3, b"a", 1, None))
         self.assertEqual(trace_draw.parse_trace_record(b"3\ta\t%s\t-" % (b"9" * 5000))[2:], (None, None))
         self.assertEqual(trace_draw.parse_trace_record(b"3\ta\t18446744073709551615\t-")[2], (1 << 64) - 1)
+        # a time first is read apart (as destor's trace_line_parse reads it)
+        self.assertEqual(trace_draw.parse_trace_record(b"@1.5\t3\tend\t12\t34"), (3, b"end", 12, 34))
+        self.assertEqual(trace_draw.split_time(b"@0.000000001\t3\ta"), (1, b"3\ta"))
+        self.assertEqual(trace_draw.split_time(b"@18446744073.709551615\t3\ta")[0], (1 << 64) - 1)
+        self.assertEqual(trace_draw.split_time(b"3\t@1\t"), (None, b"3\t@1\t"))
+        for bad in (b"@1.\t3\ta", b"@.5\t3\ta", b"@1.0000000001\t3\ta", b"@18446744073.709551616\t3\ta",
+                    b"@x\t3\ta", b"@5"):
+            with self.assertRaises(trace_draw.ToolError, msg=bad):
+                trace_draw.split_time(bad)
+        self.assertEqual(trace_draw.format_time(0), b"@0")
+        self.assertEqual(trace_draw.format_time(2500000000), b"@2.5")
         self.assertIsNone(trace_draw.parse_trace_record(b"3\ta\t18446744073709551616\t-")[2])
         for bad in (b"x\tpath", b"3", b"3\t", b"4294967296\tpath", b"9" * 5000 + b"\tpath"):
             with self.assertRaises(trace_draw.ToolError):

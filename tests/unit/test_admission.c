@@ -4,8 +4,11 @@
  * value (compete, learned: never past the budget over random sequences;
  * the budget spent when more is asked than it gives; the more valuable
  * candidates first), and both cores replaying a skewed sequence under
- * them. */
+ * them; the write credit's arithmetic, per request and in DWPD of a timed
+ * trace, and the two giving the same decisions when their rates are
+ * made equal. */
 #include "cache/admission/admission.h"
+#include "cache/admission/write_credit.h"
 #include "cache/chunk/chunk_cache.h"
 #include "test_cache_util.h"
 #include "unit.h"
@@ -37,15 +40,15 @@ static void test_registry(void)
     }
     const AdmissionOps *none = NULL;
     CU_ASSERT_FALSE(admission_lookup("nosuch", &none));
-    CU_ASSERT_PTR_EQUAL(admission_default(0), rule("all"));
-    CU_ASSERT_PTR_EQUAL(admission_default(1), rule("compete"));
+    CU_ASSERT_PTR_EQUAL(admission_default(FALSE), rule("all"));
+    CU_ASSERT_PTR_EQUAL(admission_default(TRUE), rule("compete"));
 }
 
 /* doorkeeper: the first access in the window is refused, the second
  * admitted; all admits everything. */
 static void test_filters(void)
 {
-    AdmissionEnv env = { 0, 0, 100 };
+    AdmissionEnv env = { 0, 0, 0, 100 };
     Admission d, all;
     admission_open(&d, rule("doorkeeper"), &env);
     admission_open(&all, rule("all"), &env);
@@ -73,17 +76,21 @@ typedef struct {
     uint64_t hot_asked, hot_admitted, cold_asked, cold_admitted;
 } Drive;
 
-static Drive drive(const char *name, double budget, double depth, uint32_t requests, uint32_t max_per_request,
-                   uint32_t seed)
+static Drive drive_timed(const char *name, double budget, double dwpd, double depth, uint32_t requests,
+                         uint32_t max_per_request, uint32_t seed, uint64_t max_gap_ns)
 {
-    AdmissionEnv env = { budget, depth, 256 };
+    AdmissionEnv env = { budget, dwpd, depth, 256 };
     Admission a;
     admission_open(&a, rule(name), &env);
     GRand *g = g_rand_new_with_seed(seed);
     Drive d = { 0 };
+    uint64_t now = 0;
     for (uint32_t r = 0; r < requests; r++) {
-        admission_request(&a);
-        d.budget_bytes = (uint64_t)(budget * (r + 1));
+        if (r > 0 && dwpd > 0) /* gaps of 0 (requests at one time) to max_gap_ns */
+            now += (uint64_t)g_rand_double_range(g, 0, (double)max_gap_ns) * (g_rand_int_range(g, 0, 4) > 0);
+        admission_request(&a, now);
+        double allowed = dwpd > 0 ? write_credit_for_time(dwpd * depth, now) : budget * (r + 1);
+        d.budget_bytes = (uint64_t)allowed;
         uint32_t n = (uint32_t)g_rand_int_range(g, 0, (gint32)max_per_request + 1);
         for (uint32_t i = 0; i < n; i++) {
             gboolean hot = g_rand_int_range(g, 0, 2) == 0;
@@ -100,12 +107,18 @@ static Drive drive(const char *name, double budget, double depth, uint32_t reque
             (*asked)++;
             *admitted += (uint64_t)yes;
             /* never past the budget: one cache's worth plus the rate */
-            CU_ASSERT_FATAL((double)d.written <= depth + budget * (r + 1));
+            CU_ASSERT_FATAL((double)d.written <= depth + allowed);
         }
     }
     g_rand_free(g);
     admission_close(&a);
     return d;
+}
+
+static Drive drive(const char *name, double budget, double depth, uint32_t requests, uint32_t max_per_request,
+                   uint32_t seed)
+{
+    return drive_timed(name, budget, 0, depth, requests, max_per_request, seed, 0);
 }
 
 /* compete and learned over random sequences: never past depth + budget x
@@ -126,6 +139,130 @@ static void test_controller_bounds(void)
         }
         Drive b = drive("bucket", budget, depth, 20000, 8, seed);
         CU_ASSERT(b.written >= 0.95 * (double)b.budget_bytes);
+    }
+}
+
+/* The same in DWPD over random gaps (a quarter of them 0: requests at
+ * one time): never past depth + DWPD x depth x days, and spent to 95%
+ * when more is asked; 90 DWPD of the 256 KiB depth and gaps of up to 40 s
+ * (15 s on average) give about 4 KiB a request, against about 36 KiB
+ * asked. */
+static void test_controller_bounds_dwpd(void)
+{
+    const double depth = 64.0 * 4096;
+    const char *spenders[] = { "bucket", "compete", "learned" };
+    for (uint32_t seed = 1; seed <= 4; seed++)
+        for (size_t k = 0; k < G_N_ELEMENTS(spenders); k++) {
+            Drive d = drive_timed(spenders[k], 0, 90, depth, 20000, 8, seed, 40000000000ull);
+            CU_ASSERT(d.budget_bytes > 3000 * 20000ull);
+            CU_ASSERT(d.written >= 0.95 * (double)d.budget_bytes);
+        }
+}
+
+/* The credit's arithmetic by hand. Per request: full at open, + the
+ * budget a request, capped at the depth. DWPD: the first request brings
+ * nothing, each later one DWPD x depth x its gap / 86400 s; the rate is
+ * the mean a request after the first brought (0 before the second). */
+static void test_credit_arithmetic(void)
+{
+    AdmissionEnv per = { 300, 0, 1000, 1 }, dwpd = { 0, 2, 1000, 1 };
+    WriteCredit w;
+    write_credit_init(&w, &per);
+    CU_ASSERT_DOUBLE_EQUAL(w.credit, 1000, 0);
+    write_credit_request(&w, 99); /* the time is ignored */
+    CU_ASSERT_DOUBLE_EQUAL(w.credit, 1000, 0);
+    write_credit_pay(&w, 800);
+    write_credit_request(&w, 0);
+    CU_ASSERT_DOUBLE_EQUAL(w.credit, 500, 0);
+    CU_ASSERT_DOUBLE_EQUAL(write_credit_fill_next(&w), 0.8, 1e-12);
+    CU_ASSERT_TRUE(write_credit_covers(&w, 500));
+    CU_ASSERT_FALSE(write_credit_covers(&w, 501));
+
+    const uint64_t hour = 3600000000000ull;
+    write_credit_init(&w, &dwpd);
+    CU_ASSERT_DOUBLE_EQUAL(w.rate, 0, 0);
+    write_credit_request(&w, 5 * hour); /* the first: no gap, nothing */
+    CU_ASSERT_DOUBLE_EQUAL(w.credit, 1000, 0);
+    CU_ASSERT_DOUBLE_EQUAL(write_credit_fill_next(&w), 1, 0);
+    write_credit_pay(&w, 900);
+    CU_ASSERT_DOUBLE_EQUAL(write_credit_fill_next(&w), 0.1, 1e-12); /* no rate known yet */
+    write_credit_request(&w, 11 * hour); /* 6 h: 2 x 1000 x 1/4 */
+    CU_ASSERT_DOUBLE_EQUAL(w.credit, 600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(w.rate, 500, 1e-9);
+    write_credit_request(&w, 11 * hour); /* no gap: nothing; the mean halves */
+    CU_ASSERT_DOUBLE_EQUAL(w.credit, 600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(w.rate, 250, 1e-9);
+    write_credit_request(&w, 35 * hour); /* a day: 2000, capped at the depth */
+    CU_ASSERT_DOUBLE_EQUAL(w.credit, 1000, 0);
+    CU_ASSERT_DOUBLE_EQUAL(w.rate, 2500.0 / 3, 1e-9);
+    write_credit_charge(&w, 1500); /* a rewrite's debt */
+    write_credit_request(&w, 35 * hour + hour / 2); /* 2 x 1000 / 48 */
+    CU_ASSERT_DOUBLE_EQUAL(w.credit, -500 + 2000.0 / 48, 1e-9);
+    /* exact where the test below needs it: 84.375 DWPD of 64 MiB a second
+     * is 64 KiB, to the bit */
+    CU_ASSERT(write_credit_for_time(84.375 * 67108864.0, 1000000000u) == 65536.0);
+    CU_ASSERT(write_credit_for_time(1350.0 * 262144.0, 1000000000u) == 4096.0);
+
+    /* the Admission's own tally, the report's write_budget_bytes */
+    Admission a;
+    admission_open(&a, rule("bucket"), &dwpd);
+    admission_request(&a, 2 * hour);
+    admission_request(&a, 14 * hour);
+    CU_ASSERT_DOUBLE_EQUAL(admission_budget_bytes(&a), 1000, 1e-9);
+    admission_close(&a);
+    admission_open(&a, rule("bucket"), &per);
+    admission_request(&a, 0);
+    admission_request(&a, 0);
+    CU_ASSERT_DOUBLE_EQUAL(admission_budget_bytes(&a), 600, 0);
+    admission_close(&a);
+}
+
+/* A per-request budget of 4096 bytes and 1350 DWPD of a 256 KiB depth
+ * over requests a second apart give each request the same credit, and
+ * every rule that spends a budget the same decisions, candidate by
+ * candidate. The first request has one candidate: before the second, the
+ * DWPD rate is not known (taken as 0) where the per-request bucket's next
+ * credit is, so a second candidate of the first request could be ranked
+ * against another fill. */
+static void test_dwpd_equals_per_request(void)
+{
+    const double depth = 64.0 * 4096;
+    const char *spenders[] = { "bucket", "compete", "learned" };
+    for (size_t k = 0; k < G_N_ELEMENTS(spenders); k++) {
+        AdmissionEnv per = { 4096, 0, depth, 256 }, dwpd = { 0, 1350, depth, 256 };
+        Admission a, b;
+        admission_open(&a, rule(spenders[k]), &per);
+        admission_open(&b, rule(spenders[k]), &dwpd);
+        GRand *g = g_rand_new_with_seed(5);
+        uint64_t admitted = 0, refused = 0, differ = 0;
+        for (uint32_t r = 0; r < 20000; r++) {
+            admission_request(&a, 0);
+            admission_request(&b, (uint64_t)r * 1000000000u);
+            uint32_t n = r == 0 ? 1 : (uint32_t)g_rand_int_range(g, 0, 9);
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t key = g_rand_int_range(g, 0, 2) ? (uint64_t)g_rand_int_range(g, 0, 32)
+                                                          : 1000 + (uint64_t)g_rand_int(g);
+                uint64_t bytes = (uint64_t)g_rand_int_range(g, 2048, 16385);
+                admission_access(&a, key);
+                admission_access(&b, key);
+                gboolean x = admission_admit(&a, key, bytes), y = admission_admit(&b, key, bytes);
+                differ += x != y;
+                if (x) {
+                    admission_written(&a, bytes);
+                    admitted++;
+                } else
+                    refused++;
+                if (y)
+                    admission_written(&b, bytes);
+            }
+        }
+        CU_ASSERT_EQUAL(differ, 0);
+        CU_ASSERT(admitted > 1000 && refused > 1000); /* the budget decided some of them */
+        CU_ASSERT_DOUBLE_EQUAL(admission_budget_bytes(&a), 4096.0 * 20000, 0);
+        CU_ASSERT_DOUBLE_EQUAL(admission_budget_bytes(&b), 4096.0 * 19999, 0);
+        g_rand_free(g);
+        admission_close(&a);
+        admission_close(&b);
     }
 }
 
@@ -171,7 +308,7 @@ static void test_container_replay(void)
         for (uint32_t i = 0; i < requests; i++) {
             ContainerId id = test_skewed_id(&rng, n);
             double model, wall;
-            CU_ASSERT_TRUE(cache_core_request_ids(c, &id, 1, &model, &wall, NULL));
+            CU_ASSERT_TRUE(cache_core_request_ids(c, &id, 1, 0, &model, &wall, NULL));
         }
         CacheReport r;
         cache_core_report(c, &r);
@@ -249,7 +386,7 @@ static void touch_chunk(ChunkCache *c, uint64_t chunk, uint8_t tag, uint32_t len
     ref.fp.bytes[31] = tag;
     ref.length = length;
     ChunkCachePosition p = { chunk_address(chunk, 0), 0, ref.length };
-    chunk_cache_request_begin(c);
+    chunk_cache_request_begin(c, 0);
     CU_ASSERT_TRUE(chunk_cache_touch(c, &ref, &p, NULL));
     chunk_cache_request_end(c);
 }
@@ -338,6 +475,9 @@ static void add_suites(void)
     CU_add_test(s, "registry", test_registry);
     CU_add_test(s, "filters", test_filters);
     CU_add_test(s, "controller: never past the budget, spends it", test_controller_bounds);
+    CU_add_test(s, "controller: DWPD, never past it, spends it", test_controller_bounds_dwpd);
+    CU_add_test(s, "write credit arithmetic, per request and DWPD", test_credit_arithmetic);
+    CU_add_test(s, "DWPD and per-request at equal rates: same decisions", test_dwpd_equals_per_request);
     CU_add_test(s, "controller: the more valuable first", test_controller_prefers_value);
     CU_add_test(s, "container core replay", test_container_replay);
     CU_add_test(s, "learned: at most 8 bytes a stored container", test_learned_memory_bound);

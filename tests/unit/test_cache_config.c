@@ -310,8 +310,13 @@ static void test_validate(void)
      * granularity */
     const struct {
         const char *granularity, *admission, *budget, *error; /* admission NULL: unset */
+        const char *dwpd;                                      /* NULL: 0 */
     } rules[] = {
         { "container", NULL, "0", NULL },
+        { "container", NULL, "0", NULL, "0.5" },
+        { "chunk", "learned", "0", NULL, "3" },
+        { "container", "compete", "4096", "set one of them", "1" },
+        { "container", "all", "0", "ssd-cache-write-budget-dwpd applies to an admission rule", "1" },
         { "container", NULL, "4096", NULL },
         { "chunk", NULL, "4096", NULL },
         { "container", "bucket", "4096", NULL },
@@ -328,6 +333,10 @@ static void test_validate(void)
         if (rules[i].admission)
             CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-admission", rules[i].admission, NULL), CACHE_CONFIG_OK);
         CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-write-budget", rules[i].budget, NULL), CACHE_CONFIG_OK);
+        CU_ASSERT_EQUAL(cache_config_set(&c, "ssd-cache-write-budget-dwpd", rules[i].dwpd ? rules[i].dwpd : "0", NULL),
+                        CACHE_CONFIG_OK);
+        if (rules[i].dwpd)
+            CU_ASSERT_DOUBLE_EQUAL(c.write_dwpd, g_ascii_strtod(rules[i].dwpd, NULL), 0);
         gboolean ok = cache_config_validate(&c, &err);
         CU_ASSERT_EQUAL(ok, rules[i].error == NULL);
         if (rules[i].error != NULL)
@@ -336,6 +345,9 @@ static void test_validate(void)
     }
     c.admission_ops = NULL;
     cache_config_set(&c, "ssd-cache-write-budget", "0", NULL);
+    cache_config_set(&c, "ssd-cache-write-budget-dwpd", "0", NULL);
+    CU_ASSERT_NOT_EQUAL(cache_config_set(&c, "ssd-cache-write-budget-dwpd", "-1", NULL), CACHE_CONFIG_OK);
+    CU_ASSERT_NOT_EQUAL(cache_config_set(&c, "ssd-cache-write-budget-dwpd", "x", NULL), CACHE_CONFIG_OK);
     cache_config_set(&c, "ssd-cache-granularity", "container", NULL);
     CacheConfig copy;
     cache_config_copy(&copy, &c);

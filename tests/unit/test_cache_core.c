@@ -333,10 +333,10 @@ static void test_real_equals_simulation_admission(void)
             CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
             uint32_t *trace = test_trace(7 + ai, N, TRACE);
             for (size_t i = 0; i < TRACE; i++) {
-                cache_core_request_begin(real);
+                cache_core_request_begin(real, 0);
                 CU_ASSERT_TRUE(read_ok(real, trace[i]));
                 cache_core_request_end(real);
-                cache_core_request_begin(sim);
+                cache_core_request_begin(sim, 0);
                 CU_ASSERT_TRUE(cache_access(sim, trace[i], NULL, NULL));
                 cache_core_request_end(sim);
             }
@@ -391,11 +391,11 @@ static void test_request_ids_equals_accesses(void)
         unsigned model_diff = 0;
         for (size_t i = 0, n; i < TRACE; i += n) {
             n = request_length(i);
-            cache_core_request_begin(one);
+            cache_core_request_begin(one, 0);
             for (size_t k = 0; k < n; k++)
                 CU_ASSERT_TRUE(cache_access(one, trace[i + k], NULL, NULL));
             double m1 = cache_core_request_end(one), m2 = -1, wall = -1;
-            CU_ASSERT_TRUE(cache_core_request_ids(batch, trace + i, (uint32_t)n, &m2, &wall, NULL));
+            CU_ASSERT_TRUE(cache_core_request_ids(batch, trace + i, (uint32_t)n, 0, &m2, &wall, NULL));
             CU_ASSERT(wall >= 0);
             if (fabs(m1 - m2) > 1e-12)
                 model_diff++;
@@ -411,7 +411,7 @@ static void test_request_ids_equals_accesses(void)
         GError *err = NULL; /* an id past the store stops the request with the access's error */
         ContainerId bad[] = { 1, N, 2 };
         double m, w;
-        CU_ASSERT_FALSE(cache_core_request_ids(batch, bad, 3, &m, &w, &err));
+        CU_ASSERT_FALSE(cache_core_request_ids(batch, bad, 3, 0, &m, &w, &err));
         CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
         g_clear_error(&err);
         CU_ASSERT_EQUAL(cache_core_counters(batch)->accesses, a->accesses + 1);
@@ -1323,7 +1323,7 @@ static void test_stats_json(void)
     Fixture f;
     fixture_init(&f, 16, TEST_CONTAINER_SIZE, NULL);
     CacheCore *c = real_open(&f, test_policy("lru"), 2);
-    cache_core_request_begin(c);
+    cache_core_request_begin(c, 0);
     for (uint32_t id = 0; id < 5; id++)
         CU_ASSERT_TRUE(read_ok(c, id % 3));
     cache_core_request_end(c);
@@ -1357,7 +1357,7 @@ static void test_write_budget(void)
     static const gboolean admitted[10] = { 1, 1, 1, 0, 1, 0, 1, 0, 1, 0 };
     for (uint32_t i = 0; i < 10; i++) {
         uint64_t before = cache_core_counters(c)->admissions;
-        cache_core_request_begin(c);
+        cache_core_request_begin(c, 0);
         CU_ASSERT_TRUE(cache_access(c, i, NULL, NULL));
         cache_core_request_end(c);
         CU_ASSERT_EQUAL(cache_core_counters(c)->admissions - before, admitted[i]);

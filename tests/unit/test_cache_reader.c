@@ -17,7 +17,7 @@ static void access_through(CacheReader *r, ContainerId id)
 /* One request of the cache's own of the accesses ids[0..n): its model. */
 static double own_request(CacheCore *c, const ContainerId *ids, size_t n)
 {
-    cache_core_request_begin(c);
+    cache_core_request_begin(c, 0);
     test_run(c, ids, n);
     return cache_core_request_end(c);
 }
@@ -56,7 +56,7 @@ static void test_overlapping_requests(void)
     CU_ASSERT_DOUBLE_EQUAL(k->model_request_s, ma + mb + mb2, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(k->model_access_s, kr->model_access_s, 1e-12);
     /* the cache's own bracket is not the readers' */
-    cache_core_request_begin(c);
+    cache_core_request_begin(c, 0);
     access_through(a, 3);
     CU_ASSERT_DOUBLE_EQUAL(cache_core_request_end(c), 0.0, 0.0);
     CU_ASSERT_EQUAL(cache_core_counters(c)->requests, 4);

@@ -149,11 +149,11 @@ static void test_request_latency(void)
     CacheCore *c = test_sim_open(test_policy("lru"), NULL, 4, 10, NULL);
     DeviceModelParams p;
     device_model_params_default(&p);
-    cache_core_request_begin(c);
+    cache_core_request_begin(c, 0);
     CU_ASSERT_TRUE(cache_access(c, 1, NULL, NULL)); /* miss */
     CU_ASSERT_TRUE(cache_access(c, 2, NULL, NULL)); /* miss */
     cache_core_request_end(c);
-    cache_core_request_begin(c);
+    cache_core_request_begin(c, 0);
     CU_ASSERT_TRUE(cache_access(c, 1, NULL, NULL)); /* hit, behind the write of 2 */
     cache_core_request_end(c);
     const CacheCounters *k = cache_core_counters(c);

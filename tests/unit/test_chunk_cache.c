@@ -70,10 +70,10 @@ static void touch(ChunkCache *c, uint32_t chunk, uint32_t length, ContainerId co
 static void test_dedup_in_cache(void)
 {
     ChunkCache *c = open_cache("lru", 1 << 20, CHUNK_FETCH_CHUNK);
-    chunk_cache_request_begin(c);
+    chunk_cache_request_begin(c, 0);
     touch(c, 1, 8000, 0, chunk_address(1, 0));
     chunk_cache_request_end(c);
-    chunk_cache_request_begin(c);
+    chunk_cache_request_begin(c, 0);
     touch(c, 1, 8000, 0, chunk_address(2, 0));
     chunk_cache_request_end(c);
     ChunkCacheReport r;
@@ -118,7 +118,7 @@ static void test_miss_path(void)
 {
     for (int f = 0; f < 2; f++) {
         ChunkCache *c = open_cache("lru", 1 << 20, f ? CHUNK_FETCH_CONTAINER : CHUNK_FETCH_CHUNK);
-        chunk_cache_request_begin(c);
+        chunk_cache_request_begin(c, 0);
         touch(c, 1, 5000, 7, chunk_address(1, 0));
         touch(c, 2, 6000, 7, chunk_address(1, 1));
         touch(c, 3, 7000, 8, chunk_address(1, 2));
@@ -179,7 +179,7 @@ static void test_random_sequences(void)
             GRand *rng = g_rand_new_with_seed((guint32)(p * 131 + cap));
             for (int i = 0; i < 20000; i++) {
                 if (i % 7 == 0)
-                    chunk_cache_request_begin(c);
+                    chunk_cache_request_begin(c, 0);
                 uint32_t chunk = (uint32_t)g_rand_int_range(rng, 0, 400);
                 uint32_t length = 500 + (chunk * 7919u) % 20000; /* a chunk's length is fixed */
                 uint64_t file = (uint64_t)g_rand_int_range(rng, 0, 60);

@@ -87,7 +87,7 @@ static ChunkCache *open_real(TestSource *t, const char *dir)
 
 static void read_all(ChunkCache *c, const ChunkRef refs[CHUNKS])
 {
-    chunk_cache_request_begin(c);
+    chunk_cache_request_begin(c, 0);
     for (int i = 0; i < CHUNKS; i++) {
         uint8_t got[CHUNK_LEN], want[CHUNK_LEN];
         ChunkCachePosition p = { (uint64_t)i + 1, 0, CHUNK_LEN };

@@ -2,7 +2,9 @@
 /* test_compiled_trace.c: the compiled trace's bytes against docs/FORMAT.md
  * worked by hand, a round trip, and each consistency check of the decoder
  * (with the CRC made right, so the check itself is what refuses), for
- * version 1 (container accesses) and version 2 (chunk accesses). */
+ * version 1 (container accesses) and version 2 (chunk accesses), and
+ * their timed forms, versions 3 and 4; a file written before times
+ * existed still reads. */
 #include "trace/compiled_trace.h"
 #include "unit.h"
 #include "util/error.h"
@@ -95,7 +97,9 @@ static void test_checks(void)
     CompiledTrace *t = sample();
     GByteArray *b = g_byte_array_new();
     compiled_trace_encode(t, b);
-    expect_refused(b, 8, 3, "unknown version");
+    expect_refused(b, 8, 5, "unknown version");
+    expect_refused(b, 8, 0, "unknown version");
+    expect_refused(b, 8, 3, "length does not match"); /* timed, but no times */
     expect_refused(b, 44, 1, "chunk table in a container trace");
     expect_refused(b, 40, 2, "length does not match");
     expect_refused(b, 36, 3, "past the pool");            /* container 3 in a pool of 3 */
@@ -218,6 +222,90 @@ static void test_chunk_checks(void)
     g_byte_array_unref(b);
 }
 
+/* sample() as a file written before compiled traces had times (version
+ * 1, 136 bytes, frozen): it still reads, untimed. */
+static const uint8_t OLD_FILE[] = {
+    0x44, 0x50, 0x4c, 0x43, 0x43, 0x54, 0x52, 0x31, 0x01, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00,
+    0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00, 0xd4, 0xc3, 0xb2, 0xa1,
+    0x88, 0x13, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00,
+    0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x91, 0x88, 0xf4, 0xd1
+};
+
+static void test_old_file(void)
+{
+    GError *err = NULL;
+    CompiledTrace *d = compiled_trace_decode(OLD_FILE, sizeof OLD_FILE, "old.ctr", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_FALSE(d->timed);
+    CU_ASSERT_FALSE(compiled_trace_is_chunks(d));
+    CU_ASSERT_EQUAL(d->req_time->len, 0);
+    CU_ASSERT_EQUAL(compiled_trace_time(d, 2), 0);
+    CU_ASSERT_EQUAL(compiled_trace_requests(d), 3);
+    CU_ASSERT_EQUAL(g_array_index(d->ids, uint32_t, 2), 3);
+    /* written again untimed, it is the same file */
+    GByteArray *b = g_byte_array_new();
+    compiled_trace_encode(d, b);
+    CU_ASSERT(b->len == sizeof OLD_FILE && memcmp(b->data, OLD_FILE, sizeof OLD_FILE) == 0);
+    g_byte_array_unref(b);
+    compiled_trace_free(d);
+}
+
+/* Times 0, 1.5 s, 1.5 s for t's three requests. */
+static void set_times(CompiledTrace *t)
+{
+    uint64_t times[] = { 0, 1500000000u, 1500000000u };
+    g_array_append_vals(t->req_time, times, 3);
+    t->timed = TRUE;
+}
+
+/* A timed trace: the version + 2, the untimed file's bytes up to its
+ * CRC, then a u64 time a request, then the CRC; decoded back. */
+static void check_timed(CompiledTrace *plain, uint32_t version)
+{
+    GByteArray *old = g_byte_array_new(), *b = g_byte_array_new();
+    compiled_trace_encode(plain, old);
+    set_times(plain);
+    compiled_trace_encode(plain, b);
+    const uint8_t *p = b->data;
+    CU_ASSERT_EQUAL_FATAL(b->len, old->len + 3 * 8);
+    CU_ASSERT_EQUAL(le32_get(p + 8), version);
+    CU_ASSERT_EQUAL(memcmp(p + 12, old->data + 12, old->len - 4 - 12), 0);
+    size_t at = old->len - 4;
+    CU_ASSERT_EQUAL(le64_get(p + at), 0);
+    CU_ASSERT_EQUAL(memcmp(p + at + 8, "\x00\x2f\x68\x59\x00\x00\x00\x00", 8), 0); /* 1.5e9 = 0x59682F00 */
+    CU_ASSERT_EQUAL(le64_get(p + at + 16), 1500000000u);
+    CU_ASSERT_EQUAL(le32_get(p + b->len - 4), (uint32_t)crc32(0, p, b->len - 4));
+    GError *err = NULL;
+    CompiledTrace *d = compiled_trace_decode(p, b->len, "t.ctr", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_TRUE(d->timed);
+    CU_ASSERT_EQUAL(d->version, plain->version);
+    CU_ASSERT_EQUAL(compiled_trace_time(d, 1), 1500000000u);
+    GByteArray *again = g_byte_array_new();
+    compiled_trace_encode(d, again);
+    CU_ASSERT(again->len == b->len && memcmp(again->data, b->data, b->len) == 0);
+    /* a time before the previous one is damage */
+    expect_refused(b, at + 16, 1499999999u, "before the previous");
+    expect_refused(b, at + 4, 1, "before the previous"); /* request 0 at 2^32 ns */
+    g_byte_array_unref(again);
+    compiled_trace_free(d);
+    g_byte_array_unref(old);
+    g_byte_array_unref(b);
+}
+
+static void test_timed(void)
+{
+    CompiledTrace *t = sample(), *c = sample_chunks();
+    check_timed(t, 3);
+    check_timed(c, 4);
+    compiled_trace_free(t);
+    compiled_trace_free(c);
+}
+
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("compiled_trace", NULL, NULL);
@@ -225,6 +313,8 @@ static void add_suites(void)
     CU_add_test(s, "each check refuses", test_checks);
     CU_add_test(s, "version 2 bytes worked by hand, round trip", test_chunks_by_hand);
     CU_add_test(s, "each version 2 check refuses", test_chunk_checks);
+    CU_add_test(s, "a file of before times reads, untimed", test_old_file);
+    CU_add_test(s, "versions 3 and 4: times, round trip, checks", test_timed);
 }
 
 UNIT_MAIN(add_suites)

@@ -58,6 +58,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                          "multiple of the job's file bytes (2.6x); with --requests, whichever "
                          "comes first")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap.add_argument("--rate", metavar="R",
+                    help="give each request a time ('@SECONDS' first), R requests a second evenly spaced from "
+                         "0: request k at k/R seconds, to the nanosecond below (the clock a DWPD write budget, "
+                         "ssd-cache-write-budget-dwpd, is credited by); default: no times")
     ap.add_argument("--shift-every", type=int, metavar="K",
                     help="working-set shift: draw a new rank->file permutation every K requests, "
                          "so the popular set moves")
@@ -86,6 +90,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
             parse_budget(a.bytes, 1)
     except UsageError as e:
         ap.error("--bytes: %s" % e)
+    try:
+        if a.rate is not None:
+            trace_draw.parse_rate(a.rate)
+    except UsageError as e:
+        ap.error("--rate: %s" % e)
     if a.shift_every is not None and a.shift_every <= 0:
         ap.error("--shift-every must be positive")
     if a.versions is None:
@@ -112,11 +121,11 @@ def run(argv: list[str]) -> int:
     destor_runner.check_destor(a.destor)
     if a.versions is not None:
         data, info = trace_draw.make_multiversion_trace(a.destor, a.versions, a.alpha, a.version_alpha, a.seed,
-                                                        a.requests, a.bytes, a.config, a.params, a.null)
+                                                        a.requests, a.bytes, a.config, a.params, a.null, a.rate)
     else:
         data, info = trace_draw.make_trace(a.destor, a.job, a.dist, a.alpha, a.seed, a.requests, a.bytes,
                                           a.shift_every, a.config, a.params, want_ranks=bool(a.ranks),
-                                          null=a.null)
+                                          null=a.null, rate=a.rate)
     if a.out:
         tmp = a.out + ".tmp"
         try:

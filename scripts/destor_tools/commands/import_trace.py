@@ -49,6 +49,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                          "obj-size-col=3,op-col=4,delimiter=,,has-header=true' (obj-id-col needed)")
     ap.add_argument("--writes", choices=("skip", "as-reads"), default="skip",
                     help="writes in the trace: skipped (default) or replayed as reads")
+    ap.add_argument("--times", choices=("keep", "drop"), default="keep",
+                    help="the requests' times, where the format has them (msr, fiu, spc, oracle-general, csv "
+                         "with time-col): kept as '@SECONDS' before each record, seconds since the first "
+                         "request (default), or dropped")
     ap.add_argument("--seed", type=int, default=1, help="seed of --map object's permutation (default 1)")
     ap.add_argument("--block-size", default="4K",
                     help="block of a block trace that --map object turns into one file (default 4K)")
@@ -102,7 +106,8 @@ def run(argv: list[str]) -> int:
     tmp = a.out + ".tmp" if a.out else None
     try:
         with tempfile.TemporaryFile() as body:
-            counts = trace_import.import_trace(requests, files, a.job, a.mapping, a.seed, a.writes, body, end)
+            counts = trace_import.import_trace(requests, files, a.job, a.mapping, a.seed, a.writes, body, end,
+                                               a.times == "keep")
             head = trace_import.header(os.path.basename(a.source), a.format, a.mapping, a.seed, a.writes,
                                      a.job, files, counts, a.csv_spec, a.block_size, end.decode())
             body.seek(0)
@@ -121,9 +126,10 @@ def run(argv: list[str]) -> int:
               % (PROG, skipped, a.job), file=sys.stderr)
     if not a.quiet:
         print("%s: %d requests in (%d reads, %d writes %s), %d records out over %d files of job %d "
-              "(--map %s)" % (PROG, counts["requests_in"], counts["reads"], counts["writes"],
-                              "as reads" if a.writes == "as-reads" else "skipped",
-                              counts["records_out"], len(files), a.job, a.mapping), file=sys.stderr)
+              "(--map %s%s)" % (PROG, counts["requests_in"], counts["reads"], counts["writes"],
+                                "as reads" if a.writes == "as-reads" else "skipped",
+                                counts["records_out"], len(files), a.job, a.mapping,
+                                ", timed" if counts["timed"] else ""), file=sys.stderr)
     return 0
 
 

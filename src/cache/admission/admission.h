@@ -10,7 +10,8 @@
  * state stays as it was.
  *
  * The core calls, all under its lock:
- *   request  at every request's start                    (optional)
+ *   request  at every request's start, with its time on the trace's
+ *            clock (nanoseconds; 0 when untimed)         (optional)
  *   access   at every access, hit or miss, before admit   (optional)
  *   admit    for a miss the cache does not hold; FALSE: refused (NULL:
  *            every candidate admitted, at no call's cost)
@@ -32,6 +33,8 @@
 /* What a rule knows of its cache, fixed at open. */
 typedef struct {
     double budget;    /* ssd-cache-write-budget: bytes per request (0: none) */
+    double dwpd;      /* ssd-cache-write-budget-dwpd: drive writes a day of
+                         the trace's time (0: none); at most one is set */
     double depth;     /* the write budget's depth: one cache's worth of bytes */
     uint64_t objects; /* the objects the cache holds: container slots, or its
                          bytes over the store's average chunk (at least 1) */
@@ -51,7 +54,7 @@ typedef struct {
     gboolean spends_budget;
     void *(*create)(const AdmissionEnv *env);
     void (*destroy)(void *st);
-    void (*request)(void *st);
+    void (*request)(void *st, uint64_t time_ns);
     void (*access)(void *st, uint64_t key);
     gboolean (*admit)(void *st, const AdmissionCandidate *c);
     void (*written)(void *st, uint64_t bytes);
@@ -64,23 +67,44 @@ gboolean admission_lookup(const char *name, const AdmissionOps **ops);
 size_t admission_count(void);
 const AdmissionOps *admission_at(size_t i);
 /* The rule a cache runs with when ssd-cache-admission is not set: `all`
- * without a write budget, `compete` with one. */
-const AdmissionOps *admission_default(double budget);
+ * without a write budget, `compete` with one (either kind). */
+const AdmissionOps *admission_default(gboolean budget);
+
+/* Is a write budget set, per request or in DWPD? */
+static inline gboolean admission_env_budgeted(const AdmissionEnv *env)
+{
+    return env->budget > 0 || env->dwpd > 0;
+}
 
 /* One rule at work, as a core holds it. */
 typedef struct {
     const AdmissionOps *ops;
     AdmissionEnv env;
     void *st;
+    uint64_t requests;          /* begun */
+    uint64_t first_ns, last_ns; /* the first and the latest request's times */
 } Admission;
 
 void admission_open(Admission *a, const AdmissionOps *ops, const AdmissionEnv *env);
 void admission_close(Admission *a);
 
-static inline void admission_request(Admission *a)
+static inline void admission_request(Admission *a, uint64_t time_ns)
 {
+    if (a->requests++ == 0)
+        a->first_ns = time_ns;
+    a->last_ns = time_ns;
     if (a->ops->request)
-        a->ops->request(a->st);
+        a->ops->request(a->st, time_ns);
+}
+
+/* What the budget's rate has allowed so far, beyond the first fill of one
+ * cache: bytes per request x requests, or DWPD x depth x the seconds from
+ * the first request to the latest / 86400 (0 without a budget). */
+static inline double admission_budget_bytes(const Admission *a)
+{
+    if (a->env.dwpd > 0)
+        return a->env.dwpd * a->env.depth * (double)(a->last_ns - a->first_ns) / 86400e9;
+    return a->env.budget * (double)a->requests;
 }
 
 static inline void admission_access(Admission *a, uint64_t key)

@@ -42,16 +42,16 @@ const AdmissionOps *admission_at(size_t i)
     return i < N_RULES ? registry[i] : NULL;
 }
 
-const AdmissionOps *admission_default(double budget)
+const AdmissionOps *admission_default(gboolean budget)
 {
-    return budget > 0 ? &admission_compete : &admission_all;
+    return budget ? &admission_compete : &admission_all;
 }
 
 void admission_open(Admission *a, const AdmissionOps *ops, const AdmissionEnv *env)
 {
-    g_assert(ops != NULL && ops->spends_budget == (env->budget > 0));
-    a->ops = ops;
-    a->env = *env;
+    g_assert(ops != NULL && ops->spends_budget == admission_env_budgeted(env));
+    g_assert(env->budget <= 0 || env->dwpd <= 0);
+    *a = (Admission){ .ops = ops, .env = *env };
     a->st = ops->create(&a->env);
 }
 

@@ -11,9 +11,9 @@ static void *bucket_create(const AdmissionEnv *env)
     return w;
 }
 
-static void bucket_request(void *st)
+static void bucket_request(void *st, uint64_t time_ns)
 {
-    write_credit_request(st);
+    write_credit_request(st, time_ns);
 }
 
 static gboolean bucket_admit(void *st, const AdmissionCandidate *c)

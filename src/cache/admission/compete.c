@@ -13,7 +13,7 @@
  * budget gives, the bucket settles at the fill whose share spends the
  * budget's rate, and credit is lost only while the bucket is full, that is
  * while every candidate is admitted; a write is never allowed beyond the
- * credit, so the bytes written stay within depth + budget x requests.
+ * credit, so the bytes written stay within the budget's bound (write_credit.h).
  *
  * Constants, all from the definition and none tuned on a trace: the
  * bucket's depth (one cache, as the first-come bucket), share = fill (a
@@ -46,9 +46,9 @@ static void compete_destroy(void *st)
     g_free(k);
 }
 
-static void compete_request(void *st)
+static void compete_request(void *st, uint64_t time_ns)
 {
-    write_credit_request(&((Compete *)st)->credit);
+    write_credit_request(&((Compete *)st)->credit, time_ns);
 }
 
 static void compete_access(void *st, uint64_t key)

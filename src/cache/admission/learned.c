@@ -18,7 +18,7 @@
  * candidate is p per byte its admission writes; the budget is spent as
  * `compete` spends it (value_share.h): the best share of the candidates by
  * value, the share the bucket's fill (write_credit.h), so the bytes
- * written stay within depth + budget x requests.
+ * written stay within the budget's bound.
  *
  * The last-seen table (a sketch of the recent objects, not a record per
  * object): T = 4 x the sketch's width cells of 16 bits (at least 64), each
@@ -41,7 +41,8 @@
  * (about the last W): a miniature of m = min(C, 32) slots (C the objects;
  * with C > 32 an object is sampled iff mix64(key) >> 32 < floor(32 / C x
  * 2^32), SHARDS' spatial sample, as minisim's), with a budget of
- * floor(budget x R x the requests of those accesses / b) writes, R = m / C,
+ * floor(rate x R x the requests of those accesses / b) writes (rate: a
+ * request's credit, write_credit.h; the DWPD budget's mean), R = m / C,
  * b the candidates' mean bytes (counted and halved as the controller counts
  * them). A sample is 32 bits: the low 16 bits of mix64(key) (objects
  * alike in them are one object to the miniature) and its features' levels
@@ -151,10 +152,10 @@ static void learned_destroy(void *st)
     g_free(k);
 }
 
-static void learned_request(void *st)
+static void learned_request(void *st, uint64_t time_ns)
 {
     Learned *k = st;
-    write_credit_request(&k->credit);
+    write_credit_request(&k->credit, time_ns);
     k->requests_since++;
 }
 

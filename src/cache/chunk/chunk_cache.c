@@ -42,6 +42,7 @@ gboolean chunk_cache_options_from_config(ChunkCacheOptions *o, const CacheConfig
     o->compression = cfg->compression;
     o->compression_level = (int)MIN(cfg->compression_level, (uint32_t)INT32_MAX);
     o->write_budget = cfg->write_budget;
+    o->write_dwpd = cfg->write_dwpd;
     o->admission = cfg->admission_ops;
     return TRUE;
 }
@@ -86,10 +87,13 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
                            : "ssd-cache-layout buckets needs ssd-cache-policy austere");
         return NULL;
     }
-    const AdmissionOps *admission = o->admission ? o->admission : admission_default(o->write_budget);
-    if (admission->spends_budget != (o->write_budget > 0)) {
-        usage(err, admission->spends_budget ? "this ssd-cache-admission needs ssd-cache-write-budget"
-                                            : "this ssd-cache-admission spends no ssd-cache-write-budget");
+    g_assert(o->write_budget <= 0 || o->write_dwpd <= 0); /* cache_config_validate */
+    gboolean budget = o->write_budget > 0 || o->write_dwpd > 0;
+    const AdmissionOps *admission = o->admission ? o->admission : admission_default(budget);
+    if (admission->spends_budget != budget) {
+        usage(err, admission->spends_budget
+                       ? "this ssd-cache-admission needs ssd-cache-write-budget or ssd-cache-write-budget-dwpd"
+                       : "this ssd-cache-admission spends no write budget");
         return NULL;
     }
     ChunkCache *c = g_new0(ChunkCache, 1);
@@ -107,7 +111,7 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
     c->pst = c->ops->create(&c->env);
     /* the write budget's depth: one cache's worth of bytes */
     uint64_t objects = o->capacity_bytes / (o->avg_chunk_size ? o->avg_chunk_size : 1);
-    AdmissionEnv aenv = { o->write_budget, (double)o->capacity_bytes, objects ? objects : 1 };
+    AdmissionEnv aenv = { o->write_budget, o->write_dwpd, (double)o->capacity_bytes, objects ? objects : 1 };
     admission_open(&c->admission, admission, &aenv);
     chunk_table_init(&c->table);
     device_model_init(&c->model, &o->device);
@@ -499,10 +503,10 @@ gboolean chunk_cache_touch(ChunkCache *c, const ChunkRef *ref, const ChunkCacheP
     return ok;
 }
 
-void chunk_cache_request_begin(ChunkCache *c)
+void chunk_cache_request_begin(ChunkCache *c, uint64_t time_ns)
 {
     g_mutex_lock(&c->lock);
-    admission_request(&c->admission);
+    admission_request(&c->admission, time_ns);
     c->in_request = TRUE;
     c->request_missed = FALSE;
     c->request_accesses = c->counters.accesses;

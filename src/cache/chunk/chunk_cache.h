@@ -112,7 +112,8 @@ typedef struct {
                                  * to compress it (chunk_cache_stored.c) */
     int compression_level;
     double write_budget;            /* ssd-cache-write-budget, bytes per request (0: none) */
-    const AdmissionOps *admission;  /* ssd-cache-admission; NULL: admission_default(write_budget) */
+    double write_dwpd;              /* ssd-cache-write-budget-dwpd (0: none); at most one set */
+    const AdmissionOps *admission;  /* ssd-cache-admission; NULL: admission_default(a budget is set) */
 } ChunkCacheOptions;
 
 typedef struct ChunkCache ChunkCache;
@@ -176,8 +177,9 @@ gboolean chunk_cache_reads_ahead(const ChunkCache *c);
  * other chunks. For drivers that have no store (tests/policy_ref). */
 gboolean chunk_cache_offer(ChunkCache *c, const ChunkRef *ref, GError **err);
 
-/* Bracket one request's accesses (its modelled latency; request hit ratio). */
-void chunk_cache_request_begin(ChunkCache *c);
+/* Bracket one request's accesses (its modelled latency; request hit ratio);
+ * time_ns as cache_core_request_begin's. */
+void chunk_cache_request_begin(ChunkCache *c, uint64_t time_ns);
 double chunk_cache_request_end(ChunkCache *c);
 
 /* ---- statistics (chunk_cache_report.c) ---- */

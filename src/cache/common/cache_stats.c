@@ -41,7 +41,7 @@ static gboolean compressed(const void *p)
 
 static gboolean budgeted(const void *p)
 {
-    return ((const CacheReport *)p)->write_budget > 0;
+    return ((const CacheReport *)p)->write_budget > 0 || ((const CacheReport *)p)->write_dwpd > 0;
 }
 
 /* refused by an admission rule that spends no write budget (doorkeeper) */
@@ -97,10 +97,14 @@ static void budget_text(const void *p, GString *out)
 {
     const CacheReport *r = p;
     char buf[32];
-    g_string_append_printf(out, "  %-30s %.0f B per request, %s over the requests (+ one cache fill); "
-                                "written %.3f of it\n",
-                           "write budget", r->write_budget,
-                           size_format((uint64_t)r->write_budget_bytes, buf, sizeof buf),
+    char rate[96];
+    if (r->write_dwpd > 0)
+        g_snprintf(rate, sizeof rate, "%g DWPD, %s over the trace's time", r->write_dwpd,
+                   size_format((uint64_t)r->write_budget_bytes, buf, sizeof buf));
+    else
+        g_snprintf(rate, sizeof rate, "%.0f B per request, %s over the requests", r->write_budget,
+                   size_format((uint64_t)r->write_budget_bytes, buf, sizeof buf));
+    g_string_append_printf(out, "  %-30s %s (+ one cache fill); written %.3f of it\n", "write budget", rate,
                            report_ratio((double)r->c.ssd_bytes_written, r->write_budget_bytes));
 }
 
@@ -258,6 +262,7 @@ static const ReportRow rows[] = {
            budgeted),
     REPORT_LINES(budget_text, NULL, budgeted),
     ROW("write_budget_bytes_per_request", NULL, REPORT_RATIO, REPORT_DOUBLE, write_budget),
+    ROW("write_budget_dwpd", NULL, REPORT_RATIO, REPORT_DOUBLE, write_dwpd),
     ROW("write_budget_bytes", NULL, REPORT_RATIO, REPORT_DOUBLE, write_budget_bytes),
     ROW("policy_counters", NULL, REPORT_POLICY, REPORT_U64, policy_counters),
     REPORT_LINES(NULL, aliases_json, NULL),

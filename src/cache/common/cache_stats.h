@@ -100,7 +100,9 @@ typedef struct {
 
     uint64_t ssd_tbw_bytes;
     double write_budget;       /* ssd-cache-write-budget, bytes per request (0: none) */
-    double write_budget_bytes; /* write_budget x requests: what the rate allows
+    double write_dwpd;         /* ssd-cache-write-budget-dwpd (0: none) */
+    double write_budget_bytes; /* write_budget x requests, or DWPD x capacity x
+                                  the trace's days: what the rate allows
                                   beyond the initial fill of one cache */
     double write_rate_model_bps, lifetime_days_model; /* lifetime: inf if no writes */
     double write_rate_wall_bps, lifetime_days_wall;   /* NaN in simulation mode */

@@ -227,6 +227,7 @@ static const CacheKey cache_keys[] = {
     { "model-zstd-decompress-mb-per-s", K_DOUBLE, AT(device.zstd_decompress_mb_per_s), 1e-3, 1e7 },
     { "ssd-tbw", K_TBW, 0, 0, 0 },
     { "ssd-cache-write-budget", K_DOUBLE, AT(write_budget), 0, 1e18 },
+    { "ssd-cache-write-budget-dwpd", K_DOUBLE, AT(write_dwpd), 0, 1e6 },
     { "ssd-cache-admission", K_ADMISSION, 0, 0, 0 },
     { "ssd-cache-segment-size", K_SEGMENT_SIZE, 0, 0, 0 },
     { "ssd-cache-segment-reclaim", K_SEGMENT_RECLAIM, 0, 0, 0 },
@@ -429,14 +430,25 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
                     cfg->policy);
         return FALSE;
     }
-    const AdmissionOps *admission = cfg->admission_ops ? cfg->admission_ops : admission_default(cfg->write_budget);
-    if (admission->spends_budget != (cfg->write_budget > 0)) {
+    if (cfg->write_budget > 0 && cfg->write_dwpd > 0) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
-                    admission->spends_budget
-                        ? "ssd-cache-admission %s needs ssd-cache-write-budget"
-                        : "ssd-cache-write-budget applies to an admission rule that spends it (compete, bucket), "
-                          "not to ssd-cache-admission %s",
-                    admission->name);
+                    "ssd-cache-write-budget (bytes per request) and ssd-cache-write-budget-dwpd (drive writes per "
+                    "day): set one of them");
+        return FALSE;
+    }
+    gboolean budget = cfg->write_budget > 0 || cfg->write_dwpd > 0;
+    const AdmissionOps *admission = cfg->admission_ops ? cfg->admission_ops : admission_default(budget);
+    if (admission->spends_budget != budget) {
+        if (admission->spends_budget)
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                        "ssd-cache-admission %s needs ssd-cache-write-budget or ssd-cache-write-budget-dwpd",
+                        admission->name);
+        else
+            g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG,
+                        "%s applies to an admission rule that spends it (compete, bucket, learned), "
+                        "not to ssd-cache-admission %s",
+                        cfg->write_dwpd > 0 ? "ssd-cache-write-budget-dwpd" : "ssd-cache-write-budget",
+                        admission->name);
         return FALSE;
     }
     if (cfg->layout != CHUNK_LAYOUT_LOG && !chunk) {

@@ -60,6 +60,9 @@
  *                               buckets: chunk granularity, policy
  *                               austere only (and austere only with it)
  *   ssd-cache-write-budget      bytes per request (0: none)         (0)
+ *   ssd-cache-write-budget-dwpd drive writes a day of the cache's
+ *                               size, by a timed trace's clock (0:
+ *                               none); not with the one above       (0)
  *   ssd-cache-admission         auto | a registered admission rule
  *                               (admission.h); auto: all, or compete
  *                               with a write budget                 (auto)
@@ -123,6 +126,7 @@ typedef struct {
     DeviceModelParams device;
     uint64_t ssd_tbw_bytes;
     double write_budget; /* ssd-cache-write-budget: bytes per request; 0: none */
+    double write_dwpd;   /* ssd-cache-write-budget-dwpd: drive writes per day; 0: none */
     const AdmissionOps *admission_ops; /* ssd-cache-admission; NULL: unset (admission_default) */
     uint32_t segment_size; /* ssd-cache-segment-size: the chunk log's segments */
     ChunkLogReclaim segment_reclaim; /* ssd-cache-segment-reclaim */
@@ -149,7 +153,8 @@ void cache_config_keys(GPtrArray *out);
  * granularity or layout only (ssd-cache-chunk-fetch, ssd-cache-segment-*,
  * ssd-cache-layout) set to another value than its default with another
  * granularity or layout is an error, not ignored; so is a write budget
- * without an admission rule that spends it, or such a rule without one. */
+ * without an admission rule that spends it, or such a rule without one,
+ * or both kinds of budget at once. */
 gboolean cache_config_validate(const CacheConfig *cfg, GError **err);
 /* TRUE when ssd-cache-policy is not "none" (of either granularity; the
  * policy's own granularity is checked by cache_config_validate). */

@@ -41,6 +41,7 @@ void cache_core_options_from_config(CacheCoreOptions *o, const CacheConfig *cfg)
     o->device = cfg->device;
     o->ssd_tbw_bytes = cfg->ssd_tbw_bytes;
     o->write_budget = cfg->write_budget;
+    o->write_dwpd = cfg->write_dwpd;
     o->admission = cfg->admission_ops;
 }
 
@@ -153,23 +154,26 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
         usage(err, "ssd-cache-compression needs the store's bytes (in simulation too: it measures them)");
         return NULL;
     }
-    if (o->write_budget > 0 && o->policy->offline) {
+    g_assert(o->write_budget <= 0 || o->write_dwpd <= 0); /* cache_config_validate */
+    gboolean budget = o->write_budget > 0 || o->write_dwpd > 0;
+    if (budget && o->policy->offline) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
-                    "SSD cache: ssd-cache-write-budget applies to online policies, not to the offline %s",
-                    o->policy->name);
+                    "SSD cache: %s applies to online policies, not to the offline %s",
+                    o->write_dwpd > 0 ? "ssd-cache-write-budget-dwpd" : "ssd-cache-write-budget", o->policy->name);
         return NULL;
     }
-    const AdmissionOps *admission = o->admission ? o->admission : admission_default(o->write_budget);
-    if (o->policy->offline && admission != admission_default(0)) {
+    const AdmissionOps *admission = o->admission ? o->admission : admission_default(budget);
+    if (o->policy->offline && admission != admission_default(FALSE)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
                     "SSD cache: ssd-cache-admission applies to online policies, not to the offline %s",
                     o->policy->name);
         return NULL;
     }
-    if (admission->spends_budget != (o->write_budget > 0)) {
+    if (admission->spends_budget != budget) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
-                    admission->spends_budget ? "SSD cache: ssd-cache-admission %s needs ssd-cache-write-budget"
-                                             : "SSD cache: ssd-cache-admission %s spends no ssd-cache-write-budget",
+                    admission->spends_budget ? "SSD cache: ssd-cache-admission %s needs ssd-cache-write-budget "
+                                               "or ssd-cache-write-budget-dwpd"
+                                             : "SSD cache: ssd-cache-admission %s spends no write budget",
                     admission->name);
         return NULL;
     }
@@ -190,7 +194,7 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->n = o->n_containers;
     c->capacity = o->capacity < o->n_containers ? o->capacity : o->n_containers;
     /* the write budget's depth: one cache's worth of bytes */
-    AdmissionEnv aenv = { o->write_budget, (double)c->capacity * (double)o->container_size,
+    AdmissionEnv aenv = { o->write_budget, o->write_dwpd, (double)c->capacity * (double)o->container_size,
                           c->capacity ? c->capacity : 1 };
     admission_open(&c->admission, admission, &aenv);
     c->backing = o->backing;
@@ -725,16 +729,16 @@ uint32_t cache_core_containers(CacheCore *c)
     return n;
 }
 
-void cache_core_request_begin_locked(CacheCore *c, CacheRequest *rq)
+void cache_core_request_begin_locked(CacheCore *c, CacheRequest *rq, uint64_t time_ns)
 {
-    admission_request(&c->admission);
+    admission_request(&c->admission, time_ns);
     *rq = (CacheRequest){ .open = TRUE, .wall_start = g_get_monotonic_time() };
 }
 
-void cache_core_request_begin(CacheCore *c)
+void cache_core_request_begin(CacheCore *c, uint64_t time_ns)
 {
     g_mutex_lock(&c->lock);
-    cache_core_request_begin_locked(c, &c->request);
+    cache_core_request_begin_locked(c, &c->request, time_ns);
     g_mutex_unlock(&c->lock);
 }
 
@@ -769,12 +773,12 @@ double cache_core_request_end(CacheCore *c)
     return model;
 }
 
-gboolean cache_core_request_ids(CacheCore *c, const ContainerId *ids, uint32_t n, double *model_s, double *wall_s,
-                                GError **err)
+gboolean cache_core_request_ids(CacheCore *c, const ContainerId *ids, uint32_t n, uint64_t time_ns, double *model_s,
+                                double *wall_s, GError **err)
 {
     gboolean ok = TRUE;
     g_mutex_lock(&c->lock);
-    cache_core_request_begin_locked(c, &c->request);
+    cache_core_request_begin_locked(c, &c->request, time_ns);
     for (uint32_t i = 0; i < n && ok; i++)
         ok = cache_core_access_locked(c, &c->request, ids[i], NULL, err);
     *model_s = cache_core_request_end_locked(c, &c->request, wall_s);

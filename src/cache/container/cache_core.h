@@ -81,7 +81,10 @@ typedef struct {
     /* ssd-cache-write-budget, bytes per request (0: none), spent by the
      * admission rule (write_credit.h). Online policies only. */
     double write_budget;
-    /* ssd-cache-admission (admission.h); NULL: admission_default(write_budget) */
+    /* ssd-cache-write-budget-dwpd, drive writes a day of the trace's time
+     * (0: none; write_credit.h): at most one of the two is set */
+    double write_dwpd;
+    /* ssd-cache-admission (admission.h); NULL: admission_default(a budget is set) */
     const AdmissionOps *admission;
 } CacheCoreOptions;
 
@@ -148,15 +151,17 @@ gboolean cache_core_grow(CacheCore *c, uint32_t n_containers, const uint32_t *re
 uint32_t cache_core_containers(CacheCore *c);
 
 /* Bracket the accesses of one request (one file read) to measure its wall
- * time and modelled latency; _end returns the request's modelled seconds. */
-void cache_core_request_begin(CacheCore *c);
+ * time and modelled latency; _end returns the request's modelled seconds.
+ * time_ns: the request's time on a timed trace's clock (nanoseconds, never
+ * decreasing; 0 untimed), which a DWPD write budget is credited by. */
+void cache_core_request_begin(CacheCore *c, uint64_t time_ns);
 double cache_core_request_end(CacheCore *c);
 /* A whole request of n accesses without bytes (buf NULL), as begin, n
  * cache_access() calls and end would do it, under one lock: a compiled
  * trace's replay in simulation. *model_s and *wall_s: the request's
  * modelled and wall seconds. Stops at the first failing access. */
-gboolean cache_core_request_ids(CacheCore *c, const ContainerId *ids, uint32_t n, double *model_s, double *wall_s,
-                                GError **err);
+gboolean cache_core_request_ids(CacheCore *c, const ContainerId *ids, uint32_t n, uint64_t time_ns, double *model_s,
+                                double *wall_s, GError **err);
 
 /* A snapshot of all statistics. */
 void cache_core_report(CacheCore *c, CacheReport *r);

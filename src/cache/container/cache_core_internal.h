@@ -77,7 +77,7 @@ struct CacheCore {
  * cache_core_request_begin and _end; *wall_s its wall seconds). */
 gboolean cache_core_access_locked(CacheCore *c, CacheRequest *rq, ContainerId id, uint8_t *buf, GError **err);
 gboolean cache_core_reread_locked(CacheCore *c, CacheRequest *rq, ContainerId id, uint8_t *buf, GError **err);
-void cache_core_request_begin_locked(CacheCore *c, CacheRequest *rq);
+void cache_core_request_begin_locked(CacheCore *c, CacheRequest *rq, uint64_t time_ns);
 double cache_core_request_end_locked(CacheCore *c, CacheRequest *rq, double *wall_s);
 void cache_core_push_free(CacheCore *c, CacheSlot slot);
 /* Occupy `slot` with `id`, whose copy takes `stored` bytes before padding

@@ -52,7 +52,7 @@ void cache_reader_request_begin(CacheReader *r)
 {
     g_mutex_lock(&r->core->lock);
     g_assert(!r->request.open);
-    cache_core_request_begin_locked(r->core, &r->request);
+    cache_core_request_begin_locked(r->core, &r->request, 0); /* the mount's requests have no time */
     g_mutex_unlock(&r->core->lock);
 }
 

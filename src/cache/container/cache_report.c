@@ -93,7 +93,9 @@ void cache_core_report(CacheCore *c, CacheReport *r)
 
     r->ssd_tbw_bytes = c->opt.ssd_tbw_bytes;
     r->write_budget = c->opt.write_budget;
-    r->write_budget_bytes = c->opt.write_budget * (double)c->counters.requests;
+    r->write_dwpd = c->opt.write_dwpd;
+    r->write_budget_bytes = c->opt.write_dwpd > 0 ? admission_budget_bytes(&c->admission)
+                                                  : c->opt.write_budget * (double)c->counters.requests;
     double written = (double)r->c.ssd_bytes_written;
     r->write_rate_model_bps = r->model_elapsed_s > 0 ? written / r->model_elapsed_s : 0.0;
     r->lifetime_days_model = cache_lifetime_days(r->ssd_tbw_bytes, r->write_rate_model_bps);
