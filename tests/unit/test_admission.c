@@ -343,7 +343,7 @@ static void test_learned_memory_bound(void)
         for (uint32_t i = 0; i < requests; i++) {
             ContainerId id = test_skewed_id(&rng, n);
             double model, wall;
-            CU_ASSERT_TRUE(cache_core_request_ids(c, &id, 1, &model, &wall, NULL));
+            CU_ASSERT_TRUE(cache_core_request_ids(c, &id, 1, 0, &model, &wall, NULL));
             if (i % 1000 == 999) {
                 CacheReport r;
                 cache_core_report(c, &r);
