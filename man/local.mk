@@ -11,9 +11,10 @@
 # checks that they agree).
 PYTHON3 = /usr/bin/python3
 PLC_COMMANDS = gen-dataset gen-trace replay experiment endurance-compare smart-sample smart-diff \
-	import-trace compare
+	import-trace compare budget-goal
 COMMAND_PAGES = man/gen-dataset.1 man/gen-trace.1 man/replay.1 man/experiment.1 \
-	man/endurance-compare.1 man/smart-sample.1 man/smart-diff.1 man/import-trace.1 man/compare.1
+	man/endurance-compare.1 man/smart-sample.1 man/smart-diff.1 man/import-trace.1 man/compare.1 \
+	man/budget-goal.1
 dist_man_MANS = man/destor.1
 man_MANS = man/destor.config.5 $(COMMAND_PAGES)
 dist_doc_DATA = destor.config

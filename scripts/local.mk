@@ -40,6 +40,7 @@ DESTOR_TOOLS_PY = \
 	destor_tools/units.py \
 	destor_tools/wear.py \
 	destor_tools/commands/__init__.py \
+	destor_tools/commands/budget_goal.py \
 	destor_tools/commands/compare.py \
 	destor_tools/commands/endurance_compare.py \
 	destor_tools/commands/experiment.py \

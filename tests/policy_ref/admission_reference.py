@@ -145,6 +145,44 @@ def predict(w, x):
     return 1.0 / (1.0 + math.exp(-z))
 
 
+class LastSeen:
+    """The last-seen table: T 16-bit cells, two choices an object, a 6-bit
+    tag, the epoch mod 32 and the epochs since the access before (31: none)."""
+    WINDOW, NONE, WRAP = 16, 31, 32
+
+    def __init__(self, cells):
+        self.cells = [0] * cells
+        self.mask = cells - 1
+
+    def age(self, c, epoch):
+        return (epoch - ((c >> 5) & 31)) % self.WRAP
+
+    def access(self, key, epoch):
+        h = mix64(key)
+        at = (h & self.mask, mix64((key + 0x9E3779B97F4A7C15) & MASK64) & self.mask)
+        tag = 1 + (h >> 32) % 63
+        a = g = self.NONE
+        pick = None
+        for i in range(2):
+            c = self.cells[at[i]]
+            if c and c >> 10 == tag and self.age(c, epoch) <= self.WINDOW:
+                a, g, pick = self.age(c, epoch), c & 31, i
+                break
+        if pick is None:
+            c0, c1 = self.cells[at[0]], self.cells[at[1]]
+            if c0 == 0:
+                pick = 0
+            elif c1 == 0:
+                pick = 1
+            else:
+                pick = 1 if self.age(c1, epoch) > self.age(c0, epoch) else 0
+        self.cells[at[pick]] = tag << 10 | (epoch % self.WRAP) << 5 | a
+        return a, g
+
+    def sweep(self, epoch):
+        self.cells = [c if c and self.age(c, epoch) <= self.WINDOW else 0 for c in self.cells]
+
+
 class Learned(Compete):
     MINI, PASSES, RATE = 32, 4, 0.25
 
@@ -152,49 +190,49 @@ class Learned(Compete):
         super().__init__(rate, capacity, oracle, dwpd)
         self.oracle = oracle
         self.window = 10 * capacity
+        self.epoch_len = -(-self.window // LastSeen.WINDOW)
+        self.seen = LastSeen(4 * self.sketch.width)
         self.mini = min(capacity, self.MINI)
         self.threshold = int(self.MINI / capacity * 4294967296.0) if capacity > self.MINI else None
         self.mini_share = self.mini / capacity
         self.w = [0.0, 1.0, 0.0, 0.0]
         self.accesses = 0
-        self.samples, self.requests_at, self.last = [], [], {}
+        self.samples, self.before = [], 0
+        self.requests_before = self.requests_since = 0
         self.asked_bytes = self.asked = 0.0
         self.x = None
 
     def request(self, now=0):
         super().request(now)
-        self.requests_at.append(self.accesses)
+        self.requests_since += 1
 
     def scaled(self, r):
         return min(math.log2(1.0 + r) / math.log2(1.0 + self.window), 1.0)
+
+    def features(self, e, a, g):
+        return [1.0, math.log2(1.0 + e) / 4,
+                1.0 if a == LastSeen.NONE else self.scaled(a * self.epoch_len),
+                1.0 if g == LastSeen.NONE else self.scaled(g * self.epoch_len)]
 
     def access(self, key):
         before = self.sketch.adds
         self.sketch.add(key)
         turned = self.sketch.adds <= before
         self.accesses += 1
-        x = [1.0, math.log2(1.0 + self.sketch.estimate(key)) / 4, 1.0, 1.0]
-        if key in self.last:
-            last, gap = self.last[key]
-            r = self.accesses - last
-            x[2] = self.scaled(r)
-            x[3] = self.scaled(gap) if gap else 1.0
-            gap = r
-        else:
-            gap = 0
-        self.last[key] = (self.accesses, gap)
-        self.x = x
+        e = self.sketch.estimate(key)
+        a, g = self.seen.access(key, self.accesses // self.epoch_len)
+        self.x = self.features(e, a, g)
         if self.threshold is None or (mix64(key) >> 32) < self.threshold:
-            self.samples.append((key, self.accesses, x))
+            self.samples.append((mix64(key) & 0xFFFF, (e, a, g)))
         if turned:
             self.share.halve()
             self.asked_bytes = math.floor(self.asked_bytes / 2)
             self.asked = math.floor(self.asked / 2)
-            keep = self.accesses - self.window
-            self.samples = [s for s in self.samples if s[1] >= keep]
-            self.requests_at = [a for a in self.requests_at if a >= keep]
-            self.last = {k: v for k, v in self.last.items() if v[0] >= keep}
+            self.seen.sweep(self.accesses // self.epoch_len)
             self.train()
+            self.samples = self.samples[self.before:]
+            self.before = len(self.samples)
+            self.requests_before, self.requests_since = self.requests_since, 0
 
     def train(self):
         n = len(self.samples)
@@ -206,7 +244,7 @@ class Learned(Compete):
             nxt[i] = later.get(key, -1)
             later[key] = i
         mean = self.asked_bytes / self.asked if self.asked > 0 else 1
-        budget = math.floor(self.credit.rate * self.mini_share * len(self.requests_at) / mean)
+        budget = math.floor(self.credit.rate * self.mini_share * (self.requests_before + self.requests_since) / mean)
         plan = self.oracle(nxt, self.mini, budget)
         held = [False] * n
         for i in range(n):
@@ -216,7 +254,7 @@ class Learned(Compete):
             for i in range(n):
                 if held[i]:
                     continue
-                x = self.samples[i][2]
+                x = self.features(*self.samples[i][1])
                 g = predict(self.w, x) - (1.0 if plan[i] & 1 else 0.0)
                 for j in range(4):
                     self.w[j] -= self.RATE * g * x[j]

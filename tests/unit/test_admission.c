@@ -323,6 +323,40 @@ static void test_container_replay(void)
     CU_ASSERT(hits[2] > hits[0]);
 }
 
+/* learned's memory, from the report (its real allocations) over a store of
+ * 2048 containers (the issue's 4 GiB of 2 MiB containers), caches of 10%
+ * and 20% (205 and 410 slots: just above a power of two, the sketch's and
+ * the table's widest rounding), after ten windows and more: at most 8 bytes
+ * a stored container (issue 38), the figure the report prints. */
+static void test_learned_memory_bound(void)
+{
+    const uint32_t n = 2048, caps[2] = { 205, 410 }, requests = 50000;
+    for (int k = 0; k < 2; k++) {
+        CacheCoreOptions o = test_options(test_policy("lru"), NULL, caps[k], n, NULL);
+        o.write_budget = 0.1 * TEST_CONTAINER_SIZE;
+        o.admission = rule("learned");
+        GError *err = NULL;
+        CacheCore *c = cache_core_open(&o, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        uint64_t rng = 38;
+        size_t most = 0;
+        for (uint32_t i = 0; i < requests; i++) {
+            ContainerId id = test_skewed_id(&rng, n);
+            double model, wall;
+            CU_ASSERT_TRUE(cache_core_request_ids(c, &id, 1, 0, &model, &wall, NULL));
+            if (i % 1000 == 999) {
+                CacheReport r;
+                cache_core_report(c, &r);
+                CU_ASSERT_DOUBLE_EQUAL(r.admission_bytes_per_container, (double)r.admission_memory_bytes / n, 1e-9);
+                most = r.admission_memory_bytes > most ? r.admission_memory_bytes : most;
+            }
+        }
+        CU_ASSERT(most > 0);
+        CU_ASSERT((double)most / n <= 8.0);
+        cache_core_close(c, NULL);
+    }
+}
+
 /* The chunk cache's options for the replays: lru, 8 MiB, 2048 bytes of
  * budget a request, the rule given (NULL: the default). */
 static ChunkCacheOptions chunk_options(const char *admission)
@@ -446,6 +480,7 @@ static void add_suites(void)
     CU_add_test(s, "DWPD and per-request at equal rates: same decisions", test_dwpd_equals_per_request);
     CU_add_test(s, "controller: the more valuable first", test_controller_prefers_value);
     CU_add_test(s, "container core replay", test_container_replay);
+    CU_add_test(s, "learned: at most 8 bytes a stored container", test_learned_memory_bound);
     CU_add_test(s, "chunk core replay", test_chunk_replay);
     CU_add_test(s, "chunk log rewrites charged", test_chunk_rewrites_charged);
 }

@@ -42,6 +42,7 @@ static void compete_destroy(void *st)
 {
     Compete *k = st;
     sketch_free(&k->recent);
+    value_share_free(&k->share);
     g_free(k);
 }
 
@@ -79,7 +80,8 @@ static void compete_rewritten(void *st, uint64_t bytes)
 
 static size_t compete_memory(const void *st)
 {
-    return sizeof(Compete) + recent_accesses_memory(&((const Compete *)st)->recent);
+    const Compete *k = st;
+    return sizeof(Compete) + recent_accesses_memory(&k->recent) + value_share_memory(&k->share);
 }
 
 const AdmissionOps admission_compete = {

@@ -3,35 +3,54 @@
  * model trained on the offline optimum's decisions values most (issue 38,
  * item 2; Baleen, FAST'24, trains on the optimum's episodes likewise).
  *
- * Features of an access, computed when it comes (before the decision),
- * each in [0, 1]:
+ * Time is kept in epochs of E = ceil(W / 16) accesses (W below), epoch
+ * floor(a / E) for the a-th access. Features of an access, computed when
+ * it comes (before the decision), each in [0, 1]:
  *   count   log2(1 + e) / 4, e its recent accesses (recent_accesses.h,
  *           this one counted; 4-bit counters: e <= 15)
- *   recency log2(1 + r) / log2(1 + W), r the accesses since its previous
- *           access (1 when none within the last W accesses)
- *   gap     the same of the interval between its two previous accesses (an
- *           estimate of its reuse distance; 1 when unknown)
- * plus a constant 1. The model is a logistic regression: p = 1 / (1 +
- * exp(-w.x)) is the probability that the optimum admits the access's miss.
- * The value of a candidate is p per byte its admission writes; the budget
- * is spent as `compete` spends it (value_share.h): the best share of the
- * candidates by value, the share the bucket's fill (write_credit.h), so
- * the bytes written stay within the budget's bound.
+ *   recency scaled(a E), a the epochs since its previous access as the
+ *           last-seen table holds it (below); 1 when it holds none
+ *   gap     scaled(g E), g what recency's a was at its previous access (an
+ *           estimate of its reuse distance); 1 when unknown
+ * scaled(r) = min(1, log2(1 + r) / log2(1 + W)); plus a constant 1. The
+ * model is a logistic regression: p = 1 / (1 + exp(-w.x)) is the
+ * probability that the optimum admits the access's miss. The value of a
+ * candidate is p per byte its admission writes; the budget is spent as
+ * `compete` spends it (value_share.h): the best share of the candidates by
+ * value, the share the bucket's fill (write_credit.h), so the bytes
+ * written stay within the budget's bound.
+ *
+ * The last-seen table (a sketch of the recent objects, not a record per
+ * object): T = 4 x the sketch's width cells of 16 bits (at least 64), each
+ * a 6-bit tag (1..63; 0: empty), the epoch of the last access mod 32 and
+ * that access's a (0..16; 31: none). An object may sit in two cells,
+ * mix64(key) mod T and mix64(key + 0x9E3779B97F4A7C15) mod T, tag
+ * 1 + (mix64(key) >> 32) mod 63; it is found when one of them holds its
+ * tag with a <= 16 (about W), and its cell is then rewritten; an object not
+ * found takes the first of its cells that is empty, else the one of the
+ * larger a (the first on a tie). At each turn of the window every cell of
+ * a > 16 is emptied, so a stays below 32 and the epoch's wrap is never
+ * ambiguous. An object whose cells others took, or another object of its
+ * tag in one of its cells, is what the table gives away against a record
+ * per object.
  *
  * Training: W = 10 x the objects the cache holds (the sketch's sample
- * size). At every halving of the sketch (a turn of its window) the rule
- * runs opt_budget_plan (the optimum opt-budget follows, coarse search) over
- * the sampled accesses of the last W: a miniature of m = min(C, 32) slots
- * (C the objects; with C > 32 an object is sampled iff mix64(key) >> 32 <
- * floor(32 / C x 2^32), SHARDS' spatial sample, as minisim's), with a
- * budget of floor(rate x R x requests in the window / b) writes (rate: a
- * request's credit, write_credit.h; the DWPD budget's mean), R =
- * m / C, b the candidates' mean bytes (counted and halved as the
- * controller counts them). Every position where the optimum's cache misses is an
+ * size). At every halving of the sketch (a turn of its window, every W/2
+ * accesses) the rule runs opt_budget_plan (the optimum opt-budget follows,
+ * coarse search) over the sampled accesses since the turn before the last
+ * (about the last W): a miniature of m = min(C, 32) slots (C the objects;
+ * with C > 32 an object is sampled iff mix64(key) >> 32 < floor(32 / C x
+ * 2^32), SHARDS' spatial sample, as minisim's), with a budget of
+ * floor(rate x R x the requests of those accesses / b) writes (rate: a
+ * request's credit, write_credit.h; the DWPD budget's mean), R = m / C,
+ * b the candidates' mean bytes (counted and halved as the controller counts
+ * them). A sample is 32 bits: the low 16 bits of mix64(key) (objects
+ * alike in them are one object to the miniature) and its features' levels
+ * (e, a, g). Every position where the optimum's cache misses is an
  * example, labelled 1 where it admits; the weights then take 4 passes of
- * SGD (rate 0.2) over them in order, warm-started from the last weights.
- * Before the first training w = (0, 1, 0, 0): the count alone, compete's
- * order.
+ * SGD (rate 1/4) over them in order, warm-started from the last weights;
+ * then the samples before the last turn are dropped. Before the first
+ * training w = (0, 1, 0, 0): the count alone, compete's order.
  *
  * Defaults fixed from this definition before any result was seen: the
  * window (the sketch's, shared with doorkeeper and compete), the retrain
@@ -40,7 +59,11 @@
  * size enters through the per-byte value; the container's live share is
  * not visible here), the rate (1 / the number of weights: with every
  * feature in [0, 1] a step never overshoots the logistic loss's
- * curvature), 4 passes. */
+ * curvature), 4 passes. The compaction (issue 38: at most 8 bytes a stored
+ * container) fixed E (16 epochs a window: a's 5 bits with room for the
+ * half window between sweeps), the table's size (4 cells a sketch column:
+ * from the cache's size, as the sketch) and its two choices. */
+#include "cache/admission/last_seen.h"
 #include "cache/admission/recent_accesses.h"
 #include "cache/admission/value_share.h"
 #include "cache/admission/write_credit.h"
@@ -52,38 +75,46 @@
 #define LEARNED_PASSES 4
 #define LEARNED_RATE (1.0 / LEARNED_WEIGHTS)
 #define LEARNED_MINI_SLOTS 32
+#define LEARNED_CELLS_PER_COLUMN 4
 
-typedef struct {
-    uint64_t key, at; /* the access's number */
-    double x[LEARNED_WEIGHTS];
-} Sample;
-
-typedef struct {
-    uint64_t last, gap; /* the access's number; the interval before it (0: none) */
-} Seen;
+/* A sample's features, as levels: e << 10 | a << 5 | g; a sample: 16 bits
+ * of its key's hash, then its levels. */
+#define LEVELS(e, a, g) ((uint16_t)((e) << 10 | (a) << 5 | (g)))
+#define SAMPLE(key, levels) ((uint32_t)(sketch_mix64(key) & 0xffffu) << 16 | (levels))
 
 typedef struct {
     WriteCredit credit;
     RecentAccesses recent;
     ValueShare share;
+    LastSeen seen;
     double w[LEARNED_WEIGHTS];
     uint64_t window;     /* W */
+    uint64_t epoch_len;  /* E */
     uint64_t accesses;   /* every access so far */
     uint32_t mini;       /* the miniature's slots */
     uint64_t threshold;  /* sampled iff mix64(key) >> 32 < threshold (UINT64_MAX: all) */
     double mini_share;   /* R = the miniature's slots / C */
     double asked_bytes, asked; /* the candidates' bytes and number, halved at each turn */
-    GArray *samples;     /* Sample: the sampled accesses of the last W */
-    GArray *requests_at; /* uint64_t: the access number at each request of the last W accesses */
-    GHashTable *seen;    /* key -> Seen, every object accessed in the last W */
-    uint64_t cur_key;
+    uint32_t *sample;    /* the sampled accesses since the turn before the last: SAMPLE(key, levels) */
+    uint32_t samples, samples_cap, samples_before; /* held; allocated; of them before the last turn */
+    uint64_t requests_before, requests_since; /* requests before the last turn (since the one before), since it */
     double cur_x[LEARNED_WEIGHTS];
+    uint64_t cur_key;
 } Learned;
 
 static double scaled_log(uint64_t r, uint64_t window)
 {
     double v = log2(1.0 + (double)r) / log2(1.0 + (double)window);
     return v > 1 ? 1 : v;
+}
+
+static void features(const Learned *k, uint16_t levels, double *x)
+{
+    unsigned e = levels >> 10, a = (levels >> 5) & 31u, g = levels & 31u;
+    x[0] = 1;
+    x[1] = log2(1.0 + e) / 4;
+    x[2] = a == LAST_SEEN_NONE ? 1 : scaled_log(a * k->epoch_len, k->window);
+    x[3] = g == LAST_SEEN_NONE ? 1 : scaled_log(g * k->epoch_len, k->window);
 }
 
 static double predict(const double *w, const double *x)
@@ -100,15 +131,14 @@ static void *learned_create(const AdmissionEnv *env)
     write_credit_init(&k->credit, env);
     recent_accesses_init(&k->recent, env);
     k->window = k->recent.sample;
+    k->epoch_len = (k->window + LAST_SEEN_WINDOW - 1) / LAST_SEEN_WINDOW;
+    last_seen_init(&k->seen, LEARNED_CELLS_PER_COLUMN * k->recent.width);
     uint64_t objects = env->objects ? env->objects : 1;
     k->mini = objects > LEARNED_MINI_SLOTS ? LEARNED_MINI_SLOTS : (uint32_t)objects;
     k->threshold = objects > LEARNED_MINI_SLOTS ? (uint64_t)((double)LEARNED_MINI_SLOTS / (double)objects * 4294967296.0)
                                                 : UINT64_MAX;
     k->mini_share = (double)k->mini / (double)objects;
     k->w[1] = 1; /* before any training: the count alone */
-    k->samples = g_array_new(FALSE, FALSE, sizeof(Sample));
-    k->requests_at = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    k->seen = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     return k;
 }
 
@@ -116,9 +146,9 @@ static void learned_destroy(void *st)
 {
     Learned *k = st;
     sketch_free(&k->recent);
-    g_array_free(k->samples, TRUE);
-    g_array_free(k->requests_at, TRUE);
-    g_hash_table_destroy(k->seen);
+    value_share_free(&k->share);
+    last_seen_free(&k->seen);
+    g_free(k->sample);
     g_free(k);
 }
 
@@ -126,40 +156,41 @@ static void learned_request(void *st, uint64_t time_ns)
 {
     Learned *k = st;
     write_credit_request(&k->credit, time_ns);
-    g_array_append_val(k->requests_at, k->accesses);
+    k->requests_since++;
 }
 
 /* The optimum's labels over the samples, then the SGD passes. */
 static void train(Learned *k)
 {
-    guint n = k->samples->len;
+    uint32_t n = k->samples;
     if (n == 0)
         return;
     uint32_t *next = g_new(uint32_t, n);
     uint8_t *plan = g_new(uint8_t, n), *held = g_new0(uint8_t, n);
-    GHashTable *later = g_hash_table_new(g_int64_hash, g_int64_equal);
-    for (guint i = n; i-- > 0;) {
-        Sample *s = &g_array_index(k->samples, Sample, i);
-        gpointer at;
-        next[i] = g_hash_table_lookup_extended(later, &s->key, NULL, &at) ? GPOINTER_TO_UINT(at) : OPT_PLAN_NEVER;
-        g_hash_table_insert(later, &s->key, GUINT_TO_POINTER(i));
+    GHashTable *later = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (uint32_t i = n; i-- > 0;) {
+        gpointer key = GUINT_TO_POINTER(k->sample[i] >> 16), at;
+        next[i] = g_hash_table_lookup_extended(later, key, NULL, &at) ? GPOINTER_TO_UINT(at) : OPT_PLAN_NEVER;
+        g_hash_table_insert(later, key, GUINT_TO_POINTER(i));
     }
     g_hash_table_destroy(later);
     double mean_bytes = k->asked > 0 ? k->asked_bytes / k->asked : 1;
-    uint64_t budget = (uint64_t)floor(k->credit.rate * k->mini_share * (double)k->requests_at->len / mean_bytes);
+    double requests = (double)(k->requests_before + k->requests_since);
+    uint64_t budget = (uint64_t)floor(k->credit.rate * k->mini_share * requests / mean_bytes);
     OptBudgetResult r;
     opt_budget_plan(next, n, k->mini, budget, TRUE, plan, &r);
-    for (guint i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++)
         if ((plan[i] & OPT_PLAN_KEEP) && next[i] != OPT_PLAN_NEVER)
             held[next[i]] = 1;
     for (unsigned pass = 0; pass < LEARNED_PASSES; pass++) {
-        for (guint i = 0; i < n; i++) {
+        for (uint32_t i = 0; i < n; i++) {
             if (held[i])
                 continue; /* a hit of the optimum: no admission to learn */
-            const Sample *s = &g_array_index(k->samples, Sample, i);
-            double g = predict(k->w, s->x) - ((plan[i] & OPT_PLAN_ADMIT) ? 1.0 : 0.0);
+            double x[LEARNED_WEIGHTS];
+            features(k, (uint16_t)k->sample[i], x);
+            double g = predict(k->w, x) - ((plan[i] & OPT_PLAN_ADMIT) ? 1.0 : 0.0);
             for (unsigned j = 0; j < LEARNED_WEIGHTS; j++)
-                k->w[j] -= LEARNED_RATE * g * s->x[j];
+                k->w[j] -= LEARNED_RATE * g * x[j];
         }
     }
     g_free(next);
@@ -167,31 +198,31 @@ static void train(Learned *k)
     g_free(held);
 }
 
-static gboolean seen_stale(gpointer key, gpointer value, gpointer user)
+/* A turn: train on the samples of the last two turns' accesses, then keep
+ * only those since this turn's start (the next window's first half). */
+static void turn(Learned *k)
 {
-    (void)key;
-    const Learned *k = user;
-    return ((const Seen *)value)->last + k->window < k->accesses;
+    value_share_halve(&k->share);
+    k->asked_bytes = floor(k->asked_bytes / 2);
+    k->asked = floor(k->asked / 2);
+    last_seen_sweep(&k->seen, k->accesses / k->epoch_len);
+    train(k);
+    uint32_t drop = k->samples_before;
+    g_assert(drop <= k->samples);
+    memmove(k->sample, k->sample + drop, (k->samples - drop) * sizeof *k->sample);
+    k->samples -= drop;
+    k->samples_before = k->samples;
+    k->requests_before = k->requests_since;
+    k->requests_since = 0;
 }
 
-/* Keep what lies in the last W accesses: samples, request marks, seen. */
-static void forget(Learned *k)
+static void sample(Learned *k, uint64_t key, uint16_t levels)
 {
-    guint keep = 0;
-    for (guint i = 0; i < k->samples->len; i++) {
-        Sample s = g_array_index(k->samples, Sample, i);
-        if (s.at + k->window >= k->accesses)
-            g_array_index(k->samples, Sample, keep++) = s;
+    if (k->samples == k->samples_cap) {
+        k->samples_cap += k->samples_cap / 4 + 16;
+        k->sample = g_renew(uint32_t, k->sample, k->samples_cap);
     }
-    g_array_set_size(k->samples, keep);
-    keep = 0;
-    for (guint i = 0; i < k->requests_at->len; i++) {
-        uint64_t at = g_array_index(k->requests_at, uint64_t, i);
-        if (at + k->window >= k->accesses)
-            g_array_index(k->requests_at, uint64_t, keep++) = at;
-    }
-    g_array_set_size(k->requests_at, keep);
-    g_hash_table_foreach_remove(k->seen, seen_stale, k);
+    k->sample[k->samples++] = SAMPLE(key, levels);
 }
 
 static void learned_access(void *st, uint64_t key)
@@ -199,36 +230,17 @@ static void learned_access(void *st, uint64_t key)
     Learned *k = st;
     gboolean turned = recent_accesses_add(&k->recent, key);
     k->accesses++;
-    Seen *seen = g_hash_table_lookup(k->seen, &key);
+    unsigned a, g, e = recent_accesses_estimate(&k->recent, key);
+    last_seen_access(&k->seen, key, k->accesses / k->epoch_len, &a, &g);
+    g_assert(e <= SKETCH_COUNTER_MAX && (a <= LAST_SEEN_WINDOW || a == LAST_SEEN_NONE) &&
+             (g <= LAST_SEEN_WINDOW || g == LAST_SEEN_NONE)); /* each fits its bits */
+    uint16_t levels = LEVELS(e, a, g);
     k->cur_key = key;
-    k->cur_x[0] = 1;
-    k->cur_x[1] = log2(1.0 + recent_accesses_estimate(&k->recent, key)) / 4;
-    if (seen == NULL) {
-        uint64_t *kk = g_new(uint64_t, 1 + sizeof(Seen) / sizeof(uint64_t));
-        kk[0] = key;
-        seen = (Seen *)(kk + 1);
-        seen->gap = 0;
-        k->cur_x[2] = k->cur_x[3] = 1;
-        g_hash_table_insert(k->seen, kk, seen);
-    } else {
-        uint64_t r = k->accesses - seen->last;
-        k->cur_x[2] = scaled_log(r, k->window);
-        k->cur_x[3] = seen->gap ? scaled_log(seen->gap, k->window) : 1;
-        seen->gap = r;
-    }
-    seen->last = k->accesses;
-    if (k->threshold == UINT64_MAX || (sketch_mix64(key) >> 32) < k->threshold) {
-        Sample s = { key, k->accesses, { 0 } };
-        memcpy(s.x, k->cur_x, sizeof s.x);
-        g_array_append_val(k->samples, s);
-    }
-    if (turned) {
-        value_share_halve(&k->share);
-        k->asked_bytes = floor(k->asked_bytes / 2);
-        k->asked = floor(k->asked / 2);
-        forget(k);
-        train(k);
-    }
+    features(k, levels, k->cur_x);
+    if (k->threshold == UINT64_MAX || (sketch_mix64(key) >> 32) < k->threshold)
+        sample(k, key, levels);
+    if (turned)
+        turn(k);
 }
 
 static gboolean learned_admit(void *st, const AdmissionCandidate *c)
@@ -257,9 +269,8 @@ static void learned_rewritten(void *st, uint64_t bytes)
 static size_t learned_memory(const void *st)
 {
     const Learned *k = st;
-    return sizeof(Learned) + recent_accesses_memory(&k->recent) + k->samples->len * sizeof(Sample) +
-           k->requests_at->len * sizeof(uint64_t) +
-           g_hash_table_size(k->seen) * (sizeof(uint64_t) + sizeof(Seen) + 4 * sizeof(void *));
+    return sizeof(Learned) + recent_accesses_memory(&k->recent) + value_share_memory(&k->share) +
+           last_seen_memory(&k->seen) + (size_t)k->samples_cap * sizeof(uint32_t);
 }
 
 const AdmissionOps admission_learned = {

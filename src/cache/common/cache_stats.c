@@ -206,6 +206,8 @@ static void memory_text(const void *p, GString *out)
                            size_format(r->counts_bytes, buf, sizeof buf));
     g_string_append_printf(out, "  %-30s %s\n", "of which the policy's",
                            size_format(r->policy_memory_bytes, buf, sizeof buf));
+    g_string_append_printf(out, "  %-30s %s, %.2f B per stored container\n", "of which the admission rule's",
+                           size_format(r->admission_memory_bytes, buf, sizeof buf), r->admission_bytes_per_container);
 }
 
 /* ---- the table: text lines and JSON members in one order ---- */
@@ -300,6 +302,7 @@ static const ReportRow rows[] = {
     ROW("memory_bytes", NULL, REPORT_COUNT, REPORT_SIZE, memory_bytes),
     ROW("memory_bytes_policy", NULL, REPORT_COUNT, REPORT_SIZE, policy_memory_bytes),
     ROW("memory_bytes_admission", NULL, REPORT_COUNT, REPORT_SIZE, admission_memory_bytes),
+    ROW("memory_bytes_admission_per_container", NULL, REPORT_RATIO, REPORT_DOUBLE, admission_bytes_per_container),
     ROW("cache_counters", NULL, REPORT_WORD, REPORT_STR, counters),
     ROW("memory_bytes_counts", NULL, REPORT_COUNT, REPORT_SIZE, counts_bytes),
 };

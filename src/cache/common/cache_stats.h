@@ -71,6 +71,7 @@ typedef struct {
     CacheReportPolicy policy_counters; /* the policy's own counters */
     size_t policy_memory_bytes; /* all the policy's state, ghosts and sketches included */
     size_t admission_memory_bytes; /* the admission rule's (its sketch, its model), in memory_bytes too */
+    double admission_bytes_per_container; /* admission_memory_bytes / the stored containers (issue 38) */
     const char *mode; /* "real" or "simulate" */
     uint32_t capacity, cached, n_containers;
     uint64_t container_size;

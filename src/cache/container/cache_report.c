@@ -62,6 +62,7 @@ static void memory(const CacheCore *c, CacheReport *r)
     r->bytes_per_slot = sizeof(ContainerId) + sizeof(uint32_t) /* free stack */ + sizeof(uint32_t) /* stored length */
                         + (c->slot_check ? sizeof(uint64_t) : 0) + map_per_slot + policy_per_slot;
     r->admission_memory_bytes = admission_memory(&c->admission);
+    r->admission_bytes_per_container = c->n ? (double)r->admission_memory_bytes / c->n : 0.0;
     r->memory_bytes = (size_t)c->n * fixed_per_container + r->counts_bytes + bits_bytes +
                       (size_t)c->capacity * (r->bytes_per_slot - policy_per_slot) + r->policy_memory_bytes +
                       r->admission_memory_bytes;
