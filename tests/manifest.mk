@@ -25,7 +25,6 @@
 QUICK_UNIT_TESTS = \
 	tests/unit/test_cli_text \
 	tests/unit/test_bounded_queue \
-	tests/unit/test_split_write \
 	tests/unit/test_file_replace \
 	tests/unit/test_file_digest \
 	tests/unit/test_chunking \

@@ -5,7 +5,6 @@
 #include "util/error.h"
 #include "util/file_replace.h"
 #include "util/fileio.h"
-#include "util/split_write.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +15,6 @@ typedef struct {
     ContainerStore store; /* first: a ContainerPool * is a ContainerStore * */
     int fd;
     int direct_fd; /* writer only: O_DIRECT when the file system allows, else -1 */
-    SplitWriter *split; /* with direct_fd: a container's write as POOL_WRITE_PIECES writes at once */
     char *path;
     size_t container_size;
     unsigned readahead; /* containers to prefetch after each read */
@@ -33,10 +31,6 @@ static gboolean pool_map(ContainerSource *src, ContainerId id, const uint8_t **b
 static void pool_unmap(ContainerSource *src, const uint8_t *bytes);
 static gboolean punch_pending(ContainerPool *pool, GError **err);
 static const ContainerStoreOps pool_ops;
-
-/* A direct write of a container goes to the device as this many pieces in
- * flight at once (split_write.h): 512 KiB each for the default 2 MiB. */
-#define POOL_WRITE_PIECES 4
 
 static gboolean same_file(int a, int b)
 {
@@ -66,9 +60,6 @@ ContainerStore *container_pool_open(const char *dir, size_t container_size, gboo
         close(pool->direct_fd);
         pool->direct_fd = -1;
     }
-    /* Without its threads, a container is written whole, as before. */
-    if (pool->direct_fd >= 0 && container_size % CONTAINER_ALIGN == 0)
-        pool->split = split_writer_new(POOL_WRITE_PIECES, NULL);
     pool->path = path;
     pool->container_size = container_size;
     pool->store.source.container_size = container_size;
@@ -91,7 +82,6 @@ static void pool_close(ContainerStore *cs)
         g_error_free(local);
     }
     close(pool->fd);
-    split_writer_free(pool->split);
     if (pool->direct_fd >= 0)
         close(pool->direct_fd);
     g_free(pool->path);
@@ -217,9 +207,6 @@ static gboolean pool_write(ContainerStore *cs, ContainerId id, const uint8_t *bu
     ContainerPool *pool = (ContainerPool *)cs;
     off_t off = (off_t)id * (off_t)pool->container_size;
     gboolean aligned = ((uintptr_t)buf % CONTAINER_ALIGN) == 0;
-    if (pool->direct_fd >= 0 && aligned && pool->split != NULL)
-        return split_writer_pwrite(pool->split, pool->direct_fd, buf, pool->container_size, off, CONTAINER_ALIGN,
-                                   pool->path, err);
     int fd = pool->direct_fd >= 0 && aligned ? pool->direct_fd : pool->fd;
     return file_pwrite_all(fd, buf, pool->container_size, off, pool->path, err);
 }

@@ -8,7 +8,6 @@ libdestor_a_SOURCES += \
 	src/util/check.h \
 	src/util/thread_cpu.h \
 	src/util/fileio.c src/util/fileio.h \
-	src/util/split_write.c src/util/split_write.h \
 	src/util/output_file.c src/util/output_file.h \
 	src/util/file_replace.c src/util/file_replace.h \
 	src/util/dir_within.c src/util/dir_within.h \
@@ -24,10 +23,6 @@ libdestor_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_cli_text
 tests_unit_test_cli_text_SOURCES = tests/unit/test_cli_text.c tests/unit/unit.h
 tests_unit_test_cli_text_LDADD = $(UNIT_LIBS)
-
-check_PROGRAMS += tests/unit/test_split_write
-tests_unit_test_split_write_SOURCES = tests/unit/test_split_write.c tests/unit/unit.h
-tests_unit_test_split_write_LDADD = $(UNIT_LIBS)
 
 check_PROGRAMS += tests/unit/test_bounded_queue
 tests_unit_test_bounded_queue_SOURCES = tests/unit/test_bounded_queue.c tests/unit/unit.h
