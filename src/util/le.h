@@ -33,5 +33,19 @@ static inline uint64_t le64_get(const uint8_t *p)
         v = (v << 8) | p[i];
     return v;
 }
+/* An IEEE-754 double as the little-endian 64 bits of its representation. */
+static inline void le64_put_double(uint8_t *p, double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, sizeof v);
+    le64_put(p, v);
+}
+static inline double le64_get_double(const uint8_t *p)
+{
+    uint64_t v = le64_get(p);
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
 
 #endif

@@ -52,7 +52,6 @@
 #include "util/le.h"
 
 #include <math.h>
-#include <string.h>
 
 enum { KEY_LEARNING_RATE, KEY_WEIGHT_FLOOR, KEY_GHOST_SHARE, KEY_ADMIT_THRESHOLD, N_KEYS };
 enum {
@@ -244,20 +243,6 @@ static void adapt_removed(void *st, CacheSlot slot)
 #define STATE_HEAD 28
 #define STATE_SLOT 13
 
-static uint64_t double_bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
-static double bits_double(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
 static void adapt_save_state(void *st, GByteArray *out)
 {
     Adapt *a = st;
@@ -266,8 +251,8 @@ static void adapt_save_state(void *st, GByteArray *out)
     g_byte_array_set_size(out, at + STATE_HEAD);
     le32_put(out->data + at, cap);
     le64_put(out->data + at + 4, a->clock);
-    le64_put(out->data + at + 12, double_bits(a->w_recency));
-    le64_put(out->data + at + 20, double_bits(a->reuse));
+    le64_put_double(out->data + at + 12, a->w_recency);
+    le64_put_double(out->data + at + 20, a->reuse);
     slot_queues_save(&a->lru, 1, out);
     at = out->len;
     g_byte_array_set_size(out, at + STATE_SLOT * (guint)cap);
@@ -311,7 +296,7 @@ static gboolean adapt_load_state(void *st, const uint8_t *blob, size_t len)
     size_t at = STATE_HEAD;
     if (len < STATE_HEAD || le32_get(blob) != env->capacity)
         return FALSE;
-    double wr = bits_double(le64_get(blob + 12)), r = bits_double(le64_get(blob + 20));
+    double wr = le64_get_double(blob + 12), r = le64_get_double(blob + 20);
     if (!(wr >= a->floor && wr <= 1.0 - a->floor && r >= 0.0 && r <= 1.0))
         return FALSE;
     a->clock = le64_get(blob + 4);

@@ -332,20 +332,6 @@ static CacheDecision minisim_admit(void *st, ContainerId id, gboolean full, Cach
 
 #define STATE_HEAD 37
 
-static uint64_t double_bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
-static double bits_double(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
 static void mini_save(const Mini *m, GByteArray *out)
 {
     guint at = out->len;
@@ -369,7 +355,7 @@ static void minisim_save_state(void *st, GByteArray *out)
     le32_put(b + 4, s->env->n_containers);
     b[8] = (uint8_t)rule_of(s);
     le64_put(b + 9, s->order.clock);
-    le64_put(b + 17, double_bits(s->d));
+    le64_put_double(b + 17, s->d);
     le64_put(b + 25, s->mini_clock);
     le32_put(b + 33, s->mini_f.cap);
     count_order_save(&s->order, b + STATE_HEAD);
@@ -436,7 +422,7 @@ static gboolean minisim_load_state(void *st, const uint8_t *blob, size_t len)
     if (len < at || le32_get(blob) != env->capacity || le32_get(blob + 4) != env->n_containers || blob[8] > 1 ||
         le32_get(blob + 33) != s->mini_f.cap)
         return FALSE;
-    double d = bits_double(le64_get(blob + 17));
+    double d = le64_get_double(blob + 17);
     if (!isfinite(d) || (d > 0 && blob[8] != RULE_RECENCY) || (d < 0 && blob[8] != RULE_FREQUENCY))
         return FALSE;
     s->order.by_stamp = blob[8] == RULE_RECENCY;
