@@ -68,23 +68,8 @@ PY
 
 OUT="$WORK/rounds"
 : > "$OUT"
-round=1
-while [ "$round" -le "$REPEAT" ]; do
-    t0=$(date +%s.%N)
-    dd if="$WORK/ssd-a/slots.dat" of=/dev/null bs=4M iflag=direct status=none
-    t1=$(date +%s.%N)
-    echo "dd $(stat -c %s "$WORK/ssd-a/slots.dat") $t0 $t1" >> "$OUT"
-    if [ -n "$DESTOR_B" ] && [ $((round % 2)) -eq 0 ]; then
-        timed b "$DESTOR_B" "$WORK/b.cfg"
-        timed a "$DESTOR" "$WORK/a.cfg"
-    elif [ -n "$DESTOR_B" ]; then
-        timed a "$DESTOR" "$WORK/a.cfg"
-        timed b "$DESTOR_B" "$WORK/b.cfg"
-    else
-        timed a "$DESTOR" "$WORK/a.cfg"
-    fi
-    round=$((round + 1))
-done
+. "$TOP/scripts/bench-stores.sh"
+dd_rounds "$WORK/ssd-a/slots.dat" "$OUT" timed
 "$PYTHON" - "$OUT" "$SIZE_MB" "$KIND" "$LOAD_START" "$(cat /proc/loadavg)" <<'PY'
 import statistics, sys
 dd, runs, cpu, info = [], {"a": [], "b": []}, {"a": [], "b": []}, {}

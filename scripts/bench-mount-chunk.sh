@@ -112,23 +112,8 @@ both() { # both NAME BIN CFG
 }
 
 : > "$WORK/rounds"
-round=1
-while [ "$round" -le "$REPEAT" ]; do
-    t0=$(date +%s.%N)
-    dd if="$WORK/ssd-a/chunks.log" of=/dev/null bs=4M iflag=direct status=none
-    t1=$(date +%s.%N)
-    echo "dd $(stat -c %s "$WORK/ssd-a/chunks.log") $t0 $t1" >> "$WORK/rounds"
-    if [ -n "$DESTOR_B" ] && [ $((round % 2)) -eq 0 ]; then
-        both b "$DESTOR_B" "$WORK/b.cfg"
-        both a "$DESTOR" "$WORK/a.cfg"
-    elif [ -n "$DESTOR_B" ]; then
-        both a "$DESTOR" "$WORK/a.cfg"
-        both b "$DESTOR_B" "$WORK/b.cfg"
-    else
-        both a "$DESTOR" "$WORK/a.cfg"
-    fi
-    round=$((round + 1))
-done
+. "$TOP/scripts/bench-stores.sh"
+dd_rounds "$WORK/ssd-a/chunks.log" "$WORK/rounds" both
 "$PYTHON" - "$WORK/rounds" "$SIZE_MB" "$LOAD_START" "$(cat /proc/loadavg)" <<'PY'
 import statistics, sys
 dd, mb, runs = [], int(sys.argv[2]), {}

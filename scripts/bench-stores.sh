@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench-stores.sh: the stores and traces the cache's bench scripts share,
-# sourced (not run) by bench-granularity.sh, bench-chunk-log.sh and
-# bench-builds.sh; each function backs up with the destor given.
+# sourced (not run) by bench-granularity.sh, bench-chunk-log.sh,
+# bench-builds.sh, bench-container-cache.sh and bench-mount-chunk.sh; each
+# store function backs up with the destor given.
 
 # granularity_store DESTOR WORK PRESET REQUESTS: a generated two-job store
 # (WORK/g.cfg) and WORK/gtrace, a Zipf trace of REQUESTS whole-file reads
@@ -52,4 +53,29 @@ with open(sys.argv[4], "wb") as w:
         path, size = rng.choices(big, [s for _, s in big])[0]
         w.write(b"0\t%s\t%d\t65536\n" % (path, rng.randrange(size - 65536 + 1)))
 PY
+}
+
+# dd_rounds FILE OUT STEP: REPEAT rounds; each times an O_DIRECT dd of FILE
+# (a line "dd BYTES T0 T1" appended to OUT), then runs `STEP a $DESTOR
+# $WORK/a.cfg` and, with DESTOR_B, `STEP b $DESTOR_B $WORK/b.cfg`, the two
+# in turn first from round to round.
+dd_rounds() {
+    dd_file=$1 dd_out=$2 dd_step=$3
+    dd_round=1
+    while [ "$dd_round" -le "$REPEAT" ]; do
+        t0=$(date +%s.%N)
+        dd if="$dd_file" of=/dev/null bs=4M iflag=direct status=none
+        t1=$(date +%s.%N)
+        echo "dd $(stat -c %s "$dd_file") $t0 $t1" >> "$dd_out"
+        if [ -n "$DESTOR_B" ] && [ $((dd_round % 2)) -eq 0 ]; then
+            "$dd_step" b "$DESTOR_B" "$WORK/b.cfg"
+            "$dd_step" a "$DESTOR" "$WORK/a.cfg"
+        elif [ -n "$DESTOR_B" ]; then
+            "$dd_step" a "$DESTOR" "$WORK/a.cfg"
+            "$dd_step" b "$DESTOR_B" "$WORK/b.cfg"
+        else
+            "$dd_step" a "$DESTOR" "$WORK/a.cfg"
+        fi
+        dd_round=$((dd_round + 1))
+    done
 }
