@@ -17,6 +17,8 @@ COMMAND_PAGES = man/gen-dataset.1 man/gen-trace.1 man/replay.1 man/experiment.1 
 	man/budget-goal.1
 dist_man_MANS = man/destor.1
 man_MANS = man/destor.config.5 $(COMMAND_PAGES)
+# every command ships in the tarball from this one list
+EXTRA_DIST += $(PLC_COMMANDS:%=scripts/%)
 dist_doc_DATA = destor.config
 CLEANFILES += $(man_MANS)
 EXTRA_DIST += man/config-man.py man/script-man.py man/bench-store.sh.1 man/bench-cache.sh.1 \

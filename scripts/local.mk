@@ -57,9 +57,6 @@ clean-local:
 	-rm -rf mypy-cache
 
 dist_noinst_SCRIPTS += \
-	scripts/smart-sample \
-	scripts/smart-diff \
-	scripts/endurance-compare \
 	tests/scripts/run-smart-tests.sh \
 	tests/scripts/fake-smartctl \
 	tests/scripts/fake-destor
@@ -76,6 +73,16 @@ EXTRA_DIST += \
 	tests/fixtures/smart/nvme-samsung-970evoplus.advance.json \
 	tests/fixtures/smart/sata-vbox-nosmart.json
 
+
+# the benchmark scripts (their pages are in man/), the quick start's two
+# commands and the demo they run
+dist_noinst_SCRIPTS += scripts/setup.sh scripts/test.sh scripts/demo.sh \
+	scripts/bench-builds.sh scripts/bench-cache.sh scripts/bench-chunk-buckets.sh \
+	scripts/bench-chunk-log.sh scripts/bench-compress.sh scripts/bench-container-cache.sh \
+	scripts/bench-gc.sh scripts/bench-granularity.sh scripts/bench-index.sh \
+	scripts/bench-mount-chunk.sh scripts/bench-mount.sh scripts/bench-opt-budget.sh \
+	scripts/bench-rados-list.sh scripts/bench-rados.sh scripts/bench-replay.sh \
+	scripts/bench-restore.sh scripts/bench-store.sh scripts/bench-stores.sh
 
 # setup.sh's install step, which waits for another apt's locks, and its test
 # (a stand-in apt-get; the real apt is never run).

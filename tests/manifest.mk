@@ -148,7 +148,8 @@ QUICK_PLAIN_TESTS = \
 	tests/layout/include_layers.py \
 	tests/layout/doc_links.py \
 	tests/layout/licence_lines.py \
-	tests/layout/test_manifest.py
+	tests/layout/test_manifest.py \
+	tests/layout/dist_contents.sh
 
 SLOW_STORE_TESTS = \
 	tests/e2e/kill_delete_gc.sh \

@@ -56,6 +56,7 @@ CACHE_SOURCES = \
 	src/cache/admission/bucket.c \
 	src/cache/admission/compete.c \
 	src/cache/admission/learned.c \
+	src/cache/admission/last_seen.h \
 	src/cache/admission/value_share.h \
 	src/cache/admission/doorkeeper.c \
 	src/cache/admission/recent_accesses.h \

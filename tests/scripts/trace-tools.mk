@@ -5,11 +5,6 @@
 # included from Makefile.am. (docs/, with docs/EXPERIMENTS.md, is already
 # in EXTRA_DIST.)
 EXTRA_DIST += \
-	scripts/gen-trace \
-	scripts/replay \
-	scripts/experiment \
-	scripts/import-trace \
-	scripts/compare \
 	tests/scripts/test_trace_compare.py \
 	tests/scripts/test_trace_frontier.py \
 	tests/scripts/test_trace_robustness.py \
