@@ -14,16 +14,12 @@ the credit) is this file's. Sequences: Zipf 0.8 and 1.2, at capacities 7
 0.1 and 0.4 containers a request; and the same in DWPD
 (ssd-cache-write-budget-dwpd) over requests with times, gaps of 0 to 2 s
 (a quarter of them 0), the DWPD giving 0.1 and 0.4 containers a request
-on average. Then `learned` again with policy `learned` in place of lru
-(the eviction by the rule's model, src/cache/policies/container/learned.c):
-the victim the lowest forecast q over its age, q and the time kept at each
-container's latest access.
+on average.
 Exits 1 at the first disagreement.
 
 Usage: admission_reference.py POLICY_DECISIONS OPT_PLAN"""
 
 import collections
-import fractions
 import math
 import random
 import subprocess
@@ -271,38 +267,27 @@ class Learned(Compete):
         return self.credit.credit >= size and self.share.admit(rank, self.credit.fill_next())
 
 
-def decisions(rule, capacity, ids, times=None, evict="lru"):
-    """The cache's decision at each access (a request at times[k], or 0),
-    the rule asked first. evict "lru", or "learned": each cached container
-    keeps (q, t), q = round(p x 65535) of the rule's forecast p and t the
-    rule's access count at its latest access; the victim has the lowest
-    q / (now - t), then the larger age."""
-    cache = collections.OrderedDict()
+def decisions(rule, capacity, ids, times=None):
+    """The LRU cache's decision at each access (a request at times[k], or
+    0), the rule asked first."""
+    lru = collections.OrderedDict()
     out = []
     for k, x in enumerate(ids):
         rule.request(times[k] if times else 0)
         rule.access(x)
-        forecast = (math.floor(predict(rule.w, rule.x) * 65535.0 + 0.5), rule.accesses) \
-            if evict == "learned" else True
-        if x in cache:
-            cache.move_to_end(x)
-            cache[x] = forecast
+        if x in lru:
+            lru.move_to_end(x)
             out.append("h")
         elif not rule.admit(x, CONTAINER):
             out.append("r")
         else:
             rule.credit.credit -= CONTAINER
-            if len(cache) < capacity:
+            if len(lru) < capacity:
                 out.append("a")
             else:
-                if evict == "learned":
-                    victim = min(cache, key=lambda y: (fractions.Fraction(cache[y][0], rule.accesses - cache[y][1]),
-                                                       cache[y][1]))
-                    del cache[victim]
-                else:
-                    victim, _ = cache.popitem(last=False)
+                victim, _ = lru.popitem(last=False)
                 out.append("e %d" % victim)
-            cache[x] = forecast
+            lru[x] = True
     return out
 
 
@@ -334,20 +319,18 @@ def main(argv):
         for capacity in (7, 100):
             for share in (0.1, 0.4):
                 cases.append((name, cls, 0.8, ids, capacity, share, times))
-    cases = [c[:1] + ("lru",) + c[1:] for c in cases]
-    cases += [c[:1] + ("learned",) + c[2:] for c in cases if c[0] == "learned" and c[7] is None]
-    for name, evict, cls, alpha, ids, capacity, share, times in cases:
+    for name, cls, alpha, ids, capacity, share, times in cases:
         rate = share * CONTAINER
         dwpd = share * 86400 / capacity / 0.75 if times else None  # share containers a request, on average
-        cmd = [driver, "--requests", str(n), "ssd-cache-policy", evict, "ssd-cache-size", str(capacity),
+        cmd = [driver, "--requests", str(n), "ssd-cache-policy", "lru", "ssd-cache-size", str(capacity),
                "ssd-cache-admission", name] + (["ssd-cache-write-budget-dwpd", repr(dwpd)] if times else
                                                ["ssd-cache-write-budget", repr(rate)])
         text = "\n".join("%d@%d" % (x, times[k]) if times else str(x) for k, x in enumerate(ids))
         got = subprocess.run(cmd, input=text + "\n", capture_output=True,
                              text=True, check=True).stdout.splitlines()
-        want = decisions(cls(rate, capacity, oracle, dwpd), capacity, ids, times, evict)
-        label = "%s/%s zipf %.1f C=%d budget %.1f%s" % (name, evict, alpha, capacity, share,
-                                                         " in DWPD" if times else "")
+        want = decisions(cls(rate, capacity, oracle, dwpd), capacity, ids, times)
+        label = "%s zipf %.1f C=%d budget %.1f%s" % (name, alpha, capacity, share,
+                                                      " in DWPD" if times else "")
         bad = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
         if bad is None and len(got) != len(want):
             bad = min(len(got), len(want))

@@ -273,8 +273,6 @@ static void test_real_equals_simulation(void)
         const CachePolicyOps *ops = cache_policy_at(pi);
         if (ops->offline)
             continue; /* no real mode */
-        if (ops->needs_forecast)
-            continue; /* its rule's budget refills per request: the test below runs it */
         Fixture f;
         fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);
         PlcTestParams p = test_default_params();
@@ -312,26 +310,13 @@ static void test_real_equals_simulation(void)
 
 /* Every admission rule (with a write budget where it spends one) makes the
  * same decisions in real mode as in simulation, in front of tinylfu (a
- * policy with an admission of its own) and of lru; and learned in front of
- * policy learned, which evicts by its model (every other rule: refused at
- * open, a usage error). */
+ * policy with an admission of its own) and of lru. */
 static void test_real_equals_simulation_admission(void)
 {
-    const char *policies[] = { "lru", "tinylfu", "learned" };
+    const char *policies[] = { "lru", "tinylfu" };
     for (size_t ai = 0; ai < admission_count(); ai++) {
         for (size_t pi = 0; pi < G_N_ELEMENTS(policies); pi++) {
             const AdmissionOps *rule = admission_at(ai);
-            const CachePolicyOps *ops = test_policy(policies[pi]);
-            if (ops->needs_forecast && rule->forecast == NULL) {
-                CacheCoreOptions o = test_options(ops, NULL, 12, N, NULL);
-                o.admission = rule;
-                o.write_budget = rule->spends_budget ? 0.3 * TEST_CONTAINER_SIZE : 0;
-                GError *err = NULL;
-                CU_ASSERT_PTR_NULL(cache_core_open(&o, &err));
-                CU_ASSERT_TRUE(g_error_matches(err, DESTOR_ERROR, DESTOR_ERROR_USAGE));
-                g_clear_error(&err);
-                continue;
-            }
             Fixture f;
             fixture_init(&f, N, TEST_CONTAINER_SIZE, NULL);
             /* each options' settings last until the next are made: open
@@ -356,7 +341,6 @@ static void test_real_equals_simulation_admission(void)
                 cache_core_request_end(sim);
             }
             expect_same_counts(real, sim);
-            CU_ASSERT(!ops->needs_forecast || cache_core_counters(real)->evictions > 0);
             CU_ASSERT_EQUAL(cache_core_counters(real)->refused_admission, cache_core_counters(sim)->refused_admission);
             if (pi == 0) /* lru admits every miss it is given: each rule but all refuses some */
                 CU_ASSERT_EQUAL(cache_core_counters(real)->refused_admission > 0, strcmp(rule->name, "all") != 0);
@@ -584,8 +568,6 @@ static void split_restart(size_t len)
         AccessCountsMode counts = registry_counts[i / cache_policy_count()];
         if (ops->offline)
             continue; /* no real mode, so no restart */
-        if (ops->needs_forecast)
-            continue; /* its admission rule's model starts afresh at a reopen: a restart changes decisions */
         Fixture f;
         fixture_init(&f, 64, TEST_CONTAINER_SIZE, NULL);
         PlcTestParams p = test_default_params();

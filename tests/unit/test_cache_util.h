@@ -88,11 +88,6 @@ static inline CacheCoreOptions test_options(const CachePolicyOps *ops, const Plc
     o.reference_count = refs;
     o.container_size = TEST_CONTAINER_SIZE;
     o.mode = CACHE_MODE_SIMULATE;
-    if (ops->needs_forecast) { /* it evicts by admission learned's model: that rule, half a container a request */
-        gboolean found = admission_lookup("learned", &o.admission);
-        g_assert(found);
-        o.write_budget = 0.5 * TEST_CONTAINER_SIZE;
-    }
     return o;
 }
 

@@ -17,7 +17,6 @@ PROG = "budget-goal"
 BUCKET = "lru,lfu,arc,larc,s3fifo,minisim,wlfu,sigpop,plc"
 RANKED = "lru,arc,s3fifo,lfu,wlfu,minisim"
 RULES = ("bucket", "compete", "learned")
-EVICTION = "learned"  # the policy that evicts by admission learned's model: run with that rule only
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -25,8 +24,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         prog=PROG,
         description="Issue 38's goal on one workload and cache size, in simulation: B = PLC's unbudgeted "
                     "SSD bytes written per request; every online policy under B with the admission rules "
-                    "bucket (first come, first served), compete and learned, and policy learned (the eviction "
-                    "by admission learned's model) with admission learned; opt-budget at PLC's container "
+                    "bucket (first come, first served), compete and learned; opt-budget at PLC's container "
                     "writes. Prints a row per run and the goal row: goal = the best bucket run plus half "
                     "the gap from it to opt-budget.",
         epilog="The store must exist (--workdir); the trace is a read-file trace of it (e.g. from "
@@ -64,8 +62,7 @@ def run(argv: list[str]) -> int:
     print("|---|---|---|---|---|")
     runs: dict[str, list[dict[str, Any]]] = {}
     for rule in RULES:
-        names = (a.bucket if rule == "bucket" else a.ranked).split(",") + ([EVICTION] if rule == "learned" else [])
-        for name in names:
+        for name in (a.bucket if rule == "bucket" else a.ranked).split(","):
             r = replay(a, name, ["ssd-cache-write-budget %r" % budget, "ssd-cache-admission " + rule])
             runs.setdefault(rule, []).append(r)
             print("| %s | %s | %.2f%% | %.2f | %.2f |" % (name, rule, 100 * r["hit_ratio"],
@@ -73,20 +70,18 @@ def run(argv: list[str]) -> int:
                                                         r["memory_bytes_admission_per_container"]), flush=True)
     opt = replay(a, "opt-budget", ["opt-budget-writes %d" % plc["ssd_containers_written"]])
     best = {rule: max(runs[rule], key=lambda r: r["hit_ratio"]) for rule in RULES}
-    evict = next(r for r in runs["learned"] if r["policy"] == EVICTION)
     goal = best["bucket"]["hit_ratio"] + (opt["hit_ratio"] - best["bucket"]["hit_ratio"]) / 2
     print()
     print("| size, trace | plc | best bucket | best compete | best learned | opt-budget | goal "
-          "| compete - goal | learned - goal | policy learned - goal |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    print("| %s %s | %.2f%% | %s %.2f%% | %s %.2f%% | %s %.2f%% | %.2f%% | %.2f%% | %+.2f | %+.2f | %+.2f |" % (
+          "| compete - goal | learned - goal |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    print("| %s %s | %.2f%% | %s %.2f%% | %s %.2f%% | %s %.2f%% | %.2f%% | %.2f%% | %+.2f | %+.2f |" % (
         a.size, os.path.basename(a.trace), 100 * plc["hit_ratio"],
         best["bucket"]["policy"], 100 * best["bucket"]["hit_ratio"],
         best["compete"]["policy"], 100 * best["compete"]["hit_ratio"],
         best["learned"]["policy"], 100 * best["learned"]["hit_ratio"],
         100 * opt["hit_ratio"], 100 * goal,
-        100 * (best["compete"]["hit_ratio"] - goal), 100 * (best["learned"]["hit_ratio"] - goal),
-        100 * (evict["hit_ratio"] - goal)))
+        100 * (best["compete"]["hit_ratio"] - goal), 100 * (best["learned"]["hit_ratio"] - goal)))
     if a.json:
         try:
             with open(a.json, "w") as f:

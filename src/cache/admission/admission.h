@@ -20,9 +20,6 @@
  *   rewritten  bytes the cache's layout rewrote on its own (the chunk
  *            log's cleaner, reinsert's kept chunks), charged to a rule that spends the budget
  *            (optional; it may leave the credit below zero)
- * and a policy that evicts by the rule's model asks (container cache):
- *   forecast the model's value for the latest access, in [0, 1]
- *            (optional: a rule with a model; policy.h's CacheForecast)
  *
  * Adding a rule: one file defining `const AdmissionOps admission_<symbol>`
  * and one X(<symbol>) line in admission_registry.c. */
@@ -63,7 +60,6 @@ typedef struct {
     void (*written)(void *st, uint64_t bytes);
     void (*rewritten)(void *st, uint64_t bytes);
     size_t (*memory)(const void *st); /* all bytes the rule holds */
-    double (*forecast)(const void *st);
 } AdmissionOps;
 
 /* admission_registry.c: name -> ops (FALSE: no such rule). */
@@ -86,7 +82,6 @@ typedef struct {
     AdmissionEnv env;
     void *st;
     uint64_t requests;          /* begun */
-    uint64_t accesses;          /* counted */
     uint64_t first_ns, last_ns; /* the first and the latest request's times */
 } Admission;
 
@@ -114,7 +109,6 @@ static inline double admission_budget_bytes(const Admission *a)
 
 static inline void admission_access(Admission *a, uint64_t key)
 {
-    a->accesses++;
     if (a->ops->access)
         a->ops->access(a->st, key);
 }

@@ -266,14 +266,6 @@ static void learned_rewritten(void *st, uint64_t bytes)
     write_credit_charge(&((Learned *)st)->credit, bytes);
 }
 
-/* The eviction's forecast (policies/container/learned.c): p of the
- * latest access, with the weights as they are now. */
-static double learned_forecast(const void *st)
-{
-    const Learned *k = st;
-    return predict(k->w, k->cur_x);
-}
-
 static size_t learned_memory(const void *st)
 {
     const Learned *k = st;
@@ -293,5 +285,4 @@ const AdmissionOps admission_learned = {
     .written = learned_written,
     .rewritten = learned_rewritten,
     .memory = learned_memory,
-    .forecast = learned_forecast,
 };

@@ -178,13 +178,6 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
         return NULL;
     }
 
-    if (o->policy->needs_forecast && admission->forecast == NULL) {
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
-                    "SSD cache: policy %s evicts by a model: it needs ssd-cache-admission learned, not %s",
-                    o->policy->name, admission->name);
-        return NULL;
-    }
-
     CacheCore *c = g_new0(CacheCore, 1);
     g_mutex_init(&c->lock);
     c->source.read = source_read;
@@ -229,8 +222,6 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->env.slot_id = c->slot_id;
     c->env.values = c->values;
     c->env.counters = c->policy_counters;
-    if (c->ops->needs_forecast)
-        c->env.forecast = (CacheForecast){ c->admission.st, admission->forecast, &c->admission.accesses };
     c->pst = c->ops->create(&c->env);
     cache_policy_set_age_window(c->ops, c->pst, &c->counts);
 

@@ -66,17 +66,6 @@ typedef struct CachePolicySettings CachePolicySettings;
 
 /* What a policy sees of the core. Pointers stay valid for the policy's life;
  * the arrays are the core's and are read-only here. */
-/* An admission rule's model, as a policy that evicts by it sees it
- * (`learned`, docs/cache/policies.md): the rule's forecast for the
- * current access (the one the core counted last), a probability in
- * [0, 1], and the accesses the rule has counted, the current one
- * included (the policy's clock). */
-typedef struct {
-    const void *st;
-    double (*value)(const void *st);
-    const uint64_t *accesses;
-} CacheForecast;
-
 typedef struct {
     uint32_t capacity;                /* slots */
     uint32_t n_containers;
@@ -89,8 +78,6 @@ typedef struct {
     const CachePolicyValue *values;   /* the policy's keys, in its keys[] order */
     uint64_t *counters;               /* the policy's counters, in its counters[]
                                          order; the policy adds to them */
-    CacheForecast forecast;           /* for a policy that needs_forecast;
-                                         else value is NULL */
 } CachePolicyEnv;
 
 /* Is `slot` occupied (it holds env->slot_id[slot])? */
@@ -130,9 +117,6 @@ struct CachePolicyOps {
     /* Reads env->reference_count, the store's reference count of every
      * container (PLC): only for such a policy are they loaded and held. */
     gboolean needs_reference_count;
-    /* Evicts by its admission rule's model (env->forecast): the core
-     * refuses it with a rule that has none. */
-    gboolean needs_forecast;
     const CachePolicyKey *keys;
     size_t n_keys;
     const CachePolicyCounter *counters;
