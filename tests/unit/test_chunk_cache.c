@@ -368,6 +368,38 @@ static void test_kept_hit(void)
     chunk_cache_close(c, NULL);
 }
 
+/* lru keeps a chunk hit since it was last written, and the rewrite is a
+ * write: chunks 1-3, hit before the first reclamation, are kept; after
+ * that only 2 is hit, so when the log comes round to their new segment
+ * only 2 is kept again (a rule counting hits before the rewrite would keep
+ * 1 and 3 too: CacheLib's hits-based reinsertion counts hits since the
+ * item was last written). */
+static void test_lru_rekeep_needs_new_hit(void)
+{
+    ChunkCacheOptions o;
+    ChunkCache *c = open_reinsert("lru", &o);
+    ChunkCacheReport r;
+    for (uint32_t i = 1; i <= 40; i++)
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    for (uint32_t i = 1; i <= 3; i++)
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    touch(c, 41, 6000, 0, chunk_address(41, 0)); /* reclaims the first segment */
+    chunk_cache_report(c, &r);
+    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinserted, 3);
+    touch(c, 2, 6000, 0, chunk_address(2, 0));
+    for (uint32_t i = 100; i < 300 && r.layout_counters.segments.segments_reinserted < 5; i++) {
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+        chunk_cache_report(c, &r);
+    }
+    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.segments_reinserted, 5); /* the first segment again */
+    CU_ASSERT_EQUAL(r.layout_counters.segments.chunks_reinserted, 4);
+    for (uint32_t i = 1; i <= 3; i++) {
+        ChunkRef k = ref_of(i, 6000, 0);
+        CU_ASSERT_EQUAL(chunk_cache_contains(c, &k.fp), i == 2);
+    }
+    chunk_cache_close(c, NULL);
+}
+
 /* A chunk of 1000 bytes in slot `slot`: admitted and inserted. */
 static void admit_into(const ChunkPolicyOps *ops, void *st, ChunkSlot slot, uint64_t chunk)
 {
@@ -383,13 +415,14 @@ static void hit(const ChunkPolicyOps *ops, void *st, ChunkSlot slot, uint64_t ch
 }
 
 /* arc's keep under reinsert is ARC's REPLACE by position (Megiddo &
- * Modha, FAST 2003): a chunk is dropped when REPLACE, repeated until the
- * reclaimed room is freed, would reach it. With |T1| = p (a B1 ghost hit
- * raised p to one chunk) REPLACE takes from T2: freeing 2000 bytes
- * reaches T2's two oldest (B, G), not D, hit last, nor A in T1. Once a
- * miss N puts a second chunk in T1 (|T1| > p) REPLACE takes A, then (T1
- * back at p) B. Before, every chunk was its list's LRU candidate: D was
- * dropped in the first round and N in the second. */
+ * Modha, FAST 2003): a T2 chunk is dropped when REPLACE, repeated until
+ * the reclaimed room is freed, would reach it, and a T1 chunk (never hit)
+ * is never kept. With |T1| = p (a B1 ghost hit raised p to one chunk)
+ * REPLACE takes from T2: freeing 2000 bytes reaches T2's two oldest (B,
+ * G), not D, hit last; A, in T1, is not reached but not kept either (the
+ * rule before kept it, and N below). Once a miss N puts a second chunk in
+ * T1 (|T1| > p) REPLACE takes A, then (T1 back at p) B. Round 3's rule
+ * (every chunk its list's LRU candidate) dropped D in the first round. */
 static void test_arc_keep_by_position(void)
 {
     const ChunkPolicyOps *ops;
@@ -405,7 +438,7 @@ static void test_arc_keep_by_position(void)
     admit_into(ops, st, 3, 4);
     hit(ops, st, 3, 4);        /* D to T2, most recent */
     ops->reclaiming(st, 2000);
-    CU_ASSERT_TRUE(ops->keep(st, 0));
+    CU_ASSERT_FALSE(ops->keep(st, 0));
     CU_ASSERT_FALSE(ops->keep(st, 1));
     CU_ASSERT_FALSE(ops->keep(st, 2));
     CU_ASSERT_TRUE(ops->keep(st, 3));
@@ -415,14 +448,15 @@ static void test_arc_keep_by_position(void)
     CU_ASSERT_FALSE(ops->keep(st, 1));
     CU_ASSERT_TRUE(ops->keep(st, 2));
     CU_ASSERT_TRUE(ops->keep(st, 3));
-    CU_ASSERT_TRUE(ops->keep(st, 4));
+    CU_ASSERT_FALSE(ops->keep(st, 4));
     ops->destroy(st);
 }
 
 /* The first step of that REPLACE is the current miss's: after a B2 ghost
  * hit it takes from T1 at |T1| = p (ARC's tie rule), the later steps, and
  * a miss that was no ghost, only at |T1| > p. Two B1 ghost hits raise p
- * to 2000, H's B2 ghost hit lowers it to 1000 = |T1| (A alone). */
+ * to 2000, H's B2 ghost hit lowers it to 1000 = |T1| (A alone). A, in
+ * T1, is never kept; which of T2's chunks is shows where REPLACE went. */
 static void test_arc_keep_b2_tie(void)
 {
     const ChunkPolicyOps *ops;
@@ -442,13 +476,14 @@ static void test_arc_keep_b2_tie(void)
     CU_ASSERT_TRUE(ops->admit(st, &h)); /* p = 1000 = |T1| */
     ops->reclaiming(st, 1000);
     CU_ASSERT_FALSE(ops->keep(st, 0));
-    CU_ASSERT_TRUE(ops->keep(st, 1));
+    CU_ASSERT_TRUE(ops->keep(st, 1)); /* REPLACE took A */
     ops->inserted(st, 3, &h);
     ChunkAccess m = { .chunk = 30, .length = 1000, .touch_length = 1000 };
     CU_ASSERT_TRUE(ops->admit(st, &m)); /* no ghost */
     ops->reclaiming(st, 1000);
-    CU_ASSERT_TRUE(ops->keep(st, 0));
-    CU_ASSERT_FALSE(ops->keep(st, 1));
+    CU_ASSERT_FALSE(ops->keep(st, 0));
+    CU_ASSERT_FALSE(ops->keep(st, 1)); /* REPLACE took T2's oldest */
+    CU_ASSERT_TRUE(ops->keep(st, 2));
     ops->destroy(st);
 }
 
@@ -572,8 +607,9 @@ static void add_suites(void)
     CU_add_test(s, "random sequences", test_random_sequences);
     CU_add_test(s, "offers", test_offers);
     CU_add_test(s, "tinylfu under reinsert: full from the first reclamation", test_tinylfu_reinsert_full);
+    CU_add_test(s, "lru under reinsert keeps again only a chunk hit since its rewrite", test_lru_rekeep_needs_new_hit);
     CU_add_test(s, "arc under reinsert: chunks past the bound leave ghosts", test_arc_reinsert_cut_ghost);
-    CU_add_test(s, "arc under reinsert keeps what ARC's REPLACE would not reach", test_arc_keep_by_position);
+    CU_add_test(s, "arc under reinsert keeps the T2 chunks ARC's REPLACE would not reach", test_arc_keep_by_position);
     CU_add_test(s, "arc under reinsert: a B2 ghost miss's REPLACE takes T1 at |T1| = p", test_arc_keep_b2_tie);
     CU_add_test(s, "reinsert: kept chunks hit again", test_kept_hit);
     CU_add_test(s, "chunk plc", test_chunk_plc);
