@@ -343,21 +343,30 @@ static void test_arc_reinsert_cut_ghost(void)
     chunk_cache_close(c, NULL);
 }
 
-/* kept_hit counts the chunks reinsert kept that are hit before the log
- * reclaims them again: lru keeps 1-3 (hit since written), then 1 is hit
- * twice and 2 once (two kept chunks hit), 3 not. */
-static void test_kept_hit(void)
+/* lru on a reinsert log: chunks 1-40 fill four segments, 1-3 are hit,
+ * and 41 makes the log reclaim the first segment, keeping 1-3 (hit since
+ * written); r is the report then. */
+static ChunkCache *lru_keeps_three(ChunkCacheReport *r)
 {
     ChunkCacheOptions o;
     ChunkCache *c = open_reinsert("lru", &o);
-    ChunkCacheReport r;
     for (uint32_t i = 1; i <= 40; i++)
         touch(c, i, 6000, 0, chunk_address(i, 0));
     for (uint32_t i = 1; i <= 3; i++)
         touch(c, i, 6000, 0, chunk_address(i, 0));
     touch(c, 41, 6000, 0, chunk_address(41, 0)); /* reclaims the first segment */
-    chunk_cache_report(c, &r);
-    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinserted, 3);
+    chunk_cache_report(c, r);
+    CU_ASSERT_EQUAL_FATAL(r->layout_counters.segments.chunks_reinserted, 3);
+    return c;
+}
+
+/* kept_hit counts the chunks reinsert kept that are hit before the log
+ * reclaims them again: lru keeps 1-3 (hit since written), then 1 is hit
+ * twice and 2 once (two kept chunks hit), 3 not. */
+static void test_kept_hit(void)
+{
+    ChunkCacheReport r;
+    ChunkCache *c = lru_keeps_three(&r);
     CU_ASSERT_EQUAL(r.c.kept_hit, 0);
     touch(c, 1, 6000, 0, chunk_address(1, 0));
     touch(c, 1, 6000, 0, chunk_address(1, 0));
@@ -376,16 +385,8 @@ static void test_kept_hit(void)
  * item was last written). */
 static void test_lru_rekeep_needs_new_hit(void)
 {
-    ChunkCacheOptions o;
-    ChunkCache *c = open_reinsert("lru", &o);
     ChunkCacheReport r;
-    for (uint32_t i = 1; i <= 40; i++)
-        touch(c, i, 6000, 0, chunk_address(i, 0));
-    for (uint32_t i = 1; i <= 3; i++)
-        touch(c, i, 6000, 0, chunk_address(i, 0));
-    touch(c, 41, 6000, 0, chunk_address(41, 0)); /* reclaims the first segment */
-    chunk_cache_report(c, &r);
-    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinserted, 3);
+    ChunkCache *c = lru_keeps_three(&r);
     touch(c, 2, 6000, 0, chunk_address(2, 0));
     for (uint32_t i = 100; i < 300 && r.layout_counters.segments.segments_reinserted < 5; i++) {
         touch(c, i, 6000, 0, chunk_address(i, 0));
