@@ -82,7 +82,7 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
             ? (uint64_t)((double)r->capacity_bytes * (double)r->cached_bytes / (double)r->cached_stored_bytes)
             : r->capacity_bytes;
     l->damaged = r->c.damaged;
-    l->log_dropped = r->c.log_dropped;
+    l->dropped = r->c.log_dropped;
     l->kept_hit = r->c.kept_hit;
     l->ssd_write_errors = r->c.ssd_write_errors;
     l->put_mismatched = r->c.put_mismatched;

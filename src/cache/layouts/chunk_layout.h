@@ -137,8 +137,11 @@ typedef struct {
     const char *compression;          /* ssd-cache-compression (cache_codec_name) */
     double compression_ratio;         /* chunk bytes put / the bytes they took on the SSD */
     uint64_t capacity_logical_bytes;  /* the chunk bytes the SSD holds at that ratio */
-    /* the chunk cache's counts of the layout's answers (ChunkCacheCounters) */
-    uint64_t damaged, log_dropped, kept_hit, ssd_write_errors, put_mismatched;
+    /* the chunk cache's counts of the layout's answers (ChunkCacheCounters): chunks found damaged,
+     * live chunks a layout that does not evict dropped by itself (the log reclaiming a segment), chunks
+     * the policy kept that were hit before reclaimed again, failed puts, puts of bytes not their
+     * fingerprint's */
+    uint64_t damaged, dropped, kept_hit, ssd_write_errors, put_mismatched;
 } ChunkLayoutReport;
 
 typedef struct {

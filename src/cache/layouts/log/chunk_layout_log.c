@@ -318,7 +318,7 @@ static const ReportRow report_rows[] = {
     ROW_IF(NULL, "  of them hit before reclaimed again", REPORT_COUNT, REPORT_U64, kept_hit, reinserted),
     ROW_IF(NULL, "  chunks past reinsert's bound", REPORT_COUNT, REPORT_U64, SEG(chunks_reinsert_cut), reinserted),
     ROW_IF(NULL, "  reinserted bytes written", REPORT_BYTES, REPORT_U64, SEG(reinserted_bytes_written), reinserted),
-    ROW(NULL, "  live chunks the log dropped", REPORT_COUNT, REPORT_U64, log_dropped),
+    ROW(NULL, "  live chunks the log dropped", REPORT_COUNT, REPORT_U64, dropped),
     REPORT_LINES(chunk_layout_compression_text, NULL, compressed),
     REPORT_LINES(chunk_layout_faults_text, NULL, NULL),
     ROW("damaged_reads", NULL, REPORT_COUNT, REPORT_U64, LC(damaged_reads)),
