@@ -84,7 +84,7 @@ static void test_dedup_in_cache(void)
     /* the log's model: the chunk waits in the open segment; only
      * chunklog.meta (2 segments of 4 MiB) reached the SSD */
     CU_ASSERT_EQUAL(r.c.ssd_bytes_written, chunk_log_meta_size(2, 0));
-    CU_ASSERT_EQUAL(r.layout_counters.segments.segments_written, 0);
+    CU_ASSERT_EQUAL(r.layout_report.counters.segments.segments_written, 0);
     CU_ASSERT_EQUAL(r.cached_chunks, 1);
     CU_ASSERT_EQUAL(r.c.requests_hit, 1);
     CU_ASSERT_DOUBLE_EQUAL(r.request_hit_ratio, 0.5, 1e-12);
@@ -201,12 +201,12 @@ static void test_random_sequences(void)
             CU_ASSERT_EQUAL(rep.c.hits + rep.c.misses, 20000);
             CU_ASSERT_EQUAL(rep.c.admissions + rep.c.refused + rep.c.misses_cached, rep.c.misses);
             if (strcmp(rep.layout, "log") == 0) { /* what the log's model wrote: whole segments and the meta */
-                CU_ASSERT_EQUAL(rep.c.ssd_bytes_written, rep.layout_counters.device_bytes_written);
+                CU_ASSERT_EQUAL(rep.c.ssd_bytes_written, rep.layout_report.counters.device_bytes_written);
                 CU_ASSERT_EQUAL(rep.c.ssd_bytes_written,
-                                chunk_log_meta_size((uint32_t)(rep.log_capacity_bytes / CHUNK_LOG_DEFAULT_SEGMENT), 0) +
-                                    rep.layout_counters.segments.segments_written * CHUNK_LOG_DEFAULT_SEGMENT);
-                CU_ASSERT(rep.layout_counters.segments.user_bytes_written <= rep.c.admitted_bytes);
-                CU_ASSERT_EQUAL(rep.c.log_dropped, rep.layout_counters.chunks_dropped_by_layout);
+                                chunk_log_meta_size((uint32_t)(rep.layout_report.capacity_bytes / CHUNK_LOG_DEFAULT_SEGMENT), 0) +
+                                    rep.layout_report.counters.segments.segments_written * CHUNK_LOG_DEFAULT_SEGMENT);
+                CU_ASSERT(rep.layout_report.counters.segments.user_bytes_written <= rep.c.admitted_bytes);
+                CU_ASSERT_EQUAL(rep.c.log_dropped, rep.layout_report.counters.chunks_dropped_by_layout);
             } else {
                 CU_ASSERT_EQUAL(rep.c.ssd_bytes_written, rep.c.admitted_bytes);
             }
@@ -295,7 +295,7 @@ static void test_tinylfu_reinsert_full(void)
     chunk_cache_report(c, &r);
     CU_ASSERT_EQUAL(r.c.admissions, 41);
     CU_ASSERT_EQUAL(r.c.refused, 0);
-    CU_ASSERT_TRUE(r.layout_counters.segments.segments_reinserted == 1);
+    CU_ASSERT_TRUE(r.layout_report.counters.segments.segments_reinserted == 1);
     CU_ASSERT_TRUE(chunk_cache_used_bytes(c) + 6000 <= o.capacity_bytes); /* the policy's own bytes have room */
     touch(c, 100, 6000, 0, chunk_address(100, 0));
     chunk_cache_report(c, &r);
@@ -323,22 +323,22 @@ static void test_arc_reinsert_cut_ghost(void)
         touch(c, i, 6000, 0, chunk_address(i, 0)); /* hits */
     touch(c, 41, 6000, 0, chunk_address(41, 0));  /* reclaims the first segment */
     chunk_cache_report(c, &r);
-    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinserted, 5);
-    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinsert_cut, 5);
+    CU_ASSERT_EQUAL_FATAL(r.layout_report.counters.segments.chunks_reinserted, 5);
+    CU_ASSERT_EQUAL_FATAL(r.layout_report.counters.segments.chunks_reinsert_cut, 5);
     ChunkRef six = ref_of(6, 6000, 0);
     CU_ASSERT_FALSE_FATAL(chunk_cache_contains(c, &six.fp));
     uint32_t i = 100;
-    for (; r.layout_counters.segments.segments_reinserted < 2; i++) { /* to the second segment */
+    for (; r.layout_report.counters.segments.segments_reinserted < 2; i++) { /* to the second segment */
         touch(c, i, 6000, 0, chunk_address(i, 0));
         chunk_cache_report(c, &r);
     }
     touch(c, 6, 6000, 0, chunk_address(6, 0)); /* a miss: admitted again, in the second segment */
     CU_ASSERT_TRUE_FATAL(chunk_cache_contains(c, &six.fp));
-    for (; i < 300 && r.layout_counters.segments.segments_reinserted < 6; i++) {
+    for (; i < 300 && r.layout_report.counters.segments.segments_reinserted < 6; i++) {
         touch(c, i, 6000, 0, chunk_address(i, 0));
         chunk_cache_report(c, &r);
     }
-    CU_ASSERT_EQUAL(r.layout_counters.segments.segments_reinserted, 6); /* chunk 6's segment came round */
+    CU_ASSERT_EQUAL(r.layout_report.counters.segments.segments_reinserted, 6); /* chunk 6's segment came round */
     CU_ASSERT_TRUE(chunk_cache_contains(c, &six.fp));
     chunk_cache_close(c, NULL);
 }
@@ -356,7 +356,7 @@ static ChunkCache *lru_keeps_three(ChunkCacheReport *r)
         touch(c, i, 6000, 0, chunk_address(i, 0));
     touch(c, 41, 6000, 0, chunk_address(41, 0)); /* reclaims the first segment */
     chunk_cache_report(c, r);
-    CU_ASSERT_EQUAL_FATAL(r->layout_counters.segments.chunks_reinserted, 3);
+    CU_ASSERT_EQUAL_FATAL(r->layout_report.counters.segments.chunks_reinserted, 3);
     return c;
 }
 
@@ -388,12 +388,12 @@ static void test_lru_rekeep_needs_new_hit(void)
     ChunkCacheReport r;
     ChunkCache *c = lru_keeps_three(&r);
     touch(c, 2, 6000, 0, chunk_address(2, 0));
-    for (uint32_t i = 100; i < 300 && r.layout_counters.segments.segments_reinserted < 5; i++) {
+    for (uint32_t i = 100; i < 300 && r.layout_report.counters.segments.segments_reinserted < 5; i++) {
         touch(c, i, 6000, 0, chunk_address(i, 0));
         chunk_cache_report(c, &r);
     }
-    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.segments_reinserted, 5); /* the first segment again */
-    CU_ASSERT_EQUAL(r.layout_counters.segments.chunks_reinserted, 4);
+    CU_ASSERT_EQUAL_FATAL(r.layout_report.counters.segments.segments_reinserted, 5); /* the first segment again */
+    CU_ASSERT_EQUAL(r.layout_report.counters.segments.chunks_reinserted, 4);
     for (uint32_t i = 1; i <= 3; i++) {
         ChunkRef k = ref_of(i, 6000, 0);
         CU_ASSERT_EQUAL(chunk_cache_contains(c, &k.fp), i == 2);
