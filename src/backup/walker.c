@@ -69,15 +69,16 @@ static void flush(Walker *w)
 
 /* Send an entry to the store stage, and a regular file (fd >= 0) also to
  * the chunk workers, WALK_BATCH entries at a time. A regular file the
- * files cache found unchanged is not opened: its parent record goes along. */
-static void send(Walker *w, FileRecord *r, int fd, const struct stat *st, FileRecord *parent)
+ * files cache found unchanged (unread) is not opened: r is its parent
+ * record. */
+static void send(Walker *w, FileRecord *r, int fd, const struct stat *st, gboolean unread)
 {
     BackupItem *it = g_new0(BackupItem, 1);
     it->file = r;
     if (r->type == ENTRY_FILE)
         it->status = (FileStatus){ .dev = (uint64_t)st->st_dev, .ino = (uint64_t)st->st_ino,
                                    .ctime_sec = st->st_ctim.tv_sec, .ctime_nsec = (uint32_t)st->st_ctim.tv_nsec };
-    it->parent = parent;
+    it->unread = unread;
     it->fd = fd;
     if (fd >= 0)
         it->out = bounded_queue_new(w->blocks_per_worker + 1);
@@ -196,13 +197,11 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
     }
     if (S_ISREG(st->st_mode)) {
         if (fd < 0 && w->files_cache != NULL) {
-            FileRecord *r = record_for(rel, st, ENTRY_FILE);
-            FileRecord *parent = files_cache_take(w->files_cache, r, st);
+            FileRecord *parent = files_cache_take(w->files_cache, rel, strlen(rel), st);
             if (parent != NULL) {
-                send(w, r, -1, st, parent);
+                send(w, parent, -1, st, TRUE);
                 return;
             }
-            file_record_free(r);
         }
         struct stat opened;
         if (fd < 0) {
@@ -214,7 +213,7 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
         if (fd < 0)
             walker_skip(w, rel, errno, "cannot open");
         else
-            send(w, record_for(rel, st, ENTRY_FILE), fd, st, NULL);
+            send(w, record_for(rel, st, ENTRY_FILE), fd, st, FALSE);
     } else if (S_ISLNK(st->st_mode)) {
         char target[4096];
         ssize_t n = readlinkat(dir, name, target, sizeof target);
@@ -223,11 +222,11 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
         } else {
             FileRecord *r = record_for(rel, st, ENTRY_SYMLINK);
             g_byte_array_append(r->link, (const guint8 *)target, (guint)n);
-            send(w, r, -1, st, NULL);
+            send(w, r, -1, st, FALSE);
         }
     } else if (S_ISDIR(st->st_mode)) {
         if (rel[0] != '\0') {
-            send(w, record_for(rel, st, ENTRY_DIR), -1, st, NULL);
+            send(w, record_for(rel, st, ENTRY_DIR), -1, st, FALSE);
         }
         if (foreign)
             return;

@@ -60,18 +60,15 @@ static gpointer walk_stage_run(gpointer data)
     return NULL;
 }
 
-/* A file the files cache found unchanged: its parent record's chunks, each
- * looked up as if read and cut, and the parent's digest of the same bytes. */
+/* A file the files cache found unchanged: its parent's record, whose
+ * chunks are stored as if the file had been read and cut. */
 static void store_unchanged(StoreStage *s, BackupItem *it)
 {
-    FileRecord *r = it->file;
-    g_assert(r->size == it->parent->size && r->chunks->len == 0);
-    memcpy(r->digest, it->parent->digest, sizeof r->digest);
-    for (guint i = 0; i < it->parent->chunks->len && s->error == NULL; i++)
-        if (!job_writer_add_known_chunk(s->writer, r, &g_array_index(it->parent->chunks, ChunkRef, i), &s->error))
-            g_atomic_int_set(&s->walker->stop, 1);
+    g_assert(it->file->type == ENTRY_FILE);
+    if (!job_writer_add_known_file(s->writer, it->file, &s->error))
+        g_atomic_int_set(&s->walker->stop, 1);
     s->unchanged_files++;
-    s->unchanged_bytes += r->size;
+    s->unchanged_bytes += it->file->size;
 }
 
 /* One entry, in walk order: a file's blocks in file order, each given back
@@ -107,7 +104,7 @@ static void store_item(StoreStage *s, BackupItem *it)
             r = NULL;
         }
     }
-    if (it->parent != NULL)
+    if (it->unread && s->error == NULL)
         store_unchanged(s, it);
     if (r != NULL && s->error == NULL && !job_writer_add_entry(s->writer, r, &s->error))
         g_atomic_int_set(&s->walker->stop, 1);
@@ -116,7 +113,6 @@ static void store_item(StoreStage *s, BackupItem *it)
             it->status.flags |= FILE_STATUS_CHANGED;
         job_writer_add_file_status(s->writer, &it->status);
     }
-    file_record_free(it->parent);
     file_record_free(it->file);
     g_free(it);
 }
