@@ -2,7 +2,7 @@
 /* walker.c: tree walk of backup.
  *
  * Everything is opened relative to the open descriptor of its directory
- * (openat, fstatat, readlinkat, fdopendir), never by a full path, so a tree
+ * (openat, fstatat, readlinkat, getdents64), never by a full path, so a tree
  * of any depth is read (a full path longer than PATH_MAX would fail with
  * ENAMETOOLONG) and the kernel resolves one name per entry, not the whole
  * path again. An entry the directory lists as a regular file is opened
@@ -126,32 +126,37 @@ static int open_listed_file(Walker *w, int dir, const char *name, struct stat *s
     return fd;
 }
 
-/* The entries of the open directory `fd` (consumed), in name order. */
-static void walk_dir(Walker *w, int fd, const char *rel)
+/* Add the names in the open directory fd to `names`, each after one byte
+ * holding its d_type. Read with getdents64 into the walker's own buffer:
+ * no DIR stream, whose fdopendir costs an fstat, an fcntl and a buffer a
+ * directory. FALSE (errno set) if the listing failed midway. */
+static gboolean list_names(Walker *w, int fd, GPtrArray *names)
 {
-    DIR *d = fdopendir(fd);
-    if (d == NULL) {
-        walker_skip(w, rel, errno, "cannot list directory");
-        close(fd);
-        return;
-    }
-    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-    struct dirent *de;
-    errno = 0;
-    while ((de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+    ssize_t n;
+    while ((n = getdents64(fd, w->dents, sizeof w->dents)) > 0) {
+        for (ssize_t off = 0; off < n;) {
+            const struct dirent64 *de = (const struct dirent64 *)(w->dents + off);
+            off += de->d_reclen;
+            if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                continue;
             size_t len = strlen(de->d_name);
             char *typed = g_malloc(len + 2);
             typed[0] = (char)de->d_type;
             memcpy(typed + 1, de->d_name, len + 1);
             g_ptr_array_add(names, typed);
         }
-        errno = 0;
     }
-    if (errno != 0)
+    return n == 0;
+}
+
+/* The entries of the open directory `fd` (consumed), in name order. */
+static void walk_dir(Walker *w, int fd, const char *rel)
+{
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    if (!list_names(w, fd, names))
         walker_skip(w, rel, errno, "cannot list all of directory");
     g_ptr_array_sort(names, compare_names);
-    int dfd = dirfd(d);
+    int dfd = fd;
     GString *child = g_string_new(rel);
     if (rel[0] != '\0')
         g_string_append_c(child, '/');
@@ -174,7 +179,7 @@ static void walk_dir(Walker *w, int fd, const char *rel)
     }
     g_string_free(child, TRUE);
     g_ptr_array_unref(names);
-    closedir(d);
+    close(fd);
 }
 
 /* --one-file-system: TRUE if `st` lies on another file system than the
