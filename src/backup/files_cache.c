@@ -8,6 +8,7 @@
 #include "recipe/job_catalog.h"
 #include "util/bounded_queue.h"
 #include "util/error.h"
+#include "util/thread_cpu.h"
 
 #include <string.h>
 
@@ -24,6 +25,7 @@ struct FilesCache {
     BoundedQueue *ahead;    /* decoded records in order, then end_of_records */
     gint stop;              /* set by close: the reader stops early */
     gboolean ended;         /* end_of_records was taken from `ahead` */
+    double reader_cpu;      /* the reader's CPU time, once it has ended */
     FileRecord *current;  /* the parent's first record not yet passed; NULL: not read yet */
     guint current_status; /* its status entry, when a regular file */
     guint files;          /* regular-file records read so far */
@@ -119,8 +121,28 @@ static gpointer read_ahead(gpointer data)
         destor_warning("files cache: job %u: %s; the rest is read", fc->parent, err->message);
         g_error_free(err);
     }
+    fc->reader_cpu = thread_cpu_seconds();
     bounded_queue_push(fc->ahead, &end_of_records);
     return NULL;
+}
+
+/* Stop the reader at its next record, free what it sent, join it. */
+static void stop_reader(FilesCache *fc)
+{
+    if (fc->reader == NULL)
+        return;
+    g_atomic_int_set(&fc->stop, 1);
+    for (FileRecord *r; !fc->ended;)
+        if (!(fc->ended = (r = bounded_queue_pop(fc->ahead)) == &end_of_records))
+            file_record_free(r);
+    g_thread_join(fc->reader);
+    fc->reader = NULL;
+}
+
+double files_cache_reader_cpu_seconds(FilesCache *fc)
+{
+    stop_reader(fc);
+    return fc->reader_cpu;
 }
 
 uint32_t files_cache_parent(const FilesCache *fc)
@@ -180,14 +202,7 @@ void files_cache_close(FilesCache *fc)
 {
     if (fc == NULL)
         return;
-    if (fc->reader != NULL) {
-        /* the reader stops at its next record; what it sent is freed */
-        g_atomic_int_set(&fc->stop, 1);
-        for (FileRecord *r; !fc->ended;)
-            if (!(fc->ended = (r = bounded_queue_pop(fc->ahead)) == &end_of_records))
-                file_record_free(r);
-        g_thread_join(fc->reader);
-    }
+    stop_reader(fc);
     bounded_queue_free(fc->ahead);
     file_record_free(fc->current);
     if (fc->records != NULL)

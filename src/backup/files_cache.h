@@ -41,6 +41,9 @@ uint32_t files_cache_parent(const FilesCache *fc);
  * of the file would make, stored as it is. Calls come in walk order. The
  * caller owns the record. */
 FileRecord *files_cache_take(FilesCache *fc, const char *rel, size_t rel_len, const struct stat *st);
+/* Once the walk is over: stop the thread that reads the parent's records
+ * ahead (files_cache_take no longer applies) and give its CPU time. */
+double files_cache_reader_cpu_seconds(FilesCache *fc);
 void files_cache_close(FilesCache *fc);
 
 /* Walk order of two paths: component by component, names by their bytes,

@@ -444,9 +444,11 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
 
     gint64 start = g_get_monotonic_time();
     guint nstages = nworkers + nhashers + 2;
-    /* and one more, reported only: the job writer's container-writing thread */
-    StageThread *stages = g_new0(StageThread, nstages + 1);
+    /* and two more, reported only: the job writer's container-writing
+     * thread and the files cache's, which reads the parent's records */
+    StageThread *stages = g_new0(StageThread, nstages + 2);
     stages[nstages].name = "write";
+    stages[nstages + 1].name = "files-cache";
     stages[0] = (StageThread){ "walk", walk_stage_run, walker, NULL, 0 };
     for (guint i = 0; i < nworkers; i++) {
         chunk_worker_init(&workers[i], q_work, blocks, chunker, max_chunk, store->fingerprint, store->file_digest,
@@ -486,6 +488,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     if (ok) {
         gint64 end = g_get_monotonic_time();
         stages[nstages].cpu_seconds = job_writer_write_cpu_seconds(writer); /* its writes are done */
+        stages[nstages + 1].cpu_seconds = files_cache ? files_cache_reader_cpu_seconds(files_cache) : 0;
         JobRewriteReport rw = job_writer_rewrite_report(writer);
         IndexReport ix = { .params = &cfg->fp_index };
         fr.files = ss.unchanged_files;
@@ -501,10 +504,10 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         gboolean retained = keep == 0 ||
                             lifecycle_retain(store, keep, cfg->gc_live_threshold, &kept, &retention_err);
         if (opt->json)
-            print_summary_json(&m, &rw, &ix, &fr, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+            print_summary_json(&m, &rw, &ix, &fr, (double)(end - start) / 1e6, stages, (int)nstages + 2, cut_secs,
                                (double)(end - commit_start) / 1e6, retained ? keep : 0, &kept);
         else
-            print_summary(&m, &rw, &ix, &fr, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+            print_summary(&m, &rw, &ix, &fr, (double)(end - start) / 1e6, stages, (int)nstages + 2, cut_secs,
                           (double)(end - commit_start) / 1e6);
         if (keep > 0 && retained && !opt->json)
             print_retention(keep, &kept);
