@@ -11,6 +11,7 @@
 #include "util/output_file.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,13 @@ static int64_t *next_access(const CompiledTrace *t)
     return next;
 }
 
+/* A record's time: a timed trace's request time in whole seconds (the
+ * unit libCacheSim's readers take), else the request's number. */
+static uint64_t export_time(const CompiledTrace *t, guint r)
+{
+    return t->timed ? compiled_trace_time(t, r) / 1000000000u : r;
+}
+
 static gboolean write_records(const CompiledTrace *t, ExportFormat f, FILE *out)
 {
     const uint32_t *ids = (const uint32_t *)(const void *)t->ids->data;
@@ -105,12 +113,12 @@ static gboolean write_records(const CompiledTrace *t, ExportFormat f, FILE *out)
         uint32_t count = g_array_index(t->req_accesses, uint32_t, r);
         for (uint32_t k = 0; k < count; k++, a++) {
             if (f == EXPORT_CSV) {
-                fprintf(out, "%u,%u,%u\n", r, ids[a], t->container_size);
+                fprintf(out, "%" PRIu64 ",%u,%u\n", export_time(t, r), ids[a], t->container_size);
             } else if (f == EXPORT_TXT) {
                 fprintf(out, "%u\n", ids[a]);
             } else {
                 uint8_t rec[24];
-                le32_put(rec, r);
+                le32_put(rec, (uint32_t)export_time(t, r));
                 le64_put(rec + 4, ids[a]);
                 le32_put(rec + 12, t->container_size);
                 le64_put(rec + 16, (uint64_t)next[a]);
@@ -131,10 +139,14 @@ gboolean trace_export_run(const Config *cfg, const char *path, gboolean null_ter
     CompiledTrace *t = load(cfg, path, null_terminated, err);
     if (t == NULL)
         return FALSE;
-    if (compiled_trace_requests(t) > UINT32_MAX) { /* time is a u32 in oracleGeneral */
+    uint64_t n = compiled_trace_requests(t);
+    const char *too_big = n > UINT32_MAX ? "%s has more requests than a 32-bit time can number"
+                          : n > 0 && export_time(t, (guint)(n - 1)) > UINT32_MAX
+                              ? "%s has times past what a 32-bit count of seconds holds"
+                              : NULL; /* time is a u32 in oracleGeneral */
+    if (too_big != NULL) {
         compiled_trace_free(t);
-        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, "%s has more requests than a 32-bit time can number",
-                    path);
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, too_big, path);
         return FALSE;
     }
     const char *dirs[STORE_DIRS];

@@ -42,6 +42,26 @@ assert data == b"".join(struct.pack("<IQIq", *r) for r in want), \
 PY
 note "csv, txt and oracleGeneral exports equal the hand-worked sequence"
 
+# A timed trace's records carry its requests' times in whole seconds (the
+# request number is only the untimed trace's clock); a time past a u32 of
+# seconds is refused.
+printf '@0.5\t0\ta\n@7.25\t0\tb\n@3600\t0\tc\n' > "$SCRATCH/timed"
+printf 'time,obj_id,obj_size\n0,0,131072\n7,1,131072\n7,2,131072\n3600,2,131072\n' > "$SCRATCH/want-timed.csv"
+dst trace export "$SCRATCH/timed" --format libcachesim-csv > "$SCRATCH/got-timed.csv"
+cmp "$SCRATCH/want-timed.csv" "$SCRATCH/got-timed.csv" || fail "a timed trace's csv export lost its times"
+dst trace export "$SCRATCH/timed" --format oracle-general -o "$SCRATCH/got-timed.bin"
+"$PYTHON" - "$SCRATCH/got-timed.bin" <<'PY'
+import struct, sys
+want = [(0, 0, 131072, -1), (7, 1, 131072, -1), (7, 2, 131072, 4), (3600, 2, 131072, -1)]
+data = open(sys.argv[1], "rb").read()
+assert data == b"".join(struct.pack("<IQIq", *r) for r in want), \
+    [struct.unpack("<IQIq", data[i:i + 24]) for i in range(0, len(data), 24)]
+PY
+printf '@0\t0\ta\n@4294967296\t0\tb\n' > "$SCRATCH/late"
+expect_status 2 dst trace export "$SCRATCH/late" --format oracle-general -o "$SCRATCH/late.bin"
+[ ! -e "$SCRATCH/late.bin" ] || fail "a refused export left its output"
+note "a timed trace exports its times in seconds; one past 2^32 s is refused"
+
 # -o onto something that is not a regular file (here a FIFO) writes into it
 # and leaves it in place, never renaming a file over it.
 mkfifo "$SCRATCH/fifo"
