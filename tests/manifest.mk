@@ -113,6 +113,7 @@ QUICK_C_TESTS = \
 	tests/e2e/cache_compression.sh \
 	tests/e2e/chunkers.sh \
 	tests/e2e/chunk_cache.sh \
+	tests/e2e/chunk_reports.sh \
 	tests/e2e/admission.sh \
 	tests/e2e/dwpd_budget.sh \
 	tests/e2e/offline_bounds.sh \

@@ -100,6 +100,8 @@ CACHE_SOURCES = \
 	src/cache/policies/policy_registry.c \
 	src/cache/layouts/chunk_layout.c \
 	src/cache/layouts/chunk_layout.h \
+	src/cache/layouts/chunk_layout_report.c \
+	src/cache/layouts/chunk_layout_report.h \
 	src/cache/layouts/log/chunk_layout_log.c \
 	src/cache/layouts/log/chunk_log.c \
 	src/cache/layouts/log/chunk_log.h \

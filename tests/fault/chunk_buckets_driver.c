@@ -71,29 +71,9 @@ static ChunkBuckets *open_layout(const char *dir, const char *codec_name)
 
 static int run(const char *dir, const char *codec, uint32_t seed, uint32_t n)
 {
-    ChunkBuckets *b = open_layout(dir, codec);
-    uint8_t *buf = g_malloc(MAXLEN);
-    GError *err = NULL;
-    for (uint32_t i = 0; i < n; i++) {
-        Fingerprint fp;
-        uint32_t len = make_chunk(seed, i, buf, &fp);
-        if (!chunk_buckets_put(b, &fp, buf, len, &err)) {
-            fprintf(stderr, "chunk_buckets_driver: %s\n", err->message);
-            return 1;
-        }
-        if (i % 3 != 0)
-            chunk_buckets_drop(b, &fp);
-        if ((i + 1) % 10 == 0 && !chunk_buckets_sync(b, &err)) {
-            fprintf(stderr, "chunk_buckets_driver: %s\n", err->message);
-            return 1;
-        }
-    }
-    g_free(buf);
-    if (!chunk_buckets_close(b, &err)) {
-        fprintf(stderr, "chunk_buckets_driver: %s\n", err->message);
-        return 1;
-    }
-    return 0;
+    ChunkLayoutCounters end;
+    return driver_run("chunk_buckets_driver", &chunk_layout_buckets_ops, open_layout(dir, codec), make_chunk, MAXLEN,
+                      seed, n, 10, &end);
 }
 
 static int check(const char *dir, const char *codec, uint32_t n, char **seeds, int n_seeds)

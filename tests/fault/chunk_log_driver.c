@@ -85,35 +85,17 @@ static ChunkLog *open_log(const char *dir, const char *mode)
 
 static int run(const char *dir, const char *mode, uint32_t seed, uint32_t n)
 {
-    ChunkLog *log = open_log(dir, mode);
-    uint8_t *buf = g_malloc(MAXLEN);
-    GError *err = NULL;
-    for (uint32_t i = 0; i < n; i++) {
-        Fingerprint fp;
-        uint32_t len = make_chunk(seed, i, buf, &fp);
-        if (!chunk_log_put(log, &fp, buf, len, &err) || ((i + 1) % 25 == 0 && !chunk_log_sync(log, &err))) {
-            fprintf(stderr, "chunk_log_driver: %s\n", err->message);
-            return 1;
-        }
-        if (i % 3 != 0)
-            chunk_log_drop(log, &fp);
-    }
-    g_free(buf);
-    /* with compression the sweep must go through compressed puts */
-    gboolean none_compressed = g_getenv("CHUNK_LOG_COMPRESSION") != NULL && n >= 10 &&
-                               chunk_log_counters(log)->chunks_compressed == 0;
-    /* with reinsert, a run that reclaimed segments must have gone through reinsertion writes */
-    gboolean none_kept = strcmp(mode, "reinsert") == 0 && chunk_log_counters(log)->segments_reinserted > 2 &&
-                         chunk_log_counters(log)->chunks_reinserted == 0;
-    if (!chunk_log_close(log, &err)) {
-        fprintf(stderr, "chunk_log_driver: %s\n", err->message);
+    ChunkLayoutCounters end;
+    if (driver_run("chunk_log_driver", &chunk_layout_log_ops, open_log(dir, mode), make_chunk, MAXLEN, seed, n, 25,
+                   &end) != 0)
         return 1;
-    }
-    if (none_compressed) {
+    /* with compression the sweep must go through compressed puts */
+    if (g_getenv("CHUNK_LOG_COMPRESSION") != NULL && n >= 10 && end.chunks_compressed == 0) {
         fprintf(stderr, "chunk_log_driver: no chunk was stored compressed\n");
         return 1;
     }
-    if (none_kept) {
+    /* with reinsert, a run that reclaimed segments must have gone through reinsertion writes */
+    if (strcmp(mode, "reinsert") == 0 && end.segments.segments_reinserted > 2 && end.segments.chunks_reinserted == 0) {
         fprintf(stderr, "chunk_log_driver: no chunk was reinserted\n");
         return 1;
     }

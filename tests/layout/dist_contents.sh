@@ -20,7 +20,7 @@ trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 make -s -C "$TOP_BUILDDIR" distdir distdir="$tmp/tree" >"$tmp/make.log" 2>&1 || {
     cat "$tmp/make.log"; echo "FAIL: make distdir"; exit 1; }
 (cd "$tmp/tree" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) >"$tmp/shipped"
-git -C "$TOP_SRCDIR" ls-files | grep -Ev "$NOT_SHIPPED" | LC_ALL=C sort >"$tmp/tracked"
+git -C "$TOP_SRCDIR" ls-files | grep -Ev "$NOT_SHIPPED" | LC_ALL=C sort -u >"$tmp/tracked"
 LC_ALL=C comm -23 "$tmp/tracked" "$tmp/shipped" >"$tmp/missing"
 if [ -s "$tmp/missing" ]; then
     echo "FAIL: tracked files the tarball lacks (add them to a local.mk's EXTRA_DIST or sources):"

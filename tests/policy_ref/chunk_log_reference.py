@@ -150,8 +150,9 @@ class ArcReinsert(_OnLog, ChunkArc):
     repeated until the segment's room is freed, would reach it: each step
     takes T1's oldest chunk not taken yet while the T1 bytes not taken are
     more than p (or at least p at the first step after a B2 ghost hit) or
-    T2 has none left, else T2's. The others are kept (staying where they
-    are in their lists); every chunk the log drops (asked and not kept, or
+    T2 has none left, else T2's. The T2 chunks it does not reach are kept
+    (staying where they are in their list); T1 chunks (never hit) are not
+    kept; every chunk the log drops (asked and not kept, or
     left out by the bound) becomes a ghost."""
 
     def __init__(self, capacity_bytes, avg_chunk, segment):
@@ -176,7 +177,7 @@ class ArcReinsert(_OnLog, ChunkArc):
             first = False
 
     def keep(self, chunk):
-        return chunk not in self.reach
+        return chunk in self.arc.lists["t2"] and chunk not in self.reach
 
     def log_drop(self, chunk):
         self.data.drop(chunk)

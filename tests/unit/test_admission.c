@@ -459,9 +459,9 @@ static void test_chunk_rewrites_charged(void)
             }
             ChunkCacheReport r;
             chunk_cache_report(c, &r);
-            uint64_t rewritten = r.layout_counters.segments.cleaner_bytes_written +
-                                 r.layout_counters.segments.reinserted_bytes_written;
-            double spent = (double)(r.layout_counters.stored_bytes_written + rewritten);
+            uint64_t rewritten = r.layout_report.counters.segments.cleaner_bytes_written +
+                                 r.layout_report.counters.segments.reinserted_bytes_written;
+            double spent = (double)(r.layout_report.counters.stored_bytes_written + rewritten);
             CU_ASSERT(rewritten > 0);
             CU_ASSERT(spent <= 512.0 * requests + (double)o.capacity_bytes + (double)o.segment_size);
             CU_ASSERT(spent >= 0.9 * 512.0 * requests);

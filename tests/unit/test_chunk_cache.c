@@ -84,7 +84,7 @@ static void test_dedup_in_cache(void)
     /* the log's model: the chunk waits in the open segment; only
      * chunklog.meta (2 segments of 4 MiB) reached the SSD */
     CU_ASSERT_EQUAL(r.c.ssd_bytes_written, chunk_log_meta_size(2, 0));
-    CU_ASSERT_EQUAL(r.layout_counters.segments.segments_written, 0);
+    CU_ASSERT_EQUAL(r.layout_report.counters.segments.segments_written, 0);
     CU_ASSERT_EQUAL(r.cached_chunks, 1);
     CU_ASSERT_EQUAL(r.c.requests_hit, 1);
     CU_ASSERT_DOUBLE_EQUAL(r.request_hit_ratio, 0.5, 1e-12);
@@ -201,12 +201,12 @@ static void test_random_sequences(void)
             CU_ASSERT_EQUAL(rep.c.hits + rep.c.misses, 20000);
             CU_ASSERT_EQUAL(rep.c.admissions + rep.c.refused + rep.c.misses_cached, rep.c.misses);
             if (strcmp(rep.layout, "log") == 0) { /* what the log's model wrote: whole segments and the meta */
-                CU_ASSERT_EQUAL(rep.c.ssd_bytes_written, rep.layout_counters.device_bytes_written);
+                CU_ASSERT_EQUAL(rep.c.ssd_bytes_written, rep.layout_report.counters.device_bytes_written);
                 CU_ASSERT_EQUAL(rep.c.ssd_bytes_written,
-                                chunk_log_meta_size((uint32_t)(rep.log_capacity_bytes / CHUNK_LOG_DEFAULT_SEGMENT), 0) +
-                                    rep.layout_counters.segments.segments_written * CHUNK_LOG_DEFAULT_SEGMENT);
-                CU_ASSERT(rep.layout_counters.segments.user_bytes_written <= rep.c.admitted_bytes);
-                CU_ASSERT_EQUAL(rep.c.log_dropped, rep.layout_counters.chunks_dropped_by_layout);
+                                chunk_log_meta_size((uint32_t)(rep.layout_report.capacity_bytes / CHUNK_LOG_DEFAULT_SEGMENT), 0) +
+                                    rep.layout_report.counters.segments.segments_written * CHUNK_LOG_DEFAULT_SEGMENT);
+                CU_ASSERT(rep.layout_report.counters.segments.user_bytes_written <= rep.c.admitted_bytes);
+                CU_ASSERT_EQUAL(rep.c.log_dropped, rep.layout_report.counters.chunks_dropped_by_layout);
             } else {
                 CU_ASSERT_EQUAL(rep.c.ssd_bytes_written, rep.c.admitted_bytes);
             }
@@ -295,7 +295,7 @@ static void test_tinylfu_reinsert_full(void)
     chunk_cache_report(c, &r);
     CU_ASSERT_EQUAL(r.c.admissions, 41);
     CU_ASSERT_EQUAL(r.c.refused, 0);
-    CU_ASSERT_TRUE(r.layout_counters.segments.segments_reinserted == 1);
+    CU_ASSERT_TRUE(r.layout_report.counters.segments.segments_reinserted == 1);
     CU_ASSERT_TRUE(chunk_cache_used_bytes(c) + 6000 <= o.capacity_bytes); /* the policy's own bytes have room */
     touch(c, 100, 6000, 0, chunk_address(100, 0));
     chunk_cache_report(c, &r);
@@ -323,24 +323,41 @@ static void test_arc_reinsert_cut_ghost(void)
         touch(c, i, 6000, 0, chunk_address(i, 0)); /* hits */
     touch(c, 41, 6000, 0, chunk_address(41, 0));  /* reclaims the first segment */
     chunk_cache_report(c, &r);
-    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinserted, 5);
-    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinsert_cut, 5);
+    CU_ASSERT_EQUAL_FATAL(r.layout_report.counters.segments.chunks_reinserted, 5);
+    CU_ASSERT_EQUAL_FATAL(r.layout_report.counters.segments.chunks_reinsert_cut, 5);
     ChunkRef six = ref_of(6, 6000, 0);
     CU_ASSERT_FALSE_FATAL(chunk_cache_contains(c, &six.fp));
     uint32_t i = 100;
-    for (; r.layout_counters.segments.segments_reinserted < 2; i++) { /* to the second segment */
+    for (; r.layout_report.counters.segments.segments_reinserted < 2; i++) { /* to the second segment */
         touch(c, i, 6000, 0, chunk_address(i, 0));
         chunk_cache_report(c, &r);
     }
     touch(c, 6, 6000, 0, chunk_address(6, 0)); /* a miss: admitted again, in the second segment */
     CU_ASSERT_TRUE_FATAL(chunk_cache_contains(c, &six.fp));
-    for (; i < 300 && r.layout_counters.segments.segments_reinserted < 6; i++) {
+    for (; i < 300 && r.layout_report.counters.segments.segments_reinserted < 6; i++) {
         touch(c, i, 6000, 0, chunk_address(i, 0));
         chunk_cache_report(c, &r);
     }
-    CU_ASSERT_EQUAL(r.layout_counters.segments.segments_reinserted, 6); /* chunk 6's segment came round */
+    CU_ASSERT_EQUAL(r.layout_report.counters.segments.segments_reinserted, 6); /* chunk 6's segment came round */
     CU_ASSERT_TRUE(chunk_cache_contains(c, &six.fp));
     chunk_cache_close(c, NULL);
+}
+
+/* lru on a reinsert log: chunks 1-40 fill four segments, 1-3 are hit,
+ * and 41 makes the log reclaim the first segment, keeping 1-3 (hit since
+ * written); r is the report then. */
+static ChunkCache *lru_keeps_three(ChunkCacheReport *r)
+{
+    ChunkCacheOptions o;
+    ChunkCache *c = open_reinsert("lru", &o);
+    for (uint32_t i = 1; i <= 40; i++)
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    for (uint32_t i = 1; i <= 3; i++)
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+    touch(c, 41, 6000, 0, chunk_address(41, 0)); /* reclaims the first segment */
+    chunk_cache_report(c, r);
+    CU_ASSERT_EQUAL_FATAL(r->layout_report.counters.segments.chunks_reinserted, 3);
+    return c;
 }
 
 /* kept_hit counts the chunks reinsert kept that are hit before the log
@@ -348,16 +365,8 @@ static void test_arc_reinsert_cut_ghost(void)
  * twice and 2 once (two kept chunks hit), 3 not. */
 static void test_kept_hit(void)
 {
-    ChunkCacheOptions o;
-    ChunkCache *c = open_reinsert("lru", &o);
     ChunkCacheReport r;
-    for (uint32_t i = 1; i <= 40; i++)
-        touch(c, i, 6000, 0, chunk_address(i, 0));
-    for (uint32_t i = 1; i <= 3; i++)
-        touch(c, i, 6000, 0, chunk_address(i, 0));
-    touch(c, 41, 6000, 0, chunk_address(41, 0)); /* reclaims the first segment */
-    chunk_cache_report(c, &r);
-    CU_ASSERT_EQUAL_FATAL(r.layout_counters.segments.chunks_reinserted, 3);
+    ChunkCache *c = lru_keeps_three(&r);
     CU_ASSERT_EQUAL(r.c.kept_hit, 0);
     touch(c, 1, 6000, 0, chunk_address(1, 0));
     touch(c, 1, 6000, 0, chunk_address(1, 0));
@@ -365,6 +374,30 @@ static void test_kept_hit(void)
     chunk_cache_report(c, &r);
     CU_ASSERT_EQUAL(r.c.hits, 6);
     CU_ASSERT_EQUAL(r.c.kept_hit, 2);
+    chunk_cache_close(c, NULL);
+}
+
+/* lru keeps a chunk hit since it was last written, and the rewrite is a
+ * write: chunks 1-3, hit before the first reclamation, are kept; after
+ * that only 2 is hit, so when the log comes round to their new segment
+ * only 2 is kept again (a rule counting hits before the rewrite would keep
+ * 1 and 3 too: CacheLib's hits-based reinsertion counts hits since the
+ * item was last written). */
+static void test_lru_rekeep_needs_new_hit(void)
+{
+    ChunkCacheReport r;
+    ChunkCache *c = lru_keeps_three(&r);
+    touch(c, 2, 6000, 0, chunk_address(2, 0));
+    for (uint32_t i = 100; i < 300 && r.layout_report.counters.segments.segments_reinserted < 5; i++) {
+        touch(c, i, 6000, 0, chunk_address(i, 0));
+        chunk_cache_report(c, &r);
+    }
+    CU_ASSERT_EQUAL_FATAL(r.layout_report.counters.segments.segments_reinserted, 5); /* the first segment again */
+    CU_ASSERT_EQUAL(r.layout_report.counters.segments.chunks_reinserted, 4);
+    for (uint32_t i = 1; i <= 3; i++) {
+        ChunkRef k = ref_of(i, 6000, 0);
+        CU_ASSERT_EQUAL(chunk_cache_contains(c, &k.fp), i == 2);
+    }
     chunk_cache_close(c, NULL);
 }
 
@@ -383,13 +416,14 @@ static void hit(const ChunkPolicyOps *ops, void *st, ChunkSlot slot, uint64_t ch
 }
 
 /* arc's keep under reinsert is ARC's REPLACE by position (Megiddo &
- * Modha, FAST 2003): a chunk is dropped when REPLACE, repeated until the
- * reclaimed room is freed, would reach it. With |T1| = p (a B1 ghost hit
- * raised p to one chunk) REPLACE takes from T2: freeing 2000 bytes
- * reaches T2's two oldest (B, G), not D, hit last, nor A in T1. Once a
- * miss N puts a second chunk in T1 (|T1| > p) REPLACE takes A, then (T1
- * back at p) B. Before, every chunk was its list's LRU candidate: D was
- * dropped in the first round and N in the second. */
+ * Modha, FAST 2003): a T2 chunk is dropped when REPLACE, repeated until
+ * the reclaimed room is freed, would reach it, and a T1 chunk (never hit)
+ * is never kept. With |T1| = p (a B1 ghost hit raised p to one chunk)
+ * REPLACE takes from T2: freeing 2000 bytes reaches T2's two oldest (B,
+ * G), not D, hit last; A, in T1, is not reached but not kept either (the
+ * rule before kept it, and N below). Once a miss N puts a second chunk in
+ * T1 (|T1| > p) REPLACE takes A, then (T1 back at p) B. Round 3's rule
+ * (every chunk its list's LRU candidate) dropped D in the first round. */
 static void test_arc_keep_by_position(void)
 {
     const ChunkPolicyOps *ops;
@@ -405,7 +439,7 @@ static void test_arc_keep_by_position(void)
     admit_into(ops, st, 3, 4);
     hit(ops, st, 3, 4);        /* D to T2, most recent */
     ops->reclaiming(st, 2000);
-    CU_ASSERT_TRUE(ops->keep(st, 0));
+    CU_ASSERT_FALSE(ops->keep(st, 0));
     CU_ASSERT_FALSE(ops->keep(st, 1));
     CU_ASSERT_FALSE(ops->keep(st, 2));
     CU_ASSERT_TRUE(ops->keep(st, 3));
@@ -415,14 +449,15 @@ static void test_arc_keep_by_position(void)
     CU_ASSERT_FALSE(ops->keep(st, 1));
     CU_ASSERT_TRUE(ops->keep(st, 2));
     CU_ASSERT_TRUE(ops->keep(st, 3));
-    CU_ASSERT_TRUE(ops->keep(st, 4));
+    CU_ASSERT_FALSE(ops->keep(st, 4));
     ops->destroy(st);
 }
 
 /* The first step of that REPLACE is the current miss's: after a B2 ghost
  * hit it takes from T1 at |T1| = p (ARC's tie rule), the later steps, and
  * a miss that was no ghost, only at |T1| > p. Two B1 ghost hits raise p
- * to 2000, H's B2 ghost hit lowers it to 1000 = |T1| (A alone). */
+ * to 2000, H's B2 ghost hit lowers it to 1000 = |T1| (A alone). A, in
+ * T1, is never kept; which of T2's chunks is shows where REPLACE went. */
 static void test_arc_keep_b2_tie(void)
 {
     const ChunkPolicyOps *ops;
@@ -442,13 +477,14 @@ static void test_arc_keep_b2_tie(void)
     CU_ASSERT_TRUE(ops->admit(st, &h)); /* p = 1000 = |T1| */
     ops->reclaiming(st, 1000);
     CU_ASSERT_FALSE(ops->keep(st, 0));
-    CU_ASSERT_TRUE(ops->keep(st, 1));
+    CU_ASSERT_TRUE(ops->keep(st, 1)); /* REPLACE took A */
     ops->inserted(st, 3, &h);
     ChunkAccess m = { .chunk = 30, .length = 1000, .touch_length = 1000 };
     CU_ASSERT_TRUE(ops->admit(st, &m)); /* no ghost */
     ops->reclaiming(st, 1000);
-    CU_ASSERT_TRUE(ops->keep(st, 0));
-    CU_ASSERT_FALSE(ops->keep(st, 1));
+    CU_ASSERT_FALSE(ops->keep(st, 0));
+    CU_ASSERT_FALSE(ops->keep(st, 1)); /* REPLACE took T2's oldest */
+    CU_ASSERT_TRUE(ops->keep(st, 2));
     ops->destroy(st);
 }
 
@@ -572,8 +608,9 @@ static void add_suites(void)
     CU_add_test(s, "random sequences", test_random_sequences);
     CU_add_test(s, "offers", test_offers);
     CU_add_test(s, "tinylfu under reinsert: full from the first reclamation", test_tinylfu_reinsert_full);
+    CU_add_test(s, "lru under reinsert keeps again only a chunk hit since its rewrite", test_lru_rekeep_needs_new_hit);
     CU_add_test(s, "arc under reinsert: chunks past the bound leave ghosts", test_arc_reinsert_cut_ghost);
-    CU_add_test(s, "arc under reinsert keeps what ARC's REPLACE would not reach", test_arc_keep_by_position);
+    CU_add_test(s, "arc under reinsert keeps the T2 chunks ARC's REPLACE would not reach", test_arc_keep_by_position);
     CU_add_test(s, "arc under reinsert: a B2 ghost miss's REPLACE takes T1 at |T1| = p", test_arc_keep_b2_tie);
     CU_add_test(s, "reinsert: kept chunks hit again", test_kept_hit);
     CU_add_test(s, "chunk plc", test_chunk_plc);

@@ -257,20 +257,19 @@ typedef struct {
     double lifetime_days_model;
     size_t memory_bytes, policy_memory_bytes;
     size_t admission_memory_bytes; /* the admission rule's, in memory_bytes too */
-    gboolean real;
-    const char *layout;                /* "log" or "buckets" */
-    const char *reclaim;               /* the log's ssd-cache-segment-reclaim (chunk_log_reclaim_name) */
-    uint64_t log_capacity_bytes;
-    ChunkLayoutCounters layout_counters; /* the layout's, or in simulation its model's */
+    const char *layout;                /* its ssd-cache-layout ("log", "buckets") */
+    /* the layout's (or in simulation its model's) counters and what its rows show beside them: real,
+     * the log's capacity and reclaim rule, ssd-cache-compression (named as in the container cache's
+     * report) and its ratio (chunk bytes put / the bytes they took on the SSD, sub-slots),
+     * capacity_logical_bytes (capacity_bytes x cached_bytes / cached_stored_bytes: the chunk bytes
+     * the SSD holds at the current ratio) */
+    ChunkLayoutReport layout_report;
+    const char *layout_object;         /* the layout's JSON object (its ops' report_name) */
+    const ReportTable *layout_rows;    /* its rows over layout_report (real or its model's) */
     uint64_t layout_index_bytes;       /* the layout's in-memory index (buckets: also in simulation) */
     double bytes_per_cached_chunk, bytes_per_stored_chunk;
-    /* ssd-cache-compression (the container cache's report names) */
-    const char *compression;
     int compression_level;
-    double compression_ratio;          /* chunk bytes put / the bytes they took on the SSD (sub-slots) */
     uint64_t cached_stored_bytes;      /* the cached chunks' bytes on the SSD (buckets: whole sub-slots) */
-    uint64_t capacity_logical_bytes;   /* capacity_bytes x cached_bytes / cached_stored_bytes: the chunk
-                                          bytes the SSD holds at the current ratio */
     /* simulation with compression: the stored lengths remembered (one per chunk ever admitted), their
      * memory, and chunks that could not be read to compress (counted as stored as they are) */
     uint64_t stored_lengths, stored_unread;

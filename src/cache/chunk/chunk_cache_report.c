@@ -2,10 +2,13 @@
 /* chunk_cache_report.c: the chunk cache's counters as a report (ratios,
  * write amplification, modelled time, SSD lifetime, memory per cached and
  * per stored chunk), and its text and JSON forms as one table
- * (report_table.h). JSON keys shared with the container cache's report
- * mean the same (docs/CACHE.md). */
+ * (report_table.h). The layout's lines and JSON object are the rows it
+ * hands up (chunk_layout.h: report, model_report) over its part of the
+ * report, which this fills. JSON keys shared with the container cache's
+ * report mean the same (docs/CACHE.md). */
 #include "cache/chunk/chunk_cache_internal.h"
 #include "cache/common/report_table.h"
+#include "cache/layouts/chunk_layout_report.h"
 #include "util/json_doc.h"
 #include "util/size_parse.h"
 
@@ -33,6 +36,8 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
 {
     g_mutex_lock(&c->lock);
     memset(r, 0, sizeof *r);
+    ChunkLayoutReport *l = &r->layout_report;
+    ChunkLayoutCounters *lc = &l->counters;
     r->policy = c->ops->name;
     r->mode = c->opt.mode == CACHE_MODE_REAL ? "real" : "simulate";
     r->fetch = c->opt.fetch == CHUNK_FETCH_CHUNK ? "chunk" : "container";
@@ -41,41 +46,46 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
     r->cached_bytes = c->used_bytes;
     r->cached_chunks = c->n_taken - c->n_free;
     r->c = c->counters;
-    r->layout = chunk_layout_name(c->opt.layout);
-    r->real = c->layout != NULL;
-    if (r->real) { /* what reached the SSD: the layout's device bytes (log: whole segments, the cleaner's
+    r->layout = c->lops->name;
+    r->layout_object = c->lops->report_name;
+    l->real = c->layout != NULL;
+    r->layout_rows = l->real ? c->lops->report : c->lops->model_report;
+    if (l->real) { /* what reached the SSD: the layout's device bytes (log: whole segments, the cleaner's
                     * rewrites, its metadata; buckets: whole buckets) */
-        c->lops->counters(c->layout, &r->layout_counters);
+        c->lops->counters(c->layout, lc);
         r->layout_index_bytes = c->lops->index_bytes(c->layout);
-        r->c.ssd_bytes_written = r->layout_counters.device_bytes_written;
+        r->c.ssd_bytes_written = lc->device_bytes_written;
     } else if (c->lmodel) { /* simulation: what the layout would have written, where its model counts it (the
                              * log's: whole segments, the cleaner's rewrites, chunklog.meta at open, stored
                              * bytes held) */
-        c->lops->model_counters(c->lmodel, &r->layout_counters);
+        c->lops->model_counters(c->lmodel, lc);
         r->layout_index_bytes = c->lops->model_index_bytes(c->lmodel);
-        if (r->layout_counters.device_bytes_written > 0)
-            r->c.ssd_bytes_written = r->layout_counters.device_bytes_written;
+        if (lc->device_bytes_written > 0)
+            r->c.ssd_bytes_written = lc->device_bytes_written;
         /* the puts as real mode's layout counts them (when put; stored lengths by its rule), and the CPU
          * simulation spent compressing each admitted chunk once */
-        r->layout_counters.user_bytes_written = c->counters.admitted_bytes;
-        r->layout_counters.stored_bytes_written = c->put_stored_bytes;
-        r->layout_counters.chunks_compressed = c->put_compressed;
-        r->layout_counters.cpu_compress_s = c->sim_cpu_compress_s;
+        lc->user_bytes_written = c->counters.admitted_bytes;
+        lc->stored_bytes_written = c->put_stored_bytes;
+        lc->chunks_compressed = c->put_compressed;
+        lc->cpu_compress_s = c->sim_cpu_compress_s;
     }
-    r->log_capacity_bytes = c->lopt.capacity_bytes;
-    r->reclaim = chunk_log_reclaim_name(c->opt.reclaim);
-    r->compression = cache_codec_name(c->opt.compression);
+    l->capacity_bytes = c->lopt.capacity_bytes;
+    l->reclaim = chunk_log_reclaim_name(c->opt.reclaim);
+    l->compression = cache_codec_name(c->opt.compression);
     r->compression_level = c->opt.compression_level;
     /* the layout's (or its model's) stored bytes: the log's live stored bytes, the buckets' sub-slots */
-    r->cached_stored_bytes = r->real || c->lmodel ? r->layout_counters.stored_bytes_held : r->cached_bytes;
-    r->compression_ratio = r->layout_counters.stored_bytes_written
-                               ? (double)r->layout_counters.user_bytes_written /
-                                     (double)r->layout_counters.stored_bytes_written
-                               : 1.0;
-    r->capacity_logical_bytes =
+    r->cached_stored_bytes = l->real || c->lmodel ? lc->stored_bytes_held : r->cached_bytes;
+    l->compression_ratio =
+        lc->stored_bytes_written ? (double)lc->user_bytes_written / (double)lc->stored_bytes_written : 1.0;
+    l->capacity_logical_bytes =
         r->cached_stored_bytes
             ? (uint64_t)((double)r->capacity_bytes * (double)r->cached_bytes / (double)r->cached_stored_bytes)
             : r->capacity_bytes;
+    l->damaged = r->c.damaged;
+    l->dropped = r->c.log_dropped;
+    l->kept_hit = r->c.kept_hit;
+    l->ssd_write_errors = r->c.ssd_write_errors;
+    l->put_mismatched = r->c.put_mismatched;
     r->hit_ratio = report_ratio((double)r->c.hits, (double)r->c.accesses);
     r->byte_hit_ratio = report_ratio((double)r->c.bytes_hit, (double)r->c.bytes_requested);
     r->request_hit_ratio = report_ratio((double)r->c.requests_hit, (double)r->c.requests);
@@ -95,25 +105,9 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
 
 /* ---- the rows' conditions and the lines of several figures ---- */
 
-static gboolean buckets(const void *p)
-{
-    return strcmp(((const ChunkCacheReport *)p)->layout, "buckets") == 0;
-}
-
 static gboolean offered(const void *p)
 {
     return ((const ChunkCacheReport *)p)->c.offered > 0;
-}
-
-static gboolean reinserted(const void *p)
-{
-    return ((const ChunkCacheReport *)p)->layout_counters.segments.segments_reinserted > 0;
-}
-
-static gboolean log_compressed(const void *p)
-{
-    const ChunkCacheReport *r = p;
-    return r->real && (r->layout_counters.chunks_compressed || strcmp(r->compression, "none") != 0);
 }
 
 static void header_text(const void *p, GString *out)
@@ -132,37 +126,14 @@ static void granularity_json(const void *p, JsonBuilder *b)
     json_doc_string(b, "granularity", "chunk");
 }
 
-/* The compression line and its CPU line, under `label`. */
-static void compression_lines(const ChunkCacheReport *r, GString *out, const char *label)
-{
-    g_string_append_printf(out, "  %-30s %s, ratio %.3f, %" G_GUINT64_FORMAT " chunks compressed\n", label,
-                           r->compression, r->compression_ratio, r->layout_counters.chunks_compressed);
-}
-
-static void compression_text(const void *p, GString *out)
-{
-    const ChunkCacheReport *r = p;
-    compression_lines(r, out, "  compression");
-    g_string_append_printf(out, "  %-30s %.1f ms compress, %.1f ms decompress\n", "  compression CPU",
-                           1e3 * r->layout_counters.cpu_compress_s, 1e3 * r->layout_counters.cpu_decompress_s);
-}
-
 static void simulated_compression_text(const void *p, GString *out)
 {
     const ChunkCacheReport *r = p;
-    if (r->real || strcmp(r->compression, "none") == 0)
+    if (r->layout_report.real || strcmp(r->layout_report.compression, "none") == 0)
         return;
-    compression_lines(r, out, "  compression (simulated)");
+    chunk_layout_compression_line(&r->layout_report, out, "  compression (simulated)");
     g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " chunks, %.1f B each\n", "  stored lengths kept",
                            r->stored_lengths, r->bytes_per_stored_length);
-}
-
-static void log_size_text(const void *p, GString *out)
-{
-    const ChunkCacheReport *r = p;
-    char a[32];
-    g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " (%s), reclaim %s\n", "chunk log size",
-                           r->log_capacity_bytes, size_format(r->log_capacity_bytes, a, sizeof a), r->reclaim);
 }
 
 static void mean_request_text(const void *p, GString *out)
@@ -178,101 +149,29 @@ static void memory_text(const void *p, GString *out)
                            r->bytes_per_cached_chunk, r->bytes_per_stored_chunk);
 }
 
-/* ---- the tables: text lines and JSON members in one order ---- */
-
-#define ROW(...) REPORT_ROW(ChunkCacheReport, __VA_ARGS__)
-#define ROW_IF(...) REPORT_ROW_IF(ChunkCacheReport, __VA_ARGS__)
-#define LC(f) layout_counters.f
-#define SEG(f) layout_counters.segments.f
-
-/* The buckets on the SSD: the "chunk_buckets" object, and their lines. */
-static const ReportRow bucket_rows[] = {
-    ROW("user_bytes_written", "  chunk bytes written", REPORT_BYTES, REPORT_U64, LC(user_bytes_written)),
-    ROW(NULL, "  sub-slot bytes written", REPORT_BYTES, REPORT_U64, LC(stored_bytes_written)),
-    ROW("device_bytes_written", NULL, REPORT_COUNT, REPORT_U64, LC(device_bytes_written)),
-    ROW("chunks_dropped_by_layout", NULL, REPORT_COUNT, REPORT_U64, LC(chunks_dropped_by_layout)),
-    ROW("damaged_reads", NULL, REPORT_COUNT, REPORT_U64, LC(damaged_reads)),
-    REPORT_LINES(compression_text, NULL, NULL),
-    ROW(NULL, "  logical capacity", REPORT_BYTES, REPORT_U64, capacity_logical_bytes),
-    ROW("prefix_collisions", "  prefix collisions", REPORT_COUNT, REPORT_U64, LC(prefix_collisions)),
-    ROW(NULL, "damaged chunks (refetched)", REPORT_COUNT, REPORT_U64, c.damaged),
-    ROW(NULL, "SSD write errors", REPORT_COUNT, REPORT_U64, c.ssd_write_errors),
-    ROW(NULL, "puts refused: bytes not their fingerprint's", REPORT_COUNT, REPORT_U64, c.put_mismatched),
-};
-
-/* The buckets' model in simulation: the puts and their sub-slots (the
- * device's bytes, whole sub-slots and bucket metadata, are not modelled:
- * chunk_layout_buckets.c, model_counters). */
-static const ReportRow bucket_model_rows[] = {
-    ROW("user_bytes_written", "  chunk bytes written", REPORT_BYTES, REPORT_U64, LC(user_bytes_written)),
-    ROW(NULL, "  sub-slot bytes written", REPORT_BYTES, REPORT_U64, LC(stored_bytes_written)),
-    ROW(NULL, "  logical capacity", REPORT_BYTES, REPORT_U64, capacity_logical_bytes),
-};
-
-/* The log, or in simulation its model (no damage there): the "chunk_log"
- * object, and its lines. */
-static const ReportRow log_rows[] = {
-    REPORT_LINES(log_size_text, NULL, NULL),
-    ROW("capacity_bytes", NULL, REPORT_COUNT, REPORT_U64, log_capacity_bytes),
-    ROW("reclaim", NULL, REPORT_WORD, REPORT_STR, reclaim),
-    ROW("user_bytes_written", "  chunk bytes written", REPORT_BYTES, REPORT_U64, SEG(user_bytes_written)),
-    ROW("user_stored_bytes_written", "  stored bytes of them", REPORT_BYTES, REPORT_U64,
-        SEG(user_stored_bytes_written)),
-    ROW("cleaner_bytes_written", "  cleaner bytes written", REPORT_BYTES, REPORT_U64, SEG(cleaner_bytes_written)),
-    ROW("reinserted_bytes_written", NULL, REPORT_COUNT, REPORT_U64, SEG(reinserted_bytes_written)),
-    ROW("chunks_reinserted", NULL, REPORT_COUNT, REPORT_U64, SEG(chunks_reinserted)),
-    ROW("chunks_reinsert_cut", NULL, REPORT_COUNT, REPORT_U64, SEG(chunks_reinsert_cut)),
-    ROW("device_bytes_written", NULL, REPORT_COUNT, REPORT_U64, LC(device_bytes_written)),
-    ROW("segments_written", "  segments written", REPORT_COUNT, REPORT_U64, SEG(segments_written)),
-    ROW("segments_evicted", "  segments evicted", REPORT_COUNT, REPORT_U64, SEG(segments_evicted)),
-    ROW("segments_cleaned", "  segments cleaned", REPORT_COUNT, REPORT_U64, SEG(segments_cleaned)),
-    ROW_IF("segments_reinserted", "  segments reinserted", REPORT_COUNT, REPORT_U64, SEG(segments_reinserted),
-           reinserted),
-    ROW_IF(NULL, "  chunks reinserted", REPORT_COUNT, REPORT_U64, SEG(chunks_reinserted), reinserted),
-    ROW_IF(NULL, "  of them hit before reclaimed again", REPORT_COUNT, REPORT_U64, c.kept_hit, reinserted),
-    ROW_IF(NULL, "  chunks past reinsert's bound", REPORT_COUNT, REPORT_U64, SEG(chunks_reinsert_cut), reinserted),
-    ROW_IF(NULL, "  reinserted bytes written", REPORT_BYTES, REPORT_U64, SEG(reinserted_bytes_written), reinserted),
-    ROW(NULL, "  live chunks the log dropped", REPORT_COUNT, REPORT_U64, c.log_dropped),
-    REPORT_LINES(compression_text, NULL, log_compressed),
-    ROW(NULL, "damaged chunks (refetched)", REPORT_COUNT, REPORT_U64, c.damaged),
-    ROW(NULL, "SSD write errors", REPORT_COUNT, REPORT_U64, c.ssd_write_errors),
-    ROW(NULL, "puts refused: bytes not their fingerprint's", REPORT_COUNT, REPORT_U64, c.put_mismatched),
-    ROW("damaged_reads", NULL, REPORT_COUNT, REPORT_U64, LC(damaged_reads)),
-    ROW("damaged_segments", NULL, REPORT_COUNT, REPORT_U64, SEG(damaged_segments)),
-};
-
-/* The layout's rows: the buckets' (real, or their model's), or the log's
- * (real or modelled alike). */
-static const ReportRow *layout_rows(const void *p, size_t *n)
-{
-    if (!buckets(p)) {
-        *n = G_N_ELEMENTS(log_rows);
-        return log_rows;
-    }
-    if (((const ChunkCacheReport *)p)->real) {
-        *n = G_N_ELEMENTS(bucket_rows);
-        return bucket_rows;
-    }
-    *n = G_N_ELEMENTS(bucket_model_rows);
-    return bucket_model_rows;
-}
-
+/* The layout's lines and its JSON object: the rows it hands up
+ * (chunk_layout.h), over its part of the report. */
 static void layout_text(const void *p, GString *out)
 {
-    size_t n;
-    const ReportRow *rows = layout_rows(p, &n);
-    report_table_text(rows, n, p, out);
+    const ChunkCacheReport *r = p;
+    report_table_text(r->layout_rows->rows, r->layout_rows->n, &r->layout_report, out);
 }
 
 static void layout_json(const void *p, JsonBuilder *b)
 {
-    size_t n;
-    const ReportRow *rows = layout_rows(p, &n);
-    json_builder_set_member_name(b, buckets(p) ? "chunk_buckets" : "chunk_log");
+    const ChunkCacheReport *r = p;
+    json_builder_set_member_name(b, r->layout_object);
     json_builder_begin_object(b);
-    report_table_json(rows, n, p, b);
+    report_table_json(r->layout_rows->rows, r->layout_rows->n, &r->layout_report, b);
     json_builder_end_object(b);
 }
+
+/* ---- the tables: text lines and JSON members in one order ---- */
+
+#define ROW(...) REPORT_ROW(ChunkCacheReport, __VA_ARGS__)
+#define ROW_IF(...) REPORT_ROW_IF(ChunkCacheReport, __VA_ARGS__)
+#define LR(f) layout_report.f
+#define LC(f) layout_report.counters.f
 
 static const ReportRow rows[] = {
     REPORT_LINES(header_text, granularity_json, NULL),
@@ -317,14 +216,14 @@ static const ReportRow rows[] = {
     ROW("ssd_write_errors", NULL, REPORT_COUNT, REPORT_U64, c.ssd_write_errors),
     ROW("put_mismatched", NULL, REPORT_COUNT, REPORT_U64, c.put_mismatched),
     ROW("layout_index_bytes", NULL, REPORT_COUNT, REPORT_U64, layout_index_bytes),
-    ROW("compression", NULL, REPORT_WORD, REPORT_STR, compression),
+    ROW("compression", NULL, REPORT_WORD, REPORT_STR, LR(compression)),
     ROW("compression_level", NULL, REPORT_COUNT, REPORT_INT, compression_level),
     ROW("ssd_logical_bytes_written", NULL, REPORT_COUNT, REPORT_U64, LC(user_bytes_written)),
     ROW("ssd_compressed_written", NULL, REPORT_COUNT, REPORT_U64, LC(chunks_compressed)),
-    ROW("compression_ratio", NULL, REPORT_RATIO, REPORT_DOUBLE, compression_ratio),
+    ROW("compression_ratio", NULL, REPORT_RATIO, REPORT_DOUBLE, LR(compression_ratio)),
     ROW("cpu_compress_ms", NULL, REPORT_MS, REPORT_DOUBLE, LC(cpu_compress_s)),
     ROW("cpu_decompress_ms", NULL, REPORT_MS, REPORT_DOUBLE, LC(cpu_decompress_s)),
-    ROW("capacity_logical_bytes", NULL, REPORT_COUNT, REPORT_U64, capacity_logical_bytes),
+    ROW("capacity_logical_bytes", NULL, REPORT_COUNT, REPORT_U64, LR(capacity_logical_bytes)),
     ROW("cached_stored_bytes", NULL, REPORT_COUNT, REPORT_U64, cached_stored_bytes),
     ROW("stored_lengths", NULL, REPORT_COUNT, REPORT_U64, stored_lengths),
     ROW("stored_length_bytes", NULL, REPORT_COUNT, REPORT_SIZE, stored_length_bytes),

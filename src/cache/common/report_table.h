@@ -62,6 +62,13 @@ typedef struct {
     void (*json)(const void *r, JsonBuilder *b);   /* REPORT_CUSTOM (NULL: none) */
 } ReportRow;
 
+/* A table: its rows and how many. */
+typedef struct {
+    const ReportRow *rows;
+    size_t n;
+} ReportTable;
+#define REPORT_TABLE(rows) { rows, G_N_ELEMENTS(rows) }
+
 /* Row constructors, `T` the report's type. */
 #define REPORT_ROW(T, key, label, unit, kind, field) { key, label, unit, kind, offsetof(T, field), 0, NULL, NULL, NULL }
 #define REPORT_ROW_IF(T, key, label, unit, kind, field, cond) \

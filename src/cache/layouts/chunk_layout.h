@@ -13,6 +13,7 @@
 
 #include "cache/common/cache_codec.h"
 #include "cache/common/cache_dir.h"
+#include "cache/common/report_table.h"
 #include "util/fingerprint.h"
 
 #include <glib.h>
@@ -125,6 +126,24 @@ typedef struct {
     ChunkLayoutSegments segments;  /* a layout of segments (the log); zeros for the buckets */
 } ChunkLayoutCounters;
 
+/* What a layout's report rows read (its ops' `report`, `model_report`):
+ * its counters and the figures of the chunk cache they are shown with,
+ * filled by the cache (chunk_cache_report.c). */
+typedef struct {
+    ChunkLayoutCounters counters;     /* the layout's, or in simulation its model's */
+    gboolean real;                    /* the layout on the SSD, not its model */
+    uint64_t capacity_bytes;          /* what the layout was opened with (the log's: by its reclaim rule) */
+    const char *reclaim;              /* the log's ssd-cache-segment-reclaim (chunk_log_reclaim_name) */
+    const char *compression;          /* ssd-cache-compression (cache_codec_name) */
+    double compression_ratio;         /* chunk bytes put / the bytes they took on the SSD */
+    uint64_t capacity_logical_bytes;  /* the chunk bytes the SSD holds at that ratio */
+    /* the chunk cache's counts of the layout's answers (ChunkCacheCounters): chunks found damaged,
+     * live chunks a layout that does not evict dropped by itself (the log reclaiming a segment), chunks
+     * the policy kept that were hit before reclaimed again, failed puts, puts of bytes not their
+     * fingerprint's */
+    uint64_t damaged, dropped, kept_hit, ssd_write_errors, put_mismatched;
+} ChunkLayoutReport;
+
 typedef struct {
     const char *name; /* its ssd-cache-layout value */
     ChunkLayoutKind kind;
@@ -205,6 +224,13 @@ typedef struct {
      * bytes (buckets); the caller counts the chunks' own */
     void (*model_counters)(void *model, ChunkLayoutCounters *out);
     size_t (*model_index_bytes)(void *model); /* what the layout's index would take */
+
+    /* Its part of the chunk cache's report: the name of its JSON object,
+     * and the rows (over a ChunkLayoutReport) of that object's members
+     * and of its text lines, the layout's and its model's in simulation
+     * (chunk_layout_report.h). */
+    const char *report_name;
+    const ReportTable *report, *model_report;
 } ChunkLayoutOps;
 
 #define CHUNK_LAYOUT_DECLARE(kind, name) extern const ChunkLayoutOps chunk_layout_##name##_ops;

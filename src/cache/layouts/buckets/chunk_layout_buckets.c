@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_layout_buckets.c: the bucketized layout (chunk_buckets.h) behind
- * the layout seam (chunk_layout.h). */
+ * the layout seam (chunk_layout.h), and its part of the chunk cache's
+ * report. */
 #include "cache/layouts/buckets/chunk_buckets.h"
 #include "cache/layouts/buckets/chunk_buckets_format.h"
 #include "cache/layouts/buckets/chunk_buckets_model.h"
 #include "cache/layouts/chunk_layout.h"
+#include "cache/layouts/chunk_layout_report.h"
 
 #include <string.h>
 
@@ -187,6 +189,35 @@ static size_t model_index_bytes(void *m)
     return chunk_buckets_model_index_bytes(m);
 }
 
+/* ---- the report: the "chunk_buckets" object and its lines ---- */
+
+#define ROW CHUNK_LAYOUT_ROW
+#define LC(f) counters.f
+
+/* The buckets on the SSD. */
+static const ReportRow report_rows[] = {
+    ROW("user_bytes_written", "  chunk bytes written", REPORT_BYTES, REPORT_U64, LC(user_bytes_written)),
+    ROW(NULL, "  sub-slot bytes written", REPORT_BYTES, REPORT_U64, LC(stored_bytes_written)),
+    ROW("device_bytes_written", NULL, REPORT_COUNT, REPORT_U64, LC(device_bytes_written)),
+    ROW("chunks_dropped_by_layout", NULL, REPORT_COUNT, REPORT_U64, LC(chunks_dropped_by_layout)),
+    ROW("damaged_reads", NULL, REPORT_COUNT, REPORT_U64, LC(damaged_reads)),
+    REPORT_LINES(chunk_layout_compression_text, NULL, NULL),
+    ROW(NULL, "  logical capacity", REPORT_BYTES, REPORT_U64, capacity_logical_bytes),
+    ROW("prefix_collisions", "  prefix collisions", REPORT_COUNT, REPORT_U64, LC(prefix_collisions)),
+    REPORT_LINES(chunk_layout_faults_text, NULL, NULL),
+};
+static const ReportTable report = REPORT_TABLE(report_rows);
+
+/* Their model in simulation: the puts and their sub-slots (the device's
+ * bytes, whole sub-slots and bucket metadata, are not modelled:
+ * model_counters above). */
+static const ReportRow model_report_rows[] = {
+    ROW("user_bytes_written", "  chunk bytes written", REPORT_BYTES, REPORT_U64, LC(user_bytes_written)),
+    ROW(NULL, "  sub-slot bytes written", REPORT_BYTES, REPORT_U64, LC(stored_bytes_written)),
+    ROW(NULL, "  logical capacity", REPORT_BYTES, REPORT_U64, capacity_logical_bytes),
+};
+static const ReportTable model_report = REPORT_TABLE(model_report_rows);
+
 const ChunkLayoutOps chunk_layout_buckets_ops = {
     .name = "buckets", .kind = CHUNK_LAYOUT_BUCKETS, .get_decides = TRUE, .evicts = TRUE, .geometry = bk_geometry,
     .max_chunk = bk_max_chunk, .compress = bk_compress, .stored_size = bk_stored_size, .open = bk_open,
@@ -194,5 +225,6 @@ const ChunkLayoutOps chunk_layout_buckets_ops = {
     .get_many_wait = bk_get_many_wait, .drop = bk_drop, .foreach = bk_foreach, .sync = bk_sync,
     .chunks = bk_chunks, .counters = bk_counters, .index_bytes = bk_index_bytes, .model_open = model_open,
     .model_close = model_close, .model_put = model_put, .model_hit = model_hit, .model_drop = model_drop,
-    .model_counters = model_counters, .model_index_bytes = model_index_bytes,
+    .model_counters = model_counters, .model_index_bytes = model_index_bytes, .report_name = "chunk_buckets",
+    .report = &report, .model_report = &model_report,
 };

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_layout_log.c: the segment log (chunk_log.h) behind the layout
- * seam (chunk_layout.h). */
+ * seam (chunk_layout.h), and its part of the chunk cache's report. */
 #include "cache/layouts/chunk_layout.h"
+#include "cache/layouts/chunk_layout_report.h"
 #include "cache/layouts/log/chunk_log_space.h"
+#include "util/size_parse.h"
 
 #include <string.h>
 
@@ -268,6 +270,62 @@ static size_t model_index_bytes(void *m)
     return chunk_log_index_bytes_of(&sp->index);
 }
 
+/* ---- the report: the "chunk_log" object and its lines, the log's or in
+ * simulation its model's alike (no damage there) ---- */
+
+static gboolean reinserted(const void *p)
+{
+    return ((const ChunkLayoutReport *)p)->counters.segments.segments_reinserted > 0;
+}
+
+static gboolean compressed(const void *p)
+{
+    const ChunkLayoutReport *r = p;
+    return r->real && (r->counters.chunks_compressed || strcmp(r->compression, "none") != 0);
+}
+
+static void size_text(const void *p, GString *out)
+{
+    const ChunkLayoutReport *r = p;
+    char a[32];
+    g_string_append_printf(out, "  %-30s %" G_GUINT64_FORMAT " (%s), reclaim %s\n", "chunk log size",
+                           r->capacity_bytes, size_format(r->capacity_bytes, a, sizeof a), r->reclaim);
+}
+
+#define ROW CHUNK_LAYOUT_ROW
+#define ROW_IF CHUNK_LAYOUT_ROW_IF
+#define LC(f) counters.f
+#define SEG(f) counters.segments.f
+
+static const ReportRow report_rows[] = {
+    REPORT_LINES(size_text, NULL, NULL),
+    ROW("capacity_bytes", NULL, REPORT_COUNT, REPORT_U64, capacity_bytes),
+    ROW("reclaim", NULL, REPORT_WORD, REPORT_STR, reclaim),
+    ROW("user_bytes_written", "  chunk bytes written", REPORT_BYTES, REPORT_U64, SEG(user_bytes_written)),
+    ROW("user_stored_bytes_written", "  stored bytes of them", REPORT_BYTES, REPORT_U64,
+        SEG(user_stored_bytes_written)),
+    ROW("cleaner_bytes_written", "  cleaner bytes written", REPORT_BYTES, REPORT_U64, SEG(cleaner_bytes_written)),
+    ROW("reinserted_bytes_written", NULL, REPORT_COUNT, REPORT_U64, SEG(reinserted_bytes_written)),
+    ROW("chunks_reinserted", NULL, REPORT_COUNT, REPORT_U64, SEG(chunks_reinserted)),
+    ROW("chunks_reinsert_cut", NULL, REPORT_COUNT, REPORT_U64, SEG(chunks_reinsert_cut)),
+    ROW("device_bytes_written", NULL, REPORT_COUNT, REPORT_U64, LC(device_bytes_written)),
+    ROW("segments_written", "  segments written", REPORT_COUNT, REPORT_U64, SEG(segments_written)),
+    ROW("segments_evicted", "  segments evicted", REPORT_COUNT, REPORT_U64, SEG(segments_evicted)),
+    ROW("segments_cleaned", "  segments cleaned", REPORT_COUNT, REPORT_U64, SEG(segments_cleaned)),
+    ROW_IF("segments_reinserted", "  segments reinserted", REPORT_COUNT, REPORT_U64, SEG(segments_reinserted),
+           reinserted),
+    ROW_IF(NULL, "  chunks reinserted", REPORT_COUNT, REPORT_U64, SEG(chunks_reinserted), reinserted),
+    ROW_IF(NULL, "  of them hit before reclaimed again", REPORT_COUNT, REPORT_U64, kept_hit, reinserted),
+    ROW_IF(NULL, "  chunks past reinsert's bound", REPORT_COUNT, REPORT_U64, SEG(chunks_reinsert_cut), reinserted),
+    ROW_IF(NULL, "  reinserted bytes written", REPORT_BYTES, REPORT_U64, SEG(reinserted_bytes_written), reinserted),
+    ROW(NULL, "  live chunks the log dropped", REPORT_COUNT, REPORT_U64, dropped),
+    REPORT_LINES(chunk_layout_compression_text, NULL, compressed),
+    REPORT_LINES(chunk_layout_faults_text, NULL, NULL),
+    ROW("damaged_reads", NULL, REPORT_COUNT, REPORT_U64, LC(damaged_reads)),
+    ROW("damaged_segments", NULL, REPORT_COUNT, REPORT_U64, SEG(damaged_segments)),
+};
+static const ReportTable report = REPORT_TABLE(report_rows);
+
 const ChunkLayoutOps chunk_layout_log_ops = {
     .name = "log", .kind = CHUNK_LAYOUT_LOG, .get_decides = FALSE, .evicts = FALSE, .geometry = log_geometry,
     .max_chunk = log_max_chunk, .compress = log_compress, .stored_size = log_stored_size, .open = log_open,
@@ -276,5 +334,6 @@ const ChunkLayoutOps chunk_layout_log_ops = {
     .hold_release = chunk_log_hold_release, .drop = log_drop, .foreach = log_foreach, .sync = log_sync,
     .chunks = log_chunks, .counters = log_counters, .index_bytes = log_index_bytes, .model_open = model_open,
     .model_close = model_close, .model_put = model_put, .model_hit = model_hit, .model_drop = model_drop,
-    .model_counters = model_counters, .model_index_bytes = model_index_bytes,
+    .model_counters = model_counters, .model_index_bytes = model_index_bytes, .report_name = "chunk_log",
+    .report = &report, .model_report = &report,
 };
