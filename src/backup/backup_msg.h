@@ -56,9 +56,9 @@ typedef struct {
     gboolean changed;  /* its size or mtime moved while it was read: what is
                           stored may mix old and new bytes (set likewise) */
     FileStatus status; /* regular files: what the next job's files cache compares */
-    FileRecord *parent; /* the files cache's: the parent's record of this unchanged
-                           file, whose chunks are stored instead of reading it
-                           (fd -1, out NULL); NULL otherwise */
+    gboolean unread;   /* file is the files cache's: the parent's record of this
+                          unchanged file, whose chunks are stored instead of
+                          reading it (fd -1, out NULL) */
 } BackupItem;
 
 #endif

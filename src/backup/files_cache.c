@@ -1,23 +1,41 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* files_cache.c: the parent job's records walked beside the tree
- * (files_cache.h). */
+ * (files_cache.h). A thread of its own reads and decodes them ahead of the
+ * walker (their checksums checked there), so the walker, backup's busiest
+ * thread on an unchanged tree, only compares. */
 #include "backup/files_cache.h"
 #include "recipe/file_status.h"
 #include "recipe/job_catalog.h"
+#include "util/bounded_queue.h"
 #include "util/error.h"
+#include "util/thread_cpu.h"
 
 #include <string.h>
+
+/* Records decoded ahead of the walker: as many entries as the walk may run
+ * ahead of the store stage (backup.c's QUEUE_DEPTH), a few hundred KiB. */
+#define FILES_CACHE_AHEAD 256
 
 struct FilesCache {
     uint32_t parent;
     FileStatusTable status;
-    JobMetaReader *records;
-    JobMetaWindow window; /* the records are read in order, a window at a time */
+    JobMetaReader *records; /* the reader thread's */
+    JobMetaWindow window;   /* the records are read in order, a window at a time */
+    GThread *reader;
+    BoundedQueue *ahead;    /* decoded records in order, then end_of_records */
+    gint stop;              /* set by close: the reader stops early */
+    gboolean ended;         /* end_of_records was taken from `ahead` */
+    double reader_cpu;      /* the reader's CPU time, once it has ended */
     FileRecord *current;  /* the parent's first record not yet passed; NULL: not read yet */
     guint current_status; /* its status entry, when a regular file */
     guint files;          /* regular-file records read so far */
     gboolean done;        /* the parent's records ran out, or could not be read */
 };
+
+/* What the reader sends after the last record (or a damaged one). */
+static FileRecord end_of_records;
+
+static gpointer read_ahead(gpointer data);
 
 int files_cache_walk_order(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
@@ -85,7 +103,46 @@ FilesCache *files_cache_open(const char *workdir, const char *source_root, const
         files_cache_close(fc);
         return NULL;
     }
+    fc->ahead = bounded_queue_new_batched(FILES_CACHE_AHEAD);
+    fc->reader = g_thread_new("files-cache", read_ahead, fc);
     return fc;
+}
+
+/* The reader thread: every record of the parent in order onto `ahead`,
+ * then end_of_records (also after a damaged record, or once close asks). */
+static gpointer read_ahead(gpointer data)
+{
+    FilesCache *fc = data;
+    GError *err = NULL;
+    FileRecord *r;
+    while (!g_atomic_int_get(&fc->stop) && (r = job_meta_reader_next_window(fc->records, &fc->window, &err)) != NULL)
+        bounded_queue_push(fc->ahead, r);
+    if (err != NULL) {
+        destor_warning("files cache: job %u: %s; the rest is read", fc->parent, err->message);
+        g_error_free(err);
+    }
+    fc->reader_cpu = thread_cpu_seconds();
+    bounded_queue_push(fc->ahead, &end_of_records);
+    return NULL;
+}
+
+/* Stop the reader at its next record, free what it sent, join it. */
+static void stop_reader(FilesCache *fc)
+{
+    if (fc->reader == NULL)
+        return;
+    g_atomic_int_set(&fc->stop, 1);
+    for (FileRecord *r; !fc->ended;)
+        if (!(fc->ended = (r = bounded_queue_pop(fc->ahead)) == &end_of_records))
+            file_record_free(r);
+    g_thread_join(fc->reader);
+    fc->reader = NULL;
+}
+
+double files_cache_reader_cpu_seconds(FilesCache *fc)
+{
+    stop_reader(fc);
+    return fc->reader_cpu;
 }
 
 uint32_t files_cache_parent(const FilesCache *fc)
@@ -97,18 +154,14 @@ uint32_t files_cache_parent(const FilesCache *fc)
 static void advance(FilesCache *fc)
 {
     g_clear_pointer(&fc->current, file_record_free);
-    GError *err = NULL;
-    fc->current = job_meta_reader_next_window(fc->records, &fc->window, &err);
-    if (fc->current != NULL && fc->current->type == ENTRY_FILE) {
-        fc->current_status = fc->files++;
-        if (fc->current_status >= fc->status.entries->len)
-            g_set_error(&err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "more files than its file_status holds");
+    FileRecord *next = bounded_queue_pop(fc->ahead);
+    fc->ended = next == &end_of_records;
+    if (!fc->ended && next->type == ENTRY_FILE && (fc->current_status = fc->files++) >= fc->status.entries->len) {
+        destor_warning("files cache: job %u: more files than its file_status holds; the rest is read", fc->parent);
+        file_record_free(next);
+        next = NULL;
     }
-    if (err != NULL) {
-        destor_warning("files cache: job %u: %s; the rest is read", fc->parent, err->message);
-        g_error_free(err);
-        g_clear_pointer(&fc->current, file_record_free);
-    }
+    fc->current = fc->ended ? NULL : next;
     fc->done = fc->current == NULL;
 }
 
@@ -119,10 +172,10 @@ static gboolean unchanged(const FilesCache *fc, const FileStatus *was, const Fil
            was->dev == (uint64_t)st->st_dev && was->ino == (uint64_t)st->st_ino &&
            was->ctime_sec == st->st_ctim.tv_sec && was->ctime_nsec == (uint32_t)st->st_ctim.tv_nsec &&
            rec->size == (uint64_t)st->st_size && rec->mtime_sec == st->st_mtim.tv_sec &&
-           rec->mtime_nsec == (uint32_t)st->st_mtim.tv_nsec;
+           rec->mtime_nsec == (uint32_t)st->st_mtim.tv_nsec && rec->mode == (st->st_mode & 07777);
 }
 
-FileRecord *files_cache_take(FilesCache *fc, const FileRecord *r, const struct stat *st)
+FileRecord *files_cache_take(FilesCache *fc, const char *rel, size_t rel_len, const struct stat *st)
 {
     int order = 1;
     while (!fc->done) {
@@ -130,7 +183,7 @@ FileRecord *files_cache_take(FilesCache *fc, const FileRecord *r, const struct s
             advance(fc);
         if (fc->done)
             break;
-        order = files_cache_walk_order(fc->current->path->data, fc->current->path->len, r->path->data, r->path->len);
+        order = files_cache_walk_order(fc->current->path->data, fc->current->path->len, (const uint8_t *)rel, rel_len);
         if (order >= 0)
             break;
         g_clear_pointer(&fc->current, file_record_free);
@@ -149,6 +202,8 @@ void files_cache_close(FilesCache *fc)
 {
     if (fc == NULL)
         return;
+    stop_reader(fc);
+    bounded_queue_free(fc->ahead);
     file_record_free(fc->current);
     if (fc->records != NULL)
         job_meta_reader_close(fc->records);

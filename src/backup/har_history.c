@@ -79,7 +79,7 @@ gboolean har_usage_save(const HarUsage *u, const char *job_dir, uint32_t contain
     qsort(buf + HEADER_SIZE, n, ENTRY_SIZE, (int (*)(const void *, const void *))by_id);
     le32_put(buf + len - 4, checksum_crc32(0, buf, len - 4));
     char *path = g_build_filename(job_dir, JOB_UTILIZATION_FILE, NULL);
-    gboolean ok = file_publish_atomic(path, buf, len, err);
+    gboolean ok = file_publish_unsynced_dir(path, buf, len, err);
     g_free(path);
     g_free(buf);
     return ok;

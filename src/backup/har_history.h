@@ -22,7 +22,8 @@ HarUsage *har_usage_new(void);
 void har_usage_free(HarUsage *u);
 /* Count the distinct chunks of one recorded entry. */
 void har_usage_add_file(HarUsage *u, const FileRecord *r);
-/* Publish the record in job_dir (atomically and durably). */
+/* Publish the record in job_dir (atomically, the bytes durably; the caller
+ * fsyncs job_dir before anything relies on the file). */
 gboolean har_usage_save(const HarUsage *u, const char *job_dir, uint32_t container_size, GError **err);
 
 /* The containers the newest live job before `job_id` left sparse, the

@@ -210,10 +210,10 @@ static gboolean store_chunk(void *ctx, const Fingerprint *fp, const uint8_t *dat
     return TRUE;
 }
 
-static void count_chunk(JobWriter *w, size_t len)
+static void count_chunks(JobWriter *w, guint n, uint64_t bytes)
 {
-    w->m.chunks++;
-    atomic_fetch_add_explicit(&w->progress.bytes, len, memory_order_relaxed);
+    w->m.chunks += n;
+    atomic_fetch_add_explicit(&w->progress.bytes, bytes, memory_order_relaxed);
 }
 
 /* Look one chunk up and count it. */
@@ -222,7 +222,7 @@ static gboolean lookup_chunk(JobWriter *w, const Fingerprint *fp, size_t len, Ch
 {
     if (!fp_index_lookup(w->index, fp, loc, found, err))
         return FALSE;
-    count_chunk(w, len);
+    count_chunks(w, 1, len);
     return TRUE;
 }
 
@@ -258,18 +258,14 @@ gboolean job_writer_takes_known_chunks(const JobWriter *w)
     return w->segments == NULL && w->rewrite == NULL;
 }
 
-gboolean job_writer_add_known_chunk(JobWriter *w, FileRecord *r, const ChunkRef *was, GError **err)
+/* One chunk of an unchanged file, not read, where no fingerprint is known
+ * to be stored once: looked up as a read chunk would be, and one the index
+ * does not find is read from `was`'s place, checked against its
+ * fingerprint; its reference goes to r->chunks. */
+static gboolean add_known_chunk(JobWriter *w, FileRecord *r, const ChunkRef *was, GError **err)
 {
-    g_assert(job_writer_takes_known_chunks(w));
     ChunkLocation loc = { .container = was->container, .offset = was->offset, .length = was->length };
     gboolean found = TRUE;
-    if (w->single_copies) {
-        /* The store holds this fingerprint once (fp_index_single_copies),
-         * where the parent, a live job, names it: the lookup would find it
-         * there. Not looked up: one Berkeley DB read a chunk less. */
-        count_chunk(w, was->length);
-        return place_chunk(w, r, &was->fp, NULL, was->length, &loc, TRUE, err);
-    }
     if (!lookup_chunk(w, &was->fp, was->length, &loc, &found, err))
         return FALSE;
     if (found)
@@ -281,6 +277,26 @@ gboolean job_writer_add_known_chunk(JobWriter *w, FileRecord *r, const ChunkRef 
                              w->store->fingerprint, &was->fp, data, NULL, err) &&
                   place_chunk(w, r, &was->fp, data, was->length, &loc, FALSE, err);
     g_free(data);
+    return ok;
+}
+
+gboolean job_writer_add_known_file(JobWriter *w, FileRecord *r, GError **err)
+{
+    g_assert(job_writer_takes_known_chunks(w) && r->type == ENTRY_FILE);
+    if (w->single_copies) {
+        /* The store holds each fingerprint once (fp_index_single_copies),
+         * where the parent, a live job, names it: a lookup would find every
+         * chunk where r names it. Not looked up (one Berkeley DB read a
+         * chunk less), and r's chunk list stays as it is. */
+        count_chunks(w, r->chunks->len, r->size);
+        return TRUE;
+    }
+    GArray *was = r->chunks;
+    r->chunks = g_array_sized_new(FALSE, FALSE, sizeof(ChunkRef), was->len);
+    gboolean ok = TRUE;
+    for (guint i = 0; i < was->len && ok; i++)
+        ok = add_known_chunk(w, r, &g_array_index(was, ChunkRef, i), err);
+    g_array_unref(was);
     return ok;
 }
 
@@ -364,6 +380,10 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
     w->m.restore_container_reads = rw.restore_reads;
     w->m.has_fragmentation = TRUE;
     g_assert(!ok || w->status.entries->len == w->m.files); /* one status per regular-file record */
+    /* Each file's bytes are fsynced before its rename into the job's
+     * directory; one fsync of the directory then makes every rename
+     * (job_meta_data, recipe index, refcount, file_status, HAR's record)
+     * durable before the manifest's publishes the job. */
     ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
          file_status_save(&w->status, w->job_dir, err) &&
          (w->har == NULL || har_usage_save(w->har, w->job_dir, (uint32_t)w->store->container_size, err)) &&

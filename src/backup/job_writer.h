@@ -41,16 +41,18 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
  * ends: segment_stage.h). FALSE on a fatal error. */
 gboolean job_writer_add_chunk(JobWriter *w, FileRecord *r, const Fingerprint *fp, const uint8_t *data, size_t len,
                               GError **err);
-/* Whether job_writer_add_known_chunk may be called: no stage holds chunks'
+/* Whether job_writer_add_known_file may be called: no stage holds chunks'
  * bytes (no segment or rewrite buffer). */
 gboolean job_writer_takes_known_chunks(const JobWriter *w);
-/* As job_writer_add_chunk for a chunk of an unchanged file whose bytes were
- * not read (backup/files_cache.h): `was` is the parent record's reference.
- * Where no fingerprint is stored twice (fp_index_single_copies; not on a
- * rados store), `was` is what a lookup finds, and is taken unlooked-up;
- * else looked up as a read chunk would be, and one the index does not find
- * is read from `was`'s place, checked against its fingerprint. */
-gboolean job_writer_add_known_chunk(JobWriter *w, FileRecord *r, const ChunkRef *was, GError **err);
+/* As job_writer_add_chunk for each chunk of an unchanged file whose bytes
+ * were not read (backup/files_cache.h): r is the parent's record, its
+ * chunk list the parent's references. Where no fingerprint is stored twice
+ * (fp_index_single_copies; not on a rados store), each reference is what
+ * a lookup finds, and r is kept as it is, unlooked-up; else each is looked
+ * up as a read chunk would be, and one the index does not find is read
+ * from its place, checked against its fingerprint, and stored again. Then
+ * job_writer_add_entry as for a read file. */
+gboolean job_writer_add_known_file(JobWriter *w, FileRecord *r, GError **err);
 /* The status of the regular file recorded next (calls in record order):
  * published with the job for the next job's files cache. */
 void job_writer_add_file_status(JobWriter *w, const FileStatus *st);

@@ -2,7 +2,7 @@
 /* walker.c: tree walk of backup.
  *
  * Everything is opened relative to the open descriptor of its directory
- * (openat, fstatat, readlinkat, fdopendir), never by a full path, so a tree
+ * (openat, fstatat, readlinkat, getdents64), never by a full path, so a tree
  * of any depth is read (a full path longer than PATH_MAX would fail with
  * ENAMETOOLONG) and the kernel resolves one name per entry, not the whole
  * path again. An entry the directory lists as a regular file is opened
@@ -69,15 +69,16 @@ static void flush(Walker *w)
 
 /* Send an entry to the store stage, and a regular file (fd >= 0) also to
  * the chunk workers, WALK_BATCH entries at a time. A regular file the
- * files cache found unchanged is not opened: its parent record goes along. */
-static void send(Walker *w, FileRecord *r, int fd, const struct stat *st, FileRecord *parent)
+ * files cache found unchanged (unread) is not opened: r is its parent
+ * record. */
+static void send(Walker *w, FileRecord *r, int fd, const struct stat *st, gboolean unread)
 {
     BackupItem *it = g_new0(BackupItem, 1);
     it->file = r;
     if (r->type == ENTRY_FILE)
         it->status = (FileStatus){ .dev = (uint64_t)st->st_dev, .ino = (uint64_t)st->st_ino,
                                    .ctime_sec = st->st_ctim.tv_sec, .ctime_nsec = (uint32_t)st->st_ctim.tv_nsec };
-    it->parent = parent;
+    it->unread = unread;
     it->fd = fd;
     if (fd >= 0)
         it->out = bounded_queue_new(w->blocks_per_worker + 1);
@@ -125,32 +126,37 @@ static int open_listed_file(Walker *w, int dir, const char *name, struct stat *s
     return fd;
 }
 
-/* The entries of the open directory `fd` (consumed), in name order. */
-static void walk_dir(Walker *w, int fd, const char *rel)
+/* Add the names in the open directory fd to `names`, each after one byte
+ * holding its d_type. Read with getdents64 into the walker's own buffer:
+ * no DIR stream, whose fdopendir costs an fstat, an fcntl and a buffer a
+ * directory. FALSE (errno set) if the listing failed midway. */
+static gboolean list_names(Walker *w, int fd, GPtrArray *names)
 {
-    DIR *d = fdopendir(fd);
-    if (d == NULL) {
-        walker_skip(w, rel, errno, "cannot list directory");
-        close(fd);
-        return;
-    }
-    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-    struct dirent *de;
-    errno = 0;
-    while ((de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+    ssize_t n;
+    while ((n = getdents64(fd, w->dents, sizeof w->dents)) > 0) {
+        for (ssize_t off = 0; off < n;) {
+            const struct dirent64 *de = (const struct dirent64 *)(w->dents + off);
+            off += de->d_reclen;
+            if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                continue;
             size_t len = strlen(de->d_name);
             char *typed = g_malloc(len + 2);
             typed[0] = (char)de->d_type;
             memcpy(typed + 1, de->d_name, len + 1);
             g_ptr_array_add(names, typed);
         }
-        errno = 0;
     }
-    if (errno != 0)
+    return n == 0;
+}
+
+/* The entries of the open directory `fd` (consumed), in name order. */
+static void walk_dir(Walker *w, int fd, const char *rel)
+{
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    if (!list_names(w, fd, names))
         walker_skip(w, rel, errno, "cannot list all of directory");
     g_ptr_array_sort(names, compare_names);
-    int dfd = dirfd(d);
+    int dfd = fd;
     GString *child = g_string_new(rel);
     if (rel[0] != '\0')
         g_string_append_c(child, '/');
@@ -173,7 +179,7 @@ static void walk_dir(Walker *w, int fd, const char *rel)
     }
     g_string_free(child, TRUE);
     g_ptr_array_unref(names);
-    closedir(d);
+    close(fd);
 }
 
 /* --one-file-system: TRUE if `st` lies on another file system than the
@@ -196,13 +202,11 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
     }
     if (S_ISREG(st->st_mode)) {
         if (fd < 0 && w->files_cache != NULL) {
-            FileRecord *r = record_for(rel, st, ENTRY_FILE);
-            FileRecord *parent = files_cache_take(w->files_cache, r, st);
+            FileRecord *parent = files_cache_take(w->files_cache, rel, strlen(rel), st);
             if (parent != NULL) {
-                send(w, r, -1, st, parent);
+                send(w, parent, -1, st, TRUE);
                 return;
             }
-            file_record_free(r);
         }
         struct stat opened;
         if (fd < 0) {
@@ -214,7 +218,7 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
         if (fd < 0)
             walker_skip(w, rel, errno, "cannot open");
         else
-            send(w, record_for(rel, st, ENTRY_FILE), fd, st, NULL);
+            send(w, record_for(rel, st, ENTRY_FILE), fd, st, FALSE);
     } else if (S_ISLNK(st->st_mode)) {
         char target[4096];
         ssize_t n = readlinkat(dir, name, target, sizeof target);
@@ -223,11 +227,11 @@ static void walk_entry(Walker *w, int dir, const char *name, const char *rel, co
         } else {
             FileRecord *r = record_for(rel, st, ENTRY_SYMLINK);
             g_byte_array_append(r->link, (const guint8 *)target, (guint)n);
-            send(w, r, -1, st, NULL);
+            send(w, r, -1, st, FALSE);
         }
     } else if (S_ISDIR(st->st_mode)) {
         if (rel[0] != '\0') {
-            send(w, record_for(rel, st, ENTRY_DIR), -1, st, NULL);
+            send(w, record_for(rel, st, ENTRY_DIR), -1, st, FALSE);
         }
         if (foreign)
             return;

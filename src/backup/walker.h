@@ -40,6 +40,8 @@ typedef struct {
     gboolean no_noatime;    /* O_NOATIME was refused once: not ours to ask */
     struct FilesCache *files_cache; /* NULL: every file is read (files_cache.h) */
     gpointer to_order[WALK_BATCH], to_work[WALK_BATCH]; /* gathered, not yet sent */
+    _Alignas(8) char dents[32768]; /* a directory's listing, read a bufferful at a time
+                                      (as large as glibc's readdir reads) */
     guint n_order, n_work;
 } Walker;
 

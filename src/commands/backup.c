@@ -60,18 +60,15 @@ static gpointer walk_stage_run(gpointer data)
     return NULL;
 }
 
-/* A file the files cache found unchanged: its parent record's chunks, each
- * looked up as if read and cut, and the parent's digest of the same bytes. */
+/* A file the files cache found unchanged: its parent's record, whose
+ * chunks are stored as if the file had been read and cut. */
 static void store_unchanged(StoreStage *s, BackupItem *it)
 {
-    FileRecord *r = it->file;
-    g_assert(r->size == it->parent->size && r->chunks->len == 0);
-    memcpy(r->digest, it->parent->digest, sizeof r->digest);
-    for (guint i = 0; i < it->parent->chunks->len && s->error == NULL; i++)
-        if (!job_writer_add_known_chunk(s->writer, r, &g_array_index(it->parent->chunks, ChunkRef, i), &s->error))
-            g_atomic_int_set(&s->walker->stop, 1);
+    g_assert(it->file->type == ENTRY_FILE);
+    if (!job_writer_add_known_file(s->writer, it->file, &s->error))
+        g_atomic_int_set(&s->walker->stop, 1);
     s->unchanged_files++;
-    s->unchanged_bytes += r->size;
+    s->unchanged_bytes += it->file->size;
 }
 
 /* One entry, in walk order: a file's blocks in file order, each given back
@@ -107,7 +104,7 @@ static void store_item(StoreStage *s, BackupItem *it)
             r = NULL;
         }
     }
-    if (it->parent != NULL)
+    if (it->unread && s->error == NULL)
         store_unchanged(s, it);
     if (r != NULL && s->error == NULL && !job_writer_add_entry(s->writer, r, &s->error))
         g_atomic_int_set(&s->walker->stop, 1);
@@ -116,7 +113,6 @@ static void store_item(StoreStage *s, BackupItem *it)
             it->status.flags |= FILE_STATUS_CHANGED;
         job_writer_add_file_status(s->writer, &it->status);
     }
-    file_record_free(it->parent);
     file_record_free(it->file);
     g_free(it);
 }
@@ -448,9 +444,11 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
 
     gint64 start = g_get_monotonic_time();
     guint nstages = nworkers + nhashers + 2;
-    /* and one more, reported only: the job writer's container-writing thread */
-    StageThread *stages = g_new0(StageThread, nstages + 1);
+    /* and two more, reported only: the job writer's container-writing
+     * thread and the files cache's, which reads the parent's records */
+    StageThread *stages = g_new0(StageThread, nstages + 2);
     stages[nstages].name = "write";
+    stages[nstages + 1].name = "files-cache";
     stages[0] = (StageThread){ "walk", walk_stage_run, walker, NULL, 0 };
     for (guint i = 0; i < nworkers; i++) {
         chunk_worker_init(&workers[i], q_work, blocks, chunker, max_chunk, store->fingerprint, store->file_digest,
@@ -490,6 +488,7 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
     if (ok) {
         gint64 end = g_get_monotonic_time();
         stages[nstages].cpu_seconds = job_writer_write_cpu_seconds(writer); /* its writes are done */
+        stages[nstages + 1].cpu_seconds = files_cache ? files_cache_reader_cpu_seconds(files_cache) : 0;
         JobRewriteReport rw = job_writer_rewrite_report(writer);
         IndexReport ix = { .params = &cfg->fp_index };
         fr.files = ss.unchanged_files;
@@ -505,10 +504,10 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
         gboolean retained = keep == 0 ||
                             lifecycle_retain(store, keep, cfg->gc_live_threshold, &kept, &retention_err);
         if (opt->json)
-            print_summary_json(&m, &rw, &ix, &fr, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+            print_summary_json(&m, &rw, &ix, &fr, (double)(end - start) / 1e6, stages, (int)nstages + 2, cut_secs,
                                (double)(end - commit_start) / 1e6, retained ? keep : 0, &kept);
         else
-            print_summary(&m, &rw, &ix, &fr, (double)(end - start) / 1e6, stages, (int)nstages + 1, cut_secs,
+            print_summary(&m, &rw, &ix, &fr, (double)(end - start) / 1e6, stages, (int)nstages + 2, cut_secs,
                           (double)(end - commit_start) / 1e6);
         if (keep > 0 && retained && !opt->json)
             print_retention(keep, &kept);

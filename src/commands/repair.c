@@ -129,7 +129,7 @@ static gboolean rebuild_jobs(Store *store, JsonBuilder *json, GError **err)
             /* a deleted job adds nothing; its copy is the live jobs' before it */
             if (job_is_deleted(store->dir, id)) {
                 char *dir = job_dir_path(store->dir, id);
-                ok = refcount_save(dir, counts, size, &local);
+                ok = refcount_save(dir, counts, size, &local) && dir_fsync(dir, &local);
                 g_free(dir);
             } else {
                 ok = rebuild_job(store, id, counts, size, &local) && store_publish_recipe(store, id, &local);

@@ -101,7 +101,7 @@ gboolean file_status_save(const FileStatusTable *t, const char *job_dir, GError 
     size_t len;
     uint8_t *buf = file_status_encode(t, &len);
     char *path = g_build_filename(job_dir, JOB_FILE_STATUS_FILE, NULL);
-    gboolean ok = file_publish_atomic(path, buf, len, err);
+    gboolean ok = file_publish_unsynced_dir(path, buf, len, err);
     g_free(path);
     g_free(buf);
     return ok;

@@ -50,7 +50,8 @@ uint8_t *file_status_encode(const FileStatusTable *t, size_t *len);
 gboolean file_status_decode(const uint8_t *buf, size_t len, uint32_t job_id, const char *path, FileStatusTable *t,
                             GError **err);
 
-/* Publish in job_dir (atomically, durably). */
+/* Publish in job_dir (atomically, the bytes durably; the caller fsyncs
+ * job_dir before anything relies on the file). */
 gboolean file_status_save(const FileStatusTable *t, const char *job_dir, GError **err);
 /* Load job_dir's file; *present FALSE (and TRUE returned) when there is none. */
 gboolean file_status_load(const char *job_dir, uint32_t job_id, FileStatusTable *t, gboolean *present, GError **err);

@@ -288,7 +288,7 @@ gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, 
         le32_put(p + REFCOUNT_HEADER + (size_t)i * 4, counts[i]);
     le32_put(p + 12, checksum_crc32(CHECKSUM_CRC32_START, p + REFCOUNT_HEADER, len - REFCOUNT_HEADER));
     char *path = g_build_filename(job_dir, JOB_REFCOUNT_FILE, NULL);
-    gboolean ok = file_publish_atomic(path, p, len, err);
+    gboolean ok = file_publish_unsynced_dir(path, p, len, err);
     g_free(path);
     g_free(p);
     return ok;

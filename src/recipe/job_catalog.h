@@ -92,6 +92,8 @@ gboolean job_catalog_create_job(const char *workdir, uint32_t *job_id, char **jo
 /* Count file r: +1 for each container among counts[0..n) it references at
  * least once (how backup keeps them and verify and repair recompute them). */
 void refcount_add_file(uint32_t *counts, uint32_t n, const FileRecord *r);
+/* Publish in job_dir (atomically, the bytes durably; the caller fsyncs
+ * job_dir before anything relies on the file). */
 gboolean refcount_save(const char *job_dir, const uint32_t *counts, uint32_t n, GError **err);
 /* Counts as of committed job `job_id` (a missing file is an INTEGRITY
  * error: it is written before the manifest). */

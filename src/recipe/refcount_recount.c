@@ -83,7 +83,7 @@ gboolean refcount_recount(const char *workdir, uint32_t n, GError **err)
     for (guint i = 0; i < live->len && ok; i++)
         ok = count_job(workdir, g_array_index(live, uint32_t, i), counts, n, err);
     char *dir = job_dir_path(workdir, newest);
-    ok = ok && refcount_save(dir, counts, n, err) && clear_mark(workdir, err);
+    ok = ok && refcount_save(dir, counts, n, err) && dir_fsync(dir, err) && clear_mark(workdir, err);
     g_free(dir);
     g_free(counts);
     g_array_unref(live);

@@ -113,8 +113,10 @@ gboolean file_replace_commit(FileReplace *r, gboolean durable, GError **err)
     return TRUE;
 }
 
-/* file_publish_atomic, with the fsyncs only when `durable`. */
-static gboolean publish(const char *path, const void *data, size_t len, gboolean durable, GError **err)
+/* file_publish_atomic, the file fsynced only when `durable`, its directory
+ * only when `sync_dir` too. */
+static gboolean publish(const char *path, const void *data, size_t len, gboolean durable, gboolean sync_dir,
+                        GError **err)
 {
     char *dir = g_path_get_dirname(path);
     char *base = g_path_get_basename(path);
@@ -125,7 +127,7 @@ static gboolean publish(const char *path, const void *data, size_t len, gboolean
         destor_set_errno(err, errno, "open directory %s", dir);
     else if (file_replace_begin(&r, dir_fd, base, path, 0644, err)) {
         if (file_write_all(r.fd, data, len, path, err))
-            ok = file_replace_commit(&r, durable, err) && (!durable || file_fsync(dir_fd, dir, err));
+            ok = file_replace_commit(&r, durable, err) && (!sync_dir || file_fsync(dir_fd, dir, err));
         else
             file_replace_abort(&r);
     }
@@ -138,12 +140,17 @@ static gboolean publish(const char *path, const void *data, size_t len, gboolean
 
 gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err)
 {
-    return publish(path, data, len, TRUE, err);
+    return publish(path, data, len, TRUE, TRUE, err);
+}
+
+gboolean file_publish_unsynced_dir(const char *path, const void *data, size_t len, GError **err)
+{
+    return publish(path, data, len, TRUE, FALSE, err);
 }
 
 gboolean file_publish_cached(const char *path, const void *data, size_t len, GError **err)
 {
-    return publish(path, data, len, FALSE, err);
+    return publish(path, data, len, FALSE, FALSE, err);
 }
 
 int file_open_own(const char *path, int flags, mode_t mode)

@@ -42,6 +42,10 @@ void file_replace_abort(FileReplace *r);
  * the file is renamed into place and its directory fsynced, so a crash
  * leaves the old or the new version, never a torn one. */
 gboolean file_publish_atomic(const char *path, const void *data, size_t len, GError **err);
+/* The same without the directory's fsync: the caller fsyncs it once after
+ * the last of the files it puts there, before anything relies on them (a
+ * job's files before its manifest). */
+gboolean file_publish_unsynced_dir(const char *path, const void *data, size_t len, GError **err);
 /* The same without either fsync: for a cache's files, which a crash may
  * leave empty or old, and whose reader must therefore check them against
  * their source (or make them durable itself, e.g. by one syncfs(2) for many)

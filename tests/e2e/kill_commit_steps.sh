@@ -8,7 +8,10 @@
 # Since job_meta_data is written under a unique name and renamed into place
 # (issue 35), each backup makes one rename more: 29 and 23 kill points here
 # where 29a4157 had 28 and 22; with file_status (issue 42), 32, 26 and,
-# into a store holding the parent of every file, 23 (no container written).
+# into a store holding the parent of every file, 23 (no container written);
+# since refcount and file_status no longer fsync the job's directory each
+# (its one fsync before the manifest covers them), two fsyncs fewer (into
+# the store holding the parent: 21).
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 # Its injection points are the main thread's renames and fsyncs; a files
 # store renames and fsyncs on its writer thread too: kill_files_backup.sh.

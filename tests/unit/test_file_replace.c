@@ -5,7 +5,8 @@
  * one name get different new files, an aborted one leaves the target and no
  * new file; a file opened in place (file_open_own) is refused when a
  * symlink, a hard link or something not a regular file is at its name, its
- * target untouched; file_publish_atomic and _cached replace a name whole;
+ * target untouched; file_publish_atomic, _unsynced_dir and _cached replace
+ * a name whole;
  * dir_fd_within sees through symlinks and recognises the root; a write
  * refused for want of room is a DESTOR_ERROR_NO_SPACE, which gc's advice to
  * make room is decided from (issue 42), any other a DESTOR_ERROR_IO. */
@@ -96,8 +97,8 @@ static void test_replace_never_writes_through(void)
     g_free(dir);
 }
 
-/* file_publish_atomic and file_publish_cached (the same without fsyncs)
- * each replace a name whole, a symlink there too (its target untouched),
+/* file_publish_atomic, file_publish_unsynced_dir (without the directory's
+ * fsync) and file_publish_cached (without fsyncs) each replace a name whole, a symlink there too (its target untouched),
  * and leave no other file. */
 static void test_publish(void)
 {
@@ -105,8 +106,9 @@ static void test_publish(void)
     g_mkdir(dir, 0755);
     char *victim = g_build_filename(scratch, "p-victim", NULL);
     g_file_set_contents(victim, "precious", -1, NULL);
-    gboolean (*const publish[])(const char *, const void *, size_t, GError **) = { file_publish_atomic,
-                                                                                   file_publish_cached };
+    gboolean (*const publish[])(const char *, const void *, size_t, GError **) = {
+        file_publish_atomic, file_publish_unsynced_dir, file_publish_cached
+    };
     for (guint i = 0; i < G_N_ELEMENTS(publish); i++) {
         char *path = g_build_filename(dir, "out", NULL);
         g_unlink(path);
@@ -232,7 +234,7 @@ static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("file_replace", setup, teardown);
     CU_add_test(s, "a replacement never writes through a link", test_replace_never_writes_through);
-    CU_add_test(s, "both publishes replace a name whole, never through a link", test_publish);
+    CU_add_test(s, "every publish replaces a name whole, never through a link", test_publish);
     CU_add_test(s, "a file opened in place is never one behind a link", test_open_own);
     CU_add_test(s, "dir_within", test_dir_within);
     CU_add_test(s, "a full disk's error says so by its code", test_no_space_code);
