@@ -20,8 +20,11 @@ the source's first request on.
 """
 
 import bisect
+import bz2
 import collections
 import fractions
+import gzip
+import lzma
 import random
 import struct
 from typing import IO, Any, Iterable, Iterator, Sequence
@@ -234,6 +237,22 @@ def read_txt(lines: Iterable[str]) -> Iterator[Request]:
             yield Request("r", oid, None, None, None)
 
 
+# A compressed trace is read through its codec, known by its magic bytes.
+_CODECS = ((b"\x1f\x8b", gzip.decompress), (b"\xfd7zXZ\x00", lzma.decompress), (b"BZh", bz2.decompress))
+
+
+def _decompressed(path: str, data: bytes) -> bytes:
+    """data itself, or its decompression when it starts as gzip, xz or
+    bzip2 does; a damaged compressed file is an error, never a trace."""
+    for magic, decompress in _CODECS:
+        if data.startswith(magic):
+            try:
+                return decompress(data)
+            except (OSError, EOFError, lzma.LZMAError, ValueError) as e:
+                raise ToolError("%s: cannot decompress: %s" % (path, e))
+    return data
+
+
 def open_requests(path: str, fmt: str, csv_spec: str | None = None,
                   block_size: int = 4096) -> Iterator[Request]:
     """The requests of trace `path` in format `fmt`."""
@@ -241,12 +260,16 @@ def open_requests(path: str, fmt: str, csv_spec: str | None = None,
         raise UsageError("unknown format %r (one of %s)" % (fmt, ", ".join(FORMATS)))
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            data = _decompressed(path, f.read())
     except OSError as e:
         raise ToolError("cannot read %s: %s" % (path, e.strerror or e))
     if fmt == "oracle-general":
         return read_oracle_general(data)
-    lines = data.decode("utf-8", "replace").splitlines()
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        raise ToolError("%s is not a %s trace: byte %d is not UTF-8 text (compressed other than by gzip, xz "
+                        "or bzip2?)" % (path, fmt, e.start))
     if fmt == "msr":
         return read_msr(lines, block_size)
     if fmt == "fiu":

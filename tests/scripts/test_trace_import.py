@@ -196,6 +196,41 @@ class ImportTests(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn(b"csv trace, record 2: time 'soon' is not a number of seconds", p.stderr)
 
+    def test_compressed(self):
+        """A trace compressed with gzip, xz or bzip2 (as the public traces
+        ship) is read through its codec: the same records as the plain
+        file. A damaged one, and bytes that are not text in a text format,
+        are errors (exit 1), never a shorter trace."""
+        import bz2, gzip, lzma
+        plain = self.imp("ids.txt", "-f", "txt")
+        with open(os.path.join(FIX, "ids.txt"), "rb") as f:
+            raw = f.read()
+        for suffix, pack in ((".gz", gzip.compress), (".xz", lzma.compress), (".bz2", bz2.compress)):
+            path = os.path.join(self.tmp, "ids.txt" + suffix)
+            with open(path, "wb") as f:
+                f.write(pack(raw))
+            self.assertEqual(self.imp(path, "-f", "txt")[1], plain[1], suffix)
+        with open(os.path.join(FIX, "oracle.bin"), "rb") as f:
+            oracle = f.read()
+        path = os.path.join(self.tmp, "oracle.bin.gz")
+        with open(path, "wb") as f:
+            f.write(gzip.compress(oracle))
+        self.assertEqual(self.imp(path, "-f", "oracle-general", "--seed", "1")[1],
+                         self.imp("oracle.bin", "-f", "oracle-general", "--seed", "1")[1])
+        damaged = os.path.join(self.tmp, "damaged.gz")
+        with open(damaged, "wb") as f:
+            f.write(gzip.compress(raw * 50)[:-12])
+        p = self.imp(damaged, "-f", "txt", check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"cannot decompress", p.stderr)
+        binary = os.path.join(self.tmp, "binary.zst")
+        with open(binary, "wb") as f:
+            f.write(b"\x28\xb5\x2f\xfd" + bytes(range(256)))
+        p = self.imp(binary, "-f", "txt", check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"is not a txt trace: byte 1 is not UTF-8 text", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
+
     def test_usage_errors(self):
         for args in (["-f", "txt", "--map", "volume"], ["-f", "csv"],
                      ["-f", "csv", "-t", "time-col=1"], ["-f", "csv", "-t", "obj-id-col=0"],

@@ -39,7 +39,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                "formats: each distinct block of --block-size bytes) one file by a seeded "
                "permutation and reads it whole.  The output starts with '#' header lines that "
                "record source, format, mapping, seed and counts.")
-    ap.add_argument("source", help="the trace to import")
+    ap.add_argument("source", help="the trace to import (gzip, xz or bzip2 compressed too)")
     ap.add_argument("--format", "-f", required=True, choices=trace_import.FORMATS, help="its format")
     ap.add_argument("--map", dest="mapping", choices=("volume", "object"),
                     help="volume (block formats' default) or object (the only mapping of the "
