@@ -27,7 +27,7 @@ import gzip
 import lzma
 import random
 import struct
-from typing import IO, Any, Iterable, Iterator, Sequence
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import ToolError, UsageError
 from .formatting import format_bytes
@@ -238,7 +238,8 @@ def read_txt(lines: Iterable[str]) -> Iterator[Request]:
 
 
 # A compressed trace is read through its codec, known by its magic bytes.
-_CODECS = ((b"\x1f\x8b", gzip.decompress), (b"\xfd7zXZ\x00", lzma.decompress), (b"BZh", bz2.decompress))
+_CODECS: tuple[tuple[bytes, Callable[[bytes], bytes]], ...] = (
+    (b"\x1f\x8b", gzip.decompress), (b"\xfd7zXZ\x00", lzma.decompress), (b"BZh", bz2.decompress))
 
 
 def _decompressed(path: str, data: bytes) -> bytes:
