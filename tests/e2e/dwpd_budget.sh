@@ -104,15 +104,21 @@ days = 599 * 864 / 86400
 size = k["capacity_bytes"]
 if sys.argv[2] == "container":
     w = k["ssd_bytes_written"]
-    assert abs(k["write_budget_bytes"] - 0.5 * size * days) < 1e-6 * size, k["write_budget_bytes"]
-    assert k["write_budget_dwpd"] == 0.5 and k["write_budget_bytes_per_request"] == 0, k
 else:
     w = k["admitted_bytes"] + k["chunk_log"]["cleaner_bytes_written"] + k["chunk_log"]["reinserted_bytes_written"]
+    assert k["write_budget_charged_bytes"] == w, (k["write_budget_charged_bytes"], w)
+assert abs(k["write_budget_bytes"] - 0.5 * size * days) < 1e-6 * size, k["write_budget_bytes"]
+assert k["write_budget_dwpd"] == 0.5 and k["write_budget_bytes_per_request"] == 0, k
 assert w <= size + 0.5 * size * days, (w, size, days)
 assert w >= 0.8 * (size + 0.5 * size * days) and k["refused_admission"] > 0, (w, k["refused_admission"])
 print("# %s over %.2f days at 0.5 DWPD of %d bytes: %d written, %.2f drive writes" % (
     sys.argv[2], days, size, w, w / size))
 PY
+    # the text report says the budget too, at either granularity
+    dst -p"ssd-cache-granularity $granularity" -p"ssd-cache-policy lru" -p"ssd-cache-size 1M" \
+        -p"ssd-cache-write-budget-dwpd 0.5" read-file --trace "$SCRATCH/days" --simulate > "$SCRATCH/days.txt"
+    grep -Eq "^  write budget +0.5 DWPD, .* over the trace's time \(\+ one cache fill\); written [0-9.]+ of it" \
+        "$SCRATCH/days.txt" || fail "no budget line in the $granularity report: $(cat "$SCRATCH/days.txt")"
 done
 
 # errors, exit 2: a DWPD budget on an untimed trace (text or compiled),

@@ -83,6 +83,7 @@ typedef struct {
     void *st;
     uint64_t requests;          /* begun */
     uint64_t first_ns, last_ns; /* the first and the latest request's times */
+    uint64_t charged;           /* bytes written and rewritten, as the budget pays them */
 } Admission;
 
 void admission_open(Admission *a, const AdmissionOps *ops, const AdmissionEnv *env);
@@ -121,12 +122,14 @@ static inline gboolean admission_admit(Admission *a, uint64_t key, uint64_t byte
 
 static inline void admission_written(Admission *a, uint64_t bytes)
 {
+    a->charged += bytes;
     if (a->ops->written)
         a->ops->written(a->st, bytes);
 }
 
 static inline void admission_rewritten(Admission *a, uint64_t bytes)
 {
+    a->charged += bytes;
     if (a->ops->rewritten && bytes > 0)
         a->ops->rewritten(a->st, bytes);
 }

@@ -257,6 +257,11 @@ typedef struct {
     double lifetime_days_model;
     size_t memory_bytes, policy_memory_bytes;
     size_t admission_memory_bytes; /* the admission rule's, in memory_bytes too */
+    /* the write budget as the container cache's report gives it: ssd-cache-write-budget (bytes per
+     * request) or -dwpd, its bytes over the run (+ one cache fill not counted), and the bytes it paid
+     * (../shared/POLICIES.md: chunks admitted as stored, the log's rewrites; not segment padding) */
+    double write_budget, write_dwpd, write_budget_bytes;
+    uint64_t write_budget_charged_bytes;
     const char *layout;                /* its ssd-cache-layout ("log", "buckets") */
     /* the layout's (or in simulation its model's) counters and what its rows show beside them: real,
      * the log's capacity and reclaim rule, ssd-cache-compression (named as in the container cache's

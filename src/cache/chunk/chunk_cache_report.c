@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_cache_report.c: the chunk cache's counters as a report (ratios,
- * write amplification, modelled time, SSD lifetime, memory per cached and
+ * write amplification, the write budget, modelled time, SSD lifetime, memory per cached and
  * per stored chunk), and its text and JSON forms as one table
  * (report_table.h). The layout's lines and JSON object are the rows it
  * hands up (chunk_layout.h: report, model_report) over its part of the
@@ -46,6 +46,10 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
     r->cached_bytes = c->used_bytes;
     r->cached_chunks = c->n_taken - c->n_free;
     r->c = c->counters;
+    r->write_budget = c->opt.write_budget;
+    r->write_dwpd = c->opt.write_dwpd;
+    r->write_budget_bytes = admission_budget_bytes(&c->admission);
+    r->write_budget_charged_bytes = c->admission.charged;
     r->layout = c->lops->name;
     r->layout_object = c->lops->report_name;
     l->real = c->layout != NULL;
@@ -108,6 +112,17 @@ void chunk_cache_report(ChunkCache *c, ChunkCacheReport *r)
 static gboolean offered(const void *p)
 {
     return ((const ChunkCacheReport *)p)->c.offered > 0;
+}
+
+static gboolean budgeted(const void *p)
+{
+    return ((const ChunkCacheReport *)p)->write_budget > 0 || ((const ChunkCacheReport *)p)->write_dwpd > 0;
+}
+
+static void budget_text(const void *p, GString *out)
+{
+    const ChunkCacheReport *r = p;
+    report_text_budget(out, r->write_budget, r->write_dwpd, r->write_budget_bytes, r->write_budget_charged_bytes);
 }
 
 static void header_text(const void *p, GString *out)
@@ -206,6 +221,11 @@ static const ReportRow rows[] = {
     ROW("ssd_bytes_written", "bytes written to SSD", REPORT_BYTES, REPORT_U64, c.ssd_bytes_written),
     ROW("write_amplification", "write amplification", REPORT_RATIO, REPORT_DOUBLE, write_amplification),
     ROW("ssd_bytes_read", "bytes read from SSD", REPORT_BYTES, REPORT_U64, c.ssd_bytes_read),
+    REPORT_LINES(budget_text, NULL, budgeted),
+    ROW("write_budget_bytes_per_request", NULL, REPORT_RATIO, REPORT_DOUBLE, write_budget),
+    ROW("write_budget_dwpd", NULL, REPORT_RATIO, REPORT_DOUBLE, write_dwpd),
+    ROW("write_budget_bytes", NULL, REPORT_RATIO, REPORT_DOUBLE, write_budget_bytes),
+    ROW("write_budget_charged_bytes", NULL, REPORT_COUNT, REPORT_U64, write_budget_charged_bytes),
     REPORT_LINES(layout_text, NULL, NULL),
     REPORT_LINES(simulated_compression_text, NULL, NULL),
     ROW("hdd_reads", NULL, REPORT_COUNT, REPORT_U64, c.hdd_reads),

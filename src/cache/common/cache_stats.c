@@ -96,16 +96,7 @@ static void cached_now_text(const void *p, GString *out)
 static void budget_text(const void *p, GString *out)
 {
     const CacheReport *r = p;
-    char buf[32];
-    char rate[96];
-    if (r->write_dwpd > 0)
-        g_snprintf(rate, sizeof rate, "%g DWPD, %s over the trace's time", r->write_dwpd,
-                   size_format((uint64_t)r->write_budget_bytes, buf, sizeof buf));
-    else
-        g_snprintf(rate, sizeof rate, "%.0f B per request, %s over the requests", r->write_budget,
-                   size_format((uint64_t)r->write_budget_bytes, buf, sizeof buf));
-    g_string_append_printf(out, "  %-30s %s (+ one cache fill); written %.3f of it\n", "write budget", rate,
-                           report_ratio((double)r->c.ssd_bytes_written, r->write_budget_bytes));
+    report_text_budget(out, r->write_budget, r->write_dwpd, r->write_budget_bytes, r->c.ssd_bytes_written);
 }
 
 /* Top-level keys the policies' counters had before the policy seam

@@ -25,6 +25,20 @@ void report_text_bytes(GString *out, const char *label, uint64_t bytes)
                            size_format(bytes, buf, sizeof buf));
 }
 
+void report_text_budget(GString *out, double per_request, double dwpd, double budget_bytes, uint64_t written)
+{
+    char buf[32];
+    char rate[96];
+    if (dwpd > 0)
+        g_snprintf(rate, sizeof rate, "%g DWPD, %s over the trace's time", dwpd,
+                   size_format((uint64_t)budget_bytes, buf, sizeof buf));
+    else
+        g_snprintf(rate, sizeof rate, "%.0f B per request, %s over the requests", per_request,
+                   size_format((uint64_t)budget_bytes, buf, sizeof buf));
+    g_string_append_printf(out, "  %-30s %s (+ one cache fill); written %.3f of it\n", "write budget", rate,
+                           report_ratio((double)written, budget_bytes));
+}
+
 void report_policy_take(CacheReportPolicy *p, const CachePolicyCounter *names, size_t n, const uint64_t *values)
 {
     p->names = names;

@@ -85,6 +85,9 @@ void report_table_json(const ReportRow *rows, size_t n, const void *r, JsonBuild
 /* Text lines of the house's form, for custom rows. */
 void report_text_count(GString *out, const char *label, uint64_t v);
 void report_text_bytes(GString *out, const char *label, uint64_t bytes);
+/* The write budget's line: its rate (bytes per request, or DWPD when dwpd
+ * > 0), its bytes over the run and the share of them written. */
+void report_text_budget(GString *out, double per_request, double dwpd, double budget_bytes, uint64_t written);
 /* num / den, 0 when den is 0. */
 double report_ratio(double num, double den);
 
