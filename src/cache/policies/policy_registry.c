@@ -31,6 +31,7 @@
     X(adapt)          \
     X(minisim)        \
     X(wlfu)           \
+    X(boundary)       \
     X(belady)         \
     X(offline_static) \
     X(opt_budget)
