@@ -32,6 +32,7 @@
     X(minisim)        \
     X(wlfu)           \
     X(boundary)       \
+    X(nextuse_probe)  \
     X(belady)         \
     X(offline_static) \
     X(opt_budget)
