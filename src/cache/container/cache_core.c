@@ -156,14 +156,14 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     }
     g_assert(o->write_budget <= 0 || o->write_dwpd <= 0); /* cache_config_validate */
     gboolean budget = o->write_budget > 0 || o->write_dwpd > 0;
-    if (budget && o->policy->offline && o->policy->accessed == NULL) {
+    if (budget && o->policy->offline) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
                     "SSD cache: %s applies to online policies, not to the offline %s",
                     o->write_dwpd > 0 ? "ssd-cache-write-budget-dwpd" : "ssd-cache-write-budget", o->policy->name);
         return NULL;
     }
     const AdmissionOps *admission = o->admission ? o->admission : admission_default(budget);
-    if (o->policy->offline && o->policy->accessed == NULL && admission != admission_default(FALSE)) {
+    if (o->policy->offline && admission != admission_default(FALSE)) {
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE,
                     "SSD cache: ssd-cache-admission applies to online policies, not to the offline %s",
                     o->policy->name);

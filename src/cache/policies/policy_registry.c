@@ -31,8 +31,6 @@
     X(adapt)          \
     X(minisim)        \
     X(wlfu)           \
-    X(boundary)       \
-    X(nextuse_probe)  \
     X(belady)         \
     X(offline_static) \
     X(opt_budget)
