@@ -20,16 +20,10 @@
  * blocks the pipeline never needs at once are never touched, so a tree
  * with few large files does not pay its RSS for every large block (but
  * for the rest of a huge page it touched). The blocks lie in `region`,
- * one after another. A worker waiting on its empty pool is woken once half
- * of it is back (bounded_queue_new_pool), not at every block the store
- * stage gives back: it waits holding at most one block of that pool (the
- * one being filled), and once the store stage has reached the worker's
- * current file, every other block of the worker's is back, because the
- * worker takes files in walk order and the store stage gives each block
- * back once it has stored its chunks. */
+ * one after another. */
 static BoundedQueue *new_pool(guint n, size_t cap, uint8_t *region)
 {
-    BoundedQueue *pool = bounded_queue_new_pool(n);
+    BoundedQueue *pool = bounded_queue_new_lifo(n);
     for (guint i = 0; i < n; i++) {
         DataBlock *b = g_new0(DataBlock, 1);
         b->data = region + (size_t)i * cap;

@@ -12,7 +12,6 @@ struct BoundedQueue {
     guint head;  /* next slot to pop */
     guint count; /* items held */
     guint wake_pushers_at; /* a pop wakes a blocked producer once count is at most this */
-    guint wake_poppers_at; /* a push wakes a blocked consumer once count is at least this */
     gboolean lifo;         /* pop the newest item, not the oldest */
     guint pushers_waiting, poppers_waiting; /* signal only when someone waits:
                                               a GCond signal is a syscall */
@@ -28,7 +27,6 @@ BoundedQueue *bounded_queue_new(guint capacity)
     q->ring = g_new0(gpointer, capacity);
     q->capacity = capacity;
     q->wake_pushers_at = capacity - 1;
-    q->wake_poppers_at = 1;
     return q;
 }
 
@@ -43,13 +41,6 @@ BoundedQueue *bounded_queue_new_lifo(guint capacity)
 {
     BoundedQueue *q = bounded_queue_new(capacity);
     q->lifo = TRUE;
-    return q;
-}
-
-BoundedQueue *bounded_queue_new_pool(guint capacity)
-{
-    BoundedQueue *q = bounded_queue_new_lifo(capacity);
-    q->wake_poppers_at = MAX(1, capacity / 2);
     return q;
 }
 
@@ -79,9 +70,7 @@ void bounded_queue_push_many(BoundedQueue *q, gpointer const *items, guint n)
             q->ring[(q->head + q->count) % q->capacity] = items[done];
             q->count++;
         }
-        if (q->count < q->wake_poppers_at)
-            ; /* a pool's consumer sleeps on until it has refilled */
-        else if (q->poppers_waiting > 1 && pushed > 1)
+        if (q->poppers_waiting > 1 && pushed > 1)
             g_cond_broadcast(&q->not_empty);
         else if (q->poppers_waiting > 0)
             g_cond_signal(&q->not_empty);

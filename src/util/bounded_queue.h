@@ -20,14 +20,6 @@ BoundedQueue *bounded_queue_new_batched(guint capacity);
  * where the one given back last is the one still in the cache, and buffers
  * never needed at once are never touched (nor counted in the RSS). */
 BoundedQueue *bounded_queue_new_lifo(guint capacity);
-/* A pool of buffers: LIFO, and a consumer blocked on the empty pool is
- * woken only once it has been refilled to half, so it then takes many
- * buffers per wake-up instead of one (the stage giving buffers back one at
- * a time would otherwise wake it per buffer). Its user must make sure the
- * pool does refill: a consumer that holds at most one of its buffers while
- * it waits, and whose other buffers all come back while it waits, is woken
- * (half of a capacity of two or more is at most capacity - 1). */
-BoundedQueue *bounded_queue_new_pool(guint capacity);
 void bounded_queue_free(BoundedQueue *q);
 
 /* Blocks while the queue is full. `item` must not be NULL. */

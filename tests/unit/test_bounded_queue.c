@@ -2,7 +2,7 @@
 /* test_bounded_queue.c: the pipeline's queue (src/util/bounded_queue.c):
  * FIFO order across the ring's wrap, LIFO order, and push_many of more items
  * than the queue holds, drained meanwhile by a consumer thread, arriving
- * whole and in order; a pool's consumer woken only once it is half full. */
+ * whole and in order. */
 #include "util/bounded_queue.h"
 #include "unit.h"
 
@@ -58,44 +58,11 @@ static void test_push_many_through_small_queue(void)
     }
 }
 
-typedef struct {
-    BoundedQueue *q;
-    gint taken; /* atomic: the blocked pop returned */
-} PoolWaiter;
-
-static gpointer wait_on_pool(gpointer data)
-{
-    PoolWaiter *w = data;
-    gpointer item = bounded_queue_pop(w->q);
-    g_atomic_int_set(&w->taken, 1);
-    return item;
-}
-
-/* A consumer blocked on an empty pool of 4 sleeps through the first
- * buffer given back (the old pool woke it at once, 50 ms being plenty),
- * wakes at the second (half), and takes the newest. */
-static void test_pool_wakes_at_half(void)
-{
-    int items[CAP];
-    BoundedQueue *pool = bounded_queue_new_pool(4);
-    PoolWaiter w = { pool, 0 };
-    GThread *t = g_thread_new("pool", wait_on_pool, &w);
-    g_usleep(20000); /* let it block (if not yet, it finds one item and blocks all the same) */
-    bounded_queue_push(pool, &items[0]);
-    g_usleep(50000);
-    CU_ASSERT_EQUAL(g_atomic_int_get(&w.taken), 0);
-    bounded_queue_push(pool, &items[1]);
-    CU_ASSERT_PTR_EQUAL(g_thread_join(t), &items[1]);
-    CU_ASSERT_PTR_EQUAL(bounded_queue_pop(pool), &items[0]); /* not empty: no wait */
-    bounded_queue_free(pool);
-}
-
 static void add_suites(void)
 {
     CU_pSuite s = CU_add_suite("bounded_queue", NULL, NULL);
     CU_add_test(s, "FIFO and LIFO order", test_fifo_and_lifo_order);
     CU_add_test(s, "push_many through a small queue", test_push_many_through_small_queue);
-    CU_add_test(s, "a pool wakes its consumer at half", test_pool_wakes_at_half);
 }
 
 UNIT_MAIN(add_suites)
