@@ -32,7 +32,6 @@
     X(minisim)        \
     X(wlfu)           \
     X(boundary)       \
-    X(boundary_lf)    \
     X(belady)         \
     X(offline_static) \
     X(opt_budget)

@@ -28,13 +28,7 @@
  *
  * Eviction: the resident of the lowest (positives + 1) / (examples + 2) in
  * its cell; ties to the larger age, then the lower slot. Before the first
- * training every cell is 1/2: LRU.
- *
- * Policy `boundary-lf` (issue 38, round 6; docs/ADMISSION.md, "Policy
- * boundary-lf", fixed before any run): the same clock, window, labels,
- * model and eviction, with the short count replaced by a long-horizon
- * one: the core's access count never aged (the count over the whole trace
- * so far), in 16 octave buckets 1, 2-3, ..., 2^14..2^15-1, 2^15+. */
+ * training every cell is 1/2: LRU. */
 #include "cache/policy/policy.h"
 
 #include <stdlib.h>
@@ -43,10 +37,9 @@
 #define AGE_BUCKETS 11  /* 0..10: lower bounds a_k = T_k, T_10 = 4C */
 #define GAP_BUCKETS 16  /* 0..14 by T_1..T_14, 15: no earlier access */
 #define GAP_NONE 15
-#define SHORT_COUNT_BUCKETS 4  /* boundary: 1, 2-3, 4-7, 8+ */
-#define LONG_COUNT_BUCKETS 16  /* boundary-lf: octaves 1 .. 2^15+ */
-#define MAX_FEATS (GAP_BUCKETS * LONG_COUNT_BUCKETS)
-#define MAX_CELLS (AGE_BUCKETS * MAX_FEATS)
+#define COUNT_BUCKETS 4
+#define FEATS (GAP_BUCKETS * COUNT_BUCKETS)
+#define CELLS (AGE_BUCKETS * FEATS)
 #define NO_NEXT UINT32_MAX
 
 typedef struct {
@@ -54,16 +47,14 @@ typedef struct {
     uint32_t C;
     uint64_t window;           /* W = 10 C */
     uint64_t thr[GAP_BUCKETS]; /* T_1..T_14 (thr[0] unused) */
-    unsigned count_buckets;    /* SHORT_ or LONG_COUNT_BUCKETS */
-    unsigned feats;            /* GAP_BUCKETS x count_buckets */
     uint64_t now;              /* accesses counted */
     uint32_t *last;            /* n_containers: time of the latest access, 0 none */
-    uint8_t cur_feat;          /* the current access's feature byte: gap x count_buckets + count */
+    uint8_t cur_feat;          /* the current access's feature byte */
     uint32_t *t_slot;          /* per slot: time of its latest access */
     uint8_t *f_slot;           /* per slot: the feature byte then */
     uint32_t *log_id;          /* ring of W: the access at time t at (t - 1) % W */
     uint8_t *log_feat;
-    uint32_t pos[MAX_CELLS], tot[MAX_CELLS];
+    uint32_t pos[CELLS], tot[CELLS];
     /* training scratch, W entries each (C for res) */
     uint64_t *order;
     uint32_t *next, *prev, *res;
@@ -91,20 +82,17 @@ static uint64_t age_lower(const Boundary *b, unsigned k)
     return a ? a : 1;
 }
 
-static void *create_with(const CachePolicyEnv *env, unsigned count_buckets)
+static void *boundary_create(const CachePolicyEnv *env)
 {
     Boundary *b = g_new0(Boundary, 1);
     b->env = env;
-    b->count_buckets = count_buckets;
-    b->feats = GAP_BUCKETS * count_buckets;
-    g_assert(b->feats <= 256);
     b->C = env->capacity ? env->capacity : 1;
     b->window = 10 * (uint64_t)b->C;
     for (unsigned k = 1; k < GAP_BUCKETS; k++)
         b->thr[k] = threshold(b->C, k);
     g_assert(b->thr[AGE_BUCKETS - 1] < b->window / 2);
     b->last = g_new0(uint32_t, env->n_containers ? env->n_containers : 1);
-    b->cur_feat = (uint8_t)(GAP_NONE * count_buckets);
+    b->cur_feat = GAP_NONE << 2;
     b->t_slot = g_new0(uint32_t, b->C);
     b->f_slot = g_new0(uint8_t, b->C);
     b->log_id = g_new0(uint32_t, b->window);
@@ -116,16 +104,6 @@ static void *create_with(const CachePolicyEnv *env, unsigned count_buckets)
     b->label = g_new0(uint8_t, b->window);
     b->held = g_new0(uint8_t, b->window);
     return b;
-}
-
-static void *boundary_create(const CachePolicyEnv *env)
-{
-    return create_with(env, SHORT_COUNT_BUCKETS);
-}
-
-static void *boundary_lf_create(const CachePolicyEnv *env)
-{
-    return create_with(env, LONG_COUNT_BUCKETS);
 }
 
 static void boundary_destroy(void *st)
@@ -207,7 +185,7 @@ static void run_min(Boundary *b)
 
 static void train(Boundary *b)
 {
-    for (unsigned c = 0; c < AGE_BUCKETS * b->feats; c++) {
+    for (unsigned c = 0; c < CELLS; c++) {
         b->pos[c] >>= 1;
         b->tot[c] >>= 1;
     }
@@ -217,7 +195,7 @@ static void train(Boundary *b)
         uint64_t d = b->next[i] == NO_NEXT ? UINT64_MAX : b->next[i] - i;
         uint8_t f = b->log_feat[(b->now + i) % b->window];
         for (unsigned k = 0; k < AGE_BUCKETS && age_lower(b, k) < d; k++) {
-            unsigned c = k * b->feats + f;
+            unsigned c = k * FEATS + f;
             b->tot[c]++;
             b->pos[c] += b->label[i];
             g_assert(b->tot[c] < (1u << 31));
@@ -225,13 +203,9 @@ static void train(Boundary *b)
     }
 }
 
-/* Octave of n (1: 0, 2-3: 1, ...), the last bucket open-ended. */
-static unsigned count_bucket(uint32_t n, unsigned buckets)
+static unsigned count_bucket(uint32_t n)
 {
-    unsigned k = 0;
-    while (k + 1 < buckets && n >= (2u << k))
-        k++;
-    return k;
+    return n < 2 ? 0 : n < 4 ? 1 : n < 8 ? 2 : 3;
 }
 
 static void boundary_accessed(void *st, ContainerId id)
@@ -241,7 +215,7 @@ static void boundary_accessed(void *st, ContainerId id)
     b->now++;
     unsigned g = b->last[id] ? bucket(b, b->now - b->last[id], GAP_BUCKETS - 2) : GAP_NONE;
     b->last[id] = (uint32_t)b->now;
-    b->cur_feat = (uint8_t)(g * b->count_buckets + count_bucket(cache_policy_env_count(b->env, id), b->count_buckets));
+    b->cur_feat = (uint8_t)(g << 2 | count_bucket(cache_policy_env_count(b->env, id)));
     uint64_t i = (b->now - 1) % b->window;
     b->log_id[i] = id;
     b->log_feat[i] = b->cur_feat;
@@ -269,7 +243,7 @@ static CacheDecision boundary_admit(void *st, ContainerId id, gboolean full, Cac
         if (!cache_policy_env_occupied(b->env, s))
             continue;
         uint64_t age = b->now - b->t_slot[s];
-        unsigned c = bucket(b, age, AGE_BUCKETS - 1) * b->feats + b->f_slot[s];
+        unsigned c = bucket(b, age, AGE_BUCKETS - 1) * FEATS + b->f_slot[s];
         uint64_t p = b->pos[c] + 1, t = b->tot[c] + 2;
         /* p / t < best_p / best_t, exactly */
         if (best == CACHE_NO_SLOT || p * best_t < best_p * t || (p * best_t == best_p * t && age > best_age)) {
@@ -302,22 +276,6 @@ static size_t boundary_memory(const void *st)
     return sizeof *b + 4 * (size_t)b->env->n_containers + 5 * (size_t)b->C + 4 * (size_t)b->C +
            (4 + 1 + 8 + 4 + 4 + 1 + 1) * (size_t)b->window;
 }
-
-/* boundary-lf: no count_age_window, so the core's counts are never aged. */
-const CachePolicyOps cache_policy_boundary_lf = {
-    .name = "boundary-lf",
-    .description = "boundary with the access count over the whole trace (octaves) for the short count",
-    .citation = "ours (issue 38, round 6); LRB's Belady boundary (Song et al., NSDI'20)",
-    .create = boundary_lf_create,
-    .destroy = boundary_destroy,
-    .accessed = boundary_accessed,
-    .hit = boundary_touch,
-    .admit = boundary_admit,
-    .inserted = boundary_touch,
-    .removed = boundary_removed,
-    .bytes_per_slot = 9,
-    .memory = boundary_memory,
-};
 
 const CachePolicyOps cache_policy_boundary = {
     .name = "boundary",
