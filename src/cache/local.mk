@@ -79,7 +79,6 @@ CACHE_SOURCES = \
 	src/cache/policies/container/tinylfu.c \
 	src/cache/policies/container/twoq.c \
 	src/cache/policies/container/wlfu.c \
-	src/cache/policies/container/boundary.c \
 	src/cache/policies/container/wlfu_rule.h \
 	src/cache/policies/container/count_order.h \
 	src/cache/policies/container/wtinylfu.c \

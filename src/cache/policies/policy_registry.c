@@ -31,7 +31,6 @@
     X(adapt)          \
     X(minisim)        \
     X(wlfu)           \
-    X(boundary)       \
     X(belady)         \
     X(offline_static) \
     X(opt_budget)

@@ -129,10 +129,6 @@ struct CachePolicyOps {
      * before the hit() or admit() of the access that completed it. */
     uint64_t (*count_age_window)(void *st);
     void (*counts_aged)(void *st);
-    /* Optional: every access the core counts (hits and misses, those an
-     * admission rule refuses too), after its count and any aging, before
-     * hit() or admit() (`boundary`'s clock). */
-    void (*accessed)(void *st, ContainerId id);
 
     void *(*create)(const CachePolicyEnv *env);
     void (*destroy)(void *st);
@@ -233,8 +229,6 @@ static inline void cache_policy_count_access(const CachePolicyOps *ops, void *st
 {
     if (access_counts_count(counts, id) && ops->counts_aged)
         ops->counts_aged(st);
-    if (ops->accessed)
-        ops->accessed(st, id);
 }
 
 #endif
