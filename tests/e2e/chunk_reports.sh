@@ -6,7 +6,8 @@
 # container fetch. Lines, their order, JSON keys and values must stay
 # what they are when the code that writes them moves (the layouts hand up
 # their own rows: chunk_layout.h). Wall and CPU times and the memory
-# figures (sizes of structs) are masked; with compression (whose sizes
+# figures (sizes of structs) are masked (the admission's per stored
+# container is checked against the container cache's count below); with compression (whose sizes
 # depend on the codec library's version) only the digits are. A report
 # changed on purpose: rerun with DESTOR_UPDATE_REPORTS=1 and review the
 # fixture's diff.
@@ -61,6 +62,25 @@ report sim-buckets-zstd digits "$BK" -p"ssd-cache-policy austere" -p"ssd-cache-s
     --simulate
 report real-buckets-zstd digits "$BK" -p"ssd-cache-policy austere" -p"ssd-cache-size 1M" \
     -p"ssd-cache-compression zstd" -p"ssd-cache-directory $SCRATCH/ssd"
+
+# The admission rule's memory per stored container (masked above, as every
+# memory figure): the rule's bytes over the store's containers, as the
+# container cache's report counts them (its two keys' ratio).
+LEARN='-pssd-cache-admission learned'
+dst -p"ssd-cache-granularity chunk" "$LOG" -p"ssd-cache-policy lru" -p"ssd-cache-size 25%" "$LEARN" \
+    -p"ssd-cache-write-budget 20000" read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/chunk.json" ||
+    fail "chunk cache under learned: read-file failed"
+dst -p"ssd-cache-policy lru" -p"ssd-cache-size 25%" "$LEARN" -p"ssd-cache-write-budget 20000" \
+    read-file --trace "$SCRATCH/trace" --simulate --json > "$SCRATCH/container.json" ||
+    fail "container cache under learned: read-file failed"
+"$PYTHON" - "$SCRATCH/chunk.json" "$SCRATCH/container.json" <<'PY' || fail "admission memory per stored container"
+import json, sys
+chunk, cont = (json.load(open(p))["cache"] for p in sys.argv[1:3])
+n = cont["memory_bytes_admission"] / cont["memory_bytes_admission_per_container"]
+assert chunk["admission_memory_bytes"] > 0, chunk["admission_memory_bytes"]
+got = chunk["admission_memory_bytes_per_container"]
+assert abs(got * n - chunk["admission_memory_bytes"]) < 1e-6 * chunk["admission_memory_bytes"], (got, n)
+PY
 
 if [ "${DESTOR_UPDATE_REPORTS:-}" = 1 ]; then
     cp "$SCRATCH/got" "$EXPECTED"

@@ -43,33 +43,11 @@ for i in range(n):
 PY
 note "backup: the same answers; every container file holds the pool's bytes"
 
-for kind in pool files; do
-    on $kind restore --json 1 "$SCRATCH/r-$kind" | answers > "$SCRATCH/$kind.restore"
-    same_tree "$SCRATCH/data/v2" "$SCRATCH/r-$kind"
-    on $kind list 0 --null > "$SCRATCH/list-$kind"
-done
-cmp "$SCRATCH/pool.restore" "$SCRATCH/files.restore" || fail "restore answers differ"
-cmp "$SCRATCH/list-pool" "$SCRATCH/list-files" || fail "list differs"
-on files list 1 --null > "$SCRATCH/list1"
-
-# read-file, plain: files of job 0 equal their originals.
-file_paths "$SCRATCH/list-pool" > "$SCRATCH/files0"
-file_paths "$SCRATCH/list1" > "$SCRATCH/files1"
-head -n 12 "$SCRATCH/files0" > "$SCRATCH/some"
-while IFS= read -r path; do
-    for kind in pool files; do
-        on $kind read-file 0 "$path" -o "$SCRATCH/out-$kind"
-    done
-    cmp -s "$SCRATCH/out-files" "$SCRATCH/out-pool" || fail "read-file $path differs"
-    cmp -s "$SCRATCH/out-files" "$SCRATCH/data/v1/${path#/}" || cmp -s "$SCRATCH/out-files" "$SCRATCH/data/v1/$path" ||
-        fail "read-file $path differs from the original"
-done < "$SCRATCH/some"
+# restore, list and read-file, plain: the same answers, the originals.
+reads_as_pool on files
 
 # Through the SSD cache under every online policy, in real mode: the same
 # hits, misses, admissions and evictions and verified bytes on both kinds.
-sed 's/^/0\t/' "$SCRATCH/files0" > "$SCRATCH/trace"
-sed 's/^/1\t/' "$SCRATCH/files1" >> "$SCRATCH/trace"
-sed 's/^/0\t/' "$SCRATCH/some" >> "$SCRATCH/trace"
 POLICIES=$("$DESTOR_BIN" policies --json | "$PYTHON" -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["policies"] if not p["offline"]))')
 [ -n "$POLICIES" ] || fail "destor policies listed nothing"
 for policy in $POLICIES; do

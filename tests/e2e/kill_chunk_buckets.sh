@@ -40,33 +40,7 @@ for r in $runs; do
     for sc in pwrite64 fsync openat ftruncate; do
         kind=$((kind + 1))
         kill_kind "$variant" "$kind" "$variants" || continue
-        C="$SCRATCH/count"
-        rm -rf "$C"
-        "$DRIVER" run "$C" "$codec" 1 "$N"
-        strace -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DRIVER" run "$C" "$codec" 2 "$N"
-        n=$(grep -c "$sc(" "$SCRATCH/trace" || true)
-        i=1
-        while [ "$i" -le "$n" ]; do
-            kill_point "$i" "$n" || { i=$((i + 1)); continue; }
-            W="$SCRATCH/w"
-            rm -rf "$W"
-            "$DRIVER" run "$W" "$codec" 1 "$N"
-            set +e
-            strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
-                "$DRIVER" run "$W" "$codec" 2 "$N" >/dev/null 2>&1
-            rc=$?
-            set -e
-            [ "$rc" -eq 137 ] || fail "$codec: run not killed at $sc #$i (exit $rc)"
-            kills=$((kills + 1))
-            "$DRIVER" check "$W" "$codec" "$N" 1 2 >"$SCRATCH/held" ||
-                fail "$codec: wrong chunks served after the kill at $sc #$i"
-            grep -q ' damaged 0$' "$SCRATCH/held" || fail "$codec: $(cat "$SCRATCH/held") after the kill at $sc #$i"
-            "$DRIVER" run "$W" "$codec" 3 "$N" || fail "$codec: no run after the kill at $sc #$i"
-            "$DRIVER" check "$W" "$codec" "$N" 1 2 3 >"$SCRATCH/held" ||
-                fail "$codec: wrong chunks served after the run that followed the kill at $sc #$i"
-            grep -q '^held [1-9]' "$SCRATCH/held" || fail "$codec: nothing held after a full run ($sc #$i)"
-            i=$((i + 1))
-        done
+        driver_kill_points "$sc" "$codec" "$codec, O_DIRECT ${r#*:}"
     done
     variant=$((variant + 1))
 done

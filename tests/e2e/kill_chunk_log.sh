@@ -48,36 +48,7 @@ for run in $runs; do
         for sc in pwrite64 write fsync fdatasync rename renameat renameat2 ftruncate openat; do
             kind=$((kind + 1))
             kill_kind "$variant" "$kind" "$variants" || continue
-            C="$SCRATCH/count"
-            rm -rf "$C"
-            "$DRIVER" run "$C" "$mode" 1 "$N"
-            strace -f -qq -o "$SCRATCH/trace" -e trace="$sc" "$DRIVER" run "$C" "$mode" 2 "$N"
-            n=$(grep -c "$sc(" "$SCRATCH/trace" || true)
-            i=1
-            while [ "$i" -le "$n" ]; do
-                kill_point "$i" "$n" || { i=$((i + 1)); continue; }
-                W="$SCRATCH/w"
-                rm -rf "$W"
-                "$DRIVER" run "$W" "$mode" 1 "$N"
-                set +e
-                strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$i" \
-                    "$DRIVER" run "$W" "$mode" 2 "$N" >/dev/null 2>&1
-                rc=$?
-                set -e
-                [ "$rc" -eq 137 ] || fail "$mode: run not killed at $sc #$i (exit $rc)"
-                kills=$((kills + 1))
-                "$DRIVER" check "$W" "$mode" "$N" 1 2 >"$SCRATCH/held" ||
-                    fail "$mode, $codec, O_DIRECT $direct: wrong chunks served after the kill at $sc #$i"
-                # a kill lands between system calls: every write was whole or
-                # never made, so nothing the log lists may be damaged
-                grep -q ' damaged 0$' "$SCRATCH/held" ||
-                    fail "$mode: $(cat "$SCRATCH/held") after the kill at $sc #$i"
-                "$DRIVER" run "$W" "$mode" 3 "$N" || fail "$mode: no run after the kill at $sc #$i"
-                "$DRIVER" check "$W" "$mode" "$N" 1 2 3 >"$SCRATCH/held" ||
-                    fail "$mode, $codec, O_DIRECT $direct: wrong chunks served after the run that followed the kill at $sc #$i"
-                grep -q '^held [1-9]' "$SCRATCH/held" || fail "$mode: nothing held after a full run ($sc #$i)"
-                i=$((i + 1))
-            done
+            driver_kill_points "$sc" "$mode" "$mode, $codec, O_DIRECT $direct"
         done
         variant=$((variant + 1))
     done

@@ -265,6 +265,76 @@ kill_sweep() {
     [ $((kills + KILL_POINTS_SKIPPED)) -ge 10 ] || fail "$1: only $kills kill points"
 }
 
+# driver_kill_points SYSCALL ARG LABEL: SIGKILL a cache layout's fault
+# driver ($DRIVER, tests/fault/*_driver, with $N chunks a run) at each
+# SYSCALL of its second run, ARG its variant (a codec, a reclaim mode),
+# LABEL the variant in failures. After each kill the layout serves only
+# chunks some run put, byte for byte (`check` fails otherwise), lists
+# nothing damaged (a kill falls between system calls: no write is torn),
+# takes a full third run and serves again. Adds the kills to $kills.
+# Needs strace_kill_setup.
+driver_kill_points() {
+    C="$SCRATCH/count"
+    rm -rf "$C"
+    "$DRIVER" run "$C" "$2" 1 "$N"
+    strace -f -qq -o "$SCRATCH/trace" -e trace="$1" "$DRIVER" run "$C" "$2" 2 "$N"
+    n=$(grep -c "$1(" "$SCRATCH/trace" || true)
+    i=1
+    while [ "$i" -le "$n" ]; do
+        kill_point "$i" "$n" || { i=$((i + 1)); continue; }
+        W="$SCRATCH/w"
+        rm -rf "$W"
+        "$DRIVER" run "$W" "$2" 1 "$N"
+        set +e
+        strace -f -qq -o /dev/null -e trace="$1" -e inject="$1":signal=KILL:when="$i" \
+            "$DRIVER" run "$W" "$2" 2 "$N" >/dev/null 2>&1
+        rc=$?
+        set -e
+        [ "$rc" -eq 137 ] || fail "$3: run not killed at $1 #$i (exit $rc)"
+        kills=$((kills + 1))
+        "$DRIVER" check "$W" "$2" "$N" 1 2 >"$SCRATCH/held" ||
+            fail "$3: wrong chunks served after the kill at $1 #$i"
+        grep -q ' damaged 0$' "$SCRATCH/held" || fail "$3: $(cat "$SCRATCH/held") after the kill at $1 #$i"
+        "$DRIVER" run "$W" "$2" 3 "$N" || fail "$3: no run after the kill at $1 #$i"
+        "$DRIVER" check "$W" "$2" "$N" 1 2 3 >"$SCRATCH/held" ||
+            fail "$3: wrong chunks served after the run that followed the kill at $1 #$i"
+        grep -q '^held [1-9]' "$SCRATCH/held" || fail "$3: nothing held after a full run ($1 #$i)"
+        i=$((i + 1))
+    done
+}
+
+# reads_as_pool RUN KIND: a store of KIND and a pool store, each holding
+# $SCRATCH/data/v1 and v2 as jobs 0 and 1 and each run as RUN KIND|pool
+# ARGS..., answer alike: job 1 restores as v2 with the same answers, job 0
+# lists the same, and read-file of 12 of job 0's files gives their
+# originals on both. Leaves for what follows: $SCRATCH/files0 and files1
+# (the jobs' file paths), some (the 12), trace (a read-file trace of them
+# all: job 0's, job 1's, then the 12 again).
+reads_as_pool() {
+    for kind in pool "$2"; do
+        $1 $kind restore --json 1 "$SCRATCH/r-$kind" | answers > "$SCRATCH/$kind.restore"
+        same_tree "$SCRATCH/data/v2" "$SCRATCH/r-$kind"
+        $1 $kind list 0 --null > "$SCRATCH/list-$kind"
+    done
+    cmp "$SCRATCH/pool.restore" "$SCRATCH/$2.restore" || fail "restore answers differ"
+    cmp "$SCRATCH/list-pool" "$SCRATCH/list-$2" || fail "list differs"
+    $1 "$2" list 1 --null > "$SCRATCH/list1"
+    file_paths "$SCRATCH/list-pool" > "$SCRATCH/files0"
+    file_paths "$SCRATCH/list1" > "$SCRATCH/files1"
+    head -n 12 "$SCRATCH/files0" > "$SCRATCH/some"
+    while IFS= read -r path; do
+        for kind in pool "$2"; do
+            $1 $kind read-file 0 "$path" -o "$SCRATCH/out-$kind"
+        done
+        cmp -s "$SCRATCH/out-$2" "$SCRATCH/out-pool" || fail "read-file $path differs"
+        cmp -s "$SCRATCH/out-$2" "$SCRATCH/data/v1/${path#/}" || cmp -s "$SCRATCH/out-$2" "$SCRATCH/data/v1/$path" ||
+            fail "read-file $path differs from the original"
+    done < "$SCRATCH/some"
+    sed 's/^/0\t/' "$SCRATCH/files0" > "$SCRATCH/trace"
+    sed 's/^/1\t/' "$SCRATCH/files1" >> "$SCRATCH/trace"
+    sed 's/^/0\t/' "$SCRATCH/some" >> "$SCRATCH/trace"
+}
+
 # lifecycle_trees: $SCRATCH/a, b and c for the delete and gc tests: a and b
 # share shared.bin, each also has data of its own (so deleting a and c
 # leaves containers dead and containers part live), c shares nothing.

@@ -9,12 +9,15 @@ each access a request of its own, containers of 4096 bytes). `learned`'s
 oracle is the C planner run by opt_plan (it is held against exhaustive
 search in tests/unit/test_policy_offline.c); everything else here (the
 sketch, the features, the sampling, the windows, the SGD, the controller,
-the credit) is this file's. Sequences: Zipf 0.8 and 1.2, at capacities 7
-(every container in the oracle's miniature) and 100 (sampled), budgets of
+the credit) is this file's. Sequences over a store of 400 containers
+(learned's miniature: at most 400 / 32 = 12 slots): Zipf 0.8 and 1.2, at
+capacities 7 (every container in the oracle's miniature) and 100
+(sampled), budgets of
 0.1 and 0.4 containers a request; and the same in DWPD
 (ssd-cache-write-budget-dwpd) over requests with times, gaps of 0 to 2 s
 (a quarter of them 0), the DWPD giving 0.1 and 0.4 containers a request
-on average.
+on average; and learned over a store of 128 containers at capacity 7
+(a miniature of 4 slots: sampled though C <= 32).
 Exits 1 at the first disagreement.
 
 Usage: admission_reference.py POLICY_DECISIONS OPT_PLAN"""
@@ -184,16 +187,18 @@ class LastSeen:
 
 
 class Learned(Compete):
-    MINI, PASSES, RATE = 32, 4, 0.25
+    MINI, PASSES, RATE, CONTAINERS_A_SLOT = 32, 4, 0.25, 32
 
-    def __init__(self, rate, capacity, oracle, dwpd=None):
+    def __init__(self, rate, capacity, oracle, dwpd=None, containers=0):
         super().__init__(rate, capacity, oracle, dwpd)
         self.oracle = oracle
         self.window = 10 * capacity
         self.epoch_len = -(-self.window // LastSeen.WINDOW)
         self.seen = LastSeen(4 * self.sketch.width)
         self.mini = min(capacity, self.MINI)
-        self.threshold = int(self.MINI / capacity * 4294967296.0) if capacity > self.MINI else None
+        if containers:  # the store's containers bound the miniature: at most N / 32 slots, at least 1
+            self.mini = min(self.mini, max(1, containers // self.CONTAINERS_A_SLOT))
+        self.threshold = int(self.mini / capacity * 4294967296.0) if capacity > self.mini else None
         self.mini_share = self.mini / capacity
         self.w = [0.0, 1.0, 0.0, 0.0]
         self.accesses = 0
@@ -309,7 +314,7 @@ def main(argv):
             ids = zipf_sequence(rng, n, 6000, alpha)
             for capacity in (7, 100):
                 for share in (0.1, 0.4):
-                    cases.append((name, cls, alpha, ids, capacity, share, None))
+                    cases.append((name, cls, alpha, ids, capacity, share, None, n))
         # DWPD: gaps of 0 to 2 s, 0.75 s on average (a quarter of them 0)
         ids = zipf_sequence(rng, n, 6000, 0.8)
         times, now = [], 0
@@ -318,19 +323,25 @@ def main(argv):
             now += rng.randrange(1, 2 * 10 ** 9) if rng.random() < 0.75 else 0
         for capacity in (7, 100):
             for share in (0.1, 0.4):
-                cases.append((name, cls, 0.8, ids, capacity, share, times))
-    for name, cls, alpha, ids, capacity, share, times in cases:
+                cases.append((name, cls, 0.8, ids, capacity, share, times, n))
+    # a store of 128 containers: learned's miniature is 4 slots (N / 32), sampled though C <= 32
+    small = 128
+    ids = zipf_sequence(rng, small, 6000, 0.8)
+    for share in (0.1, 0.4):
+        cases.append(("learned", Learned, 0.8, ids, 7, share, None, small))
+    for name, cls, alpha, ids, capacity, share, times, containers in cases:
         rate = share * CONTAINER
         dwpd = share * 86400 / capacity / 0.75 if times else None  # share containers a request, on average
-        cmd = [driver, "--requests", str(n), "ssd-cache-policy", "lru", "ssd-cache-size", str(capacity),
+        cmd = [driver, "--requests", str(containers), "ssd-cache-policy", "lru", "ssd-cache-size", str(capacity),
                "ssd-cache-admission", name] + (["ssd-cache-write-budget-dwpd", repr(dwpd)] if times else
                                                ["ssd-cache-write-budget", repr(rate)])
         text = "\n".join("%d@%d" % (x, times[k]) if times else str(x) for k, x in enumerate(ids))
         got = subprocess.run(cmd, input=text + "\n", capture_output=True,
                              text=True, check=True).stdout.splitlines()
-        want = decisions(cls(rate, capacity, oracle, dwpd), capacity, ids, times)
-        label = "%s zipf %.1f C=%d budget %.1f%s" % (name, alpha, capacity, share,
-                                                      " in DWPD" if times else "")
+        rule = cls(rate, capacity, oracle, dwpd, containers) if cls is Learned else cls(rate, capacity, oracle, dwpd)
+        want = decisions(rule, capacity, ids, times)
+        label = "%s zipf %.1f N=%d C=%d budget %.1f%s" % (name, alpha, containers, capacity, share,
+                                                            " in DWPD" if times else "")
         bad = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
         if bad is None and len(got) != len(want):
             bad = min(len(got), len(want))

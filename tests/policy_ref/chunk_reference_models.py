@@ -425,16 +425,15 @@ class CdacArc(CdacLru):
         self.m.insert(address, 1, e, ghost)
 
 
-class ChunkTinyLfu(_Placed):
+class ChunkTinyLfu(ChunkLru):
     """TinyLFU admission over an LRU of chunks: every access is added to the
     sketch (the chunk id folded to 32 bits); a miss that does not fit is
     admitted only if its estimate exceeds the LRU chunk's."""
 
     def __init__(self, capacity_bytes, avg_chunk, sample_factor=10):
-        self.data = _DataCache(capacity_bytes)
+        super().__init__(capacity_bytes, avg_chunk)
         n = max(1, capacity_bytes // (avg_chunk or 1))
         self.sketch = Sketch(n, sample_factor * n)
-        self.order = OrderedDict()
 
     @staticmethod
     def _key(chunk):
@@ -445,28 +444,14 @@ class ChunkTinyLfu(_Placed):
 
     def access(self, chunk, length, address, off, tlen):
         self.sketch.add(self._key(chunk))
-        if chunk in self.data.size:
-            self.order.move_to_end(chunk)
-            return "h"
-        return self._miss(chunk, length, address, off, tlen)
+        return super().access(chunk, length, address, off, tlen)
 
     def _miss(self, chunk, length, address, off, tlen):
-        if length > self.data.capacity:
-            return "r"
-        if not self._has_room(chunk, length) and self.order:
+        if length <= self.data.capacity and not self._has_room(chunk, length) and self.order:
             lru = next(iter(self.order))
             if self.sketch.estimate(self._key(chunk)) <= self.sketch.estimate(self._key(lru)):
                 return "r"
-        out = "a"
-        while not self.data.fits(length):
-            victim, _ = self.order.popitem(last=False)
-            self.data.drop(victim)
-            self._evicted(victim)
-            out += " %d" % victim
-        self._put(chunk, length)
-        self.data.add(chunk, length)
-        self.order[chunk] = True
-        return out
+        return super()._miss(chunk, length, address, off, tlen)
 
 
 class ChunkPlc:

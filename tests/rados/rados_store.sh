@@ -57,34 +57,12 @@ for i in range(n):
 PY
 note "backup: the same answers; every container object holds the pool's bytes"
 
-for kind in pool rados; do
-    run $kind restore --json 1 "$SCRATCH/r-$kind" | answers > "$SCRATCH/$kind.restore"
-    same_tree "$SCRATCH/data/v2" "$SCRATCH/r-$kind"
-    run $kind list 0 --null > "$SCRATCH/list-$kind"
-done
-cmp "$SCRATCH/pool.restore" "$SCRATCH/rados.restore" || fail "restore answers differ"
-cmp "$SCRATCH/list-pool" "$SCRATCH/list-rados" || fail "list differs"
-run rados list 1 --null > "$SCRATCH/list1"
-
-# read-file, plain: files of job 0 equal their originals.
-file_paths "$SCRATCH/list-pool" > "$SCRATCH/files0"
-file_paths "$SCRATCH/list1" > "$SCRATCH/files1"
-head -n 12 "$SCRATCH/files0" > "$SCRATCH/some"
-while IFS= read -r path; do
-    for kind in pool rados; do
-        run $kind read-file 0 "$path" -o "$SCRATCH/out-$kind"
-    done
-    cmp -s "$SCRATCH/out-rados" "$SCRATCH/out-pool" || fail "read-file $path differs"
-    cmp -s "$SCRATCH/out-rados" "$SCRATCH/data/v1/${path#/}" || cmp -s "$SCRATCH/out-rados" "$SCRATCH/data/v1/$path" ||
-        fail "read-file $path differs from the original"
-done < "$SCRATCH/some"
+# restore, list and read-file, plain: the same answers, the originals.
+reads_as_pool run rados
 
 # Through the SSD cache in real mode, under two policies, cold then warm:
 # the same hits, misses and verified bytes; the misses are the containers
 # read from RADOS, counted in bytes read from the store.
-sed 's/^/0\t/' "$SCRATCH/files0" > "$SCRATCH/trace"
-sed 's/^/1\t/' "$SCRATCH/files1" >> "$SCRATCH/trace"
-sed 's/^/0\t/' "$SCRATCH/some" >> "$SCRATCH/trace"
 for policy in lru plc; do
     for kind in pool rados; do
         for pass in cold warm; do

@@ -13,6 +13,7 @@
 #include "test_cache_util.h"
 #include "unit.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const AdmissionOps *rule(const char *name)
@@ -48,7 +49,7 @@ static void test_registry(void)
  * admitted; all admits everything. */
 static void test_filters(void)
 {
-    AdmissionEnv env = { 0, 0, 0, 100 };
+    AdmissionEnv env = { 0, 0, 0, 100, 0 };
     Admission d, all;
     admission_open(&d, rule("doorkeeper"), &env);
     admission_open(&all, rule("all"), &env);
@@ -79,7 +80,7 @@ typedef struct {
 static Drive drive_timed(const char *name, double budget, double dwpd, double depth, uint32_t requests,
                          uint32_t max_per_request, uint32_t seed, uint64_t max_gap_ns)
 {
-    AdmissionEnv env = { budget, dwpd, depth, 256 };
+    AdmissionEnv env = { budget, dwpd, depth, 256, 0 };
     Admission a;
     admission_open(&a, rule(name), &env);
     GRand *g = g_rand_new_with_seed(seed);
@@ -165,7 +166,7 @@ static void test_controller_bounds_dwpd(void)
  * the mean a request after the first brought (0 before the second). */
 static void test_credit_arithmetic(void)
 {
-    AdmissionEnv per = { 300, 0, 1000, 1 }, dwpd = { 0, 2, 1000, 1 };
+    AdmissionEnv per = { 300, 0, 1000, 1, 0 }, dwpd = { 0, 2, 1000, 1, 0 };
     WriteCredit w;
     write_credit_init(&w, &per);
     CU_ASSERT_DOUBLE_EQUAL(w.credit, 1000, 0);
@@ -229,7 +230,7 @@ static void test_dwpd_equals_per_request(void)
     const double depth = 64.0 * 4096;
     const char *spenders[] = { "bucket", "compete", "learned" };
     for (size_t k = 0; k < G_N_ELEMENTS(spenders); k++) {
-        AdmissionEnv per = { 4096, 0, depth, 256 }, dwpd = { 0, 1350, depth, 256 };
+        AdmissionEnv per = { 4096, 0, depth, 256, 0 }, dwpd = { 0, 1350, depth, 256, 0 };
         Admission a, b;
         admission_open(&a, rule(spenders[k]), &per);
         admission_open(&b, rule(spenders[k]), &dwpd);
@@ -323,16 +324,25 @@ static void test_container_replay(void)
     CU_ASSERT(hits[2] > hits[0]);
 }
 
-/* learned's memory, from the report (its real allocations) over a store of
- * 2048 containers (the issue's 4 GiB of 2 MiB containers), caches of 10%
- * and 20% (205 and 410 slots: just above a power of two, the sketch's and
- * the table's widest rounding), after ten windows and more: at most 8 bytes
- * a stored container (issue 38), the figure the report prints. */
+/* learned's memory, from the report (its real allocations), after ten
+ * windows and more of a skewed workload: at most 8 bytes a stored container
+ * (issue 38), the figure the report prints, on stores of 128 to 2048
+ * containers (2048: the issue's 4 GiB of 2 MiB containers, caches of 205
+ * and 410 slots, just above a power of two: the sketch's and the table's
+ * widest rounding; 517: the 1 GiB development store). The miniature sized
+ * from the store (learned.c) makes the small stores hold: before it, 256
+ * containers at 10% took 10.4 B and 517 at 20% 9.7 B. Not checked, as the
+ * design cannot hold them (docs/ADMISSION.md): 64 containers, whose struct,
+ * minimal sketch and table alone take 7 B each, and 128 or 256 at 20%. */
 static void test_learned_memory_bound(void)
 {
-    const uint32_t n = 2048, caps[2] = { 205, 410 }, requests = 50000;
-    for (int k = 0; k < 2; k++) {
-        CacheCoreOptions o = test_options(test_policy("lru"), NULL, caps[k], n, NULL);
+    static const struct {
+        uint32_t n, cap;
+    } stores[] = { { 128, 13 }, { 256, 26 }, { 517, 52 }, { 517, 104 }, { 2048, 205 }, { 2048, 410 } };
+    const uint32_t requests = 50000;
+    for (size_t k = 0; k < G_N_ELEMENTS(stores); k++) {
+        uint32_t n = stores[k].n;
+        CacheCoreOptions o = test_options(test_policy("lru"), NULL, stores[k].cap, n, NULL);
         o.write_budget = 0.1 * TEST_CONTAINER_SIZE;
         o.admission = rule("learned");
         GError *err = NULL;
@@ -352,6 +362,9 @@ static void test_learned_memory_bound(void)
             }
         }
         CU_ASSERT(most > 0);
+        if ((double)most / n > 8.0)
+            fprintf(stderr, "learned: %u containers, %u slots: %.2f B a stored container\n", n, stores[k].cap,
+                    (double)most / n);
         CU_ASSERT((double)most / n <= 8.0);
         cache_core_close(c, NULL);
     }

@@ -409,7 +409,6 @@ static void test_clean(void)
     g_free(dir);
 }
 
-/* Flip one byte of chunks.log at `at` (from the start when >= 0). */
 /* Segments the cleaner cannot read (the log file cut to nothing under the
  * open log: a victim past the file's new end is a short read, one before
  * it zeros) are evicted whole or lose their chunks as damaged, and the
@@ -451,6 +450,7 @@ static void test_clean_unreadable_victim(void)
     g_free(dir);
 }
 
+/* Flip the byte of chunks.log at offset `at`. */
 static void flip(const char *dir, off_t at)
 {
     char *p = g_build_filename(dir, CHUNK_LOG_FILE, NULL);

@@ -257,25 +257,29 @@ static size_t ref_rabin_next(const Chunker *c, const uint8_t *buf, size_t len)
     return end;
 }
 
-/* Two bytes per step in rabin.c cut exactly where the byte-at-a-time
- * definition does, for odd and even sizes, on random data and long runs. */
-static void test_rabin_matches_reference(void)
+typedef size_t (*NextCut)(const Chunker *c, const uint8_t *buf, size_t len);
+
+/* ALGO's fast cut function FAST cuts exactly where its byte-at-a-time
+ * definition REF does, for sizes that are and are not multiples of the
+ * fast loop's step, on random data and on data with long runs (where cuts
+ * are rare or immediate), with tails of varied length. */
+static void expect_cuts_match_reference(ChunkAlgorithm algo, NextCut fast, NextCut ref, unsigned seed)
 {
     const ChunkSizes configs[] = {
         { 2048, 8192, 65536 }, { 64, 256, 1024 }, { 64, 128, 301 }, { 101, 1024, 4099 }, { 4096, 16384, 16387 },
     };
     const size_t len = (1 << 20) + 3;
-    uint8_t *buf = random_buffer(len, 67);
+    uint8_t *buf = random_buffer(len, seed);
     memset(buf + 100000, 0, 40000);
     memset(buf + 300000, 0xff, 70000);
     size_t mismatches = 0, cuts = 0;
     for (size_t k = 0; k < G_N_ELEMENTS(configs); k++) {
-        Chunker *c = chunker_new(CHUNK_RABIN, &configs[k]);
+        Chunker *c = chunker_new(algo, &configs[k]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(c);
         for (size_t pos = 0; pos < len; cuts++) {
-            size_t avail = MIN(len - pos, configs[k].max_size + (cuts % 5)); /* varied tails */
-            size_t n = rabin_next(c, buf + pos, avail);
-            if (n != ref_rabin_next(c, buf + pos, avail))
+            size_t avail = MIN(len - pos, configs[k].max_size + (cuts % 5));
+            size_t n = fast(c, buf + pos, avail);
+            if (n != ref(c, buf + pos, avail))
                 mismatches++;
             pos += MAX(n, (size_t)1);
         }
@@ -284,6 +288,13 @@ static void test_rabin_matches_reference(void)
     CU_ASSERT_EQUAL(mismatches, 0);
     CU_ASSERT_TRUE(cuts > 1000);
     g_free(buf);
+}
+
+/* Two bytes per step in rabin.c cut exactly where the byte-at-a-time
+ * definition does. */
+static void test_rabin_matches_reference(void)
+{
+    expect_cuts_match_reference(CHUNK_RABIN, rabin_next, ref_rabin_next, 67);
 }
 
 /* FastCDC by the definition: one byte at a time, hashing from 64 bytes
@@ -304,34 +315,11 @@ static size_t ref_fastcdc_next(const Chunker *c, const uint8_t *buf, size_t len)
     return end;
 }
 
-/* The unrolled loop in fastcdc.c cuts exactly where the definition does,
- * for sizes that are and are not multiples of its four-byte step, on random
- * data and on data with long runs (where cuts are rare or immediate). */
+/* The unrolled loop in fastcdc.c (a four-byte step) cuts exactly where
+ * the definition does. */
 static void test_fastcdc_matches_reference(void)
 {
-    const ChunkSizes configs[] = {
-        { 2048, 8192, 65536 }, { 64, 256, 1024 }, { 64, 128, 301 }, { 101, 1024, 4099 }, { 4096, 16384, 16387 },
-    };
-    const size_t len = (1 << 20) + 3;
-    uint8_t *buf = random_buffer(len, 61);
-    memset(buf + 100000, 0, 40000);
-    memset(buf + 300000, 0xff, 70000);
-    size_t mismatches = 0, cuts = 0;
-    for (size_t k = 0; k < G_N_ELEMENTS(configs); k++) {
-        Chunker *c = chunker_new(CHUNK_FASTCDC, &configs[k]);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-        for (size_t pos = 0; pos < len; cuts++) {
-            size_t avail = MIN(len - pos, configs[k].max_size + (cuts % 5)); /* varied tails */
-            size_t n = fastcdc_next(c, buf + pos, avail);
-            if (n != ref_fastcdc_next(c, buf + pos, avail))
-                mismatches++;
-            pos += MAX(n, (size_t)1);
-        }
-        chunker_free(c);
-    }
-    CU_ASSERT_EQUAL(mismatches, 0);
-    CU_ASSERT_TRUE(cuts > 1000);
-    g_free(buf);
+    expect_cuts_match_reference(CHUNK_FASTCDC, fastcdc_next, ref_fastcdc_next, 61);
 }
 
 /* ---- boundary properties ---- */

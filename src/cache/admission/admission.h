@@ -38,6 +38,9 @@ typedef struct {
     double depth;     /* the write budget's depth: one cache's worth of bytes */
     uint64_t objects; /* the objects the cache holds: container slots, or its
                          bytes over the store's average chunk (at least 1) */
+    uint64_t containers; /* the store's containers, whose memory bound
+                            (issue 38: 8 bytes each) a rule sizes its own
+                            parts by; 0: no such bound (chunk granularity) */
 } AdmissionEnv;
 
 /* One miss asking for a place. */

@@ -38,9 +38,10 @@
  * size). At every halving of the sketch (a turn of its window, every W/2
  * accesses) the rule runs opt_budget_plan (the optimum opt-budget follows,
  * coarse search) over the sampled accesses since the turn before the last
- * (about the last W): a miniature of m = min(C, 32) slots (C the objects;
- * with C > 32 an object is sampled iff mix64(key) >> 32 < floor(32 / C x
- * 2^32), SHARDS' spatial sample, as minisim's), with a budget of
+ * (about the last W): a miniature of m = min(C, 32, max(1, floor(N / 32)))
+ * slots (C the objects, N the store's containers: AdmissionEnv.containers,
+ * no such term when 0; with C > m an object is sampled iff mix64(key) >> 32
+ * < floor(m / C x 2^32), SHARDS' spatial sample, as minisim's), with a budget of
  * floor(rate x R x the requests of those accesses / b) writes (rate: a
  * request's credit, write_credit.h; the DWPD budget's mean), R = m / C,
  * b the candidates' mean bytes (counted and halved as the controller counts
@@ -62,7 +63,14 @@
  * curvature), 4 passes. The compaction (issue 38: at most 8 bytes a stored
  * container) fixed E (16 epochs a window: a's 5 bits with room for the
  * half window between sweeps), the table's size (4 cells a sketch column:
- * from the cache's size, as the sketch) and its two choices. */
+ * from the cache's size, as the sketch) and its two choices. The
+ * miniature's N / 32 (issue 38's bound at small stores, fixed before any
+ * hit ratio was run): the samples, about 10 m a window and 15 m at their
+ * peak (the second turn's 1.5 W) when the sampled objects take their share
+ * of the accesses, 4 bytes each, take 60 m <= 2 bytes a stored container,
+ * a quarter of the bound; the sketch and the table at most 20 C (4 bytes a
+ * stored container at a 20% cache), the struct and the ranks the rest.
+ * N >= 1,024 keeps minisim's 32 slots. */
 #include "cache/admission/last_seen.h"
 #include "cache/admission/recent_accesses.h"
 #include "cache/admission/value_share.h"
@@ -76,6 +84,7 @@
 #define LEARNED_RATE (1.0 / LEARNED_WEIGHTS)
 #define LEARNED_MINI_SLOTS 32
 #define LEARNED_CELLS_PER_COLUMN 4
+#define LEARNED_CONTAINERS_A_SLOT 32 /* the miniature's slots at most N / this */
 
 /* A sample's features, as levels: e << 10 | a << 5 | g; a sample: 16 bits
  * of its key's hash, then its levels. */
@@ -88,8 +97,7 @@ typedef struct {
     ValueShare share;
     LastSeen seen;
     double w[LEARNED_WEIGHTS];
-    uint64_t window;     /* W */
-    uint64_t epoch_len;  /* E */
+    uint64_t epoch_len;  /* E (W is recent.sample) */
     uint64_t accesses;   /* every access so far */
     uint32_t mini;       /* the miniature's slots */
     uint64_t threshold;  /* sampled iff mix64(key) >> 32 < threshold (UINT64_MAX: all) */
@@ -98,8 +106,8 @@ typedef struct {
     uint32_t *sample;    /* the sampled accesses since the turn before the last: SAMPLE(key, levels) */
     uint32_t samples, samples_cap, samples_before; /* held; allocated; of them before the last turn */
     uint64_t requests_before, requests_since; /* requests before the last turn (since the one before), since it */
-    double cur_x[LEARNED_WEIGHTS];
     uint64_t cur_key;
+    uint16_t cur_levels; /* the current access's features, as levels */
 } Learned;
 
 static double scaled_log(uint64_t r, uint64_t window)
@@ -113,8 +121,8 @@ static void features(const Learned *k, uint16_t levels, double *x)
     unsigned e = levels >> 10, a = (levels >> 5) & 31u, g = levels & 31u;
     x[0] = 1;
     x[1] = log2(1.0 + e) / 4;
-    x[2] = a == LAST_SEEN_NONE ? 1 : scaled_log(a * k->epoch_len, k->window);
-    x[3] = g == LAST_SEEN_NONE ? 1 : scaled_log(g * k->epoch_len, k->window);
+    x[2] = a == LAST_SEEN_NONE ? 1 : scaled_log(a * k->epoch_len, k->recent.sample);
+    x[3] = g == LAST_SEEN_NONE ? 1 : scaled_log(g * k->epoch_len, k->recent.sample);
 }
 
 static double predict(const double *w, const double *x)
@@ -130,13 +138,17 @@ static void *learned_create(const AdmissionEnv *env)
     Learned *k = g_new0(Learned, 1);
     write_credit_init(&k->credit, env);
     recent_accesses_init(&k->recent, env);
-    k->window = k->recent.sample;
-    k->epoch_len = (k->window + LAST_SEEN_WINDOW - 1) / LAST_SEEN_WINDOW;
+    k->epoch_len = (k->recent.sample + LAST_SEEN_WINDOW - 1) / LAST_SEEN_WINDOW;
     last_seen_init(&k->seen, LEARNED_CELLS_PER_COLUMN * k->recent.width);
     uint64_t objects = env->objects ? env->objects : 1;
-    k->mini = objects > LEARNED_MINI_SLOTS ? LEARNED_MINI_SLOTS : (uint32_t)objects;
-    k->threshold = objects > LEARNED_MINI_SLOTS ? (uint64_t)((double)LEARNED_MINI_SLOTS / (double)objects * 4294967296.0)
-                                                : UINT64_MAX;
+    uint64_t mini = objects < LEARNED_MINI_SLOTS ? objects : LEARNED_MINI_SLOTS;
+    if (env->containers > 0) {
+        uint64_t most = env->containers / LEARNED_CONTAINERS_A_SLOT;
+        most = most ? most : 1;
+        mini = mini < most ? mini : most;
+    }
+    k->mini = (uint32_t)mini;
+    k->threshold = objects > mini ? (uint64_t)((double)mini / (double)objects * 4294967296.0) : UINT64_MAX;
     k->mini_share = (double)k->mini / (double)objects;
     k->w[1] = 1; /* before any training: the count alone */
     return k;
@@ -219,7 +231,7 @@ static void turn(Learned *k)
 static void sample(Learned *k, uint64_t key, uint16_t levels)
 {
     if (k->samples == k->samples_cap) {
-        k->samples_cap += k->samples_cap / 4 + 16;
+        k->samples_cap += k->samples_cap / 8 + 16;
         k->sample = g_renew(uint32_t, k->sample, k->samples_cap);
     }
     k->sample[k->samples++] = SAMPLE(key, levels);
@@ -236,7 +248,7 @@ static void learned_access(void *st, uint64_t key)
              (g <= LAST_SEEN_WINDOW || g == LAST_SEEN_NONE)); /* each fits its bits */
     uint16_t levels = LEVELS(e, a, g);
     k->cur_key = key;
-    features(k, levels, k->cur_x);
+    k->cur_levels = levels;
     if (k->threshold == UINT64_MAX || (sketch_mix64(key) >> 32) < k->threshold)
         sample(k, key, levels);
     if (turned)
@@ -249,7 +261,9 @@ static gboolean learned_admit(void *st, const AdmissionCandidate *c)
     g_assert(c->key == k->cur_key); /* the core's access came first */
     k->asked_bytes += (double)c->bytes;
     k->asked++;
-    double value = predict(k->w, k->cur_x) / (double)(c->bytes ? c->bytes : 1);
+    double x[LEARNED_WEIGHTS];
+    features(k, k->cur_levels, x);
+    double value = predict(k->w, x) / (double)(c->bytes ? c->bytes : 1);
     unsigned rank = value_rank(value);
     value_share_see(&k->share, rank);
     return write_credit_covers(&k->credit, c->bytes) &&

@@ -85,7 +85,7 @@ static inline void value_share_see(ValueShare *v, unsigned rank)
     uint32_t i = value_share_find(v, rank);
     if (i == v->len || v->rank[i] != rank) {
         if (v->len == v->cap) {
-            v->cap += v->cap / 4 + 8;
+            v->cap += 8; /* ranks come seldom: no more slack than this */
             v->rank = g_renew(uint16_t, v->rank, v->cap);
             v->seen = g_renew(uint32_t, v->seen, v->cap);
         }

@@ -29,6 +29,7 @@ gboolean chunk_cache_options_from_config(ChunkCacheOptions *o, const CacheConfig
     o->policy = cfg->chunk_policy_ops;
     o->policy_settings = cfg->policy_settings;
     o->avg_chunk_size = avg_chunk_size ? avg_chunk_size : 8192;
+    o->n_containers = n_containers;
     o->container_size = container_size;
     o->fetch = cfg->chunk_fetch;
     o->mode = cfg->simulate ? CACHE_MODE_SIMULATE : CACHE_MODE_REAL;
@@ -113,7 +114,8 @@ ChunkCache *chunk_cache_open(const ChunkCacheOptions *o, GError **err)
     c->pst = c->ops->create(&c->env);
     /* the write budget's depth: one cache's worth of bytes */
     uint64_t objects = o->capacity_bytes / (o->avg_chunk_size ? o->avg_chunk_size : 1);
-    AdmissionEnv aenv = { o->write_budget, o->write_dwpd, (double)o->capacity_bytes, objects ? objects : 1 };
+    /* no store bound (containers 0): the rule's objects are chunks, its sketch sized by them */
+    AdmissionEnv aenv = { o->write_budget, o->write_dwpd, (double)o->capacity_bytes, objects ? objects : 1, 0 };
     admission_open(&c->admission, admission, &aenv);
     chunk_table_init(&c->table);
     device_model_init(&c->model, &o->device);

@@ -91,6 +91,8 @@ typedef struct {
     const CachePolicySettings *policy_settings; /* NULL: defaults */
     uint64_t capacity_bytes;
     uint32_t avg_chunk_size;                    /* the store's chunk-avg-size */
+    uint32_t n_containers;                      /* the store's containers (the report's admission memory
+                                                 * per stored container; 0: unknown, reported as 0) */
     size_t container_size;
     ChunkFetch fetch;
     CacheMode mode;
@@ -257,6 +259,7 @@ typedef struct {
     double lifetime_days_model;
     size_t memory_bytes, policy_memory_bytes;
     size_t admission_memory_bytes; /* the admission rule's, in memory_bytes too */
+    double admission_bytes_per_container; /* admission_memory_bytes / the store's containers (issue 38; 0: unknown) */
     /* the write budget as the container cache's report gives it: ssd-cache-write-budget (bytes per
      * request) or -dwpd, its bytes over the run (+ one cache fill not counted), and the bytes it paid
      * (../shared/POLICIES.md: chunks admitted as stored, the log's rewrites; not segment padding) */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chunk_cache_report.c: the chunk cache's counters as a report (ratios,
  * write amplification, the write budget, modelled time, SSD lifetime, memory per cached and
- * per stored chunk), and its text and JSON forms as one table
+ * per stored chunk, the admission rule's per stored container), and its text and JSON forms as one table
  * (report_table.h). The layout's lines and JSON object are the rows it
  * hands up (chunk_layout.h: report, model_report) over its part of the
  * report, which this fills. JSON keys shared with the container cache's
@@ -24,6 +24,8 @@ static void memory(const ChunkCache *c, ChunkCacheReport *r)
     r->stored_length_bytes = chunk_cache_stored_memory(c);
     r->stored_lengths = c->n_stored;
     r->admission_memory_bytes = admission_memory(&c->admission);
+    r->admission_bytes_per_container =
+        c->opt.n_containers ? (double)r->admission_memory_bytes / c->opt.n_containers : 0.0;
     r->memory_bytes = sizeof *c + (size_t)c->n_slots * per_slot + chunk_table_bytes(&c->table) +
                       r->policy_memory_bytes + r->admission_memory_bytes + r->layout_index_bytes + offers +
                       r->stored_length_bytes;
@@ -162,6 +164,9 @@ static void memory_text(const void *p, GString *out)
     const ChunkCacheReport *r = p;
     g_string_append_printf(out, "  %-30s %.1f B per cached chunk, %.1f B per stored chunk\n", "memory per chunk",
                            r->bytes_per_cached_chunk, r->bytes_per_stored_chunk);
+    char buf[32];
+    g_string_append_printf(out, "  %-30s %s, %.2f B per stored container\n", "admission rule's memory",
+                           size_format(r->admission_memory_bytes, buf, sizeof buf), r->admission_bytes_per_container);
 }
 
 /* The layout's lines and its JSON object: the rows it hands up
@@ -262,6 +267,7 @@ static const ReportRow rows[] = {
     ROW("memory_bytes", "memory", REPORT_BYTES, REPORT_SIZE, memory_bytes),
     ROW("policy_memory_bytes", NULL, REPORT_COUNT, REPORT_SIZE, policy_memory_bytes),
     ROW("admission_memory_bytes", NULL, REPORT_COUNT, REPORT_SIZE, admission_memory_bytes),
+    ROW("admission_memory_bytes_per_container", NULL, REPORT_RATIO, REPORT_DOUBLE, admission_bytes_per_container),
     ROW("bytes_per_cached_chunk", NULL, REPORT_RATIO, REPORT_DOUBLE, bytes_per_cached_chunk),
     ROW("bytes_per_stored_chunk", NULL, REPORT_RATIO, REPORT_DOUBLE, bytes_per_stored_chunk),
     REPORT_LINES(memory_text, NULL, NULL),

@@ -195,7 +195,7 @@ CacheCore *cache_core_open(const CacheCoreOptions *o, GError **err)
     c->capacity = o->capacity < o->n_containers ? o->capacity : o->n_containers;
     /* the write budget's depth: one cache's worth of bytes */
     AdmissionEnv aenv = { o->write_budget, o->write_dwpd, (double)c->capacity * (double)o->container_size,
-                          c->capacity ? c->capacity : 1 };
+                          c->capacity ? c->capacity : 1, c->n };
     admission_open(&c->admission, admission, &aenv);
     c->backing = o->backing;
     c->anchor_id = CACHE_NO_CONTAINER;
