@@ -368,7 +368,7 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
         w->meta = NULL;
     }
     if (ok) {
-        ok = recipe_index_finish(w->recipes, TRUE, err);
+        ok = recipe_index_finish(w->recipes, err);
         w->recipes = NULL;
     }
     w->m.containers_total = w->next_container;

@@ -65,6 +65,7 @@ struct FpIndex {
     gboolean prior_chunks;  /* the pool held containers at open: the DB may know chunks
                                the job's table does not (else lookups skip the DB) */
     gboolean marked;        /* DIRTY is known to exist */
+    gboolean changed;       /* the DB was written or rebuilt since DIRTY was last cleared */
     GArray *kept;           /* FpIndexEntry: what persist_container put (fp_index_keep_new), or NULL */
 };
 
@@ -106,6 +107,7 @@ static gboolean db_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation 
     encode_loc(val, loc);
     DBT key = { .data = (void *)fp->bytes, .size = (u_int32_t)idx->fp_len };
     DBT data = { .data = val, .size = sizeof val };
+    idx->changed = TRUE;
     int ret = idx->db->put(idx->db, NULL, &key, &data, existed ? DB_NOOVERWRITE : 0);
     if (existed != NULL && (*existed = ret == DB_KEYEXIST))
         ret = idx->db->put(idx->db, NULL, &key, &data, 0);
@@ -174,7 +176,7 @@ static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t siz
  * it to be rebuilt again. */
 static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GError **err)
 {
-    idx->rebuilt = TRUE;
+    idx->rebuilt = idx->changed = TRUE;
     if (idx->db != NULL) {
         idx->db->close(idx->db, 0);
         idx->db = NULL;
@@ -483,17 +485,41 @@ gboolean fp_index_marked_dirty(const char *dir)
     return dirty;
 }
 
-/* Only the mark's name counts: when its few bytes find no room (a full
- * disk, where gc must mark the index before it frees anything), an empty
- * mark, which takes no data block, does as well. */
+/* Only the mark's name counts (fp_index_marked_dirty, index_new): it is
+ * created empty under that name and its directory fsynced, one sync where
+ * a mark published whole (written, fsynced, renamed, the directory fsynced)
+ * took two; an empty file takes no data block (a full disk, where gc must
+ * mark the index before it frees anything). O_EXCL and O_NOFOLLOW: nothing
+ * at the name is written through; something there that is not the mark
+ * (a link planted after index_new looked) is replaced by one published
+ * whole. */
 gboolean fp_index_begin_job(FpIndex *idx, GError **err)
 {
-    if (!idx->marked && !(idx->marked = file_publish_atomic(idx->dirty_path, "dirty\n", 6, NULL)))
+    if (idx->marked)
+        return TRUE;
+    int dir_fd = open(idx->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) {
+        destor_set_errno(err, errno, "open directory %s", idx->dir);
+        return FALSE;
+    }
+    int fd = openat(dir_fd, DIRTY_NAME, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        close(fd);
+        idx->marked = file_fsync(dir_fd, idx->dir, err);
+    } else if (errno == EEXIST) {
         idx->marked = file_publish_atomic(idx->dirty_path, "", 0, err);
+    } else {
+        destor_set_errno(err, errno, "create %s", idx->dirty_path);
+    }
+    close(dir_fd);
     return idx->marked;
 }
 
-/* Flush the DB and clear the dirty mark. */
+/* Flush the DB and clear the dirty mark. The mark's removal is fsynced
+ * only when the DB changed under it: else (a later job that stored no
+ * chunk) the DB is the one the last clean commit left, and a mark a crash
+ * brings back only has the next writer rebuild the DB from the pool and
+ * finish a gc's frees, as after a job killed before its commit. */
 static gboolean fp_index_commit_db(FpIndex *idx, GError **err)
 {
     int ret = idx->db->sync(idx->db, 0);
@@ -513,7 +539,9 @@ static gboolean fp_index_commit_db(FpIndex *idx, GError **err)
         return FALSE;
     }
     idx->marked = FALSE;
-    return dir_fsync(idx->dir, err);
+    gboolean changed = idx->changed;
+    idx->changed = FALSE;
+    return !changed || dir_fsync(idx->dir, err);
 }
 
 static gboolean db_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err)
