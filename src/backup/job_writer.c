@@ -353,6 +353,30 @@ gboolean job_writer_add_entry(JobWriter *w, const FileRecord *r, GError **err)
     return w->segments != NULL ? segment_stage_add_entry(w->segments, r, err) : pass_entry(w, r, err);
 }
 
+/* The job's records, made durable on a thread of their own at the commit
+ * (job_writer_commit). */
+typedef struct {
+    JobWriter *w;
+    gboolean ok;
+    GError *err;
+} RecordsCommit;
+
+/* job_meta_data's flush, fsync and rename, then the recipe index's close
+ * (Berkeley DB's writes and fdatasyncs). finish frees what it finishes;
+ * what is not reached, job_writer_free aborts. */
+static gpointer commit_records(gpointer data)
+{
+    RecordsCommit *rc = data;
+    JobWriter *w = rc->w;
+    rc->ok = job_meta_writer_finish(w->meta, &w->m.job_meta_size, &rc->err);
+    w->meta = NULL;
+    if (rc->ok) {
+        rc->ok = recipe_index_finish(w->recipes, &rc->err);
+        w->recipes = NULL;
+    }
+    return NULL;
+}
+
 gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest, GError **err)
 {
     /* Order matters: every structure is durable before the manifest that
@@ -361,16 +385,16 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
                   (w->rewrite == NULL || rewrite_stage_flush(w->rewrite, err)) && seal_container(w, err);
     while (ok && w->sealed > 0)
         ok = index_oldest(w, err);
+    /* Nothing orders the job's records (job_meta_data, the recipe index)
+     * against the containers' and the index's syncs or the files below,
+     * only all of them before the job directory's fsync and the manifest:
+     * their syncs run on a thread of their own meanwhile (the job is
+     * invisible until the manifest), and syncs in flight together share
+     * the file system's journal commits. The thread alone touches w->meta
+     * and w->recipes until it is joined. */
+    RecordsCommit rc = { .w = w };
+    GThread *records = ok ? g_thread_new("commit-records", commit_records, &rc) : NULL;
     ok = ok && container_store_sync(w->store->containers, err) && fp_index_commit_job(w->index, err);
-    /* finish frees what it finishes; what is not reached, job_writer_free aborts. */
-    if (ok) {
-        ok = job_meta_writer_finish(w->meta, &w->m.job_meta_size, err);
-        w->meta = NULL;
-    }
-    if (ok) {
-        ok = recipe_index_finish(w->recipes, err);
-        w->recipes = NULL;
-    }
     w->m.containers_total = w->next_container;
     w->m.skipped = skipped;
     /* the backup summary's rewriting and fragmentation figures, kept for list and stat */
@@ -386,9 +410,18 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
      * durable before the manifest's publishes the job. */
     ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
          file_status_save(&w->status, w->job_dir, err) &&
-         (w->har == NULL || har_usage_save(w->har, w->job_dir, (uint32_t)w->store->container_size, err)) &&
-         dir_fsync(w->job_dir, err) && store_publish_job(w->store, w->job_dir, &w->m,
-                                           w->store->cluster != NULL ? fp_index_new_entries(w->index) : NULL, err);
+         (w->har == NULL || har_usage_save(w->har, w->job_dir, (uint32_t)w->store->container_size, err));
+    if (records != NULL) {
+        g_thread_join(records);
+        if (!rc.ok && ok)
+            g_propagate_error(err, rc.err);
+        else
+            g_clear_error(&rc.err);
+        ok = ok && rc.ok;
+    }
+    ok = ok && dir_fsync(w->job_dir, err) &&
+         store_publish_job(w->store, w->job_dir, &w->m,
+                           w->store->cluster != NULL ? fp_index_new_entries(w->index) : NULL, err);
     if (ok) {
         *manifest = w->m;
         manifest->source_root = g_strdup(w->m.source_root);

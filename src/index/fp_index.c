@@ -65,7 +65,8 @@ struct FpIndex {
     gboolean prior_chunks;  /* the pool held containers at open: the DB may know chunks
                                the job's table does not (else lookups skip the DB) */
     gboolean marked;        /* DIRTY is known to exist */
-    gboolean changed;       /* the DB was written or rebuilt since DIRTY was last cleared */
+    gboolean read_only;     /* the DB is open read-only, unmarked: the index was clean at
+                               open and nothing has written it since (make_writable) */
     GArray *kept;           /* FpIndexEntry: what persist_container put (fp_index_keep_new), or NULL */
 };
 
@@ -87,7 +88,27 @@ static gboolean open_handle(DB **db, const char *path, u_int32_t flags, uint32_t
 
 static gboolean open_db(FpIndex *idx, GError **err)
 {
-    return open_handle(&idx->db, idx->db_path, DB_CREATE, idx->db_cache, err);
+    return open_handle(&idx->db, idx->db_path, idx->read_only ? DB_RDONLY : DB_CREATE, idx->db_cache, err);
+}
+
+static gboolean mark_dirty(FpIndex *idx, GError **err);
+
+/* Before the first write to an index opened read-only: DIRTY published
+ * durably, then the DB opened again to write (Berkeley DB writes nothing
+ * through a read-only handle, so until now the DB was the one its last
+ * clean commit left, as the absent mark says). */
+static gboolean make_writable(FpIndex *idx, GError **err)
+{
+    if (!idx->read_only)
+        return TRUE;
+    if (!mark_dirty(idx, err))
+        return FALSE;
+    if (idx->db != NULL) {
+        idx->db->close(idx->db, 0);
+        idx->db = NULL;
+    }
+    idx->read_only = FALSE;
+    return open_db(idx, err);
 }
 
 static void encode_loc(uint8_t out[12], const ChunkLocation *loc)
@@ -107,7 +128,6 @@ static gboolean db_put(FpIndex *idx, const Fingerprint *fp, const ChunkLocation 
     encode_loc(val, loc);
     DBT key = { .data = (void *)fp->bytes, .size = (u_int32_t)idx->fp_len };
     DBT data = { .data = val, .size = sizeof val };
-    idx->changed = TRUE;
     int ret = idx->db->put(idx->db, NULL, &key, &data, existed ? DB_NOOVERWRITE : 0);
     if (existed != NULL && (*existed = ret == DB_KEYEXIST))
         ret = idx->db->put(idx->db, NULL, &key, &data, 0);
@@ -176,7 +196,9 @@ static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t siz
  * it to be rebuilt again. */
 static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GError **err)
 {
-    idx->rebuilt = idx->changed = TRUE;
+    if (!make_writable(idx, err))
+        return FALSE;
+    idx->rebuilt = TRUE;
     if (idx->db != NULL) {
         idx->db->close(idx->db, 0);
         idx->db = NULL;
@@ -241,6 +263,8 @@ static gboolean rebuild_damaged(FpIndex *idx, const char *why, GError **err)
  * not (count). */
 static gboolean persist(FpIndex *idx, const uint8_t *container, size_t size, gboolean count, GError **err)
 {
+    if (!make_writable(idx, err))
+        return FALSE;
     idx->containers = MAX(idx->containers, container_id_of(container) + 1);
     idx->ops->persisted(idx->design, container, size);
     for (uint32_t i = 0, n = container_chunk_count(container); idx->kept != NULL && i < n; i++) {
@@ -332,11 +356,15 @@ static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
 }
 
 /* The index in `dir` (created), its paths set, marked dirty before anything
- * opens the DB: Berkeley DB may write to a file it failed to read (a read
- * error at open re-initialises it), and whatever a failed open leaves is
- * then rebuilt by the next writer. NULL on failure. *dirty: it was marked
- * already. */
-static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gboolean *dirty, GError **err)
+ * opens the DB to write: Berkeley DB may write to a file it failed to read
+ * (a read error at open re-initialises it), and whatever a failed open
+ * leaves is then rebuilt by the next writer. With `read_only`, a clean
+ * index whose DB exists is not marked: its DB is opened read-only, and
+ * marked and opened to write at the first write (make_writable), so a job
+ * that stores no chunk (a later one, of files all found) never syncs the
+ * mark in or out. NULL on failure. *dirty: it was marked already. */
+static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gboolean read_only, gboolean *dirty,
+                          GError **err)
 {
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         destor_set_errno(err, errno, "create %s", dir);
@@ -355,7 +383,8 @@ static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gbo
     idx->fp_len = fp_len;
     idx->db_cache = db_cache;
     *dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
-    if (bdb_remove_creation_leftovers(dir, err) && fp_index_begin_job(idx, err))
+    idx->read_only = read_only && !*dirty && g_file_test(idx->db_path, G_FILE_TEST_EXISTS);
+    if (bdb_remove_creation_leftovers(dir, err) && (idx->read_only || mark_dirty(idx, err)))
         return idx;
     fp_index_close(idx);
     return NULL;
@@ -366,7 +395,11 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
                            gboolean (*skip)(ContainerId id, void *ctx), void *skip_ctx, GError **err)
 {
     gboolean exact = params == NULL || params->kind == FP_INDEX_EXACT, dirty;
-    FpIndex *idx = index_new(dir, fp_len, exact ? DB_CACHE_EXACT : DB_CACHE_WRITE_ONLY, &dirty, err);
+    /* read-only until written: a backup's exact index over a pool that
+     * holds containers (a near-exact design marks its DUPLICATES at open,
+     * and an empty pool's index is created) */
+    gboolean read_only = !force_rebuild && exact && params != NULL && container_count > 0;
+    FpIndex *idx = index_new(dir, fp_len, exact ? DB_CACHE_EXACT : DB_CACHE_WRITE_ONLY, read_only, &dirty, err);
     if (idx == NULL)
         return NULL;
     idx->ops = exact ? &fp_design_exact : params->kind == FP_INDEX_SAMPLED ? &fp_design_sampled : &fp_design_silo;
@@ -436,7 +469,7 @@ const GArray *fp_index_new_entries(const FpIndex *idx)
 FpIndex *fp_index_open_cache(const char *dir, size_t fp_len, gboolean fresh, GError **err)
 {
     gboolean dirty;
-    FpIndex *idx = index_new(dir, fp_len, DB_CACHE_EXACT, &dirty, err);
+    FpIndex *idx = index_new(dir, fp_len, DB_CACHE_EXACT, FALSE, &dirty, err);
     if (idx == NULL)
         return NULL;
     gboolean ok = !fresh || unlink(idx->db_path) == 0 || errno == ENOENT;
@@ -493,7 +526,7 @@ gboolean fp_index_marked_dirty(const char *dir)
  * at the name is written through; something there that is not the mark
  * (a link planted after index_new looked) is replaced by one published
  * whole. */
-gboolean fp_index_begin_job(FpIndex *idx, GError **err)
+static gboolean mark_dirty(FpIndex *idx, GError **err)
 {
     if (idx->marked)
         return TRUE;
@@ -515,13 +548,17 @@ gboolean fp_index_begin_job(FpIndex *idx, GError **err)
     return idx->marked;
 }
 
-/* Flush the DB and clear the dirty mark. The mark's removal is fsynced
- * only when the DB changed under it: else (a later job that stored no
- * chunk) the DB is the one the last clean commit left, and a mark a crash
- * brings back only has the next writer rebuild the DB from the pool and
- * finish a gc's frees, as after a job killed before its commit. */
+gboolean fp_index_begin_job(FpIndex *idx, GError **err)
+{
+    return idx->read_only || mark_dirty(idx, err); /* read-only: marked at its first write */
+}
+
+/* Flush the DB and clear the dirty mark; nothing to do for a DB that was
+ * never written (read-only, unmarked). */
 static gboolean fp_index_commit_db(FpIndex *idx, GError **err)
 {
+    if (idx->read_only)
+        return TRUE;
     int ret = idx->db->sync(idx->db, 0);
     if (ret != 0)
         return bdb_fail(err, ret, "flush", idx->db_path);
@@ -539,9 +576,7 @@ static gboolean fp_index_commit_db(FpIndex *idx, GError **err)
         return FALSE;
     }
     idx->marked = FALSE;
-    gboolean changed = idx->changed;
-    idx->changed = FALSE;
-    return !changed || dir_fsync(idx->dir, err);
+    return dir_fsync(idx->dir, err);
 }
 
 static gboolean db_lookup(FpIndex *idx, const Fingerprint *fp, ChunkLocation *loc, gboolean *found, GError **err)

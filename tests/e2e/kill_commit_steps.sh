@@ -11,7 +11,13 @@
 # into a store holding the parent of every file, 23 (no container written);
 # since refcount and file_status no longer fsync the job's directory each
 # (its one fsync before the manifest covers them), two fsyncs fewer (into
-# the store holding the parent: 21).
+# the store holding the parent: 21). Since issue 42's round 3 the index's
+# DIRTY mark is created by name (one fsync, no rename), a backup's exact
+# index over a store that holds containers is marked only at its first
+# write (into the store holding a job: a kill point mid-job; holding the
+# parent: none, later_job_syncs.sh), and the recipe index is not fsynced
+# after Berkeley DB's own fdatasyncs, which the commit makes on a thread
+# of their own beside the other files' syncs.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 # Its injection points are the main thread's renames and fsyncs; a files
 # store renames and fsyncs on its writer thread too: kill_files_backup.sh.
