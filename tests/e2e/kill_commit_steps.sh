@@ -19,7 +19,7 @@
 # after Berkeley DB's own fdatasyncs, which the commit makes on a thread
 # of their own beside the other files' syncs.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
-# Its injection points are the main thread's renames and fsyncs; a files
+# Its injection points are each thread's renames and fsyncs; a files
 # store renames and fsyncs on its writer thread too: kill_files_backup.sh.
 require_pool "the kill points are counted on a pool store's main thread"
 
@@ -32,11 +32,15 @@ mkdir -p "$SCRATCH/src2"
 pseudo_random 400000 32 > "$SCRATCH/src2/c.bin"
 cp "$SCRATCH/src/b.txt" "$SCRATCH/src2/"
 
-# count_calls WORKDIR SYSCALL: how often one backup of src makes SYSCALL.
+# count_calls WORKDIR SYSCALL: how often one backup of src makes SYSCALL on
+# the thread that makes it most: strace counts an injection's calls thread
+# by thread, and the commit syncs the job's records (job_meta_data, the
+# recipe index) on a thread of its own, as the job's start creates the
+# recipe index (as kill_files_backup.sh counts).
 count_calls() {
     strace -f -qq -o "$SCRATCH/trace" -e trace="$2" \
         "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" backup "$SCRATCH/src" >/dev/null
-    grep -c "$2(" "$SCRATCH/trace" || true
+    grep "$2(" "$SCRATCH/trace" | awk '{ n[$1]++ } END { m = 0; for (t in n) if (n[t] > m) m = n[t]; print m }'
 }
 
 new_store() { :; }
