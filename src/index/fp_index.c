@@ -92,12 +92,18 @@ static gboolean open_db(FpIndex *idx, GError **err)
 }
 
 static gboolean mark_dirty(FpIndex *idx, GError **err);
+static gboolean open_checked(FpIndex *idx, uint32_t count, char **why, GError **err);
+static gboolean rebuild_damaged(FpIndex *idx, const char *why, GError **err);
 
 /* Before the first write to an index opened read-only: DIRTY published
  * durably, then the DB opened again to write (Berkeley DB writes nothing
  * through a read-only handle, so until now the DB was the one its last
- * clean commit left, as the absent mark says). */
-static gboolean make_writable(FpIndex *idx, GError **err)
+ * clean commit left, as the absent mark says). With `check`, the DB is
+ * checked again as at open (open_checked): a read error at this open has
+ * Berkeley DB re-initialise the file, which would lose every entry
+ * (io_backup.py's read faults); rebuild, which replaces the DB, needs no
+ * check. */
+static gboolean make_writable(FpIndex *idx, gboolean check, GError **err)
 {
     if (!idx->read_only)
         return TRUE;
@@ -108,7 +114,12 @@ static gboolean make_writable(FpIndex *idx, GError **err)
         idx->db = NULL;
     }
     idx->read_only = FALSE;
-    return open_db(idx, err);
+    if (!check)
+        return open_db(idx, err);
+    char *why = NULL;
+    gboolean ok = open_checked(idx, idx->containers, &why, err) && (why == NULL || rebuild_damaged(idx, why, err));
+    g_free(why);
+    return ok;
 }
 
 static void encode_loc(uint8_t out[12], const ChunkLocation *loc)
@@ -196,7 +207,7 @@ static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t siz
  * it to be rebuilt again. */
 static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GError **err)
 {
-    if (!make_writable(idx, err))
+    if (!make_writable(idx, FALSE, err))
         return FALSE;
     idx->rebuilt = TRUE;
     if (idx->db != NULL) {
@@ -263,7 +274,7 @@ static gboolean rebuild_damaged(FpIndex *idx, const char *why, GError **err)
  * not (count). */
 static gboolean persist(FpIndex *idx, const uint8_t *container, size_t size, gboolean count, GError **err)
 {
-    if (!make_writable(idx, err))
+    if (!make_writable(idx, TRUE, err))
         return FALSE;
     idx->containers = MAX(idx->containers, container_id_of(container) + 1);
     idx->ops->persisted(idx->design, container, size);
@@ -329,27 +340,35 @@ static gboolean spot_check(FpIndex *idx, uint32_t count, char **why, GError **er
     return ok;
 }
 
+/* Open the DB and spot-check it; *why says why it must be rebuilt (it
+ * fails to open as damaged, or the check fails), else stays NULL. FALSE
+ * only on another error. */
+static gboolean open_checked(FpIndex *idx, uint32_t count, char **why, GError **err)
+{
+    GError *local = NULL;
+    if (open_db(idx, &local))
+        return spot_check(idx, count, why, err);
+    if (local->code != DESTOR_ERROR_INTEGRITY) {
+        g_propagate_error(err, local);
+        return FALSE;
+    }
+    *why = g_strdup(local->message);
+    g_error_free(local);
+    return TRUE;
+}
+
 /* Open an index that was left clean (now marked dirty by the caller); a
  * missing, unreadable or lagging one is rebuilt. */
 static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
 {
     char *why = NULL;
-    GError *local = NULL;
     /* an empty pool: nothing stored twice */
     if (count == 0 && !mark(idx->counted_path, "counted\n", &idx->counted, err))
         return FALSE;
-    if (!g_file_test(idx->db_path, G_FILE_TEST_EXISTS) && count > 0) {
+    if (!g_file_test(idx->db_path, G_FILE_TEST_EXISTS) && count > 0)
         why = g_strdup("it is missing");
-    } else if (!open_db(idx, &local)) {
-        if (local->code != DESTOR_ERROR_INTEGRITY) {
-            g_propagate_error(err, local);
-            return FALSE;
-        }
-        why = g_strdup(local->message);
-        g_error_free(local);
-    } else if (!spot_check(idx, count, &why, err)) {
+    else if (!open_checked(idx, count, &why, err))
         return FALSE;
-    }
     gboolean ok = why == NULL || (rebuild_damaged(idx, why, err) && fp_index_commit_db(idx, err));
     g_free(why);
     return ok;
