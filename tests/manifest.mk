@@ -88,7 +88,8 @@ QUICK_STORE_TESTS = \
 	tests/e2e/retention.sh \
 	tests/e2e/verify_during_backup.sh \
 	tests/e2e/workers.sh \
-	tests/e2e/files_cache.sh
+	tests/e2e/files_cache.sh \
+	tests/e2e/later_job_syncs.sh
 
 # The command line, the read paths, the SSD cache, traces and indexes.
 QUICK_C_TESTS = \

@@ -15,6 +15,10 @@
 /* Records decoded ahead of the walker: as many entries as the walk may run
  * ahead of the store stage (backup.c's QUEUE_DEPTH), a few hundred KiB. */
 #define FILES_CACHE_AHEAD 256
+/* They are handed over a lot at a time, a quarter of the queue (as the
+ * walker's unread entries, walker.h): one lock of the queue per lot on
+ * each side, not per record, and the reader woken once per lot at most. */
+#define FILES_CACHE_LOT (FILES_CACHE_AHEAD / 4)
 
 struct FilesCache {
     uint32_t parent;
@@ -25,6 +29,8 @@ struct FilesCache {
     BoundedQueue *ahead;    /* decoded records in order, then end_of_records */
     gint stop;              /* set by close: the reader stops early */
     gboolean ended;         /* end_of_records was taken from `ahead` */
+    gpointer lot[FILES_CACHE_LOT]; /* the walker's: records taken from `ahead`, */
+    guint lot_len, lot_next;       /* lot[lot_next..lot_len) not yet passed */
     double reader_cpu;      /* the reader's CPU time, once it has ended */
     FileRecord *current;  /* the parent's first record not yet passed; NULL: not read yet */
     guint current_status; /* its status entry, when a regular file */
@@ -115,15 +121,36 @@ static gpointer read_ahead(gpointer data)
     FilesCache *fc = data;
     GError *err = NULL;
     FileRecord *r;
-    while (!g_atomic_int_get(&fc->stop) && (r = job_meta_reader_next_window(fc->records, &fc->window, &err)) != NULL)
-        bounded_queue_push(fc->ahead, r);
+    gpointer lot[FILES_CACHE_LOT];
+    guint n = 0;
+    while (!g_atomic_int_get(&fc->stop) && (r = job_meta_reader_next_window(fc->records, &fc->window, &err)) != NULL) {
+        lot[n++] = r;
+        if (n == FILES_CACHE_LOT) {
+            bounded_queue_push_many(fc->ahead, lot, n);
+            n = 0;
+        }
+    }
     if (err != NULL) {
         destor_warning("files cache: job %u: %s; the rest is read", fc->parent, err->message);
         g_error_free(err);
     }
     fc->reader_cpu = thread_cpu_seconds();
-    bounded_queue_push(fc->ahead, &end_of_records);
+    lot[n++] = &end_of_records;
+    bounded_queue_push_many(fc->ahead, lot, n);
     return NULL;
+}
+
+/* The parent's next record from `ahead`, a lot at a time. */
+static FileRecord *next_record(FilesCache *fc)
+{
+    if (fc->lot_next == fc->lot_len) {
+        fc->lot_len = bounded_queue_pop_many(fc->ahead, fc->lot, FILES_CACHE_LOT);
+        fc->lot_next = 0;
+    }
+    FileRecord *r = fc->lot[fc->lot_next++];
+    fc->ended = r == &end_of_records;
+    g_assert(!fc->ended || fc->lot_next == fc->lot_len); /* nothing follows the end */
+    return r;
 }
 
 /* Stop the reader at its next record, free what it sent, join it. */
@@ -132,9 +159,11 @@ static void stop_reader(FilesCache *fc)
     if (fc->reader == NULL)
         return;
     g_atomic_int_set(&fc->stop, 1);
-    for (FileRecord *r; !fc->ended;)
-        if (!(fc->ended = (r = bounded_queue_pop(fc->ahead)) == &end_of_records))
+    while (!fc->ended) {
+        FileRecord *r = next_record(fc);
+        if (!fc->ended)
             file_record_free(r);
+    }
     g_thread_join(fc->reader);
     fc->reader = NULL;
 }
@@ -154,8 +183,7 @@ uint32_t files_cache_parent(const FilesCache *fc)
 static void advance(FilesCache *fc)
 {
     g_clear_pointer(&fc->current, file_record_free);
-    FileRecord *next = bounded_queue_pop(fc->ahead);
-    fc->ended = next == &end_of_records;
+    FileRecord *next = next_record(fc);
     if (!fc->ended && next->type == ENTRY_FILE && (fc->current_status = fc->files++) >= fc->status.entries->len) {
         destor_warning("files cache: job %u: more files than its file_status holds; the rest is read", fc->parent);
         file_record_free(next);

@@ -27,6 +27,12 @@ struct JobWriter {
     char *job_dir;
     JobMetaWriter *meta;
     RecipeIndex *recipes;
+    /* The recipe index is created on a thread of its own (Berkeley DB's
+     * creation fdatasyncs it) while the job starts; the first entry, the
+     * commit or job_writer_free joins it (recipes_ready). */
+    GThread *recipes_creating;
+    char *recipes_path;
+    GError *recipes_err;
 
     /* A ring of container buffers: the open container fills one while the
      * sealed ones before it are written, oldest first, and then put in the
@@ -118,6 +124,27 @@ static gboolean begin_rewriting(JobWriter *w, const RewriteConfig *rc, unsigned 
     return TRUE;
 }
 
+static gpointer create_recipes(gpointer data)
+{
+    JobWriter *w = data;
+    w->recipes = recipe_index_create(w->recipes_path, &w->recipes_err);
+    return NULL;
+}
+
+/* Wait for the recipe index's creation, once; FALSE (err set) if it failed. */
+static gboolean recipes_ready(JobWriter *w, GError **err)
+{
+    if (w->recipes_creating != NULL) {
+        g_thread_join(w->recipes_creating);
+        w->recipes_creating = NULL;
+        if (w->recipes == NULL) {
+            g_propagate_error(err, w->recipes_err);
+            w->recipes_err = NULL;
+        }
+    }
+    return w->recipes != NULL;
+}
+
 JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_root, GError **err)
 {
     JobWriter *w = g_new0(JobWriter, 1);
@@ -130,12 +157,13 @@ JobWriter *job_writer_begin(Store *store, const Config *cfg, const char *source_
         !job_catalog_create_job(store->dir, &w->m.job_id, &w->job_dir, err))
         goto fail;
     char *meta = g_build_filename(w->job_dir, JOB_META_FILE, NULL);
-    char *ridx = g_build_filename(w->job_dir, JOB_RECIPE_INDEX_FILE, NULL);
+    w->recipes_path = g_build_filename(w->job_dir, JOB_RECIPE_INDEX_FILE, NULL);
     w->meta = job_meta_writer_create(meta, w->m.job_id, err);
-    w->recipes = w->meta ? recipe_index_create(ridx, err) : NULL;
     g_free(meta);
-    g_free(ridx);
-    if (w->recipes == NULL || !begin_rewriting(w, &cfg->rewrite, cfg->restore_cache.containers, err))
+    if (w->meta == NULL)
+        goto fail;
+    w->recipes_creating = g_thread_new("recipe-index", create_recipes, w);
+    if (!begin_rewriting(w, &cfg->rewrite, cfg->restore_cache.containers, err))
         goto fail;
     begin_segmenting(w, &cfg->fp_index);
     /* a rados store's other machines mark their duplicates in their own
@@ -318,7 +346,7 @@ static gboolean record_entry(void *ctx, const FileRecord *r, GError **err)
     JobWriter *w = ctx;
     uint64_t offset;
     uint32_t length;
-    if (!job_meta_writer_append(w->meta, r, &offset, &length, err) ||
+    if (!job_meta_writer_append(w->meta, r, &offset, &length, err) || !recipes_ready(w, err) ||
         !recipe_index_put(w->recipes, r->path->data, r->path->len, offset, length, err))
         return FALSE;
     refcount_add_file((uint32_t *)w->refcount->data, w->refcount->len, r);
@@ -353,6 +381,30 @@ gboolean job_writer_add_entry(JobWriter *w, const FileRecord *r, GError **err)
     return w->segments != NULL ? segment_stage_add_entry(w->segments, r, err) : pass_entry(w, r, err);
 }
 
+/* The job's records, made durable on a thread of their own at the commit
+ * (job_writer_commit). */
+typedef struct {
+    JobWriter *w;
+    gboolean ok;
+    GError *err;
+} RecordsCommit;
+
+/* job_meta_data's flush, fsync and rename, then the recipe index's close
+ * (Berkeley DB's writes and fdatasyncs). finish frees what it finishes;
+ * what is not reached, job_writer_free aborts. */
+static gpointer commit_records(gpointer data)
+{
+    RecordsCommit *rc = data;
+    JobWriter *w = rc->w;
+    rc->ok = job_meta_writer_finish(w->meta, &w->m.job_meta_size, &rc->err);
+    w->meta = NULL;
+    if (rc->ok) {
+        rc->ok = recipe_index_finish(w->recipes, &rc->err);
+        w->recipes = NULL;
+    }
+    return NULL;
+}
+
 gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest, GError **err)
 {
     /* Order matters: every structure is durable before the manifest that
@@ -361,16 +413,17 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
                   (w->rewrite == NULL || rewrite_stage_flush(w->rewrite, err)) && seal_container(w, err);
     while (ok && w->sealed > 0)
         ok = index_oldest(w, err);
+    /* Nothing orders the job's records (job_meta_data, the recipe index)
+     * against the containers' and the index's syncs or the files below,
+     * only all of them before the job directory's fsync and the manifest:
+     * their syncs run on a thread of their own meanwhile (the job is
+     * invisible until the manifest), and syncs in flight together share
+     * the file system's journal commits. The thread alone touches w->meta
+     * and w->recipes until it is joined. */
+    RecordsCommit rc = { .w = w };
+    ok = ok && recipes_ready(w, err);
+    GThread *records = ok ? g_thread_new("commit-records", commit_records, &rc) : NULL;
     ok = ok && container_store_sync(w->store->containers, err) && fp_index_commit_job(w->index, err);
-    /* finish frees what it finishes; what is not reached, job_writer_free aborts. */
-    if (ok) {
-        ok = job_meta_writer_finish(w->meta, &w->m.job_meta_size, err);
-        w->meta = NULL;
-    }
-    if (ok) {
-        ok = recipe_index_finish(w->recipes, TRUE, err);
-        w->recipes = NULL;
-    }
     w->m.containers_total = w->next_container;
     w->m.skipped = skipped;
     /* the backup summary's rewriting and fragmentation figures, kept for list and stat */
@@ -386,9 +439,18 @@ gboolean job_writer_commit(JobWriter *w, uint64_t skipped, JobManifest *manifest
      * durable before the manifest's publishes the job. */
     ok = ok && refcount_save(w->job_dir, (const uint32_t *)w->refcount->data, w->refcount->len, err) &&
          file_status_save(&w->status, w->job_dir, err) &&
-         (w->har == NULL || har_usage_save(w->har, w->job_dir, (uint32_t)w->store->container_size, err)) &&
-         dir_fsync(w->job_dir, err) && store_publish_job(w->store, w->job_dir, &w->m,
-                                           w->store->cluster != NULL ? fp_index_new_entries(w->index) : NULL, err);
+         (w->har == NULL || har_usage_save(w->har, w->job_dir, (uint32_t)w->store->container_size, err));
+    if (records != NULL) {
+        g_thread_join(records);
+        if (!rc.ok && ok)
+            g_propagate_error(err, rc.err);
+        else
+            g_clear_error(&rc.err);
+        ok = ok && rc.ok;
+    }
+    ok = ok && dir_fsync(w->job_dir, err) &&
+         store_publish_job(w->store, w->job_dir, &w->m,
+                           w->store->cluster != NULL ? fp_index_new_entries(w->index) : NULL, err);
     if (ok) {
         *manifest = w->m;
         manifest->source_root = g_strdup(w->m.source_root);
@@ -405,7 +467,10 @@ void job_writer_free(JobWriter *w)
     har_usage_free(w->har);
     fragmentation_meter_free(w->frag);
     job_meta_writer_abort(w->meta);
+    recipes_ready(w, NULL);
+    g_clear_error(&w->recipes_err);
     recipe_index_close(w->recipes);
+    g_free(w->recipes_path);
     fp_index_close(w->index);
     if (w->refcount)
         g_array_unref(w->refcount);

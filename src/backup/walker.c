@@ -68,9 +68,9 @@ static void flush(Walker *w)
 }
 
 /* Send an entry to the store stage, and a regular file (fd >= 0) also to
- * the chunk workers, WALK_BATCH entries at a time. A regular file the
- * files cache found unchanged (unread) is not opened: r is its parent
- * record. */
+ * the chunk workers, WALK_BATCH entries at a time once a file to read is
+ * among them, else WALK_LOT_UNREAD. A regular file the files cache found
+ * unchanged (unread) is not opened: r is its parent record. */
 static void send(Walker *w, FileRecord *r, int fd, const struct stat *st, gboolean unread)
 {
     BackupItem *it = g_new0(BackupItem, 1);
@@ -85,7 +85,7 @@ static void send(Walker *w, FileRecord *r, int fd, const struct stat *st, gboole
     w->to_order[w->n_order++] = it;
     if (fd >= 0)
         w->to_work[w->n_work++] = it;
-    if (w->n_order == WALK_BATCH)
+    if (w->n_order == WALK_LOT_UNREAD || (w->n_work > 0 && w->n_order >= WALK_BATCH))
         flush(w);
 }
 

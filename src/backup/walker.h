@@ -19,6 +19,13 @@
  * that wakes a waiting stage is two system calls and a context switch, and
  * on a tree of small files the stages would otherwise be woken per file. */
 #define WALK_BATCH 16
+/* A lot that no chunk worker waits for (directories, symlinks, files the
+ * files cache takes unread: a later job's entries, nearly all) goes only
+ * to the store stage, which takes such entries faster than the walker
+ * finds them and so sleeps between lots: it is handed on at this size,
+ * a quarter of the order queue (backup.c's QUEUE_DEPTH, 256), so it wakes
+ * the store stage a quarter as often. Set from that, not measured. */
+#define WALK_LOT_UNREAD 64
 
 typedef struct {
     BoundedQueue *order; /* every entry, in walk order, to the store stage */
@@ -39,7 +46,7 @@ typedef struct {
     gboolean root_is_entry; /* root is a file or symlink, not a directory */
     gboolean no_noatime;    /* O_NOATIME was refused once: not ours to ask */
     struct FilesCache *files_cache; /* NULL: every file is read (files_cache.h) */
-    gpointer to_order[WALK_BATCH], to_work[WALK_BATCH]; /* gathered, not yet sent */
+    gpointer to_order[WALK_LOT_UNREAD], to_work[WALK_LOT_UNREAD]; /* gathered, not yet sent */
     _Alignas(8) char dents[32768]; /* a directory's listing, read a bufferful at a time
                                       (as large as glibc's readdir reads) */
     guint n_order, n_work;

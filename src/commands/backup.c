@@ -117,13 +117,30 @@ static void store_item(StoreStage *s, BackupItem *it)
     g_free(it);
 }
 
+/* The entries in walk order, as many at a time as the walker has handed
+ * on (up to a lot): one lock of the order queue per lot, not per entry, so
+ * the walker no longer contends for it on a later job. Still no stall
+ * (see backup_run): the store stage meets an entry not yet on the work
+ * queue only in the pop that takes the items before it, which leaves fewer
+ * than a lot queued and so wakes a walker blocked midway through one. */
 static gpointer store_stage_run(gpointer data)
 {
     StoreStage *s = data;
-    BackupItem *it;
-    while ((it = bounded_queue_pop(s->in))->file != NULL)
-        store_item(s, it);
-    s->end = it;
+    gpointer lot[WALK_LOT_UNREAD];
+    BackupItem *end = NULL;
+    while (end == NULL) {
+        guint n = bounded_queue_pop_many(s->in, lot, WALK_LOT_UNREAD);
+        for (guint i = 0; i < n; i++) {
+            BackupItem *it = lot[i];
+            if (it->file != NULL) {
+                store_item(s, it);
+                continue;
+            }
+            g_assert(i == n - 1); /* the end item comes last */
+            end = it;
+        }
+    }
+    s->end = end;
     g_mutex_lock(&s->lock);
     s->done = TRUE;
     g_cond_signal(&s->finished);
@@ -426,10 +443,11 @@ gboolean backup_run(const Config *cfg, const char *path, const BackupOptions *op
      * the work queue whatever the walker does, and the store stage drains
      * the order queue as far as the workers have gone. The walker hands on
      * a lot of entries to the order queue before the work queue, so the
-     * items not yet on the work queue are the last, fewer than WALK_BATCH,
-     * on the order queue: the store stage drains it below half before it
-     * meets one, which wakes a walker blocked midway through a lot. */
-    G_STATIC_ASSERT(WALK_BATCH <= QUEUE_DEPTH / 2);
+     * items not yet on the work queue are the last, fewer than
+     * WALK_LOT_UNREAD, on the order queue: the store stage drains it below
+     * half before it meets one, which wakes a walker blocked midway through
+     * a lot. */
+    G_STATIC_ASSERT(WALK_BATCH <= WALK_LOT_UNREAD && WALK_LOT_UNREAD <= QUEUE_DEPTH / 2);
     BoundedQueue *q_order = bounded_queue_new_batched(QUEUE_DEPTH);
     BoundedQueue *q_work = bounded_queue_new_batched(QUEUE_DEPTH);
     BlockHasher *hasher = block_hasher_new(store->fingerprint, store->file_digest, nworkers * blocks + nhashers);

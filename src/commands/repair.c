@@ -81,7 +81,7 @@ static gboolean rebuild_job(Store *store, uint32_t job_id, uint32_t *counts, uin
         ok = FALSE;
     }
     if (ok) {
-        ok = recipe_index_finish(idx, TRUE, err);
+        ok = recipe_index_finish(idx, err);
         idx = NULL;
     }
     if (ok && rename(fresh, final) != 0) {

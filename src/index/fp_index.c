@@ -65,6 +65,8 @@ struct FpIndex {
     gboolean prior_chunks;  /* the pool held containers at open: the DB may know chunks
                                the job's table does not (else lookups skip the DB) */
     gboolean marked;        /* DIRTY is known to exist */
+    gboolean read_only;     /* the DB is open read-only, unmarked: the index was clean at
+                               open and nothing has written it since (make_writable) */
     GArray *kept;           /* FpIndexEntry: what persist_container put (fp_index_keep_new), or NULL */
 };
 
@@ -86,7 +88,38 @@ static gboolean open_handle(DB **db, const char *path, u_int32_t flags, uint32_t
 
 static gboolean open_db(FpIndex *idx, GError **err)
 {
-    return open_handle(&idx->db, idx->db_path, DB_CREATE, idx->db_cache, err);
+    return open_handle(&idx->db, idx->db_path, idx->read_only ? DB_RDONLY : DB_CREATE, idx->db_cache, err);
+}
+
+static gboolean mark_dirty(FpIndex *idx, GError **err);
+static gboolean open_checked(FpIndex *idx, uint32_t count, char **why, GError **err);
+static gboolean rebuild_damaged(FpIndex *idx, const char *why, GError **err);
+
+/* Before the first write to an index opened read-only: DIRTY published
+ * durably, then the DB opened again to write (Berkeley DB writes nothing
+ * through a read-only handle, so until now the DB was the one its last
+ * clean commit left, as the absent mark says). With `check`, the DB is
+ * checked again as at open (open_checked): a read error at this open has
+ * Berkeley DB re-initialise the file, which would lose every entry
+ * (io_backup.py's read faults); rebuild, which replaces the DB, needs no
+ * check. */
+static gboolean make_writable(FpIndex *idx, gboolean check, GError **err)
+{
+    if (!idx->read_only)
+        return TRUE;
+    if (!mark_dirty(idx, err))
+        return FALSE;
+    if (idx->db != NULL) {
+        idx->db->close(idx->db, 0);
+        idx->db = NULL;
+    }
+    idx->read_only = FALSE;
+    if (!check)
+        return open_db(idx, err);
+    char *why = NULL;
+    gboolean ok = open_checked(idx, idx->containers, &why, err) && (why == NULL || rebuild_damaged(idx, why, err));
+    g_free(why);
+    return ok;
 }
 
 static void encode_loc(uint8_t out[12], const ChunkLocation *loc)
@@ -174,6 +207,8 @@ static gboolean put_container(FpIndex *idx, const uint8_t *container, size_t siz
  * it to be rebuilt again. */
 static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GError **err)
 {
+    if (!make_writable(idx, FALSE, err))
+        return FALSE;
     idx->rebuilt = TRUE;
     if (idx->db != NULL) {
         idx->db->close(idx->db, 0);
@@ -239,6 +274,8 @@ static gboolean rebuild_damaged(FpIndex *idx, const char *why, GError **err)
  * not (count). */
 static gboolean persist(FpIndex *idx, const uint8_t *container, size_t size, gboolean count, GError **err)
 {
+    if (!make_writable(idx, TRUE, err))
+        return FALSE;
     idx->containers = MAX(idx->containers, container_id_of(container) + 1);
     idx->ops->persisted(idx->design, container, size);
     for (uint32_t i = 0, n = container_chunk_count(container); idx->kept != NULL && i < n; i++) {
@@ -303,38 +340,50 @@ static gboolean spot_check(FpIndex *idx, uint32_t count, char **why, GError **er
     return ok;
 }
 
+/* Open the DB and spot-check it; *why says why it must be rebuilt (it
+ * fails to open as damaged, or the check fails), else stays NULL. FALSE
+ * only on another error. */
+static gboolean open_checked(FpIndex *idx, uint32_t count, char **why, GError **err)
+{
+    GError *local = NULL;
+    if (open_db(idx, &local))
+        return spot_check(idx, count, why, err);
+    if (local->code != DESTOR_ERROR_INTEGRITY) {
+        g_propagate_error(err, local);
+        return FALSE;
+    }
+    *why = g_strdup(local->message);
+    g_error_free(local);
+    return TRUE;
+}
+
 /* Open an index that was left clean (now marked dirty by the caller); a
  * missing, unreadable or lagging one is rebuilt. */
 static gboolean open_clean(FpIndex *idx, uint32_t count, GError **err)
 {
     char *why = NULL;
-    GError *local = NULL;
     /* an empty pool: nothing stored twice */
     if (count == 0 && !mark(idx->counted_path, "counted\n", &idx->counted, err))
         return FALSE;
-    if (!g_file_test(idx->db_path, G_FILE_TEST_EXISTS) && count > 0) {
+    if (!g_file_test(idx->db_path, G_FILE_TEST_EXISTS) && count > 0)
         why = g_strdup("it is missing");
-    } else if (!open_db(idx, &local)) {
-        if (local->code != DESTOR_ERROR_INTEGRITY) {
-            g_propagate_error(err, local);
-            return FALSE;
-        }
-        why = g_strdup(local->message);
-        g_error_free(local);
-    } else if (!spot_check(idx, count, &why, err)) {
+    else if (!open_checked(idx, count, &why, err))
         return FALSE;
-    }
     gboolean ok = why == NULL || (rebuild_damaged(idx, why, err) && fp_index_commit_db(idx, err));
     g_free(why);
     return ok;
 }
 
 /* The index in `dir` (created), its paths set, marked dirty before anything
- * opens the DB: Berkeley DB may write to a file it failed to read (a read
- * error at open re-initialises it), and whatever a failed open leaves is
- * then rebuilt by the next writer. NULL on failure. *dirty: it was marked
- * already. */
-static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gboolean *dirty, GError **err)
+ * opens the DB to write: Berkeley DB may write to a file it failed to read
+ * (a read error at open re-initialises it), and whatever a failed open
+ * leaves is then rebuilt by the next writer. With `read_only`, a clean
+ * index whose DB exists is not marked: its DB is opened read-only, and
+ * marked and opened to write at the first write (make_writable), so a job
+ * that stores no chunk (a later one, of files all found) never syncs the
+ * mark in or out. NULL on failure. *dirty: it was marked already. */
+static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gboolean read_only, gboolean *dirty,
+                          GError **err)
 {
     if (g_mkdir_with_parents(dir, 0755) != 0) {
         destor_set_errno(err, errno, "create %s", dir);
@@ -353,7 +402,8 @@ static FpIndex *index_new(const char *dir, size_t fp_len, uint32_t db_cache, gbo
     idx->fp_len = fp_len;
     idx->db_cache = db_cache;
     *dirty = idx->marked = g_file_test(idx->dirty_path, G_FILE_TEST_EXISTS);
-    if (bdb_remove_creation_leftovers(dir, err) && fp_index_begin_job(idx, err))
+    idx->read_only = read_only && !*dirty && g_file_test(idx->db_path, G_FILE_TEST_EXISTS);
+    if (bdb_remove_creation_leftovers(dir, err) && (idx->read_only || mark_dirty(idx, err)))
         return idx;
     fp_index_close(idx);
     return NULL;
@@ -364,7 +414,11 @@ static FpIndex *open_index(const char *dir, size_t fp_len, ContainerSource *pool
                            gboolean (*skip)(ContainerId id, void *ctx), void *skip_ctx, GError **err)
 {
     gboolean exact = params == NULL || params->kind == FP_INDEX_EXACT, dirty;
-    FpIndex *idx = index_new(dir, fp_len, exact ? DB_CACHE_EXACT : DB_CACHE_WRITE_ONLY, &dirty, err);
+    /* read-only until written: a backup's exact index over a pool that
+     * holds containers (a near-exact design marks its DUPLICATES at open,
+     * and an empty pool's index is created) */
+    gboolean read_only = !force_rebuild && exact && params != NULL && container_count > 0;
+    FpIndex *idx = index_new(dir, fp_len, exact ? DB_CACHE_EXACT : DB_CACHE_WRITE_ONLY, read_only, &dirty, err);
     if (idx == NULL)
         return NULL;
     idx->ops = exact ? &fp_design_exact : params->kind == FP_INDEX_SAMPLED ? &fp_design_sampled : &fp_design_silo;
@@ -434,7 +488,7 @@ const GArray *fp_index_new_entries(const FpIndex *idx)
 FpIndex *fp_index_open_cache(const char *dir, size_t fp_len, gboolean fresh, GError **err)
 {
     gboolean dirty;
-    FpIndex *idx = index_new(dir, fp_len, DB_CACHE_EXACT, &dirty, err);
+    FpIndex *idx = index_new(dir, fp_len, DB_CACHE_EXACT, FALSE, &dirty, err);
     if (idx == NULL)
         return NULL;
     gboolean ok = !fresh || unlink(idx->db_path) == 0 || errno == ENOENT;
@@ -483,19 +537,47 @@ gboolean fp_index_marked_dirty(const char *dir)
     return dirty;
 }
 
-/* Only the mark's name counts: when its few bytes find no room (a full
- * disk, where gc must mark the index before it frees anything), an empty
- * mark, which takes no data block, does as well. */
-gboolean fp_index_begin_job(FpIndex *idx, GError **err)
+/* Only the mark's name counts (fp_index_marked_dirty, index_new): it is
+ * created empty under that name and its directory fsynced, one sync where
+ * a mark published whole (written, fsynced, renamed, the directory fsynced)
+ * took two; an empty file takes no data block (a full disk, where gc must
+ * mark the index before it frees anything). O_EXCL and O_NOFOLLOW: nothing
+ * at the name is written through; something there that is not the mark
+ * (a link planted after index_new looked) is replaced by one published
+ * whole. */
+static gboolean mark_dirty(FpIndex *idx, GError **err)
 {
-    if (!idx->marked && !(idx->marked = file_publish_atomic(idx->dirty_path, "dirty\n", 6, NULL)))
+    if (idx->marked)
+        return TRUE;
+    int dir_fd = open(idx->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) {
+        destor_set_errno(err, errno, "open directory %s", idx->dir);
+        return FALSE;
+    }
+    int fd = openat(dir_fd, DIRTY_NAME, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        close(fd);
+        idx->marked = file_fsync(dir_fd, idx->dir, err);
+    } else if (errno == EEXIST) {
         idx->marked = file_publish_atomic(idx->dirty_path, "", 0, err);
+    } else {
+        destor_set_errno(err, errno, "create %s", idx->dirty_path);
+    }
+    close(dir_fd);
     return idx->marked;
 }
 
-/* Flush the DB and clear the dirty mark. */
+gboolean fp_index_begin_job(FpIndex *idx, GError **err)
+{
+    return idx->read_only || mark_dirty(idx, err); /* read-only: marked at its first write */
+}
+
+/* Flush the DB and clear the dirty mark; nothing to do for a DB that was
+ * never written (read-only, unmarked). */
 static gboolean fp_index_commit_db(FpIndex *idx, GError **err)
 {
+    if (idx->read_only)
+        return TRUE;
     int ret = idx->db->sync(idx->db, 0);
     if (ret != 0)
         return bdb_fail(err, ret, "flush", idx->db_path);

@@ -68,7 +68,10 @@ gboolean fp_index_marked_dirty(const char *dir);
 gboolean fp_index_mark_stale(const char *dir, GError **err);
 
 /* Mark the index dirty (durably) before the job adds anything; opening
- * marks it already (so this is then free), committing clears the mark. */
+ * marks it already (so this is then free), committing clears the mark. A
+ * backup's exact index over a pool that holds containers, clean at open,
+ * is opened read-only instead and marked at its first write: a job that
+ * writes nothing to it syncs no mark in or out. */
 gboolean fp_index_begin_job(FpIndex *idx, GError **err);
 /* Flush the DB, save what the design keeps beside it, and clear the dirty
  * mark; call after the containers it names are fsynced. */

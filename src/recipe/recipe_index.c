@@ -3,12 +3,10 @@
 #include "recipe/recipe_index.h"
 #include "util/bdb_error.h"
 #include "util/error.h"
-#include "util/fileio.h"
 #include "util/le.h"
 
 #include <db.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,21 +57,17 @@ void recipe_index_close(RecipeIndex *idx)
     g_free(idx);
 }
 
-gboolean recipe_index_finish(RecipeIndex *idx, gboolean durable, GError **err)
+gboolean recipe_index_finish(RecipeIndex *idx, GError **err)
 {
+    /* No fsync of ours after it: Berkeley DB's close (without DB_NOSYNC)
+     * writes the cache's dirty pages and fdatasyncs the file (its
+     * memp_fsync, then again as it closes the file it wrote), which makes
+     * its bytes and its size durable; an fsync after that only committed
+     * the inode's times, one journal commit a job for nothing a reader
+     * uses. The file's name is its directory's to sync (the caller's). */
     int ret = idx->db->close(idx->db, 0);
     idx->db = NULL;
     gboolean ok = ret == 0 ? TRUE : bdb_fail(err, ret, "close", idx->path);
-    if (ok && durable) {
-        int fd = open(idx->path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            destor_set_errno(err, errno, "open %s", idx->path);
-            ok = FALSE;
-        } else {
-            ok = file_fsync(fd, idx->path, err);
-            close(fd);
-        }
-    }
     recipe_index_close(idx);
     return ok;
 }

@@ -14,9 +14,8 @@ typedef struct RecipeIndex RecipeIndex;
 
 RecipeIndex *recipe_index_create(const char *path, GError **err);
 RecipeIndex *recipe_index_open(const char *path, GError **err);
-/* Write out and close; with `durable`, fsync the file too (a cache's copy,
- * made durable another way or checked against its source, need not be). */
-gboolean recipe_index_finish(RecipeIndex *idx, gboolean durable, GError **err);
+/* Write out, make durable (Berkeley DB's close syncs the file) and close. */
+gboolean recipe_index_finish(RecipeIndex *idx, GError **err);
 void recipe_index_close(RecipeIndex *idx);
 
 gboolean recipe_index_put(RecipeIndex *idx, const void *path, size_t path_len,

@@ -417,7 +417,7 @@ static gboolean fetch_recipe(StoreCluster *sc, const char *workdir, uint32_t job
         ok = FALSE;
     }
     if (ok) {
-        ok = recipe_index_finish(idx, FALSE, err); /* a pull's: made durable by pull_jobs's syncfs */
+        ok = recipe_index_finish(idx, err);
         idx = NULL;
     }
     if (ok && rename(tmp, path) != 0) {

@@ -83,6 +83,29 @@ void bounded_queue_push(BoundedQueue *q, gpointer item)
     bounded_queue_push_many(q, &item, 1);
 }
 
+guint bounded_queue_pop_many(BoundedQueue *q, gpointer *items, guint max)
+{
+    g_assert(!q->lifo && max > 0);
+    g_mutex_lock(&q->lock);
+    while (q->count == 0) {
+        q->poppers_waiting++;
+        g_cond_wait(&q->not_empty, &q->lock);
+        q->poppers_waiting--;
+    }
+    guint n = MIN(max, q->count);
+    for (guint i = 0; i < n; i++) {
+        items[i] = q->ring[q->head];
+        q->head = (q->head + 1) % q->capacity;
+    }
+    q->count -= n;
+    if (q->pushers_waiting > 1 && n > 1 && q->count <= q->wake_pushers_at)
+        g_cond_broadcast(&q->not_full);
+    else if (q->pushers_waiting > 0 && q->count <= q->wake_pushers_at)
+        g_cond_signal(&q->not_full);
+    g_mutex_unlock(&q->lock);
+    return n;
+}
+
 gpointer bounded_queue_pop(BoundedQueue *q)
 {
     g_mutex_lock(&q->lock);

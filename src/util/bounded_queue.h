@@ -31,5 +31,10 @@ void bounded_queue_push(BoundedQueue *q, gpointer item);
 void bounded_queue_push_many(BoundedQueue *q, gpointer const *items, guint n);
 /* Blocks while the queue is empty. The oldest item, or the newest if LIFO. */
 gpointer bounded_queue_pop(BoundedQueue *q);
+/* Blocks while the queue is empty, then takes up to `max` items at once
+ * (the oldest first; not for a LIFO queue) into items[], under one lock
+ * where as many pops took as many: a consumer faster than its producer
+ * then no longer contends for the lock once per item. Returns how many. */
+guint bounded_queue_pop_many(BoundedQueue *q, gpointer *items, guint max);
 
 #endif

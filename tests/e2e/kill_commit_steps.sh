@@ -11,9 +11,15 @@
 # into a store holding the parent of every file, 23 (no container written);
 # since refcount and file_status no longer fsync the job's directory each
 # (its one fsync before the manifest covers them), two fsyncs fewer (into
-# the store holding the parent: 21).
+# the store holding the parent: 21). Since issue 42's round 3 the index's
+# DIRTY mark is created by name (one fsync, no rename), a backup's exact
+# index over a store that holds containers is marked only at its first
+# write (into the store holding a job: a kill point mid-job; holding the
+# parent: none, later_job_syncs.sh), and the recipe index is not fsynced
+# after Berkeley DB's own fdatasyncs, which the commit makes on a thread
+# of their own beside the other files' syncs.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
-# Its injection points are the main thread's renames and fsyncs; a files
+# Its injection points are each thread's renames and fsyncs; a files
 # store renames and fsyncs on its writer thread too: kill_files_backup.sh.
 require_pool "the kill points are counted on a pool store's main thread"
 
@@ -26,11 +32,15 @@ mkdir -p "$SCRATCH/src2"
 pseudo_random 400000 32 > "$SCRATCH/src2/c.bin"
 cp "$SCRATCH/src/b.txt" "$SCRATCH/src2/"
 
-# count_calls WORKDIR SYSCALL: how often one backup of src makes SYSCALL.
+# count_calls WORKDIR SYSCALL: how often one backup of src makes SYSCALL on
+# the thread that makes it most: strace counts an injection's calls thread
+# by thread, and the commit syncs the job's records (job_meta_data, the
+# recipe index) on a thread of its own, as the job's start creates the
+# recipe index (as kill_files_backup.sh counts).
 count_calls() {
     strace -f -qq -o "$SCRATCH/trace" -e trace="$2" \
         "$DESTOR_BIN" -c "$CONFIG" -p"working-directory $1" backup "$SCRATCH/src" >/dev/null
-    grep -c "$2(" "$SCRATCH/trace" || true
+    grep "$2(" "$SCRATCH/trace" | awk '{ n[$1]++ } END { m = 0; for (t in n) if (n[t] > m) m = n[t]; print m }'
 }
 
 new_store() { :; }

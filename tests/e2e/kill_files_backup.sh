@@ -47,7 +47,21 @@ top = sys.argv[2]
 synced_tmp, pending_names, pending_dirs = set(), set(), set()
 renamed = made = 0
 published = False
-for line in open(sys.argv[1]):
+def calls(trace):
+    """Each call as one line, where it ended: strace splits a call another
+    thread's call interrupts into its start and its end (resumed)."""
+    started = {}
+    for line in open(trace):
+        line = line.strip()
+        m = re.match(r"(\d+)\s+(.*) <unfinished \.\.\.>$", line)
+        if m:
+            started[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r"(\d+)\s+<\.\.\. \w+ resumed>(.*)$", line)
+        if m and m.group(1) in started:
+            line = m.group(1) + " " + started.pop(m.group(1)) + m.group(2)
+        yield line
+for line in calls(sys.argv[1]):
     m = re.match(r"\d+\s+(\w+)\((.*)\) += 0$", line.strip())
     if not m:
         continue

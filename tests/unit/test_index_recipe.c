@@ -176,7 +176,7 @@ static uint64_t write_sample_job(const char *meta, const char *ridx, uint32_t jo
     }
     uint64_t size = 0;
     CU_ASSERT_TRUE(job_meta_writer_finish(w, &size, &err));
-    CU_ASSERT_TRUE(recipe_index_finish(idx, TRUE, &err));
+    CU_ASSERT_TRUE(recipe_index_finish(idx, &err));
     CU_ASSERT_PTR_NULL(err);
     return size;
 }

@@ -104,7 +104,7 @@ static void test_listing(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(idx);
     for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
         CU_ASSERT_TRUE(recipe_index_put(idx, keys[i].key, keys[i].len, i * 100, 100, &err));
-    CU_ASSERT_TRUE(recipe_index_finish(idx, TRUE, &err));
+    CU_ASSERT_TRUE(recipe_index_finish(idx, &err));
     Job job = { .recipes = recipe_index_open(path, &err) };
     CU_ASSERT_PTR_NOT_NULL_FATAL(job.recipes);
 

@@ -95,7 +95,7 @@ static uint32_t make_job(Config *cfg, const char *top, const Entry *entries, siz
     }
     uint64_t size;
     CU_ASSERT_TRUE(job_meta_writer_finish(w, &size, &err));
-    CU_ASSERT_TRUE(recipe_index_finish(idx, TRUE, &err));
+    CU_ASSERT_TRUE(recipe_index_finish(idx, &err));
     m.job_meta_size = size;
     uint32_t refs[1] = { 1 };
     CU_ASSERT_TRUE(refcount_save(dir, refs, 1, &err) && job_manifest_publish(dir, &m, &err));
@@ -202,7 +202,7 @@ static void test_hostile_paths(void)
     add_entry(w, idx, ENTRY_FILE, "planted/through-planted.txt", NULL, 0, off, &m);
     uint64_t size;
     CU_ASSERT_TRUE(job_meta_writer_finish(w, &size, &err));
-    CU_ASSERT_TRUE(recipe_index_finish(idx, TRUE, &err));
+    CU_ASSERT_TRUE(recipe_index_finish(idx, &err));
     m.job_meta_size = size;
     uint32_t refs[1] = { 1 };
     CU_ASSERT_TRUE(refcount_save(dir, refs, 1, &err) && job_manifest_publish(dir, &m, &err));
