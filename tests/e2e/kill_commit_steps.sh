@@ -5,23 +5,15 @@
 # store that already holds a job. After each kill the next backup succeeds
 # promptly (no wait on a half-created Berkeley DB), verify passes, and the
 # newest job restores byte for byte. Skipped when strace cannot inject.
-# Since job_meta_data is written under a unique name and renamed into place
-# (issue 35), each backup makes one rename more: 29 and 23 kill points here
-# where 29a4157 had 28 and 22; with file_status (issue 42), 32, 26 and,
-# into a store holding the parent of every file, 23 (no container written);
-# since refcount and file_status no longer fsync the job's directory each
-# (its one fsync before the manifest covers them), two fsyncs fewer (into
-# the store holding the parent: 21). Since issue 42's round 3 the index's
-# DIRTY mark is created by name (one fsync, no rename), a backup's exact
-# index over a store that holds containers is marked only at its first
-# write (into the store holding a job: a kill point mid-job; holding the
-# parent: none, later_job_syncs.sh), and the recipe index is not fsynced
-# after Berkeley DB's own fdatasyncs, which the commit makes on a thread
-# of their own beside the other files' syncs.
+# The kill points are counted by a run of the same backup (count_calls),
+# not written here: each thread's renames and fsyncs, as strace counts an
+# injection's calls thread by thread (the commit syncs the job's records
+# on a thread of its own). How many there are and why: git log of this
+# file; later_job_syncs.sh holds a later job's syncs to their number.
 . "$TOP_SRCDIR/tests/e2e/lib.sh"
 # Its injection points are each thread's renames and fsyncs; a files
 # store renames and fsyncs on its writer thread too: kill_files_backup.sh.
-require_pool "the kill points are counted on a pool store's main thread"
+require_pool "the kill points are counted on a pool store"
 
 strace_kill_setup
 
