@@ -223,12 +223,70 @@ class ImportTests(unittest.TestCase):
         p = self.imp(damaged, "-f", "txt", check=False)
         self.assertEqual(p.returncode, 1)
         self.assertIn(b"cannot decompress", p.stderr)
-        binary = os.path.join(self.tmp, "binary.zst")
+        binary = os.path.join(self.tmp, "binary.bin")
         with open(binary, "wb") as f:
-            f.write(b"\x28\xb5\x2f\xfd" + bytes(range(256)))
+            f.write(b"\x01\xb5\x2f\xfd" + bytes(range(256)))
         p = self.imp(binary, "-f", "txt", check=False)
         self.assertEqual(p.returncode, 1)
         self.assertIn(b"is not a txt trace: byte 1 is not UTF-8 text", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
+
+    def test_compressed_damaged(self):
+        """An xz or bzip2 file of several streams whose later stream is
+        damaged, or with bytes after its last stream, is an error: it was
+        read as its first stream alone (4 of 8 requests, exit 0). xz's NUL
+        stream padding (a multiple of 4 bytes) is no damage. A zstd or lz4
+        file (libCacheSim ships oracleGeneral traces as .zst) is refused by
+        name: one whose size was a multiple of 24 bytes was read as
+        oracleGeneral records (exit 0)."""
+        import bz2, lzma
+        with open(os.path.join(FIX, "ids.txt"), "rb") as f:
+            raw = f.read()
+        plain = self.imp("ids.txt", "-f", "txt")[1]
+
+        def write(name, data):
+            path = os.path.join(self.tmp, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            return path
+        for suffix, pack in ((".xz", lzma.compress), (".bz2", bz2.compress)):
+            one = pack(raw)
+            self.assertEqual(self.imp(write("two" + suffix, one + one), "-f", "txt")[1], plain + plain, suffix)
+            broken = bytes([one[0] ^ 0xFF]) + one[1:]
+            for name, data in (("broken", one + broken), ("junk", one + b"junk\n")):
+                p = self.imp(write(name + suffix, data), "-f", "txt", check=False)
+                self.assertEqual(p.returncode, 1, name + suffix)
+                self.assertIn(b"cannot decompress", p.stderr, name + suffix)
+        one = lzma.compress(raw)
+        self.assertEqual(self.imp(write("padded.xz", one + bytes(4) + one + bytes(8)), "-f", "txt")[1],
+                         plain + plain)
+        p = self.imp(write("padded3.xz", one + bytes(3)), "-f", "txt", check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"cannot decompress", p.stderr)
+        for magic, codec in ((b"\x28\xb5\x2f\xfd", b"zstd"), (b"\x04\x22\x4d\x18", b"lz4")):
+            path = write("oracle." + codec.decode(), magic + bytes(24 * 10 - 4))
+            for fmt in ("oracle-general", "txt"):
+                p = self.imp(path, "-f", fmt, check=False)
+                self.assertEqual(p.returncode, 1, (codec, fmt))
+                self.assertIn(b"is " + codec + b"-compressed: decompress it first", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
+
+    def test_out_of_memory(self):
+        """A trace that does not fit in memory (here 256 MiB of gzip members
+        of 16 MiB under a 192 MiB address-space limit) is a one-line error,
+        exit 1, not a Python traceback."""
+        import gzip, resource
+        member = gzip.compress(b"x\n" * (8 << 20), 1)
+        path = os.path.join(self.tmp, "huge.gz")
+        with open(path, "wb") as f:
+            f.write(member * 16)
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (192 << 20, 192 << 20))
+        p = subprocess.run([PYTHON, os.path.join(SCRIPTS, "import-trace"), "--destor", self.fake, "-f", "txt",
+                            "-o", os.path.join(self.tmp, "out.trace"), path], env=self.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limit)
+        self.assertEqual((p.returncode, p.stderr), (1, b"import-trace: out of memory\n"))
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
 
     def test_usage_errors(self):
