@@ -396,10 +396,15 @@ static gboolean finish_frees(Store *s, GError **err)
  * store's own directories (index/, jobs/, a job's directory, containers/)
  * would have the writer change another store's files, or any directory's,
  * through it. A DESTOR_ERROR_PLANTED error, as for a file. */
-static gboolean own_dir(const char *path, const char *what, GError **err)
+gboolean store_planted_dir(const char *path)
 {
     struct stat st;
-    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+static gboolean own_dir(const char *path, const char *what, GError **err)
+{
+    if (!store_planted_dir(path))
         return TRUE;
     g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_PLANTED,
                 "%s %s: it is a symbolic link, which destor never writes through (remove it)", what, path);
