@@ -119,6 +119,13 @@ PY
         -p"ssd-cache-write-budget-dwpd 0.5" read-file --trace "$SCRATCH/days" --simulate > "$SCRATCH/days.txt"
     grep -Eq "^  write budget +0.5 DWPD, .* over the trace's time \(\+ one cache fill\); written [0-9.]+ of it" \
         "$SCRATCH/days.txt" || fail "no budget line in the $granularity report: $(cat "$SCRATCH/days.txt")"
+    # every request at one time: a budget of 0 B, the cache fill written;
+    # the line says the bytes, not a share of nothing (it said "0.000 of it")
+    sed 's/^@[0-9.]*/@7/' "$SCRATCH/days" > "$SCRATCH/instant"
+    dst -p"ssd-cache-granularity $granularity" -p"ssd-cache-policy lru" -p"ssd-cache-size 1M" \
+        -p"ssd-cache-write-budget-dwpd 0.5" read-file --trace "$SCRATCH/instant" --simulate > "$SCRATCH/instant.txt"
+    grep -Eq "^  write budget +0.5 DWPD, 0 B over the trace's time \(\+ one cache fill\); written [0-9.]+ [KM]iB, no budget to compare it to$" \
+        "$SCRATCH/instant.txt" || fail "budget line of 0 B in the $granularity report: $(grep budget "$SCRATCH/instant.txt")"
 done
 
 # errors, exit 2: a DWPD budget on an untimed trace (text or compiled),

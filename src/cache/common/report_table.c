@@ -35,8 +35,14 @@ void report_text_budget(GString *out, double per_request, double dwpd, double bu
     else
         g_snprintf(rate, sizeof rate, "%.0f B per request, %s over the requests", per_request,
                    size_format((uint64_t)budget_bytes, buf, sizeof buf));
-    g_string_append_printf(out, "  %-30s %s (+ one cache fill); written %.3f of it\n", "write budget", rate,
-                           report_ratio((double)written, budget_bytes));
+    if (budget_bytes > 0) {
+        g_string_append_printf(out, "  %-30s %s (+ one cache fill); written %.3f of it\n", "write budget", rate,
+                               report_ratio((double)written, budget_bytes));
+    } else { /* no share of a budget of 0 B: the bytes themselves */
+        char w[32];
+        g_string_append_printf(out, "  %-30s %s (+ one cache fill); written %s, no budget to compare it to\n",
+                               "write budget", rate, size_format(written, w, sizeof w));
+    }
 }
 
 void report_policy_take(CacheReportPolicy *p, const CachePolicyCounter *names, size_t n, const uint64_t *values)
