@@ -28,6 +28,12 @@ FIX = os.path.join(os.path.dirname(SCRIPTS), "tests", "fixtures", "traces")
 FILES = [(b"a", 1000), (b"b", 0), (b"c", 600), (b"d", 2500)]
 
 
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 class ImportTests(unittest.TestCase):
 
     @classmethod
@@ -280,6 +286,8 @@ class ImportTests(unittest.TestCase):
         path = os.path.join(self.tmp, "huge.gz")
         with open(path, "wb") as f:
             f.write(member * 16)
+        if os.path.exists(os.path.join(self.tmp, "out.trace")):
+            os.unlink(os.path.join(self.tmp, "out.trace"))
 
         def limit():
             resource.setrlimit(resource.RLIMIT_AS, (192 << 20, 192 << 20))
@@ -288,6 +296,25 @@ class ImportTests(unittest.TestCase):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limit)
         self.assertEqual((p.returncode, p.stderr), (1, b"import-trace: out of memory\n"))
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
+
+    def test_planted_tmp_link(self):
+        """A symlink planted at OUT.tmp is not written through (import-trace
+        wrote the trace into its target, and OUT became the link)."""
+        out = os.path.join(self.tmp, "out.trace")
+        victim = os.path.join(self.tmp, "victim")
+        with open(victim, "wb") as f:
+            f.write(b"precious\n")
+        os.symlink(victim, out + ".tmp")
+        try:
+            head, recs = self.imp("ids.txt", "-f", "txt")
+            with open(victim, "rb") as f:
+                self.assertEqual(f.read(), b"precious\n")
+            self.assertFalse(os.path.islink(out))
+            self.assertTrue(recs)
+            self.assertEqual(oct(os.stat(out).st_mode & 0o777), oct(0o666 & ~_umask()))
+        finally:
+            os.unlink(out + ".tmp")
+        self.assertEqual([n for n in os.listdir(self.tmp) if n.endswith(".tmp")], [])
 
     def test_usage_errors(self):
         for args in (["-f", "txt", "--map", "volume"], ["-f", "csv"],

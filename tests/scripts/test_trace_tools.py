@@ -365,6 +365,25 @@ class GeneratorTests(unittest.TestCase):
             self.assertEqual(p.returncode, 2, bad)
             self.assertIn("--rate", p.stderr.decode())
 
+    def test_planted_tmp_link(self):
+        """A symlink planted at OUT.tmp is not written through (gen-trace
+        wrote the trace into its target, and OUT became the link): OUT is a
+        new regular file."""
+        out = os.path.join(self.tmp, "planted.trace")
+        victim = os.path.join(self.tmp, "victim")
+        with open(victim, "wb") as f:
+            f.write(b"precious\n")
+        os.symlink(victim, out + ".tmp")
+        try:
+            data, _ = self.gen("--requests", "10", "--seed", "3", name="planted.trace")
+            with open(victim, "rb") as f:
+                self.assertEqual(f.read(), b"precious\n")
+            self.assertFalse(os.path.islink(out))
+            self.assertEqual(len(self.requests(data)), 10)
+        finally:
+            os.unlink(out + ".tmp")
+        self.assertEqual([n for n in os.listdir(self.tmp) if n.endswith(".tmp")], [])
+
     def test_usage_errors(self):
         p = run([os.path.join(SCRIPTS, "gen-trace"), "--destor", self.fake, "--alpha", "0.5"],
                 check=False, env=self.env)
