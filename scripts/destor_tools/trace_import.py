@@ -370,7 +370,8 @@ class ObjectMap:
 class TraceClock:
     """A request's time in the written trace: nanoseconds since the
     source's first request, never going back (a time before an earlier
-    request's is held at the latest time, and counted)."""
+    request's is held at the latest time, and counted); one a destor trace
+    cannot hold (2^64 ns or more, about 584 years) is an error."""
 
     def __init__(self) -> None:
         self.first: int | None = None
@@ -383,6 +384,9 @@ class TraceClock:
         if self.first is None:
             self.first = t
         rel = t - self.first
+        if rel >= 1 << 64:
+            raise ToolError("a request %s s after the first one: past what a destor trace's time holds (2^64 ns, "
+                            "about 584 years; --times drop leaves the times out)" % (rel // 10 ** 9))
         if rel < self.latest:
             self.held += 1
             return self.latest

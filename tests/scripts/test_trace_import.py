@@ -196,6 +196,15 @@ class ImportTests(unittest.TestCase):
         head, recs = self.imp(back, "-f", "csv", "-t", "time-col=1,obj-id-col=2", times=True)
         self.assertEqual([r.split(b"\t")[0] for r in recs], [b"@0", b"@2", b"@2", b"@4"])
         self.assertIn(b"1 held at an earlier request's time", b"\n".join(head))
+        # a time a destor trace cannot hold (2^64 ns after the first): an
+        # error, exit 1 (it was an assertion's traceback)
+        with open(back, "w") as f:
+            f.write("0,1\n18446744074,2\n")
+        p = self.imp(back, "-f", "csv", "-t", "time-col=1,obj-id-col=2", check=False, times=True)
+        self.assertEqual((p.returncode, p.stderr.count(b"\n")), (1, 1), p.stderr)
+        self.assertIn(b"import-trace: a request 18446744074 s after the first one: past what a destor trace's time "
+                      b"holds", p.stderr)
+        self.assertEqual(len(self.imp(back, "-f", "csv", "-t", "time-col=1,obj-id-col=2")[1]), 2)  # --times drop
         with open(back, "w") as f:
             f.write("5,1\nsoon,2\n")
         p = self.imp(back, "-f", "csv", "-t", "time-col=1,obj-id-col=2", check=False, times=True)
