@@ -306,6 +306,28 @@ class ImportTests(unittest.TestCase):
         self.assertEqual((p.returncode, p.stderr), (1, b"import-trace: out of memory\n"))
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
 
+    def test_pipe_source(self):
+        """A source that is a pipe (import-trace -f txt <(zcat ids.txt.gz))
+        is read as the file would be; it was refused as 'not found'. A
+        directory is refused by name."""
+        with open(os.path.join(FIX, "ids.txt"), "rb") as f:
+            raw = f.read()
+        r, w = os.pipe()
+        os.write(w, raw)  # the fixture fits in the pipe's buffer
+        os.close(w)
+        out = os.path.join(self.tmp, "out.trace")
+        try:
+            run([os.path.join(SCRIPTS, "import-trace"), "--destor", self.fake, "-o", out, "-f", "txt",
+                 "--times", "drop", "/dev/fd/%d" % r], env=self.env, pass_fds=(r,))
+        finally:
+            os.close(r)
+        with open(out, "rb") as f:
+            recs = [l for l in f.read().split(b"\n") if l and not l.startswith(b"#")]
+        self.assertEqual(recs, self.imp("ids.txt", "-f", "txt")[1])
+        p = self.imp(self.tmp, "-f", "txt", check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"is a directory", p.stderr)
+
     def test_planted_tmp_link(self):
         """A symlink planted at OUT.tmp is not written through (import-trace
         wrote the trace into its target, and OUT became the link)."""

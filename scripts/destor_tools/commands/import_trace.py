@@ -97,8 +97,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def run(argv: list[str]) -> int:
     a = parse_args(argv)
-    if not os.path.isfile(a.source):
+    # a pipe too (import-trace -f msr <(zcat ...)): only a name that is no
+    # file at all, or a directory, is refused here
+    if not os.path.exists(a.source):
         raise ToolError("trace %s not found" % a.source)
+    if os.path.isdir(a.source):
+        raise ToolError("trace %s is a directory" % a.source)
     destor_runner.check_destor(a.destor)
     files, skipped = destor_runner.list_job_files(a.destor, a.job, a.config, a.params, a.null)
     requests = trace_import.open_requests(a.source, a.format, a.csv_spec, a.block_size)
