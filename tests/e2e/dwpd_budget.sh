@@ -128,6 +128,19 @@ PY
         "$SCRATCH/instant.txt" || fail "budget line of 0 B in the $granularity report: $(grep budget "$SCRATCH/instant.txt")"
 done
 
+# the largest per-request budget (1e18 B) over 600 requests, 6e20 B: the
+# JSON parses (it held 6e+20.0) and the text says the bytes (it said 0 B)
+for granularity in container chunk; do
+    run huge-$granularity $granularity sim "$SCRATCH/plain" ssd-cache-write-budget 1e18
+    "$PYTHON" -c 'import json, sys; k = json.load(open(sys.argv[1]))["cache"]; b = k["write_budget_bytes"]
+assert abs(b - 1e18 * k["requests"]) <= 1e-9 * b, (b, k["requests"])' "$SCRATCH/huge-$granularity.json" ||
+        fail "$granularity: the JSON report of a budget past 2^64 bytes"
+    dst -p"ssd-cache-granularity $granularity" -p"ssd-cache-policy lru" -p"ssd-cache-size $SIZE" \
+        -p"ssd-cache-write-budget 1e18" read-file --trace "$SCRATCH/plain" --simulate > "$SCRATCH/huge.txt"
+    grep -Eq "^  write budget +1000000000000000000 B per request, [1-9][0-9.]*e\+[0-9]+ B over the requests" \
+        "$SCRATCH/huge.txt" || fail "$granularity: budget past 2^64 bytes: $(grep 'write budget ' "$SCRATCH/huge.txt")"
+done
+
 # errors, exit 2: a DWPD budget on an untimed trace (text or compiled),
 # for one file, with a per-request budget too; a trace whose times are
 # missing or go back
