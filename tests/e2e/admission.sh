@@ -71,6 +71,8 @@ for kv in "ssd-cache-write-budget 100" "ssd-cache-write-budget-dwpd 1" "ssd-cach
             fail "$kv without a cache, $cmd: $(cat "$SCRATCH/err")"
     done
 done
-dst -p"ssd-cache-write-budget 0" -p"ssd-cache-write-budget-dwpd 0" -p"ssd-cache-admission auto" stat > /dev/null ||
-    fail "the defaults without a cache are refused"
+for rule in auto all; do
+    dst -p"ssd-cache-write-budget 0" -p"ssd-cache-write-budget-dwpd 0" -p"ssd-cache-admission $rule" stat > /dev/null ||
+        fail "the defaults without a cache are refused ($rule)"
+done
 note "admission: budgets held at both granularities, doorkeeper filters, errors exit 2"
