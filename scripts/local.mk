@@ -19,6 +19,7 @@ DESTOR_TOOLS_PY = \
 	destor_tools/frontier_experiment.py \
 	destor_tools/granularity_experiment.py \
 	destor_tools/options.py \
+	destor_tools/output_file.py \
 	destor_tools/overall_experiment.py \
 	destor_tools/paper_figures.py \
 	destor_tools/parallel_sweep.py \

@@ -94,6 +94,7 @@ QUICK_STORE_TESTS = \
 # The command line, the read paths, the SSD cache, traces and indexes.
 QUICK_C_TESTS = \
 	tests/e2e/planted_dirs.sh \
+	tests/e2e/planted_subdir.sh \
 	tests/e2e/planted_links.sh \
 	tests/e2e/pool_loss.sh \
 	tests/e2e/fp_index.sh \

@@ -33,6 +33,9 @@ def main_wrapper(prog: str, fn: Callable[[], int | None]) -> int:
     except ToolError as e:
         print("%s: %s" % (prog, e), file=sys.stderr)
         return 1
+    except MemoryError:
+        print("%s: out of memory" % prog, file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("%s: interrupted" % prog, file=sys.stderr)
         return 130

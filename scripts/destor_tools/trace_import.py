@@ -237,20 +237,49 @@ def read_txt(lines: Iterable[str]) -> Iterator[Request]:
             yield Request("r", oid, None, None, None)
 
 
+def _streams(data: bytes, decompressor: Callable[[], Any], padding: int) -> bytes:
+    """Every stream of data, one after another (xz and bzip2 files may hold
+    several); the bytes after a stream must begin the next one (xz: after
+    NUL padding of a multiple of `padding` bytes), else the file is
+    damaged: never read as its first streams alone."""
+    out = []
+    while True:
+        d = decompressor()
+        out.append(d.decompress(data))
+        if not d.eof:
+            raise EOFError("compressed data ended before the end-of-stream marker was reached")
+        data = d.unused_data
+        rest = data.lstrip(b"\0")
+        if padding and (len(data) - len(rest)) % padding:
+            raise ValueError("stream padding of %d bytes" % (len(data) - len(rest)))
+        data = rest if padding else data
+        if not data:
+            return b"".join(out)
+
+
 # A compressed trace is read through its codec, known by its magic bytes.
 _CODECS: tuple[tuple[bytes, Callable[[bytes], bytes]], ...] = (
-    (b"\x1f\x8b", gzip.decompress), (b"\xfd7zXZ\x00", lzma.decompress), (b"BZh", bz2.decompress))
+    (b"\x1f\x8b", gzip.decompress), (b"\xfd7zXZ\x00", lambda d: _streams(d, lzma.LZMADecompressor, 4)),
+    (b"BZh", lambda d: _streams(d, bz2.BZ2Decompressor, 0)))
+# Codecs Python's standard library cannot read: an error naming them, never
+# their bytes taken as a trace (libCacheSim ships its traces as .zst).
+_UNREADABLE = ((b"\x28\xb5\x2f\xfd", "zstd", "zstd -d"), (b"\x04\x22\x4d\x18", "lz4", "lz4 -d"))
 
 
 def _decompressed(path: str, data: bytes) -> bytes:
     """data itself, or its decompression when it starts as gzip, xz or
-    bzip2 does; a damaged compressed file is an error, never a trace."""
+    bzip2 does; a damaged compressed file, or one compressed by a codec
+    not read here, is an error, never a trace."""
     for magic, decompress in _CODECS:
         if data.startswith(magic):
             try:
                 return decompress(data)
             except (OSError, EOFError, lzma.LZMAError, ValueError) as e:
                 raise ToolError("%s: cannot decompress: %s" % (path, e))
+    for magic, codec, command in _UNREADABLE:
+        if data.startswith(magic):
+            raise ToolError("%s is %s-compressed: decompress it first (%s); import-trace reads gzip, xz and "
+                            "bzip2" % (path, codec, command))
     return data
 
 
@@ -341,7 +370,8 @@ class ObjectMap:
 class TraceClock:
     """A request's time in the written trace: nanoseconds since the
     source's first request, never going back (a time before an earlier
-    request's is held at the latest time, and counted)."""
+    request's is held at the latest time, and counted); one a destor trace
+    cannot hold (2^64 ns or more, about 584 years) is an error."""
 
     def __init__(self) -> None:
         self.first: int | None = None
@@ -354,6 +384,9 @@ class TraceClock:
         if self.first is None:
             self.first = t
         rel = t - self.first
+        if rel >= 1 << 64:
+            raise ToolError("a request %s s after the first one: past what a destor trace's time holds (2^64 ns, "
+                            "about 584 years; --times drop leaves the times out)" % (rel // 10 ** 9))
         if rel < self.latest:
             self.held += 1
             return self.latest

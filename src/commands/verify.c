@@ -198,6 +198,40 @@ static void check_record(Verify *v, Job *job, FileRecord *r, uint64_t offset, ui
     }
 }
 
+/* A symbolic link planted at one of the store's own directories
+ * (store_planted_dir): a problem, and nothing read through it. */
+static gboolean planted(Verify *v, int64_t job, const char *path)
+{
+    if (!store_planted_dir(path))
+        return FALSE;
+    problem(v, job, NULL, -1, -1, "%s is a symbolic link, which destor never writes through and verify does not "
+            "read (remove it)", path);
+    return TRUE;
+}
+
+static gboolean job_planted(Verify *v, uint32_t job_id)
+{
+    char *path = job_dir_path(v->store->dir, job_id);
+    gboolean p = planted(v, job_id, path);
+    g_free(path);
+    return p;
+}
+
+/* Whether the store's index, jobs or container directory is planted (each
+ * one a problem). */
+static gboolean store_planted(Verify *v)
+{
+    const char *entry = container_store_kind_entry(v->store->kind);
+    char *paths[] = { g_build_filename(v->store->dir, "index", NULL), g_build_filename(v->store->dir, "jobs", NULL),
+                      entry != NULL ? g_build_filename(v->store->dir, entry, NULL) : NULL };
+    gboolean any = FALSE;
+    for (size_t i = 0; i < G_N_ELEMENTS(paths); i++) {
+        any = (paths[i] != NULL && planted(v, -1, paths[i])) || any;
+        g_free(paths[i]);
+    }
+    return any;
+}
+
 static void check_job(Verify *v, uint32_t job_id, uint32_t *refcount, uint32_t nref)
 {
     GError *local = NULL;
@@ -269,19 +303,24 @@ static void check_snapshot(Verify *v, GArray *ids)
     const char *dir = v->store->dir;
     uint32_t newest = g_array_index(ids, uint32_t, ids->len - 1), n = v->committed, *stored = NULL, nstored = 0;
     GArray *live = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    for (guint i = 0; i < ids->len; i++)
-        if (!job_is_deleted(dir, g_array_index(ids, uint32_t, i)))
-            g_array_append_val(live, g_array_index(ids, uint32_t, i));
+    gboolean newest_planted = FALSE; /* its reference counts are not read */
+    for (guint i = 0; i < ids->len; i++) {
+        uint32_t id = g_array_index(ids, uint32_t, i);
+        if (job_planted(v, id))
+            newest_planted = newest_planted || id == newest;
+        else if (!job_is_deleted(dir, id))
+            g_array_append_val(live, id);
+    }
     GError *local = NULL;
     gboolean settled = !refcount_is_dirty(dir);
-    gboolean have_stored = settled && refcount_load_job(dir, newest, &stored, &nstored, &local);
+    gboolean have_stored = settled && !newest_planted && refcount_load_job(dir, newest, &stored, &nstored, &local);
     for (guint i = 0; settled && i < live->len; i++)
         settled = !job_is_deleted(dir, g_array_index(live, uint32_t, i));
     settled = settled && !refcount_is_dirty(dir);
     if (!settled)
         destor_note("reference counts not checked: a delete ran meanwhile or was interrupted (the next backup, "
                     "delete, gc or repair counts them again)");
-    else if (!have_stored)
+    else if (!have_stored && !newest_planted)
         problem(v, newest, NULL, -1, -1, "%s", local->message);
     g_clear_error(&local);
     uint32_t *refcount = g_new0(uint32_t, MAX(n, 1));
@@ -323,7 +362,11 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
     v.lru = container_lru_new(container_store_source(store->containers), 64);
     v.container_state = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     gboolean ok = TRUE;
-    if (job >= 0) {
+    if (store_planted(&v)) {
+        /* nothing below read through the link */
+    } else if (job >= 0) {
+        if (job_planted(&v, (uint32_t)job))
+            goto report;
         JobManifest m;
         if (!(ok = job_manifest_load(store->dir, (uint32_t)job, &m, err)))
             goto out;
@@ -334,6 +377,7 @@ gboolean verify_run(const Config *cfg, int64_t job, gboolean deep, gboolean json
         if (!(ok = verify_index(store, v.lru, index_problem, &v, err)))
             goto out;
     }
+report:
     if (json) {
         json_builder_end_array(v.json);
         json_doc_uint(v.json, "jobs", v.jobs);

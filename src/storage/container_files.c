@@ -67,6 +67,40 @@ static gboolean not_regular(ContainerFiles *f, ContainerId id, const char *name,
     return FALSE;
 }
 
+/* Container `id`'s subdirectory, never through a link planted at its name
+ * (O_NOFOLLOW on "SSSSSS/NNNNNNNN" guards the file's name only: a planted
+ * SSSSSS had reads, gc's frees and a backup's discards reach the files of
+ * the directory it points to). Every access to a container's file is
+ * relative to it. Its descriptor, or -1 with errno (ENOENT: none). */
+static int subdir_fd(ContainerFiles *f, ContainerId id)
+{
+    char name[SUBDIR_NAME_LEN + 1];
+    snprintf(name, sizeof name, "%06x", id >> 8);
+    return openat(f->dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+}
+
+/* subdir_fd's failure (errno) as an error: container `id` missing, its
+ * subdirectory something else than a directory (a planted link: an
+ * INTEGRITY error, as a link at the file's name is), or the call's. */
+static void subdir_error(ContainerFiles *f, ContainerId id, GError **err)
+{
+    int e = errno;
+    char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
+    file_name(id, name);
+    name[SUBDIR_NAME_LEN] = '\0';
+    struct stat st;
+    if (e == ENOENT) {
+        name[SUBDIR_NAME_LEN] = '/';
+        missing(f, id, name, err);
+    } else if ((e == ELOOP || e == ENOTDIR) && fstatat(f->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+               !S_ISDIR(st.st_mode)) {
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY, "container %u's directory %s/%s is %s, not a directory",
+                    id, f->dir, name, file_kind(st.st_mode));
+    } else {
+        destor_set_errno(err, e, "open %s/%s", f->dir, name);
+    }
+}
+
 /* Container `id`'s file for reading, a regular file (O_NONBLOCK: a FIFO
  * planted there does not block the open), and *st its status; -1 with
  * *err set. */
@@ -74,10 +108,16 @@ static int open_container(ContainerFiles *f, ContainerId id, struct stat *st, GE
 {
     char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
     file_name(id, name);
-    int fd = openat(f->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    const char *leaf = name + SUBDIR_NAME_LEN + 1;
+    int sub = subdir_fd(f, id);
+    if (sub < 0) {
+        subdir_error(f, id, err);
+        return -1;
+    }
+    int fd = openat(sub, leaf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0 && errno == ENOENT) {
         missing(f, id, name, err);
-    } else if (fd < 0 && errno == ELOOP && fstatat(f->dir_fd, name, st, AT_SYMLINK_NOFOLLOW) == 0) {
+    } else if (fd < 0 && errno == ELOOP && fstatat(sub, leaf, st, AT_SYMLINK_NOFOLLOW) == 0) {
         not_regular(f, id, name, st->st_mode, err);
     } else if (fd < 0) {
         destor_set_errno(err, errno, "open %s/%s", f->dir, name);
@@ -90,21 +130,31 @@ static int open_container(ContainerFiles *f, ContainerId id, struct stat *st, GE
         close(fd);
         fd = -1;
     }
+    close(sub);
     return fd;
 }
 
 /* Ask the kernel for the next containers' files (a hint: failures ignored). */
 static void read_ahead(ContainerFiles *f, ContainerId id)
 {
+    int sub = -1;
     for (unsigned i = 1; i <= f->readahead && id + i > id; i++) {
         char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
         file_name(id + i, name);
-        int fd = openat(f->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (sub < 0 || (id + i) % 256 == 0) { /* a new subdirectory */
+            if (sub >= 0)
+                close(sub);
+            if ((sub = subdir_fd(f, id + i)) < 0)
+                return;
+        }
+        int fd = openat(sub, name + SUBDIR_NAME_LEN + 1, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
         if (fd < 0)
-            return;
+            break;
         (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
         close(fd);
     }
+    if (sub >= 0)
+        close(sub);
 }
 
 /* Container `id`'s file, whole (container_size bytes: a shorter one is
@@ -280,9 +330,9 @@ static int open_subdir(ContainerFiles *f, ContainerId id, gboolean create, GErro
         destor_set_errno(err, errno, "create %s/%s", f->dir, name);
         return -1;
     }
-    int fd = openat(f->dir_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    int fd = subdir_fd(f, id);
     if (fd < 0)
-        destor_set_errno(err, errno, "open %s/%s", f->dir, name);
+        subdir_error(f, id, err);
     return fd;
 }
 
@@ -365,11 +415,20 @@ static gboolean files_free(ContainerStore *cs, ContainerId id, GError **err)
         return FALSE;
     if (id + 1 == count)
         return replace_file(f, id, NULL, 0, err);
-    if (unlinkat(f->dir_fd, name, 0) != 0)
-        return errno == ENOENT ? missing(f, id, name, err)
-                               : (destor_set_errno(err, errno, "free %s/%s", f->dir, name), FALSE);
-    mark_dirty(f, id);
-    return TRUE;
+    int sub = subdir_fd(f, id);
+    if (sub < 0) {
+        subdir_error(f, id, err);
+        return FALSE;
+    }
+    gboolean ok = unlinkat(sub, name + SUBDIR_NAME_LEN + 1, 0) == 0;
+    if (!ok && errno == ENOENT)
+        missing(f, id, name, err);
+    else if (!ok)
+        destor_set_errno(err, errno, "free %s/%s", f->dir, name);
+    close(sub);
+    if (ok)
+        mark_dirty(f, id);
+    return ok;
 }
 
 static gboolean files_live(ContainerStore *cs, ContainerId id, gboolean *live, GError **err)
@@ -379,15 +438,24 @@ static gboolean files_live(ContainerStore *cs, ContainerId id, gboolean *live, G
     file_name(id, name);
     struct stat st;
     *live = FALSE;
-    if (fstatat(f->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    int sub = subdir_fd(f, id);
+    if (sub < 0 && errno == ENOENT)
+        return TRUE;
+    if (sub < 0) {
+        subdir_error(f, id, err);
+        return FALSE;
+    }
+    int r = fstatat(sub, name + SUBDIR_NAME_LEN + 1, &st, AT_SYMLINK_NOFOLLOW), e = errno;
+    close(sub);
+    if (r == 0) {
         if (!S_ISREG(st.st_mode))
             return not_regular(f, id, name, st.st_mode, err);
         *live = st.st_size > 0;
         return TRUE;
     }
-    if (errno == ENOENT)
+    if (e == ENOENT)
         return TRUE;
-    destor_set_errno(err, errno, "stat %s/%s", f->dir, name);
+    destor_set_errno(err, e, "stat %s/%s", f->dir, name);
     return FALSE;
 }
 
@@ -400,8 +468,17 @@ static gboolean files_discard(ContainerStore *cs, ContainerId first, GError **er
     for (ContainerId id = count; id > first; id--) {
         char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
         file_name(id - 1, name);
-        if (unlinkat(f->dir_fd, name, 0) != 0 && errno != ENOENT) {
-            destor_set_errno(err, errno, "remove %s/%s", f->dir, name);
+        int sub = subdir_fd(f, id - 1);
+        if (sub < 0 && errno == ENOENT)
+            continue;
+        if (sub < 0) {
+            subdir_error(f, id - 1, err);
+            return FALSE;
+        }
+        int r = unlinkat(sub, name + SUBDIR_NAME_LEN + 1, 0), e = errno;
+        close(sub);
+        if (r != 0 && e != ENOENT) {
+            destor_set_errno(err, e, "remove %s/%s", f->dir, name);
             return FALSE;
         }
         mark_dirty(f, id - 1);

@@ -396,10 +396,15 @@ static gboolean finish_frees(Store *s, GError **err)
  * store's own directories (index/, jobs/, a job's directory, containers/)
  * would have the writer change another store's files, or any directory's,
  * through it. A DESTOR_ERROR_PLANTED error, as for a file. */
-static gboolean own_dir(const char *path, const char *what, GError **err)
+gboolean store_planted_dir(const char *path)
 {
     struct stat st;
-    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+static gboolean own_dir(const char *path, const char *what, GError **err)
+{
+    if (!store_planted_dir(path))
         return TRUE;
     g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_PLANTED,
                 "%s %s: it is a symbolic link, which destor never writes through (remove it)", what, path);
@@ -421,8 +426,22 @@ static gboolean own_dirs(const Store *s, GError **err)
         ok = containers == NULL || own_dir(containers, "container store", err);
         g_free(containers);
     }
-    GDir *d = ok ? g_dir_open(jobs, 0, NULL) : NULL;
+    /* a files store's subdirectories of containers (container_files.c
+     * never reaches a file through one, but gc would stop midway) */
+    char *files = g_build_filename(s->dir, container_store_kind_entry(CONTAINER_STORE_FILES), NULL);
+    GDir *d = ok ? g_dir_open(files, 0, NULL) : NULL;
     const char *name;
+    while (d != NULL && ok && (name = g_dir_read_name(d)) != NULL) {
+        if (strlen(name) != 6 || strspn(name, "0123456789abcdef") != 6)
+            continue;
+        char *path = g_build_filename(files, name, NULL);
+        ok = own_dir(path, "container directory", err);
+        g_free(path);
+    }
+    if (d != NULL)
+        g_dir_close(d);
+    g_free(files);
+    d = ok ? g_dir_open(jobs, 0, NULL) : NULL;
     while (d != NULL && ok && (name = g_dir_read_name(d)) != NULL) {
         if (strlen(name) != 8 || strspn(name, "0123456789") != 8)
             continue; /* not a job's directory (a file's link is file_open_own's) */

@@ -57,6 +57,12 @@ typedef struct {
  * directory without store.meta is a NO_STORE error. Every open refuses (a CONFIG error) a config whose
  * container-store is not the store's kind. */
 Store *store_open_read(const Config *cfg, GError **err);
+
+/* Whether `path`, one of a store's own directories (index/, jobs/, a job's
+ * directory, the container store's), is a symbolic link planted there: the
+ * writers refuse the store then, and verify reports it, reading nothing
+ * through it. */
+gboolean store_planted_dir(const char *path);
 /* The same for a command that only lists the jobs and their figures
  * (stat): a rados store's working directory is not brought up to the
  * cluster, its jobs are read from the cluster's catalog at the open, and

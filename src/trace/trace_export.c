@@ -139,11 +139,13 @@ gboolean trace_export_run(const Config *cfg, const char *path, gboolean null_ter
     CompiledTrace *t = load(cfg, path, null_terminated, err);
     if (t == NULL)
         return FALSE;
-    uint64_t n = compiled_trace_requests(t);
-    const char *too_big = n > UINT32_MAX ? "%s has more requests than a 32-bit time can number"
+    /* time is a u32 in oracleGeneral (csv writes it whole, txt not at all;
+     * times never go back, so the last request's is the largest) */
+    uint64_t n = f == EXPORT_ORACLE ? compiled_trace_requests(t) : 0;
+    const char *too_big = n > UINT32_MAX ? "%s has more requests than oracleGeneral's 32-bit time can number"
                           : n > 0 && export_time(t, (guint)(n - 1)) > UINT32_MAX
-                              ? "%s has times past what a 32-bit count of seconds holds"
-                              : NULL; /* time is a u32 in oracleGeneral */
+                              ? "%s has times past what oracleGeneral's 32-bit count of seconds holds"
+                              : NULL;
     if (too_big != NULL) {
         compiled_trace_free(t);
         g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_USAGE, too_big, path);

@@ -30,10 +30,24 @@ void json_doc_int(JsonBuilder *b, const char *key, int64_t v)
 void json_doc_double(JsonBuilder *b, const char *key, double v)
 {
     json_builder_set_member_name(b, key);
-    if (isfinite(v))
-        json_builder_add_double_value(b, v);
-    else
+    if (!isfinite(v)) {
         json_builder_add_null_value(b);
+        return;
+    }
+    /* json-glib appends ".0" to a number printed without a point, and so
+     * wrote 4e+19 as 4e+19.0, which is no JSON: such a number (a whole
+     * one, 10^17 or more) goes as an integer where int64 holds it, else
+     * one unit in the last place nearer zero (printed with a point) */
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    g_ascii_dtostr(buf, sizeof buf, v);
+    if (strchr(buf, '.') == NULL && strpbrk(buf, "eE") != NULL) {
+        if (fabs(v) < 9.2e18) {
+            json_builder_add_int_value(b, (gint64)v);
+            return;
+        }
+        v = nextafter(v, 0.0);
+    }
+    json_builder_add_double_value(b, v);
 }
 
 void json_doc_bool(JsonBuilder *b, const char *key, gboolean v)

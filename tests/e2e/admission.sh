@@ -62,4 +62,17 @@ grep -q "^destor: .*ssd-cache-admission.*nosuch" "$SCRATCH/err" || fail "no unkn
 expect_status 2 dst -p"ssd-cache-policy belady" -p"ssd-cache-admission doorkeeper" read-file --trace "$SCRATCH/trace" --simulate
 grep -q "^destor: .*ssd-cache-admission applies to online policies" "$SCRATCH/err" ||
     fail "no offline error: $(cat "$SCRATCH/err")"
+# with no SSD cache a budget or a rule holds nothing: an error (it was
+# taken, exit 0), in any command, as the layout keys are
+for kv in "ssd-cache-write-budget 100" "ssd-cache-write-budget-dwpd 1" "ssd-cache-admission doorkeeper"; do
+    for cmd in "read-file --trace $SCRATCH/trace --simulate" stat; do
+        expect_status 2 dst -p"$kv" $cmd
+        [ "$(cat "$SCRATCH/err")" = "destor: ${kv% *} applies to an SSD cache, and ssd-cache-policy is none" ] ||
+            fail "$kv without a cache, $cmd: $(cat "$SCRATCH/err")"
+    done
+done
+for rule in auto all; do
+    dst -p"ssd-cache-write-budget 0" -p"ssd-cache-write-budget-dwpd 0" -p"ssd-cache-admission $rule" stat > /dev/null ||
+        fail "the defaults without a cache are refused ($rule)"
+done
 note "admission: budgets held at both granularities, doorkeeper filters, errors exit 2"

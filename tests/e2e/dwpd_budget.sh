@@ -119,6 +119,26 @@ PY
         -p"ssd-cache-write-budget-dwpd 0.5" read-file --trace "$SCRATCH/days" --simulate > "$SCRATCH/days.txt"
     grep -Eq "^  write budget +0.5 DWPD, .* over the trace's time \(\+ one cache fill\); written [0-9.]+ of it" \
         "$SCRATCH/days.txt" || fail "no budget line in the $granularity report: $(cat "$SCRATCH/days.txt")"
+    # every request at one time: a budget of 0 B, the cache fill written;
+    # the line says the bytes, not a share of nothing (it said "0.000 of it")
+    sed 's/^@[0-9.]*/@7/' "$SCRATCH/days" > "$SCRATCH/instant"
+    dst -p"ssd-cache-granularity $granularity" -p"ssd-cache-policy lru" -p"ssd-cache-size 1M" \
+        -p"ssd-cache-write-budget-dwpd 0.5" read-file --trace "$SCRATCH/instant" --simulate > "$SCRATCH/instant.txt"
+    grep -Eq "^  write budget +0.5 DWPD, 0 B over the trace's time \(\+ one cache fill\); written [0-9.]+ [KM]iB, no budget to compare it to$" \
+        "$SCRATCH/instant.txt" || fail "budget line of 0 B in the $granularity report: $(grep budget "$SCRATCH/instant.txt")"
+done
+
+# the largest per-request budget (1e18 B) over 600 requests, 6e20 B: the
+# JSON parses (it held 6e+20.0) and the text says the bytes (it said 0 B)
+for granularity in container chunk; do
+    run huge-$granularity $granularity sim "$SCRATCH/plain" ssd-cache-write-budget 1e18
+    "$PYTHON" -c 'import json, sys; k = json.load(open(sys.argv[1]))["cache"]; b = k["write_budget_bytes"]
+assert abs(b - 1e18 * k["requests"]) <= 1e-9 * b, (b, k["requests"])' "$SCRATCH/huge-$granularity.json" ||
+        fail "$granularity: the JSON report of a budget past 2^64 bytes"
+    dst -p"ssd-cache-granularity $granularity" -p"ssd-cache-policy lru" -p"ssd-cache-size $SIZE" \
+        -p"ssd-cache-write-budget 1e18" read-file --trace "$SCRATCH/plain" --simulate > "$SCRATCH/huge.txt"
+    grep -Eq "^  write budget +1000000000000000000 B per request, [1-9][0-9.]*e\+[0-9]+ B over the requests" \
+        "$SCRATCH/huge.txt" || fail "$granularity: budget past 2^64 bytes: $(grep 'write budget ' "$SCRATCH/huge.txt")"
 done
 
 # errors, exit 2: a DWPD budget on an untimed trace (text or compiled),

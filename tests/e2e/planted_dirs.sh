@@ -4,7 +4,8 @@
 # (index/, jobs/, a job's directory, containers/ of a files store), here
 # to the same directory of a second store (a pool store and a files store), is never written through: each
 # writer (backup, delete, gc, repair) refuses with one destor: line naming
-# the link (exit 1) before it writes, and the second store keeps every byte.
+# the link (exit 1) before it writes, and the second store keeps every byte;
+# verify reports the link as a problem (exit 3) and reads nothing through it.
 # planted_links.sh plants links at file names; this plants them one level
 # up. Before this test, delete and gc through a job directory linked to the
 # other store's job of the same number deleted that job there (its records
@@ -73,11 +74,27 @@ for kind in pool files; do
             [ -L "$A/$name" ] || fail "$what: the link was removed"
         done
     done
+    # verify (a reader) reports each link (exit 3), reading nothing through
+    # it: it read the other store's job, index or containers and said the
+    # store was sound (exit 0), while every writer refuses it
+    for name in $names; do
+        for cmd in verify "verify 1"; do
+            plant two "$name"
+            rc=0
+            dst $cmd >"$SCRATCH/out" 2>"$SCRATCH/err" || rc=$?
+            runs=$((runs + 1))
+            what="$kind store, $cmd with a symlink at $name"
+            [ $rc -eq 3 ] || { cat "$SCRATCH/out" "$SCRATCH/err" >&2; fail "$what: exit $rc, not 3"; }
+            grep -q "^PROBLEM.* $A/$name is a symbolic link, which destor never writes through and verify does not read" \
+                "$SCRATCH/out" || { cat "$SCRATCH/out" >&2; fail "$what: no PROBLEM line naming the link"; }
+            sums | cmp -s - "$SCRATCH/b.sums" || fail "$what: the other store changed"
+        done
+    done
     dstb verify >/dev/null || fail "$kind store: the other store does not verify"
     dstb restore 1 "$SCRATCH/rt" >/dev/null
     cmp "$SCRATCH/rt/f4" "$SCRATCH/data/f4" || fail "$kind store: the other store's job 1 does not restore"
 done
-note "$runs writers, each with a symlink at one of the store's directories: refused, the other store unchanged"
+note "$runs writers and verify runs, each with a symlink at one of the store's directories: refused or reported, the other store unchanged"
 
 # A FIFO (or a symlink to /dev/zero) planted at a fixed name destor reads
 # is refused, not opened to wait for a writer forever (or read without

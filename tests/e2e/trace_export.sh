@@ -60,7 +60,16 @@ PY
 printf '@0\t0\ta\n@4294967296\t0\tb\n' > "$SCRATCH/late"
 expect_status 2 dst trace export "$SCRATCH/late" --format oracle-general -o "$SCRATCH/late.bin"
 [ ! -e "$SCRATCH/late.bin" ] || fail "a refused export left its output"
-note "a timed trace exports its times in seconds; one past 2^32 s is refused"
+grep -q "^destor: .*late has times past what oracleGeneral's 32-bit count of seconds holds$" "$SCRATCH/err" ||
+    fail "no oracleGeneral time error: $(cat "$SCRATCH/err")"
+# csv writes the time whole and txt none: the same trace exports (it was
+# refused in both, exit 2)
+dst trace export "$SCRATCH/late" --format libcachesim-csv -o "$SCRATCH/late.csv"
+[ "$(tail -n 2 "$SCRATCH/late.csv")" = "$(printf '4294967296,1,131072\n4294967296,2,131072')" ] ||
+    fail "csv of a late time: $(cat "$SCRATCH/late.csv")"
+dst trace export "$SCRATCH/late" --format txt -o "$SCRATCH/late.txt"
+[ "$(cat "$SCRATCH/late.txt")" = "$(printf '0\n1\n2')" ] || fail "txt of a late trace: $(cat "$SCRATCH/late.txt")"
+note "a timed trace exports its times in seconds; one past 2^32 s is refused for oracleGeneral only"
 
 # -o onto something that is not a regular file (here a FIFO) writes into it
 # and leaves it in place, never renaming a file over it.

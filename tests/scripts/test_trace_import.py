@@ -22,7 +22,7 @@ import subprocess
 import shutil
 import unittest
 
-from test_trace_tools import fake_destor, SCRIPTS, DESTOR, PYTHON, have_destor, run
+from test_trace_tools import fake_destor, planted_tmp_link, SCRIPTS, DESTOR, PYTHON, have_destor, run
 
 FIX = os.path.join(os.path.dirname(SCRIPTS), "tests", "fixtures", "traces")
 FILES = [(b"a", 1000), (b"b", 0), (b"c", 600), (b"d", 2500)]
@@ -190,6 +190,15 @@ class ImportTests(unittest.TestCase):
         head, recs = self.imp(back, "-f", "csv", "-t", "time-col=1,obj-id-col=2", times=True)
         self.assertEqual([r.split(b"\t")[0] for r in recs], [b"@0", b"@2", b"@2", b"@4"])
         self.assertIn(b"1 held at an earlier request's time", b"\n".join(head))
+        # a time a destor trace cannot hold (2^64 ns after the first): an
+        # error, exit 1 (it was an assertion's traceback)
+        with open(back, "w") as f:
+            f.write("0,1\n18446744074,2\n")
+        p = self.imp(back, "-f", "csv", "-t", "time-col=1,obj-id-col=2", check=False, times=True)
+        self.assertEqual((p.returncode, p.stderr.count(b"\n")), (1, 1), p.stderr)
+        self.assertIn(b"import-trace: a request 18446744074 s after the first one: past what a destor trace's time "
+                      b"holds", p.stderr)
+        self.assertEqual(len(self.imp(back, "-f", "csv", "-t", "time-col=1,obj-id-col=2")[1]), 2)  # --times drop
         with open(back, "w") as f:
             f.write("5,1\nsoon,2\n")
         p = self.imp(back, "-f", "csv", "-t", "time-col=1,obj-id-col=2", check=False, times=True)
@@ -223,13 +232,100 @@ class ImportTests(unittest.TestCase):
         p = self.imp(damaged, "-f", "txt", check=False)
         self.assertEqual(p.returncode, 1)
         self.assertIn(b"cannot decompress", p.stderr)
-        binary = os.path.join(self.tmp, "binary.zst")
+        binary = os.path.join(self.tmp, "binary.bin")
         with open(binary, "wb") as f:
-            f.write(b"\x28\xb5\x2f\xfd" + bytes(range(256)))
+            f.write(b"\x01\xb5\x2f\xfd" + bytes(range(256)))
         p = self.imp(binary, "-f", "txt", check=False)
         self.assertEqual(p.returncode, 1)
         self.assertIn(b"is not a txt trace: byte 1 is not UTF-8 text", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
+
+    def test_compressed_damaged(self):
+        """An xz or bzip2 file of several streams whose later stream is
+        damaged, or with bytes after its last stream, is an error: it was
+        read as its first stream alone (4 of 8 requests, exit 0). xz's NUL
+        stream padding (a multiple of 4 bytes) is no damage. A zstd or lz4
+        file (libCacheSim ships oracleGeneral traces as .zst) is refused by
+        name: one whose size was a multiple of 24 bytes was read as
+        oracleGeneral records (exit 0)."""
+        import bz2, lzma
+        with open(os.path.join(FIX, "ids.txt"), "rb") as f:
+            raw = f.read()
+        plain = self.imp("ids.txt", "-f", "txt")[1]
+
+        def write(name, data):
+            path = os.path.join(self.tmp, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            return path
+        for suffix, pack in ((".xz", lzma.compress), (".bz2", bz2.compress)):
+            one = pack(raw)
+            self.assertEqual(self.imp(write("two" + suffix, one + one), "-f", "txt")[1], plain + plain, suffix)
+            broken = bytes([one[0] ^ 0xFF]) + one[1:]
+            for name, data in (("broken", one + broken), ("junk", one + b"junk\n")):
+                p = self.imp(write(name + suffix, data), "-f", "txt", check=False)
+                self.assertEqual(p.returncode, 1, name + suffix)
+                self.assertIn(b"cannot decompress", p.stderr, name + suffix)
+        one = lzma.compress(raw)
+        self.assertEqual(self.imp(write("padded.xz", one + bytes(4) + one + bytes(8)), "-f", "txt")[1],
+                         plain + plain)
+        p = self.imp(write("padded3.xz", one + bytes(3)), "-f", "txt", check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"cannot decompress", p.stderr)
+        for magic, codec in ((b"\x28\xb5\x2f\xfd", b"zstd"), (b"\x04\x22\x4d\x18", b"lz4")):
+            path = write("oracle." + codec.decode(), magic + bytes(24 * 10 - 4))
+            for fmt in ("oracle-general", "txt"):
+                p = self.imp(path, "-f", fmt, check=False)
+                self.assertEqual(p.returncode, 1, (codec, fmt))
+                self.assertIn(b"is " + codec + b"-compressed: decompress it first", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
+
+    def test_out_of_memory(self):
+        """A trace that does not fit in memory (here 256 MiB of gzip members
+        of 16 MiB under a 192 MiB address-space limit) is a one-line error,
+        exit 1, not a Python traceback."""
+        import gzip, resource
+        member = gzip.compress(b"x\n" * (8 << 20), 1)
+        path = os.path.join(self.tmp, "huge.gz")
+        with open(path, "wb") as f:
+            f.write(member * 16)
+        if os.path.exists(os.path.join(self.tmp, "out.trace")):
+            os.unlink(os.path.join(self.tmp, "out.trace"))
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (192 << 20, 192 << 20))
+        p = subprocess.run([PYTHON, os.path.join(SCRIPTS, "import-trace"), "--destor", self.fake, "-f", "txt",
+                            "-o", os.path.join(self.tmp, "out.trace"), path], env=self.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limit)
+        self.assertEqual((p.returncode, p.stderr), (1, b"import-trace: out of memory\n"))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "out.trace")))
+
+    def test_pipe_source(self):
+        """A source that is a pipe (import-trace -f txt <(zcat ids.txt.gz))
+        is read as the file would be; it was refused as 'not found'. A
+        directory is refused by name."""
+        with open(os.path.join(FIX, "ids.txt"), "rb") as f:
+            raw = f.read()
+        r, w = os.pipe()
+        os.write(w, raw)  # the fixture fits in the pipe's buffer
+        os.close(w)
+        out = os.path.join(self.tmp, "out.trace")
+        try:
+            run([os.path.join(SCRIPTS, "import-trace"), "--destor", self.fake, "-o", out, "-f", "txt",
+                 "--times", "drop", "/dev/fd/%d" % r], env=self.env, pass_fds=(r,))
+        finally:
+            os.close(r)
+        with open(out, "rb") as f:
+            recs = [l for l in f.read().split(b"\n") if l and not l.startswith(b"#")]
+        self.assertEqual(recs, self.imp("ids.txt", "-f", "txt")[1])
+        p = self.imp(self.tmp, "-f", "txt", check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"is a directory", p.stderr)
+
+    def test_planted_tmp_link(self):
+        """import-trace does not write through a symlink planted at OUT.tmp."""
+        recs = planted_tmp_link(self, os.path.join(self.tmp, "out.trace"), lambda: self.imp("ids.txt", "-f", "txt")[1])
+        self.assertTrue(recs)
 
     def test_usage_errors(self):
         for args in (["-f", "txt", "--map", "volume"], ["-f", "csv"],

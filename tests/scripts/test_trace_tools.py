@@ -90,6 +90,29 @@ sys.exit(2)
 '''
 
 
+def planted_tmp_link(test, out, make):
+    """make()'s result, run with a symlink to a file beside it planted at
+    OUT.tmp: the file keeps its bytes (gen-trace and import-trace wrote the
+    trace into it, and OUT became the link), OUT is a new regular file with
+    the mode open() gives, and no temporary file is left."""
+    victim = out + ".victim"
+    with open(victim, "wb") as f:
+        f.write(b"precious\n")
+    os.symlink(victim, out + ".tmp")
+    try:
+        made = make()
+        with open(victim, "rb") as f:
+            test.assertEqual(f.read(), b"precious\n")
+        test.assertFalse(os.path.islink(out))
+        mask = os.umask(0)
+        os.umask(mask)
+        test.assertEqual(oct(os.stat(out).st_mode & 0o777), oct(0o666 & ~mask))
+    finally:
+        os.unlink(out + ".tmp")
+    test.assertEqual([n for n in os.listdir(os.path.dirname(out)) if n.endswith(".tmp")], [])
+    return made
+
+
 def fake_destor(prefix):
     """(a new temporary directory, FAKE_DESTOR installed in it as `destor`)."""
     tmp = tempfile.mkdtemp(prefix=prefix)
@@ -364,6 +387,13 @@ class GeneratorTests(unittest.TestCase):
                     check=False, env=self.env)
             self.assertEqual(p.returncode, 2, bad)
             self.assertIn("--rate", p.stderr.decode())
+
+    def test_planted_tmp_link(self):
+        """gen-trace does not write through a symlink planted at OUT.tmp."""
+        out = os.path.join(self.tmp, "planted.trace")
+        data = planted_tmp_link(self, out, lambda: self.gen("--requests", "10", "--seed", "3",
+                                                             name="planted.trace")[0])
+        self.assertEqual(len(self.requests(data)), 10)
 
     def test_usage_errors(self):
         p = run([os.path.join(SCRIPTS, "gen-trace"), "--destor", self.fake, "--alpha", "0.5"],

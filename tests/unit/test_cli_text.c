@@ -7,6 +7,7 @@
 #include "util/error.h"
 #include "util/json_doc.h"
 
+#include <math.h>
 #include <string.h>
 
 static void test_clean_escapes(void)
@@ -80,6 +81,41 @@ static void test_json_paths(void)
     json_object_unref(o);
 }
 
+/* Whole numbers of 10^17 and more, which json-glib prints without a point
+ * and once gave ".0" after their exponent ("4e+19.0", no JSON): each
+ * printed as a JSON number (every byte of it one a number may hold, no
+ * ".0" after an exponent) and read back as the value, or one unit in the
+ * last place nearer zero past int64. */
+static void test_json_large_doubles(void)
+{
+    static const double values[] = { 4e19, 1e17, 2.5e17, 9e18, 1e300, -3e20, 0.5, 123456.75 };
+    JsonBuilder *b = json_doc_new("destor.test", 1);
+    for (size_t i = 0; i < G_N_ELEMENTS(values); i++) {
+        char key[8];
+        g_snprintf(key, sizeof key, "v%zu", i);
+        json_doc_double(b, key, values[i]);
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    json_doc_print(b, fp);
+    fclose(fp);
+    for (size_t i = 0; i < G_N_ELEMENTS(values); i++) {
+        char key[12];
+        g_snprintf(key, sizeof key, "\"v%zu\":", i);
+        const char *at = strstr(buf, key);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+        at += strlen(key);
+        size_t n = strspn(at, "-0123456789.e+");
+        CU_ASSERT(at[n] == ',' || at[n] == '}');
+        const char *e = memchr(at, 'e', n);
+        CU_ASSERT(e == NULL || memchr(e, '.', n - (size_t)(e - at)) == NULL);
+        double got = g_ascii_strtod(at, NULL);
+        CU_ASSERT(got == values[i] || got == nextafter(values[i], 0.0));
+    }
+    free(buf);
+}
+
 static void test_command_near(void)
 {
     CU_ASSERT_STRING_EQUAL(command_near("stats")->name, "stat");
@@ -102,6 +138,7 @@ static void add_suites(void)
     CU_add_test(s, "messages escaped", test_clean_escapes);
     CU_add_test(s, "long messages cut", test_clean_cuts_long);
     CU_add_test(s, "JSON paths lossless", test_json_paths);
+    CU_add_test(s, "JSON large doubles", test_json_large_doubles);
     CU_add_test(s, "command near miss", test_command_near);
 }
 

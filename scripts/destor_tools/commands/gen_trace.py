@@ -14,7 +14,6 @@
 # The same seed and store give the same trace, byte for byte.
 
 import argparse
-import os
 import sys
 
 from destor_tools.errors import ToolError, UsageError, main_wrapper
@@ -22,6 +21,7 @@ from destor_tools.formatting import format_bytes
 from destor_tools.options import option_values
 from destor_tools.sizes import parse_budget
 from destor_tools import destor_runner
+from destor_tools import output_file
 from destor_tools import trace_draw
 
 PROG = "gen-trace"
@@ -127,11 +127,8 @@ def run(argv: list[str]) -> int:
                                           a.shift_every, a.config, a.params, want_ranks=bool(a.ranks),
                                           null=a.null, rate=a.rate)
     if a.out:
-        tmp = a.out + ".tmp"
         try:
-            with open(tmp, "wb") as f:
-                f.write(data)
-            os.replace(tmp, a.out)
+            output_file.write_replacing(a.out, lambda f: f.write(data))
         except OSError as e:
             raise ToolError("cannot write %s: %s" % (a.out, e))
     else:

@@ -16,6 +16,7 @@ from destor_tools.errors import ToolError, UsageError, main_wrapper
 from destor_tools.options import option_values
 from destor_tools.sizes import parse_size
 from destor_tools import destor_runner
+from destor_tools import output_file
 from destor_tools import trace_import
 
 PROG = "import-trace"
@@ -96,31 +97,35 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def run(argv: list[str]) -> int:
     a = parse_args(argv)
-    if not os.path.isfile(a.source):
+    # a pipe too (import-trace -f msr <(zcat ...)): only a name that is no
+    # file at all, or a directory, is refused here
+    if not os.path.exists(a.source):
         raise ToolError("trace %s not found" % a.source)
+    if os.path.isdir(a.source):
+        raise ToolError("trace %s is a directory" % a.source)
     destor_runner.check_destor(a.destor)
     files, skipped = destor_runner.list_job_files(a.destor, a.job, a.config, a.params, a.null)
     requests = trace_import.open_requests(a.source, a.format, a.csv_spec, a.block_size)
     end = b"\0" if a.null else b"\n"
     # the header holds the counts, so the records wait in a temporary file
-    tmp = a.out + ".tmp" if a.out else None
     try:
         with tempfile.TemporaryFile() as body:
             counts = trace_import.import_trace(requests, files, a.job, a.mapping, a.seed, a.writes, body, end,
                                                a.times == "keep")
             head = trace_import.header(os.path.basename(a.source), a.format, a.mapping, a.seed, a.writes,
                                      a.job, files, counts, a.csv_spec, a.block_size, end.decode())
-            body.seek(0)
-            with (open(tmp, "wb") if tmp else open(sys.stdout.fileno(), "wb", closefd=False)) as out:
+
+            def write(out):
+                body.seek(0)
                 out.write(head)
                 shutil.copyfileobj(body, out, 1 << 20)
-        if tmp:
-            os.replace(tmp, a.out)
+            if a.out:
+                output_file.write_replacing(a.out, write)
+            else:
+                with open(sys.stdout.fileno(), "wb", closefd=False) as out:
+                    write(out)
     except OSError as e:
         raise ToolError("cannot write %s: %s" % (a.out or "standard output", e.strerror or e))
-    finally:
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
     if skipped:
         print("%s: %d file(s) of job %d whose path holds a newline or CR left out (--null keeps them)"
               % (PROG, skipped, a.job), file=sys.stderr)

@@ -29,14 +29,24 @@ void report_text_budget(GString *out, double per_request, double dwpd, double bu
 {
     char buf[32];
     char rate[96];
-    if (dwpd > 0)
-        g_snprintf(rate, sizeof rate, "%g DWPD, %s over the trace's time", dwpd,
-                   size_format((uint64_t)budget_bytes, buf, sizeof buf));
+    /* a budget of 2^64 bytes or more (1e18 a request, 40 requests) in
+     * bytes as a number, not cast to a 64-bit count (undefined: it said 0 B) */
+    if (budget_bytes < 18446744073709551616.0)
+        size_format((uint64_t)budget_bytes, buf, sizeof buf);
     else
-        g_snprintf(rate, sizeof rate, "%.0f B per request, %s over the requests", per_request,
-                   size_format((uint64_t)budget_bytes, buf, sizeof buf));
-    g_string_append_printf(out, "  %-30s %s (+ one cache fill); written %.3f of it\n", "write budget", rate,
-                           report_ratio((double)written, budget_bytes));
+        g_snprintf(buf, sizeof buf, "%.4g B", budget_bytes);
+    if (dwpd > 0)
+        g_snprintf(rate, sizeof rate, "%g DWPD, %s over the trace's time", dwpd, buf);
+    else
+        g_snprintf(rate, sizeof rate, "%.0f B per request, %s over the requests", per_request, buf);
+    if (budget_bytes > 0) {
+        g_string_append_printf(out, "  %-30s %s (+ one cache fill); written %.3f of it\n", "write budget", rate,
+                               report_ratio((double)written, budget_bytes));
+    } else { /* no share of a budget of 0 B: the bytes themselves */
+        char w[32];
+        g_string_append_printf(out, "  %-30s %s (+ one cache fill); written %s, no budget to compare it to\n",
+                               "write budget", rate, size_format(written, w, sizeof w));
+    }
 }
 
 void report_policy_take(CacheReportPolicy *p, const CachePolicyCounter *names, size_t n, const uint64_t *values)

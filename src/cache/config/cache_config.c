@@ -437,6 +437,17 @@ gboolean cache_config_validate(const CacheConfig *cfg, GError **err)
         return FALSE;
     }
     gboolean budget = cfg->write_budget > 0 || cfg->write_dwpd > 0;
+    gboolean rule = cfg->admission_ops != NULL && cfg->admission_ops != admission_default(FALSE);
+    if (!cache_config_enabled(cfg) && (budget || rule)) {
+        /* they decide what an SSD cache writes: with none, nothing would
+         * hold to the budget the user set (all, what auto is without a
+         * budget, passes, as with an offline policy) */
+        g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_CONFIG, "%s applies to an SSD cache, and ssd-cache-policy is none",
+                    cfg->write_budget > 0 ? "ssd-cache-write-budget"
+                    : cfg->write_dwpd > 0 ? "ssd-cache-write-budget-dwpd"
+                                          : "ssd-cache-admission");
+        return FALSE;
+    }
     const AdmissionOps *admission = cfg->admission_ops ? cfg->admission_ops : admission_default(budget);
     if (admission->spends_budget != budget) {
         if (admission->spends_budget)
