@@ -28,7 +28,7 @@ static gboolean is_freed(ContainerId id, void *ctx)
 /* From every container but the ones gc freed: they are not read (a freed
  * slot reads as nothing, or as what it held before), so no chunk of theirs
  * comes back into the index for a backup to deduplicate against. */
-static gboolean rebuild_fingerprint_index(Store *store, JsonBuilder *json, GError **err)
+static gboolean rebuild_fingerprint_index(Store *store, JsonBuilder *json, GArray **unreadable, GError **err)
 {
     uint32_t slots;
     GArray *freed = NULL;
@@ -41,6 +41,12 @@ static gboolean rebuild_fingerprint_index(Store *store, JsonBuilder *json, GErro
     g_free(dir);
     uint64_t entries = 0;
     gboolean ok = idx != NULL && fp_index_count(idx, &entries, err);
+    if (ok) {
+        const GArray *left_out = fp_index_unreadable(idx);
+        *unreadable = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+        if (left_out != NULL)
+            g_array_append_vals(*unreadable, left_out->data, left_out->len);
+    }
     fp_index_close(idx);
     /* a rados store's shards in the cluster, rewritten from it */
     ok = ok && store_index_from_local(store, TRUE, err);
@@ -100,8 +106,34 @@ static gboolean rebuild_job(Store *store, uint32_t job_id, uint32_t *counts, uin
     return ok;
 }
 
-/* Jobs in order, reference counts carried from each to the next. */
-static gboolean rebuild_jobs(Store *store, JsonBuilder *json, GError **err)
+/* The containers the index's rebuild could not read back that a live job
+ * names (counts: the live jobs' references, n of them): their chunks are
+ * lost, which no rebuild mends: an INTEGRITY error naming the first and
+ * how many. None: TRUE (the rest were torn by an interrupted backup or
+ * freed by gc: nothing names them). */
+static gboolean no_live_container_lost(const GArray *unreadable, const uint32_t *counts, uint32_t n, GError **err)
+{
+    guint lost = 0;
+    ContainerId first = 0;
+    for (guint i = 0; i < unreadable->len; i++) {
+        ContainerId id = g_array_index(unreadable, ContainerId, i);
+        if (id >= n || counts[id] == 0)
+            continue;
+        if (lost++ == 0)
+            first = id;
+    }
+    if (lost == 0)
+        return TRUE;
+    g_set_error(err, DESTOR_ERROR, DESTOR_ERROR_INTEGRITY,
+                "%u container(s) that live jobs name do not read back (the first: %u): their chunks are lost, "
+                "which repair cannot mend; `verify` names the files",
+                lost, first);
+    return FALSE;
+}
+
+/* Jobs in order, reference counts carried from each to the next; then the
+ * containers that did not read back (unreadable) held against them. */
+static gboolean rebuild_jobs(Store *store, JsonBuilder *json, const GArray *unreadable, GError **err)
 {
     /* a rados store's live records as the cluster holds them, never a local copy */
     if (!store_refresh_records(store, err))
@@ -148,6 +180,7 @@ static gboolean rebuild_jobs(Store *store, JsonBuilder *json, GError **err)
         json_doc_uint(json, "jobs", ids->len);
     else if (ok)
         printf("recipe indexes and reference counts rebuilt for %u jobs\n", ids->len);
+    ok = ok && no_live_container_lost(unreadable, counts, n, err);
     g_free(counts);
     g_array_unref(ids);
     return ok;
@@ -159,7 +192,10 @@ gboolean repair_run(const Config *cfg, gboolean json, GError **err)
     if (store == NULL)
         return FALSE;
     JsonBuilder *doc = json ? json_doc_new("destor.repair", 1) : NULL;
-    gboolean ok = rebuild_fingerprint_index(store, doc, err) && rebuild_jobs(store, doc, err);
+    GArray *unreadable = NULL;
+    gboolean ok = rebuild_fingerprint_index(store, doc, &unreadable, err) && rebuild_jobs(store, doc, unreadable, err);
+    if (unreadable != NULL)
+        g_array_unref(unreadable);
     if (doc != NULL && ok)
         json_doc_print(doc, stdout);
     else if (doc != NULL)

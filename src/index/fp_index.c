@@ -68,6 +68,7 @@ struct FpIndex {
     gboolean read_only;     /* the DB is open read-only, unmarked: the index was clean at
                                open and nothing has written it since (make_writable) */
     GArray *kept;           /* FpIndexEntry: what persist_container put (fp_index_keep_new), or NULL */
+    GArray *unreadable;     /* ContainerId: the containers its latest rebuild could not read back */
 };
 
 static gboolean open_handle(DB **db, const char *path, u_int32_t flags, uint32_t cache, GError **err)
@@ -221,7 +222,9 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
     if (!open_db(idx, err))
         return FALSE;
     uint8_t *buf = g_malloc(pool->container_size);
-    uint32_t skipped = 0;
+    if (idx->unreadable == NULL)
+        idx->unreadable = g_array_new(FALSE, FALSE, sizeof(ContainerId));
+    g_array_set_size(idx->unreadable, 0);
     uint64_t missed = idx->missed;
     gboolean ok = TRUE;
     for (uint32_t id = 0; id < count && ok; id++) {
@@ -236,7 +239,8 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
                 break;
             }
             g_clear_error(&local);
-            skipped++;
+            ContainerId unread = id;
+            g_array_append_val(idx->unreadable, unread);
             continue;
         }
         ok = put_container(idx, buf, pool->container_size, TRUE, err);
@@ -256,9 +260,9 @@ static gboolean rebuild(FpIndex *idx, ContainerSource *pool, uint32_t count, GEr
         idx->dups_mine = FALSE;
     }
     idx->missed = missed; /* a rebuild misses nothing */
-    if (ok && skipped > 0)
-        destor_note("index rebuilt; %u container(s) that do not read back ignored (torn by an interrupted backup, "
-                    "or freed by gc)", skipped);
+    if (ok && idx->unreadable->len > 0)
+        destor_note("index rebuilt without %u container(s) that do not read back (torn by an interrupted backup, "
+                    "freed by gc, or damaged)", idx->unreadable->len);
     return ok;
 }
 
@@ -454,6 +458,11 @@ FpIndex *fp_index_rebuild(const char *dir, size_t fp_len, ContainerSource *pool,
     return open_index(dir, fp_len, pool, container_count, NULL, TRUE, skip, skip_ctx, err);
 }
 
+const GArray *fp_index_unreadable(const FpIndex *idx)
+{
+    return idx->unreadable;
+}
+
 void fp_index_close(FpIndex *idx)
 {
     if (idx == NULL)
@@ -464,6 +473,8 @@ void fp_index_close(FpIndex *idx)
         idx->db->close(idx->db, 0);
     if (idx->kept != NULL)
         g_array_unref(idx->kept);
+    if (idx->unreadable != NULL)
+        g_array_unref(idx->unreadable);
     g_free(idx->dir);
     g_free(idx->db_path);
     g_free(idx->dirty_path);

@@ -47,6 +47,9 @@ FpIndex *fp_index_open(const char *dir, size_t fp_len, ContainerSource *pool, ui
  * chunks must not come back into the index; NULL skips none). */
 FpIndex *fp_index_rebuild(const char *dir, size_t fp_len, ContainerSource *pool, uint32_t container_count,
                           gboolean (*skip)(ContainerId id, void *ctx), void *skip_ctx, GError **err);
+/* The containers (ContainerId) its latest rebuild could not read back
+ * sound and left out, in order; NULL if it was not rebuilt. */
+const GArray *fp_index_unreadable(const FpIndex *idx);
 void fp_index_close(FpIndex *idx);
 
 /* Every entry of the DB in `dir` (FpIndexEntry), read-only and without the
