@@ -101,6 +101,26 @@ static void subdir_error(ContainerFiles *f, ContainerId id, GError **err)
     }
 }
 
+/* Container `id`'s subdirectory (created first with `create`), never
+ * through a link: subdir_fd, its failure an error (subdir_error). */
+static int open_subdir(ContainerFiles *f, ContainerId id, gboolean create, GError **err)
+{
+    char name[SUBDIR_NAME_LEN + 1];
+    snprintf(name, sizeof name, "%06x", id >> 8);
+    if (create && mkdirat(f->dir_fd, name, 0755) == 0) {
+        g_mutex_lock(&f->lock);
+        f->dir_dirty = TRUE;
+        g_mutex_unlock(&f->lock);
+    } else if (create && errno != EEXIST) {
+        destor_set_errno(err, errno, "create %s/%s", f->dir, name);
+        return -1;
+    }
+    int fd = subdir_fd(f, id);
+    if (fd < 0)
+        subdir_error(f, id, err);
+    return fd;
+}
+
 /* Container `id`'s file for reading, a regular file (O_NONBLOCK: a FIFO
  * planted there does not block the open), and *st its status; -1 with
  * *err set. */
@@ -109,11 +129,9 @@ static int open_container(ContainerFiles *f, ContainerId id, struct stat *st, GE
     char name[SUBDIR_NAME_LEN + FILE_NAME_LEN + 2];
     file_name(id, name);
     const char *leaf = name + SUBDIR_NAME_LEN + 1;
-    int sub = subdir_fd(f, id);
-    if (sub < 0) {
-        subdir_error(f, id, err);
+    int sub = open_subdir(f, id, FALSE, err);
+    if (sub < 0)
         return -1;
-    }
     int fd = openat(sub, leaf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0 && errno == ENOENT) {
         missing(f, id, name, err);
@@ -318,23 +336,6 @@ static gboolean files_count(ContainerStore *cs, uint32_t *count, GError **err)
     }
 }
 
-static int open_subdir(ContainerFiles *f, ContainerId id, gboolean create, GError **err)
-{
-    char name[SUBDIR_NAME_LEN + 1];
-    snprintf(name, sizeof name, "%06x", id >> 8);
-    if (create && mkdirat(f->dir_fd, name, 0755) == 0) {
-        g_mutex_lock(&f->lock);
-        f->dir_dirty = TRUE;
-        g_mutex_unlock(&f->lock);
-    } else if (create && errno != EEXIST) {
-        destor_set_errno(err, errno, "create %s/%s", f->dir, name);
-        return -1;
-    }
-    int fd = subdir_fd(f, id);
-    if (fd < 0)
-        subdir_error(f, id, err);
-    return fd;
-}
 
 static void mark_dirty(ContainerFiles *f, ContainerId id)
 {
@@ -415,11 +416,9 @@ static gboolean files_free(ContainerStore *cs, ContainerId id, GError **err)
         return FALSE;
     if (id + 1 == count)
         return replace_file(f, id, NULL, 0, err);
-    int sub = subdir_fd(f, id);
-    if (sub < 0) {
-        subdir_error(f, id, err);
+    int sub = open_subdir(f, id, FALSE, err);
+    if (sub < 0)
         return FALSE;
-    }
     gboolean ok = unlinkat(sub, name + SUBDIR_NAME_LEN + 1, 0) == 0;
     if (!ok && errno == ENOENT)
         missing(f, id, name, err);
